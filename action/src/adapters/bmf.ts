@@ -1,0 +1,58 @@
+import { InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
+import type { Adapter, AdapterInput } from './adapter.js';
+import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+
+/**
+ * Bencher Metric Format: `{ "<benchmark>": { "<measure>": { "value": n,
+ * "lower_value"?: n, "upper_value"?: n } } }`. Bencher's built-in measures are
+ * mapped to perf-gate's vocabulary in base units (latency is in nanoseconds);
+ * other measures keep their slug as the metric name. BMF carries one value per
+ * measure, so these metrics are single values.
+ */
+export const BMF_MEASURES: Record<string, { metric: string; unit: string; toBase: number; fromBase: number }> = {
+  latency: { metric: 'time', unit: 's', toBase: 1e-9, fromBase: 1e9 },
+  throughput: { metric: 'throughput', unit: '1/s', toBase: 1, fromBase: 1 },
+  'file-size': { metric: 'file_size', unit: 'B', toBase: 1, fromBase: 1 },
+  'build-time': { metric: 'build_time', unit: 's', toBase: 1, fromBase: 1 },
+};
+
+export const bmfAdapter: Adapter = {
+  name: 'bmf',
+
+  detect({ text }: AdapterInput) {
+    if (!/^\s*\{/.test(text)) return { match: false, reason: 'not a JSON object' };
+    if (/"schema"\s*:\s*"perf-gate\//.test(text.slice(0, 512)) || /^\s*\{\s*"results"\s*:/.test(text)) {
+      return { match: false, reason: 'a perf-gate ResultSet or hyperfine file, not BMF' };
+    }
+    // Cheap shape check on the first entry: "name": { "measure": { "value": number
+    if (!/^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:value|lower_value|upper_value)"\s*:/.test(text)) {
+      return { match: false, reason: 'not shaped like {"<benchmark>": {"<measure>": {"value": …}}}' };
+    }
+    return { match: true };
+  },
+
+  parse({ text, path }: AdapterInput): BenchmarkResult[] {
+    const data = parseJsonText(text, path, 'Bencher Metric Format JSON');
+    if (!isRecord(data)) throw new InputError(path, 'expected a JSON object of benchmarks (Bencher Metric Format)', 1);
+    const entries = Object.entries(data);
+    if (entries.length === 0) throw new InputError(path, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": …}}}', 1);
+    return entries.map(([name, measures], index) => {
+      const line = lineOfKeyOccurrence(text, name, 0);
+      if (!isRecord(measures)) throw new InputError(path, 'expected an object of measures', line, name);
+      const metrics: Record<string, Metric> = {};
+      for (const [slug, measure] of Object.entries(measures)) {
+        const key = `${name}.${slug}`;
+        if (!isRecord(measure) || typeof measure.value !== 'number' || !Number.isFinite(measure.value)) {
+          throw new InputError(path, `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`, line, key);
+        }
+        const known = BMF_MEASURES[slug];
+        const metric = known?.metric ?? slug;
+        const unit = known?.unit ?? 'count';
+        const scale = known?.toBase ?? 1;
+        metrics[metric] = { unit, ...metricTraits(metric, unit), sourceUnit: slug === 'latency' ? 'ns' : unit, value: measure.value * scale };
+      }
+      void index;
+      return { id: name, status: 'ok', metrics } satisfies BenchmarkResult;
+    });
+  },
+};

@@ -1,0 +1,182 @@
+/**
+ * adapters/ turns harness output into BenchmarkResults: one format per file,
+ * pure parsing, base units. This index owns the registry (format name →
+ * adapter) and the only file reading of the folder: `readInputs` reads files
+ * or folders once, picks the adapter (given or detected from content), and
+ * merges the results. Adapters must never spawn processes or decide verdicts.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../model/index.js';
+import type { Adapter, AdapterInput } from './adapter.js';
+import { resultSetAdapter } from './result-set.js';
+import { bmfAdapter } from './bmf.js';
+import { hyperfineAdapter } from './hyperfine.js';
+
+export type { Adapter, AdapterInput, Detection } from './adapter.js';
+
+/**
+ * Every format perf-gate reads, by name. Auto-detection tries them in this
+ * order, so the most specific formats come first. A new format is one file and
+ * one line here.
+ */
+export const ADAPTERS: Record<string, Adapter> = {
+  [resultSetAdapter.name]: resultSetAdapter,
+  [bmfAdapter.name]: bmfAdapter,
+  [hyperfineAdapter.name]: hyperfineAdapter,
+};
+
+/** Names accepted by --format: every adapter, plus "auto". */
+export function formatNames(): string[] {
+  return ['auto', ...Object.keys(ADAPTERS)];
+}
+
+/** Builds the adapter input for a file, reading related files lazily from its folder. */
+export function fileInput(path: string, text: string): AdapterInput {
+  return {
+    path,
+    text,
+    readRelated(relativePath: string): string | undefined {
+      try {
+        return readFileSync(join(dirname(path), relativePath), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * Chooses the adapter for one input: the named one, or the first whose
+ * detect() matches. When nothing matches, the error lists every adapter and
+ * its reason, so the user sees what was tried.
+ */
+export function chooseAdapter(input: AdapterInput, format: string | Adapter = 'auto'): Adapter {
+  if (typeof format !== 'string') return format;
+  if (format !== 'auto') {
+    // A stored baseline stays a ResultSet whatever harness format the other inputs have.
+    if (resultSetAdapter.detect(input).match) return resultSetAdapter;
+    const adapter = ADAPTERS[format];
+    if (!adapter) throw new InputError(input.path, `unknown format "${format}"; expected one of ${formatNames().join(', ')}`);
+    return adapter;
+  }
+  if (input.text.trim() === '') {
+    throw new InputError(input.path, 'the file is empty; expected benchmark results (a harness that failed before writing its output leaves an empty file)');
+  }
+  const reasons: string[] = [];
+  for (const adapter of Object.values(ADAPTERS)) {
+    const detection = adapter.detect(input);
+    if (detection.match) return adapter;
+    reasons.push(`  ${adapter.name}: ${detection.reason}`);
+  }
+  throw new InputError(input.path, `no format recognised this file; tried:\n${reasons.join('\n')}`);
+}
+
+/** Parses one file's text with the given or detected format. */
+export function parseInput(input: AdapterInput, format: string | Adapter = 'auto'): BenchmarkResult[] {
+  return chooseAdapter(input, format).parse(input);
+}
+
+export interface ReadResult {
+  /** The merged results; ResultSet metadata (commit, testbed …) kept when one ResultSet was read. */
+  resultSet: ResultSet;
+  /** Files read, with the format each was read as. */
+  files: { path: string; format: string; benchmarks: number }[];
+  /** Files inside folders that no format recognised (named files never end up here: they are errors). */
+  skipped: { path: string; reason: string }[];
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : listFiles(path);
+      return entry.isFile() ? [path] : [];
+    });
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(path, code === 'ENOENT' ? 'no such file or folder' : `cannot read: ${code ?? String(error)}`);
+  }
+}
+
+/**
+ * Reads harness output files, folders of them, or ResultSets, and merges them
+ * into one ResultSet. Benchmark ids must be unique across the inputs: two files
+ * giving the same id is an error naming both, never a silent overwrite.
+ */
+export function readInputs(paths: readonly string[], options: { format?: string | Adapter; cwd: string; created: string }): ReadResult {
+  const files: ReadResult['files'] = [];
+  const skipped: ReadResult['skipped'] = [];
+  const benchmarks: BenchmarkResult[] = [];
+  const origin = new Map<string, string>();
+  let metadata: Omit<ResultSet, 'benchmarks'> | undefined;
+  let resultSetsRead = 0;
+
+  const addFile = (path: string, insideFolder: boolean): void => {
+    const text = readText(path);
+    const input = fileInput(path, text);
+    let adapter: Adapter;
+    try {
+      adapter = chooseAdapter(input, options.format ?? 'auto');
+    } catch (error) {
+      if (insideFolder && error instanceof InputError && (options.format ?? 'auto') === 'auto') {
+        skipped.push({ path, reason: text.trim() === '' ? 'empty file' : 'no format recognised it' });
+        return;
+      }
+      throw error;
+    }
+    const parsed = adapter.parse(input);
+    if (adapter === resultSetAdapter) {
+      resultSetsRead++;
+      const { benchmarks: _ignored, ...meta } = JSON.parse(text) as ResultSet;
+      void _ignored;
+      metadata = meta;
+    }
+    for (const b of parsed) {
+      const previous = origin.get(b.id);
+      if (previous !== undefined) {
+        throw new InputError(path, `benchmark "${b.id}" also appears in ${previous}; each benchmark id must come from one input`);
+      }
+      origin.set(b.id, path);
+      benchmarks.push(b);
+    }
+    files.push({ path, format: adapter.name, benchmarks: parsed.length });
+  };
+
+  for (const given of paths) {
+    const path = resolve(options.cwd, given);
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      throw new InputError(given, 'no such file or folder');
+    }
+    if (isDir) {
+      const before = benchmarks.length;
+      for (const file of listFiles(path)) addFile(file, true);
+      if (benchmarks.length === before) {
+        const why = skipped.filter((s) => s.path.startsWith(path)).map((s) => `${relative(path, s.path)} (${s.reason})`);
+        throw new InputError(given, `the folder holds no benchmark results${why.length ? `; skipped: ${why.slice(0, 10).join(', ')}` : ''}`);
+      }
+    } else {
+      addFile(path, false);
+    }
+  }
+
+  const resultSet: ResultSet =
+    resultSetsRead === 1 && files.length === 1 && metadata
+      ? { ...metadata, benchmarks }
+      : { ...newResultSet(options.created), ...(resultSetsRead > 0 && metadata ? pickShared(metadata) : {}), benchmarks };
+  return { resultSet, files, skipped };
+}
+
+/** Metadata worth keeping when several inputs are merged: the testbed (identity of the machine). */
+function pickShared(meta: Omit<ResultSet, 'benchmarks'>): Partial<ResultSet> {
+  return meta.testbed ? { testbed: meta.testbed } : {};
+}

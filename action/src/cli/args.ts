@@ -1,0 +1,41 @@
+import { UsageError } from './command.js';
+
+/** How a flag takes its value: a switch, one string, or a list (`--baseline a.json b.json`). */
+export type FlagKind = 'boolean' | 'string' | 'list';
+
+export type FlagValues<S extends Record<string, FlagKind>> = {
+  [K in keyof S]?: S[K] extends 'boolean' ? boolean : S[K] extends 'list' ? string[] : string;
+};
+
+/**
+ * Parses `--name value`, `--name=value` and list flags that take every
+ * following word up to the next `--flag` (so `--current a.json b/` reads both).
+ * Unknown flags and stray words are UsageErrors naming them.
+ */
+export function parseFlags<S extends Record<string, FlagKind>>(argv: readonly string[], spec: S): FlagValues<S> {
+  const values: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('--')) throw new UsageError(`unexpected argument "${word}"`);
+    const eq = word.indexOf('=');
+    const name = word.slice(2, eq >= 0 ? eq : undefined);
+    const inline = eq >= 0 ? word.slice(eq + 1) : undefined;
+    const kind = spec[name];
+    if (kind === undefined) throw new UsageError(`unknown option --${name}`);
+    if (kind === 'boolean') {
+      if (inline !== undefined && inline !== 'true' && inline !== 'false') throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
+      values[name] = inline !== 'false';
+    } else if (kind === 'string') {
+      const value = inline ?? argv[++i];
+      if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+      values[name] = value;
+    } else {
+      const list = (values[name] as string[] | undefined) ?? [];
+      if (inline !== undefined) list.push(inline);
+      while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) list.push(argv[++i]!);
+      if (list.length === 0) throw new UsageError(`--${name} needs at least one value`);
+      values[name] = list;
+    }
+  }
+  return values as FlagValues<S>;
+}

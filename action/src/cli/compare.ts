@@ -1,0 +1,46 @@
+import { readInputs } from '../adapters/index.js';
+import { parseFlags } from './args.js';
+import { UsageError, type Command } from './command.js';
+import { gateAndReport, prepareOutputs, resolveBudgets } from './gate-pipeline.js';
+
+const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
+                         [--format NAME] [--json FILE] [--markdown FILE]
+                         [--testbed-mismatch flag|refuse]
+
+Compares benchmark results with a baseline and the budgets, prints the regression
+table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmark)
+or 2 (unusable input).
+
+  --current PATH...     harness output files, folders of them, or ResultSets
+  --baseline PATH...    the same, for the baseline; without it every row is "new"
+                        and only the budgets decide
+  --budgets PATH...     budget files or folders (default: ./budgets when present)
+  --format NAME         the harness format of the inputs (default: auto-detect)
+  --json FILE           write the JSON report
+  --markdown FILE       write the Markdown report (a PR comment body)
+  --testbed-mismatch    flag (default) or refuse results from different testbeds`;
+
+export const compareCommand: Command = {
+  name: 'compare',
+  summary: 'compare results with a baseline and budgets, print the regression table',
+  usage: USAGE,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, {
+      current: 'list', baseline: 'list', budgets: 'list', format: 'string', json: 'string', markdown: 'string', 'testbed-mismatch': 'string',
+    });
+    if (!flags.current) throw new UsageError('--current is required');
+    const mismatch = flags['testbed-mismatch'] ?? 'flag';
+    if (mismatch !== 'flag' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag or refuse, found "${mismatch}"`);
+    const outputs = { json: flags.json, markdown: flags.markdown };
+    prepareOutputs(outputs, ctx.cwd);
+    const created = ctx.now().toISOString();
+    const budgets = resolveBudgets(flags.budgets, ctx.cwd);
+    const format = flags.format ?? 'auto';
+    const current = readInputs(flags.current, { cwd: ctx.cwd, created, format }).resultSet;
+    const baseline = flags.baseline ? readInputs(flags.baseline, { cwd: ctx.cwd, created, format }).resultSet : undefined;
+    return gateAndReport(baseline, current, budgets, outputs, ctx, {
+      comparison: { confidence: 0.95, seed: 1 },
+      testbedMismatch: mismatch,
+    }).exitCode;
+  },
+};

@@ -1,0 +1,221 @@
+/**
+ * gate/ decides: ResultSet × ResultSet × Budgets → one fully decided row per
+ * benchmark and metric, and the verdict. It never reads files, talks to the
+ * network or formats text; the statistics come from compare.ts (and stats/).
+ */
+import type { BenchmarkResult, Metric, ResultSet } from '../model/index.js';
+import { resolveBudget, type Budgets, type ResolvedBudget } from '../config/budgets.js';
+import { checkBudget } from './budget-check.js';
+import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare.js';
+import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
+
+export * from './types.js';
+
+export interface GateOptions {
+  comparison: ComparisonOptions;
+  /** What to do when the two sides were measured on different testbeds. */
+  testbedMismatch: 'flag' | 'refuse';
+}
+
+export const DEFAULT_GATE_OPTIONS: GateOptions = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: 'flag' };
+
+/** Thrown (as data for the CLI to map to exit 2) when testbeds differ and the options refuse that. */
+export class TestbedMismatchError extends Error {
+  override readonly name = 'TestbedMismatchError';
+}
+
+interface PendingRow {
+  row: VerdictRow;
+  /** Index into the comparison inputs when this row is decided by a statistical comparison. */
+  comparison?: number;
+}
+
+const ALL_STATUSES: RowStatus[] = ['regressed', 'improved', 'unchanged', 'inconclusive', 'new', 'missing', 'failed'];
+
+function emptyRow(benchmark: string, metric: string, resolved: ResolvedBudget, sample: Metric | undefined): VerdictRow {
+  return {
+    benchmark,
+    metric,
+    unit: sample?.unit ?? '',
+    direction: resolved.direction ?? sample?.direction ?? 'lower',
+    baseline: null,
+    current: null,
+    change: null,
+    ci: null,
+    ciLevel: null,
+    p: null,
+    status: 'unchanged',
+    flags: [],
+    budget: null,
+    severity: resolved.severity,
+    tolerance: resolved.tolerances.regression,
+    samplesNeeded: null,
+    reason: '',
+    error: null,
+    failsGate: false,
+  };
+}
+
+/** A metric with the direction the budget imposes (config beats the harness). */
+function withDirection(metric: Metric, resolved: ResolvedBudget): Metric {
+  return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
+}
+
+/** Metric names of a benchmark pair, current's order first, then the baseline's extra ones. */
+function metricNames(current: BenchmarkResult | undefined, baseline: BenchmarkResult | undefined): string[] {
+  return [...new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
+}
+
+/**
+ * Decides every benchmark × metric of both sides. Without a baseline every row
+ * is `new` and only the budgets decide. The verdict fails on a failed
+ * benchmark, a regression of severity fail, an exceeded budget of severity
+ * fail, or (when the budgets say so) a missing benchmark.
+ */
+export function decide(
+  baseline: ResultSet | undefined,
+  current: ResultSet,
+  budgets: Budgets,
+  options: GateOptions = DEFAULT_GATE_OPTIONS,
+): GateReport {
+  const warnings: GateWarning[] = [];
+  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
+  if (differentTestbed) {
+    const message = `the baseline was measured on testbed ${baseline!.testbed!.id} and this run on ${current.testbed!.id}: differences may come from the machine, not the code. Re-measure the baseline on this runner, or compare interleaved (perf-gate run --ab).`;
+    if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError(message);
+    warnings.push({ code: 'different-testbed', message });
+  }
+  if (!baseline) warnings.push({ code: 'no-baseline', message: 'no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions.' });
+  if (current.benchmarks.length === 0) warnings.push({ code: 'empty-current', message: 'the current run has no benchmarks: check that the suites ran and wrote their output.' });
+
+  const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
+  const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
+  const ids = [...new Set([...curById.keys(), ...baseById.keys()])];
+  const interleaved = baseline?.design === 'interleaved' && current.design === 'interleaved';
+
+  const pending: PendingRow[] = [];
+  const inputs: ComparisonInput[] = [];
+  const ignored = new Set<string>();
+  const usedRules = new Set<unknown>();
+
+  for (const id of ids) {
+    const cur = curById.get(id);
+    const base = baseById.get(id);
+    const names = metricNames(cur, base);
+    if (names.length === 0) names.push('-');
+    for (const name of names) {
+      const resolved = resolveBudget(budgets, id, name);
+      for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
+      if (resolved.ignore) {
+        ignored.add(id);
+        continue;
+      }
+      const curMetric = cur?.metrics[name] && withDirection(cur.metrics[name], resolved);
+      const baseMetric = base?.metrics[name] && withDirection(base.metrics[name], resolved);
+      const row = emptyRow(id, name, resolved, curMetric ?? baseMetric);
+      row.budget = checkBudget(resolved.budget, curMetric, baseMetric, resolved.severity);
+      if (curMetric) row.current = describeMetric(curMetric);
+      if (baseMetric) row.baseline = describeMetric(baseMetric);
+
+      if (cur?.status === 'failed') {
+        row.status = 'failed';
+        row.error = { message: cur.error?.message ?? 'the benchmark failed', ...(cur.error?.logTail ? { logTail: cur.error.logTail } : {}) };
+        row.reason = `the benchmark failed: ${row.error.message}`;
+        pending.push({ row });
+      } else if (!cur || !curMetric) {
+        row.status = 'missing';
+        row.reason = cur ? `the current run has no ${name} metric for this benchmark` : 'the benchmark is in the baseline but not in the current run';
+        pending.push({ row });
+      } else if (!baseMetric || base?.status === 'failed') {
+        row.status = 'new';
+        row.reason = base?.status === 'failed' ? 'the baseline run of this benchmark failed: nothing to compare with' : 'no baseline for this benchmark';
+        pending.push({ row });
+      } else {
+        const exact = Boolean(curMetric.exact && baseMetric.exact);
+        inputs.push({
+          baseline: baseMetric,
+          current: curMetric,
+          exact,
+          paired: interleaved && (curMetric.samples?.length ?? 0) > 0 && curMetric.samples?.length === baseMetric.samples?.length,
+          regression: resolved.tolerances.regression,
+          noise: resolved.tolerances.noise,
+          alpha: resolved.tolerances.alpha,
+        });
+        pending.push({ row, comparison: inputs.length - 1 });
+      }
+    }
+  }
+
+  const comparisons = inputs.length > 0 ? compareMetrics(inputs, options.comparison) : [];
+  const rows = pending.map(({ row, comparison }) => {
+    if (comparison === undefined) return finish(row, budgets, differentTestbed);
+    const c = comparisons[comparison]!;
+    const flags: RowFlag[] = [...c.flags];
+    return finish(
+      {
+        ...row,
+        baseline: c.baseline,
+        current: c.current,
+        change: c.change,
+        ci: c.ci,
+        ciLevel: c.ciLevel,
+        p: c.p,
+        status: c.status,
+        flags,
+        samplesNeeded: c.samplesNeeded,
+        reason: c.reason,
+      },
+      budgets,
+      differentTestbed,
+    );
+  });
+
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) {
+      warnings.push({
+        code: 'unused-budget',
+        message: `${rule.source.file}${rule.source.line ? `:${rule.source.line}` : ''}: the glob "${rule.pattern}" matches no benchmark; check it against the benchmark ids in the report.`,
+      });
+    }
+  }
+  if (ignored.size > 0) {
+    warnings.push({ code: 'ignored-benchmarks', message: `${ignored.size} benchmark(s) ignored by the budgets: ${[...ignored].slice(0, 5).join(', ')}${ignored.size > 5 ? ', …' : ''}` });
+  }
+
+  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as GateReport['counts'];
+  counts.budgetFailed = 0;
+  counts.budgetWarned = 0;
+  for (const r of rows) {
+    counts[r.status]++;
+    if (r.budget?.result === 'fail') r.budget.severity === 'fail' ? counts.budgetFailed++ : counts.budgetWarned++;
+  }
+  return {
+    schema: REPORT_SCHEMA,
+    verdict: rows.some((r) => r.failsGate) ? 'fail' : 'pass',
+    counts,
+    rows,
+    warnings,
+    baseline: baseline ? meta(baseline) : null,
+    current: meta(current),
+  };
+}
+
+function meta(set: ResultSet): GateReport['current'] {
+  return {
+    ...(set.commit ? { commit: set.commit } : {}),
+    ...(set.ref ? { ref: set.ref } : {}),
+    created: set.created,
+    ...(set.testbed?.id ? { testbed: set.testbed.id } : {}),
+  };
+}
+
+/** Adds the testbed flag and decides whether the row fails the gate. */
+function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean): VerdictRow {
+  const flags = differentTestbed && row.baseline && row.current && !row.flags.includes('different-testbed') ? [...row.flags, 'different-testbed' as const] : row.flags;
+  const failsGate =
+    row.status === 'failed' ||
+    (row.status === 'regressed' && row.severity === 'fail') ||
+    (row.budget?.result === 'fail' && row.budget.severity === 'fail') ||
+    (row.status === 'missing' && budgets.defaults.missing === 'fail');
+  return { ...row, flags, failsGate };
+}

@@ -1,0 +1,99 @@
+import type { Direction } from '../model/index.js';
+
+/** The status of one benchmark × metric row. */
+export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'new' | 'missing' | 'failed';
+
+/** Flags a row can carry; the report explains each (see report/ for the wording). */
+export type RowFlag =
+  | 'noisier'
+  | 'single-sample'
+  | 'insufficient-samples'
+  | 'different-testbed'
+  | 'summary-only'
+  | 'exact'
+  | 'paired'
+  | 'confirmed'
+  | 'not-confirmed'
+  | 'ignored';
+
+/** Statistics of one side of a row, in base units (null fields where unknown). */
+export interface SideStats {
+  /** The compared statistic's value (median with samples, mean with a summary, or the single value). */
+  value: number;
+  n: number;
+  mean: number | null;
+  median: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** The result of checking one budget limit against one side. */
+export interface BudgetCheck {
+  /** Which limit: "max" or "min". */
+  kind: 'max' | 'min';
+  /** The limit in base units. */
+  limit: number;
+  /** Which statistic of the current side was checked. */
+  stat: 'mean' | 'median' | 'p95' | 'max' | 'min';
+  /** The value that was checked (current side). */
+  value: number;
+  result: 'pass' | 'fail';
+  /** The same limit checked on the baseline, for context; null without a baseline. */
+  baselineResult: 'pass' | 'fail' | null;
+  severity: 'fail' | 'warn';
+  /** Where the budget came from: "budgets/scan.yml:7". */
+  source: string;
+}
+
+/** One fully decided row: reporters show it and compute nothing that changes it. */
+export interface VerdictRow {
+  benchmark: string;
+  metric: string;
+  unit: string;
+  direction: Direction;
+  baseline: SideStats | null;
+  current: SideStats | null;
+  /** current/baseline − 1 of the compared statistic, signed; null when not comparable. */
+  change: number | null;
+  /** Confidence interval of the relative change [lo, hi], same sign convention; null when none. */
+  ci: [number, number] | null;
+  /** Confidence level of `ci` (e.g. 0.95). */
+  ciLevel: number | null;
+  /** p-value after false-discovery control across the suite; null when no test was made. */
+  p: number | null;
+  status: RowStatus;
+  flags: RowFlag[];
+  budget: BudgetCheck | null;
+  /** Severity of a regression on this row (from the budgets). */
+  severity: 'fail' | 'warn';
+  /** The regression tolerance used (fraction). */
+  tolerance: number;
+  /** For inconclusive / insufficient-samples rows: samples per side that would decide it. */
+  samplesNeeded: number | null;
+  /** Why the row has its status, one sentence (method, reason for inconclusive, error). */
+  reason: string;
+  /** For failed rows: the error message and log tail. */
+  error: { message: string; logTail?: string } | null;
+  /** Does this row make the gate fail? */
+  failsGate: boolean;
+}
+
+/** A closed set of warnings; each text says what to do next. */
+export interface GateWarning {
+  code: 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'empty-current';
+  message: string;
+}
+
+export const REPORT_SCHEMA = 'perf-gate/report@1';
+
+/** The gate's whole decision: what every reporter renders. */
+export interface GateReport {
+  schema: typeof REPORT_SCHEMA;
+  verdict: 'pass' | 'fail';
+  counts: Record<RowStatus, number> & { budgetFailed: number; budgetWarned: number };
+  rows: VerdictRow[];
+  warnings: GateWarning[];
+  baseline: { commit?: string; ref?: string; created?: string; testbed?: string } | null;
+  current: { commit?: string; ref?: string; created?: string; testbed?: string };
+}

@@ -1,0 +1,53 @@
+import type { Direction } from './result-set.js';
+
+/**
+ * The metric vocabulary: which way is better and whether a metric is a
+ * deterministic count (compared against the tolerance without a test).
+ * Adapters take direction and exactness from here, never decide them alone.
+ */
+export interface MetricTraits {
+  direction: Direction;
+  exact: boolean;
+}
+
+const KNOWN: Record<string, MetricTraits> = {
+  time: { direction: 'lower', exact: false },
+  throughput: { direction: 'higher', exact: false },
+  latency_p50: { direction: 'lower', exact: false },
+  latency_p75: { direction: 'lower', exact: false },
+  latency_p90: { direction: 'lower', exact: false },
+  latency_p99: { direction: 'lower', exact: false },
+  requests_per_sec: { direction: 'higher', exact: false },
+  transfer_per_sec: { direction: 'higher', exact: false },
+  memory_peak: { direction: 'lower', exact: false },
+  max_rss: { direction: 'lower', exact: false },
+  user_time: { direction: 'lower', exact: false },
+  system_time: { direction: 'lower', exact: false },
+  instructions: { direction: 'lower', exact: true },
+  cycles: { direction: 'lower', exact: false },
+  syscalls: { direction: 'lower', exact: true },
+  alloc_bytes: { direction: 'lower', exact: true },
+  allocs: { direction: 'lower', exact: true },
+  errors: { direction: 'lower', exact: true },
+};
+
+/** Units whose larger values are better: rates. */
+function isRateUnit(unit: string): boolean {
+  return unit === '1/s' || unit === 'B/s' || /\/s(ec)?$/i.test(unit) || /^ops?\b/i.test(unit);
+}
+
+/**
+ * Direction and exactness of a metric. Known names win; `syscalls.<name>` counts
+ * are exact; otherwise a rate unit means higher-is-better and anything else lower.
+ * `override` (from config) beats everything.
+ */
+export function metricTraits(name: string, unit: string, override?: Direction): MetricTraits {
+  const known = KNOWN[name];
+  let traits: MetricTraits;
+  if (known) traits = known;
+  else if (name.startsWith('syscalls.') && name.endsWith('.calls')) traits = { direction: 'lower', exact: true };
+  else if (name.startsWith('syscalls.')) traits = { direction: 'lower', exact: !name.endsWith('.seconds') };
+  else if (name.startsWith('errors.')) traits = { direction: 'lower', exact: true }; // wrk errors.timeout …: counted, never noise
+  else traits = { direction: isRateUnit(unit) ? 'higher' : 'lower', exact: false };
+  return override ? { ...traits, direction: override } : traits;
+}

@@ -1,0 +1,94 @@
+/** Schema identifier written into every ResultSet; bump the suffix on breaking changes. */
+export const RESULT_SET_SCHEMA = 'perf-gate/results@1';
+
+/** Which way is better for a metric. */
+export type Direction = 'lower' | 'higher';
+
+/** Aggregates for harnesses that do not give raw samples (or to show beside them). */
+export interface Summary {
+  n: number;
+  mean: number;
+  /** Sample standard deviation (n − 1); absent or null when the harness could not compute it. */
+  stddev?: number | null;
+  median?: number;
+  min?: number;
+  max?: number;
+}
+
+/**
+ * One measured quantity of one benchmark, in base units (seconds, bytes, 1/s, counts).
+ * At least one of `samples`, `summary`, `value` is present. `samples` keep the order
+ * the harness produced them in (for interleaved runs, index i is round i).
+ */
+export interface Metric {
+  /** Base unit: "s", "B", "1/s", "B/s", "count", or a harness's own unit for custom metrics. */
+  unit: string;
+  direction: Direction;
+  samples?: number[];
+  summary?: Summary;
+  /** A single value when that is all the harness gives (wrk, one JUnit duration). */
+  value?: number;
+  /** True for deterministic counts (instructions, allocations, syscalls): no test, tolerance only. */
+  exact?: boolean;
+  /** The unit as the harness wrote it, for display ("ns", "ms", "ops/s"). */
+  sourceUnit?: string;
+}
+
+export type BenchmarkStatus = 'ok' | 'failed';
+
+export interface BenchmarkError {
+  message: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** Last lines of the benchmark's log, for the report. */
+  logTail?: string;
+}
+
+export interface BenchmarkResult {
+  /** `<suite>/<harness name>` when run from a config; the harness's own name from raw files. */
+  id: string;
+  suite?: string;
+  params?: Record<string, string>;
+  status: BenchmarkStatus;
+  error?: BenchmarkError;
+  metrics: Record<string, Metric>;
+  /**
+   * Metrics the harness named but could not measure, with its reason (perf stat's
+   * `<not supported>` / `<not counted>`): shown in the report, never turned into 0.
+   */
+  unavailable?: Record<string, string>;
+}
+
+/** The machine and settings a run was measured on; `id` is a stable hash of what matters. */
+export interface Testbed {
+  id: string;
+  cpu?: string;
+  cores?: number;
+  kernel?: string;
+  governor?: string | null;
+  turbo?: boolean | null;
+  smt?: boolean | null;
+  runner?: string;
+  [key: string]: unknown;
+}
+
+/** What one run produced and what a baseline stores. */
+export interface ResultSet {
+  schema: typeof RESULT_SET_SCHEMA;
+  commit?: string;
+  ref?: string;
+  /** ISO 8601 time the run finished. */
+  created: string;
+  testbed?: Testbed;
+  /**
+   * "interleaved" when baseline and current were measured in alternating rounds
+   * (samples index-aligned by round); absent for ordinary sequential runs.
+   */
+  design?: 'sequential' | 'interleaved';
+  benchmarks: BenchmarkResult[];
+}
+
+/** Builds an empty ResultSet; callers fill benchmarks. `created` is passed in so this stays pure. */
+export function newResultSet(created: string, benchmarks: BenchmarkResult[] = []): ResultSet {
+  return { schema: RESULT_SET_SCHEMA, created, benchmarks };
+}

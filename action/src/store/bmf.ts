@@ -1,0 +1,49 @@
+import type { Metric, ResultSet } from '../model/index.js';
+import { BMF_MEASURES } from '../adapters/bmf.js';
+
+interface BmfMeasure {
+  value: number;
+  lower_value?: number;
+  upper_value?: number;
+}
+
+/** Bencher slug for a perf-gate metric: the reverse of the adapter's table, else the metric name. */
+function slugOf(metric: string): { slug: string; fromBase: number } {
+  for (const [slug, m] of Object.entries(BMF_MEASURES)) if (m.metric === metric) return { slug, fromBase: m.fromBase };
+  return { slug: metric, fromBase: 1 };
+}
+
+function measureOf(metric: Metric, fromBase: number): BmfMeasure | undefined {
+  const scale = (x: number): number => x * fromBase;
+  if (metric.samples && metric.samples.length > 0) {
+    const s = metric.samples;
+    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(Math.min(...s)), upper_value: scale(Math.max(...s)) };
+  }
+  if (metric.summary) {
+    const m: BmfMeasure = { value: scale(metric.summary.mean) };
+    if (metric.summary.min !== undefined) m.lower_value = scale(metric.summary.min);
+    if (metric.summary.max !== undefined) m.upper_value = scale(metric.summary.max);
+    return m;
+  }
+  return metric.value !== undefined ? { value: scale(metric.value) } : undefined;
+}
+
+/**
+ * Converts a ResultSet to Bencher Metric Format: the mean as `value`, min and
+ * max as the bounds, latency in nanoseconds. Failed benchmarks are left out
+ * (BMF has no way to say "failed"), so the caller should report them.
+ */
+export function toBmf(set: ResultSet): Record<string, Record<string, BmfMeasure>> {
+  const out: Record<string, Record<string, BmfMeasure>> = {};
+  for (const b of set.benchmarks) {
+    if (b.status !== 'ok') continue;
+    const measures: Record<string, BmfMeasure> = {};
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      const { slug, fromBase } = slugOf(name);
+      const m = measureOf(metric, fromBase);
+      if (m) measures[slug] = m;
+    }
+    if (Object.keys(measures).length > 0) out[b.id] = measures;
+  }
+  return out;
+}

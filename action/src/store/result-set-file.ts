@@ -1,0 +1,37 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ResultSet } from '../model/index.js';
+
+/**
+ * Writes text so that readers see either the old file or the whole new one,
+ * never half of it: write to a temporary file in the same folder, fsync, then
+ * rename over the target (atomic on POSIX file systems). Stored baselines are
+ * written only through here.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = join(dirname(path), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'w', 0o644);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Serialises a ResultSet the way baselines are stored: stable key order, 2-space indent, final newline. */
+export function serializeResultSet(set: ResultSet): string {
+  return `${JSON.stringify(set, null, 2)}\n`;
+}
+
+/** Stores a ResultSet atomically (a baseline is never half-written). */
+export function writeResultSet(path: string, set: ResultSet): void {
+  writeFileAtomic(path, serializeResultSet(set));
+}

@@ -1,0 +1,23 @@
+import { main } from '../../src/cli.js';
+import type { CliContext } from '../../src/cli/command.js';
+
+export interface CliRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the perf-gate CLI in-process with captured output and a fixed clock. */
+export async function runCli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CliContext = {
+    cwd,
+    env: { ...env },
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    now: () => new Date('2026-11-21T12:00:00Z'),
+  };
+  const status = await main(argv, ctx);
+  return { status, stdout, stderr };
+}

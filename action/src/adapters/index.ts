@@ -12,6 +12,24 @@ import type { Adapter, AdapterInput } from './adapter.js';
 import { resultSetAdapter } from './result-set.js';
 import { bmfAdapter } from './bmf.js';
 import { hyperfineAdapter } from './hyperfine.js';
+import { pytestBenchmarkAdapter } from './pytest-benchmark.js';
+import { benchmarkDotNetAdapter } from './benchmarkdotnet.js';
+import { tinybenchAdapter } from './tinybench.js';
+import { mitataAdapter } from './mitata.js';
+import { benchmarkJsAdapter } from './benchmarkjs.js';
+import { junitAdapter } from './junit.js';
+import { wrkAdapter } from './wrk.js';
+import { gnuTimeAdapter } from './gnu-time.js';
+import { massifAdapter } from './massif.js';
+import { callgrindAdapter } from './callgrind.js';
+import { straceAdapter } from './strace.js';
+import { perfStatAdapter } from './perf-stat.js';
+import { criterionAdapter } from './criterion.js';
+import { cargoCriterionAdapter } from './cargo-criterion.js';
+import { libtestAdapter } from './libtest.js';
+import { jmhAdapter } from './jmh.js';
+import { goBenchAdapter } from './go-bench.js';
+import { gbenchAdapter } from './gbench.js';
 
 export type { Adapter, AdapterInput, Detection } from './adapter.js';
 
@@ -24,6 +42,24 @@ export const ADAPTERS: Record<string, Adapter> = {
   [resultSetAdapter.name]: resultSetAdapter,
   [bmfAdapter.name]: bmfAdapter,
   [hyperfineAdapter.name]: hyperfineAdapter,
+  [pytestBenchmarkAdapter.name]: pytestBenchmarkAdapter,
+  [benchmarkDotNetAdapter.name]: benchmarkDotNetAdapter,
+  [tinybenchAdapter.name]: tinybenchAdapter,
+  [mitataAdapter.name]: mitataAdapter,
+  [benchmarkJsAdapter.name]: benchmarkJsAdapter,
+  [junitAdapter.name]: junitAdapter,
+  [wrkAdapter.name]: wrkAdapter,
+  [gnuTimeAdapter.name]: gnuTimeAdapter,
+  [massifAdapter.name]: massifAdapter,
+  [callgrindAdapter.name]: callgrindAdapter,
+  [straceAdapter.name]: straceAdapter,
+  [perfStatAdapter.name]: perfStatAdapter,
+  [criterionAdapter.name]: criterionAdapter,
+  [cargoCriterionAdapter.name]: cargoCriterionAdapter,
+  [libtestAdapter.name]: libtestAdapter,
+  [jmhAdapter.name]: jmhAdapter,
+  [goBenchAdapter.name]: goBenchAdapter,
+  [gbenchAdapter.name]: gbenchAdapter,
 };
 
 /** Names accepted by --format: every adapter, plus "auto". */

@@ -149,9 +149,10 @@ export function parseBudgets(text: string, file: string): { defaults: Partial<Bu
       defaultLines[key] = source.lineOf(['defaults', key]);
     }
   }
-  if (typeof d.alpha === 'number') (defaults.alpha = d.alpha), (defaultLines.alpha = source.lineOf(['defaults', 'alpha']));
-  if (d.severity === 'fail' || d.severity === 'warn') (defaults.severity = d.severity), (defaultLines.severity = source.lineOf(['defaults', 'severity']));
-  if (d.missing === 'show' || d.missing === 'fail') (defaults.missing = d.missing), (defaultLines.missing = source.lineOf(['defaults', 'missing']));
+  if (typeof d.alpha === 'number') defaults.alpha = d.alpha;
+  if (d.severity === 'fail' || d.severity === 'warn') defaults.severity = d.severity;
+  if (d.missing === 'show' || d.missing === 'fail') defaults.missing = d.missing;
+  for (const key of ['alpha', 'severity', 'missing'] as const) if (d[key] !== undefined) defaultLines[key] = source.lineOf(['defaults', key]);
 
   const rules: BudgetRule[] = Object.entries(data.benchmarks ?? {}).map(([pattern, body]) => {
     const rulePath = ['benchmarks', pattern];

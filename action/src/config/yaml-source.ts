@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { InputError } from '../model/index.js';
 
@@ -23,9 +23,19 @@ export function parseYaml(text: string, file: string): YamlSource {
     const line = lineCounter.linePos(first.pos[0]).line;
     throw new InputError(file, `YAML syntax error: ${first.message.split('\n')[0]}`, line);
   }
+  // The line of a mapping entry is its key's line: that is where a user looks for "benchmarks.scan".
+  const keyLine = (path: readonly (string | number)[]): number | undefined => {
+    const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+    if (!isMap(parent)) return undefined;
+    const pair = parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === path[path.length - 1]);
+    return pair && isNode(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : undefined;
+  };
   const lineOf = (path: readonly (string | number)[]): number | undefined => {
     for (let depth = path.length; depth >= 0; depth--) {
-      const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+      const prefix = path.slice(0, depth);
+      const line = depth > 0 ? keyLine(prefix) : undefined;
+      if (line !== undefined) return line;
+      const node = depth === 0 ? doc.contents : doc.getIn(prefix, true);
       if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
     }
     return undefined;

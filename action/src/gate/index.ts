@@ -187,7 +187,8 @@ export function decide(
   counts.budgetWarned = 0;
   for (const r of rows) {
     counts[r.status]++;
-    if (r.budget?.result === 'fail') r.budget.severity === 'fail' ? counts.budgetFailed++ : counts.budgetWarned++;
+    if (r.budget?.result === 'fail' && r.budget.severity === 'fail') counts.budgetFailed++;
+    else if (r.budget?.result === 'fail') counts.budgetWarned++;
   }
   return {
     schema: REPORT_SCHEMA,

@@ -29,6 +29,9 @@ const KNOWN: Record<string, MetricTraits> = {
   alloc_bytes: { direction: 'lower', exact: true },
   allocs: { direction: 'lower', exact: true },
   errors: { direction: 'lower', exact: true },
+  // JMH -prof gc: an allocation *rate* (B/s) is still worse when higher.
+  'gc.alloc.rate': { direction: 'lower', exact: false },
+  'gc.alloc.rate.norm': { direction: 'lower', exact: false },
 };
 
 /** Units whose larger values are better: rates. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -37,5 +37,55 @@ export function hyperfine(args: string[], output: string, options: { allowFailur
     if (e.code === 'ENOENT') throw new Error('hyperfine is not installed (apt-get install hyperfine; .ci/run installs it)');
     if (options.allowFailure && typeof e.status === 'number') return e.status;
     throw new Error(`hyperfine failed: ${e.stderr?.toString() ?? String(error)}`);
+  }
+}
+
+interface HyperfineResult {
+  command: string;
+  mean: number;
+  stddev: number | null;
+  median: number;
+  min: number;
+  max: number;
+  times: number[];
+  exit_codes: (number | null)[];
+  [key: string]: unknown;
+}
+
+/**
+ * Times several variants with real hyperfine in interleaved rounds (each round
+ * runs every variant for a few runs, in rotating order) and writes one
+ * hyperfine JSON per variant holding all its runs in round order. On a shared
+ * machine the speed drifts over seconds; timing A entirely before B would
+ * turn that drift into a fake difference (DESIGN.md, "What the noise really
+ * looks like"), while rounds spread it evenly over the variants.
+ */
+export function interleavedHyperfine(
+  variants: { file: string; name: string; command: string }[],
+  options: { rounds: number; runsPerRound: number; dir: string },
+): void {
+  const merged = new Map<string, HyperfineResult>();
+  for (let round = 0; round < options.rounds; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const v = variants[(round + k) % variants.length]!;
+      const part = join(options.dir, `.round-${round}-${k}.json`);
+      hyperfine(['--warmup', '1', '--runs', String(options.runsPerRound), '--command-name', v.name, v.command], part);
+      const result = (JSON.parse(readFileSync(part, 'utf8')) as { results: HyperfineResult[] }).results[0]!;
+      const previous = merged.get(v.file);
+      merged.set(v.file, previous ? { ...previous, times: [...previous.times, ...result.times], exit_codes: [...previous.exit_codes, ...result.exit_codes] } : result);
+    }
+  }
+  for (const [file, result] of merged) {
+    const sorted = [...result.times].sort((a, b) => a - b);
+    const n = sorted.length;
+    const mean = sorted.reduce((a, b) => a + b, 0) / n;
+    const summary = {
+      mean,
+      stddev: Math.sqrt(sorted.reduce((a, t) => a + (t - mean) ** 2, 0) / (n - 1)),
+      median: n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2,
+      min: sorted[0]!,
+      max: sorted[n - 1]!,
+    };
+    writeFileSync(join(options.dir, file), `${JSON.stringify({ results: [{ ...result, ...summary }] }, null, 2)}\n`);
   }
 }

@@ -1,0 +1,111 @@
+import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
+import type { Adapter, AdapterInput } from './adapter.js';
+import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
+import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+
+/** `String(bench)`: `name x 1,234,567 ops/sec ±1.12% (93 runs sampled)`; names may contain " x ". */
+const CYCLE = /^(.+) x ([\d,]+(?:\.\d+)?) ops\/sec \u00b1(\d+(?:\.\d+)?)% \((\d+) runs? sampled\)\s*$/;
+/** A line that looks like a cycle line (or one cut short); one that does not then match CYCLE is cut or corrupt. */
+function looksLikeCycle(line: string): boolean {
+  return / x \d/.test(line) && (line.includes('ops/sec') || / x [\d,.]+$/.test(line));
+}
+/**
+ * `String(bench)` of a benchmark that threw: `name: <error>`, where Benchmark.js
+ * joins the error's own properties, which is empty for a plain `Error`.
+ */
+const ERROR_LINE = /^(.+?):(?: (.*\b(?:Error|message)\b.*))?\s*$/;
+
+/**
+ * Benchmark.js (`benchmark` 2.x) has no file format of its own; two forms are read:
+ * - the `cycle` lines (`String(event.target)`): ops/sec (`hz`) becomes `throughput`
+ *   (1/s, higher is better), a single value; the ± and run count are kept only in
+ *   the text, because a relative margin of error cannot be turned back into a
+ *   spread without Benchmark.js's t table;
+ * - JSON: an array of benchmarks, either `JSON.stringify(bench)` (with
+ *   `stats.sample`, seconds per operation, as the time samples) or a flat
+ *   `{name, hz, mean, deviation, samples: <count>}` record (a time summary).
+ * Stats are in seconds. A benchmark that threw (`name: Error…`, or an `error`
+ * key) is failed.
+ */
+export const benchmarkJsAdapter: Adapter = {
+  name: 'benchmarkjs',
+
+  detect({ text }: AdapterInput) {
+    const head = text.slice(0, 65536);
+    if (/^\s*\[/.test(head)) {
+      if (/"hz"\s*:/.test(head) && (/"deviation"\s*:/.test(head) || /"stats"\s*:/.test(head))) return { match: true };
+      return { match: false, reason: 'a JSON array without Benchmark.js "hz" and "stats"/"deviation" keys' };
+    }
+    if (head.split('\n').some((line) => CYCLE.test(line.trimEnd()))) return { match: true };
+    return { match: false, reason: 'no "<name> x <n> ops/sec ±<r>% (<k> runs sampled)" line' };
+  },
+
+  parse({ text, path }: AdapterInput): BenchmarkResult[] {
+    if (text.trim() === '') throw new InputError(path, 'the file is empty; expected Benchmark.js cycle lines or JSON');
+    return /^\s*\[/.test(text) ? parseJson(text, path) : parseLines(text, path);
+  },
+};
+
+function parseLines(text: string, path: string): BenchmarkResult[] {
+  const results: BenchmarkResult[] = [];
+  const lines = text.split('\n');
+  lines.forEach((raw, i) => {
+    const line = raw.trimEnd();
+    const cycle = CYCLE.exec(line);
+    if (cycle) {
+      const hz = Number(cycle[2]!.replace(/,/g, ''));
+      results.push({
+        id: cycle[1]!,
+        status: 'ok',
+        metrics: { throughput: buildMetric('throughput', '1/s', { value: hz }, { sourceUnit: 'ops/sec' }) },
+      });
+      return;
+    }
+    if (looksLikeCycle(line)) {
+      throw new InputError(path, `expected "<name> x <n> ops/sec ±<r>% (<k> runs sampled)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
+    }
+    const error = ERROR_LINE.exec(line);
+    if (error) results.push({ id: error[1]!, status: 'failed', error: { message: error[2]?.trim() || 'the benchmark threw' }, metrics: {} });
+  });
+  if (results.length === 0) {
+    throw new InputError(path, 'no Benchmark.js cycle line ("<name> x <n> ops/sec ±<r>% (<k> runs sampled)") found');
+  }
+  return results;
+}
+
+function parseJson(text: string, path: string): BenchmarkResult[] {
+  const data = parseJsonText(text, path, 'a JSON array of Benchmark.js benchmarks');
+  if (!Array.isArray(data) || data.length === 0) {
+    throw new InputError(path, 'expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})', 1);
+  }
+  return data.map((bench, index) => {
+    const where = `[${index}]`;
+    // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
+    const line = (): number | undefined => lineOfKeyOccurrence(text, 'name', index);
+    if (!isRecord(bench) || typeof bench.name !== 'string') throw new InputError(path, 'expected an object with a "name" string', line(), where);
+    if (bench.error !== undefined && bench.error !== null && bench.error !== false) {
+      const message = isRecord(bench.error) && typeof bench.error.message === 'string' ? bench.error.message : 'the benchmark threw';
+      return { id: bench.name, status: 'failed', error: { message }, metrics: {} };
+    }
+    const metrics: Record<string, Metric> = {};
+    const stats = isRecord(bench.stats) ? bench.stats : bench;
+    const sample = Array.isArray(stats.sample) ? stats.sample : undefined;
+    if (sample && sample.length > 0) {
+      const samples = sample.map((v, i) => {
+        const s = finiteOrUndefined(v);
+        if (s === undefined || s < 0) throw new InputError(path, `expected seconds per operation, found ${JSON.stringify(v)}`, line(), `${where}.stats.sample[${i}]`);
+        return s;
+      });
+      metrics.time = buildMetric('time', 's', { samples }, { sourceUnit: 's' });
+    } else {
+      const summary = buildSummary({ n: stats.samples ?? bench.samples, mean: stats.mean, stddev: stats.deviation });
+      if (summary) metrics.time = buildMetric('time', 's', { summary }, { sourceUnit: 's' });
+    }
+    const hz = finiteOrUndefined(bench.hz);
+    if (hz !== undefined && hz > 0) metrics.throughput = buildMetric('throughput', '1/s', { value: hz }, { sourceUnit: 'ops/sec' });
+    if (Object.keys(metrics).length === 0) {
+      throw new InputError(path, `expected "hz" (ops/sec) or "stats" (seconds) for "${bench.name}"`, line(), where);
+    }
+    return { id: bench.name, status: 'ok', metrics };
+  });
+}

@@ -1,0 +1,93 @@
+import type { BudgetCheck, GateReport, SideStats, VerdictRow } from '../gate/types.js';
+
+/**
+ * The JSON report of DESIGN.md ("The command line"): a top-level `verdict` and
+ * one row per benchmark and metric, in full precision and base units, for
+ * machines (dashboards, Bencher, later runs). Keys are written in a fixed
+ * order so reports diff cleanly.
+ *
+ * JSON has no NaN or infinity: such values (odd data the gate passed through)
+ * are written as null, like JSON.stringify does, never thrown.
+ */
+
+/** One row of the JSON report. */
+export interface JsonRow {
+  benchmark: string;
+  metric: string;
+  unit: string;
+  direction: VerdictRow['direction'];
+  baseline: SideStats | null;
+  current: SideStats | null;
+  change: number | null;
+  ci: [number, number] | null;
+  ciLevel: number | null;
+  p: number | null;
+  status: VerdictRow['status'];
+  flags: VerdictRow['flags'];
+  budget: BudgetCheck | null;
+  severity: VerdictRow['severity'];
+  tolerance: number;
+  samplesNeeded: number | null;
+  failsGate: boolean;
+  reason: string;
+  error: VerdictRow['error'];
+}
+
+export interface JsonReport {
+  schema: GateReport['schema'];
+  verdict: GateReport['verdict'];
+  counts: GateReport['counts'];
+  baseline: GateReport['baseline'];
+  current: GateReport['current'];
+  warnings: GateReport['warnings'];
+  rows: JsonRow[];
+}
+
+function side(s: SideStats | null): SideStats | null {
+  return s && { value: s.value, n: s.n, mean: s.mean, median: s.median, stddev: s.stddev, min: s.min, max: s.max };
+}
+
+function budget(b: BudgetCheck | null): BudgetCheck | null {
+  return b && {
+    kind: b.kind, limit: b.limit, stat: b.stat, value: b.value, result: b.result,
+    baselineResult: b.baselineResult, severity: b.severity, source: b.source,
+  };
+}
+
+/** The report as a plain object in the JSON report's key order (a copy; the input is untouched). */
+export function toJsonReport(report: GateReport): JsonReport {
+  return {
+    schema: report.schema,
+    verdict: report.verdict,
+    counts: { ...report.counts },
+    baseline: report.baseline && { ...report.baseline },
+    current: { ...report.current },
+    warnings: report.warnings.map((w) => ({ code: w.code, message: w.message })),
+    rows: report.rows.map((r) => ({
+      benchmark: r.benchmark,
+      metric: r.metric,
+      unit: r.unit,
+      direction: r.direction,
+      baseline: side(r.baseline),
+      current: side(r.current),
+      change: r.change,
+      ci: r.ci && [r.ci[0], r.ci[1]],
+      ciLevel: r.ciLevel,
+      p: r.p,
+      status: r.status,
+      flags: [...r.flags],
+      budget: budget(r.budget),
+      severity: r.severity,
+      tolerance: r.tolerance,
+      samplesNeeded: r.samplesNeeded,
+      failsGate: r.failsGate,
+      reason: r.reason,
+      error: r.error && { message: r.error.message, ...(r.error.logTail !== undefined ? { logTail: r.error.logTail } : {}) },
+    })),
+  };
+}
+
+/** The JSON report text: two-space indented, ending in a newline. */
+export function renderJson(report: GateReport): string {
+  return `${JSON.stringify(toJsonReport(report), null, 2)}\n`;
+}

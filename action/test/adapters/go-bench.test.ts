@@ -1,0 +1,151 @@
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { goBenchAdapter } from '../../src/adapters/go-bench.js';
+import type { BenchmarkResult } from '../../src/model/index.js';
+import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
+import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
+import { tempDir } from '../support/temp.js';
+
+const DIR = join(FIXTURES, 'go-bench');
+const BENCH = ['-run', '^$', '-bench', '.', '-benchmem', '-benchtime', '2000x', '-cpu', '2'];
+
+/** Bytes of Join(n) in the example: "0,1,…,n-1". */
+function joinBytes(n: number): number {
+  return Array.from({ length: n }, (_, i) => String(i)).join(',').length;
+}
+
+function checkExample(results: BenchmarkResult[], count: number): void {
+  assert.deepEqual(results.map((r) => r.id), ['BenchmarkJoin', 'BenchmarkSum/n=10', 'BenchmarkSum/n=1000']);
+  for (const r of results) {
+    assert.equal(r.status, 'ok');
+    assert.equal(r.params?.procs, '2', 'the -2 GOMAXPROCS suffix is a param, not part of the id');
+    assert.equal(r.params?.pkg, 'example.com/perfgate/gobench');
+    const time = r.metrics.time!;
+    assert.equal(time.unit, 's');
+    assert.equal(time.direction, 'lower');
+    assert.equal(time.samples!.length, count, '-count repeats are the samples');
+    assert.ok(time.samples!.every((t) => t > 1e-9 && t < 1e-2), `${r.id}: ${time.samples!.join(', ')}`);
+    const allocs = r.metrics.alloc_bytes!;
+    assert.equal(allocs.unit, 'B');
+    assert.equal(allocs.exact, true);
+    assert.equal(r.metrics.allocs!.unit, 'count');
+    assert.equal(r.metrics.allocs!.exact, true);
+  }
+  // strings.Split of 10 fields: one slice of 10 string headers (160 bytes on 64-bit), one allocation.
+  const small = byId(results, 'BenchmarkSum/n=10');
+  assert.deepEqual(small.metrics.alloc_bytes!.samples, Array(count).fill(160));
+  assert.deepEqual(small.metrics.allocs!.samples, Array(count).fill(1));
+  // b.SetBytes: MB/s (10^6 bytes) becomes bytes per second, higher is better, consistent with ns/op.
+  const rate = small.metrics.bytes_per_second!;
+  assert.equal(rate.unit, 'B/s');
+  assert.equal(rate.direction, 'higher');
+  rate.samples!.forEach((v, i) => assert.ok(Math.abs((v * small.metrics.time!.samples![i]!) / joinBytes(10) - 1) < 0.02, `${v} B/s`));
+  // b.ReportMetric(n, "items/op") is kept under its own unit.
+  assert.deepEqual(byId(results, 'BenchmarkSum/n=1000').metrics['items/op']!.samples, Array(count).fill(1000));
+  assert.equal(byId(results, 'BenchmarkSum/n=1000').metrics['items/op']!.unit, 'items/op');
+}
+
+describe('go-bench adapter on real go test -bench runs', () => {
+  let text: string;
+  let json: string;
+  before(() => {
+    text = runHarness('go', ['test', ...BENCH, '-count', '6'], { cwd: EXAMPLES.go }).stdout;
+    json = runHarness('go', ['test', ...BENCH, '-count', '3', '-json'], { cwd: EXAMPLES.go }).stdout;
+  });
+
+  test('text: one benchmark per name, -count 6 repeats as samples, base units, allocations exact', () => {
+    assert.match(text, /^goos: /m);
+    checkExample(parseText(goBenchAdapter, text, '/work/out/go.txt'), 6);
+  });
+
+  test('-json (test2json, result lines split over two events) reads the same', () => {
+    assert.deepEqual(goBenchAdapter.detect({ path: 'go.json', text: json, readRelated: () => undefined }), { match: true });
+    checkExample(parseText(goBenchAdapter, json, '/work/out/go.jsonl'), 3);
+  });
+
+  test('10× the byte rate is improved, and the same drop regressed', () => {
+    const faster = text.replace(/([\d.]+) ns\/op(\s+)([\d.]+) MB\/s/g, (_, ns: string, gap: string, mbs: string) => `${Number(ns) / 10} ns/op${gap}${Number(mbs) * 10} MB/s`);
+    const base = byId(parseText(goBenchAdapter, text, 'base.txt'), 'BenchmarkSum/n=1000');
+    const cur = byId(parseText(goBenchAdapter, faster, 'cur.txt'), 'BenchmarkSum/n=1000');
+    assert.equal(gateRow(base, cur, 'bytes_per_second').status, 'improved');
+    assert.equal(gateRow(base, cur, 'time').status, 'improved');
+    assert.equal(gateRow(cur, base, 'bytes_per_second').status, 'regressed');
+  });
+
+  test('-cpu 1,2 keeps both GOMAXPROCS values apart', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', 'Join', '-benchtime', '100x', '-cpu', '1,2'], { cwd: EXAMPLES.go }).stdout;
+    const results = parseText(goBenchAdapter, out, 'cpu.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), [['BenchmarkJoin[procs=1]', '1'], ['BenchmarkJoin[procs=2]', '2']]);
+  });
+});
+
+describe('go-bench adapter on a package whose benchmarks fail, skip and log', () => {
+  const dir = tempDir('perf-gate-gobench-');
+  let run: { status: number | null; stdout: string };
+  let json: { status: number | null; stdout: string };
+  before(() => {
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/failing\n\ngo 1.22\n');
+    writeFileSync(join(dir, 'f_test.go'), [
+      'package failing',
+      'import "testing"',
+      'func BenchmarkOK(b *testing.B) { s := 0; for i := 0; i < b.N; i++ { s += i }; b.Logf("s=%d", s) }',
+      'func BenchmarkFails(b *testing.B) { b.Fatal("boom") }',
+      'func BenchmarkSkipped(b *testing.B) { b.Skip("not here") }',
+      'func BenchmarkSub(b *testing.B) { b.Run("inner", func(b *testing.B) { b.Fatal("inner boom") }) }',
+      '',
+    ].join('\n'));
+    run = runHarness('go', ['test', '-run', '^$', '-bench', '.', '-benchtime', '1000x', '-cpu', '2'], { cwd: dir, allowFailure: true });
+    json = runHarness('go', ['test', '-run', '^$', '-bench', '.', '-benchtime', '1000x', '-cpu', '2', '-json'], { cwd: dir, allowFailure: true });
+  });
+
+  test('a failing benchmark is failed with its message, a skipped one is absent, a logging one is ok', () => {
+    assert.equal(run.status, 1);
+    const results = parseText(goBenchAdapter, run.stdout, '/work/out/fail.txt');
+    const expected = [['BenchmarkFails', 'failed'], ['BenchmarkOK', 'ok'], ['BenchmarkSub', 'failed'], ['BenchmarkSub/inner', 'failed']];
+    assert.deepEqual(results.map((r) => [r.id, r.status]).sort(), expected);
+    const failed = byId(results, 'BenchmarkFails');
+    assert.match(failed.error!.message, /boom/);
+    assert.deepEqual(failed.metrics, {});
+    assert.equal(failed.params?.procs, undefined, 'a failed benchmark printed no -N suffix: GOMAXPROCS unknown');
+    assert.match(byId(results, 'BenchmarkSub/inner').error!.message, /inner boom/);
+    assert.equal(json.status, 1);
+    const fromJson = parseText(goBenchAdapter, json.stdout, '/work/out/fail.jsonl');
+    assert.deepEqual(fromJson.map((r) => [r.id, r.status]).sort(), expected);
+  });
+});
+
+describe('go-bench adapter on committed captures', () => {
+  test('config lines before results, and names with /, = and no -N suffix', () => {
+    const config = parseFile(goBenchAdapter, join(DIR, 'config-lines.txt'));
+    assert.deepEqual(config.map((r) => r.id), ['BenchmarkItoa', 'BenchmarkJoin']);
+    assert.equal(byId(config, 'BenchmarkItoa').metrics.time!.samples!.length, 6);
+    const odd = parseFile(goBenchAdapter, join(DIR, 'odd-names-external.txt'));
+    assert.equal(byId(odd, 'BenchmarkFib/my/tabled/benchmark_-_20,var1=13,var2=14').params?.procs, '1');
+    assert.equal(byId(odd, 'BenchmarkFib/my_tabled_benchmark_-_10').params?.procs, '8');
+    assert.deepEqual(byId(odd, 'BenchmarkFib11').metrics.auxMetricUnits!.samples, [3]);
+  });
+
+  test('the failing capture keeps the --- FAIL log as the error', () => {
+    const results = parseFile(goBenchAdapter, join(DIR, 'fail-skip-log.txt'));
+    assert.equal(byId(results, 'BenchmarkFails').error!.logTail, 'fail_test.go:14: boom');
+    assert.equal(byId(results, 'BenchmarkLoopAPI').status, 'ok');
+  });
+
+  test('a package that only failed to build has no results: an error, never "nothing regressed"', () => {
+    const error = inputErrorOf(() => parseText(goBenchAdapter, 'goos: linux\nFAIL\texample.com/x [build failed]\n', '/work/out/build.txt'));
+    assert.equal(error.file, '/work/out/build.txt');
+  });
+});
+
+const text = readFileSync(join(DIR, 'benchmem-count3.txt'), 'utf8');
+const json = readFileSync(join(DIR, 'benchmem-count3-test2json.jsonl'), 'utf8');
+const jsonLines = json.trimEnd().split('\n');
+adapterContract(goBenchAdapter, 'go-bench', [
+  { name: 'cut mid-line', text: text.slice(0, text.indexOf('ns/op') - 3), line: true },
+  { name: 'corrupt iteration count', text: text.replace(/(BenchmarkJoin-2\s+)\d+/, '$1abc'), line: true },
+  { name: 'corrupt value', text: text.replace('ns/op', 'ns/op 12'), line: true },
+  { name: 'test2json cut mid-event', text: json.slice(0, json.length - 40), line: true },
+  { name: 'test2json without its final event', text: jsonLines.slice(0, -3).join('\n') + '\n', line: true },
+]);

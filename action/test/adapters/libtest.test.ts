@@ -1,0 +1,104 @@
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { libtestAdapter } from '../../src/adapters/libtest.js';
+import type { BenchmarkResult } from '../../src/model/index.js';
+import { adapterContract, byId, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { gateRow, runHarness } from '../support/compiled-harnesses.js';
+import { tempDir } from '../support/temp.js';
+
+const DIR = join(FIXTURES, 'libtest');
+
+/** A crate with three #[bench] functions: one sets b.bytes, one panics. Same source as the committed fixtures. */
+function writeCrate(dir: string): void {
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  mkdirSync(join(dir, 'benches'), { recursive: true });
+  writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "libtest-bench"\nversion = "0.1.0"\nedition = "2021"\n');
+  writeFileSync(join(dir, 'src/lib.rs'), 'pub fn fib(n: u64) -> u64 { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }\n');
+  writeFileSync(join(dir, 'benches/b.rs'), readFileSync(new URL('../support/harness-src/libtest-benches.rs', import.meta.url), 'utf8'));
+}
+
+function checkRun(results: BenchmarkResult[]): void {
+  assert.deepEqual(results.map((r) => r.id).sort(), ['copy_4k', 'fib_10', 'panics']);
+  const fib = byId(results, 'fib_10');
+  assert.equal(fib.status, 'ok');
+  const time = fib.metrics.time!;
+  assert.equal(time.unit, 's');
+  assert.equal(time.direction, 'lower');
+  assert.equal(time.samples, undefined);
+  // fib(10) is 177 calls: more than a nanosecond, far less than 100 µs.
+  assert.ok(time.value! > 1e-9 && time.value! < 1e-4, String(time.value));
+  const copy = byId(results, 'copy_4k');
+  const rate = copy.metrics.bytes_per_second!;
+  assert.equal(rate.unit, 'B/s');
+  assert.equal(rate.direction, 'higher');
+  // libtest computes MB/s from the integer ns/iter: 4096 bytes per iteration.
+  const expected = 4096 / (Math.max(Math.floor(copy.metrics.time!.value! * 1e9), 1) * 1e-9);
+  assert.ok(Math.abs(rate.value! / expected - 1) < 0.01, `${rate.value} vs ${expected}`);
+  const failed = byId(results, 'panics');
+  assert.equal(failed.status, 'failed');
+  assert.deepEqual(failed.metrics, {});
+  assert.match(failed.error!.message, /boom/);
+}
+
+describe('libtest adapter on a real RUSTC_BOOTSTRAP=1 cargo bench run', () => {
+  const dir = tempDir('perf-gate-libtest-');
+  let text: string;
+  let quiet: string;
+  let json: string;
+  before(() => {
+    writeCrate(dir);
+    const env = { RUSTC_BOOTSTRAP: '1', CARGO_TARGET_DIR: join(dir, 'target') };
+    // The panicking bench makes cargo exit 101, as it would in a user's CI.
+    text = runHarness('cargo', ['bench', '--bench', 'b'], { cwd: dir, env, allowFailure: true, timeoutMs: 150_000 }).stdout;
+    quiet = runHarness('cargo', ['bench', '--quiet', '--bench', 'b'], { cwd: dir, env, allowFailure: true }).stdout;
+    json = runHarness('cargo', ['bench', '--quiet', '--bench', 'b', '--', '-Z', 'unstable-options', '--format', 'json'], { cwd: dir, env, allowFailure: true }).stdout;
+  });
+
+  test('text output: decimal ns/iter in seconds, MB/s as bytes per second, the panicking bench failed', () => {
+    assert.match(text, /ns\/iter \(\+\/- /);
+    checkRun(parseText(libtestAdapter, text, '/work/out/bench.txt'));
+  });
+
+  test('--quiet output (failures as "name --- FAILED") gives the same benchmarks', () => {
+    assert.match(quiet, /^panics --- FAILED$/m);
+    checkRun(parseText(libtestAdapter, quiet, '/work/out/bench-quiet.txt'));
+  });
+
+  test('--format json output gives the same benchmarks', () => {
+    assert.deepEqual(libtestAdapter.detect({ path: 'x', text: json, readRelated: () => undefined }), { match: true });
+    checkRun(parseText(libtestAdapter, json, '/work/out/bench.jsonl'));
+  });
+});
+
+describe('libtest adapter on committed captures', () => {
+  test('the old integer form and the new decimal form, with thousands separators', () => {
+    const old = parseFile(libtestAdapter, join(DIR, 'old-integer-external.txt'));
+    assert.ok(Math.abs(byId(old, 'bench_fib_20').metrics.time!.value! - 18149e-9) < 1e-15);
+    const decimal = parseFile(libtestAdapter, join(DIR, 'decimal.txt'));
+    assert.ok(Math.abs(byId(decimal, 'bench_fib_20').metrics.time!.value! - 20820.91e-9) < 1e-15);
+    assert.ok(Math.abs(byId(decimal, 'bench_copy_4k').metrics.bytes_per_second!.value! - 83591e6) < 1);
+  });
+
+  test('criterion --output-format bencher lines keep names with spaces', () => {
+    const results = parseFile(libtestAdapter, join(DIR, 'criterion-bencher-old-external.txt'));
+    assert.deepEqual(results.map((r) => r.id), ['Create Realm', 'Symbols (Execution)', 'For loop (Execution)', 'Fibonacci (Execution)']);
+    assert.ok(Math.abs(byId(results, 'Fibonacci (Execution)').metrics.time!.value! - 1672496e-9) < 1e-12);
+  });
+
+  test('a faster median is improved and a slower one regressed, on the tolerance alone (one value per side)', () => {
+    const base = byId(parseFile(libtestAdapter, join(DIR, 'decimal.txt')), 'bench_copy_4k');
+    const cur = byId(parseText(libtestAdapter, readFileSync(join(DIR, 'decimal.txt'), 'utf8').replace('49.43 ns/iter (+/- 15.43) = 83591 MB/s', '24.71 ns/iter (+/- 7.10) = 167180 MB/s'), 'cur.txt'), 'bench_copy_4k');
+    assert.equal(gateRow(base, cur, 'bytes_per_second').status, 'improved');
+    assert.equal(gateRow(cur, base, 'bytes_per_second').status, 'regressed');
+  });
+});
+
+const decimal = readFileSync(join(DIR, 'decimal.txt'), 'utf8');
+adapterContract(libtestAdapter, 'libtest', [
+  { name: 'cut mid-line', text: decimal.slice(0, decimal.indexOf('20,820') + 4), line: true },
+  { name: 'cut before the result line', text: decimal.slice(0, decimal.indexOf('test bench_fib_10')), line: true },
+  { name: 'corrupt number', text: decimal.replace('132.18 ns/iter', '13x.18 ns/iter'), line: true },
+  { name: 'truncated json', text: readFileSync(join(DIR, 'format-json.jsonl'), 'utf8').slice(0, 300), line: true },
+]);

@@ -1,0 +1,120 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, parseBudgets, type Budgets } from '../../src/config/budgets.js';
+import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError } from '../../src/gate/index.js';
+import { newResultSet, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
+
+/** Deterministic noise around a level: the same seed gives the same samples. */
+function samples(level: number, n: number, seed: number, spread = 0.02): number[] {
+  let s = seed;
+  return Array.from({ length: n }, () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return level * (1 + spread * (s / 2147483648 - 0.5));
+  });
+}
+
+function bench(id: string, values: number[], extra: Partial<BenchmarkResult> = {}): BenchmarkResult {
+  return { id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: values } }, ...extra };
+}
+
+function set(benchmarks: BenchmarkResult[], extra: Partial<ResultSet> = {}): ResultSet {
+  return { ...newResultSet('2026-11-21T12:00:00Z', benchmarks), ...extra };
+}
+
+function budgets(yaml: string): Budgets {
+  const parsed = parseBudgets(yaml, 'budgets/t.yml');
+  return { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: ['budgets/t.yml'] };
+}
+
+describe('the gate', () => {
+  test('a 30 % slowdown is regressed and fails; an unchanged benchmark passes', () => {
+    const report = decide(
+      set([bench('a', samples(0.010, 20, 1)), bench('b', samples(0.020, 20, 2))]),
+      set([bench('a', samples(0.013, 20, 3)), bench('b', samples(0.020, 20, 4))]),
+      EMPTY_BUDGETS,
+    );
+    const a = report.rows.find((r) => r.benchmark === 'a')!;
+    const b = report.rows.find((r) => r.benchmark === 'b')!;
+    assert.equal(a.status, 'regressed');
+    assert.ok(a.change! > 0.25 && a.change! < 0.35, `change ${a.change}`);
+    assert.ok(a.failsGate);
+    assert.notEqual(b.status, 'regressed');
+    assert.ok(!b.failsGate);
+    assert.equal(report.verdict, 'fail');
+    assert.equal(report.counts.regressed, 1);
+  });
+
+  test('without a baseline every row is new and only the budgets decide', () => {
+    const b = budgets('version: 1\nbenchmarks:\n  "slow":\n    time: { max: 5ms }\n  "fast":\n    time: { max: 50ms }\n');
+    const report = decide(undefined, set([bench('slow', samples(0.010, 5, 1)), bench('fast', samples(0.010, 5, 2))]), b);
+    assert.deepEqual(report.rows.map((r) => r.status), ['new', 'new']);
+    const slow = report.rows[0]!;
+    assert.equal(slow.budget?.result, 'fail');
+    assert.equal(slow.budget?.source, 'budgets/t.yml:4');
+    assert.ok(slow.failsGate);
+    assert.equal(report.rows[1]!.budget?.result, 'pass');
+    assert.equal(report.verdict, 'fail');
+    assert.equal(report.counts.budgetFailed, 1);
+    assert.ok(report.warnings.some((w) => w.code === 'no-baseline'));
+  });
+
+  test('a budget of severity warn is reported but does not fail the gate', () => {
+    const b = budgets('version: 1\nbenchmarks:\n  "*":\n    time: { max: 1ms, severity: warn }\n');
+    const report = decide(undefined, set([bench('x', samples(0.010, 5, 1))]), b);
+    assert.equal(report.rows[0]!.budget?.result, 'fail');
+    assert.equal(report.verdict, 'pass');
+    assert.equal(report.counts.budgetWarned, 1);
+  });
+
+  test('a failed benchmark is a failed row that fails the gate, never dropped', () => {
+    const crashed = bench('x', [], { status: 'failed', error: { message: 'exited with code 139', logTail: 'Segmentation fault' }, metrics: {} });
+    const report = decide(set([bench('x', samples(0.01, 10, 1))]), set([crashed]), EMPTY_BUDGETS);
+    assert.equal(report.rows.length, 1);
+    assert.equal(report.rows[0]!.status, 'failed');
+    assert.equal(report.rows[0]!.error?.logTail, 'Segmentation fault');
+    assert.equal(report.verdict, 'fail');
+  });
+
+  test('missing benchmarks are shown, and fail only when the budgets say so', () => {
+    const base = set([bench('kept', samples(0.01, 10, 1)), bench('gone', samples(0.01, 10, 2))]);
+    const cur = set([bench('kept', samples(0.01, 10, 3)), bench('added', samples(0.01, 10, 4))]);
+    const shown = decide(base, cur, EMPTY_BUDGETS);
+    assert.deepEqual(shown.rows.map((r) => [r.benchmark, r.status === 'missing' || r.status === 'new' ? r.status : 'compared']), [['kept', 'compared'], ['added', 'new'], ['gone', 'missing']]);
+    assert.equal(shown.verdict, 'pass');
+    const strict = decide(base, cur, budgets('version: 1\ndefaults:\n  missing: fail\n'));
+    assert.equal(strict.verdict, 'fail');
+  });
+
+  test('ignored benchmarks leave the table and are listed in a warning; unused globs warn', () => {
+    const b = budgets('version: 1\nbenchmarks:\n  "legacy/*": { ignore: true }\n  "typo/*":\n    time: { max: 1s }\n');
+    const report = decide(undefined, set([bench('legacy/old', samples(0.01, 5, 1)), bench('new/x', samples(0.01, 5, 2))]), b);
+    assert.deepEqual(report.rows.map((r) => r.benchmark), ['new/x']);
+    assert.ok(report.warnings.some((w) => w.code === 'ignored-benchmarks' && w.message.includes('legacy/old')));
+    assert.ok(report.warnings.some((w) => w.code === 'unused-budget' && w.message.includes('"typo/*"') && w.message.startsWith('budgets/t.yml:4')));
+  });
+
+  test('different testbeds are flagged, or refused when asked', () => {
+    const base = set([bench('a', samples(0.01, 10, 1))], { testbed: { id: 'box-1' } });
+    const cur = set([bench('a', samples(0.01, 10, 2))], { testbed: { id: 'box-2' } });
+    const report = decide(base, cur, EMPTY_BUDGETS);
+    assert.ok(report.rows[0]!.flags.includes('different-testbed'));
+    assert.ok(report.warnings.some((w) => w.code === 'different-testbed'));
+    assert.throws(() => decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'refuse' }), TestbedMismatchError);
+  });
+
+  test('a budget can override the direction: a higher value is then an improvement', () => {
+    const metric = (values: number[]) => ({ id: 'q', status: 'ok' as const, metrics: { score: { unit: 'count', direction: 'lower' as const, samples: values } } });
+    const b = budgets('version: 1\nbenchmarks:\n  "q":\n    score: { direction: higher }\n');
+    const report = decide(set([metric(samples(100, 20, 1))]), set([metric(samples(130, 20, 2))]), b);
+    assert.equal(report.rows[0]!.direction, 'higher');
+    assert.equal(report.rows[0]!.status, 'improved');
+    assert.equal(report.verdict, 'pass');
+  });
+
+  test('a regression with severity warn does not fail the gate', () => {
+    const b = budgets('version: 1\nbenchmarks:\n  "a":\n    time: { severity: warn }\n');
+    const report = decide(set([bench('a', samples(0.010, 20, 1))]), set([bench('a', samples(0.013, 20, 2))]), b);
+    assert.equal(report.rows[0]!.status, 'regressed');
+    assert.equal(report.verdict, 'pass');
+  });
+});

@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
+import { decide } from '../../src/gate/index.js';
+import type { VerdictRow } from '../../src/gate/types.js';
+import { newResultSet, type BenchmarkResult } from '../../src/model/index.js';
+
+/** The repository root and the example projects the live tests reuse (their builds are warmed by CI). */
+export const ROOT = new URL('../../../', import.meta.url).pathname;
+export const EXAMPLES = {
+  rustCriterion: `${ROOT}examples/rust-criterion`,
+  javaJmh: `${ROOT}examples/java-jmh`,
+  go: `${ROOT}examples/go`,
+};
+
+const INSTALL_SCRIPT = '.ci/install.d/20-rust-java-go.sh';
+
+export interface HarnessRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a benchmark harness (cargo, java, mvn, go, g++, a built binary) with a
+ * time limit. A missing tool fails with how CI installs it, never a skip; a
+ * non-zero exit fails with the tail of stderr unless `allowFailure`.
+ */
+export function runHarness(
+  command: string,
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; allowFailure?: boolean; env?: Record<string, string> } = {},
+): HarnessRun {
+  const r = spawnSync(command, args, {
+    cwd: options.cwd,
+    timeout: options.timeoutMs ?? 120_000,
+    encoding: 'utf8',
+    env: { ...process.env, ...options.env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new Error(`${command} is not installed (or not on PATH); CI installs the Rust, Java, Go and C++ harnesses with ${INSTALL_SCRIPT}`);
+  }
+  if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
+  if (r.status !== 0 && !options.allowFailure) {
+    throw new Error(`${command} ${args.join(' ')} exited with ${r.status}:\n${r.stderr.split('\n').slice(-30).join('\n')}`);
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Compares one metric of one benchmark through the real gate (default budgets),
+ * baseline against current, and returns its verdict row: the end-to-end check
+ * that an adapter's direction makes a rise in throughput an improvement.
+ */
+export function gateRow(baseline: BenchmarkResult, current: BenchmarkResult, metric: string): VerdictRow {
+  const only = (b: BenchmarkResult): BenchmarkResult => ({ ...b, metrics: { [metric]: b.metrics[metric]! } });
+  const report = decide(
+    newResultSet('2026-11-21T12:00:00Z', [only(baseline)]),
+    newResultSet('2026-11-21T12:05:00Z', [only(current)]),
+    EMPTY_BUDGETS,
+  );
+  const row = report.rows.find((r) => r.metric === metric);
+  if (!row) throw new Error(`the gate produced no row for ${metric}`);
+  return row;
+}

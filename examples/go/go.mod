@@ -1,0 +1,3 @@
+module example.com/perfgate/gobench
+
+go 1.22

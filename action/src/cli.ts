@@ -9,15 +9,21 @@ import { InputError } from './model/index.js';
 import { EXIT, UsageError, type CliContext, type Command } from './cli/command.js';
 import { compareCommand } from './cli/compare.js';
 import { convertCommand } from './cli/convert.js';
+import { timeCommand } from './cli/time.js';
 import { preflightCommand } from './cli/preflight.js';
 import { mergeCommand } from './cli/merge.js';
+import { runCommand } from './cli/run.js';
+import { actionCommand } from './cli/action.js';
 
 /** Every subcommand, by name. A new command is one file and one line here. */
 export const COMMANDS: Record<string, Command> = {
   [compareCommand.name]: compareCommand,
   [convertCommand.name]: convertCommand,
+  [timeCommand.name]: timeCommand,
   [preflightCommand.name]: preflightCommand,
   [mergeCommand.name]: mergeCommand,
+  [runCommand.name]: runCommand,
+  [actionCommand.name]: actionCommand,
 };
 
 function help(): string {

@@ -1,36 +1,36 @@
+import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InputError, lineOfOffset } from '../model/index.js';
 
 /**
  * Parses a harness's JSON output. Errors name the file and line, and say
  * "truncated" when the text simply stops — the usual sign of a harness killed
- * mid-write — rather than V8's "Unexpected end of JSON input".
+ * mid-write — rather than V8's "Unexpected end of JSON input". V8's messages
+ * carry no position on Node 20, so the error is located with jsonc-parser's
+ * scanner, only when JSON.parse has already failed (the fast path stays native).
  */
 export function parseJsonText(text: string, path: string, what: string): unknown {
   if (text.trim() === '') throw new InputError(path, `the file is empty; expected ${what}`);
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const lastLine = lineOfOffset(text, text.length);
-    if (/end of JSON input|Unterminated string|Expected .* after|Unexpected end/i.test(message) && !/position \d+ \(line/.test(message)) {
-      const at = positionOf(message);
-      if (at === undefined || at >= text.trimEnd().length - 1) {
-        return fail(path, lastLine, `the JSON ends early (truncated?); expected ${what}`);
-      }
+    const native = error instanceof Error ? error.message : String(error);
+    const errors: ParseError[] = [];
+    parseTolerant(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    const first = errors[0];
+    const end = text.trimEnd().length;
+    if (first && (first.offset >= end || /EndOfFile|UnexpectedEnd/.test(printParseErrorCode(first.error)))) {
+      throw new InputError(path, `the JSON ends early (truncated?); expected ${what}`, lineOfOffset(text, end));
     }
-    const at = positionOf(message);
-    const line = at === undefined ? undefined : lineOfOffset(text, at);
-    return fail(path, line, `invalid JSON (${message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '')}); expected ${what}`);
+    const line = first ? lineOfOffset(text, first.offset) : undefined;
+    const found = first ? JSON.stringify(text.slice(first.offset, first.offset + Math.max(1, Math.min(first.length, 20)))) : undefined;
+    const detail = first ? `${describeCode(printParseErrorCode(first.error))} at ${found}` : native.replace(/^JSON\.parse: /, '');
+    throw new InputError(path, `invalid JSON (${detail}); expected ${what}`, line);
   }
 }
 
-function positionOf(message: string): number | undefined {
-  const m = /position (\d+)/.exec(message);
-  return m ? Number(m[1]) : undefined;
-}
-
-function fail(path: string, line: number | undefined, detail: string): never {
-  throw new InputError(path, detail, line);
+/** "CommaExpected" → "comma expected". */
+function describeCode(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 /** Finds the 1-based line of the n-th (0-based) occurrence of a JSON key, for per-record errors. */

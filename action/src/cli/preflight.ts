@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { DEFAULT_PROBE_OPTIONS, PREFLIGHT_LEVELS, runPreflight, systemFiles, type PreflightLevel } from '../runner/preflight/index.js';
+import { preflightAnnotations, preflightText } from '../runner/preflight/render.js';
+import { writeFileAtomic } from '../store/index.js';
+import { parseFlags } from './args.js';
+import { EXIT, UsageError, type Command } from './command.js';
+
+const USAGE = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
+                          [--probe-seconds N] [--aslr on|off|any] [--root DIR]
+
+Checks that this machine can produce timings worth gating on: CPU governor,
+turbo/boost, SMT, isolated CPUs, load, swap, thermal throttling, ASLR,
+perf_event_paranoid, CPU model and frequency limits, kernel, and a short
+noise probe (CV of a fixed CPU loop). Each problem comes with a fix.
+
+  --level strict   exit 1 when a check warns
+  --level warn     report and annotate, exit 0 (default)
+  --level off      check nothing
+  --root DIR       read /sys and /proc under DIR (for testing)
+Environment: RUNNER_NAME is recorded in the testbed; GITHUB_ACTIONS=true adds annotations.`;
+
+export const preflightCommand: Command = {
+  name: 'preflight',
+  summary: 'check the runner for stable timings (governor, turbo, noise …)',
+  usage: USAGE,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { level: 'string', json: 'string', 'no-probe': 'boolean', 'probe-seconds': 'string', aslr: 'string', root: 'string' });
+    const level = (flags.level ?? 'warn') as PreflightLevel;
+    if (!PREFLIGHT_LEVELS.includes(level)) throw new UsageError(`--level takes ${PREFLIGHT_LEVELS.join(', ')}; found "${flags.level}"`);
+    const aslr = flags.aslr ?? 'any';
+    if (aslr !== 'on' && aslr !== 'off' && aslr !== 'any') throw new UsageError(`--aslr takes on, off or any; found "${aslr}"`);
+    let durationMs = DEFAULT_PROBE_OPTIONS.durationMs;
+    if (flags['probe-seconds'] !== undefined) {
+      const seconds = Number(flags['probe-seconds']);
+      if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags['probe-seconds']}"`);
+      durationMs = seconds * 1000;
+    }
+    const jsonPath = flags.json === undefined ? undefined : resolve(ctx.cwd, flags.json);
+    const report = runPreflight({
+      files: systemFiles(flags.root === undefined ? '/' : resolve(ctx.cwd, flags.root)),
+      level,
+      options: { aslr },
+      probe: flags['no-probe'] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
+      runner: ctx.env.RUNNER_NAME || undefined,
+    });
+    ctx.stdout(preflightText(report));
+    if (ctx.env.GITHUB_ACTIONS === 'true') ctx.stdout(preflightAnnotations(report));
+    if (jsonPath) writeFileAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    return report.fails ? EXIT.fail : EXIT.pass;
+  },
+};

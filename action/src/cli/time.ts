@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import { parseQuantity } from '../model/index.js';
+import { timeCommands } from '../runner/timer.js';
+import { writeFileAtomic } from '../store/index.js';
+import { parseFlags } from './args.js';
+import { EXIT, UsageError, type Command } from './command.js';
+
+const USAGE = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
+
+perf-gate's own timer, for machines without hyperfine: runs each command
+--warmup times, then --runs times (fresh "sh -c" processes), and writes
+hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
+
+function count(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
+  return n;
+}
+
+export const timeCommand: Command = {
+  name: 'time',
+  summary: 'time commands (a hyperfine-compatible fallback) and write JSON',
+  usage: USAGE,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { 'export-json': 'string', runs: 'string', warmup: 'string', timeout: 'string', command: 'list' });
+    if (!flags['export-json']) throw new UsageError('--export-json is required');
+    if (!flags.command) throw new UsageError('--command is required');
+    const timeout = parseQuantity(flags.timeout ?? '60s');
+    if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    const data = timeCommands({
+      commands: flags.command,
+      runs: count(flags.runs, 'runs', 10, 1),
+      warmup: count(flags.warmup, 'warmup', 1, 0),
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: timeout.value * 1000,
+    });
+    writeFileAtomic(resolve(ctx.cwd, flags['export-json']), `${JSON.stringify(data, null, 2)}\n`);
+    const failed = data.results.filter((r) => r.exit_codes.some((c) => c !== 0));
+    for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(', ')})\n`);
+    return failed.length > 0 ? EXIT.fail : EXIT.pass;
+  },
+};

@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { InputError, parseQuantity, type Direction } from '../model/index.js';
+import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
+import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
+
+/**
+ * perf-gate.yml: which suites to run, how, where budgets and baselines live,
+ * derived metrics and the interleaved A/B settings. Parsing is pure (text in,
+ * typed config out); `loadPerfGateConfig` is the one place that reads the file.
+ * Every problem is an InputError naming the file, the line and what was expected.
+ */
+
+/** Settings of interleaved A/B runs (`perf-gate run --ab REF`). */
+export interface AbSettings {
+  /** Rounds every suite runs first. */
+  rounds: number;
+  /** Most rounds a suite runs while some of its benchmarks are still inconclusive. */
+  maxRounds: number;
+  /** Rounds added per adaptive step. */
+  step: number;
+  /** Re-run regressed benchmarks in fresh rounds; only confirmed ones fail. */
+  confirm: boolean;
+  /** Rounds of the confirmation run. */
+  confirmRounds: number;
+  /** CPU list for `taskset -c` (e.g. "2,3"), or null for no pinning. */
+  pin: string | null;
+  /** Seed of the per-round order, so a run can be reproduced. */
+  seed: number;
+}
+
+/**
+ * The defaults: 10 rounds first (the paired signed-rank test cannot reach
+ * alpha 0.01 with fewer than 8–9 pairs even when every pair agrees), up to
+ * 30, 4 at a time; 12 fresh rounds to confirm.
+ */
+export const DEFAULT_AB: AbSettings = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
+
+/** One suite of perf-gate.yml. */
+export interface SuiteConfig {
+  /** Prefixes every benchmark id (`<name>/…`) and names the suite's log folder. */
+  name: string;
+  /** Shell command run once before the suite, or null. */
+  build: string | null;
+  /** Shell command that runs the harness; `{output}` and `{param}` placeholders are substituted. */
+  run: string;
+  /** Adapter name, or "auto" to detect from the output. */
+  format: string;
+  /** Options for the adapter (the keys of a `format:` mapping other than `name`), or null. */
+  formatOptions: Readonly<Record<string, unknown>> | null;
+  /** Seconds before build or run is killed (its whole process group). */
+  timeout: number;
+  env: Readonly<Record<string, string>>;
+  /** Absolute directory build and run start in. */
+  workdir: string;
+  /** Harness invocations per run (samples concatenated); 1 by default. */
+  repeat: number;
+  /** Sweep: parameter name → values (one invocation per point of the product), or null. */
+  params: Readonly<Record<string, readonly string[]>> | null;
+  /** A/B settings after merging the suite's `ab:` over the file's. */
+  ab: AbSettings;
+  /** Line of the suite in perf-gate.yml, for messages. */
+  line: number;
+}
+
+/** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
+export interface DerivedMetricConfig {
+  name: string;
+  /** Arithmetic over metric names, e.g. "10000 / time". */
+  expr: string;
+  /** Unit of the result, or null to leave it to the evaluator. */
+  unit: string | null;
+  /** Overrides direction, or null to take it from the name and unit. */
+  direction: Direction | null;
+  /** Glob on benchmark ids it applies to, or null for all. */
+  benchmarks: string | null;
+  /** Where it was declared ("perf-gate.yml:12"), for error messages. */
+  source: string;
+}
+
+export interface PerfGateConfig {
+  /** The config file as given (for messages). */
+  file: string;
+  version: 1;
+  /** Absolute path of the budgets folder (or file). */
+  budgets: string;
+  /** Absolute path of the baselines folder. */
+  baselines: string;
+  suites: readonly SuiteConfig[];
+  derived: readonly DerivedMetricConfig[];
+  ab: AbSettings;
+}
+
+/** Default timeout of build and run: ten minutes. */
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+
+interface RawAb {
+  rounds?: number;
+  'max-rounds'?: number;
+  step?: number;
+  confirm?: boolean;
+  'confirm-rounds'?: number;
+  pin?: string;
+  seed?: number;
+}
+
+interface RawSuite {
+  name: string;
+  build?: string;
+  run: string;
+  format?: string | { name: string; [key: string]: unknown };
+  timeout?: string;
+  env?: Record<string, string | number | boolean>;
+  workdir?: string;
+  repeat?: number;
+  params?: Record<string, (string | number | boolean)[]>;
+  ab?: RawAb;
+}
+
+interface RawDerived {
+  expr: string;
+  unit?: string;
+  direction?: Direction;
+  benchmarks?: string;
+}
+
+interface RawConfig {
+  version: 1;
+  budgets?: string;
+  baselines?: string;
+  suites: RawSuite[];
+  derived?: Record<string, string | RawDerived>;
+  ab?: RawAb;
+}
+
+let validator: ValidateFunction | undefined;
+function validate(source: YamlSource): RawConfig {
+  validator ??= compileSchema(schema);
+  assertValid(source, validator);
+  return source.data as RawConfig;
+}
+
+function mergeAb(base: AbSettings, raw: RawAb | undefined, source: YamlSource, path: (string | number)[]): AbSettings {
+  if (!raw) return base;
+  const merged: AbSettings = {
+    rounds: raw.rounds ?? base.rounds,
+    maxRounds: raw['max-rounds'] ?? Math.max(base.maxRounds, raw.rounds ?? base.rounds),
+    step: raw.step ?? base.step,
+    confirm: raw.confirm ?? base.confirm,
+    confirmRounds: raw['confirm-rounds'] ?? base.confirmRounds,
+    pin: raw.pin ?? base.pin,
+    seed: raw.seed ?? base.seed,
+  };
+  if (merged.maxRounds < merged.rounds) {
+    throw new InputError(source.file, `expected max-rounds (${merged.maxRounds}) to be at least rounds (${merged.rounds})`, source.lineOf([...path, 'max-rounds']), [...path, 'max-rounds'].join('.'));
+  }
+  return merged;
+}
+
+function scalarText(v: string | number | boolean): string {
+  return typeof v === 'string' ? v : String(v);
+}
+
+/**
+ * Parses perf-gate.yml text. `file` names it in errors; relative paths
+ * (budgets, baselines, workdir) resolve against `baseDir` (the file's folder).
+ */
+export function parsePerfGateConfig(text: string, file: string, baseDir: string): PerfGateConfig {
+  const source = parseYaml(text, file);
+  const raw = validate(source);
+  const ab = mergeAb(DEFAULT_AB, raw.ab, source, ['ab']);
+  const seen = new Map<string, number>();
+  const suites = raw.suites.map((s, i): SuiteConfig => {
+    const line = source.lineOf(['suites', i]) ?? 1;
+    const earlier = seen.get(s.name);
+    if (earlier !== undefined) {
+      throw new InputError(file, `duplicate suite name "${s.name}" (first used on line ${earlier}); suite names must be unique`, source.lineOf(['suites', i, 'name']), `suites.${i}.name`);
+    }
+    seen.set(s.name, line);
+    let timeout = DEFAULT_TIMEOUT_SECONDS;
+    if (s.timeout !== undefined) {
+      const q = parseQuantity(s.timeout);
+      if (!q || q.dimension !== 'time' || !(q.value > 0)) {
+        throw new InputError(file, `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`, source.lineOf(['suites', i, 'timeout']), `suites.${i}.timeout`);
+      }
+      timeout = q.value;
+    }
+    const { name: formatName, ...formatRest } = typeof s.format === 'object' ? s.format : { name: s.format ?? 'auto' };
+    const params = s.params ? Object.fromEntries(Object.entries(s.params).map(([k, vs]) => [k, vs.map(scalarText)])) : null;
+    if (params) {
+      for (const [k, vs] of Object.entries(params)) {
+        const dup = vs.find((v, j) => vs.indexOf(v) !== j);
+        if (dup !== undefined) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(['suites', i, 'params', k]), `suites.${i}.params.${k}`);
+      }
+    }
+    return {
+      name: s.name,
+      build: s.build ?? null,
+      run: s.run,
+      format: formatName,
+      formatOptions: typeof s.format === 'object' ? formatRest : null,
+      timeout,
+      env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, scalarText(v)])),
+      workdir: resolve(baseDir, s.workdir ?? '.'),
+      repeat: s.repeat ?? 1,
+      params,
+      ab: mergeAb(ab, s.ab, source, ['suites', i, 'ab']),
+      line,
+    };
+  });
+  const derived = Object.entries(raw.derived ?? {}).map(([name, d]): DerivedMetricConfig => {
+    const full: RawDerived = typeof d === 'string' ? { expr: d } : d;
+    return {
+      name,
+      expr: full.expr,
+      unit: full.unit ?? null,
+      direction: full.direction ?? null,
+      benchmarks: full.benchmarks ?? null,
+      source: `${file}:${source.lineOf(['derived', name]) ?? 1}`,
+    };
+  });
+  return {
+    file,
+    version: 1,
+    budgets: resolve(baseDir, raw.budgets ?? 'budgets'),
+    baselines: resolve(baseDir, raw.baselines ?? 'baselines'),
+    suites,
+    derived,
+    ab,
+  };
+}
+
+/** Reads and parses perf-gate.yml; a missing file is an InputError too. */
+export function loadPerfGateConfig(path: string, cwd: string): PerfGateConfig {
+  const absolute = resolve(cwd, path);
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    throw new InputError(path, `cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return parsePerfGateConfig(text, path, dirname(absolute));
+}

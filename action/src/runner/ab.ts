@@ -1,0 +1,287 @@
+import { join, relative, isAbsolute } from 'node:path';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { InputError, newResultSet, type BenchmarkError, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
+import type { SuiteConfig } from '../config/perf-gate-config.js';
+import type { RowStatus } from '../gate/types.js';
+import { failedRows } from './failure.js';
+import { buildSuite, invoke, type RunnerContext, type Side } from './invoke.js';
+import { invocationValue } from './merge-samples.js';
+import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.js';
+
+/**
+ * Interleaved A/B runs (`perf-gate run --ab REF`). Block drift on these
+ * machines moves whole stretches of consecutive runs together, so base and
+ * head are measured side by side: every round runs each side once, in a
+ * seeded random order, as fresh processes. Each round contributes ONE value
+ * per side and metric (the median of that invocation's samples), so index i of
+ * both sides' samples is round i and the gate can analyse per-round pairs.
+ *
+ * Adaptive: every unit (suite × sweep point) runs `rounds` rounds; units with
+ * an inconclusive benchmark get `step` more rounds, up to `maxRounds`. Units
+ * with a regressed benchmark are then re-measured in `confirmRounds` fresh
+ * rounds (extended the same way while the suspects stay inconclusive); a
+ * regression counts only when the fresh rounds show it again (`confirmed`),
+ * and the fresh samples replace the first ones for those metrics, so an
+ * unconfirmed regression cannot fail the gate. The paired signed-rank test
+ * cannot reach alpha 0.01 with fewer than 8–9 rounds even when every round
+ * agrees, hence the defaults (10 first, 12 to confirm).
+ */
+
+/** Key of one benchmark × metric in classifier answers and confirmations. */
+export function rowKey(benchmark: string, metric: string): string {
+  return `${benchmark}\u0000${metric}`;
+}
+
+/**
+ * Classifies every benchmark × metric of two interleaved ResultSets (the CLI
+ * passes the gate's own decision, with the budgets' tolerances), keyed by rowKey.
+ */
+export type Classifier = (base: ResultSet, head: ResultSet) => ReadonlyMap<string, RowStatus>;
+
+export interface AbCheckouts {
+  /** Root of the base worktree. */
+  base: string;
+  /** Root of the head checkout (suite workdirs lie inside it). */
+  head: string;
+}
+
+export interface AbContext extends RunnerContext {
+  classify: Classifier;
+  /** ISO time written into the intermediate ResultSets. */
+  created: string;
+}
+
+export interface AbOutcome {
+  base: ResultSet;
+  head: ResultSet;
+  /** For every row the first rounds flagged regressed: did the fresh rounds confirm it? */
+  confirmations: ReadonlyMap<string, 'confirmed' | 'not-confirmed'>;
+  /** Rounds each unit ran (`suite` or `suite[param=value]`), confirmation rounds excluded. */
+  rounds: Readonly<Record<string, number>>;
+  /** Confirmation rounds of the units that had a suspected regression. */
+  confirmRounds: Readonly<Record<string, number>>;
+}
+
+interface Series {
+  template: BenchmarkResult;
+  metrics: Map<string, { traits: Omit<Metric, 'samples' | 'summary' | 'value'>; values: number[] }>;
+}
+
+/** What one side of one unit has collected. */
+interface SideData {
+  series: Map<string, Series>;
+  error: BenchmarkError | null;
+  /** Ids the side ever delivered (failed rows name the rest). */
+  delivered: Set<string>;
+}
+
+interface Unit {
+  suite: SuiteConfig;
+  point: SweepPoint;
+  index: number;
+  label: string;
+  cwd: Record<Side, string>;
+  rounds: number;
+  stopped: boolean;
+  data: Record<Side, SideData>;
+  next: () => number;
+}
+
+function emptySide(): SideData {
+  return { series: new Map(), error: null, delivered: new Set() };
+}
+
+/** Values per benchmark × metric of one invocation. */
+function valuesOf(results: readonly BenchmarkResult[]): Map<string, { b: BenchmarkResult; metric: string; m: Metric; v: number }> {
+  const out = new Map<string, { b: BenchmarkResult; metric: string; m: Metric; v: number }>();
+  for (const b of results) {
+    for (const [metric, m] of Object.entries(b.metrics)) {
+      const v = invocationValue(m);
+      if (v !== undefined && Number.isFinite(v)) out.set(rowKey(b.id, metric), { b, metric, m, v });
+    }
+  }
+  return out;
+}
+
+function push(side: SideData, entry: { b: BenchmarkResult; metric: string; m: Metric; v: number }): void {
+  let series = side.series.get(entry.b.id);
+  if (!series) {
+    const { metrics: _m, ...template } = entry.b;
+    series = { template: { ...template, metrics: {} }, metrics: new Map() };
+    side.series.set(entry.b.id, series);
+  }
+  let metric = series.metrics.get(entry.metric);
+  if (!metric) {
+    const { samples: _s, summary: _u, value: _v, ...traits } = entry.m;
+    metric = { traits, values: [] };
+    series.metrics.set(entry.metric, metric);
+  }
+  metric.values.push(entry.v);
+}
+
+/** One round of a unit: both sides once, in seeded random order. Stops the unit on a failure; true when the round completed. */
+async function runRound(unit: Unit, stemPrefix: string, round: number, ctx: AbContext): Promise<boolean> {
+  const order: Side[] = unit.next() === 0 ? ['base', 'head'] : ['head', 'base'];
+  const got: Partial<Record<Side, ReturnType<typeof valuesOf>>> = {};
+  const dir = join(ctx.outDir, unit.suite.name, 'ab', pointLabel(unit.point, unit.index) || '.');
+  for (const side of order) {
+    const stem = `${stemPrefix}${String(round).padStart(3, '0')}-${side}`;
+    const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side], dir, stem, side, pin: unit.suite.ab.pin }, ctx);
+    for (const b of outcome.results) unit.data[side].delivered.add(b.id);
+    if (outcome.error) {
+      unit.data[side].error = outcome.error;
+      unit.stopped = true;
+      return false;
+    }
+    got[side] = valuesOf(outcome.results);
+  }
+  // Commit the round only when both sides finished, so index i stays round i on both.
+  for (const side of order) for (const entry of got[side]!.values()) push(unit.data[side], entry);
+  return true;
+}
+
+async function runRounds(units: readonly Unit[], count: (u: Unit) => number, phase: string, stemPrefix: string, ctx: AbContext): Promise<void> {
+  const active = units.filter((u) => !u.stopped && count(u) > 0);
+  for (const [i, unit] of active.entries()) {
+    const n = count(unit);
+    ctx.progress.begin(i + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
+    const start = unit.rounds;
+    for (let r = 1; r <= n && !unit.stopped; r++) {
+      if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
+    }
+  }
+}
+
+/**
+ * Adds `step` rounds to the units that still have an inconclusive row (among
+ * the keys `relevant` accepts), until none has or each reached `maxRounds`.
+ */
+async function extendInconclusive(units: readonly Unit[], relevant: (key: string) => boolean, stemPrefix: string, ctx: AbContext): Promise<void> {
+  // Each pass adds at least one round to every unit it keeps, so maxRounds bounds the loop.
+  for (;;) {
+    const statuses = classifyUnits(units, ctx);
+    const undecided = units.filter(
+      (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'),
+    );
+    if (undecided.length === 0) return;
+    const phase = stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds';
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx);
+  }
+}
+
+/** The ResultSet rows of one side of a unit: its series, plus failed rows for a failure. */
+function sideRows(unit: Unit, side: Side, replace?: { data: SideData; keys: ReadonlySet<string> }): BenchmarkResult[] {
+  const data = unit.data[side];
+  const rows = [...data.series.values()].map((s): BenchmarkResult => {
+    const metrics: Record<string, Metric> = {};
+    for (const [name, m] of s.metrics) {
+      const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : undefined;
+      metrics[name] = { ...m.traits, samples: [...(fresh ?? m).values] };
+    }
+    return { ...s.template, metrics };
+  });
+  if (!data.error) return rows;
+  const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), new Set<string>(), rows, data.error);
+  const failedIds = new Set(failed.map((f) => f.id));
+  return [...rows.filter((r) => !failedIds.has(r.id)), ...failed];
+}
+
+function interleaved(created: string, rows: BenchmarkResult[]): ResultSet {
+  return { ...newResultSet(created, rows), design: 'interleaved' };
+}
+
+/** Asks the classifier about the units' current samples. */
+function classifyUnits(units: readonly Unit[], ctx: AbContext): ReadonlyMap<string, RowStatus> {
+  return ctx.classify(
+    interleaved(ctx.created, units.flatMap((u) => sideRows(u, 'base'))),
+    interleaved(ctx.created, units.flatMap((u) => sideRows(u, 'head'))),
+  );
+}
+
+/** The benchmark × metric keys the head side of a unit has measured. */
+function unitKeys(unit: Unit): string[] {
+  return [...unit.data.head.series.values()].flatMap((s) => [...s.metrics.keys()].map((m) => rowKey(s.template.id, m)));
+}
+
+/** Where a suite's workdir lies in the base checkout. */
+function baseWorkdir(suite: SuiteConfig, checkouts: AbCheckouts): string {
+  const rel = relative(checkouts.head, suite.workdir);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new InputError('perf-gate.yml', `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
+  }
+  return join(checkouts.base, rel);
+}
+
+/** Runs every suite interleaved on both checkouts; see the module comment. */
+export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckouts, ctx: AbContext): Promise<AbOutcome> {
+  const units: Unit[] = [];
+  for (const [s, suite] of suites.entries()) {
+    const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
+    const dir = join(ctx.outDir, suite.name);
+    ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
+    const buildErrors: Record<Side, BenchmarkError | null> = {
+      base: await buildSuite(suite, cwd.base, dir, 'base', ctx),
+      head: await buildSuite(suite, cwd.head, dir, 'head', ctx),
+    };
+    for (const [index, point] of sweepPoints(suite.params).entries()) {
+      const rng = xoroshiro128plus((suite.ab.seed * 7919 + s * 104729 + index) >>> 0);
+      const unit: Unit = {
+        suite, point, index, cwd,
+        label: `${suite.name}${pointSuffix(point)}`,
+        rounds: 0,
+        stopped: Boolean(buildErrors.base || buildErrors.head),
+        data: { base: { ...emptySide(), error: buildErrors.base }, head: { ...emptySide(), error: buildErrors.head } },
+        next: () => uniformInt(rng, 0, 1),
+      };
+      units.push(unit);
+    }
+  }
+
+  await runRounds(units, (u) => u.suite.ab.rounds, 'first rounds', 'round-', ctx);
+  await extendInconclusive(units, () => true, 'round-', ctx);
+
+  const confirmations = new Map<string, 'confirmed' | 'not-confirmed'>();
+  const confirmRounds: Record<string, number> = {};
+  const fresh = new Map<Unit, { data: Record<Side, SideData>; keys: Set<string> }>();
+  const first = classifyUnits(units, ctx);
+  const suspects = units.filter((u) => u.suite.ab.confirm && !u.stopped && unitKeys(u).some((k) => first.get(k) === 'regressed'));
+  if (suspects.length > 0) {
+    const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
+    const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === 'regressed')));
+    for (const u of suspects) {
+      u.data = { base: emptySide(), head: emptySide() };
+      u.rounds = 0;
+    }
+    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx);
+    const again = classifyUnits(suspects, ctx);
+    for (const u of suspects) {
+      confirmRounds[u.label] = u.rounds;
+      const data = u.data;
+      u.data = saved.get(u)!.data;
+      u.rounds = saved.get(u)!.rounds;
+      if (data.base.error || data.head.error) {
+        // A crash while confirming is a failure in its own right: keep it.
+        u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
+      }
+      const keys = new Set(unitKeys(u).filter((k) => first.get(k) === 'regressed'));
+      for (const k of keys) confirmations.set(k, again.get(k) === 'regressed' ? 'confirmed' : 'not-confirmed');
+      fresh.set(u, { data, keys });
+    }
+  }
+  ctx.progress.end();
+
+  const rows = (side: Side): BenchmarkResult[] =>
+    units.flatMap((u) => {
+      const f = fresh.get(u);
+      return sideRows(u, side, f ? { data: f.data[side], keys: f.keys } : undefined);
+    });
+  return {
+    base: interleaved(ctx.created, rows('base')),
+    head: interleaved(ctx.created, rows('head')),
+    confirmations,
+    rounds: Object.fromEntries(units.map((u) => [u.label, u.rounds])),
+    confirmRounds,
+  };
+}

@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
+import type { SuiteConfig } from '../config/perf-gate-config.js';
+import { fillTemplate, paramEnvName, writesOutputFile } from './command-template.js';
+import { benchmarkError, describeExit } from './failure.js';
+import type { Progress } from './progress.js';
+import type { Spawner } from './spawn.js';
+import { pointSuffix, type SweepPoint } from './sweep.js';
+
+/**
+ * Parses one harness output file with the adapter registry (injected, so the
+ * runner does not choose adapters itself). Throws InputError when unusable.
+ */
+export type OutputParser = (path: string, format: string, options: Readonly<Record<string, unknown>> | null) => BenchmarkResult[];
+
+/** What every runner function needs; built once by the CLI, passed down. */
+export interface RunnerContext {
+  spawner: Spawner;
+  parse: OutputParser;
+  /** Folder for harness outputs and logs, one subfolder per suite (uploaded as an artifact). */
+  outDir: string;
+  /** Environment every process starts from (suite `env:` and PERF_GATE_* are added). */
+  env: Readonly<Record<string, string | undefined>>;
+  progress: Progress;
+}
+
+/** Which checkout a command runs in during A/B runs; null for ordinary runs. */
+export type Side = 'base' | 'head';
+
+/** One harness invocation: a suite at one sweep point, in one checkout. */
+export interface Invocation {
+  suite: SuiteConfig;
+  point: SweepPoint;
+  cwd: string;
+  /** Folder for this invocation's log and output. */
+  dir: string;
+  /** File-name stem: "run", "run.p1-n=100", "round-03-base". */
+  stem: string;
+  side: Side | null;
+  pin: string | null;
+}
+
+export interface InvocationOutcome {
+  /** Benchmarks the harness delivered, ids `<suite>/<name><[point]>`, params merged. */
+  results: BenchmarkResult[];
+  /** Set when the invocation failed (crash, non-zero exit, timeout, unusable output). */
+  error: BenchmarkError | null;
+  logPath: string;
+}
+
+/**
+ * Credentials benchmarks never need: the action's inputs (the github-token
+ * among them) and the runner's tokens. Benchmark code is the pull request's
+ * code; a suite that really needs a value passes it through its `env:`.
+ */
+const WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+
+function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && !WITHHELD.test(k)) env[k] = v;
+  return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
+}
+
+/** Runs a suite's `build` in `cwd`; returns the error of a failed build, or null. */
+export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, side: Side | null, ctx: RunnerContext): Promise<BenchmarkError | null> {
+  if (suite.build === null) return null;
+  mkdirSync(dir, { recursive: true });
+  const logPath = join(dir, side ? `build-${side}.log` : 'build.log');
+  const result = await ctx.spawner.run({
+    command: suite.build,
+    cwd,
+    env: processEnv(ctx, suite, side ? { PERF_GATE_SIDE: side } : {}),
+    timeoutSeconds: suite.timeout,
+    logPath,
+    stdoutPath: null,
+    outputPath: null,
+    pin: null,
+  });
+  const failure = describeExit(side ? `build (${side})` : 'build', result, suite.timeout);
+  ctx.progress.line(`${side ? `[${side}] ` : ''}build: ${failure ?? 'ok'} (${result.seconds.toFixed(1)} s)`);
+  return failure ? benchmarkError(failure, result, logPath) : null;
+}
+
+function nonEmptyFile(path: string): boolean {
+  return existsSync(path) && statSync(path).size > 0;
+}
+
+/** Runs the harness once and parses what it wrote. */
+export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<InvocationOutcome> {
+  const { suite, point } = inv;
+  mkdirSync(inv.dir, { recursive: true });
+  const logPath = join(inv.dir, `${inv.stem}.log`);
+  const outputPath = join(inv.dir, `${inv.stem}.output`);
+  rmSync(outputPath, { force: true });
+  const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
+  const result = await ctx.spawner.run({
+    command: fillTemplate(suite.run, { ...point, output: outputPath }),
+    cwd: inv.cwd,
+    env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...(inv.side ? { PERF_GATE_SIDE: inv.side } : {}) }),
+    timeoutSeconds: suite.timeout,
+    logPath,
+    stdoutPath: writesOutputFile(suite.run) ? null : outputPath,
+    outputPath,
+    pin: inv.pin,
+  });
+  const exitProblem = describeExit('run', result, suite.timeout);
+  let parsed: BenchmarkResult[] = [];
+  let parseProblem: string | null = null;
+  if (!nonEmptyFile(outputPath)) {
+    parseProblem = `the harness wrote no output to ${outputPath}`;
+  } else {
+    try {
+      parsed = ctx.parse(outputPath, suite.format, suite.formatOptions);
+      if (parsed.length === 0) parseProblem = `no benchmark found in ${outputPath}`;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      parseProblem = `unusable output: ${error.message}`;
+    }
+  }
+  const suffix = pointSuffix(point);
+  const hasPoint = Object.keys(point).length > 0;
+  const results = parsed.map((b): BenchmarkResult => ({
+    ...b,
+    id: `${suite.name}/${b.id}${suffix}`,
+    suite: suite.name,
+    ...(b.params || hasPoint ? { params: { ...b.params, ...point } } : {}),
+  }));
+  const problem = exitProblem ?? parseProblem;
+  const label = `${inv.side ? `[${inv.side}] ` : ''}run${suffix}`;
+  ctx.progress.line(`${label}: ${problem ?? `ok, ${results.length} benchmark(s)`} (${result.seconds.toFixed(1)} s)`);
+  return { results, error: problem ? benchmarkError(problem, result, logPath) : null, logPath };
+}

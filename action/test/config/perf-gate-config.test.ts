@@ -1,0 +1,144 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_AB, DEFAULT_TIMEOUT_SECONDS, loadPerfGateConfig, parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
+import { InputError } from '../../src/model/index.js';
+
+const FULL = `version: 1
+budgets: perf/budgets
+baselines: perf/baselines
+suites:
+  - name: scan
+    build: cargo build --release
+    run: hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'
+    format: hyperfine
+    timeout: 10m
+    env:
+      RUST_LOG: warn
+      THREADS: 4
+    workdir: scanner
+    repeat: 2
+  - name: sim
+    run: ./sim --entities {entityCount} > {output}
+    format:
+      name: marker-lines
+      markers:
+        MIGRATION_COUNT: { metric: migrations }
+    params:
+      entityCount: [100, 200, 400]
+    ab:
+      rounds: 4
+      max-rounds: 12
+      pin: "2,3"
+derived:
+  ports_per_sec: { expr: "10000 / time", unit: "1/s", direction: higher }
+  ratio: "instructions / cycles"
+ab:
+  rounds: 8
+  confirm: false
+  seed: 42
+`;
+
+function errorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  assert.fail('expected an InputError');
+}
+
+describe('perf-gate.yml', () => {
+  test('a full file becomes the typed config with defaults and resolved paths', () => {
+    const c = parsePerfGateConfig(FULL, 'perf-gate.yml', '/repo');
+    assert.equal(c.budgets, '/repo/perf/budgets');
+    assert.equal(c.baselines, '/repo/perf/baselines');
+    assert.equal(c.suites.length, 2);
+    const [scan, sim] = c.suites;
+    assert.deepEqual(
+      { ...scan, ab: undefined },
+      {
+        name: 'scan', build: 'cargo build --release',
+        run: "hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'",
+        format: 'hyperfine', formatOptions: null, timeout: 600, env: { RUST_LOG: 'warn', THREADS: '4' },
+        workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5,
+      },
+    );
+    assert.deepEqual(scan!.ab, { ...DEFAULT_AB, rounds: 8, confirm: false, seed: 42 });
+    assert.equal(sim!.format, 'marker-lines');
+    assert.deepEqual(sim!.formatOptions, { markers: { MIGRATION_COUNT: { metric: 'migrations' } } });
+    assert.deepEqual(sim!.params, { entityCount: ['100', '200', '400'] });
+    assert.equal(sim!.timeout, DEFAULT_TIMEOUT_SECONDS);
+    assert.equal(sim!.workdir, '/repo');
+    assert.deepEqual(sim!.ab, { ...DEFAULT_AB, rounds: 4, maxRounds: 12, confirm: false, seed: 42, pin: '2,3' });
+    assert.deepEqual(c.derived, [
+      { name: 'ports_per_sec', expr: '10000 / time', unit: '1/s', direction: 'higher', benchmarks: null, source: 'perf-gate.yml:28' },
+      { name: 'ratio', expr: 'instructions / cycles', unit: null, direction: null, benchmarks: null, source: 'perf-gate.yml:29' },
+    ]);
+  });
+
+  test('the minimal file takes budgets/ and baselines/ next to it, format auto, one invocation', () => {
+    const c = parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: ./bench > {output}\n', 'x.yml', '/w');
+    assert.equal(c.budgets, '/w/budgets');
+    assert.equal(c.baselines, '/w/baselines');
+    assert.equal(c.suites[0]!.format, 'auto');
+    assert.equal(c.suites[0]!.repeat, 1);
+    assert.equal(c.suites[0]!.build, null);
+    assert.deepEqual(c.derived, []);
+    assert.deepEqual(c.ab, DEFAULT_AB);
+  });
+
+  test('an unknown key names file, line and key', () => {
+    const e = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n    timout: 5m\n', 'perf-gate.yml', '/'));
+    assert.equal(e.file, 'perf-gate.yml');
+    assert.equal(e.line, 3);
+    assert.match(e.message, /^perf-gate\.yml:3: suites\.0: unknown key "timout"$/);
+  });
+
+  test('a timeout in parsecs is refused on its own line with the accepted syntax', () => {
+    const e = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n    timeout: 10parsecs\n', 'perf-gate.yml', '/'));
+    assert.equal(e.line, 5);
+    assert.equal(e.key, 'suites.0.timeout');
+    assert.equal(e.message, 'perf-gate.yml:5: suites.0.timeout: expected a positive duration such as "90s" or "10m", found "10parsecs"');
+  });
+
+  test('a suite without run is refused at the suite', () => {
+    const e = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: ok\n    run: x\n  - name: b\n    build: make\n', 'perf-gate.yml', '/'));
+    assert.equal(e.line, 5);
+    assert.match(e.message, /suites\.1: missing required key "run"/);
+  });
+
+  test('other mistakes: version, duplicate suite, bad sweep, bad A/B settings, YAML syntax', () => {
+    assert.match(errorOf(() => parsePerfGateConfig('version: 2\nsuites: []\n', 'p.yml', '/')).message, /^p\.yml:1: version: expected 1/);
+    const dup = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - { name: a, run: x }\n  - { name: a, run: y }\n', 'p.yml', '/'));
+    assert.equal(dup.line, 4);
+    assert.match(dup.message, /duplicate suite name "a" \(first used on line 3\)/);
+    const sweep = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n    params:\n      n: [1, 2, 1]\n', 'p.yml', '/'));
+    assert.equal(sweep.line, 6);
+    assert.match(sweep.message, /duplicate value "1" in the sweep of "n"/);
+    const rounds = errorOf(() => parsePerfGateConfig('version: 1\nab:\n  rounds: 10\n  max-rounds: 5\nsuites:\n  - { name: a, run: x }\n', 'p.yml', '/'));
+    assert.equal(rounds.line, 4);
+    assert.match(rounds.message, /max-rounds \(5\) to be at least rounds \(10\)/);
+    const pin = errorOf(() => parsePerfGateConfig('version: 1\nab: { pin: "all" }\nsuites:\n  - { name: a, run: x }\n', 'p.yml', '/'));
+    assert.match(pin.message, /^p\.yml:2: ab\.pin: expected .*found "all"/);
+    const name = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - { name: "a b", run: x }\n', 'p.yml', '/'));
+    assert.match(name.message, /^p\.yml:3: suites\.0\.name: expected .*found "a b"/);
+    const yaml = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: [a\n', 'p.yml', '/'));
+    assert.match(yaml.message, /^p\.yml:\d+: YAML syntax error/);
+    const derived = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - { name: a, run: x }\nderived:\n  pps: { expr: "1/time", direction: up }\n', 'p.yml', '/'));
+    assert.equal(derived.line, 5);
+    assert.match(derived.message, /expected one of "lower", "higher"/);
+  });
+
+  test('loading a missing file is an InputError naming it; an existing one resolves paths next to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-config-'));
+    assert.match(errorOf(() => loadPerfGateConfig('nope.yml', dir)).message, /^nope\.yml: cannot read the config file \(ENOENT\)/);
+    writeFileSync(join(dir, 'perf-gate.yml'), 'version: 1\nsuites:\n  - { name: a, run: x, workdir: sub }\n');
+    const c = loadPerfGateConfig('perf-gate.yml', dir);
+    assert.equal(c.suites[0]!.workdir, join(dir, 'sub'));
+    assert.equal(c.budgets, join(dir, 'budgets'));
+  });
+});

@@ -1,0 +1,178 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
+import { parseOutputFile } from '../../src/cli/run.js';
+import type { RowStatus } from '../../src/gate/types.js';
+import { RESULT_SET_SCHEMA, type ResultSet } from '../../src/model/index.js';
+import { rowKey, runAb, type AbContext, type Classifier } from '../../src/runner/ab.js';
+import { mockSpawner, type MockOutcome } from '../../src/runner/mock-spawner.js';
+import { logProgress } from '../../src/runner/progress.js';
+import type { SpawnRequest } from '../../src/runner/spawn.js';
+import { tempDir } from '../support/temp.js';
+
+/** A harness output (a ResultSet) with one time sample per benchmark. */
+function output(times: Record<string, number>): string {
+  return JSON.stringify({
+    schema: RESULT_SET_SCHEMA,
+    created: '2026-11-21T12:00:00Z',
+    benchmarks: Object.entries(times).map(([id, t]) => ({ id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [t] } } })),
+  });
+}
+
+function side(r: SpawnRequest): 'base' | 'head' {
+  const s = r.env.PERF_GATE_SIDE;
+  assert.ok(s === 'base' || s === 'head', 'every A/B process is told its side');
+  return s;
+}
+
+/** Ratio-of-medians classifier: deterministic, so these tests check the A/B mechanics, not statistics. */
+function ratioClassifier(log: ResultSet[][] = [], decideAfter = 0): Classifier {
+  return (base, head) => {
+    log.push([base, head]);
+    const out = new Map<string, RowStatus>();
+    for (const h of head.benchmarks) {
+      const b = base.benchmarks.find((x) => x.id === h.id);
+      for (const [name, m] of Object.entries(h.metrics)) {
+        const bm = b?.metrics[name];
+        if (!bm?.samples || !m.samples) continue;
+        assert.equal(base.design, 'interleaved');
+        const med = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+        const ratio = med(m.samples) / med(bm.samples);
+        const status: RowStatus = m.samples.length < decideAfter ? 'inconclusive' : ratio > 1.05 ? 'regressed' : ratio < 0.95 ? 'improved' : 'unchanged';
+        out.set(rowKey(h.id, name), status);
+      }
+    }
+    return out;
+  };
+}
+
+function setup(yaml: string, respond: (r: SpawnRequest, call: number) => MockOutcome, classify: Classifier) {
+  const dir = tempDir('pg-ab-');
+  const head = join(dir, 'head');
+  const base = join(dir, 'base');
+  mkdirSync(head);
+  mkdirSync(base);
+  const suites: SuiteConfig[] = [...parsePerfGateConfig(`version: 1\n${yaml}`, 'perf-gate.yml', head).suites];
+  const spawner = mockSpawner(respond);
+  let log = '';
+  const ctx: AbContext = {
+    spawner,
+    parse: parseOutputFile,
+    outDir: join(dir, 'out'),
+    env: {},
+    progress: logProgress({ githubActions: false, write: (t) => void (log += t), clock: () => 0 }),
+    classify,
+    created: '2026-11-21T12:00:00Z',
+  };
+  return { suites, spawner, ctx, checkouts: { base, head }, log: () => log };
+}
+
+describe('interleaved A/B rounds (mock measurement source)', () => {
+  test('each round runs both sides once in seeded random order; samples are index-aligned by round', async () => {
+    // A drift that moves whole rounds by up to ±20 %: pairing by round must cancel it exactly.
+    const respond = (r: SpawnRequest, call: number): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const round = Math.floor(call / 2);
+      const level = 1 + 0.2 * Math.sin(round);
+      return { output: output({ work: 0.01 * level * (side(r) === 'head' ? 1.1 : 1) }) };
+    };
+    const yaml = 'ab: { rounds: 8, max-rounds: 8, confirm: false, seed: 5 }\nsuites:\n  - { name: s, run: "bench > {output}", build: make }\n';
+    const a = setup(yaml, respond, ratioClassifier());
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    const builds = a.spawner.calls.filter((c) => c.outputPath === null);
+    assert.deepEqual(builds.map((c) => [side(c), c.cwd]), [['base', a.checkouts.base], ['head', a.checkouts.head]]);
+    const runs = a.spawner.calls.filter((c) => c.outputPath !== null);
+    assert.equal(runs.length, 16);
+    const order = Array.from({ length: 8 }, (_, i) => runs[2 * i]!.env.PERF_GATE_SIDE).join(',');
+    for (let i = 0; i < 8; i++) assert.notEqual(side(runs[2 * i]!), side(runs[2 * i + 1]!), `round ${i + 1} runs each side once`);
+    assert.ok(order.includes('base') && order.includes('head'), `both orders occur: ${order}`);
+    for (const c of runs) assert.equal(c.cwd, side(c) === 'base' ? a.checkouts.base : a.checkouts.head);
+
+    const b = outcome.base.benchmarks[0]!.metrics.time!.samples!;
+    const h = outcome.head.benchmarks[0]!.metrics.time!.samples!;
+    assert.equal(outcome.base.design, 'interleaved');
+    assert.equal(outcome.head.design, 'interleaved');
+    assert.equal(outcome.head.benchmarks[0]!.id, 's/work');
+    assert.equal(b.length, 8);
+    assert.equal(h.length, 8);
+    for (let i = 0; i < 8; i++) assert.ok(Math.abs(h[i]! / b[i]! - 1.1) < 1e-9, `pair ${i} is one round`);
+
+    // The same seed gives the same order; another seed another one.
+    const again = setup(yaml, respond, ratioClassifier());
+    await runAb(again.suites, again.checkouts, again.ctx);
+    const orderAgain = again.spawner.calls.filter((c) => c.outputPath !== null).filter((_, i) => i % 2 === 0).map((c) => c.env.PERF_GATE_SIDE).join(',');
+    assert.equal(orderAgain, order);
+    const other = setup(yaml.replace('seed: 5', 'seed: 6'), respond, ratioClassifier());
+    await runAb(other.suites, other.checkouts, other.ctx);
+    const orderOther = other.spawner.calls.filter((c) => c.outputPath !== null).filter((_, i) => i % 2 === 0).map((c) => c.env.PERF_GATE_SIDE).join(',');
+    assert.notEqual(orderOther, order);
+  });
+
+  test('adaptive: only units with inconclusive benchmarks get more rounds, up to max-rounds', async () => {
+    const respond = (r: SpawnRequest): MockOutcome => (r.outputPath === null ? {} : { output: output({ x: 1 }) });
+    const yaml = `ab: { rounds: 4, step: 3, max-rounds: 12, confirm: false }
+suites:
+  - { name: decided, run: "bench > {output}" }
+  - name: undecided
+    run: "bench > {output}"
+    ab: { max-rounds: 9 }
+`;
+    const seen: ResultSet[][] = [];
+    // "undecided" never becomes decided; "decided" is decided at once.
+    const classify: Classifier = (base, head) => {
+      const statuses = new Map(ratioClassifier(seen)(base, head));
+      for (const hb of head.benchmarks) if (hb.id.startsWith('undecided/')) statuses.set(rowKey(hb.id, 'time'), 'inconclusive');
+      return statuses;
+    };
+    const a = setup(yaml, respond, classify);
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    assert.deepEqual(outcome.rounds, { decided: 4, undecided: 9 });
+    assert.equal(outcome.head.benchmarks.find((b) => b.id === 'undecided/x')!.metrics.time!.samples!.length, 9);
+    assert.match(a.log(), /A\/B more rounds for inconclusive benchmarks: undecided, 3 round\(s\)/);
+    assert.match(a.log(), /A\/B more rounds for inconclusive benchmarks: undecided, 2 round\(s\)/, 'the last step stops at max-rounds');
+  });
+
+  test('a regression seen in the first rounds only is not confirmed by fresh rounds, and the fresh samples are kept', async () => {
+    // The head is 20 % slower during its first 6 rounds only (a noisy neighbour), then equal.
+    let headRuns = 0;
+    const respond = (r: SpawnRequest): MockOutcome => {
+      if (r.outputPath === null) return {};
+      if (side(r) === 'base') return { output: output({ t: 0.01, steady: 0.02 }) };
+      headRuns++;
+      return { output: output({ t: headRuns <= 6 ? 0.012 : 0.01, steady: 0.03 }) };
+    };
+    const a = setup('ab: { rounds: 6, max-rounds: 6, confirm-rounds: 5 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n', respond, ratioClassifier());
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    assert.deepEqual([...outcome.confirmations.entries()], [
+      [rowKey('s/t', 'time'), 'not-confirmed'],
+      [rowKey('s/steady', 'time'), 'confirmed'],
+    ]);
+    const t = outcome.head.benchmarks.find((b) => b.id === 's/t')!.metrics.time!.samples!;
+    assert.deepEqual(t, [0.01, 0.01, 0.01, 0.01, 0.01], 'the confirmation rounds replace the first ones');
+    assert.equal(outcome.base.benchmarks.find((b) => b.id === 's/t')!.metrics.time!.samples!.length, 5);
+    assert.equal(a.spawner.calls.filter((c) => c.outputPath !== null).length, 2 * (6 + 5));
+    assert.match(a.log(), /A\/B confirming regressions in fresh rounds: s, 5 round\(s\)/);
+  });
+
+  test('a crash on one side fails that side\'s rows; sweep points are separate units; CPUs are pinned', async () => {
+    const respond = (r: SpawnRequest): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const n = r.env.PERF_GATE_PARAM_N;
+      if (n === '2' && side(r) === 'head') return { exitCode: 139, log: 'Segmentation fault\n' };
+      return { output: output({ b: 0.001 * Number(n) }) };
+    };
+    const a = setup('ab: { rounds: 3, max-rounds: 3, pin: "1" }\nsuites:\n  - { name: s, run: "bench {n} > {output}", params: { n: [1, 2] } }\n', respond, ratioClassifier());
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    assert.ok(a.spawner.calls.every((c) => c.outputPath === null || c.pin === '1'));
+    const head = new Map(outcome.head.benchmarks.map((b) => [b.id, b]));
+    assert.equal(head.get('s/b[n=1]')?.status, 'ok');
+    assert.equal(head.get('s/b[n=1]')?.metrics.time?.samples?.length, 3);
+    const crashed = head.get('s[n=2]');
+    assert.equal(crashed?.status, 'failed');
+    assert.equal(crashed?.error?.exitCode, 139);
+    assert.match(crashed?.error?.logTail ?? '', /Segmentation fault/);
+    assert.deepEqual(outcome.rounds, { 's[n=1]': 3, 's[n=2]': 0 });
+  });
+});

@@ -1,0 +1,36 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fillTemplate, paramEnvName, writesOutputFile } from '../../src/runner/command-template.js';
+import { pointLabel, pointSuffix, sweepPoints } from '../../src/runner/sweep.js';
+
+describe('run templates', () => {
+  test('only {output} and the sweep parameters are replaced, each by one shell word', () => {
+    assert.equal(fillTemplate('bench --out {output} -n {n}', { output: '/tmp/o.json', n: '100' }), 'bench --out /tmp/o.json -n 100');
+    assert.equal(fillTemplate('x {output}', { output: '/tmp/a b/o' }), "x '/tmp/a b/o'");
+    assert.equal(fillTemplate("awk '{print $1}' ${HOME} {other} {n}", { n: '1' }), "awk '{print $1}' ${HOME} {other} 1");
+    const hostile = '$(touch pwned); `id` \' "';
+    const command = fillTemplate('printf %s {v}', { v: hostile });
+    assert.equal(execFileSync('bash', ['-c', command], { encoding: 'utf8' }), hostile, 'bash sees the value as one literal word');
+  });
+
+  test('a run without {output} is read from its stdout', () => {
+    assert.equal(writesOutputFile('hyperfine --export-json {output} x'), true);
+    assert.equal(writesOutputFile('bench > "$PERF_GATE_OUTPUT"'), true);
+    assert.equal(writesOutputFile('wrk --latency http://127.0.0.1:8080/'), false);
+    assert.equal(writesOutputFile('echo ${output}'), false);
+    assert.equal(paramEnvName('entityCount'), 'PERF_GATE_PARAM_ENTITYCOUNT');
+  });
+});
+
+describe('sweeps', () => {
+  test('the product of the parameter lists, in the order written, with id suffixes and file labels', () => {
+    assert.deepEqual(sweepPoints(null), [{}]);
+    const points = sweepPoints({ a: ['1', '2'], b: ['x', 'y/z'] });
+    assert.deepEqual(points, [{ a: '1', b: 'x' }, { a: '1', b: 'y/z' }, { a: '2', b: 'x' }, { a: '2', b: 'y/z' }]);
+    assert.equal(pointSuffix(points[1]!), '[a=1,b=y/z]');
+    assert.equal(pointSuffix({}), '');
+    assert.equal(pointLabel(points[1]!, 1), 'p2-a=1,b=y_z');
+    assert.equal(pointLabel({}, 0), '');
+  });
+});

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileInput, parseInput, readInputs, type Adapter } from '../adapters/index.js';
-import { markerLinesAdapter, type MarkerLinesSpec } from '../adapters/marker-lines.js';
+import { markerLinesFromOptions } from '../adapters/marker-lines.js';
 import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
 import { decide, TestbedMismatchError, type GateReport } from '../gate/index.js';
+import { applyDerived, compileDerived } from '../gate/derived.js';
 import { InputError, newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
 import { renderJson, renderMarkdown, renderTerminal } from '../report/index.js';
 import { writeResultSet } from '../store/index.js';
@@ -57,7 +58,7 @@ export const parseOutputFile: OutputParser = (path, format, options) => {
 
 /** Adapters that take their configuration from perf-gate.yml's `format:` mapping. */
 const CONFIGURED_ADAPTERS: Record<string, (options: Readonly<Record<string, unknown>>, source: string) => Adapter> = {
-  'marker-lines': (options, source) => markerLinesAdapter(options as unknown as MarkerLinesSpec, source),
+  'marker-lines': (options, source) => markerLinesFromOptions(options, source),
 };
 
 /**
@@ -141,8 +142,9 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
-  // TODO(derived): apply config.derived here once the derived-metrics evaluator exists.
-  const current = snapshot(benchmarks);
+  const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
+  for (const warning of derived.warnings) options.write(`perf-gate: warning: ${warning}\n`);
+  const current = snapshot(derived.benchmarks);
   writeResultSet(resultsPath, current);
   return current;
 }

@@ -79,8 +79,9 @@ export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules
 /** Which dimension a known metric's values have, to catch `time: { max: 20MB }` early. */
 const METRIC_DIMENSION: Record<string, Dimension> = {
   time: 'time', latency_p50: 'time', latency_p75: 'time', latency_p90: 'time', latency_p99: 'time', user_time: 'time', system_time: 'time',
-  throughput: 'rate', requests_per_sec: 'rate', transfer_per_sec: 'byte-rate',
-  memory_peak: 'bytes', max_rss: 'bytes', alloc_bytes: 'bytes',
+  cpu_time: 'time',
+  throughput: 'rate', requests_per_sec: 'rate', transfer_per_sec: 'byte-rate', bytes_per_second: 'byte-rate', 'gc.alloc.rate': 'byte-rate',
+  memory_peak: 'bytes', max_rss: 'bytes', alloc_bytes: 'bytes', 'gc.alloc.rate.norm': 'bytes',
   instructions: 'count', cycles: 'count', syscalls: 'count', allocs: 'count', errors: 'count',
 };
 

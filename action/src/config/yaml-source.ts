@@ -45,7 +45,7 @@ export function parseYaml(text: string, file: string): YamlSource {
 
 /** Compiles a JSON Schema (draft 2020-12) once; reuse the result. */
 export function compileSchema(schema: object): ValidateFunction {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
   return ajv.compile(schema);
 }
 

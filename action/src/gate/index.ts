@@ -6,6 +6,7 @@
 import type { BenchmarkResult, Metric, ResultSet } from '../model/index.js';
 import { resolveBudget, type Budgets, type ResolvedBudget } from '../config/budgets.js';
 import { checkBudget } from './budget-check.js';
+import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
 
@@ -170,6 +171,8 @@ export function decide(
     );
   });
 
+  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false)));
+
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
       warnings.push({
@@ -177,6 +180,14 @@ export function decide(
         message: `${rule.source.file}${rule.source.line ? `:${rule.source.line}` : ''}: the glob "${rule.pattern}" matches no benchmark; check it against the benchmark ids in the report.`,
       });
     }
+  }
+  for (const b of current.benchmarks) {
+    const missing = Object.entries(b.unavailable ?? {});
+    if (missing.length === 0 || ignored.has(b.id)) continue;
+    warnings.push({
+      code: 'unavailable-metrics',
+      message: `${b.id}: ${missing.map(([m, why]) => `${m} ${why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`,
+    });
   }
   if (ignored.size > 0) {
     warnings.push({ code: 'ignored-benchmarks', message: `${ignored.size} benchmark(s) ignored by the budgets: ${[...ignored].slice(0, 5).join(', ')}${ignored.size > 5 ? ', …' : ''}` });

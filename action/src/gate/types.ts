@@ -34,8 +34,8 @@ export interface BudgetCheck {
   kind: 'max' | 'min';
   /** The limit in base units. */
   limit: number;
-  /** Which statistic of the current side was checked. */
-  stat: 'mean' | 'median' | 'p95' | 'max' | 'min';
+  /** Which statistic of the current side was checked ("exponent": the fitted scaling exponent of a sweep). */
+  stat: 'mean' | 'median' | 'p95' | 'max' | 'min' | 'exponent';
   /** The value that was checked (current side). */
   value: number;
   result: 'pass' | 'fail';
@@ -81,7 +81,7 @@ export interface VerdictRow {
 
 /** A closed set of warnings; each text says what to do next. */
 export interface GateWarning {
-  code: 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'empty-current';
+  code: 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'empty-current' | 'unavailable-metrics';
   message: string;
 }
 

@@ -5,3 +5,4 @@
  */
 export * from './result-set-file.js';
 export * from './bmf.js';
+export * from './merge.js';

@@ -118,3 +118,46 @@ describe('the gate', () => {
     assert.equal(report.verdict, 'pass');
   });
 });
+
+describe('scaling budgets in the gate', () => {
+  const sweep = (power: number) =>
+    [100, 200, 400, 800].map((n, i) =>
+      bench(`sim/grow[entityCount=${n}]`, samples(1e-6 * n ** power, 10, 10 + i, 0.01), { params: { entityCount: String(n) } }),
+    );
+  const b = budgets('version: 1\nbenchmarks:\n  "sim/*":\n    time: { exponent: { param: entityCount, max: 1.1 } }\n');
+
+  test('a linear sweep passes an exponent limit of 1.1 and a quadratic one fails it', () => {
+    const linear = decide(undefined, set(sweep(1)), b);
+    const row = linear.rows.find((r) => r.metric.startsWith('time ∝'))!;
+    assert.equal(row.benchmark, 'sim/grow');
+    assert.ok(Math.abs(row.current!.value - 1) < 0.05, `k = ${row.current!.value}`);
+    assert.equal(row.budget?.result, 'pass');
+    assert.equal(row.budget?.stat, 'exponent');
+    assert.equal(linear.verdict, 'pass');
+
+    const quadratic = decide(undefined, set(sweep(2)), b);
+    const q = quadratic.rows.find((r) => r.metric.startsWith('time ∝'))!;
+    assert.ok(Math.abs(q.current!.value - 2) < 0.05);
+    assert.equal(q.budget?.result, 'fail');
+    assert.ok(q.failsGate);
+    assert.equal(quadratic.verdict, 'fail');
+  });
+
+  test('a crashed sweep point is its own failed row while the fit uses the others', () => {
+    const points = sweep(1);
+    points[2] = bench(points[2]!.id, [], { status: 'failed', error: { message: 'exit 3' }, metrics: {}, params: { entityCount: '400' } });
+    const report = decide(undefined, set(points), b);
+    assert.equal(report.rows.find((r) => r.benchmark === 'sim/grow[entityCount=400]')!.status, 'failed');
+    const fit = report.rows.find((r) => r.metric.startsWith('time ∝'))!;
+    assert.equal(fit.current!.n, 3);
+    assert.match(fit.reason, /1 point failed/);
+  });
+});
+
+test('metrics the tool could not measure are named in a warning, never shown as zero', () => {
+  const counted = bench('perf/x', samples(0.01, 5, 1), { unavailable: { instructions: '<not supported>', cycles: '<not counted>' } });
+  const report = decide(undefined, set([counted]), EMPTY_BUDGETS);
+  assert.ok(!report.rows.some((r) => r.metric === 'instructions'));
+  const warning = report.warnings.find((w) => w.code === 'unavailable-metrics')!;
+  assert.match(warning.message, /^perf\/x: instructions <not supported>, cycles <not counted>: /);
+});

@@ -1,5 +1,14 @@
 import type { Metric } from '../model/index.js';
+import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../stats/index.js';
 import type { RowFlag, SideStats } from './types.js';
+import type { ComparisonMethod, StrategyOptions, StrategyResult } from './compare-strategy.js';
+import { compareSamples } from './compare-samples.js';
+import { comparePaired } from './compare-paired.js';
+import { compareSummary, type SummarySide } from './compare-summary.js';
+import { compareSingleValue } from './compare-single-value.js';
+import { compareExact } from './compare-exact.js';
+import { allPositive, logToRelative } from './compare-scale.js';
+import { pct, pValue, signedPct } from './compare-format.js';
 
 /**
  * The statistical comparison of one metric between baseline and current, the
@@ -8,6 +17,11 @@ import type { RowFlag, SideStats } from './types.js';
  * exact count, paired rounds), applies Benjamini–Hochberg across all inputs of
  * one call (one call = one suite), and classifies each row. It knows nothing of
  * budgets, benchmark names or files.
+ *
+ * All thresholds are compared on the log-ratio scale: a tolerance t means a
+ * ratio above 1 + t or below 1/(1 + t) (−t/(1+t), e.g. −4.76 % for t = 5 %).
+ * That makes swapping baseline and current mirror every verdict exactly; for
+ * tolerances of a few percent the two readings differ by a rounding.
  */
 
 export interface ComparisonInput {
@@ -23,6 +37,12 @@ export interface ComparisonInput {
   noise: number;
   /** Significance level for this row, after false-discovery control across the call. */
   alpha: number;
+  /**
+   * Between-run noise as a fraction (standard deviation of a whole run's level,
+   * e.g. 0.03 from the baseline's history on this testbed). Added to the
+   * within-run uncertainty of unpaired comparisons; 0 or absent when unknown.
+   */
+  drift?: number;
 }
 
 export interface ComparisonOptions {
@@ -30,13 +50,38 @@ export interface ComparisonOptions {
   confidence: number;
   /** Seed for any resampling, so verdicts are reproducible. */
   seed: number;
+  /** Significance of the dispersion checks behind `noisier` (strict: it is not FDR-controlled). Default 0.001. */
+  dispersionAlpha?: number;
+  /** Spread ratio current/baseline below which `noisier` is never set. Default 1.5. */
+  dispersionRatio?: number;
+  /** A run slower than this multiple of its side's median is an upper-tail run. Default 2. */
+  tailFactor?: number;
+  /** Upper-tail runs needed in the current side for `noisier`. Default 3. */
+  tailMinCount?: number;
+  /** Significance of the tail excess over the baseline's rate of tail runs (binomial). Default 0.01. */
+  tailAlpha?: number;
+  /** Power of the samples-needed calculation. Default 0.8. */
+  power?: number;
 }
 
-export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = { confidence: 0.95, seed: 1 };
+export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
+  confidence: 0.95,
+  seed: 1,
+  dispersionAlpha: 0.001,
+  dispersionRatio: 1.5,
+  tailFactor: 2,
+  tailMinCount: 3,
+  tailAlpha: 0.01,
+  power: 0.8,
+};
 
 export interface Comparison {
   status: 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
-  /** current/baseline − 1 of the compared statistic (signed); "higher is worse" is NOT applied here. */
+  /**
+   * current/baseline − 1 of the compared statistic (signed); "higher is worse" is NOT applied here.
+   * With samples the statistic is the Hodges–Lehmann shift: the median of all
+   * pairwise ratios current/baseline (per-round ratios when paired).
+   */
   change: number;
   ci: [number, number] | null;
   ciLevel: number | null;
@@ -51,6 +96,8 @@ export interface Comparison {
   reason: string;
   baseline: SideStats;
   current: SideStats;
+  /** Which method decided the row. */
+  method: ComparisonMethod;
 }
 
 /** Compares every input; rows are returned in input order. */
@@ -58,13 +105,195 @@ export function compareMetrics(
   inputs: readonly ComparisonInput[],
   options: ComparisonOptions = DEFAULT_COMPARISON_OPTIONS,
 ): Comparison[] {
-  void inputs;
-  void options;
-  throw new Error('compareMetrics: not implemented yet');
+  const o = resolveOptions(options);
+  const results = inputs.map((input) => runStrategy(input, o));
+  const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
+  return inputs.map((input, i) => decide(input, results[i] as StrategyResult, adjusted[i] as number, o));
 }
 
 /** Descriptive statistics of one side (used for new/missing rows too). */
 export function describeMetric(metric: Metric): SideStats {
-  void metric;
-  throw new Error('describeMetric: not implemented yet');
+  const samples = finiteSamples(metric);
+  if (samples.length > 0) return sideStats(describeValues(samples));
+  const s = metric.summary;
+  if (s && Number.isFinite(s.mean)) {
+    return {
+      value: s.mean,
+      n: s.n,
+      mean: s.mean,
+      median: s.median ?? null,
+      stddev: s.stddev ?? null,
+      min: s.min ?? null,
+      max: s.max ?? null,
+    };
+  }
+  const v = metric.value ?? NaN;
+  return { value: v, n: Number.isFinite(v) ? 1 : 0, mean: v, median: v, stddev: null, min: v, max: v };
+}
+
+/** SideStats of samples: the median is the compared value. */
+function sideStats(d: Description): SideStats {
+  return { value: d.median, n: d.n, mean: d.mean, median: d.median, stddev: d.n > 1 ? d.stddev : null, min: d.min, max: d.max };
+}
+
+function resolveOptions(options: ComparisonOptions): StrategyOptions {
+  const d = DEFAULT_COMPARISON_OPTIONS;
+  return {
+    confidence: options.confidence,
+    dispersionAlpha: options.dispersionAlpha ?? (d.dispersionAlpha as number),
+    dispersionRatio: options.dispersionRatio ?? (d.dispersionRatio as number),
+    tailFactor: options.tailFactor ?? (d.tailFactor as number),
+    tailMinCount: options.tailMinCount ?? (d.tailMinCount as number),
+    tailAlpha: options.tailAlpha ?? (d.tailAlpha as number),
+    power: options.power ?? (d.power as number),
+  };
+}
+
+/** The metric's finite samples: the array itself when all are finite (the usual case, no copy). */
+function finiteSamples(metric: Metric): readonly number[] {
+  const samples = metric.samples ?? [];
+  for (const v of samples) if (!Number.isFinite(v)) return samples.filter((x) => Number.isFinite(x));
+  return samples;
+}
+
+/** The single number a side stands for: median of samples, summary mean, or the value. */
+function sideValue(metric: Metric): number {
+  const samples = finiteSamples(metric);
+  if (samples.length > 0) return median(samples);
+  if (metric.summary && Number.isFinite(metric.summary.mean)) return metric.summary.mean;
+  return metric.value ?? NaN;
+}
+
+/** Mean, stddev and n when the side supports Welch's test. */
+function summarySide(metric: Metric): SummarySide | null {
+  const samples = finiteSamples(metric);
+  if (samples.length >= 2) return { mean: mean(samples), stddev: stddev(samples), n: samples.length };
+  const s = metric.summary;
+  if (s && s.n >= 2 && Number.isFinite(s.mean) && typeof s.stddev === 'number' && s.stddev >= 0) {
+    return { mean: s.mean, stddev: s.stddev, n: s.n };
+  }
+  return null;
+}
+
+/** The paired interval materialises n(n+1)/2 Walsh averages: beyond this many rounds (8 M averages), pair no more. */
+const MAX_PAIRED_ROUNDS = 4000;
+
+/** Callers state what they have; this picks the one strategy that fits. */
+function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyResult {
+  const { baseline, current } = input;
+  if (input.exact || (baseline.exact && current.exact)) return compareExact(sideValue(baseline), sideValue(current));
+  const bs = finiteSamples(baseline);
+  const cs = finiteSamples(current);
+  const dropped = (baseline.samples?.length ?? 0) - bs.length + (current.samples?.length ?? 0) - cs.length;
+  const drift = input.drift ?? 0;
+  let result: StrategyResult;
+  let note = dropped > 0 ? `${dropped} non-finite sample(s) ignored` : '';
+  if (bs.length >= 2 && cs.length >= 2) {
+    const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
+    if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
+      result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
+    } else {
+      if (input.paired && !aligned) note = join(note, 'rounds not aligned, compared as independent samples');
+      else if (input.paired) note = join(note, `more than ${MAX_PAIRED_ROUNDS} rounds, compared as independent samples`);
+      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+    }
+  } else {
+    const sb = summarySide(baseline);
+    const sc = summarySide(current);
+    if (sb && sc) {
+      result = compareSummary({ baseline: sb, current: sc, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+    } else {
+      result = compareSingleValue(sideValue(baseline), sideValue(current));
+    }
+  }
+  return note ? { ...result, note: join(result.note, note) } : result;
+}
+
+function join(a: string, b: string): string {
+  return a && b ? `${a}; ${b}` : a || b;
+}
+
+function decide(input: ComparisonInput, r: StrategyResult, pAdjusted: number, o: StrategyOptions): Comparison {
+  const tol = Math.log1p(Math.max(0, input.regression));
+  const floor = Math.log1p(Math.max(0, input.noise));
+  // "Worse" depends on the metric: an increase regresses a time, improves a throughput.
+  const increase: Comparison['status'] = input.current.direction === 'higher' ? 'improved' : 'regressed';
+  const decrease: Comparison['status'] = increase === 'regressed' ? 'improved' : 'regressed';
+  const shift = r.shift;
+  const [lo, hi] = r.interval ?? [shift, shift];
+  const tested = r.pRaw !== null;
+  const p = tested ? pAdjusted : null;
+  const change = logToRelative(shift);
+  const ci: [number, number] | null = r.interval ? [logToRelative(lo), logToRelative(hi)] : null;
+  const tolText = pct(input.regression);
+  const est = signedPct(change);
+  const interval = ci ? `${pct(o.confidence)} interval [${signedPct(ci[0])}, ${signedPct(ci[1])}]` : '';
+  const pText = p === null ? '' : `p ${pValue(p)}${p !== r.pRaw ? ' (BH-adjusted)' : ''}`;
+  const tail = r.note ? ` (${r.note})` : '';
+  let status: Comparison['status'];
+  let samplesNeeded: number | null = null;
+  let reason: string;
+
+  const baseline = r.sides ? sideStats(r.sides[0]) : describeMetric(input.baseline);
+  const current = r.sides ? sideStats(r.sides[1]) : describeMetric(input.current);
+  if (Number.isNaN(shift)) {
+    status = 'inconclusive';
+    reason = `${capital(r.method)}: no usable values to compare${tail}.`;
+  } else if (!tested) {
+    if (shift > tol) status = increase;
+    else if (shift < -tol) status = decrease;
+    else status = 'unchanged';
+    const beyond = status === 'unchanged' ? 'within' : 'beyond';
+    reason = `${capital(r.method)}: the ${est} change is ${beyond} the ${tolText} tolerance${tail}.`;
+  } else if (r.minimumNeeded !== null) {
+    status = 'inconclusive';
+    samplesNeeded = Math.max(r.minimumNeeded, r.samplesNeeded ?? 0);
+    const what = r.methodId === 'wilcoxon-signed-rank' ? 'rounds are' : 'samples per side are';
+    reason = `${capital(r.method)} cannot reach significance at α = ${input.alpha} with ${baseline.n} and ${current.n} samples: at least ${samplesNeeded} ${what} needed${tail}.`;
+  } else {
+    const significant = (p as number) < input.alpha;
+    if (significant && lo > floor && shift > tol) {
+      status = increase;
+      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
+    } else if (significant && hi < -floor && shift < -tol) {
+      status = decrease;
+      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
+    } else if (lo > -tol && hi < tol) {
+      status = 'unchanged';
+      reason = `${capital(r.method)}: the ${interval} lies within ±${tolText}, so a change of the tolerance's size is ruled out, ${pText}${tail}.`;
+    } else if (significant && shift <= tol && shift >= -tol) {
+      status = 'unchanged';
+      reason = `${capital(r.method)}: ${pText} finds a real shift, but the ${est} estimate is within the ${tolText} tolerance${tail}.`;
+    } else {
+      status = 'inconclusive';
+      samplesNeeded = r.samplesNeeded;
+      const why = !significant
+        ? `${pText} is not significant at α = ${input.alpha} and the ${interval} still allows a change beyond ±${tolText}`
+        : `${pText} is significant but the ${interval} does not clear the ${pct(input.noise)} noise floor`;
+      const unit = r.methodId === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
+      const next =
+        samplesNeeded === null
+          ? '; more samples will not decide it at this drift, interleave the runs (paired rounds)'
+          : `; about ${samplesNeeded} ${unit} would decide a ${tolText} change`;
+      reason = `${capital(r.method)}: ${why}${next}${tail}.`;
+    }
+  }
+  return {
+    status,
+    change,
+    ci,
+    ciLevel: ci ? o.confidence : null,
+    p,
+    pRaw: r.pRaw,
+    flags: r.flags,
+    samplesNeeded,
+    reason,
+    baseline,
+    current,
+    method: r.methodId,
+  };
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -1,0 +1,66 @@
+import {
+  hodgesLehmannCenter,
+  minRounds,
+  RANK_TEST_EFFICIENCY,
+  samplesNeeded,
+  sortedCopy,
+  wilcoxonSignedRank,
+} from '../stats/index.js';
+import { logs } from './compare-scale.js';
+import { noisierSamples, robustSigma, sortedSide } from './compare-noisier.js';
+import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
+import type { RowFlag } from './types.js';
+
+export interface PairedInput {
+  /** Index-aligned by round: baseline[i] and current[i] ran back to back. All positive. */
+  baseline: readonly number[];
+  current: readonly number[];
+  alpha: number;
+  tolerance: number;
+  noise: number;
+}
+
+/**
+ * Interleaved rounds (ABAB or random order per round): the per-round log
+ * ratio log(current_i / baseline_i) cancels the machine's slow drift, which is
+ * the main reason independent-sample tests over-flag on real runners
+ * (DESIGN.md). Wilcoxon signed-rank on those ratios for significance, the
+ * Hodges–Lehmann centre (median of the Walsh averages) and its signed-rank
+ * interval for the size. No drift allowance is needed. Rounds whose ratio is
+ * exactly 1 carry no direction and are dropped by the test (not by the
+ * estimate).
+ */
+export function comparePaired(input: PairedInput, options: StrategyOptions): StrategyResult {
+  const base = logs(input.baseline);
+  const cur = logs(input.current);
+  const d = cur.map((c, i) => c - (base[i] as number));
+  const sortedBase = sortedCopy(base);
+  const sortedCur = sortedCopy(cur);
+  const test = wilcoxonSignedRank(d);
+  const hl = hodgesLehmannCenter(d, { confidence: options.confidence });
+  const flags: RowFlag[] = ['paired'];
+  if (noisierSamples(sortedSide(sortedBase), sortedSide(sortedCur), true, options)) flags.push('noisier');
+  const minimum = minRounds(input.alpha);
+  const insufficient = test.n < minimum;
+  if (insufficient) flags.push('insufficient-samples');
+  const sd = robustSigma(sortedSide(sortedCopy(d)));
+  const powered = samplesNeeded({
+    variance: sd * sd,
+    fixedVariance: 0,
+    delta: Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise),
+    alpha: input.alpha,
+    power: options.power,
+    efficiency: RANK_TEST_EFFICIENCY,
+  });
+  return {
+    method: `Wilcoxon signed-rank on ${d.length} paired rounds (${test.method === 'exact' ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`,
+    methodId: 'wilcoxon-signed-rank',
+    shift: hl.estimate,
+    interval: [hl.lower, hl.upper],
+    pRaw: test.p,
+    flags,
+    minimumNeeded: insufficient ? minimum + test.zeros : null,
+    samplesNeeded: powered === null ? null : Math.max(powered, minimum),
+    note: '',
+  };
+}

@@ -1,0 +1,50 @@
+import type { Description } from '../stats/index.js';
+import type { RowFlag } from './types.js';
+
+/**
+ * What every comparison strategy returns: the shift of current against
+ * baseline on a log-ratio scale (so that swapping the sides negates it
+ * exactly), its interval, the raw p-value when a test was made, and the
+ * facts the decision and the report need. compare.ts adjusts the p-values
+ * across the call and classifies; strategies never decide a status.
+ */
+export interface StrategyResult {
+  /** Method phrase for the reason sentence ("Mann–Whitney", "Welch on logs"). */
+  method: string;
+  /** Machine-readable method name, kept in the comparison record. */
+  methodId: ComparisonMethod;
+  /** Estimated log(current / baseline); ±Infinity when one side is zero. */
+  shift: number;
+  /** Interval of the shift at the requested confidence; null when none. */
+  interval: [number, number] | null;
+  /** Raw p-value of the test; null when no test applies (tolerance alone). */
+  pRaw: number | null;
+  flags: RowFlag[];
+  /** The test cannot reach the alpha with these sizes: at least this many per side are needed. */
+  minimumNeeded: number | null;
+  /** Samples per side (rounds when paired) to detect a tolerance-sized change with the configured power. */
+  samplesNeeded: number | null;
+  /** Extra clause for the reason sentence (e.g. why samples were not paired); empty when none. */
+  note: string;
+  /** Descriptive statistics of the raw samples [baseline, current] when the strategy already has them sorted. */
+  sides?: [Description, Description];
+}
+
+export type ComparisonMethod = 'mann-whitney' | 'wilcoxon-signed-rank' | 'welch-log' | 'single-value' | 'exact';
+
+/** Thresholds of the methods, with their defaults in compare.ts. */
+export interface StrategyOptions {
+  confidence: number;
+  /** Significance of the dispersion checks behind `noisier`. */
+  dispersionAlpha: number;
+  /** Spread ratio (current over baseline) below which `noisier` is never set. */
+  dispersionRatio: number;
+  /** A run slower than this multiple of its side's median is an upper-tail run. */
+  tailFactor: number;
+  /** Upper-tail runs the current side needs before `noisier` can be set for them. */
+  tailMinCount: number;
+  /** Significance of the upper-tail excess over the baseline's tail rate. */
+  tailAlpha: number;
+  /** Power of the samples-needed calculation. */
+  power: number;
+}

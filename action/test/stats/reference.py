@@ -1,0 +1,131 @@
+"""Reference values for the statistics tests, computed with scipy/numpy.
+
+Reads a JSON list of cases on stdin and writes a JSON list of results on stdout.
+Each case is {"kind": ..., ...}; see the handlers below. Called from
+python-reference.ts; scipy is installed by .ci/install.d/30-python-stats.sh.
+"""
+import json
+import math
+import sys
+
+import numpy as np
+from scipy import stats
+
+
+def u_counts(m, n):
+    """Exact counts of U for sizes m, n (Python integers: no rounding)."""
+    # f[i][j] = list of counts, recurrence on the largest pooled element.
+    prev = [[1] for _ in range(n + 1)]
+    for i in range(1, m + 1):
+        cur = [[1]]
+        for j in range(1, n + 1):
+            up, left = prev[j], cur[j - 1]
+            out = [0] * (i * j + 1)
+            for u, c in enumerate(up):
+                out[u + j] += c
+            for u, c in enumerate(left):
+                out[u] += c
+            cur.append(out)
+        prev = cur
+    return prev[n]
+
+
+def signed_rank_counts(n):
+    total = n * (n + 1) // 2
+    counts = [0] * (total + 1)
+    counts[0] = 1
+    for r in range(1, n + 1):
+        nxt = counts[:]
+        for t in range(total - r, -1, -1):
+            if counts[t]:
+                nxt[t + r] += counts[t]
+        counts = nxt
+    return counts
+
+
+def lower_k(counts, alpha):
+    """Smallest q with P(stat <= q) >= alpha/2, from exact integer counts; at least 1."""
+    total = sum(counts)
+    acc = 0
+    for q, c in enumerate(counts):
+        acc += c
+        if acc * 2 >= alpha * total:  # acc/total >= alpha/2
+            return max(1, q)
+    return len(counts) - 1
+
+
+def hl_two_sample(case):
+    x, y = case["x"], case["y"]
+    m, n = len(x), len(y)
+    diffs = sorted(yj - xi for xi in x for yj in y)
+    alpha = 1 - case["confidence"]
+    if m <= 50 and n <= 50:
+        k = lower_k(u_counts(m, n), alpha)
+    else:
+        sigma = math.sqrt(m * n * (m + n + 1) / 12)
+        k = max(1, math.floor(m * n / 2 - stats.norm.ppf(1 - alpha / 2) * sigma))
+    return {"estimate": float(np.median(diffs)), "lower": diffs[k - 1], "upper": diffs[m * n - k], "k": k}
+
+
+def hl_one_sample(case):
+    d = sorted(case["d"])
+    n = len(d)
+    walsh = sorted((d[i] + d[j]) / 2 for i in range(n) for j in range(i, n))
+    total = len(walsh)
+    alpha = 1 - case["confidence"]
+    if n <= 50:
+        k = lower_k(signed_rank_counts(n), alpha)
+    else:
+        sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+        k = max(1, math.floor(total / 2 - stats.norm.ppf(1 - alpha / 2) * sigma))
+    return {"estimate": float(np.median(walsh)), "lower": walsh[k - 1], "upper": walsh[total - k], "k": k}
+
+
+def handle(case):
+    kind = case["kind"]
+    if kind == "mannwhitneyu":
+        r = stats.mannwhitneyu(case["x"], case["y"], alternative=case["alternative"],
+                               method=case["method"], use_continuity=True)
+        return {"u": float(r.statistic), "p": float(r.pvalue)}
+    if kind == "welch":
+        r = stats.ttest_ind(case["x"], case["y"], equal_var=False)
+        ci = r.confidence_interval(case["confidence"])
+        return {"t": float(r.statistic), "df": float(r.df), "p": float(r.pvalue),
+                "lower": float(ci.low), "upper": float(ci.high)}
+    if kind == "wilcoxon":
+        r = stats.wilcoxon(case["d"], zero_method="wilcox", correction=case["correction"],
+                           alternative=case["alternative"], method=case["method"])
+        return {"p": float(r.pvalue)}
+    if kind == "bh":
+        return {"adjusted": [float(v) for v in stats.false_discovery_control(case["p"], method="bh")]}
+    if kind == "hl2":
+        return hl_two_sample(case)
+    if kind == "hl1":
+        return hl_one_sample(case)
+    if kind == "fsf":
+        return {"p": float(stats.f.sf(case["ratio"], case["dfn"], case["dfd"]))}
+    if kind == "tail":
+        rate = (case["kb"] + 0.5) / (case["nb"] + 1)
+        return {"p": float(stats.binom.sf(case["kc"] - 1, case["nc"], rate))}
+    if kind == "describe":
+        a = np.array(case["x"])
+        return {"mean": float(np.mean(a)), "median": float(np.median(a)),
+                "stddev": float(np.std(a, ddof=1)), "q": float(np.quantile(a, case["q"]))}
+    if kind == "bootstrap":
+        def ratio(c, b, axis=-1):
+            return np.median(c, axis=axis) / np.median(b, axis=axis)
+        r = stats.bootstrap((np.array(case["current"]), np.array(case["baseline"])), ratio,
+                            method="percentile", n_resamples=case["resamples"],
+                            confidence_level=case["confidence"], vectorized=True,
+                            rng=np.random.default_rng(case["seed"]))
+        return {"lower": float(r.confidence_interval.low), "upper": float(r.confidence_interval.high)}
+    raise ValueError("unknown kind " + kind)
+
+
+def main():
+    cases = json.load(sys.stdin)
+    json.dump([handle(c) for c in cases], sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -105,7 +105,7 @@ export function formatNumber(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   const abs = Math.abs(x);
   if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);
-  if (abs >= 10) return x.toFixed(1);
+  if (abs >= 10) return x.toFixed(2);
   if (abs >= 1 || abs === 0) return x.toFixed(2);
   return x.toPrecision(3);
 }

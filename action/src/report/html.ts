@@ -4,7 +4,7 @@ import { escapeHtml } from './escape-html.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { shortCommit } from './format.js';
 import {
-  COLUMNS, NUMERIC_COLUMNS, SECTIONS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
+  COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, SECTIONS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
   type CellHooks, type Section,
 } from './table.js';
 
@@ -66,7 +66,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
   const parts: string[] = [
     `<h1>${title}</h1>`,
     `<p class="s ${outcome === 'fail' ? 'regressed' : outcome === 'pass' || outcome === 'resolved' ? 'improved' : 'warn'}">${outcome === 'fail' ? 'FAIL' : 'PASS'} — ${escapeHtml(verdictText(report, outcome))}</p>`,
-    `<p>Baseline ${side(report.baseline)} → current ${side(report.current)}. Δ is current ÷ baseline − 1 with its confidence interval; values are the compared statistic ± standard deviation.</p>`,
+    `<p>Baseline ${side(report.baseline)} → current ${side(report.current)}. ${escapeHtml(DELTA_EXPLAINED)}</p>`,
     ...SECTIONS.filter((s) => groups[s].length > 0).map((s) => sectionTable(s, groups[s])),
   ];
   const failed = groups.failed.filter((r) => r.error);

@@ -3,7 +3,7 @@ import { codeBlock, escapeMarkdown } from './escape-markdown.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { formatCount, plural, shortCommit } from './format.js';
 import {
-  COLUMNS, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
+  COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
   type CellHooks, type Outcome, type Section,
 } from './table.js';
 
@@ -101,15 +101,21 @@ export function markdownHeadline(report: GateReport, options: { title?: string; 
   return `### ${OUTCOME_ICON[outcome]} ${title} — ${escapeMarkdown(verdictText(report, outcome))}`;
 }
 
-/** "Baseline abc1234 (refs/heads/main) → current def5678", or why there is no baseline. */
+/** "Baseline abc1234 (refs/heads/main) → current def5678", or why there is no baseline, and how to read Δ. */
 export function markdownContext(report: GateReport): string {
-  const side = (s: GateReport['current'] | null): string => {
-    if (!s) return 'none';
-    const commit = s.commit ? `<code>${escapeMarkdown(shortCommit(s.commit))}</code>` : 'unknown commit';
+  const side = (s: GateReport['current']): string | null => {
+    if (!s.commit && !s.ref) return null;
+    const commit = s.commit ? `<code>${escapeMarkdown(shortCommit(s.commit))}</code>` : 'working tree';
     return s.ref ? `${commit} (${escapeMarkdown(s.ref)})` : commit;
   };
-  const baseline = report.baseline ? `Baseline ${side(report.baseline)} → current` : 'No baseline; current';
-  return `<sub>${baseline} ${side(report.current)}. Δ is current ÷ baseline − 1 with its confidence interval; values are the compared statistic ± standard deviation.</sub>`;
+  const current = side(report.current);
+  const baseline = report.baseline ? side(report.baseline) : null;
+  const context = !report.baseline
+    ? `No baseline${current ? `; current ${current}` : ''}.`
+    : baseline || current
+      ? `Baseline ${baseline ?? 'file'} → current ${current ?? 'file'}.`
+      : '';
+  return `<sub>${context ? `${context} ` : ''}${DELTA_EXPLAINED}</sub>`;
 }
 
 interface Failure {

@@ -151,3 +151,7 @@ export function verdictText(report: GateReport, outcome: Outcome): string {
       return report.counts.regressed === 0 && parts.length > 0 ? `no regressions: ${list}` : list;
   }
 }
+
+/** How to read the numbers: Δ is an estimate of its own, not the ratio of the two shown values. */
+export const DELTA_EXPLAINED =
+  'Values are medians (means where only summaries exist) ± standard deviation. Δ is the estimated change, current ÷ baseline − 1 (the median of all pairwise ratios), with its confidence interval.';

@@ -11,6 +11,8 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // Prefer a package's ES module build: some (jsonc-parser) ship a UMD `main` that bundlers cannot follow.
+  mainFields: ['module', 'main'],
   // Some dependencies still call require(); give the ESM bundle one.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __pgCreateRequire } from 'node:module';\nconst require = __pgCreateRequire(import.meta.url);",

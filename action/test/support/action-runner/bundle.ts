@@ -1,34 +1,28 @@
 /**
- * A copy of the action as `uses:` would check it out (action.yml, action/bin,
- * and a freshly bundled action/dist/cli.js from the current sources), in a
- * temporary folder, so the harness tests what the sources do now without
- * touching the committed dist/ (CI checks that one separately).
+ * A copy of the action as `uses:` would check it out — action.yml, action/bin,
+ * and action/dist/cli.js freshly built from the current sources by the
+ * project's own build script (`npm run build`'s action/scripts/build.mjs, run
+ * in the copy) — in a temporary folder. The harness so tests exactly what the
+ * build produces, without touching the committed dist/ (CI checks that one).
  */
-import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const REPO_ROOT = new URL('../../../../', import.meta.url).pathname.replace(/\/$/, '');
 
 export async function bundleAction(dir: string): Promise<string> {
   mkdirSync(join(dir, 'action', 'bin'), { recursive: true });
-  mkdirSync(join(dir, 'action', 'dist'), { recursive: true });
+  mkdirSync(join(dir, 'action', 'scripts'), { recursive: true });
   copyFileSync(join(REPO_ROOT, 'action.yml'), join(dir, 'action.yml'));
   copyFileSync(join(REPO_ROOT, 'action', 'bin', 'run-action.sh'), join(dir, 'action', 'bin', 'run-action.sh'));
   chmodSync(join(dir, 'action', 'bin', 'run-action.sh'), 0o755);
-  const outfile = join(dir, 'action', 'dist', 'cli.js');
-  await build({
-    entryPoints: [join(REPO_ROOT, 'action', 'src', 'cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __pgCreateRequire } from 'node:module';\nconst require = __pgCreateRequire(import.meta.url);",
-    },
-    legalComments: 'none',
-    logLevel: 'error',
-  });
+  // The build script finds the sources and writes dist/ relative to itself.
+  copyFileSync(join(REPO_ROOT, 'action', 'scripts', 'build.mjs'), join(dir, 'action', 'scripts', 'build.mjs'));
+  symlinkSync(join(REPO_ROOT, 'action', 'src'), join(dir, 'action', 'src'));
+  symlinkSync(join(REPO_ROOT, 'action', 'schemas'), join(dir, 'action', 'schemas'));
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  symlinkSync(join(REPO_ROOT, 'package.json'), join(dir, 'package.json'));
+  execFileSync(process.execPath, [join(dir, 'action', 'scripts', 'build.mjs')], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
   return dir;
 }

@@ -59,6 +59,18 @@ export function trimSpec(spec: Json): Json {
 }
 
 let cached: Promise<OpenAPIBackend> | undefined;
+let basicError: Record<string, unknown> | undefined;
+
+/**
+ * The description's `basic-error` schema, for answers whose status an
+ * operation does not document (injected 5xx and rate limits): GitHub sends
+ * such errors in this shape. The schema requires nothing, so `message` — which
+ * GitHub always sends and Octokit reports — is required here on top.
+ */
+export function basicErrorSchema(): Record<string, unknown> {
+  if (!basicError) throw new Error('githubApi() first');
+  return { ...basicError, required: ['message'] };
+}
 
 /** The validator, built once per test process (about a second). */
 export function githubApi(): Promise<OpenAPIBackend> {
@@ -66,6 +78,7 @@ export function githubApi(): Promise<OpenAPIBackend> {
     const require = createRequire(import.meta.url);
     const file = require.resolve('@octokit/openapi/generated/api.github.com.json');
     const spec = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    basicError = (spec['components'] as { schemas: Record<string, Record<string, unknown>> }).schemas['basic-error'];
     const api = new OpenAPIBackend({
       definition: trimSpec(spec) as never,
       strict: false,

@@ -11,8 +11,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OpenAPIBackend } from 'openapi-backend';
-import { githubApi } from './openapi.js';
+import type { OpenAPIBackend, Operation } from 'openapi-backend';
+import { Ajv } from 'ajv';
+import { basicErrorSchema, githubApi } from './openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -137,6 +138,7 @@ interface Answer {
 /** Starts the server on 127.0.0.1 (a free port). */
 export async function startFakeGitHub(): Promise<FakeGitHub> {
   const api: OpenAPIBackend = await githubApi();
+  const validateBasicError = new Ajv({ strict: false, allErrors: true }).compile(basicErrorSchema());
   const faults = new Map<string, Fault[]>();
   let nextId = 1000;
   const state: Omit<FakeGitHub, 'url' | 'close' | 'failNext' | 'addComment' | 'addPull'> = {
@@ -289,6 +291,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     }
   }
 
+  /**
+   * Every answer is checked before it is sent: against the operation's own
+   * response schema when the description documents the status, else against
+   * GitHub's basic-error shape.
+   */
+  function checkResponse(operation: Operation, operationId: string, answer: Answer): void {
+    if (answer.body === undefined || answer.raw) return;
+    const documented = Object.keys(operation.responses ?? {}).includes(String(answer.status));
+    if (documented) {
+      const check = api.validateResponse(answer.body, operation, answer.status);
+      if (check.errors && check.errors.length > 0) {
+        violation(`${operationId} ${answer.status}: the fake server's response does not match the OpenAPI description: ${JSON.stringify(check.errors).slice(0, 2000)}`);
+      }
+    } else if (!validateBasicError(answer.body)) {
+      violation(`${operationId} ${answer.status}: the error body is not GitHub's basic-error shape: ${JSON.stringify(validateBasicError.errors)}`);
+    }
+  }
+
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -305,6 +325,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         if (text !== '') headers['content-type'] = 'application/json; charset=utf-8';
         res.writeHead(answer.status, headers);
         res.end(text);
+      };
+
+      const sendChecked = (operation: Operation, operationId: string, answer: Answer): void => {
+        checkResponse(operation, operationId, answer);
+        send(answer, operationId);
       };
 
       // Pre-signed archive download (not part of the REST description): no token may be sent here.
@@ -348,26 +373,26 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const auth = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '');
       const token = auth?.[1];
       if (!token || !state.tokens.has(token)) {
-        send({ status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } }, operationId);
+        sendChecked(operation, operationId, { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } });
         return;
       }
       if (method !== 'get' && state.readOnly.has(token)) {
-        send({ status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' } }, operationId);
+        sendChecked(operation, operationId, { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' } });
         return;
       }
       const fault = faults.get(operationId)?.shift();
       if (fault) {
-        const faultBody = { message: fault.message, documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' };
-        send({ status: fault.status, body: faultBody, headers: fault.headers ?? {} }, operationId);
+        const faultAnswer: Answer = {
+          status: fault.status,
+          body: { message: fault.message, documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' },
+          headers: fault.headers ?? {},
+        };
+        checkResponse(operation, operationId, faultAnswer);
+        send(faultAnswer, operationId);
         return;
       }
       const answer = await handle(req, operationId, (operation as unknown as { params?: Record<string, string> }).params ?? pathParams(operation.path!, url.pathname), query, body, state.tokens.get(token));
-      if (answer.body !== undefined && answer.status < 300) {
-        const check = api.validateResponse(answer.body, operation, answer.status);
-        if (check.errors && check.errors.length > 0) {
-          violation(`${operationId} ${answer.status}: the fake server's response does not match the OpenAPI description: ${JSON.stringify(check.errors).slice(0, 2000)}`);
-        }
-      }
+      checkResponse(operation, operationId, answer);
       send(answer, operationId);
     })().catch((error: unknown) => {
       violation(`fake GitHub crashed: ${String(error)}`);

@@ -1,0 +1,202 @@
+/**
+ * The ONE place that reads the action's inputs and the runner's environment.
+ * action.yml passes every input as an `INPUT_<NAME>` variable (dashes become
+ * underscores); the runner adds its GITHUB_* and RUNNER_* variables. Each input
+ * is read, defaulted, validated strictly and resolved into one typed Settings
+ * literal. Unknown booleans and enum values are errors that name the input and
+ * the accepted values; nothing downstream reads process.env.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { InputError } from '../model/index.js';
+import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
+
+export type Mode = 'pr' | 'main' | 'release' | 'report';
+export type FailOn = 'fail' | 'warn' | 'never';
+
+export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report'];
+export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
+export const FAIL_ON: readonly FailOn[] = ['fail', 'warn', 'never'];
+export const TESTBED_MISMATCH = ['flag', 'refuse'] as const;
+
+export interface Settings {
+  /** What this run is for: gate a pull request, record main's baseline, gate a release, or post a two-stage report. */
+  mode: Mode;
+  /** Absolute path of perf-gate.yml. */
+  config: string;
+  /** Budget files or folders (absolute); empty means the config's `budgets:`. */
+  budgets: string[];
+  /** Baseline ResultSets or harness outputs (absolute); empty means the config's `baselines:`. */
+  baseline: string[];
+  /** Existing results to gate instead of running the suites (absolute); empty means run them. */
+  results: string[];
+  /** Token for the GitHub API; empty means no API calls (report files only). */
+  token: string;
+  /** When to write the pull request comment. */
+  comment: CommentMode;
+  /** What fails the step: the gate's verdict, also warnings, or nothing. */
+  failOn: FailOn;
+  /** Create a check run with the verdict and annotations. */
+  checkRun: boolean;
+  /** Names the gate: the check run, and the sticky comment's marker (one comment per gate). */
+  gateName: string;
+  /** Let a fork's pull request run on a self-hosted runner. */
+  allowForkPullRequests: boolean;
+  /** Login whose comments count as the gate's own; empty means ask GitHub (GET /user). */
+  commentAuthor: string;
+  /** Absolute folder for reports, results and the two-stage handoff. */
+  outputDir: string;
+  /** mode report: folder holding the downloaded handoff; empty means download the artifact through the API. */
+  reportFrom: string;
+  /** Name of the two-stage artifact. */
+  artifactName: string;
+  /** flag or refuse results measured on a different testbed than the baseline. */
+  testbedMismatch: (typeof TESTBED_MISMATCH)[number];
+  /** Absolute folder the suites and relative paths start from. */
+  workingDirectory: string;
+  /** Facts of the runner and the triggering event. */
+  github: GitHubEnvironment;
+}
+
+export interface GitHubEnvironment {
+  apiUrl: string;
+  serverUrl: string;
+  /** owner/name. */
+  repository: string;
+  eventName: string;
+  /** Path of the event payload; empty when absent. */
+  eventPath: string;
+  sha: string;
+  ref: string;
+  runId: string;
+  /** "github-hosted" or "self-hosted" (unset on old runners, treated as self-hosted). */
+  runnerEnvironment: string;
+  workspace: string;
+  runnerTemp: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The environment variable of an input, as action.yml sets it. */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/[- ]/g, '_').toUpperCase()}`;
+}
+
+function where(name: string): string {
+  return `action input "${name}"`;
+}
+
+function raw(env: Env, name: string): string {
+  return (env[inputVariable(name)] ?? '').trim();
+}
+
+function oneOf<T extends string>(env: Env, name: string, accepted: readonly T[], fallback: T): T {
+  const value = raw(env, name);
+  if (value === '') return fallback;
+  if ((accepted as readonly string[]).includes(value)) return value as T;
+  throw new InputError(where(name), `"${value.slice(0, 60)}" is not accepted; expected one of: ${accepted.join(', ')}`);
+}
+
+/** YAML 1.2 core booleans, the way the runner's own toolkit reads them. */
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name);
+  if (value === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  throw new InputError(where(name), `"${value.slice(0, 60)}" is not a boolean; expected true or false`);
+}
+
+/** A list input: one item per line or separated by commas; blank items dropped. */
+function list(env: Env, name: string): string[] {
+  return raw(env, name)
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function path(base: string, p: string): string {
+  return isAbsolute(p) ? p : resolve(base, p);
+}
+
+/** Reads and validates every input and the runner's environment. Throws InputError naming the input. */
+export function readSettings(env: Env, cwd: string): Settings {
+  const workspace = env['GITHUB_WORKSPACE'] || cwd;
+  const workingDirectory = path(workspace, raw(env, 'working-directory') || '.');
+  const runnerTemp = env['RUNNER_TEMP'] || resolve(workingDirectory, '.perf-gate-tmp');
+  const gateName = raw(env, 'gate-name') || 'perf-gate';
+  if (!GATE_NAME.test(gateName)) {
+    throw new InputError(where('gate-name'), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  }
+  const artifactName = raw(env, 'artifact-name') || 'perf-gate-handoff';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(artifactName)) {
+    throw new InputError(where('artifact-name'), `"${artifactName.slice(0, 60)}" is not an artifact name; expected letters, digits, ".", "_" or "-"`);
+  }
+  const commentAuthor = raw(env, 'comment-author');
+  if (commentAuthor !== '' && !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(commentAuthor)) {
+    throw new InputError(where('comment-author'), `"${commentAuthor.slice(0, 60)}" is not a GitHub login; expected e.g. my-bot or my-app[bot]`);
+  }
+  const mode = oneOf(env, 'mode', MODES, 'pr');
+  const reportFrom = raw(env, 'report-from');
+  const apiUrl = (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new InputError('GITHUB_API_URL', `"${apiUrl.slice(0, 80)}" is not an http(s) URL`);
+  const settings: Settings = {
+    mode,
+    config: path(workingDirectory, raw(env, 'config') || 'perf-gate.yml'),
+    budgets: list(env, 'budgets').map((p) => path(workingDirectory, p)),
+    baseline: list(env, 'baseline').map((p) => path(workingDirectory, p)),
+    results: list(env, 'results').map((p) => path(workingDirectory, p)),
+    token: raw(env, 'github-token'),
+    comment: oneOf(env, 'comment', COMMENT_MODES, 'always'),
+    failOn: oneOf(env, 'fail-on', FAIL_ON, 'fail'),
+    checkRun: bool(env, 'check-run', true),
+    gateName,
+    allowForkPullRequests: bool(env, 'allow-fork-pull-requests', false),
+    commentAuthor,
+    outputDir: path(workingDirectory, raw(env, 'output-dir') || resolve(runnerTemp, 'perf-gate')),
+    reportFrom: reportFrom === '' ? '' : path(workingDirectory, reportFrom),
+    artifactName,
+    testbedMismatch: oneOf(env, 'testbed-mismatch', TESTBED_MISMATCH, 'flag'),
+    workingDirectory,
+    github: {
+      apiUrl,
+      serverUrl: (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, ''),
+      repository: env['GITHUB_REPOSITORY'] ?? '',
+      eventName: env['GITHUB_EVENT_NAME'] ?? '',
+      eventPath: env['GITHUB_EVENT_PATH'] ?? '',
+      sha: env['GITHUB_SHA'] ?? '',
+      ref: env['GITHUB_REF'] ?? '',
+      runId: env['GITHUB_RUN_ID'] ?? '',
+      runnerEnvironment: env['RUNNER_ENVIRONMENT'] ?? '',
+      workspace,
+      runnerTemp,
+    },
+  };
+  if (settings.github.repository !== '' && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(settings.github.repository)) {
+    throw new InputError('GITHUB_REPOSITORY', `"${settings.github.repository.slice(0, 80)}" is not owner/name`);
+  }
+  if (mode === 'report' && settings.results.length > 0) {
+    throw new InputError(where('results'), 'mode: report takes its results from the two-stage artifact; leave results empty');
+  }
+  return settings;
+}
+
+/** The settings as log lines, with the token hidden. */
+export function describeSettings(settings: Settings): string[] {
+  return Object.entries(settings)
+    .filter(([key]) => key !== 'github')
+    .map(([key, value]) => `${key}: ${key === 'token' ? (value ? '***' : '(none)') : JSON.stringify(value)}`);
+}
+
+/**
+ * The environment the suites' build and run commands get: the runner's, minus
+ * the action's inputs (INPUT_GITHUB_TOKEN above all) and any token variable, so
+ * benchmark code — possibly a contributor's — never sees a credential the
+ * action was given.
+ */
+export function suiteEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('INPUT_') || key === 'PERF_GATE_NODE' || key === 'GITHUB_TOKEN' || key === 'GH_TOKEN' || key === 'ACTIONS_RUNTIME_TOKEN' || key === 'ACTIONS_ID_TOKEN_REQUEST_TOKEN') continue;
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * `perf-gate action`: the entry of the GitHub Action (action.yml runs it).
+ * Wiring only: read every input and the environment into one Settings object,
+ * build the GitHub client and the log, run the phases, map errors to exit
+ * statuses. Outputs go to GITHUB_OUTPUT and the report to GITHUB_STEP_SUMMARY
+ * through @actions/core.
+ */
+import * as core from '@actions/core';
+import { join } from 'node:path';
+import { InputError } from '../model/index.js';
+import { createGitHubClient, GitHubError } from '../github/client.js';
+import { runAction, ACTION_EXIT } from '../action/run-action.js';
+import { readSettings, describeSettings, suiteEnvironment } from '../action/settings.js';
+import { runConfiguredSuites, storeBaseline } from './run.js';
+import type { ActionLog } from '../action/log.js';
+import { UsageError, type Command } from './command.js';
+
+const USAGE = `Usage: perf-gate action
+
+Runs perf-gate as the GitHub Action: reads the action's inputs from INPUT_*
+variables and the runner's GITHUB_* and RUNNER_* variables (see action.yml and
+docs/github-action.md). Not meant to be run by hand.`;
+
+/** The log of a real run: @actions/core's workflow commands and file commands. */
+function coreLog(): ActionLog {
+  return {
+    group: (title, fn) => core.group(title, fn),
+    info: (m) => core.info(m),
+    debug: (m) => core.debug(m),
+    warning: (m) => core.warning(m),
+    error: (m) => core.error(m),
+    setOutput: (name, value) => core.setOutput(name, value),
+    appendSummary: async (markdown) => {
+      if (!process.env['GITHUB_STEP_SUMMARY']) return;
+      await core.summary.addRaw(markdown, true).write();
+      core.summary.emptyBuffer();
+    },
+  };
+}
+
+export const actionCommand: Command = {
+  name: 'action',
+  summary: 'run as the GitHub Action (inputs from INPUT_* variables)',
+  usage: USAGE,
+  async run(argv, ctx) {
+    if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
+    const log = coreLog();
+    try {
+      const settings = readSettings(ctx.env, ctx.cwd);
+      if (settings.token) core.setSecret(settings.token);
+      for (const line of describeSettings(settings)) log.debug(line);
+      const github = settings.token
+        ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) })
+        : null;
+      return await runAction(settings, {
+        github,
+        log,
+        runSuites: (config, s, expected) =>
+          runConfiguredSuites({ config, shard: null, outDir: join(s.outputDir, 'runs'), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
+        storeBaseline: (config, results) => storeBaseline(config, results),
+        now: ctx.now,
+      });
+    } catch (error) {
+      // One clear message as an error annotation, then the CLI's usual mapping (2 for unusable input).
+      if (error instanceof InputError) {
+        log.error(`perf-gate: ${error.message}`);
+        return ACTION_EXIT.unusable;
+      }
+      // Only the two-stage verification needs GitHub before a verdict exists; without it nothing can be posted safely.
+      if (error instanceof GitHubError) {
+        log.error(`perf-gate: GitHub could not be asked what the run needs (${error.message})`);
+        return ACTION_EXIT.unusable;
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,253 @@
+/**
+ * The few GitHub REST calls the action makes, behind one small interface that
+ * is given a base URL and a token (so GitHub Enterprise Server and the tests'
+ * loopback server work the same way). Built on @actions/github's Octokit, with
+ * retries for 5xx answers and secondary rate limits (see retry.ts).
+ *
+ * This module never decides a verdict and never reads the environment.
+ */
+import { GitHub, getOctokitOptions } from '@actions/github/lib/utils';
+import { DEFAULT_RETRY_POLICY, retryDelay, type FailedAnswer, type RetryPolicy } from './retry.js';
+
+/** owner/name of a repository. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  /** Login of the comment's author; null for a deleted account ("ghost"). */
+  author: string | null;
+  url: string;
+}
+
+export interface CheckRunAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+}
+
+export interface CheckRunOutput {
+  title: string;
+  summary: string;
+  text?: string;
+  annotations?: CheckRunAnnotation[];
+}
+
+export interface CheckRunCreate {
+  name: string;
+  headSha: string;
+  conclusion: 'success' | 'failure' | 'neutral';
+  output: CheckRunOutput;
+  detailsUrl?: string;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  headSha: string;
+  /** owner/name of the head repository; null when the fork was deleted. */
+  headRepo: string | null;
+  baseRepo: string;
+  state: string;
+}
+
+export interface ArtifactInfo {
+  id: number;
+  name: string;
+  sizeInBytes: number;
+  expired: boolean;
+}
+
+/** Everything the action asks of GitHub. Tests use the real implementation against a loopback server. */
+export interface GitHubApi {
+  /** The token's own login, or null when the token may not call GET /user (GITHUB_TOKEN). */
+  authenticatedLogin(): Promise<string | null>;
+  /** Every comment on an issue or pull request, all pages. */
+  listIssueComments(repo: RepoRef, issue: number): Promise<IssueComment[]>;
+  createIssueComment(repo: RepoRef, issue: number, body: string): Promise<IssueComment>;
+  updateIssueComment(repo: RepoRef, commentId: number, body: string): Promise<IssueComment>;
+  createCheckRun(repo: RepoRef, run: CheckRunCreate): Promise<{ id: number; url: string }>;
+  /** Adds output (e.g. the next batch of annotations) to an existing check run. */
+  updateCheckRun(repo: RepoRef, checkRunId: number, output: CheckRunOutput): Promise<void>;
+  getPullRequest(repo: RepoRef, number: number): Promise<PullRequestInfo>;
+  listRunArtifacts(repo: RepoRef, runId: number): Promise<ArtifactInfo[]>;
+  /** The artifact's zip archive, at most maxBytes long. */
+  downloadArtifact(repo: RepoRef, artifactId: number, maxBytes: number): Promise<Uint8Array>;
+}
+
+export interface ClientOptions {
+  /** REST base URL, e.g. https://api.github.com or http://127.0.0.1:PORT (GITHUB_API_URL). */
+  baseUrl: string;
+  token: string;
+  retry?: RetryPolicy;
+  /** Waits between retries; injected so tests need no clock. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Told about every retry, for the log. */
+  onRetry?: (message: string) => void;
+  userAgent?: string;
+}
+
+/** A GitHub request error reduced to what callers and the retry policy need. */
+export class GitHubError extends Error {
+  override readonly name = 'GitHubError';
+  constructor(
+    message: string,
+    /** HTTP status, 0 when no answer came. */
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+interface OctokitLikeError {
+  status?: number;
+  message?: string;
+  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
+}
+
+function failedAnswer(error: unknown): FailedAnswer {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as OctokitLikeError;
+  const data = e.response?.data;
+  const apiMessage =
+    typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
+      ? (data as { message: string }).message
+      : '';
+  return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ''} ${apiMessage}`.trim() };
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the GitHub client. No request is made until a method is called. */
+export function createGitHubClient(options: ClientOptions): GitHubApi {
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const sleep = options.sleep ?? defaultSleep;
+  const octokit = new GitHub(
+    getOctokitOptions(options.token, {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      userAgent: options.userAgent ?? 'perf-gate',
+      request: { redirect: 'manual' },
+    }),
+  );
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request(requestOptions);
+      } catch (error) {
+        const answer = failedAnswer(error);
+        const delay = retryDelay(answer, attempt, policy);
+        if (delay === null) throw error;
+        options.onRetry?.(
+          `GitHub answered ${answer.status ?? 'nothing'} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`,
+        );
+        await sleep(delay);
+      }
+    }
+  });
+
+  const wrap = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof GitHubError) throw error;
+      const answer = failedAnswer(error);
+      throw new GitHubError(`${what}: ${answer.status ? `HTTP ${answer.status} ` : ''}${answer.message}`.trim(), answer.status ?? 0);
+    }
+  };
+
+  const toComment = (c: { id: number; body?: string; user: { login: string } | null; html_url: string }): IssueComment => ({
+    id: c.id,
+    body: c.body ?? '',
+    author: c.user?.login ?? null,
+    url: c.html_url,
+  });
+
+  return {
+    authenticatedLogin: () =>
+      wrap('GET /user', async () => {
+        try {
+          const { data } = await octokit.rest.users.getAuthenticated();
+          return data.login;
+        } catch (error) {
+          // An installation token (GITHUB_TOKEN) is refused here with 403 "Resource not accessible by integration".
+          if (failedAnswer(error).status === 403) return null;
+          throw error;
+        }
+      }),
+    listIssueComments: (repo, issue) =>
+      wrap(`list comments of #${issue}`, async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue, per_page: 100 });
+        return all.map(toComment);
+      }),
+    createIssueComment: (repo, issue, body) =>
+      wrap(`comment on #${issue}`, async () => toComment((await octokit.rest.issues.createComment({ ...repo, issue_number: issue, body })).data)),
+    updateIssueComment: (repo, commentId, body) =>
+      wrap(`update comment ${commentId}`, async () =>
+        toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data),
+      ),
+    createCheckRun: (repo, run) =>
+      wrap(`create check run "${run.name}"`, async () => {
+        const { data } = await octokit.rest.checks.create({
+          ...repo,
+          name: run.name,
+          head_sha: run.headSha,
+          status: 'completed',
+          conclusion: run.conclusion,
+          completed_at: new Date().toISOString(),
+          output: run.output,
+          ...(run.detailsUrl ? { details_url: run.detailsUrl } : {}),
+        });
+        return { id: data.id, url: data.html_url ?? data.url };
+      }),
+    updateCheckRun: (repo, checkRunId, output) =>
+      wrap(`update check run ${checkRunId}`, async () => {
+        await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output });
+      }),
+    getPullRequest: (repo, number) =>
+      wrap(`get pull request #${number}`, async () => {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+        return {
+          number: data.number,
+          headSha: data.head.sha,
+          headRepo: data.head.repo?.full_name ?? null,
+          baseRepo: data.base.repo.full_name,
+          state: data.state,
+        };
+      }),
+    listRunArtifacts: (repo, runId) =>
+      wrap(`list artifacts of run ${runId}`, async () => {
+        const all = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, { ...repo, run_id: runId, per_page: 100 });
+        return all.map((a) => ({ id: a.id, name: a.name, sizeInBytes: a.size_in_bytes, expired: a.expired }));
+      }),
+    downloadArtifact: (repo, artifactId, maxBytes) =>
+      wrap(`download artifact ${artifactId}`, async () => {
+        let location: string | undefined;
+        try {
+          const answer = await octokit.rest.actions.downloadArtifact({ ...repo, artifact_id: artifactId, archive_format: 'zip' });
+          location = typeof answer.headers.location === 'string' ? answer.headers.location : undefined;
+          if (!location && answer.data instanceof ArrayBuffer) return limit(new Uint8Array(answer.data), maxBytes);
+        } catch (error) {
+          const e = error as OctokitLikeError;
+          if (e.status !== 302) throw error;
+          const header = e.response?.headers?.location;
+          location = typeof header === 'string' ? header : undefined;
+        }
+        if (!location) throw new GitHubError(`download artifact ${artifactId}: no archive location in the answer`, 0);
+        // The archive URL is pre-signed: send no token to it.
+        const response = await fetch(location, { redirect: 'follow' });
+        if (!response.ok) throw new GitHubError(`download artifact ${artifactId}: HTTP ${response.status} from the archive URL`, response.status);
+        const declared = Number(response.headers.get('content-length') ?? '0');
+        if (declared > maxBytes) throw new GitHubError(`download artifact ${artifactId}: ${declared} bytes, more than the ${maxBytes} allowed`, 0);
+        return limit(new Uint8Array(await response.arrayBuffer()), maxBytes);
+      }),
+  };
+}
+
+function limit(bytes: Uint8Array, maxBytes: number): Uint8Array {
+  if (bytes.byteLength > maxBytes) throw new GitHubError(`artifact archive is ${bytes.byteLength} bytes, more than the ${maxBytes} allowed`, 0);
+  return bytes;
+}

@@ -1,0 +1,128 @@
+/**
+ * One sticky comment per pull request and per gate. The comment is found by a
+ * hidden marker at the very END of its body (so text quoted from a benchmark
+ * name inside the report can never be mistaken for it) and only among the
+ * comments written by the token's own user (so nobody else's comment, quoting
+ * ours, is ever edited). The marker also records the verdict and a digest of
+ * the result, which makes "✅ resolved" and `comment: on-change` possible
+ * without parsing the report back.
+ */
+import type { GitHubApi, IssueComment, RepoRef } from './client.js';
+
+/** GitHub's limit for an issue comment body, in characters. */
+export const MAX_COMMENT_CHARS = 65_536;
+
+/** When to write the comment (the `comment` input). */
+export type CommentMode = 'always' | 'on-change' | 'never';
+
+/**
+ * Gate names are restricted (settings enforce it) so the marker needs no
+ * escaping and stays one well-formed HTML comment (no "--" inside).
+ */
+export const GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export interface MarkerState {
+  verdict: 'pass' | 'fail';
+  /** A short digest of what the comment shows (statuses, budgets), to tell "changed" from "same". */
+  digest: string;
+}
+
+/** The hidden marker placed at the end of the comment body. */
+export function stickyMarker(gate: string, state: MarkerState): string {
+  return `<!-- perf-gate:sticky gate=${gate} verdict=${state.verdict} digest=${state.digest} -->`;
+}
+
+const MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64}) -->\s*$/;
+
+/** Reads the marker at the end of a body, for this gate; null when there is none. */
+export function readMarker(body: string, gate: string): MarkerState | null {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate) return null;
+  return { verdict: match[2] as 'pass' | 'fail', digest: match[3]! };
+}
+
+/**
+ * The gate's own comment among all comments of the pull request: written by
+ * `self` and ending with this gate's marker. The oldest wins, so the comment
+ * stays where the conversation first saw it.
+ */
+export function findStickyComment(comments: readonly IssueComment[], gate: string, self: string): IssueComment | null {
+  const selfLower = self.toLowerCase();
+  for (const comment of comments) {
+    if (comment.author?.toLowerCase() !== selfLower) continue;
+    if (readMarker(comment.body, gate)) return comment;
+  }
+  return null;
+}
+
+export type CommentPlan =
+  | { action: 'create' }
+  | { action: 'update'; commentId: number }
+  | { action: 'skip'; reason: string };
+
+/**
+ * What to do, given the mode, the existing comment (if any) and the new state.
+ * `on-change`: a passing first result creates nothing; an existing comment is
+ * edited only when the verdict or what it shows changed.
+ */
+export function planComment(mode: CommentMode, existing: IssueComment | null, previous: MarkerState | null, state: MarkerState): CommentPlan {
+  if (mode === 'never') return { action: 'skip', reason: 'comment: never' };
+  if (mode === 'on-change') {
+    if (!existing && state.verdict === 'pass') return { action: 'skip', reason: 'on-change: the gate passes and no earlier comment exists' };
+    if (existing && previous && previous.verdict === state.verdict && previous.digest === state.digest) {
+      return { action: 'skip', reason: 'on-change: the result is the same as the comment already shows' };
+    }
+  }
+  return existing ? { action: 'update', commentId: existing.id } : { action: 'create' };
+}
+
+export interface StickyOutcome {
+  action: 'created' | 'updated' | 'skipped';
+  /** The comment's URL, when one exists. */
+  url: string | null;
+  reason?: string;
+  /** True when the comment now says "✅ resolved". */
+  resolved: boolean;
+}
+
+export interface StickyRequest {
+  repo: RepoRef;
+  pullRequest: number;
+  gate: string;
+  mode: CommentMode;
+  state: MarkerState;
+  /**
+   * Renders the whole body, given the state of the comment it replaces (for
+   * "✅ resolved"); it must end with stickyMarker(gate, state) and fit
+   * MAX_COMMENT_CHARS (the Markdown reporter truncates to a given length).
+   */
+  render(previous: MarkerState | null): string;
+  /** Login whose comments count as ours; looked up from the token when absent. */
+  author?: string;
+}
+
+/** The login used when the token cannot call GET /user: the GITHUB_TOKEN's app bot. */
+export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
+
+/** Finds, then creates or updates, the gate's sticky comment. Errors propagate; the caller turns them into warnings. */
+export async function upsertStickyComment(api: GitHubApi, request: StickyRequest): Promise<StickyOutcome> {
+  if (request.mode === 'never') return { action: 'skipped', url: null, reason: 'comment: never', resolved: false };
+  const self = request.author ?? (await api.authenticatedLogin()) ?? GITHUB_ACTIONS_BOT;
+  const comments = await api.listIssueComments(request.repo, request.pullRequest);
+  const existing = findStickyComment(comments, request.gate, self);
+  const previous = existing ? readMarker(existing.body, request.gate) : null;
+  const plan = planComment(request.mode, existing, previous, request.state);
+  if (plan.action === 'skip') return { action: 'skipped', url: existing?.url ?? null, reason: plan.reason, resolved: false };
+  const body = request.render(previous);
+  const marker = stickyMarker(request.gate, request.state);
+  if (!body.trimEnd().endsWith(marker) || body.length > MAX_COMMENT_CHARS) {
+    throw new Error(`sticky comment body must end with ${marker} and be at most ${MAX_COMMENT_CHARS} characters (got ${body.length})`);
+  }
+  const resolved = previous?.verdict === 'fail' && request.state.verdict === 'pass';
+  if (plan.action === 'update') {
+    const updated = await api.updateIssueComment(request.repo, plan.commentId, body);
+    return { action: 'updated', url: updated.url, resolved };
+  }
+  const created = await api.createIssueComment(request.repo, request.pullRequest, body);
+  return { action: 'created', url: created.url, resolved };
+}

@@ -1,0 +1,125 @@
+/**
+ * The whole action on a real project: a temporary git repository with a small
+ * program, timed by real hyperfine through perf-gate.yml. main records the
+ * baseline; a pull request makes the program slower (one sticky comment shows
+ * the regression, the check run fails, the step fails); a fix updates the same
+ * comment to "resolved" and passes.
+ */
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
+import { bundleAction } from '../support/action-runner/bundle.js';
+import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
+
+let gh: FakeGitHub;
+let actionPath: string;
+let repo: string;
+let root: string;
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } }).trim();
+}
+
+function commitProgram(delay: string, message: string): string {
+  writeFileSync(join(repo, 'prog.sh'), `#!/usr/bin/env bash\n# stands in for the project's program\nsleep ${delay}\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', message);
+  return git('rev-parse', 'HEAD');
+}
+
+before(async () => {
+  try {
+    execFileSync('hyperfine', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('hyperfine is not installed: the end-to-end test needs the real tool (apt-get install hyperfine; .ci/run installs it)');
+  }
+  root = mkdtempSync(join(tmpdir(), 'perf-gate-e2e-'));
+  actionPath = await bundleAction(join(root, 'action'));
+  repo = join(root, 'repo');
+  mkdirSync(join(repo, 'budgets'), { recursive: true });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(repo, 'perf-gate.yml'), [
+    'version: 1',
+    'budgets: budgets/',
+    'baselines: baselines/',
+    'suites:',
+    '  - name: speed',
+    '    build: env > suite-env.txt',
+    "    run: hyperfine --warmup 2 --runs 15 --export-json {output} 'bash prog.sh'",
+    '    format: hyperfine',
+    '    timeout: 2m',
+    '',
+  ].join('\n'));
+  // Generous tolerances: the slow head is 10x slower; the fix must pass despite a busy machine.
+  // The absolute budget (the fast program takes about 25 ms) makes the slow head fail even if the load of the moment blurs the comparison.
+  writeFileSync(join(repo, 'budgets', 'speed.yml'), [
+    'version: 1', 'defaults:', '  regression: 30%', '  noise: 5%', 'benchmarks:', '  "speed/*":', '    time: { max: 150ms, stat: median }', '',
+  ].join('\n'));
+  gh = await startFakeGitHub();
+  gh.tokens.set('ghs-token', null);
+});
+after(async () => {
+  await gh?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+afterEach(() => assert.deepEqual(gh.violations, []));
+
+function scenario(eventName: string, event: Record<string, unknown>, sha: string): Scenario {
+  return {
+    workspace: repo, runnerTemp: join(repo, '..', `temp-${sha.slice(0, 8)}`), apiUrl: gh.url, token: 'ghs-token', repository: 'acme/prog',
+    eventName, event, sha, ref: eventName === 'push' ? 'refs/heads/main' : 'refs/pull/41/merge',
+  };
+}
+
+test('main records the baseline, a slower pull request fails with one comment, the fix resolves it', async () => {
+  const base = commitProgram('0.02', 'fast program');
+  const main = await runAction(actionPath, scenario('push', { ref: 'refs/heads/main' }, base), { mode: 'main' });
+  assert.equal(main.outcome, 'success', main.steps[0]?.stderr + main.stdout.slice(-3000));
+  const baselineFile = main.outputs['baseline-file']!;
+  assert.ok(existsSync(baselineFile), `baseline written: ${baselineFile}`);
+  assert.ok(existsSync(join(repo, 'suite-env.txt')));
+  const suiteEnv = readFileSync(join(repo, 'suite-env.txt'), 'utf8');
+  assert.match(suiteEnv, /GITHUB_REPOSITORY=acme\/prog/, 'the suites see the runner environment');
+  assert.equal(suiteEnv.includes('ghs-token'), false, 'but never the token');
+  assert.equal(/^INPUT_/m.test(suiteEnv), false, 'nor the action inputs');
+  git('add', 'baselines');
+  git('commit', '-q', '-m', 'record the baseline');
+
+  const slow = commitProgram('0.2', 'slower program');
+  const pr = await runAction(actionPath, scenario('pull_request', pullRequestEvent(41, slow, 'acme/prog', 'acme/prog'), 'f0'.repeat(20)), {});
+  const prReport = pr.outputs['report-markdown'] ? readFileSync(pr.outputs['report-markdown'], 'utf8') : pr.stdout.slice(-3000);
+  assert.equal(pr.outcome, 'failure', `the step fails; the report said:\n${prReport}`);
+  assert.equal(pr.steps[0]?.exitCode, 1);
+  assert.equal(pr.outputs['verdict'], 'fail');
+  assert.equal(pr.outputs['regressed'], '1', prReport);
+  assert.equal(pr.outputs['budget-failed'], '1', prReport);
+  let comments = gh.comments.filter((c) => c.issue === 41);
+  assert.equal(comments.length, 1);
+  assert.match(comments[0]!.body, /speed\/bash prog\.sh/);
+  assert.match(comments[0]!.body, /❌/);
+  assert.match(comments[0]!.body, /regress/i);
+  let run = gh.checkRuns.at(-1)!;
+  assert.equal(run.head_sha, slow);
+  assert.equal(run.conclusion, 'failure');
+  assert.ok(run.output.annotations.some((a) => a['annotation_level'] === 'failure'));
+  const commentId = comments[0]!.id;
+
+  const fixed = commitProgram('0.02', 'fix the slowdown');
+  const again = await runAction(actionPath, scenario('pull_request', pullRequestEvent(41, fixed, 'acme/prog', 'acme/prog'), 'f1'.repeat(20)), {});
+  const fixReport = again.outputs['report-markdown'] ? readFileSync(again.outputs['report-markdown'], 'utf8') : again.stdout.slice(-3000);
+  assert.equal(again.outputs['verdict'], 'pass', fixReport);
+  assert.equal(again.outcome, 'success');
+  comments = gh.comments.filter((c) => c.issue === 41);
+  assert.equal(comments.length, 1, 'still exactly one comment');
+  assert.equal(comments[0]!.id, commentId, 'the same comment, updated in place');
+  assert.match(comments[0]!.body, /resolved/i);
+  assert.match(comments[0]!.body, /verdict=pass/);
+  run = gh.checkRuns.at(-1)!;
+  assert.equal(run.head_sha, fixed);
+  assert.equal(run.conclusion, 'success');
+  assert.match(again.summary, /speed\/bash prog\.sh/);
+});

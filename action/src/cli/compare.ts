@@ -5,7 +5,7 @@ import { gateAndReport, prepareOutputs, resolveBudgets } from './gate-pipeline.j
 
 const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
                          [--format NAME] [--json FILE] [--markdown FILE]
-                         [--testbed-mismatch flag|refuse]
+                         [--testbed-mismatch flag|compare|refuse]
 
 Compares benchmark results with a baseline and the budgets, prints the regression
 table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmark)
@@ -18,7 +18,8 @@ or 2 (unusable input).
   --format NAME         the harness format of the inputs (default: auto-detect)
   --json FILE           write the JSON report
   --markdown FILE       write the Markdown report (a PR comment body)
-  --testbed-mismatch    flag (default) or refuse results from different testbeds`;
+  --testbed-mismatch    results from different testbeds: flag (default: shown,
+                        regressions do not fail), compare (they fail), refuse (exit 2)`;
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -30,7 +31,7 @@ export const compareCommand: Command = {
     });
     if (!flags.current) throw new UsageError('--current is required');
     const mismatch = flags['testbed-mismatch'] ?? 'flag';
-    if (mismatch !== 'flag' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag or refuse, found "${mismatch}"`);
+    if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
     const created = ctx.now().toISOString();

@@ -15,6 +15,8 @@ export interface Tolerances {
   regression: number;
   noise: number;
   alpha: number;
+  /** Between-run drift of a run's level (fraction); 0 when unknown. */
+  drift: number;
 }
 
 /** Where something was written: "budgets/scan.yml:7". */
@@ -72,7 +74,7 @@ export interface Budgets {
 }
 
 /** perf-gate's defaults when no budget file says otherwise (DESIGN.md). */
-export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = { regression: 0.05, noise: 0.01, alpha: 0.01, severity: 'fail', missing: 'show' };
+export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0, severity: 'fail', missing: 'show' };
 
 export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 
@@ -144,7 +146,7 @@ export function parseBudgets(text: string, file: string): { defaults: Partial<Bu
   const defaults: Partial<BudgetDefaults> = {};
   const defaultLines: Record<string, number | undefined> = {};
   const d = data.defaults ?? {};
-  for (const key of ['regression', 'noise'] as const) {
+  for (const key of ['regression', 'noise', 'drift'] as const) {
     if (d[key] !== undefined) {
       defaults[key] = percent(source, ['defaults', key], d[key]);
       defaultLines[key] = source.lineOf(['defaults', key]);
@@ -175,6 +177,7 @@ export function parseBudgets(text: string, file: string): { defaults: Partial<Bu
       }
       if (m.regression !== undefined) budget.tolerances.regression = percent(source, [...path, 'regression'], m.regression);
       if (m.noise !== undefined) budget.tolerances.noise = percent(source, [...path, 'noise'], m.noise);
+      if (m.drift !== undefined) budget.tolerances.drift = percent(source, [...path, 'drift'], m.drift);
       if (typeof m.alpha === 'number') budget.tolerances.alpha = m.alpha;
       if (m.severity === 'fail' || m.severity === 'warn') budget.severity = m.severity;
       if (m.direction === 'lower' || m.direction === 'higher') budget.direction = m.direction;
@@ -271,6 +274,7 @@ export function resolveBudget(budgets: Budgets, benchmarkId: string, metric: str
       regression: budget?.tolerances.regression ?? d.regression,
       noise: budget?.tolerances.noise ?? d.noise,
       alpha: budget?.tolerances.alpha ?? d.alpha,
+      drift: budget?.tolerances.drift ?? d.drift,
     },
     severity: budget?.severity ?? d.severity,
     ...(budget?.direction ? { direction: budget.direction } : {}),

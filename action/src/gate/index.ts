@@ -14,8 +14,13 @@ export * from './types.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;
-  /** What to do when the two sides were measured on different testbeds. */
-  testbedMismatch: 'flag' | 'refuse';
+  /**
+   * What to do when the two sides were measured on different testbeds:
+   * `flag` shows the comparison (flagged) but lets only budgets and failures
+   * fail the gate, since the difference may be the machine's; `compare` lets
+   * flagged regressions fail too; `refuse` makes the input unusable.
+   */
+  testbedMismatch: 'flag' | 'compare' | 'refuse';
 }
 
 export const DEFAULT_GATE_OPTIONS: GateOptions = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: 'flag' };
@@ -82,7 +87,8 @@ export function decide(
   const warnings: GateWarning[] = [];
   const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
   if (differentTestbed) {
-    const message = `the baseline was measured on testbed ${baseline!.testbed!.id} and this run on ${current.testbed!.id}: differences may come from the machine, not the code. Re-measure the baseline on this runner, or compare interleaved (perf-gate run --ab).`;
+    const consequence = options.testbedMismatch === 'compare' ? 'regressions still fail the gate (--testbed-mismatch compare)' : 'regressions are shown but do not fail the gate; budgets still do';
+    const message = `the baseline was measured on testbed ${baseline!.testbed!.id} and this run on ${current.testbed!.id}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
     if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError(message);
     warnings.push({ code: 'different-testbed', message });
   }
@@ -141,6 +147,8 @@ export function decide(
           regression: resolved.tolerances.regression,
           noise: resolved.tolerances.noise,
           alpha: resolved.tolerances.alpha,
+          // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
+          drift: interleaved ? 0 : resolved.tolerances.drift,
         });
         pending.push({ row, comparison: inputs.length - 1 });
       }
@@ -149,7 +157,7 @@ export function decide(
 
   const comparisons = inputs.length > 0 ? compareMetrics(inputs, options.comparison) : [];
   const rows = pending.map(({ row, comparison }) => {
-    if (comparison === undefined) return finish(row, budgets, differentTestbed);
+    if (comparison === undefined) return finish(row, budgets, differentTestbed, options);
     const c = comparisons[comparison]!;
     const flags: RowFlag[] = [...c.flags];
     return finish(
@@ -168,10 +176,11 @@ export function decide(
       },
       budgets,
       differentTestbed,
+      options,
     );
   });
 
-  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false)));
+  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
 
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
@@ -222,11 +231,15 @@ function meta(set: ResultSet): GateReport['current'] {
 }
 
 /** Adds the testbed flag and decides whether the row fails the gate. */
-function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean): VerdictRow {
-  const flags = differentTestbed && row.baseline && row.current && !row.flags.includes('different-testbed') ? [...row.flags, 'different-testbed' as const] : row.flags;
+function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean, options: GateOptions): VerdictRow {
+  const compared = row.baseline !== null && row.current !== null;
+  const flagged = differentTestbed && compared;
+  const flags = flagged && !row.flags.includes('different-testbed') ? [...row.flags, 'different-testbed' as const] : row.flags;
+  // Across testbeds a shift may be the machine's, not the code's: by default it is shown but cannot fail the gate.
+  const regressionCounts = !flagged || options.testbedMismatch === 'compare';
   const failsGate =
     row.status === 'failed' ||
-    (row.status === 'regressed' && row.severity === 'fail') ||
+    (row.status === 'regressed' && row.severity === 'fail' && regressionCounts) ||
     (row.budget?.result === 'fail' && row.budget.severity === 'fail') ||
     (row.status === 'missing' && budgets.defaults.missing === 'fail');
   return { ...row, flags, failsGate };

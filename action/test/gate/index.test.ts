@@ -161,3 +161,29 @@ test('metrics the tool could not measure are named in a warning, never shown as 
   const warning = report.warnings.find((w) => w.code === 'unavailable-metrics')!;
   assert.match(warning.message, /^perf\/x: instructions <not supported>, cycles <not counted>: /);
 });
+
+test('across testbeds a regression is shown but fails the gate only with testbedMismatch "compare"', () => {
+  const base = set([bench('a', samples(0.010, 20, 1))], { testbed: { id: 'box-1' } });
+  const cur = set([bench('a', samples(0.013, 20, 2))], { testbed: { id: 'box-2' } });
+  const flagged = decide(base, cur, EMPTY_BUDGETS);
+  assert.equal(flagged.rows[0]!.status, 'regressed');
+  assert.ok(flagged.rows[0]!.flags.includes('different-testbed'));
+  assert.equal(flagged.verdict, 'pass');
+  assert.match(flagged.warnings.find((w) => w.code === 'different-testbed')!.message, /do not fail the gate; budgets still do/);
+  const compared = decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'compare' });
+  assert.equal(compared.verdict, 'fail');
+});
+
+test('a configured between-run drift keeps a shift of that size from being called a regression', () => {
+  // Tight samples 8 % apart: significant on their own, but within a 10 % drift between runs.
+  const base = set([bench('a', samples(0.0100, 20, 1, 0.005))]);
+  const cur = set([bench('a', samples(0.0108, 20, 2, 0.005))]);
+  const withoutDrift = decide(base, cur, budgets('version: 1\ndefaults:\n  regression: 5%\n'));
+  assert.equal(withoutDrift.rows[0]!.status, 'regressed');
+  const withDrift = decide(base, cur, budgets('version: 1\ndefaults:\n  regression: 5%\n  drift: 10%\n'));
+  assert.notEqual(withDrift.rows[0]!.status, 'regressed');
+  assert.match(withDrift.rows[0]!.reason, /drift/);
+  // A real 30 % slowdown still stands out from a 3 % drift.
+  const big = decide(base, set([bench('a', samples(0.013, 20, 3, 0.005))]), budgets('version: 1\ndefaults:\n  drift: 3%\n'));
+  assert.equal(big.rows[0]!.status, 'regressed');
+});

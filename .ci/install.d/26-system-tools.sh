@@ -3,6 +3,8 @@
 # against a loopback server), perf stat, strace -c, valgrind massif/callgrind,
 # GNU time -v, and gcc for the tiny C programs they measure.
 set -euo pipefail
+# shellcheck source=.ci/apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../apt.sh"
 
 need=()
 command -v wrk >/dev/null || need+=(wrk)
@@ -11,12 +13,4 @@ command -v strace >/dev/null || need+=(strace)
 command -v valgrind >/dev/null || need+=(valgrind)
 [ -x /usr/bin/time ] || need+=(time)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
-if [ "${#need[@]}" -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "missing ${need[*]}; install them as root (apt-get install ${need[*]})" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
-    || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
-fi
+apt_install "${need[@]}"

@@ -1,4 +1,5 @@
 import { InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
+import { describe } from '../stats/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
 
@@ -48,17 +49,18 @@ function parseResult(result: unknown, index: number, text: string, path: string)
     }
   });
   const samples = times as number[];
+  const described = describe(samples);
   const { direction, exact } = metricTraits('time', 's');
   const metrics: Record<string, Metric> = {
     time: {
       unit: 's', direction, exact, sourceUnit: 's', samples: [...samples],
       summary: {
         n: samples.length,
-        mean: numberOr(result.mean, mean(samples)),
+        mean: numberOr(result.mean, described.mean),
         stddev: typeof result.stddev === 'number' ? result.stddev : null,
-        median: numberOr(result.median, median(samples)),
-        min: Math.min(...samples),
-        max: Math.max(...samples),
+        median: numberOr(result.median, described.median),
+        min: described.min,
+        max: described.max,
       },
     },
   };
@@ -86,14 +88,4 @@ function parseResult(result: unknown, index: number, text: string, path: string)
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
-
-function mean(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { describe } from '../stats/index.js';
 
 /**
  * perf-gate's own timer, the fallback for machines without hyperfine: runs
@@ -50,12 +51,9 @@ export function timeCommands(options: TimerOptions): { results: TimerResult[] } 
     for (let i = 0; i < options.warmup; i++) runOnce(command, options);
     const runs = Array.from({ length: options.runs }, () => runOnce(command, options));
     const times = runs.map((r) => r.seconds);
-    const sorted = [...times].sort((a, b) => a - b);
-    const n = times.length;
-    const mean = times.reduce((a, b) => a + b, 0) / n;
-    const stddev = n > 1 ? Math.sqrt(times.reduce((a, t) => a + (t - mean) ** 2, 0) / (n - 1)) : null;
-    const median = n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
-    return { command, mean, stddev, median, min: sorted[0]!, max: sorted[n - 1]!, times, exit_codes: runs.map((r) => r.code) };
+    const { mean, median, stddev, min, max } = describe(times);
+    // hyperfine writes null for a standard deviation it cannot compute (one run).
+    return { command, mean, stddev: Number.isFinite(stddev) ? stddev : null, median, min, max, times, exit_codes: runs.map((r) => r.code) };
   });
   return { results };
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe } from '../../src/stats/index.js';
 
 /**
  * A small CPU-bound C program whose work is `iterations` rounds of an LCG, so
@@ -76,16 +77,8 @@ export function interleavedHyperfine(
     }
   }
   for (const [file, result] of merged) {
-    const sorted = [...result.times].sort((a, b) => a - b);
-    const n = sorted.length;
-    const mean = sorted.reduce((a, b) => a + b, 0) / n;
-    const summary = {
-      mean,
-      stddev: Math.sqrt(sorted.reduce((a, t) => a + (t - mean) ** 2, 0) / (n - 1)),
-      median: n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2,
-      min: sorted[0]!,
-      max: sorted[n - 1]!,
-    };
+    const { mean, stddev, median, min, max } = describe(result.times);
+    const summary = { mean, stddev, median, min, max };
     writeFileSync(join(options.dir, file), `${JSON.stringify({ results: [{ ...result, ...summary }] }, null, 2)}\n`);
   }
 }

@@ -16,7 +16,7 @@ export type FailOn = 'fail' | 'warn' | 'never';
 export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
 export const FAIL_ON: readonly FailOn[] = ['fail', 'warn', 'never'];
-export const TESTBED_MISMATCH = ['flag', 'refuse'] as const;
+export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 
 export interface Settings {
   /** What this run is for: gate a pull request, record main's baseline, gate a release, or post a two-stage report. */
@@ -49,7 +49,7 @@ export interface Settings {
   reportFrom: string;
   /** Name of the two-stage artifact. */
   artifactName: string;
-  /** flag or refuse results measured on a different testbed than the baseline. */
+  /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */
   workingDirectory: string;

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { readInputs } from '../adapters/index.js';
 import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
-import { decide, TestbedMismatchError, type GateReport } from '../gate/index.js';
+import { decide, TestbedMismatchError, withConfirmations, type GateReport } from '../gate/index.js';
+import type { AbMeasurement } from '../runner/ab.js';
+import type { PreflightReport } from '../runner/preflight/index.js';
+import { preflightText } from '../runner/preflight/render.js';
 import { InputError, type BenchmarkResult, type ResultSet } from '../model/index.js';
 import { renderJobSummary, renderJson, renderMarkdown, renderRelease } from '../report/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
@@ -38,6 +41,10 @@ export interface ActionDeps {
   runSuites(config: PerfGateConfig, settings: Settings, expected: readonly BenchmarkResult[]): Promise<ResultSet>;
   /** Stores main's ResultSet where the config's `baselines:` points; returns the file written. */
   storeBaseline(config: PerfGateConfig, results: ResultSet): string;
+  /** Checks the runner (governor, turbo, load, noise probe …) at the given level. */
+  preflight(level: Settings['preflight']): PreflightReport;
+  /** Interleaved A/B of HEAD against `ref` (the runner's `perf-gate run --ab` logic). */
+  measureAb(ref: string, config: PerfGateConfig, settings: Settings, budgets: Budgets): Promise<AbMeasurement>;
   now(): Date;
 }
 
@@ -186,13 +193,32 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const config = loadConfig(settings, settings.mode !== 'report' && settings.results.length === 0);
   const budgets = loadGateBudgets(settings, config);
 
-  const baseline = loadBaseline(settings, config, created, log);
+  const measuring = !handoff && settings.results.length === 0;
+  if (measuring && settings.preflight !== 'off') {
+    const checked = await log.group('perf-gate: preflight (is this runner fit to measure on?)', async () => {
+      const result = deps.preflight(settings.preflight);
+      for (const line of preflightText(result).trimEnd().split('\n')) log.info(line);
+      for (const f of result.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
+      return result;
+    });
+    if (checked.fails) {
+      log.error('perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)');
+      return ACTION_EXIT.fail;
+    }
+  }
+
+  // An A/B run measures its own baseline (the base commit, interleaved); otherwise the stored one is read.
+  const abRef = settings.ab === 'base' ? (pr?.baseSha ?? '') : settings.ab;
+  if (settings.ab === 'base' && abRef === '') throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
+  const ab = measuring && abRef !== '' && config ? await deps.measureAb(abRef, config, settings, budgets) : null;
+  const baseline = ab ? ab.base : loadBaseline(settings, config, created, log);
   // No log group around the suites: the runner opens one per suite (groups do not nest).
-  const current = handoff ? handoff.results : await currentResults(settings, config, deps, created, baseline);
+  const current = ab ? ab.head : handoff ? handoff.results : await currentResults(settings, config, deps, created, baseline);
 
   const report = await log.group('perf-gate: compare with the baseline and budgets', async () => {
+    const options = { comparison: { confidence: 0.95, seed: 1 }, testbedMismatch: settings.testbedMismatch };
     try {
-      return decide(baseline, current, budgets, { comparison: { confidence: 0.95, seed: 1 }, testbedMismatch: settings.testbedMismatch });
+      return ab ? withConfirmations(decide(ab.base, ab.head, budgets, options), ab.confirmations) : decide(baseline, current, budgets, options);
     } catch (error) {
       if (error instanceof TestbedMismatchError) throw new InputError('action input "baseline"', error.message);
       throw error;

@@ -17,6 +17,7 @@ export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
 export const FAIL_ON: readonly FailOn[] = ['fail', 'warn', 'never'];
 export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
+export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
 
 export interface Settings {
   /** What this run is for: gate a pull request, record main's baseline, gate a release, or post a two-stage report. */
@@ -49,6 +50,13 @@ export interface Settings {
   reportFrom: string;
   /** Name of the two-stage artifact. */
   artifactName: string;
+  /** Check the runner before measuring: warn (annotate), strict (fail on a warning), off. */
+  preflight: (typeof PREFLIGHT)[number];
+  /**
+   * Interleaved A/B instead of a stored baseline: the git ref to measure
+   * against ("base" = the pull request's base commit); empty means off.
+   */
+  ab: string;
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */
@@ -155,6 +163,8 @@ export function readSettings(env: Env, cwd: string): Settings {
     reportFrom: reportFrom === '' ? '' : path(workingDirectory, reportFrom),
     artifactName,
     testbedMismatch: oneOf(env, 'testbed-mismatch', TESTBED_MISMATCH, 'flag'),
+    preflight: oneOf(env, 'preflight', PREFLIGHT, 'warn'),
+    ab: raw(env, 'ab'),
     workingDirectory,
     github: {
       apiUrl,
@@ -172,6 +182,12 @@ export function readSettings(env: Env, cwd: string): Settings {
   };
   if (settings.github.repository !== '' && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(settings.github.repository)) {
     throw new InputError('GITHUB_REPOSITORY', `"${settings.github.repository.slice(0, 80)}" is not owner/name`);
+  }
+  if (settings.ab !== '' && (mode === 'main' || mode === 'report')) {
+    throw new InputError(where('ab'), `an A/B comparison gates a change (mode pr or release); mode ${mode} takes no ab`);
+  }
+  if (settings.ab !== '' && !/^[A-Za-z0-9._/@^~-]{1,200}$/.test(settings.ab)) {
+    throw new InputError(where('ab'), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
   }
   if (mode === 'report' && settings.results.length > 0) {
     throw new InputError(where('results'), 'mode: report takes its results from the two-stage artifact; leave results empty');

@@ -11,7 +11,8 @@ import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
 import { runAction, ACTION_EXIT } from '../action/run-action.js';
 import { readSettings, describeSettings, suiteEnvironment } from '../action/settings.js';
-import { runConfiguredSuites, storeBaseline } from './run.js';
+import { measureAb, runConfiguredSuites, storeBaseline } from './run.js';
+import { DEFAULT_PROBE_OPTIONS, runPreflight, systemFiles } from '../runner/preflight/index.js';
 import type { ActionLog } from '../action/log.js';
 import { UsageError, type Command } from './command.js';
 
@@ -58,6 +59,9 @@ export const actionCommand: Command = {
         runSuites: (config, s, expected) =>
           runConfiguredSuites({ config, shard: null, outDir: join(s.outputDir, 'runs'), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
         storeBaseline: (config, results) => storeBaseline(config, results),
+        preflight: (level) => runPreflight({ files: systemFiles('/'), level, probe: DEFAULT_PROBE_OPTIONS, ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}) }),
+        measureAb: (ref, config, s, budgets) =>
+          measureAb({ ref, config, shard: null, outDir: join(s.outputDir, 'runs'), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, cleanups: [] }),
         now: ctx.now,
       });
     } catch (error) {

@@ -57,10 +57,12 @@ export function gateAndReport(
   outputs: ReportOutputs,
   ctx: CliContext,
   options: GateOptions = DEFAULT_GATE_OPTIONS,
+  /** Adds facts the gate could not know (A/B confirmation flags) before anything is written. */
+  adjust: (report: GateReport) => GateReport = (report) => report,
 ): GateOutcome {
   let report: GateReport;
   try {
-    report = decide(baseline, current, budgets, options);
+    report = adjust(decide(baseline, current, budgets, options));
   } catch (error) {
     if (error instanceof TestbedMismatchError) throw new InputError('--baseline', error.message);
     throw error;

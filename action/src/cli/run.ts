@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileInput, parseInput, readInputs, type Adapter } from '../adapters/index.js';
 import { markerLinesFromOptions } from '../adapters/marker-lines.js';
 import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
-import { decide, TestbedMismatchError, type GateReport } from '../gate/index.js';
+import { decide, DEFAULT_GATE_OPTIONS, withConfirmations } from '../gate/index.js';
 import { applyDerived, compileDerived } from '../gate/derived.js';
 import { InputError, newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
-import { renderJson, renderMarkdown, renderTerminal } from '../report/index.js';
 import { writeResultSet } from '../store/index.js';
-import { rowKey, runAb, type Classifier } from '../runner/ab.js';
+import { rowKey, runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
 import type { OutputParser, RunnerContext } from '../runner/invoke.js';
 import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';
@@ -19,7 +18,7 @@ import { readTestbed } from '../runner/testbed.js';
 import { systemFiles } from '../runner/preflight/system-files.js';
 import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
 import { parseFlags } from './args.js';
-import { EXIT, UsageError, type CliContext, type Command } from './command.js';
+import { UsageError, type CliContext, type Command } from './command.js';
 import { gateAndReport, prepareOutputs } from './gate-pipeline.js';
 
 const USAGE = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--json FILE] [--markdown FILE]
@@ -175,17 +174,6 @@ export function gateClassifier(budgets: Budgets): Classifier {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-/** Adds the confirmation flags of an A/B run to the gate's rows (the statuses are already decided on fresh rounds). */
-export function withConfirmations(report: GateReport, confirmations: ReadonlyMap<string, 'confirmed' | 'not-confirmed'>): GateReport {
-  if (confirmations.size === 0) return report;
-  return {
-    ...report,
-    rows: report.rows.map((r) => {
-      const c = confirmations.get(rowKey(r.benchmark, r.metric));
-      return c && !r.flags.includes(c) ? { ...r, flags: [...r.flags, c] } : r;
-    }),
-  };
-}
 
 function hasFiles(dir: string): boolean {
   try {
@@ -279,6 +267,57 @@ async function withInterruptCleanup<T>(spawner: Spawner, body: (cleanups: Array<
   }
 }
 
+export interface AbRequest {
+  ref: string;
+  config: PerfGateConfig;
+  shard: Shard | null;
+  outDir: string;
+  budgets: Budgets;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  now(): Date;
+  deps?: RunDeps;
+  /** Cleanups to run if the process is interrupted (the worktree). */
+  cleanups: Array<() => void>;
+}
+
+/**
+ * Interleaved A/B: checks `ref` out in a temporary worktree, runs base and
+ * head in rounds (adaptive, with confirmation rounds), and returns both
+ * ResultSets (also written to outDir as base.json and results.json). Used by
+ * `perf-gate run --ab` and by the action's `ab` input.
+ */
+export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
+  const deps = request.deps ?? defaultDeps();
+  const { config, shard, outDir } = request;
+  const configDir = dirname(resolve(request.cwd, config.file));
+  const repo = realpath(repositoryRoot(configDir));
+  const headSha = headCommit(repo);
+  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const testbed = deps.testbed(request.env);
+  const created = request.now().toISOString();
+  const checkout = addBaseWorktree(repo, request.ref);
+  request.cleanups.push(() => checkout.remove());
+  let outcome;
+  try {
+    request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
+    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
+      ...runnerContext({ config, shard, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
+      classify: gateClassifier(request.budgets),
+      created,
+    });
+  } finally {
+    checkout.remove();
+  }
+  const base = metadata(outcome.base, checkout.commit, {}, testbed);
+  const head = metadata(outcome.head, headSha, request.env, testbed);
+  writeResultSet(join(outDir, 'base.json'), base);
+  writeResultSet(join(outDir, 'results.json'), head);
+  request.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
+  return { base, head, confirmations: outcome.confirmations };
+}
+
 async function runAbCommand(
   ref: string,
   config: PerfGateConfig,
@@ -290,43 +329,8 @@ async function runAbCommand(
   deps: RunDeps,
   cleanups: Array<() => void>,
 ): Promise<number> {
-  const configDir = dirname(resolve(ctx.cwd, config.file));
-  const repo = realpath(repositoryRoot(configDir));
-  const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
-  const testbed = deps.testbed(ctx.env);
-  const created = ctx.now().toISOString();
-  const checkout = addBaseWorktree(repo, ref);
-  cleanups.push(() => checkout.remove());
-  let outcome;
-  try {
-    ctx.stdout(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
-    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
-      ...runnerContext({ config, shard, outDir, expected: [], env: ctx.env, write: (t) => ctx.stdout(t), now: () => ctx.now() }, deps),
-      classify: gateClassifier(budgets),
-      created,
-    });
-  } finally {
-    checkout.remove();
-  }
-  const base = metadata(outcome.base, checkout.commit, {}, testbed);
-  const head = metadata(outcome.head, headSha, ctx.env, testbed);
-  writeResultSet(join(outDir, 'base.json'), base);
-  writeResultSet(join(outDir, 'results.json'), head);
-  ctx.stdout(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
-  if (outcome.confirmations.size === 0) return gateAndReport(base, head, budgets, outputs, ctx).exitCode;
-  // Same as gateAndReport, plus the confirmation flags on the rows the fresh rounds re-measured.
-  let report: GateReport;
-  try {
-    report = withConfirmations(decide(base, head, budgets), outcome.confirmations);
-  } catch (error) {
-    if (error instanceof TestbedMismatchError) throw new InputError('--ab', error.message);
-    throw error;
-  }
-  if (outputs.json) writeFileSync(resolve(ctx.cwd, outputs.json), renderJson(report));
-  if (outputs.markdown) writeFileSync(resolve(ctx.cwd, outputs.markdown), renderMarkdown(report, {}));
-  ctx.stdout(renderTerminal(report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined }));
-  return report.verdict === 'pass' ? EXIT.pass : EXIT.fail;
+  const measurement = await measureAb({ ref, config, shard, outDir, budgets, cwd: ctx.cwd, env: ctx.env, write: (t) => ctx.stdout(t), now: () => ctx.now(), deps, cleanups });
+  return gateAndReport(measurement.base, measurement.head, budgets, outputs, ctx, DEFAULT_GATE_OPTIONS, (report) => withConfirmations(report, measurement.confirmations)).exitCode;
 }
 
 export const runCommand: Command = makeRunCommand();

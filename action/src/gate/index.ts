@@ -11,6 +11,7 @@ import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type Compar
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
 
 export * from './types.js';
+export { rowKey, withConfirmations } from './confirmations.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;

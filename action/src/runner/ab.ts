@@ -8,6 +8,7 @@ import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext, type Side } from './invoke.js';
 import { invocationValue } from './merge-samples.js';
 import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.js';
+import { rowKey } from '../gate/confirmations.js';
 
 /**
  * Interleaved A/B runs (`perf-gate run --ab REF`). Block drift on these
@@ -28,9 +29,13 @@ import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.j
  * agrees, hence the defaults (10 first, 12 to confirm).
  */
 
-/** Key of one benchmark × metric in classifier answers and confirmations. */
-export function rowKey(benchmark: string, metric: string): string {
-  return `${benchmark}\u0000${metric}`;
+export { rowKey };
+
+/** What an interleaved A/B measurement produced: both sides, and which suspected regressions fresh rounds re-measured. */
+export interface AbMeasurement {
+  base: ResultSet;
+  head: ResultSet;
+  confirmations: ReadonlyMap<string, 'confirmed' | 'not-confirmed'>;
 }
 
 /**

@@ -123,3 +123,34 @@ test('main records the baseline, a slower pull request fails with one comment, t
   assert.equal(run.conclusion, 'success');
   assert.match(again.summary, /speed\/bash prog\.sh/);
 });
+
+test('with ab, a pull request is measured interleaved against a base commit: the regression is paired and confirmed', async () => {
+  writeFileSync(join(repo, 'perf-gate-ab.yml'), [
+    'version: 1',
+    'budgets: budgets/',
+    'ab: { rounds: 8, max-rounds: 10, step: 2, confirm: true, confirm-rounds: 8 }',
+    'suites:',
+    '  - name: speed',
+    "    run: hyperfine --runs 1 --export-json {output} 'bash prog.sh'",
+    '    format: hyperfine',
+    '    timeout: 2m',
+    '',
+  ].join('\n'));
+  const base = commitProgram('0.02', 'fast program, the pull request base');
+  const slow = commitProgram('0.2', 'slower program again');
+  const result = await runAction(actionPath, scenario('pull_request', pullRequestEvent(42, slow, 'acme/prog', 'acme/prog'), 'f2'.repeat(20)), {
+    config: 'perf-gate-ab.yml',
+    ab: base,
+    preflight: 'off',
+  });
+  const report = result.outputs['report-json'] ? JSON.parse(readFileSync(result.outputs['report-json'], 'utf8')) as { rows: { benchmark: string; metric: string; status: string; flags: string[]; baseline: { n: number } | null }[] } : null;
+  assert.ok(report, result.stdout.slice(-3000));
+  assert.equal(result.outputs['verdict'], 'fail', JSON.stringify(report.rows));
+  const row = report.rows.find((r) => r.benchmark === 'speed/bash prog.sh' && r.metric === 'time')!;
+  assert.equal(row.status, 'regressed', JSON.stringify(row));
+  assert.ok(row.flags.includes('paired'), `paired analysis: ${row.flags.join(',')}`);
+  assert.ok(row.flags.includes('confirmed'), `confirmed by fresh rounds: ${row.flags.join(',')}`);
+  assert.ok(row.baseline && row.baseline.n >= 8, 'the baseline was measured in this run, round by round');
+  assert.equal(gh.comments.filter((c) => c.issue === 42).length, 1);
+  assert.equal(git('worktree', 'list').split('\n').length, 1, 'the base worktree is removed');
+});

@@ -35,7 +35,8 @@ for (const [input, value, accepted] of [
   ['mode', 'nightly', 'pr, main, release, report'],
   ['comment', 'sometimes', 'always, on-change, never'],
   ['fail-on', 'regression', 'fail, warn, never'],
-  ['testbed-mismatch', 'ignore', 'flag, refuse'],
+  ['testbed-mismatch', 'ignore', 'flag, compare, refuse'],
+  ['preflight', 'loud', 'warn, strict, off'],
 ] as const) {
   test(`an unknown ${input} names the input and the accepted values`, () => {
     assert.throws(
@@ -44,6 +45,15 @@ for (const [input, value, accepted] of [
     );
   });
 }
+
+test('ab takes "base" or a git ref, in the modes that gate a change', () => {
+  assert.equal(readSettings(withInputs({ ab: 'base' }), '/').ab, 'base');
+  assert.equal(readSettings(withInputs({ ab: 'origin/main' }), '/').ab, 'origin/main');
+  assert.equal(readSettings(withInputs({}), '/').ab, '');
+  assert.throws(() => readSettings(withInputs({ ab: 'main; rm -rf /' }), '/'), /action input "ab".*is not a git ref/);
+  assert.throws(() => readSettings(withInputs({ ab: 'base', mode: 'main' }), '/'), /mode main takes no ab/);
+  assert.equal(readSettings(withInputs({}), '/').preflight, 'warn');
+});
 
 test('booleans accept true/false only', () => {
   assert.equal(readSettings(withInputs({ 'check-run': 'False' }), '/').checkRun, false);

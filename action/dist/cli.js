@@ -60132,7 +60132,11 @@ function configOutputParser(config) {
   };
 }
 function defaultDeps() {
-  return { spawner: processSpawner(), testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME) };
+  return {
+    spawner: processSpawner(),
+    testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
+    throttle: () => readThrottleCounters(systemFiles("/"))
+  };
 }
 function runnerContext(options, deps) {
   return {
@@ -60160,9 +60164,15 @@ async function runConfiguredSuites(options) {
   const suites = selectShard(options.config.suites, options.shard);
   const resultsPath = join11(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
+  const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
+  const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), "the run") : void 0;
+  if (throttled?.status === "warn") {
+    options.write(`${options.env.GITHUB_ACTIONS === "true" ? "::warning::" : ""}perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ""}
+`);
+  }
   const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
   for (const warning2 of derived.warnings) options.write(`perf-gate: warning: ${warning2}
 `);

@@ -16,6 +16,7 @@ import { parseShard, selectShard, type Shard } from '../runner/shard.js';
 import { processSpawner, type Spawner } from '../runner/spawn.js';
 import { readTestbed } from '../runner/testbed.js';
 import { systemFiles } from '../runner/preflight/system-files.js';
+import { readThrottleCounters, throttleRise, type ThrottleCounters } from '../runner/preflight/checks/throttle.js';
 import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
 import { parseFlags } from './args.js';
 import { UsageError, type CliContext, type Command } from './command.js';
@@ -47,6 +48,8 @@ export interface RunDeps {
   spawner: Spawner;
   /** The machine's testbed, stored in the ResultSets (injected in tests). */
   testbed(env: NodeJS.ProcessEnv): Testbed | undefined;
+  /** Thermal-throttle counters, read before and after the run (absent: not checked). */
+  throttle?(): ThrottleCounters | undefined;
 }
 
 /** Parses a harness output file through the adapter registry (adapter named, or detected); no adapter options. */
@@ -100,7 +103,11 @@ export interface RunSuitesOptions {
 }
 
 function defaultDeps(): RunDeps {
-  return { spawner: processSpawner(), testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME) };
+  return {
+    spawner: processSpawner(),
+    testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME),
+    throttle: () => readThrottleCounters(systemFiles('/')),
+  };
 }
 
 function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext {
@@ -138,9 +145,15 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   const resultsPath = join(options.outDir, 'results.json');
   const snapshot = (benchmarks: readonly BenchmarkResult[]): ResultSet =>
     metadata(newResultSet(options.now().toISOString(), [...benchmarks]), commit, options.env, testbed);
+  const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
+  // The CPU slowing itself down mid-run looks exactly like a regression: say so next to the results.
+  const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), 'the run') : undefined;
+  if (throttled?.status === 'warn') {
+    options.write(`${options.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ''}\n`);
+  }
   const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
   for (const warning of derived.warnings) options.write(`perf-gate: warning: ${warning}\n`);
   const current = snapshot(derived.benchmarks);

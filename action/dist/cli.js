@@ -55333,7 +55333,7 @@ var budgets_schema_default = {
         },
         drift: {
           $ref: "#/$defs/percent",
-          description: "How much a whole run's level wanders between runs on your runner (default 0%: unknown). Comparisons against a stored baseline widen their interval by it, so drift is not reported as a regression; interleaved A/B runs do not need it."
+          description: "How much a whole run's level wanders between runs on your runner (default 2%). Comparisons against a stored baseline widen their interval by it, so drift is not reported as a regression; interleaved A/B runs do not need it."
         }
       }
     },
@@ -55521,7 +55521,7 @@ function assertValid(source, validate5) {
 function formatSource(source) {
   return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
 }
-var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0, severity: "fail", missing: "show" };
+var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, severity: "fail", missing: "show" };
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 var METRIC_DIMENSION = {
   time: "time",

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from '../../src/stats/index.js';
+import type { TimerResult } from '../../src/runner/timer.js';
 
 /**
  * A small CPU-bound C program whose work is `iterations` rounds of an LCG, so
@@ -41,17 +42,8 @@ export function hyperfine(args: string[], output: string, options: { allowFailur
   }
 }
 
-interface HyperfineResult {
-  command: string;
-  mean: number;
-  stddev: number | null;
-  median: number;
-  min: number;
-  max: number;
-  times: number[];
-  exit_codes: (number | null)[];
-  [key: string]: unknown;
-}
+/** One result of hyperfine's --export-json (perf-gate's own timer writes the same shape), plus fields it may add. */
+type HyperfineResult = TimerResult & Record<string, unknown>;
 
 /**
  * Times several variants with real hyperfine in interleaved rounds (each round

@@ -148,6 +148,17 @@ async function currentResults(
   return deps.runSuites(config, settings, baseline?.benchmarks ?? []);
 }
 
+/**
+ * The check run's conclusion. In the two-stage report mode the numbers were
+ * measured by the pull request's own workflow (a fork's, possibly edited), so
+ * a pass is self-reported: `neutral`, never `success`, so that it cannot
+ * satisfy a required check. A failure is still reported as one.
+ */
+export function checkConclusion(report: GateReport, settings: Pick<Settings, 'mode' | 'failOn'>): 'success' | 'failure' | 'neutral' {
+  if (report.verdict === 'pass') return settings.mode === 'report' ? 'neutral' : 'success';
+  return settings.failOn === 'never' ? 'neutral' : 'failure';
+}
+
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
 export async function runAction(settings: Settings, deps: ActionDeps): Promise<number> {
   const { log } = deps;
@@ -156,7 +167,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const pr: PullRequestFacts | null = settings.mode === 'report' ? null : pullRequestFromEvent(event);
 
   if (settings.mode === 'pr') {
-    const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests);
+    const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
     if (!decision.allowed) {
       log.error(decision.message);
       log.setOutput('verdict', 'refused');
@@ -302,7 +313,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
           repo,
           name: settings.gateName,
           headSha,
-          conclusion: report.verdict === 'pass' ? 'success' : settings.failOn === 'never' ? 'neutral' : 'failure',
+          conclusion: checkConclusion(report, settings),
           title: renderTitle(report),
           summary: renderMarkdown(report, { title: settings.gateName, maxLength: 65_535, fullReportHint: hint }),
           annotations: checkRunAnnotations(report, settings),

@@ -127,7 +127,9 @@ function listFiles(dir: string): string[] {
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : listFiles(path);
+      // Hidden entries are never results: .git, editor files, and the temporary files of an interrupted atomic write.
+      if (entry.name.startsWith('.')) return [];
+      if (entry.isDirectory()) return listFiles(path);
       return entry.isFile() ? [path] : [];
     });
 }
@@ -168,6 +170,9 @@ export function readInputs(paths: readonly string[], options: { format?: string 
       throw error;
     }
     const parsed = adapter.parse(input);
+    if (parsed.length === 0 && !insideFolder) {
+      throw new InputError(path, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
+    }
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
       const { benchmarks: _ignored, ...meta } = JSON.parse(text) as ResultSet;

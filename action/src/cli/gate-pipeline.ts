@@ -40,6 +40,15 @@ export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
   }
 }
 
+/** Writes a report file; a path that cannot take it (a folder, no permission) is unusable input naming the flag. */
+function writeReport(path: string, flag: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new InputError(path, `cannot write the ${flag} report: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
 export interface GateOutcome {
   report: GateReport;
   exitCode: number;
@@ -67,8 +76,8 @@ export function gateAndReport(
     if (error instanceof TestbedMismatchError) throw new InputError('--baseline', error.message);
     throw error;
   }
-  if (outputs.json) writeFileSync(resolve(ctx.cwd, outputs.json), renderJson(report));
-  if (outputs.markdown) writeFileSync(resolve(ctx.cwd, outputs.markdown), renderMarkdown(report, {}));
+  if (outputs.json) writeReport(resolve(ctx.cwd, outputs.json), '--json', renderJson(report));
+  if (outputs.markdown) writeReport(resolve(ctx.cwd, outputs.markdown), '--markdown', renderMarkdown(report, {}));
   ctx.stdout(renderTerminal(report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined }));
   return { report, exitCode: report.verdict === 'pass' ? EXIT.pass : EXIT.fail };
 }

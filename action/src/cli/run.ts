@@ -14,6 +14,7 @@ import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';
 import { parseShard, selectShard, type Shard } from '../runner/shard.js';
 import { processSpawner, type Spawner } from '../runner/spawn.js';
+import { withInterruptCleanup } from '../runner/interrupt.js';
 import { readTestbed } from '../runner/testbed.js';
 import { systemFiles } from '../runner/preflight/system-files.js';
 import { readThrottleCounters, throttleRise, type ThrottleCounters } from '../runner/preflight/checks/throttle.js';
@@ -102,7 +103,8 @@ export interface RunSuitesOptions {
   deps?: RunDeps;
 }
 
-function defaultDeps(): RunDeps {
+/** The real outside world: processes, the machine's testbed and throttle counters. */
+export function defaultDeps(): RunDeps {
   return {
     spawner: processSpawner(),
     testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME),
@@ -159,6 +161,12 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   const current = snapshot(derived.benchmarks);
   writeResultSet(resultsPath, current);
   return current;
+}
+
+/** The benchmarks of the given suites (ids are `<suite>/…`). */
+function onlySuites(set: ResultSet, suites: readonly string[]): ResultSet {
+  const names = new Set(suites);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(b.suite ?? b.id.slice(0, b.id.indexOf('/')))) };
 }
 
 /**
@@ -246,7 +254,9 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       }
 
       const baselinePaths = flags.baseline ?? (hasFiles(config.baselines) ? [config.baselines] : []);
-      const baseline = baselinePaths.length > 0 ? readInputs(baselinePaths, { cwd: ctx.cwd, created }).resultSet : undefined;
+      const stored = baselinePaths.length > 0 ? readInputs(baselinePaths, { cwd: ctx.cwd, created }).resultSet : undefined;
+      // A shard compares only its own suites: the other shards' benchmarks are not missing, they run elsewhere.
+      const baseline = stored && shard ? onlySuites(stored, selectShard(config.suites, shard).map((s) => s.name)) : stored;
       const current = await withInterruptCleanup(deps.spawner, () =>
         runConfiguredSuites({ config, shard, outDir, expected: baseline?.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps }),
       );
@@ -255,29 +265,6 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       return exitCode;
     },
   };
-}
-
-/**
- * Runs `body` with SIGINT/SIGTERM handlers (a cancelled workflow sends them):
- * on a signal, every running benchmark process group is killed and the
- * registered cleanups (the A/B worktree) run, then the signal is re-raised so
- * perf-gate still ends the way the canceller expects.
- */
-async function withInterruptCleanup<T>(spawner: Spawner, body: (cleanups: Array<() => void>) => Promise<T>): Promise<T> {
-  const cleanups: Array<() => void> = [];
-  const onSignal = (signal: NodeJS.Signals): void => {
-    spawner.stopAll();
-    for (const cleanup of cleanups) cleanup();
-    process.kill(process.pid, signal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    return await body(cleanups);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }
 
 export interface AbRequest {

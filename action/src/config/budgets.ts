@@ -106,12 +106,14 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 function percent(source: YamlSource, path: string[], value: unknown): number {
-  const q = parseQuantity(value as string | number);
-  if (!q || (q.dimension !== 'fraction' && q.dimension !== 'count') || q.value < 0) {
-    throw new InputError(source.file, `expected a percentage such as 5%, found ${JSON.stringify(value)}`, source.lineOf(path), path.join('.'));
-  }
-  // A bare number is read as a percentage too ("regression: 5" means 5 %), matching how people write it.
-  return q.dimension === 'fraction' ? q.value : q.value / 100;
+  const where = (detail: string): never => {
+    throw new InputError(source.file, detail, source.lineOf(path), path.join('.'));
+  };
+  // A bare number is ambiguous (is 0.05 five per cent or a twentieth of one?): only "5%" is accepted.
+  if (typeof value === 'number') return where(`expected a percentage such as 5%, found the bare number ${value}; write it with % (0.05 would be "5%")`);
+  const q = parseQuantity(value as string);
+  if (!q || q.dimension !== 'fraction' || q.value < 0) return where(`expected a percentage such as 5%, found ${JSON.stringify(value)}`);
+  return q.value;
 }
 
 function limit(source: YamlSource, path: string[], value: unknown, metric: string): Limit {
@@ -257,32 +259,64 @@ export interface ResolvedBudget {
   rule?: BudgetRule;
 }
 
-function mostSpecific(rules: readonly BudgetRule[]): BudgetRule | undefined {
-  // Ties go to the rule written first (files in name order), so the result never depends on Map order.
-  return rules.reduce<BudgetRule | undefined>((best, r) => (best === undefined || r.specificity > best.specificity ? r : best), undefined);
-}
-
 /**
- * Resolves the budget of one benchmark × metric: among the rules whose glob
- * matches the id and that mention this metric, the most specific wins; the
- * rule-level `ignore` follows the most specific matching rule that has one.
+ * Resolves the budget of one benchmark × metric, field by field: the matching
+ * rules are taken from the most specific (most literal characters; ties in
+ * file order) to the least, and each setting comes from the first rule that
+ * sets it — so `"scan/sweep-*": { time: { severity: warn } }` keeps the
+ * `max` of a broader `"scan/*"` rule. `max`/`min` and their `stat` travel
+ * together. A rule-level `ignore` applies unless a more specific rule sets
+ * this metric.
  */
 export function resolveBudget(budgets: Budgets, benchmarkId: string, metric: string): ResolvedBudget {
-  const matching = budgets.rules.filter((r) => r.matcher.test(benchmarkId));
-  const ignoreRule = mostSpecific(matching.filter((r) => r.ignore));
-  const rule = mostSpecific(matching.filter((r) => metric in r.metrics));
-  const budget = rule?.metrics[metric];
+  const ordered = budgets.rules
+    .map((rule, index) => ({ rule, index }))
+    .filter(({ rule }) => rule.matcher.test(benchmarkId))
+    .sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index)
+    .map(({ rule }) => rule);
+  const entries = ordered.flatMap((rule) => (rule.metrics[metric] ? [{ rule, budget: rule.metrics[metric]! }] : []));
+  const first = <T>(pick: (b: MetricBudget) => T | undefined): T | undefined => {
+    for (const e of entries) {
+      const value = pick(e.budget);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  const limits = entries.find((e) => e.budget.max !== undefined || e.budget.min !== undefined)?.budget;
+  const severity = first((b) => b.severity);
+  const direction = first((b) => b.direction);
+  const exponent = first((b) => b.exponent);
+  const tolerances: Partial<Tolerances> = {};
+  for (const key of ['regression', 'noise', 'alpha', 'drift'] as const) {
+    const value = first((b) => b.tolerances[key]);
+    if (value !== undefined) tolerances[key] = value;
+  }
+  const budget: MetricBudget | undefined =
+    entries.length === 0
+      ? undefined
+      : {
+          ...(limits?.max ? { max: limits.max } : {}),
+          ...(limits?.min ? { min: limits.min } : {}),
+          stat: limits?.stat ?? 'mean',
+          tolerances,
+          ...(severity ? { severity } : {}),
+          ...(direction ? { direction } : {}),
+          ...(exponent ? { exponent } : {}),
+          source: (limits ?? entries[0]!.budget).source,
+        };
+  const rule = entries[0]?.rule;
+  const ignoreRule = ordered.find((r) => r.ignore);
   const d = budgets.defaults;
   return {
-    ignore: ignoreRule !== undefined,
+    ignore: ignoreRule !== undefined && (rule === undefined || ignoreRule.specificity >= rule.specificity),
     tolerances: {
-      regression: budget?.tolerances.regression ?? d.regression,
-      noise: budget?.tolerances.noise ?? d.noise,
-      alpha: budget?.tolerances.alpha ?? d.alpha,
-      drift: budget?.tolerances.drift ?? d.drift,
+      regression: tolerances.regression ?? d.regression,
+      noise: tolerances.noise ?? d.noise,
+      alpha: tolerances.alpha ?? d.alpha,
+      drift: tolerances.drift ?? d.drift,
     },
-    severity: budget?.severity ?? d.severity,
-    ...(budget?.direction ? { direction: budget.direction } : {}),
+    severity: severity ?? d.severity,
+    ...(direction ? { direction } : {}),
     ...(budget ? { budget } : {}),
     ...(rule ? { rule } : {}),
   };

@@ -61,8 +61,11 @@ function describe(error: ErrorObject): string {
       return `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'const':
       return `expected ${JSON.stringify(p.allowedValue)}`;
-    case 'type':
-      return `expected ${String(p.type)}`;
+    case 'type': {
+      // A schema description written as a noun phrase ("a percentage such as 5%") says more than "string".
+      const described = error.parentSchema && 'description' in error.parentSchema ? String(error.parentSchema.description) : '';
+      return `expected ${/^an? /.test(described) ? described : String(p.type)}`;
+    }
     case 'pattern':
       return `expected ${error.parentSchema && 'description' in error.parentSchema ? String(error.parentSchema.description) : `a value matching ${String(p.pattern)}`}`;
     default:

@@ -26,9 +26,11 @@ export function budgetStatistic(metric: Metric, stat: BudgetStat): { value: numb
   }
   const s = metric.summary;
   if (s) {
-    const pick: Partial<Record<BudgetStat, number | undefined>> = { mean: s.mean, median: s.median, max: s.max, min: s.min, p95: s.max };
-    const value = pick[stat] ?? s.mean;
-    return { value, stat: pick[stat] !== undefined ? stat : 'mean' };
+    // Without samples, p95 is bounded by the max (a conservative stand-in, labelled as what it is).
+    const wanted: BudgetStat = stat === 'p95' ? 'max' : stat;
+    const pick: Partial<Record<BudgetStat, number | undefined>> = { mean: s.mean, median: s.median, max: s.max, min: s.min };
+    const value = pick[wanted];
+    return value !== undefined ? { value, stat: wanted } : { value: s.mean, stat: 'mean' };
   }
   return metric.value !== undefined ? { value: metric.value, stat } : undefined;
 }
@@ -57,8 +59,10 @@ export function checkBudget(
   const cur = budgetStatistic(current, budget.stat);
   if (!cur) return null;
   // Both limits set: the current side must satisfy both; report the one that fails.
-  const failsMin = budget.min !== undefined && cur.value < budget.min.value;
-  const failsMax = budget.max !== undefined && cur.value > budget.max.value;
+  // A value that is not a number cannot be within a limit.
+  const unmeasurable = !Number.isFinite(cur.value);
+  const failsMin = budget.min !== undefined && (unmeasurable || cur.value < budget.min.value);
+  const failsMax = budget.max !== undefined && (unmeasurable || cur.value > budget.max.value);
   const reported = failsMin && !failsMax ? { kind: 'min' as const, limit: budget.min!.value } : { kind, limit: limit.value };
   const base = baseline ? budgetStatistic(baseline, budget.stat) : undefined;
   const baseWithin = base ? (budget.max ? base.value <= budget.max.value : true) && (budget.min ? base.value >= budget.min.value : true) : null;

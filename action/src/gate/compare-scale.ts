@@ -9,6 +9,8 @@
 
 /** log(current/baseline) of two single values, handling zeros and signs. */
 export function logRatio(baseline: number, current: number): number {
+  // Not a number is no change of any size: NaN flows on and the row becomes inconclusive.
+  if (Number.isNaN(baseline) || Number.isNaN(current)) return NaN;
   if (baseline === current) return 0;
   if (baseline > 0 && current > 0) return Math.log(current) - Math.log(baseline);
   if (baseline === 0) return current > 0 ? Infinity : -Infinity;
@@ -17,6 +19,7 @@ export function logRatio(baseline: number, current: number): number {
 
 /** A relative change (fraction) on the log scale: log1p, −Infinity at or below −100 %. */
 export function relativeToLog(change: number): number {
+  if (Number.isNaN(change)) return NaN;
   return change > -1 ? Math.log1p(change) : -Infinity;
 }
 

@@ -3,7 +3,7 @@
  * benchmark and metric, and the verdict. It never reads files, talks to the
  * network or formats text; the statistics come from compare.ts (and stats/).
  */
-import type { BenchmarkResult, Metric, ResultSet } from '../model/index.js';
+import { dimensionOfUnit, InputError, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
 import { resolveBudget, type Budgets, type ResolvedBudget } from '../config/budgets.js';
 import { checkBudget } from './budget-check.js';
 import { scalingRows } from './scaling-rows.js';
@@ -94,7 +94,8 @@ export function decide(
     warnings.push({ code: 'different-testbed', message });
   }
   if (!baseline) warnings.push({ code: 'no-baseline', message: 'no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions.' });
-  if (current.benchmarks.length === 0) warnings.push({ code: 'empty-current', message: 'the current run has no benchmarks: check that the suites ran and wrote their output.' });
+  // Nothing to gate is not a pass: a run that produced no results must not turn the check green.
+  if (current.benchmarks.length === 0) throw new InputError('current results', 'they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)');
 
   const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
   const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
@@ -120,6 +121,7 @@ export function decide(
       }
       const curMetric = cur?.metrics[name] && withDirection(cur.metrics[name], resolved);
       const baseMetric = base?.metrics[name] && withDirection(base.metrics[name], resolved);
+      assertLimitFitsMetric(resolved, name, curMetric ?? baseMetric);
       const row = emptyRow(id, name, resolved, curMetric ?? baseMetric);
       row.budget = checkBudget(resolved.budget, curMetric, baseMetric, resolved.severity);
       if (curMetric) row.current = describeMetric(curMetric);
@@ -220,6 +222,22 @@ export function decide(
     baseline: baseline ? meta(baseline) : null,
     current: meta(current),
   };
+}
+
+/**
+ * A limit must measure what the metric measures: `max: 20MB` on a metric in
+ * seconds would compare 5 with 20,000,000 and always pass. Known metric names
+ * are checked when the budget file is read; this catches custom metrics.
+ */
+function assertLimitFitsMetric(resolved: ResolvedBudget, metric: string, sample: Metric | undefined): void {
+  const limit = resolved.budget?.max ?? resolved.budget?.min;
+  const measured = sample ? dimensionOfUnit(sample.unit) : undefined;
+  if (!limit || !measured || limit.dimension === measured || (measured === 'count' && limit.dimension === 'count')) return;
+  throw new InputError(
+    resolved.budget!.source.file,
+    `the limit "${limit.text}" is ${limit.dimension} but ${metric} is measured in ${sample!.unit} (${measured}); give the limit in the metric's unit`,
+    resolved.budget!.source.line,
+  );
 }
 
 function meta(set: ResultSet): GateReport['current'] {

@@ -56,11 +56,21 @@ export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null 
 export type ForkDecision = { allowed: true; note: string | null } | { allowed: false; message: string };
 
 /** Decides whether this run may go on. Pure: the caller passes the runner's environment. */
-export function decideForkSafety(pr: PullRequestFacts | null, runnerEnvironment: string, allowForks: boolean): ForkDecision {
+export function decideForkSafety(pr: PullRequestFacts | null, runnerEnvironment: string, allowForks: boolean, eventName = 'pull_request'): ForkDecision {
   if (!pr || !pr.fromFork) return { allowed: true, note: null };
   const selfHosted = runnerEnvironment !== 'github-hosted';
+  // pull_request_target runs with a write token and the secrets: benchmarking a fork's code there is never safe by default.
+  if (eventName === 'pull_request_target' && !allowForks) {
+    return {
+      allowed: false,
+      message:
+        `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? '(deleted repository)'} in a pull_request_target workflow: ` +
+        `that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. ` +
+        `What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`,
+    };
+  }
   if (!selfHosted) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}); its token is read-only, so use the two-stage mode to comment` };
+    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}); under pull_request its token is read-only, so use the two-stage mode to comment` };
   }
   if (allowForks) {
     return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}) and runs on this self-hosted runner because allow-fork-pull-requests is true` };

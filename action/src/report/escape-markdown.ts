@@ -19,12 +19,15 @@ import { stripVTControlCharacters } from 'node:util';
  *   cross-reference written into another issue's timeline): a zero-width space
  *   after the sign, as an entity. GitHub links mentions after entity decoding,
  *   so the break must be a character, not an encoding;
+ * - bare URLs (`https://…`, `www.…`), which GitHub turns into links even
+ *   without Markdown syntax: a zero-width space after the scheme's colon and
+ *   after `www`, so a benchmark name cannot plant a link in the bot's comment;
  * - line breaks (a table row must stay one row) become a space; terminal
  *   escape sequences are removed; other control characters and bidirectional
  *   overrides (text that displays differently from what it is) become U+FFFD.
  */
 export function escapeMarkdown(text: string): string {
-  return cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, ' ').replace(/\t/g, ' ')).replace(
+  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, ' ').replace(/\t/g, ' '))).replace(
     MARKDOWN_SPECIAL,
     (ch, offset: number, whole: string) => {
       const entity = ENTITY[ch] ?? ch;
@@ -55,6 +58,11 @@ export function codeBlock(text: string, info = 'text'): string {
 }
 
 const ZWSP_CHAR = '\u200B';
+
+/** Breaks what GitHub autolinks (scheme://, www.) with a zero-width space; the entity pass leaves it alone. */
+function breakAutolinks(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
+}
 const ZERO_WIDTH_SPACE = '&#8203;';
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
 const MARKDOWN_SPECIAL = /[&<>|`[\]*_~#$\\@]/g;

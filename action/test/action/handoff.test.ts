@@ -58,3 +58,12 @@ test('forks are refused on self-hosted (and unknown) runners unless allowed', ()
   assert.equal(decideForkSafety(pr, 'self-hosted', true).allowed, true);
   assert.equal(decideForkSafety(pr, 'github-hosted', false).allowed, true);
 });
+
+test('a fork under pull_request_target (write token, secrets) is refused on every runner unless explicitly allowed', () => {
+  const pr = { number: 7, headSha: 'a'.repeat(40), baseSha: null, headRepo: 'evil/fork', baseRepo: 'acme/prog', fromFork: true };
+  const refused = decideForkSafety(pr, 'github-hosted', false, 'pull_request_target');
+  assert.equal(refused.allowed, false);
+  assert.ok(!refused.allowed && /write token/.test(refused.message));
+  assert.equal(decideForkSafety(pr, 'github-hosted', true, 'pull_request_target').allowed, true);
+  assert.equal(decideForkSafety(pr, 'github-hosted', false, 'pull_request').allowed, true);
+});

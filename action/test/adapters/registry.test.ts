@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADAPTERS, readInputs } from '../../src/adapters/index.js';
 import { InputError } from '../../src/model/index.js';
@@ -53,4 +53,19 @@ test('the same benchmark id from two inputs is an error naming both', () => {
 test('missing paths and unknown formats are clear errors', () => {
   assert.throws(() => readInputs(['nope.json'], { cwd: dir, created: 'now' }), /nope\.json: no such file or folder/);
   assert.throws(() => readInputs(['b1.json'], { cwd: dir, created: 'now', format: 'nosuch' }), /unknown format "nosuch"; expected one of auto, /);
+});
+
+test('hidden files in a folder are never read (an interrupted atomic write leaves one)', () => {
+  mkdirSync(join(dir, 'baselines'));
+  copyFileSync(HYPERFINE, join(dir, 'baselines', 'results.json'));
+  writeFileSync(join(dir, 'baselines', '.4242.1700000000000.tmp-abc'), '{"results": [');
+  assert.equal(readInputs(['baselines'], { cwd: dir, created: 'now' }).resultSet.benchmarks.length, 2);
+});
+
+test('a file named on its own that holds no benchmark is an error, not an empty run', () => {
+  mkdirSync(join(dir, 'crit', 'base'), { recursive: true });
+  const fixture = new URL('../fixtures/criterion/', import.meta.url).pathname;
+  const estimates = readdirSync(fixture, { recursive: true }).map(String).find((p) => p.endsWith(join('base', 'estimates.json')));
+  assert.ok(estimates, 'the criterion fixtures include a base/ copy');
+  assert.throws(() => readInputs([join(fixture, estimates)], { cwd: dir, created: 'now' }), /holds no benchmark of its own/);
 });

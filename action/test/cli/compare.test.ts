@@ -46,3 +46,12 @@ describe('perf-gate compare on unusable input exits 2 naming the file', () => {
     assert.match(result.stderr, /Usage: perf-gate compare/);
   });
 });
+
+test('a report path that cannot be written is unusable input naming the flag', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'good.json'), readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8'));
+  mkdirSync(join(dir, 'taken'));
+  const result = await runCli(['compare', '--current', 'good.json', '--json', 'taken'], dir);
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /taken: cannot write the --json report: EISDIR/);
+});

@@ -124,3 +124,29 @@ benchmarks:
     assert.throws(() => loadBudgets(['nope'], dir), /nope: no such budget file or folder/);
   });
 });
+
+describe('budget resolution, field by field', () => {
+  const b = (yaml: string): Budgets => {
+    const parsed = parseBudgets(yaml, 'budgets/r.yml');
+    return { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: [] };
+  };
+
+  test('a more specific rule that sets only severity keeps the broader rule\'s limit', () => {
+    const r = resolveBudget(b('version: 1\nbenchmarks:\n  "scan/*":\n    time: { max: 10ms }\n  "scan/sweep-*":\n    time: { severity: warn }\n'), 'scan/sweep-1', 'time');
+    assert.equal(r.budget?.max?.value, 0.01);
+    assert.equal(r.severity, 'warn');
+    assert.equal(r.budget?.source.line, 4);
+  });
+
+  test('a broad ignore does not hide a benchmark a more specific rule budgets', () => {
+    const budgets = b('version: 1\nbenchmarks:\n  "legacy/*": { ignore: true }\n  "legacy/important":\n    time: { max: 10ms }\n');
+    assert.equal(resolveBudget(budgets, 'legacy/important', 'time').ignore, false);
+    assert.equal(resolveBudget(budgets, 'legacy/other', 'time').ignore, true);
+  });
+
+  test('a bare number where a percentage is expected is rejected, not guessed', () => {
+    for (const yaml of ['version: 1\ndefaults:\n  regression: 0.05\n', 'version: 1\nbenchmarks:\n  a:\n    time: { noise: 1 }\n']) {
+      assert.throws(() => parseBudgets(yaml, 'budgets/n.yml'), (e: unknown) => e instanceof InputError && /expected a percentage such as 5%, found [0-9.]+/.test(e.message) && e.line !== undefined);
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, parseBudgets, type Budgets } from '../../src/config/budgets.js';
 import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError } from '../../src/gate/index.js';
-import { newResultSet, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
+import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
 
 /** Deterministic noise around a level: the same seed gives the same samples. */
 function samples(level: number, n: number, seed: number, spread = 0.02): number[] {
@@ -186,4 +186,38 @@ test('a configured between-run drift keeps a shift of that size from being calle
   // A real 30 % slowdown still stands out from a 3 % drift.
   const big = decide(base, set([bench('a', samples(0.013, 20, 3, 0.005))]), budgets('version: 1\ndefaults:\n  drift: 3%\n'));
   assert.equal(big.rows[0]!.status, 'regressed');
+});
+
+describe('odd input the gate must not wave through', () => {
+  test('an empty current run is unusable input, not a pass', () => {
+    assert.throws(() => decide(set([bench('a', samples(0.01, 5, 1))]), set([]), EMPTY_BUDGETS), (e: unknown) => e instanceof InputError && /no benchmarks/.test(e.message));
+  });
+
+  test('a limit in bytes on a custom metric measured in seconds names the budget line', () => {
+    const custom = { id: 'p', status: 'ok' as const, metrics: { parse_time: { unit: 's', direction: 'lower' as const, samples: samples(5, 5, 1) } } };
+    assert.throws(
+      () => decide(undefined, set([custom]), budgets('version: 1\nbenchmarks:\n  "p":\n    parse_time: { max: 20MB }\n')),
+      (e: unknown) => e instanceof InputError && e.file === 'budgets/t.yml' && e.line === 4 && /measured in s/.test(e.message),
+    );
+  });
+
+  test('a value that is not a number fails its budget instead of passing it', () => {
+    const odd = { id: 'n', status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, value: Number.NaN } } };
+    const report = decide(undefined, set([odd]), budgets('version: 1\nbenchmarks:\n  "n":\n    time: { max: 10ms }\n'));
+    assert.equal(report.rows[0]!.budget?.result, 'fail');
+  });
+
+  test('p95 on a summary without samples is checked on its max, and says so', () => {
+    const summary = { id: 's', status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, summary: { n: 10, mean: 0.005, stddev: 0.001, max: 0.02 } } } };
+    const report = decide(undefined, set([summary]), budgets('version: 1\nbenchmarks:\n  "s":\n    time: { max: 10ms, stat: p95 }\n'));
+    assert.equal(report.rows[0]!.budget?.stat, 'max');
+    assert.equal(report.rows[0]!.budget?.result, 'fail');
+  });
+
+  test('NaN samples on both sides are inconclusive, never a regression or improvement', () => {
+    const nan = (id: string) => ({ id, status: 'ok' as const, metrics: { throughput: { unit: '1/s', direction: 'higher' as const, value: Number.NaN } } });
+    const report = decide(set([nan('t')]), set([nan('t')]), EMPTY_BUDGETS);
+    assert.ok(!['regressed', 'improved'].includes(report.rows[0]!.status), report.rows[0]!.status);
+    assert.equal(report.verdict, 'pass');
+  });
 });

@@ -77,3 +77,12 @@ describe('codeBlock', () => {
     assert.ok(block.includes('bold'));
   });
 });
+
+test('bare URLs in untrusted text are broken so GitHub does not autolink them', () => {
+  for (const text of ['see https://evil.example/login', 'http://x.test', 'www.evil.example']) {
+    const out = escapeMarkdown(text);
+    assert.doesNotMatch(out, /https?:\/\//);
+    assert.doesNotMatch(out, /www\./);
+    assert.equal(out.replace(/\u200B/g, ''), text, 'only zero-width spaces were added');
+  }
+});

@@ -8,6 +8,10 @@
 #      from RUNNER_TEMP (<runner>/_work/_temp) and from GITHUB_ACTION_PATH
 #      (<runner>/_work/_actions/<owner>/<repo>/<ref>).
 # The newest candidate that is at least Node 20 wins.
+#
+# The github-token reaches node on file descriptor 3 (PERF_GATE_TOKEN_FD), not
+# in the environment: benchmark code run by perf-gate could otherwise read it
+# from node's startup environment in /proc/<pid>/environ.
 set -euo pipefail
 
 min_major=20
@@ -28,16 +32,26 @@ usable() {
   [[ "$major" =~ ^[0-9]+$ ]] && ((major >= min_major))
 }
 
+# Execs node on the CLI, the token moved from the environment to fd 3.
+launch() {
+  if [[ -n "${INPUT_GITHUB_TOKEN:-}" ]]; then
+    exec 3<<<"$INPUT_GITHUB_TOKEN"
+    export PERF_GATE_TOKEN_FD=3
+  fi
+  unset INPUT_GITHUB_TOKEN
+  exec "$1" "$cli" action
+}
+
 if [[ -n "${PERF_GATE_NODE:-}" ]]; then
   if usable "$PERF_GATE_NODE"; then
-    exec "$PERF_GATE_NODE" "$cli" action
+    launch "$PERF_GATE_NODE"
   fi
   echo "::error title=perf-gate::node-path is set to '${PERF_GATE_NODE}', which is not a Node.js ${min_major} or newer that can run. Point it at a node binary (e.g. <runner>/externals/node20/bin/node) or leave it empty." >&2
   exit 2
 fi
 
 if command -v node >/dev/null 2>&1 && usable "$(command -v node)"; then
-  exec "$(command -v node)" "$cli" action
+  launch "$(command -v node)"
 fi
 if command -v node >/dev/null 2>&1; then
   tried+=("$(command -v node) (on PATH, older than ${min_major})")
@@ -88,7 +102,7 @@ for root in "${roots[@]}"; do
 done
 
 if [[ -n "$best" ]]; then
-  exec "$best" "$cli" action
+  launch "$best"
 fi
 
 {

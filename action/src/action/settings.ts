@@ -203,15 +203,26 @@ export function describeSettings(settings: Settings): string[] {
 }
 
 /**
+ * Variables a suite never gets besides the INPUT_* ones: the tokens, the
+ * descriptor the token came on, and the runner's file commands (with
+ * GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STEP_SUMMARY... a benchmark could forge
+ * the step's outputs, the verdict in the job summary, or later steps' env).
+ */
+const SUITE_WITHHELD: ReadonlySet<string> = new Set([
+  'PERF_GATE_NODE', 'PERF_GATE_TOKEN_FD', 'GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY',
+]);
+
+/**
  * The environment the suites' build and run commands get: the runner's, minus
- * the action's inputs (INPUT_GITHUB_TOKEN above all) and any token variable, so
+ * the action's inputs (INPUT_GITHUB_TOKEN above all) and any token variable or file command, so
  * benchmark code — possibly a contributor's — never sees a credential the
  * action was given.
  */
 export function suiteEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith('INPUT_') || key === 'PERF_GATE_NODE' || key === 'GITHUB_TOKEN' || key === 'GH_TOKEN' || key === 'ACTIONS_RUNTIME_TOKEN' || key === 'ACTIONS_ID_TOKEN_REQUEST_TOKEN') continue;
+    if (key.startsWith('INPUT_') || SUITE_WITHHELD.has(key)) continue;
     out[key] = value;
   }
   return out;

@@ -6,12 +6,14 @@
  * through @actions/core.
  */
 import * as core from '@actions/core';
+import { closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
 import { runAction, ACTION_EXIT } from '../action/run-action.js';
 import { readSettings, describeSettings, suiteEnvironment } from '../action/settings.js';
-import { measureAb, runConfiguredSuites, storeBaseline } from './run.js';
+import { defaultDeps, measureAb, runConfiguredSuites, storeBaseline } from './run.js';
+import { withInterruptCleanup } from '../runner/interrupt.js';
 import { DEFAULT_PROBE_OPTIONS, runPreflight, systemFiles } from '../runner/preflight/index.js';
 import type { ActionLog } from '../action/log.js';
 import { UsageError, type Command } from './command.js';
@@ -39,6 +41,35 @@ function coreLog(): ActionLog {
   };
 }
 
+/**
+ * The inputs with the github-token put back. action/bin/run-action.sh hands
+ * the token over on a file descriptor (PERF_GATE_TOKEN_FD) instead of the
+ * environment, because a benchmark can read this process's startup
+ * environment from /proc/<ppid>/environ. The descriptor is closed once read so
+ * no child inherits it; the copy stays in memory for readSettings, the one
+ * place that interprets inputs.
+ */
+function withHandedToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const fdText = env.PERF_GATE_TOKEN_FD;
+  if (fdText === undefined || fdText === '') return env;
+  const fd = Number(fdText);
+  if (!Number.isInteger(fd) || fd < 3) throw new InputError('PERF_GATE_TOKEN_FD', `"${fdText}" is not a file descriptor number (3 or more)`);
+  let token: string;
+  try {
+    token = readFileSync(fd, 'utf8').trim();
+  } catch (error) {
+    throw new InputError('PERF_GATE_TOKEN_FD', `the github-token could not be read from descriptor ${fd}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing is left for a child to inherit.
+    }
+  }
+  const { PERF_GATE_TOKEN_FD: _fd, ...rest } = env;
+  return { ...rest, INPUT_GITHUB_TOKEN: token };
+}
+
 export const actionCommand: Command = {
   name: 'action',
   summary: 'run as the GitHub Action (inputs from INPUT_* variables)',
@@ -47,23 +78,27 @@ export const actionCommand: Command = {
     if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
     const log = coreLog();
     try {
-      const settings = readSettings(ctx.env, ctx.cwd);
+      const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
       if (settings.token) core.setSecret(settings.token);
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token
         ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) })
         : null;
-      return await runAction(settings, {
-        github,
-        log,
-        runSuites: (config, s, expected) =>
-          runConfiguredSuites({ config, shard: null, outDir: join(s.outputDir, 'runs'), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
-        storeBaseline: (config, results) => storeBaseline(config, results),
-        preflight: (level) => runPreflight({ files: systemFiles('/'), level, probe: DEFAULT_PROBE_OPTIONS, ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}) }),
-        measureAb: (ref, config, s, budgets) =>
-          measureAb({ ref, config, shard: null, outDir: join(s.outputDir, 'runs'), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, cleanups: [] }),
-        now: ctx.now,
-      });
+      // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.
+      const deps = defaultDeps();
+      return await withInterruptCleanup(deps.spawner, (cleanups) =>
+        runAction(settings, {
+          github,
+          log,
+          runSuites: (config, s, expected) =>
+            runConfiguredSuites({ config, shard: null, outDir: join(s.outputDir, 'runs'), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps }),
+          storeBaseline: (config, results) => storeBaseline(config, results),
+          preflight: (level) => runPreflight({ files: systemFiles('/'), level, probe: DEFAULT_PROBE_OPTIONS, ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}) }),
+          measureAb: (ref, config, s, budgets) =>
+            measureAb({ ref, config, shard: null, outDir: join(s.outputDir, 'runs'), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps, cleanups }),
+          now: ctx.now,
+        }),
+      );
     } catch (error) {
       // One clear message as an error annotation, then the CLI's usual mapping (2 for unusable input).
       if (error instanceof InputError) {

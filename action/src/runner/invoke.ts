@@ -51,10 +51,12 @@ export interface InvocationOutcome {
 
 /**
  * Credentials benchmarks never need: the action's inputs (the github-token
- * among them) and the runner's tokens. Benchmark code is the pull request's
+ * among them), the runner's tokens and its file commands (GITHUB_OUTPUT,
+ * GITHUB_STEP_SUMMARY...: a suite must not forge step outputs or the job
+ * summary). Benchmark code is the pull request's
  * code; a suite that really needs a value passes it through its `env:`.
  */
-const WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+const WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 
 function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};

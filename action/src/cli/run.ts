@@ -166,7 +166,8 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
 /** The benchmarks of the given suites (ids are `<suite>/…`). */
 function onlySuites(set: ResultSet, suites: readonly string[]): ResultSet {
   const names = new Set(suites);
-  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(b.suite ?? b.id.slice(0, b.id.indexOf('/')))) };
+  const suiteOf = (b: BenchmarkResult): string => b.suite ?? (b.id.includes('/') ? b.id.slice(0, b.id.indexOf('/')) : b.id);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
 }
 
 /**

@@ -11,9 +11,15 @@ function looksLikeCycle(line: string): boolean {
 }
 /**
  * `String(bench)` of a benchmark that threw: `name: <error>`, where Benchmark.js
- * joins the error's own properties, which is empty for a plain `Error`.
+ * 2.1.4 joins the error's own properties as `key: value` pairs (`code: E1`),
+ * which is empty for a plain `Error` (the line is `name: `, with its trailing
+ * space), or prints a thrown non-object as it is. Checked with the real
+ * package: `plain: `, `obj: code: E1`, `str: just a string`. Only the first
+ * two shapes, and a thrown `…Error…` string, are taken as errors: any other
+ * `text: text` line (`npm WARN config: the message…`, a `Results:` heading) is
+ * log noise, and must not fail the gate.
  */
-const ERROR_LINE = /^(.+?):(?: (.*\b(?:Error|message)\b.*))?\s*$/;
+const ERROR_LINE = /^(.+?): (?:|\w+: .*|\w*Error\b.*)$/;
 
 /**
  * Benchmark.js (`benchmark` 2.x) has no file format of its own; two forms are read:
@@ -24,7 +30,7 @@ const ERROR_LINE = /^(.+?):(?: (.*\b(?:Error|message)\b.*))?\s*$/;
  * - JSON: an array of benchmarks, either `JSON.stringify(bench)` (with
  *   `stats.sample`, seconds per operation, as the time samples) or a flat
  *   `{name, hz, mean, deviation, samples: <count>}` record (a time summary).
- * Stats are in seconds. A benchmark that threw (`name: Error…`, or an `error`
+ * Stats are in seconds. A benchmark that threw (a `name: …` line, see ERROR_LINE, or an `error`
  * key) is failed.
  */
 export const benchmarkJsAdapter: Adapter = {
@@ -48,11 +54,13 @@ export const benchmarkJsAdapter: Adapter = {
 
 function parseLines(text: string, path: string): BenchmarkResult[] {
   const results: BenchmarkResult[] = [];
+  let cycles = 0;
   const lines = text.split('\n');
   lines.forEach((raw, i) => {
     const line = raw.trimEnd();
     const cycle = CYCLE.exec(line);
     if (cycle) {
+      cycles++;
       const hz = Number(cycle[2]!.replace(/,/g, ''));
       results.push({
         id: cycle[1]!,
@@ -64,10 +72,15 @@ function parseLines(text: string, path: string): BenchmarkResult[] {
     if (looksLikeCycle(line)) {
       throw new InputError(path, `expected "<name> x <n> ops/sec ±<r>% (<k> runs sampled)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
     }
-    const error = ERROR_LINE.exec(line);
-    if (error) results.push({ id: error[1]!, status: 'failed', error: { message: error[2]?.trim() || 'the benchmark threw' }, metrics: {} });
+    // The untrimmed line: a plain Error's `name: ` differs from a `Results:` heading only by its trailing space.
+    const error = ERROR_LINE.exec(raw.replace(/\r$/, ''));
+    if (error) {
+      const message = error[0].slice(error[1]!.length + 2).trim();
+      results.push({ id: error[1]!, status: 'failed', error: { message: message || 'the benchmark threw' }, metrics: {} });
+    }
   });
-  if (results.length === 0) {
+  // Without a single cycle line the `name: …` lines are someone else's log, not Benchmark.js output.
+  if (cycles === 0) {
     throw new InputError(path, 'no Benchmark.js cycle line ("<name> x <n> ops/sec ±<r>% (<k> runs sampled)") found');
   }
   return results;

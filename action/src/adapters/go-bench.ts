@@ -36,7 +36,9 @@ export const goBenchAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected go test -bench output');
-    const lines = /^\s*\{/.test(text) ? linesFromTest2json(text, path) : linesFromText(text);
+    const json = /^\s*\{/.test(text);
+    const lines = json ? linesFromTest2json(text, path) : linesFromText(text);
+    if (!json) assertCompleteText(lines, path);
     const results = collect(lines, path);
     if (results.length === 0) {
       throw new InputError(path, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
@@ -62,6 +64,30 @@ function linesFromText(text: string): SourceLine[] {
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) parts.pop();
   return parts.map((t, i) => ({ text: t.replace(/\r$/, ''), line: i + 1, complete: endsWithNewline || i < parts.length - 1 }));
+}
+
+/** Go's closing lines: `PASS`/`FAIL`, `ok  \tpkg\t1.2s`, `FAIL\tpkg\t…`, `exit status N`. */
+const CLOSING_LINE = /^(?:PASS|FAIL|ok\s+\S.*|FAIL\s+\S.*|exit status \d+)\s*$/;
+
+/**
+ * Text output cut off (a killed job, a truncated log) would otherwise read as
+ * fewer benchmarks, or a last line with a made-up unit. Go always ends a
+ * package's run with `PASS`/`FAIL`/`ok …` lines after the results, so text
+ * whose last result line has no closing line after it stops early.
+ */
+function assertCompleteText(lines: readonly SourceLine[], path: string): void {
+  let lastResult = -1;
+  lines.forEach((source, i) => {
+    if (!source.text.startsWith('Benchmark')) return;
+    if (!source.complete) {
+      throw new InputError(path, `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`, source.line);
+    }
+    if (source.text.trim().split(/\s+/).length > 1) lastResult = i;
+  });
+  if (!lines.slice(lastResult + 1).some((source) => CLOSING_LINE.test(source.text))) {
+    const last = lines[lines.length - 1];
+    throw new InputError(path, 'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line', last?.line);
+  }
 }
 
 /**

@@ -53,6 +53,13 @@ function parseText(text: string, path: string): BenchmarkResult[] {
   let running = 0;
   let finished = 0;
   let panicFor: BenchmarkResult | undefined;
+  /** Two bench targets can each have a `bench_a`; keeping the last would silently drop the first. */
+  const add = (result: BenchmarkResult, lineNo: number): void => {
+    if (results.has(result.id)) {
+      throw new InputError(path, `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`, lineNo);
+    }
+    results.set(result.id, result);
+  };
   lines.forEach((line, index) => {
     const lineNo = index + 1;
     if (/^running \d+ tests?$/.test(line)) running++;
@@ -69,7 +76,7 @@ function parseText(text: string, path: string): BenchmarkResult[] {
     }
     const terse = /^(\S.*?) --- FAILED$/.exec(line); // `cargo bench --quiet`
     if (terse) {
-      results.set(terse[1]!, { id: terse[1]!, status: 'failed', metrics: {}, error: { message: 'the benchmark panicked (--- FAILED)' } });
+      add({ id: terse[1]!, status: 'failed', metrics: {}, error: { message: 'the benchmark panicked (--- FAILED)' } }, lineNo);
       return;
     }
     if (!line.startsWith('test ')) return;
@@ -77,12 +84,12 @@ function parseText(text: string, path: string): BenchmarkResult[] {
       const m = BENCH_FULL.exec(line);
       if (!m) throw new InputError(path, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
-      results.set(name!, { id: name!, status: 'ok', metrics: metricsFor(number(value!), unit!, mbs === undefined ? undefined : number(mbs)) });
+      add({ id: name!, status: 'ok', metrics: metricsFor(number(value!), unit!, mbs === undefined ? undefined : number(mbs)) }, lineNo);
       return;
     }
     const outcome = OUTCOME_LINE.exec(line);
     if (outcome && outcome[2] === 'FAILED') {
-      results.set(outcome[1]!, { id: outcome[1]!, status: 'failed', metrics: {}, error: { message: 'the benchmark panicked (test … FAILED)' } });
+      add({ id: outcome[1]!, status: 'failed', metrics: {}, error: { message: 'the benchmark panicked (test … FAILED)' } }, lineNo);
     }
   });
   if (running > finished) {

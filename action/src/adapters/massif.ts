@@ -16,11 +16,17 @@ interface Snapshot {
 /**
  * valgrind massif output files (`--massif-out-file`). `memory_peak` (bytes) is
  * the largest `mem_heap_B + mem_heap_extra_B + mem_stacks_B` over all snapshots,
- * which is what ms_print's peak shows; the `heap_tree=peak` snapshot is not
- * required, because a program that never allocates has none (its peak is 0).
- * Every snapshot must be complete, and a heap tree must have as many nodes as
- * its `nK:` headers announce, so a file cut short is an error. The id is the
- * `cmd:` line.
+ * which is what ms_print's peak shows. Every snapshot must be complete, and a
+ * heap tree must have as many nodes as its `nK:` headers announce, so a file
+ * cut short is an error. A file cut between snapshots is caught two ways:
+ * massif writes the `#-----------` separator only before another snapshot, so
+ * the file cannot end on one; and massif takes its `heap_tree=peak` snapshot
+ * when memory is about to go down (a free, a stack shrinking), so a file
+ * without one whose total ever goes down lost its peak to a cut. A file
+ * without a peak snapshot is otherwise accepted, because real massif writes
+ * none for a program that never allocates (`/bin/true`) or never frees
+ * (checked with valgrind 3.19: `malloc` without `free` gives no peak). The id
+ * is the `cmd:` line.
  */
 export const massifAdapter: Adapter = {
   name: 'massif',
@@ -63,11 +69,21 @@ export const massifAdapter: Adapter = {
       throw new InputError(path, `unexpected line in massif snapshot ${current.index}: ${JSON.stringify(line.slice(0, 120))}`, n);
     });
     if (snapshots.length === 0) throw new InputError(path, 'no "snapshot=N" blocks; the massif file is truncated', lines.length);
+    let lastIndex = lines.length - 1;
+    while (lastIndex > 0 && lines[lastIndex]!.trim() === '') lastIndex--;
+    if (lines[lastIndex]!.startsWith('#')) {
+      throw new InputError(path, 'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated', lastIndex + 1);
+    }
     let peak = 0;
+    let previous = 0;
+    let wentDown: Snapshot | undefined;
     for (const s of snapshots) {
       const missing = FIELDS.filter((f) => s.fields[f] === undefined);
       if (missing.length > 0) throw new InputError(path, `snapshot ${s.index} lacks ${missing.join(', ')}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
+      if (tree !== 'empty' && tree !== 'detailed' && tree !== 'peak') {
+        throw new InputError(path, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.line);
+      }
       if ((tree === 'detailed' || tree === 'peak') && s.treeLines !== s.treeExpected) {
         throw new InputError(path, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
@@ -76,7 +92,13 @@ export const massifAdapter: Adapter = {
         if (!/^\d+$/.test(v)) throw new InputError(path, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.line);
         return Number(v);
       });
-      peak = Math.max(peak, bytes.reduce((a, b) => a + b, 0));
+      const total = bytes.reduce((a, b) => a + b, 0);
+      if (total < previous) wentDown ??= s;
+      previous = total;
+      peak = Math.max(peak, total);
+    }
+    if (wentDown && !snapshots.some((s) => s.fields.heap_tree === 'peak')) {
+      throw new InputError(path, `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`, lines.length);
     }
     return [{ id: cmd || 'massif', status: 'ok', metrics: { memory_peak: buildMetric('memory_peak', 'B', { value: peak }, { sourceUnit: 'B' }) } }];
   },

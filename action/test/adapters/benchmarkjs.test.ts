@@ -8,7 +8,7 @@ import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
-import { adapterContract, byId, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 
 const BENCHMARK_JS = createRequire(import.meta.url).resolve('benchmark');
 const cycleText = readFileSync(join(FIXTURES, 'benchmarkjs/cycle-lines.txt'), 'utf8');
@@ -92,6 +92,30 @@ describe('Benchmark.js adapter on the committed captures', () => {
   test('the flat stats form is a time summary in seconds', () => {
     const r = byId(parseText(adapter, flatText, 'flat.json'), 'RegExp#test');
     assert.deepEqual(r.metrics.time!.summary, { n: 93, mean: 1.485267183289472e-8, stddev: 8.188400073168418e-10 });
+  });
+
+  test('log lines around the cycle lines are ignored, never failed benchmarks', () => {
+    const noisy = ['> bench', 'npm WARN config: the message about nodedir', 'Results:', cycleText.trimEnd(), 'Summary: 2 benchmarks', 'Done:', ''].join('\n');
+    const r = parseText(adapter, noisy, 'noisy.txt');
+    assert.deepEqual(r.map((b) => [b.id, b.status]), [['RegExp#test', 'ok'], ['String#indexOf', 'ok']]);
+  });
+
+  test("Benchmark.js's own error lines, wherever they are, are failed benchmarks", () => {
+    // As benchmark 2.1.4 prints them: a plain Error (`name: `), an Error with own properties, a thrown "TypeError…" string.
+    const withErrors = ['first throws: ', cycleText.trimEnd(), 'obj: code: E1', 'str: TypeError: x is not a function', ''].join('\n');
+    const r = parseText(adapter, withErrors, 'errors.txt');
+    assert.deepEqual(r.map((b) => [b.id, b.status, b.error?.message]), [
+      ['first throws', 'failed', 'the benchmark threw'],
+      ['RegExp#test', 'ok', undefined],
+      ['String#indexOf', 'ok', undefined],
+      ['obj', 'failed', 'code: E1'],
+      ['str', 'failed', 'TypeError: x is not a function'],
+    ]);
+  });
+
+  test('error-like lines without any cycle line are not Benchmark.js output', () => {
+    const error = inputErrorOf(() => parseText(adapter, 'npm WARN config: the message about nodedir\nbench: \n', '/work/out/log.txt'));
+    assert.equal(error.file, '/work/out/log.txt');
   });
 
   adapterContract(adapter, 'benchmarkjs', [

@@ -140,6 +140,35 @@ describe('go-bench adapter on committed captures', () => {
 });
 
 const text = readFileSync(join(DIR, 'benchmem-count3.txt'), 'utf8');
+
+describe('go-bench adapter on cut-off text output', () => {
+  const path = '/work/out/go-bench.txt';
+
+  test('a result line cut after its number and a partial unit is truncation, not a made-up "ns" metric', () => {
+    const cut = text.slice(0, text.indexOf('ns/op') + 2); // `... 905.8 ns`
+    assert.ok(cut.endsWith(' ns'));
+    const error = inputErrorOf(() => parseText(goBenchAdapter, cut, path));
+    assert.equal(error.file, path);
+    assert.equal(error.line, 5);
+    assert.match(error.message, /cut off/);
+  });
+
+  test('a cut at a line boundary after some result lines is truncation, not fewer benchmarks', () => {
+    const lines = text.split('\n');
+    const cut = lines.slice(0, lines.findIndex((l) => l.startsWith('BenchmarkSum/n=10-2')) + 1).join('\n') + '\n';
+    const error = inputErrorOf(() => parseText(goBenchAdapter, cut, path));
+    assert.equal(error.file, path);
+    assert.match(error.message, /stops early/);
+  });
+
+  test('the same output with its closing lines is read in full', () => {
+    const complete = parseText(goBenchAdapter, text, path);
+    assert.deepEqual(complete.map((r) => r.id), ['BenchmarkJoin', 'BenchmarkSum/n=10', 'BenchmarkSum/n=1000']);
+    const ok = parseText(goBenchAdapter, text.slice(0, text.indexOf('PASS\n')) + 'ok  \texample.com/x\t0.4s\n', path);
+    assert.equal(ok.length, 3, 'an "ok  <pkg>" line alone closes the output');
+  });
+});
+
 const json = readFileSync(join(DIR, 'benchmem-count3-test2json.jsonl'), 'utf8');
 const jsonLines = json.trimEnd().split('\n');
 adapterContract(goBenchAdapter, 'go-bench', [

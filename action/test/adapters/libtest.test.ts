@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { libtestAdapter } from '../../src/adapters/libtest.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
-import { adapterContract, byId, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
 
@@ -96,6 +96,23 @@ describe('libtest adapter on committed captures', () => {
 });
 
 const decimal = readFileSync(join(DIR, 'decimal.txt'), 'utf8');
+
+describe('libtest adapter on two bench targets in one file', () => {
+  test('the same name in two targets is an error naming the second line, never one silently replacing the other', () => {
+    // What `cargo bench` prints for two bench targets that each have the same benchmark names.
+    const two = decimal + decimal.replace('49.43 ns/iter (+/- 15.43) = 83591 MB/s', '98.86 ns/iter (+/- 15.43) = 41795 MB/s');
+    const error = inputErrorOf(() => parseText(libtestAdapter, two, '/work/out/cargo-bench.txt'));
+    assert.equal(error.file, '/work/out/cargo-bench.txt');
+    assert.equal(error.line, decimal.split('\n').length + 2, 'the second "test bench_copy_4k" line');
+    assert.match(error.message, /"bench_copy_4k" appears twice \(two bench targets\?\)/);
+  });
+
+  test('two targets with distinct names are read together', () => {
+    const two = decimal + decimal.replace(/test bench_/g, 'test other_');
+    assert.equal(parseText(libtestAdapter, two, 'two.txt').length, 6);
+  });
+});
+
 adapterContract(libtestAdapter, 'libtest', [
   { name: 'cut mid-line', text: decimal.slice(0, decimal.indexOf('20,820') + 4), line: true },
   { name: 'cut before the result line', text: decimal.slice(0, decimal.indexOf('test bench_fib_10')), line: true },

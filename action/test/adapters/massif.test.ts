@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { massifAdapter as adapter } from '../../src/adapters/massif.js';
 import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
-import { compileAlloc, runTool } from '../support/system-tools.js';
+import { compileAlloc, compileC, runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
-import { adapterContract, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { adapterContract, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 
 const allocText = readFileSync(join(FIXTURES, 'massif/alloc.massif.out'), 'utf8');
 
@@ -42,6 +42,14 @@ describe('massif adapter on real valgrind --tool=massif output', () => {
     assert.ok(withStacks > heapOnly, `with stacks ${withStacks} B, heap only ${heapOnly} B`);
   });
 
+  test('a program that allocates but never frees has no peak snapshot, and is read, not called truncated', () => {
+    const leak = compileC(dir, 'leak', '#include <stdlib.h>\nint main(void) { volatile char *p = malloc(1000); p[0] = 1; return 0; }\n', '-O0');
+    const text = massif(join(dir, 'leak.massif'), [leak]);
+    assert.doesNotMatch(text, /heap_tree=peak/, 'massif takes its peak snapshot only when memory goes down');
+    const [r] = parseText(adapter, text, 'leak.massif');
+    assert.ok(r!.metrics.memory_peak!.value! >= 1000, `peak ${r!.metrics.memory_peak!.value} B`);
+  });
+
   test('a program that never allocates has a peak of 0, not an error', () => {
     const text = massif(join(dir, 'true.massif'), ['/bin/true']);
     assert.doesNotMatch(text, /heap_tree=peak/);
@@ -54,6 +62,26 @@ describe('massif adapter on the committed captures', () => {
   test('the captured peak equals ms_print total at snapshot 33', () => {
     assert.equal(parseText(adapter, allocText, 'a')[0]!.metrics.memory_peak!.value, 310_000 + 88);
     assert.equal(parseFile(adapter, join(FIXTURES, 'massif/never-allocates.massif.out'))[0]!.metrics.memory_peak!.value, 0);
+  });
+
+  test('a file cut between snapshots, inside the separator, is truncated, not a peak of 0', () => {
+    const cut = allocText.slice(0, 185); // ends with "#-----" before snapshot=1
+    assert.equal(parseText(adapter, cut.slice(0, cut.lastIndexOf('#')), 'a')[0]!.metrics.memory_peak!.value, 0, 'snapshot 0 alone is a complete file');
+    const error = inputErrorOf(() => parseText(adapter, cut, '/work/out/massif.out'));
+    assert.equal(error.file, '/work/out/massif.out');
+    assert.match(error.message, /truncated/);
+    // The same with the whole separator line before snapshot=1.
+    assert.match(inputErrorOf(() => parseText(adapter, allocText.slice(0, allocText.indexOf('snapshot=1\n')), 'a')).message, /truncated/);
+  });
+
+  test('a file cut at a snapshot boundary after memory went down, before the peak snapshot, is truncated', () => {
+    // Snapshots 0-30 are complete; memory goes down from snapshot 22; the peak snapshot (33) is cut off.
+    const cut = allocText.slice(0, allocText.lastIndexOf('#-----------', allocText.indexOf('snapshot=31\n')));
+    assert.ok(cut.trimEnd().endsWith('heap_tree=empty'));
+    const error = inputErrorOf(() => parseText(adapter, cut, '/work/out/massif.out'));
+    assert.equal(error.file, '/work/out/massif.out');
+    assert.match(error.message, /no heap_tree=peak snapshot.*truncated/);
+    assert.equal(error.line, cut.split('\n').length);
   });
 
   const peakTree = allocText.indexOf('heap_tree=peak');

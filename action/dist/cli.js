@@ -47161,6 +47161,14 @@ var BYTES = {
   GiB: 1024 ** 3,
   TiB: 1024 ** 4
 };
+var BASE_UNIT = {
+  time: "s",
+  bytes: "B",
+  rate: "1/s",
+  "byte-rate": "B/s",
+  fraction: "fraction",
+  count: "count"
+};
 var QUANTITY = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([^\s\d].*?)?\s*$/i;
 function parseQuantity(text) {
   if (typeof text === "number") return Number.isFinite(text) ? { value: text, dimension: "count", unit: "count" } : void 0;
@@ -47186,6 +47194,10 @@ function parseQuantity(text) {
   return void 0;
 }
 var QUANTITY_HELP = "a number with a unit: time (ns, us, ms, s, min), bytes (B, kB, MB, GB, KiB, MiB, GiB), rate (100/s, 5 ops/s, 20MB/s), or a percentage (5%)";
+function dimensionOfUnit(unit) {
+  for (const [dim, base] of Object.entries(BASE_UNIT)) if (base === unit) return dim;
+  return void 0;
+}
 var SCALES = {
   s: [
     { factor: 1e-9, symbol: "ns" },
@@ -49379,7 +49391,7 @@ var CYCLE = /^(.+) x ([\d,]+(?:\.\d+)?) ops\/sec \u00b1(\d+(?:\.\d+)?)% \((\d+) 
 function looksLikeCycle(line) {
   return / x \d/.test(line) && (line.includes("ops/sec") || / x [\d,.]+$/.test(line));
 }
-var ERROR_LINE = /^(.+?):(?: (.*\b(?:Error|message)\b.*))?\s*$/;
+var ERROR_LINE = /^(.+?): (?:|\w+: .*|\w*Error\b.*)$/;
 var benchmarkJsAdapter = {
   name: "benchmarkjs",
   detect({ text }) {
@@ -49398,11 +49410,13 @@ var benchmarkJsAdapter = {
 };
 function parseLines(text, path2) {
   const results = [];
+  let cycles = 0;
   const lines = text.split("\n");
   lines.forEach((raw2, i2) => {
     const line = raw2.trimEnd();
     const cycle = CYCLE.exec(line);
     if (cycle) {
+      cycles++;
       const hz = Number(cycle[2].replace(/,/g, ""));
       results.push({
         id: cycle[1],
@@ -49414,10 +49428,13 @@ function parseLines(text, path2) {
     if (looksLikeCycle(line)) {
       throw new InputError(path2, `expected "<name> x <n> ops/sec \xB1<r>% (<k> runs sampled)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
     }
-    const error2 = ERROR_LINE.exec(line);
-    if (error2) results.push({ id: error2[1], status: "failed", error: { message: error2[2]?.trim() || "the benchmark threw" }, metrics: {} });
+    const error2 = ERROR_LINE.exec(raw2.replace(/\r$/, ""));
+    if (error2) {
+      const message = error2[0].slice(error2[1].length + 2).trim();
+      results.push({ id: error2[1], status: "failed", error: { message: message || "the benchmark threw" }, metrics: {} });
+    }
   });
-  if (results.length === 0) {
+  if (cycles === 0) {
     throw new InputError(path2, 'no Benchmark.js cycle line ("<name> x <n> ops/sec \xB1<r>% (<k> runs sampled)") found');
   }
   return results;
@@ -54018,11 +54035,21 @@ var massifAdapter = {
       throw new InputError(path2, `unexpected line in massif snapshot ${current.index}: ${JSON.stringify(line.slice(0, 120))}`, n);
     });
     if (snapshots.length === 0) throw new InputError(path2, 'no "snapshot=N" blocks; the massif file is truncated', lines.length);
+    let lastIndex = lines.length - 1;
+    while (lastIndex > 0 && lines[lastIndex].trim() === "") lastIndex--;
+    if (lines[lastIndex].startsWith("#")) {
+      throw new InputError(path2, 'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated', lastIndex + 1);
+    }
     let peak = 0;
+    let previous = 0;
+    let wentDown;
     for (const s of snapshots) {
       const missing = FIELDS.filter((f) => s.fields[f] === void 0);
       if (missing.length > 0) throw new InputError(path2, `snapshot ${s.index} lacks ${missing.join(", ")}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
+      if (tree !== "empty" && tree !== "detailed" && tree !== "peak") {
+        throw new InputError(path2, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.line);
+      }
       if ((tree === "detailed" || tree === "peak") && s.treeLines !== s.treeExpected) {
         throw new InputError(path2, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
@@ -54031,7 +54058,13 @@ var massifAdapter = {
         if (!/^\d+$/.test(v)) throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.line);
         return Number(v);
       });
-      peak = Math.max(peak, bytes.reduce((a, b) => a + b, 0));
+      const total = bytes.reduce((a, b) => a + b, 0);
+      if (total < previous) wentDown ??= s;
+      previous = total;
+      peak = Math.max(peak, total);
+    }
+    if (wentDown && !snapshots.some((s) => s.fields.heap_tree === "peak")) {
+      throw new InputError(path2, `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`, lines.length);
     }
     return [{ id: cmd || "massif", status: "ok", metrics: { memory_peak: buildMetric("memory_peak", "B", { value: peak }, { sourceUnit: "B" }) } }];
   }
@@ -54484,6 +54517,12 @@ function parseText(text, path2) {
   let running = 0;
   let finished = 0;
   let panicFor;
+  const add2 = (result, lineNo) => {
+    if (results.has(result.id)) {
+      throw new InputError(path2, `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`, lineNo);
+    }
+    results.set(result.id, result);
+  };
   lines.forEach((line, index) => {
     const lineNo = index + 1;
     if (/^running \d+ tests?$/.test(line)) running++;
@@ -54500,7 +54539,7 @@ function parseText(text, path2) {
     }
     const terse = /^(\S.*?) --- FAILED$/.exec(line);
     if (terse) {
-      results.set(terse[1], { id: terse[1], status: "failed", metrics: {}, error: { message: "the benchmark panicked (--- FAILED)" } });
+      add2({ id: terse[1], status: "failed", metrics: {}, error: { message: "the benchmark panicked (--- FAILED)" } }, lineNo);
       return;
     }
     if (!line.startsWith("test ")) return;
@@ -54508,12 +54547,12 @@ function parseText(text, path2) {
       const m = BENCH_FULL.exec(line);
       if (!m) throw new InputError(path2, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
-      results.set(name, { id: name, status: "ok", metrics: metricsFor(number(value), unit, mbs === void 0 ? void 0 : number(mbs)) });
+      add2({ id: name, status: "ok", metrics: metricsFor(number(value), unit, mbs === void 0 ? void 0 : number(mbs)) }, lineNo);
       return;
     }
     const outcome = OUTCOME_LINE.exec(line);
     if (outcome && outcome[2] === "FAILED") {
-      results.set(outcome[1], { id: outcome[1], status: "failed", metrics: {}, error: { message: "the benchmark panicked (test \u2026 FAILED)" } });
+      add2({ id: outcome[1], status: "failed", metrics: {}, error: { message: "the benchmark panicked (test \u2026 FAILED)" } }, lineNo);
     }
   });
   if (running > finished) {
@@ -54765,7 +54804,9 @@ var goBenchAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected go test -bench output");
-    const lines = /^\s*\{/.test(text) ? linesFromTest2json(text, path2) : linesFromText(text);
+    const json = /^\s*\{/.test(text);
+    const lines = json ? linesFromTest2json(text, path2) : linesFromText(text);
+    if (!json) assertCompleteText(lines, path2);
     const results = collect(lines, path2);
     if (results.length === 0) {
       throw new InputError(path2, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
@@ -54779,6 +54820,21 @@ function linesFromText(text) {
   const endsWithNewline = text.endsWith("\n");
   if (endsWithNewline) parts.pop();
   return parts.map((t, i2) => ({ text: t.replace(/\r$/, ""), line: i2 + 1, complete: endsWithNewline || i2 < parts.length - 1 }));
+}
+var CLOSING_LINE = /^(?:PASS|FAIL|ok\s+\S.*|FAIL\s+\S.*|exit status \d+)\s*$/;
+function assertCompleteText(lines, path2) {
+  let lastResult = -1;
+  lines.forEach((source, i2) => {
+    if (!source.text.startsWith("Benchmark")) return;
+    if (!source.complete) {
+      throw new InputError(path2, `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`, source.line);
+    }
+    if (source.text.trim().split(/\s+/).length > 1) lastResult = i2;
+  });
+  if (!lines.slice(lastResult + 1).some((source) => CLOSING_LINE.test(source.text))) {
+    const last = lines[lines.length - 1];
+    throw new InputError(path2, 'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line', last?.line);
+  }
 }
 function linesFromTest2json(text, path2) {
   const out = [];
@@ -55178,7 +55234,8 @@ function parseInput(input, format2 = "auto") {
 function listFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
     const path2 = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name.startsWith(".") ? [] : listFiles(path2);
+    if (entry.name.startsWith(".")) return [];
+    if (entry.isDirectory()) return listFiles(path2);
     return entry.isFile() ? [path2] : [];
   });
 }
@@ -55211,6 +55268,9 @@ function readInputs(paths, options) {
       throw error2;
     }
     const parsed = adapter.parse(input);
+    if (parsed.length === 0 && !insideFolder) {
+      throw new InputError(path2, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
+    }
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
       const { benchmarks: _ignored, ...meta2 } = JSON.parse(text);
@@ -55354,10 +55414,7 @@ var budgets_schema_default = {
       description: "a number with a unit: 10ms, 1.5s, 20MB, 100/s, 5%"
     },
     percent: {
-      type: [
-        "string",
-        "number"
-      ],
+      type: "string",
       pattern: "^\\s*[0-9.]+\\s*%\\s*$",
       description: "a percentage such as 5%"
     },
@@ -55498,8 +55555,10 @@ function describe2(error2) {
       return `expected one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
     case "const":
       return `expected ${JSON.stringify(p.allowedValue)}`;
-    case "type":
-      return `expected ${String(p.type)}`;
+    case "type": {
+      const described = error2.parentSchema && "description" in error2.parentSchema ? String(error2.parentSchema.description) : "";
+      return `expected ${/^an? /.test(described) ? described : String(p.type)}`;
+    }
     case "pattern":
       return `expected ${error2.parentSchema && "description" in error2.parentSchema ? String(error2.parentSchema.description) : `a value matching ${String(p.pattern)}`}`;
     default:
@@ -55556,11 +55615,13 @@ function globToRegExp(glob) {
   return new RegExp(`^${body}$`, "s");
 }
 function percent(source, path2, value) {
+  const where2 = (detail) => {
+    throw new InputError(source.file, detail, source.lineOf(path2), path2.join("."));
+  };
+  if (typeof value === "number") return where2(`expected a percentage such as 5%, found the bare number ${value}; write it with % (0.05 would be "5%")`);
   const q = parseQuantity(value);
-  if (!q || q.dimension !== "fraction" && q.dimension !== "count" || q.value < 0) {
-    throw new InputError(source.file, `expected a percentage such as 5%, found ${JSON.stringify(value)}`, source.lineOf(path2), path2.join("."));
-  }
-  return q.dimension === "fraction" ? q.value : q.value / 100;
+  if (!q || q.dimension !== "fraction" || q.value < 0) return where2(`expected a percentage such as 5%, found ${JSON.stringify(value)}`);
+  return q.value;
 }
 function limit(source, path2, value, metric) {
   const q = parseQuantity(value);
@@ -55686,25 +55747,48 @@ function loadBudgets(paths, cwd) {
   }
   return { defaults: defaults2, rules, files: files.map((f) => relative2(cwd, f) || f) };
 }
-function mostSpecific(rules) {
-  return rules.reduce((best, r) => best === void 0 || r.specificity > best.specificity ? r : best, void 0);
-}
 function resolveBudget(budgets, benchmarkId, metric) {
-  const matching = budgets.rules.filter((r) => r.matcher.test(benchmarkId));
-  const ignoreRule = mostSpecific(matching.filter((r) => r.ignore));
-  const rule = mostSpecific(matching.filter((r) => metric in r.metrics));
-  const budget2 = rule?.metrics[metric];
+  const ordered = budgets.rules.map((rule2, index) => ({ rule: rule2, index })).filter(({ rule: rule2 }) => rule2.matcher.test(benchmarkId)).sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index).map(({ rule: rule2 }) => rule2);
+  const entries = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
+  const first = (pick) => {
+    for (const e of entries) {
+      const value = pick(e.budget);
+      if (value !== void 0) return value;
+    }
+    return void 0;
+  };
+  const limits = entries.find((e) => e.budget.max !== void 0 || e.budget.min !== void 0)?.budget;
+  const severity = first((b) => b.severity);
+  const direction = first((b) => b.direction);
+  const exponent = first((b) => b.exponent);
+  const tolerances = {};
+  for (const key of ["regression", "noise", "alpha", "drift"]) {
+    const value = first((b) => b.tolerances[key]);
+    if (value !== void 0) tolerances[key] = value;
+  }
+  const budget2 = entries.length === 0 ? void 0 : {
+    ...limits?.max ? { max: limits.max } : {},
+    ...limits?.min ? { min: limits.min } : {},
+    stat: limits?.stat ?? "mean",
+    tolerances,
+    ...severity ? { severity } : {},
+    ...direction ? { direction } : {},
+    ...exponent ? { exponent } : {},
+    source: (limits ?? entries[0].budget).source
+  };
+  const rule = entries[0]?.rule;
+  const ignoreRule = ordered.find((r) => r.ignore);
   const d = budgets.defaults;
   return {
-    ignore: ignoreRule !== void 0,
+    ignore: ignoreRule !== void 0 && (rule === void 0 || ignoreRule.specificity >= rule.specificity),
     tolerances: {
-      regression: budget2?.tolerances.regression ?? d.regression,
-      noise: budget2?.tolerances.noise ?? d.noise,
-      alpha: budget2?.tolerances.alpha ?? d.alpha,
-      drift: budget2?.tolerances.drift ?? d.drift
+      regression: tolerances.regression ?? d.regression,
+      noise: tolerances.noise ?? d.noise,
+      alpha: tolerances.alpha ?? d.alpha,
+      drift: tolerances.drift ?? d.drift
     },
-    severity: budget2?.severity ?? d.severity,
-    ...budget2?.direction ? { direction: budget2.direction } : {},
+    severity: severity ?? d.severity,
+    ...direction ? { direction } : {},
     ...budget2 ? { budget: budget2 } : {},
     ...rule ? { rule } : {}
   };
@@ -55729,9 +55813,10 @@ function budgetStatistic(metric, stat2) {
   }
   const s = metric.summary;
   if (s) {
-    const pick = { mean: s.mean, median: s.median, max: s.max, min: s.min, p95: s.max };
-    const value = pick[stat2] ?? s.mean;
-    return { value, stat: pick[stat2] !== void 0 ? stat2 : "mean" };
+    const wanted = stat2 === "p95" ? "max" : stat2;
+    const pick = { mean: s.mean, median: s.median, max: s.max, min: s.min };
+    const value = pick[wanted];
+    return value !== void 0 ? { value, stat: wanted } : { value: s.mean, stat: "mean" };
   }
   return metric.value !== void 0 ? { value: metric.value, stat: stat2 } : void 0;
 }
@@ -55747,8 +55832,9 @@ function checkBudget(budget2, current, baseline, severity) {
   const limit3 = budget2.max ?? budget2.min;
   const cur = budgetStatistic(current, budget2.stat);
   if (!cur) return null;
-  const failsMin = budget2.min !== void 0 && cur.value < budget2.min.value;
-  const failsMax = budget2.max !== void 0 && cur.value > budget2.max.value;
+  const unmeasurable = !Number.isFinite(cur.value);
+  const failsMin = budget2.min !== void 0 && (unmeasurable || cur.value < budget2.min.value);
+  const failsMax = budget2.max !== void 0 && (unmeasurable || cur.value > budget2.max.value);
   const reported = failsMin && !failsMax ? { kind: "min", limit: budget2.min.value } : { kind, limit: limit3.value };
   const base = baseline ? budgetStatistic(baseline, budget2.stat) : void 0;
   const baseWithin = base ? (budget2.max ? base.value <= budget2.max.value : true) && (budget2.min ? base.value >= budget2.min.value : true) : null;
@@ -55925,12 +56011,14 @@ function toRow(check, inBaseline, severity, source) {
 
 // action/src/gate/compare-scale.ts
 function logRatio(baseline, current) {
+  if (Number.isNaN(baseline) || Number.isNaN(current)) return NaN;
   if (baseline === current) return 0;
   if (baseline > 0 && current > 0) return Math.log(current) - Math.log(baseline);
   if (baseline === 0) return current > 0 ? Infinity : -Infinity;
   return relativeToLog((current - baseline) / Math.abs(baseline));
 }
 function relativeToLog(change) {
+  if (Number.isNaN(change)) return NaN;
   return change > -1 ? Math.log1p(change) : -Infinity;
 }
 function logToRelative(shift) {
@@ -56409,7 +56497,7 @@ function decide3(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     warnings.push({ code: "different-testbed", message });
   }
   if (!baseline) warnings.push({ code: "no-baseline", message: "no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions." });
-  if (current.benchmarks.length === 0) warnings.push({ code: "empty-current", message: "the current run has no benchmarks: check that the suites ran and wrote their output." });
+  if (current.benchmarks.length === 0) throw new InputError("current results", "they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)");
   const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
   const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
   const ids = [.../* @__PURE__ */ new Set([...curById.keys(), ...baseById.keys()])];
@@ -56432,6 +56520,7 @@ function decide3(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
       }
       const curMetric = cur?.metrics[name] && withDirection(cur.metrics[name], resolved);
       const baseMetric = base?.metrics[name] && withDirection(base.metrics[name], resolved);
+      assertLimitFitsMetric(resolved, name, curMetric ?? baseMetric);
       const row = emptyRow(id, name, resolved, curMetric ?? baseMetric);
       row.budget = checkBudget(resolved.budget, curMetric, baseMetric, resolved.severity);
       if (curMetric) row.current = describeMetric(curMetric);
@@ -56528,6 +56617,16 @@ function decide3(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     current: meta(current)
   };
 }
+function assertLimitFitsMetric(resolved, metric, sample) {
+  const limit3 = resolved.budget?.max ?? resolved.budget?.min;
+  const measured = sample ? dimensionOfUnit(sample.unit) : void 0;
+  if (!limit3 || !measured || limit3.dimension === measured || measured === "count" && limit3.dimension === "count") return;
+  throw new InputError(
+    resolved.budget.source.file,
+    `the limit "${limit3.text}" is ${limit3.dimension} but ${metric} is measured in ${sample.unit} (${measured}); give the limit in the metric's unit`,
+    resolved.budget.source.line
+  );
+}
 function meta(set) {
   return {
     ...set.commit ? { commit: set.commit } : {},
@@ -56548,7 +56647,7 @@ function finish(row, budgets, differentTestbed, options) {
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
 function escapeMarkdown(text) {
-  return cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " ")).replace(
+  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
     MARKDOWN_SPECIAL,
     (ch, offset, whole) => {
       const entity = ENTITY[ch] ?? ch;
@@ -56567,6 +56666,9 @@ ${body}
 ${fence}`;
 }
 var ZWSP_CHAR = "\u200B";
+function breakAutolinks(text) {
+  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
+}
 var ZERO_WIDTH_SPACE = "&#8203;";
 var LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
 var MARKDOWN_SPECIAL = /[&<>|`[\]*_~#$\\@]/g;
@@ -57550,6 +57652,13 @@ function prepareOutputs(outputs, cwd) {
     }
   }
 }
+function writeReport(path2, flag, text) {
+  try {
+    writeFileSync(path2, text);
+  } catch (error2) {
+    throw new InputError(path2, `cannot write the ${flag} report: ${error2.code ?? String(error2)}`);
+  }
+}
 function gateAndReport(baseline, current, budgets, outputs, ctx, options = DEFAULT_GATE_OPTIONS, adjust = (report2) => report2) {
   let report2;
   try {
@@ -57558,8 +57667,8 @@ function gateAndReport(baseline, current, budgets, outputs, ctx, options = DEFAU
     if (error2 instanceof TestbedMismatchError) throw new InputError("--baseline", error2.message);
     throw error2;
   }
-  if (outputs.json) writeFileSync(resolve3(ctx.cwd, outputs.json), renderJson(report2));
-  if (outputs.markdown) writeFileSync(resolve3(ctx.cwd, outputs.markdown), renderMarkdown(report2, {}));
+  if (outputs.json) writeReport(resolve3(ctx.cwd, outputs.json), "--json", renderJson(report2));
+  if (outputs.markdown) writeReport(resolve3(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
   ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
   return { report: report2, exitCode: report2.verdict === "pass" ? EXIT.pass : EXIT.fail };
 }
@@ -58742,6 +58851,82 @@ function markerLinesFromOptions(options, source) {
 import { readFileSync as readFileSync5 } from "node:fs";
 import { dirname as dirname4, resolve as resolve8 } from "node:path";
 
+// node_modules/shlex/shlex.js
+function quote(s) {
+  if (s === "") {
+    return "''";
+  }
+  const unsafeRe = /[^\w@%\-+=:,./]/;
+  if (!unsafeRe.test(s)) {
+    return s;
+  }
+  return ("'" + s.replace(/('+)/g, `'"$1"'`) + "'").replace(/^''|''$/g, "");
+}
+
+// action/src/runner/command-template.ts
+var PLACEHOLDER = /(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+function fillTemplate(template, values) {
+  return template.replace(PLACEHOLDER, (whole, dollar, name) => {
+    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
+    return quote(values[name]);
+  });
+}
+function writesOutputFile(template) {
+  return /(^|[^$])\{output\}/.test(template) || template.includes("PERF_GATE_OUTPUT");
+}
+function paramEnvName(name) {
+  return `PERF_GATE_PARAM_${name.toUpperCase()}`;
+}
+function quoteStates(command) {
+  const states = [];
+  let state = "none";
+  for (let i2 = 0; i2 < command.length; i2++) {
+    const c = command[i2];
+    states[i2] = state === "ansi" ? "single" : state === "comment" ? "none" : state;
+    switch (state) {
+      case "none":
+        if (c === "\\") {
+          states[i2 + 1] = "none";
+          i2++;
+        } else if (c === "'") state = i2 > 0 && command[i2 - 1] === "$" ? "ansi" : "single";
+        else if (c === '"') state = "double";
+        else if (c === "#" && (i2 === 0 || /[\s;&|()<>]/.test(command[i2 - 1]))) state = "comment";
+        break;
+      case "single":
+        if (c === "'") state = "none";
+        break;
+      case "ansi":
+        if (c === "\\") {
+          states[i2 + 1] = "single";
+          i2++;
+        } else if (c === "'") state = "none";
+        break;
+      case "double":
+        if (c === "\\") {
+          states[i2 + 1] = "double";
+          i2++;
+        } else if (c === '"') state = "none";
+        break;
+      case "comment":
+        if (c === "\n") state = "none";
+        break;
+    }
+  }
+  return states;
+}
+function quotedPlaceholders(template, names) {
+  const known = new Set(names);
+  const states = quoteStates(template);
+  const found = [];
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    const [, dollar, name] = m;
+    if (dollar !== "" || !known.has(name)) continue;
+    const state = states[m.index];
+    if (state === "single" || state === "double") found.push({ name, index: m.index, quote: state });
+  }
+  return found;
+}
+
 // action/schemas/perf-gate-config.schema.json
 var perf_gate_config_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -59031,6 +59216,17 @@ function parsePerfGateConfig(text, file, baseDir) {
         const dup = vs.find((v, j) => vs.indexOf(v) !== j);
         if (dup !== void 0) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(["suites", i2, "params", k]), `suites.${i2}.params.${k}`);
       }
+    }
+    const names = ["output", ...Object.keys(params ?? {})];
+    const [quoted] = quotedPlaceholders(s.run, names);
+    if (quoted) {
+      const env = quoted.name === "output" ? "$PERF_GATE_OUTPUT" : `$${paramEnvName(quoted.name)}`;
+      throw new InputError(
+        file,
+        `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use the placeholder outside quotes (it becomes one safely quoted word), or the environment variable "${env}" inside double quotes`,
+        source.lineOf(["suites", i2, "run"]),
+        `suites.${i2}.run`
+      );
     }
     return {
       name: s.name,
@@ -59535,32 +59731,6 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 import { existsSync as existsSync2, mkdirSync as mkdirSync3, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
 import { join as join7 } from "node:path";
 
-// node_modules/shlex/shlex.js
-function quote(s) {
-  if (s === "") {
-    return "''";
-  }
-  const unsafeRe = /[^\w@%\-+=:,./]/;
-  if (!unsafeRe.test(s)) {
-    return s;
-  }
-  return ("'" + s.replace(/('+)/g, `'"$1"'`) + "'").replace(/^''|''$/g, "");
-}
-
-// action/src/runner/command-template.ts
-function fillTemplate(template, values) {
-  return template.replace(/(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, dollar, name) => {
-    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
-    return quote(values[name]);
-  });
-}
-function writesOutputFile(template) {
-  return /(^|[^$])\{output\}/.test(template) || template.includes("PERF_GATE_OUTPUT");
-}
-function paramEnvName(name) {
-  return `PERF_GATE_PARAM_${name.toUpperCase()}`;
-}
-
 // action/src/runner/sweep.ts
 function sweepPoints(params) {
   let points = [{}];
@@ -59581,7 +59751,7 @@ function pointLabel(point, index) {
 }
 
 // action/src/runner/invoke.ts
-var WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+var WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 function processEnv(ctx, suite, extra) {
   const env = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== void 0 && !WITHHELD.test(k)) env[k] = v;
@@ -60027,6 +60197,29 @@ function processSpawner() {
   };
 }
 
+// action/src/runner/interrupt.ts
+async function withInterruptCleanup(spawner, body) {
+  const cleanups = [];
+  const onSignal = (signal) => {
+    spawner.stopAll();
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+      }
+    }
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await body(cleanups);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
 // action/src/runner/worktree.ts
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
@@ -60180,6 +60373,11 @@ async function runConfiguredSuites(options) {
   writeResultSet(resultsPath, current);
   return current;
 }
+function onlySuites(set, suites) {
+  const names = new Set(suites);
+  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
+}
 function baselineFile(config, shard) {
   return join11(config.baselines, shard ? `results.shard-${shard.index}-of-${shard.count}.json` : "results.json");
 }
@@ -60254,7 +60452,8 @@ function makeRunCommand(makeDeps = defaultDeps) {
         return withInterruptCleanup(deps.spawner, (cleanups) => runAbCommand(ref, config, shard, outDir, budgets, outputs, ctx, deps, cleanups));
       }
       const baselinePaths = flags.baseline ?? (hasFiles(config.baselines) ? [config.baselines] : []);
-      const baseline = baselinePaths.length > 0 ? readInputs(baselinePaths, { cwd: ctx.cwd, created }).resultSet : void 0;
+      const stored = baselinePaths.length > 0 ? readInputs(baselinePaths, { cwd: ctx.cwd, created }).resultSet : void 0;
+      const baseline = stored && shard ? onlySuites(stored, selectShard(config.suites, shard).map((s) => s.name)) : stored;
       const current = await withInterruptCleanup(
         deps.spawner,
         () => runConfiguredSuites({ config, shard, outDir, expected: baseline?.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps })
@@ -60265,22 +60464,6 @@ function makeRunCommand(makeDeps = defaultDeps) {
       return exitCode;
     }
   };
-}
-async function withInterruptCleanup(spawner, body) {
-  const cleanups = [];
-  const onSignal = (signal) => {
-    spawner.stopAll();
-    for (const cleanup of cleanups) cleanup();
-    process.kill(process.pid, signal);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  try {
-    return await body(cleanups);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
 }
 async function measureAb(request2) {
   const deps = request2.deps ?? defaultDeps();
@@ -60856,6 +61039,7 @@ function group2(name, fn) {
 }
 
 // action/src/cli/action.ts
+import { closeSync as closeSync2, readFileSync as readFileSync11 } from "node:fs";
 import { join as join14 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
@@ -65081,7 +65265,8 @@ function createGitHubClient(options) {
         return await request2(requestOptions);
       } catch (error2) {
         const answer = failedAnswer(error2);
-        const delay = retryDelay(answer, attempt, policy);
+        const idempotent = String(requestOptions.method).toUpperCase() !== "POST";
+        const delay = idempotent || isSecondaryRateLimit(answer) ? retryDelay(answer, attempt, policy) : null;
         if (delay === null) throw error2;
         options.onRetry?.(
           `GitHub answered ${answer.status ?? "nothing"} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`
@@ -65242,11 +65427,17 @@ function pullRequestFromEvent(payload) {
     fromFork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase()
   };
 }
-function decideForkSafety(pr, runnerEnvironment, allowForks) {
+function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
   if (!pr || !pr.fromFork) return { allowed: true, note: null };
   const selfHosted = runnerEnvironment !== "github-hosted";
+  if (eventName === "pull_request_target" && !allowForks) {
+    return {
+      allowed: false,
+      message: `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? "(deleted repository)"} in a pull_request_target workflow: that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`
+    };
+  }
   if (!selfHosted) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); its token is read-only, so use the two-stage mode to comment` };
+    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment` };
   }
   if (allowForks) {
     return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true` };
@@ -66017,13 +66208,17 @@ async function currentResults(settings, config, deps, created, baseline) {
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   return deps.runSuites(config, settings, baseline?.benchmarks ?? []);
 }
+function checkConclusion(report2, settings) {
+  if (report2.verdict === "pass") return settings.mode === "report" ? "neutral" : "success";
+  return settings.failOn === "never" ? "neutral" : "failure";
+}
 async function runAction(settings, deps) {
   const { log } = deps;
   const created = deps.now().toISOString();
   const event = readEvent(settings.github.eventPath);
   const pr = settings.mode === "report" ? null : pullRequestFromEvent(event);
   if (settings.mode === "pr") {
-    const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests);
+    const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
     if (!decision.allowed) {
       log.error(decision.message);
       log.setOutput("verdict", "refused");
@@ -66157,7 +66352,7 @@ async function runAction(settings, deps) {
           repo,
           name: settings.gateName,
           headSha,
-          conclusion: report2.verdict === "pass" ? "success" : settings.failOn === "never" ? "neutral" : "failure",
+          conclusion: checkConclusion(report2, settings),
           title: renderTitle(report2),
           summary: renderMarkdown(report2, { title: settings.gateName, maxLength: 65535, fullReportHint: hint }),
           annotations: checkRunAnnotations(report2, settings),
@@ -66291,10 +66486,23 @@ function readSettings(env, cwd) {
 function describeSettings(settings) {
   return Object.entries(settings).filter(([key]) => key !== "github").map(([key, value]) => `${key}: ${key === "token" ? value ? "***" : "(none)" : JSON.stringify(value)}`);
 }
+var SUITE_WITHHELD = /* @__PURE__ */ new Set([
+  "PERF_GATE_NODE",
+  "PERF_GATE_TOKEN_FD",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "GITHUB_OUTPUT",
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY"
+]);
 function suiteEnvironment(env) {
   const out = {};
   for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith("INPUT_") || key === "PERF_GATE_NODE" || key === "GITHUB_TOKEN" || key === "GH_TOKEN" || key === "ACTIONS_RUNTIME_TOKEN" || key === "ACTIONS_ID_TOKEN_REQUEST_TOKEN") continue;
+    if (key.startsWith("INPUT_") || SUITE_WITHHELD.has(key)) continue;
     out[key] = value;
   }
   return out;
@@ -66321,6 +66529,25 @@ function coreLog() {
     }
   };
 }
+function withHandedToken(env) {
+  const fdText = env.PERF_GATE_TOKEN_FD;
+  if (fdText === void 0 || fdText === "") return env;
+  const fd2 = Number(fdText);
+  if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
+  let token;
+  try {
+    token = readFileSync11(fd2, "utf8").trim();
+  } catch (error2) {
+    throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
+  } finally {
+    try {
+      closeSync2(fd2);
+    } catch {
+    }
+  }
+  const { PERF_GATE_TOKEN_FD: _fd, ...rest } = env;
+  return { ...rest, INPUT_GITHUB_TOKEN: token };
+}
 var actionCommand = {
   name: "action",
   summary: "run as the GitHub Action (inputs from INPUT_* variables)",
@@ -66329,19 +66556,23 @@ var actionCommand = {
     if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
     const log = coreLog();
     try {
-      const settings = readSettings(ctx.env, ctx.cwd);
+      const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
       if (settings.token) setSecret(settings.token);
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
-      return await runAction(settings, {
-        github,
-        log,
-        runSuites: (config, s, expected) => runConfiguredSuites({ config, shard: null, outDir: join14(s.outputDir, "runs"), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
-        storeBaseline: (config, results) => storeBaseline(config, results),
-        preflight: (level) => runPreflight({ files: systemFiles("/"), level, probe: DEFAULT_PROBE_OPTIONS, ...ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {} }),
-        measureAb: (ref, config, s, budgets) => measureAb({ ref, config, shard: null, outDir: join14(s.outputDir, "runs"), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, cleanups: [] }),
-        now: ctx.now
-      });
+      const deps = defaultDeps();
+      return await withInterruptCleanup(
+        deps.spawner,
+        (cleanups) => runAction(settings, {
+          github,
+          log,
+          runSuites: (config, s, expected) => runConfiguredSuites({ config, shard: null, outDir: join14(s.outputDir, "runs"), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps }),
+          storeBaseline: (config, results) => storeBaseline(config, results),
+          preflight: (level) => runPreflight({ files: systemFiles("/"), level, probe: DEFAULT_PROBE_OPTIONS, ...ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {} }),
+          measureAb: (ref, config, s, budgets) => measureAb({ ref, config, shard: null, outDir: join14(s.outputDir, "runs"), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps, cleanups }),
+          now: ctx.now
+        })
+      );
     } catch (error2) {
       if (error2 instanceof InputError) {
         log.error(`perf-gate: ${error2.message}`);

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { InputError, parseQuantity, type Direction } from '../model/index.js';
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
+import { paramEnvName, quotedPlaceholders } from '../runner/command-template.js';
 import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
 
 /**
@@ -193,6 +194,18 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
         const dup = vs.find((v, j) => vs.indexOf(v) !== j);
         if (dup !== undefined) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(['suites', i, 'params', k]), `suites.${i}.params.${k}`);
       }
+    }
+    const names = ['output', ...Object.keys(params ?? {})];
+    const [quoted] = quotedPlaceholders(s.run, names);
+    if (quoted) {
+      const env = quoted.name === 'output' ? '$PERF_GATE_OUTPUT' : `$${paramEnvName(quoted.name)}`;
+      throw new InputError(
+        file,
+        `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; ` +
+          `use the placeholder outside quotes (it becomes one safely quoted word), or the environment variable "${env}" inside double quotes`,
+        source.lineOf(['suites', i, 'run']),
+        `suites.${i}.run`,
+      );
     }
     return {
       name: s.name,

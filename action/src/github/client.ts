@@ -2,12 +2,13 @@
  * The few GitHub REST calls the action makes, behind one small interface that
  * is given a base URL and a token (so GitHub Enterprise Server and the tests'
  * loopback server work the same way). Built on @actions/github's Octokit, with
- * retries for 5xx answers and secondary rate limits (see retry.ts).
+ * retries for 5xx answers and secondary rate limits (see retry.ts); a POST is
+ * retried only on a secondary rate limit, never after a 5xx or a lost answer.
  *
  * This module never decides a verdict and never reads the environment.
  */
 import { GitHub, getOctokitOptions } from '@actions/github/lib/utils';
-import { DEFAULT_RETRY_POLICY, retryDelay, type FailedAnswer, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, isSecondaryRateLimit, retryDelay, type FailedAnswer, type RetryPolicy } from './retry.js';
 
 /** owner/name of a repository. */
 export interface RepoRef {
@@ -139,7 +140,13 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
         return await request(requestOptions);
       } catch (error) {
         const answer = failedAnswer(error);
-        const delay = retryDelay(answer, attempt, policy);
+        // A POST creates something (a comment, a check run) and is not idempotent.
+        // GitHub often stores it and then answers 502/504, or the connection drops
+        // after the write: retrying would post a duplicate. So a POST is retried
+        // only on a secondary rate limit, which proves nothing was stored; GET,
+        // PATCH, PUT and DELETE are safe to repeat and keep the full policy.
+        const idempotent = String(requestOptions.method).toUpperCase() !== 'POST';
+        const delay = idempotent || isSecondaryRateLimit(answer) ? retryDelay(answer, attempt, policy) : null;
         if (delay === null) throw error;
         options.onRetry?.(
           `GitHub answered ${answer.status ?? 'nothing'} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`,

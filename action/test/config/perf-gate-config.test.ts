@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AB, DEFAULT_TIMEOUT_SECONDS, loadPerfGateConfig, parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
@@ -131,6 +131,50 @@ describe('perf-gate.yml', () => {
     const derived = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - { name: a, run: x }\nderived:\n  pps: { expr: "1/time", direction: up }\n', 'p.yml', '/'));
     assert.equal(derived.line, 5);
     assert.match(derived.message, /expected one of "lower", "higher"/);
+  });
+
+  test('a placeholder inside quotes is refused at the run line with the safe alternatives', () => {
+    const yml = (run: string, params = '') => `version: 1\nsuites:\n  - name: ok\n    run: ./a > {output}\n  - name: b\n${params}    run: ${run}\n`;
+    const sweep = '    params:\n      n: [1, 2]\n';
+    const single = errorOf(() => parsePerfGateConfig(yml(`hyperfine --export-json {output} './prog -n {n}'`, sweep), 'perf-gate.yml', '/'));
+    assert.equal(single.file, 'perf-gate.yml');
+    assert.equal(single.line, 8);
+    assert.equal(single.key, 'suites.1.run');
+    assert.match(single.message, /^perf-gate\.yml:8: suites\.1\.run: placeholder \{n\} stands inside single quotes/);
+    assert.match(single.message, /outside quotes/);
+    assert.match(single.message, /"\$PERF_GATE_PARAM_N" inside double quotes/);
+    const double = errorOf(() => parsePerfGateConfig(yml(`'bench "run {n}"'`, sweep), 'perf-gate.yml', '/'));
+    assert.match(double.message, /^perf-gate\.yml:8: suites\.1\.run: placeholder \{n\} stands inside double quotes/);
+    const nested = errorOf(() => parsePerfGateConfig(yml(`sh -c 'echo {output}'`), 'perf-gate.yml', '/'));
+    assert.equal(nested.line, 6);
+    assert.match(nested.message, /\{output\} stands inside single quotes.*"\$PERF_GATE_OUTPUT" inside double quotes/);
+  });
+
+  test('placeholders outside quotes, escaped quotes, comments and the environment variables are accepted', () => {
+    const run = (cmd: string) =>
+      parsePerfGateConfig(`version: 1\nsuites:\n  - name: b\n    params: { n: [1] }\n    run: ${JSON.stringify(cmd)}\n`, 'perf-gate.yml', '/').suites[0]!.run;
+    for (const ok of [
+      "hyperfine --export-json {output} './prog -n 1' -- {n}",
+      'bench "$PERF_GATE_PARAM_N" > "$PERF_GATE_OUTPUT"',
+      "awk '{print $1}' data | ./prog {n} > {output}",
+      'echo \\"{n}\\" > {output}',
+      "echo \"${n}\" '{other}' {n} # don't quote {n}",
+      "printf 'a\\' {n} # in '…' a backslash is literal",
+    ]) {
+      assert.equal(run(ok), ok);
+    }
+    assert.throws(() => run("printf $'a\\'{n}'"), /inside single quotes/, "in $'…' a backslash escapes the quote");
+  });
+
+  test('every perf-gate.yml shipped in the repository still parses', () => {
+    const root = join(import.meta.dirname, '../../..');
+    const files = ['perf-gate.yml', ...readdirSync(join(root, 'examples')).map((d) => join('examples', d, 'perf-gate.yml'))].filter((f) => existsSync(join(root, f)));
+    assert.ok(files.length >= 4, `found ${files.join(', ')}`);
+    for (const f of files) assert.ok(loadPerfGateConfig(f, root).suites.length > 0, f);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```ya?ml\n(version: 1\n[\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^suites:/m.test(b));
+    assert.ok(blocks.length > 0, 'README has a perf-gate.yml example');
+    for (const b of blocks) assert.ok(parsePerfGateConfig(b, 'README.md', '/').suites.length > 0);
   });
 
   test('loading a missing file is an InputError naming it; an existing one resolves paths next to it', () => {

@@ -127,15 +127,45 @@ describe('sticky comment', () => {
 });
 
 describe('retries', () => {
-  test('a 502 is retried with backoff and the comment still lands once', async () => {
-    gh.failNext('issues/create-comment', { status: 502, message: 'Server Error' });
-    gh.failNext('issues/create-comment', { status: 502, message: 'Server Error' });
+  test('a 502 to a PATCH is retried with backoff and the comment is updated once', async () => {
     const api = client('pat-bot');
     const s: MarkerState = { verdict: 'fail', digest: '0404' };
-    const outcome = await upsertStickyComment(api, { repo, pullRequest: 8, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'x') });
-    assert.equal(outcome.action, 'created');
-    assert.equal(gh.comments.filter((c) => c.issue === 8).length, 1);
+    await upsertStickyComment(api, { repo, pullRequest: 8, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'x') });
+    gh.failNext('issues/update-comment', { status: 502, message: 'Server Error' });
+    gh.failNext('issues/update-comment', { status: 502, message: 'Server Error' });
+    const before = gh.requests.length;
+    const outcome = await upsertStickyComment(api, { repo, pullRequest: 8, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'y') });
+    assert.equal(outcome.action, 'updated');
+    const patches = gh.requests.slice(before).filter((r) => r.method === 'PATCH');
+    assert.deepEqual(patches.map((r) => r.status), [502, 502, 200]);
+    const mine = gh.comments.filter((c) => c.issue === 8);
+    assert.equal(mine.length, 1);
+    assert.match(mine[0]!.body, /^y\n/);
     assert.deepEqual(delays, [DEFAULT_RETRY_POLICY.baseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2]);
+  });
+
+  test('a POST answered 502 is sent once, not retried (GitHub may have stored it)', async () => {
+    gh.failNext('issues/create-comment', { status: 502, message: 'Server Error' });
+    gh.failNext('checks/create', { status: 502, message: 'Server Error' });
+    const before = gh.requests.length;
+    const api = client('pat-bot');
+    await assert.rejects(api.createIssueComment(repo, 11, 'x'), (e: Error & { status?: number }) => e.status === 502);
+    await assert.rejects(
+      api.createCheckRun(repo, { name: 'g', headSha: 'e'.repeat(40), conclusion: 'success', output: { title: 't', summary: 's' } }),
+      (e: Error & { status?: number }) => e.status === 502,
+    );
+    const posts = gh.requests.slice(before).filter((r) => r.method === 'POST');
+    assert.deepEqual(posts.map((r) => `${r.operationId} ${r.status}`), ['issues/create-comment 502', 'checks/create 502']);
+    assert.deepEqual(delays, []);
+  });
+
+  test('a POST answered with a secondary rate limit is retried (nothing was stored)', async () => {
+    gh.failNext('issues/create-comment', { status: 403, message: 'You have exceeded a secondary rate limit', headers: { 'retry-after': '5' } });
+    const before = gh.requests.length;
+    await client('pat-bot').createIssueComment(repo, 12, 'once');
+    assert.deepEqual(gh.requests.slice(before).filter((r) => r.method === 'POST').map((r) => r.status), [403, 201]);
+    assert.equal(gh.comments.filter((c) => c.issue === 12).length, 1);
+    assert.deepEqual(delays, [5000]);
   });
 
   test('a secondary rate limit waits as long as retry-after says', async () => {

@@ -144,7 +144,7 @@ describe('running suites with real processes and real hyperfine', () => {
     const dir = tempDir('pg-sweep-');
     const suites = suitesOf(
       `  - name: sweep
-    run: test {n} != 2 || { echo "point two broke" >&2; exit 7; }; ${HF} 'sleep 0.00{n}'
+    run: test {n} != 2 || { echo "point two broke" >&2; exit 7; }; ${HF} sleep\\ 0.00{n}
     format: hyperfine
     params:
       n: [1, 2, 3]
@@ -170,7 +170,7 @@ describe('running suites with real processes and real hyperfine', () => {
     const dir = tempDir('pg-quote-');
     const suites = suitesOf(
       `  - name: quoting
-    run: printf '%s|' {word} "$PERF_GATE_PARAM_WORD" > "${dir}/seen-{i}"; ${HF} true
+    run: printf '%s|' {word} "$PERF_GATE_PARAM_WORD" > "${dir}"/seen-{i}; ${HF} true
     format: hyperfine
     params:
       word: ["two words", "$(touch pwned)", "it's"]

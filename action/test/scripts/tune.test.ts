@@ -1,7 +1,7 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runPreflight, systemFiles } from '../../src/runner/preflight/index.js';
@@ -107,6 +107,52 @@ describe('scripts/tune', () => {
     assert.equal(result.status, 0);
     assert.match(result.out, /no cpufreq governors here/);
     assert.match(result.out, /no turbo\/boost switch here/);
+  });
+
+  test('--restore refuses a state file naming a path outside the tunables, and writes nothing', () => {
+    for (const evil of ['/etc/passwd', '/sys/devices/system/cpu/../../../etc/passwd']) {
+      // A genuine line first: it must not be restored either (the file is checked before any write).
+      const root = fakeRoot({
+        ...bareMetal(),
+        '/etc/passwd': 'root:x:0:0::/root:/bin/bash\n',
+        '/var/lib/perf-gate/tune.state': `/proc/sys/kernel/perf_event_max_sample_rate\t7\n${evil}\tevil::0:0::/:/bin/sh\n`,
+      });
+      const before = snapshot(root);
+      const result = tune(root, '--restore');
+      assert.equal(result.status, 2, result.out);
+      assert.match(result.out, /refusing .*tune\.state: it names ".*etc\/passwd", which is not under \/sys\/devices\/system\/cpu\/ or \/proc\/sys\/kernel\/; nothing was restored/);
+      assert.deepEqual(snapshot(root), before, 'nothing written, the state file kept');
+    }
+  });
+
+  test('--restore refuses a state file from PERF_GATE_TUNE_STATE that others may write or that someone else owns', () => {
+    const root = fakeRoot(bareMetal());
+    const state = join(root, 'tune.state');
+    const rate = read(root, '/proc/sys/kernel/perf_event_max_sample_rate');
+    const withState = (file = state) => {
+      const r = spawnSync('bash', [TUNE, '--restore'], { env: { PATH: process.env.PATH, PERF_GATE_SYSFS_ROOT: root, PERF_GATE_TUNE_STATE: file }, encoding: 'utf8', timeout: 30_000 });
+      return { status: r.status, out: `${r.stdout}${r.stderr}` };
+    };
+    writeFileSync(state, '/proc/sys/kernel/perf_event_max_sample_rate\t7\n');
+    chmodSync(state, 0o666);
+    const writable = withState();
+    assert.equal(writable.status, 2, writable.out);
+    assert.match(writable.out, /group or others may write it \(mode 666\); nothing was restored/);
+    assert.equal(read(root, '/proc/sys/kernel/perf_event_max_sample_rate'), rate);
+    // Someone else's file: as root, one given to nobody (65534); otherwise root's own /etc/hostname.
+    chmodSync(state, 0o644);
+    const isRoot = process.getuid?.() === 0;
+    if (isRoot) chownSync(state, 65534, 65534);
+    const foreign = withState(isRoot ? state : '/etc/hostname');
+    assert.equal(foreign.status, 2, foreign.out);
+    assert.match(foreign.out, /owned by uid \d+, not by uid \d+ who runs this; nothing was restored/);
+    assert.equal(read(root, '/proc/sys/kernel/perf_event_max_sample_rate'), rate);
+    if (isRoot) {
+      chownSync(state, 0, 0);
+      const own = withState();
+      assert.equal(own.status, 0, own.out);
+      assert.equal(read(root, '/proc/sys/kernel/perf_event_max_sample_rate'), '7\n', 'control: a root-owned 644 state file is restored');
+    }
   });
 
   test('rejects bad arguments with exit 2', () => {

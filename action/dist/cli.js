@@ -54807,7 +54807,8 @@ var goBenchAdapter = {
     const json = /^\s*\{/.test(text);
     const lines = json ? linesFromTest2json(text, path2) : linesFromText(text);
     if (!json) assertCompleteText(lines, path2);
-    const results = collect(lines, path2);
+    const split = splitterFor(procsSuffixes(lines));
+    const results = collect(lines, path2, split);
     if (results.length === 0) {
       throw new InputError(path2, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
     }
@@ -54882,7 +54883,7 @@ function linesFromTest2json(text, path2) {
 }
 var FAIL_LINE = /^\s*--- (FAIL|SKIP|BENCH): (\S+)/;
 var CONFIG_LINE = /^([a-z][^\s:A-Z]*):(?:\s+(.*))?$/;
-function collect(lines, path2) {
+function collect(lines, path2, split) {
   const byKey = /* @__PURE__ */ new Map();
   let pkg = "";
   let logTarget;
@@ -54902,7 +54903,7 @@ function collect(lines, path2) {
     if (fail) {
       logTarget = void 0;
       if (fail[1] === "FAIL") {
-        const { name, procs } = splitProcs(fail[2]);
+        const { name, procs } = split(fail[2]);
         const known = byKey.get(`${currentPkg}\0${name}\0${procs}`) ?? [...byKey.values()].find((a) => a.pkg === currentPkg && (a.name === fail[2] || a.name === name));
         const acc = known ?? accumulator(fail[2], "", source.line, currentPkg);
         acc.failed = { line: source.line, log: [] };
@@ -54921,7 +54922,7 @@ function collect(lines, path2) {
       if (!source.complete && (fields.length < 4 || fields.length % 2 !== 0)) {
         throw new InputError(path2, `the result line for ${fields[0]} is cut off (truncated?): ${JSON.stringify(text)}`, source.line);
       }
-      parseResultLine(fields, source, currentPkg, path2, accumulator);
+      parseResultLine(fields, source, currentPkg, path2, accumulator, split);
       continue;
     }
     const config = CONFIG_LINE.exec(text);
@@ -54936,7 +54937,7 @@ function collect(lines, path2) {
   }
   return all.map((acc) => toResult2(acc, pkgsOf.get(acc.name).size > 1, procsOf.get(`${acc.pkg}\0${acc.name}`).size > 1));
 }
-function parseResultLine(fields, source, pkg, path2, accumulator) {
+function parseResultLine(fields, source, pkg, path2, accumulator, split) {
   const [fullName, iterations, ...pairs] = fields;
   if (!/^\d+$/.test(iterations ?? "")) {
     throw new InputError(path2, `expected an iteration count after ${fullName}, found ${JSON.stringify(iterations ?? "")}`, source.line);
@@ -54944,7 +54945,7 @@ function parseResultLine(fields, source, pkg, path2, accumulator) {
   if (pairs.length === 0 || pairs.length % 2 !== 0) {
     throw new InputError(path2, `expected "value unit" pairs after the iteration count of ${fullName}, found ${JSON.stringify(pairs.join(" "))}`, source.line);
   }
-  const { name, procs } = splitProcs(fullName);
+  const { name, procs } = split(fullName);
   const acc = accumulator(name, procs, source.line, pkg);
   for (let i2 = 0; i2 < pairs.length; i2 += 2) {
     const value = Number(pairs[i2]);
@@ -54957,9 +54958,34 @@ function parseResultLine(fields, source, pkg, path2, accumulator) {
     acc.values.set(unit, list2);
   }
 }
-function splitProcs(fullName) {
-  const m = /^(.*)-(\d+)$/.exec(fullName);
-  return m && m[1] ? { name: m[1], procs: m[2] } : { name: fullName, procs: "1" };
+var MAX_CPU_VALUES = 8;
+function procsSuffixes(lines) {
+  const basesOf = /* @__PURE__ */ new Map();
+  const printed = /* @__PURE__ */ new Set();
+  for (const { text } of lines) {
+    if (!text.startsWith("Benchmark")) continue;
+    const fields = text.trim().split(/\s+/);
+    if (fields.length < 4 || !/^\d+$/.test(fields[1])) continue;
+    printed.add(fields[0]);
+    const m = /^(.+)-(\d+)$/.exec(fields[0]);
+    if (m) basesOf.set(m[2], (basesOf.get(m[2]) ?? /* @__PURE__ */ new Set()).add(m[1]));
+  }
+  if (basesOf.size === 0) return /* @__PURE__ */ new Set();
+  if (basesOf.size === 1) {
+    const [n, bases] = [...basesOf][0];
+    const plain = [...printed].filter((name) => !name.endsWith(`-${n}`) || !bases.has(name.slice(0, -n.length - 1)));
+    return plain.every((name) => bases.has(name)) ? /* @__PURE__ */ new Set([n]) : /* @__PURE__ */ new Set();
+  }
+  const shared = [...basesOf].filter(([, bases]) => bases.size > 1).map(([n]) => n);
+  const withBare = [...basesOf].filter(([, bases]) => [...bases].every((base) => printed.has(base))).map(([n]) => n);
+  return /* @__PURE__ */ new Set([...shared.length <= MAX_CPU_VALUES ? shared : [], ...withBare]);
+}
+function splitterFor(procs) {
+  return (fullName) => {
+    const m = /^(.+)-(\d+)$/.exec(fullName);
+    if (m && procs.has(m[2])) return { name: m[1], procs: m[2] };
+    return { name: fullName, procs: procs.size > 0 ? "1" : "" };
+  };
 }
 var UNITS = {
   "ns/op": { metric: "time", unit: "s", factor: 1e-9 },

@@ -11,7 +11,9 @@ import { isRecord } from './json-text.js';
  * samples, in the order Go printed them. The `-P` suffix is GOMAXPROCS (absent
  * when it is 1): it becomes the param `procs` and is cut from the id, so
  * `-cpu` changes do not rename benchmarks; a file that runs one name at several
- * GOMAXPROCS values (`-cpu 1,4`) keeps them apart as `Name[procs=4]`.
+ * GOMAXPROCS values (`-cpu 1,4`) keeps them apart as `Name[procs=4]`. Because
+ * Go prints no suffix at GOMAXPROCS=1, a trailing `-10` may instead be part of
+ * the name (`b.Run("size-10")`); {@link procsSuffixes} decides which, once per file.
  * Units: `ns/op` → `time` (s), `MB/s` → `bytes_per_second` (B/s, Go's MB is
  * 10^6), `B/op` → `alloc_bytes`, `allocs/op` → `allocs`; `b.ReportMetric`
  * units are kept as they are, named by their unit. Configuration lines
@@ -39,7 +41,8 @@ export const goBenchAdapter: Adapter = {
     const json = /^\s*\{/.test(text);
     const lines = json ? linesFromTest2json(text, path) : linesFromText(text);
     if (!json) assertCompleteText(lines, path);
-    const results = collect(lines, path);
+    const split = splitterFor(procsSuffixes(lines));
+    const results = collect(lines, path, split);
     if (results.length === 0) {
       throw new InputError(path, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
     }
@@ -153,8 +156,10 @@ interface Accumulator {
 const FAIL_LINE = /^\s*--- (FAIL|SKIP|BENCH): (\S+)/;
 const CONFIG_LINE = /^([a-z][^\s:A-Z]*):(?:\s+(.*))?$/;
 
+type SplitName = (fullName: string) => { name: string; procs: string };
+
 /** Reads result, configuration and `--- FAIL` lines into per-benchmark accumulators, in first-seen order. */
-function collect(lines: readonly SourceLine[], path: string): BenchmarkResult[] {
+function collect(lines: readonly SourceLine[], path: string, split: SplitName): BenchmarkResult[] {
   const byKey = new Map<string, Accumulator>();
   let pkg = '';
   let logTarget: Accumulator | undefined;
@@ -178,7 +183,7 @@ function collect(lines: readonly SourceLine[], path: string): BenchmarkResult[] 
       if (fail[1] === 'FAIL') {
         // Go prints `--- FAIL: Name` without the -N suffix; a failed benchmark has no result
         // line, so its GOMAXPROCS is unknown (procs '').
-        const { name, procs } = splitProcs(fail[2]!);
+        const { name, procs } = split(fail[2]!);
         const known = byKey.get(`${currentPkg}\u0000${name}\u0000${procs}`)
           ?? [...byKey.values()].find((a) => a.pkg === currentPkg && (a.name === fail[2] || a.name === name));
         const acc = known ?? accumulator(fail[2]!, '', source.line, currentPkg);
@@ -198,7 +203,7 @@ function collect(lines: readonly SourceLine[], path: string): BenchmarkResult[] 
       if (!source.complete && (fields.length < 4 || fields.length % 2 !== 0)) {
         throw new InputError(path, `the result line for ${fields[0]} is cut off (truncated?): ${JSON.stringify(text)}`, source.line);
       }
-      parseResultLine(fields, source, currentPkg, path, accumulator);
+      parseResultLine(fields, source, currentPkg, path, accumulator, split);
       continue;
     }
     const config = CONFIG_LINE.exec(text);
@@ -222,6 +227,7 @@ function parseResultLine(
   pkg: string,
   path: string,
   accumulator: (name: string, procs: string, line: number, pkg: string) => Accumulator,
+  split: SplitName,
 ): void {
   const [fullName, iterations, ...pairs] = fields;
   if (!/^\d+$/.test(iterations ?? '')) {
@@ -230,7 +236,7 @@ function parseResultLine(
   if (pairs.length === 0 || pairs.length % 2 !== 0) {
     throw new InputError(path, `expected "value unit" pairs after the iteration count of ${fullName}, found ${JSON.stringify(pairs.join(' '))}`, source.line);
   }
-  const { name, procs } = splitProcs(fullName!);
+  const { name, procs } = split(fullName!);
   const acc = accumulator(name, procs, source.line, pkg);
   for (let i = 0; i < pairs.length; i += 2) {
     const value = Number(pairs[i]);
@@ -244,10 +250,62 @@ function parseResultLine(
   }
 }
 
-/** Splits Go's `-GOMAXPROCS` suffix off a benchmark name; no suffix means GOMAXPROCS = 1. */
-function splitProcs(fullName: string): { name: string; procs: string } {
-  const m = /^(.*)-(\d+)$/.exec(fullName);
-  return m && m[1] ? { name: m[1], procs: m[2]! } : { name: fullName, procs: '1' };
+/**
+ * Most distinct suffixes a `-cpu` list is taken to have when several names share
+ * each of them; more distinct numbers than this look like names, not GOMAXPROCS.
+ */
+const MAX_CPU_VALUES = 8;
+
+/**
+ * Which trailing `-N` values of this file's result lines are Go's GOMAXPROCS
+ * suffix. Go omits it at GOMAXPROCS=1, so there `b.Run("size-10")` prints
+ * `Bench/size-10`, which looks like `Bench/size` at GOMAXPROCS=10; cutting it
+ * would give ids that differ from a multi-core run of the same code. An N is
+ * GOMAXPROCS when it is the only N in the file and every other line is one of
+ * its names printed on its own (one machine, or `-cpu 1,N`); when several
+ * names share it and there are few such N (a `-cpu` list runs every benchmark
+ * once per value); or when every name it follows is also printed on its own
+ * (`-cpu 1,N,…` on one benchmark). Otherwise N is part of the name
+ * (GOMAXPROCS=1, or `size-10` next to `size-10-2` under `-cpu 1,2`). Go's
+ * configuration lines do not state GOMAXPROCS (`cpu:` is the model name), so
+ * they cannot settle it. Not told apart: GOMAXPROCS=1 names that all end in
+ * one `-N`, or in `-10` and `-100` on one benchmark (vs. `-cpu 10,100`), and a
+ * name number shared by several names under `-cpu`.
+ */
+function procsSuffixes(lines: readonly SourceLine[]): Set<string> {
+  const basesOf = new Map<string, Set<string>>();
+  /** Every name as printed: a base printed as is ran at GOMAXPROCS=1. */
+  const printed = new Set<string>();
+  for (const { text } of lines) {
+    if (!text.startsWith('Benchmark')) continue;
+    const fields = text.trim().split(/\s+/);
+    if (fields.length < 4 || !/^\d+$/.test(fields[1]!)) continue;
+    printed.add(fields[0]!);
+    const m = /^(.+)-(\d+)$/.exec(fields[0]!);
+    if (m) basesOf.set(m[2]!, (basesOf.get(m[2]!) ?? new Set()).add(m[1]!));
+  }
+  if (basesOf.size === 0) return new Set();
+  if (basesOf.size === 1) {
+    const [n, bases] = [...basesOf][0]!;
+    const plain = [...printed].filter((name) => !name.endsWith(`-${n}`) || !bases.has(name.slice(0, -n.length - 1)));
+    return plain.every((name) => bases.has(name)) ? new Set([n]) : new Set();
+  }
+  const shared = [...basesOf].filter(([, bases]) => bases.size > 1).map(([n]) => n);
+  const withBare = [...basesOf].filter(([, bases]) => [...bases].every((base) => printed.has(base))).map(([n]) => n);
+  return new Set([...(shared.length <= MAX_CPU_VALUES ? shared : []), ...withBare]);
+}
+
+/**
+ * Splits the suffix off a name when it is one of the file's GOMAXPROCS values;
+ * a name without one ran at GOMAXPROCS=1, unless the file has no GOMAXPROCS
+ * suffixes at all (then GOMAXPROCS is not stated, and no `procs` is given).
+ */
+function splitterFor(procs: ReadonlySet<string>): SplitName {
+  return (fullName) => {
+    const m = /^(.+)-(\d+)$/.exec(fullName);
+    if (m && procs.has(m[2]!)) return { name: m[1]!, procs: m[2]! };
+    return { name: fullName, procs: procs.size > 0 ? '1' : '' };
+  };
 }
 
 /** Known Go units: metric name, base unit, and the factor into it. */

@@ -116,6 +116,97 @@ describe('go-bench adapter on a package whose benchmarks fail, skip and log', ()
   });
 });
 
+describe('go-bench adapter: a trailing -N that is part of the name (GOMAXPROCS=1)', () => {
+  const dir = tempDir('perf-gate-gobench-sizes-');
+  const args = ['test', '-run', '^$', '-bench', '.', '-count', '2', '-benchtime', '200x'];
+  let one: string;
+  let oneJson: string;
+  let eight: string;
+  before(() => {
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/sizes\n\ngo 1.22\n');
+    writeFileSync(join(dir, 'sizes_test.go'), [
+      'package sizes',
+      'import ("fmt"; "strings"; "testing")',
+      'func BenchmarkSizes(b *testing.B) {',
+      '\tfor _, n := range []int{10, 100} {',
+      '\t\tb.Run(fmt.Sprintf("size-%d", n), func(b *testing.B) { for i := 0; i < b.N; i++ { _ = strings.Repeat("x", n) } })',
+      '\t}',
+      '}',
+      '',
+    ].join('\n'));
+    one = runHarness('go', args, { cwd: dir, env: { GOMAXPROCS: '1' } }).stdout;
+    oneJson = runHarness('go', [...args, '-json'], { cwd: dir, env: { GOMAXPROCS: '1' } }).stdout;
+    eight = runHarness('go', args, { cwd: dir, env: { GOMAXPROCS: '8' } }).stdout;
+  });
+
+  const ids = ['BenchmarkSizes/size-10', 'BenchmarkSizes/size-100'];
+
+  test('GOMAXPROCS=1: size-10 and size-100 stay in the ids, with no procs param', () => {
+    assert.match(one, /^BenchmarkSizes\/size-100\s/m, 'go printed no GOMAXPROCS suffix');
+    for (const [out, path] of [[one, 'one.txt'], [oneJson, 'one.jsonl']] as const) {
+      const results = parseText(goBenchAdapter, out, path);
+      assert.deepEqual(results.map((r) => r.id), ids, path);
+      for (const r of results) {
+        assert.equal(r.params?.procs, undefined, `${path} ${r.id}`);
+        assert.equal(r.metrics.time!.samples!.length, 2, `${path} ${r.id}: -count 2 repeats stay together`);
+      }
+    }
+    const captured = parseFile(goBenchAdapter, join(DIR, 'gomaxprocs1-subbench.txt'));
+    assert.deepEqual(captured.map((r) => [r.id, r.params?.procs]), ids.map((id) => [id, undefined]));
+  });
+
+  test('GOMAXPROCS=8: the -8 suffix is cut, giving the same ids as GOMAXPROCS=1', () => {
+    assert.match(eight, /^BenchmarkSizes\/size-100-8\s/m);
+    const results = parseText(goBenchAdapter, eight, 'eight.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), ids.map((id) => [id, '8']));
+  });
+
+  test('-cpu 1,2 still reads the suffix as GOMAXPROCS: Name[procs=N]', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', '.', '-benchtime', '100x', '-cpu', '1,2'], { cwd: dir }).stdout;
+    const results = parseText(goBenchAdapter, out, 'cpu.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), [
+      ['BenchmarkSizes/size-10[procs=1]', '1'], ['BenchmarkSizes/size-10[procs=2]', '2'],
+      ['BenchmarkSizes/size-100[procs=1]', '1'], ['BenchmarkSizes/size-100[procs=2]', '2'],
+    ]);
+    const fixture = parseFile(goBenchAdapter, join(DIR, 'cpu-1-2.txt'));
+    assert.deepEqual(fixture.map((r) => [r.id, r.params?.procs]), [['BenchmarkJoin[procs=1]', '1'], ['BenchmarkJoin[procs=2]', '2']]);
+  });
+
+  test('-cpu 1,2,4 on one sub-benchmark: its bare line marks -2 and -4 as GOMAXPROCS, the name keeps -10', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', 'Sizes/size-10$', '-benchtime', '100x', '-cpu', '1,2,4'], { cwd: dir }).stdout;
+    assert.match(out, /^BenchmarkSizes\/size-10-4\s/m);
+    const results = parseText(goBenchAdapter, out, 'cpu124.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), [
+      ['BenchmarkSizes/size-10[procs=1]', '1'], ['BenchmarkSizes/size-10[procs=2]', '2'], ['BenchmarkSizes/size-10[procs=4]', '4'],
+    ]);
+  });
+
+  test('GOMAXPROCS=1 with one numbered name next to plain ones: the number stays in the name', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', 'Sizes/size-10$', '-benchtime', '100x'], { cwd: dir, env: { GOMAXPROCS: '1' } }).stdout;
+    const plain = runHarness('go', ['test', '-run', '^$', '-bench', 'Join', '-benchtime', '100x'], { cwd: EXAMPLES.go, env: { GOMAXPROCS: '1' } }).stdout;
+    const joinLine = plain.split('\n').find((l) => l.startsWith('BenchmarkJoin'))!;
+    const mixed = out.replace(/^(BenchmarkSizes\/size-10\s.*\n)/m, `${joinLine}\n$1`);
+    assert.equal(mixed.split('\n').filter((l) => /^Benchmark\S+\s+\d/.test(l)).length, 2);
+    const results = parseText(goBenchAdapter, mixed, 'mixed1.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), [['BenchmarkJoin', undefined], ['BenchmarkSizes/size-10', undefined]]);
+  });
+
+  test('GOMAXPROCS=1 with no numbers in the names: bare ids, GOMAXPROCS not stated', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', 'Join', '-benchtime', '100x'], { cwd: EXAMPLES.go, env: { GOMAXPROCS: '1' } }).stdout;
+    const results = parseText(goBenchAdapter, out, 'join1.txt');
+    assert.deepEqual(results.map((r) => [r.id, r.params?.procs]), [['BenchmarkJoin', undefined]]);
+  });
+
+  test('-cpu 2,4: several names share each suffix, so it is GOMAXPROCS', () => {
+    const out = runHarness('go', ['test', '-run', '^$', '-bench', '.', '-benchtime', '100x', '-cpu', '2,4'], { cwd: dir }).stdout;
+    const results = parseText(goBenchAdapter, out, 'cpu24.txt');
+    assert.deepEqual(results.map((r) => r.id), [
+      'BenchmarkSizes/size-10[procs=2]', 'BenchmarkSizes/size-10[procs=4]',
+      'BenchmarkSizes/size-100[procs=2]', 'BenchmarkSizes/size-100[procs=4]',
+    ]);
+  });
+});
+
 describe('go-bench adapter on committed captures', () => {
   test('config lines before results, and names with /, = and no -N suffix', () => {
     const config = parseFile(goBenchAdapter, join(DIR, 'config-lines.txt'));

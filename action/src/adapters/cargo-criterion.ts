@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { isRecord } from './json-text.js';
+import { isRecord, parseJsonLines } from './json-text.js';
 
 /**
  * cargo-criterion `--message-format=json`: one JSON object per line, `reason`
@@ -25,23 +25,17 @@ export const cargoCriterionAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected cargo criterion --message-format=json output');
-    const rows = text.split('\n');
     const results: BenchmarkResult[] = [];
-    rows.forEach((row, index) => {
-      const line = index + 1;
-      if (row.trim() === '') return;
-      let message: unknown;
-      try {
-        message = JSON.parse(row);
-      } catch {
-        const last = rows.slice(index + 1).every((r) => r.trim() === '');
-        throw new InputError(path, last ? 'the last message is cut off (truncated?)' : 'invalid JSON; expected one cargo-criterion message per line', line);
-      }
+    const messages = parseJsonLines(text, path, {
+      cutOff: 'the last message is cut off (truncated?)',
+      invalid: 'invalid JSON; expected one cargo-criterion message per line',
+    });
+    for (const { value: message, line } of messages) {
       if (!isRecord(message) || typeof message.reason !== 'string') {
         throw new InputError(path, 'expected a message object with a "reason" string', line);
       }
       if (message.reason === 'benchmark-complete') results.push(parseBenchmark(message, path, line));
-    });
+    }
     if (results.length === 0) {
       throw new InputError(path, 'no "benchmark-complete" messages; expected at least one benchmark (did the filter match nothing?)');
     }

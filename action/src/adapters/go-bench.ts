@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { isRecord } from './json-text.js';
+import { isRecord, parseJsonLines } from './json-text.js';
 
 /**
  * `go test -bench` output, as text or as `go test -json` (test2json) events.
@@ -103,24 +103,18 @@ function linesFromTest2json(text: string, path: string): SourceLine[] {
   const pending = new Map<string, { text: string; line: number; pkg: string }>();
   const finished = new Set<string>();
   const seen = new Set<string>();
-  const rows = text.split('\n');
-  rows.forEach((row, index) => {
-    const lineNo = index + 1;
-    if (row.trim() === '') return;
-    let event: unknown;
-    try {
-      event = JSON.parse(row);
-    } catch {
-      const last = rows.slice(index + 1).every((r) => r.trim() === '');
-      throw new InputError(path, last ? 'the last go test -json event is cut off (truncated?)' : 'invalid JSON event; expected one go test -json object per line', lineNo);
-    }
+  const events = parseJsonLines(text, path, {
+    cutOff: 'the last go test -json event is cut off (truncated?)',
+    invalid: 'invalid JSON event; expected one go test -json object per line',
+  });
+  for (const { value: event, line: lineNo } of events) {
     if (!isRecord(event) || typeof event.Action !== 'string') {
       throw new InputError(path, 'expected a go test -json event with an "Action" string', lineNo);
     }
     const pkg = typeof event.Package === 'string' ? event.Package : '';
     if (pkg) seen.add(pkg);
     if ((event.Action === 'pass' || event.Action === 'fail' || event.Action === 'skip') && event.Test === undefined) finished.add(pkg);
-    if (event.Action !== 'output' || typeof event.Output !== 'string') return;
+    if (event.Action !== 'output' || typeof event.Output !== 'string') continue;
     const key = `${pkg}\u0000${typeof event.Test === 'string' ? event.Test : ''}`;
     const buffer = pending.get(key) ?? { text: '', line: lineNo, pkg };
     if (buffer.text === '') buffer.line = lineNo;
@@ -132,13 +126,13 @@ function linesFromTest2json(text: string, path: string): SourceLine[] {
       buffer.line = lineNo;
     }
     pending.set(key, buffer);
-  });
+  }
   for (const buffer of pending.values()) {
     if (buffer.text !== '') out.push({ text: buffer.text, line: buffer.line, complete: false, pkg: buffer.pkg });
   }
   const unfinished = [...seen].filter((p) => !finished.has(p));
   if (unfinished.length > 0) {
-    throw new InputError(path, `no final pass/fail event for package ${unfinished.join(', ')}; the go test -json stream stops early (truncated, or go test was killed)`, rows.length);
+    throw new InputError(path, `no final pass/fail event for package ${unfinished.join(', ')}; the go test -json stream stops early (truncated, or go test was killed)`, text.split('\n').length);
   }
   return out;
 }

@@ -33,6 +33,32 @@ function describeCode(code: string): string {
   return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
+/** One value of a JSON-lines stream and its 1-based line. */
+export interface JsonLine {
+  value: unknown;
+  line: number;
+}
+
+/**
+ * Parses a JSON-lines stream (one value per line; blank lines skipped). A bad
+ * line with nothing after it is a harness killed mid-write and is called
+ * truncation (`cutOff`); a bad line before others is corruption (`invalid`).
+ */
+export function parseJsonLines(text: string, path: string, messages: { cutOff: string; invalid: string }): JsonLine[] {
+  const rows = text.split('\n');
+  const out: JsonLine[] = [];
+  rows.forEach((row, index) => {
+    if (row.trim() === '') return;
+    try {
+      out.push({ value: JSON.parse(row), line: index + 1 });
+    } catch {
+      const last = rows.slice(index + 1).every((r) => r.trim() === '');
+      throw new InputError(path, last ? messages.cutOff : messages.invalid, index + 1);
+    }
+  });
+  return out;
+}
+
 /** Finds the 1-based line of the n-th (0-based) occurrence of a JSON key, for per-record errors. */
 export function lineOfKeyOccurrence(text: string, key: string, occurrence: number): number | undefined {
   const needle = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`, 'g');

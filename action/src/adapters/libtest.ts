@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { isRecord } from './json-text.js';
+import { isRecord, parseJsonLines } from './json-text.js';
 
 /**
  * Rust libtest `#[bench]` output from `cargo bench`:
@@ -31,7 +31,7 @@ export const libtestAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected cargo bench (libtest) output');
-    const results = /^\s*\{/.test(text) ? parseJsonLines(text, path) : parseText(text, path);
+    const results = /^\s*\{/.test(text) ? parseJsonEvents(text, path) : parseText(text, path);
     if (results.length === 0) {
       throw new InputError(path, 'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)');
     }
@@ -98,21 +98,16 @@ function parseText(text: string, path: string): BenchmarkResult[] {
   return [...results.values()];
 }
 
-function parseJsonLines(text: string, path: string): BenchmarkResult[] {
+function parseJsonEvents(text: string, path: string): BenchmarkResult[] {
   const results: BenchmarkResult[] = [];
   let started = false;
   let ended = false;
-  const rows = text.split('\n');
-  rows.forEach((row, index) => {
-    if (row.trim() === '') return;
-    let event: unknown;
-    try {
-      event = JSON.parse(row);
-    } catch {
-      const last = rows.slice(index + 1).every((r) => r.trim() === '');
-      throw new InputError(path, last ? 'the last libtest JSON event is cut off (truncated?)' : 'invalid JSON; expected one libtest event per line', index + 1);
-    }
-    if (!isRecord(event)) throw new InputError(path, 'expected a libtest event object', index + 1);
+  const events = parseJsonLines(text, path, {
+    cutOff: 'the last libtest JSON event is cut off (truncated?)',
+    invalid: 'invalid JSON; expected one libtest event per line',
+  });
+  for (const { value: event, line } of events) {
+    if (!isRecord(event)) throw new InputError(path, 'expected a libtest event object', line);
     if (event.type === 'suite' && event.event === 'started') started = true;
     if (event.type === 'suite' && event.event !== 'started') ended = true;
     if (event.type === 'test' && event.event === 'failed' && typeof event.name === 'string') {
@@ -120,15 +115,15 @@ function parseJsonLines(text: string, path: string): BenchmarkResult[] {
       if (typeof event.stdout === 'string') for (const l of event.stdout.split('\n')) if (l.trim() !== '') addLog(error, l);
       results.push({ id: event.name, status: 'failed', metrics: {}, error });
     }
-    if (event.type !== 'bench') return;
+    if (event.type !== 'bench') continue;
     if (typeof event.name !== 'string' || typeof event.median !== 'number' || !Number.isFinite(event.median)) {
-      throw new InputError(path, 'expected a bench event with "name" and a numeric "median" (ns/iter)', index + 1);
+      throw new InputError(path, 'expected a bench event with "name" and a numeric "median" (ns/iter)', line);
     }
     const mbs = typeof event.mib_per_second === 'number' ? event.mib_per_second : undefined;
     results.push({ id: event.name, status: 'ok', metrics: metricsFor(event.median, 'ns', mbs) });
-  });
+  }
   if (started && !ended) {
-    throw new InputError(path, 'no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)', rows.length);
+    throw new InputError(path, 'no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)', text.split('\n').length);
   }
   return results;
 }

@@ -10,9 +10,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp.js';
+import { assertCleanedUpAfterInterrupt } from '../support/interrupted.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -53,19 +54,5 @@ test('a cancelled action (SIGTERM) kills the running benchmark and removes the A
   child.kill('SIGTERM');
   const [code, signal] = (await exited) as [number | null, string | null];
   assert.equal(signal, 'SIGTERM', `perf-gate ends by the signal it got (code ${code}): ${output}`);
-  let gone = false;
-  for (let i = 0; i < 50 && !gone; i++) {
-    try {
-      gone = /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${benchPid}/stat`, 'utf8'));
-    } catch {
-      gone = true;
-    }
-    if (!gone) await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.ok(gone, 'the benchmark process was killed');
-  const worktree = /base, in (\S+)\)/.exec(output)?.[1];
-  assert.ok(worktree && !existsSync(worktree), `the worktree folder is removed: ${output}`);
-  assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
-  const admin = join(repo, '.git', 'worktrees');
-  assert.ok(!existsSync(admin) || readdirSync(admin).length === 0, 'no stale worktree entry is left in .git');
+  await assertCleanedUpAfterInterrupt(benchPid, output, repo);
 });

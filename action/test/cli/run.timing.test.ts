@@ -4,11 +4,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultSet } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
+import { assertCleanedUpAfterInterrupt } from '../support/interrupted.js';
 
 function requireTools(): void {
   for (const [tool, args] of [['hyperfine', ['--version']], ['git', ['--version']], ['cc', ['--version']]] as const) {
@@ -228,20 +229,6 @@ describe('perf-gate run --ab (real git worktree, real compiler, real hyperfine)'
     child.kill('SIGTERM');
     const [code, signal] = (await exited) as [number | null, string | null];
     assert.equal(signal, 'SIGTERM', `perf-gate ends by the signal it got (code ${code})`);
-    let gone = false;
-    for (let i = 0; i < 50 && !gone; i++) {
-      try {
-        gone = /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${benchPid}/stat`, 'utf8'));
-      } catch {
-        gone = true;
-      }
-      if (!gone) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(gone, 'the benchmark process was killed');
-    const worktree = /base, in (\S+)\)/.exec(stdout)?.[1];
-    assert.ok(worktree && !existsSync(worktree), `the worktree folder is removed: ${stdout}`);
-    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
-    const admin = join(repo, '.git', 'worktrees');
-    assert.ok(!existsSync(admin) || readdirSync(admin).length === 0, 'no stale worktree entry is left in .git');
+    await assertCleanedUpAfterInterrupt(benchPid, stdout, repo);
   });
 });

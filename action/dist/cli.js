@@ -48272,6 +48272,20 @@ function parseJsonText(text, path2, what) {
 function describeCode(code) {
   return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
+function parseJsonLines(text, path2, messages) {
+  const rows = text.split("\n");
+  const out = [];
+  rows.forEach((row, index) => {
+    if (row.trim() === "") return;
+    try {
+      out.push({ value: JSON.parse(row), line: index + 1 });
+    } catch {
+      const last = rows.slice(index + 1).every((r) => r.trim() === "");
+      throw new InputError(path2, last ? messages.cutOff : messages.invalid, index + 1);
+    }
+  });
+  return out;
+}
 function lineOfKeyOccurrence(text, key, occurrence) {
   const needle = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:`, "g");
   let match;
@@ -54431,23 +54445,17 @@ var cargoCriterionAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected cargo criterion --message-format=json output");
-    const rows = text.split("\n");
     const results = [];
-    rows.forEach((row, index) => {
-      const line = index + 1;
-      if (row.trim() === "") return;
-      let message;
-      try {
-        message = JSON.parse(row);
-      } catch {
-        const last = rows.slice(index + 1).every((r) => r.trim() === "");
-        throw new InputError(path2, last ? "the last message is cut off (truncated?)" : "invalid JSON; expected one cargo-criterion message per line", line);
-      }
+    const messages = parseJsonLines(text, path2, {
+      cutOff: "the last message is cut off (truncated?)",
+      invalid: "invalid JSON; expected one cargo-criterion message per line"
+    });
+    for (const { value: message, line } of messages) {
       if (!isRecord(message) || typeof message.reason !== "string") {
         throw new InputError(path2, 'expected a message object with a "reason" string', line);
       }
       if (message.reason === "benchmark-complete") results.push(parseBenchmark4(message, path2, line));
-    });
+    }
     if (results.length === 0) {
       throw new InputError(path2, 'no "benchmark-complete" messages; expected at least one benchmark (did the filter match nothing?)');
     }
@@ -54498,7 +54506,7 @@ var libtestAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected cargo bench (libtest) output");
-    const results = /^\s*\{/.test(text) ? parseJsonLines(text, path2) : parseText(text, path2);
+    const results = /^\s*\{/.test(text) ? parseJsonEvents(text, path2) : parseText(text, path2);
     if (results.length === 0) {
       throw new InputError(path2, 'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)');
     }
@@ -54560,21 +54568,16 @@ function parseText(text, path2) {
   }
   return [...results.values()];
 }
-function parseJsonLines(text, path2) {
+function parseJsonEvents(text, path2) {
   const results = [];
   let started = false;
   let ended = false;
-  const rows = text.split("\n");
-  rows.forEach((row, index) => {
-    if (row.trim() === "") return;
-    let event;
-    try {
-      event = JSON.parse(row);
-    } catch {
-      const last = rows.slice(index + 1).every((r) => r.trim() === "");
-      throw new InputError(path2, last ? "the last libtest JSON event is cut off (truncated?)" : "invalid JSON; expected one libtest event per line", index + 1);
-    }
-    if (!isRecord(event)) throw new InputError(path2, "expected a libtest event object", index + 1);
+  const events = parseJsonLines(text, path2, {
+    cutOff: "the last libtest JSON event is cut off (truncated?)",
+    invalid: "invalid JSON; expected one libtest event per line"
+  });
+  for (const { value: event, line } of events) {
+    if (!isRecord(event)) throw new InputError(path2, "expected a libtest event object", line);
     if (event.type === "suite" && event.event === "started") started = true;
     if (event.type === "suite" && event.event !== "started") ended = true;
     if (event.type === "test" && event.event === "failed" && typeof event.name === "string") {
@@ -54584,15 +54587,15 @@ function parseJsonLines(text, path2) {
       }
       results.push({ id: event.name, status: "failed", metrics: {}, error: error2 });
     }
-    if (event.type !== "bench") return;
+    if (event.type !== "bench") continue;
     if (typeof event.name !== "string" || typeof event.median !== "number" || !Number.isFinite(event.median)) {
-      throw new InputError(path2, 'expected a bench event with "name" and a numeric "median" (ns/iter)', index + 1);
+      throw new InputError(path2, 'expected a bench event with "name" and a numeric "median" (ns/iter)', line);
     }
     const mbs = typeof event.mib_per_second === "number" ? event.mib_per_second : void 0;
     results.push({ id: event.name, status: "ok", metrics: metricsFor(event.median, "ns", mbs) });
-  });
+  }
   if (started && !ended) {
-    throw new InputError(path2, "no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)", rows.length);
+    throw new InputError(path2, "no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)", text.split("\n").length);
   }
   return results;
 }
@@ -54842,24 +54845,18 @@ function linesFromTest2json(text, path2) {
   const pending = /* @__PURE__ */ new Map();
   const finished = /* @__PURE__ */ new Set();
   const seen = /* @__PURE__ */ new Set();
-  const rows = text.split("\n");
-  rows.forEach((row, index) => {
-    const lineNo = index + 1;
-    if (row.trim() === "") return;
-    let event;
-    try {
-      event = JSON.parse(row);
-    } catch {
-      const last = rows.slice(index + 1).every((r) => r.trim() === "");
-      throw new InputError(path2, last ? "the last go test -json event is cut off (truncated?)" : "invalid JSON event; expected one go test -json object per line", lineNo);
-    }
+  const events = parseJsonLines(text, path2, {
+    cutOff: "the last go test -json event is cut off (truncated?)",
+    invalid: "invalid JSON event; expected one go test -json object per line"
+  });
+  for (const { value: event, line: lineNo } of events) {
     if (!isRecord(event) || typeof event.Action !== "string") {
       throw new InputError(path2, 'expected a go test -json event with an "Action" string', lineNo);
     }
     const pkg = typeof event.Package === "string" ? event.Package : "";
     if (pkg) seen.add(pkg);
     if ((event.Action === "pass" || event.Action === "fail" || event.Action === "skip") && event.Test === void 0) finished.add(pkg);
-    if (event.Action !== "output" || typeof event.Output !== "string") return;
+    if (event.Action !== "output" || typeof event.Output !== "string") continue;
     const key = `${pkg}\0${typeof event.Test === "string" ? event.Test : ""}`;
     const buffer = pending.get(key) ?? { text: "", line: lineNo, pkg };
     if (buffer.text === "") buffer.line = lineNo;
@@ -54871,13 +54868,13 @@ function linesFromTest2json(text, path2) {
       buffer.line = lineNo;
     }
     pending.set(key, buffer);
-  });
+  }
   for (const buffer of pending.values()) {
     if (buffer.text !== "") out.push({ text: buffer.text, line: buffer.line, complete: false, pkg: buffer.pkg });
   }
   const unfinished = [...seen].filter((p) => !finished.has(p));
   if (unfinished.length > 0) {
-    throw new InputError(path2, `no final pass/fail event for package ${unfinished.join(", ")}; the go test -json stream stops early (truncated, or go test was killed)`, rows.length);
+    throw new InputError(path2, `no final pass/fail event for package ${unfinished.join(", ")}; the go test -json stream stops early (truncated, or go test was killed)`, text.split("\n").length);
   }
   return out;
 }

@@ -3,15 +3,14 @@
  * benchmark and metric, and the verdict. It never reads files, talks to the
  * network or formats text; the statistics come from compare.ts (and stats/).
  */
-import { dimensionOfUnit, InputError, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
-import { resolveBudget, type Budgets, type ResolvedBudget } from '../config/budgets.js';
+import { dimensionOfUnit, InputError, resolveBudget, type BenchmarkResult, type Budgets, type Metric, type ResolvedBudget, type ResultSet } from '../model/index.js';
 import { checkBudget } from './budget-check.js';
 import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
 
 export * from './types.js';
-export { rowKey, withConfirmations } from './confirmations.js';
+export { withConfirmations } from './confirmations.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;

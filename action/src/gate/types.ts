@@ -1,7 +1,6 @@
-import type { Direction } from '../model/index.js';
+import type { Direction, RowStatus } from '../model/index.js';
 
-/** The status of one benchmark × metric row. */
-export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'new' | 'missing' | 'failed';
+export type { RowStatus };
 
 /** Flags a row can carry; the report explains each (see report/ for the wording). */
 export type RowFlag =

@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, parseBudgets, type Budgets } from '../../src/config/budgets.js';
+import { parseBudgets } from '../../src/config/budgets.js';
 import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError } from '../../src/gate/index.js';
-import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, InputError, newResultSet, type BenchmarkResult, type Budgets, type ResultSet } from '../../src/model/index.js';
 
 /** Deterministic noise around a level: the same seed gives the same samples. */
 function samples(level: number, n: number, seed: number, spread = 0.02): number[] {

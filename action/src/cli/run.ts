@@ -5,7 +5,7 @@ import { markerLinesFromOptions } from '../adapters/marker-lines.js';
 import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
 import { decide, DEFAULT_GATE_OPTIONS, withConfirmations } from '../gate/index.js';
-import { applyDerived, compileDerived } from '../gate/derived.js';
+import { applyDerived, compileDerived } from '../derived/index.js';
 import { EMPTY_BUDGETS, InputError, newResultSet, rowKey, type BenchmarkResult, type Budgets, type ResultSet, type Testbed } from '../model/index.js';
 import { writeResultSet } from '../store/index.js';
 import { runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';

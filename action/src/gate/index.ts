@@ -6,7 +6,7 @@
 import { dimensionOfUnit, InputError, resolveBudget, type BenchmarkResult, type Budgets, type Metric, type ResolvedBudget, type ResultSet } from '../model/index.js';
 import { checkBudget } from './budget-check.js';
 import { scalingRows } from './scaling-rows.js';
-import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare.js';
+import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
 
 export * from './types.js';

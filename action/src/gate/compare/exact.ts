@@ -1,5 +1,5 @@
-import { logRatio } from './compare-scale.js';
-import type { StrategyResult } from './compare-strategy.js';
+import { logRatio } from './scale.js';
+import type { StrategyResult } from './strategy.js';
 
 /**
  * Deterministic counts (instructions, allocations, syscalls): the same code

@@ -1,8 +1,8 @@
-import { logMoments, welch, samplesNeeded, type Moments } from '../stats/index.js';
-import { noisierSummary } from './compare-noisier.js';
-import { relativeToLog } from './compare-scale.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+import { logMoments, welch, samplesNeeded, type Moments } from '../../stats/index.js';
+import { noisierSummary } from './noisier.js';
+import { relativeToLog } from './scale.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 /** Mean, standard deviation and count of one side (from a harness summary or computed from samples). */
 export interface SummarySide {

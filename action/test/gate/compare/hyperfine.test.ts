@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareMetrics } from '../../src/gate/compare.js';
-import type { Metric } from '../../src/model/index.js';
+import { compareMetrics } from '../../../src/gate/compare/index.js';
+import type { Metric } from '../../../src/model/index.js';
 
 /**
  * End to end on real hyperfine output: A/A must not be called a change, A/B

@@ -1,14 +1,14 @@
-import type { Metric } from '../model/index.js';
-import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../stats/index.js';
-import type { RowFlag, SideStats } from './types.js';
-import type { ComparisonMethod, StrategyOptions, StrategyResult } from './compare-strategy.js';
-import { compareSamples } from './compare-samples.js';
-import { comparePaired } from './compare-paired.js';
-import { compareSummary, type SummarySide } from './compare-summary.js';
-import { compareSingleValue } from './compare-single-value.js';
-import { compareExact } from './compare-exact.js';
-import { allPositive, logToRelative } from './compare-scale.js';
-import { pct, pValue, signedPct } from './compare-format.js';
+import type { Metric } from '../../model/index.js';
+import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../../stats/index.js';
+import type { RowFlag, SideStats } from '../types.js';
+import type { ComparisonMethod, StrategyOptions, StrategyResult } from './strategy.js';
+import { compareSamples } from './samples.js';
+import { comparePaired } from './paired.js';
+import { compareSummary, type SummarySide } from './summary.js';
+import { compareSingleValue } from './single-value.js';
+import { compareExact } from './exact.js';
+import { allPositive, logToRelative } from './scale.js';
+import { pct, pValue, signedPct } from './format.js';
 
 /**
  * The statistical comparison of one metric between baseline and current, the

@@ -1,9 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareMetrics, describeMetric, type Comparison, type ComparisonInput } from '../../src/gate/compare.js';
-import type { Direction, Metric } from '../../src/model/index.js';
-import { testData } from '../stats/random-data.js';
+import { compareMetrics, describeMetric, type Comparison, type ComparisonInput } from '../../../src/gate/compare/index.js';
+import type { Direction, Metric } from '../../../src/model/index.js';
+import { testData } from '../../stats/random-data.js';
 
 const TOL = { exact: false, paired: false, regression: 0.05, noise: 0.01, alpha: 0.01 };
 

@@ -10,12 +10,12 @@ import {
   sortedCopy,
   upperTail,
   zQuantile,
-} from '../stats/index.js';
-import { allPositive, logs, relativeToLog } from './compare-scale.js';
-import { noisierSamples, robustSigma, sortedSide } from './compare-noisier.js';
-import { pct } from './compare-format.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+} from '../../stats/index.js';
+import { allPositive, logs, relativeToLog } from './scale.js';
+import { noisierSamples, robustSigma, sortedSide } from './noisier.js';
+import { pct } from './format.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 export interface SamplesInput {
   baseline: readonly number[];

@@ -1,5 +1,5 @@
-import { logRatio } from './compare-scale.js';
-import type { StrategyResult } from './compare-strategy.js';
+import { logRatio } from './scale.js';
+import type { StrategyResult } from './strategy.js';
 
 /**
  * One value per side, or on one side (wrk's totals, one JUnit duration): no spread is known,

@@ -1,5 +1,5 @@
-import type { Description } from '../stats/index.js';
-import type { RowFlag } from './types.js';
+import type { Description } from '../../stats/index.js';
+import type { RowFlag } from '../types.js';
 
 /**
  * What every comparison strategy returns: the shift of current against

@@ -5,11 +5,11 @@ import {
   samplesNeeded,
   sortedCopy,
   wilcoxonSignedRank,
-} from '../stats/index.js';
-import { logs } from './compare-scale.js';
-import { noisierSamples, robustSigma, sortedSide } from './compare-noisier.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+} from '../../stats/index.js';
+import { logs } from './scale.js';
+import { noisierSamples, robustSigma, sortedSide } from './noisier.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 export interface PairedInput {
   /** Index-aligned by round: baseline[i] and current[i] ran back to back. All positive. */

@@ -9,14 +9,12 @@ import type { StrategyResult } from './strategy.js';
  */
 export function compareExact(baseline: number, current: number): StrategyResult {
   return {
-    method: 'deterministic count compared directly',
-    methodId: 'exact',
+    method: { id: 'exact' },
     shift: logRatio(baseline, current),
     interval: null,
     pRaw: null,
     flags: ['exact'],
     minimumNeeded: null,
     samplesNeeded: null,
-    note: '',
   };
 }

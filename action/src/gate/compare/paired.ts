@@ -53,14 +53,12 @@ export function comparePaired(input: PairedInput, options: StrategyOptions): Str
     efficiency: RANK_TEST_EFFICIENCY,
   });
   return {
-    method: `Wilcoxon signed-rank on ${d.length} paired rounds (${test.method === 'exact' ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`,
-    methodId: 'wilcoxon-signed-rank',
+    method: { id: 'wilcoxon-signed-rank', rounds: d.length, exact: test.method === 'exact' },
     shift: hl.estimate,
     interval: [hl.lower, hl.upper],
     pRaw: test.p,
     flags,
     minimumNeeded: insufficient ? minimum + test.zeros : null,
     samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: '',
   };
 }

@@ -62,14 +62,12 @@ export function compareSummary(input: SummaryInput, options: StrategyOptions): S
     efficiency: 1,
   });
   return {
-    method: `Welch's t-test on ${onLogScale ? 'the log scale' : 'raw values'} from mean, standard deviation and n`,
-    methodId: 'welch-log',
+    method: { id: 'welch-log', logScale: onLogScale },
     shift: toShift(w.difference),
     interval: [toShift(w.lower), toShift(w.upper)],
     pRaw: w.p,
     flags,
     minimumNeeded: insufficient ? minimum : null,
     samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: '',
   };
 }

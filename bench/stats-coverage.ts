@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { bootstrapMedianRatio, hodgesLehmannShift, seededRandom } from '../action/src/stats/index.js';
-import { compareMetrics, type ComparisonInput } from '../action/src/gate/compare.js';
+import { compareMetrics, type ComparisonInput } from '../action/src/gate/compare/index.js';
 
 const trials = Number(process.argv[2] ?? 500);
 const TRUE_RATIO = 1.05;

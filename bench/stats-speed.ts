@@ -10,7 +10,7 @@
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { compareMetrics, type ComparisonInput } from '../action/src/gate/compare.js';
+import { compareMetrics, type ComparisonInput } from '../action/src/gate/compare/index.js';
 import { seededRandom } from '../action/src/stats/index.js';
 
 const BENCHMARKS = 1000;

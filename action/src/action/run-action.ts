@@ -9,13 +9,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readInputs } from '../adapters/index.js';
-import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
+import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
 import { decide, TestbedMismatchError, withConfirmations, type GateReport } from '../gate/index.js';
 import type { AbMeasurement } from '../runner/ab.js';
 import type { PreflightReport } from '../runner/preflight/index.js';
 import { preflightText } from '../runner/preflight/render.js';
-import { InputError, type BenchmarkResult, type ResultSet } from '../model/index.js';
+import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { renderJobSummary, renderJson, renderMarkdown, renderRelease } from '../report/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';

@@ -1,20 +1,14 @@
-import { InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
+import { BMF_MEASURES, InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
 
 /**
  * Bencher Metric Format: `{ "<benchmark>": { "<measure>": { "value": n,
  * "lower_value"?: n, "upper_value"?: n } } }`. Bencher's built-in measures are
- * mapped to perf-gate's vocabulary in base units (latency is in nanoseconds);
- * other measures keep their slug as the metric name. BMF carries one value per
- * measure, so these metrics are single values.
+ * mapped to perf-gate's vocabulary in base units (latency is in nanoseconds)
+ * through model's BMF_MEASURES; other measures keep their slug as the metric
+ * name. BMF carries one value per measure, so these metrics are single values.
  */
-export const BMF_MEASURES: Record<string, { metric: string; unit: string; toBase: number; fromBase: number }> = {
-  latency: { metric: 'time', unit: 's', toBase: 1e-9, fromBase: 1e9 },
-  throughput: { metric: 'throughput', unit: '1/s', toBase: 1, fromBase: 1 },
-  'file-size': { metric: 'file_size', unit: 'B', toBase: 1, fromBase: 1 },
-  'build-time': { metric: 'build_time', unit: 's', toBase: 1, fromBase: 1 },
-};
 
 export const bmfAdapter: Adapter = {
   name: 'bmf',

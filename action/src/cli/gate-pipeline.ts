@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
+import { loadBudgets } from '../config/budgets.js';
 import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError, type GateOptions, type GateReport } from '../gate/index.js';
-import { InputError, type ResultSet } from '../model/index.js';
+import { EMPTY_BUDGETS, InputError, type Budgets, type ResultSet } from '../model/index.js';
 import { renderJson, renderMarkdown, renderTerminal } from '../report/index.js';
 import { EXIT, type CliContext } from './command.js';
 

@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { fileInput, parseInput, readInputs, type Adapter } from '../adapters/index.js';
 import { markerLinesFromOptions } from '../adapters/marker-lines.js';
-import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
+import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
 import { decide, DEFAULT_GATE_OPTIONS, withConfirmations } from '../gate/index.js';
-import { applyDerived, compileDerived } from '../gate/derived.js';
-import { InputError, newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
+import { applyDerived, compileDerived } from '../derived/index.js';
+import { EMPTY_BUDGETS, InputError, newResultSet, rowKey, type BenchmarkResult, type Budgets, type ResultSet, type Testbed } from '../model/index.js';
 import { writeResultSet } from '../store/index.js';
-import { rowKey, runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
+import { runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
 import type { OutputParser, RunnerContext } from '../runner/invoke.js';
 import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';

@@ -2,86 +2,28 @@
  * Budget files (YAML, default folder budgets/): defaults for the regression
  * rule and per-benchmark limits keyed by glob. Parsing is pure (text in, typed
  * budgets out, file:line errors); `loadBudgets` is the only reader of files.
+ * What the budgets mean (their types, and which rule applies to a benchmark)
+ * is model/budgets.ts, so the gate can apply them without reading anything.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError, parseQuantity, QUANTITY_HELP, type Dimension, type Direction } from '../model/index.js';
+import {
+  DEFAULT_BUDGET_DEFAULTS,
+  globToRegExp,
+  InputError,
+  parseQuantity,
+  QUANTITY_HELP,
+  type BudgetDefaults,
+  type BudgetRule,
+  type Budgets,
+  type BudgetStat,
+  type Dimension,
+  type Limit,
+  type MetricBudget,
+} from '../model/index.js';
 import schema from '../../schemas/budgets.schema.json' with { type: 'json' };
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
-
-/** The knobs of the regression rule (fractions; alpha a probability). */
-export interface Tolerances {
-  regression: number;
-  noise: number;
-  alpha: number;
-  /** Between-run drift of a run's level (fraction); 0 when unknown. */
-  drift: number;
-}
-
-/** Where something was written: "budgets/scan.yml:7". */
-export interface SourceRef {
-  file: string;
-  line: number | undefined;
-}
-
-export function formatSource(source: SourceRef): string {
-  return source.line === undefined ? source.file : `${source.file}:${source.line}`;
-}
-
-export interface Limit {
-  /** In base units (seconds, bytes, 1/s …). */
-  value: number;
-  dimension: Dimension;
-  /** As written, for the report ("10ms"). */
-  text: string;
-}
-
-export type BudgetStat = 'mean' | 'median' | 'p95' | 'max' | 'min';
-
-export interface MetricBudget {
-  max?: Limit;
-  min?: Limit;
-  stat: BudgetStat;
-  tolerances: Partial<Tolerances>;
-  severity?: 'fail' | 'warn';
-  direction?: Direction;
-  exponent?: { param: string; max: number };
-  source: SourceRef;
-}
-
-export interface BudgetRule {
-  /** The glob as written. */
-  pattern: string;
-  matcher: RegExp;
-  /** Literal characters in the glob: more means more specific. */
-  specificity: number;
-  ignore: boolean;
-  metrics: Record<string, MetricBudget>;
-  source: SourceRef;
-}
-
-export interface BudgetDefaults extends Tolerances {
-  severity: 'fail' | 'warn';
-  /** "fail": a benchmark of the baseline absent from the current run fails the gate. */
-  missing: 'show' | 'fail';
-}
-
-export interface Budgets {
-  defaults: BudgetDefaults;
-  rules: BudgetRule[];
-  files: string[];
-}
-
-/**
- * perf-gate's defaults when no budget file says otherwise (DESIGN.md). The 2 %
- * drift is the low end of the block drift measured on these machines: a stored
- * baseline was measured at another time, so a shift that small is not evidence
- * (docs/detection.md measures what it buys). Interleaved runs ignore it.
- */
-export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, severity: 'fail', missing: 'show' };
-
-export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 
 /** Which dimension a known metric's values have, to catch `time: { max: 20MB }` early. */
 const METRIC_DIMENSION: Record<string, Dimension> = {
@@ -99,11 +41,6 @@ export function dimensionOfMetric(metric: string): Dimension | undefined {
 
 let validator: ValidateFunction | undefined;
 
-/** Turns a glob into a regular expression: `*` any text (including `/`), `?` one character, the rest literal. */
-export function globToRegExp(glob: string): RegExp {
-  const body = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 's');
-}
 
 function percent(source: YamlSource, path: string[], value: unknown): number {
   const where = (detail: string): never => {
@@ -245,79 +182,4 @@ export function loadBudgets(paths: readonly string[], cwd: string): Budgets {
     rules.push(...parsed.rules);
   }
   return { defaults, rules, files: files.map((f) => relative(cwd, f) || f) };
-}
-
-/** What applies to one benchmark × metric. */
-export interface ResolvedBudget {
-  ignore: boolean;
-  tolerances: Tolerances;
-  severity: 'fail' | 'warn';
-  direction?: Direction;
-  /** The limits, when a rule sets them for this metric. */
-  budget?: MetricBudget;
-  /** The rule whose metric entry applied (for unused-glob accounting). */
-  rule?: BudgetRule;
-}
-
-/**
- * Resolves the budget of one benchmark × metric, field by field: the matching
- * rules are taken from the most specific (most literal characters; ties in
- * file order) to the least, and each setting comes from the first rule that
- * sets it — so `"scan/sweep-*": { time: { severity: warn } }` keeps the
- * `max` of a broader `"scan/*"` rule. `max`/`min` and their `stat` travel
- * together. A rule-level `ignore` applies unless a more specific rule sets
- * this metric.
- */
-export function resolveBudget(budgets: Budgets, benchmarkId: string, metric: string): ResolvedBudget {
-  const ordered = budgets.rules
-    .map((rule, index) => ({ rule, index }))
-    .filter(({ rule }) => rule.matcher.test(benchmarkId))
-    .sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index)
-    .map(({ rule }) => rule);
-  const entries = ordered.flatMap((rule) => (rule.metrics[metric] ? [{ rule, budget: rule.metrics[metric]! }] : []));
-  const first = <T>(pick: (b: MetricBudget) => T | undefined): T | undefined => {
-    for (const e of entries) {
-      const value = pick(e.budget);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const limits = entries.find((e) => e.budget.max !== undefined || e.budget.min !== undefined)?.budget;
-  const severity = first((b) => b.severity);
-  const direction = first((b) => b.direction);
-  const exponent = first((b) => b.exponent);
-  const tolerances: Partial<Tolerances> = {};
-  for (const key of ['regression', 'noise', 'alpha', 'drift'] as const) {
-    const value = first((b) => b.tolerances[key]);
-    if (value !== undefined) tolerances[key] = value;
-  }
-  const budget: MetricBudget | undefined =
-    entries.length === 0
-      ? undefined
-      : {
-          ...(limits?.max ? { max: limits.max } : {}),
-          ...(limits?.min ? { min: limits.min } : {}),
-          stat: limits?.stat ?? 'mean',
-          tolerances,
-          ...(severity ? { severity } : {}),
-          ...(direction ? { direction } : {}),
-          ...(exponent ? { exponent } : {}),
-          source: (limits ?? entries[0]!.budget).source,
-        };
-  const rule = entries[0]?.rule;
-  const ignoreRule = ordered.find((r) => r.ignore);
-  const d = budgets.defaults;
-  return {
-    ignore: ignoreRule !== undefined && (rule === undefined || ignoreRule.specificity >= rule.specificity),
-    tolerances: {
-      regression: tolerances.regression ?? d.regression,
-      noise: tolerances.noise ?? d.noise,
-      alpha: tolerances.alpha ?? d.alpha,
-      drift: tolerances.drift ?? d.drift,
-    },
-    severity: severity ?? d.severity,
-    ...(direction ? { direction } : {}),
-    ...(budget ? { budget } : {}),
-    ...(rule ? { rule } : {}),
-  };
 }

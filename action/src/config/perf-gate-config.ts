@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError, parseQuantity, type Direction } from '../model/index.js';
+import { InputError, paramEnvName, parseQuantity, quotedPlaceholders, type Direction } from '../model/index.js';
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
-import { paramEnvName, quotedPlaceholders } from '../runner/command-template.js';
 import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
 
 /**

@@ -1,5 +1,4 @@
-import type { Metric } from '../model/index.js';
-import { formatSource, type BudgetStat, type MetricBudget } from '../config/budgets.js';
+import { formatSource, type BudgetStat, type Metric, type MetricBudget } from '../model/index.js';
 import type { BudgetCheck } from './types.js';
 
 /**

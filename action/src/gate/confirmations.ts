@@ -1,9 +1,5 @@
+import { rowKey } from '../model/index.js';
 import type { GateReport } from './types.js';
-
-/** Key of one benchmark × metric in A/B classifier answers and confirmations. */
-export function rowKey(benchmark: string, metric: string): string {
-  return `${benchmark}\u0000${metric}`;
-}
 
 /**
  * Adds the confirmation flags of an interleaved A/B run to the gate's rows:

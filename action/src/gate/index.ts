@@ -1,17 +1,36 @@
 /**
- * gate/ decides: ResultSet × ResultSet × Budgets → one fully decided row per
- * benchmark and metric, and the verdict. It never reads files, talks to the
- * network or formats text; the statistics come from compare.ts (and stats/).
+ * gate/ decides: ResultSet × ResultSet × resolved budgets → one fully decided
+ * row per benchmark and metric, and the verdict. `decide` (this file) walks
+ * the benchmarks and applies the budgets; compare/ holds the statistical
+ * comparison, one strategy per kind of data (stats/ does the numerics);
+ * scaling.ts fits sweeps for `exponent:` budgets; budget-check.ts checks
+ * absolute limits; confirmations.ts adds A/B re-run flags.
+ *
+ * It imports only stats/ and model/. It must never read files or the
+ * environment, talk to the network, or write prose: why a row has its status
+ * (reason.ts) and what the gate warns about (warning.ts) are data, and
+ * report/ words them. The one exception is an error for unusable input
+ * (a limit in the wrong unit), which carries its message like any InputError.
  */
-import { dimensionOfUnit, InputError, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
-import { resolveBudget, type Budgets, type ResolvedBudget } from '../config/budgets.js';
+import {
+  dimensionOfUnit,
+  InputError,
+  resolveBudget,
+  TestbedMismatchError,
+  type BenchmarkResult,
+  type Budgets,
+  type Metric,
+  type ResolvedBudget,
+  type ResultSet,
+} from '../model/index.js';
 import { checkBudget } from './budget-check.js';
 import { scalingRows } from './scaling-rows.js';
-import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare.js';
+import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
 
 export * from './types.js';
-export { rowKey, withConfirmations } from './confirmations.js';
+export { withConfirmations } from './confirmations.js';
+export { TestbedMismatchError };
 
 export interface GateOptions {
   comparison: ComparisonOptions;
@@ -25,11 +44,6 @@ export interface GateOptions {
 }
 
 export const DEFAULT_GATE_OPTIONS: GateOptions = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: 'flag' };
-
-/** Thrown (as data for the CLI to map to exit 2) when testbeds differ and the options refuse that. */
-export class TestbedMismatchError extends Error {
-  override readonly name = 'TestbedMismatchError';
-}
 
 interface PendingRow {
   row: VerdictRow;
@@ -57,7 +71,8 @@ function emptyRow(benchmark: string, metric: string, resolved: ResolvedBudget, s
     severity: resolved.severity,
     tolerance: resolved.tolerances.regression,
     samplesNeeded: null,
-    reason: '',
+    // A placeholder: every path of decide() sets the row's own reason.
+    reason: { code: 'no-baseline' },
     error: null,
     failsGate: false,
   };
@@ -88,12 +103,11 @@ export function decide(
   const warnings: GateWarning[] = [];
   const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
   if (differentTestbed) {
-    const consequence = options.testbedMismatch === 'compare' ? 'regressions still fail the gate (--testbed-mismatch compare)' : 'regressions are shown but do not fail the gate; budgets still do';
-    const message = `the baseline was measured on testbed ${baseline!.testbed!.id} and this run on ${current.testbed!.id}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
-    if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError(message);
-    warnings.push({ code: 'different-testbed', message });
+    const testbeds = { baselineTestbed: baseline!.testbed!.id, currentTestbed: current.testbed!.id };
+    if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError({ ...testbeds, mode: 'refuse' });
+    warnings.push({ code: 'different-testbed', ...testbeds, mode: options.testbedMismatch });
   }
-  if (!baseline) warnings.push({ code: 'no-baseline', message: 'no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions.' });
+  if (!baseline) warnings.push({ code: 'no-baseline' });
   // Nothing to gate is not a pass: a run that produced no results must not turn the check green.
   if (current.benchmarks.length === 0) throw new InputError('current results', 'they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)');
 
@@ -130,15 +144,15 @@ export function decide(
       if (cur?.status === 'failed') {
         row.status = 'failed';
         row.error = { message: cur.error?.message ?? 'the benchmark failed', ...(cur.error?.logTail ? { logTail: cur.error.logTail } : {}) };
-        row.reason = `the benchmark failed: ${row.error.message}`;
+        row.reason = { code: 'benchmark-failed', message: row.error.message };
         pending.push({ row });
       } else if (!cur || !curMetric) {
         row.status = 'missing';
-        row.reason = cur ? `the current run has no ${name} metric for this benchmark` : 'the benchmark is in the baseline but not in the current run';
+        row.reason = cur ? { code: 'metric-missing', metric: name } : { code: 'benchmark-missing' };
         pending.push({ row });
       } else if (!baseMetric || base?.status === 'failed') {
         row.status = 'new';
-        row.reason = base?.status === 'failed' ? 'the baseline run of this benchmark failed: nothing to compare with' : 'no baseline for this benchmark';
+        row.reason = base?.status === 'failed' ? { code: 'baseline-failed' } : { code: 'no-baseline' };
         pending.push({ row });
       } else {
         const exact = Boolean(curMetric.exact && baseMetric.exact);
@@ -187,22 +201,16 @@ export function decide(
 
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
-      warnings.push({
-        code: 'unused-budget',
-        message: `${rule.source.file}${rule.source.line ? `:${rule.source.line}` : ''}: the glob "${rule.pattern}" matches no benchmark; check it against the benchmark ids in the report.`,
-      });
+      warnings.push({ code: 'unused-budget', pattern: rule.pattern, source: rule.source });
     }
   }
   for (const b of current.benchmarks) {
     const missing = Object.entries(b.unavailable ?? {});
     if (missing.length === 0 || ignored.has(b.id)) continue;
-    warnings.push({
-      code: 'unavailable-metrics',
-      message: `${b.id}: ${missing.map(([m, why]) => `${m} ${why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`,
-    });
+    warnings.push({ code: 'unavailable-metrics', benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
   }
   if (ignored.size > 0) {
-    warnings.push({ code: 'ignored-benchmarks', message: `${ignored.size} benchmark(s) ignored by the budgets: ${[...ignored].slice(0, 5).join(', ')}${ignored.size > 5 ? ', …' : ''}` });
+    warnings.push({ code: 'ignored-benchmarks', benchmarks: [...ignored] });
   }
 
   const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as GateReport['counts'];

@@ -1,5 +1,4 @@
-import type { BenchmarkResult, ResultSet } from '../model/index.js';
-import { formatSource, type Budgets } from '../config/budgets.js';
+import { formatSource, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { checkScaling, type ScalingCheck } from './scaling.js';
 import type { VerdictRow } from './types.js';
 

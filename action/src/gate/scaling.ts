@@ -1,5 +1,6 @@
 import type { BenchmarkResult, Metric } from '../model/index.js';
 import { fitPowerLaw, type PowerLawFit } from '../stats/scaling.js';
+import type { ScalingFitFacts, ScalingReason } from './reason.js';
 
 /**
  * Scaling budgets: `memory_peak: { exponent: { param: entityCount, max: 1.1 } }`
@@ -43,8 +44,8 @@ export interface ScalingCheck {
    * still reaches inside it (add points or runs); shown, never failing.
    */
   result: 'pass' | 'fail' | 'inconclusive';
-  /** One sentence for the report. */
-  reason: string;
+  /** Why this result, as data (report/reason-text.ts words it). */
+  reason: ScalingReason;
 }
 
 export interface ScalingOptions {
@@ -110,29 +111,30 @@ export function checkScaling(benchmarks: readonly BenchmarkResult[], metric: str
     if (y === undefined || !(y > 0) || !(x > 0) || !Number.isFinite(x)) family.skipped.push(b.id);
     else family.points.push({ id: b.id, x, y });
   }
-  return [...families].map(([family, { points, skipped }]) => decide(family, metric, limit, points.sort((a, b) => a.x - b.x), skipped, opts));
+  return [...families].map(([family, { points, skipped }]) => checkFamily(family, metric, limit, points.sort((a, b) => a.x - b.x), skipped, opts));
 }
 
-function decide(family: string, metric: string, limit: ScalingLimit, points: ScalingPoint[], skipped: string[], opts: ScalingOptions): ScalingCheck {
+/** Fits one sweep family and checks the exponent against the limit; unsure when the interval straddles it. */
+function checkFamily(family: string, metric: string, limit: ScalingLimit, points: ScalingPoint[], skipped: string[], opts: ScalingOptions): ScalingCheck {
   const base = { family, metric, param: limit.param, points, skipped, limit };
   const distinct = new Set(points.map((p) => p.x)).size;
-  const skippedNote = skipped.length > 0 ? ` (${skipped.length} point${skipped.length === 1 ? '' : 's'} failed or without ${metric}, left out)` : '';
   if (distinct < Math.max(2, opts.minPoints)) {
     return { ...base, fit: distinct >= 2 ? fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts) : null, result: 'inconclusive',
-      reason: `${distinct} usable value${distinct === 1 ? '' : 's'} of ${limit.param}${skippedNote}; a scaling exponent needs at least ${opts.minPoints}` };
+      reason: { code: 'scaling-too-few-points', metric, param: limit.param, usable: distinct, skipped: skipped.length, minPoints: opts.minPoints } };
   }
   const fit = fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts);
-  const k = fit.exponent.toFixed(2);
-  const interval = `${Math.round(fit.confidence * 100)} % CI ${fit.ci[0].toFixed(2)}…${fit.ci[1].toFixed(2)}`;
-  const shown = `${metric} grows as ${limit.param}^${k} (${interval}, ${points.length} points)${skippedNote}`;
+  const facts: ScalingFitFacts = {
+    metric, param: limit.param, exponent: fit.exponent, ci: [fit.ci[0], fit.ci[1]], confidence: fit.confidence, points: points.length, skipped: skipped.length,
+  };
   const above = limit.max !== undefined && fit.exponent > limit.max;
   const below = limit.min !== undefined && fit.exponent < limit.min;
   if (!above && !below) {
-    const bounds = [limit.min !== undefined ? `≥ ${limit.min}` : '', limit.max !== undefined ? `≤ ${limit.max}` : ''].filter(Boolean).join(' and ');
-    return { ...base, fit, result: 'pass', reason: `${shown}: within the limit ${bounds}` };
+    const bounds = { ...(limit.min !== undefined ? { min: limit.min } : {}), ...(limit.max !== undefined ? { max: limit.max } : {}) };
+    return { ...base, fit, result: 'pass', reason: { code: 'scaling-within-limit', fit: facts, limit: bounds } };
   }
   const bound = above ? limit.max! : limit.min!;
+  const side = above ? 'above' : 'below';
   const sure = above ? fit.ci[0] > bound : fit.ci[1] < bound;
-  if (sure) return { ...base, fit, result: 'fail', reason: `${shown}: ${above ? 'above the maximum' : 'below the minimum'} exponent ${bound}` };
-  return { ...base, fit, result: 'inconclusive', reason: `${shown}: the estimate is ${above ? 'above' : 'below'} ${bound} but the interval includes it; add parameter values or runs` };
+  if (sure) return { ...base, fit, result: 'fail', reason: { code: 'scaling-beyond-limit', fit: facts, side, bound } };
+  return { ...base, fit, result: 'inconclusive', reason: { code: 'scaling-unsure', fit: facts, side, bound } };
 }

@@ -1,7 +1,10 @@
-import type { Direction } from '../model/index.js';
+import type { Direction, RowStatus } from '../model/index.js';
+import type { RowReason } from './reason.js';
+import type { GateWarning } from './warning.js';
 
-/** The status of one benchmark × metric row. */
-export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'new' | 'missing' | 'failed';
+export type { RowStatus };
+export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
+export type { GateWarning, GateWarningCode } from './warning.js';
 
 /** Flags a row can carry; the report explains each (see report/ for the wording). */
 export type RowFlag =
@@ -71,18 +74,12 @@ export interface VerdictRow {
   tolerance: number;
   /** For inconclusive / insufficient-samples rows: samples per side that would decide it. */
   samplesNeeded: number | null;
-  /** Why the row has its status, one sentence (method, reason for inconclusive, error). */
-  reason: string;
+  /** Why the row has its status, as data (method, reason for inconclusive, error); report/ words it. */
+  reason: RowReason;
   /** For failed rows: the error message and log tail. */
   error: { message: string; logTail?: string } | null;
   /** Does this row make the gate fail? */
   failsGate: boolean;
-}
-
-/** A closed set of warnings; each text says what to do next. */
-export interface GateWarning {
-  code: 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
-  message: string;
 }
 
 export const REPORT_SCHEMA = 'perf-gate/report@1';

@@ -1,6 +1,8 @@
 import type { GateReport, VerdictRow } from '../gate/types.js';
 import { stripVTControlCharacters } from 'node:util';
 import { FLAG_TEXT } from './flags.js';
+import { reasonText } from './reason-text.js';
+import { warningText } from './warning-text.js';
 import { formatChange, formatChecked, formatLimit, formatP, formatSide, formatTolerance, rowScale } from './format.js';
 import { statusLabel } from './table.js';
 
@@ -67,17 +69,18 @@ function comparison(row: VerdictRow): string {
 
 function rowAnnotations(row: VerdictRow): Annotation[] {
   const name = `${row.benchmark} · ${row.metric}`;
+  const reason = reasonText(row.reason);
   const out: Annotation[] = [];
   if (row.status === 'failed') {
     const tail = row.error?.logTail ? `\n${row.error.logTail.replace(/\s+$/, '').split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINES).join('\n')}` : '';
-    out.push(make('failure', `${row.benchmark} failed`, `${row.error?.message ?? row.reason}${tail}`));
+    out.push(make('failure', `${row.benchmark} failed`, `${row.error?.message ?? reason}${tail}`));
   } else if (row.status === 'regressed') {
-    out.push(make(row.failsGate ? 'failure' : 'warning', `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${row.reason}`));
+    out.push(make(row.failsGate ? 'failure' : 'warning', `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${reason}`));
   } else if (row.status === 'inconclusive') {
     const need = row.samplesNeeded !== null ? ` About ${row.samplesNeeded} samples per side would decide it.` : '';
-    out.push(make('notice', `${name} inconclusive`, `${comparison(row)} ${row.reason}${need}`));
+    out.push(make('notice', `${name} inconclusive`, `${comparison(row)} ${reason}${need}`));
   } else if (row.status === 'missing') {
-    out.push(make('notice', `${row.benchmark} missing`, `${row.metric} is in the baseline but not in this run. ${row.reason}`));
+    out.push(make('notice', `${row.benchmark} missing`, `${row.metric} is in the baseline but not in this run. ${reason}`));
   }
   if (row.budget?.result === 'fail') {
     const b = row.budget;
@@ -99,7 +102,7 @@ function rowAnnotations(row: VerdictRow): Annotation[] {
 export function toAnnotations(report: GateReport): Annotation[] {
   return [
     ...report.rows.flatMap(rowAnnotations),
-    ...report.warnings.map((w) => make('warning', `perf-gate: ${w.code}`, w.message)),
+    ...report.warnings.map((w) => make('warning', `perf-gate: ${w.code}`, warningText(w))),
   ];
 }
 

@@ -2,6 +2,8 @@ import { stripVTControlCharacters } from 'node:util';
 import type { GateReport, VerdictRow } from '../gate/types.js';
 import { escapeHtml } from './escape-html.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
+import { reasonText } from './reason-text.js';
+import { warningText } from './warning-text.js';
 import { shortCommit } from './format.js';
 import {
   COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, SECTIONS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
@@ -35,7 +37,7 @@ const HOOKS: CellHooks = {
     const notes = rowNotes(row);
     const small = notes.length > 0 ? `<br><small>${escapeHtml(notes.join(' · '))}</small>` : '';
     const cls = row.status === 'regressed' && !row.failsGate ? 'warn' : row.status;
-    return `<span class="s ${cls}" title="${escapeHtml(row.reason)}">${escapeHtml(statusLabel(row))}</span>${small}`;
+    return `<span class="s ${cls}" title="${escapeHtml(reasonText(row.reason))}">${escapeHtml(statusLabel(row))}</span>${small}`;
   },
   budgetMark(result, severity) {
     if (result === 'pass') return '<span class="s improved">pass</span>';
@@ -78,7 +80,7 @@ export function renderHtml(report: GateReport, options: HtmlOptions = {}): strin
     }
   }
   if (report.warnings.length > 0) {
-    parts.push(`<h2>Warnings</h2>\n<ul>${report.warnings.map((w) => `<li>${escapeHtml(w.message)}</li>`).join('')}</ul>`);
+    parts.push(`<h2>Warnings</h2>\n<ul>${report.warnings.map((w) => `<li>${escapeHtml(warningText(w))}</li>`).join('')}</ul>`);
   }
   const flags = flagsIn(report.rows);
   if (flags.length > 0) {

@@ -1,4 +1,6 @@
-import type { BudgetCheck, GateReport, SideStats, VerdictRow } from '../gate/types.js';
+import type { BudgetCheck, GateReport, GateWarningCode, SideStats, VerdictRow } from '../gate/types.js';
+import { reasonText } from './reason-text.js';
+import { warningText } from './warning-text.js';
 
 /**
  * The JSON report of DESIGN.md ("The command line"): a top-level `verdict` and
@@ -7,30 +9,18 @@ import type { BudgetCheck, GateReport, SideStats, VerdictRow } from '../gate/typ
  * order so reports diff cleanly.
  *
  * JSON has no NaN or infinity: such values (odd data the gate passed through)
- * are written as null, like JSON.stringify does, never thrown.
+ * are written as null, like JSON.stringify does, never thrown. Reasons and
+ * warnings are written in words (report/reason-text.ts, warning-text.ts),
+ * the same sentences every other format shows.
  */
 
-/** One row of the JSON report. */
-export interface JsonRow {
-  benchmark: string;
-  metric: string;
-  unit: string;
-  direction: VerdictRow['direction'];
-  baseline: SideStats | null;
-  current: SideStats | null;
-  change: number | null;
-  ci: [number, number] | null;
-  ciLevel: number | null;
-  p: number | null;
-  status: VerdictRow['status'];
-  flags: VerdictRow['flags'];
-  budget: BudgetCheck | null;
-  severity: VerdictRow['severity'];
-  tolerance: number;
-  samplesNeeded: number | null;
-  failsGate: boolean;
-  reason: string;
-  error: VerdictRow['error'];
+/** One row of the JSON report: the gate's row, with its reason in words. */
+export type JsonRow = { [K in keyof VerdictRow]: K extends 'reason' ? string : VerdictRow[K] };
+
+/** One warning of the JSON report: its code and its sentence. */
+export interface JsonWarning {
+  code: GateWarningCode;
+  message: string;
 }
 
 export interface JsonReport {
@@ -39,7 +29,7 @@ export interface JsonReport {
   counts: GateReport['counts'];
   baseline: GateReport['baseline'];
   current: GateReport['current'];
-  warnings: GateReport['warnings'];
+  warnings: JsonWarning[];
   rows: JsonRow[];
 }
 
@@ -62,7 +52,7 @@ export function toJsonReport(report: GateReport): JsonReport {
     counts: { ...report.counts },
     baseline: report.baseline && { ...report.baseline },
     current: { ...report.current },
-    warnings: report.warnings.map((w) => ({ code: w.code, message: w.message })),
+    warnings: report.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
     rows: report.rows.map((r) => ({
       benchmark: r.benchmark,
       metric: r.metric,
@@ -81,7 +71,7 @@ export function toJsonReport(report: GateReport): JsonReport {
       tolerance: r.tolerance,
       samplesNeeded: r.samplesNeeded,
       failsGate: r.failsGate,
-      reason: r.reason,
+      reason: reasonText(r.reason),
       error: r.error && { message: r.error.message, ...(r.error.logTail !== undefined ? { logTail: r.error.logTail } : {}) },
     })),
   };

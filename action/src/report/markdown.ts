@@ -1,6 +1,8 @@
 import type { GateReport, VerdictRow } from '../gate/types.js';
 import { codeBlock, escapeMarkdown } from './escape-markdown.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
+import { reasonText } from './reason-text.js';
+import { warningText } from './warning-text.js';
 import { formatCount, plural, shortCommit } from './format.js';
 import {
   COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
@@ -124,7 +126,7 @@ interface Failure {
 }
 
 function failureEntry(row: VerdictRow): Failure {
-  const message = row.error?.message ?? row.reason;
+  const message = row.error?.message ?? reasonText(row.reason);
   const head = `💥 <b>${escapeMarkdown(row.benchmark)}</b>: ${escapeMarkdown(message)}`;
   const tail = row.error?.logTail;
   if (!tail || tail.trim() === '') return { row, text: head };
@@ -157,7 +159,8 @@ function lastLines(text: string): string {
 function warningLines(report: GateReport): string {
   if (report.warnings.length === 0) return '';
   const shown = report.warnings.slice(0, MAX_WARNINGS).map((w) => {
-    const text = w.message.length > MAX_WARNING_CHARS ? `${w.message.slice(0, MAX_WARNING_CHARS)}…` : w.message;
+    const message = warningText(w);
+    const text = message.length > MAX_WARNING_CHARS ? `${message.slice(0, MAX_WARNING_CHARS)}…` : message;
     return `- ⚠️ ${escapeMarkdown(text)}`;
   });
   const more = report.warnings.length > MAX_WARNINGS ? [`- … and ${formatCount(report.warnings.length - MAX_WARNINGS)} more warnings`] : [];
@@ -290,7 +293,7 @@ function truncationNotice(totalRows: number, shownRows: number, logsLeftOut: num
 function dedupeFailures(rows: readonly VerdictRow[]): VerdictRow[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
-    const key = `${r.benchmark}\u0000${r.error?.message ?? r.reason}`;
+    const key = `${r.benchmark}\u0000${r.error?.message ?? reasonText(r.reason)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

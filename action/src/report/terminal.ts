@@ -2,6 +2,7 @@ import stringWidth from 'string-width';
 import type { GateReport, VerdictRow } from '../gate/types.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
+import { warningText } from './warning-text.js';
 import { NUMERIC_COLUMNS, COLUMNS, orderRows, outcomeOf, statusLabel, tableCells, verdictText, type CellHooks } from './table.js';
 
 /**
@@ -122,7 +123,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
   }
   if (report.warnings.length > 0) {
     out.push('', paint('Warnings', 'bold'));
-    for (const w of report.warnings) out.push(`  - ${escapeTerminal(w.message)}`);
+    for (const w of report.warnings) out.push(`  - ${escapeTerminal(warningText(w))}`);
   }
   const flags = flagsIn(rows);
   if (flags.length > 0) {

@@ -1,14 +1,12 @@
 import { join, relative, isAbsolute } from 'node:path';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { InputError, newResultSet, type BenchmarkError, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
+import { InputError, newResultSet, rowKey, type BenchmarkError, type BenchmarkResult, type Metric, type ResultSet, type RowStatus } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
-import type { RowStatus } from '../gate/types.js';
 import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext, type Side } from './invoke.js';
 import { invocationValue } from './merge-samples.js';
 import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.js';
-import { rowKey } from '../gate/confirmations.js';
 
 /**
  * Interleaved A/B runs (`perf-gate run --ab REF`). Block drift on these
@@ -28,8 +26,6 @@ import { rowKey } from '../gate/confirmations.js';
  * cannot reach alpha 0.01 with fewer than 8–9 rounds even when every round
  * agrees, hence the defaults (10 first, 12 to confirm).
  */
-
-export { rowKey };
 
 /** What an interleaved A/B measurement produced: both sides, and which suspected regressions fresh rounds re-measured. */
 export interface AbMeasurement {

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
+import { fillTemplate, InputError, paramEnvName, writesOutputFile, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
-import { fillTemplate, paramEnvName, writesOutputFile } from './command-template.js';
 import { benchmarkError, describeExit } from './failure.js';
 import type { Progress } from './progress.js';
 import type { Spawner } from './spawn.js';

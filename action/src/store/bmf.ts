@@ -1,5 +1,4 @@
-import type { Metric, ResultSet } from '../model/index.js';
-import { BMF_MEASURES } from '../adapters/bmf.js';
+import { BMF_MEASURES, type Metric, type ResultSet } from '../model/index.js';
 
 interface BmfMeasure {
   value: number;

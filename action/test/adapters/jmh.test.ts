@@ -4,6 +4,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jmhAdapter } from '../../src/adapters/jmh.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
+import { reasonText } from '../../src/report/reason-text.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
@@ -111,9 +112,9 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     const base = byId(results, id);
     const cur = byId(parseText(jmhAdapter, JSON.stringify(faster, null, 4), 'faster.json'), id);
     const up = gateRow(base, cur, 'throughput');
-    assert.equal(up.status, 'improved', up.reason);
+    assert.equal(up.status, 'improved', reasonText(up.reason));
     const down = gateRow(cur, base, 'throughput');
-    assert.equal(down.status, 'regressed', down.reason);
+    assert.equal(down.status, 'regressed', reasonText(down.reason));
   });
 });
 

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { wrkAdapter as adapter } from '../../src/adapters/wrk.js';
 import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
-import { newResultSet, type BenchmarkResult } from '../../src/model/index.js';
+import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../../src/model/index.js';
 import { decide } from '../../src/gate/index.js';
-import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
 import { runToolAsync } from '../support/system-tools.js';
 import { adapterContract, FIXTURES, parseText } from './adapter-contract.js';
 

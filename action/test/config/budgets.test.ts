@@ -2,8 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_BUDGET_DEFAULTS, globToRegExp, loadBudgets, parseBudgets, resolveBudget, type Budgets } from '../../src/config/budgets.js';
-import { InputError } from '../../src/model/index.js';
+import { loadBudgets, parseBudgets } from '../../src/config/budgets.js';
+import { DEFAULT_BUDGET_DEFAULTS, globToRegExp, InputError, resolveBudget, type Budgets } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
 
 /** The example of DESIGN.md, "Budgets", verbatim. */

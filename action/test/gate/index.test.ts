@@ -1,8 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, parseBudgets, type Budgets } from '../../src/config/budgets.js';
+import { parseBudgets } from '../../src/config/budgets.js';
 import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError } from '../../src/gate/index.js';
-import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, InputError, newResultSet, type BenchmarkResult, type Budgets, type ResultSet } from '../../src/model/index.js';
+import { reasonText, warningText } from '../../src/report/index.js';
 
 /** Deterministic noise around a level: the same seed gives the same samples. */
 function samples(level: number, n: number, seed: number, spread = 0.02): number[] {
@@ -89,8 +90,8 @@ describe('the gate', () => {
     const b = budgets('version: 1\nbenchmarks:\n  "legacy/*": { ignore: true }\n  "typo/*":\n    time: { max: 1s }\n');
     const report = decide(undefined, set([bench('legacy/old', samples(0.01, 5, 1)), bench('new/x', samples(0.01, 5, 2))]), b);
     assert.deepEqual(report.rows.map((r) => r.benchmark), ['new/x']);
-    assert.ok(report.warnings.some((w) => w.code === 'ignored-benchmarks' && w.message.includes('legacy/old')));
-    assert.ok(report.warnings.some((w) => w.code === 'unused-budget' && w.message.includes('"typo/*"') && w.message.startsWith('budgets/t.yml:4')));
+    assert.ok(report.warnings.some((w) => w.code === 'ignored-benchmarks' && warningText(w).includes('legacy/old')));
+    assert.ok(report.warnings.some((w) => w.code === 'unused-budget' && warningText(w).includes('"typo/*"') && warningText(w).startsWith('budgets/t.yml:4')));
   });
 
   test('different testbeds are flagged, or refused when asked', () => {
@@ -150,7 +151,7 @@ describe('scaling budgets in the gate', () => {
     assert.equal(report.rows.find((r) => r.benchmark === 'sim/grow[entityCount=400]')!.status, 'failed');
     const fit = report.rows.find((r) => r.metric.startsWith('time ∝'))!;
     assert.equal(fit.current!.n, 3);
-    assert.match(fit.reason, /1 point failed/);
+    assert.match(reasonText(fit.reason), /1 point failed/);
   });
 });
 
@@ -159,7 +160,7 @@ test('metrics the tool could not measure are named in a warning, never shown as 
   const report = decide(undefined, set([counted]), EMPTY_BUDGETS);
   assert.ok(!report.rows.some((r) => r.metric === 'instructions'));
   const warning = report.warnings.find((w) => w.code === 'unavailable-metrics')!;
-  assert.match(warning.message, /^perf\/x: instructions <not supported>, cycles <not counted>: /);
+  assert.match(warningText(warning), /^perf\/x: instructions <not supported>, cycles <not counted>: /);
 });
 
 test('across testbeds a regression is shown but fails the gate only with testbedMismatch "compare"', () => {
@@ -169,7 +170,7 @@ test('across testbeds a regression is shown but fails the gate only with testbed
   assert.equal(flagged.rows[0]!.status, 'regressed');
   assert.ok(flagged.rows[0]!.flags.includes('different-testbed'));
   assert.equal(flagged.verdict, 'pass');
-  assert.match(flagged.warnings.find((w) => w.code === 'different-testbed')!.message, /do not fail the gate; budgets still do/);
+  assert.match(warningText(flagged.warnings.find((w) => w.code === 'different-testbed')!), /do not fail the gate; budgets still do/);
   const compared = decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'compare' });
   assert.equal(compared.verdict, 'fail');
 });
@@ -182,7 +183,7 @@ test('a configured between-run drift keeps a shift of that size from being calle
   assert.equal(withoutDrift.rows[0]!.status, 'regressed');
   const withDrift = decide(base, cur, budgets('version: 1\ndefaults:\n  regression: 5%\n  drift: 10%\n'));
   assert.notEqual(withDrift.rows[0]!.status, 'regressed');
-  assert.match(withDrift.rows[0]!.reason, /drift/);
+  assert.match(reasonText(withDrift.rows[0]!.reason), /drift/);
   // A real 30 % slowdown still stands out from a 3 % drift.
   const big = decide(base, set([bench('a', samples(0.013, 20, 3, 0.005))]), budgets('version: 1\ndefaults:\n  drift: 3%\n'));
   assert.equal(big.rows[0]!.status, 'regressed');

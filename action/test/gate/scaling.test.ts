@@ -9,6 +9,7 @@ import { checkScaling, sweepCoordinate } from '../../src/gate/scaling.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { parseBudgets } from '../../src/config/budgets.js';
 import { parseInput, fileInput } from '../../src/adapters/index.js';
+import { reasonText } from '../../src/report/reason-text.js';
 import { readFileSync } from 'node:fs';
 
 const point = (id: string, params: Record<string, string> | undefined, samples: number[], metric = 'time'): BenchmarkResult => ({
@@ -36,7 +37,7 @@ describe('scaling decisions on known data', () => {
     const checks = checkScaling([...sweep('a/lin', 1), ...sweep('a/quad', 2), point('a/other', undefined, [1])], 'time', { param: 'n', max: 1.1 });
     assert.deepEqual(checks.map((c) => [c.family, c.result]), [['a/lin', 'pass'], ['a/quad', 'fail']]);
     assert.ok(Math.abs(checks[0]!.fit!.exponent - 1) < 1e-9);
-    assert.match(checks[1]!.reason, /time grows as n\^2\.00 .*above the maximum exponent 1\.1/);
+    assert.match(reasonText(checks[1]!.reason), /time grows as n\^2\.00 .*above the maximum exponent 1\.1/);
   });
   test('an estimate above the limit whose interval still includes it is inconclusive', () => {
     // Exponent about 1.2 with a large scatter: the 95 % interval reaches below 1.1.
@@ -45,7 +46,7 @@ describe('scaling decisions on known data', () => {
     assert.ok(check!.fit!.exponent > 1.1, `exponent ${check!.fit!.exponent}`);
     assert.ok(check!.fit!.ci[0] < 1.1);
     assert.equal(check!.result, 'inconclusive');
-    assert.match(check!.reason, /add parameter values or runs/);
+    assert.match(reasonText(check!.reason), /add parameter values or runs/);
   });
   test('a crashed point is left out and named; with too few points left the check is inconclusive', () => {
     const points = sweep('c', 1);
@@ -53,10 +54,10 @@ describe('scaling decisions on known data', () => {
     const [check] = checkScaling([points[0]!, points[1]!, crashed, points[3]!, points[4]!], 'time', { param: 'n', max: 1.1 });
     assert.equal(check!.result, 'pass');
     assert.deepEqual(check!.skipped, ['c[n=400]']);
-    assert.match(check!.reason, /1 point failed or without time, left out/);
+    assert.match(reasonText(check!.reason), /1 point failed or without time, left out/);
     const [few] = checkScaling([points[0]!, crashed, points[4]!], 'time', { param: 'n', max: 1.1 });
     assert.equal(few!.result, 'inconclusive');
-    assert.match(few!.reason, /2 usable values of n/);
+    assert.match(reasonText(few!.reason), /2 usable values of n/);
   });
   test('a minimum exponent bounds rates that must keep up', () => {
     const flat = [1, 2, 4, 8].map((t) => point(`tp[threads=${t}]`, { threads: String(t) }, [1000 * t ** 0.3]));
@@ -108,7 +109,7 @@ describe('scaling of real programs measured on this machine', () => {
     assert.deepEqual(limit, { param: 'n', max: 1.1 });
     const byCpu = checkScaling(benchmarks.filter((b) => rules[0]!.matcher.test(b.id)), 'cpu', limit);
     const [lin, quad] = byCpu;
-    const figures = byCpu.map((c) => `${c.family}: ${c.reason}`).join('\n');
+    const figures = byCpu.map((c) => `${c.family}: ${reasonText(c.reason)}`).join('\n');
     assert.equal(lin!.family, 'scale/linear');
     assert.ok(Math.abs(lin!.fit!.exponent - 1) < 0.08, figures);
     assert.equal(lin!.result, 'pass', figures);
@@ -119,7 +120,7 @@ describe('scaling of real programs measured on this machine', () => {
     // Wall time (start-up included, and other jobs on a shared 2-core machine) is only reported:
     // on a loaded machine its exponents wander too far to assert on.
     const byWall = checkScaling(benchmarks, 'time', { param: 'n', max: 1.1 });
-    t.diagnostic(`CPU time:\n${figures}\nwall time:\n${byWall.map((c) => `${c.family}: ${c.reason}`).join('\n')}`);
+    t.diagnostic(`CPU time:\n${figures}\nwall time:\n${byWall.map((c) => `${c.family}: ${reasonText(c.reason)}`).join('\n')}`);
   });
 
   test('a real hyperfine -P sweep groups into one family through the hyperfine adapter', () => {

@@ -28,7 +28,7 @@ export function row(overrides: Partial<VerdictRow> & Pick<VerdictRow, 'benchmark
     severity: 'fail',
     tolerance: 0.05,
     samplesNeeded: null,
-    reason: 'Mann–Whitney U on 20 + 20 samples; the interval lies inside ±5 %.',
+    reason: { code: 'text', text: 'Mann–Whitney U on 20 + 20 samples; the interval lies inside ±5 %.' },
     error: null,
     failsGate: false,
     ...overrides,
@@ -64,7 +64,7 @@ export function mixedReport(): GateReport {
       baseline: side(0.00446, 0.00039, 20), current: side(0.00585, 0.00041, 20),
       change: 0.312, ci: [0.27, 0.355], p: 0.00002,
       budget: { kind: 'max', limit: 0.01, stat: 'mean', value: 0.00585, result: 'pass', baselineResult: 'pass', severity: 'fail', source: 'budgets/scan.yml:5' },
-      reason: 'Mann–Whitney U on 20 + 20 samples; the whole interval lies beyond the 5 % tolerance.',
+      reason: { code: 'text', text: 'Mann–Whitney U on 20 + 20 samples; the whole interval lies beyond the 5 % tolerance.' },
     }),
     row({
       benchmark: 'sim/migrationThroughput[entityCount=800]', metric: 'throughput', unit: '1/s', direction: 'higher', status: 'improved',
@@ -80,16 +80,16 @@ export function mixedReport(): GateReport {
       benchmark: 'http/wrk GET /index.html', metric: 'latency_p99', status: 'inconclusive',
       baseline: side(0.0021, 0.0004, 3), current: side(0.0024, 0.0009, 3), change: 0.143, ci: [-0.09, 0.41], p: 0.2,
       flags: ['insufficient-samples', 'noisier'], samplesNeeded: 40,
-      reason: 'The interval spans both sides of the tolerance with 3 samples per side.',
+      reason: { code: 'text', text: 'The interval spans both sides of the tolerance with 3 samples per side.' },
     }),
     row({
       benchmark: 'sim/tick[nodes=64]', status: 'failed', failsGate: true, baseline: side(0.91, 0.02, 10), current: null,
       change: null, ci: null, ciLevel: null, p: null,
       error: { message: 'exit code 137 (killed by SIGKILL)', logTail: '[info] warming up\n[info] iteration 3\njava.lang.OutOfMemoryError: Java heap space\n\tat Sim.tick(Sim.java:88)\nKilled' },
-      reason: 'The benchmark failed.',
+      reason: { code: 'text', text: 'The benchmark failed.' },
     }),
-    row({ benchmark: 'scan/prtip --udp -p 53', status: 'new', baseline: null, change: null, ci: null, ciLevel: null, p: null, reason: 'No baseline for this benchmark.' }),
-    row({ benchmark: 'scan/prtip --legacy', status: 'missing', current: null, change: null, ci: null, ciLevel: null, p: null, reason: 'In the baseline, not in this run.' }),
+    row({ benchmark: 'scan/prtip --udp -p 53', status: 'new', baseline: null, change: null, ci: null, ciLevel: null, p: null, reason: { code: 'text', text: 'No baseline for this benchmark.' } }),
+    row({ benchmark: 'scan/prtip --legacy', status: 'missing', current: null, change: null, ci: null, ciLevel: null, p: null, reason: { code: 'text', text: 'In the baseline, not in this run.' } }),
     row({
       benchmark: 'scan/syscalls', metric: 'syscalls', unit: 'count', status: 'unchanged', flags: ['exact'],
       baseline: side(1234, null, 1), current: side(1234, null, 1), change: 0, ci: null, ciLevel: null, p: null,
@@ -101,10 +101,10 @@ export function mixedReport(): GateReport {
     }),
     row({
       benchmark: 'odd/nan-data', status: 'inconclusive', baseline: side(Number.NaN, Number.NaN, 2), current: side(0.003, null, 1),
-      change: Number.NaN, ci: [Number.NaN, Number.POSITIVE_INFINITY], p: Number.NaN, reason: 'Baseline samples are not numbers.',
+      change: Number.NaN, ci: [Number.NaN, Number.POSITIVE_INFINITY], p: Number.NaN, reason: { code: 'text', text: 'Baseline samples are not numbers.' },
     }),
   ], {
-    warnings: [{ code: 'unused-budget', message: 'Budget "legacy/*" in budgets/scan.yml:12 matches no benchmark; fix the glob or remove it.' }],
+    warnings: [{ code: 'unused-budget', text: 'Budget "legacy/*" in budgets/scan.yml:12 matches no benchmark; fix the glob or remove it.' }],
   });
 }
 
@@ -171,6 +171,6 @@ export function hostileReport(): GateReport {
         error: { message: 'exit 1: `boom` @someone <!-- x -->', logTail: 'line 1\n```\n</details>\n<!-- perf-gate -->\n@someone\n````\nend' },
       }),
     ]),
-    { warnings: [{ code: 'unused-budget', message: 'Budget "@someone | <!-- perf-gate -->" matches nothing' }] },
+    { warnings: [{ code: 'unused-budget', text: 'Budget "@someone | <!-- perf-gate -->" matches nothing' }] },
   );
 }

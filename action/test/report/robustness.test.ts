@@ -50,7 +50,7 @@ const verdictRow: fc.Arbitrary<VerdictRow> = fc.record({
   severity: fc.constantFrom('fail' as const, 'warn' as const),
   tolerance: number,
   samplesNeeded: fc.option(fc.nat(), { nil: null }),
-  reason: text,
+  reason: text.map((t) => ({ code: 'text' as const, text: t })),
   error: fc.option(fc.record({ message: text, logTail: fc.option(text, { nil: undefined }) }), { nil: null }),
   failsGate: fc.boolean(),
 });

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
 import { decide } from '../../src/gate/index.js';
 import type { VerdictRow } from '../../src/gate/types.js';
-import { newResultSet, type BenchmarkResult } from '../../src/model/index.js';
+import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../../src/model/index.js';
 
 /** The repository root and the example projects the live tests reuse (their builds are warmed by CI). */
 export const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -1,10 +1,10 @@
-import { compareMetrics, type ComparisonInput } from '../../../action/src/gate/compare.js';
+import { compareMetrics, type ComparisonInput } from '../../../action/src/gate/compare/index.js';
 import type { Metric } from '../../../action/src/model/index.js';
 import type { Rule, TrialSamples } from './rule.js';
 
 /**
  * perf-gate's own rule, called through the real engine: compareMetrics()
- * from action/src/gate/compare.ts, flagged when a row's status is
+ * from action/src/gate/compare/index.ts, flagged when a row's status is
  * `regressed`. One call per benchmark gives the per-benchmark rate; one call
  * with 20 rows gives the suite rate with Benjamini–Hochberg across the call,
  * as the gate does for one suite. Interleaved trials are passed with

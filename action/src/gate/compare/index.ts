@@ -1,14 +1,14 @@
-import type { Metric } from '../model/index.js';
-import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../stats/index.js';
-import type { RowFlag, SideStats } from './types.js';
-import type { ComparisonMethod, StrategyOptions, StrategyResult } from './compare-strategy.js';
-import { compareSamples } from './compare-samples.js';
-import { comparePaired } from './compare-paired.js';
-import { compareSummary, type SummarySide } from './compare-summary.js';
-import { compareSingleValue } from './compare-single-value.js';
-import { compareExact } from './compare-exact.js';
-import { allPositive, logToRelative } from './compare-scale.js';
-import { pct, pValue, signedPct } from './compare-format.js';
+import type { Metric } from '../../model/index.js';
+import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../../stats/index.js';
+import type { ComparisonNote, ComparisonReason, TestedFacts } from '../reason.js';
+import type { RowFlag, SideStats } from '../types.js';
+import type { ComparisonMethod, StrategyOptions, StrategyResult } from './strategy.js';
+import { compareSamples } from './samples.js';
+import { comparePaired } from './paired.js';
+import { compareSummary, type SummarySide } from './summary.js';
+import { compareSingleValue } from './single-value.js';
+import { compareExact } from './exact.js';
+import { allPositive, logToRelative } from './scale.js';
 
 /**
  * The statistical comparison of one metric between baseline and current, the
@@ -92,8 +92,8 @@ export interface Comparison {
   flags: RowFlag[];
   /** Samples per side that would decide an inconclusive row; null otherwise. */
   samplesNeeded: number | null;
-  /** One sentence: the method and why this status. */
-  reason: string;
+  /** The method and why this status, as data (report/reason-text.ts words it). */
+  reason: ComparisonReason;
   baseline: SideStats;
   current: SideStats;
   /** Which method decided the row. */
@@ -108,7 +108,7 @@ export function compareMetrics(
   const o = resolveOptions(options);
   const results = inputs.map((input) => runStrategy(input, o));
   const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
-  return inputs.map((input, i) => decide(input, results[i] as StrategyResult, adjusted[i] as number, o));
+  return inputs.map((input, i) => classify(input, results[i] as StrategyOutcome, adjusted[i] as number, o));
 }
 
 /** Descriptive statistics of one side (used for new/missing rows too). */
@@ -178,23 +178,28 @@ function summarySide(metric: Metric): SummarySide | null {
 /** The paired interval materialises n(n+1)/2 Walsh averages: beyond this many rounds (8 M averages), pair no more. */
 const MAX_PAIRED_ROUNDS = 4000;
 
+/** A strategy's result with what the choice of strategy adds for the reader. */
+interface StrategyOutcome extends StrategyResult {
+  notes: ComparisonNote[];
+}
+
 /** Callers state what they have; this picks the one strategy that fits. */
-function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyResult {
+function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcome {
   const { baseline, current } = input;
-  if (input.exact || (baseline.exact && current.exact)) return compareExact(sideValue(baseline), sideValue(current));
+  if (input.exact || (baseline.exact && current.exact)) return { ...compareExact(sideValue(baseline), sideValue(current)), notes: [] };
   const bs = finiteSamples(baseline);
   const cs = finiteSamples(current);
   const dropped = (baseline.samples?.length ?? 0) - bs.length + (current.samples?.length ?? 0) - cs.length;
   const drift = input.drift ?? 0;
   let result: StrategyResult;
-  let note = dropped > 0 ? `${dropped} non-finite sample(s) ignored` : '';
+  const notes: ComparisonNote[] = dropped > 0 ? [{ code: 'non-finite-ignored', count: dropped }] : [];
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
     if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
-      if (input.paired && !aligned) note = join(note, 'rounds not aligned, compared as independent samples');
-      else if (input.paired) note = join(note, `more than ${MAX_PAIRED_ROUNDS} rounds, compared as independent samples`);
+      if (input.paired && !aligned) notes.push({ code: 'rounds-not-aligned' });
+      else if (input.paired) notes.push({ code: 'too-many-rounds', limit: MAX_PAIRED_ROUNDS });
       result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
     }
   } else {
@@ -206,14 +211,15 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyResult
       result = compareSingleValue(sideValue(baseline), sideValue(current));
     }
   }
-  return note ? { ...result, note: join(result.note, note) } : result;
+  return { ...result, notes };
 }
 
-function join(a: string, b: string): string {
-  return a && b ? `${a}; ${b}` : a || b;
-}
-
-function decide(input: ComparisonInput, r: StrategyResult, pAdjusted: number, o: StrategyOptions): Comparison {
+/**
+ * Classifies one comparison by the rule of DESIGN.md ("Deciding regressed"),
+ * on the log-ratio scale, with the p-value adjusted across the call, and
+ * records why as data.
+ */
+function classify(input: ComparisonInput, r: StrategyOutcome, pAdjusted: number, o: StrategyOptions): Comparison {
   const tol = Math.log1p(Math.max(0, input.regression));
   const floor = Math.log1p(Math.max(0, input.noise));
   // "Worse" depends on the metric: an increase regresses a time, improves a throughput.
@@ -225,57 +231,55 @@ function decide(input: ComparisonInput, r: StrategyResult, pAdjusted: number, o:
   const p = tested ? pAdjusted : null;
   const change = logToRelative(shift);
   const ci: [number, number] | null = r.interval ? [logToRelative(lo), logToRelative(hi)] : null;
-  const tolText = pct(input.regression);
-  const est = signedPct(change);
-  const interval = ci ? `${pct(o.confidence)} interval [${signedPct(ci[0])}, ${signedPct(ci[1])}]` : '';
-  const pText = p === null ? '' : `p ${pValue(p)}${p !== r.pRaw ? ' (BH-adjusted)' : ''}`;
-  const tail = r.note ? ` (${r.note})` : '';
+  const { method, notes } = r;
   let status: Comparison['status'];
   let samplesNeeded: number | null = null;
-  let reason: string;
+  let reason: ComparisonReason;
 
   const baseline = r.sides ? sideStats(r.sides[0]) : describeMetric(input.baseline);
   const current = r.sides ? sideStats(r.sides[1]) : describeMetric(input.current);
   if (Number.isNaN(shift)) {
     status = 'inconclusive';
-    reason = `${capital(r.method)}: no usable values to compare${tail}.`;
+    reason = { code: 'no-usable-values', method, notes };
   } else if (!tested) {
     if (shift > tol) status = increase;
     else if (shift < -tol) status = decrease;
     else status = 'unchanged';
-    const beyond = status === 'unchanged' ? 'within' : 'beyond';
-    reason = `${capital(r.method)}: the ${est} change is ${beyond} the ${tolText} tolerance${tail}.`;
+    reason = { code: 'tolerance-only', method, change, tolerance: input.regression, beyond: status !== 'unchanged', notes };
   } else if (r.minimumNeeded !== null) {
     status = 'inconclusive';
     samplesNeeded = Math.max(r.minimumNeeded, r.samplesNeeded ?? 0);
-    const what = r.methodId === 'wilcoxon-signed-rank' ? 'rounds are' : 'samples per side are';
-    reason = `${capital(r.method)} cannot reach significance at α = ${input.alpha} with ${baseline.n} and ${current.n} samples: at least ${samplesNeeded} ${what} needed${tail}.`;
+    reason = { code: 'cannot-reach-significance', method, alpha: input.alpha, baselineN: baseline.n, currentN: current.n, needed: samplesNeeded, notes };
   } else {
+    const facts: TestedFacts = {
+      method,
+      p: p as number,
+      adjusted: p !== r.pRaw,
+      ci,
+      confidence: o.confidence,
+      change,
+      tolerance: input.regression,
+      noise: input.noise,
+      alpha: input.alpha,
+      notes,
+    };
     const significant = (p as number) < input.alpha;
     if (significant && lo > floor && shift > tol) {
       status = increase;
-      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
+      reason = { code: 'significant-change', ...facts };
     } else if (significant && hi < -floor && shift < -tol) {
       status = decrease;
-      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
+      reason = { code: 'significant-change', ...facts };
     } else if (lo > -tol && hi < tol) {
       status = 'unchanged';
-      reason = `${capital(r.method)}: the ${interval} lies within ±${tolText}, so a change of the tolerance's size is ruled out, ${pText}${tail}.`;
+      reason = { code: 'change-ruled-out', ...facts };
     } else if (significant && shift <= tol && shift >= -tol) {
       status = 'unchanged';
-      reason = `${capital(r.method)}: ${pText} finds a real shift, but the ${est} estimate is within the ${tolText} tolerance${tail}.`;
+      reason = { code: 'shift-within-tolerance', ...facts };
     } else {
       status = 'inconclusive';
       samplesNeeded = r.samplesNeeded;
-      const why = !significant
-        ? `${pText} is not significant at α = ${input.alpha} and the ${interval} still allows a change beyond ±${tolText}`
-        : `${pText} is significant but the ${interval} does not clear the ${pct(input.noise)} noise floor`;
-      const unit = r.methodId === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
-      const next =
-        samplesNeeded === null
-          ? '; more samples will not decide it at this drift, interleave the runs (paired rounds)'
-          : `; about ${samplesNeeded} ${unit} would decide a ${tolText} change`;
-      reason = `${capital(r.method)}: ${why}${next}${tail}.`;
+      reason = { code: significant ? 'within-noise-floor' : 'not-significant', samplesNeeded, ...facts };
     }
   }
   return {
@@ -290,10 +294,6 @@ function decide(input: ComparisonInput, r: StrategyResult, pAdjusted: number, o:
     reason,
     baseline,
     current,
-    method: r.methodId,
+    method: method.id,
   };
-}
-
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -1,5 +1,5 @@
-import { logRatio } from './compare-scale.js';
-import type { StrategyResult } from './compare-strategy.js';
+import { logRatio } from './scale.js';
+import type { StrategyResult } from './strategy.js';
 
 /**
  * Deterministic counts (instructions, allocations, syscalls): the same code
@@ -9,14 +9,12 @@ import type { StrategyResult } from './compare-strategy.js';
  */
 export function compareExact(baseline: number, current: number): StrategyResult {
   return {
-    method: 'deterministic count compared directly',
-    methodId: 'exact',
+    method: { id: 'exact' },
     shift: logRatio(baseline, current),
     interval: null,
     pRaw: null,
     flags: ['exact'],
     minimumNeeded: null,
     samplesNeeded: null,
-    note: '',
   };
 }

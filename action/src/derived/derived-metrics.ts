@@ -1,8 +1,7 @@
 import type { DerivedMetricConfig } from '../config/perf-gate-config.js';
-import { globToRegExp } from '../config/budgets.js';
-import { InputError, metricTraits, type BenchmarkResult, type Direction, type Metric } from '../model/index.js';
+import { globToRegExp, InputError, metricTraits, type BenchmarkResult, type Direction, type Metric } from '../model/index.js';
 import { describe } from '../stats/index.js';
-import { evaluate, ExpressionError, metricsOf, parseExpression, type Expr } from './derived-expression.js';
+import { evaluate, ExpressionError, metricsOf, parseExpression, type Expr } from './expression.js';
 
 /**
  * Derived metrics: `derived: { ports_per_sec: 10000 / time }` in perf-gate.yml

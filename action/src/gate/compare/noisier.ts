@@ -6,8 +6,8 @@ import {
   varianceRatioTest,
   widerSpreadOfDeviations,
   type Moments,
-} from '../stats/index.js';
-import type { StrategyOptions } from './compare-strategy.js';
+} from '../../stats/index.js';
+import type { StrategyOptions } from './strategy.js';
 
 /** One side's ascending values and their ascending absolute deviations from the median, computed once. */
 export interface SortedSide {

@@ -1,9 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareMetrics, describeMetric, type Comparison, type ComparisonInput } from '../../src/gate/compare.js';
-import type { Direction, Metric } from '../../src/model/index.js';
-import { testData } from '../stats/random-data.js';
+import { compareMetrics, describeMetric, type Comparison, type ComparisonInput } from '../../../src/gate/compare/index.js';
+import type { Direction, Metric } from '../../../src/model/index.js';
+import { reasonText } from '../../../src/report/reason-text.js';
+import { testData } from '../../stats/random-data.js';
 
 const TOL = { exact: false, paired: false, regression: 0.05, noise: 0.01, alpha: 0.01 };
 
@@ -33,8 +34,8 @@ describe('compareMetrics: the decision rule with samples', () => {
     assert.ok(r.ci && r.ci[0] > 0.01 && r.ci[0] <= r.change && r.change <= r.ci[1]);
     assert.ok(r.p !== null && r.p < 0.01);
     assert.equal(r.ciLevel, 0.95);
-    assert.match(r.reason, /Mann–Whitney.*Hodges–Lehmann.*noise floor/);
-    assertOneSentence(r.reason);
+    assert.match(reasonText(r.reason), /Mann–Whitney.*Hodges–Lehmann.*noise floor/);
+    assertOneSentence(reasonText(r.reason));
   });
 
   test('the same slowdown of a throughput (higher is better) is improved when it rises and regressed when it falls', () => {
@@ -55,9 +56,9 @@ describe('compareMetrics: the decision rule with samples', () => {
   test('a significant shift larger than the tolerance whose interval reaches into the noise floor is inconclusive', () => {
     const noisy = data.times(40, 0.025, 0.15);
     const r = one({ baseline: samples(noisy), current: samples(noisy.map((v) => v * 1.06)), alpha: 0.5, noise: 0.05 });
-    assert.equal(r.status, 'inconclusive', r.reason);
+    assert.equal(r.status, 'inconclusive', reasonText(r.reason));
     assert.ok(r.samplesNeeded !== null && r.samplesNeeded > 40);
-    assertOneSentence(r.reason);
+    assertOneSentence(reasonText(r.reason));
   });
 
   test('a noisy comparison that could hide a regression is inconclusive and says how many samples would decide it', () => {
@@ -66,7 +67,7 @@ describe('compareMetrics: the decision rule with samples', () => {
     const r = one({ baseline: samples(b), current: samples(c) });
     assert.equal(r.status, 'inconclusive');
     assert.ok(r.samplesNeeded !== null && r.samplesNeeded > 8, `samplesNeeded ${r.samplesNeeded}`);
-    assert.match(r.reason, new RegExp(`about ${r.samplesNeeded} samples per side`));
+    assert.match(reasonText(r.reason), new RegExp(`about ${r.samplesNeeded} samples per side`));
   });
 
   test('too few samples for the alpha are flagged insufficient-samples with the minimum needed', () => {
@@ -103,7 +104,7 @@ describe('compareMetrics: the decision rule with samples', () => {
     assert.ok(Math.abs(lower(drifting) - Math.hypot(lower(plain), z * Math.SQRT2 * Math.log1p(0.05))) < 1e-12);
     assert.equal(drifting.status, 'inconclusive');
     assert.equal(drifting.samplesNeeded, null);
-    assert.match(drifting.reason, /interleave/);
+    assert.match(reasonText(drifting.reason), /interleave/);
   });
 
   test('the same inputs give the same comparisons (deterministic)', () => {
@@ -123,7 +124,7 @@ describe('compareMetrics: other kinds of data', () => {
     const paired = one({ baseline: samples(b), current: samples(c), paired: true });
     assert.equal(paired.method, 'wilcoxon-signed-rank');
     assert.ok(paired.flags.includes('paired'));
-    assert.equal(paired.status, 'regressed', paired.reason);
+    assert.equal(paired.status, 'regressed', reasonText(paired.reason));
     const unpaired = one({ baseline: samples(b), current: samples(c) });
     assert.notEqual(unpaired.status, 'regressed');
   });
@@ -134,7 +135,7 @@ describe('compareMetrics: other kinds of data', () => {
     assert.equal(r.status, 'inconclusive');
     assert.ok(r.flags.includes('paired') && r.flags.includes('insufficient-samples'));
     assert.ok(r.samplesNeeded !== null && r.samplesNeeded >= 8, `samplesNeeded ${r.samplesNeeded}`);
-    assert.match(r.reason, /rounds are needed/);
+    assert.match(reasonText(r.reason), /rounds are needed/);
   });
 
   test('zero and negative values are compared on the raw scale relative to the baseline median', () => {
@@ -147,7 +148,7 @@ describe('compareMetrics: other kinds of data', () => {
   test('paired with rounds that do not align falls back to independent samples and says so', () => {
     const r = one({ baseline: samples(data.times(10, 1, 0.02)), current: samples(data.times(12, 1.1, 0.02)), paired: true });
     assert.equal(r.method, 'mann-whitney');
-    assert.match(r.reason, /not aligned/);
+    assert.match(reasonText(r.reason), /not aligned/);
   });
 
   test('summaries only use Welch on the log scale and are flagged summary-only', () => {
@@ -194,7 +195,7 @@ describe('compareMetrics: noisier', () => {
   test('three times the spread is flagged noisier even when the median holds', () => {
     const data = testData(203);
     const r = one({ baseline: samples(data.times(30, 0.025, 0.02)), current: samples(data.times(30, 0.025, 0.08)) });
-    assert.ok(r.flags.includes('noisier'), r.reason);
+    assert.ok(r.flags.includes('noisier'), reasonText(r.reason));
   });
 
   test('a handful of runs several times slower than the median are flagged noisier: 3 of 10, 4 of 20', () => {

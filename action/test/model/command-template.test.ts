@@ -4,8 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fillTemplate, paramEnvName, quotedPlaceholders, writesOutputFile } from '../../src/runner/command-template.js';
-import { pointLabel, pointSuffix, sweepPoints } from '../../src/runner/sweep.js';
+import { fillTemplate, paramEnvName, quotedPlaceholders, writesOutputFile } from '../../src/model/command-template.js';
 
 describe('run templates', () => {
   test('only {output} and the sweep parameters are replaced, each by one shell word', () => {
@@ -48,17 +47,5 @@ describe('run templates', () => {
     assert.equal(writesOutputFile('wrk --latency http://127.0.0.1:8080/'), false);
     assert.equal(writesOutputFile('echo ${output}'), false);
     assert.equal(paramEnvName('entityCount'), 'PERF_GATE_PARAM_ENTITYCOUNT');
-  });
-});
-
-describe('sweeps', () => {
-  test('the product of the parameter lists, in the order written, with id suffixes and file labels', () => {
-    assert.deepEqual(sweepPoints(null), [{}]);
-    const points = sweepPoints({ a: ['1', '2'], b: ['x', 'y/z'] });
-    assert.deepEqual(points, [{ a: '1', b: 'x' }, { a: '1', b: 'y/z' }, { a: '2', b: 'x' }, { a: '2', b: 'y/z' }]);
-    assert.equal(pointSuffix(points[1]!), '[a=1,b=y/z]');
-    assert.equal(pointSuffix({}), '');
-    assert.equal(pointLabel(points[1]!, 1), 'p2-a=1,b=y_z');
-    assert.equal(pointLabel({}, 0), '');
   });
 });

@@ -1,18 +1,17 @@
-import type { Description } from '../stats/index.js';
-import type { RowFlag } from './types.js';
+import type { Description } from '../../stats/index.js';
+import type { MethodUsed } from '../reason.js';
+import type { RowFlag } from '../types.js';
 
 /**
  * What every comparison strategy returns: the shift of current against
  * baseline on a log-ratio scale (so that swapping the sides negates it
  * exactly), its interval, the raw p-value when a test was made, and the
- * facts the decision and the report need. compare.ts adjusts the p-values
- * across the call and classifies; strategies never decide a status.
+ * facts the decision and the report need. compare/index.ts adjusts the
+ * p-values across the call and classifies; strategies never decide a status.
  */
 export interface StrategyResult {
-  /** Method phrase for the reason sentence ("Mann–Whitney", "Welch on logs"). */
-  method: string;
-  /** Machine-readable method name, kept in the comparison record. */
-  methodId: ComparisonMethod;
+  /** The method and the facts its name mentions (exact or approximate, rounds, drift); report/ words it. */
+  method: MethodUsed;
   /** Estimated log(current / baseline); ±Infinity when one side is zero. */
   shift: number;
   /** Interval of the shift at the requested confidence; null when none. */
@@ -24,15 +23,13 @@ export interface StrategyResult {
   minimumNeeded: number | null;
   /** Samples per side (rounds when paired) to detect a tolerance-sized change with the configured power. */
   samplesNeeded: number | null;
-  /** Extra clause for the reason sentence (e.g. why samples were not paired); empty when none. */
-  note: string;
   /** Descriptive statistics of the raw samples [baseline, current] when the strategy already has them sorted. */
   sides?: [Description, Description];
 }
 
-export type ComparisonMethod = 'mann-whitney' | 'wilcoxon-signed-rank' | 'welch-log' | 'single-value' | 'exact';
+export type ComparisonMethod = MethodUsed['id'];
 
-/** Thresholds of the methods, with their defaults in compare.ts. */
+/** Thresholds of the methods, with their defaults in compare/index.ts. */
 export interface StrategyOptions {
   confidence: number;
   /** Significance of the dispersion checks behind `noisier`. */

@@ -10,12 +10,11 @@ import {
   sortedCopy,
   upperTail,
   zQuantile,
-} from '../stats/index.js';
-import { allPositive, logs, relativeToLog } from './compare-scale.js';
-import { noisierSamples, robustSigma, sortedSide } from './compare-noisier.js';
-import { pct } from './compare-format.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+} from '../../stats/index.js';
+import { allPositive, logs, relativeToLog } from './scale.js';
+import { noisierSamples, robustSigma, sortedSide } from './noisier.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 export interface SamplesInput {
   baseline: readonly number[];
@@ -91,15 +90,13 @@ export function compareSamples(input: SamplesInput, options: StrategyOptions): S
     efficiency: RANK_TEST_EFFICIENCY,
   });
   return {
-    method: `Mann–Whitney (${test.method === 'exact' ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval${driftLog > 0 ? ` widened for ${pct(input.drift)} between-run drift` : ''}`,
-    methodId: 'mann-whitney',
+    method: { id: 'mann-whitney', exact: test.method === 'exact', drift: driftLog > 0 ? input.drift : 0 },
     shift,
     interval: [lower, upper],
     pRaw,
     flags,
     minimumNeeded: insufficient ? minimum : null,
     samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: '',
     sides: [describeSorted(rawBase), describeSorted(rawCur)],
   };
 }

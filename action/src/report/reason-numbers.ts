@@ -1,6 +1,7 @@
 /**
- * Numbers inside reason sentences. Reporters format the table columns; these
- * few helpers only keep the one-sentence reasons readable and stable.
+ * Numbers inside reason sentences (reason-text.ts). The table columns have
+ * their own formatting (format.ts); these few helpers only keep the
+ * one-sentence reasons readable and stable.
  */
 
 /** A fraction as a percentage: 0.0512 → "5.1%", 0.05 → "5%". */

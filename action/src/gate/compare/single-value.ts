@@ -1,5 +1,5 @@
-import { logRatio } from './compare-scale.js';
-import type { StrategyResult } from './compare-strategy.js';
+import { logRatio } from './scale.js';
+import type { StrategyResult } from './strategy.js';
 
 /**
  * One value per side, or on one side (wrk's totals, one JUnit duration): no spread is known,
@@ -8,14 +8,12 @@ import type { StrategyResult } from './compare-strategy.js';
  */
 export function compareSingleValue(baseline: number, current: number): StrategyResult {
   return {
-    method: 'a single value on at least one side, so no test is possible',
-    methodId: 'single-value',
+    method: { id: 'single-value' },
     shift: logRatio(baseline, current),
     interval: null,
     pRaw: null,
     flags: ['single-sample'],
     minimumNeeded: null,
     samplesNeeded: null,
-    note: '',
   };
 }

@@ -5,11 +5,11 @@ import {
   samplesNeeded,
   sortedCopy,
   wilcoxonSignedRank,
-} from '../stats/index.js';
-import { logs } from './compare-scale.js';
-import { noisierSamples, robustSigma, sortedSide } from './compare-noisier.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+} from '../../stats/index.js';
+import { logs } from './scale.js';
+import { noisierSamples, robustSigma, sortedSide } from './noisier.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 export interface PairedInput {
   /** Index-aligned by round: baseline[i] and current[i] ran back to back. All positive. */
@@ -53,14 +53,12 @@ export function comparePaired(input: PairedInput, options: StrategyOptions): Str
     efficiency: RANK_TEST_EFFICIENCY,
   });
   return {
-    method: `Wilcoxon signed-rank on ${d.length} paired rounds (${test.method === 'exact' ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`,
-    methodId: 'wilcoxon-signed-rank',
+    method: { id: 'wilcoxon-signed-rank', rounds: d.length, exact: test.method === 'exact' },
     shift: hl.estimate,
     interval: [hl.lower, hl.upper],
     pRaw: test.p,
     flags,
     minimumNeeded: insufficient ? minimum + test.zeros : null,
     samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: '',
   };
 }

@@ -1,8 +1,8 @@
-import { logMoments, welch, samplesNeeded, type Moments } from '../stats/index.js';
-import { noisierSummary } from './compare-noisier.js';
-import { relativeToLog } from './compare-scale.js';
-import type { StrategyOptions, StrategyResult } from './compare-strategy.js';
-import type { RowFlag } from './types.js';
+import { logMoments, welch, samplesNeeded, type Moments } from '../../stats/index.js';
+import { noisierSummary } from './noisier.js';
+import { relativeToLog } from './scale.js';
+import type { StrategyOptions, StrategyResult } from './strategy.js';
+import type { RowFlag } from '../types.js';
 
 /** Mean, standard deviation and count of one side (from a harness summary or computed from samples). */
 export interface SummarySide {
@@ -62,14 +62,12 @@ export function compareSummary(input: SummaryInput, options: StrategyOptions): S
     efficiency: 1,
   });
   return {
-    method: `Welch's t-test on ${onLogScale ? 'the log scale' : 'raw values'} from mean, standard deviation and n`,
-    methodId: 'welch-log',
+    method: { id: 'welch-log', logScale: onLogScale },
     shift: toShift(w.difference),
     interval: [toShift(w.lower), toShift(w.upper)],
     pRaw: w.p,
     flags,
     minimumNeeded: insufficient ? minimum : null,
     samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: '',
   };
 }

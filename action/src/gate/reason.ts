@@ -1,0 +1,100 @@
+/**
+ * Why a row has its status, as data: a code and the numbers and names the
+ * sentence needs. The gate decides and records the facts; report/reason-text.ts
+ * is the one place that turns them into words, so every format says the same
+ * thing and the gate never writes prose. Numbers are raw (fractions, p-values,
+ * counts), formatted only by the wording.
+ */
+
+/** The method that compared a row, with the facts its name mentions. */
+export type MethodUsed =
+  | { id: 'exact' }
+  | { id: 'single-value' }
+  /** Independent samples; `drift` is the between-run drift the interval was widened for (0: none). */
+  | { id: 'mann-whitney'; exact: boolean; drift: number }
+  /** Summaries only; on the log scale unless a mean is not positive. */
+  | { id: 'welch-log'; logScale: boolean }
+  | { id: 'wilcoxon-signed-rank'; rounds: number; exact: boolean };
+
+/** Something the comparison did that the reader should know, beside the method. */
+export type ComparisonNote =
+  | { code: 'non-finite-ignored'; count: number }
+  | { code: 'rounds-not-aligned' }
+  | { code: 'too-many-rounds'; limit: number };
+
+/** What a significance test found, shared by every tested reason. */
+export interface TestedFacts {
+  method: MethodUsed;
+  /** p-value after false-discovery control. */
+  p: number;
+  /** Whether `p` differs from the test's raw p-value (Benjamini–Hochberg moved it). */
+  adjusted: boolean;
+  /** The interval of the relative change; null when the method gives none. */
+  ci: [number, number] | null;
+  /** Confidence level of `ci`. */
+  confidence: number;
+  /** The estimated relative change, signed. */
+  change: number;
+  /** Regression tolerance (fraction). */
+  tolerance: number;
+  /** Noise floor (fraction). */
+  noise: number;
+  alpha: number;
+  notes: ComparisonNote[];
+}
+
+/** Why a statistical comparison gave its status. */
+export type ComparisonReason =
+  /** The shift is not a number: nothing usable to compare. */
+  | { code: 'no-usable-values'; method: MethodUsed; notes: ComparisonNote[] }
+  /** No test applies (exact counts, single values): the tolerance alone decided. */
+  | { code: 'tolerance-only'; method: MethodUsed; change: number; tolerance: number; beyond: boolean; notes: ComparisonNote[] }
+  /** The test cannot reach alpha with these sizes; `needed` per side (rounds when paired). */
+  | { code: 'cannot-reach-significance'; method: MethodUsed; alpha: number; baselineN: number; currentN: number; needed: number; notes: ComparisonNote[] }
+  /** Regressed or improved: significant, clear of the noise floor, beyond the tolerance. */
+  | ({ code: 'significant-change' } & TestedFacts)
+  /** Unchanged: the interval lies within ±tolerance. */
+  | ({ code: 'change-ruled-out' } & TestedFacts)
+  /** Unchanged: a real shift, smaller than the tolerance. */
+  | ({ code: 'shift-within-tolerance' } & TestedFacts)
+  /** Inconclusive: not significant, and the interval still allows a tolerance-sized change. */
+  | ({ code: 'not-significant'; samplesNeeded: number | null } & TestedFacts)
+  /** Inconclusive: significant, but the interval does not clear the noise floor. */
+  | ({ code: 'within-noise-floor'; samplesNeeded: number | null } & TestedFacts);
+
+/** The fitted growth of a sweep family, as a scaling reason states it. */
+export interface ScalingFitFacts {
+  metric: string;
+  param: string;
+  exponent: number;
+  ci: [number, number];
+  confidence: number;
+  /** Points fitted. */
+  points: number;
+  /** Points left out (failed, or without the metric). */
+  skipped: number;
+}
+
+/** Why a scaling check (`exponent:` budget) gave its result. */
+export type ScalingReason =
+  | { code: 'scaling-too-few-points'; metric: string; param: string; usable: number; skipped: number; minPoints: number }
+  | { code: 'scaling-within-limit'; fit: ScalingFitFacts; limit: { min?: number; max?: number } }
+  | { code: 'scaling-beyond-limit'; fit: ScalingFitFacts; side: 'above' | 'below'; bound: number }
+  | { code: 'scaling-unsure'; fit: ScalingFitFacts; side: 'above' | 'below'; bound: number };
+
+/** Why a row has its status. */
+export type RowReason =
+  | ComparisonReason
+  | ScalingReason
+  | { code: 'benchmark-failed'; message: string }
+  /** The benchmark ran but did not report this metric. */
+  | { code: 'metric-missing'; metric: string }
+  | { code: 'benchmark-missing' }
+  | { code: 'baseline-failed' }
+  | { code: 'no-baseline' }
+  /**
+   * A reason already in words, for rows built outside the gate (the
+   * hand-written reports of the reporter tests, a report read back from its
+   * JSON). The gate itself never produces one.
+   */
+  | { code: 'text'; text: string };

@@ -1,0 +1,25 @@
+import type { SourceRef } from '../model/index.js';
+
+/** The closed set of warning codes; the JSON report writes them as they are. */
+export type GateWarningCode = 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
+
+/**
+ * What the gate warns about, as data: a code and the names and numbers the
+ * warning needs. report/warning-text.ts turns each into one sentence that
+ * says what to do next.
+ */
+export type GateWarning =
+  /** A budget rule whose glob matched no benchmark (likely a typo). */
+  | { code: 'unused-budget'; pattern: string; source: SourceRef }
+  /** Baseline and current were measured on different testbeds; `mode` is what the gate does about it. */
+  | { code: 'different-testbed'; baselineTestbed: string; currentTestbed: string; mode: 'flag' | 'compare' }
+  | { code: 'no-baseline' }
+  /** Benchmarks a budget's `ignore: true` left out, in the order met. */
+  | { code: 'ignored-benchmarks'; benchmarks: string[] }
+  /** Metrics a tool could not measure on this machine, and the tool's own word for why. */
+  | { code: 'unavailable-metrics'; benchmark: string; metrics: { metric: string; why: string }[] }
+  /**
+   * A warning already in words, for reports built outside the gate (the
+   * hand-written reports of the reporter tests). The gate never produces one.
+   */
+  | { code: GateWarningCode; text: string };

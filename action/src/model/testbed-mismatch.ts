@@ -1,0 +1,34 @@
+/**
+ * Baseline and current measured on different testbeds. Under
+ * `testbedMismatch: refuse` that makes the input unusable: the gate throws
+ * TestbedMismatchError and the caller maps it to exit status 2, like an
+ * InputError. Otherwise the gate warns (report/warning-text.ts) with the same
+ * sentence, which lives here so the error and the warning cannot drift apart.
+ */
+
+export interface TestbedMismatch {
+  baselineTestbed: string;
+  currentTestbed: string;
+  /** What the gate was told to do: flag (default), compare, or refuse. */
+  mode: 'flag' | 'compare' | 'refuse';
+}
+
+/** What the mismatch means for this run and what to do about it. */
+export function testbedMismatchText(m: TestbedMismatch): string {
+  const consequence = m.mode === 'compare' ? 'regressions still fail the gate (--testbed-mismatch compare)' : 'regressions are shown but do not fail the gate; budgets still do';
+  return `the baseline was measured on testbed ${m.baselineTestbed} and this run on ${m.currentTestbed}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
+}
+
+/** Thrown by the gate when testbeds differ and the options refuse that; carries both testbed ids. */
+export class TestbedMismatchError extends Error {
+  override readonly name = 'TestbedMismatchError';
+  readonly baselineTestbed: string;
+  readonly currentTestbed: string;
+  readonly mode: TestbedMismatch['mode'];
+  constructor(mismatch: TestbedMismatch) {
+    super(testbedMismatchText(mismatch));
+    this.baselineTestbed = mismatch.baselineTestbed;
+    this.currentTestbed = mismatch.currentTestbed;
+    this.mode = mismatch.mode;
+  }
+}

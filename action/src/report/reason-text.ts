@@ -1,0 +1,121 @@
+import type { ComparisonNote, MethodUsed, RowReason, ScalingFitFacts, TestedFacts } from '../gate/types.js';
+import { pct, pValue, signedPct } from './reason-numbers.js';
+
+/**
+ * The one place a row's reason becomes words: every reporter (terminal,
+ * Markdown, JSON, HTML, annotations) shows this sentence, so they all say
+ * the same thing. The gate records the facts (gate/reason.ts); the wording,
+ * and the precision of its numbers, are decided here alone.
+ */
+export function reasonText(reason: RowReason): string {
+  switch (reason.code) {
+    case 'text':
+      return reason.text;
+    case 'benchmark-failed':
+      return `the benchmark failed: ${reason.message}`;
+    case 'metric-missing':
+      return `the current run has no ${reason.metric} metric for this benchmark`;
+    case 'benchmark-missing':
+      return 'the benchmark is in the baseline but not in the current run';
+    case 'baseline-failed':
+      return 'the baseline run of this benchmark failed: nothing to compare with';
+    case 'no-baseline':
+      return 'no baseline for this benchmark';
+    case 'no-usable-values':
+      return `${capital(methodText(reason.method))}: no usable values to compare${notesText(reason.notes)}.`;
+    case 'tolerance-only':
+      return `${capital(methodText(reason.method))}: the ${signedPct(reason.change)} change is ${reason.beyond ? 'beyond' : 'within'} the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case 'cannot-reach-significance': {
+      const what = reason.method.id === 'wilcoxon-signed-rank' ? 'rounds are' : 'samples per side are';
+      return `${capital(methodText(reason.method))} cannot reach significance at α = ${reason.alpha} with ${reason.baselineN} and ${reason.currentN} samples: at least ${reason.needed} ${what} needed${notesText(reason.notes)}.`;
+    }
+    case 'significant-change':
+      return `${lead(reason)}: ${pText(reason)} and the ${intervalText(reason)} clears the ${pct(reason.noise)} noise floor, with the ${signedPct(reason.change)} estimate beyond the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case 'change-ruled-out':
+      return `${lead(reason)}: the ${intervalText(reason)} lies within ±${pct(reason.tolerance)}, so a change of the tolerance's size is ruled out, ${pText(reason)}${notesText(reason.notes)}.`;
+    case 'shift-within-tolerance':
+      return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case 'not-significant':
+    case 'within-noise-floor': {
+      const why =
+        reason.code === 'not-significant'
+          ? `${pText(reason)} is not significant at α = ${reason.alpha} and the ${intervalText(reason)} still allows a change beyond ±${pct(reason.tolerance)}`
+          : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
+      const unit = reason.method.id === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
+      const next =
+        reason.samplesNeeded === null
+          ? '; more samples will not decide it at this drift, interleave the runs (paired rounds)'
+          : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
+      return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
+    }
+    case 'scaling-too-few-points':
+      return `${reason.usable} usable value${reason.usable === 1 ? '' : 's'} of ${reason.param}${skippedText(reason.skipped, reason.metric)}; a scaling exponent needs at least ${reason.minPoints}`;
+    case 'scaling-within-limit': {
+      const { min, max } = reason.limit;
+      const bounds = [min !== undefined ? `≥ ${min}` : '', max !== undefined ? `≤ ${max}` : ''].filter(Boolean).join(' and ');
+      return `${fitText(reason.fit)}: within the limit ${bounds}`;
+    }
+    case 'scaling-beyond-limit':
+      return `${fitText(reason.fit)}: ${reason.side === 'above' ? 'above the maximum' : 'below the minimum'} exponent ${reason.bound}`;
+    case 'scaling-unsure':
+      return `${fitText(reason.fit)}: the estimate is ${reason.side} ${reason.bound} but the interval includes it; add parameter values or runs`;
+  }
+}
+
+/** The method as the sentence names it. */
+function methodText(method: MethodUsed): string {
+  switch (method.id) {
+    case 'exact':
+      return 'deterministic count compared directly';
+    case 'single-value':
+      return 'a single value on at least one side, so no test is possible';
+    case 'mann-whitney':
+      return `Mann–Whitney (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval${method.drift > 0 ? ` widened for ${pct(method.drift)} between-run drift` : ''}`;
+    case 'welch-log':
+      return `Welch's t-test on ${method.logScale ? 'the log scale' : 'raw values'} from mean, standard deviation and n`;
+    case 'wilcoxon-signed-rank':
+      return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`;
+  }
+}
+
+function lead(facts: TestedFacts): string {
+  return capital(methodText(facts.method));
+}
+
+function pText(facts: TestedFacts): string {
+  return `p ${pValue(facts.p)}${facts.adjusted ? ' (BH-adjusted)' : ''}`;
+}
+
+function intervalText(facts: TestedFacts): string {
+  return facts.ci ? `${pct(facts.confidence)} interval [${signedPct(facts.ci[0])}, ${signedPct(facts.ci[1])}]` : '';
+}
+
+/** The notes as a parenthesised tail, "" when there are none. */
+function notesText(notes: readonly ComparisonNote[]): string {
+  if (notes.length === 0) return '';
+  const words = notes.map((note) => {
+    switch (note.code) {
+      case 'non-finite-ignored':
+        return `${note.count} non-finite sample(s) ignored`;
+      case 'rounds-not-aligned':
+        return 'rounds not aligned, compared as independent samples';
+      case 'too-many-rounds':
+        return `more than ${note.limit} rounds, compared as independent samples`;
+    }
+  });
+  return ` (${words.join('; ')})`;
+}
+
+/** "time grows as n^2.00 (95 % CI 1.97…2.03, 5 points)", with any skipped points. */
+function fitText(fit: ScalingFitFacts): string {
+  const interval = `${Math.round(fit.confidence * 100)} % CI ${fit.ci[0].toFixed(2)}…${fit.ci[1].toFixed(2)}`;
+  return `${fit.metric} grows as ${fit.param}^${fit.exponent.toFixed(2)} (${interval}, ${fit.points} points)${skippedText(fit.skipped, fit.metric)}`;
+}
+
+function skippedText(skipped: number, metric: string): string {
+  return skipped > 0 ? ` (${skipped} point${skipped === 1 ? '' : 's'} failed or without ${metric}, left out)` : '';
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

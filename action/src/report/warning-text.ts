@@ -1,0 +1,31 @@
+import type { GateWarning } from '../gate/types.js';
+import { testbedMismatchText } from '../model/index.js';
+
+/** How many ignored benchmarks a warning names before it says "…". */
+const IGNORED_SHOWN = 5;
+
+/**
+ * The one place a gate warning becomes words: a sentence that says what
+ * happened and what to do next. Every reporter and the JSON report's
+ * `message` use it. The testbed sentence is model's, shared with the error
+ * the gate throws when it refuses a mismatch.
+ */
+export function warningText(warning: GateWarning): string {
+  if ('text' in warning) return warning.text;
+  switch (warning.code) {
+    case 'unused-budget': {
+      const { file, line } = warning.source;
+      return `${file}${line ? `:${line}` : ''}: the glob "${warning.pattern}" matches no benchmark; check it against the benchmark ids in the report.`;
+    }
+    case 'different-testbed':
+      return testbedMismatchText(warning);
+    case 'no-baseline':
+      return 'no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions.';
+    case 'ignored-benchmarks': {
+      const ids = warning.benchmarks;
+      return `${ids.length} benchmark(s) ignored by the budgets: ${ids.slice(0, IGNORED_SHOWN).join(', ')}${ids.length > IGNORED_SHOWN ? ', …' : ''}`;
+    }
+    case 'unavailable-metrics':
+      return `${warning.benchmark}: ${warning.metrics.map((m) => `${m.metric} ${m.why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
+  }
+}

@@ -1,19 +1,20 @@
 /**
  * The `perf-gate` command: picks the subcommand and maps errors to exit
  * statuses (2 for unusable input, with one clear "file:line: message"), nothing
- * more. Each subcommand lives in cli/<name>.ts.
+ * more. Each subcommand lives in cli/<name>.ts, except `perf-gate action`, the
+ * GitHub Action's face, in action/command.ts.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './model/index.js';
-import { EXIT, UsageError, type CliContext, type Command } from './cli/command.js';
+import { EXIT, UsageError, type CliContext, type Command } from './pipeline/index.js';
 import { compareCommand } from './cli/compare.js';
 import { convertCommand } from './cli/convert.js';
 import { timeCommand } from './cli/time.js';
 import { preflightCommand } from './cli/preflight.js';
 import { mergeCommand } from './cli/merge.js';
 import { runCommand } from './cli/run.js';
-import { actionCommand } from './cli/action.js';
+import { actionCommand } from './action/command.js';
 
 /** Every subcommand, by name. A new command is one file and one line here. */
 export const COMMANDS: Record<string, Command> = {

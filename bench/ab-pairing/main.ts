@@ -14,8 +14,8 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePerfGateConfig } from '../../action/src/config/perf-gate-config.js';
-import { parseOutputFile } from '../../action/src/cli/run.js';
-import { compareMetrics } from '../../action/src/gate/compare/index.js';
+import { parseOutputFile } from '../../action/src/pipeline/output-parser.js';
+import { compareMetrics } from '../../action/src/gate/compare.js';
 import { runAb } from '../../action/src/runner/ab.js';
 import { logProgress } from '../../action/src/runner/progress.js';
 import { processSpawner } from '../../action/src/runner/spawn.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GateReport } from '../gate/index.js';
+import type { GateReport } from '../pipeline/index.js';
 
 /**
  * A short fingerprint of what a report shows a reader: every row's benchmark,

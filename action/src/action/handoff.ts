@@ -12,10 +12,10 @@
  * recomputed from the results with the base branch's own baseline and budgets;
  * no report text from stage one is ever shown.
  */
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
-import { validateResultSet } from '../adapters/result-set.js';
+import { serializeResultSet, validateResults, writeOutputFile } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 
 export const HANDOFF_SCHEMA = 'perf-gate/handoff@1';
@@ -38,12 +38,11 @@ export interface Handoff {
   results: ResultSet;
 }
 
-/** Writes the handoff folder; returns its path. */
+/** Writes the handoff folder (each file atomically); returns its path. */
 export function writeHandoff(dir: string, claim: Omit<HandoffClaim, 'schema'>, results: ResultSet): string {
-  mkdirSync(dir, { recursive: true });
   const full: HandoffClaim = { schema: HANDOFF_SCHEMA, ...claim };
-  writeFileSync(join(dir, HANDOFF_FILES.pullRequest), `${JSON.stringify(full, null, 2)}\n`);
-  writeFileSync(join(dir, HANDOFF_FILES.results), `${JSON.stringify(results, null, 2)}\n`);
+  writeOutputFile(dir, HANDOFF_FILES.pullRequest, `${JSON.stringify(full, null, 2)}\n`);
+  writeOutputFile(dir, HANDOFF_FILES.results, serializeResultSet(results));
   return dir;
 }
 
@@ -91,7 +90,7 @@ export function parseHandoff(files: { pullRequest: string; results: string }, wh
   const resultsFile = `${where}/${HANDOFF_FILES.results}`;
   if (files.pullRequest.length > MAX_PR_FILE_BYTES) throw new InputError(claimFile, `longer than ${MAX_PR_FILE_BYTES} bytes`);
   const claim = parseClaim(parseJson(files.pullRequest, claimFile), claimFile);
-  const results = validateResultSet(parseJson(files.results, resultsFile), resultsFile, files.results);
+  const results = validateResults(parseJson(files.results, resultsFile), resultsFile, files.results);
   return { claim, results };
 }
 

@@ -1,11 +1,14 @@
 /**
- * action/ owns the GitHub Action's orchestration: one module reading all
- * inputs and the environment into typed Settings, the phases of a run (fork
- * check, results from suites / files / the two-stage artifact, the lead's gate
- * pipeline, reports, then GitHub), the two-stage handoff and its
- * verification, and the step's exit status. It is wiring: it never computes a
- * verdict (gate/), renders a report (report/) or runs a suite (runner/).
+ * action/ is the GitHub Action's face: one module reading all inputs and the
+ * environment into typed Settings (settings.ts), the `perf-gate action`
+ * command that builds the outside world (command.ts), the run's phases as
+ * the action sees them (run-action.ts: fork check, the two-stage artifact,
+ * outputs), the two-stage handoff and its verification, and the step's exit
+ * status. It is wiring: it calls pipeline/ for everything a run does and
+ * hands the report to github/; it never computes a verdict, renders a report
+ * or runs a suite itself.
  */
 export { readSettings, describeSettings, inputVariable, type Settings, type Mode, type FailOn } from './settings.js';
-export { runAction, stepFails, ACTION_EXIT, type ActionDeps } from './run-action.js';
+export { runAction, stepFails, checkConclusion, type ActionDeps } from './run-action.js';
+export { actionCommand } from './command.js';
 export type { ActionLog } from './log.js';

@@ -1,4 +1,4 @@
-import { UsageError } from './command.js';
+import { UsageError } from '../pipeline/index.js';
 
 /** How a flag takes its value: a switch, one string, or a list (`--baseline a.json b.json`). */
 export type FlagKind = 'boolean' | 'string' | 'list';

@@ -1,7 +1,5 @@
-import { readInputs } from '../adapters/index.js';
+import { conventionalBudgets, gate, gateOptions, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResults, UsageError, verdictExit, type Command } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
-import { UsageError, type Command } from './command.js';
-import { gateAndReport, prepareOutputs, resolveBudgets } from './gate-pipeline.js';
 
 const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
                          [--format NAME] [--json FILE] [--markdown FILE]
@@ -34,14 +32,12 @@ export const compareCommand: Command = {
     if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
-    const created = ctx.now().toISOString();
-    const budgets = resolveBudgets(flags.budgets, ctx.cwd);
-    const format = flags.format ?? 'auto';
-    const current = readInputs(flags.current, { cwd: ctx.cwd, created, format }).resultSet;
-    const baseline = flags.baseline ? readInputs(flags.baseline, { cwd: ctx.cwd, created, format }).resultSet : undefined;
-    return gateAndReport(baseline, current, budgets, outputs, ctx, {
-      comparison: { confidence: 0.95, seed: 1 },
-      testbedMismatch: mismatch,
-    }).exitCode;
+    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
+    const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
+    const current = readResults(flags.current, read);
+    const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
+    const report = gate({ baseline: baseline?.results, current, budgets, options: gateOptions(mismatch), baselineInput: '--baseline' });
+    publishToTerminal(report, outputs, ctx);
+    return verdictExit(report);
   },
 };

@@ -1,8 +1,5 @@
-import { resolve } from 'node:path';
-import { readInputs } from '../adapters/index.js';
-import { serializeResultSet, toBmf, writeFileAtomic } from '../store/index.js';
+import { convertResults, EXIT, UsageError, writeOutputFile, type Command } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
-import { EXIT, UsageError, type Command } from './command.js';
 
 const USAGE = `Usage: perf-gate convert --to bmf|resultset --input PATH... [--format NAME] [--out FILE]
 
@@ -17,13 +14,11 @@ export const convertCommand: Command = {
     const flags = parseFlags(argv, { to: 'string', input: 'list', format: 'string', out: 'string' });
     if (flags.to !== 'bmf' && flags.to !== 'resultset') throw new UsageError('--to takes bmf or resultset');
     if (!flags.input) throw new UsageError('--input is required');
-    const { resultSet } = readInputs(flags.input, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' });
-    const failed = resultSet.benchmarks.filter((b) => b.status === 'failed');
-    if (flags.to === 'bmf' && failed.length > 0) {
-      ctx.stderr(`perf-gate convert: warning: ${failed.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${failed.map((b) => b.id).join(', ')}\n`);
+    const { text, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' });
+    if (leftOut.length > 0) {
+      ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(', ')}\n`);
     }
-    const text = flags.to === 'bmf' ? `${JSON.stringify(toBmf(resultSet), null, 2)}\n` : serializeResultSet(resultSet);
-    if (flags.out) writeFileAtomic(resolve(ctx.cwd, flags.out), text);
+    if (flags.out) writeOutputFile(ctx.cwd, flags.out, text);
     else ctx.stdout(text);
     return EXIT.pass;
   },

@@ -1,11 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { resultSetAdapter, validateResultSet } from '../adapters/result-set.js';
-import { parseJsonText } from '../adapters/json-text.js';
-import { InputError, RESULT_SET_SCHEMA } from '../model/index.js';
-import { mergeResultSets, type MergeInput } from '../store/merge.js';
-import { serializeResultSet, writeFileAtomic } from '../store/index.js';
-import { EXIT, UsageError, type Command } from './command.js';
+import { resolve } from 'node:path';
+import { RESULT_SET_SCHEMA } from '../model/index.js';
+import { EXIT, mergeShards, UsageError, type Command } from '../pipeline/index.js';
 
 const USAGE = `Usage: perf-gate merge --out FILE RESULTSET...
 
@@ -24,12 +19,9 @@ export const mergeCommand: Command = {
     if (!out) throw new UsageError('--out FILE is required');
     if (paths.length === 0) throw new UsageError('name at least one ResultSet file or folder');
     const outPath = resolve(ctx.cwd, out);
-    // A previous merge's output inside a scanned folder is not a shard.
-    const inputs = paths.flatMap((p) => readResultSets(p, ctx.cwd, outPath));
-    const { set, warnings } = mergeResultSets(inputs);
+    const { set, files, warnings } = mergeShards(paths, outPath, ctx.cwd);
     for (const w of warnings) ctx.stderr(`perf-gate merge: warning: ${w}\n`);
-    writeFileAtomic(outPath, serializeResultSet(set));
-    ctx.stdout(`perf-gate merge: ${set.benchmarks.length} benchmark(s) from ${inputs.length} file(s) → ${out}\n`);
+    ctx.stdout(`perf-gate merge: ${set.benchmarks.length} benchmark(s) from ${files} file(s) → ${out}\n`);
     return EXIT.pass;
   },
 };
@@ -48,47 +40,4 @@ function splitArgs(argv: readonly string[]): { out: string | undefined; paths: s
     else paths.push(word);
   }
   return { out, paths };
-}
-
-/** The ResultSets named by a path: the file itself, or every ResultSet JSON file below a folder (sorted). */
-function readResultSets(given: string, cwd: string, exclude: string): MergeInput[] {
-  const path = resolve(cwd, given);
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    throw new InputError(given, 'no such file or folder');
-  }
-  if (!isDir) return [readOne(path, given)];
-  const found = listJson(path)
-    .filter((file) => file !== exclude)
-    .map((file) => ({ file, text: readFileSync(file, 'utf8') }))
-    .filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => undefined }).match)
-    .map(({ file, text }) => parse(text, relative(cwd, file) || file));
-  if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
-  return found;
-}
-
-function readOne(path: string, shown: string): MergeInput {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(shown, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  return parse(text, shown);
-}
-
-function parse(text: string, file: string): MergeInput {
-  return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
-}
-
-function listJson(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) => {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) return e.name.startsWith('.') ? [] : listJson(p);
-      return e.isFile() && e.name.endsWith('.json') ? [p] : [];
-    });
 }

@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
-import { DEFAULT_PROBE_OPTIONS, PREFLIGHT_LEVELS, runPreflight, systemFiles, type PreflightLevel } from '../runner/preflight/index.js';
-import { preflightAnnotations, preflightText } from '../runner/preflight/render.js';
-import { writeFileAtomic } from '../store/index.js';
+import {
+  checkMachine, DEFAULT_PROBE_OPTIONS, EXIT, PREFLIGHT_LEVELS, preflightAnnotations, preflightText, UsageError, writeOutputFile, type Command, type PreflightLevel,
+} from '../pipeline/index.js';
 import { parseFlags } from './args.js';
-import { EXIT, UsageError, type Command } from './command.js';
 
 const USAGE = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
                           [--probe-seconds N] [--aslr on|off|any] [--root DIR]
@@ -35,17 +34,16 @@ export const preflightCommand: Command = {
       if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags['probe-seconds']}"`);
       durationMs = seconds * 1000;
     }
-    const jsonPath = flags.json === undefined ? undefined : resolve(ctx.cwd, flags.json);
-    const report = runPreflight({
-      files: systemFiles(flags.root === undefined ? '/' : resolve(ctx.cwd, flags.root)),
+    const report = checkMachine({
+      root: flags.root === undefined ? '/' : resolve(ctx.cwd, flags.root),
       level,
       options: { aslr },
       probe: flags['no-probe'] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
-      runner: ctx.env.RUNNER_NAME || undefined,
+      ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}),
     });
     ctx.stdout(preflightText(report));
     if (ctx.env.GITHUB_ACTIONS === 'true') ctx.stdout(preflightAnnotations(report));
-    if (jsonPath) writeFileAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`);
     return report.fails ? EXIT.fail : EXIT.pass;
   },
 };

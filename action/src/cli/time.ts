@@ -1,9 +1,6 @@
-import { resolve } from 'node:path';
 import { parseQuantity } from '../model/index.js';
-import { timeCommands } from '../runner/timer.js';
-import { writeFileAtomic } from '../store/index.js';
+import { EXIT, timeToFile, UsageError, type Command } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
-import { EXIT, UsageError, type Command } from './command.js';
 
 const USAGE = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
 
@@ -28,15 +25,14 @@ export const timeCommand: Command = {
     if (!flags.command) throw new UsageError('--command is required');
     const timeout = parseQuantity(flags.timeout ?? '60s');
     if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
-    const data = timeCommands({
+    const data = timeToFile({
       commands: flags.command,
       runs: count(flags.runs, 'runs', 10, 1),
       warmup: count(flags.warmup, 'warmup', 1, 0),
       cwd: ctx.cwd,
       env: ctx.env,
       timeoutMs: timeout.value * 1000,
-    });
-    writeFileAtomic(resolve(ctx.cwd, flags['export-json']), `${JSON.stringify(data, null, 2)}\n`);
+    }, flags['export-json']);
     const failed = data.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(', ')})\n`);
     return failed.length > 0 ? EXIT.fail : EXIT.pass;

@@ -15,7 +15,6 @@ export { runSuite, runSuites } from './run-suite.js';
 export { runAb, type AbCheckouts, type AbContext, type AbOutcome, type Classifier } from './ab.js';
 export { buildSuite, invoke, type Invocation, type InvocationOutcome, type OutputParser, type RunnerContext, type Side } from './invoke.js';
 export { processSpawner, type SpawnRequest, type SpawnResult, type Spawner } from './spawn.js';
-export { mockSpawner, type MockOutcome } from './mock-spawner.js';
 export { parseShard, selectShard, type Shard } from './shard.js';
 export { sweepPoints, pointSuffix, pointLabel, type SweepPoint } from './sweep.js';
 export { logProgress, progressHeader, formatDuration, type Progress, type ProgressOptions } from './progress.js';

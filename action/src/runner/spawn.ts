@@ -5,7 +5,7 @@ import { once } from 'node:events';
 /**
  * How the runner starts processes. Everything that executes a command goes
  * through this interface, so whole-pipeline tests can inject a deterministic
- * measurement source (see mock-spawner.ts) instead of real processes.
+ * measurement source (see action/test/support/mock-spawner.ts) instead of real processes.
  */
 export interface SpawnRequest {
   /** A shell command, run as `bash -c COMMAND` (never built from untrusted data). */

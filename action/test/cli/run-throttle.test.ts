@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRunCommand } from '../../src/cli/run.js';
-import type { CliContext } from '../../src/cli/command.js';
+import type { CliContext } from '../../src/pipeline/command.js';
 import { processSpawner } from '../../src/runner/spawn.js';
 import { tempDir } from '../support/temp.js';
 

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
-import { parseOutputFile } from '../../src/cli/run.js';
+import { parseOutputFile } from '../../src/pipeline/output-parser.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import type { RunnerContext } from '../../src/runner/invoke.js';
 import { logProgress } from '../../src/runner/progress.js';

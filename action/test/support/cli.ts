@@ -1,5 +1,5 @@
 import { main } from '../../src/cli.js';
-import type { CliContext } from '../../src/cli/command.js';
+import type { CliContext } from '../../src/pipeline/command.js';
 
 export interface CliRun {
   status: number;

@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { SpawnRequest, SpawnResult, Spawner } from './spawn.js';
+import type { SpawnRequest, SpawnResult, Spawner } from '../../src/runner/spawn.js';
 
 /** What a mocked process does: the output it writes, its log, how it ends. */
 export interface MockOutcome {

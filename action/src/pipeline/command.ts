@@ -1,6 +1,7 @@
 /**
- * The shape of one `perf-gate` subcommand. Commands are wiring: parse flags,
- * call the layers (adapters → gate → report → store/github), write outputs,
+ * The shape of one `perf-gate` subcommand, shared by both faces: cli/ (the
+ * commands people type) and action/ (`perf-gate action`, which action.yml
+ * runs). Commands are wiring: parse flags or inputs, call the pipeline,
  * return the exit status. They never decide a verdict themselves.
  */
 export interface CliContext {
@@ -11,9 +12,6 @@ export interface CliContext {
   /** The clock, injected so ResultSets and reports are reproducible in tests. */
   now(): Date;
 }
-
-/** Exit statuses of DESIGN.md: 0 pass, 1 gate failed, 2 unusable input. */
-export const EXIT = { pass: 0, fail: 1, unusable: 2 } as const;
 
 export interface Command {
   readonly name: string;

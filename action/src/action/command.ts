@@ -7,16 +7,12 @@
  */
 import * as core from '@actions/core';
 import { closeSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
-import { runAction, ACTION_EXIT } from '../action/run-action.js';
-import { readSettings, describeSettings, suiteEnvironment } from '../action/settings.js';
-import { defaultDeps, measureAb, runConfiguredSuites, storeBaseline } from './run.js';
-import { withInterruptCleanup } from '../runner/interrupt.js';
-import { DEFAULT_PROBE_OPTIONS, runPreflight, systemFiles } from '../runner/preflight/index.js';
-import type { ActionLog } from '../action/log.js';
-import { UsageError, type Command } from './command.js';
+import { defaultDeps, EXIT, UsageError, withInterruptCleanup, type Command } from '../pipeline/index.js';
+import { runAction } from './run-action.js';
+import { readSettings, describeSettings, suiteEnvironment } from './settings.js';
+import type { ActionLog } from './log.js';
 
 const USAGE = `Usage: perf-gate action
 
@@ -85,30 +81,20 @@ export const actionCommand: Command = {
         ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) })
         : null;
       // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.
-      const deps = defaultDeps();
-      return await withInterruptCleanup(deps.spawner, (cleanups) =>
-        runAction(settings, {
-          github,
-          log,
-          runSuites: (config, s, expected) =>
-            runConfiguredSuites({ config, shard: null, outDir: join(s.outputDir, 'runs'), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps }),
-          storeBaseline: (config, results) => storeBaseline(config, results),
-          preflight: (level) => runPreflight({ files: systemFiles('/'), level, probe: DEFAULT_PROBE_OPTIONS, ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}) }),
-          measureAb: (ref, config, s, budgets) =>
-            measureAb({ ref, config, shard: null, outDir: join(s.outputDir, 'runs'), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps, cleanups }),
-          now: ctx.now,
-        }),
+      const run = defaultDeps();
+      return await withInterruptCleanup(run.spawner, (cleanups) =>
+        runAction(settings, { github, log, run, cleanups, suiteEnv: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
       );
     } catch (error) {
       // One clear message as an error annotation, then the CLI's usual mapping (2 for unusable input).
       if (error instanceof InputError) {
         log.error(`perf-gate: ${error.message}`);
-        return ACTION_EXIT.unusable;
+        return EXIT.unusable;
       }
       // Only the two-stage verification needs GitHub before a verdict exists; without it nothing can be posted safely.
       if (error instanceof GitHubError) {
         log.error(`perf-gate: GitHub could not be asked what the run needs (${error.message})`);
-        return ACTION_EXIT.unusable;
+        return EXIT.unusable;
       }
       throw error;
     }

@@ -1,0 +1,166 @@
+/**
+ * Phase 2 of a run: measure. Runs the config's suites (this shard's share)
+ * with the runner, checks the CPU did not throttle meanwhile, adds the derived
+ * metrics, and stamps the ResultSet with commit, ref and testbed; or measures
+ * base and head interleaved (A/B) in a git worktree. Partial results are
+ * written after every suite, so a cancelled job still leaves them.
+ */
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Budgets } from '../config/budgets.js';
+import type { PerfGateConfig } from '../config/perf-gate-config.js';
+import { applyDerived, compileDerived } from '../gate/derived.js';
+import { decide, rowKey } from '../gate/index.js';
+import { newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
+import { runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
+import type { RunnerContext } from '../runner/invoke.js';
+import { throttleRise } from '../runner/preflight/index.js';
+import { logProgress } from '../runner/progress.js';
+import { runSuites } from '../runner/run-suite.js';
+import { selectShard, type Shard } from '../runner/shard.js';
+import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
+import type { BaselineQuery } from '../store/index.js';
+import { writeResultSet } from '../store/index.js';
+import { configOutputParser } from './output-parser.js';
+import { defaultDeps, type RunDeps } from './run-deps.js';
+
+export { parseShard, selectShard, type Shard } from '../runner/shard.js';
+export type { AbMeasurement } from '../runner/ab.js';
+
+export interface RunSuitesOptions {
+  config: PerfGateConfig;
+  shard: Shard | null;
+  /** Harness outputs and logs go here (one folder per suite). */
+  outDir: string;
+  /** The baseline's benchmarks: a crashed suite shows them as failed rows. */
+  expected: readonly BenchmarkResult[];
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  now(): Date;
+  deps?: RunDeps;
+}
+
+/** The names of the suites this shard runs (all of them without a shard). */
+export function shardSuites(config: PerfGateConfig, shard: Shard | null): string[] {
+  return selectShard(config.suites, shard).map((s) => s.name);
+}
+
+/** What the run about to be measured is, for choosing its baseline: the commit and this machine's testbed. */
+export function measuredRun(config: PerfGateConfig, env: NodeJS.ProcessEnv, deps: RunDeps): BaselineQuery {
+  const commit = env.GITHUB_SHA || headCommit(dirname(resolve(config.file)));
+  const testbed = deps.testbed(env)?.id;
+  return { ...(commit ? { commit } : {}), ...(testbed ? { testbed } : {}) };
+}
+
+function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext {
+  return {
+    spawner: deps.spawner,
+    parse: configOutputParser(options.config),
+    outDir: options.outDir,
+    env: options.env,
+    progress: logProgress({ githubActions: options.env.GITHUB_ACTIONS === 'true', write: options.write, clock: () => performance.now() }),
+  };
+}
+
+function metadata(set: ResultSet, commit: string | undefined, env: NodeJS.ProcessEnv, testbed: Testbed | undefined): ResultSet {
+  return {
+    ...set,
+    ...(commit ? { commit } : {}),
+    ...(env.GITHUB_REF ? { ref: env.GITHUB_REF } : {}),
+    ...(testbed ? { testbed } : {}),
+  };
+}
+
+/**
+ * Runs the config's suites (this shard's share) one after another and returns
+ * the run's ResultSet; `<outDir>/results.json` is rewritten after every suite,
+ * so a cancelled job still leaves partial results for the artifact.
+ */
+export async function runConfiguredSuites(options: RunSuitesOptions): Promise<ResultSet> {
+  const deps = options.deps ?? defaultDeps();
+  mkdirSync(options.outDir, { recursive: true });
+  const configDir = dirname(resolve(options.config.file));
+  const commit = options.env.GITHUB_SHA || headCommit(configDir);
+  const testbed = deps.testbed(options.env);
+  const suites = selectShard(options.config.suites, options.shard);
+  const resultsPath = join(options.outDir, 'results.json');
+  const snapshot = (benchmarks: readonly BenchmarkResult[]): ResultSet =>
+    metadata(newResultSet(options.now().toISOString(), [...benchmarks]), commit, options.env, testbed);
+  const throttledBefore = deps.throttle?.();
+  const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
+    writeResultSet(resultsPath, snapshot(soFar));
+  });
+  // The CPU slowing itself down mid-run looks exactly like a regression: say so next to the results.
+  const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), 'the run') : undefined;
+  if (throttled?.status === 'warn') {
+    options.write(`${options.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ''}\n`);
+  }
+  const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
+  for (const warning of derived.warnings) options.write(`perf-gate: warning: ${warning}\n`);
+  const current = snapshot(derived.benchmarks);
+  writeResultSet(resultsPath, current);
+  return current;
+}
+
+/** The gate's own decision as the A/B classifier, so adaptivity uses the budgets' tolerances. */
+export function gateClassifier(budgets: Budgets): Classifier {
+  return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
+}
+
+function realpath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+export interface AbRequest {
+  ref: string;
+  config: PerfGateConfig;
+  shard: Shard | null;
+  outDir: string;
+  budgets: Budgets;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  now(): Date;
+  deps?: RunDeps;
+  /** Cleanups to run if the process is interrupted (the worktree). */
+  cleanups: Array<() => void>;
+}
+
+/**
+ * Interleaved A/B: checks `ref` out in a temporary worktree, runs base and
+ * head in rounds (adaptive, with confirmation rounds), and returns both
+ * ResultSets (also written to outDir as base.json and results.json).
+ */
+export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
+  const deps = request.deps ?? defaultDeps();
+  const { config, shard, outDir } = request;
+  const configDir = dirname(resolve(request.cwd, config.file));
+  const repo = realpath(repositoryRoot(configDir));
+  const headSha = headCommit(repo);
+  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const testbed = deps.testbed(request.env);
+  const created = request.now().toISOString();
+  const checkout = addBaseWorktree(repo, request.ref);
+  request.cleanups.push(() => checkout.remove());
+  let outcome;
+  try {
+    request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
+    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
+      ...runnerContext({ config, shard, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
+      classify: gateClassifier(request.budgets),
+      created,
+    });
+  } finally {
+    checkout.remove();
+  }
+  const base = metadata(outcome.base, checkout.commit, {}, testbed);
+  const head = metadata(outcome.head, headSha, request.env, testbed);
+  writeResultSet(join(outDir, 'base.json'), base);
+  writeResultSet(join(outDir, 'results.json'), head);
+  request.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
+  return { base, head, confirmations: outcome.confirmations };
+}

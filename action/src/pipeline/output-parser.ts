@@ -1,0 +1,49 @@
+/**
+ * How a suite's harness output becomes benchmarks: the adapter registry,
+ * named or detected, plus the adapters perf-gate.yml configures inline
+ * (`format:` as a mapping). The runner is handed the result as an
+ * OutputParser, so runner/ never chooses adapters itself.
+ */
+import { readFileSync } from 'node:fs';
+import { fileInput, parseInput, type Adapter } from '../adapters/index.js';
+import { markerLinesFromOptions } from '../adapters/marker-lines.js';
+import type { PerfGateConfig } from '../config/perf-gate-config.js';
+import { InputError } from '../model/index.js';
+import type { OutputParser } from '../runner/invoke.js';
+
+/** Parses a harness output file through the adapter registry (adapter named, or detected); no adapter options. */
+export const parseOutputFile: OutputParser = (path, format, options) => {
+  if (options !== null) throw new InputError(path, `format "${format}" takes no options here`);
+  return parseInput(fileInput(path, readFileSync(path, 'utf8')), format);
+};
+
+/** Adapters that take their configuration from perf-gate.yml's `format:` mapping. */
+const CONFIGURED_ADAPTERS: Record<string, (options: Readonly<Record<string, unknown>>, source: string) => Adapter> = {
+  'marker-lines': (options, source) => markerLinesFromOptions(options, source),
+};
+
+/**
+ * The output parser of a config: suites whose `format:` is a mapping get their
+ * adapter built here, before anything runs, so a bad spec is exit 2 with the
+ * suite's line rather than a failed row after a long build.
+ */
+export function configOutputParser(config: PerfGateConfig): OutputParser {
+  const built = new Map<object, Adapter>();
+  for (const [i, suite] of config.suites.entries()) {
+    if (suite.formatOptions === null) continue;
+    const make = CONFIGURED_ADAPTERS[suite.format];
+    if (!make) {
+      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(', ')}`, suite.line, `suites.${i}.format`);
+    }
+    try {
+      built.set(suite.formatOptions, make(suite.formatOptions, config.file));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      throw new InputError(config.file, error.detail, suite.line, `suites.${i}.${error.key ?? 'format'}`);
+    }
+  }
+  return (path, format, options) => {
+    const adapter = options === null ? undefined : built.get(options);
+    return adapter ? parseInput(fileInput(path, readFileSync(path, 'utf8')), adapter) : parseOutputFile(path, format, options);
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The outside world a measuring run touches: processes, the machine's
+ * testbed and its throttle counters. Entry points build the real one; tests
+ * inject a mock measurement source (test/support/mock-spawner.ts).
+ */
+import { readThrottleCounters, systemFiles, type ThrottleCounters } from '../runner/preflight/index.js';
+import { processSpawner, type Spawner } from '../runner/spawn.js';
+import { readTestbed } from '../runner/testbed.js';
+import type { Testbed } from '../model/index.js';
+
+export { withInterruptCleanup } from '../runner/interrupt.js';
+export type { Spawner } from '../runner/spawn.js';
+
+/** Everything a run needs from outside; the command builds it, tests inject their own. */
+export interface RunDeps {
+  spawner: Spawner;
+  /** The machine's testbed, stored in the ResultSets (injected in tests). */
+  testbed(env: NodeJS.ProcessEnv): Testbed | undefined;
+  /** Thermal-throttle counters, read before and after the run (absent: not checked). */
+  throttle?(): ThrottleCounters | undefined;
+}
+
+/** The real outside world: processes, the machine's testbed and throttle counters. */
+export function defaultDeps(): RunDeps {
+  return {
+    spawner: processSpawner(),
+    testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME),
+    throttle: () => readThrottleCounters(systemFiles('/')),
+  };
+}

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
+import { rowKey } from '../../src/gate/index.js';
+import { InputError, newResultSet, type ResultSet } from '../../src/model/index.js';
+import { gate, gateOptions } from '../../src/pipeline/gate.js';
+import { EXIT, verdictExit } from '../../src/pipeline/exit.js';
+
+const on = (testbed: string, center: number): ResultSet => ({
+  ...newResultSet('2026-11-21T12:00:00Z', [
+    { id: 'a', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: Array.from({ length: 12 }, (_, i) => center * (1 + 0.001 * i)) } } },
+  ]),
+  testbed: { id: testbed },
+});
+
+test('a refused testbed mismatch is unusable input naming the baseline\'s flag or input', () => {
+  assert.throws(
+    () => gate({ baseline: on('one', 1), current: on('two', 1), budgets: EMPTY_BUDGETS, options: gateOptions('refuse'), baselineInput: 'action input "baseline"' }),
+    (error: unknown) => error instanceof InputError && error.file === 'action input "baseline"' && /testbed one/.test(error.message),
+  );
+});
+
+test('A/B confirmations are added to the report before anyone sees it', () => {
+  const confirmations = new Map([[rowKey('a', 'time'), 'confirmed' as const]]);
+  const report = gate({ baseline: on('t', 1), current: on('t', 1.5), budgets: EMPTY_BUDGETS, confirmations, baselineInput: '--baseline' });
+  assert.deepEqual(report.rows.find((r) => r.benchmark === 'a')!.flags.includes('confirmed'), true);
+});
+
+test('the exit status follows the verdict', () => {
+  const pass = gate({ baseline: on('t', 1), current: on('t', 1), budgets: EMPTY_BUDGETS, baselineInput: '--baseline' });
+  const fail = gate({ baseline: on('t', 1), current: on('t', 1.5), budgets: EMPTY_BUDGETS, baselineInput: '--baseline' });
+  assert.equal(verdictExit(pass), EXIT.pass);
+  assert.equal(verdictExit(fail), EXIT.fail);
+});

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePerfGateConfig } from '../../action/src/config/perf-gate-config.js';
 import { parseOutputFile } from '../../action/src/pipeline/output-parser.js';
-import { compareMetrics } from '../../action/src/gate/compare.js';
+import { compareMetrics } from '../../action/src/gate/compare/index.js';
 import { runAb } from '../../action/src/runner/ab.js';
 import { logProgress } from '../../action/src/runner/progress.js';
 import { processSpawner } from '../../action/src/runner/spawn.js';

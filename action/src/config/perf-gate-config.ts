@@ -82,6 +82,8 @@ export interface DerivedMetricConfig {
 export interface PerfGateConfig {
   /** The config file as given (for messages). */
   file: string;
+  /** The absolute folder of the config file: its relative paths, and the repository it measures, are found from here. */
+  dir: string;
   version: 1;
   /** Absolute path of the budgets folder (or file). */
   budgets: string;
@@ -234,6 +236,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
   });
   return {
     file,
+    dir: resolve(baseDir),
     version: 1,
     budgets: resolve(baseDir, raw.budgets ?? 'budgets'),
     baselines: resolve(baseDir, raw.baselines ?? 'baselines'),

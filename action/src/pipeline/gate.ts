@@ -2,7 +2,7 @@
  * Phase 3 of a run: decide. The one call of the gate for every face, and the
  * one place a refused testbed mismatch becomes unusable input (exit 2).
  */
-import type { Budgets } from '../config/budgets.js';
+import type { Budgets } from '../model/index.js';
 import { decide, DEFAULT_GATE_OPTIONS, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport } from '../gate/index.js';
 import { InputError, type ResultSet } from '../model/index.js';
 

@@ -8,13 +8,13 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
-import { EMPTY_BUDGETS, loadBudgets, type Budgets } from '../config/budgets.js';
+import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
-import { InputError, type BenchmarkResult, type ResultSet } from '../model/index.js';
+import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
-export type { Budgets } from '../config/budgets.js';
+export type { Budgets } from '../model/index.js';
 export type { BaselineQuery, BaselineStore, ChosenBaseline } from '../store/index.js';
 
 /** Reads perf-gate.yml (InputError naming file and line when it is wrong). */

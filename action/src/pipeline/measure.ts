@@ -6,11 +6,11 @@
  * written after every suite, so a cancelled job still leaves them.
  */
 import { mkdirSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import type { Budgets } from '../config/budgets.js';
+import { join } from 'node:path';
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
-import { applyDerived, compileDerived } from '../gate/derived.js';
-import { decide, rowKey } from '../gate/index.js';
+import { applyDerived, compileDerived } from '../derived/index.js';
+import { decide } from '../gate/index.js';
+import { rowKey, type Budgets } from '../model/index.js';
 import { newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
 import { runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
 import type { RunnerContext } from '../runner/invoke.js';
@@ -47,7 +47,7 @@ export function shardSuites(config: PerfGateConfig, shard: Shard | null): string
 
 /** What the run about to be measured is, for choosing its baseline: the commit and this machine's testbed. */
 export function measuredRun(config: PerfGateConfig, env: NodeJS.ProcessEnv, deps: RunDeps): BaselineQuery {
-  const commit = env.GITHUB_SHA || headCommit(dirname(resolve(config.file)));
+  const commit = env.GITHUB_SHA || headCommit(config.dir);
   const testbed = deps.testbed(env)?.id;
   return { ...(commit ? { commit } : {}), ...(testbed ? { testbed } : {}) };
 }
@@ -79,8 +79,7 @@ function metadata(set: ResultSet, commit: string | undefined, env: NodeJS.Proces
 export async function runConfiguredSuites(options: RunSuitesOptions): Promise<ResultSet> {
   const deps = options.deps ?? defaultDeps();
   mkdirSync(options.outDir, { recursive: true });
-  const configDir = dirname(resolve(options.config.file));
-  const commit = options.env.GITHUB_SHA || headCommit(configDir);
+  const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
   const resultsPath = join(options.outDir, 'results.json');
@@ -138,8 +137,7 @@ export interface AbRequest {
 export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   const deps = request.deps ?? defaultDeps();
   const { config, shard, outDir } = request;
-  const configDir = dirname(resolve(request.cwd, config.file));
-  const repo = realpath(repositoryRoot(configDir));
+  const repo = realpath(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
   const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
   const testbed = deps.testbed(request.env);

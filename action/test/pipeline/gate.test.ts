@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
-import { rowKey } from '../../src/gate/index.js';
+import { EMPTY_BUDGETS, rowKey } from '../../src/model/index.js';
 import { InputError, newResultSet, type ResultSet } from '../../src/model/index.js';
 import { gate, gateOptions } from '../../src/pipeline/gate.js';
 import { EXIT, verdictExit } from '../../src/pipeline/exit.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
+import { EMPTY_BUDGETS } from '../../src/model/index.js';
 import { newResultSet, type ResultSet } from '../../src/model/index.js';
 import { gate } from '../../src/pipeline/gate.js';
 import { checkRunAnnotations, checkRunTitle, writeRunFiles } from '../../src/pipeline/publish.js';

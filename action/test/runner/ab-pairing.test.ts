@@ -6,7 +6,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
 import { parseOutputFile } from '../../src/pipeline/output-parser.js';
-import { compareMetrics } from '../../src/gate/compare.js';
+import { compareMetrics } from '../../src/gate/compare/index.js';
 import { RESULT_SET_SCHEMA } from '../../src/model/index.js';
 import { runAb } from '../../src/runner/ab.js';
 import { mockSpawner } from '../support/mock-spawner.js';

@@ -18,5 +18,6 @@ export * from './benjamini-hochberg.js';
 export * from './welch.js';
 export * from './power.js';
 export * from './dispersion.js';
+export * from './upper-tail.js';
 export * from './prng.js';
 export * from './bootstrap.js';

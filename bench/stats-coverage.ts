@@ -3,15 +3,14 @@
  * or a percentile bootstrap of the median ratio? Simulated benchmark-like
  * samples with a known 5 % slowdown (current = baseline distribution × 1.05),
  * at 5, 10 and 20 samples per side; reports how often each 95 % interval
- * covers the true ratio, its mean width, and the time per interval. Then
- * the `noisier` flag's false-alarm and detection rates through
- * compareMetrics. The results and the choices are in docs/statistics.md.
+ * covers the true ratio, its mean width, and the time per interval. The
+ * results and the choice are in docs/statistics.md (the `noisier` flag's
+ * rates are measured by bench/noisier.ts).
  *
  *   npx tsx bench/stats-coverage.ts [trials]
  */
 import { performance } from 'node:perf_hooks';
 import { bootstrapMedianRatio, hodgesLehmannShift, seededRandom } from '../action/src/stats/index.js';
-import { compareMetrics, type ComparisonInput } from '../action/src/gate/compare/index.js';
 
 const trials = Number(process.argv[2] ?? 500);
 const TRUE_RATIO = 1.05;
@@ -61,28 +60,3 @@ for (const [name, draw] of Object.entries(distributions)) {
 }
 console.log(`time per interval: HL ${((1000 * hlTime) / count).toFixed(0)} µs, bootstrap (2,000 resamples) ${((1000 * bootTime) / count).toFixed(0)} µs`);
 
-// The noisier flag: how often A/A comparisons raise it, and how often real instability does.
-console.log('');
-console.log('| noisier: scenario | n per side | flagged |');
-console.log('|---|---|---|');
-const side = (n: number, sigma: number, slowRate = 0, slowFactor = 3): number[] =>
-  Array.from({ length: n }, () => 0.025 * Math.exp(sigma * normal()) * (rng.next() < slowRate ? slowFactor : 1));
-const scenarios: [string, (n: number) => [number[], number[]]][] = [
-  ['A/A, log-normal 3 % CV', (n) => [side(n, 0.03), side(n, 0.03)]],
-  ['A/A, both sides 2 % of runs 3× slower', (n) => [side(n, 0.03, 0.02), side(n, 0.03, 0.02)]],
-  ['A/A, both sides 5 % of runs 3× slower', (n) => [side(n, 0.03, 0.05), side(n, 0.03, 0.05)]],
-  ['spread 2× (CV 3 % → 6 %)', (n) => [side(n, 0.03), side(n, 0.06)]],
-  ['spread 3× (CV 3 % → 9 %)', (n) => [side(n, 0.03), side(n, 0.09)]],
-  ['15 % of current runs 3× slower', (n) => [side(n, 0.03), side(n, 0.03, 0.15)]],
-];
-for (const [name, make] of scenarios) {
-  for (const n of [10, 20, 50]) {
-    const rows: ComparisonInput[] = [];
-    for (let t = 0; t < 2 * trials; t++) {
-      const [b, c] = make(n);
-      rows.push({ baseline: { unit: 's', direction: 'lower', samples: b }, current: { unit: 's', direction: 'lower', samples: c }, exact: false, paired: false, regression: 0.05, noise: 0.01, alpha: 0.01 });
-    }
-    const flagged = compareMetrics(rows).filter((r) => r.flags.includes('noisier')).length;
-    console.log(`| ${name} | ${n} | ${((100 * flagged) / rows.length).toFixed(1)} % |`);
-  }
-}

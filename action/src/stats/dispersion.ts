@@ -9,12 +9,11 @@
  * Not exactly distribution-free (the medians are estimated), so callers use a
  * strict alpha; its false-alarm rate is measured in the tests. Wrong tool for
  * a few extreme runs in an otherwise steady sample: the ranks of a handful of
- * large deviations move little, so count the upper tail as well (gate).
+ * large deviations move little, so count the upper tail as well (upper-tail.ts).
  * Reference: Brown & Forsythe (1974), JASA 69:364; Conover, Johnson & Johnson
  * (1981), Technometrics 23:351.
  */
 import { median, medianOfSorted, sortedAbsoluteDeviations, sortedCopy } from './descriptive.js';
-import binomialCdf from '@stdlib/stats-base-dists-binomial-cdf';
 import fCdf from '@stdlib/stats-base-dists-f-cdf';
 import { mannWhitney } from './mann-whitney.js';
 
@@ -61,18 +60,4 @@ export function varianceRatioTest(x: { variance: number; n: number }, y: { varia
   if (x.n < 2 || y.n < 2 || !Number.isFinite(ratio)) return { p: ratio === Infinity ? 0 : NaN, ratio: Math.sqrt(ratio) };
   if (ratio === 0) return { p: 1, ratio: 0 };
   return { p: fCdf(1 / ratio, x.n - 1, y.n - 1), ratio: Math.sqrt(ratio) };
-}
-
-/**
- * Does the current sample have more upper-tail runs than the baseline's rate
- * explains? kc of nc current runs are in the tail, kb of nb baseline runs.
- * One-sided binomial test of kc against the baseline's rate estimated as
- * (kb + ½)/(nb + 1) (a half run added so that a baseline without tail runs
- * does not claim a rate of zero): p = P(Bin(nc, rate) ≥ kc). Approximate (the
- * baseline rate is itself estimated), so its false-alarm rate is measured.
- */
-export function tailExcess(kb: number, nb: number, kc: number, nc: number): number {
-  if (kc <= 0) return 1;
-  const rate = (kb + 0.5) / (nb + 1);
-  return Math.max(0, 1 - binomialCdf(kc - 1, nc, rate));
 }

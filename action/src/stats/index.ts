@@ -4,7 +4,7 @@
  * resampling. It must never know about benchmarks, units, files, logging or
  * anything else in the project (it imports nothing from it); thresholds come
  * in through options records with documented defaults. The gate picks and
- * combines these methods (gate/compare.ts).
+ * combines these methods (gate/compare/).
  */
 export * from './descriptive.js';
 export * from './ranks.js';
@@ -18,5 +18,6 @@ export * from './benjamini-hochberg.js';
 export * from './welch.js';
 export * from './power.js';
 export * from './dispersion.js';
+export * from './upper-tail.js';
 export * from './prng.js';
 export * from './bootstrap.js';

@@ -6,7 +6,7 @@
  * (DESIGN.md, "What the noise really looks like"), which breaks the first
  * assumption: the test then over-rejects, and more samples from the same
  * block do not help. Prefer interleaved rounds with the signed-rank test, or
- * require the shift's interval to clear a noise floor (gate/compare.ts).
+ * require the shift's interval to clear a noise floor (gate/compare/).
  *
  * Exact p-values come from the null distribution of U (no ties, both sizes at
  * most `exactLimit`); otherwise the normal approximation with the tie-corrected

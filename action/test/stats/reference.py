@@ -107,6 +107,13 @@ def handle(case):
     if kind == "tail":
         rate = (case["kb"] + 0.5) / (case["nb"] + 1)
         return {"p": float(stats.binom.sf(case["kc"] - 1, case["nc"], rate))}
+    if kind == "upper-tail":
+        b, c = np.array(case["baseline"]), np.array(case["current"])
+        factor = case["factor"]
+        kb = int(np.sum(b - np.median(b) > math.log(math.sqrt(factor))))
+        kc = int(np.sum(c - np.median(c) > math.log(factor)))
+        p = float(stats.binom.sf(kc - 1, len(c), (kb + 0.5) / (len(b) + 1))) if kc > 0 else 1.0
+        return {"kb": kb, "kc": kc, "p": p, "excess": kc / len(c) - kb / len(b)}
     if kind == "describe":
         a = np.array(case["x"])
         return {"mean": float(np.mean(a)), "median": float(np.median(a)),

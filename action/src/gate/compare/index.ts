@@ -54,11 +54,13 @@ export interface ComparisonOptions {
   dispersionAlpha?: number;
   /** Spread ratio current/baseline below which `noisier` is never set. Default 1.5. */
   dispersionRatio?: number;
-  /** A run slower than this multiple of its side's median is an upper-tail run. Default 2. */
+  /** A current run slower than this multiple of its median is an upper-tail run (the baseline's count from its square root). Default 1.5. */
   tailFactor?: number;
   /** Upper-tail runs needed in the current side for `noisier`. Default 3. */
   tailMinCount?: number;
-  /** Significance of the tail excess over the baseline's rate of tail runs (binomial). Default 0.01. */
+  /** Share of runs by which the current's tail must exceed the baseline's for `noisier`. Default 0.1. */
+  tailMinExcess?: number;
+  /** Significance of the tail excess over the baseline's rate of tail runs (binomial). Default 0.02. */
   tailAlpha?: number;
   /** Power of the samples-needed calculation. Default 0.8. */
   power?: number;
@@ -69,9 +71,10 @@ export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
   seed: 1,
   dispersionAlpha: 0.001,
   dispersionRatio: 1.5,
-  tailFactor: 2,
+  tailFactor: 1.5,
   tailMinCount: 3,
-  tailAlpha: 0.01,
+  tailMinExcess: 0.1,
+  tailAlpha: 0.02,
   power: 0.8,
 };
 
@@ -144,6 +147,7 @@ function resolveOptions(options: ComparisonOptions): StrategyOptions {
     dispersionRatio: options.dispersionRatio ?? (d.dispersionRatio as number),
     tailFactor: options.tailFactor ?? (d.tailFactor as number),
     tailMinCount: options.tailMinCount ?? (d.tailMinCount as number),
+    tailMinExcess: options.tailMinExcess ?? (d.tailMinExcess as number),
     tailAlpha: options.tailAlpha ?? (d.tailAlpha as number),
     power: options.power ?? (d.power as number),
   };

@@ -2,7 +2,7 @@ import {
   medianOfSorted,
   sortedAbsoluteDeviations,
   stddev,
-  tailExcess,
+  upperTailExcess,
   varianceRatioTest,
   widerSpreadOfDeviations,
   type Moments,
@@ -27,10 +27,13 @@ export function sortedSide(sorted: Float64Array): SortedSide {
  *   spread at least `dispersionRatio` times the baseline's (so a tiny but
  *   "significant" widening on huge samples does not count);
  * - a heavier upper tail: at least `tailMinCount` runs slower than
- *   `tailFactor` × the current median, more than the baseline's rate of such
- *   runs explains (one-sided binomial test at `tailAlpha`). A few runs twice
+ *   `tailFactor` × the current median, a share of the runs at least
+ *   `tailMinExcess` above the baseline's share of runs beyond √`tailFactor` ×
+ *   its median, and more than the baseline's rate explains (one-sided
+ *   binomial test at `tailAlpha`: stats/upper-tail.ts). A few runs 1.5–2.5×
  *   as slow as the rest barely move the ranks, so the spread test alone would
- *   miss exactly what users notice.
+ *   miss exactly what users notice; the minimum excess keeps a few stray
+ *   runs in a long sample from counting.
  * Values are ascending, log values when the metric is positive, raw values
  * otherwise (then only the spread test runs).
  */
@@ -46,17 +49,8 @@ export function noisierSamples(
   const spread = widerSpreadOfDeviations(baselineSide.deviations, currentSide.deviations);
   if (spread.p < options.dispersionAlpha && spread.ratio >= options.dispersionRatio) return true;
   if (!onLogScale) return false;
-  const limit = Math.log(options.tailFactor);
-  const tailCount = (sorted: Float64Array): number => {
-    const m = medianOfSorted(sorted);
-    let k = 0;
-    for (let i = sorted.length - 1; i >= 0 && (sorted[i] as number) - m > limit; i--) k++;
-    return k;
-  };
-  const kc = tailCount(current);
-  if (kc < options.tailMinCount) return false;
-  const kb = tailCount(baseline);
-  return tailExcess(kb, baseline.length, kc, current.length) < options.tailAlpha;
+  const tail = upperTailExcess(baseline, current, { factor: options.tailFactor, presorted: true });
+  return tail.currentCount >= options.tailMinCount && tail.excess >= options.tailMinExcess && tail.p < options.tailAlpha;
 }
 
 /** Summaries only: the one-sided F test on log variances, same alpha and ratio. */

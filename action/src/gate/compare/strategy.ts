@@ -36,10 +36,12 @@ export interface StrategyOptions {
   dispersionAlpha: number;
   /** Spread ratio (current over baseline) below which `noisier` is never set. */
   dispersionRatio: number;
-  /** A run slower than this multiple of its side's median is an upper-tail run. */
+  /** A current run slower than this multiple of its median is an upper-tail run (the baseline's count from its square root). */
   tailFactor: number;
   /** Upper-tail runs the current side needs before `noisier` can be set for them. */
   tailMinCount: number;
+  /** Share of runs by which the current's tail must exceed the baseline's before `noisier` can be set for it. */
+  tailMinExcess: number;
   /** Significance of the upper-tail excess over the baseline's tail rate. */
   tailAlpha: number;
   /** Power of the samples-needed calculation. */

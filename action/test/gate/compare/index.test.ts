@@ -227,6 +227,49 @@ describe('compareMetrics: noisier', () => {
   });
 });
 
+describe('compareMetrics: noisier on a port scanner that users called highly unstable', () => {
+  // Constructed, not recorded: the issue gives only summary figures of two
+  // hyperfine runs (20 each), so these arrays (ms, in a plausible run order)
+  // were built to match them: baseline median 39 ms, stddev 3.1 ms, none
+  // above 1.2× the median; current median 66 ms, stddev 29.7 ms, a body as
+  // steady as the baseline's and three runs at 1.6×, 2.4× and 2.4× the median.
+  const baselineMs = [38.4, 36.6, 41.4, 39.2, 33, 40.4, 37.6, 43.5, 38.8, 36.1, 42.6, 39.6, 35.4, 40.9, 38, 45, 37.1, 40, 34.5, 41.9];
+  const currentMs = [64.5, 61.9, 69.2, 105.6, 66.3, 57.9, 63.3, 67.6, 65.1, 72.3, 158.4, 62.6, 66.9, 59.9, 68.3, 63.9, 158.4, 61, 65.7, 70.4];
+  const seconds = (ms: number[]): number[] => ms.map((v) => v / 1000);
+
+  test('the constructed runs match the reported summary figures', () => {
+    const b = describeMetric(samples(baselineMs));
+    const c = describeMetric(samples(currentMs));
+    assert.equal(b.median, 39);
+    assert.ok(Math.abs((b.stddev as number) - 3.1) < 0.05, `baseline stddev ${b.stddev}`);
+    assert.ok((b.max as number) / b.median < 1.2);
+    assert.equal(c.median, 66);
+    assert.ok(Math.abs((c.stddev as number) - 29.7) < 0.1, `current stddev ${c.stddev}`);
+    assert.deepEqual(currentMs.filter((v) => v > 1.2 * 66).map((v) => Math.round((100 * v) / 66) / 100), [1.6, 2.4, 2.4]);
+  });
+
+  test('three runs at 1.6–2.4× the median where the baseline stayed within 1.2× are flagged noisier', () => {
+    const r = one({ baseline: samples(seconds(baselineMs)), current: samples(seconds(currentMs)) });
+    assert.ok(r.flags.includes('noisier'), r.reason);
+    assert.equal(r.status, 'regressed');
+    // The same unstable runs on both sides are no change in stability.
+    const both = one({ baseline: samples(seconds(currentMs).map((v) => v * 0.999)), current: samples(seconds(currentMs)) });
+    assert.ok(!both.flags.includes('noisier'));
+  });
+
+  test('false alarms: seeded A/A without slow runs flags noisier in at most 1 % of 1,000 comparisons, at 10, 20 and 50 runs, 3 % and 20 % CV', () => {
+    const data = testData(207);
+    for (const n of [10, 20, 50]) {
+      for (const cv of [0.03, 0.2]) {
+        const rows: ComparisonInput[] = [];
+        for (let t = 0; t < 1000; t++) rows.push({ ...TOL, baseline: samples(data.times(n, 0.025, cv)), current: samples(data.times(n, 0.025, cv)) });
+        const alarms = compareMetrics(rows).filter((r) => r.flags.includes('noisier')).length;
+        assert.ok(alarms <= 10, `${alarms}/1000 A/A noisier flags at n = ${n}, CV ${cv}`);
+      }
+    }
+  });
+});
+
 describe('compareMetrics: A/A false alarms of the verdict', () => {
   test('1,000 A/A comparisons of 20 independent samples: no regressed or improved rows', () => {
     const data = testData(206);

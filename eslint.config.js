@@ -1,4 +1,4 @@
-// Lint rules, including the layering of DESIGN.md: data flows one way
+// Lint rules, including the layering of docs/design.md: data flows one way
 // (adapters → gate → report → github), and stats/ imports nothing from the project.
 import tseslint from 'typescript-eslint';
 
@@ -10,7 +10,7 @@ const layer = (folder, forbidden) => ({
       {
         patterns: forbidden.map((f) => ({
           group: [`../${f}/*`, `../../${f}/*`, `../${f}`, `../../${f}`],
-          message: `${folder}/ must not import ${f}/: data flows one way (see DESIGN.md, Layout).`,
+          message: `${folder}/ must not import ${f}/: data flows one way (see docs/design.md, Layout).`,
         })),
       },
     ],

@@ -48,7 +48,7 @@ export interface ActionDeps {
   now(): Date;
 }
 
-/** Exit statuses of DESIGN.md. */
+/** Exit statuses of docs/design.md. */
 export const ACTION_EXIT = { pass: 0, fail: 1, unusable: 2 } as const;
 
 /** Where the run's files went, for outputs and the artifact. */

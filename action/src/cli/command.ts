@@ -12,7 +12,7 @@ export interface CliContext {
   now(): Date;
 }
 
-/** Exit statuses of DESIGN.md: 0 pass, 1 gate failed, 2 unusable input. */
+/** Exit statuses of docs/design.md: 0 pass, 1 gate failed, 2 unusable input. */
 export const EXIT = { pass: 0, fail: 1, unusable: 2 } as const;
 
 export interface Command {

@@ -18,7 +18,7 @@ export interface ReportOutputs {
 
 /**
  * Budgets from the given paths; with none given, the conventional `budgets/`
- * folder when it exists (DESIGN.md layout), else no budgets at all.
+ * folder when it exists (docs/design.md, Layout), else no budgets at all.
  */
 export function resolveBudgets(paths: readonly string[] | undefined, cwd: string): Budgets {
   if (paths && paths.length > 0) return loadBudgets(paths, cwd);

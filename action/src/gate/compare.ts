@@ -12,7 +12,7 @@ import { pct, pValue, signedPct } from './compare-format.js';
 
 /**
  * The statistical comparison of one metric between baseline and current, the
- * heart of the decision rule in DESIGN.md ("Deciding regressed"). This module
+ * heart of the decision rule in docs/design.md ("Deciding regressed"). This module
  * picks the method from what each side has (samples, summary, single value,
  * exact count, paired rounds), applies Benjamini–Hochberg across all inputs of
  * one call (one call = one suite), and classifies each row. It knows nothing of

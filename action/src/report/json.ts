@@ -1,7 +1,7 @@
 import type { BudgetCheck, GateReport, SideStats, VerdictRow } from '../gate/types.js';
 
 /**
- * The JSON report of DESIGN.md ("The command line"): a top-level `verdict` and
+ * The JSON report of docs/design.md ("The command line"): a top-level `verdict` and
  * one row per benchmark and metric, in full precision and base units, for
  * machines (dashboards, Bencher, later runs). Keys are written in a fixed
  * order so reports diff cleanly.

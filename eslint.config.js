@@ -1,4 +1,4 @@
-// Lint rules, including the layering of DESIGN.md: data flows one way, and
+// Lint rules, including the layering of docs/design.md: data flows one way, and
 // every folder of action/src says which others it may import (see LAYERS).
 import tseslint from 'typescript-eslint';
 
@@ -39,7 +39,7 @@ const layer = (folder, allowed) => ({
       {
         patterns: FOLDERS.filter((f) => f !== folder && !allowed.includes(f)).map((f) => ({
           group: reaching(f),
-          message: `${folder}/ must not import ${f}/: ${folder}/ may import ${allowed.length > 0 ? allowed.map((a) => `${a}/`).join(', ') : 'nothing of the project'} (see eslint.config.js LAYERS and DESIGN.md, Layout).`,
+          message: `${folder}/ must not import ${f}/: ${folder}/ may import ${allowed.length > 0 ? allowed.map((a) => `${a}/`).join(', ') : 'nothing of the project'} (see eslint.config.js LAYERS and docs/design.md, Layout).`,
         })),
       },
     ],

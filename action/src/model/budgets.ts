@@ -72,7 +72,7 @@ export interface Budgets {
 }
 
 /**
- * perf-gate's defaults when no budget file says otherwise (DESIGN.md). The 2 %
+ * perf-gate's defaults when no budget file says otherwise (docs/design.md). The 2 %
  * drift is the low end of the block drift measured on these machines: a stored
  * baseline was measured at another time, so a shift that small is not evidence
  * (docs/detection.md measures what it buys). Interleaved runs ignore it.

@@ -1,7 +1,7 @@
 import type { GateReport } from '../gate/index.js';
 
 /**
- * Exit statuses of DESIGN.md, the one table for both faces (the `perf-gate`
+ * Exit statuses of docs/design.md, the one table for both faces (the `perf-gate`
  * commands and the GitHub Action): 0 the gate passes, 1 it fails, 2 the input
  * is unusable.
  */

@@ -3,7 +3,7 @@ import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
 
 /**
- * The JSON report of DESIGN.md ("The command line"): a top-level `verdict` and
+ * The JSON report of docs/design.md ("The command line"): a top-level `verdict` and
  * one row per benchmark and metric, in full precision and base units, for
  * machines (dashboards, Bencher, later runs). Keys are written in a fixed
  * order so reports diff cleanly.

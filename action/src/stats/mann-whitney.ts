@@ -3,7 +3,7 @@
  *
  * Assumptions: the observations of each sample are independent and the two
  * samples are independent of each other. Benchmark runs drift in blocks
- * (DESIGN.md, "What the noise really looks like"), which breaks the first
+ * (docs/design.md, "What the noise really looks like"), which breaks the first
  * assumption: the test then over-rejects, and more samples from the same
  * block do not help. Prefer interleaved rounds with the signed-rank test, or
  * require the shift's interval to clear a noise floor (gate/compare/).

@@ -4,7 +4,7 @@ import { fileInput } from '../../src/adapters/index.js';
 import { resultSetAdapter, validateResultSet } from '../../src/adapters/result-set.js';
 import { InputError } from '../../src/model/index.js';
 
-/** The ResultSet example of DESIGN.md, with its elisions filled in. */
+/** The ResultSet example of docs/design.md, with its elisions filled in. */
 const DESIGN_EXAMPLE = {
   schema: 'perf-gate/results@1',
   commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
@@ -24,7 +24,7 @@ const DESIGN_EXAMPLE = {
   ],
 };
 
-test('the DESIGN.md ResultSet example is valid', () => {
+test('the docs/design.md ResultSet example is valid', () => {
   const set = validateResultSet(structuredClone(DESIGN_EXAMPLE), 'r.json');
   assert.equal(set.benchmarks[0]!.metrics.time!.samples!.length, 2);
 });

@@ -6,7 +6,7 @@ import { loadBudgets, parseBudgets } from '../../src/config/budgets.js';
 import { DEFAULT_BUDGET_DEFAULTS, globToRegExp, InputError, resolveBudget, type Budgets } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
 
-/** The example of DESIGN.md, "Budgets", verbatim. */
+/** The example of docs/design.md, "Budgets", verbatim. */
 const DESIGN_EXAMPLE = `version: 1
 defaults:
   regression: 5%       # a significant slowdown beyond this fails the gate
@@ -39,7 +39,7 @@ function errorOf(text: string): InputError {
 }
 
 describe('budget files', () => {
-  test('the DESIGN.md example parses into base units with its source lines', () => {
+  test('the docs/design.md example parses into base units with its source lines', () => {
     const b = budgetsOf(DESIGN_EXAMPLE);
     assert.deepEqual(
       { regression: b.defaults.regression, noise: b.defaults.noise, alpha: b.defaults.alpha },

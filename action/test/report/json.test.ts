@@ -4,7 +4,7 @@ import { renderJson } from '../../src/report/json.js';
 import { mixedReport, reportOf, row, side } from './handwritten-reports.js';
 
 describe('renderJson', () => {
-  test('has the top-level verdict and one row per benchmark and metric with the DESIGN.md fields', () => {
+  test('has the top-level verdict and one row per benchmark and metric with the docs/design.md fields', () => {
     const report = mixedReport();
     const json = JSON.parse(renderJson(report));
     assert.equal(json.verdict, 'fail');

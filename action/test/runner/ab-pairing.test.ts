@@ -14,7 +14,7 @@ import { logProgress } from '../../src/runner/progress.js';
 import { tempDir } from '../support/temp.js';
 
 /**
- * The drift DESIGN.md measured, simulated: the machine's level wanders from
+ * The drift docs/design.md records, simulated: the machine's level wanders from
  * round to round (a random walk, steps of ±4 %), runs scatter by ±1 % around
  * it. Through the real runner (mock processes), the same interleaved samples
  * are analysed paired and unpaired.

@@ -50,7 +50,7 @@ type HyperfineResult = TimerResult & Record<string, unknown>;
  * runs every variant for a few runs, in rotating order) and writes one
  * hyperfine JSON per variant holding all its runs in round order. On a shared
  * machine the speed drifts over seconds; timing A entirely before B would
- * turn that drift into a fake difference (DESIGN.md, "What the noise really
+ * turn that drift into a fake difference (docs/design.md, "What the noise really
  * looks like"), while rounds spread it evenly over the variants.
  */
 export function interleavedHyperfine(

@@ -26,13 +26,13 @@ export interface PerfGateBudget {
 
 /**
  * The settings the benchmark reports: a 2 % tolerance so that a 5 % slowdown
- * is clearly beyond it (DESIGN.md: "to catch 5 % slowdowns, a benchmark sets a
+ * is clearly beyond it (docs/design.md: "to catch 5 % slowdowns, a benchmark sets a
  * tolerance below 5 %"), a 1 % noise floor (the interval must exclude the
  * ±1 % that this machine's drift produces easily), alpha 0.01 per benchmark to
  * match the ≤ 1 % false-alarm target.
  */
 export const TUNED_BUDGET: PerfGateBudget = { regression: 0.02, noise: 0.01, alpha: 0.01 };
-/** DESIGN.md's documented defaults, for contrast: a 5 % slowdown is borderline by definition. */
+/** docs/design.md's documented defaults, for contrast: a 5 % slowdown is borderline by definition. */
 export const DEFAULT_BUDGET: PerfGateBudget = { regression: 0.05, noise: 0.01, alpha: 0.01 };
 /** What a user gets with no budget file: the defaults plus the default 2 % between-run drift (config/budgets.ts). */
 export const OUT_OF_THE_BOX_BUDGET: PerfGateBudget = { ...DEFAULT_BUDGET, drift: 0.02 };

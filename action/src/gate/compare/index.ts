@@ -12,7 +12,7 @@ import { allPositive, logToRelative } from './scale.js';
 
 /**
  * The statistical comparison of one metric between baseline and current, the
- * heart of the decision rule in DESIGN.md ("Deciding regressed"). This module
+ * heart of the decision rule in docs/design.md ("Deciding regressed"). This module
  * picks the method from what each side has (samples, summary, single value,
  * exact count, paired rounds), applies Benjamini–Hochberg across all inputs of
  * one call (one call = one suite), and classifies each row. It knows nothing of
@@ -219,7 +219,7 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
 }
 
 /**
- * Classifies one comparison by the rule of DESIGN.md ("Deciding regressed"),
+ * Classifies one comparison by the rule of docs/design.md ("Deciding regressed"),
  * on the log-ratio scale, with the p-value adjusted across the call, and
  * records why as data.
  */

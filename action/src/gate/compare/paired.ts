@@ -24,7 +24,7 @@ export interface PairedInput {
  * Interleaved rounds (ABAB or random order per round): the per-round log
  * ratio log(current_i / baseline_i) cancels the machine's slow drift, which is
  * the main reason independent-sample tests over-flag on real runners
- * (DESIGN.md). Wilcoxon signed-rank on those ratios for significance, the
+ * (docs/design.md). Wilcoxon signed-rank on those ratios for significance, the
  * Hodges–Lehmann centre (median of the Walsh averages) and its signed-rank
  * interval for the size. No drift allowance is needed. Rounds whose ratio is
  * exactly 1 carry no direction and are dropped by the test (not by the

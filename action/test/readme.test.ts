@@ -7,6 +7,9 @@ import { parsePerfGateConfig } from '../src/config/perf-gate-config.js';
 import { COMMANDS } from '../src/cli.js';
 import { runCli } from './support/cli.js';
 import { tempDir } from './support/temp.js';
+import { requireTool } from './support/tools.js';
+
+requireTool('cc', 'hyperfine');
 
 /**
  * The README is a user's first contact: its examples must be true. Every YAML

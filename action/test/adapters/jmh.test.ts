@@ -7,6 +7,9 @@ import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('mvn', 'java');
 
 const DIR = join(FIXTURES, 'jmh');
 const PKG = 'example.jmh';

@@ -11,6 +11,9 @@ import { decide } from '../../src/gate/index.js';
 import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
 import { runToolAsync } from '../support/system-tools.js';
 import { adapterContract, FIXTURES, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('wrk');
 
 const latencyText = readFileSync(join(FIXTURES, 'wrk/latency.txt'), 'utf8');
 

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareMetrics } from '../../src/gate/compare.js';
 import type { Metric } from '../../src/model/index.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine');
 
 /**
  * End to end on real hyperfine output: A/A must not be called a change, A/B

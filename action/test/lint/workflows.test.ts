@@ -2,7 +2,7 @@
  * Every workflow (this repository's and the examples) passes actionlint, which
  * also runs shellcheck on their `run:` scripts; every shell script passes
  * shellcheck; action.yml keeps `${{ }}` out of `run:`. The tools are installed
- * by .ci/install.d/40-actionlint.sh; a missing tool fails, never skips.
+ * by `npm run setup` (scripts/install/); a missing tool fails, never skips.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { requireTool } from '../support/tools.js';
+
+requireTool('actionlint', 'shellcheck');
 
 const root = new URL('../../../', import.meta.url).pathname;
 
@@ -28,7 +31,7 @@ function goBin(): string {
 function tool(name: string): string {
   const candidates = [join(goBin(), name), ...(process.env['PATH'] ?? '').split(':').map((d) => join(d, name))];
   const found = candidates.find((c) => c !== name && existsSync(c));
-  if (!found) throw new Error(`${name} is not installed: run .ci/install.d/40-actionlint.sh`);
+  if (!found) throw new Error(`${name} is not installed: run npm run setup`);
   return found;
 }
 
@@ -50,7 +53,7 @@ const scripts = [
   ...files('action/bin', isBash),
   ...files('scripts', isBash),
   ...files('.ci', isBash),
-  ...files('.ci/install.d', isBash),
+  ...files('scripts/install', (n) => n.endsWith('.sh')),
 ];
 
 function actionlint(paths: string[], cwd = root): { status: number | null; output: string } {

@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { requireTool } from '../support/tools.js';
+import { tempDir } from '../support/temp.js';
 
 requireTool('actionlint', 'shellcheck');
 
@@ -75,7 +75,7 @@ test('actionlint (with shellcheck) passes on every workflow', () => {
 });
 
 test('actionlint catches an expression injected into a run: script (the check can fail)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'actionlint-neg-'));
+  const dir = tempDir('actionlint-neg-');
   mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
   const bad = join(dir, '.github', 'workflows', 'bad.yml');
   writeFileSync(bad, 'on: pull_request\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.event.pull_request.title }}"\n');

@@ -18,8 +18,8 @@ go_tool() {
     did "go install $module"
   fi
 }
-go_tool benchstat golang.org/x/perf/cmd/benchstat@latest
-go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint@latest
+go_tool benchstat golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 stamp="$(go env GOCACHE)/perf-gate-examples-go.stamp"
 if stale "$stamp" "$ROOT/examples/go"; then

@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require cargo "the machine image provides Rust (rustup)"
 
 if ! cargo criterion --version >/dev/null 2>&1; then
-  cargo install --quiet --locked cargo-criterion
+  cargo install --quiet --locked cargo-criterion --version 1.1.0
   did "cargo install cargo-criterion"
 fi
 

@@ -8,6 +8,9 @@ import { COMMANDS } from '../src/cli.js';
 import { runCli } from './support/cli.js';
 import { tempDir } from './support/temp.js';
 import { commandsOf, runDocumentedScript, splitShownOutput, taggedBlocks, terminalOutputDifferences } from './support/doc-examples.js';
+import { requireTool } from './support/tools.js';
+
+requireTool('cc', 'hyperfine');
 
 /**
  * The README is a user's first contact: its examples must be true. Every YAML

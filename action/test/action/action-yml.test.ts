@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { inputVariable } from '../../src/action/settings.js';
+import { tempDir } from '../support/temp.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 interface ActionYml {
@@ -57,7 +57,7 @@ test('docs/github-action.md tables match action.yml, and the check notices drift
   const script = join(root, 'action', 'scripts', 'docs-action.mjs');
   const ok = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  const stale = join(mkdtempSync(join(tmpdir(), 'docs-')), 'github-action.md');
+  const stale = join(tempDir('docs-'), 'github-action.md');
   writeFileSync(stale, readFileSync(join(root, 'docs', 'github-action.md'), 'utf8').replace('| `comment` |', '| `comments` |'));
   const bad = spawnSync(process.execPath, [script, '--check', '--docs', stale], { encoding: 'utf8' });
   assert.equal(bad.status, 1);

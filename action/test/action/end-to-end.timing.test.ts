@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
+import { requireTool } from '../support/tools.js';
 
 let gh: FakeGitHub;
 let actionPath: string;
@@ -32,11 +33,7 @@ function commitProgram(delay: string, message: string): string {
 }
 
 before(async () => {
-  try {
-    execFileSync('hyperfine', ['--version'], { stdio: 'ignore' });
-  } catch {
-    throw new Error('hyperfine is not installed: the end-to-end test needs the real tool (apt-get install hyperfine; .ci/run installs it)');
-  }
+  requireTool('hyperfine');
   root = mkdtempSync(join(tmpdir(), 'perf-gate-e2e-'));
   actionPath = await bundleAction(join(root, 'action'));
   repo = join(root, 'repo');

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseClaim, readHandoffFolder, writeHandoff } from '../../src/action/handoff.js';
 import { decideForkSafety, pullRequestFromEvent } from '../../src/github/fork.js';
 import { InputError, newResultSet } from '../../src/model/index.js';
+import { tempDir } from '../support/temp.js';
 
 const sha = 'a'.repeat(40);
 
 test('a handoff written by stage one reads back', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'handoff-'));
+  const dir = tempDir('handoff-');
   writeHandoff(dir, { pullRequest: 5, headSha: sha, gate: 'g' }, newResultSet('2026-11-21T12:00:00Z'));
   const read = readHandoffFolder(dir);
   assert.equal(read.claim.pullRequest, 5);
@@ -35,7 +35,7 @@ test('the claim is validated strictly', () => {
 });
 
 test('symbolic links in the artifact are refused', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'handoff-link-'));
+  const dir = tempDir('handoff-link-');
   mkdirSync(join(dir, 'x'));
   writeFileSync(join(dir, 'pull-request.json'), JSON.stringify({ schema: 'perf-gate/handoff@1', pullRequest: 5, headSha: sha, gate: 'g' }));
   symlinkSync('/etc/passwd', join(dir, 'results.json'));

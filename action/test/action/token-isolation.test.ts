@@ -7,13 +7,13 @@
  */
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { runAction } from '../support/action-runner/scenario.js';
+import { requireTool } from '../support/tools.js';
 
 const TOKEN = 'ghs-secret-token-4f9c2e7a1b';
 
@@ -22,11 +22,7 @@ let actionPath: string;
 let root: string;
 
 before(async () => {
-  try {
-    execFileSync('hyperfine', ['--version'], { stdio: 'ignore' });
-  } catch {
-    throw new Error('hyperfine is not installed: this test runs a real suite (apt-get install hyperfine; .ci/run installs it)');
-  }
+  requireTool('hyperfine');
   root = mkdtempSync(join(tmpdir(), 'perf-gate-token-'));
   actionPath = await bundleAction(join(root, 'action'));
   gh = await startFakeGitHub();

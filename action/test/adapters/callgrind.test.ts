@@ -8,6 +8,9 @@ import { compileBusyLoop } from '../support/programs.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('valgrind', 'cc');
 
 const allocText = readFileSync(join(FIXTURES, 'callgrind/alloc.callgrind.out'), 'utf8');
 

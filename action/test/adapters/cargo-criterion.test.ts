@@ -6,6 +6,9 @@ import { cargoCriterionAdapter } from '../../src/adapters/cargo-criterion.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('cargo', 'cargo-criterion');
 
 const FIXTURE = join(FIXTURES, 'cargo-criterion/message-format-json.jsonl');
 const IDS = ['sum/split/100', 'sum/bytes/100', 'sum/split/1000', 'sum/bytes/1000', 'make_input_100'];

@@ -8,6 +8,9 @@ import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('cargo');
 
 const TREE = join(FIXTURES, 'criterion/target-criterion');
 const IDS = ['make_input_100', 'sum/bytes/100', 'sum/bytes/1000', 'sum/split/100', 'sum/split/1000'];

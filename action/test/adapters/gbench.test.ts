@@ -7,6 +7,10 @@ import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, parseFile, parseText } from './adapter-contract.js';
 import { gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireFile, requireTool } from '../support/tools.js';
+
+requireTool('g++');
+requireFile('/usr/include/benchmark/benchmark.h', 'Google Benchmark (libbenchmark-dev)');
 
 const DIR = join(FIXTURES, 'gbench');
 const SOURCE = new URL('../support/harness-src/gbench.cc', import.meta.url).pathname;

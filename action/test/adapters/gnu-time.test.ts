@@ -7,6 +7,9 @@ import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
 import { compileAlloc, runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('/usr/bin/time', 'gcc');
 
 const captured = readFileSync(join(FIXTURES, 'gnu-time/alloc-v.txt'), 'utf8');
 

@@ -7,6 +7,9 @@ import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('go');
 
 const DIR = join(FIXTURES, 'go-bench');
 const BENCH = ['-run', '^$', '-bench', '.', '-benchmem', '-benchtime', '2000x', '-cpu', '2'];

@@ -7,6 +7,9 @@ import { fileInput } from '../../src/adapters/index.js';
 import { InputError, type BenchmarkResult } from '../../src/model/index.js';
 import { compileBusyLoop, hyperfine } from '../support/programs.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine', 'cc');
 
 const FIXTURES = new URL('../fixtures/hyperfine/', import.meta.url).pathname;
 

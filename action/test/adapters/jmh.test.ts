@@ -8,6 +8,9 @@ import { reasonText } from '../../src/report/reason-text.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { EXAMPLES, gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('mvn', 'java');
 
 const DIR = join(FIXTURES, 'jmh');
 const PKG = 'example.jmh';

@@ -7,6 +7,7 @@ import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
+import { requirePython } from '../support/tools.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 
 const SUREFIRE = join(FIXTURES, 'junit/surefire-3.1.0-handwritten-grouped-time.xml');
@@ -78,6 +79,7 @@ describe('JUnit adapter on node --test --test-reporter=junit', () => {
 });
 
 describe('JUnit adapter on pytest --junitxml', () => {
+  requirePython('pytest');
   const dir = tempDir();
   const out = join(dir, 'pytest-junit.xml');
   let results: BenchmarkResult[];

@@ -7,6 +7,9 @@ import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
 import { compileAlloc, compileC, runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('valgrind', 'gcc');
 
 const allocText = readFileSync(join(FIXTURES, 'massif/alloc.massif.out'), 'utf8');
 

@@ -9,6 +9,9 @@ import { compileBusyLoop } from '../support/programs.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('perf', 'cc');
 
 const noPmuText = readFileSync(join(FIXTURES, 'perf-stat/no-pmu.csv'), 'utf8');
 

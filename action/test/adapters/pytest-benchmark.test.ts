@@ -8,6 +8,9 @@ import type { BenchmarkResult } from '../../src/model/index.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
+import { requirePython } from '../support/tools.js';
+
+requirePython('pytest', 'pytest_benchmark');
 
 const FIXTURE = join(FIXTURES, 'pytest-benchmark/pedantic-six-rounds.json');
 const fixtureText = readFileSync(FIXTURE, 'utf8');

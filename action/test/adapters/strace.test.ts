@@ -8,6 +8,9 @@ import type { BenchmarkResult, Metric } from '../../src/model/index.js';
 import { compileAlloc, runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { adapterContract, FIXTURES, parseFile, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('strace', 'gcc');
 
 const trueText = readFileSync(join(FIXTURES, 'strace/c-f-true.txt'), 'utf8');
 

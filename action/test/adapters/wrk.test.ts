@@ -10,6 +10,9 @@ import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../../src/mod
 import { decide } from '../../src/gate/index.js';
 import { runToolAsync } from '../support/system-tools.js';
 import { adapterContract, FIXTURES, parseText } from './adapter-contract.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('wrk');
 
 const latencyText = readFileSync(join(FIXTURES, 'wrk/latency.txt'), 'utf8');
 

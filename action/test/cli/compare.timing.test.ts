@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { compileBusyLoop, interleavedHyperfine } from '../support/programs.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine', 'cc');
 
 interface JsonRow { benchmark: string; metric: string; status: string; change: number | null; ci: [number, number] | null; budget: { result: string } | null }
 interface JsonReport { verdict: string; rows: JsonRow[] }

@@ -6,6 +6,9 @@ import { compileBusyLoop } from '../support/programs.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import type { ResultSet } from '../../src/model/index.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine', 'cc');
 
 const dir = tempDir();
 

@@ -4,6 +4,9 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine');
 
 const dir = tempDir();
 

@@ -6,6 +6,9 @@ import { makeRunCommand } from '../../src/cli/run.js';
 import type { CliContext } from '../../src/pipeline/command.js';
 import { processSpawner } from '../../src/runner/spawn.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('hyperfine');
 
 const dir = tempDir();
 

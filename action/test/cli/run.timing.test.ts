@@ -10,15 +10,10 @@ import type { ResultSet } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { assertCleanedUpAfterInterrupt } from '../support/interrupted.js';
+import { requireTool } from '../support/tools.js';
 
 function requireTools(): void {
-  for (const [tool, args] of [['hyperfine', ['--version']], ['git', ['--version']], ['cc', ['--version']]] as const) {
-    try {
-      execFileSync(tool, [...args], { stdio: 'pipe' });
-    } catch {
-      assert.fail(`${tool} is not installed: these tests run the real tool (.ci/install.d installs it)`);
-    }
-  }
+  requireTool('hyperfine', 'git', 'cc');
 }
 
 interface JsonRow {

@@ -1,10 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_AB, DEFAULT_TIMEOUT_SECONDS, loadPerfGateConfig, parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
 import { InputError } from '../../src/model/index.js';
+import { tempDir } from '../support/temp.js';
 
 const FULL = `version: 1
 budgets: perf/budgets
@@ -178,7 +178,7 @@ describe('perf-gate.yml', () => {
   });
 
   test('loading a missing file is an InputError naming it; an existing one resolves paths next to it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pg-config-'));
+    const dir = tempDir('pg-config-');
     assert.match(errorOf(() => loadPerfGateConfig('nope.yml', dir)).message, /^nope\.yml: cannot read the config file \(ENOENT\)/);
     writeFileSync(join(dir, 'perf-gate.yml'), 'version: 1\nsuites:\n  - { name: a, run: x, workdir: sub }\n');
     const c = loadPerfGateConfig('perf-gate.yml', dir);

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { EXAMPLES } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('go', 'cargo', 'cargo-criterion', 'mvn', 'java');
 
 interface Row {
   benchmark: string;
@@ -29,7 +32,7 @@ function row(rows: Row[], benchmark: string, metric: string): Row {
 /**
  * The examples as a user runs them: `perf-gate run --config examples/<name>/perf-gate.yml`
  * builds, runs the real harness, reads its output and checks the budgets. The harnesses
- * come from .ci/install.d/20-rust-java-go.sh.
+ * come from `npm run setup` (scripts/install/).
  */
 describe('examples/go, examples/rust-criterion and examples/java-jmh pass their own gate', () => {
   const dir = tempDir('perf-gate-examples-');

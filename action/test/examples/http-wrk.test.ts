@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('wrk');
 
 const EXAMPLE = new URL('../../../examples/http-wrk/', import.meta.url).pathname;
 
@@ -23,7 +26,7 @@ function rowsOf(path: string): { verdict: string; rows: Row[] } {
 describe('examples/http-wrk: perf-gate run against a loopback server', () => {
   const dir = tempDir();
 
-  test('wrk is installed (CI: .ci/install.d/26-system-tools.sh)', () => {
+  test('wrk is installed (npm run setup installs it)', () => {
     runTool('wrk', ['--version'], { allowFailure: true });
   });
 

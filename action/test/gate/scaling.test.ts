@@ -11,6 +11,9 @@ import { parseBudgets } from '../../src/config/budgets.js';
 import { parseInput, fileInput } from '../../src/adapters/index.js';
 import { reasonText } from '../../src/report/reason-text.js';
 import { readFileSync } from 'node:fs';
+import { requireTool } from '../support/tools.js';
+
+requireTool('cc', 'hyperfine');
 
 const point = (id: string, params: Record<string, string> | undefined, samples: number[], metric = 'time'): BenchmarkResult => ({
   id, status: 'ok', ...(params ? { params } : {}), metrics: { [metric]: { unit: 's', direction: 'lower', samples } },
@@ -74,7 +77,7 @@ describe('scaling of real programs measured on this machine', () => {
   before(() => {
     for (const name of ['linear', 'quadratic']) {
       const cc = spawnSync('cc', ['-O1', '-o', join(dir, name), fixture(`${name}.c`)], { encoding: 'utf8' });
-      assert.ok(!cc.error, 'cc (a C compiler) is not installed: CI installs it with .ci/install.d/46-preflight-scaling.sh');
+      assert.ok(!cc.error, 'cc (a C compiler) is not installed: run npm run setup');
       assert.equal(cc.status, 0, cc.stderr);
     }
   });
@@ -126,7 +129,7 @@ describe('scaling of real programs measured on this machine', () => {
   test('a real hyperfine -P sweep groups into one family through the hyperfine adapter', () => {
     const json = join(dir, 'sweep.json');
     const run = spawnSync('hyperfine', ['-N', '--runs', '3', '--warmup', '1', '-P', 'n', '1000', '3000', '-D', '1000', '--export-json', json, `${join(dir, 'quadratic')} {n}`], { encoding: 'utf8', timeout: 60_000 });
-    assert.ok(!run.error, 'hyperfine is not installed: CI installs it with .ci/install.d/46-preflight-scaling.sh');
+    assert.ok(!run.error, 'hyperfine is not installed: run npm run setup');
     assert.equal(run.status, 0, run.stderr);
     const benchmarks = parseInput(fileInput(json, readFileSync(json, 'utf8')), 'hyperfine');
     const checks = checkScaling(benchmarks, 'time', { param: 'n', max: 1.1 });

@@ -2,15 +2,18 @@
  * Every workflow (this repository's and the examples) passes actionlint, which
  * also runs shellcheck on their `run:` scripts; every shell script passes
  * shellcheck; action.yml keeps `${{ }}` out of `run:`. The tools are installed
- * by .ci/install.d/40-actionlint.sh; a missing tool fails, never skips.
+ * by `npm run setup` (scripts/install/); a missing tool fails, never skips.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { requireTool } from '../support/tools.js';
+import { tempDir } from '../support/temp.js';
+
+requireTool('actionlint', 'shellcheck');
 
 const root = new URL('../../../', import.meta.url).pathname;
 
@@ -28,7 +31,7 @@ function goBin(): string {
 function tool(name: string): string {
   const candidates = [join(goBin(), name), ...(process.env['PATH'] ?? '').split(':').map((d) => join(d, name))];
   const found = candidates.find((c) => c !== name && existsSync(c));
-  if (!found) throw new Error(`${name} is not installed: run .ci/install.d/40-actionlint.sh`);
+  if (!found) throw new Error(`${name} is not installed: run npm run setup`);
   return found;
 }
 
@@ -50,7 +53,7 @@ const scripts = [
   ...files('action/bin', isBash),
   ...files('scripts', isBash),
   ...files('.ci', isBash),
-  ...files('.ci/install.d', isBash),
+  ...files('scripts/install', (n) => n.endsWith('.sh')),
 ];
 
 function actionlint(paths: string[], cwd = root): { status: number | null; output: string } {
@@ -72,7 +75,7 @@ test('actionlint (with shellcheck) passes on every workflow', () => {
 });
 
 test('actionlint catches an expression injected into a run: script (the check can fail)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'actionlint-neg-'));
+  const dir = tempDir('actionlint-neg-');
   mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
   const bad = join(dir, '.github', 'workflows', 'bad.yml');
   writeFileSync(bad, 'on: pull_request\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.event.pull_request.title }}"\n');

@@ -1,10 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fillTemplate, paramEnvName, quotedPlaceholders, writesOutputFile } from '../../src/model/command-template.js';
+import { tempDir } from '../support/temp.js';
 
 describe('run templates', () => {
   test('only {output} and the sweep parameters are replaced, each by one shell word', () => {
@@ -17,7 +17,7 @@ describe('run templates', () => {
   });
 
   test('a hostile sweep value used unquoted stays data when bash really runs the command', () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'pg-pwned-')), 'pwned');
+    const marker = join(tempDir('pg-pwned-'), 'pwned');
     const hostile = `$(touch ${marker})`;
     const template = "printf '%s\\n' {n} {n}x";
     assert.deepEqual(quotedPlaceholders(template, ['n']), []);

@@ -1,6 +1,5 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
@@ -11,13 +10,10 @@ import { logProgress } from '../../src/runner/progress.js';
 import { runSuites } from '../../src/runner/run-suite.js';
 import { processSpawner } from '../../src/runner/spawn.js';
 import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
 
 function requireHyperfine(): void {
-  try {
-    execFileSync('hyperfine', ['--version'], { stdio: 'pipe' });
-  } catch {
-    assert.fail('hyperfine is not installed: these tests run the real tool (apt-get install hyperfine; .ci/install.d installs it)');
-  }
+  requireTool('hyperfine');
 }
 
 function suitesOf(yaml: string, dir: string): SuiteConfig[] {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp.js';
 
 const script = new URL('../../../scripts/move-major-tag.sh', import.meta.url).pathname;
 const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -13,7 +13,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 function setup(): { work: string; remote: string } {
-  const root = mkdtempSync(join(tmpdir(), 'move-tag-'));
+  const root = tempDir('move-tag-');
   const remote = join(root, 'remote.git');
   const work = join(root, 'work');
   execFileSync('git', ['init', '-q', '--bare', remote]);

@@ -6,13 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mannWhitney } from '../../src/stats/index.js';
 import { testData } from './random-data.js';
+import { requireTool } from '../support/tools.js';
 
-/** benchstat from `go install golang.org/x/perf/cmd/benchstat@latest` (.ci/install.d/30-python-stats.sh). */
+requireTool('go', 'benchstat');
+
+/** benchstat from `go install golang.org/x/perf/cmd/benchstat` (`npm run setup`: scripts/install/30-go.sh). */
 function benchstatPath(): string {
   const gopath = spawnSync('go', ['env', 'GOPATH'], { encoding: 'utf8' });
   if (gopath.status !== 0) throw new Error('go is not installed: benchstat cannot be found');
   const path = join(gopath.stdout.trim(), 'bin', 'benchstat');
-  if (!existsSync(path)) throw new Error(`benchstat not found at ${path}: run bash .ci/install.d/30-python-stats.sh`);
+  if (!existsSync(path)) throw new Error(`benchstat is not installed (not at ${path}): run npm run setup`);
   return path;
 }
 

@@ -2,7 +2,7 @@
 
 Reads a JSON list of cases on stdin and writes a JSON list of results on stdout.
 Each case is {"kind": ..., ...}; see the handlers below. Called from
-python-reference.ts; scipy is installed by .ci/install.d/30-python-stats.sh.
+python-reference.ts; scipy is installed by `npm run setup` (scripts/install/20-python.sh).
 """
 import json
 import math

@@ -2,16 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { decide } from '../../src/gate/index.js';
 import type { VerdictRow } from '../../src/gate/types.js';
 import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../../src/model/index.js';
+import { notInstalled } from './tools.js';
 
-/** The repository root and the example projects the live tests reuse (their builds are warmed by CI). */
+/** The repository root and the example projects the live tests reuse (`npm run setup` warms their builds). */
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const EXAMPLES = {
   rustCriterion: `${ROOT}examples/rust-criterion`,
   javaJmh: `${ROOT}examples/java-jmh`,
   go: `${ROOT}examples/go`,
 };
-
-const INSTALL_SCRIPT = '.ci/install.d/20-rust-java-go.sh';
 
 export interface HarnessRun {
   status: number | null;
@@ -21,7 +20,7 @@ export interface HarnessRun {
 
 /**
  * Runs a benchmark harness (cargo, java, mvn, go, g++, a built binary) with a
- * time limit. A missing tool fails with how CI installs it, never a skip; a
+ * time limit. A missing tool fails naming the install command, never a skip; a
  * non-zero exit fails with the tail of stderr unless `allowFailure`.
  */
 export function runHarness(
@@ -37,7 +36,7 @@ export function runHarness(
     maxBuffer: 64 * 1024 * 1024,
   });
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-    throw new Error(`${command} is not installed (or not on PATH); CI installs the Rust, Java, Go and C++ harnesses with ${INSTALL_SCRIPT}`);
+    throw notInstalled(command);
   }
   if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0 && !options.allowFailure) {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from '../../src/stats/index.js';
 import type { TimerResult } from '../../src/runner/timer.js';
+import { notInstalled, requireTool } from './tools.js';
 
 /**
  * A small CPU-bound C program whose work is `iterations` rounds of an LCG, so
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
 export function compileBusyLoop(dir: string): string {
   const source = join(dir, 'busy.c');
   const binary = join(dir, 'busy');
+  requireTool('cc');
   writeFileSync(source, BUSY_LOOP_C);
   execFileSync('cc', ['-O2', '-o', binary, source], { stdio: 'pipe' });
   return binary;
@@ -36,7 +38,7 @@ export function hyperfine(args: string[], output: string, options: { allowFailur
     return 0;
   } catch (error) {
     const e = error as { status?: number; stderr?: Buffer; code?: string };
-    if (e.code === 'ENOENT') throw new Error('hyperfine is not installed (apt-get install hyperfine; .ci/run installs it)');
+    if (e.code === 'ENOENT') throw notInstalled('hyperfine');
     if (options.allowFailure && typeof e.status === 'number') return e.status;
     throw new Error(`hyperfine failed: ${e.stderr?.toString() ?? String(error)}`);
   }

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { notInstalled } from './tools.js';
 
 export interface ToolRun {
   status: number | null;
@@ -8,24 +9,14 @@ export interface ToolRun {
   stderr: string;
 }
 
-/** Where CI installs each tool, so a missing one fails with a fix, never a skip. */
-const INSTALLED_BY: Record<string, string> = {
-  wrk: '.ci/install.d/26-system-tools.sh (apt-get install wrk)',
-  perf: '.ci/install.d/26-system-tools.sh (apt-get install linux-perf)',
-  strace: '.ci/install.d/26-system-tools.sh (apt-get install strace)',
-  valgrind: '.ci/install.d/26-system-tools.sh (apt-get install valgrind)',
-  '/usr/bin/time': '.ci/install.d/26-system-tools.sh (apt-get install time)',
-  gcc: '.ci/install.d/26-system-tools.sh (apt-get install gcc)',
-  python3: 'the machine image (python3 with pytest)',
-};
-
+/** A missing tool fails naming it and the install command, never a skip. */
 function missing(command: string): Error {
-  return new Error(`${command} is not installed; CI installs it with ${INSTALLED_BY[command] ?? 'its .ci/install.d script'}`);
+  return notInstalled(command);
 }
 
 /**
  * Runs a real tool to completion with a time limit. A missing tool throws an
- * error that says how CI installs it; a non-zero exit throws with its stderr
+ * error naming it and the install command; a non-zero exit throws with its stderr
  * unless `allowFailure`.
  */
 export function runTool(command: string, args: string[], options: { cwd?: string; timeoutMs?: number; allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}): ToolRun {

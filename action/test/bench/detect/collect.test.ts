@@ -2,6 +2,9 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { collect, type CollectPlan } from '../../../../bench/detect/collect.js';
+import { requireTool } from '../../support/tools.js';
+
+requireTool('gcc');
 
 /** Children of this process still running the background spinner. */
 function spinnersAlive(): string[] {

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { compareMetrics } from '../../../src/gate/compare/index.js';
 import type { Metric } from '../../../src/model/index.js';
 import { reasonText } from '../../../src/report/reason-text.js';
+import { requireTool } from '../../support/tools.js';
+
+requireTool('hyperfine');
 
 /**
  * End to end on real hyperfine output: A/A must not be called a change, A/B

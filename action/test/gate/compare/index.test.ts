@@ -250,7 +250,7 @@ describe('compareMetrics: noisier on a port scanner that users called highly uns
 
   test('three runs at 1.6–2.4× the median where the baseline stayed within 1.2× are flagged noisier', () => {
     const r = one({ baseline: samples(seconds(baselineMs)), current: samples(seconds(currentMs)) });
-    assert.ok(r.flags.includes('noisier'), r.reason);
+    assert.ok(r.flags.includes('noisier'), reasonText(r.reason));
     assert.equal(r.status, 'regressed');
     // The same unstable runs on both sides are no change in stability.
     const both = one({ baseline: samples(seconds(currentMs).map((v) => v * 0.999)), current: samples(seconds(currentMs)) });

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFileCommand, runComposite } from './run-composite.js';
+import { tempDir } from '../temp.js';
 
 function actionDir(yml: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'composite-'));
+  const dir = tempDir('composite-');
   writeFileSync(join(dir, 'action.yml'), yml);
   return dir;
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Rust: cargo-criterion (cargo install, about a minute to build on 2 cores),
+# then one build of examples/rust-criterion's benches for `cargo bench` and
+# `cargo criterion`, so the criterion tests measure instead of compiling.
+# libtest #[bench] needs nothing more (the tests set RUSTC_BOOTSTRAP=1).
+set -euo pipefail
+# shellcheck source=scripts/install/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+require cargo "the machine image provides Rust (rustup)"
+
+if ! cargo criterion --version >/dev/null 2>&1; then
+  cargo install --quiet --locked cargo-criterion --version 1.1.0
+  did "cargo install cargo-criterion"
+fi
+
+example="$ROOT/examples/rust-criterion"
+stamp="$example/target/.perf-gate-setup"
+if stale "$stamp" "$example"; then
+  (cd "$example" && cargo bench --quiet --bench parse --no-run && cargo criterion --bench parse --no-run >/dev/null 2>&1)
+  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+  did "cargo bench --no-run examples/rust-criterion"
+fi

@@ -31,6 +31,13 @@ export class TestbedMismatchError extends Error {
   override readonly name = 'TestbedMismatchError';
 }
 
+/** What each testbed-mismatch mode does, in its own words (each message says what its mode does). */
+const TESTBED_CONSEQUENCE: Record<GateOptions['testbedMismatch'], string> = {
+  flag: 'regressions are shown but do not fail the gate; budgets still do',
+  compare: 'regressions still fail the gate (--testbed-mismatch compare)',
+  refuse: 'the comparison is refused (--testbed-mismatch refuse): nothing was compared',
+};
+
 interface PendingRow {
   row: VerdictRow;
   /** Index into the comparison inputs when this row is decided by a statistical comparison. */
@@ -88,7 +95,7 @@ export function decide(
   const warnings: GateWarning[] = [];
   const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
   if (differentTestbed) {
-    const consequence = options.testbedMismatch === 'compare' ? 'regressions still fail the gate (--testbed-mismatch compare)' : 'regressions are shown but do not fail the gate; budgets still do';
+    const consequence = TESTBED_CONSEQUENCE[options.testbedMismatch];
     const message = `the baseline was measured on testbed ${baseline!.testbed!.id} and this run on ${current.testbed!.id}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
     if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError(message);
     warnings.push({ code: 'different-testbed', message });

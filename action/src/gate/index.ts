@@ -12,6 +12,7 @@ import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type Ro
 
 export * from './types.js';
 export { rowKey, withConfirmations } from './confirmations.js';
+export { idOverlap, type IdOverlap } from './id-overlap.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;

@@ -32,3 +32,34 @@ test('the exit status follows the verdict', () => {
   assert.equal(verdictExit(pass), EXIT.pass);
   assert.equal(verdictExit(fail), EXIT.fail);
 });
+
+const named = (...ids: string[]): ResultSet =>
+  newResultSet('2026-11-21T12:00:00Z', ids.map((id) => ({ id, status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, samples: [1, 1.01, 0.99] } } })));
+
+test('a baseline whose ids do not match the current run is unusable input, not a pass', () => {
+  assert.throws(
+    () =>
+      gate({
+        baseline: named('h/old-1', 'h/old-2', 'h/old-3', 'h/old-4'),
+        current: named('h/new-1', 'h/new-2', 'h/new-3', 'h/new-4'),
+        budgets: EMPTY_BUDGETS,
+        baselineInput: '--baseline',
+        baselineSource: '--baseline old.json',
+        currentSource: '--current new.json',
+      }),
+    (error: unknown) =>
+      error instanceof InputError &&
+      error.file === '--baseline' &&
+      /old\.json/.test(error.message) &&
+      /new\.json/.test(error.message) &&
+      /"h\/old-1", "h\/old-2", "h\/old-3" and 1 more/.test(error.message) &&
+      /"h\/new-1", "h\/new-2", "h\/new-3" and 1 more/.test(error.message) &&
+      /--command-name/.test(error.message) &&
+      /name:/.test(error.message),
+  );
+});
+
+test('A/B sides come from one config: their ids are not checked', () => {
+  const report = gate({ baseline: named('h/old'), current: named('h/new'), budgets: EMPTY_BUDGETS, baselineInput: '--baseline', sameConfig: true });
+  assert.equal(report.counts.new, 1);
+});

@@ -201,6 +201,19 @@ export function decide(
       });
     }
   }
+  // A metric a rule sets that none of the benchmarks its glob matches reports: the budget never applies.
+  const sides = [...current.benchmarks, ...(baseline?.benchmarks ?? [])];
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) continue;
+    const matched = sides.filter((b) => rule.matcher.test(b.id));
+    for (const [metric, budget] of Object.entries(rule.metrics)) {
+      if (matched.some((b) => b.metrics[metric] !== undefined)) continue;
+      warnings.push({
+        code: 'unused-budget-metric',
+        message: `${budget.source.file}${budget.source.line ? `:${budget.source.line}` : ''}: no benchmark matched by "${rule.pattern}" reports ${metric}, so this budget never applies; check the metric against the report's rows.`,
+      });
+    }
+  }
   for (const b of current.benchmarks) {
     const missing = Object.entries(b.unavailable ?? {});
     if (missing.length === 0 || ignored.has(b.id)) continue;

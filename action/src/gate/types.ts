@@ -81,7 +81,7 @@ export interface VerdictRow {
 
 /** A closed set of warnings; each text says what to do next. */
 export interface GateWarning {
-  code: 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
+  code: 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
   message: string;
 }
 

@@ -7,3 +7,4 @@ export * from './result-set.js';
 export * from './input-error.js';
 export * from './metrics.js';
 export * from './units.js';
+export * from './nearest-name.js';

@@ -4,7 +4,8 @@
  */
 import type { Budgets } from '../config/budgets.js';
 import { decide, DEFAULT_GATE_OPTIONS, idOverlap, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap } from '../gate/index.js';
-import { InputError, type ResultSet } from '../model/index.js';
+import { dimensionOfMetric } from '../config/budgets.js';
+import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type ResultSet } from '../model/index.js';
 
 export { DEFAULT_GATE_OPTIONS, type GateOptions, type GateReport } from '../gate/index.js';
 
@@ -32,6 +33,7 @@ export interface GateRequest {
 
 /** The gate's report for the run; a refused testbed mismatch is an InputError naming the baseline's input. */
 export function gate(request: GateRequest): GateReport {
+  assertBudgetMetricsExist(request.budgets, request.baseline, request.current);
   if (request.baseline && !request.sameConfig) {
     const overlap = idOverlap(request.baseline, request.current);
     if (overlap.unusable) throw new InputError(request.baselineInput, unmatchedIdsMessage(overlap, request.baselineSource ?? request.baselineInput, request.currentSource ?? 'the current results'));
@@ -60,4 +62,25 @@ export function unmatchedIdsMessage(overlap: IdOverlap, baselineSource: string, 
     'Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME / --command-name NAME); ' +
     'in perf-gate.yml an id is <suite>/<name>, so keep each suite\'s name: (and the benchmark names) the same as when the baseline was recorded.'
   );
+}
+
+/**
+ * A metric name in a budget that perf-gate does not know and no benchmark of
+ * this run reports (either side) is a typo: `tiem: { max: 10ms }` would
+ * otherwise never apply, silently.
+ */
+function assertBudgetMetricsExist(budgets: Budgets, baseline: ResultSet | undefined, current: ResultSet): void {
+  const reported = new Set([...current.benchmarks, ...(baseline?.benchmarks ?? [])].flatMap((b) => Object.keys(b.metrics)));
+  for (const rule of budgets.rules) {
+    for (const [metric, budget] of Object.entries(rule.metrics)) {
+      if (isKnownMetricName(metric) || dimensionOfMetric(metric) !== undefined || reported.has(metric)) continue;
+      const near = nearestName(metric, [...new Set([...KNOWN_METRIC_NAMES, ...reported])]);
+      throw new InputError(
+        budget.source.file,
+        `"${metric}" is not a metric perf-gate knows and no benchmark of this run reports it${near ? `; did you mean \`${near}\`?` : ''} (known: ${KNOWN_METRIC_NAMES.slice(0, 6).join(', ')} …; reported here: ${[...reported].slice(0, 6).join(', ') || 'none'})`,
+        budget.source.line,
+        `benchmarks.${rule.pattern}.${metric}`,
+      );
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY_BUDGETS } from '../../src/config/budgets.js';
+import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, parseBudgets, type Budgets } from '../../src/config/budgets.js';
 import { rowKey } from '../../src/gate/index.js';
 import { InputError, newResultSet, type ResultSet } from '../../src/model/index.js';
 import { gate, gateOptions } from '../../src/pipeline/gate.js';
@@ -62,4 +62,32 @@ test('a baseline whose ids do not match the current run is unusable input, not a
 test('A/B sides come from one config: their ids are not checked', () => {
   const report = gate({ baseline: named('h/old'), current: named('h/new'), budgets: EMPTY_BUDGETS, baselineInput: '--baseline', sameConfig: true });
   assert.equal(report.counts.new, 1);
+});
+
+function budgetsOf(yaml: string): Budgets {
+  const parsed = parseBudgets(yaml, 'budgets/t.yml');
+  return { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: ['budgets/t.yml'] };
+}
+
+test('a typo in a budget metric is unusable input naming the file, the line of the key and the nearest name', () => {
+  for (const [key, limit, meant] of [['tiem', '10ms', 'time'], ['memroy_peak', '1MB', 'memory_peak']] as const) {
+    const budgets = budgetsOf(`version: 1\nbenchmarks:\n  "*":\n    ${key}: { max: ${limit} }\n`);
+    assert.throws(
+      () => gate({ baseline: undefined, current: named('h/a'), budgets, baselineInput: '--baseline' }),
+      (error: unknown) => error instanceof InputError && error.file === 'budgets/t.yml' && error.line === 4 && error.message.includes(`did you mean \`${meant}\`?`),
+      key,
+    );
+  }
+});
+
+test('a custom metric some benchmark reports is not a typo; a known one no matched benchmark reports is a warning', () => {
+  const custom: ResultSet = newResultSet('2026-11-21T12:00:00Z', [
+    { id: 'h/a', status: 'ok', metrics: { frames: { unit: '', direction: 'higher', samples: [60, 61, 59] } } },
+  ]);
+  const budgets = budgetsOf('version: 1\nbenchmarks:\n  "h/*":\n    frames: { min: 30 }\n    memory_peak: { max: 1MB }\n');
+  const report = gate({ baseline: undefined, current: custom, budgets, baselineInput: '--baseline' });
+  const warning = report.warnings.find((w) => w.code === 'unused-budget-metric');
+  assert.ok(warning, JSON.stringify(report.warnings));
+  assert.match(warning.message, /budgets\/t\.yml:5: .*memory_peak/);
+  assert.equal(report.warnings.filter((w) => w.code === 'unused-budget-metric').length, 1);
 });

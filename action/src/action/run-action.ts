@@ -46,6 +46,9 @@ interface Measured {
   baseline: ResultSet | undefined;
   current: ResultSet;
   confirmations?: AbMeasurement['confirmations'];
+  /** Where each side came from, named when their benchmark ids do not match. */
+  baselineSource?: string;
+  currentSource: string;
 }
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
@@ -157,23 +160,25 @@ async function obtainResults(
     const ab = await measureAb({
       ref: abRef, config, shard: null, outDir, budgets, cwd: settings.workingDirectory, env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
     });
-    return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations };
+    return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
   }
   const created = deps.now().toISOString();
-  const baseline = await actionBaseline(settings, config, measuring, created, deps);
-  if (handoff) return { baseline, current: handoff.results };
+  const chosen = await actionBaseline(settings, config, measuring, created, deps);
+  const baseline = chosen?.results;
+  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source } : {}) };
+  if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
   if (settings.results.length > 0) {
     const read = readResults(settings.results, { cwd: settings.workingDirectory, created });
-    return { baseline, current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref } };
+    return { ...sides, current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref }, currentSource: `action input "results" (${settings.results.join(', ')})` };
   }
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
   const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
-  return { baseline, current };
+  return { ...sides, current, currentSource: `this run of ${config.file}` };
 }
 
 /** The baseline input's files, else the store's choice; a missing or empty one is said out loud and only the budgets decide. */
-async function actionBaseline(settings: Settings, config: PerfGateConfig | null, measuring: boolean, created: string, deps: ActionDeps): Promise<ResultSet | undefined> {
+async function actionBaseline(settings: Settings, config: PerfGateConfig | null, measuring: boolean, created: string, deps: ActionDeps): Promise<{ results: ResultSet; source: string } | undefined> {
   const query: BaselineQuery = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
   const chosen = await readBaseline({
     paths: settings.baseline,
@@ -191,7 +196,7 @@ async function actionBaseline(settings: Settings, config: PerfGateConfig | null,
     deps.log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
     return undefined;
   }
-  return chosen.results;
+  return chosen;
 }
 
 async function decideGate(settings: Settings, budgets: Budgets, measured: Measured, log: ActionLog): Promise<GateReport> {
@@ -202,7 +207,10 @@ async function decideGate(settings: Settings, budgets: Budgets, measured: Measur
       budgets,
       options: gateOptions(settings.testbedMismatch),
       ...(measured.confirmations ? { confirmations: measured.confirmations } : {}),
-      baselineInput: 'action input "baseline"',
+      baselineInput: settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline',
+      ...(measured.baselineSource ? { baselineSource: measured.baselineSource } : {}),
+      currentSource: measured.currentSource,
+      ...(measured.confirmations ? { sameConfig: true } : {}),
     }),
   );
   log.info(`verdict: ${report.verdict}`);

@@ -36,7 +36,10 @@ export const compareCommand: Command = {
     const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
     const current = readResults(flags.current, read);
     const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
-    const report = gate({ baseline: baseline?.results, current, budgets, options: gateOptions(mismatch), baselineInput: '--baseline' });
+    const report = gate({ baseline: baseline?.results, current, budgets, options: gateOptions(mismatch), baselineInput: '--baseline',
+      ...(baseline ? { baselineSource: `--baseline ${baseline.source}` } : {}),
+      currentSource: `--current ${flags.current.join(' ')}`,
+    });
     publishToTerminal(report, outputs, ctx);
     return verdictExit(report);
   },

@@ -63,7 +63,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         const ref = flags.ab;
         return withInterruptCleanup(deps.spawner, async (cleanups) => {
           const ab = await measureAb({ ref, config, shard, outDir, budgets, cwd: ctx.cwd, env: ctx.env, write, now: () => ctx.now(), deps, cleanups });
-          const report = gate({ baseline: ab.base, current: ab.head, budgets, confirmations: ab.confirmations, baselineInput: '--baseline' });
+          const report = gate({ baseline: ab.base, current: ab.head, budgets, confirmations: ab.confirmations, baselineInput: '--baseline', currentSource: `this run of ${config.file}`, sameConfig: true });
           publishToTerminal(report, outputs, ctx);
           return verdictExit(report);
         });
@@ -80,7 +80,10 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const current = await withInterruptCleanup(deps.spawner, () =>
         runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps }),
       );
-      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: '--baseline' });
+      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : `baselines: in ${config.file}`,
+        ...(baseline ? { baselineSource: baseline.source } : {}),
+        currentSource: `this run of ${config.file}`,
+      });
       publishToTerminal(report, outputs, ctx);
       if (mode === 'main') ctx.stdout(`perf-gate: baseline written to ${await recordBaseline(store, current, shard)}\n`);
       return verdictExit(report);

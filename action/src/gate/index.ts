@@ -30,6 +30,7 @@ import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type Ro
 
 export * from './types.js';
 export { withConfirmations } from './confirmations.js';
+export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
 
 export interface GateOptions {
@@ -202,6 +203,16 @@ export function decide(
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
       warnings.push({ code: 'unused-budget', pattern: rule.pattern, source: rule.source });
+    }
+  }
+  // A metric a rule sets that none of the benchmarks its glob matches reports: the budget never applies.
+  const sides = [...current.benchmarks, ...(baseline?.benchmarks ?? [])];
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) continue;
+    const matched = sides.filter((b) => rule.matcher.test(b.id));
+    for (const [metric, budget] of Object.entries(rule.metrics)) {
+      if (matched.some((b) => b.metrics[metric] !== undefined)) continue;
+      warnings.push({ code: 'unused-budget-metric', pattern: rule.pattern, metric, source: budget.source });
     }
   }
   for (const b of current.benchmarks) {

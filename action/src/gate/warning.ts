@@ -1,7 +1,7 @@
 import type { SourceRef } from '../model/index.js';
 
 /** The closed set of warning codes; the JSON report writes them as they are. */
-export type GateWarningCode = 'unused-budget' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
+export type GateWarningCode = 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
 
 /**
  * What the gate warns about, as data: a code and the names and numbers the
@@ -11,6 +11,8 @@ export type GateWarningCode = 'unused-budget' | 'different-testbed' | 'no-baseli
 export type GateWarning =
   /** A budget rule whose glob matched no benchmark (likely a typo). */
   | { code: 'unused-budget'; pattern: string; source: SourceRef }
+  /** A budget for a metric that no benchmark matched by its glob reports (it never applies). */
+  | { code: 'unused-budget-metric'; pattern: string; metric: string; source: SourceRef }
   /** Baseline and current were measured on different testbeds; `mode` is what the gate does about it. */
   | { code: 'different-testbed'; baselineTestbed: string; currentTestbed: string; mode: 'flag' | 'compare' }
   | { code: 'no-baseline' }

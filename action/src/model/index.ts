@@ -18,3 +18,4 @@ export * from './row.js';
 export * from './bmf-measures.js';
 export * from './command-template.js';
 export * from './testbed-mismatch.js';
+export * from './nearest-name.js';

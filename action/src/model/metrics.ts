@@ -34,6 +34,14 @@ const KNOWN: Record<string, MetricTraits> = {
   'gc.alloc.rate.norm': { direction: 'lower', exact: false },
 };
 
+/** The metric names perf-gate knows (the vocabulary above), for "did you mean" suggestions. */
+export const KNOWN_METRIC_NAMES: readonly string[] = Object.keys(KNOWN);
+
+/** Is this a metric name perf-gate knows, by name or by family (`syscalls.<name>`, `errors.<kind>`)? */
+export function isKnownMetricName(name: string): boolean {
+  return name in KNOWN || name.startsWith('syscalls.') || name.startsWith('errors.');
+}
+
 /** Units whose larger values are better: rates. */
 function isRateUnit(unit: string): boolean {
   return unit === '1/s' || unit === 'B/s' || /\/s(ec)?$/i.test(unit) || /^ops?\b/i.test(unit);

@@ -13,9 +13,16 @@ export interface TestbedMismatch {
   mode: 'flag' | 'compare' | 'refuse';
 }
 
+/** What each mode does, in its own words: a message never describes another mode. */
+const TESTBED_CONSEQUENCE: Record<TestbedMismatch['mode'], string> = {
+  flag: 'regressions are shown but do not fail the gate; budgets still do',
+  compare: 'regressions still fail the gate (--testbed-mismatch compare)',
+  refuse: 'the comparison is refused (--testbed-mismatch refuse): nothing was compared',
+};
+
 /** What the mismatch means for this run and what to do about it. */
 export function testbedMismatchText(m: TestbedMismatch): string {
-  const consequence = m.mode === 'compare' ? 'regressions still fail the gate (--testbed-mismatch compare)' : 'regressions are shown but do not fail the gate; budgets still do';
+  const consequence = TESTBED_CONSEQUENCE[m.mode];
   return `the baseline was measured on testbed ${m.baselineTestbed} and this run on ${m.currentTestbed}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
 }
 

@@ -17,6 +17,10 @@ export function warningText(warning: GateWarning): string {
       const { file, line } = warning.source;
       return `${file}${line ? `:${line}` : ''}: the glob "${warning.pattern}" matches no benchmark; check it against the benchmark ids in the report.`;
     }
+    case 'unused-budget-metric': {
+      const { file, line } = warning.source;
+      return `${file}${line ? `:${line}` : ''}: no benchmark matched by "${warning.pattern}" reports ${warning.metric}, so this budget never applies; check the metric against the report's rows.`;
+    }
     case 'different-testbed':
       return testbedMismatchText(warning);
     case 'no-baseline':

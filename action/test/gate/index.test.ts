@@ -222,3 +222,26 @@ describe('odd input the gate must not wave through', () => {
     assert.equal(report.verdict, 'pass');
   });
 });
+
+test('each --testbed-mismatch mode says what that mode does, and no other mode\'s words', () => {
+  const base = set([bench('a', samples(0.010, 20, 1))], { testbed: { id: 'box-1' } });
+  const cur = set([bench('a', samples(0.013, 20, 2))], { testbed: { id: 'box-2' } });
+  const warning = (mode: 'flag' | 'compare'): string =>
+    decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: mode }).warnings.map(warningText).find((t) => t.includes('testbed'))!;
+  const flag = warning('flag');
+  assert.match(flag, /regressions are shown but do not fail the gate; budgets still do/);
+  const compare = warning('compare');
+  assert.match(compare, /regressions still fail the gate/);
+  assert.doesNotMatch(compare, /do not fail/);
+  let refused = '';
+  try {
+    decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'refuse' });
+  } catch (error) {
+    assert.ok(error instanceof TestbedMismatchError);
+    refused = error.message;
+  }
+  assert.match(refused, /the comparison is refused/);
+  assert.doesNotMatch(refused, /do not fail the gate|still fail the gate|budgets still do/);
+  assert.match(refused, /box-1/);
+  assert.match(refused, /box-2/);
+});

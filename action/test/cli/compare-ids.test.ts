@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+
+/** A hyperfine export of one command, as `hyperfine --export-json` writes it. */
+function hyperfine(command: string, times: number[]): string {
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return JSON.stringify({ results: [{ command, mean, stddev: 0.0001, median: mean, user: 0, system: 0, min: Math.min(...times), max: Math.max(...times), times, exit_codes: times.map(() => 0) }] }, null, 2);
+}
+
+const base = Array.from({ length: 10 }, (_, i) => 0.010 * (1 + 0.001 * i));
+const slow = base.map((t) => t * 2);
+
+test('the README compare example (commands named after themselves) is exit 2, not a green 2× slowdown', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'old.json'), hyperfine('./app-old input', base));
+  writeFileSync(join(dir, 'new.json'), hyperfine('./app-new input', slow));
+  const result = await runCli(['compare', '--baseline', 'old.json', '--current', 'new.json'], dir);
+  assert.equal(result.status, 2, result.stdout + result.stderr);
+  assert.doesNotMatch(result.stdout, /PASS/);
+  assert.match(result.stderr, /old\.json/);
+  assert.match(result.stderr, /new\.json/);
+  assert.match(result.stderr, /app-old input/);
+  assert.match(result.stderr, /app-new input/);
+  assert.match(result.stderr, /hyperfine -n NAME \/ --command-name NAME/);
+});
+
+test('the same runs named alike with -n are compared and the 2× slowdown fails', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'old.json'), hyperfine('app', base));
+  writeFileSync(join(dir, 'new.json'), hyperfine('app', slow));
+  const result = await runCli(['compare', '--baseline', 'old.json', '--current', 'new.json'], dir);
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+});

@@ -81,10 +81,16 @@ function ensureFolder(output: OutputPath, dir: string): void {
   while (statOrNull(ancestor) === null && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
   const found = statOrNull(ancestor);
   if (found && !found.isDirectory()) throw outputError(output, `${ancestor} is a file, expected a folder`);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw outputError(output, `cannot create the folder ${dir}: ${describeFsError(error)}`);
+  // One level at a time: Node's recursive mkdirSync loops forever where a parent exists but refuses new entries (/proc).
+  const missing: string[] = [];
+  for (let d = dir; d !== ancestor; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statOrNull(d)?.isDirectory()) continue;
+      throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error)}`);
+    }
   }
   // Root ignores permission bits, so try it: a read-only mount or /proc refuses even root.
   const probe = join(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);

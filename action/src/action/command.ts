@@ -9,7 +9,7 @@ import * as core from '@actions/core';
 import { closeSync, readFileSync } from 'node:fs';
 import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
-import { defaultDeps, EXIT, UsageError, withInterruptCleanup, type Command } from '../pipeline/index.js';
+import { defaultDeps, EXIT, prepareOutputPaths, UsageError, withInterruptCleanup, type Command } from '../pipeline/index.js';
 import { runAction } from './run-action.js';
 import { readSettings, describeSettings, suiteEnvironment } from './settings.js';
 import type { ActionLog } from './log.js';
@@ -75,6 +75,7 @@ export const actionCommand: Command = {
     const log = coreLog();
     try {
       const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
+      prepareOutputPaths([{ flag: 'the output-dir input', path: settings.outputDir, kind: 'folder' }], ctx.cwd);
       if (settings.token) core.setSecret(settings.token);
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { RESULT_SET_SCHEMA } from '../model/index.js';
-import { EXIT, mergeShards, UsageError, type Command } from '../pipeline/index.js';
+import { EXIT, mergeShards, prepareOutputPaths, UsageError, type Command } from '../pipeline/index.js';
 
 const USAGE = `Usage: perf-gate merge --out FILE RESULTSET...
 
@@ -16,8 +16,9 @@ export const mergeCommand: Command = {
   usage: USAGE,
   async run(argv, ctx) {
     const { out, paths } = splitArgs(argv);
-    if (!out) throw new UsageError('--out FILE is required');
+    if (out === undefined) throw new UsageError('--out FILE is required');
     if (paths.length === 0) throw new UsageError('name at least one ResultSet file or folder');
+    prepareOutputPaths([{ flag: '--out', path: out, kind: 'file' }], ctx.cwd);
     const outPath = resolve(ctx.cwd, out);
     const { set, files, warnings } = mergeShards(paths, outPath, ctx.cwd);
     for (const w of warnings) ctx.stderr(`perf-gate merge: warning: ${w}\n`);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import {
-  checkMachine, DEFAULT_PROBE_OPTIONS, EXIT, PREFLIGHT_LEVELS, preflightAnnotations, preflightText, UsageError, writeOutputFile, type Command, type PreflightLevel,
+  checkMachine, DEFAULT_PROBE_OPTIONS, EXIT, PREFLIGHT_LEVELS, prepareOutputPaths, preflightAnnotations, preflightText, UsageError, writeOutputFile, type Command, type PreflightLevel,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -34,6 +34,7 @@ export const preflightCommand: Command = {
       if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags['probe-seconds']}"`);
       durationMs = seconds * 1000;
     }
+    prepareOutputPaths([{ flag: '--json', path: flags.json, kind: 'file' }], ctx.cwd);
     const report = checkMachine({
       root: flags.root === undefined ? '/' : resolve(ctx.cwd, flags.root),
       level,
@@ -43,7 +44,7 @@ export const preflightCommand: Command = {
     });
     ctx.stdout(preflightText(report));
     if (ctx.env.GITHUB_ACTIONS === 'true') ctx.stdout(preflightAnnotations(report));
-    if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
     return report.fails ? EXIT.fail : EXIT.pass;
   },
 };

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError } from '../model/index.js';
 import {
-  configuredStore, DEFAULT_GATE_OPTIONS, defaultDeps, gate, measureAb, measuredRun, parseShard, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
+  configuredStore, DEFAULT_GATE_OPTIONS, defaultDeps, gate, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
   readConfig, recordBaseline, runConfiguredSuites, shardSuites, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
@@ -43,15 +41,11 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       if (flags.ab !== undefined && flags.baseline) throw new UsageError('--ab measures its own baseline; it cannot be combined with --baseline');
       if (flags.ab !== undefined && mode === 'main') throw new UsageError('--mode main stores a baseline from a plain run; it cannot be combined with --ab');
       const shard = flags.shard !== undefined ? parseShard(flags.shard) : null;
-      const config = readConfig(flags.config ?? 'perf-gate.yml', ctx.cwd);
       const outputs = { json: flags.json, markdown: flags.markdown };
       prepareOutputs(outputs, ctx.cwd);
+      prepareOutputPaths([{ flag: '--out', path: flags.out ?? 'perf-gate-results', kind: 'folder' }], ctx.cwd);
       const outDir = resolve(ctx.cwd, flags.out ?? 'perf-gate-results');
-      try {
-        mkdirSync(outDir, { recursive: true });
-      } catch (error) {
-        throw new InputError('--out', `cannot create ${outDir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      }
+      const config = readConfig(flags.config ?? 'perf-gate.yml', ctx.cwd);
       const created = ctx.now().toISOString();
       const store = configuredStore(config, created);
       if (mode === 'main') await store.checkWritable();

@@ -1,5 +1,5 @@
 import { parseQuantity } from '../model/index.js';
-import { EXIT, timeToFile, UsageError, type Command } from '../pipeline/index.js';
+import { EXIT, prepareOutputPaths, timeToFile, UsageError, type Command } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
@@ -21,10 +21,11 @@ export const timeCommand: Command = {
   usage: USAGE,
   async run(argv, ctx) {
     const flags = parseFlags(argv, { 'export-json': 'string', runs: 'string', warmup: 'string', timeout: 'string', command: 'list' });
-    if (!flags['export-json']) throw new UsageError('--export-json is required');
+    if (flags['export-json'] === undefined) throw new UsageError('--export-json is required');
     if (!flags.command) throw new UsageError('--command is required');
     const timeout = parseQuantity(flags.timeout ?? '60s');
     if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    prepareOutputPaths([{ flag: '--export-json', path: flags['export-json'], kind: 'file' }], ctx.cwd);
     const data = timeToFile({
       commands: flags.command,
       runs: count(flags.runs, 'runs', 10, 1),

@@ -151,7 +151,7 @@ export function decide(
         row.status = 'missing';
         row.reason = cur ? { code: 'metric-missing', metric: name } : { code: 'benchmark-missing' };
         pending.push({ row });
-      } else if (!baseMetric || base?.status === 'failed') {
+      } else if (!baseMetric) {
         row.status = 'new';
         row.reason = base?.status === 'failed' ? { code: 'baseline-failed' } : { code: 'no-baseline' };
         pending.push({ row });
@@ -168,6 +168,8 @@ export function decide(
           // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
           drift: interleaved ? 0 : resolved.tolerances.drift,
         });
+        // A baseline that failed but still measured a value (a JUnit timing with a <failure>) is compared; the flag says it failed.
+        if (base?.status === 'failed') row.flags.push('baseline-failed');
         pending.push({ row, comparison: inputs.length - 1 });
       }
     }
@@ -177,7 +179,8 @@ export function decide(
   const rows = pending.map(({ row, comparison }) => {
     if (comparison === undefined) return finish(row, budgets, differentTestbed, options);
     const c = comparisons[comparison]!;
-    const flags: RowFlag[] = [...c.flags];
+    const flags: RowFlag[] = [...row.flags, ...c.flags];
+    const reason = row.flags.includes('baseline-failed') ? `${c.reason}; the baseline run of this benchmark failed, this run passes` : c.reason;
     return finish(
       {
         ...row,
@@ -190,7 +193,7 @@ export function decide(
         status: c.status,
         flags,
         samplesNeeded: c.samplesNeeded,
-        reason: c.reason,
+        reason,
       },
       budgets,
       differentTestbed,

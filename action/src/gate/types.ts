@@ -17,7 +17,8 @@ export type RowFlag =
   | 'paired'
   | 'confirmed'
   | 'not-confirmed'
-  | 'ignored';
+  | 'ignored'
+  | 'baseline-failed';
 
 /** Statistics of one side of a row, in base units (null fields where unknown). */
 export interface SideStats {

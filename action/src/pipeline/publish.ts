@@ -5,8 +5,8 @@
  * request comment and the check run's title, summary and annotations. Files
  * are written atomically; the faces decide only where the text goes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { accessSync, closeSync, constants, mkdirSync, openSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { GateReport } from '../gate/index.js';
 import type { CheckRunAnnotation } from '../github/client.js';
 import { InputError, type ResultSet } from '../model/index.js';
@@ -23,17 +23,122 @@ export interface ReportOutputs {
   markdown?: string;
 }
 
-/** Fails early (exit 2) when a report could not be written, before any suite runs. */
-export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
-  for (const [flag, path] of Object.entries(outputs)) {
-    if (!path) continue;
-    const dir = dirname(resolve(cwd, path));
+/**
+ * One output path a command was given: the flag (or action input) that named
+ * it, the path as given, and whether a file or a folder goes there.
+ */
+export interface OutputPath {
+  flag: string;
+  path: string | undefined;
+  kind: 'file' | 'folder';
+}
+
+/** The longest name of one path component on the file systems perf-gate runs on (bytes). */
+const NAME_MAX = 255;
+/** The longest whole path (bytes). */
+const PATH_MAX = 4095;
+
+/** What a file-system error code means, in words a user can act on. */
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENAMETOOLONG':
+      return 'name too long';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a part of the path is a file, expected a folder';
+    case 'EISDIR':
+      return 'is a folder, expected a file';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'ENOENT':
+      return 'cannot be created there (ENOENT: the place does not take new files)';
+    default:
+      return `cannot be written (${code ?? String(error)})`;
+  }
+}
+
+function outputError(output: OutputPath, detail: string): InputError {
+  return new InputError(`${output.flag} ${JSON.stringify(output.path ?? '')}`, detail);
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Creates a folder (and its parents), naming the ancestor that is a file when that is the problem. */
+function ensureFolder(output: OutputPath, dir: string): void {
+  let ancestor = dir;
+  while (statOrNull(ancestor) === null && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  const found = statOrNull(ancestor);
+  if (found && !found.isDirectory()) throw outputError(output, `${ancestor} is a file, expected a folder`);
+  // One level at a time: Node's recursive mkdirSync loops forever where a parent exists but refuses new entries (/proc).
+  const missing: string[] = [];
+  for (let d = dir; d !== ancestor; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(d);
     } catch (error) {
-      throw new InputError(path, `cannot create the folder for --${flag}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statOrNull(d)?.isDirectory()) continue;
+      throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error)}`);
     }
   }
+  // Root ignores permission bits, so try it: a read-only mount or /proc refuses even root.
+  const probe = join(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (error) {
+    throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error)}`);
+  }
+  rmSync(probe, { force: true });
+}
+
+/**
+ * The one place output paths are prepared, before any work starts: every
+ * problem a path has (empty, a name too long, a file where a folder is
+ * needed or the other way round, no permission, a place that takes no files)
+ * is unusable input (exit 2) naming the flag, the path and what is wrong.
+ * Missing parent folders are created.
+ */
+export function prepareOutputPaths(outputs: readonly OutputPath[], cwd: string): void {
+  for (const output of outputs) {
+    if (output.path === undefined) continue;
+    if (output.path.trim() === '') throw outputError(output, `is empty, expected a ${output.kind} name`);
+    if (output.path.includes('\0')) throw outputError(output, 'contains a NUL character');
+    const abs = resolve(cwd, output.path);
+    if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
+    const long = abs.split(sep).find((part) => Buffer.byteLength(part) > NAME_MAX);
+    if (long !== undefined) throw outputError(output, `name too long: "${long.slice(0, 40)}…" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
+    const existing = statOrNull(abs);
+    if (output.kind === 'file') {
+      if (existing?.isDirectory()) throw outputError(output, 'is a folder, expected a file');
+      ensureFolder(output, dirname(abs));
+      if (existing) {
+        try {
+          accessSync(abs, constants.W_OK);
+        } catch (error) {
+          throw outputError(output, `cannot be overwritten: ${describeFsError(error)}`);
+        }
+      }
+    } else {
+      if (existing && !existing.isDirectory()) throw outputError(output, 'is a file, expected a folder');
+      ensureFolder(output, abs);
+    }
+  }
+}
+
+/** Fails early (exit 2) when a report could not be written, before any suite runs. */
+export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
+  prepareOutputPaths(Object.entries(outputs).map(([flag, path]) => ({ flag: `--${flag}`, path, kind: 'file' as const })), cwd);
 }
 
 /** Writes a report file; a path that cannot take it (a folder, no permission) is unusable input naming the flag. */
@@ -41,7 +146,7 @@ function writeReport(path: string, flag: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new InputError(path, `cannot write the ${flag} report: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InputError(`${flag} ${JSON.stringify(path)}`, `cannot write the report: ${describeFsError(error)}`);
   }
 }
 
@@ -52,9 +157,13 @@ export function publishToTerminal(report: GateReport, outputs: ReportOutputs, ct
   ctx.stdout(renderTerminal(report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined }));
 }
 
-/** Writes a command's output file atomically (relative to the working directory). */
-export function writeOutputFile(cwd: string, path: string, text: string): void {
-  writeFileAtomic(resolve(cwd, path), text);
+/** Writes a command's output file atomically (relative to the working directory); a failure names the flag. */
+export function writeOutputFile(cwd: string, path: string, text: string, flag = '--out'): void {
+  try {
+    writeFileAtomic(resolve(cwd, path), text);
+  } catch (error) {
+    throw new InputError(`${flag} ${JSON.stringify(path)}`, `cannot write the file: ${describeFsError(error)}`);
+  }
 }
 
 /** Where a run's files went, for the action's outputs and the artifact. */

@@ -10,6 +10,6 @@ export type { TimerOptions, TimerResult } from '../runner/timer.js';
 /** Times the commands and writes hyperfine-compatible JSON to `path` (relative to the options' cwd); returns the timings. */
 export function timeToFile(options: TimerOptions, path: string): { results: TimerResult[] } {
   const data = timeCommands(options);
-  writeOutputFile(options.cwd, path, `${JSON.stringify(data, null, 2)}\n`);
+  writeOutputFile(options.cwd, path, `${JSON.stringify(data, null, 2)}\n`, '--export-json');
   return data;
 }

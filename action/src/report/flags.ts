@@ -17,6 +17,7 @@ export const FLAG_TEXT: Record<RowFlag, string> = {
   paired: 'measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels',
   confirmed: 'a re-run confirmed the change',
   'not-confirmed': 'a re-run did not confirm the change: treat it as noise unless it recurs',
+  'baseline-failed': 'the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone',
   ignored: 'ignored by a budget (`ignore: true`): shown for information, never fails the gate',
 };
 

@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
 
 const NS = 1e-9;
 
@@ -33,19 +33,18 @@ export const benchmarkDotNetAdapter: Adapter = {
     if (!isRecord(data) || !Array.isArray(data.Benchmarks)) {
       throw new InputError(path, 'expected a JSON object with a "Benchmarks" array (BenchmarkDotNet JSON exporter)', 1);
     }
+    const errors = jsonErrors(text, path);
     if (data.Benchmarks.length === 0) {
-      throw new InputError(path, 'the "Benchmarks" array is empty; expected at least one benchmark', lineOfKeyOccurrence(text, 'Benchmarks', 0));
+      throw errors.error(['Benchmarks'], 'the "Benchmarks" array is empty; expected at least one benchmark');
     }
-    return data.Benchmarks.map((bench, index) => parseBenchmark(bench, index, text, path));
+    return data.Benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   },
 };
 
-function parseBenchmark(bench: unknown, index: number, text: string, path: string): BenchmarkResult {
-  const where = `Benchmarks[${index}]`;
-  // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
-  const line = (): number | undefined => lineOfKeyOccurrence(text, 'FullName', index);
+function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): BenchmarkResult {
+  const at = ['Benchmarks', index];
   if (!isRecord(bench) || typeof bench.FullName !== 'string' || bench.FullName === '') {
-    throw new InputError(path, 'expected an object with a "FullName" string', line(), where);
+    throw errors.error(isRecord(bench) ? [...at, 'FullName'] : at, 'expected an object with a "FullName" string');
   }
   const job = typeof bench.DisplayInfo === 'string' ? jobOf(bench.DisplayInfo) : undefined;
   const params: Record<string, string> = {};
@@ -67,7 +66,7 @@ function parseBenchmark(bench: unknown, index: number, text: string, path: strin
     result.error = { message: 'BenchmarkDotNet reported no statistics (the benchmark failed or produced no results)' };
     return result;
   }
-  if (!isRecord(stats)) throw new InputError(path, `expected "Statistics" to be an object or null for "${id}"`, line(), `${where}.Statistics`);
+  if (!isRecord(stats)) throw errors.error([...at, 'Statistics'], `expected "Statistics" to be an object or null for "${id}"`);
   const metrics: Record<string, Metric> = {};
   const summary = buildSummary(
     { n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max },
@@ -78,14 +77,14 @@ function parseBenchmark(bench: unknown, index: number, text: string, path: strin
     samples = stats.OriginalValues.map((v, i) => {
       const ns = finiteOrUndefined(v);
       if (ns === undefined || ns < 0) {
-        throw new InputError(path, `expected a non-negative number of nanoseconds, found ${JSON.stringify(v)}`, line(), `${where}.Statistics.OriginalValues[${i}]`);
+        throw errors.error([...at, 'Statistics', 'OriginalValues', i], `expected a non-negative number of nanoseconds, found ${JSON.stringify(v)}`);
       }
       return ns * NS;
     });
   }
   if (samples) metrics.time = buildMetric('time', 's', summary ? { samples, summary } : { samples }, { sourceUnit: 'ns' });
   else if (summary) metrics.time = buildMetric('time', 's', { summary }, { sourceUnit: 'ns' });
-  else throw new InputError(path, `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`, line(), `${where}.Statistics`);
+  else throw errors.error([...at, 'Statistics'], `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`);
 
   if (isRecord(bench.Memory)) {
     const bytes = finiteOrUndefined(bench.Memory.BytesAllocatedPerOperation);

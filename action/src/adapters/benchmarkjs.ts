@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
 
 /** `String(bench)`: `name x 1,234,567 ops/sec ±1.12% (93 runs sampled)`; names may contain " x ". */
 const CYCLE = /^(.+) x ([\d,]+(?:\.\d+)?) ops\/sec \u00b1(\d+(?:\.\d+)?)% \((\d+) runs? sampled\)\s*$/;
@@ -91,11 +91,11 @@ function parseJson(text: string, path: string): BenchmarkResult[] {
   if (!Array.isArray(data) || data.length === 0) {
     throw new InputError(path, 'expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})', 1);
   }
+  const errors = jsonErrors(text, path);
   return data.map((bench, index) => {
-    const where = `[${index}]`;
-    // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
-    const line = (): number | undefined => lineOfKeyOccurrence(text, 'name', index);
-    if (!isRecord(bench) || typeof bench.name !== 'string') throw new InputError(path, 'expected an object with a "name" string', line(), where);
+    if (!isRecord(bench) || typeof bench.name !== 'string') {
+      throw errors.error(isRecord(bench) ? [index, 'name'] : [index], 'expected an object with a "name" string');
+    }
     if (bench.error !== undefined && bench.error !== null && bench.error !== false) {
       const message = isRecord(bench.error) && typeof bench.error.message === 'string' ? bench.error.message : 'the benchmark threw';
       return { id: bench.name, status: 'failed', error: { message }, metrics: {} };
@@ -106,7 +106,7 @@ function parseJson(text: string, path: string): BenchmarkResult[] {
     if (sample && sample.length > 0) {
       const samples = sample.map((v, i) => {
         const s = finiteOrUndefined(v);
-        if (s === undefined || s < 0) throw new InputError(path, `expected seconds per operation, found ${JSON.stringify(v)}`, line(), `${where}.stats.sample[${i}]`);
+        if (s === undefined || s < 0) throw errors.error([index, 'stats', 'sample', i], `expected seconds per operation, found ${JSON.stringify(v)}`);
         return s;
       });
       metrics.time = buildMetric('time', 's', { samples }, { sourceUnit: 's' });
@@ -117,7 +117,7 @@ function parseJson(text: string, path: string): BenchmarkResult[] {
     const hz = finiteOrUndefined(bench.hz);
     if (hz !== undefined && hz > 0) metrics.throughput = buildMetric('throughput', '1/s', { value: hz }, { sourceUnit: 'ops/sec' });
     if (Object.keys(metrics).length === 0) {
-      throw new InputError(path, `expected "hz" (ops/sec) or "stats" (seconds) for "${bench.name}"`, line(), where);
+      throw errors.error([index], `expected "hz" (ops/sec) or "stats" (seconds) for "${bench.name}"`);
     }
     return { id: bench.name, status: 'ok', metrics };
   });

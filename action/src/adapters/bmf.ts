@@ -1,6 +1,6 @@
 import { BMF_MEASURES, InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
 
 /**
  * Bencher Metric Format: `{ "<benchmark>": { "<measure>": { "value": n,
@@ -30,14 +30,13 @@ export const bmfAdapter: Adapter = {
     if (!isRecord(data)) throw new InputError(path, 'expected a JSON object of benchmarks (Bencher Metric Format)', 1);
     const entries = Object.entries(data);
     if (entries.length === 0) throw new InputError(path, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": …}}}', 1);
-    return entries.map(([name, measures], index) => {
-      const line = lineOfKeyOccurrence(text, name, 0);
-      if (!isRecord(measures)) throw new InputError(path, 'expected an object of measures', line, name);
+    const errors = jsonErrors(text, path);
+    return entries.map(([name, measures]) => {
+      if (!isRecord(measures)) throw errors.error([name], 'expected an object of measures');
       const metrics: Record<string, Metric> = {};
       for (const [slug, measure] of Object.entries(measures)) {
-        const key = `${name}.${slug}`;
         if (!isRecord(measure) || typeof measure.value !== 'number' || !Number.isFinite(measure.value)) {
-          throw new InputError(path, `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`, line, key);
+          throw errors.error(isRecord(measure) ? [name, slug, 'value'] : [name, slug], `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`);
         }
         const known = BMF_MEASURES[slug];
         const metric = known?.metric ?? slug;
@@ -45,7 +44,6 @@ export const bmfAdapter: Adapter = {
         const scale = known?.toBase ?? 1;
         metrics[metric] = { unit, ...metricTraits(metric, unit), sourceUnit: slug === 'latency' ? 'ns' : unit, value: measure.value * scale };
       }
-      void index;
       return { id: name, status: 'ok', metrics } satisfies BenchmarkResult;
     });
   },

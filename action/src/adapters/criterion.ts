@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric, type Summary } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { isRecord, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
 
 /**
  * criterion.rs's `target/criterion` tree. Each benchmark has a folder whose
@@ -87,7 +87,7 @@ const NS = 1e-9;
 function parseBenchmark(input: AdapterInput, estimates: Record<string, unknown>): BenchmarkResult {
   const { path } = input;
   const mean = estimateOf(estimates, 'mean', 'Mean');
-  if (mean === undefined) throw new InputError(path, 'expected "mean": {"point_estimate": <ns>} in criterion estimates', 1, 'mean');
+  if (mean === undefined) throw jsonErrors(input.text, path).error(['mean'], 'expected "mean": {"point_estimate": <ns>} in criterion estimates');
 
   const benchmarkText = input.readRelated('benchmark.json');
   if (benchmarkText === undefined) {
@@ -95,13 +95,15 @@ function parseBenchmark(input: AdapterInput, estimates: Record<string, unknown>)
   }
   const benchmarkPath = siblingPath(path, 'benchmark.json');
   const id = parseJsonText(benchmarkText, benchmarkPath, 'criterion benchmark.json ({"group_id", "full_id", …})');
-  if (!isRecord(id) || typeof id.group_id !== 'string') throw new InputError(benchmarkPath, 'expected a criterion BenchmarkId object with "group_id"', 1);
+  if (!isRecord(id) || typeof id.group_id !== 'string') {
+    throw jsonErrors(benchmarkText, benchmarkPath).error(isRecord(id) ? ['group_id'] : [], 'expected a criterion BenchmarkId object with "group_id"');
+  }
   const fullId = typeof id.full_id === 'string' ? id.full_id : [id.group_id, id.function_id, id.value_str].filter((p) => typeof p === 'string').join('/');
 
   const sampleText = input.readRelated('sample.json');
   if (sampleText === undefined) throw new InputError(path, 'no sample.json beside it; criterion writes one into each new/ folder (the per-iteration samples)');
   const samplePath = siblingPath(path, 'sample.json');
-  const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), samplePath);
+  const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), sampleText, samplePath);
 
   const samples = perIteration.map((ns) => ns * NS);
   const summary: Summary = { n: samples.length, mean: mean * NS, stddev: null, min: Math.min(...samples), max: Math.max(...samples) };
@@ -111,7 +113,7 @@ function parseBenchmark(input: AdapterInput, estimates: Record<string, unknown>)
   if (median !== undefined) summary.median = median * NS;
 
   const metrics: Record<string, Metric> = { time: buildMetric('time', 's', { samples, summary }, { sourceUnit: 'ns' }) };
-  const throughput = readThroughput(id.throughput, benchmarkPath);
+  const throughput = readThroughput(id.throughput, benchmarkText, benchmarkPath);
   if (throughput) {
     const rates = samples.map((s) => throughput.perIteration / s);
     metrics[throughput.metric] = buildMetric(throughput.metric, throughput.unit, { samples: rates }, { sourceUnit: throughput.sourceUnit });
@@ -126,31 +128,40 @@ function siblingPath(path: string, name: string): string {
 }
 
 /** Per-iteration values (ns) from sample.json: `times[i] / iters[i]`, in sample order. */
-function readSamples(data: unknown, path: string): number[] {
+function readSamples(data: unknown, text: string, path: string): number[] {
+  const errors = jsonErrors(text, path);
   let iters: unknown;
   let times: unknown;
+  // criterion ≤ 0.3.2 wrote [[iters], [times]].
+  const legacy = Array.isArray(data);
   if (isRecord(data)) ({ iters, times } = data);
-  else if (Array.isArray(data) && data.length === 2) [iters, times] = data; // criterion ≤ 0.3.2: [[iters], [times]]
-  if (!Array.isArray(iters) || !Array.isArray(times)) throw new InputError(path, 'expected {"iters": [...], "times": [...]} (criterion sample.json)', 1);
+  else if (Array.isArray(data) && data.length === 2) [iters, times] = data;
+  const itersAt = legacy ? [0] : ['iters'];
+  const timesAt = legacy ? [1] : ['times'];
+  if (!Array.isArray(iters) || !Array.isArray(times)) {
+    throw errors.error(Array.isArray(iters) ? timesAt : itersAt, 'expected {"iters": [...], "times": [...]} (criterion sample.json)');
+  }
   if (iters.length === 0 || iters.length !== times.length) {
-    throw new InputError(path, `expected "iters" and "times" of the same, non-zero length; found ${iters.length} and ${times.length}`, 1);
+    throw errors.error(timesAt, `expected "iters" and "times" of the same, non-zero length; found ${iters.length} and ${times.length}`);
   }
   return times.map((t, i) => {
     const n = iters[i];
     if (typeof t !== 'number' || typeof n !== 'number' || !(n > 0) || !Number.isFinite(t) || t < 0) {
-      throw new InputError(path, `expected a positive iteration count and a time at sample ${i}, found iters ${JSON.stringify(n)}, times ${JSON.stringify(t)}`, 1, `times[${i}]`);
+      const at = typeof n !== 'number' || !(n > 0) ? [...itersAt, i] : [...timesAt, i];
+      throw errors.error(at, `expected a positive iteration count and a time at sample ${i}, found iters ${JSON.stringify(n)}, times ${JSON.stringify(t)}`);
     }
     return t / n;
   });
 }
 
 /** benchmark.json's throughput: a serde enum `{"Bytes": n}` etc., or null. */
-function readThroughput(raw: unknown, path: string): { metric: string; perIteration: number; unit: string; sourceUnit: string } | undefined {
+function readThroughput(raw: unknown, text: string, path: string): { metric: string; perIteration: number; unit: string; sourceUnit: string } | undefined {
   if (raw === null || raw === undefined) return undefined;
-  if (!isRecord(raw)) throw new InputError(path, 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}', 1, 'throughput');
+  const errors = jsonErrors(text, path);
+  if (!isRecord(raw)) throw errors.error(['throughput'], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
   const [kind, amount] = Object.entries(raw)[0] ?? [];
   if (typeof amount !== 'number' || !(amount >= 0)) {
-    throw new InputError(path, `expected a non-negative number in "throughput", found ${JSON.stringify(raw)}`, 1, 'throughput');
+    throw errors.error(kind === undefined ? ['throughput'] : ['throughput', kind], `expected a non-negative number in "throughput", found ${JSON.stringify(raw)}`);
   }
   switch (kind) {
     case 'Bytes':
@@ -161,6 +172,6 @@ function readThroughput(raw: unknown, path: string): { metric: string; perIterat
     case 'Elements':
       return { metric: 'throughput', perIteration: amount, unit: '1/s', sourceUnit: 'elem/s' };
     default:
-      throw new InputError(path, `unknown throughput kind ${JSON.stringify(kind)}; expected Bytes, BytesDecimal, Elements or Bits`, 1, 'throughput');
+      throw errors.error(['throughput'], `unknown throughput kind ${JSON.stringify(kind)}; expected Bytes, BytesDecimal, Elements or Bits`);
   }
 }

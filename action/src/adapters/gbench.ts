@@ -1,8 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric, type Summary } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { linesOfKey } from './key-lines.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
 
 /**
  * Google Benchmark JSON (`--benchmark_out_format=json` or `--benchmark_format=json`).
@@ -37,14 +36,16 @@ export const gbenchAdapter: Adapter = {
   },
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
-    const data = parseJsonText(quoteNonFinite(text), path, 'Google Benchmark JSON ({"context": …, "benchmarks": [...]})');
+    const quoted = quoteNonFinite(text);
+    const data = parseJsonText(quoted, path, 'Google Benchmark JSON ({"context": …, "benchmarks": [...]})');
+    const errors = jsonErrors(quoted, path);
     if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path, 'expected a JSON object with a "benchmarks" array (Google Benchmark --benchmark_out_format=json)', 1);
     }
     if (data.benchmarks.length === 0) {
-      throw new InputError(path, 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)', lineOfKeyOccurrence(text, 'benchmarks', 0));
+      throw errors.error(['benchmarks'], 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)');
     }
-    return collect(data.benchmarks, text, path);
+    return collect(data.benchmarks, errors);
   },
 };
 
@@ -81,7 +82,6 @@ const COUNTER_UNITS: Record<string, { metric: string; unit: string }> = {
 
 interface Group {
   id: string;
-  line: number | undefined;
   threads?: number;
   label?: string;
   /** Metric name → { unit, samples in repetition order, or aggregate name → value }. */
@@ -90,15 +90,12 @@ interface Group {
   errors: string[];
 }
 
-function collect(runs: unknown[], text: string, path: string): BenchmarkResult[] {
+function collect(runs: unknown[], errors: JsonErrors): BenchmarkResult[] {
   const groups = new Map<string, Group>();
-  const nameLines = linesOfKey(text, 'name');
-  const before = countNamesBefore(text);
   runs.forEach((run, index) => {
-    const line = nameLines[index + before];
-    const where = `benchmarks[${index}]`;
+    const at = ['benchmarks', index];
     if (!isRecord(run) || typeof run.name !== 'string') {
-      throw new InputError(path, 'expected a run object with a "name" string', line, where);
+      throw errors.error(isRecord(run) ? [...at, 'name'] : at, 'expected a run object with a "name" string');
     }
     const runType = typeof run.run_type === 'string' ? run.run_type : 'iteration';
     const aggregateName = typeof run.aggregate_name === 'string' ? run.aggregate_name : undefined;
@@ -109,7 +106,7 @@ function collect(runs: unknown[], text: string, path: string): BenchmarkResult[]
       : run.name;
     let group = groups.get(id);
     if (!group) {
-      group = { id, line, iterations: new Map(), aggregates: new Map(), errors: [] };
+      group = { id, iterations: new Map(), aggregates: new Map(), errors: [] };
       groups.set(id, group);
     }
     if (typeof run.threads === 'number') group.threads = run.threads;
@@ -118,9 +115,9 @@ function collect(runs: unknown[], text: string, path: string): BenchmarkResult[]
       group.errors.push(typeof run.error_message === 'string' ? run.error_message : 'error_occurred');
       return;
     }
-    const values = runValues(run, where, line, path);
+    const values = runValues(run, at, errors);
     if (runType === 'aggregate') {
-      if (aggregateName === undefined) throw new InputError(path, 'an aggregate run without "aggregate_name"', line, where);
+      if (aggregateName === undefined) throw errors.error(at, 'an aggregate run without "aggregate_name"');
       if (run.aggregate_unit === 'percentage') return; // cv: a fraction, not in the metric's unit
       for (const v of values) {
         const entry = group.aggregates.get(v.metric) ?? { unit: v.unit, sourceUnit: v.sourceUnit, byAggregate: new Map<string, number>() };
@@ -138,16 +135,9 @@ function collect(runs: unknown[], text: string, path: string): BenchmarkResult[]
     }
   });
   if (groups.size === 0) {
-    throw new InputError(path, 'no benchmark runs: every row is a BigO/RMS or skipped row', lineOfKeyOccurrence(text, 'benchmarks', 0));
+    throw errors.error(['benchmarks'], 'no benchmark runs: every row is a BigO/RMS or skipped row');
   }
   return [...groups.values()].map(toResult);
-}
-
-/** Counts "name" keys that come before the benchmarks array (none in real files; keeps lines right if a context has one). */
-function countNamesBefore(text: string): number {
-  const start = text.search(/"benchmarks"\s*:/);
-  if (start < 0) return 0;
-  return (text.slice(0, start).match(/"name"\s*:/g) ?? []).length;
 }
 
 
@@ -158,32 +148,32 @@ function stripSuffix(name: string, aggregateName: string | undefined): string {
 interface RunValue { metric: string; unit: string; sourceUnit: string; value: number }
 
 /** The numbers of one run in base units: time, cpu_time and every counter. */
-function runValues(run: Record<string, unknown>, where: string, line: number | undefined, path: string): RunValue[] {
+function runValues(run: Record<string, unknown>, at: JsonPath, errors: JsonErrors): RunValue[] {
   const out: RunValue[] = [];
   const timeUnit = typeof run.time_unit === 'string' ? run.time_unit : 'ns';
   const factor = TIME_UNITS[timeUnit];
   if (factor === undefined) {
-    throw new InputError(path, `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`, line, `${where}.time_unit`);
+    throw errors.error([...at, 'time_unit'], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
   }
   for (const [key, metric] of [['real_time', 'time'], ['cpu_time', 'cpu_time']] as const) {
-    if (run[key] === undefined) throw new InputError(path, `expected "${key}" (per-iteration time in ${timeUnit})`, line, `${where}.${key}`);
-    out.push({ metric, unit: 's', sourceUnit: timeUnit, value: toNumber(run[key], `${where}.${key}`, line, path) * factor });
+    if (run[key] === undefined) throw errors.error([...at, key], `expected "${key}" (per-iteration time in ${timeUnit})`);
+    out.push({ metric, unit: 's', sourceUnit: timeUnit, value: toNumber(run[key], [...at, key], errors) * factor });
   }
   for (const [key, raw] of Object.entries(run)) {
     if (RUN_KEYS.has(key)) continue;
     if (typeof raw !== 'number' && raw !== 'NaN' && raw !== 'Infinity' && raw !== '-Infinity') continue;
     const known = COUNTER_UNITS[key];
-    out.push({ metric: known?.metric ?? key, unit: known?.unit ?? 'count', sourceUnit: known?.unit ?? '', value: toNumber(raw, `${where}.${key}`, line, path) });
+    out.push({ metric: known?.metric ?? key, unit: known?.unit ?? 'count', sourceUnit: known?.unit ?? '', value: toNumber(raw, [...at, key], errors) });
   }
   return out;
 }
 
-function toNumber(raw: unknown, key: string, line: number | undefined, path: string): number {
+function toNumber(raw: unknown, at: JsonPath, errors: JsonErrors): number {
   if (typeof raw === 'number') return raw;
   if (raw === 'NaN') return Number.NaN;
   if (raw === 'Infinity') return Number.POSITIVE_INFINITY;
   if (raw === '-Infinity') return Number.NEGATIVE_INFINITY;
-  throw new InputError(path, `expected a number, found ${JSON.stringify(raw)}`, line, key);
+  throw errors.error(at, `expected a number, found ${JSON.stringify(raw)}`);
 }
 
 function toResult(group: Group): BenchmarkResult {

@@ -1,7 +1,7 @@
 import { InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
 import { describe } from '../stats/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
 
 /**
  * hyperfine `--export-json`: one benchmark per command. `times` (seconds, in
@@ -23,29 +23,29 @@ export const hyperfineAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     const data = parseJsonText(text, path, 'hyperfine --export-json output ({"results": [...]})');
+    const errors = jsonErrors(text, path);
     if (!isRecord(data) || !Array.isArray(data.results)) {
       throw new InputError(path, 'expected a JSON object with a "results" array (hyperfine --export-json)', 1);
     }
     if (data.results.length === 0) {
-      throw new InputError(path, 'the "results" array is empty; expected at least one benchmarked command', lineOfKeyOccurrence(text, 'results', 0));
+      throw new InputError(path, 'the "results" array is empty; expected at least one benchmarked command', errors.lineOf(['results']));
     }
-    return data.results.map((result, index) => parseResult(result, index, text, path));
+    return data.results.map((result, index) => parseResult(result, index, errors));
   },
 };
 
-function parseResult(result: unknown, index: number, text: string, path: string): BenchmarkResult {
-  const line = lineOfKeyOccurrence(text, 'command', index);
-  const where = `results[${index}]`;
+function parseResult(result: unknown, index: number, errors: JsonErrors): BenchmarkResult {
+  const at = ['results', index];
   if (!isRecord(result) || typeof result.command !== 'string') {
-    throw new InputError(path, 'expected an object with a "command" string', line, where);
+    throw errors.error(isRecord(result) ? [...at, 'command'] : at, 'expected an object with a "command" string');
   }
   const times = result.times;
   if (!Array.isArray(times) || times.length === 0) {
-    throw new InputError(path, `expected "times": a non-empty array of seconds for "${result.command}"`, line, `${where}.times`);
+    throw errors.error([...at, 'times'], `expected "times": a non-empty array of seconds for "${result.command}"`);
   }
   times.forEach((t, i) => {
     if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) {
-      throw new InputError(path, `expected a non-negative number of seconds, found ${JSON.stringify(t)}`, line, `${where}.times[${i}]`);
+      throw errors.error([...at, 'times', i], `expected a non-negative number of seconds, found ${JSON.stringify(t)}`);
     }
   });
   const samples = times as number[];

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
+import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';
 import { bmfAdapter } from './bmf.js';
 import { hyperfineAdapter } from './hyperfine.js';
@@ -118,7 +119,12 @@ export interface ReadResult {
   resultSet: ResultSet;
   /** Files read, with the format each was read as. */
   files: { path: string; format: string; benchmarks: number }[];
-  /** Files inside folders that no format recognised (named files never end up here: they are errors). */
+  /**
+   * Files inside folders that are clearly not results (a README, a binary,
+   * valid JSON no format knows), with the reason; the report lists them.
+   * Named files never end up here, nor do broken results inside a folder
+   * (empty, truncated): those are errors. See folder-files.ts.
+   */
   skipped: { path: string; reason: string }[];
 }
 
@@ -164,7 +170,7 @@ export function readInputs(paths: readonly string[], options: { format?: string 
       adapter = chooseAdapter(input, options.format ?? 'auto');
     } catch (error) {
       if (insideFolder && error instanceof InputError && (options.format ?? 'auto') === 'auto') {
-        skipped.push({ path, reason: text.trim() === '' ? 'empty file' : 'no format recognised it' });
+        skipped.push({ path, reason: whySkipped(path, text) });
         return;
       }
       throw error;

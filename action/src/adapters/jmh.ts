@@ -1,8 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { linesOfKey } from './key-lines.js';
-import { isRecord, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
 
 /**
  * JMH `-rf json` (`-rff results.json`): an array with one entry per benchmark
@@ -41,8 +40,8 @@ export const jmhAdapter: Adapter = {
     if (data.length === 0) {
       throw new InputError(path, 'the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)', 1);
     }
-    const lines = linesOfKey(text, 'benchmark');
-    const entries = data.map((entry, index) => readEntry(entry, index, lines[index], path));
+    const errors = jsonErrors(text, path);
+    const entries = data.map((entry, index) => readEntry(entry, index, errors));
     return assemble(entries);
   },
 };
@@ -62,33 +61,32 @@ const MODES: Record<string, { metric: string }> = {
   ss: { metric: 'time' },
 };
 
-function readEntry(entry: unknown, index: number, line: number | undefined, path: string): Entry {
-  const where = `[${index}]`;
+function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
+  const at = [index];
   if (!isRecord(entry) || typeof entry.benchmark !== 'string') {
-    throw new InputError(path, 'expected a JMH result object with a "benchmark" string', line, where);
+    throw errors.error(isRecord(entry) ? [...at, 'benchmark'] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
   if (typeof mode !== 'string' || !MODES[mode]) {
-    throw new InputError(path, `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`, line, `${where}.mode`);
+    throw errors.error([...at, 'mode'], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
-    throw new InputError(path, `expected a "primaryMetric" object for ${entry.benchmark}`, line, `${where}.primaryMetric`);
+    throw errors.error([...at, 'primaryMetric'], `expected a "primaryMetric" object for ${entry.benchmark}`);
   }
   const params: [string, string][] = isRecord(entry.params) ? Object.entries(entry.params).map(([k, v]) => [k, String(v)]) : [];
   const metrics: Record<string, Metric> = {};
-  const ctx = { path, line };
-  const primary = readMetric(entry.primaryMetric, MODES[mode]!.metric, `${where}.primaryMetric`, ctx, entry.measurementIterations, entry.forks);
+  const primary = readMetric(entry.primaryMetric, MODES[mode]!.metric, [...at, 'primaryMetric'], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
-    throw new InputError(path, `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`, line, `${where}.primaryMetric.score`);
+    throw errors.error([...at, 'primaryMetric', 'score'], `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`);
   }
   metrics[primary.name] = primary.metric;
   if (entry.secondaryMetrics !== undefined && !isRecord(entry.secondaryMetrics)) {
-    throw new InputError(path, 'expected "secondaryMetrics" to be an object', line, `${where}.secondaryMetrics`);
+    throw errors.error([...at, 'secondaryMetrics'], 'expected "secondaryMetrics" to be an object');
   }
   for (const [label, value] of Object.entries(entry.secondaryMetrics ?? {})) {
-    if (!isRecord(value)) throw new InputError(path, 'expected a metric object', line, `${where}.secondaryMetrics.${label}`);
+    if (!isRecord(value)) throw errors.error([...at, 'secondaryMetrics', label], 'expected a metric object');
     const name = secondaryName(label.replace(/^\u00b7/, ''));
-    const read = readMetric(value, name, `${where}.secondaryMetrics.${label}`, ctx, entry.measurementIterations, entry.forks);
+    const read = readMetric(value, name, [...at, 'secondaryMetrics', label], errors, entry.measurementIterations, entry.forks);
     if (read && !(read.name in metrics)) metrics[read.name] = read.metric;
   }
   return { benchmark: entry.benchmark, mode, threads: typeof entry.threads === 'number' ? entry.threads : 1, params, metrics };
@@ -137,20 +135,20 @@ function jmhNumber(value: unknown): number {
 function readMetric(
   raw: Record<string, unknown>,
   name: string,
-  key: string,
-  ctx: { path: string; line: number | undefined },
+  at: JsonPath,
+  errors: JsonErrors,
   iterations: unknown,
   forks: unknown,
 ): { name: string; metric: Metric } | undefined {
   if (typeof raw.scoreUnit !== 'string') {
-    throw new InputError(ctx.path, 'expected a "scoreUnit" string', ctx.line, `${key}.scoreUnit`);
+    throw errors.error([...at, 'scoreUnit'], 'expected a "scoreUnit" string');
   }
-  if (raw.score === undefined) throw new InputError(ctx.path, 'expected a "score"', ctx.line, `${key}.score`);
+  if (raw.score === undefined) throw errors.error([...at, 'score'], 'expected a "score"');
   if (typeof raw.score !== 'number' && typeof raw.score !== 'string') {
-    throw new InputError(ctx.path, `expected a number or "NaN", found ${JSON.stringify(raw.score)}`, ctx.line, `${key}.score`);
+    throw errors.error([...at, 'score'], `expected a number or "NaN", found ${JSON.stringify(raw.score)}`);
   }
   const { unit, factor } = convertUnit(raw.scoreUnit);
-  const samples = rawSamples(raw, key, ctx).filter(Number.isFinite).map((v) => v * factor);
+  const samples = rawSamples(raw, at, errors).filter(Number.isFinite).map((v) => v * factor);
   const score = jmhNumber(raw.score) * factor;
   // gc.churn.<space> is an allocation rate like gc.alloc.rate: worse when higher, although its unit is a rate.
   const options = { sourceUnit: raw.scoreUnit, ...(/^gc\.churn\./.test(name) ? { traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' } : {}) };
@@ -164,32 +162,33 @@ function readMetric(
 }
 
 /** rawData flattened fork by fork, or sample mode's per-iteration histogram means. */
-function rawSamples(raw: Record<string, unknown>, key: string, ctx: { path: string; line: number | undefined }): number[] {
-  const bad = (what: string): never => {
-    throw new InputError(ctx.path, `expected ${what}`, ctx.line, key);
+function rawSamples(raw: Record<string, unknown>, at: JsonPath, errors: JsonErrors): number[] {
+  const bad = (where: JsonPath, what: string): never => {
+    throw errors.error(where, `expected ${what}`);
   };
   if (Array.isArray(raw.rawData)) {
-    return raw.rawData.flatMap((fork) => (Array.isArray(fork) ? fork.map(jmhNumber) : bad('"rawData" to be an array of arrays (one per fork)')));
+    return raw.rawData.flatMap((fork, f) => (Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, 'rawData', f], '"rawData" to be an array of arrays (one per fork)')));
   }
   if (Array.isArray(raw.rawDataHistogram)) {
     const out: number[] = [];
-    for (const fork of raw.rawDataHistogram) {
-      if (!Array.isArray(fork)) bad('"rawDataHistogram" to be [fork][iteration][[value, count]…]');
-      for (const iteration of fork as unknown[]) {
-        if (!Array.isArray(iteration)) bad('"rawDataHistogram" to be [fork][iteration][[value, count]…]');
+    const histogram = [...at, 'rawDataHistogram'];
+    raw.rawDataHistogram.forEach((fork: unknown, f) => {
+      if (!Array.isArray(fork)) bad([...histogram, f], '"rawDataHistogram" to be [fork][iteration][[value, count]…]');
+      (fork as unknown[]).forEach((iteration, i) => {
+        if (!Array.isArray(iteration)) bad([...histogram, f, i], '"rawDataHistogram" to be [fork][iteration][[value, count]…]');
         let sum = 0;
         let count = 0;
-        for (const bucket of iteration as unknown[]) {
+        (iteration as unknown[]).forEach((bucket, b) => {
           if (!Array.isArray(bucket) || typeof bucket[0] !== 'number' || typeof bucket[1] !== 'number') {
-            bad('histogram buckets of the form [value, count]');
+            bad([...histogram, f, i, b], 'histogram buckets of the form [value, count]');
           }
           const [value, n] = bucket as [number, number];
           sum += value * n;
           count += n;
-        }
+        });
         if (count > 0) out.push(sum / count);
-      }
-    }
+      });
+    });
     return out;
   }
   return [];

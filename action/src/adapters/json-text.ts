@@ -1,4 +1,4 @@
-import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseTolerant, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { InputError, lineOfOffset } from '../model/index.js';
 
 /**
@@ -59,16 +59,63 @@ export function parseJsonLines(text: string, path: string, messages: { cutOff: s
   return out;
 }
 
-/** Finds the 1-based line of the n-th (0-based) occurrence of a JSON key, for per-record errors. */
-export function lineOfKeyOccurrence(text: string, key: string, occurrence: number): number | undefined {
-  const needle = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`, 'g');
-  let match: RegExpExecArray | null;
-  let seen = 0;
-  while ((match = needle.exec(text)) !== null) {
-    if (seen === occurrence) return lineOfOffset(text, match.index);
-    seen++;
+/** Where a value sits inside a JSON document: property names and array indexes, outermost first. */
+export type JsonPath = readonly (string | number)[];
+
+/**
+ * Errors of a JSON adapter, pointed at the offending token. `lineOf(at)` is the
+ * 1-based line of the value at `at`; when that value is absent (a missing key,
+ * an index past the end) it is the line of the deepest enclosing value that
+ * exists, i.e. the object that lacks the key. `error(at, detail)` is the
+ * InputError naming file, that line and the key path (`results[0].times[3]`).
+ *
+ * Lines come from the document's syntax tree, never from searching the text
+ * for a key: a search counts keys of the same name elsewhere (a missing
+ * "command" in results[0] would be found in results[1]) and knows nothing of
+ * nesting. The tree is built on first use, i.e. only when an error is being
+ * reported, so a good file is parsed once, natively.
+ */
+export interface JsonErrors {
+  lineOf(at: JsonPath): number;
+  error(at: JsonPath, detail: string): InputError;
+}
+
+export function jsonErrors(text: string, file: string): JsonErrors {
+  let root: Node | undefined;
+  const lineOf = (at: JsonPath): number => {
+    root ??= parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+    if (!root) return 1;
+    return lineOfOffset(text, deepestNode(root, at).offset);
+  };
+  return {
+    lineOf,
+    error: (at, detail) => new InputError(file, detail, lineOf(at), keyOfPath(at)),
+  };
+}
+
+/** The node at `at`, or the deepest ancestor that exists. Indexes may come as digit strings (JSON Pointer, ajv). */
+function deepestNode(root: Node, at: JsonPath): Node {
+  let node = root;
+  for (const segment of at) {
+    let next: Node | undefined;
+    if (node.type === 'array') {
+      const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      next = index >= 0 ? node.children?.[index] : undefined;
+    } else if (node.type === 'object') {
+      // The last property of a name wins, as in JSON.parse.
+      const property = node.children?.filter((p) => p.children?.[0]?.value === String(segment)).pop();
+      next = property?.children?.[1];
+    }
+    if (!next) break;
+    node = next;
   }
-  return undefined;
+  return node;
+}
+
+/** `['results', 0, 'times', 3]` → `results[0].times[3]`; the root → undefined. */
+export function keyOfPath(at: JsonPath): string | undefined {
+  const key = at.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  return key === '' ? undefined : key;
 }
 
 /** True for a plain JSON object (not null, not an array). */

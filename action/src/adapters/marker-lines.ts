@@ -23,8 +23,13 @@ export interface MarkerSpec {
 /** The `format:` block of a suite that reads marker lines. */
 export interface MarkerLinesSpec {
   markers: MarkerSpec[];
-  /** Benchmark id for lines whose pattern has no `benchmark` group; default: the file name without extension. */
-  benchmark?: string;
+  /**
+   * Benchmark id for lines whose pattern has no `benchmark` group. Never taken
+   * from the output file's name: the runner names its files per repeat and
+   * sweep point (`run.r2.output`, `run.p1-n=100.output`), and an id that
+   * changed with them would split one benchmark into one per invocation.
+   */
+  benchmark: string;
 }
 
 interface CompiledMarker extends MarkerSpec {
@@ -57,7 +62,7 @@ export function markerLinesAdapter(spec: MarkerLinesSpec, source = 'perf-gate.ym
 
     parse({ text, path }: AdapterInput): BenchmarkResult[] {
       if (text.trim() === '') throw new InputError(path, `the file is empty; expected lines matching ${markers.map((m) => m.pattern).join(', ')}`);
-      const defaultId = spec.benchmark ?? idFromPath(path);
+      const defaultId = spec.benchmark;
       const found = new Map<string, Map<CompiledMarker, number[]>>();
       text.split('\n').forEach((raw, i) => {
         const line = raw.replace(/\r$/, '');
@@ -135,17 +140,14 @@ function unitScale(unit: string): { scale: number; baseUnit: string } {
   return { scale: 1, baseUnit: u };
 }
 
-function idFromPath(path: string): string {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  return base.replace(/\.(txt|out|log)$/i, '') || base;
-}
-
 /**
  * Builds the adapter from a suite's `format:` mapping in perf-gate.yml (its keys
  * other than `name`), checking the shape so a typo is an error naming the key
- * instead of a marker that silently never matches.
+ * instead of a marker that silently never matches. Without `benchmark:` the
+ * benchmark is named after the suite (`suite`), so its id is `<suite>/<suite>`
+ * whatever file the harness wrote.
  */
-export function markerLinesFromOptions(options: Readonly<Record<string, unknown>>, source: string): Adapter {
+export function markerLinesFromOptions(options: Readonly<Record<string, unknown>>, source: string, suite: string): Adapter {
   for (const key of Object.keys(options)) {
     if (key !== 'markers' && key !== 'benchmark') throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, undefined, `format.${key}`);
   }
@@ -171,5 +173,5 @@ export function markerLinesFromOptions(options: Readonly<Record<string, unknown>
     if (m.optional === true) spec.optional = true;
     return spec;
   });
-  return markerLinesAdapter(options.benchmark === undefined ? { markers } : { markers, benchmark: options.benchmark as string }, source);
+  return markerLinesAdapter({ markers, benchmark: options.benchmark === undefined ? suite : (options.benchmark as string) }, source);
 }

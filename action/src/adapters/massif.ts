@@ -8,6 +8,8 @@ interface Snapshot {
   index: number;
   line: number;
   fields: Partial<Record<(typeof FIELDS)[number], string>>;
+  /** The line of each field, for errors about its value. */
+  fieldLines: Partial<Record<(typeof FIELDS)[number], number>>;
   /** Node lines of a detailed/peak heap tree, and how many the `nK:` headers promise. */
   treeLines: number;
   treeExpected: number;
@@ -50,14 +52,17 @@ export const massifAdapter: Adapter = {
       if (line.startsWith('cmd:')) cmd = line.slice(4).trim();
       const snap = /^snapshot=(\d+)$/.exec(line);
       if (snap) {
-        current = { index: Number(snap[1]), line: n, fields: {}, treeLines: 0, treeExpected: 0 };
+        current = { index: Number(snap[1]), line: n, fields: {}, fieldLines: {}, treeLines: 0, treeExpected: 0 };
         snapshots.push(current);
         return;
       }
       if (!current || line.startsWith('#') || line === '') return;
       const kv = /^(\w+)=(.*)$/.exec(line);
       if (kv) {
-        if ((FIELDS as readonly string[]).includes(kv[1]!)) current.fields[kv[1] as (typeof FIELDS)[number]] = kv[2]!;
+        if ((FIELDS as readonly string[]).includes(kv[1]!)) {
+          current.fields[kv[1] as (typeof FIELDS)[number]] = kv[2]!;
+          current.fieldLines[kv[1] as (typeof FIELDS)[number]] = n;
+        }
         return;
       }
       const node = /^\s*n(\d+): (\d+) /.exec(line);
@@ -82,14 +87,14 @@ export const massifAdapter: Adapter = {
       if (missing.length > 0) throw new InputError(path, `snapshot ${s.index} lacks ${missing.join(', ')}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
       if (tree !== 'empty' && tree !== 'detailed' && tree !== 'peak') {
-        throw new InputError(path, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.line);
+        throw new InputError(path, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.fieldLines.heap_tree);
       }
       if ((tree === 'detailed' || tree === 'peak') && s.treeLines !== s.treeExpected) {
         throw new InputError(path, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
-      const bytes = ['mem_heap_B', 'mem_heap_extra_B', 'mem_stacks_B'].map((f) => {
-        const v = s.fields[f as (typeof FIELDS)[number]]!;
-        if (!/^\d+$/.test(v)) throw new InputError(path, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.line);
+      const bytes = (['mem_heap_B', 'mem_heap_extra_B', 'mem_stacks_B'] as const).map((f) => {
+        const v = s.fields[f]!;
+        if (!/^\d+$/.test(v)) throw new InputError(path, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
         return Number(v);
       });
       const total = bytes.reduce((a, b) => a + b, 0);

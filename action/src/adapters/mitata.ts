@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
 
 const NS = 1e-9;
 
@@ -29,22 +29,21 @@ export const mitataAdapter: Adapter = {
     if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path, 'expected a JSON object with a "benchmarks" array (mitata run({format: "json"}))', 1);
     }
+    const errors = jsonErrors(text, path);
     const results: BenchmarkResult[] = [];
     data.benchmarks.forEach((bench, b) => {
-      // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
-      const line = (): number | undefined => lineOfKeyOccurrence(text, 'runs', b);
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
-        throw new InputError(path, 'expected a benchmark with a "runs" array', line(), `benchmarks[${b}]`);
+        throw errors.error(isRecord(bench) ? ['benchmarks', b, 'runs'] : ['benchmarks', b], 'expected a benchmark with a "runs" array');
       }
-      bench.runs.forEach((run, r) => results.push(parseRun(run, `benchmarks[${b}].runs[${r}]`, line, path)));
+      bench.runs.forEach((run, r) => results.push(parseRun(run, ['benchmarks', b, 'runs', r], errors)));
     });
-    if (results.length === 0) throw new InputError(path, 'the "benchmarks" hold no runs; expected at least one benchmark', lineOfKeyOccurrence(text, 'benchmarks', 0));
+    if (results.length === 0) throw errors.error(['benchmarks'], 'the "benchmarks" hold no runs; expected at least one benchmark');
     return results;
   },
 };
 
-function parseRun(run: unknown, where: string, line: () => number | undefined, path: string): BenchmarkResult {
-  if (!isRecord(run) || typeof run.name !== 'string') throw new InputError(path, 'expected a run with a "name" string', line(), where);
+function parseRun(run: unknown, at: JsonPath, errors: JsonErrors): BenchmarkResult {
+  if (!isRecord(run) || typeof run.name !== 'string') throw errors.error(isRecord(run) ? [...at, 'name'] : at, 'expected a run with a "name" string');
   const params = isRecord(run.args) ? Object.fromEntries(Object.entries(run.args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : {};
   const keys = Object.keys(params);
   const id = keys.length ? `${run.name}[${keys.map((k) => `${k}=${params[k]}`).join(',')}]` : run.name;
@@ -56,11 +55,11 @@ function parseRun(run: unknown, where: string, line: () => number | undefined, p
   }
   const stats = run.stats;
   const avg = finiteOrUndefined(stats.avg);
-  if (avg === undefined || avg < 0) throw new InputError(path, `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`, line(), `${where}.stats.avg`);
+  if (avg === undefined || avg < 0) throw errors.error([...at, 'stats', 'avg'], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
   if (Array.isArray(stats.samples) && stats.samples.length > 0) {
     const samples = stats.samples.map((v, i) => {
       const ns = finiteOrUndefined(v);
-      if (ns === undefined || ns < 0) throw new InputError(path, `expected nanoseconds, found ${JSON.stringify(v)}`, line(), `${where}.stats.samples[${i}]`);
+      if (ns === undefined || ns < 0) throw errors.error([...at, 'stats', 'samples', i], `expected nanoseconds, found ${JSON.stringify(v)}`);
       return ns * NS;
     });
     const summary = buildSummary({ n: samples.length, mean: avg, median: stats.p50, min: stats.min, max: stats.max }, NS);

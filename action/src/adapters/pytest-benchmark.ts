@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary } from './build-metric.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
 
 /**
  * pytest-benchmark `--benchmark-json` (also `--benchmark-save` files). `stats.data`
@@ -28,35 +28,35 @@ export const pytestBenchmarkAdapter: Adapter = {
     if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path, 'expected a JSON object with a "benchmarks" array (pytest --benchmark-json)', 1);
     }
+    const errors = jsonErrors(text, path);
     if (data.benchmarks.length === 0) {
-      throw new InputError(path, 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)', lineOfKeyOccurrence(text, 'benchmarks', 0));
+      throw errors.error(['benchmarks'], 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)');
     }
-    return data.benchmarks.map((bench, index) => parseBenchmark(bench, index, text, path));
+    return data.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   },
 };
 
-function parseBenchmark(bench: unknown, index: number, text: string, path: string): BenchmarkResult {
-  const where = `benchmarks[${index}]`;
-  // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
-  const line = (): number | undefined => lineOfKeyOccurrence(text, 'stats', index);
+function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): BenchmarkResult {
+  const at = ['benchmarks', index];
   if (!isRecord(bench) || typeof bench.name !== 'string' || !isRecord(bench.stats)) {
-    throw new InputError(path, 'expected an object with "name" and "stats"', line(), where);
+    const offending = !isRecord(bench) ? at : typeof bench.name !== 'string' ? [...at, 'name'] : [...at, 'stats'];
+    throw errors.error(offending, 'expected an object with "name" and "stats"');
   }
   const id = typeof bench.fullname === 'string' && bench.fullname !== '' ? bench.fullname : bench.name;
   const stats = bench.stats;
   const summary = buildSummary({ n: stats.rounds, mean: stats.mean, stddev: stats.stddev, median: stats.median, min: stats.min, max: stats.max });
   let samples: number[] | undefined;
   if (stats.data !== undefined) {
-    if (!Array.isArray(stats.data)) throw new InputError(path, `expected "data" to be an array of seconds for "${id}"`, line(), `${where}.stats.data`);
+    if (!Array.isArray(stats.data)) throw errors.error([...at, 'stats', 'data'], `expected "data" to be an array of seconds for "${id}"`);
     stats.data.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-        throw new InputError(path, `expected a non-negative number of seconds, found ${JSON.stringify(v)}`, line(), `${where}.stats.data[${i}]`);
+        throw errors.error([...at, 'stats', 'data', i], `expected a non-negative number of seconds, found ${JSON.stringify(v)}`);
       }
     });
     if (stats.data.length > 0) samples = stats.data as number[];
   }
   if (!samples && !summary) {
-    throw new InputError(path, `expected "stats" with "data" samples or "rounds" and "mean" (seconds) for "${id}"`, line(), `${where}.stats`);
+    throw errors.error([...at, 'stats'], `expected "stats" with "data" samples or "rounds" and "mean" (seconds) for "${id}"`);
   }
   const time = samples
     ? buildMetric('time', 's', summary ? { samples, summary } : { samples }, { sourceUnit: 's' })

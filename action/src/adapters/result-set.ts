@@ -1,8 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError, lineOfOffset, RESULT_SET_SCHEMA, type BenchmarkResult, type ResultSet } from '../model/index.js';
+import { InputError, RESULT_SET_SCHEMA, type BenchmarkResult, type ResultSet } from '../model/index.js';
 import schema from '../../schemas/result-set.schema.json' with { type: 'json' };
 import type { Adapter, AdapterInput } from './adapter.js';
-import { parseJsonText } from './json-text.js';
+import { jsonErrors, parseJsonText } from './json-text.js';
 
 let validator: ValidateFunction | undefined;
 
@@ -20,15 +20,13 @@ export function validateResultSet(data: unknown, path: string, text = ''): Resul
   const check = validate();
   if (check(data)) return data as unknown as ResultSet;
   const error = check.errors![0]!;
-  const keys = error.instancePath.split('/').slice(1);
+  // JSON Pointer segments, unescaped (RFC 6901).
+  const keys = error.instancePath.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   const key = keys.join('.') || undefined;
-  let line: number | undefined;
-  if (keys[0] === 'benchmarks' && keys[1] !== undefined) {
-    const id = (data as ResultSet).benchmarks?.[Number(keys[1])]?.id;
-    const at = typeof id === 'string' ? text.indexOf(JSON.stringify(id)) : -1;
-    if (at >= 0) line = lineOfOffset(text, at);
-  }
-  const extra = error.keyword === 'additionalProperties' ? ` "${String((error.params as { additionalProperty: string }).additionalProperty)}"` : '';
+  const extraKey = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : undefined;
+  // The offending token: the unexpected property itself, else the value that failed (for a missing key, its object).
+  const line = text === '' ? undefined : jsonErrors(text, path).lineOf(extraKey === undefined ? keys : [...keys, extraKey]);
+  const extra = extraKey === undefined ? '' : ` "${extraKey}"`;
   throw new InputError(path, `not a valid ${RESULT_SET_SCHEMA} file: ${error.message ?? error.keyword}${extra}`, line, key);
 }
 

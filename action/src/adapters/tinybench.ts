@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
-import { isRecord, lineOfKeyOccurrence, parseJsonText } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
 
 const MS = 1e-3;
 
@@ -31,18 +31,16 @@ export const tinybenchAdapter: Adapter = {
     if (!Array.isArray(data) || data.length === 0) {
       throw new InputError(path, 'expected a non-empty JSON array of tinybench tasks ({name, result})', 1);
     }
-    return data.map((task, index) => parseTask(task, index, text, path));
+    const errors = jsonErrors(text, path);
+    return data.map((task, index) => parseTask(task, index, errors));
   },
 };
 
-function parseTask(task: unknown, index: number, text: string, path: string): BenchmarkResult {
-  const where = `[${index}]`;
-  // Found only when needed: scanning a 50 MB file once per record would dominate parsing.
-  const line = (): number | undefined => lineOfKeyOccurrence(text, 'result', index);
-  if (!isRecord(task) || typeof task.name !== 'string') throw new InputError(path, 'expected an object with a "name" string', line(), where);
+function parseTask(task: unknown, index: number, errors: JsonErrors): BenchmarkResult {
+  if (!isRecord(task) || typeof task.name !== 'string') throw errors.error(isRecord(task) ? [index, 'name'] : [index], 'expected an object with a "name" string');
   const result = task.result;
   if (!isRecord(result)) {
-    throw new InputError(path, `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`, line(), `${where}.result`);
+    throw errors.error([index, 'result'], `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`);
   }
   const state = typeof result.state === 'string' ? result.state : undefined;
   if ((state !== undefined && !['completed', 'aborted-with-statistics'].includes(state)) || (result.error !== undefined && result.error !== null)) {
@@ -52,6 +50,7 @@ function parseTask(task: unknown, index: number, text: string, path: string): Be
     return { id: task.name, status: 'failed', error: { message }, metrics: {} };
   }
   const latency = isRecord(result.latency) ? result.latency : result;
+  const latencyAt = isRecord(result.latency) ? [index, 'result', 'latency'] : [index, 'result'];
   const metrics: Record<string, Metric> = {};
   const summary = buildSummary(
     { n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : undefined), mean: latency.mean, stddev: latency.sd, median: latency.p50, min: latency.min, max: latency.max },
@@ -61,14 +60,14 @@ function parseTask(task: unknown, index: number, text: string, path: string): Be
   if (rawSamples) {
     const samples = rawSamples.map((v, i) => {
       const ms = finiteOrUndefined(v);
-      if (ms === undefined || ms < 0) throw new InputError(path, `expected milliseconds, found ${JSON.stringify(v)}`, line(), `${where}.result.latency.samples[${i}]`);
+      if (ms === undefined || ms < 0) throw errors.error([...latencyAt, 'samples', i], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS;
     });
     metrics.time = buildMetric('time', 's', summary ? { samples, summary } : { samples }, { sourceUnit: 'ms' });
   } else if (summary) {
     metrics.time = buildMetric('time', 's', { summary }, { sourceUnit: 'ms' });
   } else {
-    throw new InputError(path, `expected "latency" with "samplesCount" and "mean" (ms) for "${task.name}"`, line(), `${where}.result.latency`);
+    throw errors.error(latencyAt, `expected "latency" with "samplesCount" and "mean" (ms) for "${task.name}"`);
   }
   const tp = isRecord(result.throughput) ? result.throughput : undefined;
   const tpSummary = tp ? buildSummary({ n: tp.samplesCount, mean: tp.mean, stddev: tp.sd, median: tp.p50, min: tp.min, max: tp.max }) : undefined;

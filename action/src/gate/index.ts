@@ -26,7 +26,7 @@ import {
 import { checkBudget } from './budget-check.js';
 import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
-import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowStatus, type VerdictRow } from './types.js';
+import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowReason, type RowStatus, type VerdictRow } from './types.js';
 
 export * from './types.js';
 export { withConfirmations } from './confirmations.js';
@@ -180,7 +180,7 @@ export function decide(
     if (comparison === undefined) return finish(row, budgets, differentTestbed, options);
     const c = comparisons[comparison]!;
     const flags: RowFlag[] = [...row.flags, ...c.flags];
-    const reason = row.flags.includes('baseline-failed') ? `${c.reason}; the baseline run of this benchmark failed, this run passes` : c.reason;
+    const reason: RowReason = row.flags.includes('baseline-failed') ? { code: 'baseline-failure-gone', comparison: c.reason } : c.reason;
     return finish(
       {
         ...row,

@@ -91,6 +91,8 @@ export type RowReason =
   | { code: 'metric-missing'; metric: string }
   | { code: 'benchmark-missing' }
   | { code: 'baseline-failed' }
+  /** Compared although the baseline run failed (it still recorded a value), and this run passed. */
+  | { code: 'baseline-failure-gone'; comparison: ComparisonReason }
   | { code: 'no-baseline' }
   /**
    * A reason already in words, for rows built outside the gate (the

@@ -18,8 +18,8 @@ export const parseOutputFile: OutputParser = (path, format, options) => {
 };
 
 /** Adapters that take their configuration from perf-gate.yml's `format:` mapping. */
-const CONFIGURED_ADAPTERS: Record<string, (options: Readonly<Record<string, unknown>>, source: string) => Adapter> = {
-  'marker-lines': (options, source) => markerLinesFromOptions(options, source),
+const CONFIGURED_ADAPTERS: Record<string, (options: Readonly<Record<string, unknown>>, source: string, suite: string) => Adapter> = {
+  'marker-lines': (options, source, suite) => markerLinesFromOptions(options, source, suite),
 };
 
 /**
@@ -36,7 +36,7 @@ export function configOutputParser(config: PerfGateConfig): OutputParser {
       throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(', ')}`, suite.line, `suites.${i}.format`);
     }
     try {
-      built.set(suite.formatOptions, make(suite.formatOptions, config.file));
+      built.set(suite.formatOptions, make(suite.formatOptions, config.file, suite.name));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       throw new InputError(config.file, error.detail, suite.line, `suites.${i}.${error.key ?? 'format'}`);

@@ -5,6 +5,7 @@ import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { benchmarkError, describeExit } from './failure.js';
 import type { Progress } from './progress.js';
 import type { Spawner } from './spawn.js';
+import { startLog } from './run-log.js';
 import { pointSuffix, type SweepPoint } from './sweep.js';
 
 /**
@@ -68,6 +69,7 @@ export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, s
   if (suite.build === null) return null;
   mkdirSync(dir, { recursive: true });
   const logPath = join(dir, side ? `build-${side}.log` : 'build.log');
+  startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
@@ -92,6 +94,7 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
   const { suite, point } = inv;
   mkdirSync(inv.dir, { recursive: true });
   const logPath = join(inv.dir, `${inv.stem}.log`);
+  startLog(logPath);
   const outputPath = join(inv.dir, `${inv.stem}.output`);
   rmSync(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));

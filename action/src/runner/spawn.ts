@@ -15,7 +15,7 @@ export interface SpawnRequest {
   env: Readonly<Record<string, string>>;
   /** Seconds before the whole process group is killed. */
   timeoutSeconds: number;
-  /** File both output streams are appended to (the suite's log). */
+  /** File both output streams are appended to (the command's log; the runner starts a fresh one per command, see run-log.ts). */
   logPath: string;
   /** When set, stdout is also written here (the harness output when `run` has no {output}). */
   stdoutPath: string | null;

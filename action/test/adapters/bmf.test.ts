@@ -47,7 +47,7 @@ test('rejects measures without a finite value, naming file, line and key', () =>
   const text = '{\n  "a": {\n    "latency": { "value": "fast" }\n  }\n}\n';
   assert.throws(
     () => bmfAdapter.parse(fileInput('bad.json', text)),
-    (e: unknown) => e instanceof InputError && e.file === 'bad.json' && e.line === 2 && e.key === 'a.latency',
+    (e: unknown) => e instanceof InputError && e.file === 'bad.json' && e.line === 3 && e.key === 'a.latency.value',
   );
   assert.throws(() => bmfAdapter.parse(fileInput('empty.json', '{}')), /no benchmarks/);
   assert.throws(() => bmfAdapter.parse(fileInput('cut.json', BMF.slice(0, 60))), /truncated/);

@@ -80,7 +80,7 @@ describe('marker-lines adapter on a real program printing markers', () => {
 
 describe('marker-lines adapter configuration and errors', () => {
   test('a named benchmark group splits lines into benchmarks', () => {
-    const multi = markerLinesAdapter({ markers: [{ pattern: '^(?<benchmark>\\w+) throughput: (?<value>[\\d.]+) ops/s$', metric: 'throughput', unit: 'ops/s' }] });
+    const multi = markerLinesAdapter({ benchmark: 'unnamed', markers: [{ pattern: '^(?<benchmark>\\w+) throughput: (?<value>[\\d.]+) ops/s$', metric: 'throughput', unit: 'ops/s' }] });
     const r = parseText(multi, 'a throughput: 100 ops/s\nb throughput: 250 ops/s\na throughput: 110 ops/s\n', 'x.log');
     assert.deepEqual(r.map((b) => b.id), ['a', 'b']);
     assert.deepEqual(r[0]!.metrics.throughput!.samples, [100, 110]);
@@ -98,9 +98,9 @@ describe('marker-lines adapter configuration and errors', () => {
   });
 
   test('bad configuration names the key', () => {
-    assert.equal(inputErrorOf(() => markerLinesAdapter({ markers: [] })).key, 'format.markers');
-    assert.equal(inputErrorOf(() => markerLinesAdapter({ markers: [{ pattern: '(', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
-    assert.equal(inputErrorOf(() => markerLinesAdapter({ markers: [{ pattern: 'X: \\d+', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
+    assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [] })).key, 'format.markers');
+    assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: '(', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
+    assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: 'X: \\d+', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
   });
 
   test('the perf-gate.yml format mapping builds the same adapter, and typos name their key', () => {
@@ -114,11 +114,11 @@ describe('marker-lines adapter configuration and errors', () => {
     ].join('\n');
     const { name: _name, ...options } = parseYamlValue(yaml);
     void _name;
-    const [fromYaml] = parseText(markerLinesFromOptions(options, 'perf-gate.yml'), fixtureText, 'run.log');
+    const [fromYaml] = parseText(markerLinesFromOptions(options, 'perf-gate.yml', 'migration'), fixtureText, 'run.log');
     const [direct] = parseText(adapter, fixtureText, 'run.log');
     assert.deepEqual(fromYaml, direct);
-    assert.equal(inputErrorOf(() => markerLinesFromOptions({ markers: [{ patern: 'x', metric: 'm', unit: 'ms' }] }, 'perf-gate.yml')).key, 'format.markers[0].patern');
-    assert.equal(inputErrorOf(() => markerLinesFromOptions({ marker: [] }, 'perf-gate.yml')).key, 'format.marker');
+    assert.equal(inputErrorOf(() => markerLinesFromOptions({ markers: [{ patern: 'x', metric: 'm', unit: 'ms' }] }, 'perf-gate.yml', 'migration')).key, 'format.markers[0].patern');
+    assert.equal(inputErrorOf(() => markerLinesFromOptions({ marker: [] }, 'perf-gate.yml', 'migration')).key, 'format.marker');
   });
 
   adapterContract(adapter, 'marker-lines', [

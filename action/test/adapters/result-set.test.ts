@@ -55,7 +55,7 @@ test('invalid ResultSets name the key and the benchmark line', () => {
     resultSetAdapter.parse(fileInput('baseline.json', text));
   } catch (e) {
     assert.ok(e instanceof InputError);
-    assert.equal(e.line, text.split('\n').findIndex((l) => l.includes('"scan/prtip')) + 1);
+    assert.equal(e.line, text.split('\n').findIndex((l) => l.includes('"status": "crashed"')) + 1);
   }
 });
 

@@ -20,7 +20,7 @@ export function reasonText(reason: RowReason): string {
     case 'baseline-failed':
       return 'the baseline run of this benchmark failed: nothing to compare with';
     case 'baseline-failure-gone':
-      return `${reasonText(reason.comparison)} The baseline run of this benchmark failed; this run passes.`;
+      return `${reasonText(reason.comparison)} The baseline run of this benchmark failed, this run passes.`;
     case 'no-baseline':
       return 'no baseline for this benchmark';
     case 'no-usable-values':

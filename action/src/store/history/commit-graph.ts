@@ -27,7 +27,7 @@ export async function mergeBase(repo: string, head: string, base: string): Promi
   }
 }
 
-/** `start` and up to `limit` of its first-parent ancestors, nearest first, with committer dates. */
+/** `start` and up to `limit` of its first-parent ancestors, nearest first, with committer dates (UTC). */
 export async function firstParentChain(repo: string, start: string, limit: number): Promise<ChainCommit[]> {
   const out = await gitText(repo, ['log', '--first-parent', `--max-count=${limit + 1}`, '--format=%H %cI', '--end-of-options', start]);
   return out
@@ -35,7 +35,8 @@ export async function firstParentChain(repo: string, start: string, limit: numbe
     .filter((l) => l !== '')
     .map((l) => {
       const [commit, date] = l.split(' ') as [string, string];
-      return { commit, date };
+      // UTC, to the second, like every other time the store reports.
+      return { commit, date: new Date(date).toISOString().replace(/\.\d{3}Z$/, 'Z') };
     });
 }
 

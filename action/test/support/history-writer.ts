@@ -8,7 +8,8 @@
  *
  * Options: { kind: "folder", root } or { kind: "git", repo, remote },
  * commit, seed, count, maxAttempts?, ready? (a file written when started),
- * go? (a file to wait for before the first append, so writers race).
+ * go? (a file to wait for before the first append, so writers race),
+ * benchmarks? (per run).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { fakeCommit, openBranch, openFolder, sampleRun } from './history.js';
@@ -23,6 +24,8 @@ interface WriterOptions {
   maxAttempts?: number;
   ready?: string;
   go?: string;
+  /** Benchmarks per run (bigger runs take longer to write); default 3. */
+  benchmarks?: number;
 }
 
 const options = JSON.parse(process.argv[2]!) as WriterOptions;
@@ -38,7 +41,7 @@ if (options.go !== undefined) {
 try {
   for (let i = 0; i < options.count; i++) {
     const created = new Date(Date.UTC(2026, 10, 21, 12, options.writer % 60, i % 60)).toISOString();
-    const entry = await store.append(sampleRun(fakeCommit(options.writer * 1000 + i), created, 'bed-a', options.writer * 1000 + i));
+    const entry = await store.append(sampleRun(fakeCommit(options.writer * 1000 + i), created, 'bed-a', options.writer * 1000 + i, options.benchmarks));
     process.stdout.write(`${JSON.stringify(entry)}\n`);
   }
   process.exit(0);

@@ -9,6 +9,7 @@ export function gitSync(cwd: string, args: string[], env: Record<string, string>
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', ...env },
   }).trim();
 }

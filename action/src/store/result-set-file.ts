@@ -5,16 +5,17 @@ import type { ResultSet } from '../model/index.js';
 /**
  * Writes text so that readers see either the old file or the whole new one,
  * never half of it: write to a temporary file in the same folder, fsync, then
- * rename over the target (atomic on POSIX file systems). Stored baselines are
- * written only through here.
+ * rename over the target (atomic on POSIX file systems). Stored baselines and
+ * history files (gzip'd bytes) are written only through here.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'w', 0o644);
-    writeSync(fd, text);
+    if (typeof text === 'string') writeSync(fd, text);
+    else writeSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

@@ -1,0 +1,102 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../result-set-file.js';
+import type { Backend, Change, Planner, Snapshot } from './backend.js';
+import type { ValidateResultSet } from './codec.js';
+import { historyStore, type HistoryStore } from './history-store.js';
+
+/** The default history folder on the command line, relative to the repository. */
+export const DEFAULT_HISTORY_FOLDER = '.perf-gate/history';
+
+/**
+ * The history in a local folder. Every file is written through the atomic
+ * writer (temporary file, fsync, rename), so a reader or a killed writer
+ * never leaves half a file under a real name; a killed writer leaves at most
+ * a hidden temporary file, which listing ignores. Appends never share a
+ * path, so any number of processes may append at once. Compaction and
+ * pruning replace month files, so they take `<root>/.lock` (created
+ * exclusively) and refuse to run beside each other.
+ *
+ * Compaction writes the month file first and removes the single-run files
+ * after: a crash in between leaves a run in both forms, which listing counts
+ * once and the next compaction finishes.
+ */
+export function folderBackend(root: string): Backend {
+  const view: Snapshot = {
+    async paths(testbed) {
+      const tops = testbed !== undefined ? [testbed] : subfolders(root);
+      const out: string[] = [];
+      for (const t of tops) {
+        for (const y of subfolders(join(root, t))) {
+          for (const m of subfolders(join(root, t, y))) {
+            for (const name of entries(join(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+          }
+        }
+      }
+      return out;
+    },
+    async read(paths) {
+      const out = new Map<string, Buffer | undefined>();
+      for (const p of paths) {
+        try {
+          out.set(p, readFileSync(join(root, p)));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          out.set(p, undefined);
+        }
+      }
+      return out;
+    },
+  };
+
+  return {
+    description: root,
+    async snapshot() {
+      return view;
+    },
+    async apply(plan: Planner, { exclusive }): Promise<Change | undefined> {
+      const release = exclusive ? lock(join(root, '.lock')) : () => undefined;
+      try {
+        const change = await plan(view);
+        if (change === undefined) return undefined;
+        for (const { path, bytes } of change.add) writeFileAtomic(join(root, path), bytes);
+        for (const path of change.remove) rmSync(join(root, path), { force: true });
+        return change;
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+function subfolders(dir: string): string[] {
+  return entries(dir).filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory());
+}
+
+function entries(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort();
+}
+
+/** Takes an exclusive lock file; a lock left by a killed process must be removed by hand (its message says where). */
+function lock(path: string): () => void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      mkdirSync(join(path, '..'), { recursive: true });
+      return lock(path);
+    }
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new Error(`${path} exists: another perf-gate is compacting or pruning this history (if none is running, a killed one left it: remove the file)`);
+  }
+  writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
+  closeSync(fd);
+  return () => rmSync(path, { force: true });
+}
+
+/** The history in the folder `root` (created on the first append). */
+export function folderHistory(root: string, validate: ValidateResultSet): HistoryStore {
+  return historyStore(folderBackend(root), validate);
+}

@@ -1,0 +1,236 @@
+import { InputError, type ResultSet } from '../../model/index.js';
+import type { Backend, Change, Snapshot } from './backend.js';
+import { decodeMonth, decodeMonthHeader, decodeRun, encodeMonth, encodeRun, monthEntries, type MonthLine, type ValidateResultSet } from './codec.js';
+import { groupByMonth, mergeMonth, monthsToCompact, monthsToPrune, type MonthContents } from './compact.js';
+import {
+  byCreation,
+  checkCommit,
+  checkTestbed,
+  createdOfRunId,
+  monthFolder,
+  monthMayHoldSince,
+  monthOf,
+  monthPath,
+  newRunId,
+  parsePath,
+  runPath,
+  type HistoryEntry,
+  type MonthKey,
+} from './layout.js';
+
+export interface AppendOptions {
+  /** The testbed to file the run under; default the ResultSet's `testbed.id`. */
+  testbed?: string;
+  /** The measured commit (full id); default the ResultSet's `commit`. */
+  commit?: string;
+  /** A run id of the caller's (layout.newRunId); default a new one from `created`. */
+  runId?: string;
+}
+
+export interface ListQuery {
+  /** Only this testbed's runs (and only its folder is read). */
+  testbed?: string;
+  /** Only runs created at or after this time (older months are not read). */
+  since?: Date;
+}
+
+/** A month compaction rewrote. */
+export interface CompactedMonth extends MonthKey {
+  /** Runs the month file holds now. */
+  runs: number;
+  /** Single-run files it replaced (removed in the same change). */
+  removed: string[];
+}
+
+/** The history of runs, append-only; see docs/history.md. */
+export interface HistoryStore {
+  /** The folder or branch, for messages. */
+  readonly description: string;
+  /** Records a run under its testbed, commit and creation month; returns where it went. */
+  append(set: ResultSet, options?: AppendOptions): Promise<HistoryEntry>;
+  /** Runs in creation order, each once, read from names and month headers only. */
+  list(query?: ListQuery): Promise<HistoryEntry[]>;
+  /** One run's ResultSet. */
+  read(entry: HistoryEntry): Promise<ResultSet>;
+  /** Several runs, each file read once, in the order given. */
+  readMany(entries: readonly HistoryEntry[]): Promise<ResultSet[]>;
+  /** Removes runs created before `before`; returns them. */
+  prune(options: { before: Date }): Promise<HistoryEntry[]>;
+  /** Compacts every month before the month of `before` into one file per testbed and month. */
+  compact(options: { before: Date }): Promise<CompactedMonth[]>;
+}
+
+/**
+ * The store's operations, written once over a backend (folder-store.ts,
+ * git-branch-store.ts). Reads after a `list` use that listing's view, so a
+ * git store reads exactly the commit it listed even if the branch moved.
+ */
+export function historyStore(backend: Backend, validate: ValidateResultSet): HistoryStore {
+  let lastView: Snapshot | undefined;
+  const view = async (): Promise<Snapshot> => (lastView ??= await backend.snapshot());
+
+  async function append(set: ResultSet, options: AppendOptions = {}): Promise<HistoryEntry> {
+    const source = `history of ${backend.description}`;
+    const testbed = checkTestbed(options.testbed ?? set.testbed?.id ?? '', source);
+    const commit = checkCommit(options.commit ?? set.commit ?? '', source);
+    const created = new Date(set.created);
+    if (Number.isNaN(created.getTime())) throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, undefined, 'created');
+    const runId = options.runId ?? newRunId(created);
+    const file = runPath(testbed, commit, runId);
+    const stored: ResultSet = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
+    const bytes = encodeRun(stored);
+    await backend.apply(
+      async (v) => ((await v.read([file])).get(file) !== undefined ? undefined : { add: [{ path: file, bytes }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` }),
+      { exclusive: false },
+    );
+    lastView = undefined;
+    return { testbed, commit, runId, created: createdOfRunId(runId), file };
+  }
+
+  async function list(query: ListQuery = {}): Promise<HistoryEntry[]> {
+    if (query.testbed !== undefined) checkTestbed(query.testbed, `history of ${backend.description}`);
+    const v = (lastView = await backend.snapshot());
+    const months = groupByMonth(await v.paths(query.testbed)).filter((m) => monthMayHoldSince(m.key.month, query.since));
+    const monthFiles = months.flatMap((m) => (m.monthFile !== undefined ? [m.monthFile] : []));
+    const bytes = await v.read(monthFiles);
+    const seen = new Set<string>();
+    const out: HistoryEntry[] = [];
+    const keep = (e: HistoryEntry): void => {
+      const id = `${e.testbed}/${e.runId}`;
+      if (seen.has(id) || (query.since !== undefined && Date.parse(e.created) < query.since.getTime())) return;
+      seen.add(id);
+      out.push(e);
+    };
+    for (const m of months) m.runs.forEach(keep);
+    for (const file of monthFiles) {
+      const b = bytes.get(file);
+      if (b !== undefined) monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+    }
+    return out.sort(byCreation);
+  }
+
+  async function readMany(entries: readonly HistoryEntry[]): Promise<ResultSet[]> {
+    const v = await view();
+    const files = [...new Set(entries.map((e) => e.file))];
+    const bytes = await v.read(files);
+    // A single-run file compacted away since the listing (folder store) is in its month file now.
+    const gone = files.filter((f) => bytes.get(f) === undefined && parsePath(f)?.kind === 'run');
+    const fallback = await v.read([...new Set(gone.map((f) => monthPath(keyOf(parsePath(f)!))))]);
+    const months = new Map<string, Map<string, ResultSet>>();
+    const fromMonth = (file: string, runId: string): ResultSet | undefined => {
+      let runs = months.get(file);
+      if (runs === undefined) {
+        const b = bytes.get(file) ?? fallback.get(file);
+        if (b === undefined) return undefined;
+        runs = new Map(decodeMonth(b, file, validate).runs.map((r) => [r.runId, r.set]));
+        months.set(file, runs);
+      }
+      return runs.get(runId);
+    };
+    return entries.map((e) => {
+      const parsed = parsePath(e.file);
+      let set: ResultSet | undefined;
+      if (parsed?.kind === 'run') {
+        const b = bytes.get(e.file);
+        set = b !== undefined ? decodeRun(b, e.file, validate) : fromMonth(monthPath(keyOf(parsed)), e.runId);
+      } else if (parsed?.kind === 'month') set = fromMonth(e.file, e.runId);
+      if (set === undefined) throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
+      if (set.commit !== e.commit) throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, undefined, 'commit');
+      return set;
+    });
+  }
+
+  async function compact({ before }: { before: Date }): Promise<CompactedMonth[]> {
+    const done: CompactedMonth[] = [];
+    // One change per month: a month is the unit a reader reads, and memory stays one month's worth.
+    for (const { key } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let result: CompactedMonth | undefined;
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key);
+          if (month === undefined || month.runs.length === 0) return undefined;
+          const existing = await monthLines(v, month, () => true);
+          const singles = await singleLines(v, month.runs);
+          const runs = mergeMonth(existing, singles);
+          const removed = month.runs.map((r) => r.file);
+          result = { ...key, runs: runs.length, removed };
+          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
+        },
+        { exclusive: true },
+      );
+      if (result !== undefined) done.push(result);
+    }
+    lastView = undefined;
+    return done;
+  }
+
+  async function prune({ before }: { before: Date }): Promise<HistoryEntry[]> {
+    const removedAll: HistoryEntry[] = [];
+    const old = (runId: string): boolean => Date.parse(createdOfRunId(runId)) < before.getTime();
+    for (const { key } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let removedHere: HistoryEntry[] = [];
+      await backend.apply(
+        async (v): Promise<Change | undefined> => {
+          const month = await monthContents(v, key);
+          if (month === undefined) return undefined;
+          const file = month.monthFile;
+          const header = file !== undefined ? readHeader((await v.read([file])).get(file)!, file) : undefined;
+          const fromMonth = header !== undefined ? monthEntries(header, file!, createdOfRunId) : [];
+          removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
+          if (removedHere.length === 0) return undefined;
+          const change: Change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
+          if (file !== undefined && fromMonth.some((e) => old(e.runId))) {
+            const kept = await monthLines(v, month, (runId) => !old(runId));
+            if (kept.length === 0) change.remove.push(file);
+            else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
+          }
+          return change;
+        },
+        { exclusive: true },
+      );
+      removedAll.push(...removedHere);
+    }
+    lastView = undefined;
+    return removedAll.sort(byCreation);
+  }
+
+  /** Month folder contents in view `v`, or undefined when the folder is empty. */
+  async function monthContents(v: Snapshot, key: MonthKey): Promise<MonthContents | undefined> {
+    const prefix = `${monthFolder(key)}/`;
+    return groupByMonth((await v.paths(key.testbed)).filter((p) => p.startsWith(prefix)))[0];
+  }
+
+  /** The runs of the month file (validated), those for which `keep` says so. */
+  async function monthLines(v: Snapshot, month: MonthContents, keep: (runId: string) => boolean): Promise<MonthLine[]> {
+    if (month.monthFile === undefined) return [];
+    const b = (await v.read([month.monthFile])).get(month.monthFile);
+    if (b === undefined) return [];
+    return decodeMonth(b, month.monthFile, validate)
+      .runs.filter((r) => keep(r.runId))
+      .map((r) => ({ commit: r.commit, runId: r.runId, json: JSON.stringify(r.set) }));
+  }
+
+  /** Single-run files as month lines (validated; a corrupt file stops compaction, naming it). */
+  async function singleLines(v: Snapshot, runs: readonly HistoryEntry[]): Promise<MonthLine[]> {
+    const bytes = await v.read(runs.map((r) => r.file));
+    return runs.flatMap((r) => {
+      const b = bytes.get(r.file);
+      return b === undefined ? [] : [{ commit: r.commit, runId: r.runId, json: JSON.stringify(decodeRun(b, r.file, validate)) }];
+    });
+  }
+
+  return { description: backend.description, append, list, read: async (e) => (await readMany([e]))[0]!, readMany, prune, compact };
+}
+
+function keyOf(parsed: NonNullable<ReturnType<typeof parsePath>>): MonthKey {
+  return parsed.kind === 'month' ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
+}
+
+/** A month file's header, reading as little of it as it takes. */
+function readHeader(bytes: Buffer, file: string) {
+  for (let size = 64 * 1024; ; size *= 2) {
+    const complete = size >= bytes.length;
+    const header = decodeMonthHeader(complete ? bytes : bytes.subarray(0, size), file, complete);
+    if (header !== undefined) return header;
+  }
+}

@@ -414,11 +414,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants3);
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -435,10 +435,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants3);
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -499,8 +499,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants3) {
-        this.code = optimizeExpr(this.code, names, constants3);
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
         return this;
       }
       get names() {
@@ -529,12 +529,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         const { nodes } = this;
         let i2 = nodes.length;
         while (i2--) {
           const n = nodes[i2];
-          if (n.optimizeNames(names, constants3))
+          if (n.optimizeNames(names, constants4))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i2, 1);
@@ -587,12 +587,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a2;
-        this.else = (_a2 = this.else) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants3);
-        if (!(super.optimizeNames(names, constants3) || this.else))
+        this.else = (_a2 = this.else) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants3);
+        this.condition = optimizeExpr(this.condition, names, constants4);
         return this;
       }
       get names() {
@@ -615,10 +615,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants3);
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
         return this;
       }
       get names() {
@@ -654,10 +654,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants3);
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
         return this;
       }
       get names() {
@@ -699,11 +699,11 @@ var require_codegen = __commonJS({
         (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a2, _b2;
-        super.optimizeNames(names, constants3);
-        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants3);
-        (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNames(names, constants3);
+        super.optimizeNames(names, constants4);
+        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants4);
+        (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNames(names, constants4);
         return this;
       }
       get names() {
@@ -1004,7 +1004,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants3) {
+    function optimizeExpr(expr, names, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1019,14 +1019,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants3[n.str];
+        const c = constants4[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -2988,7 +2988,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve12.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -3015,7 +3015,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve12(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3879,7 +3879,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve12(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4270,7 +4270,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve12,
+      resolve: resolve11,
       resolveComponent,
       equal,
       serialize,
@@ -19698,100 +19698,8 @@ var require_lib139 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
-var require_main98 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports2, module) {
-    "use strict";
-    var floor = require_lib7();
-    function isNonNegativeInteger(x2) {
-      return floor(x2) === x2 && x2 >= 0;
-    }
-    module.exports = isNonNegativeInteger;
-  }
-});
-
-// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
-var require_lib140 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports2, module) {
-    "use strict";
-    var main2 = require_main98();
-    module.exports = main2;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
-var require_main99 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports2, module) {
-    "use strict";
-    var isNonNegativeInteger = require_lib140();
-    var betainc = require_lib128();
-    var isnan = require_lib6();
-    var floor = require_lib7();
-    var PINF = require_lib12();
-    function cdf(x2, n, p) {
-      if (isnan(x2) || isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
-        return NaN;
-      }
-      if (x2 < 0) {
-        return 0;
-      }
-      if (x2 >= n) {
-        return 1;
-      }
-      x2 = floor(x2 + 1e-7);
-      return betainc(p, x2 + 1, n - x2, true, true);
-    }
-    module.exports = cdf;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
-var require_factory8 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports2, module) {
-    "use strict";
-    var isNonNegativeInteger = require_lib140();
-    var constantFunction = require_lib55();
-    var betainc = require_lib128();
-    var isnan = require_lib6();
-    var floor = require_lib7();
-    var PINF = require_lib12();
-    function factory(n, p) {
-      if (isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
-        return constantFunction(NaN);
-      }
-      return cdf;
-      function cdf(x2) {
-        if (isnan(x2)) {
-          return NaN;
-        }
-        if (x2 < 0) {
-          return 0;
-        }
-        if (x2 >= n) {
-          return 1;
-        }
-        x2 = floor(x2 + 1e-7);
-        return betainc(p, x2 + 1, n - x2, true, true);
-      }
-    }
-    module.exports = factory;
-  }
-});
-
-// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
-var require_lib141 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports2, module) {
-    "use strict";
-    var setReadOnly = require_lib5();
-    var main2 = require_main99();
-    var factory = require_factory8();
-    setReadOnly(main2, "factory", factory);
-    module.exports = main2;
-  }
-});
-
 // node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js
-var require_main100 = __commonJS({
+var require_main98 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var betainc = require_lib128();
@@ -19817,7 +19725,7 @@ var require_main100 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js
-var require_factory9 = __commonJS({
+var require_factory8 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
@@ -19850,8 +19758,100 @@ var require_factory9 = __commonJS({
 });
 
 // node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js
-var require_lib142 = __commonJS({
+var require_lib140 = __commonJS({
   "node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js"(exports2, module) {
+    "use strict";
+    var setReadOnly = require_lib5();
+    var main2 = require_main98();
+    var factory = require_factory8();
+    setReadOnly(main2, "factory", factory);
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
+var require_main99 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports2, module) {
+    "use strict";
+    var floor = require_lib7();
+    function isNonNegativeInteger(x2) {
+      return floor(x2) === x2 && x2 >= 0;
+    }
+    module.exports = isNonNegativeInteger;
+  }
+});
+
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
+var require_lib141 = __commonJS({
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports2, module) {
+    "use strict";
+    var main2 = require_main99();
+    module.exports = main2;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
+var require_main100 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports2, module) {
+    "use strict";
+    var isNonNegativeInteger = require_lib141();
+    var betainc = require_lib128();
+    var isnan = require_lib6();
+    var floor = require_lib7();
+    var PINF = require_lib12();
+    function cdf(x2, n, p) {
+      if (isnan(x2) || isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
+        return NaN;
+      }
+      if (x2 < 0) {
+        return 0;
+      }
+      if (x2 >= n) {
+        return 1;
+      }
+      x2 = floor(x2 + 1e-7);
+      return betainc(p, x2 + 1, n - x2, true, true);
+    }
+    module.exports = cdf;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
+var require_factory9 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports2, module) {
+    "use strict";
+    var isNonNegativeInteger = require_lib141();
+    var constantFunction = require_lib55();
+    var betainc = require_lib128();
+    var isnan = require_lib6();
+    var floor = require_lib7();
+    var PINF = require_lib12();
+    function factory(n, p) {
+      if (isnan(n) || isnan(p) || p < 0 || p > 1 || !isNonNegativeInteger(n) || n === PINF) {
+        return constantFunction(NaN);
+      }
+      return cdf;
+      function cdf(x2) {
+        if (isnan(x2)) {
+          return NaN;
+        }
+        if (x2 < 0) {
+          return 0;
+        }
+        if (x2 >= n) {
+          return 1;
+        }
+        x2 = floor(x2 + 1e-7);
+        return betainc(p, x2 + 1, n - x2, true, true);
+      }
+    }
+    module.exports = factory;
+  }
+});
+
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
+var require_lib142 = __commonJS({
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main100();
@@ -23824,10 +23824,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23841,7 +23841,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23865,7 +23865,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23881,7 +23881,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23972,7 +23972,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23986,13 +23986,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -24035,18 +24035,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i2 = 0; i2 < fc.items.length; ++i2) {
         const collItem = fc.items[i2];
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i2 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i2 < fc.items.length - 1)
@@ -24100,8 +24100,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap2 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -24113,7 +24113,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -24124,8 +24124,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -24142,7 +24142,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -24322,7 +24322,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i2 + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i2 = 0; i2 < contentStart; ++i2)
         value += lines[i2][0].slice(trimIndent) + "\n";
@@ -24339,24 +24339,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -24539,25 +24539,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -25367,14 +25367,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value }) {
+    function stringifyItem({ start, key, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -26541,18 +26541,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep3 }]
+            items: [{ start, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -26705,15 +26705,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26907,13 +26907,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -29316,9 +29316,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve11, reject) => {
             this.close((err2, data2) => {
-              return err2 ? reject(err2) : resolve12(data2);
+              return err2 ? reject(err2) : resolve11(data2);
             });
           });
         }
@@ -29356,12 +29356,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve11, reject) => {
             this.destroy(err2, (err3, data2) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve12(data2);
+              ) : resolve11(data2);
             });
           });
         }
@@ -30729,15 +30729,15 @@ var require_data_url = __commonJS({
       return removeChars(str, leading, trailing, isASCIIWhitespace);
     }
     function removeChars(str, leading, trailing, predicate) {
-      let lead = 0;
+      let lead2 = 0;
       let trail = str.length - 1;
       if (leading) {
-        while (lead < str.length && predicate(str.charCodeAt(lead))) lead++;
+        while (lead2 < str.length && predicate(str.charCodeAt(lead2))) lead2++;
       }
       if (trailing) {
         while (trail > 0 && predicate(str.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str.length - 1 ? str : str.slice(lead, trail + 1);
+      return lead2 === 0 && trail === str.length - 1 ? str : str.slice(lead2, trail + 1);
     }
     function isomorphicDecode(input) {
       const length = input.length;
@@ -31628,8 +31628,8 @@ var require_util3 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve12, reject) => {
-        res = resolve12;
+      const promise = new Promise((resolve11, reject) => {
+        res = resolve11;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -32545,15 +32545,15 @@ var require_formdata_parser = __commonJS({
       return input.subarray(position.position, position.position = start);
     }
     function removeChars(buf, leading, trailing, predicate) {
-      let lead = 0;
+      let lead2 = 0;
       let trail = buf.length - 1;
       if (leading) {
-        while (lead < buf.length && predicate(buf[lead])) lead++;
+        while (lead2 < buf.length && predicate(buf[lead2])) lead2++;
       }
       if (trailing) {
         while (trail > 0 && predicate(buf[trail])) trail--;
       }
-      return lead === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead, trail + 1);
+      return lead2 === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead2, trail + 1);
     }
     function bufferStartsWith(buffer, start, position) {
       if (buffer.length < start.length) {
@@ -32941,7 +32941,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -33016,7 +33016,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports3 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports3;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -33111,11 +33111,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data2.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -33138,10 +33138,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -33158,7 +33158,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data2);
+        return new HTTPParserError(message, constants4.ERROR[ret], data2);
       }
       destroy() {
         assert(this.ptr != null);
@@ -33338,7 +33338,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -33360,7 +33360,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -33396,13 +33396,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -33880,12 +33880,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve11, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve11;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -34555,12 +34555,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve11, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve11;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -35039,16 +35039,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve12) => {
+        return new Promise((resolve11) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve12;
+            this[kClosedResolve] = resolve11;
           } else {
-            resolve12(null);
+            resolve11(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve12) => {
+        return new Promise((resolve11) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -35059,7 +35059,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve12(null);
+            resolve11(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -35110,7 +35110,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve12, reject) => {
+        const socket = await new Promise((resolve11, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -35122,7 +35122,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve12(socket2);
+              resolve11(socket2);
             }
           });
         });
@@ -35458,8 +35458,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve12) => {
-            this[kClosedResolve] = resolve12;
+          await new Promise((resolve11) => {
+            this[kClosedResolve] = resolve11;
           });
         }
       }
@@ -36728,7 +36728,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve12, reject) => {
+        return await new Promise((resolve11, reject) => {
           if (this[kContentLength] > limit3) {
             this.destroy(new AbortError());
           }
@@ -36741,7 +36741,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve12(null);
+              resolve11(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit3 -= chunk.length;
@@ -36760,7 +36760,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve11, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -36777,7 +36777,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve12,
+              resolve: resolve11,
               reject,
               length: 0,
               body: []
@@ -36847,18 +36847,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve12, stream, length } = consume2;
+      const { type, body, resolve: resolve11, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve12(chunksDecode(body, length));
+          resolve11(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve12(JSON.parse(chunksDecode(body, length)));
+          resolve11(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve12(chunksConcat(body, length).buffer);
+          resolve11(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve12(new Blob(body, { type: stream[kContentType] }));
+          resolve11(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve12(chunksConcat(body, length));
+          resolve11(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -37115,9 +37115,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve11, reject) => {
           request2.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve12(data2);
+            return err2 ? reject(err2) : resolve11(data2);
           });
         });
       }
@@ -37340,9 +37340,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve11, reject) => {
           stream.call(this, opts, factory, (err2, data2) => {
-            return err2 ? reject(err2) : resolve12(data2);
+            return err2 ? reject(err2) : resolve11(data2);
           });
         });
       }
@@ -37627,9 +37627,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve11, reject) => {
           upgrade.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve12(data2);
+            return err2 ? reject(err2) : resolve11(data2);
           });
         });
       }
@@ -37721,9 +37721,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve11, reject) => {
           connect.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve12(data2);
+            return err2 ? reject(err2) : resolve11(data2);
           });
         });
       }
@@ -41586,7 +41586,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve12, reject) => agent.dispatch(
+        return new Promise((resolve11, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -41662,7 +41662,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve12({
+              resolve11({
                 status,
                 statusText,
                 headersList,
@@ -41705,7 +41705,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve12({
+              resolve11({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -45446,8 +45446,8 @@ var require_util9 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve12) => {
-        setTimeout(resolve12, ms).unref();
+      return new Promise((resolve11) => {
+        setTimeout(resolve11, ms).unref();
       });
     }
     module.exports = {
@@ -46429,11 +46429,11 @@ var require_lib143 = __commonJS({
     })();
     var __awaiter4 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve12) {
-          resolve12(value);
+        return value instanceof P ? value : new P(function(resolve11) {
+          resolve11(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve12, reject) {
+      return new (P || (P = Promise))(function(resolve11, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -46449,7 +46449,7 @@ var require_lib143 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -46536,26 +46536,26 @@ var require_lib143 = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve12) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve11) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve12(output.toString());
+              resolve11(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve12) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve11) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve12(Buffer.concat(chunks));
+              resolve11(Buffer.concat(chunks));
             });
           }));
         });
@@ -46763,14 +46763,14 @@ var require_lib143 = __commonJS({
        */
       requestRaw(info2, data2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve11, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve12(res);
+                resolve11(res);
               }
             }
             this.requestRawWithCallback(info2, data2, callbackForResult);
@@ -47014,12 +47014,12 @@ var require_lib143 = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve12) => setTimeout(() => resolve12(), ms));
+          return new Promise((resolve11) => setTimeout(() => resolve11(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve12, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve11, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -47027,7 +47027,7 @@ var require_lib143 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve12(response);
+              resolve11(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -47066,7 +47066,7 @@ var require_lib143 = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve12(response);
+              resolve11(response);
             }
           }));
         });
@@ -47133,6 +47133,10 @@ var KNOWN = {
   "gc.alloc.rate": { direction: "lower", exact: false },
   "gc.alloc.rate.norm": { direction: "lower", exact: false }
 };
+var KNOWN_METRIC_NAMES = Object.keys(KNOWN);
+function isKnownMetricName(name) {
+  return name in KNOWN || name.startsWith("syscalls.") || name.startsWith("errors.");
+}
 function isRateUnit(unit) {
   return unit === "1/s" || unit === "B/s" || /\/s(ec)?$/i.test(unit) || /^ops?\b/i.test(unit);
 }
@@ -47253,105 +47257,983 @@ function formatInScale(value, scale) {
   return scale.symbol ? `${s} ${scale.symbol}` : s;
 }
 
-// action/src/cli/command.ts
+// action/src/model/budgets.ts
+function formatSource(source) {
+  return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
+}
+var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, severity: "fail", missing: "show" };
+var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
+function globToRegExp(glob) {
+  const body = [...glob].map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
+  return new RegExp(`^${body}$`, "s");
+}
+function resolveBudget(budgets, benchmarkId, metric) {
+  const ordered = budgets.rules.map((rule2, index) => ({ rule: rule2, index })).filter(({ rule: rule2 }) => rule2.matcher.test(benchmarkId)).sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index).map(({ rule: rule2 }) => rule2);
+  const entries = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
+  const first = (pick) => {
+    for (const e of entries) {
+      const value = pick(e.budget);
+      if (value !== void 0) return value;
+    }
+    return void 0;
+  };
+  const limits = entries.find((e) => e.budget.max !== void 0 || e.budget.min !== void 0)?.budget;
+  const severity = first((b) => b.severity);
+  const direction = first((b) => b.direction);
+  const exponent = first((b) => b.exponent);
+  const tolerances = {};
+  for (const key of ["regression", "noise", "alpha", "drift"]) {
+    const value = first((b) => b.tolerances[key]);
+    if (value !== void 0) tolerances[key] = value;
+  }
+  const budget2 = entries.length === 0 ? void 0 : {
+    ...limits?.max ? { max: limits.max } : {},
+    ...limits?.min ? { min: limits.min } : {},
+    stat: limits?.stat ?? "mean",
+    tolerances,
+    ...severity ? { severity } : {},
+    ...direction ? { direction } : {},
+    ...exponent ? { exponent } : {},
+    source: (limits ?? entries[0].budget).source
+  };
+  const rule = entries[0]?.rule;
+  const ignoreRule = ordered.find((r) => r.ignore);
+  const d = budgets.defaults;
+  return {
+    ignore: ignoreRule !== void 0 && (rule === void 0 || ignoreRule.specificity >= rule.specificity),
+    tolerances: {
+      regression: tolerances.regression ?? d.regression,
+      noise: tolerances.noise ?? d.noise,
+      alpha: tolerances.alpha ?? d.alpha,
+      drift: tolerances.drift ?? d.drift
+    },
+    severity: severity ?? d.severity,
+    ...direction ? { direction } : {},
+    ...budget2 ? { budget: budget2 } : {},
+    ...rule ? { rule } : {}
+  };
+}
+
+// action/src/model/row.ts
+function rowKey(benchmark, metric) {
+  return `${benchmark}\0${metric}`;
+}
+
+// action/src/model/bmf-measures.ts
+var BMF_MEASURES = {
+  latency: { metric: "time", unit: "s", toBase: 1e-9, fromBase: 1e9 },
+  throughput: { metric: "throughput", unit: "1/s", toBase: 1, fromBase: 1 },
+  "file-size": { metric: "file_size", unit: "B", toBase: 1, fromBase: 1 },
+  "build-time": { metric: "build_time", unit: "s", toBase: 1, fromBase: 1 }
+};
+
+// node_modules/shlex/shlex.js
+function quote(s) {
+  if (s === "") {
+    return "''";
+  }
+  const unsafeRe = /[^\w@%\-+=:,./]/;
+  if (!unsafeRe.test(s)) {
+    return s;
+  }
+  return ("'" + s.replace(/('+)/g, `'"$1"'`) + "'").replace(/^''|''$/g, "");
+}
+
+// action/src/model/command-template.ts
+var PLACEHOLDER = /(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+function fillTemplate(template, values) {
+  return template.replace(PLACEHOLDER, (whole, dollar, name) => {
+    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
+    return quote(values[name]);
+  });
+}
+function writesOutputFile(template) {
+  return /(^|[^$])\{output\}/.test(template) || template.includes("PERF_GATE_OUTPUT");
+}
+function paramEnvName(name) {
+  return `PERF_GATE_PARAM_${name.toUpperCase()}`;
+}
+function quoteStates(command) {
+  const states = [];
+  let state = "none";
+  for (let i2 = 0; i2 < command.length; i2++) {
+    const c = command[i2];
+    states[i2] = state === "ansi" ? "single" : state === "comment" ? "none" : state;
+    switch (state) {
+      case "none":
+        if (c === "\\") {
+          states[i2 + 1] = "none";
+          i2++;
+        } else if (c === "'") state = i2 > 0 && command[i2 - 1] === "$" ? "ansi" : "single";
+        else if (c === '"') state = "double";
+        else if (c === "#" && (i2 === 0 || /[\s;&|()<>]/.test(command[i2 - 1]))) state = "comment";
+        break;
+      case "single":
+        if (c === "'") state = "none";
+        break;
+      case "ansi":
+        if (c === "\\") {
+          states[i2 + 1] = "single";
+          i2++;
+        } else if (c === "'") state = "none";
+        break;
+      case "double":
+        if (c === "\\") {
+          states[i2 + 1] = "double";
+          i2++;
+        } else if (c === '"') state = "none";
+        break;
+      case "comment":
+        if (c === "\n") state = "none";
+        break;
+    }
+  }
+  return states;
+}
+function quotedPlaceholders(template, names) {
+  const known = new Set(names);
+  const states = quoteStates(template);
+  const found = [];
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    const [, dollar, name] = m;
+    if (dollar !== "" || !known.has(name)) continue;
+    const state = states[m.index];
+    if (state === "single" || state === "double") found.push({ name, index: m.index, quote: state });
+  }
+  return found;
+}
+
+// action/src/model/testbed-mismatch.ts
+var TESTBED_CONSEQUENCE = {
+  flag: "regressions are shown but do not fail the gate; budgets still do",
+  compare: "regressions still fail the gate (--testbed-mismatch compare)",
+  refuse: "the comparison is refused (--testbed-mismatch refuse): nothing was compared"
+};
+function testbedMismatchText(m) {
+  const consequence = TESTBED_CONSEQUENCE[m.mode];
+  return `the baseline was measured on testbed ${m.baselineTestbed} and this run on ${m.currentTestbed}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
+}
+var TestbedMismatchError = class extends Error {
+  name = "TestbedMismatchError";
+  baselineTestbed;
+  currentTestbed;
+  mode;
+  constructor(mismatch) {
+    super(testbedMismatchText(mismatch));
+    this.baselineTestbed = mismatch.baselineTestbed;
+    this.currentTestbed = mismatch.currentTestbed;
+    this.mode = mismatch.mode;
+  }
+};
+
+// action/src/model/nearest-name.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i2 = 1; i2 <= a.length; i2++) {
+    const row = [i2];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i2 - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+function nearestName(name, candidates) {
+  let best;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  if (best === void 0) return void 0;
+  return bestDistance <= Math.max(2, Math.ceil(Math.max(name.length, best.length) / 3)) ? best : void 0;
+}
+
+// action/src/pipeline/exit.ts
 var EXIT = { pass: 0, fail: 1, unusable: 2 };
+function verdictExit(report2) {
+  return report2.verdict === "pass" ? EXIT.pass : EXIT.fail;
+}
+
+// action/src/pipeline/command.ts
 var UsageError = class extends Error {
   name = "UsageError";
 };
 
-// action/src/adapters/index.ts
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+// action/src/runner/testbed.ts
+import { createHash } from "node:crypto";
 
-// action/src/adapters/result-set.ts
-var import__ = __toESM(require__(), 1);
+// action/src/runner/preflight/boot-params.ts
+function bootParams(files) {
+  const cmdline = files.read("/proc/cmdline");
+  if (cmdline === void 0) return void 0;
+  const params = /* @__PURE__ */ new Map();
+  for (const word of cmdline.split(/\s+/)) {
+    if (word === "--") break;
+    if (word === "") continue;
+    const eq = word.indexOf("=");
+    if (eq < 0) params.set(word, "");
+    else params.set(word.slice(0, eq), word.slice(eq + 1));
+  }
+  return params;
+}
 
-// action/schemas/result-set.schema.json
-var result_set_schema_default = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://perf-gate.dev/schemas/result-set.schema.json",
-  title: "perf-gate ResultSet",
-  description: "What one perf-gate run produced and what a baseline stores (schema perf-gate/results@1).",
-  type: "object",
-  required: ["schema", "created", "benchmarks"],
-  additionalProperties: false,
-  properties: {
-    schema: { const: "perf-gate/results@1" },
-    commit: { type: "string" },
-    ref: { type: "string" },
-    created: { type: "string", description: "ISO 8601 time the run finished" },
-    design: { enum: ["sequential", "interleaved"] },
-    testbed: {
-      type: "object",
-      required: ["id"],
-      properties: {
-        id: { type: "string", minLength: 1 },
-        cpu: { type: "string" },
-        cores: { type: "integer", minimum: 1 },
-        kernel: { type: "string" },
-        governor: { type: ["string", "null"] },
-        turbo: { type: ["boolean", "null"] },
-        smt: { type: ["boolean", "null"] },
-        runner: { type: "string" }
-      }
-    },
-    benchmarks: { type: "array", items: { $ref: "#/$defs/benchmark" } }
-  },
-  $defs: {
-    finite: { type: "number" },
-    benchmark: {
-      type: "object",
-      required: ["id", "status", "metrics"],
-      additionalProperties: false,
-      properties: {
-        id: { type: "string", minLength: 1 },
-        suite: { type: "string" },
-        params: { type: "object", additionalProperties: { type: "string" } },
-        status: { enum: ["ok", "failed"] },
-        error: {
-          type: "object",
-          required: ["message"],
-          additionalProperties: false,
-          properties: {
-            message: { type: "string" },
-            exitCode: { type: ["integer", "null"] },
-            signal: { type: ["string", "null"] },
-            logTail: { type: "string" }
-          }
-        },
-        metrics: { type: "object", additionalProperties: { $ref: "#/$defs/metric" } },
-        unavailable: { type: "object", additionalProperties: { type: "string" } }
-      }
-    },
-    metric: {
-      type: "object",
-      required: ["unit", "direction"],
-      additionalProperties: false,
-      anyOf: [{ required: ["samples"] }, { required: ["summary"] }, { required: ["value"] }],
-      properties: {
-        unit: { type: "string" },
-        direction: { enum: ["lower", "higher"] },
-        samples: { type: "array", minItems: 1, items: { $ref: "#/$defs/finite" } },
-        summary: {
-          type: "object",
-          required: ["n", "mean"],
-          additionalProperties: false,
-          properties: {
-            n: { type: "integer", minimum: 1 },
-            mean: { $ref: "#/$defs/finite" },
-            stddev: { type: ["number", "null"], minimum: 0 },
-            median: { $ref: "#/$defs/finite" },
-            min: { $ref: "#/$defs/finite" },
-            max: { $ref: "#/$defs/finite" }
-          }
-        },
-        value: { $ref: "#/$defs/finite" },
-        exact: { type: "boolean" },
-        sourceUnit: { type: "string" }
+// action/src/runner/preflight/cpu-list.ts
+function parseCpuList(text) {
+  const cpus = /* @__PURE__ */ new Set();
+  const trimmed = text.trim();
+  if (trimmed === "") return [];
+  for (const part of trimmed.split(",")) {
+    const item = part.trim();
+    if (/^(domain|managed_irq|nohz)$/.test(item)) continue;
+    const m = /^(\d+)(?:-(\d+))?(?::\d+\/\d+)?$/.exec(item);
+    if (!m) return void 0;
+    const lo = Number(m[1]);
+    const hi = m[2] === void 0 ? lo : Number(m[2]);
+    if (hi < lo || hi - lo > 65536) return void 0;
+    for (let c = lo; c <= hi; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i2 = 0; i2 < sorted.length; ) {
+    let j = i2;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(i2 === j ? `${sorted[i2]}` : `${sorted[i2]}-${sorted[j]}`);
+    i2 = j + 1;
+  }
+  return parts.join(",");
+}
+
+// action/src/runner/preflight/online-cpus.ts
+function onlineCpus(files) {
+  const online = files.read("/sys/devices/system/cpu/online");
+  const parsed = online === void 0 ? void 0 : parseCpuList(online);
+  if (parsed && parsed.length > 0) return parsed;
+  const dirs = files.list("/sys/devices/system/cpu");
+  const fromDirs = (dirs ?? []).map((d) => /^cpu(\d+)$/.exec(d)).filter((m) => m !== null).map((m) => Number(m[1]));
+  if (fromDirs.length > 0) return fromDirs.sort((a, b) => a - b);
+  const cpuinfo = files.read("/proc/cpuinfo") ?? "";
+  return [...cpuinfo.matchAll(/^processor\s*:\s*(\d+)/gm)].map((m) => Number(m[1]));
+}
+
+// action/src/runner/preflight/checks/cpu.ts
+function readCpuModel(files) {
+  const cpuinfo = files.read("/proc/cpuinfo");
+  if (cpuinfo === void 0) return null;
+  for (const key of ["model name", "Hardware", "Model", "cpu model", "cpu"]) {
+    const m = new RegExp(`^${key}\\s*:\\s*(.+)$`, "m").exec(cpuinfo);
+    if (m) return m[1].replace(/\s+/g, " ").trim();
+  }
+  return null;
+}
+var FREQ = ["cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_min_freq", "scaling_max_freq"];
+function checkCpu(files) {
+  const model = readCpuModel(files);
+  const cpus = onlineCpus(files).length;
+  const freq = {};
+  const unreadable = [];
+  if (model === null) unreadable.push("/proc/cpuinfo");
+  for (const name of FREQ) {
+    const path2 = `/sys/devices/system/cpu/cpu0/cpufreq/${name}`;
+    const value = Number(files.read(path2) ?? NaN);
+    if (Number.isFinite(value)) freq[name] = value;
+    else unreadable.push(path2);
+  }
+  const observed = { model, cpus, ...freq };
+  const mhz = (khz) => `${Math.round(khz / 1e3)} MHz`;
+  const limits = freq.scaling_min_freq !== void 0 && freq.scaling_max_freq !== void 0 ? `, frequency ${mhz(freq.scaling_min_freq)}\u2013${mhz(freq.scaling_max_freq)}` : ", frequency limits unknown";
+  const base = `CPU ${model ?? "model unknown"}, ${cpus} online CPU${cpus === 1 ? "" : "s"}${limits}`;
+  const unread = unreadable.length > 0 ? { unreadable } : {};
+  const hw = freq.cpuinfo_max_freq;
+  const cap = freq.scaling_max_freq;
+  if (hw !== void 0 && cap !== void 0 && cap < hw) {
+    return {
+      check: "cpu",
+      status: "advice",
+      message: `${base}: the maximum is capped below the hardware's ${mhz(hw)}`,
+      fix: `cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_max_freq`,
+      observed,
+      ...unread
+    };
+  }
+  return { check: "cpu", status: "info", message: base, observed, ...unread };
+}
+
+// action/src/runner/preflight/finding.ts
+var PREFLIGHT_LEVELS = ["strict", "warn", "off"];
+function unknownFinding(check, what, paths) {
+  return {
+    check,
+    status: "unknown",
+    message: `${what}: could not read ${paths.join(", ")} (a VM or container often hides it); not checked`,
+    unreadable: paths
+  };
+}
+
+// action/src/runner/preflight/checks/governor.ts
+var GOVERNOR_FIX = "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor   # or: sudo scripts/tune";
+function readGovernors(files) {
+  const byGovernor = /* @__PURE__ */ new Map();
+  const unreadable = [];
+  for (const cpu of onlineCpus(files)) {
+    const path2 = `/sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`;
+    const governor = files.read(path2);
+    if (governor === void 0) unreadable.push(path2);
+    else byGovernor.set(governor, [...byGovernor.get(governor) ?? [], cpu]);
+  }
+  return { byGovernor, unreadable };
+}
+function readGovernor(files) {
+  const { byGovernor } = readGovernors(files);
+  return byGovernor.size === 0 ? null : [...byGovernor.keys()].sort().join("+");
+}
+function checkGovernor(files) {
+  const { byGovernor, unreadable } = readGovernors(files);
+  if (byGovernor.size === 0) {
+    return unknownFinding("governor", "CPU frequency governor", unreadable.length > 0 ? [unreadable[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]);
+  }
+  const governor = governorSummary(byGovernor);
+  const driver = files.read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver") ?? null;
+  const observed = { governor, driver };
+  const partial = unreadable.length > 0 ? { unreadable } : {};
+  if (byGovernor.size === 1 && byGovernor.has("performance")) {
+    return { check: "governor", status: "ok", message: 'CPU frequency governor is "performance" on every CPU', observed, ...partial };
+  }
+  return {
+    check: "governor",
+    status: "warn",
+    message: `CPU frequency governor is ${governor}, not "performance": the clock follows the load, so timings depend on how fast it ramps up`,
+    fix: GOVERNOR_FIX,
+    observed,
+    ...partial
+  };
+}
+function governorSummary(byGovernor) {
+  if (byGovernor.size === 1) return `"${[...byGovernor.keys()][0]}"`;
+  return [...byGovernor].map(([g, cpus]) => `"${g}" (CPUs ${formatCpuList(cpus)})`).join(", ");
+}
+
+// action/src/runner/preflight/checks/kernel.ts
+var OSRELEASE = "/proc/sys/kernel/osrelease";
+function readKernel(files) {
+  return files.read(OSRELEASE) ?? null;
+}
+function checkKernel(files) {
+  const kernel = readKernel(files);
+  if (kernel === null) return unknownFinding("kernel", "Kernel release", [OSRELEASE]);
+  const mitigations = bootParams(files)?.get("mitigations") ?? null;
+  return {
+    check: "kernel",
+    status: "info",
+    message: `Kernel ${kernel}${mitigations !== null ? `, mitigations=${mitigations}` : ""}`,
+    observed: { kernel, mitigations }
+  };
+}
+
+// action/src/runner/preflight/checks/smt.ts
+var ACTIVE = "/sys/devices/system/cpu/smt/active";
+var CONTROL = "/sys/devices/system/cpu/smt/control";
+function readSmt(files) {
+  const active = files.read(ACTIVE);
+  if (active === "0" || active === "1") return active === "1";
+  const control = files.read(CONTROL);
+  if (control === "notsupported" || control === "off" || control === "forceoff") return false;
+  const cpus = onlineCpus(files);
+  let seen = false;
+  for (const cpu of cpus) {
+    const siblings = files.read(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`);
+    if (siblings === void 0) continue;
+    seen = true;
+    if (/[-,]/.test(siblings)) return true;
+  }
+  return seen ? false : null;
+}
+function checkSmt(files) {
+  const smt = readSmt(files);
+  if (smt === null) return unknownFinding("smt", "SMT (hyper-threading)", [ACTIVE, "/sys/devices/system/cpu/cpu*/topology/thread_siblings_list"]);
+  const observed = { smt, control: files.read(CONTROL) ?? null };
+  if (!smt) return { check: "smt", status: "ok", message: "SMT (hyper-threading) is off or not supported", observed };
+  return {
+    check: "smt",
+    status: "advice",
+    message: "SMT (hyper-threading) is on: a busy sibling thread slows the benchmark down; pin benchmarks to one thread per core or turn SMT off",
+    fix: `echo off | sudo tee ${CONTROL}   # until reboot; or boot with nosmt`,
+    observed
+  };
+}
+
+// action/src/runner/preflight/checks/swap.ts
+var MEMINFO = "/proc/meminfo";
+function meminfoBytes(text, field) {
+  const m = new RegExp(`^${field}:\\s*(\\d+)\\s*kB`, "m").exec(text);
+  return m ? Number(m[1]) * 1024 : void 0;
+}
+function checkSwap(files) {
+  const text = files.read(MEMINFO);
+  const total = text === void 0 ? void 0 : meminfoBytes(text, "SwapTotal");
+  const free = text === void 0 ? void 0 : meminfoBytes(text, "SwapFree");
+  if (total === void 0 || free === void 0) return unknownFinding("swap", "Swap usage", [MEMINFO]);
+  const used = Math.max(0, total - free);
+  const observed = { swapTotal: total, swapUsed: used };
+  if (total === 0) return { check: "swap", status: "ok", message: "No swap configured", observed };
+  if (used === 0) return { check: "swap", status: "ok", message: "Swap is configured but unused", observed };
+  return {
+    check: "swap",
+    status: "warn",
+    message: `${(used / 2 ** 20).toFixed(1)} MiB of swap in use: touching swapped-out pages costs disk reads, unevenly between runs`,
+    fix: "sudo swapoff -a && sudo swapon -a   # needs that much free RAM; or free memory and lower vm.swappiness",
+    observed
+  };
+}
+
+// action/src/runner/preflight/checks/turbo.ts
+var NO_TURBO = "/sys/devices/system/cpu/intel_pstate/no_turbo";
+var BOOST = "/sys/devices/system/cpu/cpufreq/boost";
+function readTurbo(files) {
+  const noTurbo = files.read(NO_TURBO);
+  if (noTurbo === "0" || noTurbo === "1") return { turbo: noTurbo === "0", source: NO_TURBO };
+  const boost = files.read(BOOST);
+  if (boost === "0" || boost === "1") return { turbo: boost === "1", source: BOOST };
+  const policies = (files.list("/sys/devices/system/cpu/cpufreq") ?? []).filter((p) => /^policy\d+$/.test(p));
+  const perPolicy = policies.map((p) => files.read(`/sys/devices/system/cpu/cpufreq/${p}/boost`)).filter((v) => v === "0" || v === "1");
+  if (perPolicy.length > 0) return { turbo: perPolicy.includes("1"), source: "/sys/devices/system/cpu/cpufreq/policy*/boost" };
+  return { turbo: null, source: null };
+}
+function checkTurbo(files) {
+  const { turbo, source } = readTurbo(files);
+  if (turbo === null || source === null) return unknownFinding("turbo", "Turbo/boost", [NO_TURBO, BOOST]);
+  const observed = { turbo, source };
+  if (!turbo) return { check: "turbo", status: "ok", message: `Turbo/boost is off (${source})`, observed };
+  const fix = source === NO_TURBO ? `echo 1 | sudo tee ${NO_TURBO}` : `echo 0 | sudo tee ${source}`;
+  return {
+    check: "turbo",
+    status: "warn",
+    message: `Turbo/boost is on (${source}): the clock depends on temperature and on how many cores are busy, so timings drift`,
+    fix: `${fix}   # or: sudo scripts/tune`,
+    observed
+  };
+}
+
+// action/src/runner/testbed.ts
+var TESTBED_ID_VERSION = "perf-gate/testbed@1";
+function readTestbedFacts(files) {
+  const params = bootParams(files);
+  const meminfo = files.read("/proc/meminfo");
+  return {
+    cpu: readCpuModel(files),
+    cores: onlineCpus(files).length,
+    arch: files.read("/proc/sys/kernel/arch") ?? null,
+    kernel: readKernel(files),
+    mitigations: params === void 0 ? null : params.get("mitigations") ?? "auto",
+    governor: readGovernor(files),
+    turbo: readTurbo(files).turbo,
+    smt: readSmt(files),
+    memory: meminfo === void 0 ? null : meminfoBytes(meminfo, "MemTotal") ?? null
+  };
+}
+function idParts(facts) {
+  const kernel = facts.kernel === null ? null : /^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel;
+  return [
+    ["cpu", facts.cpu === null ? null : facts.cpu.replace(/\s+/g, " ").trim()],
+    ["cores", facts.cores],
+    ["arch", facts.arch],
+    ["kernel", kernel],
+    ["mitigations", facts.mitigations],
+    ["governor", facts.governor],
+    ["turbo", facts.turbo],
+    ["smt", facts.smt],
+    ["memoryGiB", facts.memory === null ? null : Math.round(facts.memory / 2 ** 30)]
+  ];
+}
+function testbedId(facts) {
+  const canonical = JSON.stringify([TESTBED_ID_VERSION, ...idParts(facts)]);
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+}
+function testbedFromFacts(facts, runner) {
+  const testbed = {
+    id: testbedId(facts),
+    cpu: facts.cpu ?? void 0,
+    cores: facts.cores > 0 ? facts.cores : void 0,
+    kernel: facts.kernel ?? void 0,
+    governor: facts.governor,
+    turbo: facts.turbo,
+    smt: facts.smt,
+    arch: facts.arch,
+    mitigations: facts.mitigations,
+    memory: facts.memory
+  };
+  if (runner) testbed.runner = runner;
+  return Object.fromEntries(Object.entries(testbed).filter(([, v]) => v !== void 0));
+}
+function readTestbed(files, runner) {
+  return testbedFromFacts(readTestbedFacts(files), runner);
+}
+
+// action/src/runner/preflight/checks/aslr.ts
+var PATH = "/proc/sys/kernel/randomize_va_space";
+var MEANING = { "0": "off", "1": "on (partial: stack, mmap, vDSO)", "2": "on (full)" };
+function checkAslr(files, options) {
+  const value = files.read(PATH);
+  if (value === void 0 || !(value in MEANING)) return unknownFinding("aslr", "ASLR", [PATH]);
+  const on = value !== "0";
+  const observed = { randomize_va_space: Number(value) };
+  const message = `ASLR is ${MEANING[value]}`;
+  if (options.aslr === "any") return { check: "aslr", status: "info", message, observed };
+  if (options.aslr === (on ? "on" : "off")) return { check: "aslr", status: "ok", message: `${message}, as configured`, observed };
+  return {
+    check: "aslr",
+    status: "warn",
+    message: `${message}, but the configuration expects it ${options.aslr}`,
+    fix: `sudo sysctl -w kernel.randomize_va_space=${options.aslr === "off" ? 0 : 2}   # or: sudo scripts/tune --aslr ${options.aslr}`,
+    observed
+  };
+}
+
+// action/src/runner/preflight/checks/isolation.ts
+var ISOLATED = "/sys/devices/system/cpu/isolated";
+var NOHZ_FULL = "/sys/devices/system/cpu/nohz_full";
+function readIsolation(files) {
+  const params = bootParams(files);
+  const fromSys = (path2, param) => {
+    const text = files.read(path2);
+    const parsed = text === void 0 ? void 0 : parseCpuList(text);
+    if (parsed) return parsed;
+    if (params === void 0) return null;
+    return parseCpuList(params.get(param) ?? "") ?? null;
+  };
+  return { isolated: fromSys(ISOLATED, "isolcpus"), nohzFull: fromSys(NOHZ_FULL, "nohz_full") };
+}
+function checkIsolation(files) {
+  const { isolated, nohzFull } = readIsolation(files);
+  if (isolated === null) return unknownFinding("isolation", "Isolated CPUs", [ISOLATED, "/proc/cmdline"]);
+  const observed = { isolated: formatCpuList(isolated), nohz_full: nohzFull === null ? null : formatCpuList(nohzFull) };
+  if (isolated.length === 0) {
+    const cpus = onlineCpus(files);
+    const suggestion = cpus.length >= 2 ? formatCpuList(cpus.slice(Math.ceil(cpus.length / 2))) : null;
+    return {
+      check: "isolation",
+      status: "advice",
+      message: "No isolated CPUs: the benchmark shares its cores with every other task on the machine",
+      fix: suggestion ? `add "isolcpus=${suggestion} nohz_full=${suggestion} rcu_nocbs=${suggestion}" to GRUB_CMDLINE_LINUX in /etc/default/grub, run update-grub, reboot, and pin benchmarks with taskset -c ${suggestion}` : "a single-CPU machine cannot isolate a CPU for benchmarks",
+      observed
+    };
+  }
+  const ticking = nohzFull === null ? isolated : isolated.filter((c) => !nohzFull.includes(c));
+  if (ticking.length > 0) {
+    const list2 = formatCpuList(ticking);
+    return {
+      check: "isolation",
+      status: "advice",
+      message: `CPUs ${formatCpuList(isolated)} are isolated, but ${list2} still take the timer tick (no nohz_full)`,
+      fix: `add "nohz_full=${list2} rcu_nocbs=${list2}" to the kernel command line and reboot`,
+      observed
+    };
+  }
+  return { check: "isolation", status: "ok", message: `CPUs ${formatCpuList(isolated)} are isolated and tickless; pin benchmarks to them`, observed };
+}
+
+// action/src/runner/preflight/checks/load.ts
+var LOADAVG = "/proc/loadavg";
+function checkLoad(files, options) {
+  const text = files.read(LOADAVG);
+  const load1 = text === void 0 ? NaN : Number(text.split(/\s+/)[0]);
+  if (!Number.isFinite(load1)) return unknownFinding("load", "Load average", [LOADAVG]);
+  const cpus = Math.max(1, onlineCpus(files).length);
+  const perCpu = load1 / cpus;
+  const observed = { load1, cpus };
+  const shown = `${load1.toFixed(2)} on ${cpus} CPU${cpus === 1 ? "" : "s"}`;
+  if (perCpu <= options.maxLoadPerCpu) return { check: "load", status: "ok", message: `Load average ${shown}`, observed };
+  return {
+    check: "load",
+    status: "warn",
+    message: `Load average ${shown} (above ${options.maxLoadPerCpu} per CPU): other work competes with the benchmarks`,
+    fix: "ps -eo pid,pcpu,etime,comm --sort=-pcpu | head   # find and stop it; run one job at a time on the benchmark runner",
+    observed
+  };
+}
+
+// action/src/runner/preflight/checks/perf-events.ts
+var PARANOID = "/proc/sys/kernel/perf_event_paranoid";
+var SAMPLE_RATE = "/proc/sys/kernel/perf_event_max_sample_rate";
+function checkPerfEvents(files) {
+  const paranoidText = files.read(PARANOID);
+  const paranoid = paranoidText === void 0 ? NaN : Number(paranoidText);
+  if (!Number.isInteger(paranoid)) return unknownFinding("perf-events", "perf_event_paranoid", [PARANOID]);
+  const rate = Number(files.read(SAMPLE_RATE) ?? NaN);
+  const observed = { perf_event_paranoid: paranoid, perf_event_max_sample_rate: Number.isFinite(rate) ? rate : null };
+  const unreadable = Number.isFinite(rate) ? {} : { unreadable: [SAMPLE_RATE] };
+  if (paranoid >= 3) {
+    return {
+      check: "perf-events",
+      status: "advice",
+      message: `perf_event_paranoid is ${paranoid}: perf stat cannot count instructions or cycles without root`,
+      fix: "sudo sysctl -w kernel.perf_event_paranoid=2",
+      observed,
+      ...unreadable
+    };
+  }
+  return {
+    check: "perf-events",
+    status: "ok",
+    message: `perf_event_paranoid is ${paranoid}: perf stat can count user-space events${paranoid <= 1 ? " and kernel events" : ""}`,
+    observed,
+    ...unreadable
+  };
+}
+
+// action/src/runner/preflight/checks/throttle.ts
+var PATTERN = "/sys/devices/system/cpu/cpu*/thermal_throttle/{core,package}_throttle_count";
+function readThrottleCounters(files) {
+  let found = false;
+  const sum = { core: 0, package: 0 };
+  for (const cpu of onlineCpus(files)) {
+    for (const kind of ["core", "package"]) {
+      const n = Number(files.read(`/sys/devices/system/cpu/cpu${cpu}/thermal_throttle/${kind}_throttle_count`) ?? NaN);
+      if (Number.isFinite(n)) {
+        found = true;
+        sum[kind] += n;
       }
     }
   }
-};
+  return found ? sum : void 0;
+}
+function checkThrottle(counters) {
+  if (!counters) return unreadableThrottle();
+  const observed = { coreThrottleCount: counters.core, packageThrottleCount: counters.package };
+  if (counters.core + counters.package === 0) return { check: "throttle", status: "ok", message: "No thermal throttling since boot", observed };
+  return {
+    check: "throttle",
+    status: "info",
+    message: `Thermal throttling happened since boot (core ${counters.core}, package ${counters.package} events); a rise during the run is reported`,
+    observed
+  };
+}
+function throttleRise(before, after, during = "the run") {
+  if (!before || !after) return unreadableThrottle();
+  const core = after.core - before.core;
+  const pkg = after.package - before.package;
+  const observed = { coreThrottleRise: core, packageThrottleRise: pkg };
+  if (core <= 0 && pkg <= 0) return { check: "throttle", status: "ok", message: `No thermal throttling during ${during}`, observed };
+  return {
+    check: "throttle",
+    status: "warn",
+    message: `The CPU throttled itself during ${during} (core +${Math.max(0, core)}, package +${Math.max(0, pkg)} events): its timings are suspect`,
+    fix: "check cooling (sensors), turn turbo off (sudo scripts/tune), and run one job at a time on the runner",
+    observed
+  };
+}
+function unreadableThrottle() {
+  return {
+    check: "throttle",
+    status: "unknown",
+    message: `Thermal-throttle counters: could not read ${PATTERN} (AMD CPUs, VMs and containers have none); throttling is not detected`,
+    unreadable: [PATTERN]
+  };
+}
+
+// action/src/runner/preflight/noise-probe.ts
+var DEFAULT_PROBE_OPTIONS = { durationMs: 3e3, repetitions: 20 };
+var MAX_ITERATIONS = 2 ** 28;
+var monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+function spin(iterations) {
+  let x2 = 2654435769 | 0;
+  for (let i2 = 0; i2 < iterations; i2++) {
+    x2 ^= x2 << 13;
+    x2 ^= x2 >>> 17;
+    x2 ^= x2 << 5;
+  }
+  return x2;
+}
+function runNoiseProbe(options = DEFAULT_PROBE_OPTIONS, clock = monotonicMs) {
+  const budget2 = Math.min(Math.max(options.durationMs, 100), 3e4);
+  const repetitions = Math.min(Math.max(Math.floor(options.repetitions), 3), 200);
+  const start = clock();
+  const time = (iterations2) => {
+    const t0 = clock();
+    spin(iterations2);
+    return clock() - t0;
+  };
+  let iterations = 1 << 16;
+  let calibration = time(iterations);
+  while (calibration < 5 && iterations < MAX_ITERATIONS) {
+    iterations *= 2;
+    calibration = time(iterations);
+  }
+  const target = budget2 / (repetitions + 2);
+  iterations = Math.min(MAX_ITERATIONS, Math.max(1, Math.round(iterations * (target / Math.max(calibration, 1e-3)))));
+  time(iterations);
+  time(iterations);
+  const times = [];
+  while (times.length < repetitions && clock() - start < budget2 * 1.5) times.push(time(iterations));
+  return { ...describe(times), n: times.length, iterations, elapsedMs: clock() - start };
+}
+function describe(times) {
+  if (times.length === 0) return { cv: NaN, medianMs: NaN, minMs: NaN, maxMs: NaN };
+  const mean2 = times.reduce((a, b) => a + b, 0) / times.length;
+  const variance2 = times.length > 1 ? times.reduce((a, t) => a + (t - mean2) ** 2, 0) / (times.length - 1) : 0;
+  const sorted = [...times].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median2 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median2, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
+}
+function checkProbe(result, options) {
+  const observed = { cv: result.cv, n: result.n, medianMs: result.medianMs, minMs: result.minMs, maxMs: result.maxMs };
+  const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
+  if (result.n < 3 || !Number.isFinite(result.cv)) {
+    return { check: "noise", status: "unknown", message: `Noise probe made only ${result.n} timed passes; no estimate`, observed };
+  }
+  const shown = `CV ${pct2(result.cv)} over ${result.n} passes of a fixed CPU loop (median ${result.medianMs.toFixed(1)} ms)`;
+  if (result.cv <= options.maxProbeCv) return { check: "noise", status: "ok", message: `Noise probe: ${shown}`, observed };
+  return {
+    check: "noise",
+    status: "warn",
+    message: `Noise probe: ${shown}, above ${pct2(options.maxProbeCv)}: this machine is too noisy to gate on small changes`,
+    fix: "stop other work on the runner, run sudo scripts/tune, pin benchmarks to isolated CPUs; or raise the regression tolerance well above the CV",
+    observed
+  };
+}
+
+// action/src/runner/preflight/options.ts
+var DEFAULT_PREFLIGHT_OPTIONS = { maxLoadPerCpu: 0.5, aslr: "any", maxProbeCv: 0.05 };
+
+// action/src/runner/preflight/system-files.ts
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+function systemFiles(root = "/") {
+  const resolve11 = (path2) => join(root, path2);
+  return {
+    root,
+    read(path2) {
+      try {
+        return readFileSync(resolve11(path2), "utf8").trim();
+      } catch {
+        return void 0;
+      }
+    },
+    list(path2) {
+      try {
+        return readdirSync(resolve11(path2)).sort();
+      } catch {
+        return void 0;
+      }
+    }
+  };
+}
+
+// action/src/runner/preflight/index.ts
+var PREFLIGHT_SCHEMA = "perf-gate/preflight@1";
+function runPreflight(run) {
+  const options = { ...DEFAULT_PREFLIGHT_OPTIONS, ...run.options };
+  const { files } = run;
+  if (run.level === "off") return report(run, [], null, null);
+  const before = readThrottleCounters(files);
+  const findings = [
+    checkCpu(files),
+    checkKernel(files),
+    checkGovernor(files),
+    checkTurbo(files),
+    checkSmt(files),
+    checkIsolation(files),
+    checkLoad(files, options),
+    checkSwap(files),
+    checkAslr(files, options),
+    checkPerfEvents(files)
+  ];
+  let probe = null;
+  if (run.probe !== false) {
+    probe = runNoiseProbe(run.probe, run.clock ?? monotonicMs);
+    findings.push(checkProbe(probe, options));
+    const rise = throttleRise(before, readThrottleCounters(files), "the noise probe");
+    findings.push(rise.status === "warn" || before === void 0 ? rise : checkThrottle(before));
+  } else {
+    findings.push(checkThrottle(before));
+  }
+  return report(run, findings, probe, readTestbed(files, run.runner));
+}
+function report(run, findings, probe, testbed) {
+  const counts = { ok: 0, info: 0, advice: 0, warn: 0, unknown: 0 };
+  for (const f of findings) counts[f.status]++;
+  return {
+    schema: PREFLIGHT_SCHEMA,
+    level: run.level,
+    root: run.files.root,
+    findings,
+    probe,
+    testbed,
+    counts,
+    fails: run.level === "strict" && counts.warn > 0
+  };
+}
+
+// action/src/runner/spawn.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+var KILL_GRACE_MS = 3e3;
+var PIPE_DRAIN_MS = 2e3;
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+async function closeStream(stream) {
+  stream.end();
+  if (!stream.closed) await once(stream, "close");
+}
+function processSpawner() {
+  const running = /* @__PURE__ */ new Set();
+  return {
+    stopAll() {
+      for (const pid of running) killGroup(pid, "SIGKILL");
+    },
+    async run(request2) {
+      const log = createWriteStream(request2.logPath, { flags: "a" });
+      const out = request2.stdoutPath ? createWriteStream(request2.stdoutPath) : null;
+      const argv = request2.pin ? ["taskset", "-c", request2.pin, "bash", "-c", request2.command] : ["bash", "-c", request2.command];
+      const started = performance.now();
+      const child = spawn(argv[0], argv.slice(1), {
+        cwd: request2.cwd,
+        env: request2.env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"]
+      });
+      if (child.pid !== void 0) running.add(child.pid);
+      child.stdout.on("data", (chunk) => {
+        log.write(chunk);
+        out?.write(chunk);
+      });
+      child.stderr.on("data", (chunk) => log.write(chunk));
+      const drained = Promise.all([once(child.stdout, "close"), once(child.stderr, "close")]).catch(() => void 0);
+      let timedOut = false;
+      let killTimer;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        if (child.pid !== void 0) killGroup(child.pid, "SIGTERM");
+        killTimer = setTimeout(() => child.pid !== void 0 && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+      }, request2.timeoutSeconds * 1e3);
+      const exit = new Promise((resolve11) => {
+        child.once("error", (error3) => resolve11({ code: null, signal: null, error: error3 }));
+        child.once("exit", (code2, signal2) => resolve11({ code: code2, signal: signal2 }));
+      });
+      const { code, signal, error: error2 } = await exit;
+      const seconds = (performance.now() - started) / 1e3;
+      clearTimeout(timer);
+      if (child.pid !== void 0) {
+        killGroup(child.pid, "SIGKILL");
+        running.delete(child.pid);
+      }
+      clearTimeout(killTimer);
+      let drainTimer;
+      await Promise.race([drained, new Promise((r) => drainTimer = setTimeout(r, PIPE_DRAIN_MS))]);
+      clearTimeout(drainTimer);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (error2) log.write(`perf-gate: could not start ${argv[0]}: ${error2.message}
+`);
+      await Promise.all([closeStream(log), out ? closeStream(out) : Promise.resolve()]);
+      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds };
+    }
+  };
+}
+
+// action/src/runner/interrupt.ts
+async function withInterruptCleanup(spawner, body) {
+  const cleanups = [];
+  const onSignal = (signal) => {
+    spawner.stopAll();
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+      }
+    }
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await body(cleanups);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+// action/src/pipeline/run-deps.ts
+function defaultDeps() {
+  return {
+    spawner: processSpawner(),
+    testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
+    throttle: () => readThrottleCounters(systemFiles("/"))
+  };
+}
+
+// action/src/runner/preflight/render.ts
+var MARK = { ok: "ok    ", info: "info  ", advice: "advice", warn: "WARN  ", unknown: "??    " };
+function preflightText(report2) {
+  if (report2.level === "off") return "perf-gate preflight: off (no checks run)\n";
+  const lines = [`perf-gate preflight (level ${report2.level}${report2.root !== "/" ? `, root ${report2.root}` : ""})`];
+  for (const f of report2.findings) {
+    lines.push(`  ${MARK[f.status]} ${f.check.padEnd(11)} ${f.message}`);
+    if (f.fix && (f.status === "warn" || f.status === "advice")) lines.push(`  ${" ".repeat(18)} fix: ${f.fix}`);
+  }
+  if (report2.testbed) lines.push(`  testbed ${report2.testbed.id}`);
+  const c = report2.counts;
+  const unread = c.unknown > 0 ? `, ${c.unknown} not readable here` : "";
+  const verdict = report2.fails ? "FAILED (strict: fix the warnings or lower the level)" : c.warn > 0 ? "passed with warnings" : "passed";
+  lines.push(`${verdict}: ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.advice} advice${unread}`);
+  return `${lines.join("\n")}
+`;
+}
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(text) {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+function preflightAnnotations(report2) {
+  const line = (f) => {
+    const command = f.status === "warn" ? report2.fails ? "error" : "warning" : f.status === "advice" ? "notice" : null;
+    if (command === null) return null;
+    const text = f.fix ? `${f.message}
+Fix: ${f.fix}` : f.message;
+    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
+  };
+  return report2.findings.map(line).filter((l) => l !== null).map((l) => `${l}
+`).join("");
+}
+
+// action/src/pipeline/preflight.ts
+function checkMachine(check) {
+  return runPreflight({
+    files: systemFiles(check.root),
+    level: check.level,
+    ...check.options ? { options: check.options } : {},
+    probe: check.probe,
+    ...check.runner ? { runner: check.runner } : {}
+  });
+}
+function checkRunner(level, runner) {
+  return checkMachine({ level, root: "/", probe: DEFAULT_PROBE_OPTIONS, ...runner ? { runner } : {} });
+}
+
+// action/src/pipeline/inputs.ts
+import { existsSync, statSync as statSync3 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+
+// action/src/adapters/index.ts
+import { readdirSync as readdirSync2, readFileSync as readFileSync2, statSync } from "node:fs";
+import { dirname, join as join2, relative, resolve } from "node:path";
+
+// action/src/adapters/folder-files.ts
+import { basename, extname } from "node:path";
 
 // node_modules/jsonc-parser/lib/esm/impl/scanner.js
 function createScanner(text, ignoreTrivia = false) {
@@ -47854,6 +48736,64 @@ function parse(text, errors = [], options = ParseOptions.DEFAULT) {
   visit(text, visitor, options);
   return currentParent[0];
 }
+function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
+  let currentParent = { type: "array", offset: -1, length: -1, children: [], parent: void 0 };
+  function ensurePropertyComplete(endOffset) {
+    if (currentParent.type === "property") {
+      currentParent.length = endOffset - currentParent.offset;
+      currentParent = currentParent.parent;
+    }
+  }
+  function onValue(valueNode) {
+    currentParent.children.push(valueNode);
+    return valueNode;
+  }
+  const visitor = {
+    onObjectBegin: (offset) => {
+      currentParent = onValue({ type: "object", offset, length: -1, parent: currentParent, children: [] });
+    },
+    onObjectProperty: (name, offset, length) => {
+      currentParent = onValue({ type: "property", offset, length: -1, parent: currentParent, children: [] });
+      currentParent.children.push({ type: "string", value: name, offset, length, parent: currentParent });
+    },
+    onObjectEnd: (offset, length) => {
+      ensurePropertyComplete(offset + length);
+      currentParent.length = offset + length - currentParent.offset;
+      currentParent = currentParent.parent;
+      ensurePropertyComplete(offset + length);
+    },
+    onArrayBegin: (offset, length) => {
+      currentParent = onValue({ type: "array", offset, length: -1, parent: currentParent, children: [] });
+    },
+    onArrayEnd: (offset, length) => {
+      currentParent.length = offset + length - currentParent.offset;
+      currentParent = currentParent.parent;
+      ensurePropertyComplete(offset + length);
+    },
+    onLiteralValue: (value, offset, length) => {
+      onValue({ type: getNodeType(value), offset, length, parent: currentParent, value });
+      ensurePropertyComplete(offset + length);
+    },
+    onSeparator: (sep4, offset, length) => {
+      if (currentParent.type === "property") {
+        if (sep4 === ":") {
+          currentParent.colonOffset = offset;
+        } else if (sep4 === ",") {
+          ensurePropertyComplete(offset);
+        }
+      }
+    },
+    onError: (error2, offset, length) => {
+      errors.push({ error: error2, offset, length });
+    }
+  };
+  visit(text, visitor, options);
+  const result = currentParent.children[0];
+  if (result) {
+    delete result.parent;
+  }
+  return result;
+}
 function visit(text, visitor, options = ParseOptions.DEFAULT) {
   const _scanner = createScanner(text, false);
   const _jsonPath = [];
@@ -48159,6 +49099,26 @@ function visit(text, visitor, options = ParseOptions.DEFAULT) {
   }
   return true;
 }
+function getNodeType(value) {
+  switch (typeof value) {
+    case "boolean":
+      return "boolean";
+    case "number":
+      return "number";
+    case "string":
+      return "string";
+    case "object": {
+      if (!value) {
+        return "null";
+      } else if (Array.isArray(value)) {
+        return "array";
+      }
+      return "object";
+    }
+    default:
+      return "null";
+  }
+}
 
 // node_modules/jsonc-parser/lib/esm/main.js
 var ScanError;
@@ -48192,6 +49152,7 @@ var SyntaxKind;
   SyntaxKind2[SyntaxKind2["EOF"] = 17] = "EOF";
 })(SyntaxKind || (SyntaxKind = {}));
 var parse2 = parse;
+var parseTree2 = parseTree;
 var ParseErrorCode;
 (function(ParseErrorCode2) {
   ParseErrorCode2[ParseErrorCode2["InvalidSymbol"] = 1] = "InvalidSymbol";
@@ -48286,19 +49247,152 @@ function parseJsonLines(text, path2, messages) {
   });
   return out;
 }
-function lineOfKeyOccurrence(text, key, occurrence) {
-  const needle = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:`, "g");
-  let match;
-  let seen = 0;
-  while ((match = needle.exec(text)) !== null) {
-    if (seen === occurrence) return lineOfOffset(text, match.index);
-    seen++;
+function jsonErrors(text, file) {
+  let root;
+  const lineOf2 = (at) => {
+    root ??= parseTree2(text, [], { allowTrailingComma: true, disallowComments: false });
+    if (!root) return 1;
+    return lineOfOffset(text, deepestNode(root, at).offset);
+  };
+  return {
+    lineOf: lineOf2,
+    error: (at, detail) => new InputError(file, detail, lineOf2(at), keyOfPath(at))
+  };
+}
+function deepestNode(root, at) {
+  let node = root;
+  for (const segment of at) {
+    let next;
+    if (node.type === "array") {
+      const index = typeof segment === "number" ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      next = index >= 0 ? node.children?.[index] : void 0;
+    } else if (node.type === "object") {
+      const property = node.children?.filter((p) => p.children?.[0]?.value === String(segment)).pop();
+      next = property?.children?.[1];
+    }
+    if (!next) break;
+    node = next;
   }
-  return void 0;
+  return node;
+}
+function keyOfPath(at) {
+  const key = at.map((s, i2) => typeof s === "number" ? `[${s}]` : i2 === 0 ? s : `.${s}`).join("");
+  return key === "" ? void 0 : key;
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+// action/src/adapters/folder-files.ts
+var STRUCTURED = /* @__PURE__ */ new Set([".json", ".jsonl", ".ndjson"]);
+var RESULTS = /* @__PURE__ */ new Set([...STRUCTURED, ".xml", ".csv", ".txt", ".out", ".output"]);
+function looksLikeResults(path2) {
+  return RESULTS.has(extname(path2).toLowerCase()) || /\.out\.\d+$/.test(basename(path2));
+}
+function whySkipped(path2, text) {
+  const structured = STRUCTURED.has(extname(path2).toLowerCase());
+  if (text.includes("\0") && !structured) return "binary file";
+  if (text.trim() === "") {
+    if (!looksLikeResults(path2)) return "empty file";
+    throw new InputError(path2, "the file is empty; a harness that crashed before writing its results leaves an empty file (remove it, or rerun the harness)");
+  }
+  if (structured) {
+    if (extname(path2).toLowerCase() === ".json") parseJsonText(text, path2, "benchmark results (a JSON file in an input folder)");
+    else parseJsonLines(text, path2, { cutOff: "the last line is cut off (truncated?); expected one JSON value per line", invalid: "invalid JSON; expected one JSON value per line" });
+    return "valid JSON, but no format recognised it";
+  }
+  return "no format recognised it";
+}
+
+// action/src/adapters/result-set.ts
+var import__ = __toESM(require__(), 1);
+
+// action/schemas/result-set.schema.json
+var result_set_schema_default = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://perf-gate.dev/schemas/result-set.schema.json",
+  title: "perf-gate ResultSet",
+  description: "What one perf-gate run produced and what a baseline stores (schema perf-gate/results@1).",
+  type: "object",
+  required: ["schema", "created", "benchmarks"],
+  additionalProperties: false,
+  properties: {
+    schema: { const: "perf-gate/results@1" },
+    commit: { type: "string" },
+    ref: { type: "string" },
+    created: { type: "string", description: "ISO 8601 time the run finished" },
+    design: { enum: ["sequential", "interleaved"] },
+    testbed: {
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "string", minLength: 1 },
+        cpu: { type: "string" },
+        cores: { type: "integer", minimum: 1 },
+        kernel: { type: "string" },
+        governor: { type: ["string", "null"] },
+        turbo: { type: ["boolean", "null"] },
+        smt: { type: ["boolean", "null"] },
+        runner: { type: "string" }
+      }
+    },
+    benchmarks: { type: "array", items: { $ref: "#/$defs/benchmark" } }
+  },
+  $defs: {
+    finite: { type: "number" },
+    benchmark: {
+      type: "object",
+      required: ["id", "status", "metrics"],
+      additionalProperties: false,
+      properties: {
+        id: { type: "string", minLength: 1 },
+        suite: { type: "string" },
+        params: { type: "object", additionalProperties: { type: "string" } },
+        status: { enum: ["ok", "failed"] },
+        error: {
+          type: "object",
+          required: ["message"],
+          additionalProperties: false,
+          properties: {
+            message: { type: "string" },
+            exitCode: { type: ["integer", "null"] },
+            signal: { type: ["string", "null"] },
+            logTail: { type: "string" }
+          }
+        },
+        metrics: { type: "object", additionalProperties: { $ref: "#/$defs/metric" } },
+        unavailable: { type: "object", additionalProperties: { type: "string" } }
+      }
+    },
+    metric: {
+      type: "object",
+      required: ["unit", "direction"],
+      additionalProperties: false,
+      anyOf: [{ required: ["samples"] }, { required: ["summary"] }, { required: ["value"] }],
+      properties: {
+        unit: { type: "string" },
+        direction: { enum: ["lower", "higher"] },
+        samples: { type: "array", minItems: 1, items: { $ref: "#/$defs/finite" } },
+        summary: {
+          type: "object",
+          required: ["n", "mean"],
+          additionalProperties: false,
+          properties: {
+            n: { type: "integer", minimum: 1 },
+            mean: { $ref: "#/$defs/finite" },
+            stddev: { type: ["number", "null"], minimum: 0 },
+            median: { $ref: "#/$defs/finite" },
+            min: { $ref: "#/$defs/finite" },
+            max: { $ref: "#/$defs/finite" }
+          }
+        },
+        value: { $ref: "#/$defs/finite" },
+        exact: { type: "boolean" },
+        sourceUnit: { type: "string" }
+      }
+    }
+  }
+};
 
 // action/src/adapters/result-set.ts
 var validator;
@@ -48310,15 +49404,11 @@ function validateResultSet(data2, path2, text = "") {
   const check = validate();
   if (check(data2)) return data2;
   const error2 = check.errors[0];
-  const keys = error2.instancePath.split("/").slice(1);
+  const keys = error2.instancePath.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
   const key = keys.join(".") || void 0;
-  let line;
-  if (keys[0] === "benchmarks" && keys[1] !== void 0) {
-    const id = data2.benchmarks?.[Number(keys[1])]?.id;
-    const at = typeof id === "string" ? text.indexOf(JSON.stringify(id)) : -1;
-    if (at >= 0) line = lineOfOffset(text, at);
-  }
-  const extra = error2.keyword === "additionalProperties" ? ` "${String(error2.params.additionalProperty)}"` : "";
+  const extraKey = error2.keyword === "additionalProperties" ? String(error2.params.additionalProperty) : void 0;
+  const line = text === "" ? void 0 : jsonErrors(text, path2).lineOf(extraKey === void 0 ? keys : [...keys, extraKey]);
+  const extra = extraKey === void 0 ? "" : ` "${extraKey}"`;
   throw new InputError(path2, `not a valid ${RESULT_SET_SCHEMA} file: ${error2.message ?? error2.keyword}${extra}`, line, key);
 }
 var resultSetAdapter = {
@@ -48333,12 +49423,6 @@ var resultSetAdapter = {
 };
 
 // action/src/adapters/bmf.ts
-var BMF_MEASURES = {
-  latency: { metric: "time", unit: "s", toBase: 1e-9, fromBase: 1e9 },
-  throughput: { metric: "throughput", unit: "1/s", toBase: 1, fromBase: 1 },
-  "file-size": { metric: "file_size", unit: "B", toBase: 1, fromBase: 1 },
-  "build-time": { metric: "build_time", unit: "s", toBase: 1, fromBase: 1 }
-};
 var bmfAdapter = {
   name: "bmf",
   detect({ text }) {
@@ -48356,14 +49440,13 @@ var bmfAdapter = {
     if (!isRecord(data2)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
     const entries = Object.entries(data2);
     if (entries.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
-    return entries.map(([name, measures], index) => {
-      const line = lineOfKeyOccurrence(text, name, 0);
-      if (!isRecord(measures)) throw new InputError(path2, "expected an object of measures", line, name);
+    const errors = jsonErrors(text, path2);
+    return entries.map(([name, measures]) => {
+      if (!isRecord(measures)) throw errors.error([name], "expected an object of measures");
       const metrics = {};
       for (const [slug, measure] of Object.entries(measures)) {
-        const key = `${name}.${slug}`;
         if (!isRecord(measure) || typeof measure.value !== "number" || !Number.isFinite(measure.value)) {
-          throw new InputError(path2, `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`, line, key);
+          throw errors.error(isRecord(measure) ? [name, slug, "value"] : [name, slug], `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`);
         }
         const known = BMF_MEASURES[slug];
         const metric = known?.metric ?? slug;
@@ -48371,7 +49454,6 @@ var bmfAdapter = {
         const scale = known?.toBase ?? 1;
         metrics[metric] = { unit, ...metricTraits(metric, unit), sourceUnit: slug === "latency" ? "ns" : unit, value: measure.value * scale };
       }
-      void index;
       return { id: name, status: "ok", metrics };
     });
   }
@@ -48462,7 +49544,7 @@ function medianOfSorted(sorted) {
 function median(values) {
   return medianOfSorted(sortedCopy(values));
 }
-function describe(values) {
+function describe2(values) {
   return describeSorted(sortedCopy(values));
 }
 function describeSorted(s) {
@@ -49027,8 +50109,7 @@ function samplesNeeded(input) {
 var RANK_TEST_EFFICIENCY = 3 / Math.PI;
 
 // action/src/stats/dispersion.ts
-var import_stats_base_dists_binomial_cdf = __toESM(require_lib141(), 1);
-var import_stats_base_dists_f_cdf = __toESM(require_lib142(), 1);
+var import_stats_base_dists_f_cdf = __toESM(require_lib140(), 1);
 function widerSpreadOfDeviations(dx, dy) {
   const mx = medianOfSorted(dx);
   const my = medianOfSorted(dy);
@@ -49040,6 +50121,32 @@ function varianceRatioTest(x2, y) {
   if (x2.n < 2 || y.n < 2 || !Number.isFinite(ratio)) return { p: ratio === Infinity ? 0 : NaN, ratio: Math.sqrt(ratio) };
   if (ratio === 0) return { p: 1, ratio: 0 };
   return { p: (0, import_stats_base_dists_f_cdf.default)(1 / ratio, x2.n - 1, y.n - 1), ratio: Math.sqrt(ratio) };
+}
+
+// action/src/stats/upper-tail.ts
+var import_stats_base_dists_binomial_cdf = __toESM(require_lib142(), 1);
+function upperTailExcess(baseline, current, options) {
+  const b = options.presorted ? baseline : sortedCopy(baseline);
+  const c = options.presorted ? current : sortedCopy(current);
+  const baselineFactor = options.baselineFactor ?? Math.sqrt(options.factor);
+  const kb = tailCount(b, Math.log(baselineFactor));
+  const kc = tailCount(c, Math.log(options.factor));
+  const share = (k, n) => n > 0 ? k / n : 0;
+  return {
+    p: tailExcess(kb, b.length, kc, c.length),
+    baselineCount: kb,
+    baselineN: b.length,
+    currentCount: kc,
+    currentN: c.length,
+    excess: share(kc, c.length) - share(kb, b.length)
+  };
+}
+function tailCount(sorted, limit3) {
+  if (sorted.length === 0) return 0;
+  const m = medianOfSorted(sorted);
+  let k = 0;
+  for (let i2 = sorted.length - 1; i2 >= 0 && sorted[i2] - m > limit3; i2--) k++;
+  return k;
 }
 function tailExcess(kb, nb, kc, nc) {
   if (kc <= 0) return 1;
@@ -49058,32 +50165,32 @@ var hyperfineAdapter = {
   },
   parse({ text, path: path2 }) {
     const data2 = parseJsonText(text, path2, 'hyperfine --export-json output ({"results": [...]})');
+    const errors = jsonErrors(text, path2);
     if (!isRecord(data2) || !Array.isArray(data2.results)) {
       throw new InputError(path2, 'expected a JSON object with a "results" array (hyperfine --export-json)', 1);
     }
     if (data2.results.length === 0) {
-      throw new InputError(path2, 'the "results" array is empty; expected at least one benchmarked command', lineOfKeyOccurrence(text, "results", 0));
+      throw new InputError(path2, 'the "results" array is empty; expected at least one benchmarked command', errors.lineOf(["results"]));
     }
-    return data2.results.map((result, index) => parseResult(result, index, text, path2));
+    return data2.results.map((result, index) => parseResult(result, index, errors));
   }
 };
-function parseResult(result, index, text, path2) {
-  const line = lineOfKeyOccurrence(text, "command", index);
-  const where2 = `results[${index}]`;
+function parseResult(result, index, errors) {
+  const at = ["results", index];
   if (!isRecord(result) || typeof result.command !== "string") {
-    throw new InputError(path2, 'expected an object with a "command" string', line, where2);
+    throw errors.error(isRecord(result) ? [...at, "command"] : at, 'expected an object with a "command" string');
   }
   const times = result.times;
   if (!Array.isArray(times) || times.length === 0) {
-    throw new InputError(path2, `expected "times": a non-empty array of seconds for "${result.command}"`, line, `${where2}.times`);
+    throw errors.error([...at, "times"], `expected "times": a non-empty array of seconds for "${result.command}"`);
   }
   times.forEach((t, i2) => {
     if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
-      throw new InputError(path2, `expected a non-negative number of seconds, found ${JSON.stringify(t)}`, line, `${where2}.times[${i2}]`);
+      throw errors.error([...at, "times", i2], `expected a non-negative number of seconds, found ${JSON.stringify(t)}`);
     }
   });
   const samples = times;
-  const described = describe(samples);
+  const described = describe2(samples);
   const { direction, exact } = metricTraits("time", "s");
   const metrics = {
     time: {
@@ -49170,33 +50277,34 @@ var pytestBenchmarkAdapter = {
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (pytest --benchmark-json)', 1);
     }
+    const errors = jsonErrors(text, path2);
     if (data2.benchmarks.length === 0) {
-      throw new InputError(path2, 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)', lineOfKeyOccurrence(text, "benchmarks", 0));
+      throw errors.error(["benchmarks"], 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)');
     }
-    return data2.benchmarks.map((bench, index) => parseBenchmark(bench, index, text, path2));
+    return data2.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   }
 };
-function parseBenchmark(bench, index, text, path2) {
-  const where2 = `benchmarks[${index}]`;
-  const line = () => lineOfKeyOccurrence(text, "stats", index);
+function parseBenchmark(bench, index, errors) {
+  const at = ["benchmarks", index];
   if (!isRecord(bench) || typeof bench.name !== "string" || !isRecord(bench.stats)) {
-    throw new InputError(path2, 'expected an object with "name" and "stats"', line(), where2);
+    const offending = !isRecord(bench) ? at : typeof bench.name !== "string" ? [...at, "name"] : [...at, "stats"];
+    throw errors.error(offending, 'expected an object with "name" and "stats"');
   }
   const id = typeof bench.fullname === "string" && bench.fullname !== "" ? bench.fullname : bench.name;
   const stats = bench.stats;
   const summary2 = buildSummary({ n: stats.rounds, mean: stats.mean, stddev: stats.stddev, median: stats.median, min: stats.min, max: stats.max });
   let samples;
   if (stats.data !== void 0) {
-    if (!Array.isArray(stats.data)) throw new InputError(path2, `expected "data" to be an array of seconds for "${id}"`, line(), `${where2}.stats.data`);
+    if (!Array.isArray(stats.data)) throw errors.error([...at, "stats", "data"], `expected "data" to be an array of seconds for "${id}"`);
     stats.data.forEach((v, i2) => {
       if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-        throw new InputError(path2, `expected a non-negative number of seconds, found ${JSON.stringify(v)}`, line(), `${where2}.stats.data[${i2}]`);
+        throw errors.error([...at, "stats", "data", i2], `expected a non-negative number of seconds, found ${JSON.stringify(v)}`);
       }
     });
     if (stats.data.length > 0) samples = stats.data;
   }
   if (!samples && !summary2) {
-    throw new InputError(path2, `expected "stats" with "data" samples or "rounds" and "mean" (seconds) for "${id}"`, line(), `${where2}.stats`);
+    throw errors.error([...at, "stats"], `expected "stats" with "data" samples or "rounds" and "mean" (seconds) for "${id}"`);
   }
   const time = samples ? buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "s" }) : buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "s" });
   const result = { id, status: "ok", metrics: { time } };
@@ -49222,17 +50330,17 @@ var benchmarkDotNetAdapter = {
     if (!isRecord(data2) || !Array.isArray(data2.Benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "Benchmarks" array (BenchmarkDotNet JSON exporter)', 1);
     }
+    const errors = jsonErrors(text, path2);
     if (data2.Benchmarks.length === 0) {
-      throw new InputError(path2, 'the "Benchmarks" array is empty; expected at least one benchmark', lineOfKeyOccurrence(text, "Benchmarks", 0));
+      throw errors.error(["Benchmarks"], 'the "Benchmarks" array is empty; expected at least one benchmark');
     }
-    return data2.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, text, path2));
+    return data2.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, errors));
   }
 };
-function parseBenchmark2(bench, index, text, path2) {
-  const where2 = `Benchmarks[${index}]`;
-  const line = () => lineOfKeyOccurrence(text, "FullName", index);
+function parseBenchmark2(bench, index, errors) {
+  const at = ["Benchmarks", index];
   if (!isRecord(bench) || typeof bench.FullName !== "string" || bench.FullName === "") {
-    throw new InputError(path2, 'expected an object with a "FullName" string', line(), where2);
+    throw errors.error(isRecord(bench) ? [...at, "FullName"] : at, 'expected an object with a "FullName" string');
   }
   const job = typeof bench.DisplayInfo === "string" ? jobOf(bench.DisplayInfo) : void 0;
   const params = {};
@@ -49253,7 +50361,7 @@ function parseBenchmark2(bench, index, text, path2) {
     result.error = { message: "BenchmarkDotNet reported no statistics (the benchmark failed or produced no results)" };
     return result;
   }
-  if (!isRecord(stats)) throw new InputError(path2, `expected "Statistics" to be an object or null for "${id}"`, line(), `${where2}.Statistics`);
+  if (!isRecord(stats)) throw errors.error([...at, "Statistics"], `expected "Statistics" to be an object or null for "${id}"`);
   const metrics = {};
   const summary2 = buildSummary(
     { n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max },
@@ -49264,14 +50372,14 @@ function parseBenchmark2(bench, index, text, path2) {
     samples = stats.OriginalValues.map((v, i2) => {
       const ns = finiteOrUndefined(v);
       if (ns === void 0 || ns < 0) {
-        throw new InputError(path2, `expected a non-negative number of nanoseconds, found ${JSON.stringify(v)}`, line(), `${where2}.Statistics.OriginalValues[${i2}]`);
+        throw errors.error([...at, "Statistics", "OriginalValues", i2], `expected a non-negative number of nanoseconds, found ${JSON.stringify(v)}`);
       }
       return ns * NS;
     });
   }
   if (samples) metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ns" });
   else if (summary2) metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ns" });
-  else throw new InputError(path2, `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`, line(), `${where2}.Statistics`);
+  else throw errors.error([...at, "Statistics"], `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`);
   if (isRecord(bench.Memory)) {
     const bytes = finiteOrUndefined(bench.Memory.BytesAllocatedPerOperation);
     if (bytes !== void 0) metrics.alloc_bytes = buildMetric("alloc_bytes", "B", { value: bytes }, { sourceUnit: "B/op" });
@@ -49302,16 +50410,15 @@ var tinybenchAdapter = {
     if (!Array.isArray(data2) || data2.length === 0) {
       throw new InputError(path2, "expected a non-empty JSON array of tinybench tasks ({name, result})", 1);
     }
-    return data2.map((task, index) => parseTask(task, index, text, path2));
+    const errors = jsonErrors(text, path2);
+    return data2.map((task, index) => parseTask(task, index, errors));
   }
 };
-function parseTask(task, index, text, path2) {
-  const where2 = `[${index}]`;
-  const line = () => lineOfKeyOccurrence(text, "result", index);
-  if (!isRecord(task) || typeof task.name !== "string") throw new InputError(path2, 'expected an object with a "name" string', line(), where2);
+function parseTask(task, index, errors) {
+  if (!isRecord(task) || typeof task.name !== "string") throw errors.error(isRecord(task) ? [index, "name"] : [index], 'expected an object with a "name" string');
   const result = task.result;
   if (!isRecord(result)) {
-    throw new InputError(path2, `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`, line(), `${where2}.result`);
+    throw errors.error([index, "result"], `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`);
   }
   const state = typeof result.state === "string" ? result.state : void 0;
   if (state !== void 0 && !["completed", "aborted-with-statistics"].includes(state) || result.error !== void 0 && result.error !== null) {
@@ -49319,6 +50426,7 @@ function parseTask(task, index, text, path2) {
     return { id: task.name, status: "failed", error: { message }, metrics: {} };
   }
   const latency = isRecord(result.latency) ? result.latency : result;
+  const latencyAt = isRecord(result.latency) ? [index, "result", "latency"] : [index, "result"];
   const metrics = {};
   const summary2 = buildSummary(
     { n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : void 0), mean: latency.mean, stddev: latency.sd, median: latency.p50, min: latency.min, max: latency.max },
@@ -49328,14 +50436,14 @@ function parseTask(task, index, text, path2) {
   if (rawSamples2) {
     const samples = rawSamples2.map((v, i2) => {
       const ms = finiteOrUndefined(v);
-      if (ms === void 0 || ms < 0) throw new InputError(path2, `expected milliseconds, found ${JSON.stringify(v)}`, line(), `${where2}.result.latency.samples[${i2}]`);
+      if (ms === void 0 || ms < 0) throw errors.error([...latencyAt, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS;
     });
     metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ms" });
   } else if (summary2) {
     metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ms" });
   } else {
-    throw new InputError(path2, `expected "latency" with "samplesCount" and "mean" (ms) for "${task.name}"`, line(), `${where2}.result.latency`);
+    throw errors.error(latencyAt, `expected "latency" with "samplesCount" and "mean" (ms) for "${task.name}"`);
   }
   const tp = isRecord(result.throughput) ? result.throughput : void 0;
   const tpSummary = tp ? buildSummary({ n: tp.samplesCount, mean: tp.mean, stddev: tp.sd, median: tp.p50, min: tp.min, max: tp.max }) : void 0;
@@ -49360,20 +50468,20 @@ var mitataAdapter = {
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (mitata run({format: "json"}))', 1);
     }
+    const errors = jsonErrors(text, path2);
     const results = [];
     data2.benchmarks.forEach((bench, b) => {
-      const line = () => lineOfKeyOccurrence(text, "runs", b);
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
-        throw new InputError(path2, 'expected a benchmark with a "runs" array', line(), `benchmarks[${b}]`);
+        throw errors.error(isRecord(bench) ? ["benchmarks", b, "runs"] : ["benchmarks", b], 'expected a benchmark with a "runs" array');
       }
-      bench.runs.forEach((run, r) => results.push(parseRun(run, `benchmarks[${b}].runs[${r}]`, line, path2)));
+      bench.runs.forEach((run, r) => results.push(parseRun(run, ["benchmarks", b, "runs", r], errors)));
     });
-    if (results.length === 0) throw new InputError(path2, 'the "benchmarks" hold no runs; expected at least one benchmark', lineOfKeyOccurrence(text, "benchmarks", 0));
+    if (results.length === 0) throw errors.error(["benchmarks"], 'the "benchmarks" hold no runs; expected at least one benchmark');
     return results;
   }
 };
-function parseRun(run, where2, line, path2) {
-  if (!isRecord(run) || typeof run.name !== "string") throw new InputError(path2, 'expected a run with a "name" string', line(), where2);
+function parseRun(run, at, errors) {
+  if (!isRecord(run) || typeof run.name !== "string") throw errors.error(isRecord(run) ? [...at, "name"] : at, 'expected a run with a "name" string');
   const params = isRecord(run.args) ? Object.fromEntries(Object.entries(run.args).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) : {};
   const keys = Object.keys(params);
   const id = keys.length ? `${run.name}[${keys.map((k) => `${k}=${params[k]}`).join(",")}]` : run.name;
@@ -49385,11 +50493,11 @@ function parseRun(run, where2, line, path2) {
   }
   const stats = run.stats;
   const avg = finiteOrUndefined(stats.avg);
-  if (avg === void 0 || avg < 0) throw new InputError(path2, `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`, line(), `${where2}.stats.avg`);
+  if (avg === void 0 || avg < 0) throw errors.error([...at, "stats", "avg"], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
   if (Array.isArray(stats.samples) && stats.samples.length > 0) {
     const samples = stats.samples.map((v, i2) => {
       const ns = finiteOrUndefined(v);
-      if (ns === void 0 || ns < 0) throw new InputError(path2, `expected nanoseconds, found ${JSON.stringify(v)}`, line(), `${where2}.stats.samples[${i2}]`);
+      if (ns === void 0 || ns < 0) throw errors.error([...at, "stats", "samples", i2], `expected nanoseconds, found ${JSON.stringify(v)}`);
       return ns * NS2;
     });
     const summary2 = buildSummary({ n: samples.length, mean: avg, median: stats.p50, min: stats.min, max: stats.max }, NS2);
@@ -49458,10 +50566,11 @@ function parseJson(text, path2) {
   if (!Array.isArray(data2) || data2.length === 0) {
     throw new InputError(path2, "expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})", 1);
   }
+  const errors = jsonErrors(text, path2);
   return data2.map((bench, index) => {
-    const where2 = `[${index}]`;
-    const line = () => lineOfKeyOccurrence(text, "name", index);
-    if (!isRecord(bench) || typeof bench.name !== "string") throw new InputError(path2, 'expected an object with a "name" string', line(), where2);
+    if (!isRecord(bench) || typeof bench.name !== "string") {
+      throw errors.error(isRecord(bench) ? [index, "name"] : [index], 'expected an object with a "name" string');
+    }
     if (bench.error !== void 0 && bench.error !== null && bench.error !== false) {
       const message = isRecord(bench.error) && typeof bench.error.message === "string" ? bench.error.message : "the benchmark threw";
       return { id: bench.name, status: "failed", error: { message }, metrics: {} };
@@ -49472,7 +50581,7 @@ function parseJson(text, path2) {
     if (sample && sample.length > 0) {
       const samples = sample.map((v, i2) => {
         const s = finiteOrUndefined(v);
-        if (s === void 0 || s < 0) throw new InputError(path2, `expected seconds per operation, found ${JSON.stringify(v)}`, line(), `${where2}.stats.sample[${i2}]`);
+        if (s === void 0 || s < 0) throw errors.error([index, "stats", "sample", i2], `expected seconds per operation, found ${JSON.stringify(v)}`);
         return s;
       });
       metrics.time = buildMetric("time", "s", { samples }, { sourceUnit: "s" });
@@ -49483,7 +50592,7 @@ function parseJson(text, path2) {
     const hz = finiteOrUndefined(bench.hz);
     if (hz !== void 0 && hz > 0) metrics.throughput = buildMetric("throughput", "1/s", { value: hz }, { sourceUnit: "ops/sec" });
     if (Object.keys(metrics).length === 0) {
-      throw new InputError(path2, `expected "hz" (ops/sec) or "stats" (seconds) for "${bench.name}"`, line(), where2);
+      throw errors.error([index], `expected "hz" (ops/sec) or "stats" (seconds) for "${bench.name}"`);
     }
     return { id: bench.name, status: "ok", metrics };
   });
@@ -51918,21 +53027,21 @@ var Matcher = class {
    * @returns {string}
    */
   toString(separator, includeNamespace = true) {
-    const sep3 = separator || this.separator;
-    const isDefault = sep3 === this.separator && includeNamespace === true;
+    const sep4 = separator || this.separator;
+    const isDefault = sep4 === this.separator && includeNamespace === true;
     if (isDefault) {
       if (this._pathStringCache !== null) {
         return this._pathStringCache;
       }
       const result = this.path.map(
         (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-      ).join(sep3);
+      ).join(sep4);
       this._pathStringCache = result;
       return result;
     }
     return this.path.map(
       (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-    ).join(sep3);
+    ).join(sep4);
   }
   /**
    * Get path as array of tag names.
@@ -53451,8 +54560,8 @@ function readStopNodeData(xmlData, tagName, i2) {
           const nextLt = xmlData.indexOf("<", i2 + 1);
           if (nextLt === -1 || nextLt > nextGt) {
             const exp = xmlData.substring(i2 + 1, nextGt);
-            const sep3 = exp.search(/\s/);
-            const name = sep3 === -1 ? exp : exp.substring(0, sep3);
+            const sep4 = exp.search(/\s/);
+            const name = sep4 === -1 ? exp : exp.substring(0, sep4);
             if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
             i2 = nextGt;
           }
@@ -54030,14 +55139,17 @@ var massifAdapter = {
       if (line.startsWith("cmd:")) cmd = line.slice(4).trim();
       const snap = /^snapshot=(\d+)$/.exec(line);
       if (snap) {
-        current = { index: Number(snap[1]), line: n, fields: {}, treeLines: 0, treeExpected: 0 };
+        current = { index: Number(snap[1]), line: n, fields: {}, fieldLines: {}, treeLines: 0, treeExpected: 0 };
         snapshots.push(current);
         return;
       }
       if (!current || line.startsWith("#") || line === "") return;
       const kv = /^(\w+)=(.*)$/.exec(line);
       if (kv) {
-        if (FIELDS.includes(kv[1])) current.fields[kv[1]] = kv[2];
+        if (FIELDS.includes(kv[1])) {
+          current.fields[kv[1]] = kv[2];
+          current.fieldLines[kv[1]] = n;
+        }
         return;
       }
       const node = /^\s*n(\d+): (\d+) /.exec(line);
@@ -54062,14 +55174,14 @@ var massifAdapter = {
       if (missing.length > 0) throw new InputError(path2, `snapshot ${s.index} lacks ${missing.join(", ")}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
       if (tree !== "empty" && tree !== "detailed" && tree !== "peak") {
-        throw new InputError(path2, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.line);
+        throw new InputError(path2, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.fieldLines.heap_tree);
       }
       if ((tree === "detailed" || tree === "peak") && s.treeLines !== s.treeExpected) {
         throw new InputError(path2, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
       const bytes = ["mem_heap_B", "mem_heap_extra_B", "mem_stacks_B"].map((f) => {
         const v = s.fields[f];
-        if (!/^\d+$/.test(v)) throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.line);
+        if (!/^\d+$/.test(v)) throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
         return Number(v);
       });
       const total = bytes.reduce((a, b) => a + b, 0);
@@ -54245,22 +55357,22 @@ var perfStatAdapter = {
   detect({ text }) {
     const first = text.slice(0, 8192).split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
     if (first === void 0) return { match: false, reason: "no perf stat line" };
-    const sep3 = separatorOf(first);
-    if (!sep3) return { match: false, reason: "first line is not perf stat -x, or -x; CSV" };
-    const parsed = parseLine(first, sep3);
+    const sep4 = separatorOf(first);
+    if (!sep4) return { match: false, reason: "first line is not perf stat -x, or -x; CSV" };
+    const parsed = parseLine(first, sep4);
     return typeof parsed === "string" ? { match: false, reason: `first line is not a perf stat -x record: ${parsed}` } : { match: true };
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected perf stat -x, output (one "value,unit,event,\u2026" line per event)');
     const lines = text.split("\n");
     const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#"));
-    const sep3 = firstData ? separatorOf(firstData) : void 0;
-    if (!sep3) throw new InputError(path2, 'expected perf stat -x, (or -x;) lines such as "1.15,msec,task-clock,1150586,100.00,0.417,CPUs utilized"', 1);
+    const sep4 = firstData ? separatorOf(firstData) : void 0;
+    if (!sep4) throw new InputError(path2, 'expected perf stat -x, (or -x;) lines such as "1.15,msec,task-clock,1150586,100.00,0.417,CPUs utilized"', 1);
     const values = /* @__PURE__ */ new Map();
     lines.forEach((raw2, i2) => {
       const line = raw2.replace(/\r$/, "");
-      if (line.trim() === "" || line.startsWith("#") || !line.includes(sep3)) return;
-      const parsed = parseLine(line, sep3);
+      if (line.trim() === "" || line.startsWith("#") || !line.includes(sep4)) return;
+      const parsed = parseLine(line, sep4);
       if (typeof parsed === "string") throw new InputError(path2, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i2 + 1);
       if (parsed.event === "") return;
       const entry = values.get(parsed.event) ?? { unit: parsed.unit, numbers: [], missing: [] };
@@ -54293,8 +55405,8 @@ function separatorOf(line) {
   if (line.split(",").length >= 5) return ",";
   return void 0;
 }
-function parseLine(line, sep3) {
-  let fields = line.split(sep3).map((f) => f.trim());
+function parseLine(line, sep4) {
+  let fields = line.split(sep4).map((f) => f.trim());
   const [f0 = "", f1 = "", f2 = "", f3 = ""] = fields;
   if (NUMBER.test(f0) && (NUMBER.test(f1) || NOT_MEASURED.test(f1) || f1 === "" && f2 === "" && f3 === "")) fields = fields.slice(1);
   if (fields[0] === "" && fields[2] === "") return { event: "", value: 0, unit: "" };
@@ -54365,19 +55477,21 @@ var NS3 = 1e-9;
 function parseBenchmark3(input, estimates) {
   const { path: path2 } = input;
   const mean2 = estimateOf(estimates, "mean", "Mean");
-  if (mean2 === void 0) throw new InputError(path2, 'expected "mean": {"point_estimate": <ns>} in criterion estimates', 1, "mean");
+  if (mean2 === void 0) throw jsonErrors(input.text, path2).error(["mean"], 'expected "mean": {"point_estimate": <ns>} in criterion estimates');
   const benchmarkText = input.readRelated("benchmark.json");
   if (benchmarkText === void 0) {
     throw new InputError(path2, "no benchmark.json beside it; criterion writes one into each new/ folder, and the benchmark id comes from it");
   }
   const benchmarkPath = siblingPath(path2, "benchmark.json");
   const id = parseJsonText(benchmarkText, benchmarkPath, 'criterion benchmark.json ({"group_id", "full_id", \u2026})');
-  if (!isRecord(id) || typeof id.group_id !== "string") throw new InputError(benchmarkPath, 'expected a criterion BenchmarkId object with "group_id"', 1);
+  if (!isRecord(id) || typeof id.group_id !== "string") {
+    throw jsonErrors(benchmarkText, benchmarkPath).error(isRecord(id) ? ["group_id"] : [], 'expected a criterion BenchmarkId object with "group_id"');
+  }
   const fullId = typeof id.full_id === "string" ? id.full_id : [id.group_id, id.function_id, id.value_str].filter((p) => typeof p === "string").join("/");
   const sampleText = input.readRelated("sample.json");
   if (sampleText === void 0) throw new InputError(path2, "no sample.json beside it; criterion writes one into each new/ folder (the per-iteration samples)");
   const samplePath = siblingPath(path2, "sample.json");
-  const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), samplePath);
+  const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), sampleText, samplePath);
   const samples = perIteration.map((ns) => ns * NS3);
   const summary2 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: Math.min(...samples), max: Math.max(...samples) };
   const stddev2 = estimateOf(estimates, "std_dev", "StdDev");
@@ -54385,7 +55499,7 @@ function parseBenchmark3(input, estimates) {
   const median2 = estimateOf(estimates, "median", "Median");
   if (median2 !== void 0) summary2.median = median2 * NS3;
   const metrics = { time: buildMetric("time", "s", { samples, summary: summary2 }, { sourceUnit: "ns" }) };
-  const throughput = readThroughput(id.throughput, benchmarkPath);
+  const throughput = readThroughput(id.throughput, benchmarkText, benchmarkPath);
   if (throughput) {
     const rates = samples.map((s) => throughput.perIteration / s);
     metrics[throughput.metric] = buildMetric(throughput.metric, throughput.unit, { samples: rates }, { sourceUnit: throughput.sourceUnit });
@@ -54397,29 +55511,37 @@ function parseBenchmark3(input, estimates) {
 function siblingPath(path2, name) {
   return path2.replace(/[^\\/]+$/, name);
 }
-function readSamples(data2, path2) {
+function readSamples(data2, text, path2) {
+  const errors = jsonErrors(text, path2);
   let iters;
   let times;
+  const legacy = Array.isArray(data2);
   if (isRecord(data2)) ({ iters, times } = data2);
   else if (Array.isArray(data2) && data2.length === 2) [iters, times] = data2;
-  if (!Array.isArray(iters) || !Array.isArray(times)) throw new InputError(path2, 'expected {"iters": [...], "times": [...]} (criterion sample.json)', 1);
+  const itersAt = legacy ? [0] : ["iters"];
+  const timesAt = legacy ? [1] : ["times"];
+  if (!Array.isArray(iters) || !Array.isArray(times)) {
+    throw errors.error(Array.isArray(iters) ? timesAt : itersAt, 'expected {"iters": [...], "times": [...]} (criterion sample.json)');
+  }
   if (iters.length === 0 || iters.length !== times.length) {
-    throw new InputError(path2, `expected "iters" and "times" of the same, non-zero length; found ${iters.length} and ${times.length}`, 1);
+    throw errors.error(timesAt, `expected "iters" and "times" of the same, non-zero length; found ${iters.length} and ${times.length}`);
   }
   return times.map((t, i2) => {
     const n = iters[i2];
     if (typeof t !== "number" || typeof n !== "number" || !(n > 0) || !Number.isFinite(t) || t < 0) {
-      throw new InputError(path2, `expected a positive iteration count and a time at sample ${i2}, found iters ${JSON.stringify(n)}, times ${JSON.stringify(t)}`, 1, `times[${i2}]`);
+      const at = typeof n !== "number" || !(n > 0) ? [...itersAt, i2] : [...timesAt, i2];
+      throw errors.error(at, `expected a positive iteration count and a time at sample ${i2}, found iters ${JSON.stringify(n)}, times ${JSON.stringify(t)}`);
     }
     return t / n;
   });
 }
-function readThroughput(raw2, path2) {
+function readThroughput(raw2, text, path2) {
   if (raw2 === null || raw2 === void 0) return void 0;
-  if (!isRecord(raw2)) throw new InputError(path2, 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}', 1, "throughput");
+  const errors = jsonErrors(text, path2);
+  if (!isRecord(raw2)) throw errors.error(["throughput"], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
   const [kind, amount] = Object.entries(raw2)[0] ?? [];
   if (typeof amount !== "number" || !(amount >= 0)) {
-    throw new InputError(path2, `expected a non-negative number in "throughput", found ${JSON.stringify(raw2)}`, 1, "throughput");
+    throw errors.error(kind === void 0 ? ["throughput"] : ["throughput", kind], `expected a non-negative number in "throughput", found ${JSON.stringify(raw2)}`);
   }
   switch (kind) {
     case "Bytes":
@@ -54430,7 +55552,7 @@ function readThroughput(raw2, path2) {
     case "Elements":
       return { metric: "throughput", perIteration: amount, unit: "1/s", sourceUnit: "elem/s" };
     default:
-      throw new InputError(path2, `unknown throughput kind ${JSON.stringify(kind)}; expected Bytes, BytesDecimal, Elements or Bits`, 1, "throughput");
+      throw errors.error(["throughput"], `unknown throughput kind ${JSON.stringify(kind)}; expected Bytes, BytesDecimal, Elements or Bits`);
   }
 }
 
@@ -54616,19 +55738,6 @@ function metricsFor(value, unit, mbPerSecond) {
   return metrics;
 }
 
-// action/src/adapters/key-lines.ts
-function linesOfKey(text, key) {
-  const lines = [];
-  const needle = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:|\\n`, "g");
-  let line = 1;
-  let match;
-  while ((match = needle.exec(text)) !== null) {
-    if (match[0] === "\n") line++;
-    else lines.push(line);
-  }
-  return lines;
-}
-
 // action/src/adapters/jmh.ts
 var jmhAdapter = {
   name: "jmh",
@@ -54644,8 +55753,8 @@ var jmhAdapter = {
     if (data2.length === 0) {
       throw new InputError(path2, "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)", 1);
     }
-    const lines = linesOfKey(text, "benchmark");
-    const entries = data2.map((entry, index) => readEntry(entry, index, lines[index], path2));
+    const errors = jsonErrors(text, path2);
+    const entries = data2.map((entry, index) => readEntry(entry, index, errors));
     return assemble(entries);
   }
 };
@@ -54655,33 +55764,32 @@ var MODES = {
   sample: { metric: "time" },
   ss: { metric: "time" }
 };
-function readEntry(entry, index, line, path2) {
-  const where2 = `[${index}]`;
+function readEntry(entry, index, errors) {
+  const at = [index];
   if (!isRecord(entry) || typeof entry.benchmark !== "string") {
-    throw new InputError(path2, 'expected a JMH result object with a "benchmark" string', line, where2);
+    throw errors.error(isRecord(entry) ? [...at, "benchmark"] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
   if (typeof mode !== "string" || !MODES[mode]) {
-    throw new InputError(path2, `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`, line, `${where2}.mode`);
+    throw errors.error([...at, "mode"], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
-    throw new InputError(path2, `expected a "primaryMetric" object for ${entry.benchmark}`, line, `${where2}.primaryMetric`);
+    throw errors.error([...at, "primaryMetric"], `expected a "primaryMetric" object for ${entry.benchmark}`);
   }
   const params = isRecord(entry.params) ? Object.entries(entry.params).map(([k, v]) => [k, String(v)]) : [];
   const metrics = {};
-  const ctx = { path: path2, line };
-  const primary = readMetric(entry.primaryMetric, MODES[mode].metric, `${where2}.primaryMetric`, ctx, entry.measurementIterations, entry.forks);
+  const primary = readMetric(entry.primaryMetric, MODES[mode].metric, [...at, "primaryMetric"], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
-    throw new InputError(path2, `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`, line, `${where2}.primaryMetric.score`);
+    throw errors.error([...at, "primaryMetric", "score"], `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`);
   }
   metrics[primary.name] = primary.metric;
   if (entry.secondaryMetrics !== void 0 && !isRecord(entry.secondaryMetrics)) {
-    throw new InputError(path2, 'expected "secondaryMetrics" to be an object', line, `${where2}.secondaryMetrics`);
+    throw errors.error([...at, "secondaryMetrics"], 'expected "secondaryMetrics" to be an object');
   }
   for (const [label, value] of Object.entries(entry.secondaryMetrics ?? {})) {
-    if (!isRecord(value)) throw new InputError(path2, "expected a metric object", line, `${where2}.secondaryMetrics.${label}`);
+    if (!isRecord(value)) throw errors.error([...at, "secondaryMetrics", label], "expected a metric object");
     const name = secondaryName(label.replace(/^\u00b7/, ""));
-    const read = readMetric(value, name, `${where2}.secondaryMetrics.${label}`, ctx, entry.measurementIterations, entry.forks);
+    const read = readMetric(value, name, [...at, "secondaryMetrics", label], errors, entry.measurementIterations, entry.forks);
     if (read && !(read.name in metrics)) metrics[read.name] = read.metric;
   }
   return { benchmark: entry.benchmark, mode, threads: typeof entry.threads === "number" ? entry.threads : 1, params, metrics };
@@ -54720,16 +55828,16 @@ function jmhNumber(value) {
   if (value === "-INF" || value === "-Infinity") return Number.NEGATIVE_INFINITY;
   return Number.NaN;
 }
-function readMetric(raw2, name, key, ctx, iterations, forks) {
+function readMetric(raw2, name, at, errors, iterations, forks) {
   if (typeof raw2.scoreUnit !== "string") {
-    throw new InputError(ctx.path, 'expected a "scoreUnit" string', ctx.line, `${key}.scoreUnit`);
+    throw errors.error([...at, "scoreUnit"], 'expected a "scoreUnit" string');
   }
-  if (raw2.score === void 0) throw new InputError(ctx.path, 'expected a "score"', ctx.line, `${key}.score`);
+  if (raw2.score === void 0) throw errors.error([...at, "score"], 'expected a "score"');
   if (typeof raw2.score !== "number" && typeof raw2.score !== "string") {
-    throw new InputError(ctx.path, `expected a number or "NaN", found ${JSON.stringify(raw2.score)}`, ctx.line, `${key}.score`);
+    throw errors.error([...at, "score"], `expected a number or "NaN", found ${JSON.stringify(raw2.score)}`);
   }
   const { unit, factor } = convertUnit(raw2.scoreUnit);
-  const samples = rawSamples(raw2, key, ctx).filter(Number.isFinite).map((v) => v * factor);
+  const samples = rawSamples(raw2, at, errors).filter(Number.isFinite).map((v) => v * factor);
   const score = jmhNumber(raw2.score) * factor;
   const options = { sourceUnit: raw2.scoreUnit, .../^gc\.churn\./.test(name) ? { traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" } : {} };
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
@@ -54738,32 +55846,33 @@ function readMetric(raw2, name, key, ctx, iterations, forks) {
   const metric = n !== void 0 && n > 0 ? buildMetric(name, unit, { summary: { n, mean: score, stddev: null } }, options) : buildMetric(name, unit, { value: score }, options);
   return { name, metric };
 }
-function rawSamples(raw2, key, ctx) {
-  const bad = (what) => {
-    throw new InputError(ctx.path, `expected ${what}`, ctx.line, key);
+function rawSamples(raw2, at, errors) {
+  const bad = (where2, what) => {
+    throw errors.error(where2, `expected ${what}`);
   };
   if (Array.isArray(raw2.rawData)) {
-    return raw2.rawData.flatMap((fork) => Array.isArray(fork) ? fork.map(jmhNumber) : bad('"rawData" to be an array of arrays (one per fork)'));
+    return raw2.rawData.flatMap((fork, f) => Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, "rawData", f], '"rawData" to be an array of arrays (one per fork)'));
   }
   if (Array.isArray(raw2.rawDataHistogram)) {
     const out = [];
-    for (const fork of raw2.rawDataHistogram) {
-      if (!Array.isArray(fork)) bad('"rawDataHistogram" to be [fork][iteration][[value, count]\u2026]');
-      for (const iteration of fork) {
-        if (!Array.isArray(iteration)) bad('"rawDataHistogram" to be [fork][iteration][[value, count]\u2026]');
+    const histogram = [...at, "rawDataHistogram"];
+    raw2.rawDataHistogram.forEach((fork, f) => {
+      if (!Array.isArray(fork)) bad([...histogram, f], '"rawDataHistogram" to be [fork][iteration][[value, count]\u2026]');
+      fork.forEach((iteration, i2) => {
+        if (!Array.isArray(iteration)) bad([...histogram, f, i2], '"rawDataHistogram" to be [fork][iteration][[value, count]\u2026]');
         let sum = 0;
         let count2 = 0;
-        for (const bucket of iteration) {
+        iteration.forEach((bucket, b) => {
           if (!Array.isArray(bucket) || typeof bucket[0] !== "number" || typeof bucket[1] !== "number") {
-            bad("histogram buckets of the form [value, count]");
+            bad([...histogram, f, i2, b], "histogram buckets of the form [value, count]");
           }
           const [value, n] = bucket;
           sum += value * n;
           count2 += n;
-        }
+        });
         if (count2 > 0) out.push(sum / count2);
-      }
-    }
+      });
+    });
     return out;
   }
   return [];
@@ -55029,14 +56138,16 @@ var gbenchAdapter = {
     return { match: true };
   },
   parse({ text, path: path2 }) {
-    const data2 = parseJsonText(quoteNonFinite(text), path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
+    const quoted = quoteNonFinite(text);
+    const data2 = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
+    const errors = jsonErrors(quoted, path2);
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (Google Benchmark --benchmark_out_format=json)', 1);
     }
     if (data2.benchmarks.length === 0) {
-      throw new InputError(path2, 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)', lineOfKeyOccurrence(text, "benchmarks", 0));
+      throw errors.error(["benchmarks"], 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)');
     }
-    return collect2(data2.benchmarks, text, path2);
+    return collect2(data2.benchmarks, errors);
   }
 };
 function quoteNonFinite(text) {
@@ -55079,15 +56190,12 @@ var COUNTER_UNITS = {
   total_allocated_bytes: { metric: "total_allocated_bytes", unit: "B" },
   net_heap_growth: { metric: "net_heap_growth", unit: "B" }
 };
-function collect2(runs, text, path2) {
+function collect2(runs, errors) {
   const groups = /* @__PURE__ */ new Map();
-  const nameLines = linesOfKey(text, "name");
-  const before = countNamesBefore(text);
   runs.forEach((run, index) => {
-    const line = nameLines[index + before];
-    const where2 = `benchmarks[${index}]`;
+    const at = ["benchmarks", index];
     if (!isRecord(run) || typeof run.name !== "string") {
-      throw new InputError(path2, 'expected a run object with a "name" string', line, where2);
+      throw errors.error(isRecord(run) ? [...at, "name"] : at, 'expected a run object with a "name" string');
     }
     const runType = typeof run.run_type === "string" ? run.run_type : "iteration";
     const aggregateName = typeof run.aggregate_name === "string" ? run.aggregate_name : void 0;
@@ -55096,7 +56204,7 @@ function collect2(runs, text, path2) {
     const id = runType === "aggregate" ? typeof run.run_name === "string" ? run.run_name : stripSuffix(run.name, aggregateName) : run.name;
     let group3 = groups.get(id);
     if (!group3) {
-      group3 = { id, line, iterations: /* @__PURE__ */ new Map(), aggregates: /* @__PURE__ */ new Map(), errors: [] };
+      group3 = { id, iterations: /* @__PURE__ */ new Map(), aggregates: /* @__PURE__ */ new Map(), errors: [] };
       groups.set(id, group3);
     }
     if (typeof run.threads === "number") group3.threads = run.threads;
@@ -55105,9 +56213,9 @@ function collect2(runs, text, path2) {
       group3.errors.push(typeof run.error_message === "string" ? run.error_message : "error_occurred");
       return;
     }
-    const values = runValues(run, where2, line, path2);
+    const values = runValues(run, at, errors);
     if (runType === "aggregate") {
-      if (aggregateName === void 0) throw new InputError(path2, 'an aggregate run without "aggregate_name"', line, where2);
+      if (aggregateName === void 0) throw errors.error(at, 'an aggregate run without "aggregate_name"');
       if (run.aggregate_unit === "percentage") return;
       for (const v of values) {
         const entry = group3.aggregates.get(v.metric) ?? { unit: v.unit, sourceUnit: v.sourceUnit, byAggregate: /* @__PURE__ */ new Map() };
@@ -55125,43 +56233,38 @@ function collect2(runs, text, path2) {
     }
   });
   if (groups.size === 0) {
-    throw new InputError(path2, "no benchmark runs: every row is a BigO/RMS or skipped row", lineOfKeyOccurrence(text, "benchmarks", 0));
+    throw errors.error(["benchmarks"], "no benchmark runs: every row is a BigO/RMS or skipped row");
   }
   return [...groups.values()].map(toResult3);
-}
-function countNamesBefore(text) {
-  const start = text.search(/"benchmarks"\s*:/);
-  if (start < 0) return 0;
-  return (text.slice(0, start).match(/"name"\s*:/g) ?? []).length;
 }
 function stripSuffix(name, aggregateName) {
   return aggregateName && name.endsWith(`_${aggregateName}`) ? name.slice(0, -aggregateName.length - 1) : name;
 }
-function runValues(run, where2, line, path2) {
+function runValues(run, at, errors) {
   const out = [];
   const timeUnit = typeof run.time_unit === "string" ? run.time_unit : "ns";
   const factor = TIME_UNITS3[timeUnit];
   if (factor === void 0) {
-    throw new InputError(path2, `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`, line, `${where2}.time_unit`);
+    throw errors.error([...at, "time_unit"], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
   }
   for (const [key, metric] of [["real_time", "time"], ["cpu_time", "cpu_time"]]) {
-    if (run[key] === void 0) throw new InputError(path2, `expected "${key}" (per-iteration time in ${timeUnit})`, line, `${where2}.${key}`);
-    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key], `${where2}.${key}`, line, path2) * factor });
+    if (run[key] === void 0) throw errors.error([...at, key], `expected "${key}" (per-iteration time in ${timeUnit})`);
+    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key], [...at, key], errors) * factor });
   }
   for (const [key, raw2] of Object.entries(run)) {
     if (RUN_KEYS.has(key)) continue;
     if (typeof raw2 !== "number" && raw2 !== "NaN" && raw2 !== "Infinity" && raw2 !== "-Infinity") continue;
     const known = COUNTER_UNITS[key];
-    out.push({ metric: known?.metric ?? key, unit: known?.unit ?? "count", sourceUnit: known?.unit ?? "", value: toNumber2(raw2, `${where2}.${key}`, line, path2) });
+    out.push({ metric: known?.metric ?? key, unit: known?.unit ?? "count", sourceUnit: known?.unit ?? "", value: toNumber2(raw2, [...at, key], errors) });
   }
   return out;
 }
-function toNumber2(raw2, key, line, path2) {
+function toNumber2(raw2, at, errors) {
   if (typeof raw2 === "number") return raw2;
   if (raw2 === "NaN") return Number.NaN;
   if (raw2 === "Infinity") return Number.POSITIVE_INFINITY;
   if (raw2 === "-Infinity") return Number.NEGATIVE_INFINITY;
-  throw new InputError(path2, `expected a number, found ${JSON.stringify(raw2)}`, line, key);
+  throw errors.error(at, `expected a number, found ${JSON.stringify(raw2)}`);
 }
 function toResult3(group3) {
   const metrics = {};
@@ -55224,7 +56327,7 @@ function fileInput(path2, text) {
     text,
     readRelated(relativePath) {
       try {
-        return readFileSync(join(dirname(path2), relativePath), "utf8");
+        return readFileSync2(join2(dirname(path2), relativePath), "utf8");
       } catch {
         return void 0;
       }
@@ -55255,8 +56358,8 @@ function parseInput(input, format2 = "auto") {
   return chooseAdapter(input, format2).parse(input);
 }
 function listFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const path2 = join(dir, entry.name);
+  return readdirSync2(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
+    const path2 = join2(dir, entry.name);
     if (entry.name.startsWith(".")) return [];
     if (entry.isDirectory()) return listFiles(path2);
     return entry.isFile() ? [path2] : [];
@@ -55264,7 +56367,7 @@ function listFiles(dir) {
 }
 function readText(path2) {
   try {
-    return readFileSync(path2, "utf8");
+    return readFileSync2(path2, "utf8");
   } catch (error2) {
     const code = error2.code;
     throw new InputError(path2, code === "ENOENT" ? "no such file or folder" : `cannot read: ${code ?? String(error2)}`);
@@ -55285,7 +56388,7 @@ function readInputs(paths, options) {
       adapter = chooseAdapter(input, options.format ?? "auto");
     } catch (error2) {
       if (insideFolder && error2 instanceof InputError && (options.format ?? "auto") === "auto") {
-        skipped.push({ path: path2, reason: text.trim() === "" ? "empty file" : "no format recognised it" });
+        skipped.push({ path: path2, reason: whySkipped(path2, text) });
         return;
       }
       throw error2;
@@ -55336,42 +56439,9 @@ function pickShared(meta2) {
   return meta2.testbed ? { testbed: meta2.testbed } : {};
 }
 
-// action/src/cli/args.ts
-function parseFlags(argv, spec) {
-  const values = {};
-  for (let i2 = 0; i2 < argv.length; i2++) {
-    const word = argv[i2];
-    if (!word.startsWith("--")) throw new UsageError(`unexpected argument "${word}"`);
-    const eq = word.indexOf("=");
-    const name = word.slice(2, eq >= 0 ? eq : void 0);
-    const inline = eq >= 0 ? word.slice(eq + 1) : void 0;
-    const kind = spec[name];
-    if (kind === void 0) throw new UsageError(`unknown option --${name}`);
-    if (kind === "boolean") {
-      if (inline !== void 0 && inline !== "true" && inline !== "false") throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
-      values[name] = inline !== "false";
-    } else if (kind === "string") {
-      const value = inline ?? argv[++i2];
-      if (value === void 0 || inline === void 0 && value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
-      values[name] = value;
-    } else {
-      const list2 = values[name] ?? [];
-      if (inline !== void 0) list2.push(inline);
-      while (argv[i2 + 1] !== void 0 && !argv[i2 + 1].startsWith("--")) list2.push(argv[++i2]);
-      if (list2.length === 0) throw new UsageError(`--${name} needs at least one value`);
-      values[name] = list2;
-    }
-  }
-  return values;
-}
-
-// action/src/cli/gate-pipeline.ts
-import { existsSync, mkdirSync, statSync as statSync3, writeFileSync } from "node:fs";
-import { dirname as dirname2, resolve as resolve3 } from "node:path";
-
 // action/src/config/budgets.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
-import { join as join2, relative as relative2, resolve as resolve2 } from "node:path";
+import { readdirSync as readdirSync3, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import { join as join3, relative as relative2, resolve as resolve2 } from "node:path";
 
 // action/schemas/budgets.schema.json
 var budgets_schema_default = {
@@ -55567,7 +56637,7 @@ function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
   return ajv.compile(schema);
 }
-function describe2(error2) {
+function describe3(error2) {
   const p = error2.params;
   switch (error2.keyword) {
     case "additionalProperties":
@@ -55596,15 +56666,10 @@ function assertValid(source, validate5) {
   const key = path2.length ? path2.join(".") : void 0;
   const found = path2.reduce((v, k) => v && typeof v === "object" ? v[k] : void 0, source.data);
   const foundText = chosen.keyword === "required" || chosen.keyword === "additionalProperties" ? "" : `, found ${JSON.stringify(found)}`;
-  throw new InputError(source.file, `${describe2(chosen)}${foundText}`, source.lineOf(path2), key);
+  throw new InputError(source.file, `${describe3(chosen)}${foundText}`, source.lineOf(path2), key);
 }
 
 // action/src/config/budgets.ts
-function formatSource(source) {
-  return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
-}
-var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, severity: "fail", missing: "show" };
-var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 var METRIC_DIMENSION = {
   time: "time",
   latency_p50: "time",
@@ -55633,10 +56698,6 @@ function dimensionOfMetric(metric) {
   return METRIC_DIMENSION[metric] ?? (metric.startsWith("syscalls.") ? "count" : void 0);
 }
 var validator2;
-function globToRegExp(glob) {
-  const body = [...glob].map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
-  return new RegExp(`^${body}$`, "s");
-}
 function percent(source, path2, value) {
   const where2 = (detail) => {
     throw new InputError(source.file, detail, source.lineOf(path2), path2.join("."));
@@ -55744,7 +56805,7 @@ function loadBudgets(paths, cwd) {
       throw new InputError(p, "no such budget file or folder");
     }
     if (!isDir) return [abs];
-    return readdirSync2(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join2(abs, n));
+    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join3(abs, n));
   });
   const defaults2 = { ...DEFAULT_BUDGET_DEFAULTS };
   const setBy = {};
@@ -55753,7 +56814,7 @@ function loadBudgets(paths, cwd) {
     const shown = relative2(cwd, abs) || abs;
     let text;
     try {
-      text = readFileSync2(abs, "utf8");
+      text = readFileSync3(abs, "utf8");
     } catch (error2) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
@@ -55770,3185 +56831,10 @@ function loadBudgets(paths, cwd) {
   }
   return { defaults: defaults2, rules, files: files.map((f) => relative2(cwd, f) || f) };
 }
-function resolveBudget(budgets, benchmarkId, metric) {
-  const ordered = budgets.rules.map((rule2, index) => ({ rule: rule2, index })).filter(({ rule: rule2 }) => rule2.matcher.test(benchmarkId)).sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index).map(({ rule: rule2 }) => rule2);
-  const entries = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
-  const first = (pick) => {
-    for (const e of entries) {
-      const value = pick(e.budget);
-      if (value !== void 0) return value;
-    }
-    return void 0;
-  };
-  const limits = entries.find((e) => e.budget.max !== void 0 || e.budget.min !== void 0)?.budget;
-  const severity = first((b) => b.severity);
-  const direction = first((b) => b.direction);
-  const exponent = first((b) => b.exponent);
-  const tolerances = {};
-  for (const key of ["regression", "noise", "alpha", "drift"]) {
-    const value = first((b) => b.tolerances[key]);
-    if (value !== void 0) tolerances[key] = value;
-  }
-  const budget2 = entries.length === 0 ? void 0 : {
-    ...limits?.max ? { max: limits.max } : {},
-    ...limits?.min ? { min: limits.min } : {},
-    stat: limits?.stat ?? "mean",
-    tolerances,
-    ...severity ? { severity } : {},
-    ...direction ? { direction } : {},
-    ...exponent ? { exponent } : {},
-    source: (limits ?? entries[0].budget).source
-  };
-  const rule = entries[0]?.rule;
-  const ignoreRule = ordered.find((r) => r.ignore);
-  const d = budgets.defaults;
-  return {
-    ignore: ignoreRule !== void 0 && (rule === void 0 || ignoreRule.specificity >= rule.specificity),
-    tolerances: {
-      regression: tolerances.regression ?? d.regression,
-      noise: tolerances.noise ?? d.noise,
-      alpha: tolerances.alpha ?? d.alpha,
-      drift: tolerances.drift ?? d.drift
-    },
-    severity: severity ?? d.severity,
-    ...direction ? { direction } : {},
-    ...budget2 ? { budget: budget2 } : {},
-    ...rule ? { rule } : {}
-  };
-}
-
-// action/src/gate/budget-check.ts
-function budgetStatistic(metric, stat2) {
-  if (metric.samples && metric.samples.length > 0) {
-    const sorted = [...metric.samples].sort((a, b) => a - b);
-    switch (stat2) {
-      case "mean":
-        return { value: sorted.reduce((a, b) => a + b, 0) / sorted.length, stat: stat2 };
-      case "median":
-        return { value: quantileSorted(sorted, 0.5), stat: stat2 };
-      case "p95":
-        return { value: quantileSorted(sorted, 0.95), stat: stat2 };
-      case "max":
-        return { value: sorted[sorted.length - 1], stat: stat2 };
-      case "min":
-        return { value: sorted[0], stat: stat2 };
-    }
-  }
-  const s = metric.summary;
-  if (s) {
-    const wanted = stat2 === "p95" ? "max" : stat2;
-    const pick = { mean: s.mean, median: s.median, max: s.max, min: s.min };
-    const value = pick[wanted];
-    return value !== void 0 ? { value, stat: wanted } : { value: s.mean, stat: "mean" };
-  }
-  return metric.value !== void 0 ? { value: metric.value, stat: stat2 } : void 0;
-}
-function quantileSorted(sorted, q) {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-function checkBudget(budget2, current, baseline, severity) {
-  if (!budget2 || !current || !budget2.max && !budget2.min) return null;
-  const kind = budget2.max ? "max" : "min";
-  const limit3 = budget2.max ?? budget2.min;
-  const cur = budgetStatistic(current, budget2.stat);
-  if (!cur) return null;
-  const unmeasurable = !Number.isFinite(cur.value);
-  const failsMin = budget2.min !== void 0 && (unmeasurable || cur.value < budget2.min.value);
-  const failsMax = budget2.max !== void 0 && (unmeasurable || cur.value > budget2.max.value);
-  const reported = failsMin && !failsMax ? { kind: "min", limit: budget2.min.value } : { kind, limit: limit3.value };
-  const base = baseline ? budgetStatistic(baseline, budget2.stat) : void 0;
-  const baseWithin = base ? (budget2.max ? base.value <= budget2.max.value : true) && (budget2.min ? base.value >= budget2.min.value : true) : null;
-  return {
-    kind: reported.kind,
-    limit: reported.limit,
-    stat: cur.stat,
-    value: cur.value,
-    result: failsMin || failsMax ? "fail" : "pass",
-    baselineResult: baseWithin === null ? null : baseWithin ? "pass" : "fail",
-    severity,
-    source: formatSource(budget2.source)
-  };
-}
-
-// action/src/stats/scaling.ts
-var import_stats_base_dists_t_quantile2 = __toESM(require_lib139(), 1);
-var DEFAULT_POWER_LAW_OPTIONS = { confidence: 0.95 };
-function fitPowerLaw(x2, y, options = {}) {
-  const { confidence } = { ...DEFAULT_POWER_LAW_OPTIONS, ...options };
-  if (x2.length !== y.length) throw new RangeError(`x and y differ in length (${x2.length} vs ${y.length})`);
-  if ([...x2, ...y].some((v) => !(v > 0) || !Number.isFinite(v))) throw new RangeError("a power-law fit needs positive, finite x and y");
-  const n = x2.length;
-  const lx = x2.map(Math.log);
-  const ly = y.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / n;
-  const my = ly.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  for (let i2 = 0; i2 < n; i2++) {
-    const dx = lx[i2] - mx;
-    const dy = ly[i2] - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  if (!(sxx > 0)) throw new RangeError("a power-law fit needs at least two distinct x values");
-  const exponent = sxy / sxx;
-  const intercept = my - exponent * mx;
-  const sse = Math.max(0, syy - exponent * sxy);
-  const df = n - 2;
-  const warnings = [];
-  let stderr = NaN;
-  let ci = [-Infinity, Infinity];
-  if (df >= 1) {
-    stderr = Math.sqrt(sse / df / sxx);
-    const half = (0, import_stats_base_dists_t_quantile2.default)(1 - (1 - confidence) / 2, df) * stderr;
-    ci = [exponent - half, exponent + half];
-  } else {
-    warnings.push("two points give an exponent but no interval; measure at least three parameter values");
-  }
-  return { exponent, coefficient: Math.exp(intercept), ci, confidence, stderr, n, df, r2: syy > 0 ? 1 - sse / syy : 1, warnings };
-}
-
-// action/src/gate/scaling.ts
-var DEFAULT_SCALING_OPTIONS = { confidence: 0.95, minPoints: 3 };
-var escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-function sweepCoordinate(benchmark, param) {
-  const bracket = /\[([^\]]*)\]$/.exec(benchmark.id);
-  const pairs = bracket ? bracket[1].split(",").map((p) => p.split("=")) : [];
-  const fromId = pairs.find(([k]) => k === param)?.[1];
-  const value = benchmark.params?.[param] ?? fromId;
-  if (value === void 0) return void 0;
-  if (fromId !== void 0 && bracket) {
-    const rest = pairs.filter(([k]) => k !== param).map((p) => p.join("="));
-    return { family: benchmark.id.slice(0, bracket.index) + (rest.length > 0 ? `[${rest.join(",")}]` : ""), value };
-  }
-  const spelled = new RegExp(`(^|[^0-9A-Za-z.])${escapeRegExp(value)}(?=$|[^0-9A-Za-z.])`);
-  const family = spelled.test(benchmark.id) ? benchmark.id.replace(spelled, `$1{${param}}`) : benchmark.id;
-  return { family, value };
-}
-function centralValue(metric) {
-  if (metric.samples && metric.samples.length > 0) {
-    const s = [...metric.samples].sort((a, b) => a - b);
-    const mid = s.length >> 1;
-    return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  }
-  return metric.summary?.mean ?? metric.value;
-}
-function checkScaling(benchmarks, metric, limit3, options = {}) {
-  const opts = { ...DEFAULT_SCALING_OPTIONS, ...options };
-  const families = /* @__PURE__ */ new Map();
-  for (const b of benchmarks) {
-    const coordinate = sweepCoordinate(b, limit3.param);
-    if (!coordinate) continue;
-    const family = families.get(coordinate.family) ?? { points: [], skipped: [] };
-    families.set(coordinate.family, family);
-    const x2 = Number(coordinate.value);
-    const m = b.metrics[metric];
-    const y = b.status === "ok" && m ? centralValue(m) : void 0;
-    if (y === void 0 || !(y > 0) || !(x2 > 0) || !Number.isFinite(x2)) family.skipped.push(b.id);
-    else family.points.push({ id: b.id, x: x2, y });
-  }
-  return [...families].map(([family, { points, skipped }]) => decide(family, metric, limit3, points.sort((a, b) => a.x - b.x), skipped, opts));
-}
-function decide(family, metric, limit3, points, skipped, opts) {
-  const base = { family, metric, param: limit3.param, points, skipped, limit: limit3 };
-  const distinct = new Set(points.map((p) => p.x)).size;
-  const skippedNote = skipped.length > 0 ? ` (${skipped.length} point${skipped.length === 1 ? "" : "s"} failed or without ${metric}, left out)` : "";
-  if (distinct < Math.max(2, opts.minPoints)) {
-    return {
-      ...base,
-      fit: distinct >= 2 ? fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts) : null,
-      result: "inconclusive",
-      reason: `${distinct} usable value${distinct === 1 ? "" : "s"} of ${limit3.param}${skippedNote}; a scaling exponent needs at least ${opts.minPoints}`
-    };
-  }
-  const fit3 = fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts);
-  const k = fit3.exponent.toFixed(2);
-  const interval = `${Math.round(fit3.confidence * 100)} % CI ${fit3.ci[0].toFixed(2)}\u2026${fit3.ci[1].toFixed(2)}`;
-  const shown = `${metric} grows as ${limit3.param}^${k} (${interval}, ${points.length} points)${skippedNote}`;
-  const above = limit3.max !== void 0 && fit3.exponent > limit3.max;
-  const below = limit3.min !== void 0 && fit3.exponent < limit3.min;
-  if (!above && !below) {
-    const bounds = [limit3.min !== void 0 ? `\u2265 ${limit3.min}` : "", limit3.max !== void 0 ? `\u2264 ${limit3.max}` : ""].filter(Boolean).join(" and ");
-    return { ...base, fit: fit3, result: "pass", reason: `${shown}: within the limit ${bounds}` };
-  }
-  const bound = above ? limit3.max : limit3.min;
-  const sure = above ? fit3.ci[0] > bound : fit3.ci[1] < bound;
-  if (sure) return { ...base, fit: fit3, result: "fail", reason: `${shown}: ${above ? "above the maximum" : "below the minimum"} exponent ${bound}` };
-  return { ...base, fit: fit3, result: "inconclusive", reason: `${shown}: the estimate is ${above ? "above" : "below"} ${bound} but the interval includes it; add parameter values or runs` };
-}
-
-// action/src/gate/scaling-rows.ts
-function scalingRows(current, baseline, budgets, isIgnored) {
-  const rows = [];
-  for (const rule of budgets.rules) {
-    for (const [metric, budget2] of Object.entries(rule.metrics)) {
-      if (!budget2.exponent) continue;
-      const matching = (set) => (set?.benchmarks ?? []).filter((b) => rule.matcher.test(b.id) && !isIgnored(b.id));
-      const baseFamilies = new Set(checkScaling(matching(baseline), metric, budget2.exponent).map((c) => c.family));
-      for (const check of checkScaling(matching(current), metric, budget2.exponent)) {
-        rows.push(toRow(check, baseFamilies.has(check.family), budget2.severity ?? budgets.defaults.severity, formatSource(budget2.source)));
-      }
-    }
-  }
-  return rows;
-}
-function toRow(check, inBaseline, severity, source) {
-  const limit3 = check.limit.max ?? check.limit.min ?? Number.NaN;
-  const decided = check.fit && check.result !== "inconclusive";
-  return {
-    benchmark: check.family,
-    metric: `${check.metric} \u221D ${check.param}^k`,
-    unit: "count",
-    direction: check.limit.max !== void 0 ? "lower" : "higher",
-    baseline: null,
-    current: check.fit ? { value: check.fit.exponent, n: check.points.length, mean: null, median: null, stddev: null, min: check.fit.ci[0], max: check.fit.ci[1] } : null,
-    change: null,
-    ci: null,
-    ciLevel: null,
-    p: null,
-    status: check.result === "inconclusive" ? "inconclusive" : inBaseline ? "unchanged" : "new",
-    flags: [],
-    budget: decided && check.fit ? {
-      kind: check.limit.max !== void 0 ? "max" : "min",
-      limit: limit3,
-      stat: "exponent",
-      value: check.fit.exponent,
-      result: check.result === "fail" ? "fail" : "pass",
-      baselineResult: null,
-      severity,
-      source
-    } : null,
-    severity,
-    tolerance: 0,
-    samplesNeeded: null,
-    reason: check.reason,
-    error: null,
-    failsGate: false
-  };
-}
-
-// action/src/gate/compare-scale.ts
-function logRatio(baseline, current) {
-  if (Number.isNaN(baseline) || Number.isNaN(current)) return NaN;
-  if (baseline === current) return 0;
-  if (baseline > 0 && current > 0) return Math.log(current) - Math.log(baseline);
-  if (baseline === 0) return current > 0 ? Infinity : -Infinity;
-  return relativeToLog((current - baseline) / Math.abs(baseline));
-}
-function relativeToLog(change) {
-  if (Number.isNaN(change)) return NaN;
-  return change > -1 ? Math.log1p(change) : -Infinity;
-}
-function logToRelative(shift) {
-  return Math.expm1(shift);
-}
-function allPositive(values) {
-  for (const v of values) if (!(v > 0)) return false;
-  return true;
-}
-function logs(values) {
-  const out = new Float64Array(values.length);
-  for (let i2 = 0; i2 < values.length; i2++) out[i2] = Math.log(values[i2]);
-  return out;
-}
-
-// action/src/gate/compare-noisier.ts
-function sortedSide(sorted) {
-  return { values: sorted, deviations: sortedAbsoluteDeviations(sorted) };
-}
-function noisierSamples(baselineSide, currentSide, onLogScale, options) {
-  const baseline = baselineSide.values;
-  const current = currentSide.values;
-  if (baseline.length < 3 || current.length < 3) return false;
-  const spread = widerSpreadOfDeviations(baselineSide.deviations, currentSide.deviations);
-  if (spread.p < options.dispersionAlpha && spread.ratio >= options.dispersionRatio) return true;
-  if (!onLogScale) return false;
-  const limit3 = Math.log(options.tailFactor);
-  const tailCount = (sorted) => {
-    const m = medianOfSorted(sorted);
-    let k = 0;
-    for (let i2 = sorted.length - 1; i2 >= 0 && sorted[i2] - m > limit3; i2--) k++;
-    return k;
-  };
-  const kc = tailCount(current);
-  if (kc < options.tailMinCount) return false;
-  const kb = tailCount(baseline);
-  return tailExcess(kb, baseline.length, kc, current.length) < options.tailAlpha;
-}
-function noisierSummary(baseline, current, options) {
-  const r = varianceRatioTest(baseline, current);
-  return r.p < options.dispersionAlpha && r.ratio >= options.dispersionRatio;
-}
-function robustSigma(side2) {
-  const mad = 1.482602218505602 * medianOfSorted(side2.deviations);
-  if (mad > 0) return mad;
-  return side2.values.length > 1 ? stddev(side2.values) : 0;
-}
-
-// action/src/gate/compare-format.ts
-function pct(fraction) {
-  if (!Number.isFinite(fraction)) return fraction > 0 ? "+\u221E%" : "\u2212\u221E%";
-  const v = fraction * 100;
-  const digits = Math.abs(v) >= 10 || Number.isInteger(v) ? 0 : 1;
-  return `${v.toFixed(digits).replace(/\.0$/, "")}%`;
-}
-function signedPct(fraction) {
-  if (!Number.isFinite(fraction)) return pct(fraction);
-  const s = pct(Math.abs(fraction));
-  return fraction > 0 ? `+${s}` : fraction < 0 ? `\u2212${s}` : s;
-}
-function pValue(p) {
-  if (p < 1e-4) return "< 0.0001";
-  return `= ${Number(p.toPrecision(2))}`;
-}
-
-// action/src/gate/compare-samples.ts
-function compareSamples(input, options) {
-  const onLogScale = allPositive(input.baseline) && allPositive(input.current);
-  const rawBase = sortedCopy(input.baseline);
-  const rawCur = sortedCopy(input.current);
-  const base = onLogScale ? logs(rawBase) : rawBase;
-  const cur = onLogScale ? logs(rawCur) : rawCur;
-  const scale = onLogScale ? 1 : Math.abs(medianOfSorted(rawBase)) || 1;
-  const nb = base.length;
-  const nc = cur.length;
-  const test = mannWhitney(rawCur, rawBase, { presorted: true });
-  const hl = hodgesLehmannShift(base, cur, { confidence: options.confidence, presorted: true });
-  const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
-  const shift = toShift(hl.estimate);
-  let lower = toShift(hl.lower);
-  let upper = toShift(hl.upper);
-  let pRaw = test.p;
-  const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
-  const z = zQuantile(1 - (1 - options.confidence) / 2);
-  if (driftLog > 0 && Number.isFinite(shift)) {
-    const seWithin = (upper - lower) / (2 * z);
-    const seTotal = Math.hypot(seWithin, Math.SQRT2 * driftLog);
-    const extra = z * Math.SQRT2 * driftLog;
-    lower = shift - Math.hypot(shift - lower, extra);
-    upper = shift + Math.hypot(upper - shift, extra);
-    const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
-    pRaw = Math.max(pRaw, pDrift);
-  }
-  const baseSide = sortedSide(base);
-  const curSide = sortedSide(cur);
-  const flags = [];
-  if (noisierSamples(baseSide, curSide, onLogScale, options)) flags.push("noisier");
-  const minimum = minSamplesPerSide(input.alpha);
-  const insufficient = smallestExactP(nb, nc) >= input.alpha;
-  if (insufficient) flags.push("insufficient-samples");
-  const sb = robustSigma(baseSide) / scale;
-  const sc = robustSigma(curSide) / scale;
-  const target = Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise);
-  const powered = samplesNeeded({
-    variance: sb * sb + sc * sc,
-    fixedVariance: 2 * driftLog * driftLog,
-    delta: target,
-    alpha: input.alpha,
-    power: options.power,
-    efficiency: RANK_TEST_EFFICIENCY
-  });
-  return {
-    method: `Mann\u2013Whitney (${test.method === "exact" ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval${driftLog > 0 ? ` widened for ${pct(input.drift)} between-run drift` : ""}`,
-    methodId: "mann-whitney",
-    shift,
-    interval: [lower, upper],
-    pRaw,
-    flags,
-    minimumNeeded: insufficient ? minimum : null,
-    samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: "",
-    sides: [describeSorted(rawBase), describeSorted(rawCur)]
-  };
-}
-
-// action/src/gate/compare-paired.ts
-function comparePaired(input, options) {
-  const base = logs(input.baseline);
-  const cur = logs(input.current);
-  const d = cur.map((c, i2) => c - base[i2]);
-  const sortedBase = sortedCopy(base);
-  const sortedCur = sortedCopy(cur);
-  const test = wilcoxonSignedRank(d);
-  const hl = hodgesLehmannCenter(d, { confidence: options.confidence });
-  const flags = ["paired"];
-  if (noisierSamples(sortedSide(sortedBase), sortedSide(sortedCur), true, options)) flags.push("noisier");
-  const minimum = minRounds(input.alpha);
-  const insufficient = test.n < minimum;
-  if (insufficient) flags.push("insufficient-samples");
-  const sd = robustSigma(sortedSide(sortedCopy(d)));
-  const powered = samplesNeeded({
-    variance: sd * sd,
-    fixedVariance: 0,
-    delta: Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise),
-    alpha: input.alpha,
-    power: options.power,
-    efficiency: RANK_TEST_EFFICIENCY
-  });
-  return {
-    method: `Wilcoxon signed-rank on ${d.length} paired rounds (${test.method === "exact" ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval`,
-    methodId: "wilcoxon-signed-rank",
-    shift: hl.estimate,
-    interval: [hl.lower, hl.upper],
-    pRaw: test.p,
-    flags,
-    minimumNeeded: insufficient ? minimum + test.zeros : null,
-    samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: ""
-  };
-}
-
-// action/src/gate/compare-summary.ts
-function compareSummary(input, options) {
-  const { baseline: b, current: c } = input;
-  const onLogScale = b.mean > 0 && c.mean > 0;
-  const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
-  let mb;
-  let mc;
-  if (onLogScale) {
-    mb = logMoments(b.mean, b.stddev, b.n);
-    mc = logMoments(c.mean, c.stddev, c.n);
-  } else {
-    mb = { mean: b.mean, variance: b.stddev * b.stddev, n: b.n };
-    mc = { mean: c.mean, variance: c.stddev * c.stddev, n: c.n };
-  }
-  const withDrift = (m) => driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m;
-  const w = welch(withDrift(mc), withDrift(mb), options.confidence);
-  const scale = Math.abs(b.mean) || 1;
-  const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
-  const flags = ["summary-only"];
-  if (onLogScale && noisierSummary(mb, mc, options)) flags.push("noisier");
-  const minimum = 2;
-  const insufficient = b.n < minimum || c.n < minimum;
-  if (insufficient) flags.push("insufficient-samples");
-  const powered = samplesNeeded({
-    variance: (mb.variance + mc.variance) / (onLogScale ? 1 : scale * scale),
-    fixedVariance: 2 * driftLog * driftLog,
-    delta: Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise),
-    alpha: input.alpha,
-    power: options.power,
-    efficiency: 1
-  });
-  return {
-    method: `Welch's t-test on ${onLogScale ? "the log scale" : "raw values"} from mean, standard deviation and n`,
-    methodId: "welch-log",
-    shift: toShift(w.difference),
-    interval: [toShift(w.lower), toShift(w.upper)],
-    pRaw: w.p,
-    flags,
-    minimumNeeded: insufficient ? minimum : null,
-    samplesNeeded: powered === null ? null : Math.max(powered, minimum),
-    note: ""
-  };
-}
-
-// action/src/gate/compare-single-value.ts
-function compareSingleValue(baseline, current) {
-  return {
-    method: "a single value on at least one side, so no test is possible",
-    methodId: "single-value",
-    shift: logRatio(baseline, current),
-    interval: null,
-    pRaw: null,
-    flags: ["single-sample"],
-    minimumNeeded: null,
-    samplesNeeded: null,
-    note: ""
-  };
-}
-
-// action/src/gate/compare-exact.ts
-function compareExact(baseline, current) {
-  return {
-    method: "deterministic count compared directly",
-    methodId: "exact",
-    shift: logRatio(baseline, current),
-    interval: null,
-    pRaw: null,
-    flags: ["exact"],
-    minimumNeeded: null,
-    samplesNeeded: null,
-    note: ""
-  };
-}
-
-// action/src/gate/compare.ts
-var DEFAULT_COMPARISON_OPTIONS = {
-  confidence: 0.95,
-  seed: 1,
-  dispersionAlpha: 1e-3,
-  dispersionRatio: 1.5,
-  tailFactor: 2,
-  tailMinCount: 3,
-  tailAlpha: 0.01,
-  power: 0.8
-};
-function compareMetrics(inputs, options = DEFAULT_COMPARISON_OPTIONS) {
-  const o = resolveOptions(options);
-  const results = inputs.map((input) => runStrategy(input, o));
-  const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
-  return inputs.map((input, i2) => decide2(input, results[i2], adjusted[i2], o));
-}
-function describeMetric(metric) {
-  const samples = finiteSamples(metric);
-  if (samples.length > 0) return sideStats(describe(samples));
-  const s = metric.summary;
-  if (s && Number.isFinite(s.mean)) {
-    return {
-      value: s.mean,
-      n: s.n,
-      mean: s.mean,
-      median: s.median ?? null,
-      stddev: s.stddev ?? null,
-      min: s.min ?? null,
-      max: s.max ?? null
-    };
-  }
-  const v = metric.value ?? NaN;
-  return { value: v, n: Number.isFinite(v) ? 1 : 0, mean: v, median: v, stddev: null, min: v, max: v };
-}
-function sideStats(d) {
-  return { value: d.median, n: d.n, mean: d.mean, median: d.median, stddev: d.n > 1 ? d.stddev : null, min: d.min, max: d.max };
-}
-function resolveOptions(options) {
-  const d = DEFAULT_COMPARISON_OPTIONS;
-  return {
-    confidence: options.confidence,
-    dispersionAlpha: options.dispersionAlpha ?? d.dispersionAlpha,
-    dispersionRatio: options.dispersionRatio ?? d.dispersionRatio,
-    tailFactor: options.tailFactor ?? d.tailFactor,
-    tailMinCount: options.tailMinCount ?? d.tailMinCount,
-    tailAlpha: options.tailAlpha ?? d.tailAlpha,
-    power: options.power ?? d.power
-  };
-}
-function finiteSamples(metric) {
-  const samples = metric.samples ?? [];
-  for (const v of samples) if (!Number.isFinite(v)) return samples.filter((x2) => Number.isFinite(x2));
-  return samples;
-}
-function sideValue(metric) {
-  const samples = finiteSamples(metric);
-  if (samples.length > 0) return median(samples);
-  if (metric.summary && Number.isFinite(metric.summary.mean)) return metric.summary.mean;
-  return metric.value ?? NaN;
-}
-function summarySide(metric) {
-  const samples = finiteSamples(metric);
-  if (samples.length >= 2) return { mean: mean(samples), stddev: stddev(samples), n: samples.length };
-  const s = metric.summary;
-  if (s && s.n >= 2 && Number.isFinite(s.mean) && typeof s.stddev === "number" && s.stddev >= 0) {
-    return { mean: s.mean, stddev: s.stddev, n: s.n };
-  }
-  return null;
-}
-var MAX_PAIRED_ROUNDS = 4e3;
-function runStrategy(input, o) {
-  const { baseline, current } = input;
-  if (input.exact || baseline.exact && current.exact) return compareExact(sideValue(baseline), sideValue(current));
-  const bs = finiteSamples(baseline);
-  const cs = finiteSamples(current);
-  const dropped = (baseline.samples?.length ?? 0) - bs.length + (current.samples?.length ?? 0) - cs.length;
-  const drift = input.drift ?? 0;
-  let result;
-  let note = dropped > 0 ? `${dropped} non-finite sample(s) ignored` : "";
-  if (bs.length >= 2 && cs.length >= 2) {
-    const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
-      result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
-    } else {
-      if (input.paired && !aligned) note = join3(note, "rounds not aligned, compared as independent samples");
-      else if (input.paired) note = join3(note, `more than ${MAX_PAIRED_ROUNDS} rounds, compared as independent samples`);
-      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
-    }
-  } else {
-    const sb = summarySide(baseline);
-    const sc = summarySide(current);
-    if (sb && sc) {
-      result = compareSummary({ baseline: sb, current: sc, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
-    } else {
-      result = compareSingleValue(sideValue(baseline), sideValue(current));
-    }
-  }
-  return note ? { ...result, note: join3(result.note, note) } : result;
-}
-function join3(a, b) {
-  return a && b ? `${a}; ${b}` : a || b;
-}
-function decide2(input, r, pAdjusted, o) {
-  const tol = Math.log1p(Math.max(0, input.regression));
-  const floor = Math.log1p(Math.max(0, input.noise));
-  const increase = input.current.direction === "higher" ? "improved" : "regressed";
-  const decrease = increase === "regressed" ? "improved" : "regressed";
-  const shift = r.shift;
-  const [lo, hi] = r.interval ?? [shift, shift];
-  const tested = r.pRaw !== null;
-  const p = tested ? pAdjusted : null;
-  const change = logToRelative(shift);
-  const ci = r.interval ? [logToRelative(lo), logToRelative(hi)] : null;
-  const tolText = pct(input.regression);
-  const est = signedPct(change);
-  const interval = ci ? `${pct(o.confidence)} interval [${signedPct(ci[0])}, ${signedPct(ci[1])}]` : "";
-  const pText = p === null ? "" : `p ${pValue(p)}${p !== r.pRaw ? " (BH-adjusted)" : ""}`;
-  const tail = r.note ? ` (${r.note})` : "";
-  let status;
-  let samplesNeeded2 = null;
-  let reason;
-  const baseline = r.sides ? sideStats(r.sides[0]) : describeMetric(input.baseline);
-  const current = r.sides ? sideStats(r.sides[1]) : describeMetric(input.current);
-  if (Number.isNaN(shift)) {
-    status = "inconclusive";
-    reason = `${capital(r.method)}: no usable values to compare${tail}.`;
-  } else if (!tested) {
-    if (shift > tol) status = increase;
-    else if (shift < -tol) status = decrease;
-    else status = "unchanged";
-    const beyond = status === "unchanged" ? "within" : "beyond";
-    reason = `${capital(r.method)}: the ${est} change is ${beyond} the ${tolText} tolerance${tail}.`;
-  } else if (r.minimumNeeded !== null) {
-    status = "inconclusive";
-    samplesNeeded2 = Math.max(r.minimumNeeded, r.samplesNeeded ?? 0);
-    const what = r.methodId === "wilcoxon-signed-rank" ? "rounds are" : "samples per side are";
-    reason = `${capital(r.method)} cannot reach significance at \u03B1 = ${input.alpha} with ${baseline.n} and ${current.n} samples: at least ${samplesNeeded2} ${what} needed${tail}.`;
-  } else {
-    const significant = p < input.alpha;
-    if (significant && lo > floor && shift > tol) {
-      status = increase;
-      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
-    } else if (significant && hi < -floor && shift < -tol) {
-      status = decrease;
-      reason = `${capital(r.method)}: ${pText} and the ${interval} clears the ${pct(input.noise)} noise floor, with the ${est} estimate beyond the ${tolText} tolerance${tail}.`;
-    } else if (lo > -tol && hi < tol) {
-      status = "unchanged";
-      reason = `${capital(r.method)}: the ${interval} lies within \xB1${tolText}, so a change of the tolerance's size is ruled out, ${pText}${tail}.`;
-    } else if (significant && shift <= tol && shift >= -tol) {
-      status = "unchanged";
-      reason = `${capital(r.method)}: ${pText} finds a real shift, but the ${est} estimate is within the ${tolText} tolerance${tail}.`;
-    } else {
-      status = "inconclusive";
-      samplesNeeded2 = r.samplesNeeded;
-      const why = !significant ? `${pText} is not significant at \u03B1 = ${input.alpha} and the ${interval} still allows a change beyond \xB1${tolText}` : `${pText} is significant but the ${interval} does not clear the ${pct(input.noise)} noise floor`;
-      const unit = r.methodId === "wilcoxon-signed-rank" ? "paired rounds" : "samples per side";
-      const next = samplesNeeded2 === null ? "; more samples will not decide it at this drift, interleave the runs (paired rounds)" : `; about ${samplesNeeded2} ${unit} would decide a ${tolText} change`;
-      reason = `${capital(r.method)}: ${why}${next}${tail}.`;
-    }
-  }
-  return {
-    status,
-    change,
-    ci,
-    ciLevel: ci ? o.confidence : null,
-    p,
-    pRaw: r.pRaw,
-    flags: r.flags,
-    samplesNeeded: samplesNeeded2,
-    reason,
-    baseline,
-    current,
-    method: r.methodId
-  };
-}
-function capital(s) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-// action/src/gate/types.ts
-var REPORT_SCHEMA = "perf-gate/report@1";
-
-// action/src/gate/confirmations.ts
-function rowKey(benchmark, metric) {
-  return `${benchmark}\0${metric}`;
-}
-function withConfirmations(report2, confirmations) {
-  if (confirmations.size === 0) return report2;
-  return {
-    ...report2,
-    rows: report2.rows.map((r) => {
-      const c = confirmations.get(rowKey(r.benchmark, r.metric));
-      return c && !r.flags.includes(c) ? { ...r, flags: [...r.flags, c] } : r;
-    })
-  };
-}
-
-// action/src/gate/index.ts
-var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
-var TestbedMismatchError = class extends Error {
-  name = "TestbedMismatchError";
-};
-var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "new", "missing", "failed"];
-function emptyRow(benchmark, metric, resolved, sample) {
-  return {
-    benchmark,
-    metric,
-    unit: sample?.unit ?? "",
-    direction: resolved.direction ?? sample?.direction ?? "lower",
-    baseline: null,
-    current: null,
-    change: null,
-    ci: null,
-    ciLevel: null,
-    p: null,
-    status: "unchanged",
-    flags: [],
-    budget: null,
-    severity: resolved.severity,
-    tolerance: resolved.tolerances.regression,
-    samplesNeeded: null,
-    reason: "",
-    error: null,
-    failsGate: false
-  };
-}
-function withDirection(metric, resolved) {
-  return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
-}
-function metricNames(current, baseline) {
-  return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
-}
-function decide3(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
-  const warnings = [];
-  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
-  if (differentTestbed) {
-    const consequence = options.testbedMismatch === "compare" ? "regressions still fail the gate (--testbed-mismatch compare)" : "regressions are shown but do not fail the gate; budgets still do";
-    const message = `the baseline was measured on testbed ${baseline.testbed.id} and this run on ${current.testbed.id}: differences may come from the machine, not the code, so ${consequence}. Re-measure the baseline on this runner (mode: main), or compare interleaved (perf-gate run --ab).`;
-    if (options.testbedMismatch === "refuse") throw new TestbedMismatchError(message);
-    warnings.push({ code: "different-testbed", message });
-  }
-  if (!baseline) warnings.push({ code: "no-baseline", message: "no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions." });
-  if (current.benchmarks.length === 0) throw new InputError("current results", "they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)");
-  const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
-  const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
-  const ids = [.../* @__PURE__ */ new Set([...curById.keys(), ...baseById.keys()])];
-  const interleaved2 = baseline?.design === "interleaved" && current.design === "interleaved";
-  const pending = [];
-  const inputs = [];
-  const ignored = /* @__PURE__ */ new Set();
-  const usedRules = /* @__PURE__ */ new Set();
-  for (const id of ids) {
-    const cur = curById.get(id);
-    const base = baseById.get(id);
-    const names = metricNames(cur, base);
-    if (names.length === 0) names.push("-");
-    for (const name of names) {
-      const resolved = resolveBudget(budgets, id, name);
-      for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
-      if (resolved.ignore) {
-        ignored.add(id);
-        continue;
-      }
-      const curMetric = cur?.metrics[name] && withDirection(cur.metrics[name], resolved);
-      const baseMetric = base?.metrics[name] && withDirection(base.metrics[name], resolved);
-      assertLimitFitsMetric(resolved, name, curMetric ?? baseMetric);
-      const row = emptyRow(id, name, resolved, curMetric ?? baseMetric);
-      row.budget = checkBudget(resolved.budget, curMetric, baseMetric, resolved.severity);
-      if (curMetric) row.current = describeMetric(curMetric);
-      if (baseMetric) row.baseline = describeMetric(baseMetric);
-      if (cur?.status === "failed") {
-        row.status = "failed";
-        row.error = { message: cur.error?.message ?? "the benchmark failed", ...cur.error?.logTail ? { logTail: cur.error.logTail } : {} };
-        row.reason = `the benchmark failed: ${row.error.message}`;
-        pending.push({ row });
-      } else if (!cur || !curMetric) {
-        row.status = "missing";
-        row.reason = cur ? `the current run has no ${name} metric for this benchmark` : "the benchmark is in the baseline but not in the current run";
-        pending.push({ row });
-      } else if (!baseMetric || base?.status === "failed") {
-        row.status = "new";
-        row.reason = base?.status === "failed" ? "the baseline run of this benchmark failed: nothing to compare with" : "no baseline for this benchmark";
-        pending.push({ row });
-      } else {
-        const exact = Boolean(curMetric.exact && baseMetric.exact);
-        inputs.push({
-          baseline: baseMetric,
-          current: curMetric,
-          exact,
-          paired: interleaved2 && (curMetric.samples?.length ?? 0) > 0 && curMetric.samples?.length === baseMetric.samples?.length,
-          regression: resolved.tolerances.regression,
-          noise: resolved.tolerances.noise,
-          alpha: resolved.tolerances.alpha,
-          // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
-          drift: interleaved2 ? 0 : resolved.tolerances.drift
-        });
-        pending.push({ row, comparison: inputs.length - 1 });
-      }
-    }
-  }
-  const comparisons = inputs.length > 0 ? compareMetrics(inputs, options.comparison) : [];
-  const rows = pending.map(({ row, comparison: comparison2 }) => {
-    if (comparison2 === void 0) return finish(row, budgets, differentTestbed, options);
-    const c = comparisons[comparison2];
-    const flags = [...c.flags];
-    return finish(
-      {
-        ...row,
-        baseline: c.baseline,
-        current: c.current,
-        change: c.change,
-        ci: c.ci,
-        ciLevel: c.ciLevel,
-        p: c.p,
-        status: c.status,
-        flags,
-        samplesNeeded: c.samplesNeeded,
-        reason: c.reason
-      },
-      budgets,
-      differentTestbed,
-      options
-    );
-  });
-  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
-  for (const rule of budgets.rules) {
-    if (!usedRules.has(rule)) {
-      warnings.push({
-        code: "unused-budget",
-        message: `${rule.source.file}${rule.source.line ? `:${rule.source.line}` : ""}: the glob "${rule.pattern}" matches no benchmark; check it against the benchmark ids in the report.`
-      });
-    }
-  }
-  for (const b of current.benchmarks) {
-    const missing = Object.entries(b.unavailable ?? {});
-    if (missing.length === 0 || ignored.has(b.id)) continue;
-    warnings.push({
-      code: "unavailable-metrics",
-      message: `${b.id}: ${missing.map(([m, why]) => `${m} ${why}`).join(", ")}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`
-    });
-  }
-  if (ignored.size > 0) {
-    warnings.push({ code: "ignored-benchmarks", message: `${ignored.size} benchmark(s) ignored by the budgets: ${[...ignored].slice(0, 5).join(", ")}${ignored.size > 5 ? ", \u2026" : ""}` });
-  }
-  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
-  counts.budgetFailed = 0;
-  counts.budgetWarned = 0;
-  for (const r of rows) {
-    counts[r.status]++;
-    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts.budgetFailed++;
-    else if (r.budget?.result === "fail") counts.budgetWarned++;
-  }
-  return {
-    schema: REPORT_SCHEMA,
-    verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
-    counts,
-    rows,
-    warnings,
-    baseline: baseline ? meta(baseline) : null,
-    current: meta(current)
-  };
-}
-function assertLimitFitsMetric(resolved, metric, sample) {
-  const limit3 = resolved.budget?.max ?? resolved.budget?.min;
-  const measured = sample ? dimensionOfUnit(sample.unit) : void 0;
-  if (!limit3 || !measured || limit3.dimension === measured || measured === "count" && limit3.dimension === "count") return;
-  throw new InputError(
-    resolved.budget.source.file,
-    `the limit "${limit3.text}" is ${limit3.dimension} but ${metric} is measured in ${sample.unit} (${measured}); give the limit in the metric's unit`,
-    resolved.budget.source.line
-  );
-}
-function meta(set) {
-  return {
-    ...set.commit ? { commit: set.commit } : {},
-    ...set.ref ? { ref: set.ref } : {},
-    created: set.created,
-    ...set.testbed?.id ? { testbed: set.testbed.id } : {}
-  };
-}
-function finish(row, budgets, differentTestbed, options) {
-  const compared = row.baseline !== null && row.current !== null;
-  const flagged = differentTestbed && compared;
-  const flags = flagged && !row.flags.includes("different-testbed") ? [...row.flags, "different-testbed"] : row.flags;
-  const regressionCounts = !flagged || options.testbedMismatch === "compare";
-  const failsGate = row.status === "failed" || row.status === "regressed" && row.severity === "fail" && regressionCounts || row.budget?.result === "fail" && row.budget.severity === "fail" || row.status === "missing" && budgets.defaults.missing === "fail";
-  return { ...row, flags, failsGate };
-}
-
-// action/src/report/escape-markdown.ts
-import { stripVTControlCharacters } from "node:util";
-function escapeMarkdown(text) {
-  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
-    MARKDOWN_SPECIAL,
-    (ch, offset, whole) => {
-      const entity = ENTITY[ch] ?? ch;
-      const next = whole.charAt(offset + 1);
-      if (ch === "@" || ch === "#" && /[0-9]/.test(next)) return `${entity}${ZERO_WIDTH_SPACE}`;
-      return entity;
-    }
-  );
-}
-function codeBlock(text, info2 = "text") {
-  const body = cleanControls(stripVTControlCharacters(String(text)).replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")).replace(/<!--/g, `<!${ZWSP_CHAR}--`).replace(/-->/g, `-${ZWSP_CHAR}->`).replace(/\n+$/, "");
-  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}${info2}
-${body}
-${fence}`;
-}
-var ZWSP_CHAR = "\u200B";
-function breakAutolinks(text) {
-  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
-}
-var ZERO_WIDTH_SPACE = "&#8203;";
-var LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
-var MARKDOWN_SPECIAL = /[&<>|`[\]*_~#$\\@]/g;
-var ENTITY = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "*": "&#42;",
-  _: "&#95;",
-  "~": "&#126;",
-  "#": "&#35;",
-  $: "&#36;",
-  "\\": "&#92;",
-  "@": "@"
-};
-var CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-function cleanControls(text) {
-  return text.replace(CONTROL, "\uFFFD");
-}
-
-// action/src/report/format.ts
-var NONE = "\u2014";
-var PERCENT_SCALE = { factor: 0.01, symbol: "%" };
-function scaleFor(unit, values) {
-  if (unit === "fraction") return PERCENT_SCALE;
-  return pickScale(unit, values.filter((v) => typeof v === "number" && Number.isFinite(v)));
-}
-function rowScale(row) {
-  const values = [row.baseline?.value, row.current?.value].filter((v) => typeof v === "number" && Number.isFinite(v));
-  if (row.unit === "count" && values.length > 0 && values.every((v) => Number.isInteger(v) && Math.abs(v) < 1e7)) return UNIT_SCALE2;
-  return scaleFor(row.unit, values.length > 0 ? values : [row.budget?.limit]);
-}
-var UNIT_SCALE2 = { factor: 1, symbol: "" };
-function formatValue(value, scale) {
-  return Number.isFinite(value) ? formatInScale(value, scale) : String(value);
-}
-function formatSide(side2, scale) {
-  if (!side2) return NONE;
-  const value = formatValue(side2.value, scale);
-  if (side2.stddev === null || side2.stddev === void 0) return value;
-  return `${value} \xB1 ${formatSpread(side2.stddev / scale.factor, side2.value / scale.factor)}`;
-}
-function formatStddev(side2, scale) {
-  if (!side2 || side2.stddev === null || side2.stddev === void 0) return NONE;
-  if (!Number.isFinite(side2.stddev)) return String(side2.stddev);
-  const s = formatSpread(side2.stddev / scale.factor, side2.value / scale.factor);
-  return scale.symbol ? `${s} ${scale.symbol}` : s;
-}
-function formatSpread(spread, value) {
-  if (!Number.isFinite(spread)) return String(spread);
-  const decimals = Number.isFinite(value) ? (formatNumber(value).split(".")[1] ?? "").length : 2;
-  const fixed = spread.toFixed(decimals);
-  if (spread !== 0 && Number(fixed) === 0) return spread.toPrecision(2);
-  return fixed;
-}
-function formatPercentNumber(fraction) {
-  if (!Number.isFinite(fraction)) return String(fraction);
-  const pct2 = fraction * 100;
-  const abs = Math.abs(pct2);
-  let digits;
-  if (abs >= 1e3) digits = abs.toFixed(0);
-  else if (abs === 0 || abs >= 0.095) digits = abs.toFixed(1);
-  else digits = abs.toPrecision(1);
-  const sign = pct2 > 0 && Number(digits) !== 0 ? "+" : pct2 < 0 && Number(digits) !== 0 ? "-" : "";
-  return `${sign}${digits}`;
-}
-function formatPercent(fraction) {
-  return `${formatPercentNumber(fraction)} %`;
-}
-function formatTolerance(fraction) {
-  if (!Number.isFinite(fraction)) return String(fraction);
-  return `${trimZeros2(formatPercentNumber(Math.abs(fraction)).replace(/^\+/, ""))} %`;
-}
-function formatChange(change, ci) {
-  if (change === null) return NONE;
-  const main2 = formatPercent(change);
-  if (!ci) return main2;
-  return `${main2} [${formatPercentNumber(ci[0])}, ${formatPercentNumber(ci[1])}]`;
-}
-function formatCiLabel(level) {
-  if (level === null || !Number.isFinite(level)) return "CI";
-  return `${trimZeros2((level * 100).toFixed(1))}% CI`;
-}
-function formatP(p) {
-  if (p === null) return NONE;
-  if (!Number.isFinite(p)) return `p = ${String(p)}`;
-  if (p < 1e-3) return "p < 0.001";
-  return `p = ${p.toFixed(3)}`;
-}
-function formatCount(n) {
-  if (!Number.isFinite(n)) return String(n);
-  const [int, frac] = String(n).split(".");
-  const grouped = (int ?? "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return frac === void 0 ? grouped : `${grouped}.${frac}`;
-}
-function formatLimit(budget2, scale) {
-  const op = budget2.kind === "max" ? "\u2264" : "\u2265";
-  const limit3 = formatLimitValue(budget2, scale);
-  return budget2.stat === "mean" ? `${op} ${limit3}` : `${budget2.stat} ${op} ${limit3}`;
-}
-function formatLimitValue(budget2, scale) {
-  return Number.isFinite(budget2.limit) ? trimZeros2(formatValue(budget2.limit, scale)) : String(budget2.limit);
-}
-function formatBreach(budget2, scale) {
-  return `${formatChecked(budget2, scale)} ${budget2.kind === "max" ? ">" : "<"} ${formatLimitValue(budget2, scale)}`;
-}
-function formatChecked(budget2, scale) {
-  return `${budget2.stat} ${formatValue(budget2.value, scale)}`;
-}
-function shortCommit(commit) {
-  return /^[0-9a-f]{40}$/i.test(commit) ? commit.slice(0, 7) : commit;
-}
-function plural(n, singular, pluralForm = `${singular}s`) {
-  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
-}
-function trimZeros2(text) {
-  return text.replace(/(\d)\.(\d*?)0+(?=\D|$)/, (_m, int, frac) => frac ? `${int}.${frac}` : int);
-}
-
-// action/src/report/flags.ts
-var FLAG_TEXT = {
-  noisier: "the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work",
-  "single-sample": "one value per side: compared with the tolerance alone, no significance test; repeat the measurement to get a test",
-  "insufficient-samples": "too few samples to decide; rerun with at least the number of samples per side shown in the row",
-  "different-testbed": "baseline and current were measured on different machines or settings: the change may come from the machine, not the code",
-  "summary-only": "only mean, stddev and n were available: compared with Welch\u2019s test on the log scale",
-  exact: "a deterministic count: the tolerance applies directly, no test needed",
-  paired: "measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels",
-  confirmed: "a re-run confirmed the change",
-  "not-confirmed": "a re-run did not confirm the change: treat it as noise unless it recurs",
-  ignored: "ignored by a budget (`ignore: true`): shown for information, never fails the gate"
-};
-function flagsIn(rows) {
-  const present = new Set(rows.flatMap((r) => r.flags));
-  return Object.keys(FLAG_TEXT).filter((f) => present.has(f));
-}
-function rowNotes(row) {
-  const notes = [...row.flags];
-  if (row.samplesNeeded !== null && (row.status === "inconclusive" || row.flags.includes("insufficient-samples"))) {
-    notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} samples per side`);
-  }
-  return notes;
-}
-
-// action/src/report/table.ts
-var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
-var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
-var SECTIONS = ["failed", "regressed", "budget", "inconclusive", "new-missing", "improved", "unchanged"];
-function sectionOf(row) {
-  if (row.status === "failed") return "failed";
-  if (row.status === "regressed") return "regressed";
-  if (row.budget?.result === "fail") return "budget";
-  if (row.status === "inconclusive") return "inconclusive";
-  if (row.status === "new" || row.status === "missing") return "new-missing";
-  return row.status;
-}
-function groupRows(rows) {
-  const groups = Object.fromEntries(SECTIONS.map((s) => [s, []]));
-  for (const row of rows) groups[sectionOf(row)].push(row);
-  return groups;
-}
-function orderRows(rows) {
-  const groups = groupRows(rows);
-  return SECTIONS.flatMap((s) => groups[s]);
-}
-function statusLabel(row) {
-  if (row.status === "regressed" && !row.failsGate && row.severity === "warn") return "regressed (warn)";
-  return row.status;
-}
-function budgetCell(row, scale, hooks) {
-  const b = row.budget;
-  if (!b) return NONE;
-  const mark = hooks.budgetMark(b.result, b.severity);
-  const text = b.result === "fail" ? formatBreach(b, scale) : formatLimit(b, scale);
-  const was = b.baselineResult !== null && b.baselineResult !== b.result ? ` (baseline ${hooks.budgetMark(b.baselineResult, b.severity)})` : "";
-  return `${text} ${mark}${was}`;
-}
-function escapedScale(row, hooks) {
-  const scale = rowScale(row);
-  return { factor: scale.factor, symbol: hooks.escape(scale.symbol) };
-}
-function tableCells(row, hooks) {
-  const scale = escapedScale(row, hooks);
-  const change = formatChange(row.change, row.ci);
-  const level = row.ci && row.ciLevel !== null && Math.abs(row.ciLevel - 0.95) > 1e-9 ? ` (${formatCiLabel(row.ciLevel)})` : "";
-  return [
-    hooks.escape(row.benchmark),
-    hooks.escape(row.metric),
-    formatSide(row.baseline, scale),
-    formatSide(row.current, scale),
-    `${change}${level}`,
-    budgetCell(row, scale, hooks),
-    hooks.verdict(row)
-  ];
-}
-function verdictParts(report2) {
-  const c = report2.counts;
-  const parts = [];
-  if (c.failed) parts.push(`${plural(c.failed, "benchmark")} failed`);
-  if (c.regressed) parts.push(plural(c.regressed, "regression"));
-  if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, "budget")} exceeded`);
-  if (c.budgetWarned) parts.push(plural(c.budgetWarned, "budget warning"));
-  if (c.inconclusive) parts.push(`${formatCount(c.inconclusive)} inconclusive`);
-  if (c.new) parts.push(`${formatCount(c.new)} new`);
-  if (c.missing) parts.push(`${formatCount(c.missing)} missing`);
-  if (c.improved) parts.push(`${formatCount(c.improved)} improved`);
-  if (c.unchanged) parts.push(`${formatCount(c.unchanged)} unchanged`);
-  return parts;
-}
-function outcomeOf(report2, previouslyFailed = false) {
-  if (report2.verdict === "fail") return "fail";
-  if (previouslyFailed) return "resolved";
-  if (report2.counts.regressed > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
-  return "pass";
-}
-function verdictText(report2, outcome) {
-  const parts = verdictParts(report2);
-  const list2 = parts.length > 0 ? parts.join(", ") : "no benchmarks compared";
-  switch (outcome) {
-    case "fail":
-      return list2;
-    case "pass-with-warnings":
-      return `passes with warnings: ${list2}`;
-    case "resolved":
-      return `resolved, no regressions left: ${list2}`;
-    case "pass":
-      return report2.counts.regressed === 0 && parts.length > 0 ? `no regressions: ${list2}` : list2;
-  }
-}
-var DELTA_EXPLAINED = "Values are medians (means where only summaries exist) \xB1 standard deviation. \u0394 is the estimated change, current \xF7 baseline \u2212 1 (the median of all pairwise ratios), with its confidence interval.";
-
-// action/src/report/markdown.ts
-var GITHUB_COMMENT_LIMIT = 65536;
-var DEFAULT_HINT = "The JSON report (`--json FILE`) has every row.";
-var LOG_TAIL_LINES = 40;
-var LOG_TAIL_CHARS = 4e3;
-var MAX_WARNINGS = 20;
-var MAX_WARNING_CHARS = 600;
-var ICON = {
-  failed: "\u{1F4A5}",
-  regressed: "\u274C",
-  improved: "\u{1F680}",
-  unchanged: "\u2796",
-  inconclusive: "\u2754",
-  new: "\u{1F195}",
-  missing: "\u{1F6AB}"
-};
-var OUTCOME_ICON = { fail: "\u274C", pass: "\u2705", "pass-with-warnings": "\u26A0\uFE0F", resolved: "\u2705" };
-var MARKDOWN_HOOKS = {
-  escape: escapeMarkdown,
-  verdict(row) {
-    const icon = row.status === "regressed" && !row.failsGate ? "\u26A0\uFE0F" : ICON[row.status];
-    const notes = rowNotes(row);
-    const sub = notes.length > 0 ? `<br><sub>${escapeMarkdown(notes.join(" \xB7 "))}</sub>` : "";
-    return `${icon} ${escapeMarkdown(statusLabel(row))}${sub}`;
-  },
-  budgetMark(result, severity) {
-    if (result === "pass") return "\u2705";
-    return severity === "warn" ? "\u26A0\uFE0F" : "\u274C";
-  }
-};
-function markdownTable(rows, hooks = MARKDOWN_HOOKS) {
-  return [tableHeader(), ...rows.map((r) => tableLine(r, hooks))].join("\n");
-}
-function tableHeader() {
-  const align = COLUMNS.map((_c, i2) => NUMERIC_COLUMNS.has(i2) ? "--:" : ":--");
-  return `| ${COLUMNS.join(" | ")} |
-| ${align.join(" | ")} |`;
-}
-function tableLine(row, hooks) {
-  return `| ${tableCells(row, hooks).join(" | ")} |`;
-}
-function markdownHeadline(report2, options = {}) {
-  const outcome = outcomeOf(report2, options.previouslyFailed);
-  const title = escapeMarkdown(options.title ?? "perf-gate");
-  return `### ${OUTCOME_ICON[outcome]} ${title} \u2014 ${escapeMarkdown(verdictText(report2, outcome))}`;
-}
-function markdownContext(report2) {
-  const side2 = (s) => {
-    if (!s.commit && !s.ref) return null;
-    const commit = s.commit ? `<code>${escapeMarkdown(shortCommit(s.commit))}</code>` : "working tree";
-    return s.ref ? `${commit} (${escapeMarkdown(s.ref)})` : commit;
-  };
-  const current = side2(report2.current);
-  const baseline = report2.baseline ? side2(report2.baseline) : null;
-  const context2 = !report2.baseline ? `No baseline${current ? `; current ${current}` : ""}.` : baseline || current ? `Baseline ${baseline ?? "file"} \u2192 current ${current ?? "file"}.` : "";
-  return `<sub>${context2 ? `${context2} ` : ""}${DELTA_EXPLAINED}</sub>`;
-}
-function failureEntry(row) {
-  const message = row.error?.message ?? row.reason;
-  const head = `\u{1F4A5} <b>${escapeMarkdown(row.benchmark)}</b>: ${escapeMarkdown(message)}`;
-  const tail = row.error?.logTail;
-  if (!tail || tail.trim() === "") return { row, text: head };
-  return { row, text: `<details><summary>${head}</summary>
-
-${codeBlock(lastLines(tail))}
-
-</details>` };
-}
-function markdownFailures(rows) {
-  const entries = dedupeFailures(rows.filter((r) => r.status === "failed")).map((r) => failureEntry(r).text);
-  return entries.length > 0 ? ["**Failed benchmarks**", ...entries].join("\n\n") : "";
-}
-function markdownWarnings(report2) {
-  return warningLines(report2);
-}
-function markdownLegend(rows) {
-  return legend(rows);
-}
-function lastLines(text) {
-  const lines = text.replace(/\s+$/, "").split(/\r\n|\r|\n/);
-  let tail = lines.slice(-LOG_TAIL_LINES).join("\n");
-  if (tail.length > LOG_TAIL_CHARS) tail = tail.slice(-LOG_TAIL_CHARS);
-  return lines.length > LOG_TAIL_LINES || tail.length < text.length ? `\u2026 (last lines of the log)
-${tail}` : tail;
-}
-function warningLines(report2) {
-  if (report2.warnings.length === 0) return "";
-  const shown = report2.warnings.slice(0, MAX_WARNINGS).map((w) => {
-    const text = w.message.length > MAX_WARNING_CHARS ? `${w.message.slice(0, MAX_WARNING_CHARS)}\u2026` : w.message;
-    return `- \u26A0\uFE0F ${escapeMarkdown(text)}`;
-  });
-  const more = report2.warnings.length > MAX_WARNINGS ? [`- \u2026 and ${formatCount(report2.warnings.length - MAX_WARNINGS)} more warnings`] : [];
-  return ["**Warnings**", "", ...shown, ...more].join("\n");
-}
-function legend(rows) {
-  const flags = flagsIn(rows);
-  if (flags.length === 0) return "";
-  return ["**Flags**", "", ...flags.map((f) => `- **${f}**: ${FLAG_TEXT[f]}`)].join("\n");
-}
-function folded(section, rows, total, table) {
-  if (rows.length === 0) return "";
-  const label = section === "improved" ? `${formatCount(total)} improved` : `${formatCount(total)} unchanged`;
-  const shown = rows.length < total ? ` (${formatCount(rows.length)} shown)` : "";
-  return `<details><summary>${label}${shown}</summary>
-
-${table(rows)}
-
-</details>`;
-}
-function renderMarkdown(report2, options = {}) {
-  const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  const marker = options.marker ?? "";
-  if (marker !== "" && !/^<!--(?:(?!-->|--!>)[^])*-->$/.test(marker)) {
-    throw new Error(`renderMarkdown: marker must be one HTML comment like "<!-- perf-gate -->", got ${JSON.stringify(marker)}`);
-  }
-  const measure = options.measure === "utf8-bytes" ? (t) => Buffer.byteLength(t, "utf8") : (t) => t.length;
-  const groups = groupRows(report2.rows);
-  const main2 = [...groups.failed, ...groups.regressed, ...groups.budget, ...groups.inconclusive, ...groups["new-missing"]];
-  const failures = dedupeFailures(groups.failed).map(failureEntry);
-  const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
-  const lines = /* @__PURE__ */ new Map();
-  const lineOf2 = (r) => {
-    let l = lines.get(r);
-    if (l === void 0) {
-      l = tableLine(r, MARKDOWN_HOOKS);
-      lines.set(r, l);
-    }
-    return l;
-  };
-  const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
-  const render = (keep, truncated) => {
-    const shownRows = [
-      ...main2.slice(0, keep.main),
-      ...groups.improved.slice(0, keep.improved),
-      ...groups.unchanged.slice(0, keep.unchanged)
-    ];
-    const mainTable = keep.main > 0 ? table(main2.slice(0, keep.main)) : "";
-    const blocks = [
-      markdownHeadline(report2, options),
-      truncated ? truncationNotice(report2.rows.length, shownRows.length, failures.length - keep.failures, `${formatCount(maxLength)} ${options.measure === "utf8-bytes" ? "bytes" : "characters"}`, options.fullReportHint) : "",
-      markdownContext(report2),
-      mainTable,
-      folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
-      folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
-      keep.failures > 0 ? ["**Failed benchmarks**", ...failures.slice(0, keep.failures).map((f) => f.text)].join("\n\n") : "",
-      warningLines(report2),
-      legend(shownRows),
-      marker
-    ];
-    return blocks.filter((b) => b !== "").join("\n\n");
-  };
-  const full = render(all, false);
-  if (measure(full) <= maxLength) return full;
-  return renderTruncated(render, all, measure, maxLength, {
-    main: main2.map((r) => measure(lineOf2(r)) + 1),
-    failures: failures.map((f) => measure(f.text) + 2),
-    improved: groups.improved.map((r) => measure(lineOf2(r)) + 1),
-    unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
-  });
-}
-function renderTruncated(render, all, measure, maxLength, costs) {
-  const none = { main: 0, failures: 0, improved: 0, unchanged: 0 };
-  const skeleton = render(none, true);
-  if (measure(skeleton) > maxLength) {
-    throw new RangeError(`renderMarkdown: maxLength ${maxLength} cannot hold even the verdict, notice and marker (${measure(skeleton)})`);
-  }
-  const overhead = 4 * 400 + Object.values(FLAG_TEXT).reduce((n, t) => n + t.length + 40, 0);
-  let budget2 = maxLength - measure(skeleton) - overhead;
-  const keep = { ...none };
-  fill: for (const kind of ["main", "failures", "improved", "unchanged"]) {
-    for (const cost of costs[kind]) {
-      if (cost > budget2) break fill;
-      budget2 -= cost;
-      keep[kind] += 1;
-    }
-  }
-  let text = render(keep, true);
-  for (let guard = 0; measure(text) > maxLength && guard < 100; guard++) {
-    const kind = ["unchanged", "improved", "failures", "main"].find((k) => keep[k] > 0);
-    if (!kind) break;
-    keep[kind] = Math.max(0, keep[kind] - Math.max(1, Math.ceil(keep[kind] / 10)));
-    text = render(keep, true);
-  }
-  return measure(text) <= maxLength ? text : skeleton;
-}
-function truncationNotice(totalRows, shownRows, logsLeftOut, limit3, hint) {
-  const logs2 = logsLeftOut > 0 ? ` and ${plural(logsLeftOut, "failure log")}` : "";
-  return `> [!WARNING]
-> **Truncated:** ${formatCount(totalRows - shownRows)} of ${formatCount(totalRows)} rows${logs2} are left out to stay within ${limit3}; the verdict above counts every row. ${hint ?? DEFAULT_HINT}`;
-}
-function dedupeFailures(rows) {
-  const seen = /* @__PURE__ */ new Set();
-  return rows.filter((r) => {
-    const key = `${r.benchmark}\0${r.error?.message ?? r.reason}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-// action/src/report/summary.ts
-var JOB_SUMMARY_LIMIT = 1024 * 1024;
-function renderJobSummary(report2, options = {}) {
-  return `${renderMarkdown(report2, { ...options, maxLength: JOB_SUMMARY_LIMIT - 1, measure: "utf8-bytes" })}
-`;
-}
-
-// action/src/report/json.ts
-function side(s) {
-  return s && { value: s.value, n: s.n, mean: s.mean, median: s.median, stddev: s.stddev, min: s.min, max: s.max };
-}
-function budget(b) {
-  return b && {
-    kind: b.kind,
-    limit: b.limit,
-    stat: b.stat,
-    value: b.value,
-    result: b.result,
-    baselineResult: b.baselineResult,
-    severity: b.severity,
-    source: b.source
-  };
-}
-function toJsonReport(report2) {
-  return {
-    schema: report2.schema,
-    verdict: report2.verdict,
-    counts: { ...report2.counts },
-    baseline: report2.baseline && { ...report2.baseline },
-    current: { ...report2.current },
-    warnings: report2.warnings.map((w) => ({ code: w.code, message: w.message })),
-    rows: report2.rows.map((r) => ({
-      benchmark: r.benchmark,
-      metric: r.metric,
-      unit: r.unit,
-      direction: r.direction,
-      baseline: side(r.baseline),
-      current: side(r.current),
-      change: r.change,
-      ci: r.ci && [r.ci[0], r.ci[1]],
-      ciLevel: r.ciLevel,
-      p: r.p,
-      status: r.status,
-      flags: [...r.flags],
-      budget: budget(r.budget),
-      severity: r.severity,
-      tolerance: r.tolerance,
-      samplesNeeded: r.samplesNeeded,
-      failsGate: r.failsGate,
-      reason: r.reason,
-      error: r.error && { message: r.error.message, ...r.error.logTail !== void 0 ? { logTail: r.error.logTail } : {} }
-    }))
-  };
-}
-function renderJson(report2) {
-  return `${JSON.stringify(toJsonReport(report2), null, 2)}
-`;
-}
-
-// node_modules/ansi-regex/index.js
-var ST = String.raw`(?:\u001B\u005C|\u009C)`;
-var stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
-var osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
-var controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
-var linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
-var csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
-var escape2 = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
-var pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${escape2}`;
-function ansiRegex({ onlyFirst = false } = {}) {
-  return new RegExp(pattern, onlyFirst ? void 0 : "g");
-}
-
-// node_modules/strip-ansi/index.js
-var regex = ansiRegex();
-function stripAnsi(string) {
-  if (typeof string !== "string") {
-    throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
-  }
-  if (!string.includes("\x1B") && !string.includes("\x9B")) {
-    return string;
-  }
-  return string.replace(regex, "");
-}
-
-// node_modules/get-east-asian-width/lookup-data.js
-var ambiguousMinimalCodePoint = 161;
-var ambiguousMaximumCodePoint = 1114109;
-var ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
-var fullwidthMinimalCodePoint = 12288;
-var fullwidthMaximumCodePoint = 65510;
-var fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
-var wideMinimalCodePoint = 4352;
-var wideMaximumCodePoint = 262141;
-var wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
-
-// node_modules/get-east-asian-width/utilities.js
-var isInRange = (ranges, codePoint) => {
-  let low = 0;
-  let high = Math.floor(ranges.length / 2) - 1;
-  while (low <= high) {
-    const mid = Math.floor((low + high) / 2);
-    const i2 = mid * 2;
-    if (codePoint < ranges[i2]) {
-      high = mid - 1;
-    } else if (codePoint > ranges[i2 + 1]) {
-      low = mid + 1;
-    } else {
-      return true;
-    }
-  }
-  return false;
-};
-
-// node_modules/get-east-asian-width/lookup.js
-var commonCjkCodePoint = 19968;
-var [wideFastPathStart, wideFastPathEnd] = /* @__PURE__ */ findWideFastPathRange(wideRanges);
-function findWideFastPathRange(ranges) {
-  let fastPathStart = ranges[0];
-  let fastPathEnd = ranges[1];
-  for (let index = 0; index < ranges.length; index += 2) {
-    const start = ranges[index];
-    const end = ranges[index + 1];
-    if (commonCjkCodePoint >= start && commonCjkCodePoint <= end) {
-      return [start, end];
-    }
-    if (end - start > fastPathEnd - fastPathStart) {
-      fastPathStart = start;
-      fastPathEnd = end;
-    }
-  }
-  return [fastPathStart, fastPathEnd];
-}
-var isAmbiguous = (codePoint) => {
-  if (codePoint < ambiguousMinimalCodePoint || codePoint > ambiguousMaximumCodePoint) {
-    return false;
-  }
-  return isInRange(ambiguousRanges, codePoint);
-};
-var isFullwidth = (codePoint) => {
-  if (codePoint < fullwidthMinimalCodePoint || codePoint > fullwidthMaximumCodePoint) {
-    return false;
-  }
-  return isInRange(fullwidthRanges, codePoint);
-};
-var isWide = (codePoint) => {
-  if (codePoint >= wideFastPathStart && codePoint <= wideFastPathEnd) {
-    return true;
-  }
-  if (codePoint < wideMinimalCodePoint || codePoint > wideMaximumCodePoint) {
-    return false;
-  }
-  return isInRange(wideRanges, codePoint);
-};
-
-// node_modules/get-east-asian-width/index.js
-function validate3(codePoint) {
-  if (!Number.isSafeInteger(codePoint)) {
-    throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
-  }
-}
-function eastAsianWidth(codePoint, { ambiguousAsWide = false } = {}) {
-  validate3(codePoint);
-  if (isFullwidth(codePoint) || isWide(codePoint) || ambiguousAsWide && isAmbiguous(codePoint)) {
-    return 2;
-  }
-  return 1;
-}
-
-// node_modules/string-width/index.js
-var segmenter = new Intl.Segmenter();
-var visibleCharacterRegex = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
-var spacingMarkRegex = new RegExp("\\p{Spacing_Mark}", "v");
-var rgiEmojiRegex = new RegExp("^\\p{RGI_Emoji}$", "v");
-var unqualifiedKeycapRegex = /^[\d#*]\u20E3$/;
-var extendedPictographicRegex = new RegExp("\\p{Extended_Pictographic}", "gu");
-function isDoubleWidthNonRgiEmojiSequence(segment) {
-  if (segment.length > 50) {
-    return false;
-  }
-  if (unqualifiedKeycapRegex.test(segment)) {
-    return true;
-  }
-  if (segment.includes("\u200D")) {
-    const pictographics = segment.match(extendedPictographicRegex);
-    return pictographics !== null && pictographics.length >= 2;
-  }
-  return false;
-}
-function baseVisible(segment) {
-  const index = segment.search(visibleCharacterRegex);
-  return index === -1 ? void 0 : segment.slice(index);
-}
-function isHangulLeadingJamo(codePoint) {
-  return codePoint >= 4352 && codePoint <= 4447 || codePoint >= 43360 && codePoint <= 43388;
-}
-function isHangulVowelJamo(codePoint) {
-  return codePoint >= 4448 && codePoint <= 4519 || codePoint >= 55216 && codePoint <= 55238;
-}
-function isHangulTrailingJamo(codePoint) {
-  return codePoint >= 4520 && codePoint <= 4607 || codePoint >= 55243 && codePoint <= 55291;
-}
-function isHangulJamo(codePoint) {
-  return isHangulLeadingJamo(codePoint) || isHangulVowelJamo(codePoint) || isHangulTrailingJamo(codePoint);
-}
-function hangulClusterWidth(visibleSegment, eastAsianWidthOptions) {
-  const codePoints = [];
-  for (const character of visibleSegment) {
-    if (!visibleCharacterRegex.test(character)) {
-      continue;
-    }
-    codePoints.push(character.codePointAt(0));
-  }
-  if (codePoints.length === 0) {
-    return void 0;
-  }
-  let width2 = 0;
-  for (let index = 0; index < codePoints.length; index++) {
-    const codePoint = codePoints[index];
-    if (!isHangulJamo(codePoint)) {
-      if (width2 === 0) {
-        return void 0;
-      }
-      for (let remaining = index; remaining < codePoints.length; remaining++) {
-        width2 += eastAsianWidth(codePoints[remaining], eastAsianWidthOptions);
-      }
-      return width2;
-    }
-    if (isHangulLeadingJamo(codePoint) && isHangulVowelJamo(codePoints[index + 1])) {
-      width2 += 2;
-      index += isHangulTrailingJamo(codePoints[index + 2]) ? 2 : 1;
-      continue;
-    }
-    width2 += eastAsianWidth(codePoint, eastAsianWidthOptions);
-  }
-  return width2;
-}
-function trailingWidth(visibleSegment, eastAsianWidthOptions) {
-  let extra = 0;
-  let first = true;
-  for (const character of visibleSegment) {
-    if (first) {
-      first = false;
-      continue;
-    }
-    if (spacingMarkRegex.test(character) || character >= "\uFF00" && character <= "\uFFEF") {
-      extra += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
-    }
-  }
-  return extra;
-}
-function stringWidth(input, options = {}) {
-  if (typeof input !== "string" || input.length === 0) {
-    return 0;
-  }
-  const {
-    ambiguousIsNarrow = true,
-    countAnsiEscapeCodes = false
-  } = options;
-  let string = input;
-  if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes("\x9B"))) {
-    string = stripAnsi(string);
-  }
-  if (string.length === 0) {
-    return 0;
-  }
-  if (/^[\u0020-\u007E]*$/.test(string)) {
-    return string.length;
-  }
-  let width2 = 0;
-  const eastAsianWidthOptions = { ambiguousAsWide: !ambiguousIsNarrow };
-  for (const { segment } of segmenter.segment(string)) {
-    const visibleSegment = baseVisible(segment);
-    if (visibleSegment === void 0) {
-      continue;
-    }
-    if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) {
-      width2 += 2;
-      continue;
-    }
-    const hangulWidth = hangulClusterWidth(visibleSegment, eastAsianWidthOptions);
-    if (hangulWidth !== void 0) {
-      width2 += hangulWidth;
-      continue;
-    }
-    const codePoint = visibleSegment.codePointAt(0);
-    width2 += eastAsianWidth(codePoint, eastAsianWidthOptions);
-    width2 += trailingWidth(visibleSegment, eastAsianWidthOptions);
-  }
-  return width2;
-}
-
-// action/src/report/escape-terminal.ts
-import { stripVTControlCharacters as stripVTControlCharacters2 } from "node:util";
-function escapeTerminal(text, options = {}) {
-  const source = options.multiline ? stripVTControlCharacters2(String(text)).replace(/\r\n?/g, "\n") : String(text);
-  return source.replace(options.multiline ? CONTROL_KEEP_LINES : CONTROL2, (ch) => {
-    if (ch === "\n") return "\\n";
-    if (ch === "\r") return "\\r";
-    if (ch === "	") return "\\t";
-    const code = ch.charCodeAt(0);
-    return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
-var CONTROL2 = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-
-// action/src/report/terminal.ts
-var LOG_TAIL_LINES2 = 20;
-var MIN_NAME_WIDTH = 16;
-var VERDICT_LABEL_WIDTH = 16;
-var SGR = { red: [31, 39], green: [32, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] };
-function painter(color) {
-  return color ? (text, style) => `\x1B[${SGR[style][0]}m${text}\x1B[${SGR[style][1]}m` : (text) => text;
-}
-function statusStyle(row) {
-  if (row.status === "failed" || row.status === "regressed" && row.failsGate) return "red";
-  if (row.status === "regressed" || row.status === "inconclusive" || row.status === "missing") return "yellow";
-  if (row.status === "improved") return "green";
-  return "dim";
-}
-function hooksFor(paint) {
-  return {
-    escape: (t) => escapeTerminal(t),
-    verdict(row) {
-      const notes = rowNotes(row);
-      const label = paint(statusLabel(row), statusStyle(row));
-      return notes.length > 0 ? `${label} (${escapeTerminal(notes.join(", "))})` : label;
-    },
-    budgetMark(result, severity) {
-      if (result === "pass") return paint("pass", "green");
-      return severity === "warn" ? paint("warn", "yellow") : paint("FAIL", "red");
-    }
-  };
-}
-function width(text) {
-  return NARROW.test(text) ? text.length : stringWidth(text);
-}
-var NARROW = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u2319]*$/;
-function fit(text, columns) {
-  if (width(text) <= columns) return text;
-  const chars = [...text];
-  let head = "";
-  let tail = "";
-  let i2 = 0;
-  let j = chars.length - 1;
-  let takeHead = true;
-  while (i2 <= j) {
-    const ch = takeHead ? chars[i2] : chars[j];
-    if (width(head) + width(tail) + width(ch) + 1 > columns) break;
-    if (takeHead) {
-      head += ch;
-      i2++;
-    } else {
-      tail = ch + tail;
-      j--;
-    }
-    takeHead = !takeHead;
-  }
-  return `${head}\u2026${tail}`;
-}
-function pad(text, columns, right) {
-  const gap = " ".repeat(Math.max(0, columns - width(text)));
-  return right ? gap + text : text + gap;
-}
-function renderTerminal(report2, options) {
-  const paint = painter(options.color);
-  const hooks = hooksFor(paint);
-  const rows = orderRows(report2.rows);
-  const cells = rows.map((r) => tableCells(r, hooks));
-  const header = COLUMNS.map((c) => c);
-  const widths = header.map((h, i2) => Math.max(width(h), ...cells.map((c) => width(c[i2]))));
-  if (options.width !== void 0) {
-    const fixed = widths.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
-    const total = fixed + Math.min(widths[widths.length - 1], VERDICT_LABEL_WIDTH);
-    const over = total - options.width;
-    if (over > 0) widths[0] = Math.max(MIN_NAME_WIDTH, widths[0] - over);
-  }
-  const line = (cs) => cs.map((c, i2) => pad(i2 === 0 ? fit(c, widths[0]) : c, widths[i2], NUMERIC_COLUMNS.has(i2))).join("  ").trimEnd();
-  const out = [];
-  if (rows.length > 0) {
-    out.push(paint(line(header), "bold"));
-    for (const c of cells) out.push(line(c));
-  }
-  const failed = rows.filter((r) => r.status === "failed" && r.error);
-  if (failed.length > 0) {
-    out.push("", paint("Failed benchmarks", "bold"));
-    for (const r of failed) {
-      out.push(`  ${escapeTerminal(r.benchmark)}: ${escapeTerminal(r.error.message)}`);
-      const tail = r.error.logTail ? escapeTerminal(r.error.logTail, { multiline: true }).replace(/\s+$/, "").split("\n") : [];
-      for (const l of tail.slice(-LOG_TAIL_LINES2)) out.push(paint(`    \u2502 ${l}`, "dim"));
-    }
-  }
-  if (report2.warnings.length > 0) {
-    out.push("", paint("Warnings", "bold"));
-    for (const w of report2.warnings) out.push(`  - ${escapeTerminal(w.message)}`);
-  }
-  const flags = flagsIn(rows);
-  if (flags.length > 0) {
-    out.push("", paint("Flags", "bold"));
-    for (const f of flags) out.push(`  ${f}: ${FLAG_TEXT[f]}`);
-  }
-  const outcome = outcomeOf(report2);
-  const verdict = outcome === "fail" ? paint("\u2717 FAIL", "red") : outcome === "pass" ? paint("\u2713 PASS", "green") : paint("\u2713 PASS", "yellow");
-  out.push("", `${verdict} \u2014 ${escapeTerminal(verdictText(report2, outcome))}`);
-  return `${out.join("\n").replace(/^\n+/, "")}
-`;
-}
-
-// action/src/report/annotations.ts
-import { stripVTControlCharacters as stripVTControlCharacters3 } from "node:util";
-var MAX_TITLE = 255;
-var MAX_MESSAGE = 4e3;
-var LOG_TAIL_LINES3 = 10;
-function parseSource(source) {
-  const m = /^(.+?):(\d+)(?::\d+)?$/.exec(source);
-  return m ? { file: m[1], line: Number(m[2]) } : { file: source };
-}
-function plainText(text, multiline) {
-  const lines = stripVTControlCharacters3(String(text)).replace(/\r\n?/g, "\n");
-  const cleaned = multiline ? lines : lines.replace(/\n/g, " ");
-  return cleaned.replace(multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "\uFFFD");
-}
-function clip(text, max2) {
-  return text.length <= max2 ? text : `${text.slice(0, max2 - 1)}\u2026`;
-}
-function make(level, title, message, where2) {
-  const a = { level, title: clip(plainText(title, false), MAX_TITLE), message: clip(plainText(message, true), MAX_MESSAGE) };
-  if (where2) {
-    a.file = plainText(where2.file, false);
-    if (where2.line !== void 0) a.line = where2.line;
-  }
-  return a;
-}
-function comparison(row) {
-  const scale = rowScale(row);
-  const p = row.p === null ? "" : `, ${formatP(row.p)}`;
-  return `${row.metric}: ${formatSide(row.baseline, scale)} \u2192 ${formatSide(row.current, scale)} (${formatChange(row.change, row.ci)}${p}); tolerance ${formatTolerance(row.tolerance)}.`;
-}
-function rowAnnotations(row) {
-  const name = `${row.benchmark} \xB7 ${row.metric}`;
-  const out = [];
-  if (row.status === "failed") {
-    const tail = row.error?.logTail ? `
-${row.error.logTail.replace(/\s+$/, "").split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINES3).join("\n")}` : "";
-    out.push(make("failure", `${row.benchmark} failed`, `${row.error?.message ?? row.reason}${tail}`));
-  } else if (row.status === "regressed") {
-    out.push(make(row.failsGate ? "failure" : "warning", `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${row.reason}`));
-  } else if (row.status === "inconclusive") {
-    const need = row.samplesNeeded !== null ? ` About ${row.samplesNeeded} samples per side would decide it.` : "";
-    out.push(make("notice", `${name} inconclusive`, `${comparison(row)} ${row.reason}${need}`));
-  } else if (row.status === "missing") {
-    out.push(make("notice", `${row.benchmark} missing`, `${row.metric} is in the baseline but not in this run. ${row.reason}`));
-  }
-  if (row.budget?.result === "fail") {
-    const b = row.budget;
-    const scale = rowScale(row);
-    out.push(make(
-      b.severity === "fail" ? "failure" : "warning",
-      `${name} exceeds its budget`,
-      `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
-      parseSource(b.source)
-    ));
-  }
-  if (row.flags.includes("noisier") && row.status !== "failed") {
-    out.push(make("notice", `${name} noisier`, `${comparison(row)} Noisier: ${FLAG_TEXT.noisier}.`));
-  }
-  return out;
-}
-function toAnnotations(report2) {
-  return [
-    ...report2.rows.flatMap(rowAnnotations),
-    ...report2.warnings.map((w) => make("warning", `perf-gate: ${w.code}`, w.message))
-  ];
-}
-
-// action/src/report/release.ts
-function varianceTable(rows) {
-  const noisier = rows.filter((r) => r.flags.includes("noisier"));
-  if (noisier.length === 0) return "No benchmark became noisier than in the baseline.";
-  const lines = noisier.map((r) => {
-    const scale = { ...rowScale(r) };
-    scale.symbol = escapeMarkdown(scale.symbol);
-    const before = r.baseline?.stddev;
-    const after = r.current?.stddev;
-    const ratio = typeof before === "number" && typeof after === "number" && before > 0 && Number.isFinite(after / before) ? ` (\xD7${(after / before).toFixed(1)})` : "";
-    return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatStddev(r.baseline, scale)} | ${formatStddev(r.current, scale)}${ratio} | ${MARKDOWN_HOOKS.verdict(r)} |`;
-  });
-  return ["| Benchmark | Metric | Stddev baseline | Stddev current | Verdict |", "| :-- | :-- | --: | --: | :-- |", ...lines].join("\n");
-}
-function budgetTable(rows) {
-  const withBudget = rows.filter((r) => r.budget !== null);
-  if (withBudget.length === 0) return "No budget applies to these benchmarks.";
-  const mark = (result, severity) => result === null ? "\u2014" : `${MARKDOWN_HOOKS.budgetMark(result, severity)} ${result}`;
-  const lines = withBudget.map((r) => {
-    const b = r.budget;
-    const scale = { ...rowScale(r) };
-    scale.symbol = escapeMarkdown(scale.symbol);
-    const severity = b.severity === "warn" ? " (warn)" : "";
-    return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatLimit(b, scale)}${severity} | ${formatChecked(b, scale)} | ${mark(b.result, b.severity)} | ${mark(b.baselineResult, b.severity)} | ${escapeMarkdown(b.source)} |`;
-  });
-  return [
-    "| Benchmark | Metric | Budget | Checked | Release | Baseline | Source |",
-    "| :-- | :-- | :-- | --: | :-- | :-- | :-- |",
-    ...lines
-  ].join("\n");
-}
-function renderRelease(report2, options = {}) {
-  const go = report2.verdict === "pass";
-  const version = options.version ? ` ${escapeMarkdown(options.version)}` : "";
-  const rows = orderRows(report2.rows);
-  const what = escapeMarkdown(verdictText(report2, go ? "pass" : "fail"));
-  const advice = go ? "Nothing blocks this release." : "Do not release: fix the regressions and failures below, or change the budgets in a reviewed pull request.";
-  const blocks = [
-    `## ${go ? "\u2705" : "\u{1F6AB}"} release${version}: ${go ? "go" : "no-go"}`,
-    `**${what}.** ${advice}`,
-    markdownContext(report2),
-    "### Benchmarks",
-    rows.length > 0 ? markdownTable(rows) : "No benchmarks were compared.",
-    "### Variance changes",
-    varianceTable(rows),
-    "### Budget validation",
-    budgetTable(rows),
-    markdownFailures(rows),
-    markdownWarnings(report2),
-    markdownLegend(rows)
-  ];
-  return `${blocks.filter((b) => b !== "").join("\n\n")}
-`;
-}
-
-// action/src/cli/gate-pipeline.ts
-function resolveBudgets(paths, cwd) {
-  if (paths && paths.length > 0) return loadBudgets(paths, cwd);
-  const conventional = resolve3(cwd, "budgets");
-  if (existsSync(conventional) && statSync3(conventional).isDirectory()) return loadBudgets(["budgets"], cwd);
-  return EMPTY_BUDGETS;
-}
-function prepareOutputs(outputs, cwd) {
-  for (const [flag, path2] of Object.entries(outputs)) {
-    if (!path2) continue;
-    const dir = dirname2(resolve3(cwd, path2));
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (error2) {
-      throw new InputError(path2, `cannot create the folder for --${flag}: ${error2.code ?? String(error2)}`);
-    }
-  }
-}
-function writeReport(path2, flag, text) {
-  try {
-    writeFileSync(path2, text);
-  } catch (error2) {
-    throw new InputError(path2, `cannot write the ${flag} report: ${error2.code ?? String(error2)}`);
-  }
-}
-function gateAndReport(baseline, current, budgets, outputs, ctx, options = DEFAULT_GATE_OPTIONS, adjust = (report2) => report2) {
-  let report2;
-  try {
-    report2 = adjust(decide3(baseline, current, budgets, options));
-  } catch (error2) {
-    if (error2 instanceof TestbedMismatchError) throw new InputError("--baseline", error2.message);
-    throw error2;
-  }
-  if (outputs.json) writeReport(resolve3(ctx.cwd, outputs.json), "--json", renderJson(report2));
-  if (outputs.markdown) writeReport(resolve3(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
-  ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
-  return { report: report2, exitCode: report2.verdict === "pass" ? EXIT.pass : EXIT.fail };
-}
-
-// action/src/cli/compare.ts
-var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
-                         [--format NAME] [--json FILE] [--markdown FILE]
-                         [--testbed-mismatch flag|compare|refuse]
-
-Compares benchmark results with a baseline and the budgets, prints the regression
-table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmark)
-or 2 (unusable input).
-
-  --current PATH...     harness output files, folders of them, or ResultSets
-  --baseline PATH...    the same, for the baseline; without it every row is "new"
-                        and only the budgets decide
-  --budgets PATH...     budget files or folders (default: ./budgets when present)
-  --format NAME         the harness format of the inputs (default: auto-detect)
-  --json FILE           write the JSON report
-  --markdown FILE       write the Markdown report (a PR comment body)
-  --testbed-mismatch    results from different testbeds: flag (default: shown,
-                        regressions do not fail), compare (they fail), refuse (exit 2)`;
-var compareCommand = {
-  name: "compare",
-  summary: "compare results with a baseline and budgets, print the regression table",
-  usage: USAGE,
-  async run(argv, ctx) {
-    const flags = parseFlags(argv, {
-      current: "list",
-      baseline: "list",
-      budgets: "list",
-      format: "string",
-      json: "string",
-      markdown: "string",
-      "testbed-mismatch": "string"
-    });
-    if (!flags.current) throw new UsageError("--current is required");
-    const mismatch = flags["testbed-mismatch"] ?? "flag";
-    if (mismatch !== "flag" && mismatch !== "compare" && mismatch !== "refuse") throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
-    const outputs = { json: flags.json, markdown: flags.markdown };
-    prepareOutputs(outputs, ctx.cwd);
-    const created = ctx.now().toISOString();
-    const budgets = resolveBudgets(flags.budgets, ctx.cwd);
-    const format2 = flags.format ?? "auto";
-    const current = readInputs(flags.current, { cwd: ctx.cwd, created, format: format2 }).resultSet;
-    const baseline = flags.baseline ? readInputs(flags.baseline, { cwd: ctx.cwd, created, format: format2 }).resultSet : void 0;
-    return gateAndReport(baseline, current, budgets, outputs, ctx, {
-      comparison: { confidence: 0.95, seed: 1 },
-      testbedMismatch: mismatch
-    }).exitCode;
-  }
-};
-
-// action/src/cli/convert.ts
-import { resolve as resolve4 } from "node:path";
-
-// action/src/store/result-set-file.ts
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname as dirname3, join as join4 } from "node:path";
-function writeFileAtomic(path2, text) {
-  mkdirSync2(dirname3(path2), { recursive: true });
-  const temp = join4(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
-  let fd2;
-  try {
-    fd2 = openSync(temp, "w", 420);
-    writeSync(fd2, text);
-    fsyncSync(fd2);
-    closeSync(fd2);
-    fd2 = void 0;
-    renameSync(temp, path2);
-  } catch (error2) {
-    if (fd2 !== void 0) closeSync(fd2);
-    rmSync(temp, { force: true });
-    throw error2;
-  }
-}
-function serializeResultSet(set) {
-  return `${JSON.stringify(set, null, 2)}
-`;
-}
-function writeResultSet(path2, set) {
-  writeFileAtomic(path2, serializeResultSet(set));
-}
-
-// action/src/store/bmf.ts
-function slugOf(metric) {
-  for (const [slug, m] of Object.entries(BMF_MEASURES)) if (m.metric === metric) return { slug, fromBase: m.fromBase };
-  return { slug: metric, fromBase: 1 };
-}
-function measureOf(metric, fromBase) {
-  const scale = (x2) => x2 * fromBase;
-  if (metric.samples && metric.samples.length > 0) {
-    const s = metric.samples;
-    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(Math.min(...s)), upper_value: scale(Math.max(...s)) };
-  }
-  if (metric.summary) {
-    const m = { value: scale(metric.summary.mean) };
-    if (metric.summary.min !== void 0) m.lower_value = scale(metric.summary.min);
-    if (metric.summary.max !== void 0) m.upper_value = scale(metric.summary.max);
-    return m;
-  }
-  return metric.value !== void 0 ? { value: scale(metric.value) } : void 0;
-}
-function toBmf(set) {
-  const out = {};
-  for (const b of set.benchmarks) {
-    if (b.status !== "ok") continue;
-    const measures = {};
-    for (const [name, metric] of Object.entries(b.metrics)) {
-      const { slug, fromBase } = slugOf(name);
-      const m = measureOf(metric, fromBase);
-      if (m) measures[slug] = m;
-    }
-    if (Object.keys(measures).length > 0) out[b.id] = measures;
-  }
-  return out;
-}
-
-// action/src/store/merge.ts
-import { isDeepStrictEqual } from "node:util";
-import { createHash } from "node:crypto";
-function mergeResultSets(inputs) {
-  if (inputs.length === 0) throw new InputError("perf-gate merge", "expected at least one ResultSet to merge");
-  const warnings = [];
-  const commit = agree(inputs, "commit", "shards of one run must measure the same commit");
-  const design = agree(inputs, "design", "shards of one run must use the same design (sequential or interleaved)");
-  const refs = [...new Set(inputs.map((i2) => i2.set.ref).filter((r) => r !== void 0))];
-  if (refs.length > 1) warnings.push(`the inputs name different refs (${refs.join(", ")}); keeping ${refs[0]}`);
-  const benchmarks = [];
-  const origin = /* @__PURE__ */ new Map();
-  for (const { file, set } of inputs) {
-    for (const benchmark of set.benchmarks) {
-      const earlier = origin.get(benchmark.id);
-      if (earlier === void 0) {
-        origin.set(benchmark.id, { file, benchmark });
-        benchmarks.push(benchmark);
-      } else if (isDeepStrictEqual(earlier.benchmark, benchmark)) {
-        warnings.push(`benchmark "${benchmark.id}" appears identically in ${earlier.file} and ${file}; kept once`);
-      } else {
-        throw new InputError(
-          file,
-          `benchmark "${benchmark.id}" is also in ${earlier.file} with different results; shards must not overlap (check each job's shard: i/n)`,
-          void 0,
-          `benchmarks[id=${benchmark.id}]`
-        );
-      }
-    }
-  }
-  const created = inputs.map((i2) => i2.set.created).reduce((a, b) => Date.parse(b) > Date.parse(a) ? b : a);
-  const merged = { ...newResultSet(created), benchmarks };
-  if (commit !== void 0) merged.commit = commit;
-  if (refs[0] !== void 0) merged.ref = refs[0];
-  if (design !== void 0) merged.design = design;
-  const testbed = mergeTestbeds(inputs, warnings);
-  if (testbed) merged.testbed = testbed;
-  return { set: merged, warnings };
-}
-function agree(inputs, key, why) {
-  let first;
-  for (const input of inputs) {
-    const value = input.set[key];
-    if (value === void 0) continue;
-    if (first === void 0) first = input;
-    else if (first.set[key] !== value) {
-      throw new InputError(input.file, `${key} ${String(value)} differs from ${key} ${String(first.set[key])} in ${first.file}; ${why}`, void 0, key);
-    }
-  }
-  return first?.set[key];
-}
-function mergeTestbeds(inputs, warnings) {
-  const byId = /* @__PURE__ */ new Map();
-  const without = [];
-  for (const { file, set } of inputs) {
-    if (!set.testbed) {
-      without.push(file);
-      continue;
-    }
-    const entry = byId.get(set.testbed.id) ?? { testbed: set.testbed, files: [], suites: /* @__PURE__ */ new Set() };
-    entry.files.push(file);
-    for (const b of set.benchmarks) entry.suites.add(b.suite ?? b.id);
-    byId.set(set.testbed.id, entry);
-  }
-  if (byId.size === 0) return void 0;
-  if (without.length > 0) warnings.push(`${without.join(", ")} record${without.length === 1 ? "s" : ""} no testbed; the merged testbed describes only the others`);
-  if (byId.size === 1) return [...byId.values()][0].testbed;
-  const ids = [...byId.keys()].sort();
-  const members = [...byId.values()].map((e) => ({ ...e.testbed, files: e.files, suites: [...e.suites] }));
-  warnings.push(
-    `the shards ran on ${byId.size} different testbeds (${[...byId.values()].map((e) => `${e.testbed.id}: ${e.files.join(", ")}`).join("; ")}); comparisons with this set are flagged different-testbed`
-  );
-  return { id: `mixed-${createHash("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
-}
-
-// action/src/cli/convert.ts
-var USAGE2 = `Usage: perf-gate convert --to bmf|resultset --input PATH... [--format NAME] [--out FILE]
-
-Reads harness output (or ResultSets) and writes it as Bencher Metric Format
-(bmf) or as a perf-gate ResultSet, to --out or standard output.`;
-var convertCommand = {
-  name: "convert",
-  summary: "convert harness output to Bencher Metric Format or a ResultSet",
-  usage: USAGE2,
-  async run(argv, ctx) {
-    const flags = parseFlags(argv, { to: "string", input: "list", format: "string", out: "string" });
-    if (flags.to !== "bmf" && flags.to !== "resultset") throw new UsageError("--to takes bmf or resultset");
-    if (!flags.input) throw new UsageError("--input is required");
-    const { resultSet } = readInputs(flags.input, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" });
-    const failed = resultSet.benchmarks.filter((b) => b.status === "failed");
-    if (flags.to === "bmf" && failed.length > 0) {
-      ctx.stderr(`perf-gate convert: warning: ${failed.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${failed.map((b) => b.id).join(", ")}
-`);
-    }
-    const text = flags.to === "bmf" ? `${JSON.stringify(toBmf(resultSet), null, 2)}
-` : serializeResultSet(resultSet);
-    if (flags.out) writeFileAtomic(resolve4(ctx.cwd, flags.out), text);
-    else ctx.stdout(text);
-    return EXIT.pass;
-  }
-};
-
-// action/src/cli/time.ts
-import { resolve as resolve5 } from "node:path";
-
-// action/src/runner/timer.ts
-import { spawnSync } from "node:child_process";
-function runOnce(command, options) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.error && result.error.code === "ETIMEDOUT") return { seconds, code: 124 };
-  const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
-  return { seconds, code };
-}
-function signalNumber(signal) {
-  const numbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
-  return numbers[signal];
-}
-function timeCommands(options) {
-  const results = options.commands.map((command) => {
-    for (let i2 = 0; i2 < options.warmup; i2++) runOnce(command, options);
-    const runs = Array.from({ length: options.runs }, () => runOnce(command, options));
-    const times = runs.map((r) => r.seconds);
-    const { mean: mean2, median: median2, stddev: stddev2, min, max: max2 } = describe(times);
-    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median2, min, max: max2, times, exit_codes: runs.map((r) => r.code) };
-  });
-  return { results };
-}
-
-// action/src/cli/time.ts
-var USAGE3 = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
-
-perf-gate's own timer, for machines without hyperfine: runs each command
---warmup times, then --runs times (fresh "sh -c" processes), and writes
-hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
-function count(value, name, fallback, min) {
-  if (value === void 0) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
-  return n;
-}
-var timeCommand = {
-  name: "time",
-  summary: "time commands (a hyperfine-compatible fallback) and write JSON",
-  usage: USAGE3,
-  async run(argv, ctx) {
-    const flags = parseFlags(argv, { "export-json": "string", runs: "string", warmup: "string", timeout: "string", command: "list" });
-    if (!flags["export-json"]) throw new UsageError("--export-json is required");
-    if (!flags.command) throw new UsageError("--command is required");
-    const timeout = parseQuantity(flags.timeout ?? "60s");
-    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
-    const data2 = timeCommands({
-      commands: flags.command,
-      runs: count(flags.runs, "runs", 10, 1),
-      warmup: count(flags.warmup, "warmup", 1, 0),
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: timeout.value * 1e3
-    });
-    writeFileAtomic(resolve5(ctx.cwd, flags["export-json"]), `${JSON.stringify(data2, null, 2)}
-`);
-    const failed = data2.results.filter((r) => r.exit_codes.some((c) => c !== 0));
-    for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
-`);
-    return failed.length > 0 ? EXIT.fail : EXIT.pass;
-  }
-};
-
-// action/src/cli/preflight.ts
-import { resolve as resolve6 } from "node:path";
-
-// action/src/runner/testbed.ts
-import { createHash as createHash2 } from "node:crypto";
-
-// action/src/runner/preflight/boot-params.ts
-function bootParams(files) {
-  const cmdline = files.read("/proc/cmdline");
-  if (cmdline === void 0) return void 0;
-  const params = /* @__PURE__ */ new Map();
-  for (const word of cmdline.split(/\s+/)) {
-    if (word === "--") break;
-    if (word === "") continue;
-    const eq = word.indexOf("=");
-    if (eq < 0) params.set(word, "");
-    else params.set(word.slice(0, eq), word.slice(eq + 1));
-  }
-  return params;
-}
-
-// action/src/runner/preflight/cpu-list.ts
-function parseCpuList(text) {
-  const cpus = /* @__PURE__ */ new Set();
-  const trimmed = text.trim();
-  if (trimmed === "") return [];
-  for (const part of trimmed.split(",")) {
-    const item = part.trim();
-    if (/^(domain|managed_irq|nohz)$/.test(item)) continue;
-    const m = /^(\d+)(?:-(\d+))?(?::\d+\/\d+)?$/.exec(item);
-    if (!m) return void 0;
-    const lo = Number(m[1]);
-    const hi = m[2] === void 0 ? lo : Number(m[2]);
-    if (hi < lo || hi - lo > 65536) return void 0;
-    for (let c = lo; c <= hi; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i2 = 0; i2 < sorted.length; ) {
-    let j = i2;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(i2 === j ? `${sorted[i2]}` : `${sorted[i2]}-${sorted[j]}`);
-    i2 = j + 1;
-  }
-  return parts.join(",");
-}
-
-// action/src/runner/preflight/online-cpus.ts
-function onlineCpus(files) {
-  const online = files.read("/sys/devices/system/cpu/online");
-  const parsed = online === void 0 ? void 0 : parseCpuList(online);
-  if (parsed && parsed.length > 0) return parsed;
-  const dirs = files.list("/sys/devices/system/cpu");
-  const fromDirs = (dirs ?? []).map((d) => /^cpu(\d+)$/.exec(d)).filter((m) => m !== null).map((m) => Number(m[1]));
-  if (fromDirs.length > 0) return fromDirs.sort((a, b) => a - b);
-  const cpuinfo = files.read("/proc/cpuinfo") ?? "";
-  return [...cpuinfo.matchAll(/^processor\s*:\s*(\d+)/gm)].map((m) => Number(m[1]));
-}
-
-// action/src/runner/preflight/checks/cpu.ts
-function readCpuModel(files) {
-  const cpuinfo = files.read("/proc/cpuinfo");
-  if (cpuinfo === void 0) return null;
-  for (const key of ["model name", "Hardware", "Model", "cpu model", "cpu"]) {
-    const m = new RegExp(`^${key}\\s*:\\s*(.+)$`, "m").exec(cpuinfo);
-    if (m) return m[1].replace(/\s+/g, " ").trim();
-  }
-  return null;
-}
-var FREQ = ["cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_min_freq", "scaling_max_freq"];
-function checkCpu(files) {
-  const model = readCpuModel(files);
-  const cpus = onlineCpus(files).length;
-  const freq = {};
-  const unreadable = [];
-  if (model === null) unreadable.push("/proc/cpuinfo");
-  for (const name of FREQ) {
-    const path2 = `/sys/devices/system/cpu/cpu0/cpufreq/${name}`;
-    const value = Number(files.read(path2) ?? NaN);
-    if (Number.isFinite(value)) freq[name] = value;
-    else unreadable.push(path2);
-  }
-  const observed = { model, cpus, ...freq };
-  const mhz = (khz) => `${Math.round(khz / 1e3)} MHz`;
-  const limits = freq.scaling_min_freq !== void 0 && freq.scaling_max_freq !== void 0 ? `, frequency ${mhz(freq.scaling_min_freq)}\u2013${mhz(freq.scaling_max_freq)}` : ", frequency limits unknown";
-  const base = `CPU ${model ?? "model unknown"}, ${cpus} online CPU${cpus === 1 ? "" : "s"}${limits}`;
-  const unread = unreadable.length > 0 ? { unreadable } : {};
-  const hw = freq.cpuinfo_max_freq;
-  const cap = freq.scaling_max_freq;
-  if (hw !== void 0 && cap !== void 0 && cap < hw) {
-    return {
-      check: "cpu",
-      status: "advice",
-      message: `${base}: the maximum is capped below the hardware's ${mhz(hw)}`,
-      fix: `cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_max_freq`,
-      observed,
-      ...unread
-    };
-  }
-  return { check: "cpu", status: "info", message: base, observed, ...unread };
-}
-
-// action/src/runner/preflight/finding.ts
-var PREFLIGHT_LEVELS = ["strict", "warn", "off"];
-function unknownFinding(check, what, paths) {
-  return {
-    check,
-    status: "unknown",
-    message: `${what}: could not read ${paths.join(", ")} (a VM or container often hides it); not checked`,
-    unreadable: paths
-  };
-}
-
-// action/src/runner/preflight/checks/governor.ts
-var GOVERNOR_FIX = "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor   # or: sudo scripts/tune";
-function readGovernors(files) {
-  const byGovernor = /* @__PURE__ */ new Map();
-  const unreadable = [];
-  for (const cpu of onlineCpus(files)) {
-    const path2 = `/sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`;
-    const governor = files.read(path2);
-    if (governor === void 0) unreadable.push(path2);
-    else byGovernor.set(governor, [...byGovernor.get(governor) ?? [], cpu]);
-  }
-  return { byGovernor, unreadable };
-}
-function readGovernor(files) {
-  const { byGovernor } = readGovernors(files);
-  return byGovernor.size === 0 ? null : [...byGovernor.keys()].sort().join("+");
-}
-function checkGovernor(files) {
-  const { byGovernor, unreadable } = readGovernors(files);
-  if (byGovernor.size === 0) {
-    return unknownFinding("governor", "CPU frequency governor", unreadable.length > 0 ? [unreadable[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]);
-  }
-  const governor = governorSummary(byGovernor);
-  const driver = files.read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver") ?? null;
-  const observed = { governor, driver };
-  const partial = unreadable.length > 0 ? { unreadable } : {};
-  if (byGovernor.size === 1 && byGovernor.has("performance")) {
-    return { check: "governor", status: "ok", message: 'CPU frequency governor is "performance" on every CPU', observed, ...partial };
-  }
-  return {
-    check: "governor",
-    status: "warn",
-    message: `CPU frequency governor is ${governor}, not "performance": the clock follows the load, so timings depend on how fast it ramps up`,
-    fix: GOVERNOR_FIX,
-    observed,
-    ...partial
-  };
-}
-function governorSummary(byGovernor) {
-  if (byGovernor.size === 1) return `"${[...byGovernor.keys()][0]}"`;
-  return [...byGovernor].map(([g, cpus]) => `"${g}" (CPUs ${formatCpuList(cpus)})`).join(", ");
-}
-
-// action/src/runner/preflight/checks/kernel.ts
-var OSRELEASE = "/proc/sys/kernel/osrelease";
-function readKernel(files) {
-  return files.read(OSRELEASE) ?? null;
-}
-function checkKernel(files) {
-  const kernel = readKernel(files);
-  if (kernel === null) return unknownFinding("kernel", "Kernel release", [OSRELEASE]);
-  const mitigations = bootParams(files)?.get("mitigations") ?? null;
-  return {
-    check: "kernel",
-    status: "info",
-    message: `Kernel ${kernel}${mitigations !== null ? `, mitigations=${mitigations}` : ""}`,
-    observed: { kernel, mitigations }
-  };
-}
-
-// action/src/runner/preflight/checks/smt.ts
-var ACTIVE = "/sys/devices/system/cpu/smt/active";
-var CONTROL3 = "/sys/devices/system/cpu/smt/control";
-function readSmt(files) {
-  const active = files.read(ACTIVE);
-  if (active === "0" || active === "1") return active === "1";
-  const control = files.read(CONTROL3);
-  if (control === "notsupported" || control === "off" || control === "forceoff") return false;
-  const cpus = onlineCpus(files);
-  let seen = false;
-  for (const cpu of cpus) {
-    const siblings = files.read(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`);
-    if (siblings === void 0) continue;
-    seen = true;
-    if (/[-,]/.test(siblings)) return true;
-  }
-  return seen ? false : null;
-}
-function checkSmt(files) {
-  const smt = readSmt(files);
-  if (smt === null) return unknownFinding("smt", "SMT (hyper-threading)", [ACTIVE, "/sys/devices/system/cpu/cpu*/topology/thread_siblings_list"]);
-  const observed = { smt, control: files.read(CONTROL3) ?? null };
-  if (!smt) return { check: "smt", status: "ok", message: "SMT (hyper-threading) is off or not supported", observed };
-  return {
-    check: "smt",
-    status: "advice",
-    message: "SMT (hyper-threading) is on: a busy sibling thread slows the benchmark down; pin benchmarks to one thread per core or turn SMT off",
-    fix: `echo off | sudo tee ${CONTROL3}   # until reboot; or boot with nosmt`,
-    observed
-  };
-}
-
-// action/src/runner/preflight/checks/swap.ts
-var MEMINFO = "/proc/meminfo";
-function meminfoBytes(text, field) {
-  const m = new RegExp(`^${field}:\\s*(\\d+)\\s*kB`, "m").exec(text);
-  return m ? Number(m[1]) * 1024 : void 0;
-}
-function checkSwap(files) {
-  const text = files.read(MEMINFO);
-  const total = text === void 0 ? void 0 : meminfoBytes(text, "SwapTotal");
-  const free = text === void 0 ? void 0 : meminfoBytes(text, "SwapFree");
-  if (total === void 0 || free === void 0) return unknownFinding("swap", "Swap usage", [MEMINFO]);
-  const used = Math.max(0, total - free);
-  const observed = { swapTotal: total, swapUsed: used };
-  if (total === 0) return { check: "swap", status: "ok", message: "No swap configured", observed };
-  if (used === 0) return { check: "swap", status: "ok", message: "Swap is configured but unused", observed };
-  return {
-    check: "swap",
-    status: "warn",
-    message: `${(used / 2 ** 20).toFixed(1)} MiB of swap in use: touching swapped-out pages costs disk reads, unevenly between runs`,
-    fix: "sudo swapoff -a && sudo swapon -a   # needs that much free RAM; or free memory and lower vm.swappiness",
-    observed
-  };
-}
-
-// action/src/runner/preflight/checks/turbo.ts
-var NO_TURBO = "/sys/devices/system/cpu/intel_pstate/no_turbo";
-var BOOST = "/sys/devices/system/cpu/cpufreq/boost";
-function readTurbo(files) {
-  const noTurbo = files.read(NO_TURBO);
-  if (noTurbo === "0" || noTurbo === "1") return { turbo: noTurbo === "0", source: NO_TURBO };
-  const boost = files.read(BOOST);
-  if (boost === "0" || boost === "1") return { turbo: boost === "1", source: BOOST };
-  const policies = (files.list("/sys/devices/system/cpu/cpufreq") ?? []).filter((p) => /^policy\d+$/.test(p));
-  const perPolicy = policies.map((p) => files.read(`/sys/devices/system/cpu/cpufreq/${p}/boost`)).filter((v) => v === "0" || v === "1");
-  if (perPolicy.length > 0) return { turbo: perPolicy.includes("1"), source: "/sys/devices/system/cpu/cpufreq/policy*/boost" };
-  return { turbo: null, source: null };
-}
-function checkTurbo(files) {
-  const { turbo, source } = readTurbo(files);
-  if (turbo === null || source === null) return unknownFinding("turbo", "Turbo/boost", [NO_TURBO, BOOST]);
-  const observed = { turbo, source };
-  if (!turbo) return { check: "turbo", status: "ok", message: `Turbo/boost is off (${source})`, observed };
-  const fix = source === NO_TURBO ? `echo 1 | sudo tee ${NO_TURBO}` : `echo 0 | sudo tee ${source}`;
-  return {
-    check: "turbo",
-    status: "warn",
-    message: `Turbo/boost is on (${source}): the clock depends on temperature and on how many cores are busy, so timings drift`,
-    fix: `${fix}   # or: sudo scripts/tune`,
-    observed
-  };
-}
-
-// action/src/runner/testbed.ts
-var TESTBED_ID_VERSION = "perf-gate/testbed@1";
-function readTestbedFacts(files) {
-  const params = bootParams(files);
-  const meminfo = files.read("/proc/meminfo");
-  return {
-    cpu: readCpuModel(files),
-    cores: onlineCpus(files).length,
-    arch: files.read("/proc/sys/kernel/arch") ?? null,
-    kernel: readKernel(files),
-    mitigations: params === void 0 ? null : params.get("mitigations") ?? "auto",
-    governor: readGovernor(files),
-    turbo: readTurbo(files).turbo,
-    smt: readSmt(files),
-    memory: meminfo === void 0 ? null : meminfoBytes(meminfo, "MemTotal") ?? null
-  };
-}
-function idParts(facts) {
-  const kernel = facts.kernel === null ? null : /^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel;
-  return [
-    ["cpu", facts.cpu === null ? null : facts.cpu.replace(/\s+/g, " ").trim()],
-    ["cores", facts.cores],
-    ["arch", facts.arch],
-    ["kernel", kernel],
-    ["mitigations", facts.mitigations],
-    ["governor", facts.governor],
-    ["turbo", facts.turbo],
-    ["smt", facts.smt],
-    ["memoryGiB", facts.memory === null ? null : Math.round(facts.memory / 2 ** 30)]
-  ];
-}
-function testbedId(facts) {
-  const canonical = JSON.stringify([TESTBED_ID_VERSION, ...idParts(facts)]);
-  return createHash2("sha256").update(canonical).digest("hex").slice(0, 16);
-}
-function testbedFromFacts(facts, runner) {
-  const testbed = {
-    id: testbedId(facts),
-    cpu: facts.cpu ?? void 0,
-    cores: facts.cores > 0 ? facts.cores : void 0,
-    kernel: facts.kernel ?? void 0,
-    governor: facts.governor,
-    turbo: facts.turbo,
-    smt: facts.smt,
-    arch: facts.arch,
-    mitigations: facts.mitigations,
-    memory: facts.memory
-  };
-  if (runner) testbed.runner = runner;
-  return Object.fromEntries(Object.entries(testbed).filter(([, v]) => v !== void 0));
-}
-function readTestbed(files, runner) {
-  return testbedFromFacts(readTestbedFacts(files), runner);
-}
-
-// action/src/runner/preflight/checks/aslr.ts
-var PATH = "/proc/sys/kernel/randomize_va_space";
-var MEANING = { "0": "off", "1": "on (partial: stack, mmap, vDSO)", "2": "on (full)" };
-function checkAslr(files, options) {
-  const value = files.read(PATH);
-  if (value === void 0 || !(value in MEANING)) return unknownFinding("aslr", "ASLR", [PATH]);
-  const on = value !== "0";
-  const observed = { randomize_va_space: Number(value) };
-  const message = `ASLR is ${MEANING[value]}`;
-  if (options.aslr === "any") return { check: "aslr", status: "info", message, observed };
-  if (options.aslr === (on ? "on" : "off")) return { check: "aslr", status: "ok", message: `${message}, as configured`, observed };
-  return {
-    check: "aslr",
-    status: "warn",
-    message: `${message}, but the configuration expects it ${options.aslr}`,
-    fix: `sudo sysctl -w kernel.randomize_va_space=${options.aslr === "off" ? 0 : 2}   # or: sudo scripts/tune --aslr ${options.aslr}`,
-    observed
-  };
-}
-
-// action/src/runner/preflight/checks/isolation.ts
-var ISOLATED = "/sys/devices/system/cpu/isolated";
-var NOHZ_FULL = "/sys/devices/system/cpu/nohz_full";
-function readIsolation(files) {
-  const params = bootParams(files);
-  const fromSys = (path2, param) => {
-    const text = files.read(path2);
-    const parsed = text === void 0 ? void 0 : parseCpuList(text);
-    if (parsed) return parsed;
-    if (params === void 0) return null;
-    return parseCpuList(params.get(param) ?? "") ?? null;
-  };
-  return { isolated: fromSys(ISOLATED, "isolcpus"), nohzFull: fromSys(NOHZ_FULL, "nohz_full") };
-}
-function checkIsolation(files) {
-  const { isolated, nohzFull } = readIsolation(files);
-  if (isolated === null) return unknownFinding("isolation", "Isolated CPUs", [ISOLATED, "/proc/cmdline"]);
-  const observed = { isolated: formatCpuList(isolated), nohz_full: nohzFull === null ? null : formatCpuList(nohzFull) };
-  if (isolated.length === 0) {
-    const cpus = onlineCpus(files);
-    const suggestion = cpus.length >= 2 ? formatCpuList(cpus.slice(Math.ceil(cpus.length / 2))) : null;
-    return {
-      check: "isolation",
-      status: "advice",
-      message: "No isolated CPUs: the benchmark shares its cores with every other task on the machine",
-      fix: suggestion ? `add "isolcpus=${suggestion} nohz_full=${suggestion} rcu_nocbs=${suggestion}" to GRUB_CMDLINE_LINUX in /etc/default/grub, run update-grub, reboot, and pin benchmarks with taskset -c ${suggestion}` : "a single-CPU machine cannot isolate a CPU for benchmarks",
-      observed
-    };
-  }
-  const ticking = nohzFull === null ? isolated : isolated.filter((c) => !nohzFull.includes(c));
-  if (ticking.length > 0) {
-    const list2 = formatCpuList(ticking);
-    return {
-      check: "isolation",
-      status: "advice",
-      message: `CPUs ${formatCpuList(isolated)} are isolated, but ${list2} still take the timer tick (no nohz_full)`,
-      fix: `add "nohz_full=${list2} rcu_nocbs=${list2}" to the kernel command line and reboot`,
-      observed
-    };
-  }
-  return { check: "isolation", status: "ok", message: `CPUs ${formatCpuList(isolated)} are isolated and tickless; pin benchmarks to them`, observed };
-}
-
-// action/src/runner/preflight/checks/load.ts
-var LOADAVG = "/proc/loadavg";
-function checkLoad(files, options) {
-  const text = files.read(LOADAVG);
-  const load1 = text === void 0 ? NaN : Number(text.split(/\s+/)[0]);
-  if (!Number.isFinite(load1)) return unknownFinding("load", "Load average", [LOADAVG]);
-  const cpus = Math.max(1, onlineCpus(files).length);
-  const perCpu = load1 / cpus;
-  const observed = { load1, cpus };
-  const shown = `${load1.toFixed(2)} on ${cpus} CPU${cpus === 1 ? "" : "s"}`;
-  if (perCpu <= options.maxLoadPerCpu) return { check: "load", status: "ok", message: `Load average ${shown}`, observed };
-  return {
-    check: "load",
-    status: "warn",
-    message: `Load average ${shown} (above ${options.maxLoadPerCpu} per CPU): other work competes with the benchmarks`,
-    fix: "ps -eo pid,pcpu,etime,comm --sort=-pcpu | head   # find and stop it; run one job at a time on the benchmark runner",
-    observed
-  };
-}
-
-// action/src/runner/preflight/checks/perf-events.ts
-var PARANOID = "/proc/sys/kernel/perf_event_paranoid";
-var SAMPLE_RATE = "/proc/sys/kernel/perf_event_max_sample_rate";
-function checkPerfEvents(files) {
-  const paranoidText = files.read(PARANOID);
-  const paranoid = paranoidText === void 0 ? NaN : Number(paranoidText);
-  if (!Number.isInteger(paranoid)) return unknownFinding("perf-events", "perf_event_paranoid", [PARANOID]);
-  const rate = Number(files.read(SAMPLE_RATE) ?? NaN);
-  const observed = { perf_event_paranoid: paranoid, perf_event_max_sample_rate: Number.isFinite(rate) ? rate : null };
-  const unreadable = Number.isFinite(rate) ? {} : { unreadable: [SAMPLE_RATE] };
-  if (paranoid >= 3) {
-    return {
-      check: "perf-events",
-      status: "advice",
-      message: `perf_event_paranoid is ${paranoid}: perf stat cannot count instructions or cycles without root`,
-      fix: "sudo sysctl -w kernel.perf_event_paranoid=2",
-      observed,
-      ...unreadable
-    };
-  }
-  return {
-    check: "perf-events",
-    status: "ok",
-    message: `perf_event_paranoid is ${paranoid}: perf stat can count user-space events${paranoid <= 1 ? " and kernel events" : ""}`,
-    observed,
-    ...unreadable
-  };
-}
-
-// action/src/runner/preflight/checks/throttle.ts
-var PATTERN = "/sys/devices/system/cpu/cpu*/thermal_throttle/{core,package}_throttle_count";
-function readThrottleCounters(files) {
-  let found = false;
-  const sum = { core: 0, package: 0 };
-  for (const cpu of onlineCpus(files)) {
-    for (const kind of ["core", "package"]) {
-      const n = Number(files.read(`/sys/devices/system/cpu/cpu${cpu}/thermal_throttle/${kind}_throttle_count`) ?? NaN);
-      if (Number.isFinite(n)) {
-        found = true;
-        sum[kind] += n;
-      }
-    }
-  }
-  return found ? sum : void 0;
-}
-function checkThrottle(counters) {
-  if (!counters) return unreadableThrottle();
-  const observed = { coreThrottleCount: counters.core, packageThrottleCount: counters.package };
-  if (counters.core + counters.package === 0) return { check: "throttle", status: "ok", message: "No thermal throttling since boot", observed };
-  return {
-    check: "throttle",
-    status: "info",
-    message: `Thermal throttling happened since boot (core ${counters.core}, package ${counters.package} events); a rise during the run is reported`,
-    observed
-  };
-}
-function throttleRise(before, after, during = "the run") {
-  if (!before || !after) return unreadableThrottle();
-  const core = after.core - before.core;
-  const pkg = after.package - before.package;
-  const observed = { coreThrottleRise: core, packageThrottleRise: pkg };
-  if (core <= 0 && pkg <= 0) return { check: "throttle", status: "ok", message: `No thermal throttling during ${during}`, observed };
-  return {
-    check: "throttle",
-    status: "warn",
-    message: `The CPU throttled itself during ${during} (core +${Math.max(0, core)}, package +${Math.max(0, pkg)} events): its timings are suspect`,
-    fix: "check cooling (sensors), turn turbo off (sudo scripts/tune), and run one job at a time on the runner",
-    observed
-  };
-}
-function unreadableThrottle() {
-  return {
-    check: "throttle",
-    status: "unknown",
-    message: `Thermal-throttle counters: could not read ${PATTERN} (AMD CPUs, VMs and containers have none); throttling is not detected`,
-    unreadable: [PATTERN]
-  };
-}
-
-// action/src/runner/preflight/noise-probe.ts
-var DEFAULT_PROBE_OPTIONS = { durationMs: 3e3, repetitions: 20 };
-var MAX_ITERATIONS = 2 ** 28;
-var monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
-function spin(iterations) {
-  let x2 = 2654435769 | 0;
-  for (let i2 = 0; i2 < iterations; i2++) {
-    x2 ^= x2 << 13;
-    x2 ^= x2 >>> 17;
-    x2 ^= x2 << 5;
-  }
-  return x2;
-}
-function runNoiseProbe(options = DEFAULT_PROBE_OPTIONS, clock = monotonicMs) {
-  const budget2 = Math.min(Math.max(options.durationMs, 100), 3e4);
-  const repetitions = Math.min(Math.max(Math.floor(options.repetitions), 3), 200);
-  const start = clock();
-  const time = (iterations2) => {
-    const t0 = clock();
-    spin(iterations2);
-    return clock() - t0;
-  };
-  let iterations = 1 << 16;
-  let calibration = time(iterations);
-  while (calibration < 5 && iterations < MAX_ITERATIONS) {
-    iterations *= 2;
-    calibration = time(iterations);
-  }
-  const target = budget2 / (repetitions + 2);
-  iterations = Math.min(MAX_ITERATIONS, Math.max(1, Math.round(iterations * (target / Math.max(calibration, 1e-3)))));
-  time(iterations);
-  time(iterations);
-  const times = [];
-  while (times.length < repetitions && clock() - start < budget2 * 1.5) times.push(time(iterations));
-  return { ...describe3(times), n: times.length, iterations, elapsedMs: clock() - start };
-}
-function describe3(times) {
-  if (times.length === 0) return { cv: NaN, medianMs: NaN, minMs: NaN, maxMs: NaN };
-  const mean2 = times.reduce((a, b) => a + b, 0) / times.length;
-  const variance2 = times.length > 1 ? times.reduce((a, t) => a + (t - mean2) ** 2, 0) / (times.length - 1) : 0;
-  const sorted = [...times].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median2 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median2, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
-}
-function checkProbe(result, options) {
-  const observed = { cv: result.cv, n: result.n, medianMs: result.medianMs, minMs: result.minMs, maxMs: result.maxMs };
-  const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
-  if (result.n < 3 || !Number.isFinite(result.cv)) {
-    return { check: "noise", status: "unknown", message: `Noise probe made only ${result.n} timed passes; no estimate`, observed };
-  }
-  const shown = `CV ${pct2(result.cv)} over ${result.n} passes of a fixed CPU loop (median ${result.medianMs.toFixed(1)} ms)`;
-  if (result.cv <= options.maxProbeCv) return { check: "noise", status: "ok", message: `Noise probe: ${shown}`, observed };
-  return {
-    check: "noise",
-    status: "warn",
-    message: `Noise probe: ${shown}, above ${pct2(options.maxProbeCv)}: this machine is too noisy to gate on small changes`,
-    fix: "stop other work on the runner, run sudo scripts/tune, pin benchmarks to isolated CPUs; or raise the regression tolerance well above the CV",
-    observed
-  };
-}
-
-// action/src/runner/preflight/options.ts
-var DEFAULT_PREFLIGHT_OPTIONS = { maxLoadPerCpu: 0.5, aslr: "any", maxProbeCv: 0.05 };
-
-// action/src/runner/preflight/system-files.ts
-import { readFileSync as readFileSync3, readdirSync as readdirSync3 } from "node:fs";
-import { join as join5 } from "node:path";
-function systemFiles(root = "/") {
-  const resolve12 = (path2) => join5(root, path2);
-  return {
-    root,
-    read(path2) {
-      try {
-        return readFileSync3(resolve12(path2), "utf8").trim();
-      } catch {
-        return void 0;
-      }
-    },
-    list(path2) {
-      try {
-        return readdirSync3(resolve12(path2)).sort();
-      } catch {
-        return void 0;
-      }
-    }
-  };
-}
-
-// action/src/runner/preflight/index.ts
-var PREFLIGHT_SCHEMA = "perf-gate/preflight@1";
-function runPreflight(run) {
-  const options = { ...DEFAULT_PREFLIGHT_OPTIONS, ...run.options };
-  const { files } = run;
-  if (run.level === "off") return report(run, [], null, null);
-  const before = readThrottleCounters(files);
-  const findings = [
-    checkCpu(files),
-    checkKernel(files),
-    checkGovernor(files),
-    checkTurbo(files),
-    checkSmt(files),
-    checkIsolation(files),
-    checkLoad(files, options),
-    checkSwap(files),
-    checkAslr(files, options),
-    checkPerfEvents(files)
-  ];
-  let probe = null;
-  if (run.probe !== false) {
-    probe = runNoiseProbe(run.probe, run.clock ?? monotonicMs);
-    findings.push(checkProbe(probe, options));
-    const rise = throttleRise(before, readThrottleCounters(files), "the noise probe");
-    findings.push(rise.status === "warn" || before === void 0 ? rise : checkThrottle(before));
-  } else {
-    findings.push(checkThrottle(before));
-  }
-  return report(run, findings, probe, readTestbed(files, run.runner));
-}
-function report(run, findings, probe, testbed) {
-  const counts = { ok: 0, info: 0, advice: 0, warn: 0, unknown: 0 };
-  for (const f of findings) counts[f.status]++;
-  return {
-    schema: PREFLIGHT_SCHEMA,
-    level: run.level,
-    root: run.files.root,
-    findings,
-    probe,
-    testbed,
-    counts,
-    fails: run.level === "strict" && counts.warn > 0
-  };
-}
-
-// action/src/runner/preflight/render.ts
-var MARK = { ok: "ok    ", info: "info  ", advice: "advice", warn: "WARN  ", unknown: "??    " };
-function preflightText(report2) {
-  if (report2.level === "off") return "perf-gate preflight: off (no checks run)\n";
-  const lines = [`perf-gate preflight (level ${report2.level}${report2.root !== "/" ? `, root ${report2.root}` : ""})`];
-  for (const f of report2.findings) {
-    lines.push(`  ${MARK[f.status]} ${f.check.padEnd(11)} ${f.message}`);
-    if (f.fix && (f.status === "warn" || f.status === "advice")) lines.push(`  ${" ".repeat(18)} fix: ${f.fix}`);
-  }
-  if (report2.testbed) lines.push(`  testbed ${report2.testbed.id}`);
-  const c = report2.counts;
-  const unread = c.unknown > 0 ? `, ${c.unknown} not readable here` : "";
-  const verdict = report2.fails ? "FAILED (strict: fix the warnings or lower the level)" : c.warn > 0 ? "passed with warnings" : "passed";
-  lines.push(`${verdict}: ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.advice} advice${unread}`);
-  return `${lines.join("\n")}
-`;
-}
-function escapeData(text) {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function escapeProperty(text) {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-function preflightAnnotations(report2) {
-  const line = (f) => {
-    const command = f.status === "warn" ? report2.fails ? "error" : "warning" : f.status === "advice" ? "notice" : null;
-    if (command === null) return null;
-    const text = f.fix ? `${f.message}
-Fix: ${f.fix}` : f.message;
-    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
-  };
-  return report2.findings.map(line).filter((l) => l !== null).map((l) => `${l}
-`).join("");
-}
-
-// action/src/cli/preflight.ts
-var USAGE4 = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
-                          [--probe-seconds N] [--aslr on|off|any] [--root DIR]
-
-Checks that this machine can produce timings worth gating on: CPU governor,
-turbo/boost, SMT, isolated CPUs, load, swap, thermal throttling, ASLR,
-perf_event_paranoid, CPU model and frequency limits, kernel, and a short
-noise probe (CV of a fixed CPU loop). Each problem comes with a fix.
-
-  --level strict   exit 1 when a check warns
-  --level warn     report and annotate, exit 0 (default)
-  --level off      check nothing
-  --root DIR       read /sys and /proc under DIR (for testing)
-Environment: RUNNER_NAME is recorded in the testbed; GITHUB_ACTIONS=true adds annotations.`;
-var preflightCommand = {
-  name: "preflight",
-  summary: "check the runner for stable timings (governor, turbo, noise \u2026)",
-  usage: USAGE4,
-  async run(argv, ctx) {
-    const flags = parseFlags(argv, { level: "string", json: "string", "no-probe": "boolean", "probe-seconds": "string", aslr: "string", root: "string" });
-    const level = flags.level ?? "warn";
-    if (!PREFLIGHT_LEVELS.includes(level)) throw new UsageError(`--level takes ${PREFLIGHT_LEVELS.join(", ")}; found "${flags.level}"`);
-    const aslr = flags.aslr ?? "any";
-    if (aslr !== "on" && aslr !== "off" && aslr !== "any") throw new UsageError(`--aslr takes on, off or any; found "${aslr}"`);
-    let durationMs = DEFAULT_PROBE_OPTIONS.durationMs;
-    if (flags["probe-seconds"] !== void 0) {
-      const seconds = Number(flags["probe-seconds"]);
-      if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
-      durationMs = seconds * 1e3;
-    }
-    const jsonPath = flags.json === void 0 ? void 0 : resolve6(ctx.cwd, flags.json);
-    const report2 = runPreflight({
-      files: systemFiles(flags.root === void 0 ? "/" : resolve6(ctx.cwd, flags.root)),
-      level,
-      options: { aslr },
-      probe: flags["no-probe"] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
-      runner: ctx.env.RUNNER_NAME || void 0
-    });
-    ctx.stdout(preflightText(report2));
-    if (ctx.env.GITHUB_ACTIONS === "true") ctx.stdout(preflightAnnotations(report2));
-    if (jsonPath) writeFileAtomic(jsonPath, `${JSON.stringify(report2, null, 2)}
-`);
-    return report2.fails ? EXIT.fail : EXIT.pass;
-  }
-};
-
-// action/src/cli/merge.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync4, statSync as statSync4 } from "node:fs";
-import { join as join6, relative as relative3, resolve as resolve7 } from "node:path";
-var USAGE5 = `Usage: perf-gate merge --out FILE RESULTSET...
-
-Combines the ResultSets of matrix shards (the results.json that
-perf-gate run --shard i/n --out DIR writes) into one, e.g. the downloaded artifacts of a matrix job. A RESULTSET is a file
-or a folder searched for ${RESULT_SET_SCHEMA} JSON files. A benchmark id in two
-inputs with different results is an error naming both files; shards measured
-on different testbeds are merged under a "mixed-\u2026" testbed id, with a warning.`;
-var mergeCommand = {
-  name: "merge",
-  summary: "combine the ResultSets of matrix shards into one",
-  usage: USAGE5,
-  async run(argv, ctx) {
-    const { out, paths } = splitArgs(argv);
-    if (!out) throw new UsageError("--out FILE is required");
-    if (paths.length === 0) throw new UsageError("name at least one ResultSet file or folder");
-    const outPath = resolve7(ctx.cwd, out);
-    const inputs = paths.flatMap((p) => readResultSets(p, ctx.cwd, outPath));
-    const { set, warnings } = mergeResultSets(inputs);
-    for (const w of warnings) ctx.stderr(`perf-gate merge: warning: ${w}
-`);
-    writeFileAtomic(outPath, serializeResultSet(set));
-    ctx.stdout(`perf-gate merge: ${set.benchmarks.length} benchmark(s) from ${inputs.length} file(s) \u2192 ${out}
-`);
-    return EXIT.pass;
-  }
-};
-function splitArgs(argv) {
-  let out;
-  const paths = [];
-  for (let i2 = 0; i2 < argv.length; i2++) {
-    const word = argv[i2];
-    if (word === "--out") {
-      out = argv[++i2];
-      if (out === void 0 || out.startsWith("--")) throw new UsageError("--out needs a file name");
-    } else if (word.startsWith("--out=")) out = word.slice("--out=".length);
-    else if (word.startsWith("--")) throw new UsageError(`unknown option ${word}`);
-    else paths.push(word);
-  }
-  return { out, paths };
-}
-function readResultSets(given, cwd, exclude) {
-  const path2 = resolve7(cwd, given);
-  let isDir;
-  try {
-    isDir = statSync4(path2).isDirectory();
-  } catch {
-    throw new InputError(given, "no such file or folder");
-  }
-  if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync4(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative3(cwd, file) || file));
-  if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
-  return found;
-}
-function readOne(path2, shown) {
-  let text;
-  try {
-    text = readFileSync4(path2, "utf8");
-  } catch (error2) {
-    throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
-  }
-  return parse3(text, shown);
-}
-function parse3(text, file) {
-  return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
-}
-function listJson(dir) {
-  return readdirSync4(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join6(dir, e.name);
-    if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
-    return e.isFile() && e.name.endsWith(".json") ? [p] : [];
-  });
-}
-
-// action/src/cli/run.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync4, readdirSync as readdirSync5, readFileSync as readFileSync7, realpathSync } from "node:fs";
-import { dirname as dirname5, join as join11, resolve as resolve9 } from "node:path";
-
-// action/src/adapters/marker-lines.ts
-function markerLinesAdapter(spec, source = "perf-gate.yml") {
-  const markers = compile(spec, source);
-  return {
-    name: "marker-lines",
-    detect({ text }) {
-      const lines = text.split("\n");
-      if (markers.some((m) => lines.some((l) => m.regex.test(l)))) return { match: true };
-      return { match: false, reason: `no line matches any configured marker (${markers.map((m) => m.pattern).join(", ")})` };
-    },
-    parse({ text, path: path2 }) {
-      if (text.trim() === "") throw new InputError(path2, `the file is empty; expected lines matching ${markers.map((m) => m.pattern).join(", ")}`);
-      const defaultId = spec.benchmark ?? idFromPath3(path2);
-      const found = /* @__PURE__ */ new Map();
-      text.split("\n").forEach((raw2, i2) => {
-        const line = raw2.replace(/\r$/, "");
-        for (const marker of markers) {
-          const m = marker.regex.exec(line);
-          if (!m) continue;
-          const captured = (m.groups?.value ?? m[1] ?? "").trim();
-          const number2 = Number(captured.replace(/(\d),(?=\d{3}\b)/g, "$1"));
-          if (captured === "" || !Number.isFinite(number2)) {
-            throw new InputError(path2, `marker ${marker.metric} (${marker.pattern}) expected a number, found ${JSON.stringify(captured)}`, i2 + 1);
-          }
-          const id = m.groups?.benchmark?.trim() || defaultId;
-          const byMarker = found.get(id) ?? /* @__PURE__ */ new Map();
-          byMarker.set(marker, [...byMarker.get(marker) ?? [], number2 * marker.scale]);
-          found.set(id, byMarker);
-        }
-      });
-      const lines = text.split("\n").length;
-      if (found.size === 0) {
-        throw new InputError(path2, `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join("; ")}); the program's output is incomplete`, lines);
-      }
-      return [...found.entries()].map(([id, byMarker]) => {
-        const metrics = {};
-        for (const marker of markers) {
-          const values = byMarker.get(marker);
-          if (!values) {
-            if (marker.optional) continue;
-            throw new InputError(path2, `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`, lines);
-          }
-          metrics[marker.metric] = buildMetric(marker.metric, marker.baseUnit, values.length === 1 ? { value: values[0] } : { samples: values }, {
-            sourceUnit: marker.unit,
-            ...marker.direction ? { direction: marker.direction } : {}
-          });
-        }
-        return { id, status: "ok", metrics };
-      });
-    }
-  };
-}
-function compile(spec, source) {
-  if (!Array.isArray(spec.markers) || spec.markers.length === 0) {
-    throw new InputError(source, "expected format.markers to list at least one { pattern, metric, unit }", void 0, "format.markers");
-  }
-  const names = /* @__PURE__ */ new Set();
-  return spec.markers.map((marker, k) => {
-    const key = `format.markers[${k}]`;
-    let regex2;
-    try {
-      regex2 = new RegExp(marker.pattern);
-    } catch (error2) {
-      throw new InputError(source, `invalid regular expression: ${error2.message}`, void 0, `${key}.pattern`);
-    }
-    if (!/\((?!\?[:=!<])|\(\?<value>/.test(marker.pattern)) {
-      throw new InputError(source, 'expected a capture group for the value, e.g. "P99_LATENCY_MS: (\\S+)"', void 0, `${key}.pattern`);
-    }
-    if (typeof marker.metric !== "string" || marker.metric === "") throw new InputError(source, "expected a metric name", void 0, `${key}.metric`);
-    if (names.has(marker.metric)) throw new InputError(source, `metric ${marker.metric} is configured twice`, void 0, `${key}.metric`);
-    names.add(marker.metric);
-    if (marker.direction !== void 0 && marker.direction !== "lower" && marker.direction !== "higher") {
-      throw new InputError(source, `expected direction "lower" or "higher", found ${JSON.stringify(marker.direction)}`, void 0, `${key}.direction`);
-    }
-    const { scale, baseUnit } = unitScale(marker.unit);
-    return { ...marker, regex: regex2, scale, baseUnit };
-  });
-}
-function unitScale(unit) {
-  const u = (unit ?? "").trim();
-  if (u === "" || u === "count") return { scale: 1, baseUnit: "count" };
-  if (u === "1/s") return { scale: 1, baseUnit: "1/s" };
-  const q = parseQuantity(`1 ${u}`) ?? parseQuantity(`1${u}`);
-  if (q) return { scale: q.value, baseUnit: q.unit };
-  return { scale: 1, baseUnit: u };
-}
-function idFromPath3(path2) {
-  const base = path2.split(/[\\/]/).pop() ?? path2;
-  return base.replace(/\.(txt|out|log)$/i, "") || base;
-}
-function markerLinesFromOptions(options, source) {
-  for (const key of Object.keys(options)) {
-    if (key !== "markers" && key !== "benchmark") throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, void 0, `format.${key}`);
-  }
-  if (options.benchmark !== void 0 && (typeof options.benchmark !== "string" || options.benchmark === "")) {
-    throw new InputError(source, "expected a benchmark name", void 0, "format.benchmark");
-  }
-  if (!Array.isArray(options.markers)) throw new InputError(source, "expected markers: a list of { pattern, metric, unit }", void 0, "format.markers");
-  const markers = options.markers.map((raw2, k) => {
-    const key = `format.markers[${k}]`;
-    if (typeof raw2 !== "object" || raw2 === null || Array.isArray(raw2)) throw new InputError(source, "expected { pattern, metric, unit }", void 0, key);
-    const m = raw2;
-    for (const field of Object.keys(m)) {
-      if (!["pattern", "metric", "unit", "direction", "optional"].includes(field)) {
-        throw new InputError(source, `unknown field "${field}"; expected pattern, metric, unit, direction, optional`, void 0, `${key}.${field}`);
-      }
-    }
-    for (const field of ["pattern", "metric", "unit"]) {
-      if (typeof m[field] !== "string" || m[field] === "") throw new InputError(source, `expected ${field} as a string`, void 0, `${key}.${field}`);
-    }
-    if (m.optional !== void 0 && typeof m.optional !== "boolean") throw new InputError(source, "expected optional: true or false", void 0, `${key}.optional`);
-    const spec = { pattern: m.pattern, metric: m.metric, unit: m.unit };
-    if (m.direction !== void 0) spec.direction = m.direction;
-    if (m.optional === true) spec.optional = true;
-    return spec;
-  });
-  return markerLinesAdapter(options.benchmark === void 0 ? { markers } : { markers, benchmark: options.benchmark }, source);
-}
 
 // action/src/config/perf-gate-config.ts
-import { readFileSync as readFileSync5 } from "node:fs";
-import { dirname as dirname4, resolve as resolve8 } from "node:path";
-
-// node_modules/shlex/shlex.js
-function quote(s) {
-  if (s === "") {
-    return "''";
-  }
-  const unsafeRe = /[^\w@%\-+=:,./]/;
-  if (!unsafeRe.test(s)) {
-    return s;
-  }
-  return ("'" + s.replace(/('+)/g, `'"$1"'`) + "'").replace(/^''|''$/g, "");
-}
-
-// action/src/runner/command-template.ts
-var PLACEHOLDER = /(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-function fillTemplate(template, values) {
-  return template.replace(PLACEHOLDER, (whole, dollar, name) => {
-    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
-    return quote(values[name]);
-  });
-}
-function writesOutputFile(template) {
-  return /(^|[^$])\{output\}/.test(template) || template.includes("PERF_GATE_OUTPUT");
-}
-function paramEnvName(name) {
-  return `PERF_GATE_PARAM_${name.toUpperCase()}`;
-}
-function quoteStates(command) {
-  const states = [];
-  let state = "none";
-  for (let i2 = 0; i2 < command.length; i2++) {
-    const c = command[i2];
-    states[i2] = state === "ansi" ? "single" : state === "comment" ? "none" : state;
-    switch (state) {
-      case "none":
-        if (c === "\\") {
-          states[i2 + 1] = "none";
-          i2++;
-        } else if (c === "'") state = i2 > 0 && command[i2 - 1] === "$" ? "ansi" : "single";
-        else if (c === '"') state = "double";
-        else if (c === "#" && (i2 === 0 || /[\s;&|()<>]/.test(command[i2 - 1]))) state = "comment";
-        break;
-      case "single":
-        if (c === "'") state = "none";
-        break;
-      case "ansi":
-        if (c === "\\") {
-          states[i2 + 1] = "single";
-          i2++;
-        } else if (c === "'") state = "none";
-        break;
-      case "double":
-        if (c === "\\") {
-          states[i2 + 1] = "double";
-          i2++;
-        } else if (c === '"') state = "none";
-        break;
-      case "comment":
-        if (c === "\n") state = "none";
-        break;
-    }
-  }
-  return states;
-}
-function quotedPlaceholders(template, names) {
-  const known = new Set(names);
-  const states = quoteStates(template);
-  const found = [];
-  for (const m of template.matchAll(PLACEHOLDER)) {
-    const [, dollar, name] = m;
-    if (dollar !== "" || !known.has(name)) continue;
-    const state = states[m.index];
-    if (state === "single" || state === "double") found.push({ name, index: m.index, quote: state });
-  }
-  return found;
-}
+import { readFileSync as readFileSync4 } from "node:fs";
+import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
 // action/schemas/perf-gate-config.schema.json
 var perf_gate_config_schema_default = {
@@ -59188,7 +57074,7 @@ var perf_gate_config_schema_default = {
 var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var validator3;
-function validate4(source) {
+function validate3(source) {
   validator3 ??= compileSchema(perf_gate_config_schema_default);
   assertValid(source, validator3);
   return source.data;
@@ -59214,7 +57100,7 @@ function scalarText(v) {
 }
 function parsePerfGateConfig(text, file, baseDir) {
   const source = parseYaml(text, file);
-  const raw2 = validate4(source);
+  const raw2 = validate3(source);
   const ab = mergeAb(DEFAULT_AB, raw2.ab, source, ["ab"]);
   const seen = /* @__PURE__ */ new Map();
   const suites = raw2.suites.map((s, i2) => {
@@ -59259,7 +57145,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       formatOptions: typeof s.format === "object" ? formatRest : null,
       timeout,
       env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, scalarText(v)])),
-      workdir: resolve8(baseDir, s.workdir ?? "."),
+      workdir: resolve3(baseDir, s.workdir ?? "."),
       repeat: s.repeat ?? 1,
       params,
       ab: mergeAb(ab, s.ab, source, ["suites", i2, "ab"]),
@@ -59279,26 +57165,401 @@ function parsePerfGateConfig(text, file, baseDir) {
   });
   return {
     file,
+    dir: resolve3(baseDir),
     version: 1,
-    budgets: resolve8(baseDir, raw2.budgets ?? "budgets"),
-    baselines: resolve8(baseDir, raw2.baselines ?? "baselines"),
+    budgets: resolve3(baseDir, raw2.budgets ?? "budgets"),
+    baselines: resolve3(baseDir, raw2.baselines ?? "baselines"),
     suites,
     derived,
     ab
   };
 }
 function loadPerfGateConfig(path2, cwd) {
-  const absolute = resolve8(cwd, path2);
+  const absolute = resolve3(cwd, path2);
   let text;
   try {
-    text = readFileSync5(absolute, "utf8");
+    text = readFileSync4(absolute, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
-  return parsePerfGateConfig(text, path2, dirname4(absolute));
+  return parsePerfGateConfig(text, path2, dirname2(absolute));
 }
 
-// action/src/gate/derived-expression.ts
+// action/src/store/folder-store.ts
+import { mkdirSync as mkdirSync2, readdirSync as readdirSync4 } from "node:fs";
+import { join as join5 } from "node:path";
+
+// action/src/store/result-set-file.ts
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname as dirname3, join as join4 } from "node:path";
+function writeFileAtomic(path2, text) {
+  mkdirSync(dirname3(path2), { recursive: true });
+  const temp = join4(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+  let fd2;
+  try {
+    fd2 = openSync(temp, "w", 420);
+    if (typeof text === "string") writeSync(fd2, text);
+    else writeSync(fd2, text);
+    fsyncSync(fd2);
+    closeSync(fd2);
+    fd2 = void 0;
+    renameSync(temp, path2);
+  } catch (error2) {
+    if (fd2 !== void 0) closeSync(fd2);
+    rmSync(temp, { force: true });
+    throw error2;
+  }
+}
+function serializeResultSet(set) {
+  return `${JSON.stringify(set, null, 2)}
+`;
+}
+function writeResultSet(path2, set) {
+  writeFileAtomic(path2, serializeResultSet(set));
+}
+
+// action/src/store/folder-store.ts
+function folderStore(options) {
+  const { dir, read, configuredIn } = options;
+  return {
+    location: dir,
+    async checkWritable() {
+      try {
+        mkdirSync2(dir, { recursive: true });
+      } catch (error2) {
+        throw new InputError(configuredIn.file, `cannot create the baselines folder ${dir}: ${error2.code ?? String(error2)}`, void 0, configuredIn.key);
+      }
+    },
+    async select(_query) {
+      if (!hasFiles(dir)) return void 0;
+      return { results: read([dir]), source: dir };
+    },
+    async record(results, part) {
+      const path2 = join5(dir, baselineFileName(part));
+      writeResultSet(path2, results);
+      return path2;
+    }
+  };
+}
+function baselineFileName(part) {
+  return part.shard ? `results.shard-${part.shard.index}-of-${part.shard.count}.json` : "results.json";
+}
+function hasFiles(dir) {
+  try {
+    return readdirSync4(dir).some((n) => !n.startsWith("."));
+  } catch {
+    return false;
+  }
+}
+
+// action/src/store/bmf.ts
+function slugOf(metric) {
+  for (const [slug, m] of Object.entries(BMF_MEASURES)) if (m.metric === metric) return { slug, fromBase: m.fromBase };
+  return { slug: metric, fromBase: 1 };
+}
+function measureOf(metric, fromBase) {
+  const scale = (x2) => x2 * fromBase;
+  if (metric.samples && metric.samples.length > 0) {
+    const s = metric.samples;
+    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(Math.min(...s)), upper_value: scale(Math.max(...s)) };
+  }
+  if (metric.summary) {
+    const m = { value: scale(metric.summary.mean) };
+    if (metric.summary.min !== void 0) m.lower_value = scale(metric.summary.min);
+    if (metric.summary.max !== void 0) m.upper_value = scale(metric.summary.max);
+    return m;
+  }
+  return metric.value !== void 0 ? { value: scale(metric.value) } : void 0;
+}
+function toBmf(set) {
+  const out = {};
+  for (const b of set.benchmarks) {
+    if (b.status !== "ok") continue;
+    const measures = {};
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      const { slug, fromBase } = slugOf(name);
+      const m = measureOf(metric, fromBase);
+      if (m) measures[slug] = m;
+    }
+    if (Object.keys(measures).length > 0) out[b.id] = measures;
+  }
+  return out;
+}
+
+// action/src/store/merge.ts
+import { isDeepStrictEqual } from "node:util";
+import { createHash as createHash2 } from "node:crypto";
+function mergeResultSets(inputs) {
+  if (inputs.length === 0) throw new InputError("perf-gate merge", "expected at least one ResultSet to merge");
+  const warnings = [];
+  const commit = agree(inputs, "commit", "shards of one run must measure the same commit");
+  const design = agree(inputs, "design", "shards of one run must use the same design (sequential or interleaved)");
+  const refs = [...new Set(inputs.map((i2) => i2.set.ref).filter((r) => r !== void 0))];
+  if (refs.length > 1) warnings.push(`the inputs name different refs (${refs.join(", ")}); keeping ${refs[0]}`);
+  const benchmarks = [];
+  const origin = /* @__PURE__ */ new Map();
+  for (const { file, set } of inputs) {
+    for (const benchmark of set.benchmarks) {
+      const earlier = origin.get(benchmark.id);
+      if (earlier === void 0) {
+        origin.set(benchmark.id, { file, benchmark });
+        benchmarks.push(benchmark);
+      } else if (isDeepStrictEqual(earlier.benchmark, benchmark)) {
+        warnings.push(`benchmark "${benchmark.id}" appears identically in ${earlier.file} and ${file}; kept once`);
+      } else {
+        throw new InputError(
+          file,
+          `benchmark "${benchmark.id}" is also in ${earlier.file} with different results; shards must not overlap (check each job's shard: i/n)`,
+          void 0,
+          `benchmarks[id=${benchmark.id}]`
+        );
+      }
+    }
+  }
+  const created = inputs.map((i2) => i2.set.created).reduce((a, b) => Date.parse(b) > Date.parse(a) ? b : a);
+  const merged = { ...newResultSet(created), benchmarks };
+  if (commit !== void 0) merged.commit = commit;
+  if (refs[0] !== void 0) merged.ref = refs[0];
+  if (design !== void 0) merged.design = design;
+  const testbed = mergeTestbeds(inputs, warnings);
+  if (testbed) merged.testbed = testbed;
+  return { set: merged, warnings };
+}
+function agree(inputs, key, why) {
+  let first;
+  for (const input of inputs) {
+    const value = input.set[key];
+    if (value === void 0) continue;
+    if (first === void 0) first = input;
+    else if (first.set[key] !== value) {
+      throw new InputError(input.file, `${key} ${String(value)} differs from ${key} ${String(first.set[key])} in ${first.file}; ${why}`, void 0, key);
+    }
+  }
+  return first?.set[key];
+}
+function mergeTestbeds(inputs, warnings) {
+  const byId = /* @__PURE__ */ new Map();
+  const without = [];
+  for (const { file, set } of inputs) {
+    if (!set.testbed) {
+      without.push(file);
+      continue;
+    }
+    const entry = byId.get(set.testbed.id) ?? { testbed: set.testbed, files: [], suites: /* @__PURE__ */ new Set() };
+    entry.files.push(file);
+    for (const b of set.benchmarks) entry.suites.add(b.suite ?? b.id);
+    byId.set(set.testbed.id, entry);
+  }
+  if (byId.size === 0) return void 0;
+  if (without.length > 0) warnings.push(`${without.join(", ")} record${without.length === 1 ? "s" : ""} no testbed; the merged testbed describes only the others`);
+  if (byId.size === 1) return [...byId.values()][0].testbed;
+  const ids = [...byId.keys()].sort();
+  const members = [...byId.values()].map((e) => ({ ...e.testbed, files: e.files, suites: [...e.suites] }));
+  warnings.push(
+    `the shards ran on ${byId.size} different testbeds (${[...byId.values()].map((e) => `${e.testbed.id}: ${e.files.join(", ")}`).join("; ")}); comparisons with this set are flagged different-testbed`
+  );
+  return { id: `mixed-${createHash2("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
+}
+
+// action/src/pipeline/inputs.ts
+function readConfig(path2, cwd) {
+  return loadPerfGateConfig(path2, cwd);
+}
+function readConfigIfPresent(path2, cwd) {
+  return existsSync(path2) ? loadPerfGateConfig(path2, cwd) : null;
+}
+function conventionalBudgets(cwd) {
+  const conventional = resolve4(cwd, "budgets");
+  return existsSync(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
+}
+function readBudgets(paths, fallback, cwd) {
+  if (paths && paths.length > 0) return loadBudgets(paths, cwd);
+  if (fallback !== void 0 && existsSync(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
+  return EMPTY_BUDGETS;
+}
+function readResults(paths, options) {
+  return readInputs(paths, options).resultSet;
+}
+function validateResults(data2, file, text) {
+  return validateResultSet(data2, file, text);
+}
+function configuredStore(config, created) {
+  return folderStore({
+    dir: config.baselines,
+    read: (paths) => readResults(paths, { cwd: config.baselines, created }),
+    configuredIn: { file: config.file, key: "baselines" }
+  });
+}
+async function readBaseline(request2) {
+  let chosen;
+  if (request2.paths.length > 0) {
+    if (request2.input !== void 0) {
+      for (const p of request2.paths) if (!existsSync(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+    }
+    chosen = { results: readResults(request2.paths, request2.read), source: request2.paths.join(", ") };
+  } else {
+    chosen = await request2.store?.select(request2.query);
+  }
+  return chosen && request2.suites ? { ...chosen, results: onlySuites(chosen.results, request2.suites) } : chosen;
+}
+function onlySuites(set, suites) {
+  const names = new Set(suites);
+  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
+}
+
+// action/src/pipeline/output-parser.ts
+import { readFileSync as readFileSync5 } from "node:fs";
+
+// action/src/adapters/marker-lines.ts
+function markerLinesAdapter(spec, source = "perf-gate.yml") {
+  const markers = compile(spec, source);
+  return {
+    name: "marker-lines",
+    detect({ text }) {
+      const lines = text.split("\n");
+      if (markers.some((m) => lines.some((l) => m.regex.test(l)))) return { match: true };
+      return { match: false, reason: `no line matches any configured marker (${markers.map((m) => m.pattern).join(", ")})` };
+    },
+    parse({ text, path: path2 }) {
+      if (text.trim() === "") throw new InputError(path2, `the file is empty; expected lines matching ${markers.map((m) => m.pattern).join(", ")}`);
+      const defaultId = spec.benchmark;
+      const found = /* @__PURE__ */ new Map();
+      text.split("\n").forEach((raw2, i2) => {
+        const line = raw2.replace(/\r$/, "");
+        for (const marker of markers) {
+          const m = marker.regex.exec(line);
+          if (!m) continue;
+          const captured = (m.groups?.value ?? m[1] ?? "").trim();
+          const number2 = Number(captured.replace(/(\d),(?=\d{3}\b)/g, "$1"));
+          if (captured === "" || !Number.isFinite(number2)) {
+            throw new InputError(path2, `marker ${marker.metric} (${marker.pattern}) expected a number, found ${JSON.stringify(captured)}`, i2 + 1);
+          }
+          const id = m.groups?.benchmark?.trim() || defaultId;
+          const byMarker = found.get(id) ?? /* @__PURE__ */ new Map();
+          byMarker.set(marker, [...byMarker.get(marker) ?? [], number2 * marker.scale]);
+          found.set(id, byMarker);
+        }
+      });
+      const lines = text.split("\n").length;
+      if (found.size === 0) {
+        throw new InputError(path2, `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join("; ")}); the program's output is incomplete`, lines);
+      }
+      return [...found.entries()].map(([id, byMarker]) => {
+        const metrics = {};
+        for (const marker of markers) {
+          const values = byMarker.get(marker);
+          if (!values) {
+            if (marker.optional) continue;
+            throw new InputError(path2, `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`, lines);
+          }
+          metrics[marker.metric] = buildMetric(marker.metric, marker.baseUnit, values.length === 1 ? { value: values[0] } : { samples: values }, {
+            sourceUnit: marker.unit,
+            ...marker.direction ? { direction: marker.direction } : {}
+          });
+        }
+        return { id, status: "ok", metrics };
+      });
+    }
+  };
+}
+function compile(spec, source) {
+  if (!Array.isArray(spec.markers) || spec.markers.length === 0) {
+    throw new InputError(source, "expected format.markers to list at least one { pattern, metric, unit }", void 0, "format.markers");
+  }
+  const names = /* @__PURE__ */ new Set();
+  return spec.markers.map((marker, k) => {
+    const key = `format.markers[${k}]`;
+    let regex2;
+    try {
+      regex2 = new RegExp(marker.pattern);
+    } catch (error2) {
+      throw new InputError(source, `invalid regular expression: ${error2.message}`, void 0, `${key}.pattern`);
+    }
+    if (!/\((?!\?[:=!<])|\(\?<value>/.test(marker.pattern)) {
+      throw new InputError(source, 'expected a capture group for the value, e.g. "P99_LATENCY_MS: (\\S+)"', void 0, `${key}.pattern`);
+    }
+    if (typeof marker.metric !== "string" || marker.metric === "") throw new InputError(source, "expected a metric name", void 0, `${key}.metric`);
+    if (names.has(marker.metric)) throw new InputError(source, `metric ${marker.metric} is configured twice`, void 0, `${key}.metric`);
+    names.add(marker.metric);
+    if (marker.direction !== void 0 && marker.direction !== "lower" && marker.direction !== "higher") {
+      throw new InputError(source, `expected direction "lower" or "higher", found ${JSON.stringify(marker.direction)}`, void 0, `${key}.direction`);
+    }
+    const { scale, baseUnit } = unitScale(marker.unit);
+    return { ...marker, regex: regex2, scale, baseUnit };
+  });
+}
+function unitScale(unit) {
+  const u = (unit ?? "").trim();
+  if (u === "" || u === "count") return { scale: 1, baseUnit: "count" };
+  if (u === "1/s") return { scale: 1, baseUnit: "1/s" };
+  const q = parseQuantity(`1 ${u}`) ?? parseQuantity(`1${u}`);
+  if (q) return { scale: q.value, baseUnit: q.unit };
+  return { scale: 1, baseUnit: u };
+}
+function markerLinesFromOptions(options, source, suite) {
+  for (const key of Object.keys(options)) {
+    if (key !== "markers" && key !== "benchmark") throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, void 0, `format.${key}`);
+  }
+  if (options.benchmark !== void 0 && (typeof options.benchmark !== "string" || options.benchmark === "")) {
+    throw new InputError(source, "expected a benchmark name", void 0, "format.benchmark");
+  }
+  if (!Array.isArray(options.markers)) throw new InputError(source, "expected markers: a list of { pattern, metric, unit }", void 0, "format.markers");
+  const markers = options.markers.map((raw2, k) => {
+    const key = `format.markers[${k}]`;
+    if (typeof raw2 !== "object" || raw2 === null || Array.isArray(raw2)) throw new InputError(source, "expected { pattern, metric, unit }", void 0, key);
+    const m = raw2;
+    for (const field of Object.keys(m)) {
+      if (!["pattern", "metric", "unit", "direction", "optional"].includes(field)) {
+        throw new InputError(source, `unknown field "${field}"; expected pattern, metric, unit, direction, optional`, void 0, `${key}.${field}`);
+      }
+    }
+    for (const field of ["pattern", "metric", "unit"]) {
+      if (typeof m[field] !== "string" || m[field] === "") throw new InputError(source, `expected ${field} as a string`, void 0, `${key}.${field}`);
+    }
+    if (m.optional !== void 0 && typeof m.optional !== "boolean") throw new InputError(source, "expected optional: true or false", void 0, `${key}.optional`);
+    const spec = { pattern: m.pattern, metric: m.metric, unit: m.unit };
+    if (m.direction !== void 0) spec.direction = m.direction;
+    if (m.optional === true) spec.optional = true;
+    return spec;
+  });
+  return markerLinesAdapter({ markers, benchmark: options.benchmark === void 0 ? suite : options.benchmark }, source);
+}
+
+// action/src/pipeline/output-parser.ts
+var parseOutputFile = (path2, format2, options) => {
+  if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
+  return parseInput(fileInput(path2, readFileSync5(path2, "utf8")), format2);
+};
+var CONFIGURED_ADAPTERS = {
+  "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
+};
+function configOutputParser(config) {
+  const built = /* @__PURE__ */ new Map();
+  for (const [i2, suite] of config.suites.entries()) {
+    if (suite.formatOptions === null) continue;
+    const make2 = CONFIGURED_ADAPTERS[suite.format];
+    if (!make2) {
+      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`, suite.line, `suites.${i2}.format`);
+    }
+    try {
+      built.set(suite.formatOptions, make2(suite.formatOptions, config.file, suite.name));
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      throw new InputError(config.file, error2.detail, suite.line, `suites.${i2}.${error2.key ?? "format"}`);
+    }
+  }
+  return (path2, format2, options) => {
+    const adapter = options === null ? void 0 : built.get(options);
+    return adapter ? parseInput(fileInput(path2, readFileSync5(path2, "utf8")), adapter) : parseOutputFile(path2, format2, options);
+  };
+}
+
+// action/src/pipeline/measure.ts
+import { mkdirSync as mkdirSync4, realpathSync } from "node:fs";
+import { join as join10 } from "node:path";
+
+// action/src/derived/expression.ts
 var ExpressionError = class extends Error {
   constructor(detail, column) {
     super(detail);
@@ -59424,7 +57685,7 @@ function evaluate(expr, value) {
   }
 }
 
-// action/src/gate/derived.ts
+// action/src/derived/derived-metrics.ts
 function splitSource(source) {
   const m = /^(.*):(\d+)$/.exec(source);
   return m ? { file: m[1], line: Number(m[2]) } : { file: source, line: void 0 };
@@ -59518,7 +57779,7 @@ function derive(d, metrics) {
     const samples = Array.from({ length }, (_, i2) => evaluate(d.expr, (m) => metrics[m].samples[i2]));
     const bad = samples.findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) return `is not finite at sample ${bad + 1} (${samples[bad]}); not derived`;
-    const s = describe(samples);
+    const s = describe2(samples);
     return { ...base, samples, summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max } };
   }
   const value = evaluate(d.expr, (m) => central(metrics[m]));
@@ -59531,8 +57792,845 @@ function central(metric) {
   return metric.value ?? NaN;
 }
 
+// action/src/gate/budget-check.ts
+function budgetStatistic(metric, stat2) {
+  if (metric.samples && metric.samples.length > 0) {
+    const sorted = [...metric.samples].sort((a, b) => a - b);
+    switch (stat2) {
+      case "mean":
+        return { value: sorted.reduce((a, b) => a + b, 0) / sorted.length, stat: stat2 };
+      case "median":
+        return { value: quantileSorted(sorted, 0.5), stat: stat2 };
+      case "p95":
+        return { value: quantileSorted(sorted, 0.95), stat: stat2 };
+      case "max":
+        return { value: sorted[sorted.length - 1], stat: stat2 };
+      case "min":
+        return { value: sorted[0], stat: stat2 };
+    }
+  }
+  const s = metric.summary;
+  if (s) {
+    const wanted = stat2 === "p95" ? "max" : stat2;
+    const pick = { mean: s.mean, median: s.median, max: s.max, min: s.min };
+    const value = pick[wanted];
+    return value !== void 0 ? { value, stat: wanted } : { value: s.mean, stat: "mean" };
+  }
+  return metric.value !== void 0 ? { value: metric.value, stat: stat2 } : void 0;
+}
+function quantileSorted(sorted, q) {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+function checkBudget(budget2, current, baseline, severity) {
+  if (!budget2 || !current || !budget2.max && !budget2.min) return null;
+  const kind = budget2.max ? "max" : "min";
+  const limit3 = budget2.max ?? budget2.min;
+  const cur = budgetStatistic(current, budget2.stat);
+  if (!cur) return null;
+  const unmeasurable = !Number.isFinite(cur.value);
+  const failsMin = budget2.min !== void 0 && (unmeasurable || cur.value < budget2.min.value);
+  const failsMax = budget2.max !== void 0 && (unmeasurable || cur.value > budget2.max.value);
+  const reported = failsMin && !failsMax ? { kind: "min", limit: budget2.min.value } : { kind, limit: limit3.value };
+  const base = baseline ? budgetStatistic(baseline, budget2.stat) : void 0;
+  const baseWithin = base ? (budget2.max ? base.value <= budget2.max.value : true) && (budget2.min ? base.value >= budget2.min.value : true) : null;
+  return {
+    kind: reported.kind,
+    limit: reported.limit,
+    stat: cur.stat,
+    value: cur.value,
+    result: failsMin || failsMax ? "fail" : "pass",
+    baselineResult: baseWithin === null ? null : baseWithin ? "pass" : "fail",
+    severity,
+    source: formatSource(budget2.source)
+  };
+}
+
+// action/src/stats/scaling.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib139(), 1);
+var DEFAULT_POWER_LAW_OPTIONS = { confidence: 0.95 };
+function fitPowerLaw(x2, y, options = {}) {
+  const { confidence } = { ...DEFAULT_POWER_LAW_OPTIONS, ...options };
+  if (x2.length !== y.length) throw new RangeError(`x and y differ in length (${x2.length} vs ${y.length})`);
+  if ([...x2, ...y].some((v) => !(v > 0) || !Number.isFinite(v))) throw new RangeError("a power-law fit needs positive, finite x and y");
+  const n = x2.length;
+  const lx = x2.map(Math.log);
+  const ly = y.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / n;
+  const my = ly.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i2 = 0; i2 < n; i2++) {
+    const dx = lx[i2] - mx;
+    const dy = ly[i2] - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (!(sxx > 0)) throw new RangeError("a power-law fit needs at least two distinct x values");
+  const exponent = sxy / sxx;
+  const intercept = my - exponent * mx;
+  const sse = Math.max(0, syy - exponent * sxy);
+  const df = n - 2;
+  const warnings = [];
+  let stderr = NaN;
+  let ci = [-Infinity, Infinity];
+  if (df >= 1) {
+    stderr = Math.sqrt(sse / df / sxx);
+    const half = (0, import_stats_base_dists_t_quantile2.default)(1 - (1 - confidence) / 2, df) * stderr;
+    ci = [exponent - half, exponent + half];
+  } else {
+    warnings.push("two points give an exponent but no interval; measure at least three parameter values");
+  }
+  return { exponent, coefficient: Math.exp(intercept), ci, confidence, stderr, n, df, r2: syy > 0 ? 1 - sse / syy : 1, warnings };
+}
+
+// action/src/gate/scaling.ts
+var DEFAULT_SCALING_OPTIONS = { confidence: 0.95, minPoints: 3 };
+var escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function sweepCoordinate(benchmark, param) {
+  const bracket = /\[([^\]]*)\]$/.exec(benchmark.id);
+  const pairs = bracket ? bracket[1].split(",").map((p) => p.split("=")) : [];
+  const fromId = pairs.find(([k]) => k === param)?.[1];
+  const value = benchmark.params?.[param] ?? fromId;
+  if (value === void 0) return void 0;
+  if (fromId !== void 0 && bracket) {
+    const rest = pairs.filter(([k]) => k !== param).map((p) => p.join("="));
+    return { family: benchmark.id.slice(0, bracket.index) + (rest.length > 0 ? `[${rest.join(",")}]` : ""), value };
+  }
+  const spelled = new RegExp(`(^|[^0-9A-Za-z.])${escapeRegExp(value)}(?=$|[^0-9A-Za-z.])`);
+  const family = spelled.test(benchmark.id) ? benchmark.id.replace(spelled, `$1{${param}}`) : benchmark.id;
+  return { family, value };
+}
+function centralValue(metric) {
+  if (metric.samples && metric.samples.length > 0) {
+    const s = [...metric.samples].sort((a, b) => a - b);
+    const mid = s.length >> 1;
+    return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  }
+  return metric.summary?.mean ?? metric.value;
+}
+function checkScaling(benchmarks, metric, limit3, options = {}) {
+  const opts = { ...DEFAULT_SCALING_OPTIONS, ...options };
+  const families = /* @__PURE__ */ new Map();
+  for (const b of benchmarks) {
+    const coordinate = sweepCoordinate(b, limit3.param);
+    if (!coordinate) continue;
+    const family = families.get(coordinate.family) ?? { points: [], skipped: [] };
+    families.set(coordinate.family, family);
+    const x2 = Number(coordinate.value);
+    const m = b.metrics[metric];
+    const y = b.status === "ok" && m ? centralValue(m) : void 0;
+    if (y === void 0 || !(y > 0) || !(x2 > 0) || !Number.isFinite(x2)) family.skipped.push(b.id);
+    else family.points.push({ id: b.id, x: x2, y });
+  }
+  return [...families].map(([family, { points, skipped }]) => checkFamily(family, metric, limit3, points.sort((a, b) => a.x - b.x), skipped, opts));
+}
+function checkFamily(family, metric, limit3, points, skipped, opts) {
+  const base = { family, metric, param: limit3.param, points, skipped, limit: limit3 };
+  const distinct = new Set(points.map((p) => p.x)).size;
+  if (distinct < Math.max(2, opts.minPoints)) {
+    return {
+      ...base,
+      fit: distinct >= 2 ? fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts) : null,
+      result: "inconclusive",
+      reason: { code: "scaling-too-few-points", metric, param: limit3.param, usable: distinct, skipped: skipped.length, minPoints: opts.minPoints }
+    };
+  }
+  const fit3 = fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts);
+  const facts = {
+    metric,
+    param: limit3.param,
+    exponent: fit3.exponent,
+    ci: [fit3.ci[0], fit3.ci[1]],
+    confidence: fit3.confidence,
+    points: points.length,
+    skipped: skipped.length
+  };
+  const above = limit3.max !== void 0 && fit3.exponent > limit3.max;
+  const below = limit3.min !== void 0 && fit3.exponent < limit3.min;
+  if (!above && !below) {
+    const bounds = { ...limit3.min !== void 0 ? { min: limit3.min } : {}, ...limit3.max !== void 0 ? { max: limit3.max } : {} };
+    return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds } };
+  }
+  const bound = above ? limit3.max : limit3.min;
+  const side2 = above ? "above" : "below";
+  const sure = above ? fit3.ci[0] > bound : fit3.ci[1] < bound;
+  if (sure) return { ...base, fit: fit3, result: "fail", reason: { code: "scaling-beyond-limit", fit: facts, side: side2, bound } };
+  return { ...base, fit: fit3, result: "inconclusive", reason: { code: "scaling-unsure", fit: facts, side: side2, bound } };
+}
+
+// action/src/gate/scaling-rows.ts
+function scalingRows(current, baseline, budgets, isIgnored) {
+  const rows = [];
+  for (const rule of budgets.rules) {
+    for (const [metric, budget2] of Object.entries(rule.metrics)) {
+      if (!budget2.exponent) continue;
+      const matching = (set) => (set?.benchmarks ?? []).filter((b) => rule.matcher.test(b.id) && !isIgnored(b.id));
+      const baseFamilies = new Set(checkScaling(matching(baseline), metric, budget2.exponent).map((c) => c.family));
+      for (const check of checkScaling(matching(current), metric, budget2.exponent)) {
+        rows.push(toRow(check, baseFamilies.has(check.family), budget2.severity ?? budgets.defaults.severity, formatSource(budget2.source)));
+      }
+    }
+  }
+  return rows;
+}
+function toRow(check, inBaseline, severity, source) {
+  const limit3 = check.limit.max ?? check.limit.min ?? Number.NaN;
+  const decided = check.fit && check.result !== "inconclusive";
+  return {
+    benchmark: check.family,
+    metric: `${check.metric} \u221D ${check.param}^k`,
+    unit: "count",
+    direction: check.limit.max !== void 0 ? "lower" : "higher",
+    baseline: null,
+    current: check.fit ? { value: check.fit.exponent, n: check.points.length, mean: null, median: null, stddev: null, min: check.fit.ci[0], max: check.fit.ci[1] } : null,
+    change: null,
+    ci: null,
+    ciLevel: null,
+    p: null,
+    status: check.result === "inconclusive" ? "inconclusive" : inBaseline ? "unchanged" : "new",
+    flags: [],
+    budget: decided && check.fit ? {
+      kind: check.limit.max !== void 0 ? "max" : "min",
+      limit: limit3,
+      stat: "exponent",
+      value: check.fit.exponent,
+      result: check.result === "fail" ? "fail" : "pass",
+      baselineResult: null,
+      severity,
+      source
+    } : null,
+    severity,
+    tolerance: 0,
+    samplesNeeded: null,
+    reason: check.reason,
+    error: null,
+    failsGate: false
+  };
+}
+
+// action/src/gate/compare/scale.ts
+function logRatio(baseline, current) {
+  if (Number.isNaN(baseline) || Number.isNaN(current)) return NaN;
+  if (baseline === current) return 0;
+  if (baseline > 0 && current > 0) return Math.log(current) - Math.log(baseline);
+  if (baseline === 0) return current > 0 ? Infinity : -Infinity;
+  return relativeToLog((current - baseline) / Math.abs(baseline));
+}
+function relativeToLog(change) {
+  if (Number.isNaN(change)) return NaN;
+  return change > -1 ? Math.log1p(change) : -Infinity;
+}
+function logToRelative(shift) {
+  return Math.expm1(shift);
+}
+function allPositive(values) {
+  for (const v of values) if (!(v > 0)) return false;
+  return true;
+}
+function logs(values) {
+  const out = new Float64Array(values.length);
+  for (let i2 = 0; i2 < values.length; i2++) out[i2] = Math.log(values[i2]);
+  return out;
+}
+
+// action/src/gate/compare/noisier.ts
+function sortedSide(sorted) {
+  return { values: sorted, deviations: sortedAbsoluteDeviations(sorted) };
+}
+function noisierSamples(baselineSide, currentSide, onLogScale, options) {
+  const baseline = baselineSide.values;
+  const current = currentSide.values;
+  if (baseline.length < 3 || current.length < 3) return false;
+  const spread = widerSpreadOfDeviations(baselineSide.deviations, currentSide.deviations);
+  if (spread.p < options.dispersionAlpha && spread.ratio >= options.dispersionRatio) return true;
+  if (!onLogScale) return false;
+  const tail = upperTailExcess(baseline, current, { factor: options.tailFactor, presorted: true });
+  return tail.currentCount >= options.tailMinCount && tail.excess >= options.tailMinExcess && tail.p < options.tailAlpha;
+}
+function noisierSummary(baseline, current, options) {
+  const r = varianceRatioTest(baseline, current);
+  return r.p < options.dispersionAlpha && r.ratio >= options.dispersionRatio;
+}
+function robustSigma(side2) {
+  const mad = 1.482602218505602 * medianOfSorted(side2.deviations);
+  if (mad > 0) return mad;
+  return side2.values.length > 1 ? stddev(side2.values) : 0;
+}
+
+// action/src/gate/compare/samples.ts
+function compareSamples(input, options) {
+  const onLogScale = allPositive(input.baseline) && allPositive(input.current);
+  const rawBase = sortedCopy(input.baseline);
+  const rawCur = sortedCopy(input.current);
+  const base = onLogScale ? logs(rawBase) : rawBase;
+  const cur = onLogScale ? logs(rawCur) : rawCur;
+  const scale = onLogScale ? 1 : Math.abs(medianOfSorted(rawBase)) || 1;
+  const nb = base.length;
+  const nc = cur.length;
+  const test = mannWhitney(rawCur, rawBase, { presorted: true });
+  const hl = hodgesLehmannShift(base, cur, { confidence: options.confidence, presorted: true });
+  const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
+  const shift = toShift(hl.estimate);
+  let lower = toShift(hl.lower);
+  let upper = toShift(hl.upper);
+  let pRaw = test.p;
+  const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
+  const z = zQuantile(1 - (1 - options.confidence) / 2);
+  if (driftLog > 0 && Number.isFinite(shift)) {
+    const seWithin = (upper - lower) / (2 * z);
+    const seTotal = Math.hypot(seWithin, Math.SQRT2 * driftLog);
+    const extra = z * Math.SQRT2 * driftLog;
+    lower = shift - Math.hypot(shift - lower, extra);
+    upper = shift + Math.hypot(upper - shift, extra);
+    const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
+    pRaw = Math.max(pRaw, pDrift);
+  }
+  const baseSide = sortedSide(base);
+  const curSide = sortedSide(cur);
+  const flags = [];
+  if (noisierSamples(baseSide, curSide, onLogScale, options)) flags.push("noisier");
+  const minimum = minSamplesPerSide(input.alpha);
+  const insufficient = smallestExactP(nb, nc) >= input.alpha;
+  if (insufficient) flags.push("insufficient-samples");
+  const sb = robustSigma(baseSide) / scale;
+  const sc = robustSigma(curSide) / scale;
+  const target = Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise);
+  const powered = samplesNeeded({
+    variance: sb * sb + sc * sc,
+    fixedVariance: 2 * driftLog * driftLog,
+    delta: target,
+    alpha: input.alpha,
+    power: options.power,
+    efficiency: RANK_TEST_EFFICIENCY
+  });
+  return {
+    method: { id: "mann-whitney", exact: test.method === "exact", drift: driftLog > 0 ? input.drift : 0 },
+    shift,
+    interval: [lower, upper],
+    pRaw,
+    flags,
+    minimumNeeded: insufficient ? minimum : null,
+    samplesNeeded: powered === null ? null : Math.max(powered, minimum),
+    sides: [describeSorted(rawBase), describeSorted(rawCur)]
+  };
+}
+
+// action/src/gate/compare/paired.ts
+function comparePaired(input, options) {
+  const base = logs(input.baseline);
+  const cur = logs(input.current);
+  const d = cur.map((c, i2) => c - base[i2]);
+  const sortedBase = sortedCopy(base);
+  const sortedCur = sortedCopy(cur);
+  const test = wilcoxonSignedRank(d);
+  const hl = hodgesLehmannCenter(d, { confidence: options.confidence });
+  const flags = ["paired"];
+  if (noisierSamples(sortedSide(sortedBase), sortedSide(sortedCur), true, options)) flags.push("noisier");
+  const minimum = minRounds(input.alpha);
+  const insufficient = test.n < minimum;
+  if (insufficient) flags.push("insufficient-samples");
+  const sd = robustSigma(sortedSide(sortedCopy(d)));
+  const powered = samplesNeeded({
+    variance: sd * sd,
+    fixedVariance: 0,
+    delta: Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise),
+    alpha: input.alpha,
+    power: options.power,
+    efficiency: RANK_TEST_EFFICIENCY
+  });
+  return {
+    method: { id: "wilcoxon-signed-rank", rounds: d.length, exact: test.method === "exact" },
+    shift: hl.estimate,
+    interval: [hl.lower, hl.upper],
+    pRaw: test.p,
+    flags,
+    minimumNeeded: insufficient ? minimum + test.zeros : null,
+    samplesNeeded: powered === null ? null : Math.max(powered, minimum)
+  };
+}
+
+// action/src/gate/compare/summary.ts
+function compareSummary(input, options) {
+  const { baseline: b, current: c } = input;
+  const onLogScale = b.mean > 0 && c.mean > 0;
+  const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
+  let mb;
+  let mc;
+  if (onLogScale) {
+    mb = logMoments(b.mean, b.stddev, b.n);
+    mc = logMoments(c.mean, c.stddev, c.n);
+  } else {
+    mb = { mean: b.mean, variance: b.stddev * b.stddev, n: b.n };
+    mc = { mean: c.mean, variance: c.stddev * c.stddev, n: c.n };
+  }
+  const withDrift = (m) => driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m;
+  const w = welch(withDrift(mc), withDrift(mb), options.confidence);
+  const scale = Math.abs(b.mean) || 1;
+  const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
+  const flags = ["summary-only"];
+  if (onLogScale && noisierSummary(mb, mc, options)) flags.push("noisier");
+  const minimum = 2;
+  const insufficient = b.n < minimum || c.n < minimum;
+  if (insufficient) flags.push("insufficient-samples");
+  const powered = samplesNeeded({
+    variance: (mb.variance + mc.variance) / (onLogScale ? 1 : scale * scale),
+    fixedVariance: 2 * driftLog * driftLog,
+    delta: Math.log1p(input.tolerance > 0 ? input.tolerance : input.noise),
+    alpha: input.alpha,
+    power: options.power,
+    efficiency: 1
+  });
+  return {
+    method: { id: "welch-log", logScale: onLogScale },
+    shift: toShift(w.difference),
+    interval: [toShift(w.lower), toShift(w.upper)],
+    pRaw: w.p,
+    flags,
+    minimumNeeded: insufficient ? minimum : null,
+    samplesNeeded: powered === null ? null : Math.max(powered, minimum)
+  };
+}
+
+// action/src/gate/compare/single-value.ts
+function compareSingleValue(baseline, current) {
+  return {
+    method: { id: "single-value" },
+    shift: logRatio(baseline, current),
+    interval: null,
+    pRaw: null,
+    flags: ["single-sample"],
+    minimumNeeded: null,
+    samplesNeeded: null
+  };
+}
+
+// action/src/gate/compare/exact.ts
+function compareExact(baseline, current) {
+  return {
+    method: { id: "exact" },
+    shift: logRatio(baseline, current),
+    interval: null,
+    pRaw: null,
+    flags: ["exact"],
+    minimumNeeded: null,
+    samplesNeeded: null
+  };
+}
+
+// action/src/gate/compare/index.ts
+var DEFAULT_COMPARISON_OPTIONS = {
+  confidence: 0.95,
+  seed: 1,
+  dispersionAlpha: 1e-3,
+  dispersionRatio: 1.5,
+  tailFactor: 1.5,
+  tailMinCount: 3,
+  tailMinExcess: 0.1,
+  tailAlpha: 0.02,
+  power: 0.8
+};
+function compareMetrics(inputs, options = DEFAULT_COMPARISON_OPTIONS) {
+  const o = resolveOptions(options);
+  const results = inputs.map((input) => runStrategy(input, o));
+  const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
+  return inputs.map((input, i2) => classify(input, results[i2], adjusted[i2], o));
+}
+function describeMetric(metric) {
+  const samples = finiteSamples(metric);
+  if (samples.length > 0) return sideStats(describe2(samples));
+  const s = metric.summary;
+  if (s && Number.isFinite(s.mean)) {
+    return {
+      value: s.mean,
+      n: s.n,
+      mean: s.mean,
+      median: s.median ?? null,
+      stddev: s.stddev ?? null,
+      min: s.min ?? null,
+      max: s.max ?? null
+    };
+  }
+  const v = metric.value ?? NaN;
+  return { value: v, n: Number.isFinite(v) ? 1 : 0, mean: v, median: v, stddev: null, min: v, max: v };
+}
+function sideStats(d) {
+  return { value: d.median, n: d.n, mean: d.mean, median: d.median, stddev: d.n > 1 ? d.stddev : null, min: d.min, max: d.max };
+}
+function resolveOptions(options) {
+  const d = DEFAULT_COMPARISON_OPTIONS;
+  return {
+    confidence: options.confidence,
+    dispersionAlpha: options.dispersionAlpha ?? d.dispersionAlpha,
+    dispersionRatio: options.dispersionRatio ?? d.dispersionRatio,
+    tailFactor: options.tailFactor ?? d.tailFactor,
+    tailMinCount: options.tailMinCount ?? d.tailMinCount,
+    tailMinExcess: options.tailMinExcess ?? d.tailMinExcess,
+    tailAlpha: options.tailAlpha ?? d.tailAlpha,
+    power: options.power ?? d.power
+  };
+}
+function finiteSamples(metric) {
+  const samples = metric.samples ?? [];
+  for (const v of samples) if (!Number.isFinite(v)) return samples.filter((x2) => Number.isFinite(x2));
+  return samples;
+}
+function sideValue(metric) {
+  const samples = finiteSamples(metric);
+  if (samples.length > 0) return median(samples);
+  if (metric.summary && Number.isFinite(metric.summary.mean)) return metric.summary.mean;
+  return metric.value ?? NaN;
+}
+function summarySide(metric) {
+  const samples = finiteSamples(metric);
+  if (samples.length >= 2) return { mean: mean(samples), stddev: stddev(samples), n: samples.length };
+  const s = metric.summary;
+  if (s && s.n >= 2 && Number.isFinite(s.mean) && typeof s.stddev === "number" && s.stddev >= 0) {
+    return { mean: s.mean, stddev: s.stddev, n: s.n };
+  }
+  return null;
+}
+var MAX_PAIRED_ROUNDS = 4e3;
+function runStrategy(input, o) {
+  const { baseline, current } = input;
+  if (input.exact || baseline.exact && current.exact) return { ...compareExact(sideValue(baseline), sideValue(current)), notes: [] };
+  const bs = finiteSamples(baseline);
+  const cs = finiteSamples(current);
+  const dropped = (baseline.samples?.length ?? 0) - bs.length + (current.samples?.length ?? 0) - cs.length;
+  const drift = input.drift ?? 0;
+  let result;
+  const notes = dropped > 0 ? [{ code: "non-finite-ignored", count: dropped }] : [];
+  if (bs.length >= 2 && cs.length >= 2) {
+    const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
+    if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
+      result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
+    } else {
+      if (input.paired && !aligned) notes.push({ code: "rounds-not-aligned" });
+      else if (input.paired) notes.push({ code: "too-many-rounds", limit: MAX_PAIRED_ROUNDS });
+      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+    }
+  } else {
+    const sb = summarySide(baseline);
+    const sc = summarySide(current);
+    if (sb && sc) {
+      result = compareSummary({ baseline: sb, current: sc, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+    } else {
+      result = compareSingleValue(sideValue(baseline), sideValue(current));
+    }
+  }
+  return { ...result, notes };
+}
+function classify(input, r, pAdjusted, o) {
+  const tol = Math.log1p(Math.max(0, input.regression));
+  const floor = Math.log1p(Math.max(0, input.noise));
+  const increase = input.current.direction === "higher" ? "improved" : "regressed";
+  const decrease = increase === "regressed" ? "improved" : "regressed";
+  const shift = r.shift;
+  const [lo, hi] = r.interval ?? [shift, shift];
+  const tested = r.pRaw !== null;
+  const p = tested ? pAdjusted : null;
+  const change = logToRelative(shift);
+  const ci = r.interval ? [logToRelative(lo), logToRelative(hi)] : null;
+  const { method, notes } = r;
+  let status;
+  let samplesNeeded2 = null;
+  let reason;
+  const baseline = r.sides ? sideStats(r.sides[0]) : describeMetric(input.baseline);
+  const current = r.sides ? sideStats(r.sides[1]) : describeMetric(input.current);
+  if (Number.isNaN(shift)) {
+    status = "inconclusive";
+    reason = { code: "no-usable-values", method, notes };
+  } else if (!tested) {
+    if (shift > tol) status = increase;
+    else if (shift < -tol) status = decrease;
+    else status = "unchanged";
+    reason = { code: "tolerance-only", method, change, tolerance: input.regression, beyond: status !== "unchanged", notes };
+  } else if (r.minimumNeeded !== null) {
+    status = "inconclusive";
+    samplesNeeded2 = Math.max(r.minimumNeeded, r.samplesNeeded ?? 0);
+    reason = { code: "cannot-reach-significance", method, alpha: input.alpha, baselineN: baseline.n, currentN: current.n, needed: samplesNeeded2, notes };
+  } else {
+    const facts = {
+      method,
+      p,
+      adjusted: p !== r.pRaw,
+      ci,
+      confidence: o.confidence,
+      change,
+      tolerance: input.regression,
+      noise: input.noise,
+      alpha: input.alpha,
+      notes
+    };
+    const significant = p < input.alpha;
+    if (significant && lo > floor && shift > tol) {
+      status = increase;
+      reason = { code: "significant-change", ...facts };
+    } else if (significant && hi < -floor && shift < -tol) {
+      status = decrease;
+      reason = { code: "significant-change", ...facts };
+    } else if (lo > -tol && hi < tol) {
+      status = "unchanged";
+      reason = { code: "change-ruled-out", ...facts };
+    } else if (significant && shift <= tol && shift >= -tol) {
+      status = "unchanged";
+      reason = { code: "shift-within-tolerance", ...facts };
+    } else {
+      status = "inconclusive";
+      samplesNeeded2 = r.samplesNeeded;
+      reason = { code: significant ? "within-noise-floor" : "not-significant", samplesNeeded: samplesNeeded2, ...facts };
+    }
+  }
+  return {
+    status,
+    change,
+    ci,
+    ciLevel: ci ? o.confidence : null,
+    p,
+    pRaw: r.pRaw,
+    flags: r.flags,
+    samplesNeeded: samplesNeeded2,
+    reason,
+    baseline,
+    current,
+    method: method.id
+  };
+}
+
+// action/src/gate/types.ts
+var REPORT_SCHEMA = "perf-gate/report@1";
+
+// action/src/gate/confirmations.ts
+function withConfirmations(report2, confirmations) {
+  if (confirmations.size === 0) return report2;
+  return {
+    ...report2,
+    rows: report2.rows.map((r) => {
+      const c = confirmations.get(rowKey(r.benchmark, r.metric));
+      return c && !r.flags.includes(c) ? { ...r, flags: [...r.flags, c] } : r;
+    })
+  };
+}
+
+// action/src/gate/id-overlap.ts
+function idOverlap(baseline, current) {
+  const baseIds = [...new Set(baseline.benchmarks.map((b) => b.id))];
+  const curIds = [...new Set(current.benchmarks.map((b) => b.id))];
+  const base = new Set(baseIds);
+  const cur = new Set(curIds);
+  const shared = curIds.filter((id) => base.has(id)).length;
+  const bothNonEmpty = baseIds.length > 0 && curIds.length > 0;
+  const barely = shared * 2 < curIds.length && shared * 2 < baseIds.length;
+  return {
+    shared,
+    baselineCount: baseIds.length,
+    currentCount: curIds.length,
+    unmatchedBaseline: baseIds.filter((id) => !cur.has(id)),
+    unmatchedCurrent: curIds.filter((id) => !base.has(id)),
+    unusable: bothNonEmpty && (shared === 0 || barely)
+  };
+}
+
+// action/src/gate/index.ts
+var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
+var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "new", "missing", "failed"];
+function emptyRow(benchmark, metric, resolved, sample) {
+  return {
+    benchmark,
+    metric,
+    unit: sample?.unit ?? "",
+    direction: resolved.direction ?? sample?.direction ?? "lower",
+    baseline: null,
+    current: null,
+    change: null,
+    ci: null,
+    ciLevel: null,
+    p: null,
+    status: "unchanged",
+    flags: [],
+    budget: null,
+    severity: resolved.severity,
+    tolerance: resolved.tolerances.regression,
+    samplesNeeded: null,
+    // A placeholder: every path of decide() sets the row's own reason.
+    reason: { code: "no-baseline" },
+    error: null,
+    failsGate: false
+  };
+}
+function withDirection(metric, resolved) {
+  return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
+}
+function metricNames(current, baseline) {
+  return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
+}
+function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
+  const warnings = [];
+  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
+  if (differentTestbed) {
+    const testbeds = { baselineTestbed: baseline.testbed.id, currentTestbed: current.testbed.id };
+    if (options.testbedMismatch === "refuse") throw new TestbedMismatchError({ ...testbeds, mode: "refuse" });
+    warnings.push({ code: "different-testbed", ...testbeds, mode: options.testbedMismatch });
+  }
+  if (!baseline) warnings.push({ code: "no-baseline" });
+  if (current.benchmarks.length === 0) throw new InputError("current results", "they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)");
+  const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
+  const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
+  const ids = [.../* @__PURE__ */ new Set([...curById.keys(), ...baseById.keys()])];
+  const interleaved2 = baseline?.design === "interleaved" && current.design === "interleaved";
+  const pending = [];
+  const inputs = [];
+  const ignored = /* @__PURE__ */ new Set();
+  const usedRules = /* @__PURE__ */ new Set();
+  for (const id of ids) {
+    const cur = curById.get(id);
+    const base = baseById.get(id);
+    const names = metricNames(cur, base);
+    if (names.length === 0) names.push("-");
+    for (const name of names) {
+      const resolved = resolveBudget(budgets, id, name);
+      for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
+      if (resolved.ignore) {
+        ignored.add(id);
+        continue;
+      }
+      const curMetric = cur?.metrics[name] && withDirection(cur.metrics[name], resolved);
+      const baseMetric = base?.metrics[name] && withDirection(base.metrics[name], resolved);
+      assertLimitFitsMetric(resolved, name, curMetric ?? baseMetric);
+      const row = emptyRow(id, name, resolved, curMetric ?? baseMetric);
+      row.budget = checkBudget(resolved.budget, curMetric, baseMetric, resolved.severity);
+      if (curMetric) row.current = describeMetric(curMetric);
+      if (baseMetric) row.baseline = describeMetric(baseMetric);
+      if (cur?.status === "failed") {
+        row.status = "failed";
+        row.error = { message: cur.error?.message ?? "the benchmark failed", ...cur.error?.logTail ? { logTail: cur.error.logTail } : {} };
+        row.reason = { code: "benchmark-failed", message: row.error.message };
+        pending.push({ row });
+      } else if (!cur || !curMetric) {
+        row.status = "missing";
+        row.reason = cur ? { code: "metric-missing", metric: name } : { code: "benchmark-missing" };
+        pending.push({ row });
+      } else if (!baseMetric) {
+        row.status = "new";
+        row.reason = base?.status === "failed" ? { code: "baseline-failed" } : { code: "no-baseline" };
+        pending.push({ row });
+      } else {
+        const exact = Boolean(curMetric.exact && baseMetric.exact);
+        inputs.push({
+          baseline: baseMetric,
+          current: curMetric,
+          exact,
+          paired: interleaved2 && (curMetric.samples?.length ?? 0) > 0 && curMetric.samples?.length === baseMetric.samples?.length,
+          regression: resolved.tolerances.regression,
+          noise: resolved.tolerances.noise,
+          alpha: resolved.tolerances.alpha,
+          // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
+          drift: interleaved2 ? 0 : resolved.tolerances.drift
+        });
+        if (base?.status === "failed") row.flags.push("baseline-failed");
+        pending.push({ row, comparison: inputs.length - 1 });
+      }
+    }
+  }
+  const comparisons = inputs.length > 0 ? compareMetrics(inputs, options.comparison) : [];
+  const rows = pending.map(({ row, comparison: comparison2 }) => {
+    if (comparison2 === void 0) return finish(row, budgets, differentTestbed, options);
+    const c = comparisons[comparison2];
+    const flags = [...row.flags, ...c.flags];
+    const reason = row.flags.includes("baseline-failed") ? { code: "baseline-failure-gone", comparison: c.reason } : c.reason;
+    return finish(
+      {
+        ...row,
+        baseline: c.baseline,
+        current: c.current,
+        change: c.change,
+        ci: c.ci,
+        ciLevel: c.ciLevel,
+        p: c.p,
+        status: c.status,
+        flags,
+        samplesNeeded: c.samplesNeeded,
+        reason
+      },
+      budgets,
+      differentTestbed,
+      options
+    );
+  });
+  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) {
+      warnings.push({ code: "unused-budget", pattern: rule.pattern, source: rule.source });
+    }
+  }
+  const sides = [...current.benchmarks, ...baseline?.benchmarks ?? []];
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) continue;
+    const matched = sides.filter((b) => rule.matcher.test(b.id));
+    for (const [metric, budget2] of Object.entries(rule.metrics)) {
+      if (matched.some((b) => b.metrics[metric] !== void 0)) continue;
+      warnings.push({ code: "unused-budget-metric", pattern: rule.pattern, metric, source: budget2.source });
+    }
+  }
+  for (const b of current.benchmarks) {
+    const missing = Object.entries(b.unavailable ?? {});
+    if (missing.length === 0 || ignored.has(b.id)) continue;
+    warnings.push({ code: "unavailable-metrics", benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
+  }
+  if (ignored.size > 0) {
+    warnings.push({ code: "ignored-benchmarks", benchmarks: [...ignored] });
+  }
+  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
+  counts.budgetFailed = 0;
+  counts.budgetWarned = 0;
+  for (const r of rows) {
+    counts[r.status]++;
+    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts.budgetFailed++;
+    else if (r.budget?.result === "fail") counts.budgetWarned++;
+  }
+  return {
+    schema: REPORT_SCHEMA,
+    verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
+    counts,
+    rows,
+    warnings,
+    baseline: baseline ? meta(baseline) : null,
+    current: meta(current)
+  };
+}
+function assertLimitFitsMetric(resolved, metric, sample) {
+  const limit3 = resolved.budget?.max ?? resolved.budget?.min;
+  const measured = sample ? dimensionOfUnit(sample.unit) : void 0;
+  if (!limit3 || !measured || limit3.dimension === measured || measured === "count" && limit3.dimension === "count") return;
+  throw new InputError(
+    resolved.budget.source.file,
+    `the limit "${limit3.text}" is ${limit3.dimension} but ${metric} is measured in ${sample.unit} (${measured}); give the limit in the metric's unit`,
+    resolved.budget.source.line
+  );
+}
+function meta(set) {
+  return {
+    ...set.commit ? { commit: set.commit } : {},
+    ...set.ref ? { ref: set.ref } : {},
+    created: set.created,
+    ...set.testbed?.id ? { testbed: set.testbed.id } : {}
+  };
+}
+function finish(row, budgets, differentTestbed, options) {
+  const compared = row.baseline !== null && row.current !== null;
+  const flagged = differentTestbed && compared;
+  const flags = flagged && !row.flags.includes("different-testbed") ? [...row.flags, "different-testbed"] : row.flags;
+  const regressionCounts = !flagged || options.testbedMismatch === "compare";
+  const failsGate = row.status === "failed" || row.status === "regressed" && row.severity === "fail" && regressionCounts || row.budget?.result === "fail" && row.budget.severity === "fail" || row.status === "missing" && budgets.defaults.missing === "fail";
+  return { ...row, flags, failsGate };
+}
+
 // action/src/runner/ab.ts
-import { join as join8, relative as relative4, isAbsolute } from "node:path";
+import { join as join7, relative as relative3, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -59705,9 +58803,9 @@ function xoroshiro128plus(seed) {
 
 // action/src/runner/failure.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-var LOG_TAIL_LINES4 = 20;
-var LOG_TAIL_CHARS2 = 4e3;
-function logTail(path2, lines = LOG_TAIL_LINES4) {
+var LOG_TAIL_LINES = 20;
+var LOG_TAIL_CHARS = 4e3;
+function logTail(path2, lines = LOG_TAIL_LINES) {
   let text;
   try {
     text = readFileSync6(path2, "utf8");
@@ -59715,7 +58813,7 @@ function logTail(path2, lines = LOG_TAIL_LINES4) {
     return "";
   }
   const tail = text.replace(/\s+$/, "").split("\n").slice(-lines).join("\n");
-  return tail.length > LOG_TAIL_CHARS2 ? tail.slice(-LOG_TAIL_CHARS2) : tail;
+  return tail.length > LOG_TAIL_CHARS ? tail.slice(-LOG_TAIL_CHARS) : tail;
 }
 function describeExit(step, result, timeoutSeconds) {
   if (result.timedOut) return `${step} timed out after ${timeoutSeconds} s; its process group was killed`;
@@ -59751,8 +58849,14 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 }
 
 // action/src/runner/invoke.ts
-import { existsSync as existsSync2, mkdirSync as mkdirSync3, rmSync as rmSync2, statSync as statSync5 } from "node:fs";
-import { join as join7 } from "node:path";
+import { existsSync as existsSync3, mkdirSync as mkdirSync3, rmSync as rmSync2, statSync as statSync4 } from "node:fs";
+import { join as join6 } from "node:path";
+
+// action/src/runner/run-log.ts
+import { existsSync as existsSync2, renameSync as renameSync2 } from "node:fs";
+function startLog(path2) {
+  if (existsSync2(path2)) renameSync2(path2, `${path2}.1`);
+}
 
 // action/src/runner/sweep.ts
 function sweepPoints(params) {
@@ -59783,7 +58887,8 @@ function processEnv(ctx, suite, extra) {
 async function buildSuite(suite, cwd, dir, side2, ctx) {
   if (suite.build === null) return null;
   mkdirSync3(dir, { recursive: true });
-  const logPath = join7(dir, side2 ? `build-${side2}.log` : "build.log");
+  const logPath = join6(dir, side2 ? `build-${side2}.log` : "build.log");
+  startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
@@ -59799,13 +58904,14 @@ async function buildSuite(suite, cwd, dir, side2, ctx) {
   return failure ? benchmarkError(failure, result, logPath) : null;
 }
 function nonEmptyFile(path2) {
-  return existsSync2(path2) && statSync5(path2).size > 0;
+  return existsSync3(path2) && statSync4(path2).size > 0;
 }
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
   mkdirSync3(inv.dir, { recursive: true });
-  const logPath = join7(inv.dir, `${inv.stem}.log`);
-  const outputPath = join7(inv.dir, `${inv.stem}.output`);
+  const logPath = join6(inv.dir, `${inv.stem}.log`);
+  startLog(logPath);
+  const outputPath = join6(inv.dir, `${inv.stem}.output`);
   rmSync2(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
@@ -59912,7 +59018,7 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join8(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join7(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
@@ -59977,17 +59083,17 @@ function unitKeys(unit) {
   return [...unit.data.head.series.values()].flatMap((s) => [...s.metrics.keys()].map((m) => rowKey(s.template.id, m)));
 }
 function baseWorkdir(suite, checkouts) {
-  const rel = relative4(checkouts.head, suite.workdir);
+  const rel = relative3(checkouts.head, suite.workdir);
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
   }
-  return join8(checkouts.base, rel);
+  return join7(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join8(ctx.outDir, suite.name);
+    const dir = join7(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -60091,7 +59197,7 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
-import { join as join9 } from "node:path";
+import { join as join8 } from "node:path";
 function mergeRepeats(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run of runs) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -60103,7 +59209,7 @@ function mergeRepeats(runs) {
   });
 }
 async function runSuite(suite, ctx, expected) {
-  const dir = join9(ctx.outDir, suite.name);
+  const dir = join8(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -60148,106 +59254,11 @@ function selectShard(suites, shard) {
   return suites.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
-// action/src/runner/spawn.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-import { once } from "node:events";
-var KILL_GRACE_MS = 3e3;
-var PIPE_DRAIN_MS = 2e3;
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-  }
-}
-async function closeStream(stream) {
-  stream.end();
-  if (!stream.closed) await once(stream, "close");
-}
-function processSpawner() {
-  const running = /* @__PURE__ */ new Set();
-  return {
-    stopAll() {
-      for (const pid of running) killGroup(pid, "SIGKILL");
-    },
-    async run(request2) {
-      const log = createWriteStream(request2.logPath, { flags: "a" });
-      const out = request2.stdoutPath ? createWriteStream(request2.stdoutPath) : null;
-      const argv = request2.pin ? ["taskset", "-c", request2.pin, "bash", "-c", request2.command] : ["bash", "-c", request2.command];
-      const started = performance.now();
-      const child = spawn(argv[0], argv.slice(1), {
-        cwd: request2.cwd,
-        env: request2.env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"]
-      });
-      if (child.pid !== void 0) running.add(child.pid);
-      child.stdout.on("data", (chunk) => {
-        log.write(chunk);
-        out?.write(chunk);
-      });
-      child.stderr.on("data", (chunk) => log.write(chunk));
-      const drained = Promise.all([once(child.stdout, "close"), once(child.stderr, "close")]).catch(() => void 0);
-      let timedOut = false;
-      let killTimer;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        if (child.pid !== void 0) killGroup(child.pid, "SIGTERM");
-        killTimer = setTimeout(() => child.pid !== void 0 && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
-      }, request2.timeoutSeconds * 1e3);
-      const exit = new Promise((resolve12) => {
-        child.once("error", (error3) => resolve12({ code: null, signal: null, error: error3 }));
-        child.once("exit", (code2, signal2) => resolve12({ code: code2, signal: signal2 }));
-      });
-      const { code, signal, error: error2 } = await exit;
-      const seconds = (performance.now() - started) / 1e3;
-      clearTimeout(timer);
-      if (child.pid !== void 0) {
-        killGroup(child.pid, "SIGKILL");
-        running.delete(child.pid);
-      }
-      clearTimeout(killTimer);
-      let drainTimer;
-      await Promise.race([drained, new Promise((r) => drainTimer = setTimeout(r, PIPE_DRAIN_MS))]);
-      clearTimeout(drainTimer);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      if (error2) log.write(`perf-gate: could not start ${argv[0]}: ${error2.message}
-`);
-      await Promise.all([closeStream(log), out ? closeStream(out) : Promise.resolve()]);
-      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds };
-    }
-  };
-}
-
-// action/src/runner/interrupt.ts
-async function withInterruptCleanup(spawner, body) {
-  const cleanups = [];
-  const onSignal = (signal) => {
-    spawner.stopAll();
-    for (const cleanup of cleanups) {
-      try {
-        cleanup();
-      } catch {
-      }
-    }
-    process.kill(process.pid, signal);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  try {
-    return await body(cleanups);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-}
-
 // action/src/runner/worktree.ts
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join10 } from "node:path";
+import { join as join9 } from "node:path";
 function git(cwd, args) {
   return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
@@ -60272,7 +59283,7 @@ function addBaseWorktree(repo, ref) {
   } catch {
     throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync(join10(tmpdir(), "perf-gate-base-"));
+  const dir = mkdtempSync(join9(tmpdir(), "perf-gate-base-"));
   try {
     git(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
@@ -60299,60 +59310,14 @@ function addBaseWorktree(repo, ref) {
   };
 }
 
-// action/src/cli/run.ts
-var USAGE6 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--json FILE] [--markdown FILE]
-                     [--out DIR] [--ab REF] [--shard i/n] [--mode pr|main|release]
-
-Runs the suites of perf-gate.yml (build, then run), compares the results with the
-baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
-or 2 (unusable input).
-
-  --config FILE       the suites to run (default: perf-gate.yml)
-  --baseline PATH...  stored results to compare with (default: the config's
-                      baselines: folder when it holds results)
-  --json FILE         write the JSON report
-  --markdown FILE     write the Markdown report (a PR comment body)
-  --out DIR           harness outputs, logs and results.json, for the artifact
-                      (default: perf-gate-results)
-  --ab REF            interleaved A/B: check REF out in a git worktree, run base
-                      and head in alternating rounds, compare them paired
-  --shard i/n         run only this runner's share of the suites (round-robin
-                      by position in the config)
-  --mode MODE         pr (default), release, or main: main also stores the
-                      results where the config's baselines: points`;
-var parseOutputFile = (path2, format2, options) => {
-  if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync7(path2, "utf8")), format2);
-};
-var CONFIGURED_ADAPTERS = {
-  "marker-lines": (options, source) => markerLinesFromOptions(options, source)
-};
-function configOutputParser(config) {
-  const built = /* @__PURE__ */ new Map();
-  for (const [i2, suite] of config.suites.entries()) {
-    if (suite.formatOptions === null) continue;
-    const make2 = CONFIGURED_ADAPTERS[suite.format];
-    if (!make2) {
-      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`, suite.line, `suites.${i2}.format`);
-    }
-    try {
-      built.set(suite.formatOptions, make2(suite.formatOptions, config.file));
-    } catch (error2) {
-      if (!(error2 instanceof InputError)) throw error2;
-      throw new InputError(config.file, error2.detail, suite.line, `suites.${i2}.${error2.key ?? "format"}`);
-    }
-  }
-  return (path2, format2, options) => {
-    const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync7(path2, "utf8")), adapter) : parseOutputFile(path2, format2, options);
-  };
+// action/src/pipeline/measure.ts
+function shardSuites(config, shard) {
+  return selectShard(config.suites, shard).map((s) => s.name);
 }
-function defaultDeps() {
-  return {
-    spawner: processSpawner(),
-    testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
-    throttle: () => readThrottleCounters(systemFiles("/"))
-  };
+function measuredRun(config, env, deps) {
+  const commit = env.GITHUB_SHA || headCommit(config.dir);
+  const testbed = deps.testbed(env)?.id;
+  return { ...commit ? { commit } : {}, ...testbed ? { testbed } : {} };
 }
 function runnerContext(options, deps) {
   return {
@@ -60374,11 +59339,10 @@ function metadata(set, commit, env, testbed) {
 async function runConfiguredSuites(options) {
   const deps = options.deps ?? defaultDeps();
   mkdirSync4(options.outDir, { recursive: true });
-  const configDir = dirname5(resolve9(options.config.file));
-  const commit = options.env.GITHUB_SHA || headCommit(configDir);
+  const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join11(options.outDir, "results.json");
+  const resultsPath = join10(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
@@ -60396,31 +59360,8 @@ async function runConfiguredSuites(options) {
   writeResultSet(resultsPath, current);
   return current;
 }
-function onlySuites(set, suites) {
-  const names = new Set(suites);
-  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
-  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
-}
-function baselineFile(config, shard) {
-  return join11(config.baselines, shard ? `results.shard-${shard.index}-of-${shard.count}.json` : "results.json");
-}
-function storeBaseline(config, results, shard = null) {
-  const path2 = baselineFile(config, shard);
-  writeResultSet(path2, results);
-  return path2;
-}
-function configBudgets(config, cwd) {
-  return existsSync3(config.budgets) ? loadBudgets([config.budgets], cwd) : EMPTY_BUDGETS;
-}
 function gateClassifier(budgets) {
-  return (base, head) => new Map(decide3(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
-}
-function hasFiles(dir) {
-  try {
-    return readdirSync5(dir).some((n) => !n.startsWith("."));
-  } catch {
-    return false;
-  }
+  return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 function realpath(path2) {
   try {
@@ -60429,6 +59370,1716 @@ function realpath(path2) {
     return path2;
   }
 }
+async function measureAb(request2) {
+  const deps = request2.deps ?? defaultDeps();
+  const { config, shard, outDir } = request2;
+  const repo = realpath(repositoryRoot(config.dir));
+  const headSha = headCommit(repo);
+  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const testbed = deps.testbed(request2.env);
+  const created = request2.now().toISOString();
+  const checkout = addBaseWorktree(repo, request2.ref);
+  request2.cleanups.push(() => checkout.remove());
+  let outcome;
+  try {
+    request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
+`);
+    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
+      ...runnerContext({ config, shard, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
+      classify: gateClassifier(request2.budgets),
+      created
+    });
+  } finally {
+    checkout.remove();
+  }
+  const base = metadata(outcome.base, checkout.commit, {}, testbed);
+  const head = metadata(outcome.head, headSha, request2.env, testbed);
+  writeResultSet(join10(outDir, "base.json"), base);
+  writeResultSet(join10(outDir, "results.json"), head);
+  request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
+`);
+  return { base, head, confirmations: outcome.confirmations };
+}
+
+// action/src/pipeline/gate.ts
+function gateOptions(testbedMismatch) {
+  return { comparison: { confidence: 0.95, seed: 1 }, testbedMismatch };
+}
+function gate(request2) {
+  assertBudgetMetricsExist(request2.budgets, request2.baseline, request2.current);
+  if (request2.baseline && !request2.sameConfig) {
+    const overlap = idOverlap(request2.baseline, request2.current);
+    if (overlap.unusable) throw new InputError(request2.baselineInput, unmatchedIdsMessage(overlap, request2.baselineSource ?? request2.baselineInput, request2.currentSource ?? "the current results"));
+  }
+  try {
+    const report2 = decide(request2.baseline, request2.current, request2.budgets, request2.options ?? DEFAULT_GATE_OPTIONS);
+    return request2.confirmations ? withConfirmations(report2, request2.confirmations) : report2;
+  } catch (error2) {
+    if (error2 instanceof TestbedMismatchError) throw new InputError(request2.baselineInput, error2.message);
+    throw error2;
+  }
+}
+function some(ids) {
+  const shown = ids.slice(0, 3).map((id) => `"${id}"`).join(", ");
+  return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
+}
+function unmatchedIdsMessage(overlap, baselineSource, currentSource) {
+  const shared = overlap.shared === 0 ? "no benchmark id in common" : `only ${overlap.shared} benchmark id(s) in common`;
+  return `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME / --command-name NAME); in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded.`;
+}
+function assertBudgetMetricsExist(budgets, baseline, current) {
+  const reported = new Set([...current.benchmarks, ...baseline?.benchmarks ?? []].flatMap((b) => Object.keys(b.metrics)));
+  for (const rule of budgets.rules) {
+    for (const [metric, budget2] of Object.entries(rule.metrics)) {
+      if (isKnownMetricName(metric) || dimensionOfMetric(metric) !== void 0 || reported.has(metric)) continue;
+      const near = nearestName(metric, [.../* @__PURE__ */ new Set([...KNOWN_METRIC_NAMES, ...reported])]);
+      throw new InputError(
+        budget2.source.file,
+        `"${metric}" is not a metric perf-gate knows and no benchmark of this run reports it${near ? `; did you mean \`${near}\`?` : ""} (known: ${KNOWN_METRIC_NAMES.slice(0, 6).join(", ")} \u2026; reported here: ${[...reported].slice(0, 6).join(", ") || "none"})`,
+        budget2.source.line,
+        `benchmarks.${rule.pattern}.${metric}`
+      );
+    }
+  }
+}
+
+// action/src/pipeline/publish.ts
+import { accessSync, closeSync as closeSync2, constants, mkdirSync as mkdirSync5, openSync as openSync2, rmSync as rmSync4, statSync as statSync5, writeFileSync } from "node:fs";
+import { dirname as dirname4, join as join11, relative as relative4, resolve as resolve5, sep as sep2 } from "node:path";
+
+// action/src/report/escape-markdown.ts
+import { stripVTControlCharacters } from "node:util";
+function escapeMarkdown(text) {
+  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
+    MARKDOWN_SPECIAL,
+    (ch, offset, whole) => {
+      const entity = ENTITY[ch] ?? ch;
+      const next = whole.charAt(offset + 1);
+      if (ch === "@" || ch === "#" && /[0-9]/.test(next)) return `${entity}${ZERO_WIDTH_SPACE}`;
+      return entity;
+    }
+  );
+}
+function codeBlock(text, info2 = "text") {
+  const body = cleanControls(stripVTControlCharacters(String(text)).replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")).replace(/<!--/g, `<!${ZWSP_CHAR}--`).replace(/-->/g, `-${ZWSP_CHAR}->`).replace(/\n+$/, "");
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${info2}
+${body}
+${fence}`;
+}
+var ZWSP_CHAR = "\u200B";
+function breakAutolinks(text) {
+  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
+}
+var ZERO_WIDTH_SPACE = "&#8203;";
+var LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
+var MARKDOWN_SPECIAL = /[&<>|`[\]*_~#$\\@]/g;
+var ENTITY = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;",
+  "#": "&#35;",
+  $: "&#36;",
+  "\\": "&#92;",
+  "@": "@"
+};
+var CONTROL2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+function cleanControls(text) {
+  return text.replace(CONTROL2, "\uFFFD");
+}
+
+// action/src/report/format.ts
+var NONE = "\u2014";
+var PERCENT_SCALE = { factor: 0.01, symbol: "%" };
+function scaleFor(unit, values) {
+  if (unit === "fraction") return PERCENT_SCALE;
+  return pickScale(unit, values.filter((v) => typeof v === "number" && Number.isFinite(v)));
+}
+function rowScale(row) {
+  const values = [row.baseline?.value, row.current?.value].filter((v) => typeof v === "number" && Number.isFinite(v));
+  if (row.unit === "count" && values.length > 0 && values.every((v) => Number.isInteger(v) && Math.abs(v) < 1e7)) return UNIT_SCALE2;
+  return scaleFor(row.unit, values.length > 0 ? values : [row.budget?.limit]);
+}
+var UNIT_SCALE2 = { factor: 1, symbol: "" };
+function formatValue(value, scale) {
+  return Number.isFinite(value) ? formatInScale(value, scale) : String(value);
+}
+function formatSide(side2, scale) {
+  if (!side2) return NONE;
+  const value = formatValue(side2.value, scale);
+  if (side2.stddev === null || side2.stddev === void 0) return value;
+  return `${value} \xB1 ${formatSpread(side2.stddev / scale.factor, side2.value / scale.factor)}`;
+}
+function formatStddev(side2, scale) {
+  if (!side2 || side2.stddev === null || side2.stddev === void 0) return NONE;
+  if (!Number.isFinite(side2.stddev)) return String(side2.stddev);
+  const s = formatSpread(side2.stddev / scale.factor, side2.value / scale.factor);
+  return scale.symbol ? `${s} ${scale.symbol}` : s;
+}
+function formatSpread(spread, value) {
+  if (!Number.isFinite(spread)) return String(spread);
+  const decimals = Number.isFinite(value) ? (formatNumber(value).split(".")[1] ?? "").length : 2;
+  const fixed = spread.toFixed(decimals);
+  if (spread !== 0 && Number(fixed) === 0) return spread.toPrecision(2);
+  return fixed;
+}
+function formatPercentNumber(fraction) {
+  if (!Number.isFinite(fraction)) return String(fraction);
+  const pct2 = fraction * 100;
+  const abs = Math.abs(pct2);
+  let digits;
+  if (abs >= 1e3) digits = abs.toFixed(0);
+  else if (abs === 0 || abs >= 0.095) digits = abs.toFixed(1);
+  else digits = abs.toPrecision(1);
+  const sign = pct2 > 0 && Number(digits) !== 0 ? "+" : pct2 < 0 && Number(digits) !== 0 ? "-" : "";
+  return `${sign}${digits}`;
+}
+function formatPercent(fraction) {
+  return `${formatPercentNumber(fraction)} %`;
+}
+function formatTolerance(fraction) {
+  if (!Number.isFinite(fraction)) return String(fraction);
+  return `${trimZeros2(formatPercentNumber(Math.abs(fraction)).replace(/^\+/, ""))} %`;
+}
+function formatChange(change, ci) {
+  if (change === null) return NONE;
+  const main2 = formatPercent(change);
+  if (!ci) return main2;
+  return `${main2} [${formatPercentNumber(ci[0])}, ${formatPercentNumber(ci[1])}]`;
+}
+function formatCiLabel(level) {
+  if (level === null || !Number.isFinite(level)) return "CI";
+  return `${trimZeros2((level * 100).toFixed(1))}% CI`;
+}
+function formatP(p) {
+  if (p === null) return NONE;
+  if (!Number.isFinite(p)) return `p = ${String(p)}`;
+  if (p < 1e-3) return "p < 0.001";
+  return `p = ${p.toFixed(3)}`;
+}
+function formatCount(n) {
+  if (!Number.isFinite(n)) return String(n);
+  const [int, frac] = String(n).split(".");
+  const grouped = (int ?? "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac === void 0 ? grouped : `${grouped}.${frac}`;
+}
+function formatLimit(budget2, scale) {
+  const op = budget2.kind === "max" ? "\u2264" : "\u2265";
+  const limit3 = formatLimitValue(budget2, scale);
+  return budget2.stat === "mean" ? `${op} ${limit3}` : `${budget2.stat} ${op} ${limit3}`;
+}
+function formatLimitValue(budget2, scale) {
+  return Number.isFinite(budget2.limit) ? trimZeros2(formatValue(budget2.limit, scale)) : String(budget2.limit);
+}
+function formatBreach(budget2, scale) {
+  return `${formatChecked(budget2, scale)} ${budget2.kind === "max" ? ">" : "<"} ${formatLimitValue(budget2, scale)}`;
+}
+function formatChecked(budget2, scale) {
+  return `${budget2.stat} ${formatValue(budget2.value, scale)}`;
+}
+function shortCommit(commit) {
+  return /^[0-9a-f]{40}$/i.test(commit) ? commit.slice(0, 7) : commit;
+}
+function plural(n, singular, pluralForm = `${singular}s`) {
+  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
+}
+function trimZeros2(text) {
+  return text.replace(/(\d)\.(\d*?)0+(?=\D|$)/, (_m, int, frac) => frac ? `${int}.${frac}` : int);
+}
+
+// action/src/report/flags.ts
+var FLAG_TEXT = {
+  noisier: "the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work",
+  "single-sample": "one value per side: compared with the tolerance alone, no significance test; repeat the measurement to get a test",
+  "insufficient-samples": "too few samples to decide; rerun with at least the number of samples per side shown in the row",
+  "different-testbed": "baseline and current were measured on different machines or settings: the change may come from the machine, not the code",
+  "summary-only": "only mean, stddev and n were available: compared with Welch\u2019s test on the log scale",
+  exact: "a deterministic count: the tolerance applies directly, no test needed",
+  paired: "measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels",
+  confirmed: "a re-run confirmed the change",
+  "not-confirmed": "a re-run did not confirm the change: treat it as noise unless it recurs",
+  "baseline-failed": "the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone",
+  ignored: "ignored by a budget (`ignore: true`): shown for information, never fails the gate"
+};
+function flagsIn(rows) {
+  const present = new Set(rows.flatMap((r) => r.flags));
+  return Object.keys(FLAG_TEXT).filter((f) => present.has(f));
+}
+function rowNotes(row) {
+  const notes = [...row.flags];
+  if (row.samplesNeeded !== null && (row.status === "inconclusive" || row.flags.includes("insufficient-samples"))) {
+    notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} samples per side`);
+  }
+  return notes;
+}
+
+// action/src/report/reason-numbers.ts
+function pct(fraction) {
+  if (!Number.isFinite(fraction)) return fraction > 0 ? "+\u221E%" : "\u2212\u221E%";
+  const v = fraction * 100;
+  const digits = Math.abs(v) >= 10 || Number.isInteger(v) ? 0 : 1;
+  return `${v.toFixed(digits).replace(/\.0$/, "")}%`;
+}
+function signedPct(fraction) {
+  if (!Number.isFinite(fraction)) return pct(fraction);
+  const s = pct(Math.abs(fraction));
+  return fraction > 0 ? `+${s}` : fraction < 0 ? `\u2212${s}` : s;
+}
+function pValue(p) {
+  if (p < 1e-4) return "< 0.0001";
+  return `= ${Number(p.toPrecision(2))}`;
+}
+
+// action/src/report/reason-text.ts
+function reasonText(reason) {
+  switch (reason.code) {
+    case "text":
+      return reason.text;
+    case "benchmark-failed":
+      return `the benchmark failed: ${reason.message}`;
+    case "metric-missing":
+      return `the current run has no ${reason.metric} metric for this benchmark`;
+    case "benchmark-missing":
+      return "the benchmark is in the baseline but not in the current run";
+    case "baseline-failed":
+      return "the baseline run of this benchmark failed: nothing to compare with";
+    case "baseline-failure-gone":
+      return `${reasonText(reason.comparison)} The baseline run of this benchmark failed, this run passes.`;
+    case "no-baseline":
+      return "no baseline for this benchmark";
+    case "no-usable-values":
+      return `${capital(methodText(reason.method))}: no usable values to compare${notesText(reason.notes)}.`;
+    case "tolerance-only":
+      return `${capital(methodText(reason.method))}: the ${signedPct(reason.change)} change is ${reason.beyond ? "beyond" : "within"} the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case "cannot-reach-significance": {
+      const what = reason.method.id === "wilcoxon-signed-rank" ? "rounds are" : "samples per side are";
+      return `${capital(methodText(reason.method))} cannot reach significance at \u03B1 = ${reason.alpha} with ${reason.baselineN} and ${reason.currentN} samples: at least ${reason.needed} ${what} needed${notesText(reason.notes)}.`;
+    }
+    case "significant-change":
+      return `${lead(reason)}: ${pText(reason)} and the ${intervalText(reason)} clears the ${pct(reason.noise)} noise floor, with the ${signedPct(reason.change)} estimate beyond the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case "change-ruled-out":
+      return `${lead(reason)}: the ${intervalText(reason)} lies within \xB1${pct(reason.tolerance)}, so a change of the tolerance's size is ruled out, ${pText(reason)}${notesText(reason.notes)}.`;
+    case "shift-within-tolerance":
+      return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
+    case "not-significant":
+    case "within-noise-floor": {
+      const why = reason.code === "not-significant" ? `${pText(reason)} is not significant at \u03B1 = ${reason.alpha} and the ${intervalText(reason)} still allows a change beyond \xB1${pct(reason.tolerance)}` : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
+      const unit = reason.method.id === "wilcoxon-signed-rank" ? "paired rounds" : "samples per side";
+      const next = reason.samplesNeeded === null ? "; more samples will not decide it at this drift, interleave the runs (paired rounds)" : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
+      return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
+    }
+    case "scaling-too-few-points":
+      return `${reason.usable} usable value${reason.usable === 1 ? "" : "s"} of ${reason.param}${skippedText(reason.skipped, reason.metric)}; a scaling exponent needs at least ${reason.minPoints}`;
+    case "scaling-within-limit": {
+      const { min, max: max2 } = reason.limit;
+      const bounds = [min !== void 0 ? `\u2265 ${min}` : "", max2 !== void 0 ? `\u2264 ${max2}` : ""].filter(Boolean).join(" and ");
+      return `${fitText(reason.fit)}: within the limit ${bounds}`;
+    }
+    case "scaling-beyond-limit":
+      return `${fitText(reason.fit)}: ${reason.side === "above" ? "above the maximum" : "below the minimum"} exponent ${reason.bound}`;
+    case "scaling-unsure":
+      return `${fitText(reason.fit)}: the estimate is ${reason.side} ${reason.bound} but the interval includes it; add parameter values or runs`;
+  }
+}
+function methodText(method) {
+  switch (method.id) {
+    case "exact":
+      return "deterministic count compared directly";
+    case "single-value":
+      return "a single value on at least one side, so no test is possible";
+    case "mann-whitney":
+      return `Mann\u2013Whitney (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval${method.drift > 0 ? ` widened for ${pct(method.drift)} between-run drift` : ""}`;
+    case "welch-log":
+      return `Welch's t-test on ${method.logScale ? "the log scale" : "raw values"} from mean, standard deviation and n`;
+    case "wilcoxon-signed-rank":
+      return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval`;
+  }
+}
+function lead(facts) {
+  return capital(methodText(facts.method));
+}
+function pText(facts) {
+  return `p ${pValue(facts.p)}${facts.adjusted ? " (BH-adjusted)" : ""}`;
+}
+function intervalText(facts) {
+  return facts.ci ? `${pct(facts.confidence)} interval [${signedPct(facts.ci[0])}, ${signedPct(facts.ci[1])}]` : "";
+}
+function notesText(notes) {
+  if (notes.length === 0) return "";
+  const words = notes.map((note) => {
+    switch (note.code) {
+      case "non-finite-ignored":
+        return `${note.count} non-finite sample(s) ignored`;
+      case "rounds-not-aligned":
+        return "rounds not aligned, compared as independent samples";
+      case "too-many-rounds":
+        return `more than ${note.limit} rounds, compared as independent samples`;
+    }
+  });
+  return ` (${words.join("; ")})`;
+}
+function fitText(fit3) {
+  const interval = `${Math.round(fit3.confidence * 100)} % CI ${fit3.ci[0].toFixed(2)}\u2026${fit3.ci[1].toFixed(2)}`;
+  return `${fit3.metric} grows as ${fit3.param}^${fit3.exponent.toFixed(2)} (${interval}, ${fit3.points} points)${skippedText(fit3.skipped, fit3.metric)}`;
+}
+function skippedText(skipped, metric) {
+  return skipped > 0 ? ` (${skipped} point${skipped === 1 ? "" : "s"} failed or without ${metric}, left out)` : "";
+}
+function capital(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// action/src/report/warning-text.ts
+var IGNORED_SHOWN = 5;
+function warningText(warning2) {
+  if ("text" in warning2) return warning2.text;
+  switch (warning2.code) {
+    case "unused-budget": {
+      const { file, line } = warning2.source;
+      return `${file}${line ? `:${line}` : ""}: the glob "${warning2.pattern}" matches no benchmark; check it against the benchmark ids in the report.`;
+    }
+    case "unused-budget-metric": {
+      const { file, line } = warning2.source;
+      return `${file}${line ? `:${line}` : ""}: no benchmark matched by "${warning2.pattern}" reports ${warning2.metric}, so this budget never applies; check the metric against the report's rows.`;
+    }
+    case "different-testbed":
+      return testbedMismatchText(warning2);
+    case "no-baseline":
+      return "no baseline was given: every benchmark is new and only the budgets decide. Store a baseline from the main branch (mode: main) to catch regressions.";
+    case "ignored-benchmarks": {
+      const ids = warning2.benchmarks;
+      return `${ids.length} benchmark(s) ignored by the budgets: ${ids.slice(0, IGNORED_SHOWN).join(", ")}${ids.length > IGNORED_SHOWN ? ", \u2026" : ""}`;
+    }
+    case "unavailable-metrics":
+      return `${warning2.benchmark}: ${warning2.metrics.map((m) => `${m.metric} ${m.why}`).join(", ")}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
+  }
+}
+
+// action/src/report/table.ts
+var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
+var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
+var SECTIONS = ["failed", "regressed", "budget", "inconclusive", "new-missing", "improved", "unchanged"];
+function sectionOf(row) {
+  if (row.status === "failed") return "failed";
+  if (row.status === "regressed") return "regressed";
+  if (row.budget?.result === "fail") return "budget";
+  if (row.status === "inconclusive") return "inconclusive";
+  if (row.status === "new" || row.status === "missing") return "new-missing";
+  return row.status;
+}
+function groupRows(rows) {
+  const groups = Object.fromEntries(SECTIONS.map((s) => [s, []]));
+  for (const row of rows) groups[sectionOf(row)].push(row);
+  return groups;
+}
+function orderRows(rows) {
+  const groups = groupRows(rows);
+  return SECTIONS.flatMap((s) => groups[s]);
+}
+function statusLabel(row) {
+  if (row.status === "regressed" && !row.failsGate && row.severity === "warn") return "regressed (warn)";
+  return row.status;
+}
+function budgetCell(row, scale, hooks) {
+  const b = row.budget;
+  if (!b) return NONE;
+  const mark = hooks.budgetMark(b.result, b.severity);
+  const text = b.result === "fail" ? formatBreach(b, scale) : formatLimit(b, scale);
+  const was = b.baselineResult !== null && b.baselineResult !== b.result ? ` (baseline ${hooks.budgetMark(b.baselineResult, b.severity)})` : "";
+  return `${text} ${mark}${was}`;
+}
+function escapedScale(row, hooks) {
+  const scale = rowScale(row);
+  return { factor: scale.factor, symbol: hooks.escape(scale.symbol) };
+}
+function tableCells(row, hooks) {
+  const scale = escapedScale(row, hooks);
+  const change = formatChange(row.change, row.ci);
+  const level = row.ci && row.ciLevel !== null && Math.abs(row.ciLevel - 0.95) > 1e-9 ? ` (${formatCiLabel(row.ciLevel)})` : "";
+  return [
+    hooks.escape(row.benchmark),
+    hooks.escape(row.metric),
+    formatSide(row.baseline, scale),
+    formatSide(row.current, scale),
+    `${change}${level}`,
+    budgetCell(row, scale, hooks),
+    hooks.verdict(row)
+  ];
+}
+function verdictParts(report2) {
+  const c = report2.counts;
+  const parts = [];
+  if (c.failed) parts.push(`${plural(c.failed, "benchmark")} failed`);
+  if (c.regressed) parts.push(plural(c.regressed, "regression"));
+  if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, "budget")} exceeded`);
+  if (c.budgetWarned) parts.push(plural(c.budgetWarned, "budget warning"));
+  if (c.inconclusive) parts.push(`${formatCount(c.inconclusive)} inconclusive`);
+  if (c.new) parts.push(`${formatCount(c.new)} new`);
+  if (c.missing) parts.push(`${formatCount(c.missing)} missing`);
+  if (c.improved) parts.push(`${formatCount(c.improved)} improved`);
+  if (c.unchanged) parts.push(`${formatCount(c.unchanged)} unchanged`);
+  return parts;
+}
+function outcomeOf(report2, previouslyFailed = false) {
+  if (report2.verdict === "fail") return "fail";
+  if (previouslyFailed) return "resolved";
+  if (report2.counts.regressed > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
+  return "pass";
+}
+function verdictText(report2, outcome) {
+  const parts = verdictParts(report2);
+  const list2 = parts.length > 0 ? parts.join(", ") : "no benchmarks compared";
+  switch (outcome) {
+    case "fail":
+      return list2;
+    case "pass-with-warnings":
+      return `passes with warnings: ${list2}`;
+    case "resolved":
+      return `resolved, no regressions left: ${list2}`;
+    case "pass":
+      return report2.counts.regressed === 0 && parts.length > 0 ? `no regressions: ${list2}` : list2;
+  }
+}
+var DELTA_EXPLAINED = "Values are medians (means where only summaries exist) \xB1 standard deviation. \u0394 is the estimated change, current \xF7 baseline \u2212 1 (the median of all pairwise ratios), with its confidence interval.";
+
+// action/src/report/markdown.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var DEFAULT_HINT = "The JSON report (`--json FILE`) has every row.";
+var LOG_TAIL_LINES2 = 40;
+var LOG_TAIL_CHARS2 = 4e3;
+var MAX_WARNINGS = 20;
+var MAX_WARNING_CHARS = 600;
+var ICON = {
+  failed: "\u{1F4A5}",
+  regressed: "\u274C",
+  improved: "\u{1F680}",
+  unchanged: "\u2796",
+  inconclusive: "\u2754",
+  new: "\u{1F195}",
+  missing: "\u{1F6AB}"
+};
+var OUTCOME_ICON = { fail: "\u274C", pass: "\u2705", "pass-with-warnings": "\u26A0\uFE0F", resolved: "\u2705" };
+var MARKDOWN_HOOKS = {
+  escape: escapeMarkdown,
+  verdict(row) {
+    const icon = row.status === "regressed" && !row.failsGate ? "\u26A0\uFE0F" : ICON[row.status];
+    const notes = rowNotes(row);
+    const sub = notes.length > 0 ? `<br><sub>${escapeMarkdown(notes.join(" \xB7 "))}</sub>` : "";
+    return `${icon} ${escapeMarkdown(statusLabel(row))}${sub}`;
+  },
+  budgetMark(result, severity) {
+    if (result === "pass") return "\u2705";
+    return severity === "warn" ? "\u26A0\uFE0F" : "\u274C";
+  }
+};
+function markdownTable(rows, hooks = MARKDOWN_HOOKS) {
+  return [tableHeader(), ...rows.map((r) => tableLine(r, hooks))].join("\n");
+}
+function tableHeader() {
+  const align = COLUMNS.map((_c, i2) => NUMERIC_COLUMNS.has(i2) ? "--:" : ":--");
+  return `| ${COLUMNS.join(" | ")} |
+| ${align.join(" | ")} |`;
+}
+function tableLine(row, hooks) {
+  return `| ${tableCells(row, hooks).join(" | ")} |`;
+}
+function markdownHeadline(report2, options = {}) {
+  const outcome = outcomeOf(report2, options.previouslyFailed);
+  const title = escapeMarkdown(options.title ?? "perf-gate");
+  return `### ${OUTCOME_ICON[outcome]} ${title} \u2014 ${escapeMarkdown(verdictText(report2, outcome))}`;
+}
+function markdownContext(report2) {
+  const side2 = (s) => {
+    if (!s.commit && !s.ref) return null;
+    const commit = s.commit ? `<code>${escapeMarkdown(shortCommit(s.commit))}</code>` : "working tree";
+    return s.ref ? `${commit} (${escapeMarkdown(s.ref)})` : commit;
+  };
+  const current = side2(report2.current);
+  const baseline = report2.baseline ? side2(report2.baseline) : null;
+  const context2 = !report2.baseline ? `No baseline${current ? `; current ${current}` : ""}.` : baseline || current ? `Baseline ${baseline ?? "file"} \u2192 current ${current ?? "file"}.` : "";
+  return `<sub>${context2 ? `${context2} ` : ""}${DELTA_EXPLAINED}</sub>`;
+}
+function failureEntry(row) {
+  const message = row.error?.message ?? reasonText(row.reason);
+  const head = `\u{1F4A5} <b>${escapeMarkdown(row.benchmark)}</b>: ${escapeMarkdown(message)}`;
+  const tail = row.error?.logTail;
+  if (!tail || tail.trim() === "") return { row, text: head };
+  return { row, text: `<details><summary>${head}</summary>
+
+${codeBlock(lastLines(tail))}
+
+</details>` };
+}
+function markdownFailures(rows) {
+  const entries = dedupeFailures(rows.filter((r) => r.status === "failed")).map((r) => failureEntry(r).text);
+  return entries.length > 0 ? ["**Failed benchmarks**", ...entries].join("\n\n") : "";
+}
+function markdownWarnings(report2) {
+  return warningLines(report2);
+}
+function markdownLegend(rows) {
+  return legend(rows);
+}
+function lastLines(text) {
+  const lines = text.replace(/\s+$/, "").split(/\r\n|\r|\n/);
+  let tail = lines.slice(-LOG_TAIL_LINES2).join("\n");
+  if (tail.length > LOG_TAIL_CHARS2) tail = tail.slice(-LOG_TAIL_CHARS2);
+  return lines.length > LOG_TAIL_LINES2 || tail.length < text.length ? `\u2026 (last lines of the log)
+${tail}` : tail;
+}
+function warningLines(report2) {
+  if (report2.warnings.length === 0) return "";
+  const shown = report2.warnings.slice(0, MAX_WARNINGS).map((w) => {
+    const message = warningText(w);
+    const text = message.length > MAX_WARNING_CHARS ? `${message.slice(0, MAX_WARNING_CHARS)}\u2026` : message;
+    return `- \u26A0\uFE0F ${escapeMarkdown(text)}`;
+  });
+  const more = report2.warnings.length > MAX_WARNINGS ? [`- \u2026 and ${formatCount(report2.warnings.length - MAX_WARNINGS)} more warnings`] : [];
+  return ["**Warnings**", "", ...shown, ...more].join("\n");
+}
+function legend(rows) {
+  const flags = flagsIn(rows);
+  if (flags.length === 0) return "";
+  return ["**Flags**", "", ...flags.map((f) => `- **${f}**: ${FLAG_TEXT[f]}`)].join("\n");
+}
+function folded(section, rows, total, table) {
+  if (rows.length === 0) return "";
+  const label = section === "improved" ? `${formatCount(total)} improved` : `${formatCount(total)} unchanged`;
+  const shown = rows.length < total ? ` (${formatCount(rows.length)} shown)` : "";
+  return `<details><summary>${label}${shown}</summary>
+
+${table(rows)}
+
+</details>`;
+}
+function renderMarkdown(report2, options = {}) {
+  const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  const marker = options.marker ?? "";
+  if (marker !== "" && !/^<!--(?:(?!-->|--!>)[^])*-->$/.test(marker)) {
+    throw new Error(`renderMarkdown: marker must be one HTML comment like "<!-- perf-gate -->", got ${JSON.stringify(marker)}`);
+  }
+  const measure = options.measure === "utf8-bytes" ? (t) => Buffer.byteLength(t, "utf8") : (t) => t.length;
+  const groups = groupRows(report2.rows);
+  const main2 = [...groups.failed, ...groups.regressed, ...groups.budget, ...groups.inconclusive, ...groups["new-missing"]];
+  const failures = dedupeFailures(groups.failed).map(failureEntry);
+  const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
+  const lines = /* @__PURE__ */ new Map();
+  const lineOf2 = (r) => {
+    let l = lines.get(r);
+    if (l === void 0) {
+      l = tableLine(r, MARKDOWN_HOOKS);
+      lines.set(r, l);
+    }
+    return l;
+  };
+  const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
+  const render = (keep, truncated) => {
+    const shownRows = [
+      ...main2.slice(0, keep.main),
+      ...groups.improved.slice(0, keep.improved),
+      ...groups.unchanged.slice(0, keep.unchanged)
+    ];
+    const mainTable = keep.main > 0 ? table(main2.slice(0, keep.main)) : "";
+    const blocks = [
+      markdownHeadline(report2, options),
+      truncated ? truncationNotice(report2.rows.length, shownRows.length, failures.length - keep.failures, `${formatCount(maxLength)} ${options.measure === "utf8-bytes" ? "bytes" : "characters"}`, options.fullReportHint) : "",
+      markdownContext(report2),
+      mainTable,
+      folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
+      folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
+      keep.failures > 0 ? ["**Failed benchmarks**", ...failures.slice(0, keep.failures).map((f) => f.text)].join("\n\n") : "",
+      warningLines(report2),
+      legend(shownRows),
+      marker
+    ];
+    return blocks.filter((b) => b !== "").join("\n\n");
+  };
+  const full = render(all, false);
+  if (measure(full) <= maxLength) return full;
+  return renderTruncated(render, all, measure, maxLength, {
+    main: main2.map((r) => measure(lineOf2(r)) + 1),
+    failures: failures.map((f) => measure(f.text) + 2),
+    improved: groups.improved.map((r) => measure(lineOf2(r)) + 1),
+    unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
+  });
+}
+function renderTruncated(render, all, measure, maxLength, costs) {
+  const none = { main: 0, failures: 0, improved: 0, unchanged: 0 };
+  const skeleton = render(none, true);
+  if (measure(skeleton) > maxLength) {
+    throw new RangeError(`renderMarkdown: maxLength ${maxLength} cannot hold even the verdict, notice and marker (${measure(skeleton)})`);
+  }
+  const overhead = 4 * 400 + Object.values(FLAG_TEXT).reduce((n, t) => n + t.length + 40, 0);
+  let budget2 = maxLength - measure(skeleton) - overhead;
+  const keep = { ...none };
+  fill: for (const kind of ["main", "failures", "improved", "unchanged"]) {
+    for (const cost of costs[kind]) {
+      if (cost > budget2) break fill;
+      budget2 -= cost;
+      keep[kind] += 1;
+    }
+  }
+  let text = render(keep, true);
+  for (let guard = 0; measure(text) > maxLength && guard < 100; guard++) {
+    const kind = ["unchanged", "improved", "failures", "main"].find((k) => keep[k] > 0);
+    if (!kind) break;
+    keep[kind] = Math.max(0, keep[kind] - Math.max(1, Math.ceil(keep[kind] / 10)));
+    text = render(keep, true);
+  }
+  return measure(text) <= maxLength ? text : skeleton;
+}
+function truncationNotice(totalRows, shownRows, logsLeftOut, limit3, hint) {
+  const logs2 = logsLeftOut > 0 ? ` and ${plural(logsLeftOut, "failure log")}` : "";
+  return `> [!WARNING]
+> **Truncated:** ${formatCount(totalRows - shownRows)} of ${formatCount(totalRows)} rows${logs2} are left out to stay within ${limit3}; the verdict above counts every row. ${hint ?? DEFAULT_HINT}`;
+}
+function dedupeFailures(rows) {
+  const seen = /* @__PURE__ */ new Set();
+  return rows.filter((r) => {
+    const key = `${r.benchmark}\0${r.error?.message ?? reasonText(r.reason)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// action/src/report/summary.ts
+var JOB_SUMMARY_LIMIT = 1024 * 1024;
+function renderJobSummary(report2, options = {}) {
+  return `${renderMarkdown(report2, { ...options, maxLength: JOB_SUMMARY_LIMIT - 1, measure: "utf8-bytes" })}
+`;
+}
+
+// action/src/report/json.ts
+function side(s) {
+  return s && { value: s.value, n: s.n, mean: s.mean, median: s.median, stddev: s.stddev, min: s.min, max: s.max };
+}
+function budget(b) {
+  return b && {
+    kind: b.kind,
+    limit: b.limit,
+    stat: b.stat,
+    value: b.value,
+    result: b.result,
+    baselineResult: b.baselineResult,
+    severity: b.severity,
+    source: b.source
+  };
+}
+function toJsonReport(report2) {
+  return {
+    schema: report2.schema,
+    verdict: report2.verdict,
+    counts: { ...report2.counts },
+    baseline: report2.baseline && { ...report2.baseline },
+    current: { ...report2.current },
+    warnings: report2.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
+    rows: report2.rows.map((r) => ({
+      benchmark: r.benchmark,
+      metric: r.metric,
+      unit: r.unit,
+      direction: r.direction,
+      baseline: side(r.baseline),
+      current: side(r.current),
+      change: r.change,
+      ci: r.ci && [r.ci[0], r.ci[1]],
+      ciLevel: r.ciLevel,
+      p: r.p,
+      status: r.status,
+      flags: [...r.flags],
+      budget: budget(r.budget),
+      severity: r.severity,
+      tolerance: r.tolerance,
+      samplesNeeded: r.samplesNeeded,
+      failsGate: r.failsGate,
+      reason: reasonText(r.reason),
+      error: r.error && { message: r.error.message, ...r.error.logTail !== void 0 ? { logTail: r.error.logTail } : {} }
+    }))
+  };
+}
+function renderJson(report2) {
+  return `${JSON.stringify(toJsonReport(report2), null, 2)}
+`;
+}
+
+// node_modules/ansi-regex/index.js
+var ST = String.raw`(?:\u001B\u005C|\u009C)`;
+var stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
+var osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
+var controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
+var linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
+var csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
+var escape2 = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
+var pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${escape2}`;
+function ansiRegex({ onlyFirst = false } = {}) {
+  return new RegExp(pattern, onlyFirst ? void 0 : "g");
+}
+
+// node_modules/strip-ansi/index.js
+var regex = ansiRegex();
+function stripAnsi(string) {
+  if (typeof string !== "string") {
+    throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
+  }
+  if (!string.includes("\x1B") && !string.includes("\x9B")) {
+    return string;
+  }
+  return string.replace(regex, "");
+}
+
+// node_modules/get-east-asian-width/lookup-data.js
+var ambiguousMinimalCodePoint = 161;
+var ambiguousMaximumCodePoint = 1114109;
+var ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
+var fullwidthMinimalCodePoint = 12288;
+var fullwidthMaximumCodePoint = 65510;
+var fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
+var wideMinimalCodePoint = 4352;
+var wideMaximumCodePoint = 262141;
+var wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
+
+// node_modules/get-east-asian-width/utilities.js
+var isInRange = (ranges, codePoint) => {
+  let low = 0;
+  let high = Math.floor(ranges.length / 2) - 1;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const i2 = mid * 2;
+    if (codePoint < ranges[i2]) {
+      high = mid - 1;
+    } else if (codePoint > ranges[i2 + 1]) {
+      low = mid + 1;
+    } else {
+      return true;
+    }
+  }
+  return false;
+};
+
+// node_modules/get-east-asian-width/lookup.js
+var commonCjkCodePoint = 19968;
+var [wideFastPathStart, wideFastPathEnd] = /* @__PURE__ */ findWideFastPathRange(wideRanges);
+function findWideFastPathRange(ranges) {
+  let fastPathStart = ranges[0];
+  let fastPathEnd = ranges[1];
+  for (let index = 0; index < ranges.length; index += 2) {
+    const start = ranges[index];
+    const end = ranges[index + 1];
+    if (commonCjkCodePoint >= start && commonCjkCodePoint <= end) {
+      return [start, end];
+    }
+    if (end - start > fastPathEnd - fastPathStart) {
+      fastPathStart = start;
+      fastPathEnd = end;
+    }
+  }
+  return [fastPathStart, fastPathEnd];
+}
+var isAmbiguous = (codePoint) => {
+  if (codePoint < ambiguousMinimalCodePoint || codePoint > ambiguousMaximumCodePoint) {
+    return false;
+  }
+  return isInRange(ambiguousRanges, codePoint);
+};
+var isFullwidth = (codePoint) => {
+  if (codePoint < fullwidthMinimalCodePoint || codePoint > fullwidthMaximumCodePoint) {
+    return false;
+  }
+  return isInRange(fullwidthRanges, codePoint);
+};
+var isWide = (codePoint) => {
+  if (codePoint >= wideFastPathStart && codePoint <= wideFastPathEnd) {
+    return true;
+  }
+  if (codePoint < wideMinimalCodePoint || codePoint > wideMaximumCodePoint) {
+    return false;
+  }
+  return isInRange(wideRanges, codePoint);
+};
+
+// node_modules/get-east-asian-width/index.js
+function validate4(codePoint) {
+  if (!Number.isSafeInteger(codePoint)) {
+    throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
+  }
+}
+function eastAsianWidth(codePoint, { ambiguousAsWide = false } = {}) {
+  validate4(codePoint);
+  if (isFullwidth(codePoint) || isWide(codePoint) || ambiguousAsWide && isAmbiguous(codePoint)) {
+    return 2;
+  }
+  return 1;
+}
+
+// node_modules/string-width/index.js
+var segmenter = new Intl.Segmenter();
+var visibleCharacterRegex = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
+var spacingMarkRegex = new RegExp("\\p{Spacing_Mark}", "v");
+var rgiEmojiRegex = new RegExp("^\\p{RGI_Emoji}$", "v");
+var unqualifiedKeycapRegex = /^[\d#*]\u20E3$/;
+var extendedPictographicRegex = new RegExp("\\p{Extended_Pictographic}", "gu");
+function isDoubleWidthNonRgiEmojiSequence(segment) {
+  if (segment.length > 50) {
+    return false;
+  }
+  if (unqualifiedKeycapRegex.test(segment)) {
+    return true;
+  }
+  if (segment.includes("\u200D")) {
+    const pictographics = segment.match(extendedPictographicRegex);
+    return pictographics !== null && pictographics.length >= 2;
+  }
+  return false;
+}
+function baseVisible(segment) {
+  const index = segment.search(visibleCharacterRegex);
+  return index === -1 ? void 0 : segment.slice(index);
+}
+function isHangulLeadingJamo(codePoint) {
+  return codePoint >= 4352 && codePoint <= 4447 || codePoint >= 43360 && codePoint <= 43388;
+}
+function isHangulVowelJamo(codePoint) {
+  return codePoint >= 4448 && codePoint <= 4519 || codePoint >= 55216 && codePoint <= 55238;
+}
+function isHangulTrailingJamo(codePoint) {
+  return codePoint >= 4520 && codePoint <= 4607 || codePoint >= 55243 && codePoint <= 55291;
+}
+function isHangulJamo(codePoint) {
+  return isHangulLeadingJamo(codePoint) || isHangulVowelJamo(codePoint) || isHangulTrailingJamo(codePoint);
+}
+function hangulClusterWidth(visibleSegment, eastAsianWidthOptions) {
+  const codePoints = [];
+  for (const character of visibleSegment) {
+    if (!visibleCharacterRegex.test(character)) {
+      continue;
+    }
+    codePoints.push(character.codePointAt(0));
+  }
+  if (codePoints.length === 0) {
+    return void 0;
+  }
+  let width2 = 0;
+  for (let index = 0; index < codePoints.length; index++) {
+    const codePoint = codePoints[index];
+    if (!isHangulJamo(codePoint)) {
+      if (width2 === 0) {
+        return void 0;
+      }
+      for (let remaining = index; remaining < codePoints.length; remaining++) {
+        width2 += eastAsianWidth(codePoints[remaining], eastAsianWidthOptions);
+      }
+      return width2;
+    }
+    if (isHangulLeadingJamo(codePoint) && isHangulVowelJamo(codePoints[index + 1])) {
+      width2 += 2;
+      index += isHangulTrailingJamo(codePoints[index + 2]) ? 2 : 1;
+      continue;
+    }
+    width2 += eastAsianWidth(codePoint, eastAsianWidthOptions);
+  }
+  return width2;
+}
+function trailingWidth(visibleSegment, eastAsianWidthOptions) {
+  let extra = 0;
+  let first = true;
+  for (const character of visibleSegment) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (spacingMarkRegex.test(character) || character >= "\uFF00" && character <= "\uFFEF") {
+      extra += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
+    }
+  }
+  return extra;
+}
+function stringWidth(input, options = {}) {
+  if (typeof input !== "string" || input.length === 0) {
+    return 0;
+  }
+  const {
+    ambiguousIsNarrow = true,
+    countAnsiEscapeCodes = false
+  } = options;
+  let string = input;
+  if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes("\x9B"))) {
+    string = stripAnsi(string);
+  }
+  if (string.length === 0) {
+    return 0;
+  }
+  if (/^[\u0020-\u007E]*$/.test(string)) {
+    return string.length;
+  }
+  let width2 = 0;
+  const eastAsianWidthOptions = { ambiguousAsWide: !ambiguousIsNarrow };
+  for (const { segment } of segmenter.segment(string)) {
+    const visibleSegment = baseVisible(segment);
+    if (visibleSegment === void 0) {
+      continue;
+    }
+    if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) {
+      width2 += 2;
+      continue;
+    }
+    const hangulWidth = hangulClusterWidth(visibleSegment, eastAsianWidthOptions);
+    if (hangulWidth !== void 0) {
+      width2 += hangulWidth;
+      continue;
+    }
+    const codePoint = visibleSegment.codePointAt(0);
+    width2 += eastAsianWidth(codePoint, eastAsianWidthOptions);
+    width2 += trailingWidth(visibleSegment, eastAsianWidthOptions);
+  }
+  return width2;
+}
+
+// action/src/report/escape-terminal.ts
+import { stripVTControlCharacters as stripVTControlCharacters2 } from "node:util";
+function escapeTerminal(text, options = {}) {
+  const source = options.multiline ? stripVTControlCharacters2(String(text)).replace(/\r\n?/g, "\n") : String(text);
+  return source.replace(options.multiline ? CONTROL_KEEP_LINES : CONTROL3, (ch) => {
+    if (ch === "\n") return "\\n";
+    if (ch === "\r") return "\\r";
+    if (ch === "	") return "\\t";
+    const code = ch.charCodeAt(0);
+    return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+var CONTROL3 = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+// action/src/report/terminal.ts
+var LOG_TAIL_LINES3 = 20;
+var MIN_NAME_WIDTH = 16;
+var VERDICT_LABEL_WIDTH = 16;
+var SGR = { red: [31, 39], green: [32, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] };
+function painter(color) {
+  return color ? (text, style) => `\x1B[${SGR[style][0]}m${text}\x1B[${SGR[style][1]}m` : (text) => text;
+}
+function statusStyle(row) {
+  if (row.status === "failed" || row.status === "regressed" && row.failsGate) return "red";
+  if (row.status === "regressed" || row.status === "inconclusive" || row.status === "missing") return "yellow";
+  if (row.status === "improved") return "green";
+  return "dim";
+}
+function hooksFor(paint) {
+  return {
+    escape: (t) => escapeTerminal(t),
+    verdict(row) {
+      const notes = rowNotes(row);
+      const label = paint(statusLabel(row), statusStyle(row));
+      return notes.length > 0 ? `${label} (${escapeTerminal(notes.join(", "))})` : label;
+    },
+    budgetMark(result, severity) {
+      if (result === "pass") return paint("pass", "green");
+      return severity === "warn" ? paint("warn", "yellow") : paint("FAIL", "red");
+    }
+  };
+}
+function width(text) {
+  return NARROW.test(text) ? text.length : stringWidth(text);
+}
+var NARROW = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u2319]*$/;
+function fit(text, columns) {
+  if (width(text) <= columns) return text;
+  const chars = [...text];
+  let head = "";
+  let tail = "";
+  let i2 = 0;
+  let j = chars.length - 1;
+  let takeHead = true;
+  while (i2 <= j) {
+    const ch = takeHead ? chars[i2] : chars[j];
+    if (width(head) + width(tail) + width(ch) + 1 > columns) break;
+    if (takeHead) {
+      head += ch;
+      i2++;
+    } else {
+      tail = ch + tail;
+      j--;
+    }
+    takeHead = !takeHead;
+  }
+  return `${head}\u2026${tail}`;
+}
+function pad(text, columns, right) {
+  const gap = " ".repeat(Math.max(0, columns - width(text)));
+  return right ? gap + text : text + gap;
+}
+function renderTerminal(report2, options) {
+  const paint = painter(options.color);
+  const hooks = hooksFor(paint);
+  const rows = orderRows(report2.rows);
+  const cells = rows.map((r) => tableCells(r, hooks));
+  const header = COLUMNS.map((c) => c);
+  const widths = header.map((h, i2) => Math.max(width(h), ...cells.map((c) => width(c[i2]))));
+  if (options.width !== void 0) {
+    const fixed = widths.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+    const total = fixed + Math.min(widths[widths.length - 1], VERDICT_LABEL_WIDTH);
+    const over = total - options.width;
+    if (over > 0) widths[0] = Math.max(MIN_NAME_WIDTH, widths[0] - over);
+  }
+  const line = (cs) => cs.map((c, i2) => pad(i2 === 0 ? fit(c, widths[0]) : c, widths[i2], NUMERIC_COLUMNS.has(i2))).join("  ").trimEnd();
+  const out = [];
+  if (rows.length > 0) {
+    out.push(paint(line(header), "bold"));
+    for (const c of cells) out.push(line(c));
+  }
+  const failed = rows.filter((r) => r.status === "failed" && r.error);
+  if (failed.length > 0) {
+    out.push("", paint("Failed benchmarks", "bold"));
+    for (const r of failed) {
+      out.push(`  ${escapeTerminal(r.benchmark)}: ${escapeTerminal(r.error.message)}`);
+      const tail = r.error.logTail ? escapeTerminal(r.error.logTail, { multiline: true }).replace(/\s+$/, "").split("\n") : [];
+      for (const l of tail.slice(-LOG_TAIL_LINES3)) out.push(paint(`    \u2502 ${l}`, "dim"));
+    }
+  }
+  if (report2.warnings.length > 0) {
+    out.push("", paint("Warnings", "bold"));
+    for (const w of report2.warnings) out.push(`  - ${escapeTerminal(warningText(w))}`);
+  }
+  const flags = flagsIn(rows);
+  if (flags.length > 0) {
+    out.push("", paint("Flags", "bold"));
+    for (const f of flags) out.push(`  ${f}: ${FLAG_TEXT[f]}`);
+  }
+  const outcome = outcomeOf(report2);
+  const verdict = outcome === "fail" ? paint("\u2717 FAIL", "red") : outcome === "pass" ? paint("\u2713 PASS", "green") : paint("\u2713 PASS", "yellow");
+  out.push("", `${verdict} \u2014 ${escapeTerminal(verdictText(report2, outcome))}`);
+  return `${out.join("\n").replace(/^\n+/, "")}
+`;
+}
+
+// action/src/report/annotations.ts
+import { stripVTControlCharacters as stripVTControlCharacters3 } from "node:util";
+var MAX_TITLE = 255;
+var MAX_MESSAGE = 4e3;
+var LOG_TAIL_LINES4 = 10;
+function parseSource(source) {
+  const m = /^(.+?):(\d+)(?::\d+)?$/.exec(source);
+  return m ? { file: m[1], line: Number(m[2]) } : { file: source };
+}
+function plainText(text, multiline) {
+  const lines = stripVTControlCharacters3(String(text)).replace(/\r\n?/g, "\n");
+  const cleaned = multiline ? lines : lines.replace(/\n/g, " ");
+  return cleaned.replace(multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "\uFFFD");
+}
+function clip(text, max2) {
+  return text.length <= max2 ? text : `${text.slice(0, max2 - 1)}\u2026`;
+}
+function make(level, title, message, where2) {
+  const a = { level, title: clip(plainText(title, false), MAX_TITLE), message: clip(plainText(message, true), MAX_MESSAGE) };
+  if (where2) {
+    a.file = plainText(where2.file, false);
+    if (where2.line !== void 0) a.line = where2.line;
+  }
+  return a;
+}
+function comparison(row) {
+  const scale = rowScale(row);
+  const p = row.p === null ? "" : `, ${formatP(row.p)}`;
+  return `${row.metric}: ${formatSide(row.baseline, scale)} \u2192 ${formatSide(row.current, scale)} (${formatChange(row.change, row.ci)}${p}); tolerance ${formatTolerance(row.tolerance)}.`;
+}
+function rowAnnotations(row) {
+  const name = `${row.benchmark} \xB7 ${row.metric}`;
+  const reason = reasonText(row.reason);
+  const out = [];
+  if (row.status === "failed") {
+    const tail = row.error?.logTail ? `
+${row.error.logTail.replace(/\s+$/, "").split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINES4).join("\n")}` : "";
+    out.push(make("failure", `${row.benchmark} failed`, `${row.error?.message ?? reason}${tail}`));
+  } else if (row.status === "regressed") {
+    out.push(make(row.failsGate ? "failure" : "warning", `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${reason}`));
+  } else if (row.status === "inconclusive") {
+    const need = row.samplesNeeded !== null ? ` About ${row.samplesNeeded} samples per side would decide it.` : "";
+    out.push(make("notice", `${name} inconclusive`, `${comparison(row)} ${reason}${need}`));
+  } else if (row.status === "missing") {
+    out.push(make("notice", `${row.benchmark} missing`, `${row.metric} is in the baseline but not in this run. ${reason}`));
+  }
+  if (row.budget?.result === "fail") {
+    const b = row.budget;
+    const scale = rowScale(row);
+    out.push(make(
+      b.severity === "fail" ? "failure" : "warning",
+      `${name} exceeds its budget`,
+      `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
+      parseSource(b.source)
+    ));
+  }
+  if (row.flags.includes("noisier") && row.status !== "failed") {
+    out.push(make("notice", `${name} noisier`, `${comparison(row)} Noisier: ${FLAG_TEXT.noisier}.`));
+  }
+  return out;
+}
+function toAnnotations(report2) {
+  return [
+    ...report2.rows.flatMap(rowAnnotations),
+    ...report2.warnings.map((w) => make("warning", `perf-gate: ${w.code}`, warningText(w)))
+  ];
+}
+
+// action/src/report/release.ts
+function varianceTable(rows) {
+  const noisier = rows.filter((r) => r.flags.includes("noisier"));
+  if (noisier.length === 0) return "No benchmark became noisier than in the baseline.";
+  const lines = noisier.map((r) => {
+    const scale = { ...rowScale(r) };
+    scale.symbol = escapeMarkdown(scale.symbol);
+    const before = r.baseline?.stddev;
+    const after = r.current?.stddev;
+    const ratio = typeof before === "number" && typeof after === "number" && before > 0 && Number.isFinite(after / before) ? ` (\xD7${(after / before).toFixed(1)})` : "";
+    return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatStddev(r.baseline, scale)} | ${formatStddev(r.current, scale)}${ratio} | ${MARKDOWN_HOOKS.verdict(r)} |`;
+  });
+  return ["| Benchmark | Metric | Stddev baseline | Stddev current | Verdict |", "| :-- | :-- | --: | --: | :-- |", ...lines].join("\n");
+}
+function budgetTable(rows) {
+  const withBudget = rows.filter((r) => r.budget !== null);
+  if (withBudget.length === 0) return "No budget applies to these benchmarks.";
+  const mark = (result, severity) => result === null ? "\u2014" : `${MARKDOWN_HOOKS.budgetMark(result, severity)} ${result}`;
+  const lines = withBudget.map((r) => {
+    const b = r.budget;
+    const scale = { ...rowScale(r) };
+    scale.symbol = escapeMarkdown(scale.symbol);
+    const severity = b.severity === "warn" ? " (warn)" : "";
+    return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatLimit(b, scale)}${severity} | ${formatChecked(b, scale)} | ${mark(b.result, b.severity)} | ${mark(b.baselineResult, b.severity)} | ${escapeMarkdown(b.source)} |`;
+  });
+  return [
+    "| Benchmark | Metric | Budget | Checked | Release | Baseline | Source |",
+    "| :-- | :-- | :-- | --: | :-- | :-- | :-- |",
+    ...lines
+  ].join("\n");
+}
+function renderRelease(report2, options = {}) {
+  const go = report2.verdict === "pass";
+  const version = options.version ? ` ${escapeMarkdown(options.version)}` : "";
+  const rows = orderRows(report2.rows);
+  const what = escapeMarkdown(verdictText(report2, go ? "pass" : "fail"));
+  const advice = go ? "Nothing blocks this release." : "Do not release: fix the regressions and failures below, or change the budgets in a reviewed pull request.";
+  const blocks = [
+    `## ${go ? "\u2705" : "\u{1F6AB}"} release${version}: ${go ? "go" : "no-go"}`,
+    `**${what}.** ${advice}`,
+    markdownContext(report2),
+    "### Benchmarks",
+    rows.length > 0 ? markdownTable(rows) : "No benchmarks were compared.",
+    "### Variance changes",
+    varianceTable(rows),
+    "### Budget validation",
+    budgetTable(rows),
+    markdownFailures(rows),
+    markdownWarnings(report2),
+    markdownLegend(rows)
+  ];
+  return `${blocks.filter((b) => b !== "").join("\n\n")}
+`;
+}
+
+// action/src/pipeline/publish.ts
+var NAME_MAX = 255;
+var PATH_MAX = 4095;
+function describeFsError(error2) {
+  const code = error2.code;
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "the file system is read-only";
+    case "ENAMETOOLONG":
+      return "name too long";
+    case "ENOTDIR":
+    case "EEXIST":
+      return "a part of the path is a file, expected a folder";
+    case "EISDIR":
+      return "is a folder, expected a file";
+    case "ENOSPC":
+      return "no space left on the device";
+    case "ENOENT":
+      return "cannot be created there (ENOENT: the place does not take new files)";
+    default:
+      return `cannot be written (${code ?? String(error2)})`;
+  }
+}
+function outputError(output, detail) {
+  return new InputError(`${output.flag} ${JSON.stringify(output.path ?? "")}`, detail);
+}
+function statOrNull(path2) {
+  try {
+    return statSync5(path2);
+  } catch {
+    return null;
+  }
+}
+function ensureFolder(output, dir) {
+  let ancestor = dir;
+  while (statOrNull(ancestor) === null && dirname4(ancestor) !== ancestor) ancestor = dirname4(ancestor);
+  const found = statOrNull(ancestor);
+  if (found && !found.isDirectory()) throw outputError(output, `${ancestor} is a file, expected a folder`);
+  const missing = [];
+  for (let d = dir; d !== ancestor; d = dirname4(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync5(d);
+    } catch (error2) {
+      if (error2.code === "EEXIST" && statOrNull(d)?.isDirectory()) continue;
+      throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
+    }
+  }
+  const probe = join11(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    closeSync2(openSync2(probe, "wx"));
+  } catch (error2) {
+    throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error2)}`);
+  }
+  rmSync4(probe, { force: true });
+}
+function prepareOutputPaths(outputs, cwd) {
+  for (const output of outputs) {
+    if (output.path === void 0) continue;
+    if (output.path.trim() === "") throw outputError(output, `is empty, expected a ${output.kind} name`);
+    if (output.path.includes("\0")) throw outputError(output, "contains a NUL character");
+    const abs = resolve5(cwd, output.path);
+    if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
+    const long = abs.split(sep2).find((part) => Buffer.byteLength(part) > NAME_MAX);
+    if (long !== void 0) throw outputError(output, `name too long: "${long.slice(0, 40)}\u2026" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
+    const existing = statOrNull(abs);
+    if (output.kind === "file") {
+      if (existing?.isDirectory()) throw outputError(output, "is a folder, expected a file");
+      ensureFolder(output, dirname4(abs));
+      if (existing) {
+        try {
+          accessSync(abs, constants.W_OK);
+        } catch (error2) {
+          throw outputError(output, `cannot be overwritten: ${describeFsError(error2)}`);
+        }
+      }
+    } else {
+      if (existing && !existing.isDirectory()) throw outputError(output, "is a file, expected a folder");
+      ensureFolder(output, abs);
+    }
+  }
+}
+function prepareOutputs(outputs, cwd) {
+  prepareOutputPaths(Object.entries(outputs).map(([flag, path2]) => ({ flag: `--${flag}`, path: path2, kind: "file" })), cwd);
+}
+function writeReport(path2, flag, text) {
+  try {
+    writeFileSync(path2, text);
+  } catch (error2) {
+    throw new InputError(`${flag} ${JSON.stringify(path2)}`, `cannot write the report: ${describeFsError(error2)}`);
+  }
+}
+function publishToTerminal(report2, outputs, ctx) {
+  if (outputs.json) writeReport(resolve5(ctx.cwd, outputs.json), "--json", renderJson(report2));
+  if (outputs.markdown) writeReport(resolve5(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
+  ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
+}
+function writeOutputFile(cwd, path2, text, flag = "--out") {
+  try {
+    writeFileAtomic(resolve5(cwd, path2), text);
+  } catch (error2) {
+    throw new InputError(`${flag} ${JSON.stringify(path2)}`, `cannot write the file: ${describeFsError(error2)}`);
+  }
+}
+var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
+function writeRunFiles(report2, current, outputDir, title) {
+  const files = {
+    reportJson: join11(outputDir, "report.json"),
+    reportMarkdown: join11(outputDir, "report.md"),
+    results: join11(outputDir, "results.json")
+  };
+  mkdirSync5(outputDir, { recursive: true });
+  writeFileAtomic(files.reportJson, renderJson(report2));
+  writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title, maxLength: 1e6 }));
+  writeResultSet(files.results, current);
+  return files;
+}
+function jobSummary(report2, title) {
+  return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
+}
+function writeReleaseReport(report2, outputDir, ref) {
+  const path2 = join11(outputDir, "release-report.md");
+  const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
+  const markdown = renderRelease(report2, tag ? { version: tag } : {});
+  writeFileAtomic(path2, markdown);
+  return { path: path2, markdown };
+}
+function commentMarkdown(report2, options) {
+  return renderMarkdown(report2, { ...options, fullReportHint: FULL_REPORT_HINT });
+}
+function checkRunSummary(report2, title) {
+  return renderMarkdown(report2, { title, maxLength: 65535, fullReportHint: FULL_REPORT_HINT });
+}
+function checkRunTitle(report2) {
+  return `${report2.verdict === "pass" ? "Pass" : "Fail"}: ${verdictText(report2, outcomeOf(report2))}`;
+}
+function repoPath(file, paths) {
+  const rel = relative4(paths.workspace, resolve5(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative4(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+}
+function checkRunAnnotations(report2, paths) {
+  const rank2 = { failure: 0, warning: 1, notice: 2 };
+  return toAnnotations(report2).map((a, i2) => ({ a, i: i2 })).sort((x2, y) => rank2[x2.a.level] - rank2[y.a.level] || x2.i - y.i).map(({ a }) => {
+    const path2 = repoPath(a.file ?? paths.config, paths);
+    const line = a.file !== void 0 && a.line !== void 0 ? a.line : 1;
+    return { path: path2, start_line: line, end_line: line, annotation_level: a.level, title: a.title, message: a.message };
+  });
+}
+
+// action/src/pipeline/record.ts
+function recordBaseline(store, results, shard) {
+  return store.record(results, { shard });
+}
+
+// action/src/pipeline/convert.ts
+function convertResults(paths, to, options) {
+  const resultSet = readResults(paths, options);
+  if (to === "resultset") return { text: serializeResultSet(resultSet), leftOut: [] };
+  return { text: `${JSON.stringify(toBmf(resultSet), null, 2)}
+`, leftOut: resultSet.benchmarks.filter((b) => b.status === "failed") };
+}
+
+// action/src/pipeline/merge-shards.ts
+import { readdirSync as readdirSync5, readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
+import { join as join12, relative as relative5, resolve as resolve6 } from "node:path";
+function mergeShards(paths, out, cwd) {
+  const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
+  const { set, warnings } = mergeResultSets(inputs);
+  writeFileAtomic(out, serializeResultSet(set));
+  return { set, files: inputs.length, warnings };
+}
+function readResultSets(given, cwd, exclude) {
+  const path2 = resolve6(cwd, given);
+  let isDir;
+  try {
+    isDir = statSync6(path2).isDirectory();
+  } catch {
+    throw new InputError(given, "no such file or folder");
+  }
+  if (!isDir) return [readOne(path2, given)];
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync7(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
+  if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
+  return found;
+}
+function readOne(path2, shown) {
+  let text;
+  try {
+    text = readFileSync7(path2, "utf8");
+  } catch (error2) {
+    throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
+  }
+  return parse3(text, shown);
+}
+function parse3(text, file) {
+  return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
+}
+function listJson(dir) {
+  return readdirSync5(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
+    const p = join12(dir, e.name);
+    if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
+    return e.isFile() && e.name.endsWith(".json") ? [p] : [];
+  });
+}
+
+// action/src/runner/timer.ts
+import { spawnSync } from "node:child_process";
+function runOnce(command, options) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (result.error && result.error.code === "ETIMEDOUT") return { seconds, code: 124 };
+  const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
+  return { seconds, code };
+}
+function signalNumber(signal) {
+  const numbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
+  return numbers[signal];
+}
+function timeCommands(options) {
+  const results = options.commands.map((command) => {
+    for (let i2 = 0; i2 < options.warmup; i2++) runOnce(command, options);
+    const runs = Array.from({ length: options.runs }, () => runOnce(command, options));
+    const times = runs.map((r) => r.seconds);
+    const { mean: mean2, median: median2, stddev: stddev2, min, max: max2 } = describe2(times);
+    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median2, min, max: max2, times, exit_codes: runs.map((r) => r.code) };
+  });
+  return { results };
+}
+
+// action/src/pipeline/time-commands.ts
+function timeToFile(options, path2) {
+  const data2 = timeCommands(options);
+  writeOutputFile(options.cwd, path2, `${JSON.stringify(data2, null, 2)}
+`, "--export-json");
+  return data2;
+}
+
+// action/src/cli/args.ts
+function parseFlags(argv, spec) {
+  const values = {};
+  for (let i2 = 0; i2 < argv.length; i2++) {
+    const word = argv[i2];
+    if (!word.startsWith("--")) throw new UsageError(`unexpected argument "${word}"`);
+    const eq = word.indexOf("=");
+    const name = word.slice(2, eq >= 0 ? eq : void 0);
+    const inline = eq >= 0 ? word.slice(eq + 1) : void 0;
+    const kind = spec[name];
+    if (kind === void 0) throw new UsageError(`unknown option --${name}`);
+    if (kind === "boolean") {
+      if (inline !== void 0 && inline !== "true" && inline !== "false") throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
+      values[name] = inline !== "false";
+    } else if (kind === "string") {
+      const value = inline ?? argv[++i2];
+      if (value === void 0 || inline === void 0 && value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
+      values[name] = value;
+    } else {
+      const list2 = values[name] ?? [];
+      if (inline !== void 0) list2.push(inline);
+      while (argv[i2 + 1] !== void 0 && !argv[i2 + 1].startsWith("--")) list2.push(argv[++i2]);
+      if (list2.length === 0) throw new UsageError(`--${name} needs at least one value`);
+      values[name] = list2;
+    }
+  }
+  return values;
+}
+
+// action/src/cli/compare.ts
+var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
+                         [--format NAME] [--json FILE] [--markdown FILE]
+                         [--testbed-mismatch flag|compare|refuse]
+
+Compares benchmark results with a baseline and the budgets, prints the regression
+table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmark)
+or 2 (unusable input).
+
+  --current PATH...     harness output files, folders of them, or ResultSets
+  --baseline PATH...    the same, for the baseline; without it every row is "new"
+                        and only the budgets decide
+  --budgets PATH...     budget files or folders (default: ./budgets when present)
+  --format NAME         the harness format of the inputs (default: auto-detect)
+  --json FILE           write the JSON report
+  --markdown FILE       write the Markdown report (a PR comment body)
+  --testbed-mismatch    results from different testbeds: flag (default: shown,
+                        regressions do not fail), compare (they fail), refuse (exit 2)`;
+var compareCommand = {
+  name: "compare",
+  summary: "compare results with a baseline and budgets, print the regression table",
+  usage: USAGE,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, {
+      current: "list",
+      baseline: "list",
+      budgets: "list",
+      format: "string",
+      json: "string",
+      markdown: "string",
+      "testbed-mismatch": "string"
+    });
+    if (!flags.current) throw new UsageError("--current is required");
+    const mismatch = flags["testbed-mismatch"] ?? "flag";
+    if (mismatch !== "flag" && mismatch !== "compare" && mismatch !== "refuse") throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
+    const outputs = { json: flags.json, markdown: flags.markdown };
+    prepareOutputs(outputs, ctx.cwd);
+    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" };
+    const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
+    const current = readResults(flags.current, read);
+    const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
+    const report2 = gate({
+      baseline: baseline?.results,
+      current,
+      budgets,
+      options: gateOptions(mismatch),
+      baselineInput: "--baseline",
+      ...baseline ? { baselineSource: `--baseline ${baseline.source}` } : {},
+      currentSource: `--current ${flags.current.join(" ")}`
+    });
+    publishToTerminal(report2, outputs, ctx);
+    return verdictExit(report2);
+  }
+};
+
+// action/src/cli/convert.ts
+var USAGE2 = `Usage: perf-gate convert --to bmf|resultset --input PATH... [--format NAME] [--out FILE]
+
+Reads harness output (or ResultSets) and writes it as Bencher Metric Format
+(bmf) or as a perf-gate ResultSet, to --out or standard output.`;
+var convertCommand = {
+  name: "convert",
+  summary: "convert harness output to Bencher Metric Format or a ResultSet",
+  usage: USAGE2,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { to: "string", input: "list", format: "string", out: "string" });
+    if (flags.to !== "bmf" && flags.to !== "resultset") throw new UsageError("--to takes bmf or resultset");
+    if (!flags.input) throw new UsageError("--input is required");
+    prepareOutputPaths([{ flag: "--out", path: flags.out, kind: "file" }], ctx.cwd);
+    const { text, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" });
+    if (leftOut.length > 0) {
+      ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(", ")}
+`);
+    }
+    if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text);
+    else ctx.stdout(text);
+    return EXIT.pass;
+  }
+};
+
+// action/src/cli/time.ts
+var USAGE3 = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
+
+perf-gate's own timer, for machines without hyperfine: runs each command
+--warmup times, then --runs times (fresh "sh -c" processes), and writes
+hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
+function count(value, name, fallback, min) {
+  if (value === void 0) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
+  return n;
+}
+var timeCommand = {
+  name: "time",
+  summary: "time commands (a hyperfine-compatible fallback) and write JSON",
+  usage: USAGE3,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { "export-json": "string", runs: "string", warmup: "string", timeout: "string", command: "list" });
+    if (flags["export-json"] === void 0) throw new UsageError("--export-json is required");
+    if (!flags.command) throw new UsageError("--command is required");
+    const timeout = parseQuantity(flags.timeout ?? "60s");
+    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
+    const data2 = timeToFile({
+      commands: flags.command,
+      runs: count(flags.runs, "runs", 10, 1),
+      warmup: count(flags.warmup, "warmup", 1, 0),
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: timeout.value * 1e3
+    }, flags["export-json"]);
+    const failed = data2.results.filter((r) => r.exit_codes.some((c) => c !== 0));
+    for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
+`);
+    return failed.length > 0 ? EXIT.fail : EXIT.pass;
+  }
+};
+
+// action/src/cli/preflight.ts
+import { resolve as resolve7 } from "node:path";
+var USAGE4 = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
+                          [--probe-seconds N] [--aslr on|off|any] [--root DIR]
+
+Checks that this machine can produce timings worth gating on: CPU governor,
+turbo/boost, SMT, isolated CPUs, load, swap, thermal throttling, ASLR,
+perf_event_paranoid, CPU model and frequency limits, kernel, and a short
+noise probe (CV of a fixed CPU loop). Each problem comes with a fix.
+
+  --level strict   exit 1 when a check warns
+  --level warn     report and annotate, exit 0 (default)
+  --level off      check nothing
+  --root DIR       read /sys and /proc under DIR (for testing)
+Environment: RUNNER_NAME is recorded in the testbed; GITHUB_ACTIONS=true adds annotations.`;
+var preflightCommand = {
+  name: "preflight",
+  summary: "check the runner for stable timings (governor, turbo, noise \u2026)",
+  usage: USAGE4,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { level: "string", json: "string", "no-probe": "boolean", "probe-seconds": "string", aslr: "string", root: "string" });
+    const level = flags.level ?? "warn";
+    if (!PREFLIGHT_LEVELS.includes(level)) throw new UsageError(`--level takes ${PREFLIGHT_LEVELS.join(", ")}; found "${flags.level}"`);
+    const aslr = flags.aslr ?? "any";
+    if (aslr !== "on" && aslr !== "off" && aslr !== "any") throw new UsageError(`--aslr takes on, off or any; found "${aslr}"`);
+    let durationMs = DEFAULT_PROBE_OPTIONS.durationMs;
+    if (flags["probe-seconds"] !== void 0) {
+      const seconds = Number(flags["probe-seconds"]);
+      if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
+      durationMs = seconds * 1e3;
+    }
+    prepareOutputPaths([{ flag: "--json", path: flags.json, kind: "file" }], ctx.cwd);
+    const report2 = checkMachine({
+      root: flags.root === void 0 ? "/" : resolve7(ctx.cwd, flags.root),
+      level,
+      options: { aslr },
+      probe: flags["no-probe"] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
+      ...ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}
+    });
+    ctx.stdout(preflightText(report2));
+    if (ctx.env.GITHUB_ACTIONS === "true") ctx.stdout(preflightAnnotations(report2));
+    if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
+`, "--json");
+    return report2.fails ? EXIT.fail : EXIT.pass;
+  }
+};
+
+// action/src/cli/merge.ts
+import { resolve as resolve8 } from "node:path";
+var USAGE5 = `Usage: perf-gate merge --out FILE RESULTSET...
+
+Combines the ResultSets of matrix shards (the results.json that
+perf-gate run --shard i/n --out DIR writes) into one, e.g. the downloaded artifacts of a matrix job. A RESULTSET is a file
+or a folder searched for ${RESULT_SET_SCHEMA} JSON files. A benchmark id in two
+inputs with different results is an error naming both files; shards measured
+on different testbeds are merged under a "mixed-\u2026" testbed id, with a warning.`;
+var mergeCommand = {
+  name: "merge",
+  summary: "combine the ResultSets of matrix shards into one",
+  usage: USAGE5,
+  async run(argv, ctx) {
+    const { out, paths } = splitArgs(argv);
+    if (out === void 0) throw new UsageError("--out FILE is required");
+    if (paths.length === 0) throw new UsageError("name at least one ResultSet file or folder");
+    prepareOutputPaths([{ flag: "--out", path: out, kind: "file" }], ctx.cwd);
+    const outPath = resolve8(ctx.cwd, out);
+    const { set, files, warnings } = mergeShards(paths, outPath, ctx.cwd);
+    for (const w of warnings) ctx.stderr(`perf-gate merge: warning: ${w}
+`);
+    ctx.stdout(`perf-gate merge: ${set.benchmarks.length} benchmark(s) from ${files} file(s) \u2192 ${out}
+`);
+    return EXIT.pass;
+  }
+};
+function splitArgs(argv) {
+  let out;
+  const paths = [];
+  for (let i2 = 0; i2 < argv.length; i2++) {
+    const word = argv[i2];
+    if (word === "--out") {
+      out = argv[++i2];
+      if (out === void 0 || out.startsWith("--")) throw new UsageError("--out needs a file name");
+    } else if (word.startsWith("--out=")) out = word.slice("--out=".length);
+    else if (word.startsWith("--")) throw new UsageError(`unknown option ${word}`);
+    else paths.push(word);
+  }
+  return { out, paths };
+}
+
+// action/src/cli/run.ts
+import { resolve as resolve9 } from "node:path";
+var USAGE6 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--json FILE] [--markdown FILE]
+                     [--out DIR] [--ab REF] [--shard i/n] [--mode pr|main|release]
+
+Runs the suites of perf-gate.yml (build, then run), compares the results with the
+baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
+or 2 (unusable input).
+
+  --config FILE       the suites to run (default: perf-gate.yml)
+  --baseline PATH...  stored results to compare with (default: the config's
+                      baselines: folder when it holds results)
+  --json FILE         write the JSON report
+  --markdown FILE     write the Markdown report (a PR comment body)
+  --out DIR           harness outputs, logs and results.json, for the artifact
+                      (default: perf-gate-results)
+  --ab REF            interleaved A/B: check REF out in a git worktree, run base
+                      and head in alternating rounds, compare them paired
+  --shard i/n         run only this runner's share of the suites (round-robin
+                      by position in the config)
+  --mode MODE         pr (default), release, or main: main also stores the
+                      results where the config's baselines: points`;
 function makeRunCommand(makeDeps = defaultDeps) {
   return {
     name: "run",
@@ -60450,78 +61101,52 @@ function makeRunCommand(makeDeps = defaultDeps) {
       if (flags.ab !== void 0 && flags.baseline) throw new UsageError("--ab measures its own baseline; it cannot be combined with --baseline");
       if (flags.ab !== void 0 && mode === "main") throw new UsageError("--mode main stores a baseline from a plain run; it cannot be combined with --ab");
       const shard = flags.shard !== void 0 ? parseShard(flags.shard) : null;
-      const config = loadPerfGateConfig(flags.config ?? "perf-gate.yml", ctx.cwd);
       const outputs = { json: flags.json, markdown: flags.markdown };
       prepareOutputs(outputs, ctx.cwd);
+      prepareOutputPaths([{ flag: "--out", path: flags.out ?? "perf-gate-results", kind: "folder" }], ctx.cwd);
       const outDir = resolve9(ctx.cwd, flags.out ?? "perf-gate-results");
-      try {
-        mkdirSync4(outDir, { recursive: true });
-      } catch (error2) {
-        throw new InputError("--out", `cannot create ${outDir}: ${error2.code ?? String(error2)}`);
-      }
-      if (mode === "main") {
-        try {
-          mkdirSync4(config.baselines, { recursive: true });
-        } catch (error2) {
-          throw new InputError(config.file, `cannot create the baselines folder ${config.baselines}: ${error2.code ?? String(error2)}`, void 0, "baselines");
-        }
-      }
-      const budgets = configBudgets(config, ctx.cwd);
-      const deps = makeDeps();
+      const config = readConfig(flags.config ?? "perf-gate.yml", ctx.cwd);
       const created = ctx.now().toISOString();
+      const store = configuredStore(config, created);
+      if (mode === "main") await store.checkWritable();
+      const budgets = readBudgets([], config.budgets, ctx.cwd);
+      const deps = makeDeps();
       const write = (t) => ctx.stdout(t);
       if (flags.ab !== void 0) {
         const ref = flags.ab;
-        return withInterruptCleanup(deps.spawner, (cleanups) => runAbCommand(ref, config, shard, outDir, budgets, outputs, ctx, deps, cleanups));
+        return withInterruptCleanup(deps.spawner, async (cleanups) => {
+          const ab = await measureAb({ ref, config, shard, outDir, budgets, cwd: ctx.cwd, env: ctx.env, write, now: () => ctx.now(), deps, cleanups });
+          const report3 = gate({ baseline: ab.base, current: ab.head, budgets, confirmations: ab.confirmations, baselineInput: "--baseline", currentSource: `this run of ${config.file}`, sameConfig: true });
+          publishToTerminal(report3, outputs, ctx);
+          return verdictExit(report3);
+        });
       }
-      const baselinePaths = flags.baseline ?? (hasFiles(config.baselines) ? [config.baselines] : []);
-      const stored = baselinePaths.length > 0 ? readInputs(baselinePaths, { cwd: ctx.cwd, created }).resultSet : void 0;
-      const baseline = stored && shard ? onlySuites(stored, selectShard(config.suites, shard).map((s) => s.name)) : stored;
+      const baseline = await readBaseline({
+        paths: flags.baseline ?? [],
+        store,
+        query: measuredRun(config, ctx.env, deps),
+        suites: shard ? shardSuites(config, shard) : null,
+        read: { cwd: ctx.cwd, created }
+      });
       const current = await withInterruptCleanup(
         deps.spawner,
-        () => runConfiguredSuites({ config, shard, outDir, expected: baseline?.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps })
+        () => runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps })
       );
-      const { exitCode } = gateAndReport(baseline, current, budgets, outputs, ctx);
-      if (mode === "main") ctx.stdout(`perf-gate: baseline written to ${storeBaseline(config, current, shard)}
+      const report2 = gate({
+        baseline: baseline?.results,
+        current,
+        budgets,
+        options: DEFAULT_GATE_OPTIONS,
+        baselineInput: flags.baseline ? "--baseline" : `baselines: in ${config.file}`,
+        ...baseline ? { baselineSource: baseline.source } : {},
+        currentSource: `this run of ${config.file}`
+      });
+      publishToTerminal(report2, outputs, ctx);
+      if (mode === "main") ctx.stdout(`perf-gate: baseline written to ${await recordBaseline(store, current, shard)}
 `);
-      return exitCode;
+      return verdictExit(report2);
     }
   };
-}
-async function measureAb(request2) {
-  const deps = request2.deps ?? defaultDeps();
-  const { config, shard, outDir } = request2;
-  const configDir = dirname5(resolve9(request2.cwd, config.file));
-  const repo = realpath(repositoryRoot(configDir));
-  const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
-  const testbed = deps.testbed(request2.env);
-  const created = request2.now().toISOString();
-  const checkout = addBaseWorktree(repo, request2.ref);
-  request2.cleanups.push(() => checkout.remove());
-  let outcome;
-  try {
-    request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
-`);
-    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
-      ...runnerContext({ config, shard, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
-      classify: gateClassifier(request2.budgets),
-      created
-    });
-  } finally {
-    checkout.remove();
-  }
-  const base = metadata(outcome.base, checkout.commit, {}, testbed);
-  const head = metadata(outcome.head, headSha, request2.env, testbed);
-  writeResultSet(join11(outDir, "base.json"), base);
-  writeResultSet(join11(outDir, "results.json"), head);
-  request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
-`);
-  return { base, head, confirmations: outcome.confirmations };
-}
-async function runAbCommand(ref, config, shard, outDir, budgets, outputs, ctx, deps, cleanups) {
-  const measurement = await measureAb({ ref, config, shard, outDir, budgets, cwd: ctx.cwd, env: ctx.env, write: (t) => ctx.stdout(t), now: () => ctx.now(), deps, cleanups });
-  return gateAndReport(measurement.base, measurement.head, budgets, outputs, ctx, DEFAULT_GATE_OPTIONS, (report2) => withConfirmations(report2, measurement.confirmations)).exitCode;
 }
 var runCommand = makeRunCommand();
 
@@ -60687,14 +61312,14 @@ var HttpResponseRetryCodes = [
 
 // node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
-import { constants, promises } from "fs";
+import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve11) {
+      resolve11(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve11, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -60710,7 +61335,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -60737,7 +61362,7 @@ var Summary = class {
         throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
       }
       try {
-        yield access(pathFromEnv, constants.R_OK | constants.W_OK);
+        yield access(pathFromEnv, constants2.R_OK | constants2.W_OK);
       } catch (_a2) {
         throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
       }
@@ -60989,11 +61614,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve11) {
+      resolve11(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve11, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61009,7 +61634,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -61061,9 +61686,8 @@ function group2(name, fn) {
   });
 }
 
-// action/src/cli/action.ts
-import { closeSync as closeSync2, readFileSync as readFileSync11 } from "node:fs";
-import { join as join14 } from "node:path";
+// action/src/action/command.ts
+import { closeSync as closeSync3, readFileSync as readFileSync11 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync as readFileSync8, existsSync as existsSync5 } from "fs";
@@ -61121,11 +61745,11 @@ var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve11) {
+      resolve11(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve11, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61141,7 +61765,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -62468,8 +63092,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep2 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
+var sep3 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -65271,7 +65895,7 @@ function failedAnswer(error2) {
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
-var defaultSleep = (ms) => new Promise((resolve12) => setTimeout(resolve12, ms));
+var defaultSleep = (ms) => new Promise((resolve11) => setTimeout(resolve11, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? defaultSleep;
@@ -65389,8 +66013,8 @@ function limit2(bytes, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync6, mkdirSync as mkdirSync6, readFileSync as readFileSync10, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join13 } from "node:path";
+import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
+import { join as join14 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -65471,117 +66095,23 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
   };
 }
 
-// action/src/action/handoff.ts
-import { lstatSync, mkdirSync as mkdirSync5, readFileSync as readFileSync9, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join12 } from "node:path";
-var HANDOFF_SCHEMA = "perf-gate/handoff@1";
-var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
-var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
-var MAX_PR_FILE_BYTES = 4096;
-function writeHandoff(dir, claim, results) {
-  mkdirSync5(dir, { recursive: true });
-  const full = { schema: HANDOFF_SCHEMA, ...claim };
-  writeFileSync2(join12(dir, HANDOFF_FILES.pullRequest), `${JSON.stringify(full, null, 2)}
-`);
-  writeFileSync2(join12(dir, HANDOFF_FILES.results), `${JSON.stringify(results, null, 2)}
-`);
-  return dir;
-}
-var SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-function parseClaim(data2, file) {
-  if (typeof data2 !== "object" || data2 === null || Array.isArray(data2)) throw new InputError(file, "expected a JSON object");
-  const obj = data2;
-  const allowed = /* @__PURE__ */ new Set(["schema", "pullRequest", "headSha", "gate"]);
-  for (const key of Object.keys(obj)) if (!allowed.has(key)) throw new InputError(file, `unexpected key "${key.slice(0, 40)}"`, void 0, key.slice(0, 40));
-  if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
-  const pr = obj["pullRequest"];
-  if (typeof pr !== "number" || !Number.isSafeInteger(pr) || pr < 1) throw new InputError(file, "expected a positive integer pull request number", void 0, "pullRequest");
-  const sha = obj["headSha"];
-  if (typeof sha !== "string" || !SHA.test(sha)) throw new InputError(file, "expected a 40- or 64-character lower-case hex commit SHA", void 0, "headSha");
-  const gate = obj["gate"];
-  if (typeof gate !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate)) throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', void 0, "gate");
-  return { schema: HANDOFF_SCHEMA, pullRequest: pr, headSha: sha, gate };
-}
-function readRegularFile(path2, maxBytes) {
-  let stat2;
-  try {
-    stat2 = lstatSync(path2);
-  } catch {
-    throw new InputError(path2, "missing from the two-stage artifact; was it written by perf-gate with mode: pr?");
-  }
-  if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
-  if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync9(path2, "utf8");
-}
-function parseJson2(text, file) {
-  try {
-    return JSON.parse(text);
-  } catch (error2) {
-    throw new InputError(file, `not valid JSON: ${error2.message}`);
-  }
-}
-function parseHandoff(files, where2) {
-  const claimFile = `${where2}/${HANDOFF_FILES.pullRequest}`;
-  const resultsFile = `${where2}/${HANDOFF_FILES.results}`;
-  if (files.pullRequest.length > MAX_PR_FILE_BYTES) throw new InputError(claimFile, `longer than ${MAX_PR_FILE_BYTES} bytes`);
-  const claim = parseClaim(parseJson2(files.pullRequest, claimFile), claimFile);
-  const results = validateResultSet(parseJson2(files.results, resultsFile), resultsFile, files.results);
-  return { claim, results };
-}
-function readHandoffFolder(dir) {
-  return parseHandoff(
-    {
-      pullRequest: readRegularFile(join12(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join12(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
-    },
-    dir
-  );
-}
-function workflowRunFromEvent(payload) {
-  const run = payload?.workflow_run;
-  if (!run || typeof run !== "object") return null;
-  const id = run["id"];
-  const sha = run["head_sha"];
-  if (typeof id !== "number" || typeof sha !== "string") return null;
-  const headRepo = run["head_repository"]?.full_name;
-  return { runId: id, headSha: sha, headRepo: typeof headRepo === "string" ? headRepo : null, event: String(run["event"] ?? "") };
-}
-var HandoffRejected = class extends Error {
-  name = "HandoffRejected";
-};
-async function verifyClaim(api, repo, claim, run, gate) {
-  if (claim.gate !== gate) throw new HandoffRejected(`the artifact is for gate "${claim.gate}", not "${gate}"`);
-  if (run && run.headSha !== claim.headSha) {
-    throw new HandoffRejected(`the artifact claims commit ${claim.headSha} but the workflow run that produced it ran on ${run.headSha}`);
-  }
-  const pr = await api.getPullRequest(repo, claim.pullRequest);
-  if (pr.headSha !== claim.headSha) {
-    throw new HandoffRejected(
-      `pull request #${claim.pullRequest} has head ${pr.headSha}, not the artifact's ${claim.headSha}: the pull request number is forged or the pull request moved on; nothing is posted`
-    );
-  }
-  if (run?.headRepo && pr.headRepo && pr.headRepo.toLowerCase() !== run.headRepo.toLowerCase()) {
-    throw new HandoffRejected(`pull request #${claim.pullRequest} comes from ${pr.headRepo}, but the workflow run came from ${run.headRepo}`);
-  }
-}
-
 // action/src/github/sticky-comment.ts
 var MAX_COMMENT_CHARS = 65536;
 var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-function stickyMarker(gate, state) {
-  return `<!-- perf-gate:sticky gate=${gate} verdict=${state.verdict} digest=${state.digest} -->`;
+function stickyMarker(gate2, state) {
+  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest} -->`;
 }
 var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64}) -->\s*$/;
-function readMarker(body, gate) {
+function readMarker(body, gate2) {
   const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate) return null;
+  if (!match || match[1] !== gate2) return null;
   return { verdict: match[2], digest: match[3] };
 }
-function findStickyComment(comments, gate, self) {
+function findStickyComment(comments, gate2, self) {
   const selfLower = self.toLowerCase();
   for (const comment of comments) {
     if (comment.author?.toLowerCase() !== selfLower) continue;
-    if (readMarker(comment.body, gate)) return comment;
+    if (readMarker(comment.body, gate2)) return comment;
   }
   return null;
 }
@@ -65618,19 +66148,96 @@ async function upsertStickyComment(api, request2) {
   return { action: "created", url: created.url, resolved };
 }
 
-// action/src/action/annotations.ts
-import { relative as relative5, resolve as resolve10 } from "node:path";
-function repoPath(file, settings) {
-  const rel = relative5(settings.github.workspace, resolve10(settings.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative5(settings.github.workspace, settings.config) || "perf-gate.yml" : rel;
+// action/src/action/handoff.ts
+import { lstatSync, readFileSync as readFileSync9 } from "node:fs";
+import { join as join13 } from "node:path";
+var HANDOFF_SCHEMA = "perf-gate/handoff@1";
+var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
+var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+var MAX_PR_FILE_BYTES = 4096;
+function writeHandoff(dir, claim, results) {
+  const full = { schema: HANDOFF_SCHEMA, ...claim };
+  writeOutputFile(dir, HANDOFF_FILES.pullRequest, `${JSON.stringify(full, null, 2)}
+`);
+  writeOutputFile(dir, HANDOFF_FILES.results, serializeResultSet(results));
+  return dir;
 }
-function checkRunAnnotations(report2, settings) {
-  const rank2 = { failure: 0, warning: 1, notice: 2 };
-  return toAnnotations(report2).map((a, i2) => ({ a, i: i2 })).sort((x2, y) => rank2[x2.a.level] - rank2[y.a.level] || x2.i - y.i).map(({ a }) => {
-    const path2 = repoPath(a.file ?? settings.config, settings);
-    const line = a.file !== void 0 && a.line !== void 0 ? a.line : 1;
-    return { path: path2, start_line: line, end_line: line, annotation_level: a.level, title: a.title, message: a.message };
-  });
+var SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+function parseClaim(data2, file) {
+  if (typeof data2 !== "object" || data2 === null || Array.isArray(data2)) throw new InputError(file, "expected a JSON object");
+  const obj = data2;
+  const allowed = /* @__PURE__ */ new Set(["schema", "pullRequest", "headSha", "gate"]);
+  for (const key of Object.keys(obj)) if (!allowed.has(key)) throw new InputError(file, `unexpected key "${key.slice(0, 40)}"`, void 0, key.slice(0, 40));
+  if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
+  const pr = obj["pullRequest"];
+  if (typeof pr !== "number" || !Number.isSafeInteger(pr) || pr < 1) throw new InputError(file, "expected a positive integer pull request number", void 0, "pullRequest");
+  const sha = obj["headSha"];
+  if (typeof sha !== "string" || !SHA.test(sha)) throw new InputError(file, "expected a 40- or 64-character lower-case hex commit SHA", void 0, "headSha");
+  const gate2 = obj["gate"];
+  if (typeof gate2 !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate2)) throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', void 0, "gate");
+  return { schema: HANDOFF_SCHEMA, pullRequest: pr, headSha: sha, gate: gate2 };
+}
+function readRegularFile(path2, maxBytes) {
+  let stat2;
+  try {
+    stat2 = lstatSync(path2);
+  } catch {
+    throw new InputError(path2, "missing from the two-stage artifact; was it written by perf-gate with mode: pr?");
+  }
+  if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
+  if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
+  return readFileSync9(path2, "utf8");
+}
+function parseJson2(text, file) {
+  try {
+    return JSON.parse(text);
+  } catch (error2) {
+    throw new InputError(file, `not valid JSON: ${error2.message}`);
+  }
+}
+function parseHandoff(files, where2) {
+  const claimFile = `${where2}/${HANDOFF_FILES.pullRequest}`;
+  const resultsFile = `${where2}/${HANDOFF_FILES.results}`;
+  if (files.pullRequest.length > MAX_PR_FILE_BYTES) throw new InputError(claimFile, `longer than ${MAX_PR_FILE_BYTES} bytes`);
+  const claim = parseClaim(parseJson2(files.pullRequest, claimFile), claimFile);
+  const results = validateResults(parseJson2(files.results, resultsFile), resultsFile, files.results);
+  return { claim, results };
+}
+function readHandoffFolder(dir) {
+  return parseHandoff(
+    {
+      pullRequest: readRegularFile(join13(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join13(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+    },
+    dir
+  );
+}
+function workflowRunFromEvent(payload) {
+  const run = payload?.workflow_run;
+  if (!run || typeof run !== "object") return null;
+  const id = run["id"];
+  const sha = run["head_sha"];
+  if (typeof id !== "number" || typeof sha !== "string") return null;
+  const headRepo = run["head_repository"]?.full_name;
+  return { runId: id, headSha: sha, headRepo: typeof headRepo === "string" ? headRepo : null, event: String(run["event"] ?? "") };
+}
+var HandoffRejected = class extends Error {
+  name = "HandoffRejected";
+};
+async function verifyClaim(api, repo, claim, run, gate2) {
+  if (claim.gate !== gate2) throw new HandoffRejected(`the artifact is for gate "${claim.gate}", not "${gate2}"`);
+  if (run && run.headSha !== claim.headSha) {
+    throw new HandoffRejected(`the artifact claims commit ${claim.headSha} but the workflow run that produced it ran on ${run.headSha}`);
+  }
+  const pr = await api.getPullRequest(repo, claim.pullRequest);
+  if (pr.headSha !== claim.headSha) {
+    throw new HandoffRejected(
+      `pull request #${claim.pullRequest} has head ${pr.headSha}, not the artifact's ${claim.headSha}: the pull request number is forged or the pull request moved on; nothing is posted`
+    );
+  }
+  if (run?.headRepo && pr.headRepo && pr.headRepo.toLowerCase() !== run.headRepo.toLowerCase()) {
+    throw new HandoffRejected(`pull request #${claim.pullRequest} comes from ${pr.headRepo}, but the workflow run came from ${run.headRepo}`);
+  }
 }
 
 // action/src/action/digest.ts
@@ -66156,11 +66763,24 @@ async function downloadHandoff(api, repo, runId, artifactName) {
 }
 
 // action/src/action/run-action.ts
-var ACTION_EXIT = { pass: 0, fail: 1, unusable: 2 };
-function repoRef(settings) {
-  const [owner, repo] = settings.github.repository.split("/");
-  if (!owner || !repo) throw new InputError("GITHUB_REPOSITORY", "is not set; the action needs owner/name to talk to GitHub");
-  return { owner, repo };
+async function runAction(settings, deps) {
+  const event = readEvent(settings.github.eventPath);
+  const pr = settings.mode === "report" ? null : pullRequestFromEvent(event);
+  if (!forkAllowed(settings, pr, deps.log)) return EXIT.unusable;
+  const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
+  const config = readConfigIfPresent(settings.config, settings.workingDirectory);
+  if (!config && settings.mode !== "report" && settings.results.length === 0) {
+    throw new InputError(settings.config, "no such file; set the config input to your perf-gate.yml");
+  }
+  const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
+  const measuring = !handoff && settings.results.length === 0;
+  if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
+  const measured = await obtainResults(settings, config, budgets, pr, handoff, measuring, deps);
+  const report2 = await decideGate(settings, budgets, measured, deps.log);
+  await publishReports(settings, report2, measured.current, config, pr, deps);
+  await tellGitHub(settings, report2, pr, handoff, deps);
+  if (report2.verdict === "fail") deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
+  return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
   if (path2 === "" || !existsSync6(path2)) return null;
@@ -66170,43 +66790,153 @@ function readEvent(path2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
 }
-function loadConfig(settings, required) {
-  if (!existsSync6(settings.config)) {
-    if (required) throw new InputError(settings.config, "no such file; set the config input to your perf-gate.yml");
-    return null;
-  }
-  return loadPerfGateConfig(settings.config, settings.workingDirectory);
+function repoRef(settings) {
+  const [owner, repo] = settings.github.repository.split("/");
+  if (!owner || !repo) throw new InputError("GITHUB_REPOSITORY", "is not set; the action needs owner/name to talk to GitHub");
+  return { owner, repo };
 }
-function loadGateBudgets(settings, config) {
-  if (settings.budgets.length > 0) return loadBudgets(settings.budgets, settings.workingDirectory);
-  if (config && existsSync6(config.budgets)) return loadBudgets([config.budgets], settings.workingDirectory);
-  return EMPTY_BUDGETS;
-}
-function loadBaseline(settings, config, created, log) {
-  const paths = settings.baseline.length > 0 ? settings.baseline : config && existsSync6(config.baselines) ? [config.baselines] : [];
-  if (settings.baseline.length > 0) {
-    for (const p of paths) if (!existsSync6(p)) throw new InputError(p, "no such baseline file or folder (the baseline input)");
+function forkAllowed(settings, pr, log) {
+  if (settings.mode !== "pr") return true;
+  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
+  if (!decision.allowed) {
+    log.error(decision.message);
+    log.setOutput("verdict", "refused");
+    return false;
   }
-  if (paths.length === 0) {
-    log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
+  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
+  return true;
+}
+function readTwoStageArtifact(settings, event, deps) {
+  const { log } = deps;
+  return log.group("perf-gate: read the two-stage artifact", async () => {
+    const run = workflowRunFromEvent(event);
+    if (!deps.github) throw new InputError('action input "github-token"', "mode: report needs a token to verify the pull request and post");
+    const repo = repoRef(settings);
+    let found;
+    if (settings.reportFrom !== "") found = readHandoffFolder(settings.reportFrom);
+    else {
+      if (!run) throw new InputError("GITHUB_EVENT_PATH", "mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)");
+      found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
+    }
+    if (!run) log.warning("perf-gate: not a workflow_run event; the artifact is checked against the pull request only");
+    try {
+      await verifyClaim(deps.github, repo, found.claim, run, settings.gateName);
+    } catch (error2) {
+      if (error2 instanceof HandoffRejected) throw new InputError("two-stage artifact", error2.message);
+      throw error2;
+    }
+    log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
+    return found;
+  });
+}
+async function preflightPasses(settings, deps) {
+  if (settings.preflight === "off") return true;
+  const { log } = deps;
+  const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
+    const result = checkRunner(settings.preflight, deps.suiteEnv.RUNNER_NAME || void 0);
+    for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
+    for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
+    return result;
+  });
+  if (checked.fails) log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
+  return !checked.fails;
+}
+async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
+  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
+  if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
+  const outDir = join14(settings.outputDir, "runs");
+  if (measuring && abRef !== "" && config) {
+    const ab = await measureAb({
+      ref: abRef,
+      config,
+      shard: null,
+      outDir,
+      budgets,
+      cwd: settings.workingDirectory,
+      env: deps.suiteEnv,
+      write: deps.write,
+      now: deps.now,
+      deps: deps.run,
+      cleanups: deps.cleanups
+    });
+    return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
+  }
+  const created = deps.now().toISOString();
+  const chosen = await actionBaseline(settings, config, measuring, created, deps);
+  const baseline = chosen?.results;
+  const sides = { baseline, ...chosen ? { baselineSource: chosen.source } : {} };
+  if (handoff) return { ...sides, current: handoff.results, currentSource: "the two-stage artifact" };
+  if (settings.results.length > 0) {
+    const read = readResults(settings.results, { cwd: settings.workingDirectory, created });
+    return { ...sides, current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref }, currentSource: `action input "results" (${settings.results.join(", ")})` };
+  }
+  if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
+  const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
+  return { ...sides, current, currentSource: `this run of ${config.file}` };
+}
+async function actionBaseline(settings, config, measuring, created, deps) {
+  const query = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
+  const chosen = await readBaseline({
+    paths: settings.baseline,
+    input: "the baseline input",
+    store: config ? configuredStore(config, created) : null,
+    query,
+    suites: null,
+    read: { cwd: settings.workingDirectory, created }
+  });
+  if (!chosen) {
+    deps.log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
     return void 0;
   }
-  const read = readInputs(paths, { cwd: settings.workingDirectory, created });
-  if (read.resultSet.benchmarks.length === 0) {
-    log.warning(`perf-gate: the baseline (${paths.join(", ")}) holds no benchmarks; only the budgets decide.`);
+  if (chosen.results.benchmarks.length === 0) {
+    deps.log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
     return void 0;
   }
-  return read.resultSet;
+  return chosen;
 }
-function stepFails(report2, failOn) {
-  if (failOn === "never") return false;
-  if (report2.verdict === "fail") return true;
-  if (failOn === "warn") {
-    return report2.rows.some((r) => r.status === "regressed" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
+async function decideGate(settings, budgets, measured, log) {
+  const report2 = await log.group(
+    "perf-gate: compare with the baseline and budgets",
+    async () => gate({
+      baseline: measured.baseline,
+      current: measured.current,
+      budgets,
+      options: gateOptions(settings.testbedMismatch),
+      ...measured.confirmations ? { confirmations: measured.confirmations } : {},
+      baselineInput: settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline",
+      ...measured.baselineSource ? { baselineSource: measured.baselineSource } : {},
+      currentSource: measured.currentSource,
+      ...measured.confirmations ? { sameConfig: true } : {}
+    })
+  );
+  log.info(`verdict: ${report2.verdict}`);
+  return report2;
+}
+async function publishReports(settings, report2, current, config, pr, deps) {
+  const { log } = deps;
+  const files = writeRunFiles(report2, current, settings.outputDir, settings.gateName);
+  await log.appendSummary(jobSummary(report2, settings.gateName));
+  setReportOutputs(log, report2, files);
+  if (settings.mode === "pr" && pr) {
+    const dir = writeHandoff(join14(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    log.setOutput("handoff-dir", dir);
   }
-  return false;
+  if (settings.mode === "main") {
+    if (config) {
+      const stored = await recordBaseline(configuredStore(config, deps.now().toISOString()), current, null);
+      log.info(`baseline written to ${stored}`);
+      log.setOutput("baseline-file", stored);
+    } else {
+      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files.results}`);
+    }
+  }
+  if (settings.mode === "release") {
+    const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref);
+    await log.appendSummary(release.markdown);
+    log.setOutput("release-report", release.path);
+  }
 }
-function setReportOutputs(log, report2, written) {
+function setReportOutputs(log, report2, files) {
   log.setOutput("verdict", report2.verdict);
   const c = report2.counts;
   log.setOutput("regressed", String(c.regressed));
@@ -66219,192 +66949,75 @@ function setReportOutputs(log, report2, written) {
   log.setOutput("budget-failed", String(c.budgetFailed));
   log.setOutput("budget-warned", String(c.budgetWarned));
   log.setOutput("counts", JSON.stringify(c));
-  log.setOutput("report-json", written.reportJson);
-  log.setOutput("report-markdown", written.reportMarkdown);
-  log.setOutput("results", written.results);
+  log.setOutput("report-json", files.reportJson);
+  log.setOutput("report-markdown", files.reportMarkdown);
+  log.setOutput("results", files.results);
 }
-async function currentResults(settings, config, deps, created, baseline) {
-  if (settings.results.length > 0) {
-    const read = readInputs(settings.results, { cwd: settings.workingDirectory, created });
-    return { ...read.resultSet, commit: read.resultSet.commit ?? settings.github.sha, ref: read.resultSet.ref ?? settings.github.ref };
-  }
-  if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
-  return deps.runSuites(config, settings, baseline?.benchmarks ?? []);
-}
-function checkConclusion(report2, settings) {
-  if (report2.verdict === "pass") return settings.mode === "report" ? "neutral" : "success";
-  return settings.failOn === "never" ? "neutral" : "failure";
-}
-async function runAction(settings, deps) {
-  const { log } = deps;
-  const created = deps.now().toISOString();
-  const event = readEvent(settings.github.eventPath);
-  const pr = settings.mode === "report" ? null : pullRequestFromEvent(event);
-  if (settings.mode === "pr") {
-    const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
-    if (!decision.allowed) {
-      log.error(decision.message);
-      log.setOutput("verdict", "refused");
-      return ACTION_EXIT.unusable;
-    }
-    if (decision.note) log.warning(`perf-gate: ${decision.note}`);
-  }
-  let handoff = null;
-  if (settings.mode === "report") {
-    handoff = await log.group("perf-gate: read the two-stage artifact", async () => {
-      const run = workflowRunFromEvent(event);
-      if (!deps.github) throw new InputError('action input "github-token"', "mode: report needs a token to verify the pull request and post");
-      const repo = repoRef(settings);
-      let found;
-      if (settings.reportFrom !== "") found = readHandoffFolder(settings.reportFrom);
-      else {
-        if (!run) throw new InputError("GITHUB_EVENT_PATH", "mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)");
-        found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
-      }
-      if (!run) log.warning("perf-gate: not a workflow_run event; the artifact is checked against the pull request only");
-      try {
-        await verifyClaim(deps.github, repo, found.claim, run, settings.gateName);
-      } catch (error2) {
-        if (error2 instanceof HandoffRejected) throw new InputError("two-stage artifact", error2.message);
-        throw error2;
-      }
-      log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
-      return found;
-    });
-  }
-  const config = loadConfig(settings, settings.mode !== "report" && settings.results.length === 0);
-  const budgets = loadGateBudgets(settings, config);
-  const measuring = !handoff && settings.results.length === 0;
-  if (measuring && settings.preflight !== "off") {
-    const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
-      const result = deps.preflight(settings.preflight);
-      for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
-      for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
-      return result;
-    });
-    if (checked.fails) {
-      log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
-      return ACTION_EXIT.fail;
-    }
-  }
-  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
-  if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const ab = measuring && abRef !== "" && config ? await deps.measureAb(abRef, config, settings, budgets) : null;
-  const baseline = ab ? ab.base : loadBaseline(settings, config, created, log);
-  const current = ab ? ab.head : handoff ? handoff.results : await currentResults(settings, config, deps, created, baseline);
-  const report2 = await log.group("perf-gate: compare with the baseline and budgets", async () => {
-    const options = { comparison: { confidence: 0.95, seed: 1 }, testbedMismatch: settings.testbedMismatch };
-    try {
-      return ab ? withConfirmations(decide3(ab.base, ab.head, budgets, options), ab.confirmations) : decide3(baseline, current, budgets, options);
-    } catch (error2) {
-      if (error2 instanceof TestbedMismatchError) throw new InputError('action input "baseline"', error2.message);
-      throw error2;
-    }
-  });
-  log.info(`verdict: ${report2.verdict}`);
-  mkdirSync6(settings.outputDir, { recursive: true });
-  const written = {
-    reportJson: join13(settings.outputDir, "report.json"),
-    reportMarkdown: join13(settings.outputDir, "report.md"),
-    results: join13(settings.outputDir, "results.json")
-  };
-  const hint = "The job summary and the run's `perf-gate` artifact have the full report.";
-  const fullMarkdown = renderMarkdown(report2, { title: settings.gateName, maxLength: 1e6 });
-  writeFileSync3(written.reportJson, renderJson(report2));
-  writeFileSync3(written.reportMarkdown, fullMarkdown);
-  writeFileSync3(written.results, `${JSON.stringify(current, null, 2)}
-`);
-  await deps.log.appendSummary(renderJobSummary(report2, { title: settings.gateName, fullReportHint: hint }));
-  setReportOutputs(log, report2, written);
-  if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join13(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
-    log.setOutput("handoff-dir", dir);
-  }
-  if (settings.mode === "main") {
-    if (config) {
-      const stored = deps.storeBaseline(config, current);
-      log.info(`baseline written to ${stored}`);
-      log.setOutput("baseline-file", stored);
-    } else {
-      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${written.results}`);
-    }
-  }
-  if (settings.mode === "release") {
-    const releasePath = join13(settings.outputDir, "release-report.md");
-    const tag = /^refs\/tags\/(.+)$/.exec(settings.github.ref)?.[1];
-    const release = renderRelease(report2, tag ? { version: tag } : {});
-    writeFileSync3(releasePath, release);
-    await deps.log.appendSummary(release);
-    log.setOutput("release-report", releasePath);
-  }
-  await log.group("perf-gate: tell GitHub", async () => {
-    if (!deps.github) {
+function tellGitHub(settings, report2, pr, handoff, deps) {
+  const { log, github } = deps;
+  return log.group("perf-gate: tell GitHub", async () => {
+    if (!github) {
       log.info("no github-token: no comment and no check run");
       return;
     }
     const repo = repoRef(settings);
     const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
     const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
-    const state = { verdict: report2.verdict, digest: reportDigest(report2) };
-    if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report")) {
-      try {
-        const outcome = await upsertStickyComment(deps.github, {
-          repo,
-          pullRequest: prNumber,
-          gate: settings.gateName,
-          mode: settings.comment,
-          state,
-          ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-          render: (previous) => renderMarkdown(report2, {
-            title: settings.gateName,
-            marker: stickyMarker(settings.gateName, state),
-            maxLength: MAX_COMMENT_CHARS,
-            fullReportHint: hint,
-            previouslyFailed: previous?.verdict === "fail"
-          })
-        });
-        log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
-        log.setOutput("comment-url", outcome.url ?? "");
-      } catch (error2) {
-        log.warning(`perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`);
-      }
-    }
-    if (settings.checkRun && headSha) {
-      try {
-        const outcome = await publishCheckRun(deps.github, {
-          repo,
-          name: settings.gateName,
-          headSha,
-          conclusion: checkConclusion(report2, settings),
-          title: renderTitle(report2),
-          summary: renderMarkdown(report2, { title: settings.gateName, maxLength: 65535, fullReportHint: hint }),
-          annotations: checkRunAnnotations(report2, settings),
-          ...settings.github.runId ? { detailsUrl: `${settings.github.serverUrl}/${settings.github.repository}/actions/runs/${settings.github.runId}` } : {}
-        });
-        log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? "" : "s"} with annotations)`);
-        log.setOutput("check-run-id", String(outcome.id));
-      } catch (error2) {
-        log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
-      }
-    }
+    if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report")) await postComment(github, repo, prNumber, settings, report2, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report2, log);
   });
-  if (report2.verdict === "fail") log.error(`perf-gate: the gate fails: ${renderTitle(report2)}`);
-  return stepFails(report2, settings.failOn) ? ACTION_EXIT.fail : ACTION_EXIT.pass;
 }
-function renderTitle(report2) {
-  const c = report2.counts;
-  const parts = [
-    c.failed ? `${c.failed} failed` : "",
-    c.regressed ? `${c.regressed} regressed` : "",
-    c.budgetFailed ? `${c.budgetFailed} over budget` : "",
-    c.improved ? `${c.improved} improved` : "",
-    `${c.unchanged} unchanged`
-  ].filter((p) => p !== "");
-  return `${report2.verdict === "pass" ? "Pass" : "Fail"}: ${parts.join(", ")}`;
+async function postComment(github, repo, pullRequest, settings, report2, log) {
+  const state = { verdict: report2.verdict, digest: reportDigest(report2) };
+  try {
+    const outcome = await upsertStickyComment(github, {
+      repo,
+      pullRequest,
+      gate: settings.gateName,
+      mode: settings.comment,
+      state,
+      ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
+      render: (previous) => commentMarkdown(report2, { title: settings.gateName, marker: stickyMarker(settings.gateName, state), maxLength: MAX_COMMENT_CHARS, previouslyFailed: previous?.verdict === "fail" })
+    });
+    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
+    log.setOutput("comment-url", outcome.url ?? "");
+  } catch (error2) {
+    log.warning(`perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`);
+  }
+}
+async function postCheckRun(github, repo, headSha, settings, report2, log) {
+  try {
+    const outcome = await publishCheckRun(github, {
+      repo,
+      name: settings.gateName,
+      headSha,
+      conclusion: checkConclusion(report2, settings),
+      title: checkRunTitle(report2),
+      summary: checkRunSummary(report2, settings.gateName),
+      annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
+      ...settings.github.runId ? { detailsUrl: `${settings.github.serverUrl}/${settings.github.repository}/actions/runs/${settings.github.runId}` } : {}
+    });
+    log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? "" : "s"} with annotations)`);
+    log.setOutput("check-run-id", String(outcome.id));
+  } catch (error2) {
+    log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
+  }
+}
+function stepFails(report2, failOn) {
+  if (failOn === "never") return false;
+  if (report2.verdict === "fail") return true;
+  if (failOn === "warn") {
+    return report2.rows.some((r) => r.status === "regressed" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
+  }
+  return false;
+}
+function checkConclusion(report2, settings) {
+  if (report2.verdict === "pass") return settings.mode === "report" ? "neutral" : "success";
+  return settings.failOn === "never" ? "neutral" : "failure";
 }
 
 // action/src/action/settings.ts
-import { isAbsolute as isAbsolute2, resolve as resolve11 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve10 } from "node:path";
 var MODES2 = ["pr", "main", "release", "report"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "warn", "never"];
@@ -66436,12 +67049,12 @@ function list(env, name) {
   return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
 }
 function path(base, p) {
-  return isAbsolute2(p) ? p : resolve11(base, p);
+  return isAbsolute2(p) ? p : resolve10(base, p);
 }
 function readSettings(env, cwd) {
   const workspace = env["GITHUB_WORKSPACE"] || cwd;
   const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
-  const runnerTemp = env["RUNNER_TEMP"] || resolve11(workingDirectory, ".perf-gate-tmp");
+  const runnerTemp = env["RUNNER_TEMP"] || resolve10(workingDirectory, ".perf-gate-tmp");
   const gateName = raw(env, "gate-name") || "perf-gate";
   if (!GATE_NAME.test(gateName)) {
     throw new InputError(where("gate-name"), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -66471,7 +67084,7 @@ function readSettings(env, cwd) {
     gateName,
     allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
     commentAuthor,
-    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve11(runnerTemp, "perf-gate")),
+    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve10(runnerTemp, "perf-gate")),
     reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
     artifactName,
     testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
@@ -66531,7 +67144,7 @@ function suiteEnvironment(env) {
   return out;
 }
 
-// action/src/cli/action.ts
+// action/src/action/command.ts
 var USAGE7 = `Usage: perf-gate action
 
 Runs perf-gate as the GitHub Action: reads the action's inputs from INPUT_*
@@ -66564,7 +67177,7 @@ function withHandedToken(env) {
     throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
   } finally {
     try {
-      closeSync2(fd2);
+      closeSync3(fd2);
     } catch {
     }
   }
@@ -66580,30 +67193,23 @@ var actionCommand = {
     const log = coreLog();
     try {
       const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
+      prepareOutputPaths([{ flag: "the output-dir input", path: settings.outputDir, kind: "folder" }], ctx.cwd);
       if (settings.token) setSecret(settings.token);
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
-      const deps = defaultDeps();
+      const run = defaultDeps();
       return await withInterruptCleanup(
-        deps.spawner,
-        (cleanups) => runAction(settings, {
-          github,
-          log,
-          runSuites: (config, s, expected) => runConfiguredSuites({ config, shard: null, outDir: join14(s.outputDir, "runs"), expected, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps }),
-          storeBaseline: (config, results) => storeBaseline(config, results),
-          preflight: (level) => runPreflight({ files: systemFiles("/"), level, probe: DEFAULT_PROBE_OPTIONS, ...ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {} }),
-          measureAb: (ref, config, s, budgets) => measureAb({ ref, config, shard: null, outDir: join14(s.outputDir, "runs"), budgets, cwd: s.workingDirectory, env: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now, deps, cleanups }),
-          now: ctx.now
-        })
+        run.spawner,
+        (cleanups) => runAction(settings, { github, log, run, cleanups, suiteEnv: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now })
       );
     } catch (error2) {
       if (error2 instanceof InputError) {
         log.error(`perf-gate: ${error2.message}`);
-        return ACTION_EXIT.unusable;
+        return EXIT.unusable;
       }
       if (error2 instanceof GitHubError) {
         log.error(`perf-gate: GitHub could not be asked what the run needs (${error2.message})`);
-        return ACTION_EXIT.unusable;
+        return EXIT.unusable;
       }
       throw error2;
     }

@@ -60,7 +60,7 @@ describe('perf-gate merge', () => {
 
   test('a file that is not a ResultSet is an InputError naming it', async () => {
     writeFileSync(join(dir, 'bad.json'), '{"schema": "perf-gate/results@1"}');
-    await assert.rejects(run(['--out', 'x.json', 'bad.json']), /bad.json: .*not a valid perf-gate\/results@1 file/);
+    await assert.rejects(run(['--out', 'x.json', 'bad.json']), /bad.json:1: .*not a valid perf-gate\/results@1 file/);
   });
 
   test('through the CLI, a conflict exits 2 with one "file: message" line', async () => {

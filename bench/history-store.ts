@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { validateResultSet } from '../action/src/adapters/result-set.js';
 import { newResultSet, type ResultSet } from '../action/src/model/index.js';
 import { encodeRun, folderHistory, gitBranchHistory, newRunId, runPath, selectBaseline } from '../action/src/store/history/index.js';
+import { seededRandom } from '../action/src/stats/prng.js';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -42,16 +43,10 @@ const KEEP = process.argv.includes('--keep');
 const UNMEASURED_TIP = 3;
 const TESTBED = 'bench-bed';
 
-/** Deterministic pseudo-random numbers (mulberry32). */
+/** Deterministic pseudo-random numbers from the project's seeded generator, so a run can be replayed. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
+  return () => random.next();
 }
 
 const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);

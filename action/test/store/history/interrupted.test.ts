@@ -6,20 +6,15 @@ import { join } from 'node:path';
 import type { HistoryEntry, HistoryStore } from '../../../src/store/history/index.js';
 import { tempDir } from '../../support/temp.js';
 import { bareRepo, fakeCommit, openBranch, openFolder, sampleRun, workRepo } from '../../support/history.js';
+import { seededRandom } from '../../../src/stats/prng.js';
 
 const TRIALS = 3;
 const writerScript = new URL('../../support/history-writer.ts', import.meta.url).pathname;
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failing trial can be replayed. */
+/** Deterministic pseudo-random numbers from the project's seeded generator, so a run can be replayed. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
+  return () => random.next();
 }
 
 /**

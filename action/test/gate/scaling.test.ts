@@ -82,12 +82,18 @@ describe('scaling of real programs measured on this machine', () => {
     }
   });
 
-  /** Runs a program over a sweep, 5 runs per point: `cpu` from the program's own CPU clock, `time` the wall clock around each process. */
+  /**
+   * Runs a program over a sweep, 7 runs per point: `cpu` is the fastest run by
+   * the program's own CPU clock, `time` the wall clock around each process.
+   * The fastest run, because on a shared virtual machine even CPU time takes
+   * stalls of tens to hundreds of milliseconds, and they can hit most runs of
+   * a 30 ms point: no central value survives that, the minimum does.
+   */
   function measure(name: string, values: number[]): BenchmarkResult[] {
     return values.map((n) => {
       const cpu: number[] = [];
       const wall: number[] = [];
-      for (let run = 0; run < 5; run++) {
+      for (let run = 0; run < 7; run++) {
         const t0 = process.hrtime.bigint();
         const result = spawnSync(join(dir, name), [String(n)], { encoding: 'utf8', timeout: 10_000 });
         wall.push(Number(process.hrtime.bigint() - t0) / 1e9);
@@ -96,14 +102,14 @@ describe('scaling of real programs measured on this machine', () => {
       }
       return {
         id: `scale/${name}[n=${n}]`, suite: 'scale', params: { n: String(n) }, status: 'ok',
-        metrics: { cpu: { unit: 's', direction: 'lower', samples: cpu }, time: { unit: 's', direction: 'lower', samples: wall } },
+        metrics: { cpu: { unit: 's', direction: 'lower', value: Math.min(...cpu) }, time: { unit: 's', direction: 'lower', samples: wall } },
       };
     });
   }
 
   test('exponent ≈ 1 for the linear program and ≈ 2 for the quadratic one: max 1.1 passes the first and fails the second', (t) => {
     const benchmarks = [
-      ...measure('linear', [4e6, 8e6, 16e6, 32e6, 64e6]),
+      ...measure('linear', [5e5, 1e6, 2e6, 4e6, 8e6]),
       ...measure('quadratic', [1000, 1414, 2000, 2828, 4000, 5657, 8000]),
     ];
     // The limit comes from a budget file, as the gate will read it.

@@ -61,3 +61,16 @@ export function gateRow(baseline: BenchmarkResult, current: BenchmarkResult, met
   if (!row) throw new Error(`the gate produced no row for ${metric}`);
   return row;
 }
+
+/**
+ * A factor that carries every sample of a metric clear of all the others: ten,
+ * or twice the ratio of the slowest to the fastest sample if that is more.
+ * The "a rise is improved" tests check an adapter's direction, not the gate's
+ * sensitivity, and a real run on a shared machine can hold one sample 15×
+ * away from the rest; scaled by this factor, the two sides cannot overlap.
+ */
+export function factorBeyondSpread(samples: readonly number[]): number {
+  const positive = samples.filter((v) => v > 0);
+  if (positive.length === 0) throw new Error('no positive samples to scale');
+  return Math.max(10, Math.ceil((2 * Math.max(...positive)) / Math.min(...positive)));
+}

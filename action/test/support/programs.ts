@@ -54,6 +54,10 @@ type HyperfineResult = TimerResult & Record<string, unknown>;
  * machine the speed drifts over seconds; timing A entirely before B would
  * turn that drift into a fake difference (docs/design.md, "What the noise really
  * looks like"), while rounds spread it evenly over the variants.
+ *
+ * Without a shell (-N): each hyperfine call measures the shell's start-up
+ * once and subtracts it from every run, and a stall during that one
+ * measurement makes a whole round's runs too short (4 ms for a 15 ms program).
  */
 export function interleavedHyperfine(
   variants: { file: string; name: string; command: string }[],
@@ -64,7 +68,7 @@ export function interleavedHyperfine(
     for (let k = 0; k < variants.length; k++) {
       const v = variants[(round + k) % variants.length]!;
       const part = join(options.dir, `.round-${round}-${k}.json`);
-      hyperfine(['--warmup', '1', '--runs', String(options.runsPerRound), '--command-name', v.name, v.command], part);
+      hyperfine(['-N', '--warmup', '1', '--runs', String(options.runsPerRound), '--command-name', v.name, v.command], part);
       const result = (JSON.parse(readFileSync(part, 'utf8')) as { results: HyperfineResult[] }).results[0]!;
       const previous = merged.get(v.file);
       merged.set(v.file, previous ? { ...previous, times: [...previous.times, ...result.times], exit_codes: [...previous.exit_codes, ...result.exit_codes] } : result);

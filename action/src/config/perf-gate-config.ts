@@ -62,6 +62,8 @@ export interface SuiteConfig {
   ab: AbSettings;
   /** Line of the suite in perf-gate.yml, for messages. */
   line: number;
+  /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
+  formatLine: number;
 }
 
 /** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
@@ -221,6 +223,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       params,
       ab: mergeAb(ab, s.ab, source, ['suites', i, 'ab']),
       line,
+      formatLine: source.lineOf(['suites', i, 'format']) ?? line,
     };
   });
   const derived = Object.entries(raw.derived ?? {}).map(([name, d]): DerivedMetricConfig => {

@@ -12,19 +12,26 @@ import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
 import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
+import { checkSuiteFormats } from './output-parser.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
 export type { Budgets } from '../model/index.js';
 export type { BaselineQuery, BaselineStore, ChosenBaseline } from '../store/index.js';
 
-/** Reads perf-gate.yml (InputError naming file and line when it is wrong). */
+/**
+ * Reads perf-gate.yml (InputError naming file and line when it is wrong),
+ * including each suite's format, so a misspelt one stops the run before
+ * anything builds.
+ */
 export function readConfig(path: string, cwd: string): PerfGateConfig {
-  return loadPerfGateConfig(path, cwd);
+  const config = loadPerfGateConfig(path, cwd);
+  checkSuiteFormats(config);
+  return config;
 }
 
 /** perf-gate.yml when it exists, else null (a run gating given results needs none). */
 export function readConfigIfPresent(path: string, cwd: string): PerfGateConfig | null {
-  return existsSync(path) ? loadPerfGateConfig(path, cwd) : null;
+  return existsSync(path) ? readConfig(path, cwd) : null;
 }
 
 /** The conventional `budgets/` folder of the working directory, when there is one (`compare`'s default). */

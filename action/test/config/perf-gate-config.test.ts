@@ -64,7 +64,7 @@ describe('perf-gate.yml', () => {
         name: 'scan', build: 'cargo build --release',
         run: "hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'",
         format: 'hyperfine', formatOptions: null, timeout: 600, env: { RUST_LOG: 'warn', THREADS: '4' },
-        workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5,
+        workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5, formatLine: 8,
       },
     );
     assert.deepEqual(scan!.ab, { ...DEFAULT_AB, rounds: 8, confirm: false, seed: 42 });

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
 import {
   checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, configuredStore, EXIT, gate, gateOptions, jobSummary, measureAb,
-  measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResults, recordBaseline, runConfiguredSuites, writeReleaseReport,
-  writeRunFiles, type AbMeasurement, type BaselineQuery, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles,
+  measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, writeReleaseReport,
+  writeRunFiles, type AbMeasurement, type BaselineQuery, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
 } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
@@ -49,6 +49,8 @@ interface Measured {
   /** Where each side came from, named when their benchmark ids do not match. */
   baselineSource?: string;
   currentSource: string;
+  /** Files in the input folders that were not read as results. */
+  skippedFiles?: SkippedFile[];
 }
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
@@ -165,11 +167,16 @@ async function obtainResults(
   const created = deps.now().toISOString();
   const chosen = await actionBaseline(settings, config, measuring, created, deps);
   const baseline = chosen?.results;
-  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source } : {}) };
+  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {}) };
   if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
   if (settings.results.length > 0) {
-    const read = readResults(settings.results, { cwd: settings.workingDirectory, created });
-    return { ...sides, current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref }, currentSource: `action input "results" (${settings.results.join(', ')})` };
+    const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
+    return {
+      ...sides,
+      current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref },
+      currentSource: `action input "results" (${settings.results.join(', ')})`,
+      skippedFiles: [...skipped, ...(sides.skippedFiles ?? [])],
+    };
   }
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
@@ -178,7 +185,13 @@ async function obtainResults(
 }
 
 /** The baseline input's files, else the store's choice; a missing or empty one is said out loud and only the budgets decide. */
-async function actionBaseline(settings: Settings, config: PerfGateConfig | null, measuring: boolean, created: string, deps: ActionDeps): Promise<{ results: ResultSet; source: string } | undefined> {
+async function actionBaseline(
+  settings: Settings,
+  config: PerfGateConfig | null,
+  measuring: boolean,
+  created: string,
+  deps: ActionDeps,
+): Promise<{ results: ResultSet; source: string; skipped?: SkippedFile[] } | undefined> {
   const query: BaselineQuery = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
   const chosen = await readBaseline({
     paths: settings.baseline,
@@ -211,6 +224,7 @@ async function decideGate(settings: Settings, budgets: Budgets, measured: Measur
       ...(measured.baselineSource ? { baselineSource: measured.baselineSource } : {}),
       currentSource: measured.currentSource,
       ...(measured.confirmations ? { sameConfig: true } : {}),
+      ...(measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {}),
     }),
   );
   log.info(`verdict: ${report.verdict}`);

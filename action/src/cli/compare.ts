@@ -1,4 +1,4 @@
-import { conventionalBudgets, gate, gateOptions, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResults, UsageError, verdictExit, type Command } from '../pipeline/index.js';
+import { conventionalBudgets, gate, gateOptions, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResultFiles, UsageError, verdictExit, type Command } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
@@ -34,11 +34,12 @@ export const compareCommand: Command = {
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
     const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
-    const current = readResults(flags.current, read);
+    const current = readResultFiles(flags.current, read);
     const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
-    const report = gate({ baseline: baseline?.results, current, budgets, options: gateOptions(mismatch), baselineInput: '--baseline',
+    const report = gate({ baseline: baseline?.results, current: current.results, budgets, options: gateOptions(mismatch), baselineInput: '--baseline',
       ...(baseline ? { baselineSource: `--baseline ${baseline.source}` } : {}),
       currentSource: `--current ${flags.current.join(' ')}`,
+      skippedFiles: [...current.skipped, ...(baseline?.skipped ?? [])],
     });
     publishToTerminal(report, outputs, ctx);
     return verdictExit(report);

@@ -4,7 +4,7 @@ import type { GateWarning } from './warning.js';
 
 export type { RowStatus };
 export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
-export type { GateWarning, GateWarningCode } from './warning.js';
+export type { GateWarning, GateWarningCode, SkippedFile } from './warning.js';
 
 /** Flags a row can carry; the report explains each (see report/ for the wording). */
 export type RowFlag =

@@ -1,7 +1,14 @@
 import type { SourceRef } from '../model/index.js';
 
 /** The closed set of warning codes; the JSON report writes them as they are. */
-export type GateWarningCode = 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics';
+export type GateWarningCode =
+  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files';
+
+/** A file in an input folder that was not read as results, and why (a README, a binary, JSON no format knows). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
 
 /**
  * What the gate warns about, as data: a code and the names and numbers the
@@ -20,6 +27,8 @@ export type GateWarning =
   | { code: 'ignored-benchmarks'; benchmarks: string[] }
   /** Metrics a tool could not measure on this machine, and the tool's own word for why. */
   | { code: 'unavailable-metrics'; benchmark: string; metrics: { metric: string; why: string }[] }
+  /** Files in an input folder that are clearly not results; listed so nothing is dropped unseen, never a verdict's cause. */
+  | { code: 'skipped-files'; files: SkippedFile[] }
   /**
    * A warning already in words, for reports built outside the gate (the
    * hand-written reports of the reporter tests). The gate never produces one.

@@ -2,11 +2,11 @@
  * Phase 3 of a run: decide. The one call of the gate for every face, and the
  * one place a refused testbed mismatch becomes unusable input (exit 2).
  */
-import { decide, DEFAULT_GATE_OPTIONS, idOverlap, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap } from '../gate/index.js';
+import { decide, DEFAULT_GATE_OPTIONS, idOverlap, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap, type SkippedFile } from '../gate/index.js';
 import { dimensionOfMetric } from '../config/budgets.js';
 import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type Budgets, type ResultSet } from '../model/index.js';
 
-export { DEFAULT_GATE_OPTIONS, type GateOptions, type GateReport } from '../gate/index.js';
+export { DEFAULT_GATE_OPTIONS, type GateOptions, type GateReport, type SkippedFile } from '../gate/index.js';
 
 /** The options `compare` and the action gate with: a 95 % interval, seed 1, and the given testbed policy. */
 export function gateOptions(testbedMismatch: GateOptions['testbedMismatch']): GateOptions {
@@ -28,6 +28,8 @@ export interface GateRequest {
   currentSource?: string;
   /** Both sides were measured from the same config (A/B): their ids match by construction, so they are not checked. */
   sameConfig?: boolean;
+  /** Files in the input folders that were not read as results: listed in the report's warnings. */
+  skippedFiles?: readonly SkippedFile[];
 }
 
 /** The gate's report for the run; a refused testbed mismatch is an InputError naming the baseline's input. */
@@ -38,8 +40,10 @@ export function gate(request: GateRequest): GateReport {
     if (overlap.unusable) throw new InputError(request.baselineInput, unmatchedIdsMessage(overlap, request.baselineSource ?? request.baselineInput, request.currentSource ?? 'the current results'));
   }
   try {
-    const report = decide(request.baseline, request.current, request.budgets, request.options ?? DEFAULT_GATE_OPTIONS);
-    return request.confirmations ? withConfirmations(report, request.confirmations) : report;
+    const decided = decide(request.baseline, request.current, request.budgets, request.options ?? DEFAULT_GATE_OPTIONS);
+    const report = request.confirmations ? withConfirmations(decided, request.confirmations) : decided;
+    const skipped = request.skippedFiles ?? [];
+    return skipped.length > 0 ? { ...report, warnings: [...report.warnings, { code: 'skipped-files', files: [...skipped] }] } : report;
   } catch (error) {
     if (error instanceof TestbedMismatchError) throw new InputError(request.baselineInput, error.message);
     throw error;

@@ -10,6 +10,7 @@ import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
 import { loadBudgets } from '../config/budgets.js';
 import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
+import type { SkippedFile } from '../gate/types.js';
 import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
 import { checkSuiteFormats } from './output-parser.js';
@@ -61,7 +62,13 @@ export interface ReadOptions {
 
 /** Harness output files, folders of them, or ResultSets, as one ResultSet. */
 export function readResults(paths: readonly string[], options: ReadOptions): ResultSet {
-  return readInputs(paths, options).resultSet;
+  return readResultFiles(paths, options).results;
+}
+
+/** The results of files and folders, and the files inside the folders that were not read as results (for the report). */
+export function readResultFiles(paths: readonly string[], options: ReadOptions): { results: ResultSet; skipped: SkippedFile[] } {
+  const read = readInputs(paths, options);
+  return { results: read.resultSet, skipped: read.skipped };
 }
 
 /**
@@ -103,13 +110,14 @@ export interface BaselineRequest {
  * this commit and testbed; undefined when there is none (then every row is
  * "new" and only the budgets decide).
  */
-export async function readBaseline(request: BaselineRequest): Promise<ChosenBaseline | undefined> {
-  let chosen: ChosenBaseline | undefined;
+export async function readBaseline(request: BaselineRequest): Promise<(ChosenBaseline & { skipped?: SkippedFile[] }) | undefined> {
+  let chosen: (ChosenBaseline & { skipped?: SkippedFile[] }) | undefined;
   if (request.paths.length > 0) {
     if (request.input !== undefined) {
       for (const p of request.paths) if (!existsSync(resolve(request.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request.input})`);
     }
-    chosen = { results: readResults(request.paths, request.read), source: request.paths.join(', ') };
+    const read = readResultFiles(request.paths, request.read);
+    chosen = { results: read.results, source: request.paths.join(', '), skipped: read.skipped };
   } else {
     chosen = await request.store?.select(request.query);
   }

@@ -1,7 +1,7 @@
 import type { GateWarning } from '../gate/types.js';
 import { testbedMismatchText } from '../model/index.js';
 
-/** How many ignored benchmarks a warning names before it says "…". */
+/** How many ignored benchmarks (or skipped files) a warning names before it says "…". */
 const IGNORED_SHOWN = 5;
 
 /**
@@ -28,6 +28,11 @@ export function warningText(warning: GateWarning): string {
     case 'ignored-benchmarks': {
       const ids = warning.benchmarks;
       return `${ids.length} benchmark(s) ignored by the budgets: ${ids.slice(0, IGNORED_SHOWN).join(', ')}${ids.length > IGNORED_SHOWN ? ', …' : ''}`;
+    }
+    case 'skipped-files': {
+      const { files } = warning;
+      const shown = files.slice(0, IGNORED_SHOWN).map((f) => `${f.path} (${f.reason})`).join('; ');
+      return `${files.length} file(s) in the input folders were not read as results: ${shown}${files.length > IGNORED_SHOWN ? '; …' : ''}. If one should have been, name it directly to see why it is not recognised.`;
     }
     case 'unavailable-metrics':
       return `${warning.benchmark}: ${warning.metrics.map((m) => `${m.metric} ${m.why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;

@@ -55,3 +55,24 @@ test('a report path that cannot be written is unusable input naming the flag', a
   assert.equal(result.status, 2);
   assert.match(result.stderr, /--json "taken": is a folder, expected a file/);
 });
+
+test('files in an input folder that are not results are listed in the report, and the verdict is unchanged', async () => {
+  const dir = tempDir();
+  const good = readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8');
+  mkdirSync(join(dir, 'results'));
+  writeFileSync(join(dir, 'results', 'hyperfine.json'), good);
+  writeFileSync(join(dir, 'results', 'README.md'), '# How these results were made\n');
+  writeFileSync(join(dir, 'results', 'package.json'), '{ "name": "not-results" }\n');
+  const result = await runCli(['compare', '--current', 'results', '--json', 'report.json'], dir);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /2 file\(s\) in the input folders were not read as results: .*results\/package\.json \(.*\); .*results\/README\.md \(no format recognised it\)/);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; warnings: { code: string; message: string }[] };
+  assert.equal(report.verdict, 'pass');
+  const skipped = report.warnings.find((w) => w.code === 'skipped-files');
+  assert.match(skipped?.message ?? '', /package\.json.*README\.md/);
+  assert.doesNotMatch(skipped?.message ?? '', /hyperfine\.json/);
+  // Without the folder's extra files there is no such warning.
+  const plain = await runCli(['compare', '--current', 'results/hyperfine.json', '--json', 'plain.json'], dir);
+  assert.equal(plain.status, 0);
+  assert.doesNotMatch(plain.stdout, /not read as results/);
+});

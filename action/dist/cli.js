@@ -57288,7 +57288,8 @@ function parsePerfGateConfig(text, file, baseDir) {
       repeat: s.repeat ?? 1,
       params,
       ab: mergeAb(ab, s.ab, source, ["suites", i2, "ab"]),
-      line
+      line,
+      formatLine: source.lineOf(["suites", i2, "format"]) ?? line
     };
   });
   const derived = Object.entries(raw2.derived ?? {}).map(([name, d]) => {
@@ -57500,53 +57501,6 @@ function mergeTestbeds(inputs, warnings) {
   return { id: `mixed-${createHash2("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
 }
 
-// action/src/pipeline/inputs.ts
-function readConfig(path2, cwd) {
-  return loadPerfGateConfig(path2, cwd);
-}
-function readConfigIfPresent(path2, cwd) {
-  return existsSync(path2) ? loadPerfGateConfig(path2, cwd) : null;
-}
-function conventionalBudgets(cwd) {
-  const conventional = resolve4(cwd, "budgets");
-  return existsSync(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
-}
-function readBudgets(paths, fallback, cwd) {
-  if (paths && paths.length > 0) return loadBudgets(paths, cwd);
-  if (fallback !== void 0 && existsSync(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
-  return EMPTY_BUDGETS;
-}
-function readResults(paths, options) {
-  return readInputs(paths, options).resultSet;
-}
-function validateResults(data2, file, text) {
-  return validateResultSet(data2, file, text);
-}
-function configuredStore(config, created) {
-  return folderStore({
-    dir: config.baselines,
-    read: (paths) => readResults(paths, { cwd: config.baselines, created }),
-    configuredIn: { file: config.file, key: "baselines" }
-  });
-}
-async function readBaseline(request2) {
-  let chosen;
-  if (request2.paths.length > 0) {
-    if (request2.input !== void 0) {
-      for (const p of request2.paths) if (!existsSync(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
-    }
-    chosen = { results: readResults(request2.paths, request2.read), source: request2.paths.join(", ") };
-  } else {
-    chosen = await request2.store?.select(request2.query);
-  }
-  return chosen && request2.suites ? { ...chosen, results: onlySuites(chosen.results, request2.suites) } : chosen;
-}
-function onlySuites(set, suites) {
-  const names = new Set(suites);
-  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
-  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
-}
-
 // action/src/pipeline/output-parser.ts
 import { readFileSync as readFileSync5 } from "node:fs";
 
@@ -57673,13 +57627,28 @@ var parseOutputFile = (path2, format2, options) => {
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
 };
+function checkSuiteFormats(config) {
+  configOutputParser(config);
+}
+function suiteFormatNames() {
+  return [...formatNames(), ...Object.keys(CONFIGURED_ADAPTERS)];
+}
 function configOutputParser(config) {
   const built = /* @__PURE__ */ new Map();
   for (const [i2, suite] of config.suites.entries()) {
+    if (!suiteFormatNames().includes(suite.format)) {
+      const near = nearestName(suite.format, suiteFormatNames());
+      throw new InputError(
+        config.file,
+        `unknown format "${suite.format}" in suite "${suite.name}"${near ? `; did you mean "${near}"?` : ""} Expected one of ${suiteFormatNames().join(", ")}`,
+        suite.formatLine,
+        `suites.${i2}.format`
+      );
+    }
     if (suite.formatOptions === null) continue;
     const make2 = CONFIGURED_ADAPTERS[suite.format];
     if (!make2) {
-      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`, suite.line, `suites.${i2}.format`);
+      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`, suite.formatLine, `suites.${i2}.format`);
     }
     try {
       built.set(suite.formatOptions, make2(suite.formatOptions, config.file, suite.name));
@@ -57692,6 +57661,60 @@ function configOutputParser(config) {
     const adapter = options === null ? void 0 : built.get(options);
     return adapter ? parseInput(fileInput(path2, readFileSync5(path2, "utf8")), adapter) : parseOutputFile(path2, format2, options);
   };
+}
+
+// action/src/pipeline/inputs.ts
+function readConfig(path2, cwd) {
+  const config = loadPerfGateConfig(path2, cwd);
+  checkSuiteFormats(config);
+  return config;
+}
+function readConfigIfPresent(path2, cwd) {
+  return existsSync(path2) ? readConfig(path2, cwd) : null;
+}
+function conventionalBudgets(cwd) {
+  const conventional = resolve4(cwd, "budgets");
+  return existsSync(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
+}
+function readBudgets(paths, fallback, cwd) {
+  if (paths && paths.length > 0) return loadBudgets(paths, cwd);
+  if (fallback !== void 0 && existsSync(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
+  return EMPTY_BUDGETS;
+}
+function readResults(paths, options) {
+  return readResultFiles(paths, options).results;
+}
+function readResultFiles(paths, options) {
+  const read = readInputs(paths, options);
+  return { results: read.resultSet, skipped: read.skipped };
+}
+function validateResults(data2, file, text) {
+  return validateResultSet(data2, file, text);
+}
+function configuredStore(config, created) {
+  return folderStore({
+    dir: config.baselines,
+    read: (paths) => readResults(paths, { cwd: config.baselines, created }),
+    configuredIn: { file: config.file, key: "baselines" }
+  });
+}
+async function readBaseline(request2) {
+  let chosen;
+  if (request2.paths.length > 0) {
+    if (request2.input !== void 0) {
+      for (const p of request2.paths) if (!existsSync(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+    }
+    const read = readResultFiles(request2.paths, request2.read);
+    chosen = { results: read.results, source: request2.paths.join(", "), skipped: read.skipped };
+  } else {
+    chosen = await request2.store?.select(request2.query);
+  }
+  return chosen && request2.suites ? { ...chosen, results: onlySuites(chosen.results, request2.suites) } : chosen;
+}
+function onlySuites(set, suites) {
+  const names = new Set(suites);
+  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
 }
 
 // action/src/pipeline/measure.ts
@@ -59551,8 +59574,10 @@ function gate(request2) {
     if (overlap.unusable) throw new InputError(request2.baselineInput, unmatchedIdsMessage(overlap, request2.baselineSource ?? request2.baselineInput, request2.currentSource ?? "the current results"));
   }
   try {
-    const report2 = decide(request2.baseline, request2.current, request2.budgets, request2.options ?? DEFAULT_GATE_OPTIONS);
-    return request2.confirmations ? withConfirmations(report2, request2.confirmations) : report2;
+    const decided = decide(request2.baseline, request2.current, request2.budgets, request2.options ?? DEFAULT_GATE_OPTIONS);
+    const report2 = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
+    const skipped = request2.skippedFiles ?? [];
+    return skipped.length > 0 ? { ...report2, warnings: [...report2.warnings, { code: "skipped-files", files: [...skipped] }] } : report2;
   } catch (error2) {
     if (error2 instanceof TestbedMismatchError) throw new InputError(request2.baselineInput, error2.message);
     throw error2;
@@ -59896,6 +59921,11 @@ function warningText(warning2) {
     case "ignored-benchmarks": {
       const ids = warning2.benchmarks;
       return `${ids.length} benchmark(s) ignored by the budgets: ${ids.slice(0, IGNORED_SHOWN).join(", ")}${ids.length > IGNORED_SHOWN ? ", \u2026" : ""}`;
+    }
+    case "skipped-files": {
+      const { files } = warning2;
+      const shown = files.slice(0, IGNORED_SHOWN).map((f) => `${f.path} (${f.reason})`).join("; ");
+      return `${files.length} file(s) in the input folders were not read as results: ${shown}${files.length > IGNORED_SHOWN ? "; \u2026" : ""}. If one should have been, name it directly to see why it is not recognised.`;
     }
     case "unavailable-metrics":
       return `${warning2.benchmark}: ${warning2.metrics.map((m) => `${m.metric} ${m.why}`).join(", ")}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
@@ -61029,16 +61059,17 @@ var compareCommand = {
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" };
     const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
-    const current = readResults(flags.current, read);
+    const current = readResultFiles(flags.current, read);
     const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
     const report2 = gate({
       baseline: baseline?.results,
-      current,
+      current: current.results,
       budgets,
       options: gateOptions(mismatch),
       baselineInput: "--baseline",
       ...baseline ? { baselineSource: `--baseline ${baseline.source}` } : {},
-      currentSource: `--current ${flags.current.join(" ")}`
+      currentSource: `--current ${flags.current.join(" ")}`,
+      skippedFiles: [...current.skipped, ...baseline?.skipped ?? []]
     });
     publishToTerminal(report2, outputs, ctx);
     return verdictExit(report2);
@@ -66822,11 +66853,16 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
   const created = deps.now().toISOString();
   const chosen = await actionBaseline(settings, config, measuring, created, deps);
   const baseline = chosen?.results;
-  const sides = { baseline, ...chosen ? { baselineSource: chosen.source } : {} };
+  const sides = { baseline, ...chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {} };
   if (handoff) return { ...sides, current: handoff.results, currentSource: "the two-stage artifact" };
   if (settings.results.length > 0) {
-    const read = readResults(settings.results, { cwd: settings.workingDirectory, created });
-    return { ...sides, current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref }, currentSource: `action input "results" (${settings.results.join(", ")})` };
+    const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
+    return {
+      ...sides,
+      current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref },
+      currentSource: `action input "results" (${settings.results.join(", ")})`,
+      skippedFiles: [...skipped, ...sides.skippedFiles ?? []]
+    };
   }
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
@@ -66864,7 +66900,8 @@ async function decideGate(settings, budgets, measured, log) {
       baselineInput: settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline",
       ...measured.baselineSource ? { baselineSource: measured.baselineSource } : {},
       currentSource: measured.currentSource,
-      ...measured.confirmations ? { sameConfig: true } : {}
+      ...measured.confirmations ? { sameConfig: true } : {},
+      ...measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {}
     })
   );
   log.info(`verdict: ${report2.verdict}`);

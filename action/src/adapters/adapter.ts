@@ -10,6 +10,13 @@ export interface AdapterInput {
   path: string;
   text: string;
   readRelated(relativePath: string): string | undefined;
+  /**
+   * The benchmark's name for formats whose output never names it (perf stat,
+   * strace): the suite's name when the runner ran the harness, whose output
+   * file names change with repeats and sweep points. Absent for a file given
+   * by hand: then the file's name is the benchmark's.
+   */
+  name?: string;
 }
 
 /** A detection answer: a match, or a short reason for declining (listed when nothing matches). */

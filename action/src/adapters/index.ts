@@ -68,11 +68,12 @@ export function formatNames(): string[] {
   return ['auto', ...Object.keys(ADAPTERS)];
 }
 
-/** Builds the adapter input for a file, reading related files lazily from its folder. */
-export function fileInput(path: string, text: string): AdapterInput {
+/** Builds the adapter input for a file, reading related files lazily from its folder; `name` as in AdapterInput. */
+export function fileInput(path: string, text: string, name?: string): AdapterInput {
   return {
     path,
     text,
+    ...(name !== undefined ? { name } : {}),
     readRelated(relativePath: string): string | undefined {
       try {
         return readFileSync(join(dirname(path), relativePath), 'utf8');

@@ -45,7 +45,7 @@ export const perfStatAdapter: Adapter = {
     return typeof parsed === 'string' ? { match: false, reason: `first line is not a perf stat -x record: ${parsed}` } : { match: true };
   },
 
-  parse({ text, path }: AdapterInput): BenchmarkResult[] {
+  parse({ text, path, name }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected perf stat -x, output (one "value,unit,event,…" line per event)');
     const lines = text.split('\n');
     const firstData = lines.find((l) => l.trim() !== '' && !l.startsWith('#'));
@@ -79,7 +79,7 @@ export const perfStatAdapter: Adapter = {
         traitsName: event.replace(/:[a-zA-Z]+$/, ''),
       });
     }
-    const result: BenchmarkResult = { id: idFromPath(path), status: 'ok', metrics };
+    const result: BenchmarkResult = { id: name ?? idFromPath(path), status: 'ok', metrics };
     if (Object.keys(unavailable).length > 0) result.unavailable = unavailable;
     return [result];
   },

@@ -37,7 +37,7 @@ export const straceAdapter: Adapter = {
     return { match: true };
   },
 
-  parse({ text, path }: AdapterInput): BenchmarkResult[] {
+  parse({ text, path, name }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected an strace -c summary table');
     const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
     const totals = new Map<string, Row>();
@@ -84,7 +84,7 @@ export const straceAdapter: Adapter = {
       if (row.seconds !== undefined) metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, 's', { value: row.seconds }, { sourceUnit: 's' });
       if (row.errors) metrics[`syscalls.${row.name}.errors`] = buildMetric(`syscalls.${row.name}.errors`, 'count', { value: row.errors });
     }
-    return [{ id: idFromPath(path), status: 'ok', metrics }];
+    return [{ id: name ?? idFromPath(path), status: 'ok', metrics }];
   },
 };
 

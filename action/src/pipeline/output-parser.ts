@@ -12,9 +12,9 @@ import { InputError, nearestName } from '../model/index.js';
 import type { OutputParser } from '../runner/invoke.js';
 
 /** Parses a harness output file through the adapter registry (adapter named, or detected); no adapter options. */
-export const parseOutputFile: OutputParser = (path, format, options) => {
+export const parseOutputFile: OutputParser = (path, format, options, name) => {
   if (options !== null) throw new InputError(path, `format "${format}" takes no options here`);
-  return parseInput(fileInput(path, readFileSync(path, 'utf8')), format);
+  return parseInput(fileInput(path, readFileSync(path, 'utf8'), name), format);
 };
 
 /** Adapters that take their configuration from perf-gate.yml's `format:` mapping. */
@@ -66,8 +66,8 @@ export function configOutputParser(config: PerfGateConfig): OutputParser {
       throw new InputError(config.file, error.detail, suite.line, `suites.${i}.${error.key ?? 'format'}`);
     }
   }
-  return (path, format, options) => {
+  return (path, format, options, name) => {
     const adapter = options === null ? undefined : built.get(options);
-    return adapter ? parseInput(fileInput(path, readFileSync(path, 'utf8')), adapter) : parseOutputFile(path, format, options);
+    return adapter ? parseInput(fileInput(path, readFileSync(path, 'utf8'), name), adapter) : parseOutputFile(path, format, options, name);
   };
 }

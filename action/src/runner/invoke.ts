@@ -12,7 +12,8 @@ import { pointSuffix, type SweepPoint } from './sweep.js';
  * Parses one harness output file with the adapter registry (injected, so the
  * runner does not choose adapters itself). Throws InputError when unusable.
  */
-export type OutputParser = (path: string, format: string, options: Readonly<Record<string, unknown>> | null) => BenchmarkResult[];
+/** Reads a harness output file into benchmarks; `name` (the suite's) names a benchmark whose output never does (perf stat, strace). */
+export type OutputParser = (path: string, format: string, options: Readonly<Record<string, unknown>> | null, name: string) => BenchmarkResult[];
 
 /** What every runner function needs; built once by the CLI, passed down. */
 export interface RunnerContext {
@@ -115,7 +116,7 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
     parseProblem = `the harness wrote no output to ${outputPath}`;
   } else {
     try {
-      parsed = ctx.parse(outputPath, suite.format, suite.formatOptions);
+      parsed = ctx.parse(outputPath, suite.format, suite.formatOptions, suite.name);
       if (parsed.length === 0) parseProblem = `no benchmark found in ${outputPath}`;
     } catch (error) {
       if (!(error instanceof InputError)) throw error;

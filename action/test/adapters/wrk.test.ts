@@ -68,8 +68,10 @@ describe('wrk adapter on real wrk runs against a loopback server', () => {
     assert.equal(fast.unit, '1/s');
     assert.equal(fast.direction, 'higher');
     assert.ok(fast.value! > slow.value!, `fast ${fast.value}/s vs slow ${slow.value}/s`);
-    // 4 connections each waiting ≥ 5 ms can do at most ~800 requests per second.
-    assert.ok(slow.value! > 50 && slow.value! < 850, `slow endpoint ${slow.value}/s`);
+    // 4 connections each waiting ≥ 5 ms can do at most ~800 requests per second. No lower
+    // bound beyond "some": a throttled 2-core VM running another test file beside this one
+    // has served as few as 12 per second.
+    assert.ok(slow.value! > 0 && slow.value! < 850, `slow endpoint ${slow.value}/s`);
     assert.equal(parsed['/']!.id, `${base}/`);
     assert.deepEqual(parsed['/']!.params, { duration: '1s', threads: '1', connections: '4' });
   });

@@ -48,11 +48,15 @@ export function spin(iterations: number): number {
   return x;
 }
 
+/** The fewest timed passes that estimate a spread. */
+const MIN_PASSES = 3;
+
 /**
  * Times the fixed loop repeatedly and reports the spread. Calibrates the loop
  * length first (doubling from 2^16 iterations until one pass takes ≥ 5 ms; no
  * pass ever exceeds 2^28 iterations, about a quarter second), discards two warm-up passes (JIT), then stops at
- * `repetitions` passes or when the time budget is spent, whichever is first.
+ * `repetitions` passes or when the time budget is spent, whichever is first,
+ * but never before three passes.
  * It measures in-process, so it shows the machine's noise, not the noise of
  * starting processes; a CV above a few percent here means far worse per-run
  * noise for real benchmarks.
@@ -77,7 +81,13 @@ export function runNoiseProbe(options: ProbeOptions = DEFAULT_PROBE_OPTIONS, clo
   time(iterations);
   time(iterations);
   const times: number[] = [];
-  while (times.length < repetitions && clock() - start < budget * 1.5) times.push(time(iterations));
+  // At least three passes, the fewest that give a spread, even past the time bound: a machine
+  // that stalls so long that the bound leaves fewer is exactly what the probe must report.
+  for (;;) {
+    const spent = clock() - start;
+    if (times.length >= repetitions || (times.length >= MIN_PASSES && spent >= budget * 1.5)) break;
+    times.push(time(iterations));
+  }
   return { ...describe(times), n: times.length, iterations, elapsedMs: clock() - start };
 }
 

@@ -14,6 +14,7 @@ import { timeCommand } from './cli/time.js';
 import { preflightCommand } from './cli/preflight.js';
 import { mergeCommand } from './cli/merge.js';
 import { runCommand } from './cli/run.js';
+import { historyCommand } from './cli/history.js';
 import { actionCommand } from './action/command.js';
 
 /** Every subcommand, by name. A new command is one file and one line here. */
@@ -24,6 +25,7 @@ export const COMMANDS: Record<string, Command> = {
   [preflightCommand.name]: preflightCommand,
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,
+  [historyCommand.name]: historyCommand,
   [actionCommand.name]: actionCommand,
 };
 

@@ -39,3 +39,24 @@ export function parseFlags<S extends Record<string, FlagKind>>(argv: readonly st
   }
   return values as FlagValues<S>;
 }
+
+/**
+ * Like parseFlags for commands that also take words (`history add FILE...`):
+ * the words that are neither a flag nor a flag's value, in order, and the
+ * flags. List flags are not allowed here: they would swallow the words.
+ */
+export function parseFlagsAndWords<S extends Record<string, 'boolean' | 'string'>>(argv: readonly string[], spec: S): { flags: FlagValues<S>; words: string[] } {
+  const flagArgs: string[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('--')) {
+      words.push(word);
+      continue;
+    }
+    flagArgs.push(word);
+    const name = word.slice(2).split('=')[0]!;
+    if (spec[name] === 'string' && !word.includes('=') && argv[i + 1] !== undefined) flagArgs.push(argv[++i]!);
+  }
+  return { flags: parseFlags(flagArgs, spec), words };
+}

@@ -1,8 +1,12 @@
-import { conventionalBudgets, gate, gateOptions, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResultFiles, UsageError, verdictExit, type Command } from '../pipeline/index.js';
+import { resolve } from 'node:path';
+import {
+  conventionalBudgets, defaultBaseBranch, defaultDeps, gate, gateOptions, historyStoreAt, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResultFiles, UsageError,
+  verdictExit, type Command,
+} from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
-const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
-                         [--format NAME] [--json FILE] [--markdown FILE]
+const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF]]
+                         [--budgets PATH...] [--format NAME] [--json FILE] [--markdown FILE]
                          [--testbed-mismatch flag|compare|refuse]
 
 Compares benchmark results with a baseline and the budgets, prints the regression
@@ -10,8 +14,13 @@ table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmar
 or 2 (unusable input).
 
   --current PATH...     harness output files, folders of them, or ResultSets
-  --baseline PATH...    the same, for the baseline; without it every row is "new"
-                        and only the budgets decide
+  --baseline PATH...    the same, for the baseline; without it (or a history)
+                        every row is "new" and only the budgets decide
+  --history DIR         choose the baseline from this run history: the runs of
+                        the merge base of the current commit with the base
+                        branch, on the current results' testbed
+  --base REF            with --history: the runs of REF (or its nearest
+                        first-parent ancestor that has one) instead
   --budgets PATH...     budget files or folders (default: ./budgets when present)
   --format NAME         the harness format of the inputs (default: auto-detect)
   --json FILE           write the JSON report
@@ -26,7 +35,10 @@ export const compareCommand: Command = {
   async run(argv, ctx) {
     const flags = parseFlags(argv, {
       current: 'list', baseline: 'list', budgets: 'list', format: 'string', json: 'string', markdown: 'string', 'testbed-mismatch': 'string',
+      history: 'string', base: 'string',
     });
+    if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
+    if (flags.base !== undefined && flags.history === undefined) throw new UsageError('--base chooses a run from a history: give --history DIR');
     if (!flags.current) throw new UsageError('--current is required');
     const mismatch = flags['testbed-mismatch'] ?? 'flag';
     if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
@@ -35,8 +47,19 @@ export const compareCommand: Command = {
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
     const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
     const current = readResultFiles(flags.current, read);
-    const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
-    const report = gate({ baseline: baseline?.results, current: current.results, budgets, options: gateOptions(mismatch), baselineInput: '--baseline',
+    const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
+    const store = history === undefined ? null : historyStoreAt({
+      dir: history,
+      repo: ctx.cwd,
+      start: flags.base !== undefined ? { base: flags.base } : { mergeBaseWith: await defaultBaseBranch(ctx.cwd) },
+      onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
+    });
+    // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
+    const testbed = current.results.testbed?.id ?? defaultDeps().testbed(ctx.env)?.id;
+    const query = { ...(current.results.commit ? { commit: current.results.commit } : {}), ...(testbed ? { testbed } : {}) };
+    const baseline = await readBaseline({ paths: flags.baseline ?? [], store, query, suites: null, read });
+    if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
+    const report = gate({ baseline: baseline?.results, current: current.results, budgets, options: gateOptions(mismatch), baselineInput: history ? '--history' : '--baseline',
       ...(baseline ? { baselineSource: `--baseline ${baseline.source}` } : {}),
       currentSource: `--current ${flags.current.join(' ')}`,
       skippedFiles: [...current.skipped, ...(baseline?.skipped ?? [])],

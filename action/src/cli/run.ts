@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import {
-  configuredStore, DEFAULT_GATE_OPTIONS, defaultDeps, gate, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
+  configuredStore, DEFAULT_GATE_OPTIONS, defaultBaseBranch, defaultDeps, gate, historyStoreAt, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
   readConfig, recordBaseline, runConfiguredSuites, shardSuites, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
-const USAGE = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--json FILE] [--markdown FILE]
-                     [--out DIR] [--ab REF] [--shard i/n] [--mode pr|main|release]
+const USAGE = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
+                     [--json FILE] [--markdown FILE] [--out DIR] [--ab REF] [--shard i/n]
+                     [--mode pr|main|release]
 
 Runs the suites of perf-gate.yml (build, then run), compares the results with the
 baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
@@ -14,7 +15,14 @@ or 2 (unusable input).
 
   --config FILE       the suites to run (default: perf-gate.yml)
   --baseline PATH...  stored results to compare with (default: the config's
-                      baselines: folder when it holds results)
+                      history:, else its baselines: folder when it holds results)
+  --history DIR       the run history to choose the baseline from (the run of
+                      the merge base with the base branch on this testbed) and,
+                      with --mode main, to append this run to (default: the
+                      config's history:)
+  --base REF          with a history: compare with the runs of REF (or its
+                      nearest first-parent ancestor that has one) instead of
+                      the merge base
   --json FILE         write the JSON report
   --markdown FILE     write the Markdown report (a PR comment body)
   --out DIR           harness outputs, logs and results.json, for the artifact
@@ -24,7 +32,9 @@ or 2 (unusable input).
   --shard i/n         run only this runner's share of the suites (round-robin
                       by position in the config)
   --mode MODE         pr (default), release, or main: main also stores the
-                      results where the config's baselines: points`;
+                      results (in the history, else where the config's
+                      baselines: points); release compares with the previous
+                      release tag's run when there is a history`;
 
 /** The `perf-gate run` command, with its outside world injectable for tests. */
 export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
@@ -35,6 +45,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
     async run(argv, ctx) {
       const flags = parseFlags(argv, {
         config: 'string', baseline: 'list', json: 'string', markdown: 'string', out: 'string', ab: 'string', shard: 'string', mode: 'string',
+        history: 'string', base: 'string',
       });
       const mode = flags.mode ?? 'pr';
       if (mode !== 'pr' && mode !== 'main' && mode !== 'release') throw new UsageError(`--mode takes pr, main or release, found "${mode}"`);
@@ -47,7 +58,13 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const outDir = resolve(ctx.cwd, flags.out ?? 'perf-gate-results');
       const config = readConfig(flags.config ?? 'perf-gate.yml', ctx.cwd);
       const created = ctx.now().toISOString();
-      const store = configuredStore(config, created);
+      const historyDir = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : config.history;
+      if (flags.base !== undefined && historyDir === null) throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
+      if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
+      const start = flags.base !== undefined ? { base: flags.base } : mode === 'release' ? { release: true as const } : { mergeBaseWith: await defaultBaseBranch(config.dir) };
+      const store = historyDir !== null
+        ? historyStoreAt({ dir: historyDir, repo: config.dir, start, onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`) })
+        : configuredStore(config, created);
       if (mode === 'main') await store.checkWritable();
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
@@ -71,10 +88,11 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         suites: shard ? shardSuites(config, shard) : null,
         read: { cwd: ctx.cwd, created },
       });
+      if (baseline && historyDir !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
       const current = await withInterruptCleanup(deps.spawner, () =>
         runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps }),
       );
-      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : `baselines: in ${config.file}`,
+      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
         ...(baseline ? { baselineSource: baseline.source } : {}),
         currentSource: `this run of ${config.file}`,
       });

@@ -91,6 +91,8 @@ export interface PerfGateConfig {
   budgets: string;
   /** Absolute path of the baselines folder. */
   baselines: string;
+  /** Absolute path of the run history folder (docs/history.md), or null: baselines come from `baselines`. */
+  history: string | null;
   suites: readonly SuiteConfig[];
   derived: readonly DerivedMetricConfig[];
   ab: AbSettings;
@@ -133,6 +135,7 @@ interface RawConfig {
   version: 1;
   budgets?: string;
   baselines?: string;
+  history?: string;
   suites: RawSuite[];
   derived?: Record<string, string | RawDerived>;
   ab?: RawAb;
@@ -243,6 +246,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     version: 1,
     budgets: resolve(baseDir, raw.budgets ?? 'budgets'),
     baselines: resolve(baseDir, raw.baselines ?? 'baselines'),
+    history: raw.history !== undefined ? resolve(baseDir, raw.history) : null,
     suites,
     derived,
     ab,

@@ -24,6 +24,7 @@ export * from './command.js';
 export * from './run-deps.js';
 export * from './preflight.js';
 export * from './inputs.js';
+export * from './history.js';
 export * from './output-parser.js';
 export * from './measure.js';
 export * from './gate.js';

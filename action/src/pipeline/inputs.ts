@@ -4,7 +4,7 @@
  * knows the defaults (the config's `budgets:` and `baselines:`, the
  * conventional ./budgets folder) for both faces.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
@@ -13,6 +13,8 @@ import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-con
 import type { SkippedFile } from '../gate/types.js';
 import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
+import { historyBaselines } from '../store/history-baselines.js';
+import { folderHistory, resolveCommit, symbolicRef, type BaselineFrom } from '../store/history/index.js';
 import { checkSuiteFormats } from './output-parser.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
@@ -32,7 +34,7 @@ export function readConfig(path: string, cwd: string): PerfGateConfig {
 
 /** perf-gate.yml when it exists, else null (a run gating given results needs none). */
 export function readConfigIfPresent(path: string, cwd: string): PerfGateConfig | null {
-  return existsSync(path) ? readConfig(path, cwd) : null;
+  return existsSync(resolve(cwd, path)) ? readConfig(path, cwd) : null;
 }
 
 /** The conventional `budgets/` folder of the working directory, when there is one (`compare`'s default). */
@@ -77,6 +79,54 @@ export function readResultFiles(paths: readonly string[], options: ReadOptions):
  */
 export function validateResults(data: unknown, file: string, text: string): ResultSet {
   return validateResultSet(data, file, text);
+}
+
+/** Where a history store's baseline search starts (see store/history/baseline.ts). */
+export type HistoryStart = { base: string } | { release: true } | { mergeBaseWith: string };
+
+export interface HistoryStoreRequest {
+  /** The history folder (absolute, or relative to `repo`). */
+  dir: string;
+  /** The project's repository: the commit graph the baseline is chosen on. */
+  repo: string;
+  start: HistoryStart;
+  /** Told, in words, why the history holds no baseline for this run. */
+  onNoBaseline?(text: string): void;
+}
+
+/** The run history in a folder as the pipeline's BaselineStore (docs/history.md). */
+export function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
+  const dir = resolve(request.repo, request.dir);
+  const history = folderHistory(dir, (data, file) => validateResultSet(data, file));
+  const { start } = request;
+  const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
+  return historyBaselines({
+    history,
+    repo: request.repo,
+    from,
+    ...(request.onNoBaseline ? { onNoBaseline: request.onNoBaseline } : {}),
+    async checkWritable() {
+      try {
+        mkdirSync(dir, { recursive: true });
+        accessSync(dir, constants.W_OK);
+      } catch (error) {
+        throw new InputError(dir, `the history folder cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+    },
+  });
+}
+
+/**
+ * The branch a pull request's baseline is the merge base with: the remote's
+ * default branch when git knows it, else the first of origin/main,
+ * origin/master, main, master that exists; "HEAD" (the run's own commit) when
+ * none does.
+ */
+export async function defaultBaseBranch(repo: string): Promise<string> {
+  const remoteHead = await symbolicRef(repo, 'refs/remotes/origin/HEAD');
+  const candidates = [...(remoteHead ? [remoteHead.replace(/^refs\/remotes\//, '')] : []), 'origin/main', 'origin/master', 'main', 'master'];
+  for (const ref of candidates) if ((await resolveCommit(repo, ref)) !== undefined) return ref;
+  return 'HEAD';
 }
 
 /** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */

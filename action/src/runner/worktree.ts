@@ -27,10 +27,10 @@ export function repositoryRoot(dir: string): string {
   }
 }
 
-/** The commit HEAD points at, or undefined outside a repository. */
-export function headCommit(dir: string): string | undefined {
+/** The commit HEAD (or another commit-ish) points at, or undefined outside a repository or for an unknown ref. */
+export function headCommit(dir: string, ref = 'HEAD'): string | undefined {
   try {
-    return git(dir, ['rev-parse', 'HEAD']);
+    return git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   } catch {
     return undefined;
   }

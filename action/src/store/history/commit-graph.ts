@@ -17,6 +17,15 @@ export async function resolveCommit(repo: string, ref: string): Promise<string |
   }
 }
 
+/** The ref a symbolic ref points at (origin/HEAD → "refs/remotes/origin/main"), or undefined. */
+export async function symbolicRef(repo: string, name: string): Promise<string | undefined> {
+  try {
+    return (await gitText(repo, ['symbolic-ref', '--quiet', name])) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The merge base of two commits, or undefined when they share no history (or one is missing). */
 export async function mergeBase(repo: string, head: string, base: string): Promise<string | undefined> {
   try {

@@ -1,0 +1,163 @@
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('git');
+
+interface HyperfineFile { results: Record<string, unknown>[] }
+
+const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8')) as HyperfineFile;
+
+/** The fixture with every time multiplied by `factor` (a slower or faster program). */
+function scaled(factor: number): string {
+  const scale = (v: unknown): unknown => (typeof v === 'number' ? v * factor : Array.isArray(v) ? v.map(scale) : v);
+  const results = FIXTURE.results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'exit_codes' ? v : scale(v)])));
+  return `${JSON.stringify({ results }, null, 2)}\n`;
+}
+
+interface JsonReport { verdict: string; rows: { benchmark: string; status: string; baseline: { n: number } | null }[] }
+
+/**
+ * The run history on a real git repository: main has commits A and B, each
+ * with a run recorded by `history add`; the branch `feature` forks from B and
+ * adds C. compare and run choose their baseline from the history: the runs
+ * of the merge base (B), or of --base, and say which; another testbed's runs
+ * are never used.
+ */
+describe('perf-gate history, and compare/run choosing their baseline from it', () => {
+  const repo = tempDir('perf-gate-history-cli-');
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      encoding: 'utf8',
+      // Committed the day before runCli's fixed clock (2026-11-21T12:00Z), as real commits precede their runs.
+      env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
+    }).trim();
+  let a: string;
+  let b: string;
+  const cli = (...argv: string[]) => runCli(argv, repo, process.env);
+
+  before(async () => {
+    git('init', '-q', '--initial-branch=main');
+    writeFileSync(join(repo, '.gitignore'), 'history/\n*.json\nout/\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'A');
+    a = git('rev-parse', 'HEAD');
+    writeFileSync(join(repo, 'same.json'), scaled(1));
+    writeFileSync(join(repo, 'slower.json'), scaled(2));
+    writeFileSync(join(repo, 'faster.json'), scaled(0.5));
+    // A's run was slow, B's is the fixture: which one a comparison used shows in its verdict.
+    const recordedA = await cli('history', 'add', '--history', 'history', '--commit', a, 'slower.json');
+    assert.equal(recordedA.status, 0, recordedA.stderr);
+    writeFileSync(join(repo, 'README'), 'B\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'B');
+    b = git('rev-parse', 'HEAD');
+    const recordedB = await cli('history', 'add', '--history', 'history', 'same.json');
+    assert.equal(recordedB.status, 0, recordedB.stderr);
+    assert.match(recordedB.stdout, new RegExp(`recorded ${b.slice(0, 12)} on testbed \\S+ as run \\S+ in .*history`));
+    // Another testbed's run of B, faster: it must never be mixed in.
+    const other = await cli('history', 'add', '--history', 'history', '--testbed', 'another-machine', 'faster.json');
+    assert.equal(other.status, 0, other.stderr);
+    git('checkout', '-q', '-b', 'feature');
+    writeFileSync(join(repo, 'README'), 'C\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'C');
+  });
+
+  test('list shows every run with its commit and testbed; show prints one run by commit', async () => {
+    const list = await cli('history', 'list', '--history', 'history');
+    assert.equal(list.status, 0, list.stderr);
+    const lines = list.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /^created\s+testbed\s+commit\s+run$/);
+    assert.equal(lines.length, 4, list.stdout);
+    assert.equal(lines.filter((l) => l.includes(b.slice(0, 12))).length, 2);
+    assert.equal(lines.filter((l) => l.includes('another-machine')).length, 1);
+    const mine = await cli('history', 'list', '--history', 'history', '--testbed', 'another-machine');
+    assert.equal(mine.stdout.trimEnd().split('\n').length, 2);
+
+    const shown = await cli('history', 'show', '--history', 'history', a.slice(0, 8));
+    assert.equal(shown.status, 0, shown.stderr);
+    const set = JSON.parse(shown.stdout) as { commit: string; benchmarks: { id: string }[] };
+    assert.equal(set.commit, a);
+    assert.deepEqual(set.benchmarks.map((x) => x.id), ['sleep 0.01', 'sleep 0.02']);
+    const ambiguous = await cli('history', 'show', '--history', 'history', b.slice(0, 8));
+    assert.equal(ambiguous.status, 2);
+    assert.match(ambiguous.stderr, /2 runs match/);
+    const unknown = await cli('history', 'show', '--history', 'history', 'ffff0000');
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /no run has the id or commit "ffff0000"/);
+  });
+
+  test('compare --history gates against the merge base\'s run on this testbed and names it', async () => {
+    const slower = await cli('compare', '--current', 'slower.json', '--history', 'history', '--json', 'slower-report.json');
+    assert.equal(slower.status, 1, slower.stdout + slower.stderr);
+    assert.match(slower.stdout, new RegExp(`baseline: the run of ${b.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d, the merge base with main\\) in .*history`));
+    const report = JSON.parse(readFileSync(join(repo, 'slower-report.json'), 'utf8')) as JsonReport;
+    assert.deepEqual(report.rows.map((r) => r.status), ['regressed', 'regressed']);
+    // The same results as B's run: unchanged, so the faster run of the other testbed was not used.
+    const same = await cli('compare', '--current', 'same.json', '--history', 'history', '--json', 'same-report.json');
+    assert.equal(same.status, 0, same.stdout);
+    const sameReport = JSON.parse(readFileSync(join(repo, 'same-report.json'), 'utf8')) as JsonReport;
+    // Not regressed, as it would be against the other testbed's faster run. (Five samples against the
+    // 2 % drift allowance read as inconclusive rather than unchanged: docs/history.md, learned drift.)
+    assert.ok(sameReport.rows.every((r) => r.status === 'unchanged' || r.status === 'inconclusive'), same.stdout);
+  });
+
+  test('--base picks another commit\'s run: against A (slow) the same results are improved', async () => {
+    const result = await cli('compare', '--current', 'same.json', '--history', 'history', '--base', a, '--json', 'base-report.json');
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, new RegExp(`baseline: the run of ${a.slice(0, 12)} \\(.*--base ${a.slice(0, 12)}\\)`));
+    const report = JSON.parse(readFileSync(join(repo, 'base-report.json'), 'utf8')) as JsonReport;
+    assert.deepEqual(report.rows.map((r) => r.status), ['improved', 'improved']);
+  });
+
+  test('an empty history says why there is no baseline, and only the budgets decide', async () => {
+    const result = await cli('compare', '--current', 'slower.json', '--history', 'empty-history', '--json', 'none.json');
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /no baseline in .*empty-history: no run of testbed \S+ within 50 commits \(\d+ looked at\); budgets only/);
+    assert.ok((JSON.parse(readFileSync(join(repo, 'none.json'), 'utf8')) as JsonReport).rows.every((r) => r.status === 'new'));
+  });
+
+  test('run with history: in perf-gate.yml appends in mode main, and the next run compares with it', async () => {
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      'version: 1\nhistory: run-history\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n',
+    );
+    const env = { ...process.env, PERF_GATE_RESULT: join(repo, 'same.json') };
+    const main = await runCli(['run', '--mode', 'main', '--out', 'out/main'], repo, env);
+    assert.equal(main.status, 0, main.stdout + main.stderr);
+    assert.match(main.stdout, /baseline written to .*history \(\S+\.json\.gz\)|baseline written to .*history \(\S+\)/);
+    const feature = git('rev-parse', 'HEAD');
+    // Without --history, history list reads perf-gate.yml's history:.
+    const listed = await cli('history', 'list');
+    assert.equal(listed.stdout.split('\n').filter((l) => l.includes(feature.slice(0, 12))).length, 1, listed.stdout);
+    // HEAD is on feature; --base HEAD takes the run just recorded.
+    const pr = await runCli(['run', '--base', 'HEAD', '--out', 'out/pr', '--json', 'run.json'], repo, { ...env, PERF_GATE_RESULT: join(repo, 'slower.json') });
+    assert.equal(pr.status, 1, pr.stdout + pr.stderr);
+    assert.match(pr.stdout, new RegExp(`baseline: the run of ${feature.slice(0, 12)}`));
+    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'run.json'), 'utf8')) as JsonReport).rows.map((r) => r.status), ['regressed', 'regressed']);
+  });
+
+  test('prune removes the runs created before a date', async () => {
+    const before = readdirSync(join(repo, 'history')).length;
+    assert.ok(before > 0);
+    const pruned = await cli('history', 'prune', '--history', 'history', '--before', '2999-01-01');
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.match(pruned.stdout, /removed [1-9]\d* run\(s\) created before 2999-01-01T00:00:00\.000Z/);
+    const list = await cli('history', 'list', '--history', 'history');
+    assert.match(list.stdout, /^no runs in /);
+  });
+
+  test('mistakes are usage errors (exit 2)', async () => {
+    for (const argv of [['history'], ['history', 'frob'], ['history', 'add'], ['history', 'prune'], ['history', 'list', '--before', 'x'], ['compare', '--current', 'same.json', '--base', 'HEAD']]) {
+      const result = await cli(...argv);
+      assert.equal(result.status, 2, `${argv.join(' ')}: ${result.stdout}`);
+      assert.doesNotMatch(result.stderr, /internal error/);
+    }
+  });
+});

@@ -414,11 +414,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants6) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants4);
+          this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -435,10 +435,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants6) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants4);
+        this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -499,8 +499,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants4) {
-        this.code = optimizeExpr(this.code, names, constants4);
+      optimizeNames(names, constants6) {
+        this.code = optimizeExpr(this.code, names, constants6);
         return this;
       }
       get names() {
@@ -529,12 +529,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants6) {
         const { nodes } = this;
         let i2 = nodes.length;
         while (i2--) {
           const n = nodes[i2];
-          if (n.optimizeNames(names, constants4))
+          if (n.optimizeNames(names, constants6))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i2, 1);
@@ -587,12 +587,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants6) {
         var _a2;
-        this.else = (_a2 = this.else) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants4);
-        if (!(super.optimizeNames(names, constants4) || this.else))
+        this.else = (_a2 = this.else) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants6);
+        if (!(super.optimizeNames(names, constants6) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants4);
+        this.condition = optimizeExpr(this.condition, names, constants6);
         return this;
       }
       get names() {
@@ -615,10 +615,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants4);
+        this.iteration = optimizeExpr(this.iteration, names, constants6);
         return this;
       }
       get names() {
@@ -654,10 +654,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants4);
+        this.iterable = optimizeExpr(this.iterable, names, constants6);
         return this;
       }
       get names() {
@@ -699,11 +699,11 @@ var require_codegen = __commonJS({
         (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names, constants6) {
         var _a2, _b2;
-        super.optimizeNames(names, constants4);
-        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants4);
-        (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNames(names, constants4);
+        super.optimizeNames(names, constants6);
+        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants6);
+        (_b2 = this.finally) === null || _b2 === void 0 ? void 0 : _b2.optimizeNames(names, constants6);
         return this;
       }
       get names() {
@@ -1004,7 +1004,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants4) {
+    function optimizeExpr(expr, names, constants6) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1019,14 +1019,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants4[n.str];
+        const c = constants6[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants6[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -2988,7 +2988,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -3015,7 +3015,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3879,7 +3879,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4270,7 +4270,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve11,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -29316,9 +29316,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve13, reject) => {
             this.close((err2, data2) => {
-              return err2 ? reject(err2) : resolve11(data2);
+              return err2 ? reject(err2) : resolve13(data2);
             });
           });
         }
@@ -29356,12 +29356,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve13, reject) => {
             this.destroy(err2, (err3, data2) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve11(data2);
+              ) : resolve13(data2);
             });
           });
         }
@@ -29905,18 +29905,18 @@ var require_constants2 = __commonJS({
       TYPE2[TYPE2["REQUEST"] = 1] = "REQUEST";
       TYPE2[TYPE2["RESPONSE"] = 2] = "RESPONSE";
     })(TYPE = exports2.TYPE || (exports2.TYPE = {}));
-    var FLAGS;
-    (function(FLAGS2) {
-      FLAGS2[FLAGS2["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
-      FLAGS2[FLAGS2["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
-      FLAGS2[FLAGS2["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
-      FLAGS2[FLAGS2["CHUNKED"] = 8] = "CHUNKED";
-      FLAGS2[FLAGS2["UPGRADE"] = 16] = "UPGRADE";
-      FLAGS2[FLAGS2["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
-      FLAGS2[FLAGS2["SKIPBODY"] = 64] = "SKIPBODY";
-      FLAGS2[FLAGS2["TRAILING"] = 128] = "TRAILING";
-      FLAGS2[FLAGS2["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
-    })(FLAGS = exports2.FLAGS || (exports2.FLAGS = {}));
+    var FLAGS2;
+    (function(FLAGS3) {
+      FLAGS3[FLAGS3["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
+      FLAGS3[FLAGS3["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
+      FLAGS3[FLAGS3["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
+      FLAGS3[FLAGS3["CHUNKED"] = 8] = "CHUNKED";
+      FLAGS3[FLAGS3["UPGRADE"] = 16] = "UPGRADE";
+      FLAGS3[FLAGS3["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
+      FLAGS3[FLAGS3["SKIPBODY"] = 64] = "SKIPBODY";
+      FLAGS3[FLAGS3["TRAILING"] = 128] = "TRAILING";
+      FLAGS3[FLAGS3["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
+    })(FLAGS2 = exports2.FLAGS || (exports2.FLAGS = {}));
     var LENIENT_FLAGS;
     (function(LENIENT_FLAGS2) {
       LENIENT_FLAGS2[LENIENT_FLAGS2["HEADERS"] = 1] = "HEADERS";
@@ -31628,8 +31628,8 @@ var require_util3 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject) => {
+        res = resolve13;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -31745,7 +31745,7 @@ var require_util3 = __commonJS({
           writable: true,
           enumerable: true,
           configurable: true,
-          value: function entries() {
+          value: function entries2() {
             webidl.brandCheck(this, object);
             return makeIterator(this, "key+value");
           }
@@ -32813,9 +32813,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                   return fd2;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value.toString());
+                  const entries2 = new URLSearchParams(value.toString());
                   const fd2 = new FormData();
-                  for (const [name, value2] of entries) {
+                  for (const [name, value2] of entries2) {
                     fd2.append(name, value2);
                   }
                   return fd2;
@@ -32941,7 +32941,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants4 = require_constants2();
+    var constants6 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -33016,7 +33016,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports3 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports3;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -33111,11 +33111,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants6.ERROR.OK) {
             const body = data2.subarray(offset);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants6.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -33138,10 +33138,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants6.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -33158,7 +33158,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants4.ERROR[ret], data2);
+        return new HTTPParserError(message, constants6.ERROR[ret], data2);
       }
       destroy() {
         assert(this.ptr != null);
@@ -33338,7 +33338,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants4.ERROR.PAUSED : 0;
+        return pause ? constants6.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -33360,7 +33360,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -33396,13 +33396,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -33880,12 +33880,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -34555,12 +34555,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -35039,16 +35039,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -35059,7 +35059,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -35110,7 +35110,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve11, reject) => {
+        const socket = await new Promise((resolve13, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -35122,7 +35122,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -35458,8 +35458,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          await new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -36728,7 +36728,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve11, reject) => {
+        return await new Promise((resolve13, reject) => {
           if (this[kContentLength] > limit3) {
             this.destroy(new AbortError());
           }
@@ -36741,7 +36741,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve11(null);
+              resolve13(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit3 -= chunk.length;
@@ -36760,7 +36760,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject) => {
+      return new Promise((resolve13, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -36777,7 +36777,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject,
               length: 0,
               body: []
@@ -36847,18 +36847,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length));
+          resolve13(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length)));
+          resolve13(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -37115,9 +37115,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve13, reject) => {
           request2.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve11(data2);
+            return err2 ? reject(err2) : resolve13(data2);
           });
         });
       }
@@ -37340,9 +37340,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve13, reject) => {
           stream.call(this, opts, factory, (err2, data2) => {
-            return err2 ? reject(err2) : resolve11(data2);
+            return err2 ? reject(err2) : resolve13(data2);
           });
         });
       }
@@ -37627,9 +37627,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve13, reject) => {
           upgrade.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve11(data2);
+            return err2 ? reject(err2) : resolve13(data2);
           });
         });
       }
@@ -37721,9 +37721,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve13, reject) => {
           connect.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve11(data2);
+            return err2 ? reject(err2) : resolve13(data2);
           });
         });
       }
@@ -37861,11 +37861,11 @@ var require_mock_utils = __commonJS({
     }
     function buildHeadersFromArray(headers) {
       const clone = headers.slice();
-      const entries = [];
+      const entries2 = [];
       for (let index = 0; index < clone.length; index += 2) {
-        entries.push([clone[index], clone[index + 1]]);
+        entries2.push([clone[index], clone[index + 1]]);
       }
-      return Object.fromEntries(entries);
+      return Object.fromEntries(entries2);
     }
     function matchHeaders(mockDispatch2, headers) {
       if (typeof mockDispatch2.headers === "function") {
@@ -41586,7 +41586,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve11, reject) => agent.dispatch(
+        return new Promise((resolve13, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -41662,7 +41662,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -41705,7 +41705,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -45446,8 +45446,8 @@ var require_util9 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve11) => {
-        setTimeout(resolve11, ms).unref();
+      return new Promise((resolve13) => {
+        setTimeout(resolve13, ms).unref();
       });
     }
     module.exports = {
@@ -46429,11 +46429,11 @@ var require_lib143 = __commonJS({
     })();
     var __awaiter4 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve11) {
-          resolve11(value);
+        return value instanceof P ? value : new P(function(resolve13) {
+          resolve13(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve11, reject) {
+      return new (P || (P = Promise))(function(resolve13, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -46449,7 +46449,7 @@ var require_lib143 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -46536,26 +46536,26 @@ var require_lib143 = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve11) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve11(output.toString());
+              resolve13(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve11) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve11(Buffer.concat(chunks));
+              resolve13(Buffer.concat(chunks));
             });
           }));
         });
@@ -46763,14 +46763,14 @@ var require_lib143 = __commonJS({
        */
       requestRaw(info2, data2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve13, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve11(res);
+                resolve13(res);
               }
             }
             this.requestRawWithCallback(info2, data2, callbackForResult);
@@ -47014,12 +47014,12 @@ var require_lib143 = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve11) => setTimeout(() => resolve11(), ms));
+          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve11, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve13, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -47027,7 +47027,7 @@ var require_lib143 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve11(response);
+              resolve13(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -47066,7 +47066,7 @@ var require_lib143 = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve11(response);
+              resolve13(response);
             }
           }));
         });
@@ -47408,15 +47408,15 @@ function globToRegExp(glob) {
 }
 function resolveBudget(budgets, benchmarkId, metric) {
   const ordered = budgets.rules.map((rule2, index) => ({ rule: rule2, index })).filter(({ rule: rule2 }) => rule2.matcher.test(benchmarkId)).sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index).map(({ rule: rule2 }) => rule2);
-  const entries = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
+  const entries2 = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
   const first = (pick) => {
-    for (const e of entries) {
+    for (const e of entries2) {
       const value = pick(e.budget);
       if (value !== void 0) return value;
     }
     return void 0;
   };
-  const limits = entries.find((e) => e.budget.max !== void 0 || e.budget.min !== void 0)?.budget;
+  const limits = entries2.find((e) => e.budget.max !== void 0 || e.budget.min !== void 0)?.budget;
   const severity = first((b) => b.severity);
   const direction = first((b) => b.direction);
   const exponent = first((b) => b.exponent);
@@ -47425,7 +47425,7 @@ function resolveBudget(budgets, benchmarkId, metric) {
     const value = first((b) => b.tolerances[key]);
     if (value !== void 0) tolerances[key] = value;
   }
-  const budget2 = entries.length === 0 ? void 0 : {
+  const budget2 = entries2.length === 0 ? void 0 : {
     ...limits?.max ? { max: limits.max } : {},
     ...limits?.min ? { min: limits.min } : {},
     stat: limits?.stat ?? "mean",
@@ -47433,9 +47433,9 @@ function resolveBudget(budgets, benchmarkId, metric) {
     ...severity ? { severity } : {},
     ...direction ? { direction } : {},
     ...exponent ? { exponent } : {},
-    source: (limits ?? entries[0].budget).source
+    source: (limits ?? entries2[0].budget).source
   };
-  const rule = entries[0]?.rule;
+  const rule = entries2[0]?.rule;
   const ignoreRule = ordered.find((r) => r.ignore);
   const d = budgets.defaults;
   return {
@@ -48089,6 +48089,7 @@ function spin(iterations) {
   }
   return x2;
 }
+var MIN_PASSES = 3;
 function runNoiseProbe(options = DEFAULT_PROBE_OPTIONS, clock = monotonicMs) {
   const budget2 = Math.min(Math.max(options.durationMs, 100), 3e4);
   const repetitions = Math.min(Math.max(Math.floor(options.repetitions), 3), 200);
@@ -48109,7 +48110,11 @@ function runNoiseProbe(options = DEFAULT_PROBE_OPTIONS, clock = monotonicMs) {
   time(iterations);
   time(iterations);
   const times = [];
-  while (times.length < repetitions && clock() - start < budget2 * 1.5) times.push(time(iterations));
+  for (; ; ) {
+    const spent = clock() - start;
+    if (times.length >= repetitions || times.length >= MIN_PASSES && spent >= budget2 * 1.5) break;
+    times.push(time(iterations));
+  }
   return { ...describe(times), n: times.length, iterations, elapsedMs: clock() - start };
 }
 function describe(times) {
@@ -48118,8 +48123,8 @@ function describe(times) {
   const variance2 = times.length > 1 ? times.reduce((a, t) => a + (t - mean2) ** 2, 0) / (times.length - 1) : 0;
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  const median2 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median2, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
+  const median3 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median3, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
 }
 function checkProbe(result, options) {
   const observed = { cv: result.cv, n: result.n, medianMs: result.medianMs, minMs: result.minMs, maxMs: result.maxMs };
@@ -48145,19 +48150,19 @@ var DEFAULT_PREFLIGHT_OPTIONS = { maxLoadPerCpu: 0.5, aslr: "any", maxProbeCv: 0
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 function systemFiles(root = "/") {
-  const resolve11 = (path2) => join(root, path2);
+  const resolve13 = (path2) => join(root, path2);
   return {
     root,
     read(path2) {
       try {
-        return readFileSync(resolve11(path2), "utf8").trim();
+        return readFileSync(resolve13(path2), "utf8").trim();
       } catch {
         return void 0;
       }
     },
     list(path2) {
       try {
-        return readdirSync(resolve11(path2)).sort();
+        return readdirSync(resolve13(path2)).sort();
       } catch {
         return void 0;
       }
@@ -48257,9 +48262,9 @@ function processSpawner() {
         if (child.pid !== void 0) killGroup(child.pid, "SIGTERM");
         killTimer = setTimeout(() => child.pid !== void 0 && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
       }, request2.timeoutSeconds * 1e3);
-      const exit = new Promise((resolve11) => {
-        child.once("error", (error3) => resolve11({ code: null, signal: null, error: error3 }));
-        child.once("exit", (code2, signal2) => resolve11({ code: code2, signal: signal2 }));
+      const exit = new Promise((resolve13) => {
+        child.once("error", (error3) => resolve13({ code: null, signal: null, error: error3 }));
+        child.once("exit", (code2, signal2) => resolve13({ code: code2, signal: signal2 }));
       });
       const { code, signal, error: error2 } = await exit;
       const seconds = (performance.now() - started) / 1e3;
@@ -48364,7 +48369,7 @@ function checkRunner(level, runner) {
 }
 
 // action/src/pipeline/inputs.ts
-import { existsSync, statSync as statSync3 } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync2, mkdirSync as mkdirSync4, statSync as statSync4 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // action/src/adapters/index.ts
@@ -49577,10 +49582,10 @@ var bmfAdapter = {
   parse({ text, path: path2 }) {
     const data2 = parseJsonText(text, path2, "Bencher Metric Format JSON");
     if (!isRecord(data2)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
-    const entries = Object.entries(data2);
-    if (entries.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
+    const entries2 = Object.entries(data2);
+    if (entries2.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
     const errors = jsonErrors(text, path2);
-    return entries.map(([name, measures]) => {
+    return entries2.map(([name, measures]) => {
       if (!isRecord(measures)) throw errors.error([name], "expected an object of measures");
       const metrics = {};
       for (const [slug, measure] of Object.entries(measures)) {
@@ -55383,7 +55388,7 @@ var straceAdapter = {
     if (!/\bcalls\b/.test(header) || !/\bsyscall\b/.test(header)) return { match: false, reason: 'the table header lacks "calls" and "syscall" columns' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
+  parse({ text, path: path2, name }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected an strace -c summary table");
     const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
     const totals = /* @__PURE__ */ new Map();
@@ -55396,7 +55401,7 @@ var straceAdapter = {
       tables++;
       const spans = spansOf(lines[i2]);
       const names = spans.map((s) => columnName(lines[i2 - 1], s, spans));
-      const col = (name) => names.indexOf(name);
+      const col = (name2) => names.indexOf(name2);
       if (col("calls") < 0) throw new InputError(path2, `expected a "calls" column in the strace -c header, found ${JSON.stringify(lines[i2 - 1].trim())}`, i2);
       hasSeconds ||= col("seconds") >= 0;
       hasErrors ||= col("errors") >= 0;
@@ -55429,7 +55434,7 @@ var straceAdapter = {
       if (row.seconds !== void 0) metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, "s", { value: row.seconds }, { sourceUnit: "s" });
       if (row.errors) metrics[`syscalls.${row.name}.errors`] = buildMetric(`syscalls.${row.name}.errors`, "count", { value: row.errors });
     }
-    return [{ id: idFromPath(path2), status: "ok", metrics }];
+    return [{ id: name ?? idFromPath(path2), status: "ok", metrics }];
   }
 };
 function spansOf(rule) {
@@ -55501,7 +55506,7 @@ var perfStatAdapter = {
     const parsed = parseLine(first, sep4);
     return typeof parsed === "string" ? { match: false, reason: `first line is not a perf stat -x record: ${parsed}` } : { match: true };
   },
-  parse({ text, path: path2 }) {
+  parse({ text, path: path2, name }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected perf stat -x, output (one "value,unit,event,\u2026" line per event)');
     const lines = text.split("\n");
     const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#"));
@@ -55534,7 +55539,7 @@ var perfStatAdapter = {
         traitsName: event.replace(/:[a-zA-Z]+$/, "")
       });
     }
-    const result = { id: idFromPath2(path2), status: "ok", metrics };
+    const result = { id: name ?? idFromPath2(path2), status: "ok", metrics };
     if (Object.keys(unavailable).length > 0) result.unavailable = unavailable;
     return [result];
   }
@@ -55635,8 +55640,8 @@ function parseBenchmark3(input, estimates) {
   const summary2 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: Math.min(...samples), max: Math.max(...samples) };
   const stddev2 = estimateOf(estimates, "std_dev", "StdDev");
   if (stddev2 !== void 0) summary2.stddev = stddev2 * NS3;
-  const median2 = estimateOf(estimates, "median", "Median");
-  if (median2 !== void 0) summary2.median = median2 * NS3;
+  const median3 = estimateOf(estimates, "median", "Median");
+  if (median3 !== void 0) summary2.median = median3 * NS3;
   const metrics = { time: buildMetric("time", "s", { samples, summary: summary2 }, { sourceUnit: "ns" }) };
   const throughput = readThroughput(id.throughput, benchmarkText, benchmarkPath);
   if (throughput) {
@@ -55893,8 +55898,8 @@ var jmhAdapter = {
       throw new InputError(path2, "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)", 1);
     }
     const errors = jsonErrors(text, path2);
-    const entries = data2.map((entry, index) => readEntry(entry, index, errors));
-    return assemble(entries);
+    const entries2 = data2.map((entry, index) => readEntry(entry, index, errors));
+    return assemble(entries2);
   }
 };
 var MODES = {
@@ -56016,16 +56021,16 @@ function rawSamples(raw2, at, errors) {
   }
   return [];
 }
-function assemble(entries) {
+function assemble(entries2) {
   const base = (e) => `${e.benchmark}\0${e.params.map(([k, v]) => `${k}=${v}`).join(",")}`;
   const modes = /* @__PURE__ */ new Map();
   const threads = /* @__PURE__ */ new Map();
-  for (const e of entries) {
+  for (const e of entries2) {
     modes.set(base(e), (modes.get(base(e)) ?? /* @__PURE__ */ new Set()).add(e.mode));
     threads.set(base(e), (threads.get(base(e)) ?? /* @__PURE__ */ new Set()).add(e.threads));
   }
   const seen = /* @__PURE__ */ new Map();
-  return entries.map((e) => {
+  return entries2.map((e) => {
     const parts = e.params.map(([k, v]) => `${k}=${v}`);
     if ((threads.get(base(e))?.size ?? 0) > 1) parts.push(`threads=${e.threads}`);
     if ((modes.get(base(e))?.size ?? 0) > 1) parts.push(`mode=${e.mode}`);
@@ -56416,8 +56421,8 @@ function toResult3(group3) {
       const mean2 = entry.byAggregate.get("mean");
       if (mean2 === void 0) continue;
       const summary2 = { n: entry.n ?? 1, mean: mean2, stddev: entry.byAggregate.get("stddev") ?? null };
-      const median2 = entry.byAggregate.get("median");
-      if (median2 !== void 0) summary2.median = median2;
+      const median3 = entry.byAggregate.get("median");
+      if (median3 !== void 0) summary2.median = median3;
       metrics[name] = buildMetric(name, entry.unit, { summary: summary2 }, entry.sourceUnit ? { sourceUnit: entry.sourceUnit } : {});
     }
   }
@@ -56460,10 +56465,11 @@ var ADAPTERS = {
 function formatNames() {
   return ["auto", ...Object.keys(ADAPTERS)];
 }
-function fileInput(path2, text) {
+function fileInput(path2, text, name) {
   return {
     path: path2,
     text,
+    ...name !== void 0 ? { name } : {},
     readRelated(relativePath) {
       try {
         return readFileSync2(join2(dirname(path2), relativePath), "utf8");
@@ -57002,6 +57008,11 @@ var perf_gate_config_schema_default = {
       minLength: 1,
       description: "Folder where `mode: main` writes the run's ResultSet and where baselines are read from, relative to this file. Default baselines/."
     },
+    history: {
+      type: "string",
+      minLength: 1,
+      description: "Folder of the run history (one file per run, per testbed and month), relative to this file. When set, `mode: main` appends each run there and a comparison's baseline is the run of the merge base with the base branch, instead of the baselines/ folder. Unset by default."
+    },
     suites: {
       type: "array",
       minItems: 1,
@@ -57309,6 +57320,7 @@ function parsePerfGateConfig(text, file, baseDir) {
     version: 1,
     budgets: resolve3(baseDir, raw2.budgets ?? "budgets"),
     baselines: resolve3(baseDir, raw2.baselines ?? "baselines"),
+    history: raw2.history !== void 0 ? resolve3(baseDir, raw2.history) : null,
     suites,
     derived,
     ab
@@ -57501,8 +57513,661 @@ function mergeTestbeds(inputs, warnings) {
   return { id: `mixed-${createHash2("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
 }
 
+// action/src/store/history/layout.ts
+import { randomBytes } from "node:crypto";
+var RUN_SUFFIX = ".json.gz";
+var MONTH_FILE = "month.json.gz";
+var TESTBED = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+var COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+var RUN_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]{12}$/;
+var RUN_FILE = /^([0-9a-f]{40}|[0-9a-f]{64})-(\d{8}T\d{6}Z-[0-9a-f]{12})\.json\.gz$/;
+function checkTestbed(testbed, source) {
+  if (!TESTBED.test(testbed)) {
+    throw new InputError(source, `testbed id ${JSON.stringify(testbed)} cannot name a history folder: expected letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")`, void 0, "testbed.id");
+  }
+  return testbed;
+}
+function checkCommit(commit, source) {
+  if (!COMMIT.test(commit)) throw new InputError(source, `expected a full commit id (40 or 64 lowercase hex digits), found ${JSON.stringify(commit)}`, void 0, "commit");
+  return commit;
+}
+function newRunId(created, random = () => randomBytes(6)) {
+  const stamp = created.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${random().toString("hex").slice(0, 12).padEnd(12, "0")}`;
+}
+function createdOfRunId(runId) {
+  const m = RUN_ID.exec(runId);
+  if (!m) throw new Error(`not a run id: ${runId}`);
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`;
+}
+function monthOf(time) {
+  return (typeof time === "string" ? time : time.toISOString()).slice(0, 7);
+}
+function monthFolder(key) {
+  return `${key.testbed}/${key.month.slice(0, 4)}/${key.month.slice(5, 7)}`;
+}
+function runPath(testbed, commit, runId) {
+  return `${monthFolder({ testbed, month: monthOf(createdOfRunId(runId)) })}/${commit}-${runId}${RUN_SUFFIX}`;
+}
+function monthPath(key) {
+  return `${monthFolder(key)}/${MONTH_FILE}`;
+}
+function parsePath(path2) {
+  const parts = path2.split("/");
+  if (parts.length !== 4) return void 0;
+  const [testbed, year, month, name] = parts;
+  if (!TESTBED.test(testbed) || !/^\d{4}$/.test(year) || !/^(0[1-9]|1[0-2])$/.test(month)) return void 0;
+  if (name === MONTH_FILE) return { kind: "month", key: { testbed, month: `${year}-${month}` }, file: path2 };
+  const m = RUN_FILE.exec(name);
+  if (!m) return void 0;
+  const runId = m[2];
+  const created = createdOfRunId(runId);
+  if (monthOf(created) !== `${year}-${month}`) return void 0;
+  return { kind: "run", entry: { testbed, commit: m[1], runId, created, file: path2 } };
+}
+function monthMayHoldSince(month, since) {
+  return since === void 0 || month >= monthOf(since);
+}
+function byCreation(a, b) {
+  return a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : a.testbed < b.testbed ? -1 : a.testbed > b.testbed ? 1 : 0;
+}
+
+// action/src/store/history/codec.ts
+import { constants, gunzipSync, gzipSync } from "node:zlib";
+var MONTH_SCHEMA = "perf-gate/history-month@1";
+function encodeRun(set) {
+  return gzipSync(serializeResultSet(set), { level: 9 });
+}
+function decodeRun(bytes, file, validate5) {
+  return validate5(parseJson2(gunzip(bytes, file), file), file);
+}
+function encodeMonth(key, runs) {
+  const header = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs.map((r) => ({ commit: r.commit, runId: r.runId })) };
+  const lines = [JSON.stringify(header), ...runs.map((r) => r.json)];
+  return gzipSync(`${lines.join("\n")}
+`, { level: 9 });
+}
+function decodeMonth(bytes, file, validate5) {
+  const lines = gunzip(bytes, file).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const header = checkHeader(parseJson2(lines[0] ?? "", file), file);
+  if (lines.length !== header.runs.length + 1) {
+    throw new InputError(file, `the header names ${header.runs.length} runs but the file holds ${lines.length - 1}`);
+  }
+  const runs = header.runs.map((r, i2) => ({ ...r, set: validate5(parseJson2(lines[i2 + 1], file, i2 + 2), `${file} (run ${r.runId})`) }));
+  return { header, runs };
+}
+function decodeMonthHeader(prefix, file, complete) {
+  let text;
+  try {
+    text = gunzipSync(prefix, { finishFlush: constants.Z_SYNC_FLUSH }).toString("utf8");
+  } catch (error2) {
+    throw new InputError(file, `not a readable gzip file (${error2.message})`);
+  }
+  const end = text.indexOf("\n");
+  if (end < 0) {
+    if (complete) throw new InputError(file, "truncated: the month header line never ends");
+    return void 0;
+  }
+  return checkHeader(parseJson2(text.slice(0, end), file, 1), file);
+}
+function monthEntries(header, file, createdOf) {
+  return header.runs.map((r) => ({ testbed: header.testbed, commit: r.commit, runId: r.runId, created: createdOf(r.runId), file }));
+}
+function gunzip(bytes, file) {
+  try {
+    return gunzipSync(bytes).toString("utf8");
+  } catch (error2) {
+    throw new InputError(file, `not a whole gzip file (truncated or corrupt: ${error2.message})`);
+  }
+}
+function parseJson2(text, file, line) {
+  try {
+    return JSON.parse(text);
+  } catch (error2) {
+    throw new InputError(file, `not valid JSON (${error2.message})`, line);
+  }
+}
+function checkHeader(data2, file) {
+  const h = data2;
+  const ok = h !== null && typeof h === "object" && h.schema === MONTH_SCHEMA && typeof h.testbed === "string" && typeof h.month === "string" && Array.isArray(h.runs) && h.runs.every((r) => r !== null && typeof r === "object" && typeof r.commit === "string" && typeof r.runId === "string");
+  if (!ok) throw new InputError(file, `not a ${MONTH_SCHEMA} file: its first line must be the month header`, 1);
+  return h;
+}
+
+// action/src/store/history/compact.ts
+function groupByMonth(paths) {
+  const months = /* @__PURE__ */ new Map();
+  const at = (key) => {
+    const id = `${key.testbed}/${key.month}`;
+    let m = months.get(id);
+    if (m === void 0) months.set(id, m = { key, runs: [] });
+    return m;
+  };
+  for (const path2 of paths) {
+    const parsed = parsePath(path2);
+    if (parsed === void 0) continue;
+    if (parsed.kind === "month") at(parsed.key).monthFile = parsed.file;
+    else at({ testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) }).runs.push(parsed.entry);
+  }
+  for (const m of months.values()) m.runs.sort((a, b) => a.runId < b.runId ? -1 : 1);
+  return [...months.values()].sort((a, b) => monthId(a.key) < monthId(b.key) ? -1 : 1);
+}
+function monthsToCompact(months, before) {
+  const limit3 = monthOf(before);
+  return months.filter((m) => m.key.month < limit3 && m.runs.length > 0);
+}
+function monthsToPrune(months, before) {
+  const limit3 = monthOf(before);
+  return months.filter((m) => m.key.month < limit3 || m.key.month === limit3 && (m.monthFile !== void 0 || m.runs.some((r) => Date.parse(r.created) < before.getTime())));
+}
+function mergeMonth(existing, singles) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const run of [...existing, ...singles]) if (!byId.has(run.runId)) byId.set(run.runId, run);
+  return [...byId.values()].sort((a, b) => a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
+}
+function monthId(key) {
+  return `${key.testbed}/${key.month}`;
+}
+
+// action/src/store/history/history-store.ts
+function historyStore(backend, validate5) {
+  let lastView;
+  const view = async () => lastView ??= await backend.snapshot();
+  async function append(set, options = {}) {
+    const source = `history of ${backend.description}`;
+    const testbed = checkTestbed(options.testbed ?? set.testbed?.id ?? "", source);
+    const commit = checkCommit(options.commit ?? set.commit ?? "", source);
+    const created = new Date(set.created);
+    if (Number.isNaN(created.getTime())) throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, void 0, "created");
+    const runId = options.runId ?? newRunId(created);
+    const file = runPath(testbed, commit, runId);
+    const stored = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
+    const bytes = encodeRun(stored);
+    await backend.apply(
+      async (v) => (await v.read([file])).get(file) !== void 0 ? void 0 : { add: [{ path: file, bytes }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` },
+      { exclusive: false }
+    );
+    lastView = void 0;
+    return { testbed, commit, runId, created: createdOfRunId(runId), file };
+  }
+  async function list2(query = {}) {
+    if (query.testbed !== void 0) checkTestbed(query.testbed, `history of ${backend.description}`);
+    const v = lastView = await backend.snapshot();
+    const months = groupByMonth(await v.paths(query.testbed)).filter((m) => monthMayHoldSince(m.key.month, query.since));
+    const monthFiles = months.flatMap((m) => m.monthFile !== void 0 ? [m.monthFile] : []);
+    const bytes = await v.read(monthFiles);
+    const seen = /* @__PURE__ */ new Set();
+    const out = [];
+    const keep = (e) => {
+      const id = `${e.testbed}/${e.runId}`;
+      if (seen.has(id) || query.since !== void 0 && Date.parse(e.created) < query.since.getTime()) return;
+      seen.add(id);
+      out.push(e);
+    };
+    for (const m of months) m.runs.forEach(keep);
+    for (const file of monthFiles) {
+      const b = bytes.get(file);
+      if (b !== void 0) monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+    }
+    return out.sort(byCreation);
+  }
+  async function readMany(entries2) {
+    const v = await view();
+    const files = [...new Set(entries2.map((e) => e.file))];
+    const bytes = await v.read(files);
+    const gone = files.filter((f) => bytes.get(f) === void 0 && parsePath(f)?.kind === "run");
+    const fallback = await v.read([...new Set(gone.map((f) => monthPath(keyOf(parsePath(f)))))]);
+    const months = /* @__PURE__ */ new Map();
+    const fromMonth = (file, runId) => {
+      let runs = months.get(file);
+      if (runs === void 0) {
+        const b = bytes.get(file) ?? fallback.get(file);
+        if (b === void 0) return void 0;
+        runs = new Map(decodeMonth(b, file, validate5).runs.map((r) => [r.runId, r.set]));
+        months.set(file, runs);
+      }
+      return runs.get(runId);
+    };
+    return entries2.map((e) => {
+      const parsed = parsePath(e.file);
+      let set;
+      if (parsed?.kind === "run") {
+        const b = bytes.get(e.file);
+        set = b !== void 0 ? decodeRun(b, e.file, validate5) : fromMonth(monthPath(keyOf(parsed)), e.runId);
+      } else if (parsed?.kind === "month") set = fromMonth(e.file, e.runId);
+      if (set === void 0) throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
+      if (set.commit !== e.commit) throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, void 0, "commit");
+      return set;
+    });
+  }
+  async function compact({ before }) {
+    const done = [];
+    for (const { key } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let result;
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key);
+          if (month === void 0 || month.runs.length === 0) return void 0;
+          const existing = await monthLines(v, month, () => true);
+          const singles = await singleLines(v, month.runs);
+          const runs = mergeMonth(existing, singles);
+          const removed = month.runs.map((r) => r.file);
+          result = { ...key, runs: runs.length, removed };
+          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
+        },
+        { exclusive: true }
+      );
+      if (result !== void 0) done.push(result);
+    }
+    lastView = void 0;
+    return done;
+  }
+  async function prune({ before }) {
+    const removedAll = [];
+    const old = (runId) => Date.parse(createdOfRunId(runId)) < before.getTime();
+    for (const { key } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let removedHere = [];
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key);
+          if (month === void 0) return void 0;
+          const file = month.monthFile;
+          const header = file !== void 0 ? readHeader((await v.read([file])).get(file), file) : void 0;
+          const fromMonth = header !== void 0 ? monthEntries(header, file, createdOfRunId) : [];
+          removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
+          if (removedHere.length === 0) return void 0;
+          const change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
+          if (file !== void 0 && fromMonth.some((e) => old(e.runId))) {
+            const kept = await monthLines(v, month, (runId) => !old(runId));
+            if (kept.length === 0) change.remove.push(file);
+            else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
+          }
+          return change;
+        },
+        { exclusive: true }
+      );
+      removedAll.push(...removedHere);
+    }
+    lastView = void 0;
+    return removedAll.sort(byCreation);
+  }
+  async function monthContents(v, key) {
+    const prefix = `${monthFolder(key)}/`;
+    return groupByMonth((await v.paths(key.testbed)).filter((p) => p.startsWith(prefix)))[0];
+  }
+  async function monthLines(v, month, keep) {
+    if (month.monthFile === void 0) return [];
+    const b = (await v.read([month.monthFile])).get(month.monthFile);
+    if (b === void 0) return [];
+    return decodeMonth(b, month.monthFile, validate5).runs.filter((r) => keep(r.runId)).map((r) => ({ commit: r.commit, runId: r.runId, json: JSON.stringify(r.set) }));
+  }
+  async function singleLines(v, runs) {
+    const bytes = await v.read(runs.map((r) => r.file));
+    return runs.flatMap((r) => {
+      const b = bytes.get(r.file);
+      return b === void 0 ? [] : [{ commit: r.commit, runId: r.runId, json: JSON.stringify(decodeRun(b, r.file, validate5)) }];
+    });
+  }
+  return { description: backend.description, append, list: list2, read: async (e) => (await readMany([e]))[0], readMany, prune, compact };
+}
+function keyOf(parsed) {
+  return parsed.kind === "month" ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
+}
+function readHeader(bytes, file) {
+  for (let size = 64 * 1024; ; size *= 2) {
+    const complete = size >= bytes.length;
+    const header = decodeMonthHeader(complete ? bytes : bytes.subarray(0, size), file, complete);
+    if (header !== void 0) return header;
+  }
+}
+
+// action/src/store/history/folder-store.ts
+import { closeSync as closeSync2, existsSync, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync5, rmSync as rmSync2, statSync as statSync3, writeSync as writeSync2 } from "node:fs";
+import { join as join6 } from "node:path";
+var DEFAULT_HISTORY_FOLDER = ".perf-gate/history";
+function folderBackend(root) {
+  const view = {
+    async paths(testbed) {
+      const tops = testbed !== void 0 ? [testbed] : subfolders(root);
+      const out = [];
+      for (const t of tops) {
+        for (const y of subfolders(join6(root, t))) {
+          for (const m of subfolders(join6(root, t, y))) {
+            for (const name of entries(join6(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+          }
+        }
+      }
+      return out;
+    },
+    async read(paths) {
+      const out = /* @__PURE__ */ new Map();
+      for (const p of paths) {
+        try {
+          out.set(p, readFileSync5(join6(root, p)));
+        } catch (error2) {
+          if (error2.code !== "ENOENT") throw error2;
+          out.set(p, void 0);
+        }
+      }
+      return out;
+    }
+  };
+  return {
+    description: root,
+    async snapshot() {
+      return view;
+    },
+    async apply(plan, { exclusive }) {
+      const release = exclusive ? lock(join6(root, ".lock")) : () => void 0;
+      try {
+        const change = await plan(view);
+        if (change === void 0) return void 0;
+        for (const { path: path2, bytes } of change.add) writeFileAtomic(join6(root, path2), bytes);
+        for (const path2 of change.remove) rmSync2(join6(root, path2), { force: true });
+        return change;
+      } finally {
+        release();
+      }
+    }
+  };
+}
+function subfolders(dir) {
+  return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join6(dir, name)).isDirectory());
+}
+function entries(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync5(dir).sort();
+}
+function lock(path2) {
+  let fd2;
+  try {
+    fd2 = openSync2(path2, "wx");
+  } catch (error2) {
+    if (error2.code === "ENOENT") {
+      mkdirSync3(join6(path2, ".."), { recursive: true });
+      return lock(path2);
+    }
+    if (error2.code !== "EEXIST") throw error2;
+    throw new Error(`${path2} exists: another perf-gate is compacting or pruning this history (if none is running, a killed one left it: remove the file)`);
+  }
+  writeSync2(fd2, `${process.pid} ${(/* @__PURE__ */ new Date()).toISOString()}
+`);
+  closeSync2(fd2);
+  return () => rmSync2(path2, { force: true });
+}
+function folderHistory(root, validate5) {
+  return historyStore(folderBackend(root), validate5);
+}
+
+// action/src/store/history/git.ts
+import { execFile } from "node:child_process";
+var GitCommandError = class extends Error {
+  constructor(args, exitCode, stderr) {
+    super(`git ${args.join(" ")} failed${exitCode !== null ? ` (exit ${exitCode})` : ""}: ${stderr.trim() || "(no message)"}`);
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+  }
+  args;
+  exitCode;
+  stderr;
+  name = "GitCommandError";
+};
+function git(cwd, args, options = {}) {
+  return new Promise((resolve13, reject) => {
+    const child = execFile(
+      "git",
+      ["-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args],
+      {
+        cwd,
+        encoding: "buffer",
+        maxBuffer: 1 << 30,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", ...options.env }
+      },
+      (error2, stdout, stderr) => {
+        const err2 = stderr.toString("utf8");
+        if (error2) {
+          const code = typeof error2.code === "number" ? error2.code : null;
+          reject(new GitCommandError(args, code, err2 || error2.message));
+        } else resolve13({ stdout, stderr: err2 });
+      }
+    );
+    if (options.input !== void 0) child.stdin?.end(options.input);
+    else child.stdin?.end();
+  });
+}
+async function gitText(cwd, args, options = {}) {
+  return (await git(cwd, args, options)).stdout.toString("utf8").trim();
+}
+
+// action/src/store/history/select.ts
+var DEFAULT_MAX_DISTANCE = 50;
+function pickBaseline(input) {
+  const { maxDistance } = input;
+  if ("missing" in input.start) return { found: false, use: "budgets-only", reason: input.start.missing, searched: 0, maxDistance };
+  const runsOf = /* @__PURE__ */ new Map();
+  for (const e of input.entries) {
+    if (e.testbed !== input.testbed) continue;
+    const list2 = runsOf.get(e.commit);
+    if (list2 === void 0) runsOf.set(e.commit, [e]);
+    else list2.push(e);
+  }
+  const chain = input.chain.slice(0, maxDistance + 1);
+  for (const [distance, { commit, date }] of chain.entries()) {
+    const runs = runsOf.get(commit);
+    if (runs !== void 0) return { found: true, start: input.start, commit, date, distance, runs: [...runs].sort((a, b) => a.runId < b.runId ? -1 : 1) };
+  }
+  return { found: false, use: "budgets-only", reason: "no-run-within-distance", start: input.start, searched: chain.length, maxDistance };
+}
+function earliestRelevantTime(chain, maxDistance) {
+  const times = chain.slice(0, maxDistance + 1).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
+  if (times.length === 0) return void 0;
+  return new Date(Math.min(...times) - 24 * 3600 * 1e3);
+}
+
+// action/src/store/history/pool.ts
+function poolRuns(sets) {
+  if (sets.length === 0) throw new Error("poolRuns needs at least one run");
+  if (sets.length === 1) return { set: sets[0], runs: 1, warnings: [] };
+  const warnings = [];
+  const ids = [];
+  const members = /* @__PURE__ */ new Map();
+  for (const set2 of sets) {
+    for (const b of set2.benchmarks) {
+      if (!members.has(b.id)) {
+        ids.push(b.id);
+        members.set(b.id, []);
+      }
+      members.get(b.id).push(b);
+    }
+  }
+  const benchmarks = ids.map((id) => poolBenchmark(members.get(id), warnings));
+  const first = sets[0];
+  const created = sets.map((s) => s.created).reduce((a, b) => Date.parse(b) > Date.parse(a) ? b : a);
+  const designs = new Set(sets.map((s) => s.design ?? "sequential"));
+  const set = { schema: first.schema, created, benchmarks };
+  if (first.commit !== void 0) set.commit = first.commit;
+  if (first.ref !== void 0) set.ref = first.ref;
+  if (first.testbed !== void 0) set.testbed = first.testbed;
+  if (designs.has("interleaved")) warnings.push(`${sets.length} runs pooled: interleaved rounds of different runs do not pair, so the pool is sequential`);
+  return { set, runs: sets.length, warnings };
+}
+function poolBenchmark(runs, warnings) {
+  const ok = runs.filter((r) => r.status === "ok");
+  if (ok.length === 0) return runs.at(-1);
+  const first = ok[0];
+  const names = [];
+  for (const r of ok) for (const name of Object.keys(r.metrics)) if (!names.includes(name)) names.push(name);
+  const metrics = {};
+  for (const name of names) {
+    const all = ok.flatMap((r) => r.metrics[name] !== void 0 ? [r.metrics[name]] : []);
+    const unit = all[0].unit;
+    const same = all.filter((m) => m.unit === unit);
+    if (same.length < all.length) warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
+    metrics[name] = poolMetric(same);
+  }
+  const pooled = { ...first, status: "ok", metrics };
+  delete pooled.error;
+  const unavailable = Object.fromEntries(ok.flatMap((r) => Object.entries(r.unavailable ?? {})).filter(([name]) => metrics[name] === void 0));
+  if (Object.keys(unavailable).length > 0) pooled.unavailable = unavailable;
+  else delete pooled.unavailable;
+  return pooled;
+}
+function poolMetric(all) {
+  const first = all[0];
+  const base = { unit: first.unit, direction: first.direction };
+  if (first.sourceUnit !== void 0) base.sourceUnit = first.sourceUnit;
+  if (all.every((m) => m.exact === true)) base.exact = true;
+  if (all.length === 1) return first;
+  if (all.every((m) => m.samples !== void 0 && m.samples.length > 0)) return { ...base, samples: all.flatMap((m) => m.samples) };
+  const summaries = all.map(summaryOf);
+  if (summaries.every((s) => s !== void 0)) return { ...base, summary: poolSummaries(summaries) };
+  const values = all.map((m) => m.value).filter((v) => v !== void 0);
+  return values.length > 0 ? { ...base, value: median2(values) } : all.at(-1);
+}
+function summaryOf(m) {
+  if (m.samples !== void 0 && m.samples.length > 0) {
+    const n = m.samples.length;
+    const mean2 = m.samples.reduce((a, b) => a + b, 0) / n;
+    const stddev2 = n > 1 ? Math.sqrt(m.samples.reduce((a, x2) => a + (x2 - mean2) ** 2, 0) / (n - 1)) : null;
+    return { n, mean: mean2, stddev: stddev2, min: Math.min(...m.samples), max: Math.max(...m.samples) };
+  }
+  return m.summary;
+}
+function poolSummaries(all) {
+  const n = all.reduce((a, s) => a + s.n, 0);
+  const mean2 = all.reduce((a, s) => a + s.n * s.mean, 0) / n;
+  const known = all.every((s) => typeof s.stddev === "number" || s.n === 1);
+  const ss = all.reduce((a, s) => a + (s.n - 1) * (s.stddev ?? 0) ** 2 + s.n * (s.mean - mean2) ** 2, 0);
+  const out = { n, mean: mean2, stddev: known && n > 1 ? Math.sqrt(ss / (n - 1)) : null };
+  if (all.every((s) => s.min !== void 0)) out.min = Math.min(...all.map((s) => s.min));
+  if (all.every((s) => s.max !== void 0)) out.max = Math.max(...all.map((s) => s.max));
+  return out;
+}
+function median2(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+// action/src/store/history/commit-graph.ts
+async function resolveCommit(repo, ref) {
+  try {
+    return await gitText(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+  } catch {
+    return void 0;
+  }
+}
+async function symbolicRef(repo, name) {
+  try {
+    return await gitText(repo, ["symbolic-ref", "--quiet", name]) || void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function mergeBase(repo, head, base) {
+  try {
+    return await gitText(repo, ["merge-base", "--end-of-options", head, base]) || void 0;
+  } catch (error2) {
+    if (error2 instanceof GitCommandError && (error2.exitCode === 1 || /not a valid|unknown revision|bad revision/i.test(error2.stderr))) return void 0;
+    throw error2;
+  }
+}
+async function firstParentChain(repo, start, limit3) {
+  const out = await gitText(repo, ["log", "--first-parent", `--max-count=${limit3 + 1}`, "--format=%H %cI", "--end-of-options", start]);
+  return out.split("\n").filter((l) => l !== "").map((l) => {
+    const [commit, date] = l.split(" ");
+    return { commit, date: new Date(date).toISOString().replace(/\.\d{3}Z$/, "Z") };
+  });
+}
+async function previousReleaseTag(repo, head, pattern2) {
+  const onHead = (await gitText(repo, ["tag", "--list", "--points-at", head, pattern2])).split("\n").filter((t) => t !== "");
+  try {
+    const tag = await gitText(repo, ["describe", "--tags", "--abbrev=0", "--match", pattern2, ...onHead.flatMap((t) => ["--exclude", t]), "--end-of-options", head]);
+    const commit = await resolveCommit(repo, `refs/tags/${tag}`);
+    return commit !== void 0 ? { tag, commit } : void 0;
+  } catch (error2) {
+    if (error2 instanceof GitCommandError) return void 0;
+    throw error2;
+  }
+}
+
+// action/src/store/history/baseline.ts
+var DEFAULT_TAG_PATTERN = "v*";
+async function selectBaseline(store, request2) {
+  const maxDistance = request2.maxDistance ?? DEFAULT_MAX_DISTANCE;
+  if (!Number.isInteger(maxDistance) || maxDistance < 0) throw new InputError("baseline selection", `the search distance must be a whole number \u2265 0, found ${maxDistance}`, void 0, "maxDistance");
+  const head = request2.head ?? "HEAD";
+  const start = await startOf(request2.repo, head, request2.from);
+  let chain = [];
+  let entries2 = [];
+  if (!("missing" in start)) {
+    chain = await firstParentChain(request2.repo, start.commit, maxDistance);
+    const since = earliestRelevantTime(chain, maxDistance);
+    entries2 = await store.list({ testbed: request2.testbed, ...since !== void 0 ? { since } : {} });
+  }
+  const choice = pickBaseline({ testbed: request2.testbed, start, chain, entries: entries2, maxDistance });
+  if (!choice.found) return choice;
+  return { ...choice, pooled: poolRuns(await store.readMany(choice.runs)) };
+}
+async function startOf(repo, head, from) {
+  if ("commit" in from) {
+    const commit = await resolveCommit(repo, from.commit);
+    if (commit === void 0) throw new InputError("--base", `${JSON.stringify(from.commit)} does not name a commit in ${repo}`);
+    return { kind: "commit", commit };
+  }
+  if ("mergeBaseWith" in from) {
+    const commit = await mergeBase(repo, head, from.mergeBaseWith);
+    return commit !== void 0 ? { kind: "merge-base", commit, base: from.mergeBaseWith } : { missing: "no-merge-base" };
+  }
+  const tag = await previousReleaseTag(repo, head, from.tagPattern ?? DEFAULT_TAG_PATTERN);
+  return tag !== void 0 ? { kind: "release-tag", commit: tag.commit, tag: tag.tag } : { missing: "no-previous-tag" };
+}
+
+// action/src/store/history-baselines.ts
+function historyBaselines(options) {
+  const { history } = options;
+  return {
+    location: history.description,
+    checkWritable: () => options.checkWritable(),
+    async select(query) {
+      if (!query.testbed) {
+        throw new InputError(history.description, "the testbed of this run is unknown, so no history can be chosen for it (give --testbed, or store the testbed in the results)");
+      }
+      const selection = await selectBaseline(history, {
+        repo: options.repo,
+        testbed: query.testbed,
+        head: query.commit ?? "HEAD",
+        from: options.from,
+        ...options.maxDistance !== void 0 ? { maxDistance: options.maxDistance } : {}
+      });
+      if (!selection.found) {
+        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description));
+        return void 0;
+      }
+      return { results: selection.pooled.set, source: selectionText(selection, history.description) };
+    },
+    async record(results) {
+      const entry = await history.append(results);
+      return `${history.description} (${entry.file})`;
+    }
+  };
+}
+function selectionText(selection, where2) {
+  const start = selection.start;
+  const startText = start.kind === "merge-base" ? `the merge base with ${start.base}` : start.kind === "release-tag" ? `release ${start.tag}` : `--base ${start.commit.slice(0, 12)}`;
+  const away = selection.distance === 0 ? startText : `${selection.distance} commit${selection.distance === 1 ? "" : "s"} before ${startText}`;
+  const runs = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : "";
+  return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs}) in ${where2}`;
+}
+function noBaselineText(selection, testbed, where2) {
+  const why = selection.reason === "no-merge-base" ? "this commit has no merge base with the base branch" : selection.reason === "no-previous-tag" ? "there is no earlier release tag" : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
+  return `no baseline in ${where2}: ${why}; budgets only`;
+}
+
 // action/src/pipeline/output-parser.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 
 // action/src/adapters/marker-lines.ts
 function markerLinesAdapter(spec, source = "perf-gate.yml") {
@@ -57620,9 +58285,9 @@ function markerLinesFromOptions(options, source, suite) {
 }
 
 // action/src/pipeline/output-parser.ts
-var parseOutputFile = (path2, format2, options) => {
+var parseOutputFile = (path2, format2, options, name) => {
   if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync5(path2, "utf8")), format2);
+  return parseInput(fileInput(path2, readFileSync6(path2, "utf8"), name), format2);
 };
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
@@ -57657,9 +58322,9 @@ function configOutputParser(config) {
       throw new InputError(config.file, error2.detail, suite.line, `suites.${i2}.${error2.key ?? "format"}`);
     }
   }
-  return (path2, format2, options) => {
+  return (path2, format2, options, name) => {
     const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync5(path2, "utf8")), adapter) : parseOutputFile(path2, format2, options);
+    return adapter ? parseInput(fileInput(path2, readFileSync6(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
   };
 }
 
@@ -57670,15 +58335,15 @@ function readConfig(path2, cwd) {
   return config;
 }
 function readConfigIfPresent(path2, cwd) {
-  return existsSync(path2) ? readConfig(path2, cwd) : null;
+  return existsSync2(resolve4(cwd, path2)) ? readConfig(path2, cwd) : null;
 }
 function conventionalBudgets(cwd) {
   const conventional = resolve4(cwd, "budgets");
-  return existsSync(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
+  return existsSync2(conventional) && statSync4(conventional).isDirectory() ? "budgets" : void 0;
 }
 function readBudgets(paths, fallback, cwd) {
   if (paths && paths.length > 0) return loadBudgets(paths, cwd);
-  if (fallback !== void 0 && existsSync(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
+  if (fallback !== void 0 && existsSync2(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
   return EMPTY_BUDGETS;
 }
 function readResults(paths, options) {
@@ -57691,6 +58356,32 @@ function readResultFiles(paths, options) {
 function validateResults(data2, file, text) {
   return validateResultSet(data2, file, text);
 }
+function historyStoreAt(request2) {
+  const dir = resolve4(request2.repo, request2.dir);
+  const history = folderHistory(dir, (data2, file) => validateResultSet(data2, file));
+  const { start } = request2;
+  const from = "base" in start ? { commit: start.base } : "release" in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
+  return historyBaselines({
+    history,
+    repo: request2.repo,
+    from,
+    ...request2.onNoBaseline ? { onNoBaseline: request2.onNoBaseline } : {},
+    async checkWritable() {
+      try {
+        mkdirSync4(dir, { recursive: true });
+        accessSync(dir, constants2.W_OK);
+      } catch (error2) {
+        throw new InputError(dir, `the history folder cannot be written: ${error2.code ?? String(error2)}`);
+      }
+    }
+  });
+}
+async function defaultBaseBranch(repo) {
+  const remoteHead = await symbolicRef(repo, "refs/remotes/origin/HEAD");
+  const candidates = [...remoteHead ? [remoteHead.replace(/^refs\/remotes\//, "")] : [], "origin/main", "origin/master", "main", "master"];
+  for (const ref of candidates) if (await resolveCommit(repo, ref) !== void 0) return ref;
+  return "HEAD";
+}
 function configuredStore(config, created) {
   return folderStore({
     dir: config.baselines,
@@ -57702,7 +58393,7 @@ async function readBaseline(request2) {
   let chosen;
   if (request2.paths.length > 0) {
     if (request2.input !== void 0) {
-      for (const p of request2.paths) if (!existsSync(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+      for (const p of request2.paths) if (!existsSync2(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
     }
     const read = readResultFiles(request2.paths, request2.read);
     chosen = { results: read.results, source: request2.paths.join(", "), skipped: read.skipped };
@@ -57717,9 +58408,95 @@ function onlySuites(set, suites) {
   return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
 }
 
+// action/src/pipeline/history.ts
+import { resolve as resolve5 } from "node:path";
+
+// action/src/runner/worktree.ts
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join7 } from "node:path";
+function git2(cwd, args) {
+  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+}
+function repositoryRoot(dir) {
+  try {
+    return git2(dir, ["rev-parse", "--show-toplevel"]);
+  } catch {
+    throw new InputError("--ab", `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
+  }
+}
+function headCommit(dir, ref = "HEAD") {
+  try {
+    return git2(dir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+  } catch {
+    return void 0;
+  }
+}
+function addBaseWorktree(repo, ref) {
+  let commit;
+  try {
+    commit = git2(repo, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
+  } catch {
+    throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
+  }
+  const dir = mkdtempSync(join7(tmpdir(), "perf-gate-base-"));
+  try {
+    git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
+  } catch (error2) {
+    rmSync3(dir, { recursive: true, force: true });
+    throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
+  }
+  let removed = false;
+  return {
+    dir,
+    commit,
+    remove() {
+      if (removed) return;
+      removed = true;
+      try {
+        git2(repo, ["worktree", "remove", "--force", dir]);
+      } catch {
+      }
+      rmSync3(dir, { recursive: true, force: true });
+      try {
+        git2(repo, ["worktree", "prune"]);
+      } catch {
+      }
+    }
+  };
+}
+
+// action/src/pipeline/history.ts
+function openHistory(dir, cwd) {
+  return folderHistory(resolve5(cwd, dir), (data2, file) => validateResultSet(data2, file));
+}
+function historyFolder(flag, configured) {
+  return flag ?? configured ?? DEFAULT_HISTORY_FOLDER;
+}
+async function recordRun(history, results, request2) {
+  const commit = request2.commit ?? results.commit ?? headCommit(request2.repo);
+  if (!commit) throw new InputError("--commit", `the results name no commit and ${request2.repo} is not a git repository; give --commit SHA`);
+  const machine = request2.deps.testbed(request2.env);
+  const testbed = request2.testbed ?? results.testbed?.id ?? machine?.id;
+  if (!testbed) throw new InputError("--testbed", "the results name no testbed and this machine's could not be read; give --testbed ID");
+  const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request2.repo, commit);
+  return history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed });
+}
+function headCommitOf(repo, ref) {
+  const full = headCommit(repo, ref);
+  if (!full) throw new InputError("--commit", `${JSON.stringify(ref)} does not name a commit in ${repo}`);
+  return full;
+}
+function runsNamed(entries2, word) {
+  const byId = entries2.filter((e) => e.runId === word);
+  if (byId.length > 0) return byId;
+  return /^[0-9a-f]{4,40}$/.test(word) ? entries2.filter((e) => e.commit.startsWith(word)) : [];
+}
+
 // action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync4, realpathSync } from "node:fs";
-import { join as join10 } from "node:path";
+import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
+import { join as join11 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -58792,7 +59569,7 @@ function finish(row, budgets, differentTestbed, options) {
 }
 
 // action/src/runner/ab.ts
-import { join as join7, relative as relative3, isAbsolute } from "node:path";
+import { join as join9, relative as relative3, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -58964,13 +59741,13 @@ function xoroshiro128plus(seed) {
 }
 
 // action/src/runner/failure.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 var LOG_TAIL_LINES = 20;
 var LOG_TAIL_CHARS = 4e3;
 function logTail(path2, lines = LOG_TAIL_LINES) {
   let text;
   try {
-    text = readFileSync6(path2, "utf8");
+    text = readFileSync7(path2, "utf8");
   } catch {
     return "";
   }
@@ -59011,13 +59788,13 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 }
 
 // action/src/runner/invoke.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync3, rmSync as rmSync2, statSync as statSync4 } from "node:fs";
-import { join as join6 } from "node:path";
+import { existsSync as existsSync4, mkdirSync as mkdirSync5, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
+import { join as join8 } from "node:path";
 
 // action/src/runner/run-log.ts
-import { existsSync as existsSync2, renameSync as renameSync2 } from "node:fs";
+import { existsSync as existsSync3, renameSync as renameSync2 } from "node:fs";
 function startLog(path2) {
-  if (existsSync2(path2)) renameSync2(path2, `${path2}.1`);
+  if (existsSync3(path2)) renameSync2(path2, `${path2}.1`);
 }
 
 // action/src/runner/sweep.ts
@@ -59029,13 +59806,13 @@ function sweepPoints(params) {
   return points;
 }
 function pointSuffix(point) {
-  const entries = Object.entries(point);
-  return entries.length === 0 ? "" : `[${entries.map(([k, v]) => `${k}=${v}`).join(",")}]`;
+  const entries2 = Object.entries(point);
+  return entries2.length === 0 ? "" : `[${entries2.map(([k, v]) => `${k}=${v}`).join(",")}]`;
 }
 function pointLabel(point, index) {
-  const entries = Object.entries(point);
-  if (entries.length === 0) return "";
-  const text = entries.map(([k, v]) => `${k}=${v}`).join(",").replace(/[^A-Za-z0-9._=,-]/g, "_").slice(0, 80);
+  const entries2 = Object.entries(point);
+  if (entries2.length === 0) return "";
+  const text = entries2.map(([k, v]) => `${k}=${v}`).join(",").replace(/[^A-Za-z0-9._=,-]/g, "_").slice(0, 80);
   return `p${index + 1}-${text}`;
 }
 
@@ -59048,8 +59825,8 @@ function processEnv(ctx, suite, extra) {
 }
 async function buildSuite(suite, cwd, dir, side2, ctx) {
   if (suite.build === null) return null;
-  mkdirSync3(dir, { recursive: true });
-  const logPath = join6(dir, side2 ? `build-${side2}.log` : "build.log");
+  mkdirSync5(dir, { recursive: true });
+  const logPath = join8(dir, side2 ? `build-${side2}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
@@ -59066,15 +59843,15 @@ async function buildSuite(suite, cwd, dir, side2, ctx) {
   return failure ? benchmarkError(failure, result, logPath) : null;
 }
 function nonEmptyFile(path2) {
-  return existsSync3(path2) && statSync4(path2).size > 0;
+  return existsSync4(path2) && statSync5(path2).size > 0;
 }
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
-  mkdirSync3(inv.dir, { recursive: true });
-  const logPath = join6(inv.dir, `${inv.stem}.log`);
+  mkdirSync5(inv.dir, { recursive: true });
+  const logPath = join8(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join6(inv.dir, `${inv.stem}.output`);
-  rmSync2(outputPath, { force: true });
+  const outputPath = join8(inv.dir, `${inv.stem}.output`);
+  rmSync4(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
@@ -59093,7 +59870,7 @@ async function invoke(inv, ctx) {
     parseProblem = `the harness wrote no output to ${outputPath}`;
   } else {
     try {
-      parsed = ctx.parse(outputPath, suite.format, suite.formatOptions);
+      parsed = ctx.parse(outputPath, suite.format, suite.formatOptions, suite.name);
       if (parsed.length === 0) parseProblem = `no benchmark found in ${outputPath}`;
     } catch (error2) {
       if (!(error2 instanceof InputError)) throw error2;
@@ -59122,16 +59899,16 @@ function mergeMetrics(parts) {
   const asSamples = parts.map((m) => m.samples ?? (m.value !== void 0 ? [m.value] : null));
   const { samples: _s, summary: _u, value: _v, ...traits } = first;
   if (asSamples.every((s) => s !== null)) return { ...traits, samples: asSamples.flat() };
-  const summaries = parts.map((m, i2) => m.summary ?? summaryOf(asSamples[i2] ?? []));
-  return { ...traits, summary: poolSummaries(summaries) };
+  const summaries = parts.map((m, i2) => m.summary ?? summaryOf2(asSamples[i2] ?? []));
+  return { ...traits, summary: poolSummaries2(summaries) };
 }
-function summaryOf(samples) {
+function summaryOf2(samples) {
   const n = samples.length;
   const mean2 = samples.reduce((a, b) => a + b, 0) / n;
   const stddev2 = n > 1 ? Math.sqrt(samples.reduce((a, b) => a + (b - mean2) ** 2, 0) / (n - 1)) : null;
   return { n, mean: mean2, stddev: stddev2 };
 }
-function poolSummaries(parts) {
+function poolSummaries2(parts) {
   const n = parts.reduce((a, p) => a + p.n, 0);
   const mean2 = parts.reduce((a, p) => a + p.n * p.mean, 0) / n;
   const known = parts.every((p) => p.stddev !== void 0 && p.stddev !== null);
@@ -59180,7 +59957,7 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join7(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join9(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
@@ -59249,13 +60026,13 @@ function baseWorkdir(suite, checkouts) {
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
   }
-  return join7(checkouts.base, rel);
+  return join9(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join7(ctx.outDir, suite.name);
+    const dir = join9(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -59359,7 +60136,7 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
-import { join as join8 } from "node:path";
+import { join as join10 } from "node:path";
 function mergeRepeats(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run of runs) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -59371,7 +60148,7 @@ function mergeRepeats(runs) {
   });
 }
 async function runSuite(suite, ctx, expected) {
-  const dir = join8(ctx.outDir, suite.name);
+  const dir = join10(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -59416,62 +60193,6 @@ function selectShard(suites, shard) {
   return suites.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
-// action/src/runner/worktree.ts
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join9 } from "node:path";
-function git(cwd, args) {
-  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-function repositoryRoot(dir) {
-  try {
-    return git(dir, ["rev-parse", "--show-toplevel"]);
-  } catch {
-    throw new InputError("--ab", `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
-  }
-}
-function headCommit(dir) {
-  try {
-    return git(dir, ["rev-parse", "HEAD"]);
-  } catch {
-    return void 0;
-  }
-}
-function addBaseWorktree(repo, ref) {
-  let commit;
-  try {
-    commit = git(repo, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
-  } catch {
-    throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
-  }
-  const dir = mkdtempSync(join9(tmpdir(), "perf-gate-base-"));
-  try {
-    git(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
-  } catch (error2) {
-    rmSync3(dir, { recursive: true, force: true });
-    throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
-  }
-  let removed = false;
-  return {
-    dir,
-    commit,
-    remove() {
-      if (removed) return;
-      removed = true;
-      try {
-        git(repo, ["worktree", "remove", "--force", dir]);
-      } catch {
-      }
-      rmSync3(dir, { recursive: true, force: true });
-      try {
-        git(repo, ["worktree", "prune"]);
-      } catch {
-      }
-    }
-  };
-}
-
 // action/src/pipeline/measure.ts
 function shardSuites(config, shard) {
   return selectShard(config.suites, shard).map((s) => s.name);
@@ -59500,11 +60221,11 @@ function metadata(set, commit, env, testbed) {
 }
 async function runConfiguredSuites(options) {
   const deps = options.deps ?? defaultDeps();
-  mkdirSync4(options.outDir, { recursive: true });
+  mkdirSync6(options.outDir, { recursive: true });
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join10(options.outDir, "results.json");
+  const resultsPath = join11(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
@@ -59556,8 +60277,8 @@ async function measureAb(request2) {
   }
   const base = metadata(outcome.base, checkout.commit, {}, testbed);
   const head = metadata(outcome.head, headSha, request2.env, testbed);
-  writeResultSet(join10(outDir, "base.json"), base);
-  writeResultSet(join10(outDir, "results.json"), head);
+  writeResultSet(join11(outDir, "base.json"), base);
+  writeResultSet(join11(outDir, "results.json"), head);
   request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `);
   return { base, head, confirmations: outcome.confirmations };
@@ -59608,8 +60329,8 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/publish.ts
-import { accessSync, closeSync as closeSync2, constants, mkdirSync as mkdirSync5, openSync as openSync2, rmSync as rmSync4, statSync as statSync5, writeFileSync } from "node:fs";
-import { dirname as dirname4, join as join11, relative as relative4, resolve as resolve5, sep as sep2 } from "node:path";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync7, openSync as openSync3, rmSync as rmSync5, statSync as statSync6, writeFileSync } from "node:fs";
+import { dirname as dirname4, join as join12, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
@@ -60088,8 +60809,8 @@ ${codeBlock(lastLines(tail))}
 </details>` };
 }
 function markdownFailures(rows) {
-  const entries = dedupeFailures(rows.filter((r) => r.status === "failed")).map((r) => failureEntry(r).text);
-  return entries.length > 0 ? ["**Failed benchmarks**", ...entries].join("\n\n") : "";
+  const entries2 = dedupeFailures(rows.filter((r) => r.status === "failed")).map((r) => failureEntry(r).text);
+  return entries2.length > 0 ? ["**Failed benchmarks**", ...entries2].join("\n\n") : "";
 }
 function markdownWarnings(report2) {
   return warningLines(report2);
@@ -60782,7 +61503,7 @@ function outputError(output, detail) {
 }
 function statOrNull(path2) {
   try {
-    return statSync5(path2);
+    return statSync6(path2);
   } catch {
     return null;
   }
@@ -60796,26 +61517,26 @@ function ensureFolder(output, dir) {
   for (let d = dir; d !== ancestor; d = dirname4(d)) missing.unshift(d);
   for (const d of missing) {
     try {
-      mkdirSync5(d);
+      mkdirSync7(d);
     } catch (error2) {
       if (error2.code === "EEXIST" && statOrNull(d)?.isDirectory()) continue;
       throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
     }
   }
-  const probe = join11(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const probe = join12(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
-    closeSync2(openSync2(probe, "wx"));
+    closeSync3(openSync3(probe, "wx"));
   } catch (error2) {
     throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error2)}`);
   }
-  rmSync4(probe, { force: true });
+  rmSync5(probe, { force: true });
 }
 function prepareOutputPaths(outputs, cwd) {
   for (const output of outputs) {
     if (output.path === void 0) continue;
     if (output.path.trim() === "") throw outputError(output, `is empty, expected a ${output.kind} name`);
     if (output.path.includes("\0")) throw outputError(output, "contains a NUL character");
-    const abs = resolve5(cwd, output.path);
+    const abs = resolve6(cwd, output.path);
     if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
     const long = abs.split(sep2).find((part) => Buffer.byteLength(part) > NAME_MAX);
     if (long !== void 0) throw outputError(output, `name too long: "${long.slice(0, 40)}\u2026" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
@@ -60825,7 +61546,7 @@ function prepareOutputPaths(outputs, cwd) {
       ensureFolder(output, dirname4(abs));
       if (existing) {
         try {
-          accessSync(abs, constants.W_OK);
+          accessSync2(abs, constants3.W_OK);
         } catch (error2) {
           throw outputError(output, `cannot be overwritten: ${describeFsError(error2)}`);
         }
@@ -60847,13 +61568,13 @@ function writeReport(path2, flag, text) {
   }
 }
 function publishToTerminal(report2, outputs, ctx) {
-  if (outputs.json) writeReport(resolve5(ctx.cwd, outputs.json), "--json", renderJson(report2));
-  if (outputs.markdown) writeReport(resolve5(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
+  if (outputs.json) writeReport(resolve6(ctx.cwd, outputs.json), "--json", renderJson(report2));
+  if (outputs.markdown) writeReport(resolve6(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
   ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
 }
 function writeOutputFile(cwd, path2, text, flag = "--out") {
   try {
-    writeFileAtomic(resolve5(cwd, path2), text);
+    writeFileAtomic(resolve6(cwd, path2), text);
   } catch (error2) {
     throw new InputError(`${flag} ${JSON.stringify(path2)}`, `cannot write the file: ${describeFsError(error2)}`);
   }
@@ -60861,11 +61582,11 @@ function writeOutputFile(cwd, path2, text, flag = "--out") {
 var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
 function writeRunFiles(report2, current, outputDir, title) {
   const files = {
-    reportJson: join11(outputDir, "report.json"),
-    reportMarkdown: join11(outputDir, "report.md"),
-    results: join11(outputDir, "results.json")
+    reportJson: join12(outputDir, "report.json"),
+    reportMarkdown: join12(outputDir, "report.md"),
+    results: join12(outputDir, "results.json")
   };
-  mkdirSync5(outputDir, { recursive: true });
+  mkdirSync7(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
   writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title, maxLength: 1e6 }));
   writeResultSet(files.results, current);
@@ -60875,7 +61596,7 @@ function jobSummary(report2, title) {
   return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
 }
 function writeReleaseReport(report2, outputDir, ref) {
-  const path2 = join11(outputDir, "release-report.md");
+  const path2 = join12(outputDir, "release-report.md");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
   const markdown = renderRelease(report2, tag ? { version: tag } : {});
   writeFileAtomic(path2, markdown);
@@ -60891,7 +61612,7 @@ function checkRunTitle(report2) {
   return `${report2.verdict === "pass" ? "Pass" : "Fail"}: ${verdictText(report2, outcomeOf(report2))}`;
 }
 function repoPath(file, paths) {
-  const rel = relative4(paths.workspace, resolve5(paths.workingDirectory, file));
+  const rel = relative4(paths.workspace, resolve6(paths.workingDirectory, file));
   return rel === "" || rel.startsWith("..") ? relative4(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
@@ -60917,8 +61638,8 @@ function convertResults(paths, to, options) {
 }
 
 // action/src/pipeline/merge-shards.ts
-import { readdirSync as readdirSync5, readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
-import { join as join12, relative as relative5, resolve as resolve6 } from "node:path";
+import { readdirSync as readdirSync6, readFileSync as readFileSync8, statSync as statSync7 } from "node:fs";
+import { join as join13, relative as relative5, resolve as resolve7 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -60926,22 +61647,22 @@ function mergeShards(paths, out, cwd) {
   return { set, files: inputs.length, warnings };
 }
 function readResultSets(given, cwd, exclude) {
-  const path2 = resolve6(cwd, given);
+  const path2 = resolve7(cwd, given);
   let isDir;
   try {
-    isDir = statSync6(path2).isDirectory();
+    isDir = statSync7(path2).isDirectory();
   } catch {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync7(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync8(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
 function readOne(path2, shown) {
   let text;
   try {
-    text = readFileSync7(path2, "utf8");
+    text = readFileSync8(path2, "utf8");
   } catch (error2) {
     throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
   }
@@ -60951,8 +61672,8 @@ function parse3(text, file) {
   return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
 }
 function listJson(dir) {
-  return readdirSync5(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join12(dir, e.name);
+  return readdirSync6(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
+    const p = join13(dir, e.name);
     if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
     return e.isFile() && e.name.endsWith(".json") ? [p] : [];
   });
@@ -60977,8 +61698,8 @@ function timeCommands(options) {
     for (let i2 = 0; i2 < options.warmup; i2++) runOnce(command, options);
     const runs = Array.from({ length: options.runs }, () => runOnce(command, options));
     const times = runs.map((r) => r.seconds);
-    const { mean: mean2, median: median2, stddev: stddev2, min, max: max2 } = describe2(times);
-    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median2, min, max: max2, times, exit_codes: runs.map((r) => r.code) };
+    const { mean: mean2, median: median3, stddev: stddev2, min, max: max2 } = describe2(times);
+    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median3, min, max: max2, times, exit_codes: runs.map((r) => r.code) };
   });
   return { results };
 }
@@ -60990,6 +61711,9 @@ function timeToFile(options, path2) {
 `, "--export-json");
   return data2;
 }
+
+// action/src/cli/compare.ts
+import { resolve as resolve8 } from "node:path";
 
 // action/src/cli/args.ts
 function parseFlags(argv, spec) {
@@ -61019,10 +61743,25 @@ function parseFlags(argv, spec) {
   }
   return values;
 }
+function parseFlagsAndWords(argv, spec) {
+  const flagArgs = [];
+  const words = [];
+  for (let i2 = 0; i2 < argv.length; i2++) {
+    const word = argv[i2];
+    if (!word.startsWith("--")) {
+      words.push(word);
+      continue;
+    }
+    flagArgs.push(word);
+    const name = word.slice(2).split("=")[0];
+    if (spec[name] === "string" && !word.includes("=") && argv[i2 + 1] !== void 0) flagArgs.push(argv[++i2]);
+  }
+  return { flags: parseFlags(flagArgs, spec), words };
+}
 
 // action/src/cli/compare.ts
-var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH...] [--budgets PATH...]
-                         [--format NAME] [--json FILE] [--markdown FILE]
+var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF] [--testbed ID]]
+                         [--budgets PATH...] [--format NAME] [--json FILE] [--markdown FILE]
                          [--testbed-mismatch flag|compare|refuse]
 
 Compares benchmark results with a baseline and the budgets, prints the regression
@@ -61030,8 +61769,15 @@ table, and exits 0 (pass), 1 (fail: regression, exceeded budget, failed benchmar
 or 2 (unusable input).
 
   --current PATH...     harness output files, folders of them, or ResultSets
-  --baseline PATH...    the same, for the baseline; without it every row is "new"
-                        and only the budgets decide
+  --baseline PATH...    the same, for the baseline; without it (or a history)
+                        every row is "new" and only the budgets decide
+  --history DIR         choose the baseline from this run history: the runs of
+                        the merge base of the current commit with the base
+                        branch, on the current results' testbed
+  --base REF            with --history: the runs of REF (or its nearest
+                        first-parent ancestor that has one) instead
+  --testbed ID          with --history: whose runs to use (default: the
+                        current results' testbed, else this machine's)
   --budgets PATH...     budget files or folders (default: ./budgets when present)
   --format NAME         the harness format of the inputs (default: auto-detect)
   --json FILE           write the JSON report
@@ -61050,8 +61796,15 @@ var compareCommand = {
       format: "string",
       json: "string",
       markdown: "string",
-      "testbed-mismatch": "string"
+      "testbed-mismatch": "string",
+      history: "string",
+      base: "string",
+      testbed: "string"
     });
+    if (flags.history !== void 0 && flags.baseline) throw new UsageError("--history chooses the baseline itself; it cannot be combined with --baseline");
+    for (const flag of ["base", "testbed"]) {
+      if (flags[flag] !== void 0 && flags.history === void 0) throw new UsageError(`--${flag} chooses runs from a history: give --history DIR`);
+    }
     if (!flags.current) throw new UsageError("--current is required");
     const mismatch = flags["testbed-mismatch"] ?? "flag";
     if (mismatch !== "flag" && mismatch !== "compare" && mismatch !== "refuse") throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
@@ -61060,13 +61813,25 @@ var compareCommand = {
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" };
     const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
     const current = readResultFiles(flags.current, read);
-    const baseline = await readBaseline({ paths: flags.baseline ?? [], store: null, query: {}, suites: null, read });
+    const history = flags.history !== void 0 ? resolve8(ctx.cwd, flags.history) : void 0;
+    const store = history === void 0 ? null : historyStoreAt({
+      dir: history,
+      repo: ctx.cwd,
+      start: flags.base !== void 0 ? { base: flags.base } : { mergeBaseWith: await defaultBaseBranch(ctx.cwd) },
+      onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
+`)
+    });
+    const testbed = flags.testbed ?? current.results.testbed?.id ?? defaultDeps().testbed(ctx.env)?.id;
+    const query = { ...current.results.commit ? { commit: current.results.commit } : {}, ...testbed ? { testbed } : {} };
+    const baseline = await readBaseline({ paths: flags.baseline ?? [], store, query, suites: null, read });
+    if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}
+`);
     const report2 = gate({
       baseline: baseline?.results,
       current: current.results,
       budgets,
       options: gateOptions(mismatch),
-      baselineInput: "--baseline",
+      baselineInput: history ? "--history" : "--baseline",
       ...baseline ? { baselineSource: `--baseline ${baseline.source}` } : {},
       currentSource: `--current ${flags.current.join(" ")}`,
       skippedFiles: [...current.skipped, ...baseline?.skipped ?? []]
@@ -61140,7 +61905,7 @@ var timeCommand = {
 };
 
 // action/src/cli/preflight.ts
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 var USAGE4 = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
                           [--probe-seconds N] [--aslr on|off|any] [--root DIR]
 
@@ -61172,7 +61937,7 @@ var preflightCommand = {
     }
     prepareOutputPaths([{ flag: "--json", path: flags.json, kind: "file" }], ctx.cwd);
     const report2 = checkMachine({
-      root: flags.root === void 0 ? "/" : resolve7(ctx.cwd, flags.root),
+      root: flags.root === void 0 ? "/" : resolve9(ctx.cwd, flags.root),
       level,
       options: { aslr },
       probe: flags["no-probe"] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
@@ -61187,7 +61952,7 @@ var preflightCommand = {
 };
 
 // action/src/cli/merge.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var USAGE5 = `Usage: perf-gate merge --out FILE RESULTSET...
 
 Combines the ResultSets of matrix shards (the results.json that
@@ -61204,7 +61969,7 @@ var mergeCommand = {
     if (out === void 0) throw new UsageError("--out FILE is required");
     if (paths.length === 0) throw new UsageError("name at least one ResultSet file or folder");
     prepareOutputPaths([{ flag: "--out", path: out, kind: "file" }], ctx.cwd);
-    const outPath = resolve8(ctx.cwd, out);
+    const outPath = resolve10(ctx.cwd, out);
     const { set, files, warnings } = mergeShards(paths, outPath, ctx.cwd);
     for (const w of warnings) ctx.stderr(`perf-gate merge: warning: ${w}
 `);
@@ -61229,9 +61994,10 @@ function splitArgs(argv) {
 }
 
 // action/src/cli/run.ts
-import { resolve as resolve9 } from "node:path";
-var USAGE6 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--json FILE] [--markdown FILE]
-                     [--out DIR] [--ab REF] [--shard i/n] [--mode pr|main|release]
+import { resolve as resolve11 } from "node:path";
+var USAGE6 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
+                     [--json FILE] [--markdown FILE] [--out DIR] [--ab REF] [--shard i/n]
+                     [--mode pr|main|release]
 
 Runs the suites of perf-gate.yml (build, then run), compares the results with the
 baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
@@ -61239,7 +62005,14 @@ or 2 (unusable input).
 
   --config FILE       the suites to run (default: perf-gate.yml)
   --baseline PATH...  stored results to compare with (default: the config's
-                      baselines: folder when it holds results)
+                      history:, else its baselines: folder when it holds results)
+  --history DIR       the run history to choose the baseline from (the run of
+                      the merge base with the base branch on this testbed) and,
+                      with --mode main, to append this run to (default: the
+                      config's history:)
+  --base REF          with a history: compare with the runs of REF (or its
+                      nearest first-parent ancestor that has one) instead of
+                      the merge base
   --json FILE         write the JSON report
   --markdown FILE     write the Markdown report (a PR comment body)
   --out DIR           harness outputs, logs and results.json, for the artifact
@@ -61249,7 +62022,9 @@ or 2 (unusable input).
   --shard i/n         run only this runner's share of the suites (round-robin
                       by position in the config)
   --mode MODE         pr (default), release, or main: main also stores the
-                      results where the config's baselines: points`;
+                      results (in the history, else where the config's
+                      baselines: points); release compares with the previous
+                      release tag's run when there is a history`;
 function makeRunCommand(makeDeps = defaultDeps) {
   return {
     name: "run",
@@ -61264,7 +62039,9 @@ function makeRunCommand(makeDeps = defaultDeps) {
         out: "string",
         ab: "string",
         shard: "string",
-        mode: "string"
+        mode: "string",
+        history: "string",
+        base: "string"
       });
       const mode = flags.mode ?? "pr";
       if (mode !== "pr" && mode !== "main" && mode !== "release") throw new UsageError(`--mode takes pr, main or release, found "${mode}"`);
@@ -61274,10 +62051,15 @@ function makeRunCommand(makeDeps = defaultDeps) {
       const outputs = { json: flags.json, markdown: flags.markdown };
       prepareOutputs(outputs, ctx.cwd);
       prepareOutputPaths([{ flag: "--out", path: flags.out ?? "perf-gate-results", kind: "folder" }], ctx.cwd);
-      const outDir = resolve9(ctx.cwd, flags.out ?? "perf-gate-results");
+      const outDir = resolve11(ctx.cwd, flags.out ?? "perf-gate-results");
       const config = readConfig(flags.config ?? "perf-gate.yml", ctx.cwd);
       const created = ctx.now().toISOString();
-      const store = configuredStore(config, created);
+      const historyDir = flags.history !== void 0 ? resolve11(ctx.cwd, flags.history) : config.history;
+      if (flags.base !== void 0 && historyDir === null) throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
+      if (flags.history !== void 0 && flags.baseline) throw new UsageError("--history chooses the baseline itself; it cannot be combined with --baseline");
+      const start = flags.base !== void 0 ? { base: flags.base } : mode === "release" ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) };
+      const store = historyDir !== null ? historyStoreAt({ dir: historyDir, repo: config.dir, start, onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
+`) }) : configuredStore(config, created);
       if (mode === "main") await store.checkWritable();
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
@@ -61298,6 +62080,8 @@ function makeRunCommand(makeDeps = defaultDeps) {
         suites: shard ? shardSuites(config, shard) : null,
         read: { cwd: ctx.cwd, created }
       });
+      if (baseline && historyDir !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
+`);
       const current = await withInterruptCleanup(
         deps.spawner,
         () => runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps })
@@ -61307,7 +62091,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
         current,
         budgets,
         options: DEFAULT_GATE_OPTIONS,
-        baselineInput: flags.baseline ? "--baseline" : `baselines: in ${config.file}`,
+        baselineInput: flags.baseline ? "--baseline" : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
         ...baseline ? { baselineSource: baseline.source } : {},
         currentSource: `this run of ${config.file}`
       });
@@ -61319,6 +62103,102 @@ function makeRunCommand(makeDeps = defaultDeps) {
   };
 }
 var runCommand = makeRunCommand();
+
+// action/src/cli/history.ts
+var USAGE7 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
+       perf-gate history list [--history DIR] [--testbed ID]
+       perf-gate history show [--history DIR] RUN
+       perf-gate history prune [--history DIR] --before DATE
+
+The run history: every run of the base branch, per testbed, one file per run
+(see docs/history.md). compare and run choose their baseline from it with
+--history (or history: in perf-gate.yml): the runs of the merge base.
+
+  add     record the results in PATH (harness outputs, folders or ResultSets)
+          as one run of a commit on a testbed
+  list    the runs, oldest first: created, testbed, commit, run id
+  show    one run's ResultSet (JSON); RUN is a run id, or a commit (at least
+          4 hex digits) that has exactly one run
+  prune   remove the runs created before DATE (YYYY-MM-DD or an ISO time)
+
+  --history DIR   the history folder (default: history: in ./perf-gate.yml,
+                  else .perf-gate/history)
+  --commit SHA    the measured commit (default: the results' own, else HEAD)
+  --testbed ID    the testbed (default: the results' own, else this machine's)
+  --before DATE   prune: the oldest creation time to keep`;
+var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string" };
+function makeHistoryCommand(makeDeps = defaultDeps) {
+  return {
+    name: "history",
+    summary: "record, list, show and prune the run history that baselines are chosen from",
+    usage: USAGE7,
+    async run(argv, ctx) {
+      const [action, ...rest] = argv;
+      const { flags, words } = parseFlagsAndWords(rest, FLAGS);
+      const dir = historyFolder(flags.history, readConfigIfPresent("perf-gate.yml", ctx.cwd)?.history);
+      const history = openHistory(dir, ctx.cwd);
+      const only = (allowed) => {
+        const extra = Object.keys(flags).find((f) => !allowed.includes(f));
+        if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
+      };
+      switch (action) {
+        case "add": {
+          only(["history", "commit", "testbed"]);
+          if (words.length === 0) throw new UsageError("history add needs the results to record: PATH...");
+          const created = ctx.now().toISOString();
+          const results = readResults(words, { cwd: ctx.cwd, created });
+          const entry = await recordRun(history, results, {
+            ...flags.commit !== void 0 ? { commit: flags.commit } : {},
+            ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+            repo: ctx.cwd,
+            env: ctx.env,
+            deps: makeDeps()
+          });
+          ctx.stdout(`perf-gate: recorded ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}
+`);
+          return EXIT.pass;
+        }
+        case "list": {
+          only(["history", "testbed"]);
+          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+          const entries2 = await history.list(flags.testbed !== void 0 ? { testbed: flags.testbed } : {});
+          ctx.stdout(entries2.length === 0 ? `no runs in ${history.description}
+` : listText(entries2));
+          return EXIT.pass;
+        }
+        case "show": {
+          only(["history"]);
+          if (words.length !== 1) throw new UsageError("history show takes one RUN: a run id, or a commit");
+          const entries2 = runsNamed(await history.list(), words[0]);
+          if (entries2.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
+          if (entries2.length > 1) throw new InputError(history.description, `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
+${listText(entries2)}`);
+          ctx.stdout(`${JSON.stringify(await history.read(entries2[0]), null, 2)}
+`);
+          return EXIT.pass;
+        }
+        case "prune": {
+          only(["history", "before"]);
+          if (flags.before === void 0) throw new UsageError("history prune needs --before DATE");
+          const before = new Date(flags.before);
+          if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
+          const removed = await history.prune({ before });
+          ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}
+`);
+          return EXIT.pass;
+        }
+        default:
+          throw new UsageError(action === void 0 ? "history needs add, list, show or prune" : `history takes add, list, show or prune, found "${action}"`);
+      }
+    }
+  };
+}
+function listText(entries2) {
+  const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
+  const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => r[i2].length)));
+  return rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
+}
+var historyCommand = makeHistoryCommand();
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -61482,14 +62362,14 @@ var HttpResponseRetryCodes = [
 
 // node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
-import { constants as constants2, promises } from "fs";
+import { constants as constants4, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve11) {
-      resolve11(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve11, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61505,7 +62385,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -61532,7 +62412,7 @@ var Summary = class {
         throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
       }
       try {
-        yield access(pathFromEnv, constants2.R_OK | constants2.W_OK);
+        yield access(pathFromEnv, constants4.R_OK | constants4.W_OK);
       } catch (_a2) {
         throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
       }
@@ -61784,11 +62664,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve11) {
-      resolve11(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve11, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61804,7 +62684,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -61857,10 +62737,10 @@ function group2(name, fn) {
 }
 
 // action/src/action/command.ts
-import { closeSync as closeSync3, readFileSync as readFileSync11 } from "node:fs";
+import { closeSync as closeSync4, readFileSync as readFileSync12 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync8, existsSync as existsSync5 } from "fs";
+import { readFileSync as readFileSync9, existsSync as existsSync6 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -61870,8 +62750,8 @@ var Context = class {
     var _a2, _b2, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync5(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync8(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+      if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
+        this.payload = JSON.parse(readFileSync9(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
@@ -61915,11 +62795,11 @@ var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve11) {
-      resolve11(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve11, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61935,7 +62815,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -65884,7 +66764,7 @@ function failedAnswer(error2) {
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
-var defaultSleep = (ms) => new Promise((resolve11) => setTimeout(resolve11, ms));
+var defaultSleep = (ms) => new Promise((resolve13) => setTimeout(resolve13, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? defaultSleep;
@@ -66002,8 +66882,8 @@ function limit2(bytes, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
-import { join as join14 } from "node:path";
+import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
+import { join as join15 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -66138,8 +67018,8 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/handoff.ts
-import { lstatSync, readFileSync as readFileSync9 } from "node:fs";
-import { join as join13 } from "node:path";
+import { lstatSync, readFileSync as readFileSync10 } from "node:fs";
+import { join as join14 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -66175,9 +67055,9 @@ function readRegularFile(path2, maxBytes) {
   }
   if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
   if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync9(path2, "utf8");
+  return readFileSync10(path2, "utf8");
 }
-function parseJson2(text, file) {
+function parseJson3(text, file) {
   try {
     return JSON.parse(text);
   } catch (error2) {
@@ -66188,15 +67068,15 @@ function parseHandoff(files, where2) {
   const claimFile = `${where2}/${HANDOFF_FILES.pullRequest}`;
   const resultsFile = `${where2}/${HANDOFF_FILES.results}`;
   if (files.pullRequest.length > MAX_PR_FILE_BYTES) throw new InputError(claimFile, `longer than ${MAX_PR_FILE_BYTES} bytes`);
-  const claim = parseClaim(parseJson2(files.pullRequest, claimFile), claimFile);
-  const results = validateResults(parseJson2(files.results, resultsFile), resultsFile, files.results);
+  const claim = parseClaim(parseJson3(files.pullRequest, claimFile), claimFile);
+  const results = validateResults(parseJson3(files.results, resultsFile), resultsFile, files.results);
   return { claim, results };
 }
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join13(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join13(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join14(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join14(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -66730,9 +67610,9 @@ async function downloadHandoff(api, repo, runId, artifactName) {
   if (artifact.sizeInBytes > MAX_ARCHIVE_BYTES) throw new InputError(where2, `is ${artifact.sizeInBytes} bytes, more than the ${MAX_ARCHIVE_BYTES} accepted`);
   const archive = await api.downloadArtifact(repo, artifact.id, MAX_ARCHIVE_BYTES);
   const wanted = new Set(Object.values(HANDOFF_FILES));
-  let entries;
+  let entries2;
   try {
-    entries = unzipSync(archive, {
+    entries2 = unzipSync(archive, {
       filter: (file) => {
         if (!wanted.has(file.name)) return false;
         if (file.originalSize > MAX_RESULTS_BYTES) throw new Error(`${file.name} unpacks to ${file.originalSize} bytes, more than the ${MAX_RESULTS_BYTES} accepted`);
@@ -66743,7 +67623,7 @@ async function downloadHandoff(api, repo, runId, artifactName) {
     throw new InputError(where2, `not a usable zip archive: ${error2.message}`);
   }
   const text = (name) => {
-    const bytes = entries[name];
+    const bytes = entries2[name];
     if (!bytes) throw new InputError(`${where2}/${name}`, "missing from the artifact; was it written by perf-gate with mode: pr?");
     if (bytes.byteLength > MAX_RESULTS_BYTES) throw new InputError(`${where2}/${name}`, "too large");
     return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
@@ -66772,9 +67652,9 @@ async function runAction(settings, deps) {
   return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
-  if (path2 === "" || !existsSync6(path2)) return null;
+  if (path2 === "" || !existsSync7(path2)) return null;
   try {
-    return JSON.parse(readFileSync10(path2, "utf8"));
+    return JSON.parse(readFileSync11(path2, "utf8"));
   } catch (error2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
@@ -66833,7 +67713,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join14(settings.outputDir, "runs");
+  const outDir = join15(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -66913,7 +67793,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join14(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join15(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {
@@ -67012,7 +67892,7 @@ function checkConclusion(report2, settings) {
 }
 
 // action/src/action/settings.ts
-import { isAbsolute as isAbsolute2, resolve as resolve10 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve12 } from "node:path";
 var MODES2 = ["pr", "main", "release", "report"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "warn", "never"];
@@ -67044,12 +67924,12 @@ function list(env, name) {
   return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
 }
 function path(base, p) {
-  return isAbsolute2(p) ? p : resolve10(base, p);
+  return isAbsolute2(p) ? p : resolve12(base, p);
 }
 function readSettings(env, cwd) {
   const workspace = env["GITHUB_WORKSPACE"] || cwd;
   const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
-  const runnerTemp = env["RUNNER_TEMP"] || resolve10(workingDirectory, ".perf-gate-tmp");
+  const runnerTemp = env["RUNNER_TEMP"] || resolve12(workingDirectory, ".perf-gate-tmp");
   const gateName = raw(env, "gate-name") || "perf-gate";
   if (!GATE_NAME.test(gateName)) {
     throw new InputError(where("gate-name"), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -67079,7 +67959,7 @@ function readSettings(env, cwd) {
     gateName,
     allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
     commentAuthor,
-    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve10(runnerTemp, "perf-gate")),
+    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve12(runnerTemp, "perf-gate")),
     reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
     artifactName,
     testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
@@ -67140,7 +68020,7 @@ function suiteEnvironment(env) {
 }
 
 // action/src/action/command.ts
-var USAGE7 = `Usage: perf-gate action
+var USAGE8 = `Usage: perf-gate action
 
 Runs perf-gate as the GitHub Action: reads the action's inputs from INPUT_*
 variables and the runner's GITHUB_* and RUNNER_* variables (see action.yml and
@@ -67167,12 +68047,12 @@ function withHandedToken(env) {
   if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
   let token;
   try {
-    token = readFileSync11(fd2, "utf8").trim();
+    token = readFileSync12(fd2, "utf8").trim();
   } catch (error2) {
     throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
   } finally {
     try {
-      closeSync3(fd2);
+      closeSync4(fd2);
     } catch {
     }
   }
@@ -67182,7 +68062,7 @@ function withHandedToken(env) {
 var actionCommand = {
   name: "action",
   summary: "run as the GitHub Action (inputs from INPUT_* variables)",
-  usage: USAGE7,
+  usage: USAGE8,
   async run(argv, ctx) {
     if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
     const log = coreLog();
@@ -67219,6 +68099,7 @@ var COMMANDS = {
   [preflightCommand.name]: preflightCommand,
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,
+  [historyCommand.name]: historyCommand,
   [actionCommand.name]: actionCommand
 };
 function help() {

@@ -5,7 +5,7 @@ import {
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
-const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF]]
+const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF] [--testbed ID]]
                          [--budgets PATH...] [--format NAME] [--json FILE] [--markdown FILE]
                          [--testbed-mismatch flag|compare|refuse]
 
@@ -21,6 +21,8 @@ or 2 (unusable input).
                         branch, on the current results' testbed
   --base REF            with --history: the runs of REF (or its nearest
                         first-parent ancestor that has one) instead
+  --testbed ID          with --history: whose runs to use (default: the
+                        current results' testbed, else this machine's)
   --budgets PATH...     budget files or folders (default: ./budgets when present)
   --format NAME         the harness format of the inputs (default: auto-detect)
   --json FILE           write the JSON report
@@ -35,10 +37,12 @@ export const compareCommand: Command = {
   async run(argv, ctx) {
     const flags = parseFlags(argv, {
       current: 'list', baseline: 'list', budgets: 'list', format: 'string', json: 'string', markdown: 'string', 'testbed-mismatch': 'string',
-      history: 'string', base: 'string',
+      history: 'string', base: 'string', testbed: 'string',
     });
     if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
-    if (flags.base !== undefined && flags.history === undefined) throw new UsageError('--base chooses a run from a history: give --history DIR');
+    for (const flag of ['base', 'testbed'] as const) {
+      if (flags[flag] !== undefined && flags.history === undefined) throw new UsageError(`--${flag} chooses runs from a history: give --history DIR`);
+    }
     if (!flags.current) throw new UsageError('--current is required');
     const mismatch = flags['testbed-mismatch'] ?? 'flag';
     if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
@@ -55,7 +59,7 @@ export const compareCommand: Command = {
       onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
     });
     // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
-    const testbed = current.results.testbed?.id ?? defaultDeps().testbed(ctx.env)?.id;
+    const testbed = flags.testbed ?? current.results.testbed?.id ?? defaultDeps().testbed(ctx.env)?.id;
     const query = { ...(current.results.commit ? { commit: current.results.commit } : {}), ...(testbed ? { testbed } : {}) };
     const baseline = await readBaseline({ paths: flags.baseline ?? [], store, query, suites: null, read });
     if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);

@@ -97,7 +97,8 @@ export function runDocumentedScript(script: string, dir: string, root: string, t
   chmodSync(join(bin, 'perf-gate'), 0o755);
   symlinkSync(join(root, 'examples'), join(dir, 'examples'));
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
-  for (const tool of new Set(commandsOf(script).map((c) => c.split(/\s+/)[0]!))) {
+  // The program each command runs: its first word after any NAME=value assignments.
+  for (const tool of new Set(commandsOf(script).map((c) => c.split(/\s+/).find((w) => !/^[A-Za-z_]\w*=/.test(w)) ?? ''))) {
     const found = spawnSync('sh', ['-c', `command -v '${tool}'`], { env, encoding: 'utf8' });
     if (found.status !== 0) throw new Error(`the documented example needs ${tool}, which is not installed; CI installs it with ${INSTALLED_BY[tool] ?? '.ci/run'}`);
   }
@@ -120,14 +121,16 @@ export function runDocumentedScript(script: string, dir: string, root: string, t
  *   a signed percentage with its interval, or — on both sides;
  * - every section under the table (Warnings, Failed benchmarks) exactly,
  *   except the Flags legend, which lists the notes' flags;
- * - the verdict line (the last line), exactly.
+ * - the verdict line (the last line), exactly;
+ * - perf-gate's own "perf-gate: …" lines only by kind (see infoKinds).
  *
  * Returns the differences, empty when the output matches.
  */
 export function terminalOutputDifferences(shown: string, printed: string): string[] {
-  const a = parseTerminal(shown);
-  const b = parseTerminal(printed);
+  const a = parseTerminal(withoutInfoLines(shown));
+  const b = parseTerminal(withoutInfoLines(printed));
   const diffs: string[] = [];
+  if (infoKinds(shown).join('|') !== infoKinds(printed).join('|')) diffs.push(`"perf-gate:" lines: shown ${infoKinds(shown).join(', ')}, printed ${infoKinds(printed).join(', ')}`);
   if (a.header.join('|') !== b.header.join('|')) diffs.push(`header: shown "${a.header.join('  ')}", printed "${b.header.join('  ')}"`);
   if (a.rows.length !== b.rows.length) diffs.push(`rows: shown ${a.rows.length}, printed ${b.rows.length}`);
   a.rows.forEach((row, i) => {
@@ -152,6 +155,20 @@ interface TerminalReport {
   rows: string[][];
   sections: string[];
   verdict: string;
+}
+
+/**
+ * perf-gate's own lines before the table ("perf-gate: recorded 1a2b… as run …",
+ * "perf-gate: baseline: the run of …") name commits, run ids and temporary
+ * folders that differ on every run: only their kind (the first word after
+ * "perf-gate:") is compared, in order.
+ */
+function infoKinds(text: string): string[] {
+  return text.split('\n').filter((l) => l.startsWith('perf-gate: ')).map((l) => l.split(' ')[1]!);
+}
+
+function withoutInfoLines(text: string): string {
+  return text.split('\n').filter((l) => !l.startsWith('perf-gate: ')).join('\n');
 }
 
 function parseTerminal(text: string): TerminalReport {

@@ -58382,6 +58382,9 @@ async function defaultBaseBranch(repo) {
   for (const ref of candidates) if (await resolveCommit(repo, ref) !== void 0) return ref;
   return "HEAD";
 }
+function storeOf(config, created, history) {
+  return config.history !== null ? historyStoreAt({ ...history, dir: config.history, repo: config.dir }) : configuredStore(config, created);
+}
 function configuredStore(config, created) {
   return folderStore({
     dir: config.baselines,
@@ -67731,7 +67734,7 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
     return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
   }
   const created = deps.now().toISOString();
-  const chosen = await actionBaseline(settings, config, measuring, created, deps);
+  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
   const baseline = chosen?.results;
   const sides = { baseline, ...chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {} };
   if (handoff) return { ...sides, current: handoff.results, currentSource: "the two-stage artifact" };
@@ -67748,12 +67751,16 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
   const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
   return { ...sides, current, currentSource: `this run of ${config.file}` };
 }
-async function actionBaseline(settings, config, measuring, created, deps) {
+async function actionBaseline(settings, config, pr, measuring, created, deps) {
   const query = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
   const chosen = await readBaseline({
     paths: settings.baseline,
     input: "the baseline input",
-    store: config ? configuredStore(config, created) : null,
+    // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
+    store: config ? storeOf(config, created, {
+      start: pr?.baseSha ? { mergeBaseWith: pr.baseSha } : settings.mode === "release" ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) },
+      onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`)
+    }) : null,
     query,
     suites: null,
     read: { cwd: settings.workingDirectory, created }
@@ -67798,7 +67805,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   }
   if (settings.mode === "main") {
     if (config) {
-      const stored = await recordBaseline(configuredStore(config, deps.now().toISOString()), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: "HEAD" } }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput("baseline-file", stored);
     } else {

@@ -11,7 +11,9 @@ shift
 runs="${PERF_GATE_RUNS:-20}"
 warmup="${PERF_GATE_WARMUP:-3}"
 if [ "${PERF_GATE_TIMER:-}" != builtin ] && command -v hyperfine >/dev/null 2>&1; then
-  exec hyperfine --style none --warmup "$warmup" --runs "$runs" --export-json "$out" "$@"
+  # -N: no shell between hyperfine and the program, so no shell start-up time is measured
+  # once and subtracted from every run (the commands here are a program and its arguments).
+  exec hyperfine -N --style none --warmup "$warmup" --runs "$runs" --export-json "$out" "$@"
 fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 exec node "${PERF_GATE_CLI:-$here/../../action/dist/cli.js}" time --warmup "$warmup" --runs "$runs" --export-json "$out" --command "$@"

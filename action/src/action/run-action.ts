@@ -11,8 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
 import {
-  checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, configuredStore, EXIT, gate, gateOptions, jobSummary, measureAb,
-  measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, writeReleaseReport,
+  checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, defaultBaseBranch, EXIT, gate, gateOptions, jobSummary, measureAb,
+  measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
   writeRunFiles, type AbMeasurement, type BaselineQuery, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
 } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
@@ -165,7 +165,7 @@ async function obtainResults(
     return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
   }
   const created = deps.now().toISOString();
-  const chosen = await actionBaseline(settings, config, measuring, created, deps);
+  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
   const baseline = chosen?.results;
   const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {}) };
   if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
@@ -188,6 +188,7 @@ async function obtainResults(
 async function actionBaseline(
   settings: Settings,
   config: PerfGateConfig | null,
+  pr: PullRequestFacts | null,
   measuring: boolean,
   created: string,
   deps: ActionDeps,
@@ -196,7 +197,13 @@ async function actionBaseline(
   const chosen = await readBaseline({
     paths: settings.baseline,
     input: 'the baseline input',
-    store: config ? configuredStore(config, created) : null,
+    // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
+    store: config
+      ? storeOf(config, created, {
+        start: pr?.baseSha ? { mergeBaseWith: pr.baseSha } : settings.mode === 'release' ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) },
+        onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+      })
+      : null,
     query,
     suites: null,
     read: { cwd: settings.workingDirectory, created },
@@ -243,7 +250,7 @@ async function publishReports(settings: Settings, report: GateReport, current: R
   }
   if (settings.mode === 'main') {
     if (config) {
-      const stored = await recordBaseline(configuredStore(config, deps.now().toISOString()), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' } }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput('baseline-file', stored);
     } else {

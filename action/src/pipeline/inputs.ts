@@ -129,6 +129,14 @@ export async function defaultBaseBranch(repo: string): Promise<string> {
   return 'HEAD';
 }
 
+/**
+ * The store a config's runs use: its run history when perf-gate.yml sets
+ * `history:` (the baseline chosen from `start`), else its `baselines:` folder.
+ */
+export function storeOf(config: PerfGateConfig, created: string, history: Omit<HistoryStoreRequest, 'dir' | 'repo'>): BaselineStore {
+  return config.history !== null ? historyStoreAt({ ...history, dir: config.history, repo: config.dir }) : configuredStore(config, created);
+}
+
 /** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */
 export function configuredStore(config: PerfGateConfig, created: string): BaselineStore {
   return folderStore({

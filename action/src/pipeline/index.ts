@@ -11,7 +11,8 @@
  *   publish.ts    write the reports and render every text a face shows
  *   record.ts     on main: store the run as a future baseline
  *
- * with exit.ts (the exit statuses), command.ts (the shape of a subcommand),
+ * with history.ts (`perf-gate history`: open, record, find runs), exit.ts
+ * (the exit statuses), command.ts (the shape of a subcommand),
  * run-deps.ts (processes and the machine, injectable) and output-parser.ts
  * (a suite's output → benchmarks). The CLI's tools around a run (convert.ts,
  * merge-shards.ts, time-commands.ts) reach the layers below through here too,

@@ -1,8 +1,9 @@
 /**
  * Phase 1 of a run: find and read what it starts from — perf-gate.yml, the
  * budgets, results measured elsewhere, and the baseline. The one place that
- * knows the defaults (the config's `budgets:` and `baselines:`, the
- * conventional ./budgets folder) for both faces.
+ * knows the defaults (the config's `budgets:`, `baselines:` and `history:`,
+ * the conventional ./budgets folder) for both faces, and which store a run's
+ * baseline comes from: the one-baseline folder, or the run history.
  */
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -62148,6 +62148,7 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
         case "add": {
           only(["history", "commit", "testbed"]);
           if (words.length === 0) throw new UsageError("history add needs the results to record: PATH...");
+          prepareOutputPaths([{ flag: "--history", path: dir, kind: "folder" }], ctx.cwd);
           const created = ctx.now().toISOString();
           const results = readResults(words, { cwd: ctx.cwd, created });
           const entry = await recordRun(history, results, {

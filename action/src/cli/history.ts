@@ -1,5 +1,6 @@
 import {
-  defaultDeps, EXIT, historyFolder, openHistory, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type RunDeps,
+  defaultDeps, EXIT, historyFolder, openHistory, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry,
+  type RunDeps,
 } from '../pipeline/index.js';
 import { InputError } from '../model/index.js';
 import { parseFlagsAndWords } from './args.js';
@@ -47,6 +48,8 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
         case 'add': {
           only(['history', 'commit', 'testbed']);
           if (words.length === 0) throw new UsageError('history add needs the results to record: PATH...');
+          // The folder is written: a path that cannot be is exit 2 naming it, before anything is read.
+          prepareOutputPaths([{ flag: '--history', path: dir, kind: 'folder' }], ctx.cwd);
           const created = ctx.now().toISOString();
           const results = readResults(words, { cwd: ctx.cwd, created });
           const entry = await recordRun(history, results, {

@@ -37,6 +37,10 @@ const faces: Face[] = [
   { command: 'run', flag: '--json', kind: 'file', argv: (p) => ['run', '--config', 'perf-gate.yml', '--json', p], succeeds: false },
   { command: 'run', flag: '--markdown', kind: 'file', argv: (p) => ['run', '--config', 'perf-gate.yml', '--markdown', p], succeeds: false },
   { command: 'run', flag: '--out', kind: 'folder', argv: (p) => ['run', '--config', 'perf-gate.yml', '--out', p], succeeds: false },
+  {
+    command: 'history', flag: '--history', kind: 'folder',
+    argv: (p) => ['history', 'add', '--history', p, '--commit', 'a'.repeat(40), '--testbed', 'test-bed', 'good.json'], succeeds: true,
+  },
 ];
 
 const hostile: { what: string; path: string; file: RegExp; folder: RegExp }[] = [

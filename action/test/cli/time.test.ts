@@ -16,8 +16,9 @@ test('perf-gate time writes hyperfine-shaped JSON that the hyperfine adapter rea
   const [sleep, fast] = hyperfineAdapter.parse(fileInput('out.json', text));
   assert.equal(sleep!.id, 'sleep 0.02');
   assert.equal(sleep!.metrics.time!.samples!.length, 4);
-  // A 20 ms sleep takes at least 20 ms; `true` takes far less than it.
-  assert.ok(sleep!.metrics.time!.samples!.every((t) => t >= 0.02 && t < 2));
+  // A 20 ms sleep takes at least 20 ms (and, on a virtual machine that stalls for seconds, under 10 s);
+  // `true` takes far less than it.
+  assert.ok(sleep!.metrics.time!.samples!.every((t) => t >= 0.02 && t < 10), sleep!.metrics.time!.samples!.join(', '));
   assert.ok(fast!.metrics.time!.summary!.median! < sleep!.metrics.time!.summary!.median!);
 });
 

@@ -55,7 +55,9 @@ describe('perf-gate compare on real hyperfine output', () => {
     assert.equal(report.verdict, 'fail');
     const row = report.rows.find((r) => r.benchmark === 'busy-loop' && r.metric === 'time')!;
     assert.equal(row.status, 'regressed');
-    assert.ok(row.change! > 0.5 && row.change! < 1.8, `Δ ${row.change}`);
+    // The sign and rough size only: stalls hit a 80 ms run more often than a 40 ms one, so twice
+    // the work has been measured at up to +202 % on those machines.
+    assert.ok(row.change! > 0.5 && row.change! < 4, `Δ ${row.change}`);
     assert.ok(row.ci && row.ci[0] > 0.1, `CI ${JSON.stringify(row.ci)}`);
     const markdown = readFileSync(join(dir, 'out', 'report.md'), 'utf8');
     assert.match(markdown, /busy-loop/);

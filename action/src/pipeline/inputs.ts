@@ -164,13 +164,16 @@ export interface BaselineRequest {
   read: ReadOptions;
 }
 
+/** A chosen baseline, with the files of named folders that were not read as results. */
+export type BaselineRead = ChosenBaseline & { skipped?: SkippedFile[] };
+
 /**
  * The baseline of a run: the named paths, else what the store chooses for
  * this commit and testbed; undefined when there is none (then every row is
  * "new" and only the budgets decide).
  */
-export async function readBaseline(request: BaselineRequest): Promise<(ChosenBaseline & { skipped?: SkippedFile[] }) | undefined> {
-  let chosen: (ChosenBaseline & { skipped?: SkippedFile[] }) | undefined;
+export async function readBaseline(request: BaselineRequest): Promise<BaselineRead | undefined> {
+  let chosen: BaselineRead | undefined;
   if (request.paths.length > 0) {
     if (request.input !== undefined) {
       for (const p of request.paths) if (!existsSync(resolve(request.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request.input})`);

@@ -80,13 +80,15 @@ describe('perf stat adapter on real perf stat -x, output', () => {
     const samples = r!.metrics['task-clock']!.samples!;
     assert.deepEqual(samples, lines.map((l) => Number(l.split(',')[1]) * 1e-3));
     assert.ok(samples.length >= 2, `a run of several 100 ms intervals gave ${samples.length} samples`);
-    // One busy thread gets at most one interval's worth of CPU per interval. The
-    // interval is what the timestamps say, not the 100 ms asked for: a virtual
-    // machine's timer can fire hundreds of milliseconds late.
-    const lengths = stamps.map((t, i) => t - (i === 0 ? 0 : stamps[i - 1]!));
+    // Each sample is that interval's CPU time, not the running total: together
+    // they add up to no more than the whole run took. (Per interval no bound
+    // holds on a virtual machine: perf reads the counter after the timestamp,
+    // sometimes hundreds of milliseconds later, so one interval can carry CPU
+    // time from the next; CI saw 0.26 s of CPU in a 0.11 s interval.)
+    const total = samples.reduce((a, b) => a + b, 0);
     assert.ok(
-      samples.every((s, i) => s >= 0 && s <= lengths[i]! + 0.01),
-      `interval CPU times ${samples.join(', ')} for intervals of ${lengths.join(', ')} s`,
+      samples.every((s) => s >= 0) && total <= stamps[stamps.length - 1]! + 0.05,
+      `interval CPU times ${samples.join(', ')} add up to ${total} s in a ${stamps[stamps.length - 1]} s run`,
     );
   });
 });

@@ -15,7 +15,8 @@ function spinnersAlive(): string[] {
 describe('collector (real gcc, real processes)', () => {
   test('times every design, load and slowdown, and stops its background load', async () => {
     const plan: CollectPlan = {
-      mode: 'quick', samplesPerSide: 2, aaTrials: 1, abTrials: 1, slowdowns: [10], targetSeconds: 0.01, seed: 3,
+      // 30 ms runs: long enough that the spawn overhead stays a small share of a run on a stalling VM.
+      mode: 'quick', samplesPerSide: 2, aaTrials: 1, abTrials: 1, slowdowns: [10], targetSeconds: 0.03, seed: 3,
     };
     const data = await collect(plan, () => {});
     assert.equal(data.trials.length, 2 * 2 * 2, 'designs × loads × (A/A + one slowdown)');
@@ -26,13 +27,19 @@ describe('collector (real gcc, real processes)', () => {
       assert.equal(t.b.length, 2);
       for (const x of [...t.a, ...t.b]) assert.ok(x > 1e-4 && x < 2, `implausible run time ${x} s`);
       if (t.design === 'interleaved') assert.match(t.order ?? '', /^[AB]{2}$/);
-      else assert.equal(t.order, undefined);
+      else assert.equal(t.order, undefined, `${t.design} trial has an order`);
     }
-    assert.ok(data.calibration.loopShare > 0 && data.calibration.loopShare < 1);
-    assert.ok(data.calibration.iterations > 1000);
-    assert.ok(data.machine.nproc >= 1);
+    const { loopShare, iterations } = data.calibration;
+    assert.ok(loopShare >= 0.2 && loopShare < 1, `loop share ${loopShare}`);
+    assert.ok(iterations > 1000, `${iterations} iterations`);
+    assert.ok(data.machine.nproc >= 1, `nproc ${data.machine.nproc}`);
     assert.equal(data.machine.loadAfter.length, 3);
-    await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(spinnersAlive(), []);
+    // A killed child can take a moment to be reaped on a busy machine: look for up to 2 s.
+    let alive = spinnersAlive();
+    for (let i = 0; i < 20 && alive.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      alive = spinnersAlive();
+    }
+    assert.deepEqual(alive, []);
   });
 });

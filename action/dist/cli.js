@@ -50298,6 +50298,27 @@ function tailExcess(kb, nb, kc, nc) {
   return Math.max(0, 1 - (0, import_stats_base_dists_binomial_cdf.default)(kc - 1, nc, rate));
 }
 
+// action/src/stats/between-run-drift.ts
+var MAD_TO_SIGMA = 1.482602218505602;
+function betweenRunDrift(runs) {
+  const usable = runs.filter((r) => Number.isFinite(r.level) && Number.isFinite(r.variance) && r.variance >= 0);
+  if (usable.length < 2) return null;
+  const diffs = new Float64Array(usable.length - 1);
+  for (let i2 = 1; i2 < usable.length; i2++) diffs[i2 - 1] = Math.abs(usable[i2].level - usable[i2 - 1].level);
+  const sigmaTotal = MAD_TO_SIGMA * medianOfSorted(sortedCopy(diffs)) / Math.SQRT2;
+  const within = usable.reduce((sum, r) => sum + r.variance, 0) / usable.length;
+  const sigma = Math.sqrt(Math.max(0, sigmaTotal * sigmaTotal - within));
+  return { sigma, sigmaTotal, runs: usable.length };
+}
+function levelOfSamples(samples) {
+  if (samples.length === 0 || samples.some((x2) => !(x2 > 0) || !Number.isFinite(x2))) return null;
+  const logs2 = sortedCopy(samples.map(Math.log));
+  const level = medianOfSorted(logs2);
+  const deviations = sortedCopy(Array.from(logs2, (x2) => Math.abs(x2 - level)));
+  const s = MAD_TO_SIGMA * medianOfSorted(deviations);
+  return { level, variance: Math.PI / 2 * (s * s / logs2.length) };
+}
+
 // action/src/adapters/hyperfine.ts
 var hyperfineAdapter = {
   name: "hyperfine",
@@ -57960,8 +57981,18 @@ function pickBaseline(input) {
   }
   return { found: false, use: "budgets-only", reason: "no-run-within-distance", start: input.start, searched: chain.length, maxDistance };
 }
-function earliestRelevantTime(chain, maxDistance) {
-  const times = chain.slice(0, maxDistance + 1).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
+var DEFAULT_DRIFT_WINDOW = 20;
+function driftWindow(chain, entries2, testbed, fromCommit, window2) {
+  if (window2 <= 0) return [];
+  const at = chain.findIndex((c) => c.commit === fromCommit);
+  if (at < 0) return [];
+  const position = new Map(chain.slice(at).map((c, i2) => [c.commit, i2]));
+  const mine = entries2.filter((e) => e.testbed === testbed && position.has(e.commit));
+  mine.sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? 1 : -1));
+  return mine.slice(0, window2).sort((a, b) => a.runId < b.runId ? -1 : 1);
+}
+function earliestRelevantTime(chain, length) {
+  const times = chain.slice(0, length).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
   if (times.length === 0) return void 0;
   return new Date(Math.min(...times) - 24 * 3600 * 1e3);
 }
@@ -58097,19 +58128,26 @@ async function previousReleaseTag(repo, head, pattern2) {
 var DEFAULT_TAG_PATTERN = "v*";
 async function selectBaseline(store, request2) {
   const maxDistance = request2.maxDistance ?? DEFAULT_MAX_DISTANCE;
+  const window2 = request2.driftWindow ?? DEFAULT_DRIFT_WINDOW;
+  if (!Number.isInteger(window2) || window2 < 0) throw new InputError("baseline selection", `the drift window must be a whole number \u2265 0, found ${window2}`, void 0, "driftWindow");
   if (!Number.isInteger(maxDistance) || maxDistance < 0) throw new InputError("baseline selection", `the search distance must be a whole number \u2265 0, found ${maxDistance}`, void 0, "maxDistance");
   const head = request2.head ?? "HEAD";
   const start = await startOf(request2.repo, head, request2.from);
   let chain = [];
   let entries2 = [];
   if (!("missing" in start)) {
-    chain = await firstParentChain(request2.repo, start.commit, maxDistance);
-    const since = earliestRelevantTime(chain, maxDistance);
+    chain = await firstParentChain(request2.repo, start.commit, maxDistance + window2);
+    const since = earliestRelevantTime(chain, chain.length);
     entries2 = await store.list({ testbed: request2.testbed, ...since !== void 0 ? { since } : {} });
   }
   const choice = pickBaseline({ testbed: request2.testbed, start, chain, entries: entries2, maxDistance });
   if (!choice.found) return choice;
-  return { ...choice, pooled: poolRuns(await store.readMany(choice.runs)) };
+  const learnFrom = driftWindow(chain, entries2, request2.testbed, choice.commit, window2);
+  const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [e.file + "\0" + e.runId, e])).values()];
+  const sets = await store.readMany(wanted);
+  const byKey = new Map(wanted.map((e, i2) => [e.file + "\0" + e.runId, sets[i2]]));
+  const setOf = (e) => byKey.get(e.file + "\0" + e.runId);
+  return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.map(setOf) };
 }
 async function startOf(repo, head, from) {
   if ("commit" in from) {
@@ -58140,13 +58178,14 @@ function historyBaselines(options) {
         testbed: query.testbed,
         head: query.commit ?? "HEAD",
         from: options.from,
-        ...options.maxDistance !== void 0 ? { maxDistance: options.maxDistance } : {}
+        ...options.maxDistance !== void 0 ? { maxDistance: options.maxDistance } : {},
+        ...options.driftWindow !== void 0 ? { driftWindow: options.driftWindow } : {}
       });
       if (!selection.found) {
         options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description));
         return void 0;
       }
-      return { results: selection.pooled.set, source: selectionText(selection, history.description) };
+      return { results: selection.pooled.set, source: selectionText(selection, history.description), driftRuns: selection.driftRuns };
     },
     async record(results) {
       const entry = await history.append(results);
@@ -59051,7 +59090,7 @@ function compareSamples(input, options) {
     efficiency: RANK_TEST_EFFICIENCY
   });
   return {
-    method: { id: "mann-whitney", exact: test.method === "exact", drift: driftLog > 0 ? input.drift : 0 },
+    method: { id: "mann-whitney", exact: test.method === "exact", drift: driftLog > 0 ? input.drift : 0, driftRuns: driftLog > 0 ? input.driftRuns : null },
     shift,
     interval: [lower, upper],
     pRaw,
@@ -59253,7 +59292,7 @@ function runStrategy(input, o) {
     } else {
       if (input.paired && !aligned) notes.push({ code: "rounds-not-aligned" });
       else if (input.paired) notes.push({ code: "too-many-rounds", limit: MAX_PAIRED_ROUNDS });
-      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
     }
   } else {
     const sb = summarySide(baseline);
@@ -59377,6 +59416,44 @@ function idOverlap(baseline, current) {
   };
 }
 
+// action/src/gate/learned-drift.ts
+var DEFAULT_MIN_DRIFT_RUNS = 5;
+function learnDrift(runs, options = {}) {
+  const minRuns = Math.max(2, options.minRuns ?? DEFAULT_MIN_DRIFT_RUNS);
+  const levels = /* @__PURE__ */ new Map();
+  for (const run of runs) {
+    for (const b of run.benchmarks) {
+      if (b.status !== "ok") continue;
+      for (const [name, metric] of Object.entries(b.metrics)) {
+        if (metric.exact) continue;
+        const level = levelOf(metric);
+        if (level === null) continue;
+        const key = rowKey(b.id, name);
+        const list2 = levels.get(key);
+        if (list2 === void 0) levels.set(key, [level]);
+        else list2.push(level);
+      }
+    }
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const [key, list2] of levels) {
+    if (list2.length < minRuns) continue;
+    const estimate = betweenRunDrift(list2);
+    if (estimate !== null) out.set(key, { drift: Math.expm1(options.part === "between" ? estimate.sigma : estimate.sigmaTotal), runs: estimate.runs });
+  }
+  return out;
+}
+function levelOf(metric) {
+  if (metric.samples !== void 0 && metric.samples.length > 0) return levelOfSamples(metric.samples);
+  const s = metric.summary;
+  if (s !== void 0 && s.mean > 0 && s.n > 0) {
+    const sd = s.stddev ?? 0;
+    return { level: Math.log(s.mean), variance: (sd / s.mean) ** 2 / s.n };
+  }
+  if (metric.value !== void 0 && metric.value > 0 && Number.isFinite(metric.value)) return { level: Math.log(metric.value), variance: 0 };
+  return null;
+}
+
 // action/src/gate/index.ts
 var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
 var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "new", "missing", "failed"];
@@ -59462,6 +59539,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
         pending.push({ row });
       } else {
         const exact = Boolean(curMetric.exact && baseMetric.exact);
+        const learned = options.learnedDrift?.get(rowKey(id, name));
         inputs.push({
           baseline: baseMetric,
           current: curMetric,
@@ -59470,8 +59548,10 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
           regression: resolved.tolerances.regression,
           noise: resolved.tolerances.noise,
           alpha: resolved.tolerances.alpha,
-          // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
-          drift: interleaved2 ? 0 : resolved.tolerances.drift
+          // Interleaved rounds cancel drift; a stored baseline measured at another time does not,
+          // and what this testbed's history measured beats the configured guess.
+          drift: interleaved2 ? 0 : learned?.drift ?? resolved.tolerances.drift,
+          ...learned && !interleaved2 ? { driftRuns: learned.runs } : {}
         });
         if (base?.status === "failed") row.flags.push("baseline-failed");
         pending.push({ row, comparison: inputs.length - 1 });
@@ -60298,7 +60378,9 @@ function gate(request2) {
     if (overlap.unusable) throw new InputError(request2.baselineInput, unmatchedIdsMessage(overlap, request2.baselineSource ?? request2.baselineInput, request2.currentSource ?? "the current results"));
   }
   try {
-    const decided = decide(request2.baseline, request2.current, request2.budgets, request2.options ?? DEFAULT_GATE_OPTIONS);
+    const options = request2.options ?? DEFAULT_GATE_OPTIONS;
+    const learned = request2.driftRuns && request2.driftRuns.length > 0 ? { learnedDrift: learnDrift(request2.driftRuns) } : {};
+    const decided = decide(request2.baseline, request2.current, request2.budgets, { ...options, ...learned });
     const report2 = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
     const skipped = request2.skippedFiles ?? [];
     return skipped.length > 0 ? { ...report2, warnings: [...report2.warnings, { code: "skipped-files", files: [...skipped] }] } : report2;
@@ -60561,7 +60643,7 @@ function reasonText(reason) {
     case "within-noise-floor": {
       const why = reason.code === "not-significant" ? `${pText(reason)} is not significant at \u03B1 = ${reason.alpha} and the ${intervalText(reason)} still allows a change beyond \xB1${pct(reason.tolerance)}` : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
       const unit = reason.method.id === "wilcoxon-signed-rank" ? "paired rounds" : "samples per side";
-      const next = reason.samplesNeeded === null ? "; more samples will not decide it at this drift, interleave the runs (paired rounds)" : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
+      const next = reason.samplesNeeded === null ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ""}` : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
       return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
     }
     case "scaling-too-few-points":
@@ -60584,12 +60666,18 @@ function methodText(method) {
     case "single-value":
       return "a single value on at least one side, so no test is possible";
     case "mann-whitney":
-      return `Mann\u2013Whitney (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval${method.drift > 0 ? ` widened for ${pct(method.drift)} between-run drift` : ""}`;
+      return `Mann\u2013Whitney (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval${method.drift > 0 ? ` widened for ${driftText(method.drift, method.driftRuns)}` : ""}`;
     case "welch-log":
       return `Welch's t-test on ${method.logScale ? "the log scale" : "raw values"} from mean, standard deviation and n`;
     case "wilcoxon-signed-rank":
       return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval`;
   }
+}
+function configuredDrift(method) {
+  return method.id === "mann-whitney" && method.drift > 0 && method.driftRuns === null;
+}
+function driftText(drift, runs) {
+  return runs === null ? `the configured ${pct(drift)} between-run drift` : `\xB1${pct(drift)} between-run drift learned from ${runs} runs`;
 }
 function lead(facts) {
   return capital(methodText(facts.method));
@@ -61837,7 +61925,8 @@ var compareCommand = {
       baselineInput: history ? "--history" : "--baseline",
       ...baseline ? { baselineSource: `--baseline ${baseline.source}` } : {},
       currentSource: `--current ${flags.current.join(" ")}`,
-      skippedFiles: [...current.skipped, ...baseline?.skipped ?? []]
+      skippedFiles: [...current.skipped, ...baseline?.skipped ?? []],
+      ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
     });
     publishToTerminal(report2, outputs, ctx);
     return verdictExit(report2);
@@ -62096,7 +62185,8 @@ function makeRunCommand(makeDeps = defaultDeps) {
         options: DEFAULT_GATE_OPTIONS,
         baselineInput: flags.baseline ? "--baseline" : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
         ...baseline ? { baselineSource: baseline.source } : {},
-        currentSource: `this run of ${config.file}`
+        currentSource: `this run of ${config.file}`,
+        ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
       });
       publishToTerminal(report2, outputs, ctx);
       if (mode === "main") ctx.stdout(`perf-gate: baseline written to ${await recordBaseline(store, current, shard)}
@@ -67737,7 +67827,7 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
   const created = deps.now().toISOString();
   const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
   const baseline = chosen?.results;
-  const sides = { baseline, ...chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {} };
+  const sides = { baseline, ...chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [], ...chosen.driftRuns ? { driftRuns: chosen.driftRuns } : {} } : {} };
   if (handoff) return { ...sides, current: handoff.results, currentSource: "the two-stage artifact" };
   if (settings.results.length > 0) {
     const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
@@ -67789,7 +67879,8 @@ async function decideGate(settings, budgets, measured, log) {
       ...measured.baselineSource ? { baselineSource: measured.baselineSource } : {},
       currentSource: measured.currentSource,
       ...measured.confirmations ? { sameConfig: true } : {},
-      ...measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {}
+      ...measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {},
+      ...measured.driftRuns ? { driftRuns: measured.driftRuns } : {}
     })
   );
   log.info(`verdict: ${report2.verdict}`);

@@ -50,7 +50,7 @@ interface Workload {
   loopShare: number;
 }
 
-function timeRun(binary: string, args: readonly string[]): number {
+export function timeRun(binary: string, args: readonly string[]): number {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const t1 = process.hrtime.bigint();
@@ -63,7 +63,7 @@ function medianOf(xs: readonly number[]): number {
   return s.length % 2 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 }
 
-function compile(dir: string): string {
+export function compile(dir: string): string {
   const source = new URL('./work.c', import.meta.url).pathname;
   const binary = join(dir, 'work');
   const r = spawnSync('gcc', ['-O2', '-o', binary, source], { encoding: 'utf8' });
@@ -77,7 +77,7 @@ function compile(dir: string): string {
  * large as a whole run, and a share near zero would scale every slowdown
  * into nonsense.
  */
-function calibrate(binary: string, targetSeconds: number): Calibration {
+export function calibrate(binary: string, targetSeconds: number): Calibration {
   const attempts = 3;
   let last: Calibration | undefined;
   for (let attempt = 0; attempt < attempts; attempt++) {

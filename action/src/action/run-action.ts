@@ -13,7 +13,7 @@ import { InputError, type ResultSet } from '../model/index.js';
 import {
   checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, defaultBaseBranch, EXIT, gate, gateOptions, jobSummary, measureAb,
   measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
-  writeRunFiles, type AbMeasurement, type BaselineQuery, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
+  writeRunFiles, type AbMeasurement, type BaselineQuery, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
 } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
@@ -51,6 +51,8 @@ interface Measured {
   currentSource: string;
   /** Files in the input folders that were not read as results. */
   skippedFiles?: SkippedFile[];
+  /** The history's drift window, when the baseline came from the run history. */
+  driftRuns?: ResultSet[];
 }
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
@@ -167,7 +169,7 @@ async function obtainResults(
   const created = deps.now().toISOString();
   const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
   const baseline = chosen?.results;
-  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [] } : {}) };
+  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [], ...(chosen.driftRuns ? { driftRuns: chosen.driftRuns } : {}) } : {}) };
   if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
   if (settings.results.length > 0) {
     const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
@@ -192,7 +194,7 @@ async function actionBaseline(
   measuring: boolean,
   created: string,
   deps: ActionDeps,
-): Promise<{ results: ResultSet; source: string; skipped?: SkippedFile[] } | undefined> {
+): Promise<BaselineRead | undefined> {
   const query: BaselineQuery = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
   const chosen = await readBaseline({
     paths: settings.baseline,
@@ -232,6 +234,7 @@ async function decideGate(settings: Settings, budgets: Budgets, measured: Measur
       currentSource: measured.currentSource,
       ...(measured.confirmations ? { sameConfig: true } : {}),
       ...(measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {}),
+      ...(measured.driftRuns ? { driftRuns: measured.driftRuns } : {}),
     }),
   );
   log.info(`verdict: ${report.verdict}`);

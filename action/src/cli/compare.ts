@@ -67,6 +67,7 @@ export const compareCommand: Command = {
       ...(baseline ? { baselineSource: `--baseline ${baseline.source}` } : {}),
       currentSource: `--current ${flags.current.join(' ')}`,
       skippedFiles: [...current.skipped, ...(baseline?.skipped ?? [])],
+      ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
     });
     publishToTerminal(report, outputs, ctx);
     return verdictExit(report);

@@ -95,6 +95,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
         ...(baseline ? { baselineSource: baseline.source } : {}),
         currentSource: `this run of ${config.file}`,
+        ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
       });
       publishToTerminal(report, outputs, ctx);
       if (mode === 'main') ctx.stdout(`perf-gate: baseline written to ${await recordBaseline(store, current, shard)}\n`);

@@ -22,8 +22,10 @@ import {
   type Metric,
   type ResolvedBudget,
   type ResultSet,
+  rowKey,
 } from '../model/index.js';
 import { checkBudget } from './budget-check.js';
+import type { LearnedDriftTable } from './learned-drift.js';
 import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowReason, type RowStatus, type VerdictRow } from './types.js';
@@ -32,6 +34,7 @@ export * from './types.js';
 export { withConfirmations } from './confirmations.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
+export { learnDrift, DEFAULT_MIN_DRIFT_RUNS, type LearnedDrift, type LearnedDriftTable, type LearnOptions } from './learned-drift.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;
@@ -42,6 +45,11 @@ export interface GateOptions {
    * flagged regressions fail too; `refuse` makes the input unusable.
    */
   testbedMismatch: 'flag' | 'compare' | 'refuse';
+  /**
+   * Between-run drift learned from the run history on this testbed, by
+   * rowKey: used instead of the budgets' `drift:` for the rows it has.
+   */
+  learnedDrift?: LearnedDriftTable;
 }
 
 export const DEFAULT_GATE_OPTIONS: GateOptions = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: 'flag' };
@@ -157,6 +165,7 @@ export function decide(
         pending.push({ row });
       } else {
         const exact = Boolean(curMetric.exact && baseMetric.exact);
+        const learned = options.learnedDrift?.get(rowKey(id, name));
         inputs.push({
           baseline: baseMetric,
           current: curMetric,
@@ -165,8 +174,10 @@ export function decide(
           regression: resolved.tolerances.regression,
           noise: resolved.tolerances.noise,
           alpha: resolved.tolerances.alpha,
-          // Interleaved rounds cancel drift; a stored baseline measured at another time does not.
-          drift: interleaved ? 0 : resolved.tolerances.drift,
+          // Interleaved rounds cancel drift; a stored baseline measured at another time does not,
+          // and what this testbed's history measured beats the configured guess.
+          drift: interleaved ? 0 : (learned?.drift ?? resolved.tolerances.drift),
+          ...(learned && !interleaved ? { driftRuns: learned.runs } : {}),
         });
         // A baseline that failed but still measured a value (a JUnit timing with a <failure>) is compared; the flag says it failed.
         if (base?.status === 'failed') row.flags.push('baseline-failed');

@@ -10,8 +10,12 @@
 export type MethodUsed =
   | { id: 'exact' }
   | { id: 'single-value' }
-  /** Independent samples; `drift` is the between-run drift the interval was widened for (0: none). */
-  | { id: 'mann-whitney'; exact: boolean; drift: number }
+  /**
+   * Independent samples; `drift` is the between-run drift the interval was
+   * widened for (0: none), learned from `driftRuns` earlier runs on this
+   * testbed, or the configured `drift:` when `driftRuns` is null.
+   */
+  | { id: 'mann-whitney'; exact: boolean; drift: number; driftRuns: number | null }
   /** Summaries only; on the log scale unless a mean is not positive. */
   | { id: 'welch-log'; logScale: boolean }
   | { id: 'wilcoxon-signed-rank'; rounds: number; exact: boolean };

@@ -2,7 +2,7 @@
  * Phase 3 of a run: decide. The one call of the gate for every face, and the
  * one place a refused testbed mismatch becomes unusable input (exit 2).
  */
-import { decide, DEFAULT_GATE_OPTIONS, idOverlap, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap, type SkippedFile } from '../gate/index.js';
+import { decide, DEFAULT_GATE_OPTIONS, idOverlap, learnDrift, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap, type SkippedFile } from '../gate/index.js';
 import { dimensionOfMetric } from '../config/budgets.js';
 import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type Budgets, type ResultSet } from '../model/index.js';
 
@@ -30,6 +30,8 @@ export interface GateRequest {
   sameConfig?: boolean;
   /** Files in the input folders that were not read as results: listed in the report's warnings. */
   skippedFiles?: readonly SkippedFile[];
+  /** Earlier runs on this testbed (the history's drift window, oldest first): their between-run drift replaces the budgets' `drift:`. */
+  driftRuns?: readonly ResultSet[];
 }
 
 /** The gate's report for the run; a refused testbed mismatch is an InputError naming the baseline's input. */
@@ -40,7 +42,9 @@ export function gate(request: GateRequest): GateReport {
     if (overlap.unusable) throw new InputError(request.baselineInput, unmatchedIdsMessage(overlap, request.baselineSource ?? request.baselineInput, request.currentSource ?? 'the current results'));
   }
   try {
-    const decided = decide(request.baseline, request.current, request.budgets, request.options ?? DEFAULT_GATE_OPTIONS);
+    const options = request.options ?? DEFAULT_GATE_OPTIONS;
+    const learned = request.driftRuns && request.driftRuns.length > 0 ? { learnedDrift: learnDrift(request.driftRuns) } : {};
+    const decided = decide(request.baseline, request.current, request.budgets, { ...options, ...learned });
     const report = request.confirmations ? withConfirmations(decided, request.confirmations) : decided;
     const skipped = request.skippedFiles ?? [];
     return skipped.length > 0 ? { ...report, warnings: [...report.warnings, { code: 'skipped-files', files: [...skipped] }] } : report;

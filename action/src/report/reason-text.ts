@@ -46,7 +46,7 @@ export function reasonText(reason: RowReason): string {
       const unit = reason.method.id === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
       const next =
         reason.samplesNeeded === null
-          ? '; more samples will not decide it at this drift, interleave the runs (paired rounds)'
+          ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ''}`
           : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
       return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
     }
@@ -72,12 +72,22 @@ function methodText(method: MethodUsed): string {
     case 'single-value':
       return 'a single value on at least one side, so no test is possible';
     case 'mann-whitney':
-      return `Mann–Whitney (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval${method.drift > 0 ? ` widened for ${pct(method.drift)} between-run drift` : ''}`;
+      return `Mann–Whitney (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval${method.drift > 0 ? ` widened for ${driftText(method.drift, method.driftRuns)}` : ''}`;
     case 'welch-log':
       return `Welch's t-test on ${method.logScale ? 'the log scale' : 'raw values'} from mean, standard deviation and n`;
     case 'wilcoxon-signed-rank':
       return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`;
   }
+}
+
+/** A drift that is the budgets' guess, not this runner's history. */
+function configuredDrift(method: MethodUsed): boolean {
+  return method.id === 'mann-whitney' && method.drift > 0 && method.driftRuns === null;
+}
+
+/** "±3.1 % between-run drift learned from 18 runs", or "the configured 2 % between-run drift". */
+function driftText(drift: number, runs: number | null): string {
+  return runs === null ? `the configured ${pct(drift)} between-run drift` : `±${pct(drift)} between-run drift learned from ${runs} runs`;
 }
 
 function lead(facts: TestedFacts): string {

@@ -21,3 +21,4 @@ export * from './dispersion.js';
 export * from './upper-tail.js';
 export * from './prng.js';
 export * from './bootstrap.js';
+export * from './between-run-drift.js';

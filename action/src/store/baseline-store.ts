@@ -18,6 +18,11 @@ export interface ChosenBaseline {
   results: ResultSet;
   /** The files (or other location) read. */
   source: string;
+  /**
+   * Earlier runs on this testbed to learn the between-run drift from, oldest
+   * first (a history store only; absent: the budgets' `drift:` applies).
+   */
+  driftRuns?: ResultSet[];
 }
 
 /** Which part of a run is recorded: a shard of a matrix job, or the whole run. */

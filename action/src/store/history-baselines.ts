@@ -17,6 +17,8 @@ export interface HistoryBaselinesOptions {
   from: BaselineFrom;
   /** How many first-parent commits back a baseline may be (default 50). */
   maxDistance?: number;
+  /** How many runs the between-run drift is learned from (default 20; 0: none). */
+  driftWindow?: number;
   /** Fails (InputError) when the history cannot take a run, before a long measurement. */
   checkWritable(): Promise<void>;
   /** Told, in words, why there is no baseline when the history holds none for this run. */
@@ -39,12 +41,13 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
         head: query.commit ?? 'HEAD',
         from: options.from,
         ...(options.maxDistance !== undefined ? { maxDistance: options.maxDistance } : {}),
+        ...(options.driftWindow !== undefined ? { driftWindow: options.driftWindow } : {}),
       });
       if (!selection.found) {
         options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description));
         return undefined;
       }
-      return { results: selection.pooled.set, source: selectionText(selection, history.description) };
+      return { results: selection.pooled.set, source: selectionText(selection, history.description), driftRuns: selection.driftRuns };
     },
     async record(results) {
       const entry = await history.append(results);

@@ -10,7 +10,7 @@ import { warningText } from '../../src/report/warning-text.js';
  * before reasons became data, kept byte for byte.
  */
 const facts: TestedFacts = {
-  method: { id: 'mann-whitney', exact: true, drift: 0.02 },
+  method: { id: 'mann-whitney', exact: true, drift: 0.02, driftRuns: null },
   p: 0.00002,
   adjusted: true,
   ci: [0.27, 0.355],
@@ -26,8 +26,10 @@ describe('reason sentences', () => {
   test('a significant change names the method, p, the interval, the noise floor and the tolerance', () => {
     assert.equal(
       reasonText({ code: 'significant-change', ...facts }),
-      'Mann–Whitney (exact) with a Hodges–Lehmann interval widened for 2% between-run drift: p < 0.0001 (BH-adjusted) and the 95% interval [+27%, +36%] clears the 1% noise floor, with the +31% estimate beyond the 5% tolerance.',
+      'Mann–Whitney (exact) with a Hodges–Lehmann interval widened for the configured 2% between-run drift: p < 0.0001 (BH-adjusted) and the 95% interval [+27%, +36%] clears the 1% noise floor, with the +31% estimate beyond the 5% tolerance.',
     );
+    const learned = { ...facts, method: { id: 'mann-whitney' as const, exact: true, drift: 0.031, driftRuns: 18 } };
+    assert.match(reasonText({ code: 'significant-change', ...learned }), /^Mann–Whitney \(exact\) with a Hodges–Lehmann interval widened for ±3\.1% between-run drift learned from 18 runs: /);
   });
 
   test('an undecided paired comparison says how many rounds would decide it, then its notes in order', () => {

@@ -126,6 +126,18 @@ def handle(case):
                             confidence_level=case["confidence"], vectorized=True,
                             rng=np.random.default_rng(case["seed"]))
         return {"lower": float(r.confidence_interval.low), "upper": float(r.confidence_interval.high)}
+    if kind == "run-drift":
+        # Levels: median of each run's logs; their variance (pi/2) s^2 / n with s the
+        # normal-consistent MAD of the logs (scipy); drift from consecutive differences.
+        levels, variances = [], []
+        for run in case["runs"]:
+            logs = np.log(np.array(run))
+            levels.append(float(np.median(logs)))
+            s = stats.median_abs_deviation(logs, scale="normal")
+            variances.append(math.pi / 2 * s * s / len(logs))
+        d = np.abs(np.diff(np.array(levels)))
+        total = float(np.median(d)) / stats.norm.ppf(0.75) / math.sqrt(2)
+        return {"sigmaTotal": total, "sigma": math.sqrt(max(0.0, total * total - float(np.mean(variances))))}
     raise ValueError("unknown kind " + kind)
 
 

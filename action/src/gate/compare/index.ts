@@ -43,6 +43,8 @@ export interface ComparisonInput {
    * within-run uncertainty of unpaired comparisons; 0 or absent when unknown.
    */
   drift?: number;
+  /** Earlier runs `drift` was learned from (the run history); absent when it is the configured `drift:`. */
+  driftRuns?: number;
 }
 
 export interface ComparisonOptions {
@@ -204,7 +206,7 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
     } else {
       if (input.paired && !aligned) notes.push({ code: 'rounds-not-aligned' });
       else if (input.paired) notes.push({ code: 'too-many-rounds', limit: MAX_PAIRED_ROUNDS });
-      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift }, o);
+      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
     }
   } else {
     const sb = summarySide(baseline);

@@ -25,6 +25,8 @@ export interface SamplesInput {
   noise: number;
   /** Between-run relative noise (standard deviation of a run's level, fraction); 0 when unknown. */
   drift: number;
+  /** Runs `drift` was learned from; null when it is the configured value. */
+  driftRuns: number | null;
 }
 
 /**
@@ -90,7 +92,7 @@ export function compareSamples(input: SamplesInput, options: StrategyOptions): S
     efficiency: RANK_TEST_EFFICIENCY,
   });
   return {
-    method: { id: 'mann-whitney', exact: test.method === 'exact', drift: driftLog > 0 ? input.drift : 0 },
+    method: { id: 'mann-whitney', exact: test.method === 'exact', drift: driftLog > 0 ? input.drift : 0, driftRuns: driftLog > 0 ? input.driftRuns : null },
     shift,
     interval: [lower, upper],
     pRaw,

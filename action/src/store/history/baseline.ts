@@ -1,8 +1,9 @@
 import type { HistoryStore } from './history-store.js';
+import type { HistoryEntry } from './layout.js';
 import { firstParentChain, mergeBase, previousReleaseTag, resolveCommit } from './commit-graph.js';
 import { poolRuns, type PooledRuns } from './pool.js';
-import { DEFAULT_MAX_DISTANCE, earliestRelevantTime, pickBaseline, type BaselineChoice, type BaselineStart, type ChainCommit, type PickInput } from './select.js';
-import { InputError } from '../../model/index.js';
+import { DEFAULT_DRIFT_WINDOW, DEFAULT_MAX_DISTANCE, driftWindow, earliestRelevantTime, pickBaseline, type BaselineChoice, type BaselineStart, type ChainCommit, type PickInput } from './select.js';
+import { InputError, type ResultSet } from '../../model/index.js';
 
 /** Where to start looking for a baseline. */
 export type BaselineFrom =
@@ -23,10 +24,18 @@ export interface BaselineRequest {
   from: BaselineFrom;
   /** How many first-parent commits back a baseline may be; default 50. */
   maxDistance?: number;
+  /**
+   * How many runs to learn the between-run drift from (the newest at and
+   * before the baseline commit, looking at most this many commits further
+   * back); default 20, 0 to learn nothing.
+   */
+  driftWindow?: number;
 }
 
-/** The choice, with the pooled runs when one was found. */
-export type BaselineSelection = (Extract<BaselineChoice, { found: true }> & { pooled: PooledRuns }) | Extract<BaselineChoice, { found: false }>;
+/** The choice, with the pooled runs when one was found, and the runs to learn the drift from (creation order). */
+export type BaselineSelection =
+  | (Extract<BaselineChoice, { found: true }> & { pooled: PooledRuns; driftRuns: ResultSet[] })
+  | Extract<BaselineChoice, { found: false }>;
 
 export const DEFAULT_TAG_PATTERN = 'v*';
 
@@ -38,19 +47,28 @@ export const DEFAULT_TAG_PATTERN = 'v*';
  */
 export async function selectBaseline(store: HistoryStore, request: BaselineRequest): Promise<BaselineSelection> {
   const maxDistance = request.maxDistance ?? DEFAULT_MAX_DISTANCE;
+  const window = request.driftWindow ?? DEFAULT_DRIFT_WINDOW;
+  if (!Number.isInteger(window) || window < 0) throw new InputError('baseline selection', `the drift window must be a whole number ≥ 0, found ${window}`, undefined, 'driftWindow');
   if (!Number.isInteger(maxDistance) || maxDistance < 0) throw new InputError('baseline selection', `the search distance must be a whole number ≥ 0, found ${maxDistance}`, undefined, 'maxDistance');
   const head = request.head ?? 'HEAD';
   const start = await startOf(request.repo, head, request.from);
   let chain: ChainCommit[] = [];
   let entries: PickInput['entries'] = [];
   if (!('missing' in start)) {
-    chain = await firstParentChain(request.repo, start.commit, maxDistance);
-    const since = earliestRelevantTime(chain, maxDistance);
+    // Past the search distance, as far back again as the drift window may need.
+    chain = await firstParentChain(request.repo, start.commit, maxDistance + window);
+    const since = earliestRelevantTime(chain, chain.length);
     entries = await store.list({ testbed: request.testbed, ...(since !== undefined ? { since } : {}) });
   }
   const choice = pickBaseline({ testbed: request.testbed, start, chain, entries, maxDistance });
   if (!choice.found) return choice;
-  return { ...choice, pooled: poolRuns(await store.readMany(choice.runs)) };
+  const learnFrom = driftWindow(chain, entries, request.testbed, choice.commit, window);
+  // One read for both: the chosen runs are usually in the window too.
+  const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [e.file + '\u0000' + e.runId, e])).values()];
+  const sets = await store.readMany(wanted);
+  const byKey = new Map(wanted.map((e, i) => [e.file + '\u0000' + e.runId, sets[i]!]));
+  const setOf = (e: HistoryEntry): ResultSet => byKey.get(e.file + '\u0000' + e.runId)!;
+  return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.map(setOf) };
 }
 
 async function startOf(repo: string, head: string, from: BaselineFrom): Promise<PickInput['start']> {

@@ -81,9 +81,29 @@ export function pickBaseline(input: PickInput): BaselineChoice {
   return { found: false, use: 'budgets-only', reason: 'no-run-within-distance', start: input.start, searched: chain.length, maxDistance };
 }
 
+/** The default for how many runs the between-run drift is learned from. */
+export const DEFAULT_DRIFT_WINDOW = 20;
+
+/**
+ * The runs the between-run drift is learned from: the newest `window` runs on
+ * this testbed of the chain from the chosen baseline commit back (its own
+ * runs included), in creation order. Chain order decides which runs are the
+ * newest, so a run of a side branch never enters.
+ */
+export function driftWindow(chain: readonly ChainCommit[], entries: readonly HistoryEntry[], testbed: string, fromCommit: string, window: number): HistoryEntry[] {
+  if (window <= 0) return [];
+  const at = chain.findIndex((c) => c.commit === fromCommit);
+  if (at < 0) return [];
+  const position = new Map(chain.slice(at).map((c, i) => [c.commit, i]));
+  const mine = entries.filter((e) => e.testbed === testbed && position.has(e.commit));
+  // Newest first: nearer commits first, and a commit's later re-runs first.
+  mine.sort((a, b) => position.get(a.commit)! - position.get(b.commit)! || (a.runId < b.runId ? 1 : -1));
+  return mine.slice(0, window).sort((a, b) => (a.runId < b.runId ? -1 : 1));
+}
+
 /** The earliest time a run of any chain commit can have been created (listing reads only months from there on). */
-export function earliestRelevantTime(chain: readonly ChainCommit[], maxDistance: number): Date | undefined {
-  const times = chain.slice(0, maxDistance + 1).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
+export function earliestRelevantTime(chain: readonly ChainCommit[], length: number): Date | undefined {
+  const times = chain.slice(0, length).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
   if (times.length === 0) return undefined;
   // A day of slack for a runner's clock running behind the committer's.
   return new Date(Math.min(...times) - 24 * 3600 * 1000);

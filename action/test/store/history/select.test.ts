@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { earliestRelevantTime, pickBaseline, type ChainCommit, type HistoryEntry } from '../../../src/store/history/index.js';
+import { driftWindow, earliestRelevantTime, pickBaseline, type ChainCommit, type HistoryEntry } from '../../../src/store/history/index.js';
 
 const chain: ChainCommit[] = ['a', 'b', 'c', 'd'].map((c, i) => ({ commit: c.repeat(40), date: `2026-11-0${4 - i}T00:00:00Z` }));
 const entry = (commit: string, runId: string, testbed = 'bed-a'): HistoryEntry => ({ testbed, commit: commit.repeat(40), runId, created: '2026-11-05T00:00:00Z', file: `${testbed}/x` });
@@ -40,6 +40,16 @@ test('no start commit: budgets only, saying why', () => {
 });
 
 test('listing starts a day before the oldest commit within reach', () => {
-  assert.equal(earliestRelevantTime(chain, 1)?.toISOString(), '2026-11-02T00:00:00.000Z');
+  assert.equal(earliestRelevantTime(chain, 2)?.toISOString(), '2026-11-02T00:00:00.000Z');
   assert.equal(earliestRelevantTime([], 5), undefined);
+});
+
+test('the drift window: the newest runs at and before the baseline commit on the chain, oldest first, this testbed only', () => {
+  const entries = [entry('a', '09'), entry('b', '05'), entry('b', '07'), entry('c', '03'), entry('d', '01'), entry('c', '04', 'bed-b'), entry('e', '08')];
+  const ids = (window: number, from = 'b'): string[] => driftWindow(chain, entries, 'bed-a', from.repeat(40), window).map((e) => e.runId);
+  // From b back: b's re-runs (newest first), then c, then d; a is newer than the baseline, e is not on the chain.
+  assert.deepEqual(ids(3), ['03', '05', '07']);
+  assert.deepEqual(ids(20), ['01', '03', '05', '07']);
+  assert.deepEqual(ids(0), []);
+  assert.deepEqual(ids(5, 'e'), [], 'a commit off the chain has no window');
 });

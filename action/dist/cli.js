@@ -58509,270 +58509,6 @@ function addBaseWorktree(repo, ref) {
   };
 }
 
-// action/src/pipeline/history.ts
-function openHistory(dir, cwd) {
-  return folderHistory(resolve5(cwd, dir), (data2, file) => validateResultSet(data2, file));
-}
-function historyFolder(flag, configured) {
-  return flag ?? configured ?? DEFAULT_HISTORY_FOLDER;
-}
-async function recordRun(history, results, request2) {
-  const commit = request2.commit ?? results.commit ?? headCommit(request2.repo);
-  if (!commit) throw new InputError("--commit", `the results name no commit and ${request2.repo} is not a git repository; give --commit SHA`);
-  const machine = request2.deps.testbed(request2.env);
-  const testbed = request2.testbed ?? results.testbed?.id ?? machine?.id;
-  if (!testbed) throw new InputError("--testbed", "the results name no testbed and this machine's could not be read; give --testbed ID");
-  const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request2.repo, commit);
-  return history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed });
-}
-function headCommitOf(repo, ref) {
-  const full = headCommit(repo, ref);
-  if (!full) throw new InputError("--commit", `${JSON.stringify(ref)} does not name a commit in ${repo}`);
-  return full;
-}
-function runsNamed(entries2, word) {
-  const byId = entries2.filter((e) => e.runId === word);
-  if (byId.length > 0) return byId;
-  return /^[0-9a-f]{4,40}$/.test(word) ? entries2.filter((e) => e.commit.startsWith(word)) : [];
-}
-
-// action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
-import { join as join11 } from "node:path";
-
-// action/src/derived/expression.ts
-var ExpressionError = class extends Error {
-  constructor(detail, column) {
-    super(detail);
-    this.detail = detail;
-    this.column = column;
-  }
-  detail;
-  column;
-  name = "ExpressionError";
-};
-var OPERATOR = { "+": "+", "-": "-", "\u2212": "-", "*": "*", "\xD7": "*", "\xB7": "*", "/": "/", "\xF7": "/", "(": "(", ")": ")" };
-function tokenize(text) {
-  const tokens = [];
-  let i2 = 0;
-  while (i2 < text.length) {
-    const c = text[i2];
-    if (/\s/.test(c)) {
-      i2++;
-      continue;
-    }
-    const number2 = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(i2));
-    if (number2) {
-      tokens.push({ type: "number", value: Number(number2[0]), at: i2 });
-      i2 += number2[0].length;
-      continue;
-    }
-    const name = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i2));
-    if (name) {
-      tokens.push({ type: "name", value: name[0], at: i2 });
-      i2 += name[0].length;
-      continue;
-    }
-    const op = OPERATOR[c];
-    if (op === void 0) throw new ExpressionError(`unexpected character "${c}"; expected numbers, metric names, + - * / and parentheses`, i2);
-    tokens.push({ type: "op", value: op, at: i2 });
-    i2++;
-  }
-  tokens.push({ type: "end", at: text.length });
-  return tokens;
-}
-function parseExpression(text) {
-  const tokens = tokenize(text);
-  let pos = 0;
-  const peek = () => tokens[pos];
-  const isOp = (t, ...ops) => t.type === "op" && ops.includes(t.value);
-  const primary = () => {
-    const t = peek();
-    if (t.type === "number") {
-      pos++;
-      return { kind: "number", value: t.value };
-    }
-    if (t.type === "name") {
-      pos++;
-      return { kind: "metric", name: t.value };
-    }
-    if (isOp(t, "(")) {
-      pos++;
-      const inner = sum();
-      if (!isOp(peek(), ")")) throw new ExpressionError(`expected ")" to close the "(" at column ${t.at + 1}`, peek().at);
-      pos++;
-      return inner;
-    }
-    const found = t.type === "end" ? "the end" : `"${String(t.value)}"`;
-    throw new ExpressionError(`expected a number, a metric name or "(", found ${found}`, t.at);
-  };
-  const unary = () => {
-    if (isOp(peek(), "-", "+")) {
-      const op = peek().type === "op" ? peek().value : "+";
-      pos++;
-      const arg = unary();
-      return op === "-" ? { kind: "negate", arg } : arg;
-    }
-    return primary();
-  };
-  const product = () => {
-    let left = unary();
-    while (isOp(peek(), "*", "/")) {
-      const op = tokens[pos++].value;
-      left = { kind: "binary", op, left, right: unary() };
-    }
-    return left;
-  };
-  const sum = () => {
-    let left = product();
-    while (isOp(peek(), "+", "-")) {
-      const op = tokens[pos++].value;
-      left = { kind: "binary", op, left, right: product() };
-    }
-    return left;
-  };
-  const tree = sum();
-  const rest = peek();
-  if (rest.type !== "end") throw new ExpressionError(`expected an operator or the end, found "${String(rest.value)}"`, rest.at);
-  return tree;
-}
-function metricsOf(expr) {
-  const names = [];
-  const walk = (e) => {
-    if (e.kind === "metric") {
-      if (!names.includes(e.name)) names.push(e.name);
-    } else if (e.kind === "negate") walk(e.arg);
-    else if (e.kind === "binary") {
-      walk(e.left);
-      walk(e.right);
-    }
-  };
-  walk(expr);
-  return names;
-}
-function evaluate(expr, value) {
-  switch (expr.kind) {
-    case "number":
-      return expr.value;
-    case "metric":
-      return value(expr.name);
-    case "negate":
-      return -evaluate(expr.arg, value);
-    case "binary": {
-      const a = evaluate(expr.left, value);
-      const b = evaluate(expr.right, value);
-      return expr.op === "+" ? a + b : expr.op === "-" ? a - b : expr.op === "*" ? a * b : a / b;
-    }
-  }
-}
-
-// action/src/derived/derived-metrics.ts
-function splitSource(source) {
-  const m = /^(.*):(\d+)$/.exec(source);
-  return m ? { file: m[1], line: Number(m[2]) } : { file: source, line: void 0 };
-}
-function compileDerived(configs) {
-  return configs.map((config) => {
-    const { file, line } = splitSource(config.source);
-    const key = `derived.${config.name}`;
-    let expr;
-    try {
-      expr = parseExpression(config.expr);
-    } catch (error2) {
-      if (error2 instanceof ExpressionError) {
-        throw new InputError(file, `${error2.detail} (column ${error2.column + 1} of "${config.expr}")`, line, key);
-      }
-      throw error2;
-    }
-    const inputs = metricsOf(expr);
-    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key);
-    if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key);
-    return {
-      name: config.name,
-      expr,
-      inputs,
-      unit: config.unit,
-      direction: config.direction,
-      matcher: config.benchmarks === null ? null : globToRegExp(config.benchmarks),
-      source: config.source
-    };
-  });
-}
-function inferUnit(expr, unitOf2) {
-  const plain = (u) => u === "" || u === "count";
-  const walk = (e) => {
-    if (e.kind === "number") return "";
-    if (e.kind === "metric") return unitOf2(e.name);
-    if (e.kind === "negate") return walk(e.arg);
-    const a = walk(e.left);
-    const b = walk(e.right);
-    if (a === null || b === null) return null;
-    if (e.op === "+" || e.op === "-") return a === b || plain(a) && plain(b) ? a : null;
-    if (e.op === "*") return plain(a) ? b : plain(b) ? a : null;
-    if (plain(b)) return a;
-    if (a === b) return "";
-    if (b === "s" && plain(a)) return "1/s";
-    if (b === "s" && a === "B") return "B/s";
-    return null;
-  };
-  const unit = walk(expr);
-  return unit === "" ? "count" : unit;
-}
-function applyDerived(benchmarks, derived) {
-  const warnings = [];
-  const applied = /* @__PURE__ */ new Map();
-  const result = benchmarks.map((benchmark) => {
-    if (benchmark.status !== "ok") return benchmark;
-    let metrics = benchmark.metrics;
-    for (const d of derived) {
-      if (d.matcher && !d.matcher.test(benchmark.id)) continue;
-      if (!d.inputs.every((m) => metrics[m] !== void 0)) continue;
-      if (metrics[d.name] !== void 0) {
-        warnings.push(`${benchmark.id}: the harness already reports "${d.name}"; the derived metric of ${d.source} is not applied`);
-        continue;
-      }
-      const metric = derive(d, metrics);
-      if (typeof metric === "string") {
-        warnings.push(`${benchmark.id}: ${d.name} (${d.source}) ${metric}`);
-        continue;
-      }
-      metrics = { ...metrics, [d.name]: metric };
-      applied.set(d.name, (applied.get(d.name) ?? 0) + 1);
-    }
-    return metrics === benchmark.metrics ? benchmark : { ...benchmark, metrics };
-  });
-  for (const d of derived) {
-    if (!applied.has(d.name) && benchmarks.length > 0) {
-      warnings.push(`derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(" and ")}${d.matcher ? " among the matching ids" : ""}`);
-    }
-  }
-  return { benchmarks: result, warnings };
-}
-function derive(d, metrics) {
-  const inputs = d.inputs.map((m) => metrics[m]);
-  const unit = d.unit ?? inferUnit(d.expr, (m) => metrics[m].unit) ?? "count";
-  const direction = metricTraits(d.name, unit, d.direction ?? void 0).direction;
-  const exact = inputs.every((m) => m.exact === true);
-  const base = { unit, direction, sourceUnit: unit, ...exact ? { exact } : {} };
-  const lengths = new Set(inputs.map((m) => m.samples?.length ?? 0));
-  const [length] = [...lengths];
-  if (lengths.size === 1 && length !== void 0 && length > 0) {
-    const samples = Array.from({ length }, (_, i2) => evaluate(d.expr, (m) => metrics[m].samples[i2]));
-    const bad = samples.findIndex((v) => !Number.isFinite(v));
-    if (bad >= 0) return `is not finite at sample ${bad + 1} (${samples[bad]}); not derived`;
-    const s = describe2(samples);
-    return { ...base, samples, summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max } };
-  }
-  const value = evaluate(d.expr, (m) => central(metrics[m]));
-  if (!Number.isFinite(value)) return `is not finite (${value}); not derived`;
-  return { ...base, value };
-}
-function central(metric) {
-  if (metric.samples && metric.samples.length > 0) return metric.samples.reduce((a, b) => a + b, 0) / metric.samples.length;
-  if (metric.summary) return metric.summary.mean;
-  return metric.value ?? NaN;
-}
-
 // action/src/gate/budget-check.ts
 function budgetStatistic(metric, stat2) {
   if (metric.samples && metric.samples.length > 0) {
@@ -59453,6 +59189,9 @@ function levelOf(metric) {
   if (metric.value !== void 0 && metric.value > 0 && Number.isFinite(metric.value)) return { level: Math.log(metric.value), variance: 0 };
   return null;
 }
+function smallestDecidableChange(drift, confidence = 0.95) {
+  return Math.expm1(zQuantile(1 - (1 - confidence) / 2) * Math.SQRT2 * Math.log1p(drift));
+}
 
 // action/src/gate/index.ts
 var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
@@ -59649,6 +59388,284 @@ function finish(row, budgets, differentTestbed, options) {
   const regressionCounts = !flagged || options.testbedMismatch === "compare";
   const failsGate = row.status === "failed" || row.status === "regressed" && row.severity === "fail" && regressionCounts || row.budget?.result === "fail" && row.budget.severity === "fail" || row.status === "missing" && budgets.defaults.missing === "fail";
   return { ...row, flags, failsGate };
+}
+
+// action/src/pipeline/history.ts
+function openHistory(dir, cwd) {
+  return folderHistory(resolve5(cwd, dir), (data2, file) => validateResultSet(data2, file));
+}
+function historyFolder(flag, configured) {
+  return flag ?? configured ?? DEFAULT_HISTORY_FOLDER;
+}
+async function recordRun(history, results, request2) {
+  const commit = request2.commit ?? results.commit ?? headCommit(request2.repo);
+  if (!commit) throw new InputError("--commit", `the results name no commit and ${request2.repo} is not a git repository; give --commit SHA`);
+  const machine = request2.deps.testbed(request2.env);
+  const testbed = request2.testbed ?? results.testbed?.id ?? machine?.id;
+  if (!testbed) throw new InputError("--testbed", "the results name no testbed and this machine's could not be read; give --testbed ID");
+  const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request2.repo, commit);
+  return history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed });
+}
+function headCommitOf(repo, ref) {
+  const full = headCommit(repo, ref);
+  if (!full) throw new InputError("--commit", `${JSON.stringify(ref)} does not name a commit in ${repo}`);
+  return full;
+}
+function runsNamed(entries2, word) {
+  const byId = entries2.filter((e) => e.runId === word);
+  if (byId.length > 0) return byId;
+  return /^[0-9a-f]{4,40}$/.test(word) ? entries2.filter((e) => e.commit.startsWith(word)) : [];
+}
+async function historyNoise(history, testbed, runs) {
+  const all = await history.list();
+  const mine = all.filter((e) => e.testbed === testbed);
+  if (mine.length === 0) {
+    const testbeds = [...new Set(all.map((e) => e.testbed))];
+    throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
+  }
+  const sets = await history.readMany(mine.slice(-runs));
+  const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
+    const [benchmark, metric] = key.split("\0");
+    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
+  });
+  return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
+}
+
+// action/src/pipeline/measure.ts
+import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
+import { join as join11 } from "node:path";
+
+// action/src/derived/expression.ts
+var ExpressionError = class extends Error {
+  constructor(detail, column) {
+    super(detail);
+    this.detail = detail;
+    this.column = column;
+  }
+  detail;
+  column;
+  name = "ExpressionError";
+};
+var OPERATOR = { "+": "+", "-": "-", "\u2212": "-", "*": "*", "\xD7": "*", "\xB7": "*", "/": "/", "\xF7": "/", "(": "(", ")": ")" };
+function tokenize(text) {
+  const tokens = [];
+  let i2 = 0;
+  while (i2 < text.length) {
+    const c = text[i2];
+    if (/\s/.test(c)) {
+      i2++;
+      continue;
+    }
+    const number2 = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(i2));
+    if (number2) {
+      tokens.push({ type: "number", value: Number(number2[0]), at: i2 });
+      i2 += number2[0].length;
+      continue;
+    }
+    const name = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i2));
+    if (name) {
+      tokens.push({ type: "name", value: name[0], at: i2 });
+      i2 += name[0].length;
+      continue;
+    }
+    const op = OPERATOR[c];
+    if (op === void 0) throw new ExpressionError(`unexpected character "${c}"; expected numbers, metric names, + - * / and parentheses`, i2);
+    tokens.push({ type: "op", value: op, at: i2 });
+    i2++;
+  }
+  tokens.push({ type: "end", at: text.length });
+  return tokens;
+}
+function parseExpression(text) {
+  const tokens = tokenize(text);
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const isOp = (t, ...ops) => t.type === "op" && ops.includes(t.value);
+  const primary = () => {
+    const t = peek();
+    if (t.type === "number") {
+      pos++;
+      return { kind: "number", value: t.value };
+    }
+    if (t.type === "name") {
+      pos++;
+      return { kind: "metric", name: t.value };
+    }
+    if (isOp(t, "(")) {
+      pos++;
+      const inner = sum();
+      if (!isOp(peek(), ")")) throw new ExpressionError(`expected ")" to close the "(" at column ${t.at + 1}`, peek().at);
+      pos++;
+      return inner;
+    }
+    const found = t.type === "end" ? "the end" : `"${String(t.value)}"`;
+    throw new ExpressionError(`expected a number, a metric name or "(", found ${found}`, t.at);
+  };
+  const unary = () => {
+    if (isOp(peek(), "-", "+")) {
+      const op = peek().type === "op" ? peek().value : "+";
+      pos++;
+      const arg = unary();
+      return op === "-" ? { kind: "negate", arg } : arg;
+    }
+    return primary();
+  };
+  const product = () => {
+    let left = unary();
+    while (isOp(peek(), "*", "/")) {
+      const op = tokens[pos++].value;
+      left = { kind: "binary", op, left, right: unary() };
+    }
+    return left;
+  };
+  const sum = () => {
+    let left = product();
+    while (isOp(peek(), "+", "-")) {
+      const op = tokens[pos++].value;
+      left = { kind: "binary", op, left, right: product() };
+    }
+    return left;
+  };
+  const tree = sum();
+  const rest = peek();
+  if (rest.type !== "end") throw new ExpressionError(`expected an operator or the end, found "${String(rest.value)}"`, rest.at);
+  return tree;
+}
+function metricsOf(expr) {
+  const names = [];
+  const walk = (e) => {
+    if (e.kind === "metric") {
+      if (!names.includes(e.name)) names.push(e.name);
+    } else if (e.kind === "negate") walk(e.arg);
+    else if (e.kind === "binary") {
+      walk(e.left);
+      walk(e.right);
+    }
+  };
+  walk(expr);
+  return names;
+}
+function evaluate(expr, value) {
+  switch (expr.kind) {
+    case "number":
+      return expr.value;
+    case "metric":
+      return value(expr.name);
+    case "negate":
+      return -evaluate(expr.arg, value);
+    case "binary": {
+      const a = evaluate(expr.left, value);
+      const b = evaluate(expr.right, value);
+      return expr.op === "+" ? a + b : expr.op === "-" ? a - b : expr.op === "*" ? a * b : a / b;
+    }
+  }
+}
+
+// action/src/derived/derived-metrics.ts
+function splitSource(source) {
+  const m = /^(.*):(\d+)$/.exec(source);
+  return m ? { file: m[1], line: Number(m[2]) } : { file: source, line: void 0 };
+}
+function compileDerived(configs) {
+  return configs.map((config) => {
+    const { file, line } = splitSource(config.source);
+    const key = `derived.${config.name}`;
+    let expr;
+    try {
+      expr = parseExpression(config.expr);
+    } catch (error2) {
+      if (error2 instanceof ExpressionError) {
+        throw new InputError(file, `${error2.detail} (column ${error2.column + 1} of "${config.expr}")`, line, key);
+      }
+      throw error2;
+    }
+    const inputs = metricsOf(expr);
+    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key);
+    if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key);
+    return {
+      name: config.name,
+      expr,
+      inputs,
+      unit: config.unit,
+      direction: config.direction,
+      matcher: config.benchmarks === null ? null : globToRegExp(config.benchmarks),
+      source: config.source
+    };
+  });
+}
+function inferUnit(expr, unitOf2) {
+  const plain = (u) => u === "" || u === "count";
+  const walk = (e) => {
+    if (e.kind === "number") return "";
+    if (e.kind === "metric") return unitOf2(e.name);
+    if (e.kind === "negate") return walk(e.arg);
+    const a = walk(e.left);
+    const b = walk(e.right);
+    if (a === null || b === null) return null;
+    if (e.op === "+" || e.op === "-") return a === b || plain(a) && plain(b) ? a : null;
+    if (e.op === "*") return plain(a) ? b : plain(b) ? a : null;
+    if (plain(b)) return a;
+    if (a === b) return "";
+    if (b === "s" && plain(a)) return "1/s";
+    if (b === "s" && a === "B") return "B/s";
+    return null;
+  };
+  const unit = walk(expr);
+  return unit === "" ? "count" : unit;
+}
+function applyDerived(benchmarks, derived) {
+  const warnings = [];
+  const applied = /* @__PURE__ */ new Map();
+  const result = benchmarks.map((benchmark) => {
+    if (benchmark.status !== "ok") return benchmark;
+    let metrics = benchmark.metrics;
+    for (const d of derived) {
+      if (d.matcher && !d.matcher.test(benchmark.id)) continue;
+      if (!d.inputs.every((m) => metrics[m] !== void 0)) continue;
+      if (metrics[d.name] !== void 0) {
+        warnings.push(`${benchmark.id}: the harness already reports "${d.name}"; the derived metric of ${d.source} is not applied`);
+        continue;
+      }
+      const metric = derive(d, metrics);
+      if (typeof metric === "string") {
+        warnings.push(`${benchmark.id}: ${d.name} (${d.source}) ${metric}`);
+        continue;
+      }
+      metrics = { ...metrics, [d.name]: metric };
+      applied.set(d.name, (applied.get(d.name) ?? 0) + 1);
+    }
+    return metrics === benchmark.metrics ? benchmark : { ...benchmark, metrics };
+  });
+  for (const d of derived) {
+    if (!applied.has(d.name) && benchmarks.length > 0) {
+      warnings.push(`derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(" and ")}${d.matcher ? " among the matching ids" : ""}`);
+    }
+  }
+  return { benchmarks: result, warnings };
+}
+function derive(d, metrics) {
+  const inputs = d.inputs.map((m) => metrics[m]);
+  const unit = d.unit ?? inferUnit(d.expr, (m) => metrics[m].unit) ?? "count";
+  const direction = metricTraits(d.name, unit, d.direction ?? void 0).direction;
+  const exact = inputs.every((m) => m.exact === true);
+  const base = { unit, direction, sourceUnit: unit, ...exact ? { exact } : {} };
+  const lengths = new Set(inputs.map((m) => m.samples?.length ?? 0));
+  const [length] = [...lengths];
+  if (lengths.size === 1 && length !== void 0 && length > 0) {
+    const samples = Array.from({ length }, (_, i2) => evaluate(d.expr, (m) => metrics[m].samples[i2]));
+    const bad = samples.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0) return `is not finite at sample ${bad + 1} (${samples[bad]}); not derived`;
+    const s = describe2(samples);
+    return { ...base, samples, summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max } };
+  }
+  const value = evaluate(d.expr, (m) => central(metrics[m]));
+  if (!Number.isFinite(value)) return `is not finite (${value}); not derived`;
+  return { ...base, value };
+}
+function central(metric) {
+  if (metric.samples && metric.samples.length > 0) return metric.samples.reduce((a, b) => a + b, 0) / metric.samples.length;
+  if (metric.summary) return metric.summary.mean;
+  return metric.value ?? NaN;
 }
 
 // action/src/runner/ab.ts
@@ -62202,6 +62219,7 @@ var USAGE7 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--tes
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
+       perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -62213,13 +62231,19 @@ The run history: every run of the base branch, per testbed, one file per run
   show    one run's ResultSet (JSON); RUN is a run id, or a commit (at least
           4 hex digits) that has exactly one run
   prune   remove the runs created before DATE (YYYY-MM-DD or an ISO time)
+  noise   the between-run drift each benchmark \xD7 metric shows in the newest
+          runs of a testbed, the smallest change a comparison with a stored
+          baseline can decide at that drift, and whether the tolerance can
+          be gated (noisiest first)
 
   --history DIR   the history folder (default: history: in ./perf-gate.yml,
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
-  --before DATE   prune: the oldest creation time to keep`;
-var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string" };
+  --before DATE   prune: the oldest creation time to keep
+  --runs N        noise: learn from the newest N runs (default 20)
+  --tolerance PCT noise: the tolerance to check against (default 5%)`;
+var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string" };
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
     name: "history",
@@ -62281,11 +62305,42 @@ ${listText(entries2)}`);
 `);
           return EXIT.pass;
         }
+        case "noise": {
+          only(["history", "testbed", "runs", "tolerance"]);
+          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+          const runs = flags.runs === void 0 ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
+          if (!Number.isInteger(runs) || runs < 2) throw new UsageError(`--runs takes a whole number \u2265 2, found "${flags.runs}"`);
+          const tolerance = flags.tolerance === void 0 ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
+          const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
+          if (testbed === void 0) throw new InputError("--testbed", "this machine's testbed could not be read; give --testbed ID");
+          const noise = await historyNoise(history, testbed, runs);
+          ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
+          return EXIT.pass;
+        }
         default:
-          throw new UsageError(action === void 0 ? "history needs add, list, show or prune" : `history takes add, list, show or prune, found "${action}"`);
+          throw new UsageError(action === void 0 ? "history needs add, list, show, prune or noise" : `history takes add, list, show, prune or noise, found "${action}"`);
       }
     }
   };
+}
+function percentFlag(text) {
+  const m = /^(\d+(?:\.\d+)?)\s*%$/.exec(text.trim());
+  const value = m ? Number(m[1]) / 100 : Number(text);
+  if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
+  return value;
+}
+function noiseText(rows, runs, testbed, tolerance) {
+  const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
+  const head = `between-run drift on testbed ${testbed}, from its newest ${runs} run(s); tolerance ${pct2(tolerance)}
+`;
+  if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
+`;
+  const cells = [
+    ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
+    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (ab: true) or widen the tolerance"])
+  ];
+  const widths = cells[0].map((_, i2) => Math.max(...cells.map((c) => c[i2].length)));
+  return head + cells.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 function listText(entries2) {
   const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];

@@ -1,14 +1,15 @@
 import {
-  defaultDeps, EXIT, historyFolder, openHistory, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry,
+  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyFolder, historyNoise, openHistory, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
   type RunDeps,
 } from '../pipeline/index.js';
-import { InputError } from '../model/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, InputError } from '../model/index.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
+       perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -20,14 +21,20 @@ The run history: every run of the base branch, per testbed, one file per run
   show    one run's ResultSet (JSON); RUN is a run id, or a commit (at least
           4 hex digits) that has exactly one run
   prune   remove the runs created before DATE (YYYY-MM-DD or an ISO time)
+  noise   the between-run drift each benchmark × metric shows in the newest
+          runs of a testbed, the smallest change a comparison with a stored
+          baseline can decide at that drift, and whether the tolerance can
+          be gated (noisiest first)
 
   --history DIR   the history folder (default: history: in ./perf-gate.yml,
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
-  --before DATE   prune: the oldest creation time to keep`;
+  --before DATE   prune: the oldest creation time to keep
+  --runs N        noise: learn from the newest N runs (default 20)
+  --tolerance PCT noise: the tolerance to check against (default 5%)`;
 
-const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string' } as const;
+const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string' } as const;
 
 /** The `perf-gate history` command, with this machine's testbed injectable for tests. */
 export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = defaultDeps): Command {
@@ -87,11 +94,44 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}\n`);
           return EXIT.pass;
         }
+        case 'noise': {
+          only(['history', 'testbed', 'runs', 'tolerance']);
+          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+          const runs = flags.runs === undefined ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
+          if (!Number.isInteger(runs) || runs < 2) throw new UsageError(`--runs takes a whole number ≥ 2, found "${flags.runs}"`);
+          const tolerance = flags.tolerance === undefined ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
+          const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
+          if (testbed === undefined) throw new InputError('--testbed', "this machine's testbed could not be read; give --testbed ID");
+          const noise = await historyNoise(history, testbed, runs);
+          ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
+          return EXIT.pass;
+        }
         default:
-          throw new UsageError(action === undefined ? 'history needs add, list, show or prune' : `history takes add, list, show or prune, found "${action}"`);
+          throw new UsageError(action === undefined ? 'history needs add, list, show, prune or noise' : `history takes add, list, show, prune or noise, found "${action}"`);
       }
     },
   };
+}
+
+/** "5%" or "0.05" as a fraction. */
+function percentFlag(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*%$/.exec(text.trim());
+  const value = m ? Number(m[1]) / 100 : Number(text);
+  if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
+  return value;
+}
+
+/** The drift table, noisiest first, with what each row can gate. */
+function noiseText(rows: readonly NoiseRow[], runs: number, testbed: string, tolerance: number): string {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+  const head = `between-run drift on testbed ${testbed}, from its newest ${runs} run(s); tolerance ${pct(tolerance)}\n`;
+  if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs\n`;
+  const cells = [
+    ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', `gates ${pct(tolerance)}`],
+    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `±${pct(r.drift)}`, `> ${pct(r.smallest)}`, r.smallest < tolerance ? 'yes' : 'no: interleave (ab: true) or widen the tolerance']),
+  ];
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
+  return head + cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 /** One run a line, columns aligned: created, testbed, commit (12), run id. */

@@ -34,7 +34,7 @@ export * from './types.js';
 export { withConfirmations } from './confirmations.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
-export { learnDrift, DEFAULT_MIN_DRIFT_RUNS, type LearnedDrift, type LearnedDriftTable, type LearnOptions } from './learned-drift.js';
+export { learnDrift, smallestDecidableChange, DEFAULT_MIN_DRIFT_RUNS, type LearnedDrift, type LearnedDriftTable, type LearnOptions } from './learned-drift.js';
 
 export interface GateOptions {
   comparison: ComparisonOptions;

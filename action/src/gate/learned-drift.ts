@@ -5,7 +5,7 @@
  * from run levels (between-run-drift.ts); this file reads the levels off
  * ResultSets. Pure: the runs come in, a table goes out.
  */
-import { betweenRunDrift, levelOfSamples, type RunLevel } from '../stats/index.js';
+import { betweenRunDrift, levelOfSamples, zQuantile, type RunLevel } from '../stats/index.js';
 import { rowKey, type Metric, type ResultSet } from '../model/index.js';
 
 /** One row's learned drift. */
@@ -78,4 +78,14 @@ function levelOf(metric: Metric): RunLevel | null {
   }
   if (metric.value !== undefined && metric.value > 0 && Number.isFinite(metric.value)) return { level: Math.log(metric.value), variance: 0 };
   return null;
+}
+
+/**
+ * The smallest change a stored-baseline comparison can call at this drift:
+ * the half-width of the interval the drift alone gives two runs,
+ * z·√2·log(1 + drift), back on the relative scale. A tolerance below it
+ * leaves even an unchanged run "inconclusive".
+ */
+export function smallestDecidableChange(drift: number, confidence = 0.95): number {
+  return Math.expm1(zQuantile(1 - (1 - confidence) / 2) * Math.SQRT2 * Math.log1p(drift));
 }

@@ -9,9 +9,10 @@ import { validateResultSet } from '../adapters/result-set.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, folderHistory, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import type { RunDeps } from './run-deps.js';
 
-export { DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
 
 /** The history folder `dir` (relative to `cwd`), read and written as docs/history.md describes. */
 export function openHistory(dir: string, cwd: string): HistoryStore {
@@ -56,4 +57,35 @@ export function runsNamed(entries: readonly HistoryEntry[], word: string): Histo
   const byId = entries.filter((e) => e.runId === word);
   if (byId.length > 0) return byId;
   return /^[0-9a-f]{4,40}$/.test(word) ? entries.filter((e) => e.commit.startsWith(word)) : [];
+}
+
+/** One benchmark × metric of `history noise`. */
+export interface NoiseRow {
+  benchmark: string;
+  metric: string;
+  runs: number;
+  /** Learned between-run drift (fraction). */
+  drift: number;
+  /** The smallest change a stored-baseline comparison can decide at that drift (fraction). */
+  smallest: number;
+}
+
+/**
+ * The drift of every benchmark × metric in the newest `runs` runs of a
+ * testbed, noisiest first; InputError naming the testbeds the history holds
+ * when it has none of this one.
+ */
+export async function historyNoise(history: HistoryStore, testbed: string, runs: number): Promise<{ runs: number; rows: NoiseRow[] }> {
+  const all = await history.list();
+  const mine = all.filter((e) => e.testbed === testbed);
+  if (mine.length === 0) {
+    const testbeds = [...new Set(all.map((e) => e.testbed))];
+    throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`);
+  }
+  const sets = await history.readMany(mine.slice(-runs));
+  const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
+    const [benchmark, metric] = key.split('\u0000') as [string, string];
+    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
+  });
+  return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }

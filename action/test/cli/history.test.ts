@@ -161,3 +161,68 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
     }
   });
 });
+
+/**
+ * The drift learned from the history: six runs on main of two testbeds, one
+ * whose levels stay within ±0.5 %, one whose levels swing by ±25 %.
+ */
+describe('perf-gate history noise, and the drift compare learns from the history', () => {
+  const repo = tempDir('perf-gate-history-noise-');
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
+    }).trim();
+  const cli = (...argv: string[]) => runCli(argv, repo, process.env);
+  const quiet = [1, 1.005, 0.995, 1.003, 0.997, 1];
+  const noisy = [1, 1.3, 0.8, 1.25, 0.85, 1.2];
+
+  before(async () => {
+    git('init', '-q', '--initial-branch=main');
+    writeFileSync(join(repo, '.gitignore'), 'history/\n*.json\n');
+    for (let i = 0; i < quiet.length; i++) {
+      writeFileSync(join(repo, 'README'), `${i}\n`);
+      git('add', '-A');
+      git('commit', '-q', '-m', `c${i}`);
+      for (const [testbed, factors] of [['quiet-bed', quiet], ['noisy-bed', noisy]] as const) {
+        writeFileSync(join(repo, 'run.json'), scaled(factors[i]!));
+        const added = await cli('history', 'add', '--history', 'history', '--testbed', testbed, 'run.json');
+        assert.equal(added.status, 0, added.stderr);
+      }
+    }
+  });
+
+  test('noise prints each benchmark\'s drift and whether the tolerance can be gated', async () => {
+    const calm = await cli('history', 'noise', '--history', 'history', '--testbed', 'quiet-bed');
+    assert.equal(calm.status, 0, calm.stderr);
+    assert.match(calm.stdout, /^between-run drift on testbed quiet-bed, from its newest 6 run\(s\); tolerance 5\.0 %\n/);
+    const rows = calm.stdout.split('\n').slice(2).filter(Boolean);
+    assert.equal(rows.length, 2, `one row per benchmark × metric:\n${calm.stdout}`);
+    for (const row of rows) assert.match(row, /\s6\s+±[01]\.\d %\s+> [0-4]\.\d %\s+yes$/, row);
+    const swinging = await cli('history', 'noise', '--history', 'history', '--testbed', 'noisy-bed', '--tolerance', '10%');
+    assert.equal(swinging.status, 0, swinging.stderr);
+    assert.match(swinging.stdout, /tolerance 10\.0 %/);
+    for (const row of swinging.stdout.split('\n').slice(2).filter(Boolean)) assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+no: interleave \(ab: true\) or widen the tolerance$/, row);
+  });
+
+  test('compare --history widens each row by the drift it learned, and says from how many runs', async () => {
+    writeFileSync(join(repo, 'same.json'), scaled(1));
+    for (const [testbed, status] of [['quiet-bed', 'unchanged'], ['noisy-bed', 'inconclusive']] as const) {
+      const result = await cli('compare', '--current', 'same.json', '--history', 'history', '--testbed', testbed, '--json', `${testbed}.json`);
+      assert.equal(result.status, 0, result.stdout + result.stderr);
+      const report = JSON.parse(readFileSync(join(repo, `${testbed}.json`), 'utf8')) as { rows: { metric: string; status: string; reason: string }[] };
+      const time = report.rows.filter((r) => r.metric === 'time');
+      assert.equal(time.length, 2);
+      for (const row of time) {
+        assert.equal(row.status, status, row.reason);
+        assert.match(row.reason, /between-run drift learned from 6 runs/);
+      }
+    }
+  });
+
+  test('noise of a testbed the history does not hold names the ones it does (exit 2)', async () => {
+    const result = await cli('history', 'noise', '--history', 'history', '--testbed', 'elsewhere');
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /no runs of testbed elsewhere; it holds runs of (quiet-bed, noisy-bed|noisy-bed, quiet-bed) \(give --testbed\)/);
+  });
+});

@@ -57030,9 +57030,21 @@ var perf_gate_config_schema_default = {
       description: "Folder where `mode: main` writes the run's ResultSet and where baselines are read from, relative to this file. Default baselines/."
     },
     history: {
-      type: "string",
-      minLength: 1,
-      description: "Folder of the run history (one file per run, per testbed and month), relative to this file. When set, `mode: main` appends each run there and a comparison's baseline is the run of the merge base with the base branch, instead of the baselines/ folder. Unset by default."
+      description: "The run history (one file per run, per testbed and month). When set, `mode: main` appends each run to it and a comparison's baseline is the run of the merge base with the base branch (a release's: the previous tag's), instead of the baselines/ folder, with the runner's drift learned from it. A string is a folder relative to this file; an object names a folder or a data branch of a git remote. Unset by default.",
+      oneOf: [
+        { type: "string", minLength: 1 },
+        {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            folder: { type: "string", minLength: 1, description: "Folder of the history, relative to this file." },
+            branch: { type: "string", pattern: "^[A-Za-z0-9._/-]+$", description: "A data branch (for example perf-gate-data), never checked out: read by every job, written only by `mode: main`." },
+            remote: { type: "string", minLength: 1, description: "The git remote holding the data branch. Default origin." },
+            "drift-runs": { type: "integer", minimum: 0, maximum: 1e3, description: "How many runs the between-run drift is learned from (0: use the budgets' drift: only). Default 20." }
+          },
+          oneOf: [{ required: ["folder"], not: { required: ["branch"] } }, { required: ["branch"], not: { required: ["folder"] } }]
+        }
+      ]
     },
     suites: {
       type: "array",
@@ -57341,7 +57353,7 @@ function parsePerfGateConfig(text, file, baseDir) {
     version: 1,
     budgets: resolve3(baseDir, raw2.budgets ?? "budgets"),
     baselines: resolve3(baseDir, raw2.baselines ?? "baselines"),
-    history: raw2.history !== void 0 ? resolve3(baseDir, raw2.history) : null,
+    history: historySetting(raw2.history, baseDir),
     suites,
     derived,
     ab
@@ -57356,6 +57368,15 @@ function loadPerfGateConfig(path2, cwd) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
   return parsePerfGateConfig(text, path2, dirname2(absolute));
+}
+function historySetting(raw2, baseDir) {
+  if (raw2 === void 0) return null;
+  if (typeof raw2 === "string") return { folder: resolve3(baseDir, raw2), branch: null, driftRuns: null };
+  return {
+    folder: raw2.folder !== void 0 ? resolve3(baseDir, raw2.folder) : null,
+    branch: raw2.branch !== void 0 ? { name: raw2.branch, remote: raw2.remote ?? "origin" } : null,
+    driftRuns: raw2["drift-runs"] ?? null
+  };
 }
 
 // action/src/store/folder-store.ts
@@ -57921,6 +57942,12 @@ function folderHistory(root, validate5) {
   return historyStore(folderBackend(root), validate5);
 }
 
+// action/src/store/history/git-branch-store.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join7 } from "node:path";
+
 // action/src/store/history/git.ts
 import { execFile } from "node:child_process";
 var GitCommandError = class extends Error {
@@ -57960,6 +57987,137 @@ function git(cwd, args, options = {}) {
 }
 async function gitText(cwd, args, options = {}) {
   return (await git(cwd, args, options)).stdout.toString("utf8").trim();
+}
+async function catFileBatch(cwd, names) {
+  const result = /* @__PURE__ */ new Map();
+  if (names.length === 0) return result;
+  const { stdout } = await git(cwd, ["cat-file", "--batch"], { input: names.map((n) => `${n}
+`).join("") });
+  let at = 0;
+  for (const name of names) {
+    const eol = stdout.indexOf(10, at);
+    if (eol < 0) throw new Error(`git cat-file --batch: output ended before ${name}`);
+    const header = stdout.subarray(at, eol).toString("utf8");
+    at = eol + 1;
+    if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+      result.set(name, void 0);
+      continue;
+    }
+    const size = Number(header.split(" ")[2]);
+    if (!Number.isInteger(size)) throw new Error(`git cat-file --batch: unexpected header ${JSON.stringify(header)}`);
+    result.set(name, stdout.subarray(at, at + size));
+    at += size + 1;
+  }
+  return result;
+}
+
+// action/src/store/history/git-branch-store.ts
+var DEFAULT_DATA_BRANCH = "perf-gate-data";
+var RACE = /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
+function gitBranchBackend(options) {
+  const branch = options.branch ?? DEFAULT_DATA_BRANCH;
+  const remote = options.remote;
+  const maxAttempts = options.maxAttempts ?? 10;
+  const backoff = options.backoffMs ?? 100;
+  const random = options.random ?? Math.random;
+  const identity = options.identity ?? { name: "perf-gate", email: "perf-gate@localhost" };
+  const repo = options.repo;
+  const description = remote === null ? `branch ${branch} of ${repo}` : `branch ${branch} of ${remote}`;
+  async function fetchTip() {
+    if (remote === null) return resolve13(`refs/heads/${branch}`);
+    const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes2(4).toString("hex")}`;
+    const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [], remote, `+refs/heads/${branch}:${scratch}`];
+    try {
+      await git(repo, args);
+    } catch (error2) {
+      if (error2 instanceof GitCommandError && /couldn't find remote ref/i.test(error2.stderr)) return void 0;
+      throw error2;
+    }
+    const tip = await resolve13(scratch);
+    await git(repo, ["update-ref", `refs/perf-gate/${branch}`, tip]).catch(() => void 0);
+    await git(repo, ["update-ref", "-d", scratch]).catch(() => void 0);
+    return tip;
+  }
+  async function resolve13(ref) {
+    try {
+      return await gitText(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    } catch {
+      return void 0;
+    }
+  }
+  function viewAt(tip) {
+    return {
+      async paths(testbed) {
+        if (tip === void 0) return [];
+        const out = await git(repo, ["ls-tree", "-r", "--name-only", "-z", tip, ...testbed !== void 0 ? ["--", `${testbed}/`] : []]);
+        return out.stdout.toString("utf8").split("\0").filter((p) => p !== "");
+      },
+      async read(paths) {
+        if (tip === void 0) return new Map(paths.map((p) => [p, void 0]));
+        const blobs = await catFileBatch(repo, paths.map((p) => `${tip}:${p}`));
+        return new Map(paths.map((p) => [p, blobs.get(`${tip}:${p}`)]));
+      }
+    };
+  }
+  async function commitOf(tip, change) {
+    const temp = mkdtempSync(join7(tmpdir(), "perf-gate-index-"));
+    try {
+      const env = { GIT_INDEX_FILE: join7(temp, "index") };
+      await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
+      const lines = [];
+      for (const { path: path2, bytes } of change.add) {
+        const blob = await gitText(repo, ["hash-object", "-w", "--stdin"], { input: bytes });
+        lines.push(`100644 ${blob}	${path2}`);
+      }
+      const zero = "0".repeat((tip ?? "").length || 40);
+      for (const path2 of change.remove) lines.push(`0 ${zero}	${path2}`);
+      await git(repo, ["update-index", "--index-info"], { env, input: lines.map((l) => `${l}
+`).join("") });
+      const tree = await gitText(repo, ["write-tree"], { env });
+      const who = { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email };
+      return await gitText(repo, ["commit-tree", tree, ...tip !== void 0 ? ["-p", tip] : [], "-m", change.message], { env: who });
+    } finally {
+      rmSync3(temp, { recursive: true, force: true });
+    }
+  }
+  async function publish(commit, tip) {
+    if (remote === null) {
+      await git(repo, ["update-ref", `refs/heads/${branch}`, commit, tip ?? "0".repeat(commit.length)]);
+    } else {
+      await git(repo, ["push", "--quiet", "--no-verify", remote, `${commit}:refs/heads/${branch}`]);
+    }
+  }
+  return {
+    description,
+    async snapshot() {
+      return viewAt(await fetchTip());
+    },
+    async apply(plan) {
+      if (options.readOnly) throw new Error(`the history on ${description} is open read-only (a pull-request job never writes)`);
+      let lastError;
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        const tip = await fetchTip();
+        const change = await plan(viewAt(tip));
+        if (change === void 0) return void 0;
+        const commit = await commitOf(tip, change);
+        try {
+          await publish(commit, tip);
+          if (remote !== null) await git(repo, ["update-ref", `refs/perf-gate/${branch}`, commit]).catch(() => void 0);
+          return change;
+        } catch (error2) {
+          if (!(error2 instanceof GitCommandError)) throw error2;
+          if (!RACE.test(error2.stderr) && await fetchTip() === tip) throw error2;
+          lastError = error2;
+        }
+        const delay = Math.min(backoff * 2 ** (attempt - 1), backoff * 30) * (0.5 + random());
+        await new Promise((r) => setTimeout(r, delay));
+      }
+      throw new Error(`gave up writing to ${description} after ${maxAttempts} attempts, each overtaken by another writer; last: ${lastError.message}`);
+    }
+  };
+}
+function gitBranchHistory(options, validate5) {
+  return historyStore(gitBranchBackend(options), validate5);
 }
 
 // action/src/store/history/select.ts
@@ -58395,25 +58553,42 @@ function readResultFiles(paths, options) {
 function validateResults(data2, file, text) {
   return validateResultSet(data2, file, text);
 }
+function historyLocationOf(setting) {
+  return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder };
+}
+function openHistoryAt(location, repo, appends) {
+  const validate5 = (data2, file) => validateResultSet(data2, file);
+  if ("folder" in location) return folderHistory(resolve4(repo, location.folder), validate5);
+  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate5);
+}
 function historyStoreAt(request2) {
-  const dir = resolve4(request2.repo, request2.dir);
-  const history = folderHistory(dir, (data2, file) => validateResultSet(data2, file));
-  const { start } = request2;
+  const { location, start } = request2;
+  const history = openHistoryAt(location, request2.repo, request2.appends ?? false);
   const from = "base" in start ? { commit: start.base } : "release" in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
   return historyBaselines({
     history,
     repo: request2.repo,
     from,
+    ...request2.driftRuns !== void 0 ? { driftWindow: request2.driftRuns } : {},
     ...request2.onNoBaseline ? { onNoBaseline: request2.onNoBaseline } : {},
-    async checkWritable() {
-      try {
-        mkdirSync4(dir, { recursive: true });
-        accessSync(dir, constants2.W_OK);
-      } catch (error2) {
-        throw new InputError(dir, `the history folder cannot be written: ${error2.code ?? String(error2)}`);
-      }
-    }
+    checkWritable: () => "folder" in location ? checkFolderWritable(resolve4(request2.repo, location.folder)) : checkRemoteReachable(request2.repo, location)
   });
+}
+async function checkFolderWritable(dir) {
+  try {
+    mkdirSync4(dir, { recursive: true });
+    accessSync(dir, constants2.W_OK);
+  } catch (error2) {
+    throw new InputError(dir, `the history folder cannot be written: ${error2.code ?? String(error2)}`);
+  }
+}
+async function checkRemoteReachable(repo, location) {
+  try {
+    await git(repo, ["ls-remote", "--heads", location.remote, location.branch]);
+  } catch (error2) {
+    const detail = error2 instanceof GitCommandError ? error2.stderr.trim().split("\n")[0] : String(error2);
+    throw new InputError("history", `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`);
+  }
 }
 async function defaultBaseBranch(repo) {
   const remoteHead = await symbolicRef(repo, "refs/remotes/origin/HEAD");
@@ -58422,7 +58597,9 @@ async function defaultBaseBranch(repo) {
   return "HEAD";
 }
 function storeOf(config, created, history) {
-  return config.history !== null ? historyStoreAt({ ...history, dir: config.history, repo: config.dir }) : configuredStore(config, created);
+  if (config.history === null) return configuredStore(config, created);
+  const driftRuns = config.history.driftRuns;
+  return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...driftRuns !== null ? { driftRuns } : {} });
 }
 function configuredStore(config, created) {
   return folderStore({
@@ -58455,9 +58632,9 @@ import { resolve as resolve5 } from "node:path";
 
 // action/src/runner/worktree.ts
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join7 } from "node:path";
+import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join8 } from "node:path";
 function git2(cwd, args) {
   return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
@@ -58482,11 +58659,11 @@ function addBaseWorktree(repo, ref) {
   } catch {
     throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync(join7(tmpdir(), "perf-gate-base-"));
+  const dir = mkdtempSync2(join8(tmpdir2(), "perf-gate-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
-    rmSync3(dir, { recursive: true, force: true });
+    rmSync4(dir, { recursive: true, force: true });
     throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
   }
   let removed = false;
@@ -58500,7 +58677,7 @@ function addBaseWorktree(repo, ref) {
         git2(repo, ["worktree", "remove", "--force", dir]);
       } catch {
       }
-      rmSync3(dir, { recursive: true, force: true });
+      rmSync4(dir, { recursive: true, force: true });
       try {
         git2(repo, ["worktree", "prune"]);
       } catch {
@@ -59391,11 +59568,9 @@ function finish(row, budgets, differentTestbed, options) {
 }
 
 // action/src/pipeline/history.ts
-function openHistory(dir, cwd) {
-  return folderHistory(resolve5(cwd, dir), (data2, file) => validateResultSet(data2, file));
-}
-function historyFolder(flag, configured) {
-  return flag ?? configured ?? DEFAULT_HISTORY_FOLDER;
+function historyLocation(flag, configured, cwd) {
+  if (flag !== void 0) return { folder: resolve5(cwd, flag) };
+  return configured ? historyLocationOf(configured) : { folder: resolve5(cwd, DEFAULT_HISTORY_FOLDER) };
 }
 async function recordRun(history, results, request2) {
   const commit = request2.commit ?? results.commit ?? headCommit(request2.repo);
@@ -59433,7 +59608,7 @@ async function historyNoise(history, testbed, runs) {
 
 // action/src/pipeline/measure.ts
 import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -59669,7 +59844,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
-import { join as join9, relative as relative3, isAbsolute } from "node:path";
+import { join as join10, relative as relative3, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -59888,8 +60063,8 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 }
 
 // action/src/runner/invoke.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync5, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
-import { join as join8 } from "node:path";
+import { existsSync as existsSync4, mkdirSync as mkdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { join as join9 } from "node:path";
 
 // action/src/runner/run-log.ts
 import { existsSync as existsSync3, renameSync as renameSync2 } from "node:fs";
@@ -59926,7 +60101,7 @@ function processEnv(ctx, suite, extra) {
 async function buildSuite(suite, cwd, dir, side2, ctx) {
   if (suite.build === null) return null;
   mkdirSync5(dir, { recursive: true });
-  const logPath = join8(dir, side2 ? `build-${side2}.log` : "build.log");
+  const logPath = join9(dir, side2 ? `build-${side2}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
@@ -59948,10 +60123,10 @@ function nonEmptyFile(path2) {
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
   mkdirSync5(inv.dir, { recursive: true });
-  const logPath = join8(inv.dir, `${inv.stem}.log`);
+  const logPath = join9(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join8(inv.dir, `${inv.stem}.output`);
-  rmSync4(outputPath, { force: true });
+  const outputPath = join9(inv.dir, `${inv.stem}.output`);
+  rmSync5(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
@@ -60057,7 +60232,7 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join9(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join10(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
@@ -60126,13 +60301,13 @@ function baseWorkdir(suite, checkouts) {
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
   }
-  return join9(checkouts.base, rel);
+  return join10(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join9(ctx.outDir, suite.name);
+    const dir = join10(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -60236,7 +60411,7 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 function mergeRepeats(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run of runs) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -60248,7 +60423,7 @@ function mergeRepeats(runs) {
   });
 }
 async function runSuite(suite, ctx, expected) {
-  const dir = join10(ctx.outDir, suite.name);
+  const dir = join11(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -60325,7 +60500,7 @@ async function runConfiguredSuites(options) {
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join11(options.outDir, "results.json");
+  const resultsPath = join12(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
@@ -60377,8 +60552,8 @@ async function measureAb(request2) {
   }
   const base = metadata(outcome.base, checkout.commit, {}, testbed);
   const head = metadata(outcome.head, headSha, request2.env, testbed);
-  writeResultSet(join11(outDir, "base.json"), base);
-  writeResultSet(join11(outDir, "results.json"), head);
+  writeResultSet(join12(outDir, "base.json"), base);
+  writeResultSet(join12(outDir, "results.json"), head);
   request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `);
   return { base, head, confirmations: outcome.confirmations };
@@ -60431,8 +60606,8 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/publish.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync7, openSync as openSync3, rmSync as rmSync5, statSync as statSync6, writeFileSync } from "node:fs";
-import { dirname as dirname4, join as join12, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync7, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
+import { dirname as dirname4, join as join13, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
@@ -61631,13 +61806,13 @@ function ensureFolder(output, dir) {
       throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
     }
   }
-  const probe = join12(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const probe = join13(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
     closeSync3(openSync3(probe, "wx"));
   } catch (error2) {
     throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error2)}`);
   }
-  rmSync5(probe, { force: true });
+  rmSync6(probe, { force: true });
 }
 function prepareOutputPaths(outputs, cwd) {
   for (const output of outputs) {
@@ -61690,9 +61865,9 @@ function writeOutputFile(cwd, path2, text, flag = "--out") {
 var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
 function writeRunFiles(report2, current, outputDir, title) {
   const files = {
-    reportJson: join12(outputDir, "report.json"),
-    reportMarkdown: join12(outputDir, "report.md"),
-    results: join12(outputDir, "results.json")
+    reportJson: join13(outputDir, "report.json"),
+    reportMarkdown: join13(outputDir, "report.md"),
+    results: join13(outputDir, "results.json")
   };
   mkdirSync7(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
@@ -61704,7 +61879,7 @@ function jobSummary(report2, title) {
   return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
 }
 function writeReleaseReport(report2, outputDir, ref) {
-  const path2 = join12(outputDir, "release-report.md");
+  const path2 = join13(outputDir, "release-report.md");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
   const markdown = renderRelease(report2, tag ? { version: tag } : {});
   writeFileAtomic(path2, markdown);
@@ -61747,7 +61922,7 @@ function convertResults(paths, to, options) {
 
 // action/src/pipeline/merge-shards.ts
 import { readdirSync as readdirSync6, readFileSync as readFileSync8, statSync as statSync7 } from "node:fs";
-import { join as join13, relative as relative5, resolve as resolve7 } from "node:path";
+import { join as join14, relative as relative5, resolve as resolve7 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -61781,7 +61956,7 @@ function parse3(text, file) {
 }
 function listJson(dir) {
   return readdirSync6(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join13(dir, e.name);
+    const p = join14(dir, e.name);
     if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
     return e.isFile() && e.name.endsWith(".json") ? [p] : [];
   });
@@ -61923,7 +62098,7 @@ var compareCommand = {
     const current = readResultFiles(flags.current, read);
     const history = flags.history !== void 0 ? resolve8(ctx.cwd, flags.history) : void 0;
     const store = history === void 0 ? null : historyStoreAt({
-      dir: history,
+      location: { folder: history },
       repo: ctx.cwd,
       start: flags.base !== void 0 ? { base: flags.base } : { mergeBaseWith: await defaultBaseBranch(ctx.cwd) },
       onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
@@ -62163,12 +62338,20 @@ function makeRunCommand(makeDeps = defaultDeps) {
       const outDir = resolve11(ctx.cwd, flags.out ?? "perf-gate-results");
       const config = readConfig(flags.config ?? "perf-gate.yml", ctx.cwd);
       const created = ctx.now().toISOString();
-      const historyDir = flags.history !== void 0 ? resolve11(ctx.cwd, flags.history) : config.history;
-      if (flags.base !== void 0 && historyDir === null) throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
+      const history = flags.history !== void 0 ? { location: { folder: resolve11(ctx.cwd, flags.history) }, driftRuns: null } : config.history && { location: historyLocationOf(config.history), driftRuns: config.history.driftRuns };
+      const historyName = history === null ? null : "folder" in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
+      if (flags.base !== void 0 && history === null) throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
       if (flags.history !== void 0 && flags.baseline) throw new UsageError("--history chooses the baseline itself; it cannot be combined with --baseline");
       const start = flags.base !== void 0 ? { base: flags.base } : mode === "release" ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) };
-      const store = historyDir !== null ? historyStoreAt({ dir: historyDir, repo: config.dir, start, onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
-`) }) : configuredStore(config, created);
+      const store = history !== null ? historyStoreAt({
+        location: history.location,
+        repo: config.dir,
+        start,
+        appends: mode === "main",
+        ...history.driftRuns !== null ? { driftRuns: history.driftRuns } : {},
+        onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
+`)
+      }) : configuredStore(config, created);
       if (mode === "main") await store.checkWritable();
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
@@ -62189,7 +62372,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
         suites: shard ? shardSuites(config, shard) : null,
         read: { cwd: ctx.cwd, created }
       });
-      if (baseline && historyDir !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
+      if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
 `);
       const current = await withInterruptCleanup(
         deps.spawner,
@@ -62200,7 +62383,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
         current,
         budgets,
         options: DEFAULT_GATE_OPTIONS,
-        baselineInput: flags.baseline ? "--baseline" : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
+        baselineInput: flags.baseline ? "--baseline" : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
         ...baseline ? { baselineSource: baseline.source } : {},
         currentSource: `this run of ${config.file}`,
         ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
@@ -62252,8 +62435,9 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
     async run(argv, ctx) {
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
-      const dir = historyFolder(flags.history, readConfigIfPresent("perf-gate.yml", ctx.cwd)?.history);
-      const history = openHistory(dir, ctx.cwd);
+      if (flags.history !== void 0 && (action === "add" || action === "prune")) prepareOutputPaths([{ flag: "--history", path: flags.history, kind: "folder" }], ctx.cwd);
+      const location = historyLocation(flags.history, readConfigIfPresent("perf-gate.yml", ctx.cwd)?.history, ctx.cwd);
+      const history = openHistoryAt(location, ctx.cwd, action === "add" || action === "prune");
       const only = (allowed) => {
         const extra = Object.keys(flags).find((f) => !allowed.includes(f));
         if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
@@ -62262,7 +62446,6 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
         case "add": {
           only(["history", "commit", "testbed"]);
           if (words.length === 0) throw new UsageError("history add needs the results to record: PATH...");
-          prepareOutputPaths([{ flag: "--history", path: dir, kind: "folder" }], ctx.cwd);
           const created = ctx.now().toISOString();
           const results = readResults(words, { cwd: ctx.cwd, created });
           const entry = await recordRun(history, results, {
@@ -67032,7 +67215,7 @@ function limit2(bytes, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -67168,7 +67351,7 @@ async function upsertStickyComment(api, request2) {
 
 // action/src/action/handoff.ts
 import { lstatSync, readFileSync as readFileSync10 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -67224,8 +67407,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join14(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join14(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join15(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join15(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -67862,7 +68045,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join15(settings.outputDir, "runs");
+  const outDir = join16(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -67947,12 +68130,12 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join15(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join16(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {
     if (config) {
-      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: "HEAD" } }), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: "HEAD" }, appends: true }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput("baseline-file", stored);
     } else {

@@ -253,7 +253,7 @@ async function publishReports(settings: Settings, report: GateReport, current: R
   }
   if (settings.mode === 'main') {
     if (config) {
-      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' } }), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' }, appends: true }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput('baseline-file', stored);
     } else {

@@ -53,7 +53,7 @@ export const compareCommand: Command = {
     const current = readResultFiles(flags.current, read);
     const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
     const store = history === undefined ? null : historyStoreAt({
-      dir: history,
+      location: { folder: history },
       repo: ctx.cwd,
       start: flags.base !== undefined ? { base: flags.base } : { mergeBaseWith: await defaultBaseBranch(ctx.cwd) },
       onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),

@@ -1,5 +1,5 @@
 import {
-  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyFolder, historyNoise, openHistory, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
+  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
   type RunDeps,
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError } from '../model/index.js';
@@ -45,8 +45,11 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
     async run(argv, ctx) {
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
-      const dir = historyFolder(flags.history, readConfigIfPresent('perf-gate.yml', ctx.cwd)?.history);
-      const history = openHistory(dir, ctx.cwd);
+      // A --history that is written is checked like every output path (exit 2 naming it) before it is resolved.
+      if (flags.history !== undefined && (action === 'add' || action === 'prune')) prepareOutputPaths([{ flag: '--history', path: flags.history, kind: 'folder' }], ctx.cwd);
+      const location = historyLocation(flags.history, readConfigIfPresent('perf-gate.yml', ctx.cwd)?.history, ctx.cwd);
+      // Only add and prune write; reading a data branch needs no push access.
+      const history = openHistoryAt(location, ctx.cwd, action === 'add' || action === 'prune');
       const only = (allowed: (keyof typeof FLAGS)[]): void => {
         const extra = (Object.keys(flags) as (keyof typeof FLAGS)[]).find((f) => !allowed.includes(f));
         if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
@@ -56,7 +59,6 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           only(['history', 'commit', 'testbed']);
           if (words.length === 0) throw new UsageError('history add needs the results to record: PATH...');
           // The folder is written: a path that cannot be is exit 2 naming it, before anything is read.
-          prepareOutputPaths([{ flag: '--history', path: dir, kind: 'folder' }], ctx.cwd);
           const created = ctx.now().toISOString();
           const results = readResults(words, { cwd: ctx.cwd, created });
           const entry = await recordRun(history, results, {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import {
-  configuredStore, DEFAULT_GATE_OPTIONS, defaultBaseBranch, defaultDeps, gate, historyStoreAt, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
+  configuredStore, DEFAULT_GATE_OPTIONS, defaultBaseBranch, defaultDeps, gate, historyLocationOf, historyStoreAt, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
   readConfig, recordBaseline, runConfiguredSuites, shardSuites, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
@@ -58,12 +58,17 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const outDir = resolve(ctx.cwd, flags.out ?? 'perf-gate-results');
       const config = readConfig(flags.config ?? 'perf-gate.yml', ctx.cwd);
       const created = ctx.now().toISOString();
-      const historyDir = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : config.history;
-      if (flags.base !== undefined && historyDir === null) throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
+      const history = flags.history !== undefined ? { location: { folder: resolve(ctx.cwd, flags.history) }, driftRuns: null } : config.history && { location: historyLocationOf(config.history), driftRuns: config.history.driftRuns };
+      const historyName = history === null ? null : 'folder' in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
+      if (flags.base !== undefined && history === null) throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
       if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
       const start = flags.base !== undefined ? { base: flags.base } : mode === 'release' ? { release: true as const } : { mergeBaseWith: await defaultBaseBranch(config.dir) };
-      const store = historyDir !== null
-        ? historyStoreAt({ dir: historyDir, repo: config.dir, start, onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`) })
+      const store = history !== null
+        ? historyStoreAt({
+          location: history.location, repo: config.dir, start, appends: mode === 'main',
+          ...(history.driftRuns !== null ? { driftRuns: history.driftRuns } : {}),
+          onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
+        })
         : configuredStore(config, created);
       if (mode === 'main') await store.checkWritable();
       const budgets = readBudgets([], config.budgets, ctx.cwd);
@@ -88,11 +93,11 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         suites: shard ? shardSuites(config, shard) : null,
         read: { cwd: ctx.cwd, created },
       });
-      if (baseline && historyDir !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
+      if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
       const current = await withInterruptCleanup(deps.spawner, () =>
         runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps }),
       );
-      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : historyDir !== null ? `the history ${historyDir}` : `baselines: in ${config.file}`,
+      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
         ...(baseline ? { baselineSource: baseline.source } : {}),
         currentSource: `this run of ${config.file}`,
         ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),

@@ -91,8 +91,8 @@ export interface PerfGateConfig {
   budgets: string;
   /** Absolute path of the baselines folder. */
   baselines: string;
-  /** Absolute path of the run history folder (docs/history.md), or null: baselines come from `baselines`. */
-  history: string | null;
+  /** Where the run history is (docs/history.md), or null: baselines come from `baselines`. */
+  history: HistorySetting | null;
   suites: readonly SuiteConfig[];
   derived: readonly DerivedMetricConfig[];
   ab: AbSettings;
@@ -131,11 +131,28 @@ interface RawDerived {
   benchmarks?: string;
 }
 
+/** perf-gate.yml's `history:`: a folder, or a data branch of a git remote. */
+export interface HistorySetting {
+  /** Absolute folder of the history; null when it is a data branch. */
+  folder: string | null;
+  /** The data branch and the remote holding it; null for a folder. */
+  branch: { name: string; remote: string } | null;
+  /** Runs the between-run drift is learned from; null: the default (20). */
+  driftRuns: number | null;
+}
+
+interface RawHistory {
+  folder?: string;
+  branch?: string;
+  remote?: string;
+  'drift-runs'?: number;
+}
+
 interface RawConfig {
   version: 1;
   budgets?: string;
   baselines?: string;
-  history?: string;
+  history?: string | RawHistory;
   suites: RawSuite[];
   derived?: Record<string, string | RawDerived>;
   ab?: RawAb;
@@ -246,7 +263,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     version: 1,
     budgets: resolve(baseDir, raw.budgets ?? 'budgets'),
     baselines: resolve(baseDir, raw.baselines ?? 'baselines'),
-    history: raw.history !== undefined ? resolve(baseDir, raw.history) : null,
+    history: historySetting(raw.history, baseDir),
     suites,
     derived,
     ab,
@@ -263,4 +280,14 @@ export function loadPerfGateConfig(path: string, cwd: string): PerfGateConfig {
     throw new InputError(path, `cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   return parsePerfGateConfig(text, path, dirname(absolute));
+}
+
+function historySetting(raw: RawConfig['history'], baseDir: string): HistorySetting | null {
+  if (raw === undefined) return null;
+  if (typeof raw === 'string') return { folder: resolve(baseDir, raw), branch: null, driftRuns: null };
+  return {
+    folder: raw.folder !== undefined ? resolve(baseDir, raw.folder) : null,
+    branch: raw.branch !== undefined ? { name: raw.branch, remote: raw.remote ?? 'origin' } : null,
+    driftRuns: raw['drift-runs'] ?? null,
+  };
 }

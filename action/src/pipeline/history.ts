@@ -1,27 +1,24 @@
 /**
- * The run history for `perf-gate history`: open a folder, record a run of a
+ * The run history for `perf-gate history`: find the history, record a run of a
  * commit on a testbed, find runs by id or commit. The history itself lives in
  * store/history/ (docs/history.md); baselines are chosen from it through
  * inputs.ts's historyStoreAt.
  */
 import { resolve } from 'node:path';
-import { validateResultSet } from '../adapters/result-set.js';
+import type { HistorySetting } from '../config/perf-gate-config.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
-import { DEFAULT_HISTORY_FOLDER, folderHistory, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { historyLocationOf, type HistoryLocation } from './inputs.js';
 import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import type { RunDeps } from './run-deps.js';
 
 export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
 
-/** The history folder `dir` (relative to `cwd`), read and written as docs/history.md describes. */
-export function openHistory(dir: string, cwd: string): HistoryStore {
-  return folderHistory(resolve(cwd, dir), (data, file) => validateResultSet(data, file));
-}
-
-/** The history folder to use: the flag, else perf-gate.yml's `history:`, else .perf-gate/history. */
-export function historyFolder(flag: string | undefined, configured: string | null | undefined): string {
-  return flag ?? configured ?? DEFAULT_HISTORY_FOLDER;
+/** The history to use: the --history folder, else perf-gate.yml's `history:` (a folder or a data branch), else .perf-gate/history. */
+export function historyLocation(flag: string | undefined, configured: HistorySetting | null | undefined, cwd: string): HistoryLocation {
+  if (flag !== undefined) return { folder: resolve(cwd, flag) };
+  return configured ? historyLocationOf(configured) : { folder: resolve(cwd, DEFAULT_HISTORY_FOLDER) };
 }
 
 export interface RecordRequest {

@@ -10,12 +10,12 @@ import { resolve } from 'node:path';
 import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
 import { loadBudgets } from '../config/budgets.js';
-import { loadPerfGateConfig, type PerfGateConfig } from '../config/perf-gate-config.js';
+import { loadPerfGateConfig, type HistorySetting, type PerfGateConfig } from '../config/perf-gate-config.js';
 import type { SkippedFile } from '../gate/types.js';
 import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
 import { historyBaselines } from '../store/history-baselines.js';
-import { folderHistory, resolveCommit, symbolicRef, type BaselineFrom } from '../store/history/index.js';
+import { folderHistory, git, GitCommandError, gitBranchHistory, resolveCommit, symbolicRef, type BaselineFrom, type HistoryStore } from '../store/history/index.js';
 import { checkSuiteFormats } from './output-parser.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
@@ -85,36 +85,70 @@ export function validateResults(data: unknown, file: string, text: string): Resu
 /** Where a history store's baseline search starts (see store/history/baseline.ts). */
 export type HistoryStart = { base: string } | { release: true } | { mergeBaseWith: string };
 
+/** Where a run history lives: a folder (absolute, or relative to the repository), or a data branch of a git remote. */
+export type HistoryLocation = { folder: string } | { branch: string; remote: string };
+
+/** The location perf-gate.yml's `history:` names. */
+export function historyLocationOf(setting: HistorySetting): HistoryLocation {
+  return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder! };
+}
+
+/**
+ * The history at a location. A data branch is opened read-only unless this
+ * run appends (`appends`): a pull-request job never writes, so it needs no
+ * write token. Reads fetch only the branch tip (depth 1).
+ */
+export function openHistoryAt(location: HistoryLocation, repo: string, appends: boolean): HistoryStore {
+  const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);
+  if ('folder' in location) return folderHistory(resolve(repo, location.folder), validate);
+  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate);
+}
+
 export interface HistoryStoreRequest {
-  /** The history folder (absolute, or relative to `repo`). */
-  dir: string;
-  /** The project's repository: the commit graph the baseline is chosen on. */
+  location: HistoryLocation;
+  /** The project's repository: the commit graph the baseline is chosen on (and a data branch's local clone). */
   repo: string;
   start: HistoryStart;
+  /** This run appends to the history (mode main); otherwise a data branch is only read. */
+  appends?: boolean;
+  /** Runs the between-run drift is learned from; default 20. */
+  driftRuns?: number;
   /** Told, in words, why the history holds no baseline for this run. */
   onNoBaseline?(text: string): void;
 }
 
-/** The run history in a folder as the pipeline's BaselineStore (docs/history.md). */
+/** The run history as the pipeline's BaselineStore (docs/history.md). */
 export function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
-  const dir = resolve(request.repo, request.dir);
-  const history = folderHistory(dir, (data, file) => validateResultSet(data, file));
-  const { start } = request;
+  const { location, start } = request;
+  const history = openHistoryAt(location, request.repo, request.appends ?? false);
   const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
   return historyBaselines({
     history,
     repo: request.repo,
     from,
+    ...(request.driftRuns !== undefined ? { driftWindow: request.driftRuns } : {}),
     ...(request.onNoBaseline ? { onNoBaseline: request.onNoBaseline } : {}),
-    async checkWritable() {
-      try {
-        mkdirSync(dir, { recursive: true });
-        accessSync(dir, constants.W_OK);
-      } catch (error) {
-        throw new InputError(dir, `the history folder cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      }
-    },
+    checkWritable: () => ('folder' in location ? checkFolderWritable(resolve(request.repo, location.folder)) : checkRemoteReachable(request.repo, location)),
   });
+}
+
+async function checkFolderWritable(dir: string): Promise<void> {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new InputError(dir, `the history folder cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** A data branch's remote must answer before a long measurement is spent on a run that cannot be stored. */
+async function checkRemoteReachable(repo: string, location: { branch: string; remote: string }): Promise<void> {
+  try {
+    await git(repo, ['ls-remote', '--heads', location.remote, location.branch]);
+  } catch (error) {
+    const detail = error instanceof GitCommandError ? error.stderr.trim().split('\n')[0] : String(error);
+    throw new InputError('history', `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`);
+  }
 }
 
 /**
@@ -134,8 +168,10 @@ export async function defaultBaseBranch(repo: string): Promise<string> {
  * The store a config's runs use: its run history when perf-gate.yml sets
  * `history:` (the baseline chosen from `start`), else its `baselines:` folder.
  */
-export function storeOf(config: PerfGateConfig, created: string, history: Omit<HistoryStoreRequest, 'dir' | 'repo'>): BaselineStore {
-  return config.history !== null ? historyStoreAt({ ...history, dir: config.history, repo: config.dir }) : configuredStore(config, created);
+export function storeOf(config: PerfGateConfig, created: string, history: Omit<HistoryStoreRequest, 'location' | 'repo' | 'driftRuns'>): BaselineStore {
+  if (config.history === null) return configuredStore(config, created);
+  const driftRuns = config.history.driftRuns;
+  return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...(driftRuns !== null ? { driftRuns } : {}) });
 }
 
 /** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */

@@ -226,3 +226,73 @@ describe('perf-gate history noise, and the drift compare learns from the history
     assert.match(result.stderr, /no runs of testbed elsewhere; it holds runs of (quiet-bed, noisy-bed|noisy-bed, quiet-bed) \(give --testbed\)/);
   });
 });
+
+/**
+ * history: { branch: perf-gate-data } in perf-gate.yml: the history is a
+ * data branch of the remote (here a real bare repository standing in for
+ * GitHub). `run --mode main` pushes each run to it; a pull request's run
+ * fetches it, compares with its merge base's run and writes nothing.
+ */
+describe('a history on a data branch of the remote', () => {
+  const root = tempDir('perf-gate-history-branch-');
+  const remote = join(root, 'remote.git');
+  const repo = join(root, 'work');
+  const run = (cwd: string, cmd: string, ...args: string[]): string =>
+    execFileSync(cmd, args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
+    }).trim();
+  const git = (...args: string[]): string => run(repo, 'git', '-c', 'commit.gpgsign=false', ...args);
+  const branches = (): string => run(root, 'git', '--git-dir', remote, 'branch', '--list');
+
+  before(() => {
+    run(root, 'git', 'init', '-q', '--bare', '--initial-branch=main', remote);
+    run(root, 'git', 'clone', '-q', remote, repo);
+    writeFileSync(join(repo, '.gitignore'), '*.json\nout/\n');
+    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n');
+    writeFileSync(join(repo, 'same.json'), scaled(1));
+    writeFileSync(join(repo, 'slower.json'), scaled(2));
+    git('add', '-A');
+    git('commit', '-q', '-m', 'main');
+    git('push', '-q', 'origin', 'main');
+  });
+
+  test('mode main pushes the run to the branch; a pull request reads it and writes nothing', async () => {
+    const main = await runCli(['run', '--mode', 'main', '--out', 'out/main'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'same.json') });
+    assert.equal(main.status, 0, main.stdout + main.stderr);
+    assert.match(main.stdout, /baseline written to branch perf-gate-data of origin \(\S+\/\d{4}\/\d\d\/[0-9a-f]{40}-\S+\.json\.gz\)/);
+    assert.match(branches(), /perf-gate-data/);
+    const tip = run(root, 'git', '--git-dir', remote, 'rev-parse', 'perf-gate-data');
+    // The project's own branch and working tree are untouched.
+    assert.equal(git('status', '--porcelain'), '');
+    assert.equal(git('branch', '--list').trim(), '* main');
+
+    const listed = await runCli(['history', 'list'], repo, process.env);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.equal(listed.stdout.trim().split('\n').length, 2, listed.stdout);
+
+    git('switch', '-q', '-c', 'feature');
+    git('commit', '-q', '--allow-empty', '-m', 'feature');
+    const pr = await runCli(['run', '--out', 'out/pr', '--json', 'pr.json'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'slower.json') });
+    assert.equal(pr.status, 1, pr.stdout + pr.stderr);
+    assert.match(pr.stdout, /baseline: the run of [0-9a-f]{12} \(\d{4}-\d\d-\d\d, the merge base with origin\/main\) in branch perf-gate-data of origin/);
+    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'pr.json'), 'utf8')) as JsonReport).rows.map((r) => r.status), ['regressed', 'regressed']);
+    assert.equal(run(root, 'git', '--git-dir', remote, 'rev-parse', 'perf-gate-data'), tip, 'a pull request run never writes the branch');
+  });
+
+  test('mode main with a remote that does not answer fails before measuring (exit 2)', async () => {
+    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\n  remote: nowhere\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n');
+    const result = await runCli(['run', '--mode', 'main', '--out', 'out/bad'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'same.json') });
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /the data branch perf-gate-data cannot be written: the remote "nowhere" of .* does not answer/);
+    assert.doesNotMatch(result.stdout, /copy/, 'nothing was measured');
+  });
+
+  test('a history: naming both a folder and a branch is unusable input naming the line', async () => {
+    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\n  folder: h\nsuites:\n  - name: copy\n    run: "true"\n    format: hyperfine\n');
+    const result = await runCli(['run', '--out', 'out/bad'], repo, process.env);
+    assert.equal(result.status, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /perf-gate\.yml:\d+.*history/);
+  });
+});

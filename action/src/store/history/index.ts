@@ -16,4 +16,4 @@ export * from './select.js';
 export * from './pool.js';
 export * from './commit-graph.js';
 export * from './baseline.js';
-export { GitCommandError } from './git.js';
+export { git, GitCommandError } from './git.js';

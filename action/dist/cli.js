@@ -58031,6 +58031,12 @@ function gitBranchBackend(options) {
       await git(repo, args);
     } catch (error2) {
       if (error2 instanceof GitCommandError && /couldn't find remote ref/i.test(error2.stderr)) return void 0;
+      const fetched = options.readOnly ? await resolve13(`refs/remotes/${remote}/${branch}`) : void 0;
+      if (fetched !== void 0) return fetched;
+      if (error2 instanceof GitCommandError) {
+        const why = error2.stderr.trim().split("\n")[0] ?? "";
+        throw new InputError(description, `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`);
+      }
       throw error2;
     }
     const tip = await resolve13(scratch);

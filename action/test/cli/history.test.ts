@@ -281,6 +281,22 @@ describe('a history on a data branch of the remote', () => {
     assert.equal(run(root, 'git', '--git-dir', remote, 'rev-parse', 'perf-gate-data'), tip, 'a pull request run never writes the branch');
   });
 
+  test('a reader the remote refuses uses the copy an earlier step fetched (refs/remotes/origin/perf-gate-data)', async () => {
+    git('fetch', '-q', '--depth=1', 'origin', 'perf-gate-data:refs/remotes/origin/perf-gate-data');
+    // The remote now refuses this checkout, as a private repository refuses a job whose checkout kept no token.
+    git('remote', 'set-url', 'origin', join(root, 'refused.git'));
+    try {
+      const pr = await runCli(['run', '--out', 'out/pr2', '--json', 'pr2.json'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'slower.json') });
+      assert.equal(pr.status, 1, pr.stdout + pr.stderr);
+      assert.match(pr.stdout, /baseline: the run of [0-9a-f]{12} .* in branch perf-gate-data of origin/);
+      git('update-ref', '-d', 'refs/remotes/origin/perf-gate-data');
+      const none = await runCli(['run', '--out', 'out/pr3'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'slower.json') });
+      assert.equal(none.status, 2, 'without the copy the refusal is an error, not a silent "no baseline"');
+    } finally {
+      git('remote', 'set-url', 'origin', remote);
+    }
+  });
+
   test('mode main with a remote that does not answer fails before measuring (exit 2)', async () => {
     writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\n  remote: nowhere\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n');
     const result = await runCli(['run', '--mode', 'main', '--out', 'out/bad'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'same.json') });

@@ -64,7 +64,7 @@ function actionlint(paths: string[], cwd = root): { status: number | null; outpu
 
 test('the workflows to lint are all there', () => {
   const names = workflows.map((w) => w.replace(root, ''));
-  for (const expected of ['.github/workflows/ci.yml', '.github/workflows/gate.yml', '.github/workflows/release.yml', 'examples/workflows/pr-gate.yml', 'examples/workflows/fork-stage-1.yml', 'examples/workflows/fork-stage-2.yml', 'examples/workflows/main-baseline.yml', 'examples/workflows/release-gate.yml']) {
+  for (const expected of ['.github/workflows/ci.yml', '.github/workflows/gate.yml', '.github/workflows/release.yml', 'examples/workflows/pr-gate.yml', 'examples/workflows/fork-stage-1.yml', 'examples/workflows/fork-stage-2.yml', 'examples/workflows/main-baseline.yml', 'examples/workflows/main-history.yml', 'examples/workflows/release-gate.yml']) {
     assert.ok(names.includes(expected), `${expected} exists`);
   }
 });

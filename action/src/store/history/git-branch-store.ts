@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InputError } from '../../model/index.js';
 import type { Backend, Change, Planner, Snapshot } from './backend.js';
 import type { ValidateResultSet } from './codec.js';
 import { historyStore, type HistoryStore } from './history-store.js';
@@ -69,6 +70,14 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
       await git(repo, args);
     } catch (error) {
       if (error instanceof GitCommandError && /couldn't find remote ref/i.test(error.stderr)) return undefined;
+      // A reader without credentials (a pull-request job whose checkout kept no
+      // token) reads the copy an earlier workflow step fetched with its own.
+      const fetched = options.readOnly ? await resolve(`refs/remotes/${remote}/${branch}`) : undefined;
+      if (fetched !== undefined) return fetched;
+      if (error instanceof GitCommandError) {
+        const why = error.stderr.trim().split('\n')[0] ?? '';
+        throw new InputError(description, `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`);
+      }
       throw error;
     }
     const tip = await resolve(scratch);

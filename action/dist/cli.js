@@ -2988,7 +2988,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -3015,7 +3015,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3879,7 +3879,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4270,7 +4270,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve13,
+      resolve: resolve14,
       resolveComponent,
       equal,
       serialize,
@@ -29316,9 +29316,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             this.close((err2, data2) => {
-              return err2 ? reject(err2) : resolve13(data2);
+              return err2 ? reject(err2) : resolve14(data2);
             });
           });
         }
@@ -29356,12 +29356,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             this.destroy(err2, (err3, data2) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve13(data2);
+              ) : resolve14(data2);
             });
           });
         }
@@ -31628,8 +31628,8 @@ var require_util3 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject) => {
-        res = resolve13;
+      const promise = new Promise((resolve14, reject) => {
+        res = resolve14;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -33880,12 +33880,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve14;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -34555,12 +34555,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve14;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -35039,16 +35039,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve14) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve14;
           } else {
-            resolve13(null);
+            resolve14(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve14) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -35059,7 +35059,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve14(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -35110,7 +35110,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve13, reject) => {
+        const socket = await new Promise((resolve14, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -35122,7 +35122,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve13(socket2);
+              resolve14(socket2);
             }
           });
         });
@@ -35458,8 +35458,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          await new Promise((resolve14) => {
+            this[kClosedResolve] = resolve14;
           });
         }
       }
@@ -36728,7 +36728,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve13, reject) => {
+        return await new Promise((resolve14, reject) => {
           if (this[kContentLength] > limit3) {
             this.destroy(new AbortError());
           }
@@ -36741,7 +36741,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve13(null);
+              resolve14(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit3 -= chunk.length;
@@ -36760,7 +36760,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve14, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -36777,7 +36777,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve14,
               reject,
               length: 0,
               body: []
@@ -36847,18 +36847,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve13, stream, length } = consume2;
+      const { type, body, resolve: resolve14, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length));
+          resolve14(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length)));
+          resolve14(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length).buffer);
+          resolve14(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve14(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length));
+          resolve14(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -37115,9 +37115,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           request2.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve13(data2);
+            return err2 ? reject(err2) : resolve14(data2);
           });
         });
       }
@@ -37340,9 +37340,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           stream.call(this, opts, factory, (err2, data2) => {
-            return err2 ? reject(err2) : resolve13(data2);
+            return err2 ? reject(err2) : resolve14(data2);
           });
         });
       }
@@ -37627,9 +37627,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           upgrade.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve13(data2);
+            return err2 ? reject(err2) : resolve14(data2);
           });
         });
       }
@@ -37721,9 +37721,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           connect.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve13(data2);
+            return err2 ? reject(err2) : resolve14(data2);
           });
         });
       }
@@ -41586,7 +41586,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve13, reject) => agent.dispatch(
+        return new Promise((resolve14, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -41662,7 +41662,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve14({
                 status,
                 statusText,
                 headersList,
@@ -41705,7 +41705,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve13({
+              resolve14({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -45446,8 +45446,8 @@ var require_util9 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve13) => {
-        setTimeout(resolve13, ms).unref();
+      return new Promise((resolve14) => {
+        setTimeout(resolve14, ms).unref();
       });
     }
     module.exports = {
@@ -46429,11 +46429,11 @@ var require_lib143 = __commonJS({
     })();
     var __awaiter4 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve13) {
-          resolve13(value);
+        return value instanceof P ? value : new P(function(resolve14) {
+          resolve14(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve13, reject) {
+      return new (P || (P = Promise))(function(resolve14, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -46449,7 +46449,7 @@ var require_lib143 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -46536,26 +46536,26 @@ var require_lib143 = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve14) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve13(output.toString());
+              resolve14(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve14) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve13(Buffer.concat(chunks));
+              resolve14(Buffer.concat(chunks));
             });
           }));
         });
@@ -46763,14 +46763,14 @@ var require_lib143 = __commonJS({
        */
       requestRaw(info2, data2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve13(res);
+                resolve14(res);
               }
             }
             this.requestRawWithCallback(info2, data2, callbackForResult);
@@ -47014,12 +47014,12 @@ var require_lib143 = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
+          return new Promise((resolve14) => setTimeout(() => resolve14(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve14, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -47027,7 +47027,7 @@ var require_lib143 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve13(response);
+              resolve14(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -47066,7 +47066,7 @@ var require_lib143 = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve13(response);
+              resolve14(response);
             }
           }));
         });
@@ -48150,19 +48150,19 @@ var DEFAULT_PREFLIGHT_OPTIONS = { maxLoadPerCpu: 0.5, aslr: "any", maxProbeCv: 0
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 function systemFiles(root = "/") {
-  const resolve13 = (path2) => join(root, path2);
+  const resolve14 = (path2) => join(root, path2);
   return {
     root,
     read(path2) {
       try {
-        return readFileSync(resolve13(path2), "utf8").trim();
+        return readFileSync(resolve14(path2), "utf8").trim();
       } catch {
         return void 0;
       }
     },
     list(path2) {
       try {
-        return readdirSync(resolve13(path2)).sort();
+        return readdirSync(resolve14(path2)).sort();
       } catch {
         return void 0;
       }
@@ -48262,9 +48262,9 @@ function processSpawner() {
         if (child.pid !== void 0) killGroup(child.pid, "SIGTERM");
         killTimer = setTimeout(() => child.pid !== void 0 && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
       }, request2.timeoutSeconds * 1e3);
-      const exit = new Promise((resolve13) => {
-        child.once("error", (error3) => resolve13({ code: null, signal: null, error: error3 }));
-        child.once("exit", (code2, signal2) => resolve13({ code: code2, signal: signal2 }));
+      const exit = new Promise((resolve14) => {
+        child.once("error", (error3) => resolve14({ code: null, signal: null, error: error3 }));
+        child.once("exit", (code2, signal2) => resolve14({ code: code2, signal: signal2 }));
       });
       const { code, signal, error: error2 } = await exit;
       const seconds = (performance.now() - started) / 1e3;
@@ -57963,7 +57963,7 @@ var GitCommandError = class extends Error {
   name = "GitCommandError";
 };
 function git(cwd, args, options = {}) {
-  return new Promise((resolve13, reject) => {
+  return new Promise((resolve14, reject) => {
     const child = execFile(
       "git",
       ["-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args],
@@ -57978,7 +57978,7 @@ function git(cwd, args, options = {}) {
         if (error2) {
           const code = typeof error2.code === "number" ? error2.code : null;
           reject(new GitCommandError(args, code, err2 || error2.message));
-        } else resolve13({ stdout, stderr: err2 });
+        } else resolve14({ stdout, stderr: err2 });
       }
     );
     if (options.input !== void 0) child.stdin?.end(options.input);
@@ -58024,14 +58024,14 @@ function gitBranchBackend(options) {
   const repo = options.repo;
   const description = remote === null ? `branch ${branch} of ${repo}` : `branch ${branch} of ${remote}`;
   async function fetchTip() {
-    if (remote === null) return resolve13(`refs/heads/${branch}`);
+    if (remote === null) return resolve14(`refs/heads/${branch}`);
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes2(4).toString("hex")}`;
     const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [], remote, `+refs/heads/${branch}:${scratch}`];
     try {
       await git(repo, args);
     } catch (error2) {
       if (error2 instanceof GitCommandError && /couldn't find remote ref/i.test(error2.stderr)) return void 0;
-      const fetched = options.readOnly ? await resolve13(`refs/remotes/${remote}/${branch}`) : void 0;
+      const fetched = options.readOnly ? await resolve14(`refs/remotes/${remote}/${branch}`) : void 0;
       if (fetched !== void 0) return fetched;
       if (error2 instanceof GitCommandError) {
         const why = error2.stderr.trim().split("\n")[0] ?? "";
@@ -58039,12 +58039,12 @@ function gitBranchBackend(options) {
       }
       throw error2;
     }
-    const tip = await resolve13(scratch);
+    const tip = await resolve14(scratch);
     await git(repo, ["update-ref", `refs/perf-gate/${branch}`, tip]).catch(() => void 0);
     await git(repo, ["update-ref", "-d", scratch]).catch(() => void 0);
     return tip;
   }
-  async function resolve13(ref) {
+  async function resolve14(ref) {
     try {
       return await gitText(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     } catch {
@@ -58691,6 +58691,63 @@ function addBaseWorktree(repo, ref) {
     }
   };
 }
+
+// action/src/adapters/gab-history.ts
+var TIME2 = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, \u03BCs: 1e-6, ms: 1e-3, s: 1, sec: 1 };
+function mappingOf(unit, tool) {
+  const u = unit.trim();
+  const perIteration = /^(ns|us|µs|μs|ms|s)\/(iter|op)$/.exec(u);
+  if (perIteration) return { metric: "time", unit: "s", direction: "lower", scale: TIME2[perIteration[1]] };
+  if (TIME2[u] !== void 0) return { metric: "time", unit: "s", direction: "lower", scale: TIME2[u] };
+  if (/^(ops|iter|iters|op)\/(sec|s)$/.test(u)) return { metric: "throughput", unit: "1/s", direction: "higher", scale: 1 };
+  if (u === "B/op") return { metric: "alloc_bytes", unit: "B", direction: "lower", scale: 1 };
+  if (u === "allocs/op") return { metric: "allocs", unit: "count", direction: "lower", scale: 1 };
+  return { metric: u.replace(/\s+/g, "_") || "value", unit: "count", direction: tool === "customBiggerIsBetter" ? "higher" : "lower", scale: 1 };
+}
+function parseGabHistory(text, file) {
+  const body = text.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
+  const data2 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
+  const errors = jsonErrors(body, file);
+  if (!isRecord(data2) || !isRecord(data2["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
+  const runs = /* @__PURE__ */ new Map();
+  for (const [setName, list2] of Object.entries(data2["entries"])) {
+    if (!Array.isArray(list2)) throw errors.error(["entries", setName], `expected a list of runs under "${setName}"`);
+    list2.forEach((entry, i2) => {
+      const at = ["entries", setName, i2];
+      if (!isRecord(entry) || !isRecord(entry["commit"]) || !Array.isArray(entry["benches"])) throw errors.error(at, 'expected a run with "commit", "date" and "benches"');
+      const commit = entry["commit"]["id"];
+      if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit)) throw errors.error([...at, "commit", "id"], `expected a full commit id (40 hex digits), found ${JSON.stringify(commit)}`);
+      const date = entry["date"];
+      if (typeof date !== "number" || !Number.isFinite(date)) throw errors.error([...at, "date"], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
+      const created = new Date(date).toISOString();
+      const tool = typeof entry["tool"] === "string" ? entry["tool"] : "";
+      const key = `${commit}@${created}`;
+      const run = runs.get(key) ?? { commit, created, set: { ...newResultSet(created), commit } };
+      runs.set(key, run);
+      entry["benches"].forEach((bench, j) => {
+        const benchAt = [...at, "benches", j];
+        if (!isRecord(bench) || typeof bench["name"] !== "string" || typeof bench["value"] !== "number" || !Number.isFinite(bench["value"]) || typeof bench["unit"] !== "string") {
+          throw errors.error(benchAt, 'expected { "name": string, "value": a finite number, "unit": string }');
+        }
+        addValue(run.set.benchmarks, bench["name"], mappingOf(bench["unit"], tool), bench["value"], bench["unit"]);
+      });
+    });
+  }
+  return [...runs.values()].sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0);
+}
+function addValue(benchmarks, id, m, value, sourceUnit) {
+  let b = benchmarks.find((x2) => x2.id === id);
+  if (b === void 0) {
+    b = { id, status: "ok", metrics: {} };
+    benchmarks.push(b);
+  }
+  const metric = { unit: m.unit, direction: m.direction, value: value * m.scale, sourceUnit };
+  b.metrics[m.metric] = metric;
+}
+
+// action/src/pipeline/history.ts
+import { createHash as createHash3 } from "node:crypto";
+import { readFileSync as readFileSync7 } from "node:fs";
 
 // action/src/gate/budget-check.ts
 function budgetStatistic(metric, stat2) {
@@ -59611,6 +59668,24 @@ async function historyNoise(history, testbed, runs) {
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }
+async function importGabHistory(history, path2, request2) {
+  let text;
+  try {
+    text = readFileSync7(path2, "utf8");
+  } catch (error2) {
+    throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
+  }
+  const runs = parseGabHistory(text, path2);
+  if (runs.length === 0) throw new InputError(path2, 'holds no runs; expected "entries" with at least one run');
+  const ids = /* @__PURE__ */ new Set();
+  for (const run of runs) {
+    const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
+    benchmarks.forEach((b) => ids.add(b.id));
+    const digest = createHash3("sha256").update(`${run.commit}@${run.created}`).digest();
+    await history.append({ ...run.set, benchmarks }, { testbed: request2.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
+  }
+  return { runs: runs.length, benchmarks: ids.size };
+}
 
 // action/src/pipeline/measure.ts
 import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
@@ -60022,13 +60097,13 @@ function xoroshiro128plus(seed) {
 }
 
 // action/src/runner/failure.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 var LOG_TAIL_LINES = 20;
 var LOG_TAIL_CHARS = 4e3;
 function logTail(path2, lines = LOG_TAIL_LINES) {
   let text;
   try {
-    text = readFileSync7(path2, "utf8");
+    text = readFileSync8(path2, "utf8");
   } catch {
     return "";
   }
@@ -61927,7 +62002,7 @@ function convertResults(paths, to, options) {
 }
 
 // action/src/pipeline/merge-shards.ts
-import { readdirSync as readdirSync6, readFileSync as readFileSync8, statSync as statSync7 } from "node:fs";
+import { readdirSync as readdirSync6, readFileSync as readFileSync9, statSync as statSync7 } from "node:fs";
 import { join as join14, relative as relative5, resolve as resolve7 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
@@ -61944,14 +62019,14 @@ function readResultSets(given, cwd, exclude) {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync8(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync9(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
 function readOne(path2, shown) {
   let text;
   try {
-    text = readFileSync8(path2, "utf8");
+    text = readFileSync9(path2, "utf8");
   } catch (error2) {
     throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
   }
@@ -62404,11 +62479,13 @@ function makeRunCommand(makeDeps = defaultDeps) {
 var runCommand = makeRunCommand();
 
 // action/src/cli/history.ts
+import { resolve as resolve12 } from "node:path";
 var USAGE7 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
+       perf-gate history import [--history DIR] --testbed ID [--suite NAME] FILE
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -62429,10 +62506,15 @@ The run history: every run of the base branch, per testbed, one file per run
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
+  import  append the runs of github-action-benchmark's data.js or data.json
+          (its gh-pages history) as runs of their commits on testbed ID;
+          importing the same file again adds nothing
+  --suite NAME    import: prefix the benchmark ids with NAME/ (the suite
+                  of perf-gate.yml that measures them now)
   --before DATE   prune: the oldest creation time to keep
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
-var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string" };
+var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string", suite: "string" };
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
     name: "history",
@@ -62441,9 +62523,9 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
     async run(argv, ctx) {
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
-      if (flags.history !== void 0 && (action === "add" || action === "prune")) prepareOutputPaths([{ flag: "--history", path: flags.history, kind: "folder" }], ctx.cwd);
+      if (flags.history !== void 0 && (action === "add" || action === "prune" || action === "import")) prepareOutputPaths([{ flag: "--history", path: flags.history, kind: "folder" }], ctx.cwd);
       const location = historyLocation(flags.history, readConfigIfPresent("perf-gate.yml", ctx.cwd)?.history, ctx.cwd);
-      const history = openHistoryAt(location, ctx.cwd, action === "add" || action === "prune");
+      const history = openHistoryAt(location, ctx.cwd, action === "add" || action === "prune" || action === "import");
       const only = (allowed) => {
         const extra = Object.keys(flags).find((f) => !allowed.includes(f));
         if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
@@ -62506,8 +62588,17 @@ ${listText(entries2)}`);
           ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
           return EXIT.pass;
         }
+        case "import": {
+          only(["history", "testbed", "suite"]);
+          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json");
+          if (flags.testbed === void 0) throw new UsageError("history import needs --testbed ID: the machine the imported runs were measured on");
+          const imported = await importGabHistory(history, resolve12(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {} });
+          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) on testbed ${flags.testbed} into ${history.description}
+`);
+          return EXIT.pass;
+        }
         default:
-          throw new UsageError(action === void 0 ? "history needs add, list, show, prune or noise" : `history takes add, list, show, prune or noise, found "${action}"`);
+          throw new UsageError(action === void 0 ? "history needs add, list, show, prune, noise or import" : `history takes add, list, show, prune, noise or import, found "${action}"`);
       }
     }
   };
@@ -62703,11 +62794,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants4, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -62723,7 +62814,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -63002,11 +63093,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -63022,7 +63113,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -63075,10 +63166,10 @@ function group2(name, fn) {
 }
 
 // action/src/action/command.ts
-import { closeSync as closeSync4, readFileSync as readFileSync12 } from "node:fs";
+import { closeSync as closeSync4, readFileSync as readFileSync13 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync9, existsSync as existsSync6 } from "fs";
+import { readFileSync as readFileSync10, existsSync as existsSync6 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -63089,7 +63180,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync9(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync10(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
@@ -63133,11 +63224,11 @@ var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -63153,7 +63244,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -67102,7 +67193,7 @@ function failedAnswer(error2) {
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
-var defaultSleep = (ms) => new Promise((resolve13) => setTimeout(resolve13, ms));
+var defaultSleep = (ms) => new Promise((resolve14) => setTimeout(resolve14, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? defaultSleep;
@@ -67220,7 +67311,7 @@ function limit2(bytes, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync12 } from "node:fs";
 import { join as join16 } from "node:path";
 
 // action/src/github/check-run.ts
@@ -67356,7 +67447,7 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/handoff.ts
-import { lstatSync, readFileSync as readFileSync10 } from "node:fs";
+import { lstatSync, readFileSync as readFileSync11 } from "node:fs";
 import { join as join15 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
@@ -67393,7 +67484,7 @@ function readRegularFile(path2, maxBytes) {
   }
   if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
   if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync10(path2, "utf8");
+  return readFileSync11(path2, "utf8");
 }
 function parseJson3(text, file) {
   try {
@@ -67448,10 +67539,10 @@ async function verifyClaim(api, repo, claim, run, gate2) {
 }
 
 // action/src/action/digest.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function reportDigest(report2) {
   const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
-  return createHash3("sha256").update(`${report2.verdict}
+  return createHash4("sha256").update(`${report2.verdict}
 ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
@@ -67992,7 +68083,7 @@ async function runAction(settings, deps) {
 function readEvent(path2) {
   if (path2 === "" || !existsSync7(path2)) return null;
   try {
-    return JSON.parse(readFileSync11(path2, "utf8"));
+    return JSON.parse(readFileSync12(path2, "utf8"));
   } catch (error2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
@@ -68235,7 +68326,7 @@ function checkConclusion(report2, settings) {
 }
 
 // action/src/action/settings.ts
-import { isAbsolute as isAbsolute2, resolve as resolve12 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve13 } from "node:path";
 var MODES2 = ["pr", "main", "release", "report"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "warn", "never"];
@@ -68267,12 +68358,12 @@ function list(env, name) {
   return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
 }
 function path(base, p) {
-  return isAbsolute2(p) ? p : resolve12(base, p);
+  return isAbsolute2(p) ? p : resolve13(base, p);
 }
 function readSettings(env, cwd) {
   const workspace = env["GITHUB_WORKSPACE"] || cwd;
   const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
-  const runnerTemp = env["RUNNER_TEMP"] || resolve12(workingDirectory, ".perf-gate-tmp");
+  const runnerTemp = env["RUNNER_TEMP"] || resolve13(workingDirectory, ".perf-gate-tmp");
   const gateName = raw(env, "gate-name") || "perf-gate";
   if (!GATE_NAME.test(gateName)) {
     throw new InputError(where("gate-name"), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -68302,7 +68393,7 @@ function readSettings(env, cwd) {
     gateName,
     allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
     commentAuthor,
-    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve12(runnerTemp, "perf-gate")),
+    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve13(runnerTemp, "perf-gate")),
     reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
     artifactName,
     testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
@@ -68390,7 +68481,7 @@ function withHandedToken(env) {
   if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
   let token;
   try {
-    token = readFileSync12(fd2, "utf8").trim();
+    token = readFileSync13(fd2, "utf8").trim();
   } catch (error2) {
     throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
   } finally {

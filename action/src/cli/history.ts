@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import {
-  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
+  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importGabHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
   type RunDeps,
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError } from '../model/index.js';
@@ -10,6 +11,7 @@ const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--te
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
+       perf-gate history import [--history DIR] --testbed ID [--suite NAME] FILE
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -30,11 +32,16 @@ The run history: every run of the base branch, per testbed, one file per run
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
+  import  append the runs of github-action-benchmark's data.js or data.json
+          (its gh-pages history) as runs of their commits on testbed ID;
+          importing the same file again adds nothing
+  --suite NAME    import: prefix the benchmark ids with NAME/ (the suite
+                  of perf-gate.yml that measures them now)
   --before DATE   prune: the oldest creation time to keep
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
 
-const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string' } as const;
+const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string' } as const;
 
 /** The `perf-gate history` command, with this machine's testbed injectable for tests. */
 export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = defaultDeps): Command {
@@ -46,10 +53,10 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
       // A --history that is written is checked like every output path (exit 2 naming it) before it is resolved.
-      if (flags.history !== undefined && (action === 'add' || action === 'prune')) prepareOutputPaths([{ flag: '--history', path: flags.history, kind: 'folder' }], ctx.cwd);
+      if (flags.history !== undefined && (action === 'add' || action === 'prune' || action === 'import')) prepareOutputPaths([{ flag: '--history', path: flags.history, kind: 'folder' }], ctx.cwd);
       const location = historyLocation(flags.history, readConfigIfPresent('perf-gate.yml', ctx.cwd)?.history, ctx.cwd);
       // Only add and prune write; reading a data branch needs no push access.
-      const history = openHistoryAt(location, ctx.cwd, action === 'add' || action === 'prune');
+      const history = openHistoryAt(location, ctx.cwd, action === 'add' || action === 'prune' || action === 'import');
       const only = (allowed: (keyof typeof FLAGS)[]): void => {
         const extra = (Object.keys(flags) as (keyof typeof FLAGS)[]).find((f) => !allowed.includes(f));
         if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
@@ -108,8 +115,16 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
           return EXIT.pass;
         }
+        case 'import': {
+          only(['history', 'testbed', 'suite']);
+          if (words.length !== 1) throw new UsageError('history import takes one FILE: github-action-benchmark\'s data.js or data.json');
+          if (flags.testbed === undefined) throw new UsageError('history import needs --testbed ID: the machine the imported runs were measured on');
+          const imported = await importGabHistory(history, resolve(ctx.cwd, words[0]!), { testbed: flags.testbed, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
+          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) on testbed ${flags.testbed} into ${history.description}\n`);
+          return EXIT.pass;
+        }
         default:
-          throw new UsageError(action === undefined ? 'history needs add, list, show, prune or noise' : `history takes add, list, show, prune or noise, found "${action}"`);
+          throw new UsageError(action === undefined ? 'history needs add, list, show, prune, noise or import' : `history takes add, list, show, prune, noise or import, found "${action}"`);
       }
     },
   };

@@ -8,7 +8,10 @@ import { resolve } from 'node:path';
 import type { HistorySetting } from '../config/perf-gate-config.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
-import { DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { DEFAULT_HISTORY_FOLDER, newRunId, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { parseGabHistory } from '../adapters/gab-history.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { historyLocationOf, type HistoryLocation } from './inputs.js';
 import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import type { RunDeps } from './run-deps.js';
@@ -85,4 +88,35 @@ export async function historyNoise(history: HistoryStore, testbed: string, runs:
     return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
+}
+
+export interface ImportRequest {
+  /** The testbed the imported runs were measured on (the file does not say). */
+  testbed: string;
+  /** Prefix for the benchmark ids ("scan" → "scan/<name>"), so they match the suite that measures them now. */
+  suite?: string;
+}
+
+/**
+ * Appends every run of github-action-benchmark's data.js / data.json to the
+ * history, oldest first. A run's id is derived from its commit and date, so
+ * importing the same file twice adds nothing the second time.
+ */
+export async function importGabHistory(history: HistoryStore, path: string, request: ImportRequest): Promise<{ runs: number; benchmarks: number }> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const runs = parseGabHistory(text, path);
+  if (runs.length === 0) throw new InputError(path, 'holds no runs; expected "entries" with at least one run');
+  const ids = new Set<string>();
+  for (const run of runs) {
+    const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request.suite ? `${request.suite}/${b.id}` : b.id }));
+    benchmarks.forEach((b) => ids.add(b.id));
+    const digest = createHash('sha256').update(`${run.commit}@${run.created}`).digest();
+    await history.append({ ...run.set, benchmarks }, { testbed: request.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
+  }
+  return { runs: runs.length, benchmarks: ids.size };
 }

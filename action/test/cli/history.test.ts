@@ -312,3 +312,35 @@ describe('a history on a data branch of the remote', () => {
     assert.match(result.stderr, /perf-gate\.yml:\d+.*history/);
   });
 });
+
+describe('perf-gate history import (github-action-benchmark data.js)', () => {
+  const dir = tempDir('perf-gate-history-import-');
+  const fixture = new URL('../fixtures/github-action-benchmark/data.js', import.meta.url).pathname;
+  const cli = (...argv: string[]) => runCli(argv, dir, process.env);
+
+  test('imports every run under its commit, once however often it is run', async () => {
+    const first = await cli('history', 'import', '--history', 'h', '--testbed', 'gab-runner', '--suite', 'rust', fixture);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /imported 3 run\(s\) of 4 benchmark\(s\) on testbed gab-runner into /);
+    const again = await cli('history', 'import', '--history', 'h', '--testbed', 'gab-runner', '--suite', 'rust', fixture);
+    assert.equal(again.status, 0, again.stderr);
+    const list = await cli('history', 'list', '--history', 'h');
+    const lines = list.stdout.trim().split('\n').slice(1);
+    assert.equal(lines.length, 3, list.stdout);
+    assert.deepEqual(lines.map((l) => l.split(/\s+/)[2]), ['111111111111', '222222222222', '222222222222']);
+    const shown = await cli('history', 'show', '--history', 'h', lines[0]!.split(/\s+/)[3]!);
+    const set = JSON.parse(shown.stdout) as { benchmarks: { id: string; metrics: Record<string, { value: number }> }[] };
+    assert.deepEqual(set.benchmarks.map((b) => b.id), ['rust/bench_parse', 'rust/bench_render']);
+    assert.equal(set.benchmarks[0]!.metrics['time']!.value, 254e-9);
+  });
+
+  test('no testbed, or a file that is not its history, is exit 2 naming what is wrong', async () => {
+    const noTestbed = await cli('history', 'import', '--history', 'h', fixture);
+    assert.equal(noTestbed.status, 2);
+    assert.match(noTestbed.stderr, /needs --testbed ID/);
+    writeFileSync(join(dir, 'other.json'), '{"results": []}\n');
+    const other = await cli('history', 'import', '--history', 'h', '--testbed', 'x', 'other.json');
+    assert.equal(other.status, 2);
+    assert.match(other.stderr, /other\.json.*"entries"/);
+  });
+});

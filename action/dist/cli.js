@@ -61017,6 +61017,16 @@ function warningText(warning2) {
   }
 }
 
+// action/src/report/why-inconclusive.ts
+var MAX_INCONCLUSIVE_REASONS = 5;
+function whyInconclusive(rows, max2 = MAX_INCONCLUSIVE_REASONS) {
+  const open2 = rows.filter((r) => r.status === "inconclusive");
+  return {
+    lines: open2.slice(0, max2).map((r) => ({ benchmark: r.benchmark, metric: r.metric, reason: reasonText(r.reason) })),
+    more: Math.max(0, open2.length - max2)
+  };
+}
+
 // action/src/report/table.ts
 var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
 var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
@@ -61199,6 +61209,18 @@ function warningLines(report2) {
   const more = report2.warnings.length > MAX_WARNINGS ? [`- \u2026 and ${formatCount(report2.warnings.length - MAX_WARNINGS)} more warnings`] : [];
   return ["**Warnings**", "", ...shown, ...more].join("\n");
 }
+function inconclusiveLines(rows) {
+  const why = whyInconclusive(rows);
+  if (why.lines.length === 0) return "";
+  const items = why.lines.map((l) => `- **${escapeMarkdown(l.benchmark)}** ${escapeMarkdown(l.metric)}: ${escapeMarkdown(l.reason)}`);
+  const more = why.more > 0 ? [`- \u2026 and ${formatCount(why.more)} more (every row's reason is in the JSON report)`] : [];
+  const count2 = why.lines.length + why.more;
+  return `<details><summary>Why ${plural(count2, "row is", "rows are")} inconclusive</summary>
+
+${[...items, ...more].join("\n")}
+
+</details>`;
+}
 function legend(rows) {
   const flags = flagsIn(rows);
   if (flags.length === 0) return "";
@@ -61250,6 +61272,7 @@ function renderMarkdown(report2, options = {}) {
       folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
       folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ["**Failed benchmarks**", ...failures.slice(0, keep.failures).map((f) => f.text)].join("\n\n") : "",
+      inconclusiveLines(main2.slice(0, keep.main)),
       warningLines(report2),
       legend(shownRows),
       marker
@@ -61696,6 +61719,12 @@ function renderTerminal(report2, options) {
       const tail = r.error.logTail ? escapeTerminal(r.error.logTail, { multiline: true }).replace(/\s+$/, "").split("\n") : [];
       for (const l of tail.slice(-LOG_TAIL_LINES3)) out.push(paint(`    \u2502 ${l}`, "dim"));
     }
+  }
+  const why = whyInconclusive(rows);
+  if (why.lines.length > 0) {
+    out.push("", paint("Why inconclusive", "bold"));
+    for (const l of why.lines) out.push(`  ${escapeTerminal(l.benchmark)} ${escapeTerminal(l.metric)}: ${escapeTerminal(l.reason)}`);
+    if (why.more > 0) out.push(`  \u2026 and ${why.more} more (every row's reason is in the JSON report)`);
   }
   if (report2.warnings.length > 0) {
     out.push("", paint("Warnings", "bold"));

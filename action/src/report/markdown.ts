@@ -3,6 +3,7 @@ import { codeBlock, escapeMarkdown } from './escape-markdown.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
+import { whyInconclusive } from './why-inconclusive.js';
 import { formatCount, plural, shortCommit } from './format.js';
 import {
   COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
@@ -167,6 +168,20 @@ function warningLines(report: GateReport): string {
   return ['**Warnings**', '', ...shown, ...more].join('\n');
 }
 
+/** Why the shown inconclusive rows are inconclusive, folded; '' when none is. */
+function inconclusiveLines(rows: readonly VerdictRow[]): string {
+  const why = whyInconclusive(rows);
+  if (why.lines.length === 0) return '';
+  const items = why.lines.map((l) => `- **${escapeMarkdown(l.benchmark)}** ${escapeMarkdown(l.metric)}: ${escapeMarkdown(l.reason)}`);
+  const more = why.more > 0 ? [`- … and ${formatCount(why.more)} more (every row's reason is in the JSON report)`] : [];
+  const count = why.lines.length + why.more;
+  return `<details><summary>Why ${plural(count, 'row is', 'rows are')} inconclusive</summary>
+
+${[...items, ...more].join('\n')}
+
+</details>`;
+}
+
 function legend(rows: readonly VerdictRow[]): string {
   const flags = flagsIn(rows);
   if (flags.length === 0) return '';
@@ -227,6 +242,7 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
       folded('improved', groups.improved.slice(0, keep.improved), all.improved, table),
       folded('unchanged', groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ['**Failed benchmarks**', ...failures.slice(0, keep.failures).map((f) => f.text)].join('\n\n') : '',
+      inconclusiveLines(main.slice(0, keep.main)),
       warningLines(report),
       legend(shownRows),
       marker,

@@ -3,6 +3,7 @@ import type { GateReport, VerdictRow } from '../gate/types.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { warningText } from './warning-text.js';
+import { whyInconclusive } from './why-inconclusive.js';
 import { NUMERIC_COLUMNS, COLUMNS, orderRows, outcomeOf, statusLabel, tableCells, verdictText, type CellHooks } from './table.js';
 
 /**
@@ -120,6 +121,12 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
       const tail = r.error!.logTail ? escapeTerminal(r.error!.logTail, { multiline: true }).replace(/\s+$/, '').split('\n') : [];
       for (const l of tail.slice(-LOG_TAIL_LINES)) out.push(paint(`    │ ${l}`, 'dim'));
     }
+  }
+  const why = whyInconclusive(rows);
+  if (why.lines.length > 0) {
+    out.push('', paint('Why inconclusive', 'bold'));
+    for (const l of why.lines) out.push(`  ${escapeTerminal(l.benchmark)} ${escapeTerminal(l.metric)}: ${escapeTerminal(l.reason)}`);
+    if (why.more > 0) out.push(`  … and ${why.more} more (every row's reason is in the JSON report)`);
   }
   if (report.warnings.length > 0) {
     out.push('', paint('Warnings', 'bold'));

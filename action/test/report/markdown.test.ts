@@ -178,3 +178,14 @@ describe('renderMarkdown size limit', () => {
     assert.ok(!summary.includes('<!--'));
   });
 });
+
+describe('why rows are inconclusive (Markdown)', () => {
+  test('a folded list under the table, escaped, that says why each inconclusive row is', () => {
+    const md = renderMarkdown(mixedReport());
+    assert.match(md, /<details><summary>Why 2 rows are inconclusive<\/summary>\n\n- \*\*http\/wrk GET \/index\.html\*\* latency&#95;p99: The interval spans both sides of the tolerance with 3 samples per side\.\n- \*\*odd\/nan-data\*\* time: Baseline samples are not numbers\.\n\n<\/details>/);
+    const hostile = renderMarkdown(reportOf([row({ benchmark: '<img src=x onerror=alert(1)>', status: 'inconclusive', reason: { code: 'text', text: '@everyone *bold*' } })]));
+    const why = hostile.slice(hostile.indexOf('Why 1 row'));
+    assert.doesNotMatch(why, /<img|@everyone|\*bold\*/);
+    assert.doesNotMatch(renderMarkdown(passingReport()), /inconclusive<\/summary>/);
+  });
+});

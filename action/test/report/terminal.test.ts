@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import stringWidth from 'string-width';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { escapeTerminal } from '../../src/report/escape-terminal.js';
-import { hostileReport, mixedReport, passingReport } from './handwritten-reports.js';
+import { hostileReport, mixedReport, passingReport, reportOf, row } from './handwritten-reports.js';
 
 describe('renderTerminal', () => {
   test('the verdict is the last line', () => {
@@ -59,5 +59,17 @@ describe('escapeTerminal', () => {
 
   test('multi-line text keeps lines and drops colour sequences', () => {
     assert.equal(escapeTerminal('\u001b[32mok\u001b[0m\r\nnext\u0007', { multiline: true }), 'ok\nnext\\x07');
+  });
+});
+
+describe('why rows are inconclusive', () => {
+  test('each inconclusive row says why in words under the table, at most five, and how many more', () => {
+    const text = renderTerminal(mixedReport(), { color: false });
+    assert.match(text, /\n\nWhy inconclusive\n {2}http\/wrk GET \/index\.html latency_p99: The interval spans both sides of the tolerance with 3 samples per side\.\n {2}odd\/nan-data time: Baseline samples are not numbers\.\n/);
+    const many = reportOf(Array.from({ length: 7 }, (_, i) => row({ benchmark: `b${i}`, status: 'inconclusive', reason: { code: 'text', text: `reason ${i}` } })));
+    const lines = renderTerminal(many, { color: false }).split('\n');
+    const at = lines.indexOf('Why inconclusive');
+    assert.deepEqual(lines.slice(at + 1, at + 7), ['  b0 time: reason 0', '  b1 time: reason 1', '  b2 time: reason 2', '  b3 time: reason 3', '  b4 time: reason 4', "  … and 2 more (every row's reason is in the JSON report)"]);
+    assert.doesNotMatch(renderTerminal(passingReport(), { color: false }), /Why inconclusive/);
   });
 });

@@ -179,7 +179,8 @@ function parseTerminal(text: string): TerminalReport {
   return {
     header: table.length > 0 ? cells(table[0]!) : [],
     rows: table.slice(1).map(cells),
-    sections: blocks.filter((b) => !b.startsWith('Flags')).map((b) => b.replace(/\s+$/gm, '')),
+    // The flag legend and the reasons of inconclusive rows carry this run's numbers (p-values, intervals); the rows' statuses already say whether they match.
+    sections: blocks.filter((b) => !b.startsWith('Flags') && !b.startsWith('Why inconclusive')).map((b) => b.replace(/\s+$/gm, '')),
     verdict: verdict.trim(),
   };
 }

@@ -47,6 +47,8 @@ describe('compareMetrics on real hyperfine output', () => {
     ]);
     assert.ok(aa!.status === 'unchanged' || aa!.status === 'inconclusive', `A/A: ${reasonText(aa!.reason)}`);
     assert.equal(ab!.status, 'regressed', reasonText(ab!.reason));
-    assert.ok(ab!.change > 0.5 && ab!.change < 1.5, `A/B change ${ab!.change}`);
+    // Twice as slow is +100 %; the upper bound is loose because a stalling VM
+    // (CI measured +156 %) hits the longer sleep more often than the shorter one.
+    assert.ok(ab!.change > 0.5 && ab!.change < 4, `A/B change ${ab!.change}`);
   });
 });

@@ -58634,63 +58634,9 @@ function onlySuites(set, suites) {
 }
 
 // action/src/pipeline/history.ts
+import { createHash as createHash3 } from "node:crypto";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
-
-// action/src/runner/worktree.ts
-import { execFileSync } from "node:child_process";
-import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join8 } from "node:path";
-function git2(cwd, args) {
-  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-function repositoryRoot(dir) {
-  try {
-    return git2(dir, ["rev-parse", "--show-toplevel"]);
-  } catch {
-    throw new InputError("--ab", `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
-  }
-}
-function headCommit(dir, ref = "HEAD") {
-  try {
-    return git2(dir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
-  } catch {
-    return void 0;
-  }
-}
-function addBaseWorktree(repo, ref) {
-  let commit;
-  try {
-    commit = git2(repo, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
-  } catch {
-    throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
-  }
-  const dir = mkdtempSync2(join8(tmpdir2(), "perf-gate-base-"));
-  try {
-    git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
-  } catch (error2) {
-    rmSync4(dir, { recursive: true, force: true });
-    throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
-  }
-  let removed = false;
-  return {
-    dir,
-    commit,
-    remove() {
-      if (removed) return;
-      removed = true;
-      try {
-        git2(repo, ["worktree", "remove", "--force", dir]);
-      } catch {
-      }
-      rmSync4(dir, { recursive: true, force: true });
-      try {
-        git2(repo, ["worktree", "prune"]);
-      } catch {
-      }
-    }
-  };
-}
 
 // action/src/adapters/gab-history.ts
 var TIME2 = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, \u03BCs: 1e-6, ms: 1e-3, s: 1, sec: 1 };
@@ -58744,10 +58690,6 @@ function addValue(benchmarks, id, m, value, sourceUnit) {
   const metric = { unit: m.unit, direction: m.direction, value: value * m.scale, sourceUnit };
   b.metrics[m.metric] = metric;
 }
-
-// action/src/pipeline/history.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync7 } from "node:fs";
 
 // action/src/gate/budget-check.ts
 function budgetStatistic(metric, stat2) {
@@ -59628,6 +59570,62 @@ function finish(row, budgets, differentTestbed, options) {
   const regressionCounts = !flagged || options.testbedMismatch === "compare";
   const failsGate = row.status === "failed" || row.status === "regressed" && row.severity === "fail" && regressionCounts || row.budget?.result === "fail" && row.budget.severity === "fail" || row.status === "missing" && budgets.defaults.missing === "fail";
   return { ...row, flags, failsGate };
+}
+
+// action/src/runner/worktree.ts
+import { execFileSync } from "node:child_process";
+import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join8 } from "node:path";
+function git2(cwd, args) {
+  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+}
+function repositoryRoot(dir) {
+  try {
+    return git2(dir, ["rev-parse", "--show-toplevel"]);
+  } catch {
+    throw new InputError("--ab", `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
+  }
+}
+function headCommit(dir, ref = "HEAD") {
+  try {
+    return git2(dir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+  } catch {
+    return void 0;
+  }
+}
+function addBaseWorktree(repo, ref) {
+  let commit;
+  try {
+    commit = git2(repo, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
+  } catch {
+    throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
+  }
+  const dir = mkdtempSync2(join8(tmpdir2(), "perf-gate-base-"));
+  try {
+    git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
+  } catch (error2) {
+    rmSync4(dir, { recursive: true, force: true });
+    throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
+  }
+  let removed = false;
+  return {
+    dir,
+    commit,
+    remove() {
+      if (removed) return;
+      removed = true;
+      try {
+        git2(repo, ["worktree", "remove", "--force", dir]);
+      } catch {
+      }
+      rmSync4(dir, { recursive: true, force: true });
+      try {
+        git2(repo, ["worktree", "prune"]);
+      } catch {
+      }
+    }
+  };
 }
 
 // action/src/pipeline/history.ts

@@ -1,19 +1,20 @@
 /**
  * The run history for `perf-gate history`: find the history, record a run of a
- * commit on a testbed, find runs by id or commit. The history itself lives in
- * store/history/ (docs/history.md); baselines are chosen from it through
- * inputs.ts's historyStoreAt.
+ * commit on a testbed, find runs by id or commit, tabulate each benchmark's
+ * learned drift (`noise`), import github-action-benchmark's past. The history
+ * itself lives in store/history/ (docs/history.md); baselines are chosen from
+ * it through inputs.ts's historyStoreAt.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseGabHistory } from '../adapters/gab-history.js';
 import type { HistorySetting } from '../config/perf-gate-config.js';
+import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, newRunId, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
-import { parseGabHistory } from '../adapters/gab-history.js';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { historyLocationOf, type HistoryLocation } from './inputs.js';
-import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import type { RunDeps } from './run-deps.js';
 
 export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';

@@ -20,6 +20,15 @@ function scaled(factor: number): string {
   return `${JSON.stringify({ results }, null, 2)}\n`;
 }
 
+/** git in `repo`, committing the day before runCli's fixed clock (2026-11-21T12:00Z), as real commits precede their runs. */
+function gitIn(repo: string): (...args: string[]) => string {
+  return (...args) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
+    }).trim();
+}
+
 interface JsonReport { verdict: string; rows: { benchmark: string; status: string; baseline: { n: number } | null }[] }
 
 /**
@@ -31,12 +40,7 @@ interface JsonReport { verdict: string; rows: { benchmark: string; status: strin
  */
 describe('perf-gate history, and compare/run choosing their baseline from it', () => {
   const repo = tempDir('perf-gate-history-cli-');
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-      encoding: 'utf8',
-      // Committed the day before runCli's fixed clock (2026-11-21T12:00Z), as real commits precede their runs.
-      env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
-    }).trim();
+  const git = gitIn(repo);
   let a: string;
   let b: string;
   const cli = (...argv: string[]) => runCli(argv, repo, process.env);
@@ -168,11 +172,7 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
  */
 describe('perf-gate history noise, and the drift compare learns from the history', () => {
   const repo = tempDir('perf-gate-history-noise-');
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
-    }).trim();
+  const git = gitIn(repo);
   const cli = (...argv: string[]) => runCli(argv, repo, process.env);
   const quiet = [1, 1.005, 0.995, 1.003, 0.997, 1];
   const noisy = [1, 1.3, 0.8, 1.25, 0.85, 1.2];

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import {
-  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importGabHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
+  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
   type RunDeps,
 } from '../pipeline/index.js';
-import { DEFAULT_BUDGET_DEFAULTS, InputError } from '../model/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf } from '../model/index.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
@@ -11,7 +11,8 @@ const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--te
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
-       perf-gate history import [--history DIR] --testbed ID [--suite NAME] FILE
+       perf-gate history import [--history DIR] --testbed ID [--suite NAME]
+                                [--bencher-branch B] [--bencher-testbed T] FILE
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -33,15 +34,19 @@ The run history: every run of the base branch, per testbed, one file per run
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
   import  append the runs of github-action-benchmark's data.js or data.json
-          (its gh-pages history) as runs of their commits on testbed ID;
-          importing the same file again adds nothing
+          (its gh-pages history) or of Bencher's perf export (bencher perf
+          … JSON) as runs of their commits on testbed ID; importing the
+          same file again adds nothing
   --suite NAME    import: prefix the benchmark ids with NAME/ (the suite
                   of perf-gate.yml that measures them now)
+  --bencher-branch B, --bencher-testbed T
+                  import: the Bencher branch and testbed to read (slug or
+                  name), when the export holds several
   --before DATE   prune: the oldest creation time to keep
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
 
-const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string' } as const;
+const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string', 'bencher-branch': 'string', 'bencher-testbed': 'string' } as const;
 
 /** The `perf-gate history` command, with this machine's testbed injectable for tests. */
 export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = defaultDeps): Command {
@@ -116,11 +121,13 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           return EXIT.pass;
         }
         case 'import': {
-          only(['history', 'testbed', 'suite']);
-          if (words.length !== 1) throw new UsageError('history import takes one FILE: github-action-benchmark\'s data.js or data.json');
+          only(['history', 'testbed', 'suite', 'bencher-branch', 'bencher-testbed']);
+          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
           if (flags.testbed === undefined) throw new UsageError('history import needs --testbed ID: the machine the imported runs were measured on');
-          const imported = await importGabHistory(history, resolve(ctx.cwd, words[0]!), { testbed: flags.testbed, ...(flags.suite !== undefined ? { suite: flags.suite } : {}) });
-          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) on testbed ${flags.testbed} into ${history.description}\n`);
+          const bencher = { ...(flags['bencher-branch'] !== undefined ? { branch: flags['bencher-branch'] } : {}), ...(flags['bencher-testbed'] !== undefined ? { testbed: flags['bencher-testbed'] } : {}) };
+          const imported = await importHistory(history, resolve(ctx.cwd, words[0]!), { testbed: flags.testbed, ...(flags.suite !== undefined ? { suite: flags.suite } : {}), bencher });
+          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}\n`);
+          for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}\n`);
           return EXIT.pass;
         }
         default:
@@ -147,14 +154,14 @@ function noiseText(rows: readonly NoiseRow[], runs: number, testbed: string, tol
     ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', `gates ${pct(tolerance)}`],
     ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `±${pct(r.drift)}`, `> ${pct(r.smallest)}`, r.smallest < tolerance ? 'yes' : 'no: interleave (ab: true) or widen the tolerance']),
   ];
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
+  const widths = cells[0]!.map((_, i) => maxOf(cells.map((c) => c[i]!.length)));
   return head + cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 /** One run a line, columns aligned: created, testbed, commit (12), run id. */
 function listText(entries: readonly HistoryEntry[]): string {
   const rows = [['created', 'testbed', 'commit', 'run'], ...entries.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => maxOf(rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 

@@ -1,13 +1,14 @@
 /**
  * The run history for `perf-gate history`: find the history, record a run of a
  * commit on a testbed, find runs by id or commit, tabulate each benchmark's
- * learned drift (`noise`), import github-action-benchmark's past. The history
+ * learned drift (`noise`), import another gate's past (github-action-benchmark, Bencher). The history
  * itself lives in store/history/ (docs/history.md); baselines are chosen from
  * it through inputs.ts's historyStoreAt.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseBencherPerf, type BencherPerfChoice } from '../adapters/bencher-perf.js';
 import { parseGabHistory } from '../adapters/gab-history.js';
 import type { HistorySetting } from '../config/perf-gate-config.js';
 import { learnDrift, smallestDecidableChange } from '../gate/index.js';
@@ -96,22 +97,40 @@ export interface ImportRequest {
   testbed: string;
   /** Prefix for the benchmark ids ("scan" → "scan/<name>"), so they match the suite that measures them now. */
   suite?: string;
+  /** Bencher exports: the branch and testbed to read, when the export holds several. */
+  bencher?: BencherPerfChoice;
+}
+
+export interface ImportOutcome {
+  /** The history the file came from, in words. */
+  source: string;
+  runs: number;
+  benchmarks: number;
+  /** What the file held that was not imported, and why. */
+  skipped: string[];
 }
 
 /**
- * Appends every run of github-action-benchmark's data.js / data.json to the
- * history, oldest first. A run's id is derived from its commit and date, so
- * importing the same file twice adds nothing the second time.
+ * Appends every run of another gate's history to this one, oldest first:
+ * github-action-benchmark's data.js / data.json (its gh-pages branch) or
+ * Bencher's perf export, told apart by content. A run's id is derived from
+ * its commit and date, so importing the same file twice adds nothing the
+ * second time.
  */
-export async function importGabHistory(history: HistoryStore, path: string, request: ImportRequest): Promise<{ runs: number; benchmarks: number }> {
+export async function importHistory(history: HistoryStore, path: string, request: ImportRequest): Promise<ImportOutcome> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new InputError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  const runs = parseGabHistory(text, path);
-  if (runs.length === 0) throw new InputError(path, 'holds no runs; expected "entries" with at least one run');
+  const bencher = isBencherExport(text);
+  const { runs, skipped } = bencher ? parseBencherPerf(text, path, request.bencher) : { runs: parseGabHistory(text, path), skipped: [] };
+  if (runs.length === 0) {
+    throw new InputError(path, bencher
+      ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js`
+      : 'holds no runs; expected "entries" with at least one run');
+  }
   const ids = new Set<string>();
   for (const run of runs) {
     const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request.suite ? `${request.suite}/${b.id}` : b.id }));
@@ -119,5 +138,16 @@ export async function importGabHistory(history: HistoryStore, path: string, requ
     const digest = createHash('sha256').update(`${run.commit}@${run.created}`).digest();
     await history.append({ ...run.set, benchmarks }, { testbed: request.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
   }
-  return { runs: runs.length, benchmarks: ids.size };
+  return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs.length, benchmarks: ids.size, skipped };
+}
+
+/**
+ * Bencher's export is a JSON object with "project" and "results";
+ * github-action-benchmark's has "entries" (data.json) or is a script
+ * (data.js). Told apart by the head of the text, so a truncated export is
+ * still read as Bencher's and its error says so.
+ */
+function isBencherExport(text: string): boolean {
+  const head = text.slice(0, 4096);
+  return /^\s*\{/.test(head) && /"(?:project|results)"\s*:/.test(head) && !/"entries"\s*:/.test(head);
 }

@@ -321,7 +321,7 @@ describe('perf-gate history import (github-action-benchmark data.js)', () => {
   test('imports every run under its commit, once however often it is run', async () => {
     const first = await cli('history', 'import', '--history', 'h', '--testbed', 'gab-runner', '--suite', 'rust', fixture);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /imported 3 run\(s\) of 4 benchmark\(s\) on testbed gab-runner into /);
+    assert.match(first.stdout, /imported 3 run\(s\) of 4 benchmark\(s\) from github-action-benchmark's history on testbed gab-runner into /);
     const again = await cli('history', 'import', '--history', 'h', '--testbed', 'gab-runner', '--suite', 'rust', fixture);
     assert.equal(again.status, 0, again.stderr);
     const list = await cli('history', 'list', '--history', 'h');
@@ -338,9 +338,38 @@ describe('perf-gate history import (github-action-benchmark data.js)', () => {
     const noTestbed = await cli('history', 'import', '--history', 'h', fixture);
     assert.equal(noTestbed.status, 2);
     assert.match(noTestbed.stderr, /needs --testbed ID/);
-    writeFileSync(join(dir, 'other.json'), '{"results": []}\n');
+    writeFileSync(join(dir, 'other.json'), '{"lastUpdate": 1}\n');
     const other = await cli('history', 'import', '--history', 'h', '--testbed', 'x', 'other.json');
     assert.equal(other.status, 2);
     assert.match(other.stderr, /other\.json.*"entries"/);
+    writeFileSync(join(dir, 'empty-export.json'), '{"project": {"slug": "p"}, "results": []}\n');
+    const empty = await cli('history', 'import', '--history', 'h', '--testbed', 'x', 'empty-export.json');
+    assert.equal(empty.status, 2);
+    assert.match(empty.stderr, /empty-export\.json.*holds no run to import; expected Bencher's perf export/);
+  });
+});
+
+describe("perf-gate history import (Bencher's perf export)", () => {
+  const dir = tempDir('perf-gate-history-bencher-');
+  const fixture = new URL('../fixtures/bencher-perf/perf-export.json', import.meta.url).pathname;
+  const cli = (...argv: string[]) => runCli(argv, dir, process.env);
+
+  test("imports the chosen testbed's reports, says what it left out, and adds nothing the second time", async () => {
+    const mixed = await cli('history', 'import', '--history', 'h', '--testbed', 'ci', fixture);
+    assert.equal(mixed.status, 2, mixed.stdout);
+    assert.match(mixed.stderr, /perf-export\.json:\d+.*2 testbeds \(ci-runner, laptop\)/);
+    const first = await cli('history', 'import', '--history', 'h', '--testbed', 'ci', '--bencher-testbed', 'ci-runner', fixture);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /imported 2 run\(s\) of 2 benchmark\(s\) from Bencher's perf export on testbed ci into /);
+    assert.match(first.stdout, /not imported: measure cpu-temp: its direction is not in the export/);
+    assert.match(first.stdout, /not imported: 1 point\(s\) without a git hash/);
+    const again = await cli('history', 'import', '--history', 'h', '--testbed', 'ci', '--bencher-testbed', 'ci-runner', fixture);
+    assert.equal(again.status, 0, again.stderr);
+    const list = await cli('history', 'list', '--history', 'h');
+    const lines = list.stdout.trim().split('\n').slice(1);
+    assert.deepEqual(lines.map((l) => l.split(/\s+/)[2]), ['111111111111', '222222222222']);
+    const shown = await cli('history', 'show', '--history', 'h', '2222');
+    const set = JSON.parse(shown.stdout) as { benchmarks: { id: string; metrics: Record<string, { samples?: number[] }> }[] };
+    assert.deepEqual(set.benchmarks[0]!.metrics['time']!.samples!.map((v) => Math.round(v * 1e9)), [262, 258]);
   });
 });

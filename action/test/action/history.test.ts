@@ -17,7 +17,8 @@ requireTool('git');
  * bundled action against the OpenAPI-checked fake GitHub, a real bare
  * repository standing in for the remote. A push to main appends its run to
  * the data branch; a pull request reads it, gates against its merge base's
- * run and writes nothing to the branch.
+ * run and writes nothing to the branch; a main run pushing while a pull
+ * request reads changes neither's outcome.
  */
 let gh: FakeGitHub;
 let actionPath: string;
@@ -56,8 +57,8 @@ after(async () => {
 });
 afterEach(() => assert.deepEqual(gh.violations, []));
 
-function scenario(eventName: string, event: Record<string, unknown>, sha: string, ref: string): Scenario {
-  return { workspace: ws, runnerTemp: join(root, `temp-${eventName}`), apiUrl: gh.url, token: 'ghs', repository: 'acme/x', eventName, event, sha, ref };
+function scenario(eventName: string, event: Record<string, unknown>, sha: string, ref: string, workspace = ws): Scenario {
+  return { workspace, runnerTemp: join(root, `temp-${eventName}-${workspace === ws ? 'ws' : 'other'}`), apiUrl: gh.url, token: 'ghs', repository: 'acme/x', eventName, event, sha, ref };
 }
 
 test('mode main appends the run to the data branch; a pull request gates against it and writes nothing', async () => {
@@ -79,4 +80,32 @@ test('mode main appends the run to the data branch; a pull request gates against
   assert.equal(pr.outputs['regressed'], '1', JSON.stringify(pr.outputs));
   assert.match(pr.summary, /regressed/);
   assert.equal(dataTip(), tip, 'a pull request run never writes the data branch');
+});
+
+test('a main run appending while a pull request reads: both finish as they would alone, and the branch keeps every main run', async () => {
+  // A second push to main, measured in its own checkout while the pull request of the first test runs again.
+  const other = join(root, 'ws-main');
+  git(root, 'clone', '-q', remote, other);
+  git(other, 'commit', '-q', '--allow-empty', '-m', 'main 2');
+  git(other, 'push', '-q', 'origin', 'main');
+  const main2 = git(other, 'rev-parse', 'HEAD');
+  writeFileSync(join(other, 'measured.json'), JSON.stringify(resultSet(main2, { a: 0.05, b: 0.05 })));
+  const head = git(ws, 'rev-parse', 'HEAD');
+  const before = git(root, '--git-dir', remote, 'ls-tree', '-r', '--name-only', 'perf-gate-data').split('\n');
+  const event = { pull_request: { number: 5, head: { sha: head, repo: { full_name: 'acme/x' } }, base: { sha: mainSha, repo: { full_name: 'acme/x' } } } };
+
+  const [main, pr] = await Promise.all([
+    runAction(actionPath, scenario('push', { ref: 'refs/heads/main' }, main2, 'refs/heads/main', other), { mode: 'main', 'fail-on': 'never' }),
+    runAction(actionPath, scenario('pull_request', event, head, 'refs/pull/5/merge'), { mode: 'pr' }),
+  ]);
+
+  assert.equal(main.outcome, 'success', JSON.stringify(main.annotations));
+  // The pull request still gates against its merge base's run (a: 10 ms → 20 ms), not main's newer, slower one.
+  assert.equal(pr.outcome, 'failure', JSON.stringify(pr.annotations));
+  assert.equal(pr.outputs['regressed'], '1', JSON.stringify(pr.outputs));
+  assert.match(pr.summary, new RegExp(`Baseline <code>${mainSha.slice(0, 7)}</code>`));
+  const after = git(root, '--git-dir', remote, 'ls-tree', '-r', '--name-only', 'perf-gate-data').split('\n');
+  assert.equal(after.length, before.length + 1, `one run added: ${after.join(', ')}`);
+  assert.ok(before.every((f) => after.includes(f)), 'no run was lost');
+  assert.ok(after.some((f) => f.includes(main2)), `the new run is under commit ${main2}: ${after.join(', ')}`);
 });

@@ -2798,11 +2798,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data2 = names_1.default.rootData;
       } else {
-        const matches = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches)
+        const matches2 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches2)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches[1];
-        jsonPointer = matches[2];
+        const up = +matches2[1];
+        jsonPointer = matches2[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -3721,11 +3721,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches = urnComponent.path.match(URN_REG);
-      if (matches && matches[0] === urnComponent.path) {
+      const matches2 = urnComponent.path.match(URN_REG);
+      if (matches2 && matches2[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches[1].toLowerCase();
-        urnComponent.nss = matches[2];
+        urnComponent.nid = matches2[1].toLowerCase();
+        urnComponent.nss = matches2[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -4046,8 +4046,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches2) {
+      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -4069,9 +4069,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches) {
-      const host = matches[4];
-      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
+    function hasMalformedComponentPercentEncoding(matches2) {
+      const host = matches2[4];
+      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
@@ -4146,15 +4146,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches = uri.match(URI_PARSE);
-      if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
+      const matches2 = uri.match(URI_PARSE);
+      if (matches2) {
+        parsed.scheme = matches2[1];
+        parsed.userinfo = matches2[3];
+        parsed.host = matches2[4];
+        parsed.port = parseInt(matches2[5], 10);
+        parsed.path = matches2[6] || "";
+        parsed.query = matches2[7];
+        parsed.fragment = matches2[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -4163,14 +4163,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+          parsed.port = matches2[5];
         }
-        const parseError = getParseError(parsed, matches);
+        const parseError = getParseError(parsed, matches2);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -38393,9 +38393,9 @@ var require_pluralizer = __commonJS({
         this.plural = plural2;
       }
       pluralize(count2) {
-        const one = count2 === 1;
-        const keys = one ? singulars : plurals;
-        const noun = one ? this.singular : this.plural;
+        const one2 = count2 === 1;
+        const keys = one2 ? singulars : plurals;
+        const noun = one2 ? this.singular : this.plural;
         return { ...keys, count: count2, noun };
       }
     };
@@ -47263,6 +47263,15 @@ var KNOWN = {
   user_time: { direction: "lower", exact: false },
   system_time: { direction: "lower", exact: false },
   instructions: { direction: "lower", exact: true },
+  // iai / iai-callgrind cache simulation: counts from valgrind's simulated caches, deterministic like Ir.
+  l1_hits: { direction: "lower", exact: true },
+  ll_hits: { direction: "lower", exact: true },
+  ram_hits: { direction: "lower", exact: true },
+  total_read_write: { direction: "lower", exact: true },
+  estimated_cycles: { direction: "lower", exact: true },
+  // cachegrind (adapters/cachegrind.ts, `perf-gate count`): simulated misses, exact for the same reason.
+  l1_misses: { direction: "lower", exact: true },
+  ll_misses: { direction: "lower", exact: true },
   cycles: { direction: "lower", exact: false },
   syscalls: { direction: "lower", exact: true },
   alloc_bytes: { direction: "lower", exact: true },
@@ -47288,6 +47297,28 @@ function metricTraits(name, unit, override) {
   else if (name.startsWith("errors.")) traits = { direction: "lower", exact: true };
   else traits = { direction: isRateUnit(unit) ? "higher" : "lower", exact: false };
   return override ? { ...traits, direction: override } : traits;
+}
+
+// action/src/model/large-arrays.ts
+function minOf(values) {
+  let min = Number.POSITIVE_INFINITY;
+  for (const v of values) {
+    if (Number.isNaN(v)) return Number.NaN;
+    if (v < min) min = v;
+  }
+  return min;
+}
+function maxOf(values) {
+  let max2 = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (Number.isNaN(v)) return Number.NaN;
+    if (v > max2) max2 = v;
+  }
+  return max2;
+}
+function pushAll(target, items) {
+  for (const item of items) target.push(item);
+  return target;
 }
 
 // action/src/model/units.ts
@@ -47336,6 +47367,15 @@ function parseQuantity(text) {
   }
   return void 0;
 }
+function shiftDecimal(value, exponent) {
+  if (exponent === 0 || value === 0 || !Number.isFinite(value)) return value;
+  const [mantissa, power] = value.toExponential().split("e");
+  return Number(`${mantissa}e${Number(power) + exponent}`);
+}
+function scaleValue(value, factor) {
+  const exponent = Math.round(Math.log10(factor));
+  return Number(`1e${exponent}`) === factor ? shiftDecimal(value, exponent) : value * factor;
+}
 var QUANTITY_HELP = "a number with a unit: time (ns, us, ms, s, min), bytes (B, kB, MB, GB, KiB, MiB, GiB), rate (100/s, 5 ops/s, 20MB/s), or a percentage (5%)";
 function dimensionOfUnit(unit) {
   for (const [dim, base] of Object.entries(BASE_UNIT)) if (base === unit) return dim;
@@ -47378,7 +47418,7 @@ function pickScale(unit, values) {
   if (!scales) return { factor: 1, symbol: unit === "fraction" ? "" : unit };
   const finite = values.filter((v) => Number.isFinite(v) && v !== 0).map(Math.abs);
   if (finite.length === 0) return scales.find((s) => s.factor === 1) ?? scales[0];
-  const ref = Math.min(...finite);
+  const ref = minOf(finite);
   let chosen = scales[0];
   for (const s of scales) if (ref >= s.factor * 0.9995) chosen = s;
   return chosen;
@@ -47465,6 +47505,61 @@ var BMF_MEASURES = {
   "file-size": { metric: "file_size", unit: "B", toBase: 1, fromBase: 1 },
   "build-time": { metric: "build_time", unit: "s", toBase: 1, fromBase: 1 }
 };
+var NAMED_UNITS = {
+  cpu_time: "s",
+  user_time: "s",
+  system_time: "s",
+  "gc.time": "s",
+  "syscalls.seconds": "s",
+  memory_peak: "B",
+  max_rss: "B",
+  alloc_bytes: "B",
+  "gc.alloc.rate.norm": "B",
+  bytes_per_second: "B/s",
+  transfer_per_sec: "B/s",
+  "gc.alloc.rate": "B/s",
+  items_per_second: "1/s",
+  requests_per_sec: "1/s",
+  allocs: "count",
+  instructions: "count",
+  cycles: "count",
+  syscalls: "count",
+  "syscalls.errors": "count",
+  errors: "count",
+  "gc.count": "count"
+};
+var ANNOTATED = /^(.+) \(([^(),]+), (higher|lower) is better\)$/;
+function rateUnitOf(name) {
+  if (/_per_sec(?:ond)?$/.test(name)) return "1/s";
+  if (/^[^/\s]+\/(?:s|sec)$/.test(name)) return name;
+  return void 0;
+}
+function bmfMeasureMeaning(slug) {
+  const builtIn = BMF_MEASURES[slug];
+  if (builtIn) return { metric: builtIn.metric, unit: builtIn.unit, direction: metricTraits(builtIn.metric, builtIn.unit).direction, toBase: builtIn.toBase };
+  const annotated = ANNOTATED.exec(slug);
+  if (annotated) return { metric: annotated[1], unit: annotated[2], direction: annotated[3], toBase: 1 };
+  const unit = namedUnitOf(slug) ?? rateUnitOf(slug);
+  if (unit !== void 0) return { metric: slug, unit, direction: metricTraits(slug, unit).direction, toBase: 1 };
+  return { metric: slug, unit: "count", direction: "lower", toBase: 1, directionUnknown: true };
+}
+function namedUnitOf(name) {
+  if (NAMED_UNITS[name] !== void 0) return NAMED_UNITS[name];
+  if (/^latency_p\d+(?:\.\d+)?$/.test(name) || /^syscalls\..+\.seconds$/.test(name)) return "s";
+  if (isKnownMetricName(name)) return "count";
+  return void 0;
+}
+function bmfSlugFor(name, unit, direction, directionUnknown = false) {
+  for (const [slug, m] of Object.entries(BMF_MEASURES)) {
+    if (m.metric === name && m.unit === unit && metricTraits(name, unit).direction === direction) return { slug, fromBase: m.fromBase };
+  }
+  const plain = bmfMeasureMeaning(name);
+  const readsBack = plain.metric === name && plain.unit === unit && plain.toBase === 1;
+  if (readsBack && (directionUnknown ? plain.directionUnknown === true : plain.directionUnknown !== true && plain.direction === direction)) {
+    return { slug: name, fromBase: 1 };
+  }
+  return { slug: `${name} (${unit}, ${direction} is better)`, fromBase: 1 };
+}
 
 // node_modules/shlex/shlex.js
 function quote(s) {
@@ -47481,8 +47576,8 @@ function quote(s) {
 // action/src/model/command-template.ts
 var PLACEHOLDER = /(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 function fillTemplate(template, values) {
-  return template.replace(PLACEHOLDER, (whole, dollar, name) => {
-    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
+  return template.replace(PLACEHOLDER, (whole2, dollar, name) => {
+    if (dollar !== "" || !Object.hasOwn(values, name)) return whole2;
     return quote(values[name]);
   });
 }
@@ -48378,6 +48473,38 @@ import { dirname, join as join2, relative, resolve } from "node:path";
 
 // action/src/adapters/folder-files.ts
 import { basename, extname } from "node:path";
+
+// action/src/adapters/gab-units.ts
+var BYTE_WORDS = /* @__PURE__ */ new Set(["byte", "bytes", "Byte", "Bytes"]);
+function gabUnit(written) {
+  const u = written.trim();
+  const perIteration = /^(.+?)\/(?:iter|op)$/.exec(u);
+  if (perIteration) {
+    if (u === "B/op") return { metric: "alloc_bytes", unit: "B", scale: 1, direction: "lower" };
+    if (u === "allocs/op") return { metric: "allocs", unit: "count", scale: 1, direction: "lower" };
+    const q2 = parseQuantity(`1 ${perIteration[1]}`);
+    if (q2?.dimension === "time") return { metric: "time", unit: "s", scale: q2.value, direction: "lower" };
+  }
+  if (/^(?:ops?|iters?)\/(?:sec|s)$/.test(u)) return { metric: "throughput", unit: "1/s", scale: 1, direction: "higher" };
+  if (BYTE_WORDS.has(u)) return { metric: "bytes", unit: "B", scale: 1, direction: "lower" };
+  const q = /^[^\d\s.+-]/.test(u) && u !== "m" && u !== "h" ? parseQuantity(`1 ${u}`) : void 0;
+  switch (q?.dimension) {
+    case "time":
+      return { metric: "time", unit: "s", scale: q.value, direction: "lower" };
+    case "bytes":
+      return { metric: "bytes", unit: "B", scale: q.value, direction: "lower" };
+    case "rate":
+      return { metric: "throughput", unit: "1/s", scale: q.value, direction: "higher" };
+    case "byte-rate":
+      return { metric: "bytes_per_second", unit: "B/s", scale: q.value, direction: "higher" };
+    case "fraction":
+      return { metric: "percent", unit: "fraction", scale: q.value, direction: void 0 };
+    default: {
+      const name = u.replace(/\s+/g, "_") || "value";
+      return { metric: name, unit: u || "count", scale: 1, direction: void 0 };
+    }
+  }
+}
 
 // node_modules/jsonc-parser/lib/esm/impl/scanner.js
 function createScanner(text, ignoreTrivia = false) {
@@ -49393,14 +49520,14 @@ function parseJsonLines(text, path2, messages) {
 }
 function jsonErrors(text, file) {
   let root;
-  const lineOf2 = (at) => {
+  const lineOf3 = (at) => {
     root ??= parseTree2(text, [], { allowTrailingComma: true, disallowComments: false });
     if (!root) return 1;
     return lineOfOffset(text, deepestNode(root, at).offset);
   };
   return {
-    lineOf: lineOf2,
-    error: (at, detail) => new InputError(file, detail, lineOf2(at), keyOfPath(at))
+    lineOf: lineOf3,
+    error: (at, detail) => new InputError(file, detail, lineOf3(at), keyOfPath(at))
   };
 }
 function deepestNode(root, at) {
@@ -49427,6 +49554,56 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// action/src/adapters/custom-json.ts
+function customJsonAdapter(name, direction) {
+  return {
+    name,
+    detect: detectCustomJson,
+    parse: (input) => parseCustomJson(input, name, direction)
+  };
+}
+var customSmallerAdapter = customJsonAdapter("custom-smaller", "lower");
+var customBiggerAdapter = customJsonAdapter("custom-bigger", "higher");
+var CUSTOM_JSON_HINT = "github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger (format: in perf-gate.yml)";
+function detectCustomJson({ text }) {
+  if (looksLikeCustomJson(text)) return { match: false, reason: CUSTOM_JSON_HINT };
+  return { match: false, reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger' };
+}
+function looksLikeCustomJson(text) {
+  const head = text.slice(0, 4096);
+  const first = /^\s*\[\s*\{([^{}]*)\}/.exec(head);
+  return first !== null && ["name", "unit", "value"].every((key) => new RegExp(`"${key}"\\s*:`).test(first[1]));
+}
+function parseCustomJson({ text, path: path2 }, format2, direction) {
+  const what = `github-action-benchmark custom JSON ([{"name": \u2026, "unit": \u2026, "value": \u2026}]) for --format ${format2}`;
+  const data2 = parseJsonText(text, path2, what);
+  const errors = jsonErrors(text, path2);
+  if (!Array.isArray(data2)) throw errors.error([], `expected a JSON array; found ${data2 === null ? "null" : typeof data2}: ${what}`);
+  if (data2.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
+  const seen = /* @__PURE__ */ new Map();
+  return data2.map((entry, i2) => {
+    if (!isRecord(entry)) throw errors.error([i2], 'expected an object {"name": string, "unit": string, "value": number}');
+    if (typeof entry.name !== "string" || entry.name.trim() === "") throw errors.error([i2, "name"], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
+    if (typeof entry.unit !== "string") throw errors.error([i2, "unit"], `expected a "unit" string, found ${JSON.stringify(entry.unit)}`);
+    if (typeof entry.value !== "number" || !Number.isFinite(entry.value)) {
+      throw errors.error([i2, "value"], `expected a finite number in "value", found ${JSON.stringify(entry.value)}`);
+    }
+    const earlier = seen.get(entry.name);
+    if (earlier !== void 0) {
+      throw errors.error([i2, "name"], `benchmark "${entry.name}" appears twice (entries ${earlier} and ${i2}); each name must be unique`);
+    }
+    seen.set(entry.name, i2);
+    const mapped = gabUnit(entry.unit);
+    return {
+      id: entry.name,
+      status: "ok",
+      metrics: {
+        [mapped.metric]: { unit: mapped.unit, direction, value: entry.value * mapped.scale, sourceUnit: entry.unit }
+      }
+    };
+  });
+}
+
 // action/src/adapters/folder-files.ts
 var STRUCTURED = /* @__PURE__ */ new Set([".json", ".jsonl", ".ndjson"]);
 var RESULTS = /* @__PURE__ */ new Set([...STRUCTURED, ".xml", ".csv", ".txt", ".out", ".output"]);
@@ -49443,6 +49620,7 @@ function whySkipped(path2, text) {
   if (structured) {
     if (extname(path2).toLowerCase() === ".json") parseJsonText(text, path2, "benchmark results (a JSON file in an input folder)");
     else parseJsonLines(text, path2, { cutOff: "the last line is cut off (truncated?); expected one JSON value per line", invalid: "invalid JSON; expected one JSON value per line" });
+    if (looksLikeCustomJson(text)) return CUSTOM_JSON_HINT;
     return "valid JSON, but no format recognised it";
   }
   return "no format recognised it";
@@ -49532,6 +49710,7 @@ var result_set_schema_default = {
         },
         value: { $ref: "#/$defs/finite" },
         exact: { type: "boolean" },
+        directionUnknown: { const: true },
         sourceUnit: { type: "string" }
       }
     }
@@ -49592,11 +49771,17 @@ var bmfAdapter = {
         if (!isRecord(measure) || typeof measure.value !== "number" || !Number.isFinite(measure.value)) {
           throw errors.error(isRecord(measure) ? [name, slug, "value"] : [name, slug], `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`);
         }
-        const known = BMF_MEASURES[slug];
-        const metric = known?.metric ?? slug;
-        const unit = known?.unit ?? "count";
-        const scale = known?.toBase ?? 1;
-        metrics[metric] = { unit, ...metricTraits(metric, unit), sourceUnit: slug === "latency" ? "ns" : unit, value: measure.value * scale };
+        const meaning = bmfMeasureMeaning(slug);
+        const { metric, unit } = meaning;
+        const { exact } = metricTraits(metric, unit);
+        metrics[metric] = {
+          unit,
+          direction: meaning.direction,
+          ...exact ? { exact } : {},
+          ...meaning.directionUnknown ? { directionUnknown: true } : {},
+          sourceUnit: slug === "latency" ? "ns" : unit,
+          value: scaleValue(measure.value, meaning.toBase)
+        };
       }
       return { id: name, status: "ok", metrics };
     });
@@ -49907,7 +50092,7 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
   const total = m * n;
   if (m === 0 || n === 0 || k < 1 || k > total) return NaN;
   if (workspace.lo.length < m) workspace = selectionWorkspace(m);
-  const { lo, hi, less1, le1, less2, le2, collect: collect3 } = workspace;
+  const { lo, hi, less1, le1, less2, le2, collect: collect4 } = workspace;
   lo.fill(0, 0, m);
   hi.fill(n, 0, m);
   let state = m * 2654435761 + n * 40503 + k >>> 0 || 1;
@@ -49927,14 +50112,14 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
         for (let j = lo[i2]; j < end; j++) {
           const v = y[j] - xi;
           let q = c2++;
-          while (q > 0 && collect3[q - 1] > v) {
-            collect3[q] = collect3[q - 1];
+          while (q > 0 && collect4[q - 1] > v) {
+            collect4[q] = collect4[q - 1];
             q--;
           }
-          collect3[q] = v;
+          collect4[q] = v;
         }
       }
-      return collect3[k - 1 - below];
+      return collect4[k - 1 - below];
     }
     state ^= state << 13;
     state >>>= 0;
@@ -50059,7 +50244,7 @@ function hodgesLehmannShift(x2, y, options = {}) {
   if (total === 0) return { estimate: NaN, lower: NaN, upper: NaN, achievedLevel: NaN, k: 0, method: "asymptotic" };
   const half = total >> 1;
   const ws = selectionWorkspace(m);
-  const estimate = total % 2 === 1 ? kthPairwiseDifference(xs, ys, half + 1, ws) : middlePair(xs, ys, half, ws);
+  const estimate2 = total % 2 === 1 ? kthPairwiseDifference(xs, ys, half + 1, ws) : middlePair(xs, ys, half, ws);
   const alpha = 1 - o.confidence;
   let k;
   let achievedLevel;
@@ -50075,7 +50260,7 @@ function hodgesLehmannShift(x2, y, options = {}) {
     achievedLevel = o.confidence;
   }
   return {
-    estimate,
+    estimate: estimate2,
     lower: kthPairwiseDifference(xs, ys, k, ws),
     upper: kthPairwiseDifference(xs, ys, total - k + 1, ws),
     achievedLevel,
@@ -50172,7 +50357,7 @@ function hodgesLehmannCenter(d, options = {}) {
   for (let i2 = 0; i2 < n; i2++) for (let j = i2; j < n; j++) walsh[c++] = (s[i2] + s[j]) / 2;
   sortNumbers(walsh);
   const half = total >> 1;
-  const estimate = total % 2 === 1 ? walsh[half] : (walsh[half - 1] + walsh[half]) / 2;
+  const estimate2 = total % 2 === 1 ? walsh[half] : (walsh[half - 1] + walsh[half]) / 2;
   const alpha = 1 - confidence;
   let k;
   let achievedLevel;
@@ -50192,7 +50377,7 @@ function hodgesLehmannCenter(d, options = {}) {
     achievedLevel = confidence;
   }
   return {
-    estimate,
+    estimate: estimate2,
     lower: walsh[k - 1],
     upper: walsh[total - k],
     achievedLevel,
@@ -50375,7 +50560,7 @@ function parseResult(result, index, errors) {
     }
   };
   if (Array.isArray(result.memory_usage_byte) && result.memory_usage_byte.length > 0) {
-    const peak = Math.max(...result.memory_usage_byte.filter((v) => typeof v === "number"));
+    const peak = maxOf(result.memory_usage_byte.filter((v) => typeof v === "number"));
     if (Number.isFinite(peak)) metrics.max_rss = { unit: "B", ...metricTraits("max_rss", "B"), sourceUnit: "B", value: peak };
   }
   const benchmark = { id: result.command, status: "ok", metrics };
@@ -50504,9 +50689,7 @@ var benchmarkDotNetAdapter = {
 };
 function parseBenchmark2(bench, index, errors) {
   const at = ["Benchmarks", index];
-  if (!isRecord(bench) || typeof bench.FullName !== "string" || bench.FullName === "") {
-    throw errors.error(isRecord(bench) ? [...at, "FullName"] : at, 'expected an object with a "FullName" string');
-  }
+  if (!isRecord(bench)) throw errors.error(at, 'expected an object with a "FullName" string');
   const job = typeof bench.DisplayInfo === "string" ? jobOf(bench.DisplayInfo) : void 0;
   const params = {};
   if (typeof bench.Parameters === "string" && bench.Parameters !== "") {
@@ -50515,9 +50698,13 @@ function parseBenchmark2(bench, index, errors) {
       if (eq > 0) params[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
   }
+  const fullName = fullNameOf(bench, params);
+  if (fullName === void 0) {
+    throw errors.error([...at, "FullName"], 'expected an object with a "FullName" string (or, before BenchmarkDotNet 0.10, "Type" and "Method")');
+  }
   const customJob = job !== void 0 && job !== "DefaultJob" ? job : void 0;
   if (customJob) params.job = customJob;
-  const id = customJob ? `${bench.FullName} [${customJob}]` : bench.FullName;
+  const id = customJob ? `${fullName} [${customJob}]` : fullName;
   const result = { id, status: "ok", metrics: {} };
   if (Object.keys(params).length > 0) result.params = params;
   const stats = bench.Statistics;
@@ -50541,6 +50728,8 @@ function parseBenchmark2(bench, index, errors) {
       }
       return ns * NS;
     });
+  } else if (Array.isArray(bench.Measurements)) {
+    samples = resultMeasurements(bench.Measurements, [...at, "Measurements"], errors);
   }
   if (samples) metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ns" });
   else if (summary2) metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ns" });
@@ -50557,6 +50746,28 @@ function jobOf(displayInfo) {
   if (at < 0) return void 0;
   const job = displayInfo.slice(at + 2).replace(/\s*\[[^\]]*\]\s*$/, "").replace(/\(.*\)\s*$/, "").trim();
   return job === "" ? void 0 : job;
+}
+function fullNameOf(bench, params) {
+  if (typeof bench.FullName === "string" && bench.FullName !== "") return bench.FullName;
+  if (typeof bench.Method !== "string" || bench.Method === "") return void 0;
+  const parts = [bench.Namespace, bench.Type, bench.Method].filter((p) => typeof p === "string" && p !== "");
+  const args = Object.entries(params).map(([k, v]) => `${k}: ${v}`);
+  return `${parts.join(".")}${args.length > 0 ? `(${args.join(", ")})` : ""}`;
+}
+function resultMeasurements(measurements, at, errors) {
+  const samples = [];
+  measurements.forEach((m, i2) => {
+    if (!isRecord(m)) return;
+    const result = m.IterationStage === void 0 ? m.IterationMode === "Result" : m.IterationStage === "Result" && m.IterationMode === "Workload";
+    if (!result) return;
+    const ns = finiteOrUndefined(m.Nanoseconds);
+    const ops = finiteOrUndefined(m.Operations);
+    if (ns === void 0 || ns < 0 || ops === void 0 || ops <= 0) {
+      throw errors.error([...at, i2], `expected "Nanoseconds" (\u2265 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`);
+    }
+    samples.push(ns / ops * NS);
+  });
+  return samples.length > 0 ? samples : void 0;
 }
 
 // action/src/adapters/tinybench.ts
@@ -50769,7 +50980,7 @@ var nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
 var nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
 var regexName = new RegExp("^" + nameRegexp + "$");
 function getAllMatches(string, regex2) {
-  const matches = [];
+  const matches2 = [];
   let match = regex2.exec(string);
   while (match) {
     const allmatches = [];
@@ -50778,10 +50989,10 @@ function getAllMatches(string, regex2) {
     for (let index = 0; index < len; index++) {
       allmatches.push(match[index]);
     }
-    matches.push(allmatches);
+    matches2.push(allmatches);
     match = regex2.exec(string);
   }
-  return matches;
+  return matches2;
 }
 var isName = function(string) {
   const match = regexName.exec(string);
@@ -51074,24 +51285,24 @@ function scanAttributeTokens(attrStr) {
   return tokens;
 }
 function validateAttributeString(attrStr, options) {
-  const matches = scanAttributeTokens(attrStr);
+  const matches2 = scanAttributeTokens(attrStr);
   const attrNames = {};
-  for (let i2 = 0; i2 < matches.length; i2++) {
-    if (matches[i2][1].length === 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i2][2] + "' has no space in starting.", getPositionFromMatch(matches[i2]));
-    } else if (matches[i2][3] !== void 0 && matches[i2][4] === void 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i2][2] + "' is without value.", getPositionFromMatch(matches[i2]));
-    } else if (matches[i2][3] === void 0 && !options.allowBooleanAttributes) {
-      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i2][2] + "' is not allowed.", getPositionFromMatch(matches[i2]));
+  for (let i2 = 0; i2 < matches2.length; i2++) {
+    if (matches2[i2][1].length === 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches2[i2][2] + "' has no space in starting.", getPositionFromMatch(matches2[i2]));
+    } else if (matches2[i2][3] !== void 0 && matches2[i2][4] === void 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches2[i2][2] + "' is without value.", getPositionFromMatch(matches2[i2]));
+    } else if (matches2[i2][3] === void 0 && !options.allowBooleanAttributes) {
+      return getErrorObject("InvalidAttr", "boolean attribute '" + matches2[i2][2] + "' is not allowed.", getPositionFromMatch(matches2[i2]));
     }
-    const attrName = matches[i2][2];
+    const attrName = matches2[i2][2];
     if (!validateAttrName(attrName)) {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i2]));
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches2[i2]));
     }
     if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
       attrNames[attrName] = 1;
     } else {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i2]));
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches2[i2]));
     }
   }
   return true;
@@ -54262,15 +54473,15 @@ function attrValue(match) {
 function buildAttributesMap(attrStr, jPath, tagName, force = false) {
   const options = this.options;
   if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
-    const matches = getAllMatches(attrStr, attrsRegx);
-    const len = matches.length;
+    const matches2 = getAllMatches(attrStr, attrsRegx);
+    const len = matches2.length;
     const attrs = {};
     const processedVals = new Array(len);
     let hasRawAttrs = false;
     const rawAttrsForMatcher = {};
     for (let i2 = 0; i2 < len; i2++) {
-      const attrName = this.resolveNameSpace(matches[i2][1]);
-      const oldVal = attrValue(matches[i2]);
+      const attrName = this.resolveNameSpace(matches2[i2][1]);
+      const oldVal = attrValue(matches2[i2]);
       if (attrName.length && oldVal !== void 0) {
         let val = oldVal;
         if (options.trimValues) val = val.trim();
@@ -54286,7 +54497,7 @@ function buildAttributesMap(attrStr, jPath, tagName, force = false) {
     const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
     let hasAttrs = false;
     for (let i2 = 0; i2 < len; i2++) {
-      const attrName = this.resolveNameSpace(matches[i2][1]);
+      const attrName = this.resolveNameSpace(matches2[i2][1]);
       if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
       let aName = options.attributeNamePrefix + attrName;
       if (attrName.length) {
@@ -54294,7 +54505,7 @@ function buildAttributesMap(attrStr, jPath, tagName, force = false) {
           aName = options.transformAttributeName(aName);
         }
         aName = sanitizeName(aName, options);
-        if (attrValue(matches[i2]) !== void 0) {
+        if (attrValue(matches2[i2]) !== void 0) {
           const oldVal = processedVals[i2];
           const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
           if (newVal === null || newVal === void 0) {
@@ -55397,6 +55608,104 @@ var callgrindAdapter = {
   }
 };
 
+// action/src/adapters/cachegrind.ts
+var cachegrindAdapter = {
+  name: "cachegrind",
+  detect({ text }) {
+    const head = text.slice(0, 4096);
+    if (!/^events: /m.test(head)) return { match: false, reason: 'no "events:" line near the start' };
+    if (/^# callgrind format|^(creator|version|positions): /m.test(head)) return { match: false, reason: "a callgrind file (creator/version/positions header), not cachegrind" };
+    if (!/^(desc|cmd): /.test(head)) return { match: false, reason: 'does not start with the "desc:" or "cmd:" line of a cachegrind file' };
+    return { match: true };
+  },
+  parse(input) {
+    const { path: path2, text } = input;
+    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a cachegrind.out file");
+    const totals = readTotals(text, path2);
+    const id = totals.cmd || input.name || "cachegrind";
+    return [{ id, status: "ok", metrics: cachegrindMetrics(totals.events) }];
+  }
+};
+var L1_EVENTS = ["I1mr", "D1mr", "D1mw"];
+var LL_EVENTS = ["ILmr", "DLmr", "DLmw"];
+var L1_MISS_CYCLES = 10;
+var LL_MISS_CYCLES = 100;
+function estimatedCycles(instructions, l1Misses, llMisses) {
+  return instructions + L1_MISS_CYCLES * l1Misses + LL_MISS_CYCLES * llMisses;
+}
+function cachegrindValues(events) {
+  const values = { instructions: events["Ir"] };
+  const has = (names) => names.every((n) => events[n] !== void 0);
+  if (has(L1_EVENTS) && has(LL_EVENTS)) {
+    const sum = (names) => names.reduce((s, n) => s + events[n], 0);
+    values["l1_misses"] = sum(L1_EVENTS);
+    values["ll_misses"] = sum(LL_EVENTS);
+    values["estimated_cycles"] = estimatedCycles(values["instructions"], values["l1_misses"], values["ll_misses"]);
+  }
+  return values;
+}
+function cachegrindMetrics(events) {
+  return Object.fromEntries(
+    // Only instructions is one event as cachegrind names it; the others are sums.
+    Object.entries(cachegrindValues(events)).map(([name, value]) => [name, buildMetric(name, "count", { value }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
+  );
+}
+var COST_LINE = /^\d+(?: \d+)*$/;
+var NAME_LINE = /^(?:fl|fi|fe|fn|ob)=/;
+function readTotals(text, path2) {
+  const lines = text.split("\n");
+  let cmd;
+  let inCmd = false;
+  let events;
+  let sums = [];
+  let summary2;
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const line2 = lines[i2].replace(/\r$/, "");
+    const at = i2 + 1;
+    if (summary2) {
+      if (line2.trim() !== "") throw new InputError(path2, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line2.slice(0, 80))}`, at);
+      continue;
+    }
+    if (line2.startsWith("events:")) {
+      if (events) throw new InputError(path2, 'a second "events:" line; expected one cachegrind run per file', at);
+      events = line2.slice(7).trim().split(/\s+/).filter(Boolean);
+      if (!events.includes("Ir")) throw new InputError(path2, `the events (${events.join(" ") || "none"}) do not include Ir (instructions), which cachegrind always counts`, at);
+      sums = events.map(() => 0);
+      inCmd = false;
+    } else if (line2.startsWith("cmd:")) {
+      cmd = line2.slice(4).trim();
+      inCmd = true;
+    } else if (inCmd) {
+      cmd = `${cmd ?? ""}
+${line2}`;
+    } else if (line2.startsWith("desc:") || line2.trim() === "") {
+    } else if (!events) {
+      throw new InputError(path2, `expected the "desc:", "cmd:" and "events:" header of a cachegrind file, found ${JSON.stringify(line2.slice(0, 80))}`, at);
+    } else if (line2.startsWith("summary:")) {
+      const values2 = line2.slice(8).trim().split(/\s+/);
+      if (values2.length !== events.length || !values2.every((v) => /^\d+$/.test(v))) {
+        throw new InputError(path2, `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(" ")}), found ${JSON.stringify(line2.slice(0, 120))}`, at);
+      }
+      summary2 = { values: values2.map(Number), line: at };
+    } else if (COST_LINE.test(line2)) {
+      const counts = line2.split(" ").slice(1).map(Number);
+      if (counts.length > events.length) throw new InputError(path2, `a cost line with ${counts.length} counts, but there are ${events.length} events`, at);
+      counts.forEach((c, k) => sums[k] += c);
+    } else if (!NAME_LINE.test(line2)) {
+      throw new InputError(path2, `expected a cost line (a line number and ${events.length} counts), "fl=", "fn=" or "summary:", found ${JSON.stringify(line2.slice(0, 80))}`, at);
+    }
+  }
+  if (!events) throw new InputError(path2, 'no "events:" line; expected a cachegrind output file', 1);
+  if (!summary2) throw new InputError(path2, 'no "summary:" line; the cachegrind file is truncated (cachegrind writes it last)', lines.length);
+  const { values, line } = summary2;
+  const names = events;
+  const differ = names.flatMap((n, k) => values[k] === sums[k] ? [] : [`${n} ${values[k]} against ${sums[k]}`]);
+  if (differ.length > 0) {
+    throw new InputError(path2, `the "summary:" totals do not match the sum of the cost lines (${differ.join(", ")}); the file is damaged`, line);
+  }
+  return { cmd: (cmd ?? "").trim(), events: Object.fromEntries(names.map((n, k) => [n, values[k]])) };
+}
+
 // action/src/adapters/strace.ts
 var RULE = /^-+( +-+)+\s*$/;
 var straceAdapter = {
@@ -55658,7 +55967,7 @@ function parseBenchmark3(input, estimates) {
   const samplePath = siblingPath(path2, "sample.json");
   const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), sampleText, samplePath);
   const samples = perIteration.map((ns) => ns * NS3);
-  const summary2 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: Math.min(...samples), max: Math.max(...samples) };
+  const summary2 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: minOf(samples), max: maxOf(samples) };
   const stddev2 = estimateOf(estimates, "std_dev", "StdDev");
   if (stddev2 !== void 0) summary2.stddev = stddev2 * NS3;
   const median3 = estimateOf(estimates, "median", "Median");
@@ -55773,9 +56082,9 @@ function parseBenchmark4(message, path2, line) {
   }
   const throughput = Array.isArray(message.throughput) ? message.throughput[0] : void 0;
   if (factor !== void 0 && isRecord(throughput) && typeof throughput.per_iteration === "number") {
-    const [name, rateUnit] = throughput.unit === "bytes" ? ["bytes_per_second", "B/s"] : ["throughput", "1/s"];
+    const [name, rateUnit2] = throughput.unit === "bytes" ? ["bytes_per_second", "B/s"] : ["throughput", "1/s"];
     const rates = perIteration.map((v) => throughput.per_iteration / (v * factor));
-    metrics[name] = buildMetric(name, rateUnit, { samples: rates }, { sourceUnit: `${String(throughput.unit)}/s` });
+    metrics[name] = buildMetric(name, rateUnit2, { samples: rates }, { sourceUnit: `${String(throughput.unit)}/s` });
   }
   return { id, status: "ok", metrics };
 }
@@ -55800,8 +56109,8 @@ var libtestAdapter = {
     return results;
   }
 };
-var BENCH_LINE = /^test .+? \.\.\. bench:\s+[\d,]+(?:\.\d+)? \S+\/iter/m;
-var BENCH_FULL = /^test (.+?)\s+\.\.\. bench:\s+([\d,]+(?:\.\d+)?) (\S+)\/iter \(\+\/- ([\d,]+(?:\.\d+)?)\)(?: = ([\d,]+(?:\.\d+)?) MB\/s)?\s*$/;
+var BENCH_LINE = /^test .+? \.\.\. bench:\s+[\d,]+(?:\.\d+)? \S+\/(?:iter|s)\b/m;
+var BENCH_FULL = /^test (.+?)\s+\.\.\. bench:\s+([\d,]+(?:\.\d+)?) (\S+) \(\+\/- ([\d,]+(?:\.\d+)?)\)(?: = ([\d,]+(?:\.\d+)?) MB\/s)?\s*$/;
 var OUTCOME_LINE = /^test (.+?)\s+\.\.\. (FAILED|ok|ignored)\b/;
 function number(text) {
   return Number(text.replace(/,/g, ""));
@@ -55842,7 +56151,9 @@ function parseText(text, path2) {
       const m = BENCH_FULL.exec(line);
       if (!m) throw new InputError(path2, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
-      add2({ id: name, status: "ok", metrics: metricsFor(number(value), unit, mbs === void 0 ? void 0 : number(mbs)) }, lineNo);
+      const measure = readUnit(unit);
+      if (!measure) throw new InputError(path2, `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, \xB5s, \u03BCs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`, lineNo);
+      add2({ id: name, status: "ok", metrics: metricsFor(number(value), measure, mbs === void 0 ? void 0 : number(mbs)) }, lineNo);
       return;
     }
     const outcome = OUTCOME_LINE.exec(line);
@@ -55879,26 +56190,39 @@ function parseJsonEvents(text, path2) {
       throw new InputError(path2, 'expected a bench event with "name" and a numeric "median" (ns/iter)', line);
     }
     const mbs = typeof event.mib_per_second === "number" ? event.mib_per_second : void 0;
-    results.push({ id: event.name, status: "ok", metrics: metricsFor(event.median, "ns", mbs) });
+    results.push({ id: event.name, status: "ok", metrics: metricsFor(event.median, readUnit("ns/iter"), mbs) });
   }
   if (started && !ended) {
     throw new InputError(path2, "no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)", text.split("\n").length);
   }
   return results;
 }
+var PANIC_HEADER = /panicked at \S+:\d+:\d+:$/;
+var PANIC_QUOTED = /panicked at '(.*)', \S+:\d+(?::\d+)?$/;
 function addLog(error2, line) {
   const lines = error2.logTail ? error2.logTail.split("\n") : [];
   if (lines.length >= 20) return;
-  if (lines.length > 0 && /panicked at /.test(lines[lines.length - 1])) error2.message = `panicked: ${line.trim()}`;
+  const quoted = PANIC_QUOTED.exec(line.trim());
+  if (quoted) error2.message = `panicked: ${quoted[1]}`;
+  else if (lines.length > 0 && PANIC_HEADER.test(lines[lines.length - 1].trim())) error2.message = `panicked: ${line.trim()}`;
   lines.push(line);
   error2.logTail = lines.join("\n");
 }
-function metricsFor(value, unit, mbPerSecond) {
+var TIME_EXPONENTS = { ns: -9, "\xB5s": -6, "\u03BCs": -6, us: -6, ms: -3, s: 0 };
+function readUnit(printed) {
+  const perIter = /^(\S+)\/iter$/.exec(printed);
+  if (perIter) {
+    const exponent = TIME_EXPONENTS[perIter[1]];
+    return exponent !== void 0 ? { metric: "time", unit: "s", exponent, sourceUnit: printed } : { metric: perIter[1], unit: "count", exponent: 0, sourceUnit: printed };
+  }
+  if (/^[^/\s]+\/s$/.test(printed)) return { metric: printed, unit: printed, exponent: 0, sourceUnit: printed };
+  return void 0;
+}
+function metricsFor(value, measure, mbPerSecond) {
   const metrics = {};
-  if (unit === "ns") metrics.time = buildMetric("time", "s", { value: value * 1e-9 }, { sourceUnit: "ns/iter" });
-  else metrics[unit] = buildMetric(unit, "count", { value }, { sourceUnit: `${unit}/iter` });
+  metrics[measure.metric] = buildMetric(measure.metric, measure.unit, { value: shiftDecimal(value, measure.exponent) }, { sourceUnit: measure.sourceUnit });
   if (mbPerSecond !== void 0) {
-    metrics.bytes_per_second = buildMetric("bytes_per_second", "B/s", { value: mbPerSecond * 1e6 }, { sourceUnit: "MB/s" });
+    metrics.bytes_per_second = buildMetric("bytes_per_second", "B/s", { value: shiftDecimal(mbPerSecond, 6) }, { sourceUnit: "MB/s" });
   }
   return metrics;
 }
@@ -55923,19 +56247,21 @@ var jmhAdapter = {
     return assemble(entries2);
   }
 };
-var MODES = {
-  thrpt: { metric: "throughput" },
-  avgt: { metric: "time" },
-  sample: { metric: "time" },
-  ss: { metric: "time" }
-};
+var MODES = /* @__PURE__ */ new Set(["thrpt", "avgt", "sample", "ss"]);
+function primaryName(scoreUnit) {
+  if (typeof scoreUnit !== "string") return void 0;
+  const { unit } = convertUnit(scoreUnit);
+  if (unit === "1/s") return "throughput";
+  if (unit === "s") return "time";
+  return void 0;
+}
 function readEntry(entry, index, errors) {
   const at = [index];
   if (!isRecord(entry) || typeof entry.benchmark !== "string") {
     throw errors.error(isRecord(entry) ? [...at, "benchmark"] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
-  if (typeof mode !== "string" || !MODES[mode]) {
+  if (typeof mode !== "string" || !MODES.has(mode)) {
     throw errors.error([...at, "mode"], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
@@ -55943,7 +56269,11 @@ function readEntry(entry, index, errors) {
   }
   const params = isRecord(entry.params) ? Object.entries(entry.params).map(([k, v]) => [k, String(v)]) : [];
   const metrics = {};
-  const primary = readMetric(entry.primaryMetric, MODES[mode].metric, [...at, "primaryMetric"], errors, entry.measurementIterations, entry.forks);
+  const name = primaryName(entry.primaryMetric.scoreUnit);
+  if (name === void 0 && typeof entry.primaryMetric.scoreUnit === "string") {
+    throw errors.error([...at, "primaryMetric", "scoreUnit"], `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`);
+  }
+  const primary = readMetric(entry.primaryMetric, name ?? "time", [...at, "primaryMetric"], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
     throw errors.error([...at, "primaryMetric", "score"], `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`);
   }
@@ -55953,8 +56283,8 @@ function readEntry(entry, index, errors) {
   }
   for (const [label, value] of Object.entries(entry.secondaryMetrics ?? {})) {
     if (!isRecord(value)) throw errors.error([...at, "secondaryMetrics", label], "expected a metric object");
-    const name = secondaryName(label.replace(/^\u00b7/, ""));
-    const read = readMetric(value, name, [...at, "secondaryMetrics", label], errors, entry.measurementIterations, entry.forks);
+    const name2 = secondaryName(label.replace(/^\u00b7/, ""));
+    const read = readMetric(value, name2, [...at, "secondaryMetrics", label], errors, entry.measurementIterations, entry.forks);
     if (read && !(read.name in metrics)) metrics[read.name] = read.metric;
   }
   return { benchmark: entry.benchmark, mode, threads: typeof entry.threads === "number" ? entry.threads : 1, params, metrics };
@@ -55965,13 +56295,17 @@ function secondaryName(label) {
   const percent2 = Number((Number(m[1]) * 100).toFixed(6));
   return `latency_p${percent2}`;
 }
+var TIME2 = { ns: 1e-9, us: 1e-6, "\xB5s": 1e-6, "\u03BCs": 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
+function inverse(f) {
+  const exponent = Math.round(Math.log10(f));
+  return Number(`1e${exponent}`) === f ? Number(`1e${-exponent}`) : 1 / f;
+}
 function convertUnit(scoreUnit) {
-  const time = { ns: 1e-9, us: 1e-6, "\xB5s": 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
-  const perTime = /^(?:ops|op)\/(\w+)$/.exec(scoreUnit);
-  if (perTime && time[perTime[1]] !== void 0) return { unit: "1/s", factor: 1 / time[perTime[1]] };
-  const timePer = /^(\w+)\/op$/.exec(scoreUnit);
-  if (timePer && time[timePer[1]] !== void 0) return { unit: "s", factor: time[timePer[1]] };
-  if (time[scoreUnit] !== void 0) return { unit: "s", factor: time[scoreUnit] };
+  const perTime = /^(?:ops|op)\/(\S+)$/.exec(scoreUnit);
+  if (perTime && TIME2[perTime[1]] !== void 0) return { unit: "1/s", factor: inverse(TIME2[perTime[1]]) };
+  const timePer = /^(\S+)\/op$/.exec(scoreUnit);
+  if (timePer && TIME2[timePer[1]] !== void 0) return { unit: "s", factor: TIME2[timePer[1]] };
+  if (TIME2[scoreUnit] !== void 0) return { unit: "s", factor: TIME2[scoreUnit] };
   switch (scoreUnit) {
     case "B/op":
     case "B":
@@ -56002,8 +56336,8 @@ function readMetric(raw2, name, at, errors, iterations, forks) {
     throw errors.error([...at, "score"], `expected a number or "NaN", found ${JSON.stringify(raw2.score)}`);
   }
   const { unit, factor } = convertUnit(raw2.scoreUnit);
-  const samples = rawSamples(raw2, at, errors).filter(Number.isFinite).map((v) => v * factor);
-  const score = jmhNumber(raw2.score) * factor;
+  const samples = rawSamples(raw2, at, errors).filter(Number.isFinite).map((v) => scaleValue(v, factor));
+  const score = scaleValue(jmhNumber(raw2.score), factor);
   const options = { sourceUnit: raw2.scoreUnit, .../^gc\.churn\./.test(name) ? { traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" } : {} };
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
   if (!Number.isFinite(score)) return void 0;
@@ -56229,31 +56563,32 @@ function parseResultLine(fields, source, pkg, path2, accumulator, split) {
     acc.values.set(unit, list2);
   }
 }
-var MAX_CPU_VALUES = 8;
 function procsSuffixes(lines) {
-  const basesOf = /* @__PURE__ */ new Map();
   const printed = /* @__PURE__ */ new Set();
   for (const { text } of lines) {
     if (!text.startsWith("Benchmark")) continue;
     const fields = text.trim().split(/\s+/);
-    if (fields.length < 4 || !/^\d+$/.test(fields[1])) continue;
-    printed.add(fields[0]);
-    const m = /^(.+)-(\d+)$/.exec(fields[0]);
-    if (m) basesOf.set(m[2], (basesOf.get(m[2]) ?? /* @__PURE__ */ new Set()).add(m[1]));
+    if (fields.length >= 4 && /^\d+$/.test(fields[1])) printed.add(fields[0]);
   }
-  if (basesOf.size === 0) return /* @__PURE__ */ new Set();
-  if (basesOf.size === 1) {
-    const [n, bases] = [...basesOf][0];
-    const plain = [...printed].filter((name) => !name.endsWith(`-${n}`) || !bases.has(name.slice(0, -n.length - 1)));
-    return plain.every((name) => bases.has(name)) ? /* @__PURE__ */ new Set([n]) : /* @__PURE__ */ new Set();
+  const suffixed = [...printed].map((name) => /^(.+)-(\d+)$/.exec(name)).filter((m) => m !== null);
+  const bare = new Set(suffixed.map((m) => m[1]).filter((base) => printed.has(base)));
+  const valuesOf2 = /* @__PURE__ */ new Map();
+  for (const name of printed) {
+    const m = bare.has(name) ? null : /^(.+)-(\d+)$/.exec(name);
+    const [base, value] = m ? [m[1], m[2]] : [name, "1"];
+    valuesOf2.set(base, (valuesOf2.get(base) ?? /* @__PURE__ */ new Set()).add(value));
   }
-  const shared = [...basesOf].filter(([, bases]) => bases.size > 1).map(([n]) => n);
-  const withBare = [...basesOf].filter(([, bases]) => [...bases].every((base) => printed.has(base))).map(([n]) => n);
-  return /* @__PURE__ */ new Set([...shared.length <= MAX_CPU_VALUES ? shared : [], ...withBare]);
+  const none = { procs: /* @__PURE__ */ new Set(), bare: /* @__PURE__ */ new Set() };
+  const sets = [...valuesOf2.values()];
+  const first = sets[0];
+  if (!first || !sets.every((set) => set.size === first.size && [...set].every((v) => first.has(v)))) return none;
+  if (sets.length === 1 && first.size > 1 && !first.has("1")) return none;
+  const procs = new Set([...first].filter((v) => v !== "1"));
+  return procs.size > 0 ? { procs, bare } : none;
 }
-function splitterFor(procs) {
+function splitterFor({ procs, bare }) {
   return (fullName) => {
-    const m = /^(.+)-(\d+)$/.exec(fullName);
+    const m = bare.has(fullName) ? null : /^(.+)-(\d+)$/.exec(fullName);
     if (m && procs.has(m[2])) return { name: m[1], procs: m[2] };
     return { name: fullName, procs: procs.size > 0 ? "1" : "" };
   };
@@ -56271,7 +56606,7 @@ function toResult2(acc, severalPkgs, severalProcs) {
   for (const [unit, values] of acc.values) {
     const known = UNITS[unit];
     if (known) {
-      metrics[known.metric] = buildMetric(known.metric, known.unit, { samples: values.map((v) => v * known.factor) }, { sourceUnit: unit });
+      metrics[known.metric] = buildMetric(known.metric, known.unit, { samples: values.map((v) => scaleValue(v, known.factor)) }, { sourceUnit: unit });
     } else {
       metrics[unit] = buildMetric(unit, unit, { samples: values }, { sourceUnit: unit });
     }
@@ -56459,6 +56794,1163 @@ function toResult3(group3) {
   return result;
 }
 
+// action/src/adapters/catch2.ts
+var catch2Adapter = {
+  name: "catch2",
+  detect({ text }) {
+    const head = text.slice(0, 65536);
+    if (/^\s*(?:<\?xml[^>]*\?>\s*)?<(?:Catch|Catch2TestRun)[\s>]/.test(head)) {
+      return /<BenchmarkResults[\s>]/.test(text) ? { match: true } : { match: false, reason: "Catch2 XML without <BenchmarkResults> (no BENCHMARK ran)" };
+    }
+    if (TABLE_HEADER.test(head)) return { match: true };
+    return { match: false, reason: 'no Catch2 "benchmark name  samples  iterations  estimated" table or <Catch> XML' };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Catch2 benchmark output (console or -r xml)");
+    const results = /^\s*</.test(text) ? parseXml2(text, path2) : parseConsole(text, path2);
+    if (results.length === 0) {
+      throw new InputError(path2, "no benchmark results; expected BENCHMARK tables (Catch2 console) or <BenchmarkResults> (-r xml); did the test filter match no benchmark?");
+    }
+    return results;
+  }
+};
+var TABLE_HEADER = /^benchmark name\s+samples\s+iterations\s+(?:estimated|est run time)\s*$/m;
+var NUMBER2 = String.raw`(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|inf|nan|-nan`;
+var UNIT = String.raw`ns|us|µs|ms|s`;
+var ROW = new RegExp(String.raw`^(.*?)\s*(?<!\S)(\d+)\s+(\d+)\s+(${NUMBER2}) (${UNIT})\s*$`);
+var STATS = new RegExp(String.raw`^\s+(${NUMBER2}) (${UNIT})\s+(${NUMBER2}) (${UNIT})\s+(${NUMBER2}) (${UNIT})\s*$`);
+var FAILED_BENCHMARK = /^(.*?)\s+Benchmark failed \((.*)\)\s*$/;
+var SECONDS = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, ms: 1e-3, s: 1 };
+var Results = class {
+  constructor(path2) {
+    this.path = path2;
+  }
+  path;
+  byId = /* @__PURE__ */ new Map();
+  add(result, line) {
+    if (this.byId.has(result.id)) {
+      throw new InputError(this.path, `benchmark "${result.id}" appears twice; give each BENCHMARK a distinct name`, line);
+    }
+    this.byId.set(result.id, result);
+  }
+  has(id) {
+    return this.byId.has(id);
+  }
+  list() {
+    return [...this.byId.values()];
+  }
+};
+function timeMetric(samples, mean2, stddev2, sourceUnit) {
+  const summary2 = { n: samples, mean: mean2, stddev: Number.isFinite(stddev2) && stddev2 >= 0 ? stddev2 : null };
+  return { time: buildMetric("time", "s", { summary: summary2 }, { sourceUnit }) };
+}
+function parseConsole(text, path2) {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const results = new Results(path2);
+  let testCase;
+  let inTable = false;
+  let nameParts = [];
+  let sawTable = false;
+  let closed = false;
+  let failure2;
+  const failTestCase = () => {
+    if (!failure2 || testCase === void 0 || results.has(testCase)) return;
+    results.add({ id: testCase, status: "failed", metrics: {}, error: { message: failure2.message } }, failure2.line);
+    failure2 = void 0;
+  };
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const line = lines[i2];
+    const lineNo = i2 + 1;
+    if (/^={20,}$/.test(line)) {
+      failTestCase();
+      inTable = false;
+      closed = true;
+      continue;
+    }
+    if (/^-{20,}$/.test(line) && i2 + 2 < lines.length && !/^-{20,}$/.test(lines[i2 + 1]) && !/^(?:benchmark name|\s)/.test(lines[i2 + 1])) {
+      const end = lines.findIndex((l, j) => j > i2 && /^-{20,}$/.test(l));
+      if (end > i2 && /:\d+$|\(\d+\)$/.test(lines[end + 1] ?? "")) {
+        failTestCase();
+        testCase = lines[i2 + 1].trim();
+        inTable = false;
+        i2 = end + 1;
+        continue;
+      }
+    }
+    if (TABLE_HEADER.test(line)) {
+      if (!/^\s+mean\s+low mean\s+high mean\s*$/.test(lines[i2 + 1] ?? "") || !/^\s+std dev\s+low std dev\s+high std dev\s*$/.test(lines[i2 + 2] ?? "")) {
+        throw new InputError(path2, 'expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" header lines below "benchmark name" (cut off?)', lineNo + 1);
+      }
+      inTable = true;
+      sawTable = true;
+      nameParts = [];
+      i2 += /^-{20,}$/.test(lines[i2 + 3] ?? "") ? 3 : 2;
+      continue;
+    }
+    const assertion = /^(.+):(\d+): FAILED:\s*$/.exec(line);
+    if (assertion) {
+      failure2 = { message: failedAssertion(lines, i2), line: lineNo };
+      inTable = false;
+      continue;
+    }
+    if (!inTable) continue;
+    if (line.trim() === "") {
+      nameParts = [];
+      continue;
+    }
+    if (/^[-.]{20,}$/.test(line)) {
+      inTable = false;
+      continue;
+    }
+    const failed = FAILED_BENCHMARK.exec(line);
+    if (failed) {
+      const id2 = joinName([...nameParts, failed[1]]);
+      results.add({ id: id2, status: "failed", metrics: {}, error: { message: `Benchmark failed (${failed[2]})` } }, lineNo);
+      nameParts = [];
+      continue;
+    }
+    const row = ROW.exec(line);
+    if (!row) {
+      nameParts.push(line);
+      continue;
+    }
+    const id = joinName([...nameParts, row[1]]);
+    nameParts = [];
+    if (id === "") throw new InputError(path2, "a benchmark row without a name", lineNo);
+    const mean2 = STATS.exec(lines[i2 + 1] ?? "");
+    const sd = STATS.exec(lines[i2 + 2] ?? "");
+    if (!mean2 || !sd) {
+      const bad = !mean2 ? i2 + 2 : i2 + 3;
+      const cut = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
+      throw new InputError(path2, `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`, Math.min(bad, lines.length));
+    }
+    const samples = Number(row[2]);
+    if (!(samples >= 1)) throw new InputError(path2, `expected a positive sample count for "${id}", found ${row[2]}`, lineNo);
+    const meanS = Number(mean2[1]) * SECONDS[mean2[2]];
+    const sdS = Number(sd[1]) * SECONDS[sd[2]];
+    if (!Number.isFinite(meanS)) throw new InputError(path2, `expected a finite mean for "${id}", found ${mean2[1]} ${mean2[2]}`, lineNo + 1);
+    results.add({ id, status: "ok", metrics: timeMetric(samples, meanS, sdS, mean2[2]) }, lineNo);
+    i2 += 2;
+  }
+  if (sawTable && !closed) {
+    throw new InputError(path2, 'no closing "=====" totals line; the Catch2 output stops early (truncated, or the program was killed)', lines.length);
+  }
+  return results.list();
+}
+function joinName(parts) {
+  return parts.map((p) => p.trim()).filter((p) => p !== "").join(" ");
+}
+function failedAssertion(lines, at) {
+  const body = [];
+  for (let j = at + 1; j < lines.length && body.length < 6; j++) {
+    const l = lines[j];
+    if (l.trim() === "" || /^[-=.]{20,}$/.test(l)) break;
+    body.push(l.trim());
+  }
+  return `${lines[at].replace(/:\s*$/, "")}${body.length ? `: ${body.join(" ")}` : ""}`;
+}
+var META2 = XMLParser.getMetaDataSymbol();
+function parseXml2(text, path2) {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? " (the file looks truncated)" : "";
+    throw new InputError(path2, `invalid XML: ${valid.err.msg}${truncated}; expected Catch2 -r xml output`, valid.err.line);
+  }
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    captureMetaData: true,
+    parseAttributeValue: false,
+    parseTagValue: false,
+    isArray: (name) => ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"].includes(name)
+  });
+  const doc = parser.parse(text);
+  const root = doc["Catch"] ?? doc["Catch2TestRun"];
+  if (root === void 0) throw new InputError(path2, "expected a <Catch> or <Catch2TestRun> root element (Catch2 -r xml)", 1);
+  const results = new Results(path2);
+  const testCases = [...asArray2(root["TestCase"]), ...asArray2(root["Group"]).flatMap((g) => asArray2(g["TestCase"]))];
+  for (const tc of testCases) {
+    const tcName = attr2(tc, "name") ?? "";
+    for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, text, path2, results);
+    const overall = asArray2(tc["OverallResult"])[0];
+    if (overall && attr2(overall, "success") === "false" && !results.has(tcName)) {
+      const expression = nested(tc, "Expression").find((e) => attr2(e, "success") === "false");
+      results.add({ id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } }, lineOf2(overall, text));
+    }
+  }
+  return results.list();
+}
+function nested(node, name) {
+  return [...asArray2(node[name]), ...asArray2(node["Section"]).flatMap((s) => nested(s, name))];
+}
+function readBenchmark(bench, text, path2, results) {
+  const line = lineOf2(bench, text);
+  const id = attr2(bench, "name");
+  if (id === void 0 || id === "") throw new InputError(path2, "expected a name attribute on <BenchmarkResults>", line);
+  const failed = asArray2(bench["failed"])[0];
+  if (failed) {
+    results.add({ id, status: "failed", metrics: {}, error: { message: `Benchmark failed (${attr2(failed, "message") ?? "no message"})` } }, line);
+    return;
+  }
+  const samples = Number(attr2(bench, "samples"));
+  if (!Number.isInteger(samples) || samples < 1) throw new InputError(path2, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr2(bench, "samples"))}`, line);
+  const mean2 = asArray2(bench["mean"])[0];
+  const sd = asArray2(bench["standardDeviation"])[0];
+  const meanNs = Number(mean2 ? attr2(mean2, "value") : void 0);
+  if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf2(mean2, text) : line);
+  const sdNs = Number(sd ? attr2(sd, "value") : Number.NaN);
+  results.add({ id, status: "ok", metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, "ns") }, line);
+}
+function describeExpression(e) {
+  const original = asArray2(e["Original"])[0]?.["#text"];
+  const expanded = asArray2(e["Expanded"])[0]?.["#text"];
+  const where2 = [attr2(e, "filename"), attr2(e, "line")].filter(Boolean).join(":");
+  const type = attr2(e, "type") ?? "assertion";
+  return `${where2 ? `${where2}: ` : ""}FAILED: ${type}( ${String(original ?? "").trim()} )${expanded !== void 0 ? ` with expansion: ${String(expanded).trim()}` : ""}`;
+}
+function asArray2(value) {
+  if (Array.isArray(value)) return value.flatMap(asArray2);
+  if (typeof value === "object" && value !== null) return [value];
+  if (typeof value === "string") return [{ "#text": value }];
+  return [];
+}
+function attr2(node, name) {
+  const v = node[`@${name}`];
+  return typeof v === "string" ? v : void 0;
+}
+function lineOf2(node, text) {
+  const meta2 = node[META2];
+  return meta2?.startIndex !== void 0 ? lineOfOffset(text, meta2.startIndex) : void 0;
+}
+
+// action/src/adapters/criterion-console.ts
+var criterionConsoleAdapter = {
+  name: "criterion-console",
+  detect({ text }) {
+    if (TIME_LINE.test(text.slice(0, 65536))) return { match: true };
+    return { match: false, reason: 'no criterion console "name  time:   [low estimate high]" line near the start' };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected criterion console output (cargo bench)");
+    const results = parseReport(text, path2);
+    if (results.length === 0) {
+      throw new InputError(path2, 'no benchmark results; expected "name  time:   [low estimate high]" lines (cargo bench with criterion)');
+    }
+    return results;
+  }
+};
+var TIME_UNITS4 = { ps: 1e-12, ns: 1e-9, \u00B5s: 1e-6, us: 1e-6, ms: 1e-3, s: 1 };
+var NUMBER3 = String.raw`[\d.]+(?:e[+-]?\d+)?`;
+var TIME_LINE = new RegExp(String.raw`^(?:\S.*?)?\s+time:\s+\[${NUMBER3} (?:ps|ns|µs|us|ms|s) `, "m");
+var RESULT = /^(\S.*?)?\s+(time|thrpt):\s+\[(.*)\]/;
+var PREFIX = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+var BINARY = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+function rateUnit(unit) {
+  const elem = /^([KMGT]?)elem\/s$/.exec(unit);
+  if (elem) return { metric: "throughput", unit: "1/s", factor: PREFIX[elem[1]] };
+  const bytes = /^([KMGT]i|[KMGT]?)B\/s$/.exec(unit);
+  if (bytes) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes[1]] ?? PREFIX[bytes[1]] };
+  const bits2 = /^([KMGT]?)b\/s$/.exec(unit);
+  if (bits2) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX[bits2[1]] / 8 };
+  return void 0;
+}
+function readTriple(inner) {
+  const m = new RegExp(String.raw`^\s*(${NUMBER3}) (\S+) (${NUMBER3}) (\S+) (${NUMBER3}) (\S+)\s*$`).exec(inner);
+  if (!m) return void 0;
+  return { values: [Number(m[1]), Number(m[3]), Number(m[5])], units: [m[2], m[4], m[6]] };
+}
+function metricOf(name, unit, sourceUnit, [low, estimate2, high], n) {
+  let data2 = { value: estimate2 };
+  if (n !== void 0 && n >= 2) {
+    const halfWidth = Math.abs(high - low) / 2;
+    data2 = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
+  }
+  return buildMetric(name, unit, data2, { sourceUnit });
+}
+function parseReport(text, path2) {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const results = /* @__PURE__ */ new Map();
+  const samples = /* @__PURE__ */ new Map();
+  let started;
+  let target;
+  let current;
+  let previous = "";
+  const add2 = (result, lineNo) => {
+    if (results.has(result.id)) {
+      throw new InputError(path2, `benchmark "${result.id}" appears twice (two bench targets, or two runs in one file?); read each as its own file`, lineNo);
+    }
+    results.set(result.id, result);
+  };
+  lines.forEach((line, index) => {
+    const lineNo = index + 1;
+    const running = /^\s+Running\s+(.*)$/.exec(line);
+    if (running) target = /deps\/([\w-]+?)-[0-9a-f]{16}\)?\s*$/.exec(running[1])?.[1] ?? /^(?:\S*\/)?([\w-]+)\.rs\b/.exec(running[1])?.[1] ?? target;
+    const progress = /^Benchmarking (.+?)(?:: (Warming up|Collecting (\d+) samples|Analyzing|Complete).*)?$/.exec(line);
+    if (progress) {
+      const id = progress[1];
+      if (progress[3] !== void 0) samples.set(id, Number(progress[3]));
+      if (!results.has(id)) started = { id, line: lineNo };
+      previous = "";
+      return;
+    }
+    const panic = /^thread '.*' panicked at (.*)$/.exec(line);
+    if (panic) {
+      const where2 = panic[1].replace(/:$/, "");
+      const message = /^'(.*)', (.*)$/.exec(where2);
+      const next = lines[index + 1]?.trim();
+      const text2 = message ? `panicked at ${message[2]}: ${message[1]}` : `panicked at ${where2}${next ? `: ${next}` : ""}`;
+      const id = started?.id ?? `${target ?? "cargo bench"} (bench target)`;
+      if (!results.has(id)) add2({ id, status: "failed", metrics: {}, error: { message: text2 } }, lineNo);
+      started = void 0;
+      return;
+    }
+    const result = RESULT.exec(line);
+    if (result) {
+      const [, head, kind, inner] = result;
+      if (inner.includes("%")) return;
+      const triple = readTriple(inner);
+      if (kind === "thrpt") {
+        if (!current || head) throw new InputError(path2, `a "thrpt:" line without the "time:" line of its benchmark above it`, lineNo);
+        const rates = triple?.units.map(rateUnit);
+        if (!triple || !rates || rates.some((r) => r === void 0 || r.metric !== rates[0].metric)) {
+          throw new InputError(path2, `expected "thrpt: [low estimate high]" in elem/s, B/s, KiB/s, MB/s \u2026 found ${JSON.stringify(line.trim())}`, lineNo);
+        }
+        const rate = rates[1];
+        const values2 = triple.values.map((v, i2) => v * rates[i2].factor);
+        current.metrics[rate.metric] = metricOf(rate.metric, rate.unit, triple.units[1], values2, samples.get(current.id));
+        return;
+      }
+      const id = (head ?? previous).trim();
+      if (id === "" || /^\s/.test(head ?? previous)) throw new InputError(path2, 'a "time:" line with no benchmark name on it or on the line above', lineNo);
+      if (!triple || triple.units.some((u) => TIME_UNITS4[u] === void 0)) {
+        throw new InputError(path2, `expected "time: [low estimate high]" in ps, ns, \xB5s, ms or s, found ${JSON.stringify(line.trim())}`, lineNo);
+      }
+      const values = triple.values.map((v, i2) => v * TIME_UNITS4[triple.units[i2]]);
+      current = { id, status: "ok", metrics: { time: metricOf("time", "s", triple.units[1], values, samples.get(id)) } };
+      add2(current, lineNo);
+      if (started?.id === id) started = void 0;
+      previous = "";
+      return;
+    }
+    if (/\btime:\s+\[/.test(line)) throw new InputError(path2, `a "time:" line cut short: ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
+    if (line.trim() !== "") {
+      if (!/^\s/.test(line)) current = void 0;
+      previous = line;
+    }
+  });
+  if (started) {
+    throw new InputError(path2, `benchmark "${started.id}" started (line ${started.line}) but has no result and no panic: the output stops early (truncated, or cargo bench was killed)`, lines.length);
+  }
+  return [...results.values()];
+}
+
+// action/src/adapters/julia-benchmarktools.ts
+var NS4 = 1e-9;
+var juliaBenchmarkToolsAdapter = {
+  name: "julia-benchmarktools",
+  detect({ text }) {
+    const head = text.slice(0, 16384);
+    if (!/^\s*\[\s*\{/.test(head)) return { match: false, reason: "not a JSON array starting with a version object" };
+    if (!/"BenchmarkTools"\s*:/.test(head) || !/"Julia"\s*:/.test(head)) {
+      return { match: false, reason: 'no {"Julia", "BenchmarkTools"} version object (BenchmarkTools.save)' };
+    }
+    return { match: true };
+  },
+  parse({ text, path: path2 }) {
+    const what = 'BenchmarkTools.save JSON ([{"Julia", "BenchmarkTools"}, [["BenchmarkGroup", {...}]]])';
+    const data2 = parseJsonText(text, path2, what);
+    const errors = jsonErrors(text, path2);
+    if (!Array.isArray(data2) || data2.length !== 2 || !isRecord(data2[0]) || !Array.isArray(data2[1])) {
+      throw new InputError(path2, `expected ${what}`, 1);
+    }
+    if (data2[1].length === 0) throw errors.error([1], "no saved values; expected at least one BenchmarkGroup or Trial");
+    const results = [];
+    data2[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
+    if (results.length === 0) throw errors.error([1], "the saved groups hold no Trial or TrialEstimate");
+    const seen = /* @__PURE__ */ new Set();
+    for (const r of results) {
+      if (seen.has(r.id)) throw errors.error([1], `benchmark "${r.id}" appears twice; save one group per file or give the groups distinct keys`);
+      seen.add(r.id);
+    }
+    return results;
+  }
+};
+function collect3(value, at, names, out, errors) {
+  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== "string" || !isRecord(value[1])) {
+    throw errors.error(at, 'expected a ["TypeName", {fields}] pair as BenchmarkTools writes it');
+  }
+  const type = value[0].replace(/^BenchmarkTools\./, "");
+  const fields = value[1];
+  const fieldsAt = [...at, 1];
+  const id = names.length > 0 ? names.join("/") : type;
+  switch (type) {
+    case "BenchmarkGroup": {
+      if (!isRecord(fields.data)) throw errors.error([...fieldsAt, "data"], `expected the group's "data" object`);
+      for (const [key, child] of Object.entries(fields.data)) collect3(child, [...fieldsAt, "data", key], [...names, key], out, errors);
+      return;
+    }
+    case "Trial":
+      out.push(trial(id, fields, fieldsAt, errors));
+      return;
+    case "TrialEstimate":
+      out.push(estimate(id, fields, fieldsAt, errors));
+      return;
+    case "TrialRatio":
+    case "TrialJudgement":
+      throw errors.error(at, `"${id}" is a ${type}, a comparison of two runs, not a measurement; save the Trials (run(suite)) or their estimates instead`);
+    case "Parameters":
+      throw errors.error(at, `"${id}" holds tuning Parameters, not results; save the results of run(suite)`);
+    default:
+      throw errors.error([...at, 0], `unknown BenchmarkTools type "${value[0]}"; expected BenchmarkGroup, Trial or TrialEstimate`);
+  }
+}
+function trial(id, fields, at, errors) {
+  if (!Array.isArray(fields.times)) throw errors.error([...at, "times"], `expected "times" (nanoseconds per evaluation) for "${id}"`);
+  if (fields.times.length === 0) {
+    return { id, status: "failed", error: { message: "the Trial has no samples (the benchmark never ran)" }, metrics: {} };
+  }
+  const metrics = {};
+  metrics.time = buildMetric("time", "s", { samples: nanoseconds(fields.times, [...at, "times"], errors) }, { sourceUnit: "ns" });
+  addMemory(metrics, fields, at, errors);
+  return { id, status: "ok", metrics };
+}
+function estimate(id, fields, at, errors) {
+  const time = finiteOrUndefined(fields.time);
+  if (time === void 0 || time < 0) throw errors.error([...at, "time"], `expected "time" in nanoseconds for "${id}"`);
+  const metrics = { time: buildMetric("time", "s", { value: time * NS4 }, { sourceUnit: "ns" }) };
+  addMemory(metrics, fields, at, errors);
+  return { id, status: "ok", metrics };
+}
+function addMemory(metrics, fields, at, errors) {
+  for (const [key, metric, unit, sourceUnit] of [["memory", "alloc_bytes", "B", "bytes"], ["allocs", "allocs", "count", "allocs"]]) {
+    if (fields[key] === void 0) continue;
+    const v = finiteOrUndefined(fields[key]);
+    if (v === void 0 || v < 0) throw errors.error([...at, key], `expected a non-negative "${key}", found ${JSON.stringify(fields[key])}`);
+    metrics[metric] = buildMetric(metric, unit, { value: v }, { sourceUnit });
+  }
+}
+function nanoseconds(values, at, errors) {
+  return values.map((v, i2) => {
+    const ns = finiteOrUndefined(v);
+    if (ns === void 0 || ns < 0) throw errors.error([...at, i2], `expected a non-negative number of nanoseconds, found ${JSON.stringify(v)}`);
+    return ns * NS4;
+  });
+}
+
+// action/src/adapters/ruby-output.ts
+var RUBY_ERROR = /(?:[^\s`']*?\.rb|-e|\(irb\)):\d+:in [`'].*?': (.*)$/;
+function rubyErrorIn(line) {
+  const m = RUBY_ERROR.exec(line);
+  return m ? { at: m.index, message: m[1].trim() } : void 0;
+}
+function labelLeftOpen(text) {
+  if (text.endsWith("\n")) return void 0;
+  const lines = text.split("\n");
+  const label = lines[lines.length - 1].replace(/\r$/, "").trim();
+  return label === "" ? void 0 : { label, line: lines.length };
+}
+
+// action/src/adapters/benchmark-ips.ts
+var SCALE = { "": 1, k: 1e3, M: 1e6, B: 1e9, T: 1e12, Q: 1e15 };
+var SCALED = String.raw`(\d+(?:\.\d+)?)([kMBTQ]?)`;
+var BODY = String.raw`${SCALED}\s*\(±\s*(\d+(?:\.\d+)?)%\) i/s(?:\s+\(\s*\d+(?:\.\d+)?\s*\S+/i\))?\s+-\s+\d+(?:\.\d+)?[kMBTQ]?(?:\s+in\s+\d+(?:\.\d+)?s)?`;
+var RESULT2 = new RegExp(String.raw`^(.*?)\s*${BODY}\s*$`);
+var WARMUP = new RegExp(String.raw`^(.*?)\s*${SCALED}\s*i/100ms\s*$`);
+var PARTIAL = /\(±\s*\d|\d i\/s\b|i\/100/;
+var benchmarkIpsAdapter = {
+  name: "benchmark-ips",
+  detect({ text }) {
+    const head = text.slice(0, 65536);
+    if (/^\s*\[/.test(head)) {
+      return /"central_tendency"\s*:/.test(head) || /"ips"\s*:/.test(head) && /"cycles"\s*:/.test(head) ? { match: true } : { match: false, reason: 'a JSON array without benchmark-ips "ips"/"central_tendency" and "cycles" keys' };
+    }
+    const lines = head.split("\n").map((l) => l.replace(/\r$/, ""));
+    if (lines.some((l) => RESULT2.test(l))) return { match: true };
+    if (lines.some((l) => /^Warming up -+\s*$/.test(l)) && lines.some((l) => WARMUP.test(l))) return { match: true };
+    return { match: false, reason: 'no "<label> <n> (\xB1 <p>%) i/s - <iterations>" line (Ruby benchmark-ips)' };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Ruby benchmark-ips output");
+    const { ips, failed } = /^\s*\[/.test(text) ? { ips: parseJson2(text, path2), failed: [] } : parseReport2(text, path2);
+    const results = [...ips.entries()].map(([id, values]) => ({
+      id,
+      status: "ok",
+      metrics: { throughput: buildMetric("throughput", "1/s", values.length === 1 ? { value: values[0] } : { samples: values }, { sourceUnit: "i/s" }) }
+    }));
+    return [...results.filter((r) => !failed.some((f) => f.id === r.id)), ...failed];
+  }
+};
+var LABEL_WIDTH = 20;
+function parseReport2(text, path2) {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const ips = /* @__PURE__ */ new Map();
+  const warmed = /* @__PURE__ */ new Map();
+  const failed = [];
+  const fail = (label, message) => {
+    failed.push({ id: label, status: "failed", error: { message }, metrics: {} });
+  };
+  let comparison2 = false;
+  let pending;
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const line = lines[i2];
+    if (/^Warming up -+\s*$/.test(line) || /^Calculating -+\s*$/.test(line)) {
+      comparison2 = false;
+      continue;
+    }
+    if (/^Comparison:\s*$/.test(line)) comparison2 = true;
+    if (comparison2 || line.trim() === "") {
+      if (line.trim() === "") comparison2 = false;
+      continue;
+    }
+    const error2 = rubyErrorIn(line);
+    if (error2) {
+      fail(pending?.label ?? (line.slice(0, Math.min(error2.at, LABEL_WIDTH)).trim() || line.slice(0, LABEL_WIDTH).trim()), `the block raised: ${error2.message}`);
+      pending = void 0;
+      break;
+    }
+    const result = RESULT2.exec(line);
+    const warmup = result ? void 0 : WARMUP.exec(line);
+    const match = result ?? warmup;
+    if (match) {
+      const label = match[1].trim() || pending?.label;
+      if (label === void 0) throw new InputError(path2, "a result row without a label (the line naming it is missing)", i2 + 1);
+      pending = void 0;
+      if (warmup) warmed.set(label, i2 + 1);
+      else ips.set(label, [...ips.get(label) ?? [], Number(result[2]) * SCALE[result[3]]]);
+      continue;
+    }
+    if (PARTIAL.test(line)) throw new InputError(path2, `expected "<label> <n> (\xB1 <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+    pending = /^ruby \d/.test(line) || /% confidence$/.test(line) ? void 0 : { label: line.trim(), line: i2 + 1 };
+  }
+  const open2 = text.endsWith("\n") ? void 0 : labelLeftOpen(text) ?? pending;
+  if (open2 && failed.length === 0 && !RESULT2.test(lines[open2.line - 1]) && !WARMUP.test(lines[open2.line - 1])) {
+    fail(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
+  }
+  if (failed.length > 0) {
+    for (const label of warmed.keys()) {
+      if (!ips.has(label) && !failed.some((f) => f.id === label)) fail(label, `not measured: the run stopped at "${failed[0].id}" before measuring it`);
+    }
+  } else {
+    for (const [label, line] of warmed) {
+      if (!ips.has(label)) throw new InputError(path2, `"${label}" was warmed up but has no result row: the output stops early`, line);
+    }
+  }
+  if (ips.size === 0 && failed.length === 0) throw new InputError(path2, 'no "<label> <n> (\xB1 <p>%) i/s - <iterations>" result line found (Ruby benchmark-ips)');
+  return { ips, failed };
+}
+function parseJson2(text, path2) {
+  const data2 = parseJsonText(text, path2, "benchmark-ips JSON (x.json!)");
+  if (!Array.isArray(data2) || data2.length === 0) throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
+  const errors = jsonErrors(text, path2);
+  const ips = /* @__PURE__ */ new Map();
+  data2.forEach((entry, index) => {
+    if (!isRecord(entry) || typeof entry.name !== "string") throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
+    const key = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
+    const value = finiteOrUndefined(entry[key]);
+    if (value === void 0 || value < 0) throw errors.error([index, key], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key])}`);
+    ips.set(entry.name, [...ips.get(entry.name) ?? [], value]);
+  });
+  return ips;
+}
+
+// action/src/adapters/ruby-benchmark.ts
+var CAPTION = /^\s*user\s+system\s+total\s+real\s*$/;
+var NUMBER4 = String.raw`(-?\d+\.\d+)`;
+var ROW2 = new RegExp(String.raw`^(.*?)\s*${NUMBER4}\s+${NUMBER4}\s+${NUMBER4}\s+\(\s*${NUMBER4}\)\s*$`);
+var PARTIAL_ROW = new RegExp(String.raw`^.*?\s${NUMBER4}\s+${NUMBER4}(?:\s|$)`);
+var REHEARSAL = /^Rehearsal -+\s*$/;
+var REHEARSAL_END = /^-+ total: \d+(?:\.\d+)?sec\s*$/;
+var rubyBenchmarkAdapter = {
+  name: "ruby-benchmark",
+  detect({ text }) {
+    const lines = text.slice(0, 65536).split("\n").map((l) => l.replace(/\r$/, ""));
+    const caption = lines.findIndex((l) => CAPTION.test(l));
+    if (caption < 0) return { match: false, reason: 'no "user system total real" header (Ruby Benchmark.bm)' };
+    if (!lines.some((l) => ROW2.test(l))) return { match: false, reason: 'no "<label> <user> <system> <total> (<real>)" row' };
+    return { match: true };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Ruby Benchmark.bm output ("user system total real" and rows)');
+    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+    const runs = /* @__PURE__ */ new Map();
+    let failed;
+    let rehearsalAt;
+    let tableAt;
+    let rowsInTable = 0;
+    const closeTable = () => {
+      if (tableAt !== void 0 && rowsInTable === 0) {
+        throw new InputError(path2, 'a "user system total real" table has no rows: the output stops early', tableAt);
+      }
+    };
+    for (let i2 = 0; i2 < lines.length && !failed; i2++) {
+      const line = lines[i2];
+      if (REHEARSAL.test(line)) {
+        closeTable();
+        tableAt = void 0;
+        rehearsalAt = i2 + 1;
+        continue;
+      }
+      const error2 = rubyErrorIn(line);
+      if (error2 && (rehearsalAt !== void 0 || tableAt !== void 0)) {
+        failed = failure(line.slice(0, error2.at), `the block raised: ${error2.message}`);
+        break;
+      }
+      if (rehearsalAt !== void 0) {
+        if (REHEARSAL_END.test(line)) rehearsalAt = void 0;
+        continue;
+      }
+      if (CAPTION.test(line)) {
+        closeTable();
+        tableAt = i2 + 1;
+        rowsInTable = 0;
+        continue;
+      }
+      if (tableAt === void 0) continue;
+      const row = ROW2.exec(line);
+      if (!row) {
+        if (PARTIAL_ROW.test(line)) throw new InputError(path2, `expected "<label> <user> <system> <total> (<real>)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+        continue;
+      }
+      rowsInTable++;
+      if (row[1].trim().startsWith(">")) continue;
+      const label = labelOf(row[1]) || `#${rowsInTable}`;
+      const run = runs.get(label) ?? { real: [], user: [], system: [] };
+      run.user.push(Number(row[2]));
+      run.system.push(Number(row[3]));
+      run.real.push(Number(row[5]));
+      runs.set(label, run);
+    }
+    const open2 = failed ? void 0 : labelLeftOpen(text);
+    if (open2 && !ROW2.test(lines[open2.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
+      failed = failure(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
+    } else if (!failed) {
+      if (rehearsalAt !== void 0) throw new InputError(path2, 'the bmbm Rehearsal has no "---- total: \u2026sec" line: the output stops early', rehearsalAt);
+      closeTable();
+    }
+    if (runs.size === 0 && !failed) throw new InputError(path2, 'no "user system total real" table with rows found (Ruby Benchmark.bm)');
+    const results = [...runs.entries()].map(([id, run]) => ({
+      id,
+      status: "ok",
+      metrics: {
+        time: buildMetric("time", "s", one(run.real), { sourceUnit: "s" }),
+        user_time: buildMetric("user_time", "s", one(run.user), { sourceUnit: "s" }),
+        system_time: buildMetric("system_time", "s", one(run.system), { sourceUnit: "s" })
+      }
+    }));
+    if (!failed) return results;
+    return [...results.filter((r) => r.id !== failed.id), failed];
+  }
+};
+function labelOf(text) {
+  return text.trim().replace(/:$/, "");
+}
+function failure(labelText, message) {
+  return { id: labelOf(labelText) || "(unlabelled block)", status: "failed", error: { message }, metrics: {} };
+}
+function one(values) {
+  return values.length === 1 ? { value: values[0] } : { samples: values };
+}
+
+// action/src/adapters/dart-benchmark-harness.ts
+var DART_DOUBLE = String.raw`-?\d+(?:\.\d+)?(?:e[+-]?\d+)?`;
+var REPORT = new RegExp(String.raw`^(.+)\(RunTime\): (${DART_DOUBLE}) us\.$`);
+var STARTS_LIKE_REPORT = /^.+\(RunTime\):/;
+var dartBenchmarkHarnessAdapter = {
+  name: "dart-benchmark-harness",
+  detect({ text }) {
+    const head = text.slice(0, 65536);
+    if (head.split("\n").some((line) => REPORT.test(line.replace(/\r$/, "")))) return { match: true };
+    return { match: false, reason: 'no "<Name>(RunTime): <score> us." line (Dart benchmark_harness)' };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Dart benchmark_harness "<Name>(RunTime): <score> us." lines');
+    const scores = /* @__PURE__ */ new Map();
+    text.split("\n").forEach((raw2, i2) => {
+      const line = raw2.replace(/\r$/, "");
+      const m = REPORT.exec(line);
+      if (!m) {
+        if (STARTS_LIKE_REPORT.test(line)) {
+          throw new InputError(path2, `expected "<Name>(RunTime): <score> us.", found ${JSON.stringify(line.slice(0, 120))} (cut short, or a score that is not a number)`, i2 + 1);
+        }
+        return;
+      }
+      const us = Number(m[2]);
+      if (!Number.isFinite(us) || us < 0) throw new InputError(path2, `expected a non-negative score in microseconds, found ${m[2]}`, i2 + 1);
+      scores.set(m[1], [...scores.get(m[1]) ?? [], us * 1e-6]);
+    });
+    if (scores.size === 0) throw new InputError(path2, 'no "<Name>(RunTime): <score> us." line found (Dart benchmark_harness)');
+    return [...scores.entries()].map(([id, values]) => ({
+      id,
+      status: "ok",
+      metrics: { time: buildMetric("time", "s", values.length === 1 ? { value: values[0] } : { samples: values }, { sourceUnit: "us" }) }
+    }));
+  }
+};
+
+// action/src/adapters/benchmarkluau.ts
+var ANSI = /\x1b\[[0-9;]*m/g;
+var SUCCESS = /^SUCCESS: (.+?)\s*:\s+(\d+(?:\.\d+)?)ms \+\/-\s+(\d+(?:\.\d+)?)% on (.+?)(?: \(\s*[+-]\d+(?:\.\d+)?%, [^)]*\))?\s*$/;
+var FAILED = /^FAILED:\s+'(.+)' on '(.+)'\s*$/;
+var benchmarkLuauAdapter = {
+  name: "benchmarkluau",
+  detect({ text }) {
+    const head = text.slice(0, 65536).replace(ANSI, "");
+    if (head.split("\n").some((line) => SUCCESS.test(line))) return { match: true };
+    return { match: false, reason: 'no "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" line (Luau bench.py)' };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Luau bench.py "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" lines');
+    const lines = text.replace(ANSI, "").split("\n").map((l) => l.replace(/\r$/, ""));
+    const results = /* @__PURE__ */ new Map();
+    let mainVm;
+    let tableAt;
+    let tableClosed = false;
+    const add2 = (result, lineNo) => {
+      if (results.has(result.id)) throw new InputError(path2, `test "${result.id}" appears twice`, lineNo);
+      results.set(result.id, result);
+    };
+    lines.forEach((line, i2) => {
+      if (/^=+RESULTS=+$/.test(line)) tableAt = i2 + 1;
+      if (tableAt !== void 0 && /^Total\s+\|/.test(line)) tableClosed = true;
+      if (line.startsWith("SUCCESS:")) {
+        const m = SUCCESS.exec(line);
+        if (!m) throw new InputError(path2, `expected "SUCCESS: <name> : <n>ms +/- <p>% on <vm>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+        const [, name, ms, , vm] = m;
+        mainVm ??= vm;
+        const other = vm !== mainVm;
+        add2({
+          id: other ? `${name} [${vm}]` : name,
+          status: "ok",
+          ...other ? { params: { vm } } : {},
+          metrics: { time: buildMetric("time", "s", { value: Number(ms) * 1e-3 }, { sourceUnit: "ms" }) }
+        }, i2 + 1);
+        return;
+      }
+      const failed = FAILED.exec(line);
+      if (failed) {
+        const [, what, vm] = failed;
+        const main2 = /\.lua$/.test(what);
+        const name = main2 ? what.replace(/^.*[\\/]/, "").replace(/\.lua$/, "") : `${what} [${vm.replace(/^.*[\\/]/, "")}]`;
+        add2({ id: name, status: "failed", error: { message: `bench.py reported FAILED on ${vm} (the script printed no result)` }, metrics: {} }, i2 + 1);
+      }
+    });
+    if (results.size === 0) throw new InputError(path2, 'no "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" or "FAILED:" line found (Luau bench.py)');
+    if (tableAt !== void 0 && !tableClosed) {
+      throw new InputError(path2, 'the RESULTS table has no "Total" row; the output stops early (truncated, or bench.py was killed)', lines.length);
+    }
+    return [...results.values()];
+  }
+};
+
+// action/src/adapters/console-time.ts
+var SHORT = /^(.+): (\d+(?:\.\d+)?)(ms|s)(?: - timer ended)?$/;
+var MINUTES = /^(.+): (\d+):(\d{2}\.\d+) \(m:ss\.mmm\)$/;
+var HOURS = /^(.+): (\d+):(\d{2}):(\d{2}\.\d+) \(h:mm:ss\.mmm\)$/;
+var CUT = /^.+: \d[\d.:]*$/;
+var DETECT_LINES = 1e3;
+function timerLine(line) {
+  let m = SHORT.exec(line);
+  if (m) return { label: m[1], seconds: Number(m[2]) * (m[3] === "ms" ? 1e-3 : 1) };
+  m = MINUTES.exec(line);
+  if (m) return { label: m[1], seconds: Number(m[2]) * 60 + Number(m[3]) };
+  m = HOURS.exec(line);
+  if (m) return { label: m[1], seconds: Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]) };
+  return void 0;
+}
+var consoleTimeAdapter = {
+  name: "console-time",
+  detect({ text }) {
+    const lines = text.split("\n", DETECT_LINES).map((l) => l.replace(/\r$/, "")).filter((l) => l.trim() !== "");
+    if (lines.length === 0) return { match: false, reason: "no lines" };
+    const other = lines.find((l) => !timerLine(l));
+    if (other !== void 0) return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
+    return { match: true };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected console.time lines ("<label>: <n>ms")');
+    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+    const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== "");
+    if (!text.endsWith("\n") && CUT.test(lines[last]) && !timerLine(lines[last])) {
+      throw new InputError(path2, `the last line stops inside its time, ${JSON.stringify(lines[last].slice(0, 120))} (the output was cut short)`, last + 1);
+    }
+    const times = /* @__PURE__ */ new Map();
+    for (const line of lines) {
+      const timer = timerLine(line);
+      if (timer) times.set(timer.label, [...times.get(timer.label) ?? [], timer.seconds]);
+    }
+    if (times.size === 0) throw new InputError(path2, 'no console.time line ("<label>: <n>ms", "<label>: <n>s") found');
+    return [...times.entries()].map(([id, seconds]) => ({
+      id,
+      status: "ok",
+      metrics: { time: buildMetric("time", "s", seconds.length === 1 ? { value: seconds[0] } : { samples: seconds }, { sourceUnit: "ms" }) }
+    }));
+  }
+};
+
+// action/src/adapters/iai.ts
+var iaiAdapter = {
+  name: "iai",
+  detect({ text }) {
+    const head = stripAnsi(text.slice(0, 65536));
+    if (!/^[ \t]+Instructions:[ \t]+\d+[ \t]*(?:\||\(|$)/m.test(head)) {
+      return { match: false, reason: 'no indented "Instructions:  <count>" line of iai / iai-callgrind' };
+    }
+    if (!/^\S.*\r?\n(?:[ \t]+.*\r?\n)*?[ \t]+Instructions:/m.test(head)) {
+      return { match: false, reason: 'no benchmark name line before "Instructions:"' };
+    }
+    return { match: true };
+  },
+  parse({ text, path: path2 }) {
+    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected iai / iai-callgrind output (cargo bench)");
+    return new BlockReader(path2).read(stripAnsi(text));
+  }
+};
+var COUNTS = {
+  "instructions": "instructions",
+  "l1 hits": "l1_hits",
+  "l1 accesses": "l1_hits",
+  "ll hits": "ll_hits",
+  "l2 hits": "ll_hits",
+  "l2 accesses": "ll_hits",
+  "ram hits": "ram_hits",
+  "ram accesses": "ram_hits",
+  "total read+write": "total_read_write",
+  "estimated cycles": "estimated_cycles"
+};
+var COUNTED_SECTIONS = /* @__PURE__ */ new Set(["CALLGRIND", "CACHEGRIND"]);
+var LABEL_LINE = /^[ \t]+([A-Za-z][A-Za-z0-9 +]*?):[ \t]*(.*)$/;
+var SECTION_LINE = /^[ \t]+=+ ([A-Z][A-Z -]*?) =+[ \t]*$/;
+var CURRENT_VALUE = /^(\d+)(?:[ \t]*\|[ \t]*\S+)?(?:[ \t]+\(.*)?[ \t]*$/;
+var ANSI2 = /\u001b\[[0-9;]*[A-Za-z]/g;
+function stripAnsi(text) {
+  return text.replace(ANSI2, "");
+}
+var BlockReader = class {
+  constructor(path2) {
+    this.path = path2;
+  }
+  path;
+  blocks = [];
+  block;
+  pending;
+  counted = true;
+  read(text) {
+    const lines = text.split("\n");
+    const endsCleanly = text.endsWith("\n");
+    if (endsCleanly) lines.pop();
+    lines.forEach((raw2, index) => this.line(raw2.replace(/\r$/, ""), index + 1));
+    this.checkEnd(lines, endsCleanly);
+    if (this.blocks.length === 0) {
+      throw new InputError(this.path, 'no benchmark with an "Instructions:" (or cache hits) count; expected iai / iai-callgrind output from cargo bench', 1);
+    }
+    this.checkUnique();
+    return this.blocks.map((b) => ({ id: b.id, status: "ok", metrics: toMetrics(b.counts) }));
+  }
+  line(line, lineNo) {
+    if (line.trim() === "") {
+      if (this.block) this.block.closed = true;
+      this.block = void 0;
+      this.pending = void 0;
+      return;
+    }
+    if (!/^[ \t]/.test(line)) {
+      this.nameLine(line.trim(), lineNo);
+      return;
+    }
+    if (this.pending) this.pending.complete = true;
+    const section = SECTION_LINE.exec(line);
+    if (section) {
+      this.counted = COUNTED_SECTIONS.has(section[1].trim());
+      return;
+    }
+    const labelled = LABEL_LINE.exec(line);
+    const metric = labelled ? COUNTS[labelled[1].toLowerCase()] : void 0;
+    if (!labelled || metric === void 0 || !this.counted) return;
+    const value = CURRENT_VALUE.exec(labelled[2].trim());
+    if (!value) {
+      throw new InputError(this.path, `expected a whole count after "${labelled[1]}:" (optionally "|old" and a change in brackets), found ${JSON.stringify(labelled[2].trim())}`, lineNo);
+    }
+    const block = this.currentBlock(labelled[1], lineNo);
+    if (block.counts.has(metric)) {
+      throw new InputError(this.path, `"${labelled[1]}" appears twice for benchmark "${block.id}" (several processes or tools in one block are not read)`, lineNo);
+    }
+    block.counts.set(metric, Number(value[1]));
+  }
+  nameLine(text, lineNo) {
+    if (this.block || !this.pending || this.pending.complete) {
+      const afterBlock = this.block !== void 0;
+      this.block = void 0;
+      this.pending = { lines: [text], line: lineNo, complete: false, afterBlock };
+      this.counted = true;
+    } else {
+      this.pending.lines.push(text);
+    }
+  }
+  currentBlock(label, lineNo) {
+    if (this.block) return this.block;
+    if (!this.pending) throw new InputError(this.path, `"${label}:" comes without a benchmark name line before it`, lineNo);
+    this.block = { id: this.pending.lines.join(" "), line: this.pending.line, counts: /* @__PURE__ */ new Map(), closed: false };
+    this.blocks.push(this.block);
+    this.pending = void 0;
+    return this.block;
+  }
+  /** Output cut short: see the header. */
+  checkEnd(lines, endsCleanly) {
+    const last = lines.length;
+    if (!endsCleanly && (this.block || this.pending)) {
+      throw new InputError(this.path, "the output ends in the middle of a line (truncated?); the last benchmark's counts may be cut", last);
+    }
+    if (this.pending?.afterBlock) {
+      throw new InputError(this.path, `the output ends after the name "${this.pending.lines.join(" ")}" without its counts (truncated? a benchmark that panics stops the run)`, this.pending.line);
+    }
+    const [before, final] = this.blocks.slice(-2);
+    if (final && before && !final.closed && final.counts.size < before.counts.size && [...final.counts.keys()].every((k) => before.counts.has(k))) {
+      throw new InputError(this.path, `the last benchmark "${final.id}" has ${final.counts.size} counts where the one before has ${before.counts.size} (truncated?)`, last);
+    }
+  }
+  checkUnique() {
+    const seen = /* @__PURE__ */ new Map();
+    for (const b of this.blocks) {
+      const first = seen.get(b.id);
+      if (first !== void 0) throw new InputError(this.path, `benchmark "${b.id}" appears twice (first at line ${first}); each name must be unique`, b.line);
+      seen.set(b.id, b.line);
+    }
+  }
+};
+function toMetrics(counts) {
+  const metrics = {};
+  for (const [name, value] of counts) metrics[name] = buildMetric(name, "count", { value });
+  return metrics;
+}
+
+// action/src/adapters/vitest-bench.ts
+var MS2 = 1e-3;
+var vitestBenchAdapter = {
+  name: "vitest-bench",
+  detect({ text }) {
+    const head = text.slice(0, 65536);
+    if (!/^\s*\{\s*"files"\s*:\s*\[/.test(head)) return { match: false, reason: 'not a JSON object starting with a "files" array' };
+    if (!/"groups"\s*:/.test(head) || !/"fullName"\s*:/.test(head)) return { match: false, reason: 'no vitest "groups" / "fullName" keys' };
+    return { match: true };
+  },
+  parse({ text, path: path2 }) {
+    const what = 'vitest bench JSON ({"files": [{"groups": [{"fullName", "benchmarks": [...]}]}]})';
+    const data2 = parseJsonText(text, path2, what);
+    const errors = jsonErrors(text, path2);
+    if (!isRecord(data2) || !Array.isArray(data2.files)) throw new InputError(path2, `expected ${what}`, 1);
+    const results = [];
+    data2.files.forEach((file, f) => {
+      const groups = isRecord(file) ? file.groups : void 0;
+      if (!Array.isArray(groups)) throw errors.error(["files", f, "groups"], 'expected a "groups" array');
+      groups.forEach((group3, g) => {
+        const at = ["files", f, "groups", g];
+        if (!isRecord(group3) || typeof group3.fullName !== "string" || !Array.isArray(group3.benchmarks)) {
+          throw errors.error(at, 'expected a group with a "fullName" string and a "benchmarks" array');
+        }
+        const fullName = group3.fullName;
+        group3.benchmarks.forEach((bench, b) => results.push(parseBenchmark5(bench, fullName, [...at, "benchmarks", b], errors)));
+      });
+    });
+    if (results.length === 0) throw errors.error(["files"], "no benchmarks in any file (did the filter match nothing?)");
+    const seen = /* @__PURE__ */ new Set();
+    for (const r of results) {
+      if (seen.has(r.id)) throw new InputError(path2, `benchmark "${r.id}" appears twice; each name must be unique within its group`);
+      seen.add(r.id);
+    }
+    return results;
+  }
+};
+function parseBenchmark5(bench, fullName, at, errors) {
+  if (!isRecord(bench) || typeof bench.name !== "string") throw errors.error(at, 'expected a benchmark with a "name" string');
+  const id = `${fullName} > ${bench.name}`;
+  const samples = Array.isArray(bench.samples) ? bench.samples : [];
+  if (bench.mean === void 0 && bench.sampleCount === void 0 && samples.length === 0) {
+    return { id, status: "failed", error: { message: "vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)" }, metrics: {} };
+  }
+  const summary2 = buildSummary(
+    { n: bench.sampleCount ?? (samples.length > 0 ? samples.length : void 0), mean: bench.mean, stddev: bench.sd, median: bench.median, min: bench.min, max: bench.max },
+    MS2
+  );
+  const metrics = {};
+  if (samples.length > 0) {
+    const seconds = samples.map((v, i2) => {
+      const ms = finiteOrUndefined(v);
+      if (ms === void 0 || ms < 0) throw errors.error([...at, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
+      return ms * MS2;
+    });
+    metrics.time = buildMetric("time", "s", summary2 ? { samples: seconds, summary: summary2 } : { samples: seconds }, { sourceUnit: "ms" });
+  } else if (summary2 && summary2.mean >= 0) {
+    metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ms" });
+  } else {
+    throw errors.error([...at, summary2 || finiteOrUndefined(bench.mean) === void 0 ? "mean" : "sampleCount"], `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`);
+  }
+  const hz = finiteOrUndefined(bench.hz);
+  if (hz !== void 0 && hz > 0) metrics.throughput = buildMetric("throughput", "1/s", { value: hz }, { sourceUnit: "ops/s" });
+  return { id, status: "ok", metrics };
+}
+
+// action/src/adapters/asv.ts
+var asvAdapter = {
+  name: "asv",
+  detect({ text }) {
+    const head = text.slice(0, 65536);
+    if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
+    if (isBenchmarksJson(head)) return { match: true };
+    if (!/"result_columns"\s*:/.test(head)) return { match: false, reason: 'no asv "result_columns" key' };
+    if (!/"results"\s*:/.test(text) || !/"(?:commit_hash|env_name)"\s*:/.test(head)) {
+      return { match: false, reason: 'no asv "results" with "commit_hash" / "env_name"' };
+    }
+    return { match: true };
+  },
+  parse({ text, path: path2, readRelated }) {
+    if (/^\s*\{/.test(text) && isBenchmarksJson(text.slice(0, 65536)) && !/"result_columns"\s*:/.test(text)) return [];
+    const quoted = quoteNonFinite2(text);
+    const what = "an asv results file (results/<machine>/<commit>-<env>.json, version 2)";
+    const data2 = parseJsonText(quoted, path2, what);
+    const errors = jsonErrors(quoted, path2);
+    if (!isRecord(data2)) throw new InputError(path2, `expected ${what}`, 1);
+    if (data2.version !== 2) {
+      throw errors.error(["version"], `asv results version ${JSON.stringify(data2.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`);
+    }
+    const columns = columnIndexes(data2.result_columns, errors);
+    if (!isRecord(data2.results) || Object.keys(data2.results).length === 0) {
+      throw errors.error(["results"], 'expected a non-empty "results" object (did the benchmark filter match nothing?)');
+    }
+    const info2 = benchmarkInfo(readRelated);
+    const out = [];
+    let skipped = 0;
+    for (const [name, row] of Object.entries(data2.results)) {
+      const read = readBenchmark2(name, row, columns, info2[name], errors);
+      out.push(...read.results);
+      skipped += read.skipped;
+    }
+    if (out.length === 0) throw errors.error(["results"], `all ${skipped} results were skipped (NaN); nothing was measured`);
+    return out;
+  }
+};
+function columnIndexes(value, errors) {
+  if (!Array.isArray(value) || !value.every((c) => typeof c === "string")) {
+    throw errors.error(["result_columns"], 'expected "result_columns" to be an array of column names');
+  }
+  const names = value;
+  const at = (name) => names.includes(name) ? names.indexOf(name) : void 0;
+  const result = at("result");
+  if (result === void 0) throw errors.error(["result_columns"], 'no "result" column in "result_columns"');
+  const columns = { result };
+  const params = at("params");
+  const samples = at("samples");
+  if (params !== void 0) columns.params = params;
+  if (samples !== void 0) columns.samples = samples;
+  return columns;
+}
+function isBenchmarksJson(head) {
+  return /"code"\s*:\s*"/.test(head) && /"param_names"\s*:/.test(head) && /"type"\s*:\s*"(?:time|memory|peakmemory|track)"/.test(head);
+}
+function benchmarkInfo(readRelated) {
+  const text = readRelated("../benchmarks.json");
+  if (text === void 0) return {};
+  let data2;
+  try {
+    data2 = JSON.parse(quoteNonFinite2(text));
+  } catch {
+    return {};
+  }
+  if (!isRecord(data2)) return {};
+  const info2 = {};
+  for (const [name, b] of Object.entries(data2)) {
+    if (!isRecord(b)) continue;
+    const entry = {};
+    if (typeof b.type === "string") entry.type = b.type;
+    if (typeof b.unit === "string") entry.unit = b.unit;
+    if (Array.isArray(b.param_names) && b.param_names.every((p) => typeof p === "string")) entry.paramNames = b.param_names;
+    info2[name] = entry;
+  }
+  return info2;
+}
+function typeFromName(name) {
+  const fn = name.split(".").pop() ?? name;
+  if (/^(?:time_|timeraw_|Time[A-Z_]|Timeraw[A-Z_])/.test(fn)) return "time";
+  if (/^(?:peakmem_|PeakMem[A-Z_])/.test(fn)) return "peakmemory";
+  if (/^(?:mem_|Mem[A-Z_])/.test(fn)) return "memory";
+  return "track";
+}
+function readBenchmark2(name, row, columns, info2, errors) {
+  const at = ["results", name];
+  if (!Array.isArray(row) || row.length <= columns.result) {
+    throw errors.error(at, `expected an array with a "result" at position ${columns.result + 1} for "${name}"`);
+  }
+  const params = readParams(columns.params !== void 0 ? row[columns.params] : void 0, [...at, columns.params ?? 0], errors);
+  const combos = combinations(params);
+  const value = row[columns.result];
+  if (value === null) {
+    return { results: [{ id: name, status: "failed", error: { message: "asv recorded no result: the benchmark failed (its traceback is in the asv run output)" }, metrics: {} }], skipped: 0 };
+  }
+  if (!Array.isArray(value) || value.length !== combos.length) {
+    throw errors.error([...at, columns.result], `expected "result" to be an array of ${combos.length} value(s), one per parameter combination, for "${name}"`);
+  }
+  const samplesColumn = columns.samples !== void 0 ? row[columns.samples] : void 0;
+  const type = info2?.type ?? typeFromName(name);
+  const names = params.map((_, k) => info2?.paramNames?.[k] ?? `param${k + 1}`);
+  const results = [];
+  let skipped = 0;
+  value.forEach((v, i2) => {
+    const combo = combos[i2];
+    const id = combo.length > 0 ? `${name}(${combo.join(", ")})` : name;
+    const base = combo.length > 0 ? { id, params: Object.fromEntries(names.map((n, k) => [n, combo[k]])) } : { id };
+    if (v === null) {
+      results.push({ ...base, status: "failed", error: { message: "asv recorded no result for this parameter combination: it failed (see the asv run output)" }, metrics: {} });
+      return;
+    }
+    if (v === "NaN") {
+      skipped++;
+      return;
+    }
+    const number2 = finiteOrUndefined(v);
+    if (number2 === void 0) throw errors.error([...at, columns.result, i2], `expected a number, null (failed) or NaN (skipped), found ${JSON.stringify(v)}`);
+    const samples = Array.isArray(samplesColumn) ? readSamples2(samplesColumn[i2], [...at, columns.samples, i2], errors) : void 0;
+    results.push({ ...base, status: "ok", metrics: metricsFor2(type, number2, samples, info2?.unit) });
+  });
+  return { results, skipped };
+}
+function readParams(value, at, errors) {
+  if (value === void 0 || value === null) return [];
+  if (!Array.isArray(value) || !value.every((p) => Array.isArray(p) && p.length > 0 && p.every((x2) => typeof x2 === "string"))) {
+    throw errors.error(at, 'expected "params" to be an array of lists of parameter values (strings)');
+  }
+  return value;
+}
+function combinations(params) {
+  return params.reduce((acc, values) => acc.flatMap((prefix) => values.map((v) => [...prefix, v])), [[]]);
+}
+function readSamples2(value, at, errors) {
+  if (value === void 0 || value === null) return void 0;
+  if (!Array.isArray(value)) throw errors.error(at, "expected a list of samples");
+  if (value.length === 0) return void 0;
+  return value.map((s, k) => {
+    const n = finiteOrUndefined(s);
+    if (n === void 0 || n < 0) throw errors.error([...at, k], `expected a sample (a non-negative number), found ${JSON.stringify(s)}`);
+    return n;
+  });
+}
+function metricsFor2(type, value, samples, unit) {
+  switch (type) {
+    case "time":
+      return { time: buildMetric("time", "s", samples ? { samples } : { value }, { sourceUnit: "seconds" }) };
+    case "peakmemory":
+      return { max_rss: buildMetric("max_rss", "B", { value }, { sourceUnit: "bytes" }) };
+    case "memory":
+      return { memory: buildMetric("memory", "B", { value }, { sourceUnit: "bytes" }) };
+    default: {
+      const metric = buildMetric("value", unit ?? "unit", samples ? { samples } : { value }, { direction: "lower" });
+      metric.directionUnknown = true;
+      return { value: metric };
+    }
+  }
+}
+function quoteNonFinite2(text) {
+  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => token.startsWith('"') ? token : `"${token}"`);
+}
+
 // action/src/adapters/index.ts
 var ADAPTERS = {
   [resultSetAdapter.name]: resultSetAdapter,
@@ -56474,6 +57966,7 @@ var ADAPTERS = {
   [gnuTimeAdapter.name]: gnuTimeAdapter,
   [massifAdapter.name]: massifAdapter,
   [callgrindAdapter.name]: callgrindAdapter,
+  [cachegrindAdapter.name]: cachegrindAdapter,
   [straceAdapter.name]: straceAdapter,
   [perfStatAdapter.name]: perfStatAdapter,
   [criterionAdapter.name]: criterionAdapter,
@@ -56481,7 +57974,22 @@ var ADAPTERS = {
   [libtestAdapter.name]: libtestAdapter,
   [jmhAdapter.name]: jmhAdapter,
   [goBenchAdapter.name]: goBenchAdapter,
-  [gbenchAdapter.name]: gbenchAdapter
+  [gbenchAdapter.name]: gbenchAdapter,
+  [catch2Adapter.name]: catch2Adapter,
+  [criterionConsoleAdapter.name]: criterionConsoleAdapter,
+  [juliaBenchmarkToolsAdapter.name]: juliaBenchmarkToolsAdapter,
+  [benchmarkIpsAdapter.name]: benchmarkIpsAdapter,
+  [rubyBenchmarkAdapter.name]: rubyBenchmarkAdapter,
+  [dartBenchmarkHarnessAdapter.name]: dartBenchmarkHarnessAdapter,
+  [benchmarkLuauAdapter.name]: benchmarkLuauAdapter,
+  [iaiAdapter.name]: iaiAdapter,
+  [vitestBenchAdapter.name]: vitestBenchAdapter,
+  [asvAdapter.name]: asvAdapter,
+  // Last of the detected ones: its lines carry no mark of their tool, so it only takes files made of nothing else.
+  [consoleTimeAdapter.name]: consoleTimeAdapter,
+  // Never detected (the direction is not in the file); named with --format, they say so when nothing matches.
+  [customSmallerAdapter.name]: customSmallerAdapter,
+  [customBiggerAdapter.name]: customBiggerAdapter
 };
 function formatNames() {
   return ["auto", ...Object.keys(ADAPTERS)];
@@ -56787,7 +58295,7 @@ function parseYaml(text, file) {
     const pair = parent.items.find((p) => ((0, import_yaml.isScalar)(p.key) ? p.key.value : p.key) === path2[path2.length - 1]);
     return pair && (0, import_yaml.isNode)(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : void 0;
   };
-  const lineOf2 = (path2) => {
+  const lineOf3 = (path2) => {
     for (let depth = path2.length; depth >= 0; depth--) {
       const prefix = path2.slice(0, depth);
       const line = depth > 0 ? keyLine(prefix) : void 0;
@@ -56797,7 +58305,7 @@ function parseYaml(text, file) {
     }
     return void 0;
   };
-  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf: lineOf2 };
+  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf: lineOf3 };
 }
 function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
@@ -56858,7 +58366,14 @@ var METRIC_DIMENSION = {
   cycles: "count",
   syscalls: "count",
   allocs: "count",
-  errors: "count"
+  errors: "count",
+  l1_hits: "count",
+  ll_hits: "count",
+  ram_hits: "count",
+  total_read_write: "count",
+  estimated_cycles: "count",
+  l1_misses: "count",
+  ll_misses: "count"
 };
 function dimensionOfMetric(metric) {
   return METRIC_DIMENSION[metric] ?? (metric.startsWith("syscalls.") ? "count" : void 0);
@@ -57447,15 +58962,11 @@ function hasFiles(dir) {
 }
 
 // action/src/store/bmf.ts
-function slugOf(metric) {
-  for (const [slug, m] of Object.entries(BMF_MEASURES)) if (m.metric === metric) return { slug, fromBase: m.fromBase };
-  return { slug: metric, fromBase: 1 };
-}
 function measureOf(metric, fromBase) {
-  const scale = (x2) => x2 * fromBase;
+  const scale = (x2) => scaleValue(x2, fromBase);
   if (metric.samples && metric.samples.length > 0) {
     const s = metric.samples;
-    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(Math.min(...s)), upper_value: scale(Math.max(...s)) };
+    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(minOf(s)), upper_value: scale(maxOf(s)) };
   }
   if (metric.summary) {
     const m = { value: scale(metric.summary.mean) };
@@ -57471,7 +58982,7 @@ function toBmf(set) {
     if (b.status !== "ok") continue;
     const measures = {};
     for (const [name, metric] of Object.entries(b.metrics)) {
-      const { slug, fromBase } = slugOf(name);
+      const { slug, fromBase } = bmfSlugFor(name, metric.unit, metric.direction, metric.directionUnknown === true);
       const m = measureOf(metric, fromBase);
       if (m) measures[slug] = m;
     }
@@ -57621,7 +59132,7 @@ function encodeRun(set) {
   return gzipSync(serializeResultSet(set), { level: 9 });
 }
 function decodeRun(bytes, file, validate5) {
-  return validate5(parseJson2(gunzip(bytes, file), file), file);
+  return validate5(parseJson3(gunzip(bytes, file), file), file);
 }
 function encodeMonth(key, runs) {
   const header = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs.map((r) => ({ commit: r.commit, runId: r.runId })) };
@@ -57632,11 +59143,11 @@ function encodeMonth(key, runs) {
 function decodeMonth(bytes, file, validate5) {
   const lines = gunzip(bytes, file).split("\n");
   if (lines.at(-1) === "") lines.pop();
-  const header = checkHeader(parseJson2(lines[0] ?? "", file), file);
+  const header = checkHeader(parseJson3(lines[0] ?? "", file), file);
   if (lines.length !== header.runs.length + 1) {
     throw new InputError(file, `the header names ${header.runs.length} runs but the file holds ${lines.length - 1}`);
   }
-  const runs = header.runs.map((r, i2) => ({ ...r, set: validate5(parseJson2(lines[i2 + 1], file, i2 + 2), `${file} (run ${r.runId})`) }));
+  const runs = header.runs.map((r, i2) => ({ ...r, set: validate5(parseJson3(lines[i2 + 1], file, i2 + 2), `${file} (run ${r.runId})`) }));
   return { header, runs };
 }
 function decodeMonthHeader(prefix, file, complete) {
@@ -57651,7 +59162,7 @@ function decodeMonthHeader(prefix, file, complete) {
     if (complete) throw new InputError(file, "truncated: the month header line never ends");
     return void 0;
   }
-  return checkHeader(parseJson2(text.slice(0, end), file, 1), file);
+  return checkHeader(parseJson3(text.slice(0, end), file, 1), file);
 }
 function monthEntries(header, file, createdOf) {
   return header.runs.map((r) => ({ testbed: header.testbed, commit: r.commit, runId: r.runId, created: createdOf(r.runId), file }));
@@ -57663,7 +59174,7 @@ function gunzip(bytes, file) {
     throw new InputError(file, `not a whole gzip file (truncated or corrupt: ${error2.message})`);
   }
 }
-function parseJson2(text, file, line) {
+function parseJson3(text, file, line) {
   try {
     return JSON.parse(text);
   } catch (error2) {
@@ -57829,7 +59340,7 @@ function historyStore(backend, validate5) {
         },
         { exclusive: true }
       );
-      removedAll.push(...removedHere);
+      pushAll(removedAll, removedHere);
     }
     lastView = void 0;
     return removedAll.sort(byCreation);
@@ -58158,7 +59669,7 @@ function driftWindow(chain, entries2, testbed, fromCommit, window2) {
 function earliestRelevantTime(chain, length) {
   const times = chain.slice(0, length).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
   if (times.length === 0) return void 0;
-  return new Date(Math.min(...times) - 24 * 3600 * 1e3);
+  return new Date(minOf(times) - 24 * 3600 * 1e3);
 }
 
 // action/src/store/history/pool.ts
@@ -58214,6 +59725,7 @@ function poolMetric(all) {
   const base = { unit: first.unit, direction: first.direction };
   if (first.sourceUnit !== void 0) base.sourceUnit = first.sourceUnit;
   if (all.every((m) => m.exact === true)) base.exact = true;
+  if (all.some((m) => m.directionUnknown === true)) base.directionUnknown = true;
   if (all.length === 1) return first;
   if (all.every((m) => m.samples !== void 0 && m.samples.length > 0)) return { ...base, samples: all.flatMap((m) => m.samples) };
   const summaries = all.map(summaryOf);
@@ -58226,7 +59738,7 @@ function summaryOf(m) {
     const n = m.samples.length;
     const mean2 = m.samples.reduce((a, b) => a + b, 0) / n;
     const stddev2 = n > 1 ? Math.sqrt(m.samples.reduce((a, x2) => a + (x2 - mean2) ** 2, 0) / (n - 1)) : null;
-    return { n, mean: mean2, stddev: stddev2, min: Math.min(...m.samples), max: Math.max(...m.samples) };
+    return { n, mean: mean2, stddev: stddev2, min: minOf(m.samples), max: maxOf(m.samples) };
   }
   return m.summary;
 }
@@ -58236,8 +59748,8 @@ function poolSummaries(all) {
   const known = all.every((s) => typeof s.stddev === "number" || s.n === 1);
   const ss = all.reduce((a, s) => a + (s.n - 1) * (s.stddev ?? 0) ** 2 + s.n * (s.mean - mean2) ** 2, 0);
   const out = { n, mean: mean2, stddev: known && n > 1 ? Math.sqrt(ss / (n - 1)) : null };
-  if (all.every((s) => s.min !== void 0)) out.min = Math.min(...all.map((s) => s.min));
-  if (all.every((s) => s.max !== void 0)) out.max = Math.max(...all.map((s) => s.max));
+  if (all.every((s) => s.min !== void 0)) out.min = minOf(all.map((s) => s.min));
+  if (all.every((s) => s.max !== void 0)) out.max = maxOf(all.map((s) => s.max));
   return out;
 }
 function median2(xs) {
@@ -58638,17 +60150,114 @@ import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync7 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 
+// action/src/adapters/bencher-perf.ts
+function parseBencherPerf(text, file, choice = {}) {
+  const data2 = parseJsonText(text, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
+  const errors = jsonErrors(text, file);
+  if (!isRecord(data2) || !Array.isArray(data2["results"])) throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
+  const lines = data2["results"].map((line, i2) => checkedLine(line, i2, errors));
+  const chosen = lines.filter((l) => matches(l.branch, choice.branch) && matches(l.testbed, choice.testbed));
+  requireOne("branch", "branches", chosen.map((l) => l.branch), choice.branch, errors);
+  requireOne("testbed", "testbeds", chosen.map((l) => l.testbed), choice.testbed, errors);
+  const skipped = [];
+  const runs = /* @__PURE__ */ new Map();
+  let withoutHash = 0;
+  for (const line of chosen) {
+    const mapping = mappingOf(line.measure);
+    if (mapping === void 0) {
+      const note = `measure ${line.measure.slug}: its direction is not in the export (units ${JSON.stringify(line.measure.units)})`;
+      if (!skipped.includes(note)) skipped.push(note);
+      continue;
+    }
+    line.points.forEach((point, j) => {
+      const at = ["results", line.index, "metrics", j];
+      if (!isRecord(point) || !isRecord(point["metric"]) || typeof point["metric"]["value"] !== "number" || !Number.isFinite(point["metric"]["value"])) {
+        throw errors.error([...at, "metric", "value"], 'expected a point with "metric": { "value": a finite number }');
+      }
+      if (typeof point["report"] !== "string" || typeof point["start_time"] !== "string" || Number.isNaN(Date.parse(point["start_time"]))) {
+        throw errors.error(at, 'expected a point with "report" (its id) and "start_time" (a date)');
+      }
+      const hash = isRecord(point["version"]) ? point["version"]["hash"] : void 0;
+      if (typeof hash !== "string" || !/^[0-9a-f]{40}$/.test(hash)) {
+        withoutHash++;
+        return;
+      }
+      const created = new Date(point["start_time"]).toISOString();
+      const run = runs.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
+      runs.set(point["report"], run);
+      const key = `${line.benchmark}\0${mapping.metric}`;
+      const values = run.points.get(key) ?? { mapping, values: [] };
+      values.values[typeof point["iteration"] === "number" ? point["iteration"] : values.values.length] = point["metric"]["value"] * mapping.scale;
+      run.points.set(key, values);
+    });
+  }
+  if (withoutHash > 0) skipped.push(`${withoutHash} point(s) without a git hash: perf-gate keys runs by commit`);
+  const out = [...runs.values()].map(({ points, ...run }) => ({ ...run, set: { ...run.set, benchmarks: benchmarksOf(points) } }));
+  return { runs: out.sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0), skipped };
+}
+function checkedLine(line, index, errors) {
+  const at = ["results", index];
+  if (!isRecord(line)) throw errors.error(at, 'expected a result line with "branch", "testbed", "benchmark", "measure" and "metrics"');
+  const named = (key) => {
+    const value = line[key];
+    if (!isRecord(value) || typeof value["name"] !== "string") throw errors.error([...at, key], `expected "${key}": { "name": \u2026, "slug": \u2026 }`);
+    return typeof value["slug"] === "string" ? [value["slug"], value["name"]] : [value["name"]];
+  };
+  const measure = line["measure"];
+  if (!isRecord(measure) || typeof measure["slug"] !== "string") {
+    throw errors.error([...at, "measure"], 'expected "measure": { "slug": \u2026, "units": \u2026 } (exports from Bencher before measures existed are not read)');
+  }
+  if (!Array.isArray(line["metrics"])) throw errors.error([...at, "metrics"], 'expected "metrics": [ points ]');
+  return {
+    index,
+    branch: named("branch"),
+    testbed: named("testbed"),
+    benchmark: named("benchmark").at(-1),
+    measure: { slug: measure["slug"], units: typeof measure["units"] === "string" ? measure["units"] : "" },
+    points: line["metrics"]
+  };
+}
+function matches(names, wanted) {
+  return wanted === void 0 || names.includes(wanted);
+}
+function requireOne(what, plural2, found, wanted, errors) {
+  const distinct = [...new Set(found.map((n) => n[0]))];
+  if (wanted !== void 0 && distinct.length === 0) throw errors.error(["results"], `no result line is on ${what} "${wanted}"`);
+  if (distinct.length > 1) {
+    throw errors.error(["results"], `the export holds ${distinct.length} ${plural2} (${distinct.join(", ")}); choose one with --bencher-${what} so one machine's history is not mixed with another's`);
+  }
+}
+var TIME_UNITS5 = { ns: 1e-9, nanoseconds: 1e-9, us: 1e-6, \u00B5s: 1e-6, microseconds: 1e-6, ms: 1e-3, milliseconds: 1e-3, s: 1, seconds: 1 };
+function mappingOf(measure) {
+  const known = BMF_MEASURES[measure.slug];
+  if (known) return { metric: known.metric, unit: known.unit, direction: known.metric === "throughput" ? "higher" : "lower", scale: known.toBase, sourceUnit: measure.units || measure.slug };
+  const units = measure.units.trim();
+  const metric = measure.slug.replace(/-/g, "_");
+  if (/\/\s*(?:second|sec|s)\b/i.test(units)) return { metric, unit: "1/s", direction: "higher", scale: 1, sourceUnit: units };
+  const abbreviation = /\(([^)]+)\)\s*$/.exec(units)?.[1] ?? units;
+  const time = TIME_UNITS5[abbreviation] ?? TIME_UNITS5[units.split(/\s/)[0].toLowerCase()];
+  if (time !== void 0) return { metric, unit: "s", direction: "lower", scale: time, sourceUnit: units };
+  if (/^(?:bytes?|B)\b|\(B\)$/.test(units)) return { metric, unit: "B", direction: "lower", scale: 1, sourceUnit: units };
+  return void 0;
+}
+function benchmarksOf(points) {
+  const benchmarks = /* @__PURE__ */ new Map();
+  for (const [key, { mapping, values }] of points) {
+    const [id] = key.split("\0");
+    const present = values.filter((v) => v !== void 0);
+    const metric = { unit: mapping.unit, direction: mapping.direction, sourceUnit: mapping.sourceUnit, ...present.length === 1 ? { value: present[0] } : { samples: present } };
+    const result = benchmarks.get(id) ?? { id, status: "ok", metrics: {} };
+    result.metrics[mapping.metric] = metric;
+    benchmarks.set(id, result);
+  }
+  return [...benchmarks.values()];
+}
+
 // action/src/adapters/gab-history.ts
-var TIME2 = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, \u03BCs: 1e-6, ms: 1e-3, s: 1, sec: 1 };
-function mappingOf(unit, tool) {
-  const u = unit.trim();
-  const perIteration = /^(ns|us|µs|μs|ms|s)\/(iter|op)$/.exec(u);
-  if (perIteration) return { metric: "time", unit: "s", direction: "lower", scale: TIME2[perIteration[1]] };
-  if (TIME2[u] !== void 0) return { metric: "time", unit: "s", direction: "lower", scale: TIME2[u] };
-  if (/^(ops|iter|iters|op)\/(sec|s)$/.test(u)) return { metric: "throughput", unit: "1/s", direction: "higher", scale: 1 };
-  if (u === "B/op") return { metric: "alloc_bytes", unit: "B", direction: "lower", scale: 1 };
-  if (u === "allocs/op") return { metric: "allocs", unit: "count", direction: "lower", scale: 1 };
-  return { metric: u.replace(/\s+/g, "_") || "value", unit: "count", direction: tool === "customBiggerIsBetter" ? "higher" : "lower", scale: 1 };
+function mappingOf2(unit, tool) {
+  const mapped = gabUnit(unit);
+  const direction = tool === "customBiggerIsBetter" ? "higher" : tool === "customSmallerIsBetter" ? "lower" : mapped.direction ?? "lower";
+  return { metric: mapped.metric, unit: mapped.unit, direction, scale: mapped.scale };
 }
 function parseGabHistory(text, file) {
   const body = text.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
@@ -58675,7 +60284,7 @@ function parseGabHistory(text, file) {
         if (!isRecord(bench) || typeof bench["name"] !== "string" || typeof bench["value"] !== "number" || !Number.isFinite(bench["value"]) || typeof bench["unit"] !== "string") {
           throw errors.error(benchAt, 'expected { "name": string, "value": a finite number, "unit": string }');
         }
-        addValue(run.set.benchmarks, bench["name"], mappingOf(bench["unit"], tool), bench["value"], bench["unit"]);
+        addValue(run.set.benchmarks, bench["name"], mappingOf2(bench["unit"], tool), bench["value"], bench["unit"]);
       });
     });
   }
@@ -59356,8 +60965,8 @@ function learnDrift(runs, options = {}) {
   const out = /* @__PURE__ */ new Map();
   for (const [key, list2] of levels) {
     if (list2.length < minRuns) continue;
-    const estimate = betweenRunDrift(list2);
-    if (estimate !== null) out.set(key, { drift: Math.expm1(options.part === "between" ? estimate.sigma : estimate.sigmaTotal), runs: estimate.runs });
+    const estimate2 = betweenRunDrift(list2);
+    if (estimate2 !== null) out.set(key, { drift: Math.expm1(options.part === "between" ? estimate2.sigma : estimate2.sigmaTotal), runs: estimate2.runs });
   }
   return out;
 }
@@ -59404,6 +61013,17 @@ function emptyRow(benchmark, metric, resolved, sample) {
 }
 function withDirection(metric, resolved) {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
+}
+function unknownDirectionWarnings(sides, budgets, ignored) {
+  const unknown = /* @__PURE__ */ new Map();
+  for (const b of sides) {
+    if (ignored.has(b.id)) continue;
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      if (metric.directionUnknown !== true || resolveBudget(budgets, b.id, name).direction !== void 0) continue;
+      unknown.set(b.id, (unknown.get(b.id) ?? /* @__PURE__ */ new Set()).add(name));
+    }
+  }
+  return [...unknown].map(([benchmark, metrics]) => ({ code: "unknown-direction", benchmark, metrics: [...metrics] }));
 }
 function metricNames(current, baseline) {
   return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
@@ -59504,7 +61124,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
       options
     );
   });
-  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
+  pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
       warnings.push({ code: "unused-budget", pattern: rule.pattern, source: rule.source });
@@ -59524,6 +61144,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     if (missing.length === 0 || ignored.has(b.id)) continue;
     warnings.push({ code: "unavailable-metrics", benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
   }
+  pushAll(warnings, unknownDirectionWarnings(sides, budgets, ignored));
   if (ignored.size > 0) {
     warnings.push({ code: "ignored-benchmarks", benchmarks: [...ignored] });
   }
@@ -59666,15 +61287,18 @@ async function historyNoise(history, testbed, runs) {
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }
-async function importGabHistory(history, path2, request2) {
+async function importHistory(history, path2, request2) {
   let text;
   try {
     text = readFileSync7(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
-  const runs = parseGabHistory(text, path2);
-  if (runs.length === 0) throw new InputError(path2, 'holds no runs; expected "entries" with at least one run');
+  const bencher = isBencherExport(text);
+  const { runs, skipped } = bencher ? parseBencherPerf(text, path2, request2.bencher) : { runs: parseGabHistory(text, path2), skipped: [] };
+  if (runs.length === 0) {
+    throw new InputError(path2, bencher ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join("; ")})` : ""}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js` : 'holds no runs; expected "entries" with at least one run');
+  }
   const ids = /* @__PURE__ */ new Set();
   for (const run of runs) {
     const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
@@ -59682,7 +61306,11 @@ async function importGabHistory(history, path2, request2) {
     const digest = createHash3("sha256").update(`${run.commit}@${run.created}`).digest();
     await history.append({ ...run.set, benchmarks }, { testbed: request2.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
   }
-  return { runs: runs.length, benchmarks: ids.size };
+  return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs.length, benchmarks: ids.size, skipped };
+}
+function isBencherExport(text) {
+  const head = text.slice(0, 4096);
+  return /^\s*\{/.test(head) && /"(?:project|results)"\s*:/.test(head) && !/"entries"\s*:/.test(head);
 }
 
 // action/src/pipeline/measure.ts
@@ -60192,9 +61820,9 @@ async function buildSuite(suite, cwd, dir, side2, ctx) {
     outputPath: null,
     pin: null
   });
-  const failure = describeExit(side2 ? `build (${side2})` : "build", result, suite.timeout);
-  ctx.progress.line(`${side2 ? `[${side2}] ` : ""}build: ${failure ?? "ok"} (${result.seconds.toFixed(1)} s)`);
-  return failure ? benchmarkError(failure, result, logPath) : null;
+  const failure2 = describeExit(side2 ? `build (${side2})` : "build", result, suite.timeout);
+  ctx.progress.line(`${side2 ? `[${side2}] ` : ""}build: ${failure2 ?? "ok"} (${result.seconds.toFixed(1)} s)`);
+  return failure2 ? benchmarkError(failure2, result, logPath) : null;
 }
 function nonEmptyFile(path2) {
   return existsSync4(path2) && statSync5(path2).size > 0;
@@ -60516,8 +62144,8 @@ async function runSuite(suite, ctx, expected) {
       error2 = outcome.error;
     }
     const delivered = mergeRepeats(runs);
-    rows.push(...delivered);
-    if (error2) rows.push(...failedRows(suite.name, point, pointSuffix(point), new Set(delivered.map((b) => b.id)), expected, error2));
+    pushAll(rows, delivered);
+    if (error2) pushAll(rows, failedRows(suite.name, point, pointSuffix(point), new Set(delivered.map((b) => b.id)), expected, error2));
   }
   return rows;
 }
@@ -60525,7 +62153,7 @@ async function runSuites(suites, ctx, expected, onSuiteDone = () => void 0) {
   const all = [];
   for (const [i2, suite] of suites.entries()) {
     ctx.progress.begin(i2 + 1, suites.length, `suite ${suite.name}`);
-    all.push(...await runSuite(suite, ctx, expected));
+    pushAll(all, await runSuite(suite, ctx, expected));
     onSuiteDone(all);
   }
   ctx.progress.end();
@@ -60693,9 +62321,9 @@ import { stripVTControlCharacters } from "node:util";
 function escapeMarkdown(text) {
   return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
     MARKDOWN_SPECIAL,
-    (ch, offset, whole) => {
+    (ch, offset, whole2) => {
       const entity = ENTITY[ch] ?? ch;
-      const next = whole.charAt(offset + 1);
+      const next = whole2.charAt(offset + 1);
       if (ch === "@" || ch === "#" && /[0-9]/.test(next)) return `${entity}${ZERO_WIDTH_SPACE}`;
       return entity;
     }
@@ -61010,6 +62638,8 @@ function warningText(warning2) {
       const shown = files.slice(0, IGNORED_SHOWN).map((f) => `${f.path} (${f.reason})`).join("; ");
       return `${files.length} file(s) in the input folders were not read as results: ${shown}${files.length > IGNORED_SHOWN ? "; \u2026" : ""}. If one should have been, name it directly to see why it is not recognised.`;
     }
+    case "unknown-direction":
+      return `${warning2.benchmark}: the input does not say which way is better for ${warning2.metrics.join(", ")}, so they are compared as lower-is-better and the verdict may be backwards. Set \`direction: higher\` or \`direction: lower\` for them in the budgets.`;
     case "unavailable-metrics":
       return `${warning2.benchmark}: ${warning2.metrics.map((m) => `${m.metric} ${m.why}`).join(", ")}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
   }
@@ -61246,7 +62876,7 @@ function renderMarkdown(report2, options = {}) {
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
   const lines = /* @__PURE__ */ new Map();
-  const lineOf2 = (r) => {
+  const lineOf3 = (r) => {
     let l = lines.get(r);
     if (l === void 0) {
       l = tableLine(r, MARKDOWN_HOOKS);
@@ -61254,7 +62884,7 @@ function renderMarkdown(report2, options = {}) {
     }
     return l;
   };
-  const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
+  const table = (rows) => [tableHeader(), ...rows.map(lineOf3)].join("\n");
   const render = (keep, truncated) => {
     const shownRows = [
       ...main2.slice(0, keep.main),
@@ -61280,10 +62910,10 @@ function renderMarkdown(report2, options = {}) {
   const full = render(all, false);
   if (measure(full) <= maxLength) return full;
   return renderTruncated(render, all, measure, maxLength, {
-    main: main2.map((r) => measure(lineOf2(r)) + 1),
+    main: main2.map((r) => measure(lineOf3(r)) + 1),
     failures: failures.map((f) => measure(f.text) + 2),
-    improved: groups.improved.map((r) => measure(lineOf2(r)) + 1),
-    unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
+    improved: groups.improved.map((r) => measure(lineOf3(r)) + 1),
+    unchanged: groups.unchanged.map((r) => measure(lineOf3(r)) + 1)
   });
 }
 function renderTruncated(render, all, measure, maxLength, costs) {
@@ -61400,7 +63030,7 @@ function ansiRegex({ onlyFirst = false } = {}) {
 
 // node_modules/strip-ansi/index.js
 var regex = ansiRegex();
-function stripAnsi(string) {
+function stripAnsi2(string) {
   if (typeof string !== "string") {
     throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
   }
@@ -61586,7 +63216,7 @@ function stringWidth(input, options = {}) {
   } = options;
   let string = input;
   if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes("\x9B"))) {
-    string = stripAnsi(string);
+    string = stripAnsi2(string);
   }
   if (string.length === 0) {
     return 0;
@@ -62103,6 +63733,171 @@ function timeToFile(options, path2) {
   return data2;
 }
 
+// action/src/pipeline/count-commands.ts
+import { mkdtempSync as mkdtempSync3, readFileSync as readFileSync11, rmSync as rmSync7 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join16 } from "node:path";
+
+// action/src/runner/counter.ts
+import { spawn as spawn2, spawnSync as spawnSync2 } from "node:child_process";
+import { mkdirSync as mkdirSync8, readdirSync as readdirSync7, readFileSync as readFileSync10 } from "node:fs";
+import { join as join15 } from "node:path";
+var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+function valgrindArgs(command, dir) {
+  return [
+    "-q",
+    "--tool=cachegrind",
+    "--cache-sim=yes",
+    ...PINNED_CACHES,
+    "--trace-children=yes",
+    `--cachegrind-out-file=${join15(dir, "cachegrind.out.%p")}`,
+    `--log-file=${join15(dir, "valgrind.%p.log")}`,
+    "sh",
+    "-c",
+    command
+  ];
+}
+function valgrindVersion(env) {
+  const r = spawnSync2("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
+}
+var STDERR_KEEP_CHARS = 4e3;
+function killGroup2(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+  }
+}
+function tailOf(text) {
+  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
+  return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
+}
+var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
+function valgrindComplaints(dir) {
+  return readdirSync7(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync10(join15(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
+}
+function filesOf(dir, pid) {
+  const files = readdirSync7(dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join15(dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const started = files.find((f) => f.pid === pid);
+  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
+}
+function countOnce(command, repeat, dir, options) {
+  mkdirSync8(dir, { recursive: true });
+  return new Promise((resolve14, reject) => {
+    const child = spawn2("valgrind", valgrindArgs(command, dir), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== void 0) killGroup2(child.pid);
+    }, options.timeoutMs);
+    child.once("error", (error2) => {
+      clearTimeout(timer);
+      reject(error2);
+    });
+    let ended = { code: null, signal: null };
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      ended = { code, signal };
+      if (child.pid !== void 0) killGroup2(child.pid);
+    });
+    child.once("close", () => {
+      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), ...filesOf(dir, child.pid), dir };
+      if (runFailed(run)) run.stderrTail = tailOf([stderr, valgrindComplaints(dir)].filter(Boolean).join("\n"));
+      resolve14(run);
+    });
+  });
+}
+function runFailed(run) {
+  return run.timedOut || run.signal !== null || run.exitCode !== 0;
+}
+async function countCommands(options) {
+  const all = [];
+  for (const [i2, command] of options.commands.entries()) {
+    const runs = [];
+    for (let repeat = 0; repeat < options.repeats; repeat++) {
+      const run = await countOnce(command, repeat, join15(options.workDir, `${i2}-${repeat}`), options);
+      runs.push(run);
+      if (runFailed(run)) break;
+    }
+    all.push(runs);
+  }
+  return all;
+}
+
+// action/src/pipeline/count-commands.ts
+function wrapperCmd(command) {
+  return `sh -c ${command}`.trim();
+}
+function runValues2(run) {
+  const files = [...run.startedFile ? [run.startedFile] : [], ...run.childFiles];
+  const totals = {};
+  let counted = 0;
+  for (const path2 of files) {
+    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync11(path2, "utf8")));
+    if (path2 === run.startedFile && result.id === wrapperCmd(run.command)) continue;
+    counted++;
+    for (const [name, metric] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + metric.value;
+  }
+  return counted > 0 ? totals : null;
+}
+function failureMessage(run, repeats) {
+  const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
+  if (run.timedOut) return `timed out under valgrind (${which2}); the time limit covers valgrind's slowdown, raise --timeout`;
+  if (run.signal) return `was killed by ${run.signal} under valgrind (${which2})`;
+  return `exited with code ${String(run.exitCode)} under valgrind (${which2})`;
+}
+function countedBenchmark(command, runs, repeats) {
+  const failed = runs.find(runFailed);
+  if (failed) {
+    return {
+      id: command,
+      status: "failed",
+      error: { message: failureMessage(failed, repeats), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
+      metrics: {}
+    };
+  }
+  let counted;
+  try {
+    counted = runs.map(runValues2);
+  } catch (error2) {
+    if (!(error2 instanceof InputError)) throw error2;
+    return notCounted(command, `its cachegrind output is unusable: ${error2.message}`);
+  }
+  const values = counted.filter((v) => v !== null);
+  if (values.length < counted.length) {
+    return notCounted(command, `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`);
+  }
+  const names = Object.keys(values[0]).filter((name) => values.every((v) => v[name] !== void 0));
+  const metrics = Object.fromEntries(
+    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
+  );
+  return { id: command, status: "ok", metrics };
+}
+function notCounted(command, message) {
+  return { id: command, status: "failed", error: { message, exitCode: 0, signal: null }, metrics: {} };
+}
+async function countToFile(options, path2) {
+  if (valgrindVersion(options.env) === null) {
+    throw new InputError("valgrind", "not found on PATH (or it does not run); perf-gate count runs commands under valgrind's cachegrind: install the valgrind package (apt-get install valgrind, dnf install valgrind)");
+  }
+  const workDir = mkdtempSync3(join16(tmpdir3(), "perf-gate-count-"));
+  try {
+    const runs = await countCommands({ ...options, workDir });
+    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs[i2], options.repeats));
+    const set = { ...newResultSet(options.created, benchmarks), ...options.testbed ? { testbed: options.testbed } : {} };
+    writeOutputFile(options.cwd, path2, `${JSON.stringify(set, null, 2)}
+`, "--export-json");
+    return set;
+  } finally {
+    rmSync7(workDir, { recursive: true, force: true });
+  }
+}
+
 // action/src/cli/compare.ts
 import { resolve as resolve8 } from "node:path";
 
@@ -62296,9 +64091,68 @@ var timeCommand = {
   }
 };
 
+// action/src/cli/count.ts
+var USAGE4 = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD...
+
+Counts instead of timing: runs each command --repeat times (default 3) under
+valgrind's cachegrind ("valgrind --tool=cachegrind --cache-sim=yes
+--trace-children=yes ... sh -c CMD", the shell itself left out of the count)
+and writes a perf-gate ResultSet: one benchmark per command, named by the
+command, with instructions, l1_misses, ll_misses and estimated_cycles, each
+repeat a sample. Counts barely move between runs where wall time drifts by
+percents; they cannot see waiting (I/O, locks, sleep). --timeout is per run
+and must cover valgrind's slowdown (a start-up of seconds per process, then
+many times the program's own time). Exits 1 when a command
+failed (a failed row in the file), 2 when valgrind is not installed.
+See docs/counting.md.`;
+function whole(value, name, fallback, min) {
+  if (value === void 0) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
+  return n;
+}
+var countCommand = {
+  name: "count",
+  summary: "count instructions and cache misses of commands under valgrind (no drift) and write a ResultSet",
+  usage: USAGE4,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, { "export-json": "string", repeat: "string", timeout: "string", command: "list" });
+    if (flags["export-json"] === void 0) throw new UsageError("--export-json is required");
+    if (!flags.command) throw new UsageError("--command is required");
+    const repeats = whole(flags.repeat, "repeat", 3, 1);
+    const timeout = parseQuantity(flags.timeout ?? "60s");
+    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
+    const testbed = defaultDeps().testbed(ctx.env);
+    const set = await countToFile({
+      commands: flags.command,
+      repeats,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: timeout.value * 1e3,
+      created: ctx.now().toISOString(),
+      ...testbed ? { testbed } : {}
+    }, flags["export-json"]);
+    for (const b of set.benchmarks) {
+      if (b.status === "failed") ctx.stderr(`perf-gate count: "${b.id}" ${b.error?.message ?? "failed"}
+`);
+      else ctx.stdout(`perf-gate count: "${b.id}": ${describeInstructions(b.metrics["instructions"]?.samples ?? [])}
+`);
+    }
+    return set.benchmarks.some((b) => b.status === "failed") ? EXIT.fail : EXIT.pass;
+  }
+};
+function describeInstructions(samples) {
+  if (samples.length === 0) return "no instruction count";
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median3 = sorted[Math.floor((sorted.length - 1) / 2)];
+  const spread = median3 > 0 ? (sorted[sorted.length - 1] - sorted[0]) / median3 * 100 : 0;
+  return `${median3.toLocaleString("en-US")} instructions (${samples.length} repeat${samples.length === 1 ? "" : "s"}, spread ${spread.toPrecision(2)} %)`;
+}
+
 // action/src/cli/preflight.ts
 import { resolve as resolve9 } from "node:path";
-var USAGE4 = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
+var USAGE5 = `Usage: perf-gate preflight [--level strict|warn|off] [--json FILE] [--no-probe]
                           [--probe-seconds N] [--aslr on|off|any] [--root DIR]
 
 Checks that this machine can produce timings worth gating on: CPU governor,
@@ -62314,7 +64168,7 @@ Environment: RUNNER_NAME is recorded in the testbed; GITHUB_ACTIONS=true adds an
 var preflightCommand = {
   name: "preflight",
   summary: "check the runner for stable timings (governor, turbo, noise \u2026)",
-  usage: USAGE4,
+  usage: USAGE5,
   async run(argv, ctx) {
     const flags = parseFlags(argv, { level: "string", json: "string", "no-probe": "boolean", "probe-seconds": "string", aslr: "string", root: "string" });
     const level = flags.level ?? "warn";
@@ -62345,7 +64199,7 @@ var preflightCommand = {
 
 // action/src/cli/merge.ts
 import { resolve as resolve10 } from "node:path";
-var USAGE5 = `Usage: perf-gate merge --out FILE RESULTSET...
+var USAGE6 = `Usage: perf-gate merge --out FILE RESULTSET...
 
 Combines the ResultSets of matrix shards (the results.json that
 perf-gate run --shard i/n --out DIR writes) into one, e.g. the downloaded artifacts of a matrix job. A RESULTSET is a file
@@ -62355,7 +64209,7 @@ on different testbeds are merged under a "mixed-\u2026" testbed id, with a warni
 var mergeCommand = {
   name: "merge",
   summary: "combine the ResultSets of matrix shards into one",
-  usage: USAGE5,
+  usage: USAGE6,
   async run(argv, ctx) {
     const { out, paths } = splitArgs(argv);
     if (out === void 0) throw new UsageError("--out FILE is required");
@@ -62387,7 +64241,7 @@ function splitArgs(argv) {
 
 // action/src/cli/run.ts
 import { resolve as resolve11 } from "node:path";
-var USAGE6 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
+var USAGE7 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
                      [--json FILE] [--markdown FILE] [--out DIR] [--ab REF] [--shard i/n]
                      [--mode pr|main|release]
 
@@ -62421,7 +64275,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
   return {
     name: "run",
     summary: "run the suites of perf-gate.yml, then compare like `compare` (or A/B against a ref)",
-    usage: USAGE6,
+    usage: USAGE7,
     async run(argv, ctx) {
       const flags = parseFlags(argv, {
         config: "string",
@@ -62507,12 +64361,13 @@ var runCommand = makeRunCommand();
 
 // action/src/cli/history.ts
 import { resolve as resolve12 } from "node:path";
-var USAGE7 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
+var USAGE8 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
-       perf-gate history import [--history DIR] --testbed ID [--suite NAME] FILE
+       perf-gate history import [--history DIR] --testbed ID [--suite NAME]
+                                [--bencher-branch B] [--bencher-testbed T] FILE
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
@@ -62534,19 +64389,23 @@ The run history: every run of the base branch, per testbed, one file per run
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
   import  append the runs of github-action-benchmark's data.js or data.json
-          (its gh-pages history) as runs of their commits on testbed ID;
-          importing the same file again adds nothing
+          (its gh-pages history) or of Bencher's perf export (bencher perf
+          \u2026 JSON) as runs of their commits on testbed ID; importing the
+          same file again adds nothing
   --suite NAME    import: prefix the benchmark ids with NAME/ (the suite
                   of perf-gate.yml that measures them now)
+  --bencher-branch B, --bencher-testbed T
+                  import: the Bencher branch and testbed to read (slug or
+                  name), when the export holds several
   --before DATE   prune: the oldest creation time to keep
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
-var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string", suite: "string" };
+var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string", suite: "string", "bencher-branch": "string", "bencher-testbed": "string" };
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
     name: "history",
     summary: "record, list, show and prune the run history that baselines are chosen from",
-    usage: USAGE7,
+    usage: USAGE8,
     async run(argv, ctx) {
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
@@ -62616,11 +64475,14 @@ ${listText(entries2)}`);
           return EXIT.pass;
         }
         case "import": {
-          only(["history", "testbed", "suite"]);
-          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json");
+          only(["history", "testbed", "suite", "bencher-branch", "bencher-testbed"]);
+          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
           if (flags.testbed === void 0) throw new UsageError("history import needs --testbed ID: the machine the imported runs were measured on");
-          const imported = await importGabHistory(history, resolve12(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {} });
-          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) on testbed ${flags.testbed} into ${history.description}
+          const bencher = { ...flags["bencher-branch"] !== void 0 ? { branch: flags["bencher-branch"] } : {}, ...flags["bencher-testbed"] !== void 0 ? { testbed: flags["bencher-testbed"] } : {} };
+          const imported = await importHistory(history, resolve12(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {}, bencher });
+          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}
+`);
+          for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}
 `);
           return EXIT.pass;
         }
@@ -62646,12 +64508,12 @@ function noiseText(rows, runs, testbed, tolerance) {
     ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
     ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (ab: true) or widen the tolerance"])
   ];
-  const widths = cells[0].map((_, i2) => Math.max(...cells.map((c) => c[i2].length)));
+  const widths = cells[0].map((_, i2) => maxOf(cells.map((c) => c[i2].length)));
   return head + cells.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 function listText(entries2) {
   const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
-  const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => r[i2].length)));
+  const widths = rows[0].map((_, i2) => maxOf(rows.map((r) => r[i2].length)));
   return rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 var historyCommand = makeHistoryCommand();
@@ -63193,10 +65055,10 @@ function group2(name, fn) {
 }
 
 // action/src/action/command.ts
-import { closeSync as closeSync4, readFileSync as readFileSync13 } from "node:fs";
+import { closeSync as closeSync4, readFileSync as readFileSync15 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync10, existsSync as existsSync6 } from "fs";
+import { readFileSync as readFileSync12, existsSync as existsSync6 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -63207,7 +65069,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync10(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync12(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
@@ -63523,11 +65385,11 @@ function removeNonChars(variableName) {
   return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
 }
 function extractUrlVariableNames(url) {
-  const matches = url.match(urlVariableRegex);
-  if (!matches) {
+  const matches2 = url.match(urlVariableRegex);
+  if (!matches2) {
     return [];
   }
-  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+  return matches2.map(removeNonChars).reduce((a, b) => a.concat(b), []);
 }
 function omit(object, keysToOmit) {
   const result = { __proto__: null };
@@ -64202,8 +66064,8 @@ async function fetchWrapper(requestOptions) {
     data: ""
   };
   if ("deprecation" in responseHeaders) {
-    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches && matches.pop();
+    const matches2 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches2 && matches2.pop();
     log.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
@@ -67338,8 +69200,8 @@ function limit2(bytes, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync7, readFileSync as readFileSync12 } from "node:fs";
-import { join as join16 } from "node:path";
+import { existsSync as existsSync7, readFileSync as readFileSync14 } from "node:fs";
+import { join as join18 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -67474,8 +69336,8 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/handoff.ts
-import { lstatSync, readFileSync as readFileSync11 } from "node:fs";
-import { join as join15 } from "node:path";
+import { lstatSync, readFileSync as readFileSync13 } from "node:fs";
+import { join as join17 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -67511,9 +69373,9 @@ function readRegularFile(path2, maxBytes) {
   }
   if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
   if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync11(path2, "utf8");
+  return readFileSync13(path2, "utf8");
 }
-function parseJson3(text, file) {
+function parseJson4(text, file) {
   try {
     return JSON.parse(text);
   } catch (error2) {
@@ -67524,15 +69386,15 @@ function parseHandoff(files, where2) {
   const claimFile = `${where2}/${HANDOFF_FILES.pullRequest}`;
   const resultsFile = `${where2}/${HANDOFF_FILES.results}`;
   if (files.pullRequest.length > MAX_PR_FILE_BYTES) throw new InputError(claimFile, `longer than ${MAX_PR_FILE_BYTES} bytes`);
-  const claim = parseClaim(parseJson3(files.pullRequest, claimFile), claimFile);
-  const results = validateResults(parseJson3(files.results, resultsFile), resultsFile, files.results);
+  const claim = parseClaim(parseJson4(files.pullRequest, claimFile), claimFile);
+  const results = validateResults(parseJson4(files.results, resultsFile), resultsFile, files.results);
   return { claim, results };
 }
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join15(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join15(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join17(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join17(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -68110,7 +69972,7 @@ async function runAction(settings, deps) {
 function readEvent(path2) {
   if (path2 === "" || !existsSync7(path2)) return null;
   try {
-    return JSON.parse(readFileSync12(path2, "utf8"));
+    return JSON.parse(readFileSync14(path2, "utf8"));
   } catch (error2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
@@ -68169,7 +70031,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join16(settings.outputDir, "runs");
+  const outDir = join18(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -68254,7 +70116,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join16(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join18(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {
@@ -68481,7 +70343,7 @@ function suiteEnvironment(env) {
 }
 
 // action/src/action/command.ts
-var USAGE8 = `Usage: perf-gate action
+var USAGE9 = `Usage: perf-gate action
 
 Runs perf-gate as the GitHub Action: reads the action's inputs from INPUT_*
 variables and the runner's GITHUB_* and RUNNER_* variables (see action.yml and
@@ -68508,7 +70370,7 @@ function withHandedToken(env) {
   if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
   let token;
   try {
-    token = readFileSync13(fd2, "utf8").trim();
+    token = readFileSync15(fd2, "utf8").trim();
   } catch (error2) {
     throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
   } finally {
@@ -68523,7 +70385,7 @@ function withHandedToken(env) {
 var actionCommand = {
   name: "action",
   summary: "run as the GitHub Action (inputs from INPUT_* variables)",
-  usage: USAGE8,
+  usage: USAGE9,
   async run(argv, ctx) {
     if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
     const log = coreLog();
@@ -68557,6 +70419,7 @@ var COMMANDS = {
   [compareCommand.name]: compareCommand,
   [convertCommand.name]: convertCommand,
   [timeCommand.name]: timeCommand,
+  [countCommand.name]: countCommand,
   [preflightCommand.name]: preflightCommand,
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,

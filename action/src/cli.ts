@@ -11,6 +11,7 @@ import { EXIT, UsageError, type CliContext, type Command } from './pipeline/inde
 import { compareCommand } from './cli/compare.js';
 import { convertCommand } from './cli/convert.js';
 import { timeCommand } from './cli/time.js';
+import { countCommand } from './cli/count.js';
 import { preflightCommand } from './cli/preflight.js';
 import { mergeCommand } from './cli/merge.js';
 import { runCommand } from './cli/run.js';
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, Command> = {
   [compareCommand.name]: compareCommand,
   [convertCommand.name]: convertCommand,
   [timeCommand.name]: timeCommand,
+  [countCommand.name]: countCommand,
   [preflightCommand.name]: preflightCommand,
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,

@@ -11,6 +11,7 @@ need_command cc gcc libc6-dev           # the small C programs the tests measure
 need_command gcc gcc libc6-dev
 need_command g++ g++                    # Google Benchmark (adapters/gbench)
 need_package libbenchmark-dev           # Google Benchmark headers and library
+need_package catch2                     # Catch2 v2 header (adapters/catch2, examples/catch2)
 need_command taskset util-linux         # CPU pinning in `perf-gate run`
 need_package time                       # GNU time -v (/usr/bin/time; not the shell keyword)
 need_command wrk wrk                    # the wrk adapter and examples/http-wrk
@@ -20,4 +21,6 @@ need_command valgrind valgrind          # massif and callgrind
 need_command shellcheck shellcheck      # the shell-script lint tests (and actionlint's run: checks)
 need_command java default-jdk-headless  # JMH (scripts/install/50-java.sh); the image usually has it
 need_command mvn maven
+need_command ruby ruby                  # Ruby Benchmark.bm (adapters/ruby-benchmark)
+need_package ruby-benchmark-ips         # benchmark-ips (adapters/benchmark-ips)
 apt_install_missing

@@ -2,7 +2,8 @@
 # Rust: cargo-criterion (cargo install, about a minute to build on 2 cores),
 # then one build of examples/rust-criterion's benches for `cargo bench` and
 # `cargo criterion`, so the criterion tests measure instead of compiling.
-# libtest #[bench] needs nothing more (the tests set RUSTC_BOOTSTRAP=1).
+# libtest #[bench] needs nothing more (the tests set RUSTC_BOOTSTRAP=1); iai
+# needs its crate in cargo's cache (fetched below; valgrind comes from apt).
 set -euo pipefail
 # shellcheck source=scripts/install/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -20,4 +21,14 @@ if stale "$stamp" "$example"; then
   (cd "$example" && cargo bench --quiet --bench parse --no-run && cargo criterion --bench parse --no-run >/dev/null 2>&1)
   mkdir -p "$(dirname "$stamp")" && touch "$stamp"
   did "cargo bench --no-run examples/rust-criterion"
+fi
+
+# iai 0.1.1 (no dependencies of its own) in cargo's cache: the iai adapter test
+# builds a tiny bench crate with it offline and runs it under cachegrind.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+if ! compgen -G "$cargo_home/registry/cache/*/iai-0.1.1.crate" >/dev/null; then
+  fetch_dir="$(mktemp -d)"
+  (cd "$fetch_dir" && cargo init --quiet --lib --name iai-fetch && cargo add --quiet --dev iai@=0.1.1 && cargo fetch --quiet)
+  rm -rf "$fetch_dir"
+  did "cargo fetch iai 0.1.1"
 fi

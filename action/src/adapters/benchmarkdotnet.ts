@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, buildSummary, finiteOrUndefined } from './build-metric.js';
-import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
 
 const NS = 1e-9;
 
@@ -16,6 +16,15 @@ const NS = 1e-9;
  * `FullName` is not unique across jobs, so a job other than BenchmarkDotNet's
  * `DefaultJob` is appended to the id (`Ns.Type.Method(N: 10) [ShortRun]`) and kept as
  * param `job`; `Parameters` (`N=10&Mode=Fast`) become params.
+ *
+ * Versions before 0.10 wrote the same document without `FullName`,
+ * `DisplayInfo` or `OriginalValues`: a benchmark is `Namespace` (0.9.9 on),
+ * `Type`, `Method` and `Parameters`, and its id is built the way `FullName`
+ * is later (`Ns.Type.Method(N: 10)`), so a baseline survives the upgrade. Their
+ * full exporter lists `Measurements`; the `IterationMode: "Result"` ones
+ * (`Nanoseconds` / `Operations`, in order) are the samples, as are
+ * `IterationStage: "Result"` workload measurements of a newer file that lacks
+ * `OriginalValues`.
  */
 export const benchmarkDotNetAdapter: Adapter = {
   name: 'benchmarkdotnet',
@@ -43,9 +52,7 @@ export const benchmarkDotNetAdapter: Adapter = {
 
 function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): BenchmarkResult {
   const at = ['Benchmarks', index];
-  if (!isRecord(bench) || typeof bench.FullName !== 'string' || bench.FullName === '') {
-    throw errors.error(isRecord(bench) ? [...at, 'FullName'] : at, 'expected an object with a "FullName" string');
-  }
+  if (!isRecord(bench)) throw errors.error(at, 'expected an object with a "FullName" string');
   const job = typeof bench.DisplayInfo === 'string' ? jobOf(bench.DisplayInfo) : undefined;
   const params: Record<string, string> = {};
   if (typeof bench.Parameters === 'string' && bench.Parameters !== '') {
@@ -54,9 +61,13 @@ function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): Benc
       if (eq > 0) params[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
   }
+  const fullName = fullNameOf(bench, params);
+  if (fullName === undefined) {
+    throw errors.error([...at, 'FullName'], 'expected an object with a "FullName" string (or, before BenchmarkDotNet 0.10, "Type" and "Method")');
+  }
   const customJob = job !== undefined && job !== 'DefaultJob' ? job : undefined;
   if (customJob) params.job = customJob;
-  const id = customJob ? `${bench.FullName} [${customJob}]` : bench.FullName;
+  const id = customJob ? `${fullName} [${customJob}]` : fullName;
   const result: BenchmarkResult = { id, status: 'ok', metrics: {} };
   if (Object.keys(params).length > 0) result.params = params;
 
@@ -81,6 +92,8 @@ function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): Benc
       }
       return ns * NS;
     });
+  } else if (Array.isArray(bench.Measurements)) {
+    samples = resultMeasurements(bench.Measurements, [...at, 'Measurements'], errors);
   }
   if (samples) metrics.time = buildMetric('time', 's', summary ? { samples, summary } : { samples }, { sourceUnit: 'ns' });
   else if (summary) metrics.time = buildMetric('time', 's', { summary }, { sourceUnit: 'ns' });
@@ -104,4 +117,37 @@ function jobOf(displayInfo: string): string | undefined {
   if (at < 0) return undefined;
   const job = displayInfo.slice(at + 2).replace(/\s*\[[^\]]*\]\s*$/, '').replace(/\(.*\)\s*$/, '').trim();
   return job === '' ? undefined : job;
+}
+
+/**
+ * The id of a benchmark: `FullName`, or for files before 0.10 (which lack it)
+ * the same text built from its parts: `Namespace.Type.Method(N: 10, Mode: Fast)`.
+ */
+function fullNameOf(bench: Record<string, unknown>, params: Record<string, string>): string | undefined {
+  if (typeof bench.FullName === 'string' && bench.FullName !== '') return bench.FullName;
+  if (typeof bench.Method !== 'string' || bench.Method === '') return undefined;
+  const parts = [bench.Namespace, bench.Type, bench.Method].filter((p): p is string => typeof p === 'string' && p !== '');
+  const args = Object.entries(params).map(([k, v]) => `${k}: ${v}`);
+  return `${parts.join('.')}${args.length > 0 ? `(${args.join(', ')})` : ''}`;
+}
+
+/**
+ * Per-operation times of the result iterations, in order: `IterationMode:
+ * "Result"` before 0.10, `IterationStage: "Result"` with `IterationMode:
+ * "Workload"` after. Undefined when there are none (a brief export).
+ */
+function resultMeasurements(measurements: unknown[], at: JsonPath, errors: JsonErrors): number[] | undefined {
+  const samples: number[] = [];
+  measurements.forEach((m, i) => {
+    if (!isRecord(m)) return;
+    const result = m.IterationStage === undefined ? m.IterationMode === 'Result' : m.IterationStage === 'Result' && m.IterationMode === 'Workload';
+    if (!result) return;
+    const ns = finiteOrUndefined(m.Nanoseconds);
+    const ops = finiteOrUndefined(m.Operations);
+    if (ns === undefined || ns < 0 || ops === undefined || ops <= 0) {
+      throw errors.error([...at, i], `expected "Nanoseconds" (≥ 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`);
+    }
+    samples.push((ns / ops) * NS);
+  });
+  return samples.length > 0 ? samples : undefined;
 }

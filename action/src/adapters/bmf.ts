@@ -1,13 +1,21 @@
-import { BMF_MEASURES, InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
+import { bmfMeasureMeaning, InputError, metricTraits, scaleValue, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
 
 /**
  * Bencher Metric Format: `{ "<benchmark>": { "<measure>": { "value": n,
- * "lower_value"?: n, "upper_value"?: n } } }`. Bencher's built-in measures are
- * mapped to perf-gate's vocabulary in base units (latency is in nanoseconds)
- * through model's BMF_MEASURES; other measures keep their slug as the metric
- * name. BMF carries one value per measure, so these metrics are single values.
+ * "lower_value"?: n, "upper_value"?: n } } }`. BMF has no field for a unit or
+ * a direction, so both come from the measure's name, by one rule
+ * (model/bmf-measures.ts, bmfMeasureMeaning): Bencher's built-in measures map
+ * to perf-gate's vocabulary in base units (latency is in nanoseconds, converted
+ * decimally so exact values stay exact); `name (unit, higher is better)` says
+ * both outright (perf-gate writes that form when the name alone would not);
+ * names perf-gate writes (`bytes_per_second`, `alloc_bytes`, `latency_p99` …)
+ * and rates (`items_per_second`, `…_per_sec`, `<x>/s`: higher is better) carry
+ * their unit. Any other measure is a count whose direction is unknown: it is
+ * read with `directionUnknown`, and the gate warns about it rather than
+ * silently taking lower as better. BMF carries one value per measure, so these
+ * metrics are single values.
  */
 
 export const bmfAdapter: Adapter = {
@@ -38,11 +46,17 @@ export const bmfAdapter: Adapter = {
         if (!isRecord(measure) || typeof measure.value !== 'number' || !Number.isFinite(measure.value)) {
           throw errors.error(isRecord(measure) ? [name, slug, 'value'] : [name, slug], `expected {"value": <finite number>}, found ${JSON.stringify(measure)}`);
         }
-        const known = BMF_MEASURES[slug];
-        const metric = known?.metric ?? slug;
-        const unit = known?.unit ?? 'count';
-        const scale = known?.toBase ?? 1;
-        metrics[metric] = { unit, ...metricTraits(metric, unit), sourceUnit: slug === 'latency' ? 'ns' : unit, value: measure.value * scale };
+        const meaning = bmfMeasureMeaning(slug);
+        const { metric, unit } = meaning;
+        const { exact } = metricTraits(metric, unit);
+        metrics[metric] = {
+          unit,
+          direction: meaning.direction,
+          ...(exact ? { exact } : {}),
+          ...(meaning.directionUnknown ? { directionUnknown: true } : {}),
+          sourceUnit: slug === 'latency' ? 'ns' : unit,
+          value: scaleValue(measure.value, meaning.toBase),
+        };
       }
       return { id: name, status: 'ok', metrics } satisfies BenchmarkResult;
     });

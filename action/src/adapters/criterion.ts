@@ -1,4 +1,4 @@
-import { InputError, type BenchmarkResult, type Metric, type Summary } from '../model/index.js';
+import { InputError, maxOf, minOf, type BenchmarkResult, type Metric, type Summary } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
@@ -106,7 +106,7 @@ function parseBenchmark(input: AdapterInput, estimates: Record<string, unknown>)
   const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), sampleText, samplePath);
 
   const samples = perIteration.map((ns) => ns * NS);
-  const summary: Summary = { n: samples.length, mean: mean * NS, stddev: null, min: Math.min(...samples), max: Math.max(...samples) };
+  const summary: Summary = { n: samples.length, mean: mean * NS, stddev: null, min: minOf(samples), max: maxOf(samples) };
   const stddev = estimateOf(estimates, 'std_dev', 'StdDev');
   if (stddev !== undefined) summary.stddev = stddev * NS;
   const median = estimateOf(estimates, 'median', 'Median');

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { InputError } from '../model/index.js';
+import { CUSTOM_JSON_HINT, looksLikeCustomJson } from './custom-json.js';
 import { parseJsonLines, parseJsonText } from './json-text.js';
 
 /** Extensions of structured results: broken syntax in one of these is a crashed harness, not someone's notes. */
@@ -40,6 +41,8 @@ export function whySkipped(path: string, text: string): string {
   if (structured) {
     if (extname(path).toLowerCase() === '.json') parseJsonText(text, path, 'benchmark results (a JSON file in an input folder)');
     else parseJsonLines(text, path, { cutOff: 'the last line is cut off (truncated?); expected one JSON value per line', invalid: 'invalid JSON; expected one JSON value per line' });
+    // Never detected, so the listed reason must say which --format reads it.
+    if (looksLikeCustomJson(text)) return CUSTOM_JSON_HINT;
     return 'valid JSON, but no format recognised it';
   }
   return 'no format recognised it';

@@ -8,10 +8,12 @@
  *
  * github-action-benchmark stores one number per benchmark (no samples), so
  * each metric is a single value. Units it writes are mapped to perf-gate's
- * base units and directions; a unit it does not know keeps its name as the
- * metric, with the direction of the tool (`customBiggerIsBetter` → higher).
+ * base units and directions (gab-units.ts); a unit it does not know keeps its
+ * name as metric and unit. The custom tools set the direction of every unit
+ * (`customBiggerIsBetter` → higher).
  */
 import { newResultSet, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
+import { gabUnit } from './gab-units.js';
 import { isRecord, jsonErrors, parseJsonText } from './json-text.js';
 
 /** One run of the history: the commit it measured, when, and what it measured. */
@@ -29,18 +31,17 @@ interface UnitMapping {
   scale: number;
 }
 
-const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, sec: 1 };
-
-/** The units github-action-benchmark's tools write (cargo, go, benchmarkjs, pytest, googlecpp, catch2, julia, jmh, benchmarkdotnet). */
+/**
+ * The units github-action-benchmark's tools write, through the table its
+ * custom JSON adapter uses too (gab-units.ts), so imported history and new
+ * custom-JSON runs name the same metrics. The custom tools' direction holds
+ * for every unit, as in the action; other tools' units say theirs, and a unit
+ * that does not is lower-is-better.
+ */
 function mappingOf(unit: string, tool: string): UnitMapping {
-  const u = unit.trim();
-  const perIteration = /^(ns|us|µs|μs|ms|s)\/(iter|op)$/.exec(u);
-  if (perIteration) return { metric: 'time', unit: 's', direction: 'lower', scale: TIME[perIteration[1]!]! };
-  if (TIME[u] !== undefined) return { metric: 'time', unit: 's', direction: 'lower', scale: TIME[u]! };
-  if (/^(ops|iter|iters|op)\/(sec|s)$/.test(u)) return { metric: 'throughput', unit: '1/s', direction: 'higher', scale: 1 };
-  if (u === 'B/op') return { metric: 'alloc_bytes', unit: 'B', direction: 'lower', scale: 1 };
-  if (u === 'allocs/op') return { metric: 'allocs', unit: 'count', direction: 'lower', scale: 1 };
-  return { metric: u.replace(/\s+/g, '_') || 'value', unit: 'count', direction: tool === 'customBiggerIsBetter' ? 'higher' : 'lower', scale: 1 };
+  const mapped = gabUnit(unit);
+  const direction = tool === 'customBiggerIsBetter' ? 'higher' : tool === 'customSmallerIsBetter' ? 'lower' : (mapped.direction ?? 'lower');
+  return { metric: mapped.metric, unit: mapped.unit, direction, scale: mapped.scale };
 }
 
 /** Runs in the history, oldest first; InputError naming the file and line for anything unusable. */

@@ -1,4 +1,4 @@
-import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
+import { InputError, scaleValue, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { isRecord, parseJsonLines } from './json-text.js';
@@ -13,9 +13,12 @@ import { isRecord, parseJsonLines } from './json-text.js';
  * `-cpu` changes do not rename benchmarks; a file that runs one name at several
  * GOMAXPROCS values (`-cpu 1,4`) keeps them apart as `Name[procs=4]`. Because
  * Go prints no suffix at GOMAXPROCS=1, a trailing `-10` may instead be part of
- * the name (`b.Run("size-10")`); {@link procsSuffixes} decides which, once per file.
+ * the name (`b.Run("size-10")`); {@link procsSuffixes} decides which, once per
+ * file, by one rule: the suffixes are GOMAXPROCS only when every benchmark in
+ * the file shows the same set of them (one GOMAXPROCS, or a `-cpu` list).
  * Units: `ns/op` → `time` (s), `MB/s` → `bytes_per_second` (B/s, Go's MB is
- * 10^6), `B/op` → `alloc_bytes`, `allocs/op` → `allocs`; `b.ReportMetric`
+ * 10^6), both converted decimally so exact inputs stay exact (325 ns/op is
+ * 325e-9 s), `B/op` → `alloc_bytes`, `allocs/op` → `allocs`; `b.ReportMetric`
  * units are kept as they are, named by their unit. Configuration lines
  * (`goos:`, `pkg:` …) are read only for `pkg`, which tells apart the same name
  * in two packages. `--- FAIL: Name` makes that benchmark failed (with the
@@ -244,59 +247,62 @@ function parseResultLine(
   }
 }
 
-/**
- * Most distinct suffixes a `-cpu` list is taken to have when several names share
- * each of them; more distinct numbers than this look like names, not GOMAXPROCS.
- */
-const MAX_CPU_VALUES = 8;
+/** The file's GOMAXPROCS suffixes, and the names printed bare beside a suffixed form of themselves (`-cpu 1,…`). */
+interface ProcsReading {
+  procs: Set<string>;
+  bare: Set<string>;
+}
 
 /**
  * Which trailing `-N` values of this file's result lines are Go's GOMAXPROCS
- * suffix. Go omits it at GOMAXPROCS=1, so there `b.Run("size-10")` prints
- * `Bench/size-10`, which looks like `Bench/size` at GOMAXPROCS=10; cutting it
- * would give ids that differ from a multi-core run of the same code. An N is
- * GOMAXPROCS when it is the only N in the file and every other line is one of
- * its names printed on its own (one machine, or `-cpu 1,N`); when several
- * names share it and there are few such N (a `-cpu` list runs every benchmark
- * once per value); or when every name it follows is also printed on its own
- * (`-cpu 1,N,…` on one benchmark). Otherwise N is part of the name
- * (GOMAXPROCS=1, or `size-10` next to `size-10-2` under `-cpu 1,2`). Go's
- * configuration lines do not state GOMAXPROCS (`cpu:` is the model name), so
- * they cannot settle it. Not told apart: GOMAXPROCS=1 names that all end in
- * one `-N`, or in `-10` and `-100` on one benchmark (vs. `-cpu 10,100`), and a
- * name number shared by several names under `-cpu`.
+ * suffix, by one rule about the whole run, never about which names happen to
+ * share a number. Go appends `-N` to every result line when GOMAXPROCS is N > 1
+ * and nothing at GOMAXPROCS=1; `-cpu a,b,…` prints every benchmark once per
+ * value (value 1 without a suffix). So the suffixes are GOMAXPROCS when the
+ * file has that shape: reading each line as name + value (a line without a
+ * suffix, or whose name is also printed with a further `-M`, is value 1),
+ * every name has the same set of values. Otherwise (a line without a suffix
+ * among suffixed ones, names with different numbers) the run was at
+ * GOMAXPROCS=1 or is several runs pasted together, and every `-N` stays in
+ * the name. Go's configuration lines do not state GOMAXPROCS (`cpu:` is the
+ * model name), so they cannot settle it. Not told apart: a GOMAXPROCS=1 run
+ * whose names all end in one `-N` (read as GOMAXPROCS), and one name at two
+ * or more values without a bare line (`size-10`, `size-100`: read as names,
+ * not `-cpu 10,100`).
  */
-function procsSuffixes(lines: readonly SourceLine[]): Set<string> {
-  const basesOf = new Map<string, Set<string>>();
-  /** Every name as printed: a base printed as is ran at GOMAXPROCS=1. */
+function procsSuffixes(lines: readonly SourceLine[]): ProcsReading {
   const printed = new Set<string>();
   for (const { text } of lines) {
     if (!text.startsWith('Benchmark')) continue;
     const fields = text.trim().split(/\s+/);
-    if (fields.length < 4 || !/^\d+$/.test(fields[1]!)) continue;
-    printed.add(fields[0]!);
-    const m = /^(.+)-(\d+)$/.exec(fields[0]!);
-    if (m) basesOf.set(m[2]!, (basesOf.get(m[2]!) ?? new Set()).add(m[1]!));
+    if (fields.length >= 4 && /^\d+$/.test(fields[1]!)) printed.add(fields[0]!);
   }
-  if (basesOf.size === 0) return new Set();
-  if (basesOf.size === 1) {
-    const [n, bases] = [...basesOf][0]!;
-    const plain = [...printed].filter((name) => !name.endsWith(`-${n}`) || !bases.has(name.slice(0, -n.length - 1)));
-    return plain.every((name) => bases.has(name)) ? new Set([n]) : new Set();
+  const suffixed = [...printed].map((name) => /^(.+)-(\d+)$/.exec(name)).filter((m) => m !== null);
+  const bare = new Set(suffixed.map((m) => m[1]!).filter((base) => printed.has(base)));
+  const valuesOf = new Map<string, Set<string>>();
+  for (const name of printed) {
+    const m = bare.has(name) ? null : /^(.+)-(\d+)$/.exec(name);
+    const [base, value] = m ? [m[1]!, m[2]!] : [name, '1'];
+    valuesOf.set(base, (valuesOf.get(base) ?? new Set()).add(value));
   }
-  const shared = [...basesOf].filter(([, bases]) => bases.size > 1).map(([n]) => n);
-  const withBare = [...basesOf].filter(([, bases]) => [...bases].every((base) => printed.has(base))).map(([n]) => n);
-  return new Set([...(shared.length <= MAX_CPU_VALUES ? shared : []), ...withBare]);
+  const none: ProcsReading = { procs: new Set(), bare: new Set() };
+  const sets = [...valuesOf.values()];
+  const first = sets[0];
+  if (!first || !sets.every((set) => set.size === first.size && [...set].every((v) => first.has(v)))) return none;
+  if (sets.length === 1 && first.size > 1 && !first.has('1')) return none;
+  const procs = new Set([...first].filter((v) => v !== '1'));
+  return procs.size > 0 ? { procs, bare } : none;
 }
 
 /**
  * Splits the suffix off a name when it is one of the file's GOMAXPROCS values;
- * a name without one ran at GOMAXPROCS=1, unless the file has no GOMAXPROCS
- * suffixes at all (then GOMAXPROCS is not stated, and no `procs` is given).
+ * a name without one (or printed bare under `-cpu 1,…`) ran at GOMAXPROCS=1,
+ * unless the file has no GOMAXPROCS suffixes at all (then GOMAXPROCS is not
+ * stated, and no `procs` is given).
  */
-function splitterFor(procs: ReadonlySet<string>): SplitName {
+function splitterFor({ procs, bare }: ProcsReading): SplitName {
   return (fullName) => {
-    const m = /^(.+)-(\d+)$/.exec(fullName);
+    const m = bare.has(fullName) ? null : /^(.+)-(\d+)$/.exec(fullName);
     if (m && procs.has(m[2]!)) return { name: m[1]!, procs: m[2]! };
     return { name: fullName, procs: procs.size > 0 ? '1' : '' };
   };
@@ -318,7 +324,7 @@ function toResult(acc: Accumulator, severalPkgs: boolean, severalProcs: boolean)
   for (const [unit, values] of acc.values) {
     const known = UNITS[unit];
     if (known) {
-      metrics[known.metric] = buildMetric(known.metric, known.unit, { samples: values.map((v) => v * known.factor) }, { sourceUnit: unit });
+      metrics[known.metric] = buildMetric(known.metric, known.unit, { samples: values.map((v) => scaleValue(v, known.factor)) }, { sourceUnit: unit });
     } else {
       metrics[unit] = buildMetric(unit, unit, { samples: values }, { sourceUnit: unit });
     }

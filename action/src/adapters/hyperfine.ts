@@ -1,4 +1,4 @@
-import { InputError, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
+import { InputError, maxOf, metricTraits, type BenchmarkResult, type Metric } from '../model/index.js';
 import { describe } from '../stats/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { isRecord, jsonErrors, parseJsonText, type JsonErrors } from './json-text.js';
@@ -65,7 +65,7 @@ function parseResult(result: unknown, index: number, errors: JsonErrors): Benchm
     },
   };
   if (Array.isArray(result.memory_usage_byte) && result.memory_usage_byte.length > 0) {
-    const peak = Math.max(...result.memory_usage_byte.filter((v): v is number => typeof v === 'number'));
+    const peak = maxOf(result.memory_usage_byte.filter((v): v is number => typeof v === 'number'));
     if (Number.isFinite(peak)) metrics.max_rss = { unit: 'B', ...metricTraits('max_rss', 'B'), sourceUnit: 'B', value: peak };
   }
   const benchmark: BenchmarkResult = { id: result.command, status: 'ok', metrics };

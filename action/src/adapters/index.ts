@@ -23,6 +23,7 @@ import { wrkAdapter } from './wrk.js';
 import { gnuTimeAdapter } from './gnu-time.js';
 import { massifAdapter } from './massif.js';
 import { callgrindAdapter } from './callgrind.js';
+import { cachegrindAdapter } from './cachegrind.js';
 import { straceAdapter } from './strace.js';
 import { perfStatAdapter } from './perf-stat.js';
 import { criterionAdapter } from './criterion.js';
@@ -31,6 +32,18 @@ import { libtestAdapter } from './libtest.js';
 import { jmhAdapter } from './jmh.js';
 import { goBenchAdapter } from './go-bench.js';
 import { gbenchAdapter } from './gbench.js';
+import { catch2Adapter } from './catch2.js';
+import { criterionConsoleAdapter } from './criterion-console.js';
+import { juliaBenchmarkToolsAdapter } from './julia-benchmarktools.js';
+import { benchmarkIpsAdapter } from './benchmark-ips.js';
+import { rubyBenchmarkAdapter } from './ruby-benchmark.js';
+import { dartBenchmarkHarnessAdapter } from './dart-benchmark-harness.js';
+import { benchmarkLuauAdapter } from './benchmarkluau.js';
+import { consoleTimeAdapter } from './console-time.js';
+import { customBiggerAdapter, customSmallerAdapter } from './custom-json.js';
+import { iaiAdapter } from './iai.js';
+import { vitestBenchAdapter } from './vitest-bench.js';
+import { asvAdapter } from './asv.js';
 
 export type { Adapter, AdapterInput, Detection } from './adapter.js';
 
@@ -53,6 +66,7 @@ export const ADAPTERS: Record<string, Adapter> = {
   [gnuTimeAdapter.name]: gnuTimeAdapter,
   [massifAdapter.name]: massifAdapter,
   [callgrindAdapter.name]: callgrindAdapter,
+  [cachegrindAdapter.name]: cachegrindAdapter,
   [straceAdapter.name]: straceAdapter,
   [perfStatAdapter.name]: perfStatAdapter,
   [criterionAdapter.name]: criterionAdapter,
@@ -61,6 +75,21 @@ export const ADAPTERS: Record<string, Adapter> = {
   [jmhAdapter.name]: jmhAdapter,
   [goBenchAdapter.name]: goBenchAdapter,
   [gbenchAdapter.name]: gbenchAdapter,
+  [catch2Adapter.name]: catch2Adapter,
+  [criterionConsoleAdapter.name]: criterionConsoleAdapter,
+  [juliaBenchmarkToolsAdapter.name]: juliaBenchmarkToolsAdapter,
+  [benchmarkIpsAdapter.name]: benchmarkIpsAdapter,
+  [rubyBenchmarkAdapter.name]: rubyBenchmarkAdapter,
+  [dartBenchmarkHarnessAdapter.name]: dartBenchmarkHarnessAdapter,
+  [benchmarkLuauAdapter.name]: benchmarkLuauAdapter,
+  [iaiAdapter.name]: iaiAdapter,
+  [vitestBenchAdapter.name]: vitestBenchAdapter,
+  [asvAdapter.name]: asvAdapter,
+  // Last of the detected ones: its lines carry no mark of their tool, so it only takes files made of nothing else.
+  [consoleTimeAdapter.name]: consoleTimeAdapter,
+  // Never detected (the direction is not in the file); named with --format, they say so when nothing matches.
+  [customSmallerAdapter.name]: customSmallerAdapter,
+  [customBiggerAdapter.name]: customBiggerAdapter,
 };
 
 /** Names accepted by --format: every adapter, plus "auto". */

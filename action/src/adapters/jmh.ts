@@ -1,4 +1,4 @@
-import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
+import { InputError, scaleValue, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
@@ -9,15 +9,23 @@ import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } f
  *
  * The id is the method's full name with its `@Param` values in brackets, in
  * the order JMH wrote them: `pkg.Class.method[size=10,kind=a]`. The primary
- * metric follows the mode: `thrpt` gives `throughput` (1/s, higher is better:
- * a throughput that rose is an improvement), `avgt`, `sample` and `ss` give
- * `time` (s per operation). `scoreUnit` (`ops/ms`, `us/op` …) is converted to
- * base units. Samples are `rawData`, flattened fork by fork in iteration order;
- * sample mode has a histogram per iteration instead, whose weighted mean per
+ * metric follows `primaryMetric.scoreUnit`, never the mode: operations per
+ * time (`ops/s`, `ops/ms`, `ops/us`, `ops/ns` …) are `throughput` (1/s, higher
+ * is better: a throughput that rose is an improvement), time per operation
+ * (`s/op`, `ms/op`, `us/op`, `ns/op` …) is `time` (s per operation, lower is
+ * better); any other primary unit is an error. JMH itself writes `thrpt` with
+ * ops/<time> and `avgt`, `sample`, `ss` with <time>/op, but a file whose mode
+ * and unit disagree (hand-edited, or another tool's JSON) is read by its unit;
+ * the mode only names the result (param `mode`). Units are converted to base
+ * units decimally (exact inputs stay exact). Samples are `rawData`, flattened
+ * fork by fork in iteration order; sample mode has a histogram per iteration instead, whose weighted mean per
  * iteration is the sample (the same per-iteration granularity as the other
  * modes). Secondary metrics (`-prof gc` and others) are metrics of their own,
- * with JMH ≤ 1.36's `·` prefix removed: `gc.alloc.rate.norm` (B per op),
- * `gc.alloc.rate` (B/s; JMH's MB is 2^20 bytes), `gc.count`, `gc.time` (s);
+ * with JMH ≤ 1.36's `·` prefix removed, each read with its own `scoreUnit` and
+ * the direction of its name and unit (model/metrics.ts): `gc.alloc.rate.norm`
+ * (B per op, lower), `gc.alloc.rate` (B/s; JMH's MB is 2^20 bytes; lower
+ * although a rate), `gc.count` (count), `gc.time` (s), and any other secondary
+ * in ops/<time> higher, in <time>/op lower;
  * sample mode's `p0.50`… percentiles become `latency_p50`…. JMH writes the
  * strings `"NaN"`, `"+INF"`, `"-INF"` for values it could not compute; those
  * are left out of the samples. When the same name appears in two modes or
@@ -54,12 +62,16 @@ interface Entry {
   metrics: Record<string, Metric>;
 }
 
-const MODES: Record<string, { metric: string }> = {
-  thrpt: { metric: 'throughput' },
-  avgt: { metric: 'time' },
-  sample: { metric: 'time' },
-  ss: { metric: 'time' },
-};
+const MODES = new Set(['thrpt', 'avgt', 'sample', 'ss']);
+
+/** The primary metric's name from its unit: a rate of operations is throughput, time per operation is time. */
+function primaryName(scoreUnit: unknown): string | undefined {
+  if (typeof scoreUnit !== 'string') return undefined;
+  const { unit } = convertUnit(scoreUnit);
+  if (unit === '1/s') return 'throughput';
+  if (unit === 's') return 'time';
+  return undefined;
+}
 
 function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
   const at = [index];
@@ -67,7 +79,7 @@ function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
     throw errors.error(isRecord(entry) ? [...at, 'benchmark'] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
-  if (typeof mode !== 'string' || !MODES[mode]) {
+  if (typeof mode !== 'string' || !MODES.has(mode)) {
     throw errors.error([...at, 'mode'], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
@@ -75,7 +87,11 @@ function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
   }
   const params: [string, string][] = isRecord(entry.params) ? Object.entries(entry.params).map(([k, v]) => [k, String(v)]) : [];
   const metrics: Record<string, Metric> = {};
-  const primary = readMetric(entry.primaryMetric, MODES[mode]!.metric, [...at, 'primaryMetric'], errors, entry.measurementIterations, entry.forks);
+  const name = primaryName(entry.primaryMetric.scoreUnit);
+  if (name === undefined && typeof entry.primaryMetric.scoreUnit === 'string') {
+    throw errors.error([...at, 'primaryMetric', 'scoreUnit'], `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`);
+  }
+  const primary = readMetric(entry.primaryMetric, name ?? 'time', [...at, 'primaryMetric'], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
     throw errors.error([...at, 'primaryMetric', 'score'], `no usable score for ${entry.benchmark}: "score" and every "rawData" value are NaN or missing`);
   }
@@ -100,14 +116,22 @@ function secondaryName(label: string): string {
   return `latency_p${percent}`;
 }
 
+/** JMH's time units (TimeUnit's short names) in seconds. */
+const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
+
+/** 1/f, exact for powers of ten (1 / 1e-6 is 999999.9999999999 in binary). */
+function inverse(f: number): number {
+  const exponent = Math.round(Math.log10(f));
+  return Number(`1e${exponent}`) === f ? Number(`1e${-exponent}`) : 1 / f;
+}
+
 /** A JMH unit in base units: the metric's unit and the factor into it. */
 function convertUnit(scoreUnit: string): { unit: string; factor: number } {
-  const time: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
-  const perTime = /^(?:ops|op)\/(\w+)$/.exec(scoreUnit);
-  if (perTime && time[perTime[1]!] !== undefined) return { unit: '1/s', factor: 1 / time[perTime[1]!]! };
-  const timePer = /^(\w+)\/op$/.exec(scoreUnit);
-  if (timePer && time[timePer[1]!] !== undefined) return { unit: 's', factor: time[timePer[1]!]! };
-  if (time[scoreUnit] !== undefined) return { unit: 's', factor: time[scoreUnit]! };
+  const perTime = /^(?:ops|op)\/(\S+)$/.exec(scoreUnit);
+  if (perTime && TIME[perTime[1]!] !== undefined) return { unit: '1/s', factor: inverse(TIME[perTime[1]!]!) };
+  const timePer = /^(\S+)\/op$/.exec(scoreUnit);
+  if (timePer && TIME[timePer[1]!] !== undefined) return { unit: 's', factor: TIME[timePer[1]!]! };
+  if (TIME[scoreUnit] !== undefined) return { unit: 's', factor: TIME[scoreUnit]! };
   switch (scoreUnit) {
     case 'B/op':
     case 'B':
@@ -148,8 +172,8 @@ function readMetric(
     throw errors.error([...at, 'score'], `expected a number or "NaN", found ${JSON.stringify(raw.score)}`);
   }
   const { unit, factor } = convertUnit(raw.scoreUnit);
-  const samples = rawSamples(raw, at, errors).filter(Number.isFinite).map((v) => v * factor);
-  const score = jmhNumber(raw.score) * factor;
+  const samples = rawSamples(raw, at, errors).filter(Number.isFinite).map((v) => scaleValue(v, factor));
+  const score = scaleValue(jmhNumber(raw.score), factor);
   // gc.churn.<space> is an allocation rate like gc.alloc.rate: worse when higher, although its unit is a rate.
   const options = { sourceUnit: raw.scoreUnit, ...(/^gc\.churn\./.test(name) ? { traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' } : {}) };
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };

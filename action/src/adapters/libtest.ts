@@ -1,4 +1,4 @@
-import { InputError, type BenchmarkError, type BenchmarkResult, type Metric } from '../model/index.js';
+import { InputError, shiftDecimal, type BenchmarkError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { isRecord, parseJsonLines } from './json-text.js';
@@ -14,6 +14,17 @@ import { isRecord, parseJsonLines } from './json-text.js';
  * `bytes_per_second` (libtest's MB is 10^6 bytes). `test name ... FAILED`
  * (`name --- FAILED` with `--quiet`) makes that benchmark failed. The unstable `--format json` event lines
  * (`{"type": "bench", "median": …}`) are read too.
+ *
+ * Units: every time unit libtest and its forks print before `/iter` (`ns`,
+ * `µs`/`μs`/`us`, `ms`, `s`) is `time` in seconds, converted decimally so an
+ * exact `18,149 ns` stays 18149e-9. Any other `<unit>/iter` (`cycles/iter`) is
+ * an amount spent per iteration: its own metric named by the unit, lower is
+ * better (`cycles` is in the metric vocabulary). A per-second rate in place of
+ * `/iter` (`MS/s`, as some forks print) is its own metric named by the unit as
+ * printed, with that unit, higher is better (more done per second). Any other
+ * unit is rejected, naming the accepted forms. A failed benchmark's message is
+ * the panic message: the line after `panicked at <file>:<line>:<col>:` (Rust ≥
+ * 1.73), or the quoted text of `panicked at '<message>', <file>…` (older Rust).
  */
 export const libtestAdapter: Adapter = {
   name: 'libtest',
@@ -39,8 +50,8 @@ export const libtestAdapter: Adapter = {
   },
 };
 
-const BENCH_LINE = /^test .+? \.\.\. bench:\s+[\d,]+(?:\.\d+)? \S+\/iter/m;
-const BENCH_FULL = /^test (.+?)\s+\.\.\. bench:\s+([\d,]+(?:\.\d+)?) (\S+)\/iter \(\+\/- ([\d,]+(?:\.\d+)?)\)(?: = ([\d,]+(?:\.\d+)?) MB\/s)?\s*$/;
+const BENCH_LINE = /^test .+? \.\.\. bench:\s+[\d,]+(?:\.\d+)? \S+\/(?:iter|s)\b/m;
+const BENCH_FULL = /^test (.+?)\s+\.\.\. bench:\s+([\d,]+(?:\.\d+)?) (\S+) \(\+\/- ([\d,]+(?:\.\d+)?)\)(?: = ([\d,]+(?:\.\d+)?) MB\/s)?\s*$/;
 const OUTCOME_LINE = /^test (.+?)\s+\.\.\. (FAILED|ok|ignored)\b/;
 
 function number(text: string): number {
@@ -84,7 +95,9 @@ function parseText(text: string, path: string): BenchmarkResult[] {
       const m = BENCH_FULL.exec(line);
       if (!m) throw new InputError(path, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
-      add({ id: name!, status: 'ok', metrics: metricsFor(number(value!), unit!, mbs === undefined ? undefined : number(mbs)) }, lineNo);
+      const measure = readUnit(unit!);
+      if (!measure) throw new InputError(path, `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, µs, μs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`, lineNo);
+      add({ id: name!, status: 'ok', metrics: metricsFor(number(value!), measure, mbs === undefined ? undefined : number(mbs)) }, lineNo);
       return;
     }
     const outcome = OUTCOME_LINE.exec(line);
@@ -120,7 +133,7 @@ function parseJsonEvents(text: string, path: string): BenchmarkResult[] {
       throw new InputError(path, 'expected a bench event with "name" and a numeric "median" (ns/iter)', line);
     }
     const mbs = typeof event.mib_per_second === 'number' ? event.mib_per_second : undefined;
-    results.push({ id: event.name, status: 'ok', metrics: metricsFor(event.median, 'ns', mbs) });
+    results.push({ id: event.name, status: 'ok', metrics: metricsFor(event.median, readUnit('ns/iter')!, mbs) });
   }
   if (started && !ended) {
     throw new InputError(path, 'no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)', text.split('\n').length);
@@ -128,21 +141,52 @@ function parseJsonEvents(text: string, path: string): BenchmarkResult[] {
   return results;
 }
 
-/** Appends a panic log line (at most 20 kept); the line after "panicked at" becomes the message. */
+/** Rust ≥ 1.73: `thread 'main' panicked at src/lib.rs:5:5:`, the message on the next line. */
+const PANIC_HEADER = /panicked at \S+:\d+:\d+:$/;
+/** Older Rust: `thread 'main' panicked at 'explicit panic', src/lib.rs:28:9`, the message quoted on the line. */
+const PANIC_QUOTED = /panicked at '(.*)', \S+:\d+(?::\d+)?$/;
+
+/** Appends a panic log line (at most 20 kept) and takes the panic message from it (see PANIC_HEADER, PANIC_QUOTED). */
 function addLog(error: BenchmarkError, line: string): void {
   const lines = error.logTail ? error.logTail.split('\n') : [];
   if (lines.length >= 20) return;
-  if (lines.length > 0 && /panicked at /.test(lines[lines.length - 1]!)) error.message = `panicked: ${line.trim()}`;
+  const quoted = PANIC_QUOTED.exec(line.trim());
+  if (quoted) error.message = `panicked: ${quoted[1]}`;
+  else if (lines.length > 0 && PANIC_HEADER.test(lines[lines.length - 1]!.trim())) error.message = `panicked: ${line.trim()}`;
   lines.push(line);
   error.logTail = lines.join('\n');
 }
 
-function metricsFor(value: number, unit: string, mbPerSecond: number | undefined): Record<string, Metric> {
+/** What one libtest unit measures: the metric, its base unit and the power of ten into it. */
+interface Measure {
+  metric: string;
+  unit: string;
+  exponent: number;
+  sourceUnit: string;
+}
+
+/** Time units before `/iter`, as powers of ten of a second (µ is U+00B5, μ is U+03BC: forks print either). */
+const TIME_EXPONENTS: Record<string, number> = { ns: -9, 'µs': -6, 'μs': -6, us: -6, ms: -3, s: 0 };
+
+/** Reads `ns/iter`, `cycles/iter`, `MS/s` …; undefined for anything else. */
+function readUnit(printed: string): Measure | undefined {
+  const perIter = /^(\S+)\/iter$/.exec(printed);
+  if (perIter) {
+    const exponent = TIME_EXPONENTS[perIter[1]!];
+    return exponent !== undefined
+      ? { metric: 'time', unit: 's', exponent, sourceUnit: printed }
+      : { metric: perIter[1]!, unit: 'count', exponent: 0, sourceUnit: printed };
+  }
+  // A rate: metricTraits reads a `/s` unit as higher-is-better.
+  if (/^[^/\s]+\/s$/.test(printed)) return { metric: printed, unit: printed, exponent: 0, sourceUnit: printed };
+  return undefined;
+}
+
+function metricsFor(value: number, measure: Measure, mbPerSecond: number | undefined): Record<string, Metric> {
   const metrics: Record<string, Metric> = {};
-  if (unit === 'ns') metrics.time = buildMetric('time', 's', { value: value * 1e-9 }, { sourceUnit: 'ns/iter' });
-  else metrics[unit] = buildMetric(unit, 'count', { value }, { sourceUnit: `${unit}/iter` });
+  metrics[measure.metric] = buildMetric(measure.metric, measure.unit, { value: shiftDecimal(value, measure.exponent) }, { sourceUnit: measure.sourceUnit });
   if (mbPerSecond !== undefined) {
-    metrics.bytes_per_second = buildMetric('bytes_per_second', 'B/s', { value: mbPerSecond * 1e6 }, { sourceUnit: 'MB/s' });
+    metrics.bytes_per_second = buildMetric('bytes_per_second', 'B/s', { value: shiftDecimal(mbPerSecond, 6) }, { sourceUnit: 'MB/s' });
   }
   return metrics;
 }

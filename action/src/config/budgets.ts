@@ -32,6 +32,8 @@ const METRIC_DIMENSION: Record<string, Dimension> = {
   throughput: 'rate', requests_per_sec: 'rate', transfer_per_sec: 'byte-rate', bytes_per_second: 'byte-rate', 'gc.alloc.rate': 'byte-rate',
   memory_peak: 'bytes', max_rss: 'bytes', alloc_bytes: 'bytes', 'gc.alloc.rate.norm': 'bytes',
   instructions: 'count', cycles: 'count', syscalls: 'count', allocs: 'count', errors: 'count',
+  l1_hits: 'count', ll_hits: 'count', ram_hits: 'count', total_read_write: 'count', estimated_cycles: 'count',
+  l1_misses: 'count', ll_misses: 'count',
 };
 
 /** The dimension a metric's values have, when perf-gate knows it. */

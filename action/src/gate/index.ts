@@ -15,6 +15,7 @@
 import {
   dimensionOfUnit,
   InputError,
+  pushAll,
   resolveBudget,
   TestbedMismatchError,
   type BenchmarkResult,
@@ -90,6 +91,23 @@ function emptyRow(benchmark: string, metric: string, resolved: ResolvedBudget, s
 /** A metric with the direction the budget imposes (config beats the harness). */
 function withDirection(metric: Metric, resolved: ResolvedBudget): Metric {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
+}
+
+/**
+ * One warning per benchmark whose metrics (on either side) came without a
+ * direction and get none from the budgets either: the gate compares them as
+ * lower-is-better, which may be backwards, so it says so rather than guess silently.
+ */
+function unknownDirectionWarnings(sides: readonly BenchmarkResult[], budgets: Budgets, ignored: ReadonlySet<string>): GateWarning[] {
+  const unknown = new Map<string, Set<string>>();
+  for (const b of sides) {
+    if (ignored.has(b.id)) continue;
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      if (metric.directionUnknown !== true || resolveBudget(budgets, b.id, name).direction !== undefined) continue;
+      unknown.set(b.id, (unknown.get(b.id) ?? new Set()).add(name));
+    }
+  }
+  return [...unknown].map(([benchmark, metrics]) => ({ code: 'unknown-direction', benchmark, metrics: [...metrics] }));
 }
 
 /** Metric names of a benchmark pair, current's order first, then the baseline's extra ones. */
@@ -212,7 +230,7 @@ export function decide(
     );
   });
 
-  rows.push(...scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
+  pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
 
   for (const rule of budgets.rules) {
     if (!usedRules.has(rule)) {
@@ -234,6 +252,7 @@ export function decide(
     if (missing.length === 0 || ignored.has(b.id)) continue;
     warnings.push({ code: 'unavailable-metrics', benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
   }
+  pushAll(warnings, unknownDirectionWarnings(sides, budgets, ignored));
   if (ignored.size > 0) {
     warnings.push({ code: 'ignored-benchmarks', benchmarks: [...ignored] });
   }

@@ -2,7 +2,7 @@ import type { SourceRef } from '../model/index.js';
 
 /** The closed set of warning codes; the JSON report writes them as they are. */
 export type GateWarningCode =
-  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files';
+  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files' | 'unknown-direction';
 
 /** A file in an input folder that was not read as results, and why (a README, a binary, JSON no format knows). */
 export interface SkippedFile {
@@ -27,6 +27,12 @@ export type GateWarning =
   | { code: 'ignored-benchmarks'; benchmarks: string[] }
   /** Metrics a tool could not measure on this machine, and the tool's own word for why. */
   | { code: 'unavailable-metrics'; benchmark: string; metrics: { metric: string; why: string }[] }
+  /**
+   * Metrics whose input did not say which way is better (a BMF measure perf-gate
+   * does not know) and whose budget sets no `direction`: compared as lower-is-better
+   * until one does, so the verdict on them may be backwards.
+   */
+  | { code: 'unknown-direction'; benchmark: string; metrics: string[] }
   /** Files in an input folder that are clearly not results; listed so nothing is dropped unseen, never a verdict's cause. */
   | { code: 'skipped-files'; files: SkippedFile[] }
   /**

@@ -19,3 +19,4 @@ export * from './bmf-measures.js';
 export * from './command-template.js';
 export * from './testbed-mismatch.js';
 export * from './nearest-name.js';
+export * from './large-arrays.js';

@@ -24,6 +24,15 @@ const KNOWN: Record<string, MetricTraits> = {
   user_time: { direction: 'lower', exact: false },
   system_time: { direction: 'lower', exact: false },
   instructions: { direction: 'lower', exact: true },
+  // iai / iai-callgrind cache simulation: counts from valgrind's simulated caches, deterministic like Ir.
+  l1_hits: { direction: 'lower', exact: true },
+  ll_hits: { direction: 'lower', exact: true },
+  ram_hits: { direction: 'lower', exact: true },
+  total_read_write: { direction: 'lower', exact: true },
+  estimated_cycles: { direction: 'lower', exact: true },
+  // cachegrind (adapters/cachegrind.ts, `perf-gate count`): simulated misses, exact for the same reason.
+  l1_misses: { direction: 'lower', exact: true },
+  ll_misses: { direction: 'lower', exact: true },
   cycles: { direction: 'lower', exact: false },
   syscalls: { direction: 'lower', exact: true },
   alloc_bytes: { direction: 'lower', exact: true },

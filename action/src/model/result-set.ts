@@ -32,6 +32,12 @@ export interface Metric {
   exact?: boolean;
   /** The unit as the harness wrote it, for display ("ns", "ms", "ops/s"). */
   sourceUnit?: string;
+  /**
+   * True when the input said nothing about which way is better and the name
+   * does not tell (a BMF measure perf-gate does not know): `direction` is then
+   * only a placeholder, and the gate warns until a budget sets `direction`.
+   */
+  directionUnknown?: true;
 }
 
 export type BenchmarkStatus = 'ok' | 'failed';

@@ -1,3 +1,5 @@
+import { minOf } from './large-arrays.js';
+
 /**
  * Quantities as people write them ("10ms", "1.5 s", "20MB", "100/s", "5%") and
  * back. Parsing yields base units: seconds, bytes, per second, bytes per second,
@@ -55,6 +57,29 @@ export function parseQuantity(text: string | number): Quantity | undefined {
   return undefined;
 }
 
+/**
+ * `value × 10^exponent` without binary noise: `18149 * 1e-9 * 1e9` is
+ * 18149.000000000004, because 1e-9 has no exact binary form. Shifting the
+ * exponent of the number's shortest decimal form instead (`1.8149e4` →
+ * `1.8149e-5`) and parsing that gives the double nearest the exact decimal
+ * result, so a value read from a file converts to the same double as its
+ * digits would parse to, and converting back restores the digits.
+ */
+export function shiftDecimal(value: number, exponent: number): number {
+  if (exponent === 0 || value === 0 || !Number.isFinite(value)) return value;
+  const [mantissa, power] = value.toExponential().split('e');
+  return Number(`${mantissa}e${Number(power) + exponent}`);
+}
+
+/**
+ * `value × factor`, decimally when the factor is a power of ten (ns → s, MB → B)
+ * so exact inputs stay exact; other factors (60, 2^20) multiply as usual.
+ */
+export function scaleValue(value: number, factor: number): number {
+  const exponent = Math.round(Math.log10(factor));
+  return Number(`1e${exponent}`) === factor ? shiftDecimal(value, exponent) : value * factor;
+}
+
 /** Describes the accepted syntax, for error messages. */
 export const QUANTITY_HELP =
   'a number with a unit: time (ns, us, ms, s, min), bytes (B, kB, MB, GB, KiB, MiB, GiB), rate (100/s, 5 ops/s, 20MB/s), or a percentage (5%)';
@@ -94,7 +119,7 @@ export function pickScale(unit: string, values: number[]): Scale {
   if (!scales) return { factor: 1, symbol: unit === 'fraction' ? '' : unit };
   const finite = values.filter((v) => Number.isFinite(v) && v !== 0).map(Math.abs);
   if (finite.length === 0) return scales.find((s) => s.factor === 1) ?? scales[0]!;
-  const ref = Math.min(...finite);
+  const ref = minOf(finite);
   let chosen = scales[0]!;
   for (const s of scales) if (ref >= s.factor * 0.9995) chosen = s;
   return chosen;

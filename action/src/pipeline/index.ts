@@ -15,7 +15,7 @@
  * (the exit statuses), command.ts (the shape of a subcommand),
  * run-deps.ts (processes and the machine, injectable) and output-parser.ts
  * (a suite's output → benchmarks). The CLI's tools around a run (convert.ts,
- * merge-shards.ts, time-commands.ts) reach the layers below through here too,
+ * merge-shards.ts, time-commands.ts, count-commands.ts) reach the layers below through here too,
  * so cli/ and action/ import only pipeline/ (action/ also github/), and
  * model/ for types. pipeline/ never parses flags or inputs, and never
  * decides a verdict itself: gate/ does.
@@ -34,3 +34,4 @@ export * from './record.js';
 export * from './convert.js';
 export * from './merge-shards.js';
 export * from './time-commands.js';
+export * from './count-commands.js';

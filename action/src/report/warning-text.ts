@@ -34,6 +34,8 @@ export function warningText(warning: GateWarning): string {
       const shown = files.slice(0, IGNORED_SHOWN).map((f) => `${f.path} (${f.reason})`).join('; ');
       return `${files.length} file(s) in the input folders were not read as results: ${shown}${files.length > IGNORED_SHOWN ? '; …' : ''}. If one should have been, name it directly to see why it is not recognised.`;
     }
+    case 'unknown-direction':
+      return `${warning.benchmark}: the input does not say which way is better for ${warning.metrics.join(', ')}, so they are compared as lower-is-better and the verdict may be backwards. Set \`direction: higher\` or \`direction: lower\` for them in the budgets.`;
     case 'unavailable-metrics':
       return `${warning.benchmark}: ${warning.metrics.map((m) => `${m.metric} ${m.why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BenchmarkError, BenchmarkResult, Metric } from '../model/index.js';
+import { pushAll, type BenchmarkError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext } from './invoke.js';
@@ -39,8 +39,8 @@ export async function runSuite(suite: SuiteConfig, ctx: RunnerContext, expected:
       error = outcome.error;
     }
     const delivered = mergeRepeats(runs);
-    rows.push(...delivered);
-    if (error) rows.push(...failedRows(suite.name, point, pointSuffix(point), new Set(delivered.map((b) => b.id)), expected, error));
+    pushAll(rows, delivered);
+    if (error) pushAll(rows, failedRows(suite.name, point, pointSuffix(point), new Set(delivered.map((b) => b.id)), expected, error));
   }
   return rows;
 }
@@ -59,7 +59,7 @@ export async function runSuites(
   const all: BenchmarkResult[] = [];
   for (const [i, suite] of suites.entries()) {
     ctx.progress.begin(i + 1, suites.length, `suite ${suite.name}`);
-    all.push(...(await runSuite(suite, ctx, expected)));
+    pushAll(all, await runSuite(suite, ctx, expected));
     onSuiteDone(all);
   }
   ctx.progress.end();

@@ -1,4 +1,4 @@
-import { BMF_MEASURES, type Metric, type ResultSet } from '../model/index.js';
+import { bmfSlugFor, maxOf, minOf, scaleValue, type Metric, type ResultSet } from '../model/index.js';
 
 interface BmfMeasure {
   value: number;
@@ -6,17 +6,11 @@ interface BmfMeasure {
   upper_value?: number;
 }
 
-/** Bencher slug for a perf-gate metric: the reverse of the adapter's table, else the metric name. */
-function slugOf(metric: string): { slug: string; fromBase: number } {
-  for (const [slug, m] of Object.entries(BMF_MEASURES)) if (m.metric === metric) return { slug, fromBase: m.fromBase };
-  return { slug: metric, fromBase: 1 };
-}
-
 function measureOf(metric: Metric, fromBase: number): BmfMeasure | undefined {
-  const scale = (x: number): number => x * fromBase;
+  const scale = (x: number): number => scaleValue(x, fromBase);
   if (metric.samples && metric.samples.length > 0) {
     const s = metric.samples;
-    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(Math.min(...s)), upper_value: scale(Math.max(...s)) };
+    return { value: scale(s.reduce((a, b) => a + b, 0) / s.length), lower_value: scale(minOf(s)), upper_value: scale(maxOf(s)) };
   }
   if (metric.summary) {
     const m: BmfMeasure = { value: scale(metric.summary.mean) };
@@ -29,7 +23,10 @@ function measureOf(metric: Metric, fromBase: number): BmfMeasure | undefined {
 
 /**
  * Converts a ResultSet to Bencher Metric Format: the mean as `value`, min and
- * max as the bounds, latency in nanoseconds. Failed benchmarks are left out
+ * max as the bounds, latency in nanoseconds. Each metric's measure name is
+ * chosen so the BMF adapter reads back the same unit and direction
+ * (model/bmf-measures.ts, bmfSlugFor): Bencher's slug, the metric's own name,
+ * or `name (unit, higher|lower is better)`. Failed benchmarks are left out
  * (BMF has no way to say "failed"), so the caller should report them.
  */
 export function toBmf(set: ResultSet): Record<string, Record<string, BmfMeasure>> {
@@ -38,7 +35,7 @@ export function toBmf(set: ResultSet): Record<string, Record<string, BmfMeasure>
     if (b.status !== 'ok') continue;
     const measures: Record<string, BmfMeasure> = {};
     for (const [name, metric] of Object.entries(b.metrics)) {
-      const { slug, fromBase } = slugOf(name);
+      const { slug, fromBase } = bmfSlugFor(name, metric.unit, metric.direction, metric.directionUnknown === true);
       const m = measureOf(metric, fromBase);
       if (m) measures[slug] = m;
     }

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { bmfAdapter } from '../../src/adapters/bmf.js';
 import { fileInput } from '../../src/adapters/index.js';
 import { toBmf } from '../../src/store/bmf.js';
-import { InputError, newResultSet } from '../../src/model/index.js';
+import { gbenchAdapter } from '../../src/adapters/gbench.js';
+import { parseBudgets } from '../../src/config/budgets.js';
+import { decide } from '../../src/gate/index.js';
+import { warningText } from '../../src/report/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, EMPTY_BUDGETS, InputError, newResultSet, type BenchmarkResult, type Metric } from '../../src/model/index.js';
+import { FIXTURES, parseFile } from './adapter-contract.js';
+import { gateRow } from '../support/compiled-harnesses.js';
 
 // Hand-written, following Bencher's documented format: latency in nanoseconds.
 const BMF = `{
@@ -28,6 +34,7 @@ test('reads Bencher Metric Format into base units and perf-gate metric names', (
   assert.equal(quick.throughput!.value, 1200);
   assert.equal(quick.throughput!.direction, 'higher');
   assert.equal(results[1]!.metrics['lines-of-log']!.value, 42);
+  assert.equal(results[1]!.metrics['lines-of-log']!.directionUnknown, true, 'a measure perf-gate does not know has no direction');
 });
 
 test('writes BMF that reads back to the same values', () => {
@@ -58,4 +65,60 @@ test('detects BMF by shape and declines other JSON', () => {
   for (const other of ['{"results": [{"command": "x"}]}', '{"schema": "perf-gate/results@1"}', '{"benchmarks": [{"name": "x"}]}', 'not json']) {
     assert.equal(bmfAdapter.detect(fileInput('x', other)).match, false, other);
   }
+});
+
+const readBack = (results: BenchmarkResult[]): BenchmarkResult[] => bmfAdapter.parse(fileInput('back.json', JSON.stringify(toBmf(newResultSet('2026-11-25T00:00:00Z', results)))));
+
+test('ResultSet → BMF → ResultSet keeps the unit and direction of every metric perf-gate writes', () => {
+  const metric = (unit: string, direction: 'lower' | 'higher', value: number, extra: Partial<Metric> = {}): Metric => ({ unit, direction, value, ...extra });
+  const metrics: Record<string, Metric> = {
+    time: metric('s', 'lower', 0.25),
+    throughput: metric('1/s', 'higher', 1200),
+    bytes_per_second: metric('B/s', 'higher', 5e8),
+    items_per_second: metric('1/s', 'higher', 3e6),
+    alloc_bytes: metric('B', 'lower', 4096, { exact: true }),
+    allocs: metric('count', 'lower', 3, { exact: true }),
+    latency_p99: metric('s', 'lower', 0.003),
+    'gc.alloc.rate': metric('B/s', 'lower', 1e6),
+    'MS/s': metric('MS/s', 'higher', 9001),
+    hits: metric('count', 'lower', 7),
+    'widgets/op': metric('widgets/op', 'lower', 12),
+    score: metric('count', 'higher', 88),
+    requests_per_sec: metric('1/s', 'lower', 10), // a config override: the written name must say so
+  };
+  const back = readBack([{ id: 'b', status: 'ok', metrics }])[0]!.metrics;
+  assert.deepEqual(Object.keys(back).sort(), Object.keys(metrics).sort());
+  for (const [name, m] of Object.entries(metrics)) {
+    const got = back[name]!;
+    assert.deepEqual([got.unit, got.direction, got.value, got.directionUnknown], [m.unit, m.direction, m.value, undefined], name);
+  }
+  const slugs = Object.keys(toBmf(newResultSet('2026-11-25T00:00:00Z', [{ id: 'b', status: 'ok', metrics }])).b!);
+  assert.ok(slugs.includes('latency') && slugs.includes('bytes_per_second') && slugs.includes('MS/s'), 'well-known names travel as they are');
+  assert.ok(slugs.includes('score (count, higher is better)') && slugs.includes('requests_per_sec (1/s, lower is better)'), slugs.join(', '));
+});
+
+test('a Google Benchmark baseline read back from BMF keeps bytes/items per second higher-is-better: 2x faster is improved', () => {
+  const base = parseFile(gbenchAdapter, `${FIXTURES}gbench/repetitions-nan-error.json`).filter((b) => b.status === 'ok');
+  const baseline = readBack(base).find((b) => b.id === 'BM_Copy/4096')!;
+  for (const name of ['bytes_per_second', 'items_per_second']) {
+    const original = base.find((b) => b.id === 'BM_Copy/4096')!.metrics[name]!;
+    assert.equal(baseline.metrics[name]!.direction, 'higher', name);
+    assert.equal(baseline.metrics[name]!.unit, original.unit, name);
+    const twiceAsFast: BenchmarkResult = { id: 'BM_Copy/4096', status: 'ok', metrics: { [name]: { ...original, samples: original.samples!.map((v) => v * 2) } } };
+    assert.equal(gateRow(baseline, twiceAsFast, name).status, 'improved', name);
+  }
+});
+
+test('a measure with no known direction is flagged by the gate until a budget sets one', () => {
+  const bmf = '{"parse": {"lines-of-log": {"value": 40}}}';
+  const base = bmfAdapter.parse(fileInput('base.json', bmf));
+  const cur = bmfAdapter.parse(fileInput('cur.json', bmf.replace('40', '41')));
+  const report = decide(newResultSet('2026-11-25T00:00:00Z', base), newResultSet('2026-11-25T00:05:00Z', cur), EMPTY_BUDGETS);
+  const warning = report.warnings.find((w) => w.code === 'unknown-direction');
+  assert.ok(warning, JSON.stringify(report.warnings));
+  assert.equal(warningText(warning), 'parse: the input does not say which way is better for lines-of-log, so they are compared as lower-is-better and the verdict may be backwards. Set `direction: higher` or `direction: lower` for them in the budgets.');
+  const parsed = parseBudgets('version: 1\nbenchmarks:\n  "parse":\n    lines-of-log: { direction: higher }\n', 'budgets/t.yml');
+  const told = decide(newResultSet('2026-11-25T00:00:00Z', base), newResultSet('2026-11-25T00:05:00Z', cur), { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: ['budgets/t.yml'] });
+  assert.equal(told.warnings.find((w) => w.code === 'unknown-direction'), undefined);
+  assert.equal(told.rows[0]!.direction, 'higher');
 });

@@ -23,7 +23,7 @@ describe("github-action-benchmark's history (data.js / data.json)", () => {
     assert.deepEqual(second!.set.benchmarks.map((b) => b.id), ['bench_parse', 'bench_render', 'bench.py::test_fib_10']);
     assert.deepEqual(second!.set.benchmarks[2]!.metrics['throughput'], { unit: '1/s', direction: 'higher', value: 59573.9, sourceUnit: 'iter/sec' });
     // An unknown unit keeps its name; the tool says which way is better.
-    assert.deepEqual(load!.set.benchmarks[0]!.metrics['Percent'], { unit: 'count', direction: 'higher', value: 93, sourceUnit: 'Percent' });
+    assert.deepEqual(load!.set.benchmarks[0]!.metrics['Percent'], { unit: 'Percent', direction: 'higher', value: 93, sourceUnit: 'Percent' });
   });
 
   test('data.json (the object alone) reads the same', () => {

@@ -217,9 +217,33 @@ describe('go-bench adapter on committed captures', () => {
     assert.deepEqual(config.map((r) => r.id), ['BenchmarkItoa', 'BenchmarkJoin']);
     assert.equal(byId(config, 'BenchmarkItoa').metrics.time!.samples!.length, 6);
     const odd = parseFile(goBenchAdapter, join(DIR, 'odd-names-external.txt'));
-    assert.equal(byId(odd, 'BenchmarkFib/my/tabled/benchmark_-_20,var1=13,var2=14').params?.procs, '1');
-    assert.equal(byId(odd, 'BenchmarkFib/my_tabled_benchmark_-_10').params?.procs, '8');
-    assert.deepEqual(byId(odd, 'BenchmarkFib11').metrics.auxMetricUnits!.samples, [3]);
+    assert.equal(byId(odd, 'BenchmarkFib/my/tabled/benchmark_-_20,var1=13,var2=14').params?.procs, undefined);
+    assert.deepEqual(byId(odd, 'BenchmarkFib11-16').metrics.auxMetricUnits!.samples, [3]);
+  });
+
+  test('one rule for the -N suffix: GOMAXPROCS only when every benchmark of the file shows the same suffixes', () => {
+    // The same line, `BenchmarkFib10-8 … 325 ns/op`, in two external files.
+    const line = /^BenchmarkFib10-8\s+5000000\s+325 ns\/op$/m;
+    const single = readFileSync(join(DIR, 'single-package-verbose-external.txt'), 'utf8');
+    const odd = readFileSync(join(DIR, 'odd-names-external.txt'), 'utf8');
+    assert.match(single, line);
+    assert.match(odd, line);
+    // Every result line ends in -8: one GOMAXPROCS=8 run, so -8 is cut (the -v bare name lines are not results).
+    const one = parseText(goBenchAdapter, single, 'single.txt');
+    assert.deepEqual(one.map((r) => [r.id, r.params?.procs]), [['BenchmarkFib10', '8'], ['BenchmarkFib20', '8']]);
+    // Lines without a suffix (BenchmarkFib20) next to -8 and -16 ones: not one run's shape, so every -N stays in
+    // the name, whichever numbers other names happen to share.
+    const mixed = parseText(goBenchAdapter, odd, 'odd.txt');
+    assert.deepEqual(mixed.map((r) => [r.id, r.params?.procs]), [
+      ['BenchmarkFib10-8', undefined], ['BenchmarkFib20', undefined], ['BenchmarkFib/my_tabled_benchmark_-_10-8', undefined],
+      ['BenchmarkFib/my_tabled_benchmark_-_20', undefined], ['BenchmarkFib/my/tabled/benchmark_-_20', undefined],
+      ['BenchmarkFib/my/tabled/benchmark_-_20,var1=13,var2=14', undefined], ['BenchmarkFib11-16', undefined], ['BenchmarkFib22-16', undefined],
+    ]);
+    // Values convert decimally: 40537.123 ns/op is exactly the double 40537.123e-9 (not 40537.123 × 1e-9).
+    assert.deepEqual(byId(mixed, 'BenchmarkFib20').metrics.time!.samples, [40537.123e-9]);
+    // Before, -8 was cut here because two names shared it, yet kept in a file holding only Fib10-8 and Fib20.
+    const pair = odd.split('\n').filter((l) => !/^BenchmarkFib(\/|1[12]|22)/.test(l)).join('\n');
+    assert.deepEqual(parseText(goBenchAdapter, pair, 'pair.txt').map((r) => r.id), ['BenchmarkFib10-8', 'BenchmarkFib20']);
   });
 
   test('the failing capture keeps the --- FAIL log as the error', () => {

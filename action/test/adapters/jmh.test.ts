@@ -61,7 +61,8 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     assert.equal(m.unit, '1/s');
     assert.equal(m.direction, 'higher');
     assert.equal(m.sourceUnit, 'ops/ms');
-    assert.deepEqual(m.samples, entry.primaryMetric.rawData!.flat().map((v) => v * 1000));
+    // Converted decimally: each sample is the double nearest the printed ops/ms × 1000, with no binary noise.
+    assert.deepEqual(m.samples, entry.primaryMetric.rawData!.flat().map((v) => Number(`${v}e3`)));
     assert.equal(m.samples!.length, 8);
     // Appending 10 short strings: between a thousand and a billion times a second.
     assert.ok(m.samples!.every((v) => v > 1e3 && v < 1e9));
@@ -165,6 +166,55 @@ describe('jmh adapter on committed captures', () => {
     assert.equal(error.file, '/work/out/nan.json');
     // The offending token: the first result's primary score (JMH writes primaryMetric before secondaryMetrics).
     assert.equal(error.line, nanText.split('\n').findIndex((l) => l.includes('"score"')) + 1);
+  });
+});
+
+describe('jmh adapter: the score unit decides the metric, the mode only names it', () => {
+  const edited = 'mode-unit-disagree-hand-edited.json';
+
+  test('mode avgt with ops/ns is throughput, higher is better; mode thrpt with ns/op is time, lower is better', () => {
+    const raw = JSON.parse(readFileSync(join(DIR, edited), 'utf8')) as RawEntry[];
+    assert.deepEqual(raw.map((e) => [e.mode, e.primaryMetric.scoreUnit]), [['avgt', 'ops/ns'], ['thrpt', 'ns/op']]);
+    const results = parseFile(jmhAdapter, join(DIR, edited));
+    const rate = byId(results, `${PKG}.JoinBench.join[size=10,mode=avgt]`);
+    assert.equal(rate.params!.mode, 'avgt');
+    assert.equal(rate.metrics.time, undefined);
+    assert.equal(rate.metrics.throughput!.unit, '1/s');
+    assert.equal(rate.metrics.throughput!.direction, 'higher');
+    assert.deepEqual(rate.metrics.throughput!.samples, raw[0]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e9`)));
+    const time = byId(results, `${PKG}.JoinBench.join[size=10,mode=thrpt]`);
+    assert.equal(time.metrics.throughput, undefined);
+    assert.equal(time.metrics.time!.unit, 's');
+    assert.equal(time.metrics.time!.direction, 'lower');
+    assert.deepEqual(time.metrics.time!.samples, raw[1]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e-9`)));
+  });
+
+  test('secondaries keep their own unit and direction whatever the mode', () => {
+    for (const file of [edited, 'jmh-1.36-thrpt-avgt-dot-prefix.json', 'jmh-1.37-all-modes-params-prof-gc.json']) {
+      for (const result of parseFile(jmhAdapter, join(DIR, file))) {
+        const shape = (name: string): [string, string] | undefined => (result.metrics[name] ? [result.metrics[name].unit, result.metrics[name].direction] : undefined);
+        assert.deepEqual(shape('gc.alloc.rate'), ['B/s', 'lower'], `${file} ${result.id}`);
+        assert.deepEqual(shape('gc.alloc.rate.norm'), ['B', 'lower'], `${file} ${result.id}`);
+        assert.deepEqual(shape('gc.count'), ['count', 'lower'], `${file} ${result.id}`);
+      }
+    }
+  });
+
+  test('a secondary in operations per time is a higher-is-better rate, one in time per operation lower-is-better', () => {
+    const raw = JSON.parse(readFileSync(join(DIR, 'jmh-1.36-thrpt-avgt-dot-prefix.json'), 'utf8')) as Record<string, unknown>[];
+    const entry = raw[1] as { secondaryMetrics: Record<string, unknown> } & Record<string, unknown>;
+    const counter = { score: 2.5, scoreError: 'NaN', scoreConfidence: [2.5, 2.5], scoreUnit: 'ops/us', rawData: [[2.5]] };
+    entry.secondaryMetrics = { ...entry.secondaryMetrics, completed: counter, wait: { ...counter, scoreUnit: 'us/op' } };
+    const [, result] = parseText(jmhAdapter, JSON.stringify(raw), 'aux.json');
+    assert.deepEqual(result!.metrics.completed, { unit: '1/s', direction: 'higher', sourceUnit: 'ops/us', samples: [2.5e6] });
+    assert.deepEqual(result!.metrics.wait, { unit: 's', direction: 'lower', sourceUnit: 'us/op', samples: [2.5e-6] });
+  });
+
+  test('a primary unit that is neither a rate of operations nor a time per operation is an error naming both', () => {
+    const text = readFileSync(join(DIR, edited), 'utf8').replace('"scoreUnit" : "ops/ns"', '"scoreUnit" : "B/op"');
+    const error = inputErrorOf(() => parseText(jmhAdapter, text, '/work/out/jmh.json'));
+    assert.equal(error.line, text.split('\n').findIndex((l) => l.includes('"scoreUnit" : "B/op"')) + 1);
+    assert.match(error.message, /operations per time \(ops\/s, ops\/ms, ops\/us, ops\/ns\) or time per operation \(s\/op, ms\/op, us\/op, ns\/op\); found "B\/op"/);
   });
 });
 

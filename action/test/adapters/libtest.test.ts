@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { libtestAdapter } from '../../src/adapters/libtest.js';
-import type { BenchmarkResult } from '../../src/model/index.js';
+import { newResultSet, type BenchmarkResult } from '../../src/model/index.js';
+import { toBmf } from '../../src/store/bmf.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
 import { gateRow, runHarness } from '../support/compiled-harnesses.js';
 import { tempDir } from '../support/temp.js';
@@ -97,6 +98,63 @@ describe('libtest adapter on committed captures', () => {
     const cur = byId(parseText(libtestAdapter, readFileSync(join(DIR, 'decimal.txt'), 'utf8').replace('49.43 ns/iter (+/- 15.43) = 83591 MB/s', '24.71 ns/iter (+/- 7.10) = 167180 MB/s'), 'cur.txt'), 'bench_copy_4k');
     assert.equal(gateRow(base, cur, 'bytes_per_second').status, 'improved');
     assert.equal(gateRow(cur, base, 'bytes_per_second').status, 'regressed');
+  });
+});
+
+describe('libtest adapter on units other than ns and older panics', () => {
+  test('µs, ms and s per iteration are time in seconds, exactly as printed', () => {
+    const results = parseFile(libtestAdapter, join(DIR, 'time-units-external.txt'));
+    assert.deepEqual(results.map((r) => r.id), ['tests::benchmark', 'tests::other_benchmark', 'tests::last_benchmark', 'tests::one_digit', 'tests::two_digit', 'tests::three_digit']);
+    const expected: [string, number, string][] = [['tests::benchmark', 3161e-9, 'ns/iter'], ['tests::one_digit', 1e-6, '\u03bcs/iter'], ['tests::two_digit', 22e-3, 'ms/iter'], ['tests::three_digit', 333, 's/iter']];
+    for (const [id, seconds, sourceUnit] of expected) {
+      const result = byId(results, id);
+      assert.deepEqual(Object.keys(result.metrics), ['time'], id);
+      assert.deepEqual(result.metrics.time, { unit: 's', direction: 'lower', sourceUnit, value: seconds }, id);
+    }
+  });
+
+  test('the micro sign (U+00B5) and "us" read the same as the Greek mu', () => {
+    const text = readFileSync(join(DIR, 'time-units-external.txt'), 'utf8');
+    for (const micro of ['\u00b5s', 'us']) {
+      const results = parseText(libtestAdapter, text.replace('\u03bcs/iter', `${micro}/iter`), 'micro.txt');
+      assert.equal(byId(results, 'tests::one_digit').metrics.time!.value, 1e-6, micro);
+    }
+  });
+
+  test('cycles/iter is a lower-is-better count and a fork\'s MS/s a higher-is-better rate', () => {
+    const results = parseFile(libtestAdapter, join(DIR, 'cycles-and-rate-units-external.txt'));
+    assert.deepEqual(results.map((r) => r.id), ['cmov', 'cmov2', 'mov', 'upload', 'download']);
+    assert.deepEqual(byId(results, 'cmov').metrics, { cycles: { unit: 'count', direction: 'lower', sourceUnit: 'cycles/iter', value: 2835 } });
+    assert.deepEqual(byId(results, 'download').metrics, { 'MS/s': { unit: 'MS/s', direction: 'higher', sourceUnit: 'MS/s', value: 9001 } });
+  });
+
+  test('a unit that is neither <unit>/iter nor a per-second rate is an error naming what is accepted', () => {
+    const text = readFileSync(join(DIR, 'cycles-and-rate-units-external.txt'), 'utf8').replace('1508 cycles/iter', '1508 cycles');
+    const error = inputErrorOf(() => parseText(libtestAdapter, text, '/work/out/units.txt'));
+    assert.equal(error.file, '/work/out/units.txt');
+    assert.equal(error.line, 5);
+    assert.match(error.message, /unknown unit "cycles" for mov; expected <time>\/iter with time ns, µs, μs, us, ms or s, another <unit>\/iter \(cycles\/iter\), or a per-second rate \(MS\/s\)/);
+  });
+
+  test('an older Rust panic (message quoted on the "panicked at" line) gives that message, not the backtrace hint', () => {
+    const results = parseFile(libtestAdapter, join(DIR, 'old-panic-message-external.txt'));
+    const failed = byId(results, 'tests::benchmark_b');
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error!.message, 'panicked: explicit panic');
+    assert.equal(byId(results, 'tests::benchmark_c').metrics.time!.value, 3215e-9);
+  });
+
+  test('a newer Rust panic (message on the line after "panicked at file:line:col:") gives that message', () => {
+    const failed = byId(parseFile(libtestAdapter, join(DIR, 'decimal-with-failed-bench.txt')), 'panics');
+    assert.match(failed.error!.message, /^panicked: .*boom/);
+  });
+
+  test('exact ns inputs stay exact: 18,149 ns is 18149e-9 s and 18149 ns again in BMF', () => {
+    const results = parseFile(libtestAdapter, join(DIR, 'old-integer-external.txt'));
+    assert.equal(byId(results, 'bench_fib_20').metrics.time!.value, 18149e-9);
+    const bmf = toBmf(newResultSet('2026-11-25T00:00:00Z', results));
+    assert.equal(bmf.bench_fib_20!.latency!.value, 18149);
+    assert.equal(bmf.bench_fib_10!.latency!.value, 135);
   });
 });
 

@@ -32,6 +32,8 @@ const faces: Face[] = [
   { command: 'compare', flag: '--markdown', kind: 'file', argv: (p) => ['compare', '--current', 'good.json', '--markdown', p], succeeds: true },
   { command: 'convert', flag: '--out', kind: 'file', argv: (p) => ['convert', '--to', 'bmf', '--input', 'good.json', '--out', p], succeeds: true },
   { command: 'time', flag: '--export-json', kind: 'file', argv: (p) => ['time', '--runs', '1', '--warmup', '0', '--export-json', p, '--command', 'true'], succeeds: true },
+  // A good path needs valgrind on PATH, which these runs do not pass; test/cli/count.test.ts writes files.
+  { command: 'count', flag: '--export-json', kind: 'file', argv: (p) => ['count', '--repeat', '1', '--export-json', p, '--command', 'true'], succeeds: false },
   { command: 'preflight', flag: '--json', kind: 'file', argv: (p) => ['preflight', '--level', 'off', '--no-probe', '--json', p], succeeds: true },
   { command: 'merge', flag: '--out', kind: 'file', argv: (p) => ['merge', '--out', p, 'set.json'], succeeds: true },
   { command: 'run', flag: '--json', kind: 'file', argv: (p) => ['run', '--config', 'perf-gate.yml', '--json', p], succeeds: false },

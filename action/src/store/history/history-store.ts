@@ -1,4 +1,4 @@
-import { InputError, type ResultSet } from '../../model/index.js';
+import { InputError, pushAll, type ResultSet } from '../../model/index.js';
 import type { Backend, Change, Snapshot } from './backend.js';
 import { decodeMonth, decodeMonthHeader, decodeRun, encodeMonth, encodeRun, monthEntries, type MonthLine, type ValidateResultSet } from './codec.js';
 import { groupByMonth, mergeMonth, monthsToCompact, monthsToPrune, type MonthContents } from './compact.js';
@@ -188,7 +188,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
         },
         { exclusive: true },
       );
-      removedAll.push(...removedHere);
+      pushAll(removedAll, removedHere);
     }
     lastView = undefined;
     return removedAll.sort(byCreation);

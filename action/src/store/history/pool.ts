@@ -1,4 +1,4 @@
-import type { BenchmarkResult, Metric, ResultSet, Summary } from '../../model/index.js';
+import { maxOf, minOf, type BenchmarkResult, type Metric, type ResultSet, type Summary } from '../../model/index.js';
 
 /**
  * Several runs of one commit (re-runs) as one baseline. Pure.
@@ -76,6 +76,7 @@ function poolMetric(all: readonly Metric[]): Metric {
   const base: Metric = { unit: first.unit, direction: first.direction };
   if (first.sourceUnit !== undefined) base.sourceUnit = first.sourceUnit;
   if (all.every((m) => m.exact === true)) base.exact = true;
+  if (all.some((m) => m.directionUnknown === true)) base.directionUnknown = true;
   if (all.length === 1) return first;
   if (all.every((m) => m.samples !== undefined && m.samples.length > 0)) return { ...base, samples: all.flatMap((m) => m.samples!) };
   const summaries = all.map(summaryOf);
@@ -89,7 +90,7 @@ function summaryOf(m: Metric): Summary | undefined {
     const n = m.samples.length;
     const mean = m.samples.reduce((a, b) => a + b, 0) / n;
     const stddev = n > 1 ? Math.sqrt(m.samples.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : null;
-    return { n, mean, stddev, min: Math.min(...m.samples), max: Math.max(...m.samples) };
+    return { n, mean, stddev, min: minOf(m.samples), max: maxOf(m.samples) };
   }
   return m.summary;
 }
@@ -101,8 +102,8 @@ function poolSummaries(all: readonly Summary[]): Summary {
   const known = all.every((s) => typeof s.stddev === 'number' || s.n === 1);
   const ss = all.reduce((a, s) => a + (s.n - 1) * (s.stddev ?? 0) ** 2 + s.n * (s.mean - mean) ** 2, 0);
   const out: Summary = { n, mean, stddev: known && n > 1 ? Math.sqrt(ss / (n - 1)) : null };
-  if (all.every((s) => s.min !== undefined)) out.min = Math.min(...all.map((s) => s.min!));
-  if (all.every((s) => s.max !== undefined)) out.max = Math.max(...all.map((s) => s.max!));
+  if (all.every((s) => s.min !== undefined)) out.min = minOf(all.map((s) => s.min!));
+  if (all.every((s) => s.max !== undefined)) out.max = maxOf(all.map((s) => s.max!));
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { minOf } from '../../model/index.js';
 import type { HistoryEntry } from './layout.js';
 
 /**
@@ -106,5 +107,5 @@ export function earliestRelevantTime(chain: readonly ChainCommit[], length: numb
   const times = chain.slice(0, length).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
   if (times.length === 0) return undefined;
   // A day of slack for a runner's clock running behind the committer's.
-  return new Date(Math.min(...times) - 24 * 3600 * 1000);
+  return new Date(minOf(times) - 24 * 3600 * 1000);
 }

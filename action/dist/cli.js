@@ -2224,20 +2224,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count2++;
+        count++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count === Infinity)
           return Infinity;
       }
-      return count2;
+      return count;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -5775,8 +5775,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i2) => {
@@ -5789,16 +5789,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count) {
+          gen.code((0, codegen_1._)`${count}++`);
           if (max2 === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max2}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count} > ${max2}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -17235,7 +17235,7 @@ var require_newton_raphson = __commonJS({
       var delta2;
       var factor;
       var result;
-      var count2;
+      var count;
       var delta;
       var res;
       var f0;
@@ -17247,7 +17247,7 @@ var require_newton_raphson = __commonJS({
       delta = MAX_VALUE;
       delta1 = MAX_VALUE;
       delta2 = MAX_VALUE;
-      count2 = maxIter;
+      count = maxIter;
       do {
         f0last = f0;
         delta2 = delta1;
@@ -17255,7 +17255,7 @@ var require_newton_raphson = __commonJS({
         res = fun(result);
         f0 = res[0];
         f1 = res[1];
-        count2 -= 1;
+        count -= 1;
         if (f0 === 0) {
           break;
         }
@@ -17306,7 +17306,7 @@ var require_newton_raphson = __commonJS({
         } else {
           min = guess;
         }
-      } while (count2 && abs(result * factor) < abs(delta));
+      } while (count && abs(result * factor) < abs(delta));
       return result;
     }
     module.exports = newtonRaphsonIterate;
@@ -19135,7 +19135,7 @@ var require_halley_iterate = __commonJS({
       var factor;
       var result;
       var f0Last;
-      var count2;
+      var count;
       var delta;
       var denom;
       var diff;
@@ -19152,7 +19152,7 @@ var require_halley_iterate = __commonJS({
       f0Last = 0;
       delta1 = delta;
       delta2 = delta;
-      count2 = maxIter;
+      count = maxIter;
       do {
         f0Last = f0;
         delta2 = delta1;
@@ -19161,7 +19161,7 @@ var require_halley_iterate = __commonJS({
         f0 = res[0];
         f1 = res[1];
         f2 = res[2];
-        count2 -= 1;
+        count -= 1;
         if (f0 === 0) {
           break;
         }
@@ -19259,7 +19259,7 @@ var require_halley_iterate = __commonJS({
         } else {
           minimum = guess;
         }
-      } while (count2 && abs(result * factor) < abs(delta));
+      } while (count && abs(result * factor) < abs(delta));
       return result;
     }
     module.exports = halleyIterate;
@@ -20429,8 +20429,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -20538,13 +20538,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count)
+            count = c;
         }
-        return count2;
+        return count;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -23497,8 +23497,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -23575,12 +23575,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count);
         error2.message += `:
 
 ${lineStr}
@@ -38392,11 +38392,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural2;
       }
-      pluralize(count2) {
-        const one2 = count2 === 1;
+      pluralize(count) {
+        const one2 = count === 1;
         const keys = one2 ? singulars : plurals;
         const noun = one2 ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys, count, noun };
       }
     };
   }
@@ -45815,15 +45815,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count) {
+        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count < remaining) {
+            this.linePos += count;
+            count = 0;
           } else {
-            count2 -= remaining;
+            count -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -47576,8 +47576,8 @@ function quote(s) {
 // action/src/model/command-template.ts
 var PLACEHOLDER = /(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 function fillTemplate(template, values) {
-  return template.replace(PLACEHOLDER, (whole2, dollar, name) => {
-    if (dollar !== "" || !Object.hasOwn(values, name)) return whole2;
+  return template.replace(PLACEHOLDER, (whole, dollar, name) => {
+    if (dollar !== "" || !Object.hasOwn(values, name)) return whole;
     return quote(values[name]);
   });
 }
@@ -48510,10 +48510,10 @@ function gabUnit(written) {
 function createScanner(text, ignoreTrivia = false) {
   const len = text.length;
   let pos = 0, value = "", tokenOffset = 0, token = 16, lineNumber = 0, lineStartOffset = 0, tokenLineStartOffset = 0, prevTokenLineStartOffset = 0, scanError = 0;
-  function scanHexDigits(count2, exact) {
+  function scanHexDigits(count, exact) {
     let digits = 0;
     let value2 = 0;
-    while (digits < count2 || !exact) {
+    while (digits < count || !exact) {
       let ch = text.charCodeAt(pos);
       if (ch >= 48 && ch <= 57) {
         value2 = value2 * 16 + ch - 48;
@@ -48527,7 +48527,7 @@ function createScanner(text, ignoreTrivia = false) {
       pos++;
       digits++;
     }
-    if (digits < count2) {
+    if (digits < count) {
       value2 = -1;
     }
     return value2;
@@ -49520,14 +49520,14 @@ function parseJsonLines(text, path2, messages) {
 }
 function jsonErrors(text, file) {
   let root;
-  const lineOf3 = (at) => {
+  const lineOf2 = (at) => {
     root ??= parseTree2(text, [], { allowTrailingComma: true, disallowComments: false });
     if (!root) return 1;
     return lineOfOffset(text, deepestNode(root, at).offset);
   };
   return {
-    lineOf: lineOf3,
-    error: (at, detail) => new InputError(file, detail, lineOf3(at), keyOfPath(at))
+    lineOf: lineOf2,
+    error: (at, detail) => new InputError(file, detail, lineOf2(at), keyOfPath(at))
   };
 }
 function deepestNode(root, at) {
@@ -51329,9 +51329,9 @@ function validateAmpersand(xmlData, i2) {
     i2++;
     return validateNumberAmpersand(xmlData, i2);
   }
-  let count2 = 0;
-  for (; i2 < xmlData.length; i2++, count2++) {
-    if (xmlData[i2].match(/\w/) && count2 < 20)
+  let count = 0;
+  for (; i2 < xmlData.length; i2++, count++) {
+    if (xmlData[i2].match(/\w/) && count < 20)
       continue;
     if (xmlData[i2] === ";")
       break;
@@ -55161,8 +55161,40 @@ var XMLValidator = {
   validate: validate2
 };
 
-// action/src/adapters/junit.ts
+// action/src/adapters/xml-nodes.ts
 var META = XMLParser.getMetaDataSymbol();
+function parseXmlDocument(text, path2, options) {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? " (the file looks truncated)" : "";
+    throw new InputError(path2, `invalid XML: ${valid.err.msg}${truncated}${options.expected ? `; expected ${options.expected}` : ""}`, valid.err.line);
+  }
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    captureMetaData: true,
+    parseAttributeValue: false,
+    parseTagValue: false,
+    isArray: (name) => options.arrays.includes(name)
+  });
+  return parser.parse(text);
+}
+function asArray(value) {
+  if (Array.isArray(value)) return value.flatMap(asArray);
+  if (typeof value === "object" && value !== null) return [value];
+  if (typeof value === "string") return [{ "#text": value }];
+  return [];
+}
+function attr(node, name) {
+  const v = node[`@${name}`];
+  return typeof v === "string" ? v : void 0;
+}
+function lineOf(node, text) {
+  const meta2 = node[META];
+  return meta2?.startIndex !== void 0 ? lineOfOffset(text, meta2.startIndex) : void 0;
+}
+
+// action/src/adapters/junit.ts
 var junitAdapter = {
   name: "junit",
   detect({ text }) {
@@ -55174,20 +55206,7 @@ var junitAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected JUnit XML (<testsuites>/<testsuite> with <testcase> elements)");
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) {
-      const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? " (the file looks truncated)" : "";
-      throw new InputError(path2, `invalid XML: ${valid.err.msg}${truncated}`, valid.err.line);
-    }
-    const parser = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: "@",
-      captureMetaData: true,
-      parseAttributeValue: false,
-      parseTagValue: false,
-      isArray: (name) => ["testsuite", "testcase", "failure", "error", "skipped"].includes(name)
-    });
-    const doc = parser.parse(text);
+    const doc = parseXmlDocument(text, path2, { arrays: ["testsuite", "testcase", "failure", "error", "skipped"] });
     const root = doc.testsuites ?? doc.testsuite;
     if (root === void 0) throw new InputError(path2, "expected a <testsuites> or <testsuite> root element", 1);
     const cases = [];
@@ -55243,20 +55262,6 @@ var junitAdapter = {
     return results;
   }
 };
-function asArray(value) {
-  if (Array.isArray(value)) return value.flatMap(asArray);
-  if (typeof value === "object" && value !== null) return [value];
-  if (typeof value === "string") return [{ "#text": value }];
-  return [];
-}
-function attr(node, name) {
-  const v = node[`@${name}`];
-  return typeof v === "string" ? v : void 0;
-}
-function lineOf(node, text) {
-  const meta2 = node[META];
-  return meta2?.startIndex !== void 0 ? lineOfOffset(text, meta2.startIndex) : void 0;
-}
 function parseSeconds(text) {
   let t = text.trim();
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) t = t.replace(/,/g, "");
@@ -56360,16 +56365,16 @@ function rawSamples(raw2, at, errors) {
       fork.forEach((iteration, i2) => {
         if (!Array.isArray(iteration)) bad([...histogram, f, i2], '"rawDataHistogram" to be [fork][iteration][[value, count]\u2026]');
         let sum = 0;
-        let count2 = 0;
+        let count = 0;
         iteration.forEach((bucket, b) => {
           if (!Array.isArray(bucket) || typeof bucket[0] !== "number" || typeof bucket[1] !== "number") {
             bad([...histogram, f, i2, b], "histogram buckets of the form [value, count]");
           }
           const [value, n] = bucket;
           sum += value * n;
-          count2 += n;
+          count += n;
         });
-        if (count2 > 0) out.push(sum / count2);
+        if (count > 0) out.push(sum / count);
       });
     });
     return out;
@@ -56949,78 +56954,50 @@ function failedAssertion(lines, at) {
   }
   return `${lines[at].replace(/:\s*$/, "")}${body.length ? `: ${body.join(" ")}` : ""}`;
 }
-var META2 = XMLParser.getMetaDataSymbol();
 function parseXml2(text, path2) {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? " (the file looks truncated)" : "";
-    throw new InputError(path2, `invalid XML: ${valid.err.msg}${truncated}; expected Catch2 -r xml output`, valid.err.line);
-  }
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "@",
-    captureMetaData: true,
-    parseAttributeValue: false,
-    parseTagValue: false,
-    isArray: (name) => ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"].includes(name)
-  });
-  const doc = parser.parse(text);
+  const doc = parseXmlDocument(text, path2, { arrays: ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"], expected: "Catch2 -r xml output" });
   const root = doc["Catch"] ?? doc["Catch2TestRun"];
   if (root === void 0) throw new InputError(path2, "expected a <Catch> or <Catch2TestRun> root element (Catch2 -r xml)", 1);
   const results = new Results(path2);
-  const testCases = [...asArray2(root["TestCase"]), ...asArray2(root["Group"]).flatMap((g) => asArray2(g["TestCase"]))];
+  const testCases = [...asArray(root["TestCase"]), ...asArray(root["Group"]).flatMap((g) => asArray(g["TestCase"]))];
   for (const tc of testCases) {
-    const tcName = attr2(tc, "name") ?? "";
+    const tcName = attr(tc, "name") ?? "";
     for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, text, path2, results);
-    const overall = asArray2(tc["OverallResult"])[0];
-    if (overall && attr2(overall, "success") === "false" && !results.has(tcName)) {
-      const expression = nested(tc, "Expression").find((e) => attr2(e, "success") === "false");
-      results.add({ id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } }, lineOf2(overall, text));
+    const overall = asArray(tc["OverallResult"])[0];
+    if (overall && attr(overall, "success") === "false" && !results.has(tcName)) {
+      const expression = nested(tc, "Expression").find((e) => attr(e, "success") === "false");
+      results.add({ id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } }, lineOf(overall, text));
     }
   }
   return results.list();
 }
 function nested(node, name) {
-  return [...asArray2(node[name]), ...asArray2(node["Section"]).flatMap((s) => nested(s, name))];
+  return [...asArray(node[name]), ...asArray(node["Section"]).flatMap((s) => nested(s, name))];
 }
 function readBenchmark(bench, text, path2, results) {
-  const line = lineOf2(bench, text);
-  const id = attr2(bench, "name");
+  const line = lineOf(bench, text);
+  const id = attr(bench, "name");
   if (id === void 0 || id === "") throw new InputError(path2, "expected a name attribute on <BenchmarkResults>", line);
-  const failed = asArray2(bench["failed"])[0];
+  const failed = asArray(bench["failed"])[0];
   if (failed) {
-    results.add({ id, status: "failed", metrics: {}, error: { message: `Benchmark failed (${attr2(failed, "message") ?? "no message"})` } }, line);
+    results.add({ id, status: "failed", metrics: {}, error: { message: `Benchmark failed (${attr(failed, "message") ?? "no message"})` } }, line);
     return;
   }
-  const samples = Number(attr2(bench, "samples"));
-  if (!Number.isInteger(samples) || samples < 1) throw new InputError(path2, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr2(bench, "samples"))}`, line);
-  const mean2 = asArray2(bench["mean"])[0];
-  const sd = asArray2(bench["standardDeviation"])[0];
-  const meanNs = Number(mean2 ? attr2(mean2, "value") : void 0);
-  if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf2(mean2, text) : line);
-  const sdNs = Number(sd ? attr2(sd, "value") : Number.NaN);
+  const samples = Number(attr(bench, "samples"));
+  if (!Number.isInteger(samples) || samples < 1) throw new InputError(path2, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr(bench, "samples"))}`, line);
+  const mean2 = asArray(bench["mean"])[0];
+  const sd = asArray(bench["standardDeviation"])[0];
+  const meanNs = Number(mean2 ? attr(mean2, "value") : void 0);
+  if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf(mean2, text) : line);
+  const sdNs = Number(sd ? attr(sd, "value") : Number.NaN);
   results.add({ id, status: "ok", metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, "ns") }, line);
 }
 function describeExpression(e) {
-  const original = asArray2(e["Original"])[0]?.["#text"];
-  const expanded = asArray2(e["Expanded"])[0]?.["#text"];
-  const where2 = [attr2(e, "filename"), attr2(e, "line")].filter(Boolean).join(":");
-  const type = attr2(e, "type") ?? "assertion";
+  const original = asArray(e["Original"])[0]?.["#text"];
+  const expanded = asArray(e["Expanded"])[0]?.["#text"];
+  const where2 = [attr(e, "filename"), attr(e, "line")].filter(Boolean).join(":");
+  const type = attr(e, "type") ?? "assertion";
   return `${where2 ? `${where2}: ` : ""}FAILED: ${type}( ${String(original ?? "").trim()} )${expanded !== void 0 ? ` with expansion: ${String(expanded).trim()}` : ""}`;
-}
-function asArray2(value) {
-  if (Array.isArray(value)) return value.flatMap(asArray2);
-  if (typeof value === "object" && value !== null) return [value];
-  if (typeof value === "string") return [{ "#text": value }];
-  return [];
-}
-function attr2(node, name) {
-  const v = node[`@${name}`];
-  return typeof v === "string" ? v : void 0;
-}
-function lineOf2(node, text) {
-  const meta2 = node[META2];
-  return meta2?.startIndex !== void 0 ? lineOfOffset(text, meta2.startIndex) : void 0;
 }
 
 // action/src/adapters/criterion-console.ts
@@ -58295,7 +58272,7 @@ function parseYaml(text, file) {
     const pair = parent.items.find((p) => ((0, import_yaml.isScalar)(p.key) ? p.key.value : p.key) === path2[path2.length - 1]);
     return pair && (0, import_yaml.isNode)(pair.key) && pair.key.range ? lineCounter.linePos(pair.key.range[0]).line : void 0;
   };
-  const lineOf3 = (path2) => {
+  const lineOf2 = (path2) => {
     for (let depth = path2.length; depth >= 0; depth--) {
       const prefix = path2.slice(0, depth);
       const line = depth > 0 ? keyLine(prefix) : void 0;
@@ -58305,7 +58282,7 @@ function parseYaml(text, file) {
     }
     return void 0;
   };
-  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf: lineOf3 };
+  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf: lineOf2 };
 }
 function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
@@ -61954,10 +61931,10 @@ async function runRound(unit, stemPrefix, round, ctx) {
   for (const side2 of order) for (const entry of got[side2].values()) push(unit.data[side2], entry);
   return true;
 }
-async function runRounds(units, count2, phase, stemPrefix, ctx) {
-  const active = units.filter((u) => !u.stopped && count2(u) > 0);
+async function runRounds(units, count, phase, stemPrefix, ctx) {
+  const active = units.filter((u) => !u.stopped && count(u) > 0);
   for (const [i2, unit] of active.entries()) {
-    const n = count2(unit);
+    const n = count(unit);
     ctx.progress.begin(i2 + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
     const start = unit.rounds;
     for (let r = 1; r <= n && !unit.stopped; r++) {
@@ -62164,11 +62141,11 @@ async function runSuites(suites, ctx, expected, onSuiteDone = () => void 0) {
 function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = m ? Number(m[1]) : NaN;
-  const count2 = m ? Number(m[2]) : NaN;
-  if (!m || count2 < 1 || index < 1 || index > count2) {
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) {
     throw new InputError("--shard", `expected "i/n" with 1 <= i <= n (e.g. "2/3"), found ${JSON.stringify(text)}`);
   }
-  return { index, count: count2 };
+  return { index, count };
 }
 function selectShard(suites, shard) {
   if (!shard) return [...suites];
@@ -62321,9 +62298,9 @@ import { stripVTControlCharacters } from "node:util";
 function escapeMarkdown(text) {
   return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
     MARKDOWN_SPECIAL,
-    (ch, offset, whole2) => {
+    (ch, offset, whole) => {
       const entity = ENTITY[ch] ?? ch;
-      const next = whole2.charAt(offset + 1);
+      const next = whole.charAt(offset + 1);
       if (ch === "@" || ch === "#" && /[0-9]/.test(next)) return `${entity}${ZERO_WIDTH_SPACE}`;
       return entity;
     }
@@ -62842,8 +62819,8 @@ function inconclusiveLines(rows) {
   if (why.lines.length === 0) return "";
   const items = why.lines.map((l) => `- **${escapeMarkdown(l.benchmark)}** ${escapeMarkdown(l.metric)}: ${escapeMarkdown(l.reason)}`);
   const more = why.more > 0 ? [`- \u2026 and ${formatCount(why.more)} more (every row's reason is in the JSON report)`] : [];
-  const count2 = why.lines.length + why.more;
-  return `<details><summary>Why ${plural(count2, "row is", "rows are")} inconclusive</summary>
+  const count = why.lines.length + why.more;
+  return `<details><summary>Why ${plural(count, "row is", "rows are")} inconclusive</summary>
 
 ${[...items, ...more].join("\n")}
 
@@ -62876,7 +62853,7 @@ function renderMarkdown(report2, options = {}) {
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
   const lines = /* @__PURE__ */ new Map();
-  const lineOf3 = (r) => {
+  const lineOf2 = (r) => {
     let l = lines.get(r);
     if (l === void 0) {
       l = tableLine(r, MARKDOWN_HOOKS);
@@ -62884,7 +62861,7 @@ function renderMarkdown(report2, options = {}) {
     }
     return l;
   };
-  const table = (rows) => [tableHeader(), ...rows.map(lineOf3)].join("\n");
+  const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
   const render = (keep, truncated) => {
     const shownRows = [
       ...main2.slice(0, keep.main),
@@ -62910,10 +62887,10 @@ function renderMarkdown(report2, options = {}) {
   const full = render(all, false);
   if (measure(full) <= maxLength) return full;
   return renderTruncated(render, all, measure, maxLength, {
-    main: main2.map((r) => measure(lineOf3(r)) + 1),
+    main: main2.map((r) => measure(lineOf2(r)) + 1),
     failures: failures.map((f) => measure(f.text) + 2),
-    improved: groups.improved.map((r) => measure(lineOf3(r)) + 1),
-    unchanged: groups.unchanged.map((r) => measure(lineOf3(r)) + 1)
+    improved: groups.improved.map((r) => measure(lineOf2(r)) + 1),
+    unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
   });
 }
 function renderTruncated(render, all, measure, maxLength, costs) {
@@ -63944,6 +63921,12 @@ function parseFlagsAndWords(argv, spec) {
   }
   return { flags: parseFlags(flagArgs, spec), words };
 }
+function wholeNumberFlag(value, name, fallback, min) {
+  if (value === void 0) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
+  return n;
+}
 
 // action/src/cli/compare.ts
 var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF] [--testbed ID]]
@@ -64059,12 +64042,6 @@ var USAGE3 = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [
 perf-gate's own timer, for machines without hyperfine: runs each command
 --warmup times, then --runs times (fresh "sh -c" processes), and writes
 hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
-function count(value, name, fallback, min) {
-  if (value === void 0) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
-  return n;
-}
 var timeCommand = {
   name: "time",
   summary: "time commands (a hyperfine-compatible fallback) and write JSON",
@@ -64078,8 +64055,8 @@ var timeCommand = {
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
     const data2 = timeToFile({
       commands: flags.command,
-      runs: count(flags.runs, "runs", 10, 1),
-      warmup: count(flags.warmup, "warmup", 1, 0),
+      runs: wholeNumberFlag(flags.runs, "runs", 10, 1),
+      warmup: wholeNumberFlag(flags.warmup, "warmup", 1, 0),
       cwd: ctx.cwd,
       env: ctx.env,
       timeoutMs: timeout.value * 1e3
@@ -64105,12 +64082,6 @@ and must cover valgrind's slowdown (a start-up of seconds per process, then
 many times the program's own time). Exits 1 when a command
 failed (a failed row in the file), 2 when valgrind is not installed.
 See docs/counting.md.`;
-function whole(value, name, fallback, min) {
-  if (value === void 0) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
-  return n;
-}
 var countCommand = {
   name: "count",
   summary: "count instructions and cache misses of commands under valgrind (no drift) and write a ResultSet",
@@ -64119,7 +64090,7 @@ var countCommand = {
     const flags = parseFlags(argv, { "export-json": "string", repeat: "string", timeout: "string", command: "list" });
     if (flags["export-json"] === void 0) throw new UsageError("--export-json is required");
     if (!flags.command) throw new UsageError("--command is required");
-    const repeats = whole(flags.repeat, "repeat", 3, 1);
+    const repeats = wholeNumberFlag(flags.repeat, "repeat", 3, 1);
     const timeout = parseQuantity(flags.timeout ?? "60s");
     if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);

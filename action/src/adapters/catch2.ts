@@ -1,7 +1,7 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { InputError, lineOfOffset, type BenchmarkResult, type Summary } from '../model/index.js';
+import { InputError, type BenchmarkResult, type Summary } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { asArray, attr, lineOf, parseXmlDocument, type XmlNode } from './xml-nodes.js';
 
 /**
  * Catch2 benchmarks (`BENCHMARK("name") { … };`, v2 with
@@ -201,24 +201,8 @@ function failedAssertion(lines: string[], at: number): string {
   return `${lines[at]!.replace(/:\s*$/, '')}${body.length ? `: ${body.join(' ')}` : ''}`;
 }
 
-type XmlNode = Record<string | symbol, unknown>;
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
-
 function parseXml(text: string, path: string): BenchmarkResult[] {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? ' (the file looks truncated)' : '';
-    throw new InputError(path, `invalid XML: ${valid.err.msg}${truncated}; expected Catch2 -r xml output`, valid.err.line);
-  }
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@',
-    captureMetaData: true,
-    parseAttributeValue: false,
-    parseTagValue: false,
-    isArray: (name) => ['Group', 'TestCase', 'Section', 'BenchmarkResults', 'Expression', 'failed', 'OverallResult'].includes(name),
-  });
-  const doc = parser.parse(text) as XmlNode;
+  const doc = parseXmlDocument(text, path, { arrays: ['Group', 'TestCase', 'Section', 'BenchmarkResults', 'Expression', 'failed', 'OverallResult'], expected: 'Catch2 -r xml output' });
   const root = (doc['Catch'] ?? doc['Catch2TestRun']) as XmlNode | undefined;
   if (root === undefined) throw new InputError(path, 'expected a <Catch> or <Catch2TestRun> root element (Catch2 -r xml)', 1);
   const results = new Results(path);
@@ -265,21 +249,4 @@ function describeExpression(e: XmlNode): string {
   const where = [attr(e, 'filename'), attr(e, 'line')].filter(Boolean).join(':');
   const type = attr(e, 'type') ?? 'assertion';
   return `${where ? `${where}: ` : ''}FAILED: ${type}( ${String(original ?? '').trim()} )${expanded !== undefined ? ` with expansion: ${String(expanded).trim()}` : ''}`;
-}
-
-function asArray(value: unknown): XmlNode[] {
-  if (Array.isArray(value)) return value.flatMap(asArray);
-  if (typeof value === 'object' && value !== null) return [value as XmlNode];
-  if (typeof value === 'string') return [{ '#text': value }];
-  return [];
-}
-
-function attr(node: XmlNode, name: string): string | undefined {
-  const v = node[`@${name}`];
-  return typeof v === 'string' ? v : undefined;
-}
-
-function lineOf(node: XmlNode, text: string): number | undefined {
-  const meta = node[META] as { startIndex?: number } | undefined;
-  return meta?.startIndex !== undefined ? lineOfOffset(text, meta.startIndex) : undefined;
 }

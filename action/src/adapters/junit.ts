@@ -1,11 +1,7 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { InputError, lineOfOffset, type BenchmarkResult } from '../model/index.js';
+import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-
-type XmlNode = Record<string | symbol, unknown>;
-
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+import { asArray, attr, lineOf, parseXmlDocument, type XmlNode } from './xml-nodes.js';
 
 /**
  * JUnit/xUnit XML from pytest `--junitxml`, Maven Surefire/Failsafe, `swift test
@@ -34,20 +30,7 @@ export const junitAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected JUnit XML (<testsuites>/<testsuite> with <testcase> elements)');
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) {
-      const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? ' (the file looks truncated)' : '';
-      throw new InputError(path, `invalid XML: ${valid.err.msg}${truncated}`, valid.err.line);
-    }
-    const parser = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: '@',
-      captureMetaData: true,
-      parseAttributeValue: false,
-      parseTagValue: false,
-      isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
-    });
-    const doc = parser.parse(text) as XmlNode;
+    const doc = parseXmlDocument(text, path, { arrays: ['testsuite', 'testcase', 'failure', 'error', 'skipped'] });
     const root = (doc.testsuites ?? doc.testsuite) as unknown;
     if (root === undefined) throw new InputError(path, 'expected a <testsuites> or <testsuite> root element', 1);
     const cases: { node: XmlNode; suites: string[] }[] = [];
@@ -105,23 +88,6 @@ export const junitAdapter: Adapter = {
     return results;
   },
 };
-
-function asArray(value: unknown): XmlNode[] {
-  if (Array.isArray(value)) return value.flatMap(asArray);
-  if (typeof value === 'object' && value !== null) return [value as XmlNode];
-  if (typeof value === 'string') return [{ '#text': value }]; // <skipped/>, or <failure>text</failure> without attributes
-  return [];
-}
-
-function attr(node: XmlNode, name: string): string | undefined {
-  const v = node[`@${name}`];
-  return typeof v === 'string' ? v : undefined;
-}
-
-function lineOf(node: XmlNode, text: string): number | undefined {
-  const meta = node[META] as { startIndex?: number } | undefined;
-  return meta?.startIndex !== undefined ? lineOfOffset(text, meta.startIndex) : undefined;
-}
 
 /** Seconds as JUnit producers write them: `0.034`, `2,120.532` (grouped), `1e-05`; a lone comma is a decimal comma. */
 export function parseSeconds(text: string): number | undefined {

@@ -60,3 +60,11 @@ export function parseFlagsAndWords<S extends Record<string, 'boolean' | 'string'
   }
   return { flags: parseFlags(flagArgs, spec), words };
 }
+
+/** A flag that takes a whole number of at least `min`; `fallback` when absent. */
+export function wholeNumberFlag(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
+  return n;
+}

@@ -1,6 +1,6 @@
 import { parseQuantity } from '../model/index.js';
 import { countToFile, defaultDeps, EXIT, prepareOutputPaths, UsageError, type Command } from '../pipeline/index.js';
-import { parseFlags } from './args.js';
+import { parseFlags, wholeNumberFlag } from './args.js';
 
 const USAGE = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD...
 
@@ -16,13 +16,6 @@ many times the program's own time). Exits 1 when a command
 failed (a failed row in the file), 2 when valgrind is not installed.
 See docs/counting.md.`;
 
-function whole(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
-  return n;
-}
-
 export const countCommand: Command = {
   name: 'count',
   summary: 'count instructions and cache misses of commands under valgrind (no drift) and write a ResultSet',
@@ -31,7 +24,7 @@ export const countCommand: Command = {
     const flags = parseFlags(argv, { 'export-json': 'string', repeat: 'string', timeout: 'string', command: 'list' });
     if (flags['export-json'] === undefined) throw new UsageError('--export-json is required');
     if (!flags.command) throw new UsageError('--command is required');
-    const repeats = whole(flags.repeat, 'repeat', 3, 1);
+    const repeats = wholeNumberFlag(flags.repeat, 'repeat', 3, 1);
     const timeout = parseQuantity(flags.timeout ?? '60s');
     if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: '--export-json', path: flags['export-json'], kind: 'file' }], ctx.cwd);

@@ -1,19 +1,12 @@
 import { parseQuantity } from '../model/index.js';
 import { EXIT, prepareOutputPaths, timeToFile, UsageError, type Command } from '../pipeline/index.js';
-import { parseFlags } from './args.js';
+import { parseFlags, wholeNumberFlag } from './args.js';
 
 const USAGE = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
 
 perf-gate's own timer, for machines without hyperfine: runs each command
 --warmup times, then --runs times (fresh "sh -c" processes), and writes
 hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
-
-function count(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
-  return n;
-}
 
 export const timeCommand: Command = {
   name: 'time',
@@ -28,8 +21,8 @@ export const timeCommand: Command = {
     prepareOutputPaths([{ flag: '--export-json', path: flags['export-json'], kind: 'file' }], ctx.cwd);
     const data = timeToFile({
       commands: flags.command,
-      runs: count(flags.runs, 'runs', 10, 1),
-      warmup: count(flags.warmup, 'warmup', 1, 0),
+      runs: wholeNumberFlag(flags.runs, 'runs', 10, 1),
+      warmup: wholeNumberFlag(flags.warmup, 'warmup', 1, 0),
       cwd: ctx.cwd,
       env: ctx.env,
       timeoutMs: timeout.value * 1000,

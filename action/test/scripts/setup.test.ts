@@ -19,7 +19,7 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 /** The real utilities the scripts and shims use; nothing else of the machine is on PATH. */
 const UTILITIES = ['bash', 'env', 'dirname', 'mktemp', 'rm', 'paste', 'sed', 'find', 'touch', 'mkdir', 'cat', 'grep', 'ln'];
 /** An invocation that installs or builds something. */
-const INSTALLS = /^(apt-get (install|update)|python3 -m pip|go (install|build|test)|cargo (install|build|bench|criterion --bench)|mvn )/;
+const INSTALLS = /^(apt-get (install|update)|python3 -m pip|go (install|build|test)|cargo (install|build|bench|fetch|criterion --bench)|mvn )/;
 
 function fakeMachine(world: string): { run: (env?: Record<string, string>) => { status: number | null; out: string; calls: string[] } } {
   const bash = findTool('bash')!;
@@ -68,6 +68,7 @@ case "$name" in
     case "$1" in
       criterion) [ "$2" != --version ] || [ -e "$W/installed/cargo-criterion" ] ;;
       install) ln -sf "$W/fake" "$W/installed/cargo-criterion" ;;
+      fetch) mkdir -p "$HOME/.cargo/registry/cache/fake" && touch "$HOME/.cargo/registry/cache/fake/iai-0.1.1.crate" ;;
     esac ;;
   mvn) mkdir -p target && touch target/benchmarks.jar ;;
 esac
@@ -101,10 +102,10 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     const installs = first.calls.filter((c) => INSTALLS.test(c));
     const apt = installs.find((c) => c.startsWith('apt-get install'));
     assert.ok(apt, first.calls.join('\n'));
-    for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'shellcheck', 'git', 'maven']) {
+    for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'catch2', 'ruby', 'ruby-benchmark-ips', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'shellcheck', 'git', 'maven']) {
       assert.ok(apt.split(' ').includes(pkg), `${pkg} in: ${apt}`);
     }
-    for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo bench /, /^mvn .*package/]) {
+    for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo fetch/, /^cargo bench /, /^mvn .*package/]) {
       assert.ok(installs.some((c) => expected.test(c)), `${expected} among:\n${installs.join('\n')}`);
     }
     assert.match(first.out, /setup: done in \d+ s; installed or built: apt-get install hyperfine/);

@@ -47369,8 +47369,9 @@ function parseQuantity(text) {
 }
 function shiftDecimal(value, exponent) {
   if (exponent === 0 || value === 0 || !Number.isFinite(value)) return value;
-  const [mantissa, power] = value.toExponential().split("e");
-  return Number(`${mantissa}e${Number(power) + exponent}`);
+  const text = String(value);
+  const e = text.indexOf("e");
+  return e < 0 ? Number(`${text}e${exponent}`) : Number(`${text.slice(0, e)}e${Number(text.slice(e + 1)) + exponent}`);
 }
 function scaleValue(value, factor) {
   const exponent = Math.round(Math.log10(factor));

@@ -67,8 +67,11 @@ export function parseQuantity(text: string | number): Quantity | undefined {
  */
 export function shiftDecimal(value: number, exponent: number): number {
   if (exponent === 0 || value === 0 || !Number.isFinite(value)) return value;
-  const [mantissa, power] = value.toExponential().split('e');
-  return Number(`${mantissa}e${Number(power) + exponent}`);
+  // The shortest decimal that reads back as `value`, with the exponent moved:
+  // "18149" → "18149e-9". Parsing it rounds once, as the decimal input would.
+  const text = String(value);
+  const e = text.indexOf('e');
+  return e < 0 ? Number(`${text}e${exponent}`) : Number(`${text.slice(0, e)}e${Number(text.slice(e + 1)) + exponent}`);
 }
 
 /**

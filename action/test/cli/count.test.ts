@@ -8,23 +8,12 @@ import { cachegrindAdapter } from '../../src/adapters/cachegrind.js';
 import type { GateReport } from '../../src/gate/index.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
+import { busyLoopSource } from '../support/programs.js';
 import { compileC, runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
 
 requireTool('valgrind', 'gcc');
-
-/** The same program at two sizes of work: `iterations` rounds of an LCG, printed so the loop stays. */
-function workSource(iterations: number): string {
-  return `#include <stdio.h>
-int main(void) {
-  volatile unsigned long x = 1;
-  for (unsigned long i = 0; i < ${iterations}UL; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
-  printf("%lu\\n", (unsigned long)x);
-  return 0;
-}
-`;
-}
 
 function readSet(path: string): BenchmarkResult[] {
   return resultSetAdapter.parse(fileInput(path, readFileSync(path, 'utf8')));
@@ -44,8 +33,8 @@ describe('perf-gate count on two builds of a C program, one doing 1 % more work'
   before(async () => {
     mkdirSync(base);
     mkdirSync(pr);
-    compileC(base, 'work', workSource(1_000_000), '-O2');
-    compileC(pr, 'work', workSource(1_010_000), '-O2');
+    compileC(base, 'work', busyLoopSource(1_000_000), '-O2');
+    compileC(pr, 'work', busyLoopSource(1_010_000), '-O2');
     for (const [cwd, out] of [[base, '../a.json'], [pr, '../b.json']] as const) {
       const r = await runCli(['count', '--repeat', '3', '--export-json', out, '--command', './work'], cwd, process.env);
       assert.equal(r.status, 0, r.stderr);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultSet } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
+import { busyLoopSource } from '../support/programs.js';
 import { tempDir } from '../support/temp.js';
 import { assertCleanedUpAfterInterrupt } from '../support/interrupted.js';
 import { requireTool } from '../support/tools.js';
@@ -114,18 +115,6 @@ suites:
   });
 });
 
-/** A C busy loop whose iteration count is fixed at build time, so one commit can be slower by a known factor. */
-function busyLoop(iterations: number): string {
-  return `#include <stdio.h>
-int main(void) {
-  volatile unsigned long x = 1;
-  for (unsigned long i = 0; i < ${iterations}UL; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
-  printf("%lu\\n", (unsigned long)x);
-  return 0;
-}
-`;
-}
-
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
@@ -154,12 +143,12 @@ suites:
 `,
   );
   writeFileSync(join(dir, '.gitignore'), 'busy\nout/\n*.json\n');
-  writeFileSync(join(dir, 'busy.c'), busyLoop(8_000_000));
+  writeFileSync(join(dir, 'busy.c'), busyLoopSource(8_000_000));
   git(dir, 'add', '.');
   git(dir, 'commit', '--quiet', '-m', 'base');
   git(dir, 'tag', 'base');
   if (factor === 1) writeFileSync(join(dir, 'README'), 'docs only\n');
-  else writeFileSync(join(dir, 'busy.c'), busyLoop(Math.round(8_000_000 * factor)));
+  else writeFileSync(join(dir, 'busy.c'), busyLoopSource(Math.round(8_000_000 * factor)));
   git(dir, 'add', '.');
   git(dir, 'commit', '--quiet', '-m', 'head');
   return dir;

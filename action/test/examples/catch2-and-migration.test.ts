@@ -5,24 +5,9 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { runCli } from '../support/cli.js';
 import { ROOT, runHarness } from '../support/compiled-harnesses.js';
+import { readReport, rowOf } from '../support/json-report.js';
 import { tempDir } from '../support/temp.js';
 import { requireFile, requireTool } from '../support/tools.js';
-
-interface Row {
-  benchmark: string;
-  metric: string;
-  unit: string;
-  direction: string;
-  status: string;
-  current: { value: number; n: number } | null;
-  budget: unknown;
-}
-
-function row(rows: Row[], benchmark: string, metric: string): Row {
-  const found = rows.find((r) => r.benchmark === benchmark && r.metric === metric);
-  assert.ok(found, `no row ${benchmark} ${metric} among ${rows.map((r) => `${r.benchmark}:${r.metric}`).join(', ')}`);
-  return found;
-}
 
 /** A copy of examples/NAME under a fresh root, so the build and outputs never land in the repository. */
 function copyExample(name: string): string {
@@ -62,24 +47,24 @@ describe('examples/catch2 runs as its README says', () => {
     const json = join(root, 'report.json');
     const run = await runCli([...runArgs!, '--out', join(root, 'out'), '--json', json], root, { ...process.env });
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; rows: Row[] };
+    const report = readReport(json);
     assert.equal(report.verdict, 'pass');
-    const append = row(report.rows, 'join/append 100 words', 'time');
+    const append = rowOf(report.rows, 'join/append 100 words', 'time');
     assert.equal(append.unit, 's');
     assert.equal(append.direction, 'lower');
     assert.equal(append.current!.n, 30);
     assert.ok(append.current!.value > 1e-8 && append.current!.value < 1e-4, `joining 100 words: ${append.current!.value} s`);
     assert.ok(append.budget, 'the budget applies');
-    assert.equal(row(report.rows, 'join/ostringstream 100 words', 'time').current!.n, 30);
+    assert.equal(rowOf(report.rows, 'join/ostringstream 100 words', 'time').current!.n, 30);
 
     // The README's second way: run the program by hand (the suite's build left it there), then compare.
     runHarness('./bench', ['-r', 'xml', '-o', 'bench.xml'], { cwd: join(root, 'examples/catch2') });
     assert.equal(compareArgs![0], 'compare');
     const compare = await runCli([...compareArgs!, '--json', join(root, 'compare.json')], root, { ...process.env });
     assert.equal(compare.status, 0, compare.stdout + compare.stderr);
-    const compared = JSON.parse(readFileSync(join(root, 'compare.json'), 'utf8')) as { rows: Row[] };
-    assert.equal(row(compared.rows, 'append 100 words', 'time').current!.n, 100, 'Catch2 takes 100 samples by default');
-    assert.ok(row(compared.rows, 'append 100 words', 'time').budget);
+    const compared = readReport(join(root, 'compare.json'));
+    assert.equal(rowOf(compared.rows, 'append 100 words', 'time').current!.n, 100, 'Catch2 takes 100 samples by default');
+    assert.ok(rowOf(compared.rows, 'append 100 words', 'time').budget);
   });
 });
 
@@ -103,13 +88,13 @@ describe('examples/migrate-github-action-benchmark runs as its README says', () 
     const json = join(root, 'report.json');
     const run = await runCli([...runArgs!, '--out', join(root, 'out'), '--json', json], root, { ...process.env });
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; rows: Row[] };
+    const report = readReport(json);
     assert.equal(report.verdict, 'pass');
-    const parse = row(report.rows, 'json/JSON.parse 2000 records', 'time');
+    const parse = rowOf(report.rows, 'json/JSON.parse 2000 records', 'time');
     assert.equal(parse.unit, 's');
     assert.equal(parse.direction, 'lower');
     assert.ok(parse.current!.value > 1e-6 && parse.current!.value < 0.2, `${parse.current!.value} s`);
-    const size = row(report.rows, 'json/serialized size', 'bytes');
+    const size = rowOf(report.rows, 'json/serialized size', 'bytes');
     assert.equal(size.unit, 'B');
     assert.equal(size.current!.value, (JSON.parse(readFileSync(join(dir, 'sample-output.json'), 'utf8')) as { value: number }[])[2]!.value);
     assert.ok(size.budget);
@@ -121,8 +106,8 @@ describe('examples/migrate-github-action-benchmark runs as its README says', () 
     assert.deepEqual(compareArgs.slice(0, 5), ['compare', '--current', 'examples/migrate-github-action-benchmark/sample-output.json', '--format', 'custom-smaller']);
     const ok = await runCli([...compareArgs, '--json', join(root, 'c.json')], root, {});
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
-    const rows = (JSON.parse(readFileSync(join(root, 'c.json'), 'utf8')) as { rows: Row[] }).rows;
-    assert.ok(Math.abs(row(rows, 'JSON.stringify 2000 records', 'time').current!.value - 0.5578279999999722e-3) < 1e-15);
+    const rows = readReport(join(root, 'c.json')).rows;
+    assert.ok(Math.abs(rowOf(rows, 'JSON.stringify 2000 records', 'time').current!.value - 0.5578279999999722e-3) < 1e-15);
     const refused = await runCli(compareArgs.filter((a, i) => a !== '--format' && compareArgs[i - 1] !== '--format'), root, {});
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger/);

@@ -21,6 +21,22 @@ int main(int argc, char **argv) {
 }
 `;
 
+/**
+ * The same LCG loop with its iteration count fixed at build time, for tests
+ * that build two versions of one program (a commit that does a known factor
+ * more work, measured by time or by instruction count).
+ */
+export function busyLoopSource(iterations: number): string {
+  return `#include <stdio.h>
+int main(void) {
+  volatile unsigned long x = 1;
+  for (unsigned long i = 0; i < ${iterations}UL; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
+  printf("%lu\\n", (unsigned long)x);
+  return 0;
+}
+`;
+}
+
 /** Compiles the busy loop into `dir/busy` with the system C compiler and returns its path. */
 export function compileBusyLoop(dir: string): string {
   const source = join(dir, 'busy.c');

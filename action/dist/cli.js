@@ -49554,6 +49554,12 @@ function keyOfPath(at) {
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+function quoteNonFinite(text) {
+  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
+    if (token.startsWith('"')) return token;
+    return token === "Infinity" ? '"Infinity"' : token === "-Infinity" ? '"-Infinity"' : '"NaN"';
+  });
+}
 
 // action/src/adapters/custom-json.ts
 function customJsonAdapter(name, direction) {
@@ -56656,12 +56662,6 @@ var gbenchAdapter = {
     return collect2(data2.benchmarks, errors);
   }
 };
-function quoteNonFinite(text) {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
-    if (token.startsWith('"')) return token;
-    return token === "Infinity" ? '"Infinity"' : token === "-Infinity" ? '"-Infinity"' : '"NaN"';
-  });
-}
 var RUN_KEYS = /* @__PURE__ */ new Set([
   "name",
   "family_index",
@@ -57782,7 +57782,7 @@ var asvAdapter = {
   },
   parse({ text, path: path2, readRelated }) {
     if (/^\s*\{/.test(text) && isBenchmarksJson(text.slice(0, 65536)) && !/"result_columns"\s*:/.test(text)) return [];
-    const quoted = quoteNonFinite2(text);
+    const quoted = quoteNonFinite(text);
     const what = "an asv results file (results/<machine>/<commit>-<env>.json, version 2)";
     const data2 = parseJsonText(quoted, path2, what);
     const errors = jsonErrors(quoted, path2);
@@ -57829,7 +57829,7 @@ function benchmarkInfo(readRelated) {
   if (text === void 0) return {};
   let data2;
   try {
-    data2 = JSON.parse(quoteNonFinite2(text));
+    data2 = JSON.parse(quoteNonFinite(text));
   } catch {
     return {};
   }
@@ -57924,9 +57924,6 @@ function metricsFor2(type, value, samples, unit) {
       return { value: metric };
     }
   }
-}
-function quoteNonFinite2(text) {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => token.startsWith('"') ? token : `"${token}"`);
 }
 
 // action/src/adapters/index.ts

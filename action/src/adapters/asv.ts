@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, finiteOrUndefined } from './build-metric.js';
-import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, quoteNonFinite, type JsonErrors, type JsonPath } from './json-text.js';
 
 /**
  * airspeed velocity (asv) results files, version 2 (asv ≥ 0.5):
@@ -220,12 +220,4 @@ function metricsFor(type: string, value: number, samples: number[] | undefined, 
       return { value: metric };
     }
   }
-}
-
-/**
- * Turns Python's bare NaN / Infinity / -Infinity into strings JSON.parse
- * accepts, leaving string contents alone and keeping every value on its line.
- */
-function quoteNonFinite(text: string): string {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => (token.startsWith('"') ? token : `"${token}"`));
 }

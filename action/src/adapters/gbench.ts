@@ -1,7 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric, type Summary } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
-import { isRecord, jsonErrors, parseJsonText, type JsonErrors, type JsonPath } from './json-text.js';
+import { isRecord, jsonErrors, parseJsonText, quoteNonFinite, type JsonErrors, type JsonPath } from './json-text.js';
 
 /**
  * Google Benchmark JSON (`--benchmark_out_format=json` or `--benchmark_format=json`).
@@ -49,16 +49,6 @@ export const gbenchAdapter: Adapter = {
   },
 };
 
-/**
- * Turns Google Benchmark's bare non-finite numbers into strings JSON.parse
- * accepts, leaving string contents alone and keeping offsets on the same lines.
- */
-function quoteNonFinite(text: string): string {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
-    if (token.startsWith('"')) return token;
-    return token === 'Infinity' ? '"Infinity"' : token === '-Infinity' ? '"-Infinity"' : '"NaN"';
-  });
-}
 
 /** Keys of a run that are not user counters. */
 const RUN_KEYS = new Set([

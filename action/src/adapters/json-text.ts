@@ -122,3 +122,16 @@ export function keyOfPath(at: JsonPath): string | undefined {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Turns the bare non-finite numbers some tools write (Google Benchmark's
+ * `NaN`, `-NaN`, `Infinity`; Python's json `NaN`, `Infinity`, `-Infinity`),
+ * which are not JSON, into the strings "NaN", "Infinity" and "-Infinity" that
+ * JSON.parse accepts, leaving string contents alone and every value on its line.
+ */
+export function quoteNonFinite(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
+    if (token.startsWith('"')) return token;
+    return token === 'Infinity' ? '"Infinity"' : token === '-Infinity' ? '"-Infinity"' : '"NaN"';
+  });
+}

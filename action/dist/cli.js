@@ -19340,7 +19340,7 @@ var require_main96 = __commonJS({
     var temme3 = require_temme3();
     var halleyIterate = require_halley_iterate();
     var ibetaRoots = require_ibeta_roots();
-    var DIGITS = 32;
+    var DIGITS2 = 32;
     var MAX_ITERATIONS2 = 1e3;
     var terms = [0, 0, 0, 0, 0];
     function ibetaInvImp(a, b, p, q) {
@@ -19607,7 +19607,7 @@ var require_main96 = __commonJS({
           x2 = lower;
         }
       }
-      digits = DIGITS;
+      digits = DIGITS2;
       if (x2 < 1e-50 && (a < 1 || b < 1)) {
         digits *= 3;
         digits /= 2;
@@ -59044,7 +59044,7 @@ function mergeTestbeds(inputs, warnings) {
 // action/src/store/history/layout.ts
 import { randomBytes } from "node:crypto";
 var RUN_SUFFIX = ".json.gz";
-var MONTH_FILE = "month.json.gz";
+var MONTH_FILE = "month.json.br";
 var TESTBED = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 var COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 var RUN_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]{12}$/;
@@ -59101,36 +59101,140 @@ function byCreation(a, b) {
 }
 
 // action/src/store/history/codec.ts
-import { constants, gunzipSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
+
+// action/src/store/history/sample-packing.ts
+var DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+var OFFSET = 32;
+var STEPS_PER_SPREAD = 4;
+var MAD_TO_SIGMA2 = 1.4826;
+var MIN_SAMPLES = 3;
+function chooseStep(samples) {
+  if (samples.length < MIN_SAMPLES || !samples.every(Number.isFinite)) return void 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = medianOfSorted2(sorted);
+  const spread = MAD_TO_SIGMA2 * medianOfSorted2(sorted.map((x2) => Math.abs(x2 - mid)).sort((a, b) => a - b));
+  if (!(spread > 0)) return void 0;
+  const limit3 = spread / STEPS_PER_SPREAD;
+  let k = Math.floor(Math.log10(limit3));
+  let m = limit3 >= 5 * 10 ** k ? 5 : limit3 >= 2 * 10 ** k ? 2 : 1;
+  if (m * 10 ** k > limit3) [m, k] = m === 1 ? [5, k - 1] : [m === 5 ? 2 : 1, k];
+  if (k < 0 && samples.every(Number.isInteger)) return { m: 1, k: 0 };
+  return { m, k };
+}
+function packSamples(samples) {
+  const step = chooseStep(samples);
+  if (step === void 0) return void 0;
+  const units = samples.map((x2) => Math.round(shiftDecimal(x2, -step.k) / step.m));
+  if (!units.every(Number.isSafeInteger)) return void 0;
+  const at = Math.round(medianOfSorted2([...units].sort((a, b) => a - b)));
+  const d = units.map((u) => u - at);
+  return d.every((x2) => x2 >= -OFFSET && x2 < OFFSET) ? { ...step, at, d } : void 0;
+}
+function unpackSamples(packed) {
+  return packed.d.map((x2) => shiftDecimal((packed.at + x2) * packed.m, packed.k));
+}
+function packResultSet(set) {
+  const steps = [];
+  const at = [];
+  const d = [];
+  const benchmarks = set.benchmarks.map((b) => ({
+    ...b,
+    metrics: Object.fromEntries(
+      Object.entries(b.metrics).map(([name, metric]) => {
+        const packed2 = metric.samples === void 0 ? void 0 : packSamples(metric.samples);
+        if (packed2 === void 0) return [name, metric];
+        steps.push(`${packed2.m}e${packed2.k}`);
+        at.push(packed2.at);
+        for (const x2 of packed2.d) d.push(DIGITS[x2 + OFFSET]);
+        return [name, { ...metric, samples: packed2.d.length }];
+      })
+    )
+  }));
+  if (steps.length === 0) return set;
+  const packed = { steps: steps.join(" "), at, d: d.join("") };
+  return { ...set, benchmarks, packed };
+}
+function unpackResultSet(data2, file) {
+  if (data2 === null || typeof data2 !== "object" || !("packed" in data2)) return data2;
+  const { packed, ...set } = data2;
+  const columns = checkColumns(packed, file);
+  const steps = columns.steps === "" ? [] : columns.steps.split(" ");
+  let metricIndex = 0;
+  let offsetIndex = 0;
+  const unpackMetric = (metric, where2) => {
+    const count = metric?.samples;
+    if (typeof count !== "number") return metric;
+    const step = /^([125])e(-?\d+)$/.exec(steps[metricIndex] ?? "");
+    const chars = columns.d.slice(offsetIndex, offsetIndex + count);
+    if (!Number.isInteger(count) || count < 0 || step === null || chars.length !== count) {
+      throw new InputError(file, `${where2}: its ${count} packed samples do not match the packed columns (step ${metricIndex + 1} of ${steps.length}, offset ${offsetIndex} of ${columns.d.length})`);
+    }
+    const samples = unpackSamples({ m: Number(step[1]), k: Number(step[2]), at: columns.at[metricIndex], d: [...chars].map((c) => DIGITS.indexOf(c) - OFFSET) });
+    metricIndex++;
+    offsetIndex += count;
+    return { ...metric, samples };
+  };
+  const benchmarks = Array.isArray(set.benchmarks) ? set.benchmarks.map((b, i2) => {
+    const metrics = b?.metrics;
+    if (metrics === null || typeof metrics !== "object" || Array.isArray(metrics)) return b;
+    const entries2 = Object.entries(metrics).map(([name, m]) => [name, unpackMetric(m, `benchmarks[${i2}].metrics.${name}.samples`)]);
+    return { ...b, metrics: Object.fromEntries(entries2) };
+  }) : set.benchmarks;
+  if (metricIndex !== steps.length || offsetIndex !== columns.d.length) {
+    throw new InputError(file, `the packed columns hold ${steps.length} metrics and ${columns.d.length} samples, but the benchmarks name ${metricIndex} and ${offsetIndex}`);
+  }
+  return { ...set, benchmarks };
+}
+function checkColumns(packed, file) {
+  const p = packed;
+  const ok = p !== null && typeof p === "object" && typeof p.steps === "string" && Array.isArray(p.at) && p.at.every(Number.isSafeInteger) && p.at.length === (p.steps === "" ? 0 : p.steps.split(" ").length) && typeof p.d === "string" && /^[A-Za-z0-9_-]*$/.test(p.d);
+  if (!ok) throw new InputError(file, '"packed" must be { steps: "<m>e<k> \u2026", at: [one whole number per step], d: "<one base64url character per sample>" }');
+  return p;
+}
+function medianOfSorted2(sorted) {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+// action/src/store/history/codec.ts
 var MONTH_SCHEMA = "perf-gate/history-month@1";
 function encodeRun(set) {
-  return gzipSync(serializeResultSet(set), { level: 9 });
+  return gzipSync(`${runLine(set)}
+`, { level: 9 });
 }
 function decodeRun(bytes, file, validate5) {
-  return validate5(parseJson3(gunzip(bytes, file), file), file);
+  return validate5(unpackResultSet(parseJson3(gunzip(bytes, file), file), file), file);
+}
+function runLine(set) {
+  return JSON.stringify(packResultSet(set));
 }
 function encodeMonth(key, runs) {
   const header = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs.map((r) => ({ commit: r.commit, runId: r.runId })) };
-  const lines = [JSON.stringify(header), ...runs.map((r) => r.json)];
-  return gzipSync(`${lines.join("\n")}
-`, { level: 9 });
+  const text = `${[JSON.stringify(header), ...runs.map((r) => r.json)].join("\n")}
+`;
+  return brotliCompressSync(text, { params: { ...MONTH_BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } });
 }
 function decodeMonth(bytes, file, validate5) {
-  const lines = gunzip(bytes, file).split("\n");
+  const lines = unbrotli(bytes, file).split("\n");
   if (lines.at(-1) === "") lines.pop();
   const header = checkHeader(parseJson3(lines[0] ?? "", file), file);
   if (lines.length !== header.runs.length + 1) {
     throw new InputError(file, `the header names ${header.runs.length} runs but the file holds ${lines.length - 1}`);
   }
-  const runs = header.runs.map((r, i2) => ({ ...r, set: validate5(parseJson3(lines[i2 + 1], file, i2 + 2), `${file} (run ${r.runId})`) }));
+  const runs = header.runs.map((r, i2) => {
+    const where2 = `${file} (run ${r.runId})`;
+    return { ...r, set: validate5(unpackResultSet(parseJson3(lines[i2 + 1], file, i2 + 2), where2), where2) };
+  });
   return { header, runs };
 }
+var MONTH_BROTLI = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 24 };
 function decodeMonthHeader(prefix, file, complete) {
   let text;
   try {
-    text = gunzipSync(prefix, { finishFlush: constants.Z_SYNC_FLUSH }).toString("utf8");
+    text = brotliDecompressSync(prefix, { finishFlush: constants.BROTLI_OPERATION_FLUSH }).toString("utf8");
   } catch (error2) {
-    throw new InputError(file, `not a readable gzip file (${error2.message})`);
+    throw new InputError(file, `not a readable brotli file (${error2.message})`);
   }
   const end = text.indexOf("\n");
   if (end < 0) {
@@ -59147,6 +59251,13 @@ function gunzip(bytes, file) {
     return gunzipSync(bytes).toString("utf8");
   } catch (error2) {
     throw new InputError(file, `not a whole gzip file (truncated or corrupt: ${error2.message})`);
+  }
+}
+function unbrotli(bytes, file) {
+  try {
+    return brotliDecompressSync(bytes).toString("utf8");
+  } catch (error2) {
+    throw new InputError(file, `not a whole brotli file (truncated or corrupt: ${error2.message})`);
   }
 }
 function parseJson3(text, file, line) {
@@ -59328,13 +59439,13 @@ function historyStore(backend, validate5) {
     if (month.monthFile === void 0) return [];
     const b = (await v.read([month.monthFile])).get(month.monthFile);
     if (b === void 0) return [];
-    return decodeMonth(b, month.monthFile, validate5).runs.filter((r) => keep(r.runId)).map((r) => ({ commit: r.commit, runId: r.runId, json: JSON.stringify(r.set) }));
+    return decodeMonth(b, month.monthFile, validate5).runs.filter((r) => keep(r.runId)).map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
   }
   async function singleLines(v, runs) {
     const bytes = await v.read(runs.map((r) => r.file));
     return runs.flatMap((r) => {
       const b = bytes.get(r.file);
-      return b === void 0 ? [] : [{ commit: r.commit, runId: r.runId, json: JSON.stringify(decodeRun(b, r.file, validate5)) }];
+      return b === void 0 ? [] : [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)) }];
     });
   }
   return { description: backend.description, append, list: list2, read: async (e) => (await readMany([e]))[0], readMany, prune, compact };

@@ -1,6 +1,6 @@
 import { InputError, pushAll, type ResultSet } from '../../model/index.js';
 import type { Backend, Change, Snapshot } from './backend.js';
-import { decodeMonth, decodeMonthHeader, decodeRun, encodeMonth, encodeRun, monthEntries, type MonthLine, type ValidateResultSet } from './codec.js';
+import { decodeMonth, decodeMonthHeader, decodeRun, encodeMonth, encodeRun, monthEntries, runLine, type MonthLine, type ValidateResultSet } from './codec.js';
 import { groupByMonth, mergeMonth, monthsToCompact, monthsToPrune, type MonthContents } from './compact.js';
 import {
   byCreation,
@@ -207,7 +207,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     if (b === undefined) return [];
     return decodeMonth(b, month.monthFile, validate)
       .runs.filter((r) => keep(r.runId))
-      .map((r) => ({ commit: r.commit, runId: r.runId, json: JSON.stringify(r.set) }));
+      .map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
   }
 
   /** Single-run files as month lines (validated; a corrupt file stops compaction, naming it). */
@@ -215,7 +215,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     const bytes = await v.read(runs.map((r) => r.file));
     return runs.flatMap((r) => {
       const b = bytes.get(r.file);
-      return b === undefined ? [] : [{ commit: r.commit, runId: r.runId, json: JSON.stringify(decodeRun(b, r.file, validate)) }];
+      return b === undefined ? [] : [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate)) }];
     });
   }
 

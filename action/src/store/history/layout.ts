@@ -6,8 +6,8 @@ import { InputError } from '../../model/index.js';
  * (testbed, month, commit, run id, creation time), so listing a store reads
  * names, never file contents, and two writers never choose the same path:
  *
- *     <testbed>/<yyyy>/<mm>/<commit>-<run-id>.json.gz   one run (gzip'd ResultSet)
- *     <testbed>/<yyyy>/<mm>/month.json.gz               a compacted month (all its runs)
+ *     <testbed>/<yyyy>/<mm>/<commit>-<run-id>.json.gz   one run (gzip'd ResultSet, samples packed)
+ *     <testbed>/<yyyy>/<mm>/month.json.br               a compacted month (all its runs, brotli'd)
  *
  * The run id is `<yyyymmddThhmmssZ>-<12 hex digits>`: the run's creation time
  * to the second, then 48 random bits, so ids sort by time and never collide.
@@ -35,7 +35,7 @@ export interface MonthKey {
 }
 
 export const RUN_SUFFIX = '.json.gz';
-export const MONTH_FILE = 'month.json.gz';
+export const MONTH_FILE = 'month.json.br';
 
 const TESTBED = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

@@ -42,8 +42,8 @@ describe('compaction on a folder', () => {
     const after = await store.list();
     assert.deepEqual(withoutFile(after), withoutFile(before));
     assert.deepEqual(await store.readMany(after), sets);
-    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/08')), ['month.json.gz']);
-    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/10')), ['month.json.gz']);
+    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/08')), ['month.json.br']);
+    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/10')), ['month.json.br']);
     assert.equal(readdirSync(join(root, 'bed-a/2026/11')).length, 1, 'the current month is left alone');
     assert.deepEqual(await store.compact({ before: NOW }), [], 'compacting again has nothing to do');
   });
@@ -62,7 +62,7 @@ describe('compaction on a folder', () => {
     );
     const done = await store.compact({ before: NOW });
     assert.deepEqual(done.map((m) => [m.runs, m.removed.length]), [[2, 2]]);
-    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/09')), ['month.json.gz']);
+    assert.deepEqual(readdirSync(join(root, 'bed-a/2026/09')), ['month.json.br']);
     assert.deepEqual((await store.readMany(await store.list())).map((s) => s.commit), [fakeCommit(1), fakeCommit(2)]);
   });
 });
@@ -89,7 +89,7 @@ describe('compaction on a git data branch', () => {
     const files = gitSync(remote, ['ls-tree', '-r', '--name-only', 'perf-gate-data']).split('\n');
     assert.deepEqual(
       files.filter((f) => !f.startsWith('bed-a/2026/11/')),
-      ['bed-a/2026/08/month.json.gz', 'bed-a/2026/09/month.json.gz', 'bed-a/2026/10/month.json.gz', 'bed-b/2026/08/month.json.gz', 'bed-b/2026/09/month.json.gz', 'bed-b/2026/10/month.json.gz'],
+      ['bed-a/2026/08/month.json.br', 'bed-a/2026/09/month.json.br', 'bed-a/2026/10/month.json.br', 'bed-b/2026/08/month.json.br', 'bed-b/2026/09/month.json.br', 'bed-b/2026/10/month.json.br'],
     );
     assert.deepEqual(await reader.list({ testbed: 'bed-a', since: new Date('2026-10-01T00:00:00Z') }), after.filter((e) => e.testbed === 'bed-a' && e.created >= '2026-10'));
   });

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { InputError } from '../../../src/model/index.js';
+import { InputError, type ResultSet } from '../../../src/model/index.js';
 import type { HistoryStore } from '../../../src/store/history/index.js';
+import { chooseStep } from '../../../src/store/history/sample-packing.js';
 import { tempDir } from '../../support/temp.js';
 import { bareRepo, fakeCommit, gitSync, openBranch, openFolder, sampleRun, workRepo } from '../../support/history.js';
 
@@ -54,11 +55,21 @@ for (const backend of backends) {
       assert.deepEqual(await store.list({ testbed: 'bed-c' }), []);
     });
 
-    test('reads back exactly the ResultSet appended', async () => {
+    test('reads back the ResultSet appended: all of it exactly, samples to the stored resolution', async () => {
       const { store } = backend.open(join(dir, 'read'));
       const run = sampleRun(fakeCommit(3), '2026-11-21T12:00:00Z');
       const entry = await store.append(run);
-      assert.deepEqual(await store.read(entry), run);
+      const stored = await store.read(entry);
+      assert.deepEqual(withoutSamples(stored), withoutSamples(run));
+      for (const [i, b] of run.benchmarks.entries()) {
+        for (const [name, metric] of Object.entries(b.metrics)) {
+          const back = stored.benchmarks[i]!.metrics[name]!.samples!;
+          const step = chooseStep(metric.samples!);
+          const half = step === undefined ? 0 : (step.m * 10 ** step.k) / 2;
+          assert.equal(back.length, metric.samples!.length);
+          metric.samples!.forEach((x, j) => assert.ok(Math.abs(back[j]! - x) <= half * (1 + 1e-9), `${b.id} ${name}[${j}]: ${back[j]} against ${x}, step ${2 * half}`));
+        }
+      }
     });
 
     test('a run needs a commit and a testbed id that can be a folder name', async () => {
@@ -163,3 +174,8 @@ describe('history store on a git data branch, specifics', () => {
     assert.deepEqual(await store.list(), []);
   });
 });
+
+/** A ResultSet with every metric's samples left out, to compare everything else exactly. */
+function withoutSamples(set: ResultSet): unknown {
+  return { ...set, benchmarks: set.benchmarks.map((b) => ({ ...b, metrics: Object.fromEntries(Object.entries(b.metrics).map(([k, { samples: _, ...m }]) => [k, m])) })) };
+}

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
       const runId = newRunId(created, () => Buffer.from(Array.from({ length: 6 }, () => Math.floor(runIdRandom() * 256))));
       runs.push({ path: runPath(TESTBED, shas[i]!, runId), bytes: encodeRun(set) });
     }
-    rows.push(['runs generated and gzip\'d', `${measured} in ${ms(performance.now() - t0)}, ${mib(runs.reduce((a, r) => a + r.bytes.length, 0))} in total`]);
+    rows.push(['runs generated and encoded (gzip, samples packed)', `${measured} in ${ms(performance.now() - t0)}, ${mib(runs.reduce((a, r) => a + r.bytes.length, 0))} in total`]);
 
     // 3. Folder store: the single-run files, then compaction of every month before the current one.
     const folder = join(root, 'folder');

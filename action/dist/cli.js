@@ -47441,7 +47441,7 @@ function formatInScale(value, scale) {
 function formatSource(source) {
   return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
 }
-var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, severity: "fail", missing: "show" };
+var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 0.01, severity: "fail", missing: "show" };
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 function globToRegExp(glob) {
   const body = [...glob].map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
@@ -58136,6 +58136,10 @@ var budgets_schema_default = {
         drift: {
           $ref: "#/$defs/percent",
           description: "How much a whole run's level wanders between runs on your runner (default 2%). Comparisons against a stored baseline widen their interval by it, so drift is not reported as a regression; interleaved A/B runs do not need it."
+        },
+        "count-regression": {
+          $ref: "#/$defs/percent",
+          description: "The regression tolerance of deterministic counts (instructions, cache misses, estimated cycles, allocations) where no budget sets one (default 1%): counts do not drift, so they can be gated tighter than time."
         }
       }
     },
@@ -58409,6 +58413,10 @@ function parseBudgets(text, file) {
       defaultLines[key] = source.lineOf(["defaults", key]);
     }
   }
+  if (d["count-regression"] !== void 0) {
+    defaults2.countRegression = percent(source, ["defaults", "count-regression"], d["count-regression"]);
+    defaultLines.countRegression = source.lineOf(["defaults", "count-regression"]);
+  }
   if (typeof d.alpha === "number") defaults2.alpha = d.alpha;
   if (d.severity === "fail" || d.severity === "warn") defaults2.severity = d.severity;
   if (d.missing === "show" || d.missing === "fail") defaults2.missing = d.missing;
@@ -58478,7 +58486,8 @@ function loadBudgets(paths, cwd) {
     for (const [key, value] of Object.entries(parsed.defaults)) {
       const here = `${shown}:${parsed.defaultLines[key] ?? "?"}`;
       if (setBy[key] !== void 0 && defaults2[key] !== value) {
-        throw new InputError(shown, `defaults.${key} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${key}`);
+        const name = key === "countRegression" ? "count-regression" : key;
+        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${name}`);
       }
       defaults2[key] = value;
       setBy[key] = here;
@@ -58576,8 +58585,7 @@ var perf_gate_config_schema_default = {
       type: "object",
       additionalProperties: false,
       required: [
-        "name",
-        "run"
+        "name"
       ],
       properties: {
         name: {
@@ -58595,6 +58603,21 @@ var perf_gate_config_schema_default = {
           minLength: 1,
           description: "Shell command that runs the harness (bash -c); {output} is the file it must write, {param} a sweep parameter."
         },
+        commands: {
+          type: "object",
+          minProperties: 1,
+          propertyNames: { minLength: 1, pattern: "^[^\\n]*$", description: "a benchmark name (one line)" },
+          additionalProperties: { type: "string", minLength: 1, description: "a shell command (sh -c)" },
+          description: "Benchmark name \u2192 shell command, instead of run: perf-gate measures each command itself, with hyperfine for time and a counter for counts (docs/counting.md)."
+        },
+        measure: {
+          anyOf: [{ enum: ["time", "counts"] }, { type: "array", minItems: 1, uniqueItems: true, items: { enum: ["time", "counts"] } }],
+          description: "What perf-gate measures of the commands: time (the default), counts, or [time, counts]."
+        },
+        runs: { type: "integer", minimum: 2, maximum: 1e5, description: "Timed runs per command (hyperfine --runs; default 10)." },
+        warmup: { type: "integer", minimum: 0, maximum: 1e5, description: "Untimed runs per command before the timed ones (hyperfine --warmup; default 1)." },
+        counter: { enum: ["cachegrind"], description: "What counts: cachegrind, valgrind's cache simulation (the default, and for now the only counter)." },
+        "count-repeat": { type: "integer", minimum: 1, maximum: 100, description: "Counted runs per command (default 3): their spread shows how deterministic the counts are." },
         format: {
           anyOf: [
             {
@@ -58745,6 +58768,9 @@ var perf_gate_config_schema_default = {
 
 // action/src/config/perf-gate-config.ts
 var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
+var DEFAULT_COMMAND_RUNS = 10;
+var DEFAULT_COMMAND_WARMUP = 1;
+var DEFAULT_COUNT_REPEAT = 3;
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var validator3;
 function validate3(source) {
@@ -58799,8 +58825,10 @@ function parsePerfGateConfig(text, file, baseDir) {
         if (dup !== void 0) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(["suites", i2, "params", k]), `suites.${i2}.params.${k}`);
       }
     }
+    const commands = commandSuite(s, source, i2);
+    const run = commands?.run ?? s.run;
     const names = ["output", ...Object.keys(params ?? {})];
-    const [quoted] = quotedPlaceholders(s.run, names);
+    const [quoted] = commands ? [] : quotedPlaceholders(run, names);
     if (quoted) {
       const env = quoted.name === "output" ? "$PERF_GATE_OUTPUT" : `$${paramEnvName(quoted.name)}`;
       throw new InputError(
@@ -58813,8 +58841,11 @@ function parsePerfGateConfig(text, file, baseDir) {
     return {
       name: s.name,
       build: s.build ?? null,
-      run: s.run,
-      format: formatName,
+      run,
+      commands: commands?.commands ?? null,
+      measure: commands?.measure ?? { time: true, counts: false },
+      countRepeat: s["count-repeat"] ?? DEFAULT_COUNT_REPEAT,
+      format: commands ? "hyperfine" : formatName,
       formatOptions: typeof s.format === "object" ? formatRest : null,
       timeout,
       env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, scalarText(v)])),
@@ -58848,6 +58879,34 @@ function parsePerfGateConfig(text, file, baseDir) {
     derived,
     ab
   };
+}
+var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
+function commandSuite(s, source, i2) {
+  const where2 = (key) => [source.lineOf(["suites", i2, key]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key}`];
+  if (s.commands === void 0) {
+    if (s.run === void 0) {
+      throw new InputError(source.file, 'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)', source.lineOf(["suites", i2]), `suites.${i2}`);
+    }
+    const stray = COMMAND_KEYS.find((k) => s[k] !== void 0);
+    if (stray) throw new InputError(source.file, `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`, ...where2(stray));
+    return void 0;
+  }
+  if (s.run !== void 0) throw new InputError(source.file, 'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself', ...where2("run"));
+  for (const key of ["format", "params", "repeat"]) {
+    if (s[key] !== void 0) throw new InputError(source.file, `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where2(key));
+  }
+  const listed = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
+  const measure = { time: listed.includes("time"), counts: listed.includes("counts") };
+  const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
+  return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : "" };
+}
+function hyperfineLine(commands, runs, warmup) {
+  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs), "--warmup", String(warmup), "--ignore-failure", "--style", "basic"];
+  for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(c.command));
+  return words.join(" ");
+}
+function shellWord(text) {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
@@ -61097,6 +61156,10 @@ function emptyRow(benchmark, metric, resolved, sample) {
     failsGate: false
   };
 }
+function withCountTolerance(resolved, metric, budgets) {
+  if (metric?.exact !== true || resolved.budget?.tolerances.regression !== void 0) return resolved;
+  return { ...resolved, tolerances: { ...resolved.tolerances, regression: budgets.defaults.countRegression } };
+}
 function withDirection(metric, resolved) {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
 }
@@ -61110,6 +61173,23 @@ function unknownDirectionWarnings(sides, budgets, ignored) {
     }
   }
   return [...unknown].map(([benchmark, metrics]) => ({ code: "unknown-direction", benchmark, metrics: [...metrics] }));
+}
+function unsteadyCountWarnings(rows, baseById, curById) {
+  const byBenchmark = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (!row.flags.includes("exact")) continue;
+    const spread = Math.max(repeatSpread(baseById.get(row.benchmark)?.metrics[row.metric]), repeatSpread(curById.get(row.benchmark)?.metrics[row.metric]));
+    if (!(spread >= row.tolerance) || spread === 0) continue;
+    byBenchmark.set(row.benchmark, [...byBenchmark.get(row.benchmark) ?? [], { metric: row.metric, spread, tolerance: row.tolerance }]);
+  }
+  return [...byBenchmark].map(([benchmark, metrics]) => ({ code: "unsteady-counts", benchmark, metrics }));
+}
+function repeatSpread(metric) {
+  const samples = metric?.samples;
+  if (!samples || samples.length < 2) return 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  return mid > 0 ? (sorted.at(-1) - sorted[0]) / mid : 0;
 }
 function metricNames(current, baseline) {
   return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
@@ -61138,7 +61218,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     const names = metricNames(cur, base);
     if (names.length === 0) names.push("-");
     for (const name of names) {
-      const resolved = resolveBudget(budgets, id, name);
+      const resolved = withCountTolerance(resolveBudget(budgets, id, name), cur?.metrics[name] ?? base?.metrics[name], budgets);
       for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
       if (resolved.ignore) {
         ignored.add(id);
@@ -61231,6 +61311,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     warnings.push({ code: "unavailable-metrics", benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
   }
   pushAll(warnings, unknownDirectionWarnings(sides, budgets, ignored));
+  pushAll(warnings, unsteadyCountWarnings(rows, baseById, curById));
   if (ignored.size > 0) {
     warnings.push({ code: "ignored-benchmarks", benchmarks: [...ignored] });
   }
@@ -61400,8 +61481,8 @@ function isBencherExport(text) {
 }
 
 // action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync6, realpathSync } from "node:fs";
-import { join as join12 } from "node:path";
+import { mkdirSync as mkdirSync7, realpathSync } from "node:fs";
+import { join as join14 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -62204,7 +62285,206 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
+import { join as join13 } from "node:path";
+
+// action/src/runner/run-commands.ts
+import { join as join12 } from "node:path";
+
+// action/src/runner/counted-rows.ts
+import { readFileSync as readFileSync10 } from "node:fs";
+
+// action/src/runner/counter.ts
+import { spawn as spawn2, spawnSync } from "node:child_process";
+import { mkdirSync as mkdirSync6, readdirSync as readdirSync6, readFileSync as readFileSync9 } from "node:fs";
 import { join as join11 } from "node:path";
+var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+function valgrindArgs(command, dir) {
+  return [
+    "-q",
+    "--tool=cachegrind",
+    "--cache-sim=yes",
+    ...PINNED_CACHES,
+    "--trace-children=yes",
+    `--cachegrind-out-file=${join11(dir, "cachegrind.out.%p")}`,
+    `--log-file=${join11(dir, "valgrind.%p.log")}`,
+    "sh",
+    "-c",
+    command
+  ];
+}
+var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
+var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
+function valgrindVersion(env) {
+  const r = spawnSync("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
+}
+var STDERR_KEEP_CHARS = 4e3;
+function killGroup2(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+  }
+}
+function tailOf(text) {
+  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
+  return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
+}
+var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
+function valgrindComplaints(dir) {
+  return readdirSync6(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync9(join11(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
+}
+function filesOf(dir, pid) {
+  const files = readdirSync6(dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join11(dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const started = files.find((f) => f.pid === pid);
+  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
+}
+function countOnce(command, repeat, dir, options) {
+  mkdirSync6(dir, { recursive: true });
+  return new Promise((resolve14, reject) => {
+    const child = spawn2("valgrind", valgrindArgs(command, dir), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== void 0) killGroup2(child.pid);
+    }, options.timeoutMs);
+    child.once("error", (error2) => {
+      clearTimeout(timer);
+      reject(error2);
+    });
+    let ended = { code: null, signal: null };
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      ended = { code, signal };
+      if (child.pid !== void 0) killGroup2(child.pid);
+    });
+    child.once("close", () => {
+      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), ...filesOf(dir, child.pid), dir };
+      if (runFailed(run)) run.stderrTail = tailOf([stderr, valgrindComplaints(dir)].filter(Boolean).join("\n"));
+      resolve14(run);
+    });
+  });
+}
+function runFailed(run) {
+  return run.timedOut || run.signal !== null || run.exitCode !== 0;
+}
+async function countCommands(options) {
+  const all = [];
+  for (const [i2, command] of options.commands.entries()) {
+    const runs = [];
+    for (let repeat = 0; repeat < options.repeats; repeat++) {
+      const run = await countOnce(command, repeat, join11(options.workDir, `${i2}-${repeat}`), options);
+      runs.push(run);
+      if (runFailed(run)) break;
+    }
+    all.push(runs);
+  }
+  return all;
+}
+
+// action/src/runner/counted-rows.ts
+function wrapperCmd(command) {
+  return `sh -c ${command}`.trim();
+}
+function runValues2(run) {
+  const files = [...run.startedFile ? [run.startedFile] : [], ...run.childFiles];
+  const totals = {};
+  let counted = 0;
+  for (const path2 of files) {
+    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync10(path2, "utf8")));
+    if (path2 === run.startedFile && result.id === wrapperCmd(run.command)) continue;
+    counted++;
+    for (const [name, metric] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + metric.value;
+  }
+  return counted > 0 ? totals : null;
+}
+function failureMessage(run, repeats) {
+  const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
+  if (run.timedOut) return `timed out under valgrind (${which2}); the time limit covers valgrind's slowdown, raise --timeout`;
+  if (run.signal) return `was killed by ${run.signal} under valgrind (${which2})`;
+  return `exited with code ${String(run.exitCode)} under valgrind (${which2})`;
+}
+function countedBenchmark(command, runs, repeats, id = command) {
+  const failed = runs.find(runFailed);
+  if (failed) {
+    return {
+      id,
+      status: "failed",
+      error: { message: failureMessage(failed, repeats), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
+      metrics: {}
+    };
+  }
+  let counted;
+  try {
+    counted = runs.map(runValues2);
+  } catch (error2) {
+    if (!(error2 instanceof InputError)) throw error2;
+    return notCounted(id, `its cachegrind output is unusable: ${error2.message}`);
+  }
+  const values = counted.filter((v) => v !== null);
+  if (values.length < counted.length) {
+    return notCounted(id, `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`);
+  }
+  const names = Object.keys(values[0]).filter((name) => values.every((v) => v[name] !== void 0));
+  const metrics = Object.fromEntries(
+    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
+  );
+  return { id, status: "ok", metrics };
+}
+function notCounted(id, message) {
+  return { id, status: "failed", error: { message, exitCode: 0, signal: null }, metrics: {} };
+}
+
+// action/src/runner/run-commands.ts
+async function runCommandSuite(suite, ctx, expected) {
+  const commands = suite.commands ?? [];
+  const dir = join12(ctx.outDir, suite.name);
+  const ids = commands.map((c) => `${suite.name}/${c.name}`);
+  const expectedHere = [...expected, ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id) => ({ id, suite: suite.name, status: "ok", metrics: {} }))];
+  const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
+  if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expectedHere, buildError);
+  const timed = [];
+  if (suite.measure.time) {
+    const outcome = await invoke({ suite, point: {}, cwd: suite.workdir, dir, stem: "run", side: null, pin: null }, ctx);
+    pushAll(timed, outcome.results);
+    if (outcome.error) pushAll(timed, failedRows(suite.name, {}, "", new Set(timed.map((b) => b.id)), expectedHere.filter((b) => ids.includes(b.id)), outcome.error));
+  }
+  const counted = suite.measure.counts ? await countSuite(suite, ids, dir, ctx) : [];
+  return ids.map((id) => joinMeasurements(id, suite.name, timed.find((b) => b.id === id), counted.find((b) => b.id === id)));
+}
+async function countSuite(suite, ids, dir, ctx) {
+  const env = processEnv(ctx, suite, {});
+  const started = performance.now();
+  if (valgrindVersion(env) === null) {
+    const error2 = { message: `counts not measured: ${VALGRIND_MISSING}; "measure: counts" runs each command under valgrind's cachegrind: ${INSTALL_VALGRIND}`, exitCode: null, signal: null };
+    ctx.progress.line(`counts: ${error2.message}`);
+    return ids.map((id) => ({ id, suite: suite.name, status: "failed", error: error2, metrics: {} }));
+  }
+  const commands = suite.commands ?? [];
+  const runs = await countCommands({ commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join12(dir, "counts") });
+  const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs[i2], suite.countRepeat, ids[i2]), suite: suite.name }));
+  const failed = rows.filter((r) => r.status === "failed").length;
+  ctx.progress.line(`counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} under cachegrind (${((performance.now() - started) / 1e3).toFixed(1)} s)`);
+  return rows;
+}
+function joinMeasurements(id, suite, timed, counted) {
+  const parts = [timed, counted].filter((b) => b !== void 0);
+  const metrics = Object.assign({}, ...parts.map((b) => b.metrics));
+  if (parts.length === 0) return { id, suite, status: "failed", error: { message: "not measured: neither the timer nor the counter gave a result", exitCode: null, signal: null }, metrics: {} };
+  const failures = [timed?.status === "failed" ? { side: "timed", error: timed.error } : null, counted?.status === "failed" ? { side: "counted", error: counted.error } : null].filter((f) => f !== null);
+  if (failures.length === 0) return { ...timed ?? counted, id, suite, metrics };
+  const error2 = {
+    ...failures[0].error,
+    message: failures.map((f) => `${f.side}: ${f.error?.message ?? "failed"}`).join("; ")
+  };
+  return { id, suite, status: "failed", error: error2, metrics };
+}
+
+// action/src/runner/run-suite.ts
 function mergeRepeats(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run of runs) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -62216,7 +62496,8 @@ function mergeRepeats(runs) {
   });
 }
 async function runSuite(suite, ctx, expected) {
-  const dir = join11(ctx.outDir, suite.name);
+  if (suite.commands !== null) return runCommandSuite(suite, ctx, expected);
+  const dir = join13(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -62289,11 +62570,11 @@ function metadata(set, commit, env, testbed) {
 }
 async function runConfiguredSuites(options) {
   const deps = options.deps ?? defaultDeps();
-  mkdirSync6(options.outDir, { recursive: true });
+  mkdirSync7(options.outDir, { recursive: true });
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join12(options.outDir, "results.json");
+  const resultsPath = join14(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
@@ -62326,7 +62607,12 @@ async function measureAb(request2) {
   const { config, shard, outDir } = request2;
   const repo = realpath(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const share = selectShard(config.suites, shard);
+  for (const s of share.filter((s2) => s2.measure.counts)) {
+    request2.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? "its commands are timed" : "it is skipped"}. Compare counts against a stored baseline.
+`);
+  }
+  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
   const testbed = deps.testbed(request2.env);
   const created = request2.now().toISOString();
   const checkout = addBaseWorktree(repo, request2.ref);
@@ -62345,8 +62631,8 @@ async function measureAb(request2) {
   }
   const base = metadata(outcome.base, checkout.commit, {}, testbed);
   const head = metadata(outcome.head, headSha, request2.env, testbed);
-  writeResultSet(join12(outDir, "base.json"), base);
-  writeResultSet(join12(outDir, "results.json"), head);
+  writeResultSet(join14(outDir, "base.json"), base);
+  writeResultSet(join14(outDir, "results.json"), head);
   request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `);
   return { base, head, confirmations: outcome.confirmations };
@@ -62399,8 +62685,8 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/publish.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync7, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
-import { dirname as dirname4, join as join13, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
+import { dirname as dirname4, join as join15, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
@@ -62726,6 +63012,8 @@ function warningText(warning2) {
     }
     case "unknown-direction":
       return `${warning2.benchmark}: the input does not say which way is better for ${warning2.metrics.join(", ")}, so they are compared as lower-is-better and the verdict may be backwards. Set \`direction: higher\` or \`direction: lower\` for them in the budgets.`;
+    case "unsteady-counts":
+      return `${warning2.benchmark}: ${warning2.metrics.map((m) => `${m.metric} moved ${formatTolerance(m.spread)} between identical runs (tolerance ${formatTolerance(m.tolerance)})`).join(", ")}: these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT's warm-up) or set a wider \`regression:\` for them in the budgets.`;
     case "unavailable-metrics":
       return `${warning2.benchmark}: ${warning2.metrics.map((m) => `${m.metric} ${m.why}`).join(", ")}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
   }
@@ -63624,13 +63912,13 @@ function ensureFolder(output, dir) {
   for (let d = dir; d !== ancestor; d = dirname4(d)) missing.unshift(d);
   for (const d of missing) {
     try {
-      mkdirSync7(d);
+      mkdirSync8(d);
     } catch (error2) {
       if (error2.code === "EEXIST" && statOrNull(d)?.isDirectory()) continue;
       throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
     }
   }
-  const probe = join13(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const probe = join15(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
     closeSync3(openSync3(probe, "wx"));
   } catch (error2) {
@@ -63689,11 +63977,11 @@ function writeOutputFile(cwd, path2, text, flag = "--out") {
 var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
 function writeRunFiles(report2, current, outputDir, title) {
   const files = {
-    reportJson: join13(outputDir, "report.json"),
-    reportMarkdown: join13(outputDir, "report.md"),
-    results: join13(outputDir, "results.json")
+    reportJson: join15(outputDir, "report.json"),
+    reportMarkdown: join15(outputDir, "report.md"),
+    results: join15(outputDir, "results.json")
   };
-  mkdirSync7(outputDir, { recursive: true });
+  mkdirSync8(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
   writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title, maxLength: 1e6 }));
   writeResultSet(files.results, current);
@@ -63703,7 +63991,7 @@ function jobSummary(report2, title) {
   return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
 }
 function writeReleaseReport(report2, outputDir, ref) {
-  const path2 = join13(outputDir, "release-report.md");
+  const path2 = join15(outputDir, "release-report.md");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
   const markdown = renderRelease(report2, tag ? { version: tag } : {});
   writeFileAtomic(path2, markdown);
@@ -63745,8 +64033,8 @@ function convertResults(paths, to, options) {
 }
 
 // action/src/pipeline/merge-shards.ts
-import { readdirSync as readdirSync6, readFileSync as readFileSync9, statSync as statSync7 } from "node:fs";
-import { join as join14, relative as relative5, resolve as resolve7 } from "node:path";
+import { readdirSync as readdirSync7, readFileSync as readFileSync11, statSync as statSync7 } from "node:fs";
+import { join as join16, relative as relative5, resolve as resolve7 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -63762,14 +64050,14 @@ function readResultSets(given, cwd, exclude) {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync9(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync11(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
 function readOne(path2, shown) {
   let text;
   try {
-    text = readFileSync9(path2, "utf8");
+    text = readFileSync11(path2, "utf8");
   } catch (error2) {
     throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
   }
@@ -63779,18 +64067,18 @@ function parse3(text, file) {
   return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
 }
 function listJson(dir) {
-  return readdirSync6(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join14(dir, e.name);
+  return readdirSync7(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
+    const p = join16(dir, e.name);
     if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
     return e.isFile() && e.name.endsWith(".json") ? [p] : [];
   });
 }
 
 // action/src/runner/timer.ts
-import { spawnSync } from "node:child_process";
+import { spawnSync as spawnSync2 } from "node:child_process";
 function runOnce(command, options) {
   const start = process.hrtime.bigint();
-  const result = spawnSync("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  const result = spawnSync2("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.error && result.error.code === "ETIMEDOUT") return { seconds, code: 124 };
   const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
@@ -63820,158 +64108,14 @@ function timeToFile(options, path2) {
 }
 
 // action/src/pipeline/count-commands.ts
-import { mkdtempSync as mkdtempSync3, readFileSync as readFileSync11, rmSync as rmSync7 } from "node:fs";
+import { mkdtempSync as mkdtempSync3, rmSync as rmSync7 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join16 } from "node:path";
-
-// action/src/runner/counter.ts
-import { spawn as spawn2, spawnSync as spawnSync2 } from "node:child_process";
-import { mkdirSync as mkdirSync8, readdirSync as readdirSync7, readFileSync as readFileSync10 } from "node:fs";
-import { join as join15 } from "node:path";
-var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
-function valgrindArgs(command, dir) {
-  return [
-    "-q",
-    "--tool=cachegrind",
-    "--cache-sim=yes",
-    ...PINNED_CACHES,
-    "--trace-children=yes",
-    `--cachegrind-out-file=${join15(dir, "cachegrind.out.%p")}`,
-    `--log-file=${join15(dir, "valgrind.%p.log")}`,
-    "sh",
-    "-c",
-    command
-  ];
-}
-function valgrindVersion(env) {
-  const r = spawnSync2("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
-}
-var STDERR_KEEP_CHARS = 4e3;
-function killGroup2(pid) {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-  }
-}
-function tailOf(text) {
-  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
-  return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
-}
-var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
-function valgrindComplaints(dir) {
-  return readdirSync7(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync10(join15(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
-}
-function filesOf(dir, pid) {
-  const files = readdirSync7(dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join15(dir, m[0]) })).sort((a, b) => a.pid - b.pid);
-  const started = files.find((f) => f.pid === pid);
-  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
-}
-function countOnce(command, repeat, dir, options) {
-  mkdirSync8(dir, { recursive: true });
-  return new Promise((resolve14, reject) => {
-    const child = spawn2("valgrind", valgrindArgs(command, dir), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid !== void 0) killGroup2(child.pid);
-    }, options.timeoutMs);
-    child.once("error", (error2) => {
-      clearTimeout(timer);
-      reject(error2);
-    });
-    let ended = { code: null, signal: null };
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      ended = { code, signal };
-      if (child.pid !== void 0) killGroup2(child.pid);
-    });
-    child.once("close", () => {
-      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), ...filesOf(dir, child.pid), dir };
-      if (runFailed(run)) run.stderrTail = tailOf([stderr, valgrindComplaints(dir)].filter(Boolean).join("\n"));
-      resolve14(run);
-    });
-  });
-}
-function runFailed(run) {
-  return run.timedOut || run.signal !== null || run.exitCode !== 0;
-}
-async function countCommands(options) {
-  const all = [];
-  for (const [i2, command] of options.commands.entries()) {
-    const runs = [];
-    for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const run = await countOnce(command, repeat, join15(options.workDir, `${i2}-${repeat}`), options);
-      runs.push(run);
-      if (runFailed(run)) break;
-    }
-    all.push(runs);
-  }
-  return all;
-}
-
-// action/src/pipeline/count-commands.ts
-function wrapperCmd(command) {
-  return `sh -c ${command}`.trim();
-}
-function runValues2(run) {
-  const files = [...run.startedFile ? [run.startedFile] : [], ...run.childFiles];
-  const totals = {};
-  let counted = 0;
-  for (const path2 of files) {
-    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync11(path2, "utf8")));
-    if (path2 === run.startedFile && result.id === wrapperCmd(run.command)) continue;
-    counted++;
-    for (const [name, metric] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + metric.value;
-  }
-  return counted > 0 ? totals : null;
-}
-function failureMessage(run, repeats) {
-  const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
-  if (run.timedOut) return `timed out under valgrind (${which2}); the time limit covers valgrind's slowdown, raise --timeout`;
-  if (run.signal) return `was killed by ${run.signal} under valgrind (${which2})`;
-  return `exited with code ${String(run.exitCode)} under valgrind (${which2})`;
-}
-function countedBenchmark(command, runs, repeats) {
-  const failed = runs.find(runFailed);
-  if (failed) {
-    return {
-      id: command,
-      status: "failed",
-      error: { message: failureMessage(failed, repeats), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
-      metrics: {}
-    };
-  }
-  let counted;
-  try {
-    counted = runs.map(runValues2);
-  } catch (error2) {
-    if (!(error2 instanceof InputError)) throw error2;
-    return notCounted(command, `its cachegrind output is unusable: ${error2.message}`);
-  }
-  const values = counted.filter((v) => v !== null);
-  if (values.length < counted.length) {
-    return notCounted(command, `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`);
-  }
-  const names = Object.keys(values[0]).filter((name) => values.every((v) => v[name] !== void 0));
-  const metrics = Object.fromEntries(
-    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
-  );
-  return { id: command, status: "ok", metrics };
-}
-function notCounted(command, message) {
-  return { id: command, status: "failed", error: { message, exitCode: 0, signal: null }, metrics: {} };
-}
+import { join as join17 } from "node:path";
 async function countToFile(options, path2) {
   if (valgrindVersion(options.env) === null) {
-    throw new InputError("valgrind", "not found on PATH (or it does not run); perf-gate count runs commands under valgrind's cachegrind: install the valgrind package (apt-get install valgrind, dnf install valgrind)");
+    throw new InputError("valgrind", `${VALGRIND_MISSING}; perf-gate count runs commands under valgrind's cachegrind: ${INSTALL_VALGRIND}`);
   }
-  const workDir = mkdtempSync3(join16(tmpdir3(), "perf-gate-count-"));
+  const workDir = mkdtempSync3(join17(tmpdir3(), "perf-gate-count-"));
   try {
     const runs = await countCommands({ ...options, workDir });
     const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs[i2], options.repeats));
@@ -69281,7 +69425,7 @@ function limit2(bytes, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync7, readFileSync as readFileSync14 } from "node:fs";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -69417,7 +69561,7 @@ async function upsertStickyComment(api, request2) {
 
 // action/src/action/handoff.ts
 import { lstatSync, readFileSync as readFileSync13 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -69473,8 +69617,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join17(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join17(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join18(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join18(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -70111,7 +70255,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join18(settings.outputDir, "runs");
+  const outDir = join19(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -70196,7 +70340,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join18(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join19(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {

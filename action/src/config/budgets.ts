@@ -98,6 +98,10 @@ export function parseBudgets(text: string, file: string): { defaults: Partial<Bu
       defaultLines[key] = source.lineOf(['defaults', key]);
     }
   }
+  if (d['count-regression'] !== undefined) {
+    defaults.countRegression = percent(source, ['defaults', 'count-regression'], d['count-regression']);
+    defaultLines.countRegression = source.lineOf(['defaults', 'count-regression']);
+  }
   if (typeof d.alpha === 'number') defaults.alpha = d.alpha;
   if (d.severity === 'fail' || d.severity === 'warn') defaults.severity = d.severity;
   if (d.missing === 'show' || d.missing === 'fail') defaults.missing = d.missing;
@@ -176,7 +180,8 @@ export function loadBudgets(paths: readonly string[], cwd: string): Budgets {
     for (const [key, value] of Object.entries(parsed.defaults) as [keyof BudgetDefaults, never][]) {
       const here = `${shown}:${parsed.defaultLines[key] ?? '?'}`;
       if (setBy[key] !== undefined && defaults[key] !== value) {
-        throw new InputError(shown, `defaults.${key} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${key}`);
+        const name = key === 'countRegression' ? 'count-regression' : key;
+        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${name}`);
       }
       defaults[key] = value;
       setBy[key] = here;

@@ -43,8 +43,18 @@ export interface SuiteConfig {
   name: string;
   /** Shell command run once before the suite, or null. */
   build: string | null;
-  /** Shell command that runs the harness; `{output}` and `{param}` placeholders are substituted. */
+  /**
+   * Shell command that runs the harness; `{output}` and `{param}` placeholders
+   * are substituted. For a `commands:` suite it is the hyperfine line perf-gate
+   * writes for them (empty when the suite measures counts only).
+   */
   run: string;
+  /** `commands:` (benchmark name → shell command, in file order) when perf-gate measures the commands itself, else null. */
+  commands: readonly CommandConfig[] | null;
+  /** What a `commands:` suite measures; `{ time: true, counts: false }` for every `run:` suite. */
+  measure: { time: boolean; counts: boolean };
+  /** Counted runs per command of a `commands:` suite that measures counts. */
+  countRepeat: number;
   /** Adapter name, or "auto" to detect from the output. */
   format: string;
   /** Options for the adapter (the keys of a `format:` mapping other than `name`), or null. */
@@ -65,6 +75,18 @@ export interface SuiteConfig {
   /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
   formatLine: number;
 }
+
+/** One command of a `commands:` suite: its benchmark id is `<suite>/<name>`. */
+export interface CommandConfig {
+  name: string;
+  command: string;
+}
+
+/** Timed runs and warm-up runs per command of a `commands:` suite, as hyperfine's defaults would not be for a gate. */
+export const DEFAULT_COMMAND_RUNS = 10;
+export const DEFAULT_COMMAND_WARMUP = 1;
+/** Counted runs per command: enough to see whether the counts move between identical runs. */
+export const DEFAULT_COUNT_REPEAT = 3;
 
 /** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
 export interface DerivedMetricConfig {
@@ -114,7 +136,13 @@ interface RawAb {
 interface RawSuite {
   name: string;
   build?: string;
-  run: string;
+  run?: string;
+  commands?: Record<string, string>;
+  measure?: 'time' | 'counts' | ('time' | 'counts')[];
+  runs?: number;
+  warmup?: number;
+  counter?: 'cachegrind';
+  'count-repeat'?: number;
   format?: string | { name: string; [key: string]: unknown };
   timeout?: string;
   env?: Record<string, string | number | boolean>;
@@ -218,8 +246,10 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
         if (dup !== undefined) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(['suites', i, 'params', k]), `suites.${i}.params.${k}`);
       }
     }
+    const commands = commandSuite(s, source, i);
+    const run = commands?.run ?? s.run!;
     const names = ['output', ...Object.keys(params ?? {})];
-    const [quoted] = quotedPlaceholders(s.run, names);
+    const [quoted] = commands ? [] : quotedPlaceholders(run, names);
     if (quoted) {
       const env = quoted.name === 'output' ? '$PERF_GATE_OUTPUT' : `$${paramEnvName(quoted.name)}`;
       throw new InputError(
@@ -233,8 +263,11 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     return {
       name: s.name,
       build: s.build ?? null,
-      run: s.run,
-      format: formatName,
+      run,
+      commands: commands?.commands ?? null,
+      measure: commands?.measure ?? { time: true, counts: false },
+      countRepeat: s['count-repeat'] ?? DEFAULT_COUNT_REPEAT,
+      format: commands ? 'hyperfine' : formatName,
       formatOptions: typeof s.format === 'object' ? formatRest : null,
       timeout,
       env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, scalarText(v)])),
@@ -268,6 +301,50 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     derived,
     ab,
   };
+}
+
+/** Keys that only mean something beside `commands:`. */
+const COMMAND_KEYS = ['measure', 'runs', 'warmup', 'counter', 'count-repeat'] as const;
+
+/**
+ * A `commands:` suite's commands, what it measures and the hyperfine line
+ * that times them; undefined for a `run:` suite. Exactly one of `run:` and
+ * `commands:` is required, and the keys of the one are errors beside the other.
+ */
+function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: CommandConfig[]; measure: SuiteConfig['measure']; run: string } | undefined {
+  const where = (key: string): [number | undefined, string] => [source.lineOf(['suites', i, key]) ?? source.lineOf(['suites', i]), `suites.${i}.${key}`];
+  if (s.commands === undefined) {
+    if (s.run === undefined) {
+      throw new InputError(source.file, 'missing required key "run" (a harness command), or "commands:" (benchmark name → command, measured by perf-gate)', source.lineOf(['suites', i]), `suites.${i}`);
+    }
+    const stray = COMMAND_KEYS.find((k) => s[k] !== undefined);
+    if (stray) throw new InputError(source.file, `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`, ...where(stray));
+    return undefined;
+  }
+  if (s.run !== undefined) throw new InputError(source.file, 'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself', ...where('run'));
+  for (const key of ['format', 'params', 'repeat'] as const) {
+    if (s[key] !== undefined) throw new InputError(source.file, `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where(key));
+  }
+  const listed = s.measure === undefined ? ['time'] : typeof s.measure === 'string' ? [s.measure] : s.measure;
+  const measure = { time: listed.includes('time'), counts: listed.includes('counts') };
+  const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
+  return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : '' };
+}
+
+/**
+ * The hyperfine invocation timing `commands`: each named with --command-name,
+ * so the benchmark ids are the config's names; --ignore-failure so a crashing
+ * command is a failed row (its exit codes recorded) and the others still run.
+ */
+export function hyperfineLine(commands: readonly CommandConfig[], runs: number, warmup: number): string {
+  const words = ['hyperfine', '--export-json', '{output}', '--runs', String(runs), '--warmup', String(warmup), '--ignore-failure', '--style', 'basic'];
+  for (const c of commands) words.push('--command-name', shellWord(c.name), shellWord(c.command));
+  return words.join(' ');
+}
+
+/** One single-quoted shell word (a `'` inside becomes `'\''`). */
+function shellWord(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Reads and parses perf-gate.yml; a missing file is an InputError too. */

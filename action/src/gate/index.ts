@@ -88,6 +88,12 @@ function emptyRow(benchmark: string, metric: string, resolved: ResolvedBudget, s
   };
 }
 
+/** Counts do not drift: unless a budget rule sets an exact count's tolerance, the tighter count default applies. */
+function withCountTolerance(resolved: ResolvedBudget, metric: Metric | undefined, budgets: Budgets): ResolvedBudget {
+  if (metric?.exact !== true || resolved.budget?.tolerances.regression !== undefined) return resolved;
+  return { ...resolved, tolerances: { ...resolved.tolerances, regression: budgets.defaults.countRegression } };
+}
+
 /** A metric with the direction the budget imposes (config beats the harness). */
 function withDirection(metric: Metric, resolved: ResolvedBudget): Metric {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
@@ -108,6 +114,33 @@ function unknownDirectionWarnings(sides: readonly BenchmarkResult[], budgets: Bu
     }
   }
   return [...unknown].map(([benchmark, metrics]) => ({ code: 'unknown-direction', benchmark, metrics: [...metrics] }));
+}
+
+/**
+ * Exact counts are gated on tolerance alone, which is only sound when they
+ * are deterministic. One warning per benchmark whose counts moved, between
+ * the repeats of one side, by as much as their tolerance: the verdict on
+ * them cannot be trusted until the cause (ASLR, environment size, hash
+ * seeds, a JIT) is removed or the tolerance raised.
+ */
+function unsteadyCountWarnings(rows: readonly VerdictRow[], baseById: ReadonlyMap<string, BenchmarkResult>, curById: ReadonlyMap<string, BenchmarkResult>): GateWarning[] {
+  const byBenchmark = new Map<string, { metric: string; spread: number; tolerance: number }[]>();
+  for (const row of rows) {
+    if (!row.flags.includes('exact')) continue;
+    const spread = Math.max(repeatSpread(baseById.get(row.benchmark)?.metrics[row.metric]), repeatSpread(curById.get(row.benchmark)?.metrics[row.metric]));
+    if (!(spread >= row.tolerance) || spread === 0) continue;
+    byBenchmark.set(row.benchmark, [...(byBenchmark.get(row.benchmark) ?? []), { metric: row.metric, spread, tolerance: row.tolerance }]);
+  }
+  return [...byBenchmark].map(([benchmark, metrics]) => ({ code: 'unsteady-counts', benchmark, metrics }));
+}
+
+/** (max − min) / median of a metric's samples; 0 with fewer than two. */
+function repeatSpread(metric: Metric | undefined): number {
+  const samples = metric?.samples;
+  if (!samples || samples.length < 2) return 0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  return mid > 0 ? (sorted.at(-1)! - sorted[0]!) / mid : 0;
 }
 
 /** Metric names of a benchmark pair, current's order first, then the baseline's extra ones. */
@@ -154,7 +187,7 @@ export function decide(
     const names = metricNames(cur, base);
     if (names.length === 0) names.push('-');
     for (const name of names) {
-      const resolved = resolveBudget(budgets, id, name);
+      const resolved = withCountTolerance(resolveBudget(budgets, id, name), cur?.metrics[name] ?? base?.metrics[name], budgets);
       for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
       if (resolved.ignore) {
         ignored.add(id);
@@ -253,6 +286,7 @@ export function decide(
     warnings.push({ code: 'unavailable-metrics', benchmark: b.id, metrics: missing.map(([metric, why]) => ({ metric, why })) });
   }
   pushAll(warnings, unknownDirectionWarnings(sides, budgets, ignored));
+  pushAll(warnings, unsteadyCountWarnings(rows, baseById, curById));
   if (ignored.size > 0) {
     warnings.push({ code: 'ignored-benchmarks', benchmarks: [...ignored] });
   }

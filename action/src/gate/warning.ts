@@ -2,7 +2,7 @@ import type { SourceRef } from '../model/index.js';
 
 /** The closed set of warning codes; the JSON report writes them as they are. */
 export type GateWarningCode =
-  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files' | 'unknown-direction';
+  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files' | 'unknown-direction' | 'unsteady-counts';
 
 /** A file in an input folder that was not read as results, and why (a README, a binary, JSON no format knows). */
 export interface SkippedFile {
@@ -33,6 +33,8 @@ export type GateWarning =
    * until one does, so the verdict on them may be backwards.
    */
   | { code: 'unknown-direction'; benchmark: string; metrics: string[] }
+  /** Exact counts that moved between identical repeats by at least their tolerance (spread: (max − min) / median, a fraction). */
+  | { code: 'unsteady-counts'; benchmark: string; metrics: { metric: string; spread: number; tolerance: number }[] }
   /** Files in an input folder that are clearly not results; listed so nothing is dropped unseen, never a verdict's cause. */
   | { code: 'skipped-files'; files: SkippedFile[] }
   /**

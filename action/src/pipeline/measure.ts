@@ -139,7 +139,12 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   const { config, shard, outDir } = request;
   const repo = realpath(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const share = selectShard(config.suites, shard);
+  // Counts do not drift, so interleaving buys them nothing; A/B rounds time the commands only.
+  for (const s of share.filter((s) => s.measure.counts)) {
+    request.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`);
+  }
+  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
   const testbed = deps.testbed(request.env);
   const created = request.now().toISOString();
   const checkout = addBaseWorktree(repo, request.ref);

@@ -1,5 +1,6 @@
 import type { GateWarning } from '../gate/types.js';
 import { testbedMismatchText } from '../model/index.js';
+import { formatTolerance } from './format.js';
 
 /** How many ignored benchmarks (or skipped files) a warning names before it says "…". */
 const IGNORED_SHOWN = 5;
@@ -36,6 +37,8 @@ export function warningText(warning: GateWarning): string {
     }
     case 'unknown-direction':
       return `${warning.benchmark}: the input does not say which way is better for ${warning.metrics.join(', ')}, so they are compared as lower-is-better and the verdict may be backwards. Set \`direction: higher\` or \`direction: lower\` for them in the budgets.`;
+    case 'unsteady-counts':
+      return `${warning.benchmark}: ${warning.metrics.map((m) => `${m.metric} moved ${formatTolerance(m.spread)} between identical runs (tolerance ${formatTolerance(m.tolerance)})`).join(', ')}: these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT's warm-up) or set a wider \`regression:\` for them in the budgets.`;
     case 'unavailable-metrics':
       return `${warning.benchmark}: ${warning.metrics.map((m) => `${m.metric} ${m.why}`).join(', ')}: the tool could not measure these here (often no hardware counters in a VM), so they are not gated. Run on a machine that has them, or drop them from the suite.`;
   }

@@ -73,6 +73,10 @@ export function valgrindArgs(command: string, dir: string): string[] {
   ];
 }
 
+/** What a machine without valgrind is told, by `perf-gate count` and by a suite that measures counts. */
+export const VALGRIND_MISSING = 'valgrind is not on PATH (or does not run)';
+export const INSTALL_VALGRIND = 'install the valgrind package (apt-get install valgrind, dnf install valgrind)';
+
 /** valgrind's version line ("valgrind-3.19.0"), or null when valgrind is not on the PATH of `env`. */
 export function valgrindVersion(env: NodeJS.ProcessEnv): string | null {
   const r = spawnSync('valgrind', ['--version'], { env, encoding: 'utf8', timeout: 30_000 });

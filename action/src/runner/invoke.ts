@@ -59,7 +59,8 @@ export interface InvocationOutcome {
  */
 const WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 
-function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
+/** The environment of a suite's processes: the runner's, minus credentials, plus the suite's `env:` and PERF_GATE_SUITE. */
+export function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && !WITHHELD.test(k)) env[k] = v;
   return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };

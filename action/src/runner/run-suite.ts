@@ -4,6 +4,7 @@ import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext } from './invoke.js';
 import { mergeMetrics } from './merge-samples.js';
+import { runCommandSuite } from './run-commands.js';
 import { pointLabel, pointSuffix, sweepPoints } from './sweep.js';
 
 /** Merges the results of repeated invocations by id (samples concatenated in order). */
@@ -20,11 +21,12 @@ function mergeRepeats(runs: readonly BenchmarkResult[][]): BenchmarkResult[] {
 
 /**
  * Runs one suite: `build` once, then `run` for every sweep point (`repeat`
- * times each). A failure at one point gives failed rows for that point only;
+ * times each); a `commands:` suite is measured by runner/run-commands.ts. A failure at one point gives failed rows for that point only;
  * a failed build fails the whole suite. `expected` are the baseline's
  * benchmarks, so a crash shows as failed rows for what should have been there.
  */
 export async function runSuite(suite: SuiteConfig, ctx: RunnerContext, expected: readonly BenchmarkResult[]): Promise<BenchmarkResult[]> {
+  if (suite.commands !== null) return runCommandSuite(suite, ctx, expected);
   const dir = join(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, '', new Set(), expected, buildError);

@@ -132,7 +132,7 @@ describe('perf-gate count failures', () => {
   test('without valgrind: exit 2 naming the package to install', async () => {
     const r = await runCli(['count', '--export-json', 'none.json', '--command', 'true'], dir, { PATH: join(dir, 'empty-path') });
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /valgrind: not found on PATH.*install the valgrind package/);
+    assert.match(r.stderr, /valgrind: valgrind is not on PATH.*install the valgrind package/);
   });
 
   test('bad flags are usage errors (exit 2)', async () => {

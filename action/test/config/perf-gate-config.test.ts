@@ -65,6 +65,7 @@ describe('perf-gate.yml', () => {
         run: "hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'",
         format: 'hyperfine', formatOptions: null, timeout: 600, env: { RUST_LOG: 'warn', THREADS: '4' },
         workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5, formatLine: 8,
+        commands: null, measure: { time: true, counts: false }, countRepeat: 3,
       },
     );
     assert.deepEqual(scan!.ab, { ...DEFAULT_AB, rounds: 8, confirm: false, seed: 42 });
@@ -109,6 +110,46 @@ describe('perf-gate.yml', () => {
     const e = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: ok\n    run: x\n  - name: b\n    build: make\n', 'perf-gate.yml', '/'));
     assert.equal(e.line, 5);
     assert.match(e.message, /suites\.1: missing required key "run"/);
+  });
+
+  test('commands: one benchmark per command, measured by perf-gate: a hyperfine line that names each, what to measure', () => {
+    const config = parsePerfGateConfig(
+      "version: 1\nsuites:\n  - name: c\n    commands:\n      small run: ./prog 1000\n      it's big: ./prog 'a b'\n    measure: [time, counts]\n    runs: 20\n    count-repeat: 5\n",
+      'perf-gate.yml',
+      '/',
+    );
+    const suite = config.suites[0]!;
+    assert.deepEqual(suite.commands, [{ name: 'small run', command: './prog 1000' }, { name: "it's big", command: "./prog 'a b'" }]);
+    assert.deepEqual(suite.measure, { time: true, counts: true });
+    assert.equal(suite.countRepeat, 5);
+    assert.equal(suite.format, 'hyperfine');
+    assert.equal(
+      suite.run,
+      "hyperfine --export-json {output} --runs 20 --warmup 1 --ignore-failure --style basic --command-name 'small run' './prog 1000' --command-name 'it'\\''s big' './prog '\\''a b'\\'''",
+    );
+    const countsOnly = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    commands: { a: ./a }\n    measure: counts\n', 'p.yml', '/').suites[0]!;
+    assert.deepEqual(countsOnly.measure, { time: false, counts: true });
+    assert.equal(countsOnly.run, '');
+    assert.equal(countsOnly.countRepeat, 3);
+    const plain = parsePerfGateConfig('version: 1\nsuites:\n  - name: r\n    run: x\n', 'p.yml', '/').suites[0]!;
+    assert.equal(plain.commands, null);
+    assert.deepEqual(plain.measure, { time: true, counts: false });
+  });
+
+  test('commands: the keys of run: suites and the other way round are refused on their line', () => {
+    const cases: [string, number, RegExp][] = [
+      ['  - name: c\n    run: x\n    commands: { a: ./a }\n', 4, /suites\.0\.run: a suite has "run:" or "commands:", not both/],
+      ['  - name: c\n    run: x\n    measure: counts\n', 5, /suites\.0\.measure: "measure:" applies to "commands:" suites only/],
+      ['  - name: c\n    commands: { a: ./a }\n    format: hyperfine\n', 5, /suites\.0\.format: "format:" does not apply to a "commands:" suite/],
+      ['  - name: c\n    commands: { a: ./a }\n    params: { n: [1] }\n', 5, /suites\.0\.params: "params:" does not apply/],
+      ['  - name: c\n    commands: { a: ./a }\n    measure: [time, cycles]\n', 5, /suites\.0\.measure/],
+      ['  - name: c\n    commands: { a: ./a }\n    counter: perf\n', 5, /suites\.0\.counter/],
+    ];
+    for (const [suite, line, message] of cases) {
+      const e = errorOf(() => parsePerfGateConfig(`version: 1\nsuites:\n${suite}`, 'perf-gate.yml', '/'));
+      assert.match(e.message, message, suite);
+      assert.equal(e.line, line, `${suite}: ${e.message}`);
+    }
   });
 
   test('other mistakes: version, duplicate suite, bad sweep, bad A/B settings, YAML syntax', () => {

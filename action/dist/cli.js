@@ -47441,7 +47441,7 @@ function formatInScale(value, scale) {
 function formatSource(source) {
   return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
 }
-var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 0.01, severity: "fail", missing: "show" };
+var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 5e-3, severity: "fail", missing: "show" };
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 function globToRegExp(glob) {
   const body = [...glob].map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
@@ -58139,7 +58139,7 @@ var budgets_schema_default = {
         },
         "count-regression": {
           $ref: "#/$defs/percent",
-          description: "The regression tolerance of deterministic counts (instructions, cache misses, estimated cycles, allocations) where no budget sets one (default 1%): counts do not drift, so they can be gated tighter than time."
+          description: "The regression tolerance of deterministic counts (instructions, cache misses, estimated cycles, allocations) where no budget sets one (default 0.5%): counts do not drift, so they can be gated tighter than time."
         }
       }
     },
@@ -58901,8 +58901,8 @@ function commandSuite(s, source, i2) {
   return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : "" };
 }
 function hyperfineLine(commands, runs, warmup) {
-  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs), "--warmup", String(warmup), "--ignore-failure", "--style", "basic"];
-  for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(c.command));
+  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs), "--warmup", String(warmup), "--ignore-failure", "--shell=none", "--style", "basic"];
+  for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(" ");
 }
 function shellWord(text) {
@@ -62912,7 +62912,7 @@ function reasonText(reason) {
       return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
     case "not-significant":
     case "within-noise-floor": {
-      const why = reason.code === "not-significant" ? `${pText(reason)} is not significant at \u03B1 = ${reason.alpha} and the ${intervalText(reason)} still allows a change beyond \xB1${pct(reason.tolerance)}` : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
+      const why = reason.code === "not-significant" ? `${pText(reason)} is not significant at \u03B1 = ${reason.alpha} and the ${intervalText(reason)} ${beyondTolerance(reason) ? "lies beyond" : "still allows a change beyond"} \xB1${pct(reason.tolerance)}` : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
       const unit = reason.method.id === "wilcoxon-signed-rank" ? "paired rounds" : "samples per side";
       const next = reason.samplesNeeded === null ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ""}` : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
       return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
@@ -62955,6 +62955,9 @@ function lead(facts) {
 }
 function pText(facts) {
   return `p ${pValue(facts.p)}${facts.adjusted ? " (BH-adjusted)" : ""}`;
+}
+function beyondTolerance(facts) {
+  return facts.ci !== null && (facts.ci[0] > facts.tolerance || facts.ci[1] < -facts.tolerance);
 }
 function intervalText(facts) {
   return facts.ci ? `${pct(facts.confidence)} interval [${signedPct(facts.ci[0])}, ${signedPct(facts.ci[1])}]` : "";

@@ -17,7 +17,8 @@ need_package time                       # GNU time -v (/usr/bin/time; not the sh
 need_command wrk wrk                    # the wrk adapter and examples/http-wrk
 need_command perf linux-perf            # perf stat
 need_command strace strace              # strace -c
-need_command valgrind valgrind          # massif and callgrind
+need_command valgrind valgrind          # massif, callgrind, cachegrind (counting: perf-gate count, measure: counts)
+need_command patch patch                # examples/c-counting applies the slower head's patch
 need_command shellcheck shellcheck      # the shell-script lint tests (and actionlint's run: checks)
 need_command java default-jdk-headless  # JMH (scripts/install/50-java.sh); the image usually has it
 need_command mvn maven

@@ -335,10 +335,14 @@ function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: C
  * The hyperfine invocation timing `commands`: each named with --command-name,
  * so the benchmark ids are the config's names; --ignore-failure so a crashing
  * command is a failed row (its exit codes recorded) and the others still run.
+ * Each command runs as `sh -c CMD` under --shell=none: hyperfine then times
+ * the shell too (about a millisecond, the same on both sides) instead of
+ * subtracting a start-up time it estimated, which on a busy machine can
+ * exceed a short command's own time and record it as 0 s.
  */
 export function hyperfineLine(commands: readonly CommandConfig[], runs: number, warmup: number): string {
-  const words = ['hyperfine', '--export-json', '{output}', '--runs', String(runs), '--warmup', String(warmup), '--ignore-failure', '--style', 'basic'];
-  for (const c of commands) words.push('--command-name', shellWord(c.name), shellWord(c.command));
+  const words = ['hyperfine', '--export-json', '{output}', '--runs', String(runs), '--warmup', String(warmup), '--ignore-failure', '--shell=none', '--style', 'basic'];
+  for (const c of commands) words.push('--command-name', shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(' ');
 }
 

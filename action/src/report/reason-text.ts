@@ -41,7 +41,7 @@ export function reasonText(reason: RowReason): string {
     case 'within-noise-floor': {
       const why =
         reason.code === 'not-significant'
-          ? `${pText(reason)} is not significant at α = ${reason.alpha} and the ${intervalText(reason)} still allows a change beyond ±${pct(reason.tolerance)}`
+          ? `${pText(reason)} is not significant at α = ${reason.alpha} and the ${intervalText(reason)} ${beyondTolerance(reason) ? 'lies beyond' : 'still allows a change beyond'} ±${pct(reason.tolerance)}`
           : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
       const unit = reason.method.id === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
       const next =
@@ -96,6 +96,11 @@ function lead(facts: TestedFacts): string {
 
 function pText(facts: TestedFacts): string {
   return `p ${pValue(facts.p)}${facts.adjusted ? ' (BH-adjusted)' : ''}`;
+}
+
+/** Whether the whole interval lies beyond the tolerance (then only the test's significance is missing). */
+function beyondTolerance(facts: TestedFacts): boolean {
+  return facts.ci !== null && (facts.ci[0] > facts.tolerance || facts.ci[1] < -facts.tolerance);
 }
 
 function intervalText(facts: TestedFacts): string {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -123,10 +124,13 @@ describe('perf-gate.yml', () => {
     assert.deepEqual(suite.measure, { time: true, counts: true });
     assert.equal(suite.countRepeat, 5);
     assert.equal(suite.format, 'hyperfine');
-    assert.equal(
-      suite.run,
-      "hyperfine --export-json {output} --runs 20 --warmup 1 --ignore-failure --style basic --command-name 'small run' './prog 1000' --command-name 'it'\\''s big' './prog '\\''a b'\\'''",
-    );
+    // The words bash hands hyperfine, and how hyperfine (POSIX shell words) splits each command.
+    const words = (line: string): string[] => execFileSync('bash', ['-c', `args() { printf '%s\\0' "$@"; }; ${line}`.replace('hyperfine', 'args')], { encoding: 'utf8' }).split('\0').slice(0, -1);
+    const argv = words(suite.run.replace('{output}', 'out.json'));
+    assert.deepEqual(argv.slice(0, 11), ['--export-json', 'out.json', '--runs', '20', '--warmup', '1', '--ignore-failure', '--shell=none', '--style', 'basic', '--command-name']);
+    assert.deepEqual([argv[11], argv[13], argv[14]], ['small run', '--command-name', "it's big"]);
+    assert.deepEqual(words(`hyperfine ${argv[12]}`), ['sh', '-c', './prog 1000']);
+    assert.deepEqual(words(`hyperfine ${argv[15]}`), ['sh', '-c', "./prog 'a b'"]);
     const countsOnly = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    commands: { a: ./a }\n    measure: counts\n', 'p.yml', '/').suites[0]!;
     assert.deepEqual(countsOnly.measure, { time: false, counts: true });
     assert.equal(countsOnly.run, '');
@@ -216,6 +220,26 @@ describe('perf-gate.yml', () => {
     const blocks = [...readme.matchAll(/```ya?ml\n(version: 1\n[\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^suites:/m.test(b));
     assert.ok(blocks.length > 0, 'README has a perf-gate.yml example');
     for (const b of blocks) assert.ok(parsePerfGateConfig(b, 'README.md', '/').suites.length > 0);
+  });
+
+  test('every suite shown in README.md and docs/ parses (fragments completed with the lines they leave out)', () => {
+    const root = join(import.meta.dirname, '../../..');
+    const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+    let parsed = 0;
+    for (const page of pages) {
+      const text = readFileSync(join(root, page), 'utf8');
+      // A block may show several files, each under a "# path.yml" comment line.
+      const bodies = [...text.matchAll(/```ya?ml\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split(/^# \S+\.ya?ml\n/m));
+      for (const body of bodies) {
+        // A config (it has suites:) or a list of suites (it starts with one).
+        if (!/^suites:/m.test(body!) && !/^\s*- name: /.test(body!)) continue;
+        const withSuites = /^suites:/m.test(body!) ? body! : `suites:\n${body}`;
+        const whole = /^version: 1$/m.test(withSuites) ? withSuites : `version: 1\n${withSuites}`;
+        assert.doesNotThrow(() => parsePerfGateConfig(whole, page, '/'), `${page}:\n${whole}`);
+        parsed++;
+      }
+    }
+    assert.ok(parsed >= 5, `${parsed} suites found in the pages`);
   });
 
   test('loading a missing file is an InputError naming it; an existing one resolves paths next to it', () => {

@@ -249,15 +249,15 @@ test('each --testbed-mismatch mode says what that mode does, and no other mode\'
 describe('the gate on exact counts', () => {
   const counts = (id: string, values: number[]): BenchmarkResult => ({ id, status: 'ok', metrics: { instructions: { unit: 'count', direction: 'lower', exact: true, samples: values } } });
 
-  test('counts are gated at 1 % by default, at a budget\'s tolerance when one sets it, and at defaults.count-regression', () => {
+  test('counts are gated at 0.5 % by default, at a budget\'s tolerance when one sets it, and at defaults.count-regression', () => {
     const base = set([counts('a', [1_000_000, 1_000_000, 1_000_000]), counts('b', [1_000_000, 1_000_000, 1_000_000])]);
-    const head = set([counts('a', [1_015_000, 1_015_000, 1_015_000]), counts('b', [1_005_000, 1_005_000, 1_005_000])]);
+    const head = set([counts('a', [1_015_000, 1_015_000, 1_015_000]), counts('b', [1_003_000, 1_003_000, 1_003_000])]);
     const status = (b: Budgets): Record<string, string> => Object.fromEntries(decide(base, head, b).rows.map((r) => [r.benchmark, `${r.status} ${r.tolerance}`]));
-    assert.deepEqual(status(EMPTY_BUDGETS), { a: 'regressed 0.01', b: 'unchanged 0.01' });
+    assert.deepEqual(status(EMPTY_BUDGETS), { a: 'regressed 0.005', b: 'unchanged 0.005' });
     // A time default does not loosen counts; a rule for the metric does, and so does the count default.
-    assert.deepEqual(status(budgets('version: 1\ndefaults:\n  regression: 10%\n')), { a: 'regressed 0.01', b: 'unchanged 0.01' });
-    assert.deepEqual(status(budgets('version: 1\nbenchmarks:\n  a:\n    instructions: { regression: 2% }\n')), { a: 'unchanged 0.02', b: 'unchanged 0.01' });
-    assert.deepEqual(status(budgets('version: 1\ndefaults:\n  count-regression: 0.4%\n')), { a: 'regressed 0.004', b: 'regressed 0.004' });
+    assert.deepEqual(status(budgets('version: 1\ndefaults:\n  regression: 10%\n')), { a: 'regressed 0.005', b: 'unchanged 0.005' });
+    assert.deepEqual(status(budgets('version: 1\nbenchmarks:\n  a:\n    instructions: { regression: 2% }\n')), { a: 'unchanged 0.02', b: 'unchanged 0.005' });
+    assert.deepEqual(status(budgets('version: 1\ndefaults:\n  count-regression: 0.2%\n')), { a: 'regressed 0.002', b: 'regressed 0.002' });
   });
 
   test('counts that move between identical repeats by their tolerance or more are a warning saying so', () => {
@@ -266,10 +266,10 @@ describe('the gate on exact counts', () => {
     const report = decide(base, head, EMPTY_BUDGETS);
     const warnings = report.warnings.filter((w) => w.code === 'unsteady-counts');
     assert.equal(warnings.length, 1);
-    assert.deepEqual(warnings[0], { code: 'unsteady-counts', benchmark: 'wobbly', metrics: [{ metric: 'instructions', spread: 0.02, tolerance: 0.01 }] });
+    assert.deepEqual(warnings[0], { code: 'unsteady-counts', benchmark: 'wobbly', metrics: [{ metric: 'instructions', spread: 0.02, tolerance: 0.005 }] });
     assert.equal(
       warningText(warnings[0]!),
-      'wobbly: instructions moved 2 % between identical runs (tolerance 1 %): these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT\'s warm-up) or set a wider `regression:` for them in the budgets.',
+      'wobbly: instructions moved 2 % between identical runs (tolerance 0.5 %): these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT\'s warm-up) or set a wider `regression:` for them in the budgets.',
     );
   });
 });

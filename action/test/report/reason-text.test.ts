@@ -38,7 +38,7 @@ describe('reason sentences', () => {
         code: 'not-significant', ...facts, method: { id: 'wilcoxon-signed-rank', rounds: 12, exact: false }, p: 0.2, adjusted: false, samplesNeeded: 40,
         notes: [{ code: 'non-finite-ignored', count: 2 }, { code: 'rounds-not-aligned' }],
       }),
-      'Wilcoxon signed-rank on 12 paired rounds (normal approximation) with a Hodges–Lehmann interval: p = 0.2 is not significant at α = 0.01 and the 95% interval [+27%, +36%] still allows a change beyond ±5%; about 40 paired rounds would decide a 5% change (2 non-finite sample(s) ignored; rounds not aligned, compared as independent samples).',
+      'Wilcoxon signed-rank on 12 paired rounds (normal approximation) with a Hodges–Lehmann interval: p = 0.2 is not significant at α = 0.01 and the 95% interval [+27%, +36%] lies beyond ±5%; about 40 paired rounds would decide a 5% change (2 non-finite sample(s) ignored; rounds not aligned, compared as independent samples).',
     );
   });
 

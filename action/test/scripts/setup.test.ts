@@ -102,7 +102,7 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     const installs = first.calls.filter((c) => INSTALLS.test(c));
     const apt = installs.find((c) => c.startsWith('apt-get install'));
     assert.ok(apt, first.calls.join('\n'));
-    for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'catch2', 'ruby', 'ruby-benchmark-ips', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'shellcheck', 'git', 'maven']) {
+    for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'catch2', 'ruby', 'ruby-benchmark-ips', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'patch', 'shellcheck', 'git', 'maven']) {
       assert.ok(apt.split(' ').includes(pkg), `${pkg} in: ${apt}`);
     }
     for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo fetch/, /^cargo bench /, /^mvn .*package/]) {

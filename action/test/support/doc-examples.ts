@@ -122,7 +122,8 @@ export function runDocumentedScript(script: string, dir: string, root: string, t
  * - every section under the table (Warnings, Failed benchmarks) exactly,
  *   except the Flags legend, which lists the notes' flags;
  * - the verdict line (the last line), exactly;
- * - perf-gate's own "perf-gate: …" lines only by kind (see infoKinds).
+ * - perf-gate's own "perf-gate: …" lines only by kind (see infoKinds);
+ *   `perf-gate run`'s progress lines not at all.
  *
  * Returns the differences, empty when the output matches.
  */
@@ -167,8 +168,15 @@ function infoKinds(text: string): string[] {
   return text.split('\n').filter((l) => l.startsWith('perf-gate: ')).map((l) => l.split(' ')[1]!);
 }
 
+/** `perf-gate run`'s progress lines ("=== suite demo (1 of 1, …) ===", "build: ok (1.6 s)"): their timings change on every run. */
+const PROGRESS_LINE = /^(=== .* ===|(\[\w+\] )?(build|run|counts)\S*: .*\(\d+(\.\d+)? s\))$/;
+
 function withoutInfoLines(text: string): string {
-  return text.split('\n').filter((l) => !l.startsWith('perf-gate: ')).join('\n');
+  return text
+    .split('\n')
+    .filter((l) => !l.startsWith('perf-gate: ') && !PROGRESS_LINE.test(l))
+    .join('\n')
+    .replace(/^\s*\n/, '');
 }
 
 function parseTerminal(text: string): TerminalReport {

@@ -21,9 +21,10 @@ function mergeRepeats(runs: readonly BenchmarkResult[][]): BenchmarkResult[] {
 
 /**
  * Runs one suite: `build` once, then `run` for every sweep point (`repeat`
- * times each); a `commands:` suite is measured by runner/run-commands.ts. A failure at one point gives failed rows for that point only;
- * a failed build fails the whole suite. `expected` are the baseline's
- * benchmarks, so a crash shows as failed rows for what should have been there.
+ * times each); a `commands:` suite is measured by runner/run-commands.ts. A
+ * failure at one point gives failed rows for that point only; a failed build
+ * fails the whole suite. `expected` are the baseline's benchmarks, so a crash
+ * shows as failed rows for what should have been there.
  */
 export async function runSuite(suite: SuiteConfig, ctx: RunnerContext, expected: readonly BenchmarkResult[]): Promise<BenchmarkResult[]> {
   if (suite.commands !== null) return runCommandSuite(suite, ctx, expected);

@@ -25,14 +25,9 @@ import { decide } from '../action/src/gate/index.js';
 import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../action/src/model/index.js';
 import { countedBenchmark } from '../action/src/runner/counted-rows.js';
 import { countCommands, valgrindVersion } from '../action/src/runner/counter.js';
+import { median } from '../action/src/stats/index.js';
+import { positiveWholeFlag as flag } from './args.js';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return value;
-}
 const TRIALS = flag('trials', 60);
 const ITERATIONS = flag('iterations', 5_000_000);
 /** A spinner lives at most this long, whatever happens to this process. */
@@ -78,7 +73,7 @@ async function measure(load: string, binary: string, dir: string): Promise<Outco
   };
 }
 
-const spread = (xs: readonly number[]): number => (Math.max(...xs) - Math.min(...xs)) / [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+const spread = (xs: readonly number[]): number => (Math.max(...xs) - Math.min(...xs)) / median(xs);
 const share = (xs: readonly string[], status: string): string => `${xs.filter((s) => s === status).length} / ${xs.length}`;
 
 async function main(): Promise<void> {

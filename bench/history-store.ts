@@ -25,14 +25,8 @@ import { validateResultSet } from '../action/src/adapters/result-set.js';
 import { newResultSet, type ResultSet } from '../action/src/model/index.js';
 import { encodeRun, folderHistory, gitBranchHistory, newRunId, runPath, selectBaseline } from '../action/src/store/history/index.js';
 import { seededRandom } from '../action/src/stats/prng.js';
+import { positiveWholeFlag as flag } from './args.js';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return value;
-}
 const COMMITS = flag('commits', 10_000);
 const BENCHMARKS = flag('benchmarks', 200);
 const METRICS = flag('metrics', 2);

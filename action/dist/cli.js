@@ -61187,9 +61187,8 @@ function unsteadyCountWarnings(rows, baseById, curById) {
 function repeatSpread(metric) {
   const samples = metric?.samples;
   if (!samples || samples.length < 2) return 0;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-  return mid > 0 ? (sorted.at(-1) - sorted[0]) / mid : 0;
+  const mid = median(samples);
+  return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
 }
 function metricNames(current, baseline) {
   return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];

@@ -49,7 +49,6 @@ export const gbenchAdapter: Adapter = {
   },
 };
 
-
 /** Keys of a run that are not user counters. */
 const RUN_KEYS = new Set([
   'name', 'family_index', 'per_family_instance_index', 'run_name', 'run_type', 'repetitions', 'repetition_index',

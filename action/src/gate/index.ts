@@ -15,6 +15,8 @@
 import {
   dimensionOfUnit,
   InputError,
+  maxOf,
+  minOf,
   pushAll,
   resolveBudget,
   TestbedMismatchError,
@@ -25,6 +27,7 @@ import {
   type ResultSet,
   rowKey,
 } from '../model/index.js';
+import { median } from '../stats/index.js';
 import { checkBudget } from './budget-check.js';
 import type { LearnedDriftTable } from './learned-drift.js';
 import { scalingRows } from './scaling-rows.js';
@@ -138,9 +141,8 @@ function unsteadyCountWarnings(rows: readonly VerdictRow[], baseById: ReadonlyMa
 function repeatSpread(metric: Metric | undefined): number {
   const samples = metric?.samples;
   if (!samples || samples.length < 2) return 0;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  return mid > 0 ? (sorted.at(-1)! - sorted[0]!) / mid : 0;
+  const mid = median(samples);
+  return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
 }
 
 /** Metric names of a benchmark pair, current's order first, then the baseline's extra ones. */

@@ -24,7 +24,8 @@ import { compile } from './detect/collect.js';
 import { decide } from '../action/src/gate/index.js';
 import { EMPTY_BUDGETS, newResultSet, type BenchmarkResult } from '../action/src/model/index.js';
 import { countedBenchmark } from '../action/src/runner/counted-rows.js';
-import { countCommands, valgrindVersion } from '../action/src/runner/counter.js';
+import { cachegrindTool, valgrindVersion } from '../action/src/runner/cachegrind-tool.js';
+import { countCommands } from '../action/src/runner/counter.js';
 import { median } from '../action/src/stats/index.js';
 import { positiveWholeFlag as flag } from './args.js';
 
@@ -35,8 +36,8 @@ const SPIN_SECONDS = 3600;
 
 /** One counted run of `command` (one repeat), as the gate would read it. */
 async function countOnce(command: string, cwd: string, workDir: string): Promise<BenchmarkResult> {
-  const [runs] = await countCommands({ commands: [command], repeats: 1, cwd, env: process.env, timeoutMs: 120_000, workDir });
-  const row = countedBenchmark(command, runs!, 1, 'work');
+  const [runs] = await countCommands({ tool: cachegrindTool, commands: [command], repeats: 1, cwd, env: process.env, timeoutMs: 120_000, workDir });
+  const row = countedBenchmark(command, runs!, 1, cachegrindTool, 'work');
   if (row.status !== 'ok') throw new Error(`counting ${command} failed: ${row.error?.message}`);
   return row;
 }

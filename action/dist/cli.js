@@ -47273,6 +47273,9 @@ var KNOWN = {
   l1_misses: { direction: "lower", exact: true },
   ll_misses: { direction: "lower", exact: true },
   cycles: { direction: "lower", exact: false },
+  // perf stat's branch counters (counter: perf): the branches a program takes are as fixed as its instructions; mispredictions depend on the predictor's state.
+  branches: { direction: "lower", exact: true },
+  branch_misses: { direction: "lower", exact: false },
   syscalls: { direction: "lower", exact: true },
   alloc_bytes: { direction: "lower", exact: true },
   allocs: { direction: "lower", exact: true },
@@ -48096,13 +48099,24 @@ function checkLoad(files, options) {
 // action/src/runner/preflight/checks/perf-events.ts
 var PARANOID = "/proc/sys/kernel/perf_event_paranoid";
 var SAMPLE_RATE = "/proc/sys/kernel/perf_event_max_sample_rate";
-function checkPerfEvents(files) {
+function checkPerfEvents(files, counters) {
   const paranoidText = files.read(PARANOID);
   const paranoid = paranoidText === void 0 ? NaN : Number(paranoidText);
   if (!Number.isInteger(paranoid)) return unknownFinding("perf-events", "perf_event_paranoid", [PARANOID]);
   const rate = Number(files.read(SAMPLE_RATE) ?? NaN);
   const observed = { perf_event_paranoid: paranoid, perf_event_max_sample_rate: Number.isFinite(rate) ? rate : null };
   const unreadable = Number.isFinite(rate) ? {} : { unreadable: [SAMPLE_RATE] };
+  const uncounted = Object.entries(counters?.unavailable ?? {});
+  if (paranoid < 3 && uncounted.length > 0) {
+    return {
+      check: "perf-events",
+      status: "advice",
+      message: `perf stat cannot count ${uncounted.map(([event, why]) => `${event} (${why})`).join(", ")} on this machine: the CPU or VM exposes no hardware counters, so "counter: perf" suites fail their counted rows here`,
+      fix: 'use "counter: cachegrind" (simulated, counts anywhere), or give the VM a virtual PMU',
+      observed: { ...observed, perf_counted: counters.counted.join(",") || null },
+      ...unreadable
+    };
+  }
   if (paranoid >= 3) {
     return {
       check: "perf-events",
@@ -48283,7 +48297,7 @@ function runPreflight(run) {
     checkLoad(files, options),
     checkSwap(files),
     checkAslr(files, options),
-    checkPerfEvents(files)
+    checkPerfEvents(files, run.perfCounters)
   ];
   let probe = null;
   if (run.probe !== false) {
@@ -48415,58 +48429,10 @@ function defaultDeps() {
   };
 }
 
-// action/src/runner/preflight/render.ts
-var MARK = { ok: "ok    ", info: "info  ", advice: "advice", warn: "WARN  ", unknown: "??    " };
-function preflightText(report2) {
-  if (report2.level === "off") return "perf-gate preflight: off (no checks run)\n";
-  const lines = [`perf-gate preflight (level ${report2.level}${report2.root !== "/" ? `, root ${report2.root}` : ""})`];
-  for (const f of report2.findings) {
-    lines.push(`  ${MARK[f.status]} ${f.check.padEnd(11)} ${f.message}`);
-    if (f.fix && (f.status === "warn" || f.status === "advice")) lines.push(`  ${" ".repeat(18)} fix: ${f.fix}`);
-  }
-  if (report2.testbed) lines.push(`  testbed ${report2.testbed.id}`);
-  const c = report2.counts;
-  const unread = c.unknown > 0 ? `, ${c.unknown} not readable here` : "";
-  const verdict = report2.fails ? "FAILED (strict: fix the warnings or lower the level)" : c.warn > 0 ? "passed with warnings" : "passed";
-  lines.push(`${verdict}: ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.advice} advice${unread}`);
-  return `${lines.join("\n")}
-`;
-}
-function escapeData(text) {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function escapeProperty(text) {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-function preflightAnnotations(report2) {
-  const line = (f) => {
-    const command = f.status === "warn" ? report2.fails ? "error" : "warning" : f.status === "advice" ? "notice" : null;
-    if (command === null) return null;
-    const text = f.fix ? `${f.message}
-Fix: ${f.fix}` : f.message;
-    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
-  };
-  return report2.findings.map(line).filter((l) => l !== null).map((l) => `${l}
-`).join("");
-}
-
-// action/src/pipeline/preflight.ts
-function checkMachine(check) {
-  return runPreflight({
-    files: systemFiles(check.root),
-    level: check.level,
-    ...check.options ? { options: check.options } : {},
-    probe: check.probe,
-    ...check.runner ? { runner: check.runner } : {}
-  });
-}
-function checkRunner(level, runner) {
-  return checkMachine({ level, root: "/", probe: DEFAULT_PROBE_OPTIONS, ...runner ? { runner } : {} });
-}
-
-// action/src/pipeline/inputs.ts
-import { accessSync, constants as constants2, existsSync as existsSync2, mkdirSync as mkdirSync4, statSync as statSync4 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+// action/src/runner/perf-tool.ts
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync as readFileSync3 } from "node:fs";
+import { join as join3 } from "node:path";
 
 // action/src/adapters/index.ts
 import { readdirSync as readdirSync2, readFileSync as readFileSync2, statSync } from "node:fs";
@@ -58088,9 +58054,116 @@ function pickShared(meta2) {
   return meta2.testbed ? { testbed: meta2.testbed } : {};
 }
 
+// action/src/runner/perf-tool.ts
+var PERF_UNSUPPORTED_FIX = 'the CPU or VM exposes no hardware counters to perf (a VM needs a virtual PMU; perf_event_paranoid 3 or more forbids counting without root: sudo sysctl -w kernel.perf_event_paranoid=2); use "counter: cachegrind", which simulates the CPU and counts anywhere';
+var perfTool = {
+  name: "perf",
+  under: "under perf stat",
+  argv: (command, dir) => ["perf", "stat", "-x,", "-o", join3(dir, PERF_FILE), "-e", PERF_EVENTS.map((e) => `${e.event}:u`).join(","), "--", "sh", "-c", command],
+  missing: (env) => perfVersion(env) === null ? `${PERF_MISSING}: ${INSTALL_PERF}` : null,
+  nothingCountedFix: PERF_UNSUPPORTED_FIX,
+  complaints: () => "",
+  // perf's own errors go to stderr, which the run keeps.
+  read: perfCounts
+};
+var PERF_EVENTS = [
+  { event: "instructions", metric: "instructions" },
+  { event: "cycles", metric: "cycles" },
+  { event: "branches", metric: "branches" },
+  { event: "branch-misses", metric: "branch_misses" }
+];
+var PERF_FILE = "perf-stat.csv";
+var PERF_MISSING = "perf is not on PATH (or does not run)";
+var INSTALL_PERF = "install perf (apt-get install linux-perf on Debian, linux-tools-$(uname -r) on Ubuntu, dnf install perf)";
+function perfVersion(env) {
+  const r = spawnSync("perf", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
+}
+function probePerfCounters(env) {
+  const r = spawnSync("perf", ["stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  try {
+    const [result] = perfStatAdapter.parse(fileInput("perf stat", r.stderr));
+    return { counted: Object.keys(result.metrics), unavailable: result.unavailable ?? {} };
+  } catch (error2) {
+    if (error2 instanceof InputError) return null;
+    throw error2;
+  }
+}
+function perfCounts(run) {
+  const path2 = join3(run.dir, PERF_FILE);
+  if (!existsSync(path2)) throw new InputError(path2, 'perf stat wrote no output file; expected its -x, lines ("value,unit,event,\u2026")');
+  const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync3(path2, "utf8")));
+  const values = {};
+  const unavailable = {};
+  for (const { event, metric } of PERF_EVENTS) {
+    const counted = result.metrics[`${event}:u`];
+    const why = result.unavailable?.[`${event}:u`];
+    if (counted?.value !== void 0) values[metric] = counted.value;
+    else unavailable[metric] = why ?? "not in perf stat's output";
+  }
+  return { values, unavailable };
+}
+
+// action/src/runner/preflight/render.ts
+var MARK = { ok: "ok    ", info: "info  ", advice: "advice", warn: "WARN  ", unknown: "??    " };
+function preflightText(report2) {
+  if (report2.level === "off") return "perf-gate preflight: off (no checks run)\n";
+  const lines = [`perf-gate preflight (level ${report2.level}${report2.root !== "/" ? `, root ${report2.root}` : ""})`];
+  for (const f of report2.findings) {
+    lines.push(`  ${MARK[f.status]} ${f.check.padEnd(11)} ${f.message}`);
+    if (f.fix && (f.status === "warn" || f.status === "advice")) lines.push(`  ${" ".repeat(18)} fix: ${f.fix}`);
+  }
+  if (report2.testbed) lines.push(`  testbed ${report2.testbed.id}`);
+  const c = report2.counts;
+  const unread = c.unknown > 0 ? `, ${c.unknown} not readable here` : "";
+  const verdict = report2.fails ? "FAILED (strict: fix the warnings or lower the level)" : c.warn > 0 ? "passed with warnings" : "passed";
+  lines.push(`${verdict}: ${c.warn} warning${c.warn === 1 ? "" : "s"}, ${c.advice} advice${unread}`);
+  return `${lines.join("\n")}
+`;
+}
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(text) {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+function preflightAnnotations(report2) {
+  const line = (f) => {
+    const command = f.status === "warn" ? report2.fails ? "error" : "warning" : f.status === "advice" ? "notice" : null;
+    if (command === null) return null;
+    const text = f.fix ? `${f.message}
+Fix: ${f.fix}` : f.message;
+    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
+  };
+  return report2.findings.map(line).filter((l) => l !== null).map((l) => `${l}
+`).join("");
+}
+
+// action/src/pipeline/preflight.ts
+var isThisMachine = (root) => root === "/";
+function checkMachine(check) {
+  return runPreflight({
+    files: systemFiles(check.root),
+    level: check.level,
+    ...check.options ? { options: check.options } : {},
+    probe: check.probe,
+    ...check.runner ? { runner: check.runner } : {},
+    ...isThisMachine(check.root) ? { perfCounters: probePerfCounters(process.env) } : {}
+  });
+}
+function checkRunner(level, runner) {
+  return checkMachine({ level, root: "/", probe: DEFAULT_PROBE_OPTIONS, ...runner ? { runner } : {} });
+}
+
+// action/src/pipeline/inputs.ts
+import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync4, statSync as statSync4 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+
 // action/src/config/budgets.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
-import { join as join3, relative as relative2, resolve as resolve2 } from "node:path";
+import { readdirSync as readdirSync3, readFileSync as readFileSync4, statSync as statSync2 } from "node:fs";
+import { join as join4, relative as relative2, resolve as resolve2 } from "node:path";
 
 // action/schemas/budgets.schema.json
 var budgets_schema_default = {
@@ -58469,7 +58542,7 @@ function loadBudgets(paths, cwd) {
       throw new InputError(p, "no such budget file or folder");
     }
     if (!isDir) return [abs];
-    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join3(abs, n));
+    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join4(abs, n));
   });
   const defaults2 = { ...DEFAULT_BUDGET_DEFAULTS };
   const setBy = {};
@@ -58478,7 +58551,7 @@ function loadBudgets(paths, cwd) {
     const shown = relative2(cwd, abs) || abs;
     let text;
     try {
-      text = readFileSync3(abs, "utf8");
+      text = readFileSync4(abs, "utf8");
     } catch (error2) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
@@ -58498,7 +58571,7 @@ function loadBudgets(paths, cwd) {
 }
 
 // action/src/config/perf-gate-config.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
 // action/schemas/perf-gate-config.schema.json
@@ -58616,7 +58689,7 @@ var perf_gate_config_schema_default = {
         },
         runs: { type: "integer", minimum: 2, maximum: 1e5, description: "Timed runs per command (hyperfine --runs; default 10)." },
         warmup: { type: "integer", minimum: 0, maximum: 1e5, description: "Untimed runs per command before the timed ones (hyperfine --warmup; default 1)." },
-        counter: { enum: ["cachegrind"], description: "What counts: cachegrind, valgrind's cache simulation (the default, and for now the only counter)." },
+        counter: { enum: ["cachegrind", "perf"], description: "What counts: cachegrind, valgrind's cache simulation (the default: the same counts on any machine), or perf, the CPU's own counters through perf stat (full speed; needs hardware counters and perf_event_paranoid 2 or less)." },
         "count-repeat": { type: "integer", minimum: 1, maximum: 100, description: "Counted runs per command (default 3): their spread shows how deterministic the counts are." },
         format: {
           anyOf: [
@@ -58845,6 +58918,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       commands: commands?.commands ?? null,
       measure: commands?.measure ?? { time: true, counts: false },
       countRepeat: s["count-repeat"] ?? DEFAULT_COUNT_REPEAT,
+      counter: s.counter ?? "cachegrind",
       format: commands ? "hyperfine" : formatName,
       formatOptions: typeof s.format === "object" ? formatRest : null,
       timeout,
@@ -58912,7 +58986,7 @@ function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
   let text;
   try {
-    text = readFileSync4(absolute, "utf8");
+    text = readFileSync5(absolute, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
@@ -58930,14 +59004,14 @@ function historySetting(raw2, baseDir) {
 
 // action/src/store/folder-store.ts
 import { mkdirSync as mkdirSync2, readdirSync as readdirSync4 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // action/src/store/result-set-file.ts
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname as dirname3, join as join4 } from "node:path";
+import { dirname as dirname3, join as join5 } from "node:path";
 function writeFileAtomic(path2, text) {
   mkdirSync(dirname3(path2), { recursive: true });
-  const temp = join4(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+  const temp = join5(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
   let fd2;
   try {
     fd2 = openSync(temp, "w", 420);
@@ -58978,7 +59052,7 @@ function folderStore(options) {
       return { results: read([dir]), source: dir };
     },
     async record(results, part) {
-      const path2 = join5(dir, baselineFileName(part));
+      const path2 = join6(dir, baselineFileName(part));
       writeResultSet(path2, results);
       return path2;
     }
@@ -59521,8 +59595,8 @@ function readHeader(bytes, file) {
 }
 
 // action/src/store/history/folder-store.ts
-import { closeSync as closeSync2, existsSync, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync5, rmSync as rmSync2, statSync as statSync3, writeSync as writeSync2 } from "node:fs";
-import { join as join6 } from "node:path";
+import { closeSync as closeSync2, existsSync as existsSync2, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync6, rmSync as rmSync2, statSync as statSync3, writeSync as writeSync2 } from "node:fs";
+import { join as join7 } from "node:path";
 var DEFAULT_HISTORY_FOLDER = ".perf-gate/history";
 function folderBackend(root) {
   const view = {
@@ -59530,9 +59604,9 @@ function folderBackend(root) {
       const tops = testbed !== void 0 ? [testbed] : subfolders(root);
       const out = [];
       for (const t of tops) {
-        for (const y of subfolders(join6(root, t))) {
-          for (const m of subfolders(join6(root, t, y))) {
-            for (const name of entries(join6(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+        for (const y of subfolders(join7(root, t))) {
+          for (const m of subfolders(join7(root, t, y))) {
+            for (const name of entries(join7(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
           }
         }
       }
@@ -59542,7 +59616,7 @@ function folderBackend(root) {
       const out = /* @__PURE__ */ new Map();
       for (const p of paths) {
         try {
-          out.set(p, readFileSync5(join6(root, p)));
+          out.set(p, readFileSync6(join7(root, p)));
         } catch (error2) {
           if (error2.code !== "ENOENT") throw error2;
           out.set(p, void 0);
@@ -59557,12 +59631,12 @@ function folderBackend(root) {
       return view;
     },
     async apply(plan, { exclusive }) {
-      const release = exclusive ? lock(join6(root, ".lock")) : () => void 0;
+      const release = exclusive ? lock(join7(root, ".lock")) : () => void 0;
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes } of change.add) writeFileAtomic(join6(root, path2), bytes);
-        for (const path2 of change.remove) rmSync2(join6(root, path2), { force: true });
+        for (const { path: path2, bytes } of change.add) writeFileAtomic(join7(root, path2), bytes);
+        for (const path2 of change.remove) rmSync2(join7(root, path2), { force: true });
         return change;
       } finally {
         release();
@@ -59571,10 +59645,10 @@ function folderBackend(root) {
   };
 }
 function subfolders(dir) {
-  return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join6(dir, name)).isDirectory());
+  return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join7(dir, name)).isDirectory());
 }
 function entries(dir) {
-  if (!existsSync(dir)) return [];
+  if (!existsSync2(dir)) return [];
   return readdirSync5(dir).sort();
 }
 function lock(path2) {
@@ -59583,7 +59657,7 @@ function lock(path2) {
     fd2 = openSync2(path2, "wx");
   } catch (error2) {
     if (error2.code === "ENOENT") {
-      mkdirSync3(join6(path2, ".."), { recursive: true });
+      mkdirSync3(join7(path2, ".."), { recursive: true });
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
@@ -59602,7 +59676,7 @@ function folderHistory(root, validate5) {
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // action/src/store/history/git.ts
 import { execFile } from "node:child_process";
@@ -59722,9 +59796,9 @@ function gitBranchBackend(options) {
     };
   }
   async function commitOf(tip, change) {
-    const temp = mkdtempSync(join7(tmpdir(), "perf-gate-index-"));
+    const temp = mkdtempSync(join8(tmpdir(), "perf-gate-index-"));
     try {
-      const env = { GIT_INDEX_FILE: join7(temp, "index") };
+      const env = { GIT_INDEX_FILE: join8(temp, "index") };
       await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
       const lines = [];
       for (const { path: path2, bytes } of change.add) {
@@ -60027,7 +60101,7 @@ function noBaselineText(selection, testbed, where2) {
 }
 
 // action/src/pipeline/output-parser.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 
 // action/src/adapters/marker-lines.ts
 function markerLinesAdapter(spec, source = "perf-gate.yml") {
@@ -60147,7 +60221,7 @@ function markerLinesFromOptions(options, source, suite) {
 // action/src/pipeline/output-parser.ts
 var parseOutputFile = (path2, format2, options, name) => {
   if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync6(path2, "utf8"), name), format2);
+  return parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), format2);
 };
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
@@ -60184,7 +60258,7 @@ function configOutputParser(config) {
   }
   return (path2, format2, options, name) => {
     const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync6(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
+    return adapter ? parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
   };
 }
 
@@ -60195,15 +60269,15 @@ function readConfig(path2, cwd) {
   return config;
 }
 function readConfigIfPresent(path2, cwd) {
-  return existsSync2(resolve4(cwd, path2)) ? readConfig(path2, cwd) : null;
+  return existsSync3(resolve4(cwd, path2)) ? readConfig(path2, cwd) : null;
 }
 function conventionalBudgets(cwd) {
   const conventional = resolve4(cwd, "budgets");
-  return existsSync2(conventional) && statSync4(conventional).isDirectory() ? "budgets" : void 0;
+  return existsSync3(conventional) && statSync4(conventional).isDirectory() ? "budgets" : void 0;
 }
 function readBudgets(paths, fallback, cwd) {
   if (paths && paths.length > 0) return loadBudgets(paths, cwd);
-  if (fallback !== void 0 && existsSync2(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
+  if (fallback !== void 0 && existsSync3(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
   return EMPTY_BUDGETS;
 }
 function readResults(paths, options) {
@@ -60275,7 +60349,7 @@ async function readBaseline(request2) {
   let chosen;
   if (request2.paths.length > 0) {
     if (request2.input !== void 0) {
-      for (const p of request2.paths) if (!existsSync2(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+      for (const p of request2.paths) if (!existsSync3(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
     }
     const read = readResultFiles(request2.paths, request2.read);
     chosen = { results: read.results, source: request2.paths.join(", "), skipped: read.skipped };
@@ -60292,7 +60366,7 @@ function onlySuites(set, suites) {
 
 // action/src/pipeline/history.ts
 import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
@@ -61363,7 +61437,7 @@ function finish(row, budgets, differentTestbed, options) {
 import { execFileSync } from "node:child_process";
 import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 function git2(cwd, args) {
   return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
@@ -61388,7 +61462,7 @@ function addBaseWorktree(repo, ref) {
   } catch {
     throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync2(join8(tmpdir2(), "perf-gate-base-"));
+  const dir = mkdtempSync2(join9(tmpdir2(), "perf-gate-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
@@ -61456,7 +61530,7 @@ async function historyNoise(history, testbed, runs) {
 async function importHistory(history, path2, request2) {
   let text;
   try {
-    text = readFileSync7(path2, "utf8");
+    text = readFileSync8(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
@@ -61481,7 +61555,7 @@ function isBencherExport(text) {
 
 // action/src/pipeline/measure.ts
 import { mkdirSync as mkdirSync7, realpathSync } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -61717,7 +61791,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
-import { join as join10, relative as relative3, isAbsolute } from "node:path";
+import { join as join11, relative as relative3, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -61889,13 +61963,13 @@ function xoroshiro128plus(seed) {
 }
 
 // action/src/runner/failure.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 var LOG_TAIL_LINES = 20;
 var LOG_TAIL_CHARS = 4e3;
 function logTail(path2, lines = LOG_TAIL_LINES) {
   let text;
   try {
-    text = readFileSync8(path2, "utf8");
+    text = readFileSync9(path2, "utf8");
   } catch {
     return "";
   }
@@ -61936,13 +62010,13 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 }
 
 // action/src/runner/invoke.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
-import { join as join9 } from "node:path";
+import { existsSync as existsSync5, mkdirSync as mkdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { join as join10 } from "node:path";
 
 // action/src/runner/run-log.ts
-import { existsSync as existsSync3, renameSync as renameSync2 } from "node:fs";
+import { existsSync as existsSync4, renameSync as renameSync2 } from "node:fs";
 function startLog(path2) {
-  if (existsSync3(path2)) renameSync2(path2, `${path2}.1`);
+  if (existsSync4(path2)) renameSync2(path2, `${path2}.1`);
 }
 
 // action/src/runner/sweep.ts
@@ -61974,7 +62048,7 @@ function processEnv(ctx, suite, extra) {
 async function buildSuite(suite, cwd, dir, side2, ctx) {
   if (suite.build === null) return null;
   mkdirSync5(dir, { recursive: true });
-  const logPath = join9(dir, side2 ? `build-${side2}.log` : "build.log");
+  const logPath = join10(dir, side2 ? `build-${side2}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
@@ -61991,14 +62065,14 @@ async function buildSuite(suite, cwd, dir, side2, ctx) {
   return failure2 ? benchmarkError(failure2, result, logPath) : null;
 }
 function nonEmptyFile(path2) {
-  return existsSync4(path2) && statSync5(path2).size > 0;
+  return existsSync5(path2) && statSync5(path2).size > 0;
 }
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
   mkdirSync5(inv.dir, { recursive: true });
-  const logPath = join9(inv.dir, `${inv.stem}.log`);
+  const logPath = join10(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join9(inv.dir, `${inv.stem}.output`);
+  const outputPath = join10(inv.dir, `${inv.stem}.output`);
   rmSync5(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
@@ -62105,7 +62179,7 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join10(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join11(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
@@ -62174,13 +62248,13 @@ function baseWorkdir(suite, checkouts) {
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
   }
-  return join10(checkouts.base, rel);
+  return join11(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join10(ctx.outDir, suite.name);
+    const dir = join11(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -62284,40 +62358,15 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
-import { join as join13 } from "node:path";
+import { join as join15 } from "node:path";
 
 // action/src/runner/run-commands.ts
-import { join as join12 } from "node:path";
-
-// action/src/runner/counted-rows.ts
-import { readFileSync as readFileSync10 } from "node:fs";
+import { join as join14 } from "node:path";
 
 // action/src/runner/counter.ts
-import { spawn as spawn2, spawnSync } from "node:child_process";
-import { mkdirSync as mkdirSync6, readdirSync as readdirSync6, readFileSync as readFileSync9 } from "node:fs";
-import { join as join11 } from "node:path";
-var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
-function valgrindArgs(command, dir) {
-  return [
-    "-q",
-    "--tool=cachegrind",
-    "--cache-sim=yes",
-    ...PINNED_CACHES,
-    "--trace-children=yes",
-    `--cachegrind-out-file=${join11(dir, "cachegrind.out.%p")}`,
-    `--log-file=${join11(dir, "valgrind.%p.log")}`,
-    "sh",
-    "-c",
-    command
-  ];
-}
-var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
-var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
-function valgrindVersion(env) {
-  const r = spawnSync("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
-}
+import { spawn as spawn2 } from "node:child_process";
+import { mkdirSync as mkdirSync6 } from "node:fs";
+import { join as join12 } from "node:path";
 var STDERR_KEEP_CHARS = 4e3;
 function killGroup2(pid) {
   try {
@@ -62329,19 +62378,11 @@ function tailOf(text) {
   const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
   return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
 }
-var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
-function valgrindComplaints(dir) {
-  return readdirSync6(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync9(join11(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
-}
-function filesOf(dir, pid) {
-  const files = readdirSync6(dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join11(dir, m[0]) })).sort((a, b) => a.pid - b.pid);
-  const started = files.find((f) => f.pid === pid);
-  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
-}
 function countOnce(command, repeat, dir, options) {
   mkdirSync6(dir, { recursive: true });
+  const [program, ...args] = options.tool.argv(command, dir);
   return new Promise((resolve14, reject) => {
-    const child = spawn2("valgrind", valgrindArgs(command, dir), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
@@ -62362,8 +62403,8 @@ function countOnce(command, repeat, dir, options) {
       if (child.pid !== void 0) killGroup2(child.pid);
     });
     child.once("close", () => {
-      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), ...filesOf(dir, child.pid), dir };
-      if (runFailed(run)) run.stderrTail = tailOf([stderr, valgrindComplaints(dir)].filter(Boolean).join("\n"));
+      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
+      if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
       resolve14(run);
     });
   });
@@ -62376,7 +62417,7 @@ async function countCommands(options) {
   for (const [i2, command] of options.commands.entries()) {
     const runs = [];
     for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const run = await countOnce(command, repeat, join11(options.workDir, `${i2}-${repeat}`), options);
+      const run = await countOnce(command, repeat, join12(options.workDir, `${i2}-${repeat}`), options);
       runs.push(run);
       if (runFailed(run)) break;
     }
@@ -62386,62 +62427,116 @@ async function countCommands(options) {
 }
 
 // action/src/runner/counted-rows.ts
-function wrapperCmd(command) {
-  return `sh -c ${command}`.trim();
-}
-function runValues2(run) {
-  const files = [...run.startedFile ? [run.startedFile] : [], ...run.childFiles];
-  const totals = {};
-  let counted = 0;
-  for (const path2 of files) {
-    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync10(path2, "utf8")));
-    if (path2 === run.startedFile && result.id === wrapperCmd(run.command)) continue;
-    counted++;
-    for (const [name, metric] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + metric.value;
-  }
-  return counted > 0 ? totals : null;
-}
-function failureMessage(run, repeats) {
+function failureMessage(run, repeats, tool) {
   const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
-  if (run.timedOut) return `timed out under valgrind (${which2}); the time limit covers valgrind's slowdown, raise --timeout`;
-  if (run.signal) return `was killed by ${run.signal} under valgrind (${which2})`;
-  return `exited with code ${String(run.exitCode)} under valgrind (${which2})`;
+  if (run.timedOut) return `timed out ${tool.under} (${which2}); the time limit covers the counter's slowdown, raise the timeout`;
+  if (run.signal) return `was killed by ${run.signal} ${tool.under} (${which2})`;
+  return `exited with code ${String(run.exitCode)} ${tool.under} (${which2})`;
 }
-function countedBenchmark(command, runs, repeats, id = command) {
+function countedBenchmark(command, runs, repeats, tool, id = command) {
   const failed = runs.find(runFailed);
   if (failed) {
     return {
       id,
       status: "failed",
-      error: { message: failureMessage(failed, repeats), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
+      error: { message: failureMessage(failed, repeats, tool), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
       metrics: {}
     };
   }
   let counted;
   try {
-    counted = runs.map(runValues2);
+    counted = runs.map((run) => tool.read(run));
   } catch (error2) {
     if (!(error2 instanceof InputError)) throw error2;
-    return notCounted(id, `its cachegrind output is unusable: ${error2.message}`);
+    return notCounted(id, `its ${tool.name} output is unusable: ${error2.message}`);
   }
-  const values = counted.filter((v) => v !== null);
-  if (values.length < counted.length) {
+  const all = counted.filter((v) => v !== null);
+  if (all.length < counted.length) {
     return notCounted(id, `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`);
   }
+  const values = all.map((c) => c.values);
   const names = Object.keys(values[0]).filter((name) => values.every((v) => v[name] !== void 0));
+  const unavailable = Object.assign({}, ...all.map((c) => c.unavailable));
+  for (const name of names) delete unavailable[name];
+  if (names.length === 0) {
+    const what = Object.entries(unavailable).map(([metric, why]) => `${metric} ${why}`).join(", ");
+    return notCounted(id, `counts not measured: ${tool.name} counted none of its events here${what ? ` (${what})` : ""}: ${tool.nothingCountedFix}`);
+  }
   const metrics = Object.fromEntries(
-    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
+    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" && tool.name === "cachegrind" ? { sourceUnit: "Ir" } : {})])
   );
-  return { id, status: "ok", metrics };
+  return { id, status: "ok", metrics, ...Object.keys(unavailable).length > 0 ? { unavailable } : {} };
 }
 function notCounted(id, message) {
   return { id, status: "failed", error: { message, exitCode: 0, signal: null }, metrics: {} };
 }
 
+// action/src/runner/cachegrind-tool.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { join as join13 } from "node:path";
+var cachegrindTool = {
+  name: "cachegrind",
+  under: "under valgrind",
+  argv: (command, dir) => ["valgrind", ...valgrindArgs(command, dir)],
+  missing: (env) => valgrindVersion(env) === null ? `${VALGRIND_MISSING}: ${INSTALL_VALGRIND}` : null,
+  // cachegrind always counts Ir; an empty summary means a valgrind that lost its events.
+  nothingCountedFix: 'check that valgrind runs this program ("valgrind --tool=cachegrind CMD")',
+  complaints: valgrindComplaints,
+  read: cachegrindCounts
+};
+var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+function valgrindArgs(command, dir) {
+  return [
+    "-q",
+    "--tool=cachegrind",
+    "--cache-sim=yes",
+    ...PINNED_CACHES,
+    "--trace-children=yes",
+    `--cachegrind-out-file=${join13(dir, "cachegrind.out.%p")}`,
+    `--log-file=${join13(dir, "valgrind.%p.log")}`,
+    "sh",
+    "-c",
+    command
+  ];
+}
+var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
+var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
+function valgrindVersion(env) {
+  const r = spawnSync2("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
+}
+var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
+function valgrindComplaints(dir) {
+  return readdirSync6(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync10(join13(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
+}
+function cachegrindFiles(run) {
+  const files = readdirSync6(run.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join13(run.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const started = files.find((f) => f.pid === run.pid);
+  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
+}
+function wrapperCmd(command) {
+  return `sh -c ${command}`.trim();
+}
+function cachegrindCounts(run) {
+  const { startedFile, childFiles } = cachegrindFiles(run);
+  const files = [...startedFile ? [startedFile] : [], ...childFiles];
+  const values = {};
+  let counted = 0;
+  for (const path2 of files) {
+    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync10(path2, "utf8")));
+    if (path2 === startedFile && result.id === wrapperCmd(run.command)) continue;
+    counted++;
+    for (const [name, metric] of Object.entries(result.metrics)) values[name] = (values[name] ?? 0) + metric.value;
+  }
+  return counted > 0 ? { values, unavailable: {} } : null;
+}
+
 // action/src/runner/run-commands.ts
 async function runCommandSuite(suite, ctx, expected) {
   const commands = suite.commands ?? [];
-  const dir = join12(ctx.outDir, suite.name);
+  const dir = join14(ctx.outDir, suite.name);
   const ids = commands.map((c) => `${suite.name}/${c.name}`);
   const expectedHere = [...expected, ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id) => ({ id, suite: suite.name, status: "ok", metrics: {} }))];
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
@@ -62455,19 +62550,22 @@ async function runCommandSuite(suite, ctx, expected) {
   const counted = suite.measure.counts ? await countSuite(suite, ids, dir, ctx) : [];
   return ids.map((id) => joinMeasurements(id, suite.name, timed.find((b) => b.id === id), counted.find((b) => b.id === id)));
 }
+var COUNTING_TOOLS = { cachegrind: cachegrindTool, perf: perfTool };
 async function countSuite(suite, ids, dir, ctx) {
   const env = processEnv(ctx, suite, {});
   const started = performance.now();
-  if (valgrindVersion(env) === null) {
-    const error2 = { message: `counts not measured: ${VALGRIND_MISSING}; "measure: counts" runs each command under valgrind's cachegrind: ${INSTALL_VALGRIND}`, exitCode: null, signal: null };
+  const tool = COUNTING_TOOLS[suite.counter];
+  const missing = tool.missing(env);
+  if (missing !== null) {
+    const error2 = { message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`, exitCode: null, signal: null };
     ctx.progress.line(`counts: ${error2.message}`);
     return ids.map((id) => ({ id, suite: suite.name, status: "failed", error: error2, metrics: {} }));
   }
   const commands = suite.commands ?? [];
-  const runs = await countCommands({ commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join12(dir, "counts") });
-  const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs[i2], suite.countRepeat, ids[i2]), suite: suite.name }));
+  const runs = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join14(dir, "counts") });
+  const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs[i2], suite.countRepeat, tool, ids[i2]), suite: suite.name }));
   const failed = rows.filter((r) => r.status === "failed").length;
-  ctx.progress.line(`counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} under cachegrind (${((performance.now() - started) / 1e3).toFixed(1)} s)`);
+  ctx.progress.line(`counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1e3).toFixed(1)} s)`);
   return rows;
 }
 function joinMeasurements(id, suite, timed, counted) {
@@ -62496,7 +62594,7 @@ function mergeRepeats(runs) {
 }
 async function runSuite(suite, ctx, expected) {
   if (suite.commands !== null) return runCommandSuite(suite, ctx, expected);
-  const dir = join13(ctx.outDir, suite.name);
+  const dir = join15(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -62573,7 +62671,7 @@ async function runConfiguredSuites(options) {
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join14(options.outDir, "results.json");
+  const resultsPath = join16(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
@@ -62630,8 +62728,8 @@ async function measureAb(request2) {
   }
   const base = metadata(outcome.base, checkout.commit, {}, testbed);
   const head = metadata(outcome.head, headSha, request2.env, testbed);
-  writeResultSet(join14(outDir, "base.json"), base);
-  writeResultSet(join14(outDir, "results.json"), head);
+  writeResultSet(join16(outDir, "base.json"), base);
+  writeResultSet(join16(outDir, "results.json"), head);
   request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `);
   return { base, head, confirmations: outcome.confirmations };
@@ -62685,7 +62783,7 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 
 // action/src/pipeline/publish.ts
 import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
-import { dirname as dirname4, join as join15, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
+import { dirname as dirname4, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
@@ -63920,7 +64018,7 @@ function ensureFolder(output, dir) {
       throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
     }
   }
-  const probe = join15(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const probe = join17(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
     closeSync3(openSync3(probe, "wx"));
   } catch (error2) {
@@ -63979,9 +64077,9 @@ function writeOutputFile(cwd, path2, text, flag = "--out") {
 var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
 function writeRunFiles(report2, current, outputDir, title) {
   const files = {
-    reportJson: join15(outputDir, "report.json"),
-    reportMarkdown: join15(outputDir, "report.md"),
-    results: join15(outputDir, "results.json")
+    reportJson: join17(outputDir, "report.json"),
+    reportMarkdown: join17(outputDir, "report.md"),
+    results: join17(outputDir, "results.json")
   };
   mkdirSync8(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
@@ -63993,7 +64091,7 @@ function jobSummary(report2, title) {
   return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
 }
 function writeReleaseReport(report2, outputDir, ref) {
-  const path2 = join15(outputDir, "release-report.md");
+  const path2 = join17(outputDir, "release-report.md");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
   const markdown = renderRelease(report2, tag ? { version: tag } : {});
   writeFileAtomic(path2, markdown);
@@ -64036,7 +64134,7 @@ function convertResults(paths, to, options) {
 
 // action/src/pipeline/merge-shards.ts
 import { readdirSync as readdirSync7, readFileSync as readFileSync11, statSync as statSync7 } from "node:fs";
-import { join as join16, relative as relative5, resolve as resolve7 } from "node:path";
+import { join as join18, relative as relative5, resolve as resolve7 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -64070,17 +64168,17 @@ function parse3(text, file) {
 }
 function listJson(dir) {
   return readdirSync7(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join16(dir, e.name);
+    const p = join18(dir, e.name);
     if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
     return e.isFile() && e.name.endsWith(".json") ? [p] : [];
   });
 }
 
 // action/src/runner/timer.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
+import { spawnSync as spawnSync3 } from "node:child_process";
 function runOnce(command, options) {
   const start = process.hrtime.bigint();
-  const result = spawnSync2("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  const result = spawnSync3("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.error && result.error.code === "ETIMEDOUT") return { seconds, code: 124 };
   const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
@@ -64112,15 +64210,14 @@ function timeToFile(options, path2) {
 // action/src/pipeline/count-commands.ts
 import { mkdtempSync as mkdtempSync3, rmSync as rmSync7 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join17 } from "node:path";
+import { join as join19 } from "node:path";
 async function countToFile(options, path2) {
-  if (valgrindVersion(options.env) === null) {
-    throw new InputError("valgrind", `${VALGRIND_MISSING}; perf-gate count runs commands under valgrind's cachegrind: ${INSTALL_VALGRIND}`);
-  }
-  const workDir = mkdtempSync3(join17(tmpdir3(), "perf-gate-count-"));
+  const missing = cachegrindTool.missing(options.env);
+  if (missing !== null) throw new InputError("valgrind", `perf-gate count runs commands under valgrind's cachegrind, and ${missing}`);
+  const workDir = mkdtempSync3(join19(tmpdir3(), "perf-gate-count-"));
   try {
-    const runs = await countCommands({ ...options, workDir });
-    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs[i2], options.repeats));
+    const runs = await countCommands({ ...options, tool: cachegrindTool, workDir });
+    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs[i2], options.repeats, cachegrindTool));
     const set = { ...newResultSet(options.created, benchmarks), ...options.testbed ? { testbed: options.testbed } : {} };
     writeOutputFile(options.cwd, path2, `${JSON.stringify(set, null, 2)}
 `, "--export-json");
@@ -65284,7 +65381,7 @@ function group2(name, fn) {
 import { closeSync as closeSync4, readFileSync as readFileSync15 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync12, existsSync as existsSync6 } from "fs";
+import { readFileSync as readFileSync12, existsSync as existsSync7 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -65294,7 +65391,7 @@ var Context = class {
     var _a2, _b2, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
+      if (existsSync7(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync12(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
@@ -69426,8 +69523,8 @@ function limit2(bytes, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync7, readFileSync as readFileSync14 } from "node:fs";
-import { join as join19 } from "node:path";
+import { existsSync as existsSync8, readFileSync as readFileSync14 } from "node:fs";
+import { join as join21 } from "node:path";
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -69563,7 +69660,7 @@ async function upsertStickyComment(api, request2) {
 
 // action/src/action/handoff.ts
 import { lstatSync, readFileSync as readFileSync13 } from "node:fs";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -69619,8 +69716,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join18(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join18(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join20(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join20(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -70196,7 +70293,7 @@ async function runAction(settings, deps) {
   return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
-  if (path2 === "" || !existsSync7(path2)) return null;
+  if (path2 === "" || !existsSync8(path2)) return null;
   try {
     return JSON.parse(readFileSync14(path2, "utf8"));
   } catch (error2) {
@@ -70257,7 +70354,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join19(settings.outputDir, "runs");
+  const outDir = join21(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -70342,7 +70439,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join19(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join21(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {

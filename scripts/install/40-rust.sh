@@ -32,3 +32,21 @@ if ! compgen -G "$cargo_home/registry/cache/*/iai-0.1.1.crate" >/dev/null; then
   rm -rf "$fetch_dir"
   did "cargo fetch iai 0.1.1"
 fi
+
+# iai-callgrind: the runner binary (its version must equal the library's in
+# examples/rust-iai-callgrind/Cargo.toml; about seven minutes to build on 2
+# cores), then one build of that example's benches so its test only counts.
+iai_version=0.16.1
+# The runner has no version flag of its own: asked for one, it exits 1 with a message naming its version.
+runner_says="$(iai-callgrind-runner --version 2>&1 || true)"
+if [[ "$runner_says" != *"iai-callgrind-runner ($iai_version)"* ]]; then
+  cargo install --quiet --locked iai-callgrind-runner --version "$iai_version"
+  did "cargo install iai-callgrind-runner $iai_version"
+fi
+example="$ROOT/examples/rust-iai-callgrind"
+stamp="$example/target/.perf-gate-setup"
+if stale "$stamp" "$example"; then
+  (cd "$example" && cargo bench --quiet --bench counts --no-run)
+  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+  did "cargo bench --no-run examples/rust-iai-callgrind"
+fi

@@ -55,6 +55,8 @@ export interface SuiteConfig {
   measure: { time: boolean; counts: boolean };
   /** Counted runs per command of a `commands:` suite that measures counts. */
   countRepeat: number;
+  /** What counts them: valgrind's cachegrind (simulated, the default) or perf stat (the CPU's counters). */
+  counter: 'cachegrind' | 'perf';
   /** Adapter name, or "auto" to detect from the output. */
   format: string;
   /** Options for the adapter (the keys of a `format:` mapping other than `name`), or null. */
@@ -141,7 +143,7 @@ interface RawSuite {
   measure?: 'time' | 'counts' | ('time' | 'counts')[];
   runs?: number;
   warmup?: number;
-  counter?: 'cachegrind';
+  counter?: 'cachegrind' | 'perf';
   'count-repeat'?: number;
   format?: string | { name: string; [key: string]: unknown };
   timeout?: string;
@@ -267,6 +269,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       commands: commands?.commands ?? null,
       measure: commands?.measure ?? { time: true, counts: false },
       countRepeat: s['count-repeat'] ?? DEFAULT_COUNT_REPEAT,
+      counter: s.counter ?? 'cachegrind',
       format: commands ? 'hyperfine' : formatName,
       formatOptions: typeof s.format === 'object' ? formatRest : null,
       timeout,

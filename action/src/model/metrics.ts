@@ -34,6 +34,9 @@ const KNOWN: Record<string, MetricTraits> = {
   l1_misses: { direction: 'lower', exact: true },
   ll_misses: { direction: 'lower', exact: true },
   cycles: { direction: 'lower', exact: false },
+  // perf stat's branch counters (counter: perf): the branches a program takes are as fixed as its instructions; mispredictions depend on the predictor's state.
+  branches: { direction: 'lower', exact: true },
+  branch_misses: { direction: 'lower', exact: false },
   syscalls: { direction: 'lower', exact: true },
   alloc_bytes: { direction: 'lower', exact: true },
   allocs: { direction: 'lower', exact: true },

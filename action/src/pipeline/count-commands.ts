@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError, newResultSet, type ResultSet, type Testbed } from '../model/index.js';
 import { countedBenchmark } from '../runner/counted-rows.js';
-import { countCommands, INSTALL_VALGRIND, VALGRIND_MISSING, valgrindVersion, type CounterOptions } from '../runner/counter.js';
+import { cachegrindTool } from '../runner/cachegrind-tool.js';
+import { countCommands, type CounterOptions } from '../runner/counter.js';
 import { writeOutputFile } from './publish.js';
 
-export interface CountOptions extends Omit<CounterOptions, 'workDir'> {
+export interface CountOptions extends Omit<CounterOptions, 'workDir' | 'tool'> {
   /** ISO time written into the ResultSet. */
   created: string;
   testbed?: Testbed;
@@ -22,13 +23,12 @@ export interface CountOptions extends Omit<CounterOptions, 'workDir'> {
  * valgrind missing is unusable input (exit 2), named with the package to install.
  */
 export async function countToFile(options: CountOptions, path: string): Promise<ResultSet> {
-  if (valgrindVersion(options.env) === null) {
-    throw new InputError('valgrind', `${VALGRIND_MISSING}; perf-gate count runs commands under valgrind's cachegrind: ${INSTALL_VALGRIND}`);
-  }
+  const missing = cachegrindTool.missing(options.env);
+  if (missing !== null) throw new InputError('valgrind', `perf-gate count runs commands under valgrind's cachegrind, and ${missing}`);
   const workDir = mkdtempSync(join(tmpdir(), 'perf-gate-count-'));
   try {
-    const runs = await countCommands({ ...options, workDir });
-    const benchmarks = options.commands.map((command, i) => countedBenchmark(command, runs[i]!, options.repeats));
+    const runs = await countCommands({ ...options, tool: cachegrindTool, workDir });
+    const benchmarks = options.commands.map((command, i) => countedBenchmark(command, runs[i]!, options.repeats, cachegrindTool));
     const set: ResultSet = { ...newResultSet(options.created, benchmarks), ...(options.testbed ? { testbed: options.testbed } : {}) };
     writeOutputFile(options.cwd, path, `${JSON.stringify(set, null, 2)}\n`, '--export-json');
     return set;

@@ -3,6 +3,7 @@
  * runner's preflight checks (governor, turbo, SMT, load, a noise probe …) and
  * renders them; `perf-gate preflight` runs the same checks on their own.
  */
+import { probePerfCounters } from '../runner/perf-tool.js';
 import { DEFAULT_PROBE_OPTIONS, runPreflight, systemFiles, type PreflightReport, type PreflightRun } from '../runner/preflight/index.js';
 
 export { DEFAULT_PROBE_OPTIONS, PREFLIGHT_LEVELS, type PreflightLevel, type PreflightReport } from '../runner/preflight/index.js';
@@ -19,6 +20,9 @@ export interface MachineCheck {
   runner?: string;
 }
 
+/** Whether the checks read this machine (root "/"): only then is perf asked what it can count. */
+const isThisMachine = (root: string): boolean => root === '/';
+
 /** Runs every check at the given level (nothing at `off`). */
 export function checkMachine(check: MachineCheck): PreflightReport {
   return runPreflight({
@@ -27,6 +31,7 @@ export function checkMachine(check: MachineCheck): PreflightReport {
     ...(check.options ? { options: check.options } : {}),
     probe: check.probe,
     ...(check.runner ? { runner: check.runner } : {}),
+    ...(isThisMachine(check.root) ? { perfCounters: probePerfCounters(process.env) } : {}),
   });
 }
 

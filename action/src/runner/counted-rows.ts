@@ -1,7 +1,7 @@
 /**
- * Counted runs as benchmark rows: each command's repeats under cachegrind
- * become one benchmark whose samples are the repeats (runner/counter.ts runs
- * them; the cachegrind adapter reads their files).
+ * Counted runs as benchmark rows: each command's repeats under a counting
+ * tool become one benchmark whose samples are the repeats (runner/counter.ts
+ * runs them; the tool reads their files).
  *
  * The metrics keep the `exact` mark the metric table gives counts
  * (model/metrics.ts). `exact` makes the gate compare the median of the
@@ -11,73 +11,54 @@
  * smallest two-sided p-value for 3 against 3 samples is 0.1, so every row
  * would stay inconclusive however large the change (docs/counting.md).
  */
-import { readFileSync } from 'node:fs';
 import { buildMetric } from '../adapters/build-metric.js';
-import { cachegrindAdapter } from '../adapters/cachegrind.js';
-import { fileInput } from '../adapters/index.js';
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
-import { runFailed, type CountedRun } from './counter.js';
-
-/** What the wrapper's cachegrind file names as its command when it is the `sh -c` wrapper, not an exec'd program (the adapter trims it). */
-function wrapperCmd(command: string): string {
-  return `sh -c ${command}`.trim();
-}
-
-/**
- * One run's counts: the metric values of every counted process's file, summed
- * (every metric is a sum of events); null when the command started no program
- * (shell builtins only: the wrapper shell is never counted).
- */
-export function runValues(run: CountedRun): Record<string, number> | null {
-  const files = [...(run.startedFile ? [run.startedFile] : []), ...run.childFiles];
-  const totals: Record<string, number> = {};
-  let counted = 0;
-  for (const path of files) {
-    const [result] = cachegrindAdapter.parse(fileInput(path, readFileSync(path, 'utf8')));
-    if (path === run.startedFile && result!.id === wrapperCmd(run.command)) continue;
-    counted++;
-    for (const [name, metric] of Object.entries(result!.metrics)) totals[name] = (totals[name] ?? 0) + metric.value!;
-  }
-  return counted > 0 ? totals : null;
-}
+import { runFailed, type CountedRun, type CountingTool, type RunCounts } from './counter.js';
 
 /** How a failed run ended, in words. */
-function failureMessage(run: CountedRun, repeats: number): string {
+function failureMessage(run: CountedRun, repeats: number, tool: CountingTool): string {
   const which = `repeat ${run.repeat + 1} of ${repeats}`;
-  if (run.timedOut) return `timed out under valgrind (${which}); the time limit covers valgrind's slowdown, raise --timeout`;
-  if (run.signal) return `was killed by ${run.signal} under valgrind (${which})`;
-  return `exited with code ${String(run.exitCode)} under valgrind (${which})`;
+  if (run.timedOut) return `timed out ${tool.under} (${which}); the time limit covers the counter's slowdown, raise the timeout`;
+  if (run.signal) return `was killed by ${run.signal} ${tool.under} (${which})`;
+  return `exited with code ${String(run.exitCode)} ${tool.under} (${which})`;
 }
 
 /** One benchmark row: the repeats as samples, or a failed row with the exit status and stderr's tail. */
-export function countedBenchmark(command: string, runs: readonly CountedRun[], repeats: number, id = command): BenchmarkResult {
+export function countedBenchmark(command: string, runs: readonly CountedRun[], repeats: number, tool: CountingTool, id = command): BenchmarkResult {
   const failed = runs.find(runFailed);
   if (failed) {
     return {
       id,
       status: 'failed',
-      error: { message: failureMessage(failed, repeats), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
+      error: { message: failureMessage(failed, repeats, tool), exitCode: failed.exitCode, signal: failed.signal, logTail: failed.stderrTail },
       metrics: {},
     };
   }
-  let counted: (Record<string, number> | null)[];
+  let counted: (RunCounts | null)[];
   try {
-    counted = runs.map(runValues);
+    counted = runs.map((run) => tool.read(run));
   } catch (error) {
-    // A file valgrind left unreadable still makes a row: the command is never silently missing.
+    // A file the tool left unreadable still makes a row: the command is never silently missing.
     if (!(error instanceof InputError)) throw error;
-    return notCounted(id, `its cachegrind output is unusable: ${error.message}`);
+    return notCounted(id, `its ${tool.name} output is unusable: ${error.message}`);
   }
-  const values = counted.filter((v): v is Record<string, number> => v !== null);
-  if (values.length < counted.length) {
+  const all = counted.filter((v): v is RunCounts => v !== null);
+  if (all.length < counted.length) {
     return notCounted(id, 'started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c \'...\'" to count a shell script');
   }
-  // Every run has the same metrics (the same valgrind flags); keep only those all have, in the first run's order.
+  const values = all.map((c) => c.values);
+  // Every run has the same metrics (the same flags); keep only those all have, in the first run's order.
   const names = Object.keys(values[0]!).filter((name) => values.every((v) => v[name] !== undefined));
+  const unavailable: Record<string, string> = Object.assign({}, ...all.map((c) => c.unavailable));
+  for (const name of names) delete unavailable[name];
+  if (names.length === 0) {
+    const what = Object.entries(unavailable).map(([metric, why]) => `${metric} ${why}`).join(', ');
+    return notCounted(id, `counts not measured: ${tool.name} counted none of its events here${what ? ` (${what})` : ''}: ${tool.nothingCountedFix}`);
+  }
   const metrics: Record<string, Metric> = Object.fromEntries(
-    names.map((name) => [name, buildMetric(name, 'count', { samples: values.map((v) => v[name]!) }, name === 'instructions' ? { sourceUnit: 'Ir' } : {})]),
+    names.map((name) => [name, buildMetric(name, 'count', { samples: values.map((v) => v[name]!) }, name === 'instructions' && tool.name === 'cachegrind' ? { sourceUnit: 'Ir' } : {})]),
   );
-  return { id, status: 'ok', metrics };
+  return { id, status: 'ok', metrics, ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}) };
 }
 
 /** A failed row for a command that exited 0 but gave nothing to count. */

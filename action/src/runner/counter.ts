@@ -1,31 +1,47 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOG_TAIL_LINES } from './failure.js';
 
 /**
- * perf-gate's instruction counter (`perf-gate count`): runs each command
- * `repeats` times under valgrind's cachegrind and hands back, per run, how it
- * ended and the cachegrind files it left. Reading the files is the caller's
- * (the cachegrind adapter's) job; this module only starts processes.
- *
- * Counting the program, not the shell: a command is a shell line (pipes,
- * `&&`, redirections), so it runs as `valgrind --trace-children=yes … sh -c
- * CMD`, which writes one cachegrind file per process (`%p` in the file name).
- * The file of the process valgrind started is the wrapper shell's, and the
- * caller leaves it out: its parsing and forking is the same for baseline and
- * current and would only dilute the program's change (for a small C program
- * the dash wrapper is ~220k instructions beside the program's ~135k). When the
- * shell execs the command instead of forking (`exec prog`, or bash's last
- * simple command), that same file holds the program's counts, so the caller
- * keeps it: it tells the two apart by the file's `cmd:` line (`sh -c CMD` for
- * the wrapper). Every process the command starts is counted and summed.
- *
- * The simulated caches are pinned (iai's sizes: 32 KiB 8-way L1s, an 8 MiB
- * 16-way LL, 64-byte lines) instead of taken from the CPU, so the miss counts
- * of two machines with different caches still compare.
+ * perf-gate's counted runs (`perf-gate count`, `measure: counts`): runs each
+ * command `repeats` times under a counting tool (valgrind's cachegrind,
+ * runner/cachegrind-tool.ts, or `perf stat`, runner/perf-tool.ts) and hands
+ * back, per run, how it ended and the folder holding the tool's files.
+ * Reading the files is the tool's job; this module only starts processes, one
+ * at a time, each in its own process group so a timeout ends everything the
+ * command started.
  */
+export interface CountingTool {
+  /** The `counter:` value that selects it. */
+  name: 'cachegrind' | 'perf';
+  /** How a failed run is placed: "under valgrind". */
+  under: string;
+  /** The program and arguments that count one run of the shell line `command`, writing their files into `dir`. */
+  argv(command: string, dir: string): [string, ...string[]];
+  /** Why the tool cannot count on this machine, with the fix; null when it can. */
+  missing(env: NodeJS.ProcessEnv): string | null;
+  /** What to do when a run ends well but the tool counted none of its events. */
+  nothingCountedFix: string;
+  /** The tool's own complaints about a failed run, from its log files ('' when none). */
+  complaints(dir: string): string;
+  /**
+   * One finished run's counts, summed over the command's processes: the
+   * metric values, and the events the tool could not count with its reason.
+   * Null when the run started no program to count. Throws InputError for a
+   * file the tool left unusable.
+   */
+  read(run: CountedRun): RunCounts | null;
+}
+
+export interface RunCounts {
+  values: Record<string, number>;
+  /** Event → the tool's reason it has no value ("<not supported>"). */
+  unavailable: Record<string, string>;
+}
+
 export interface CounterOptions {
+  tool: CountingTool;
   commands: readonly string[];
   /** Runs per command; the repeats show how far the counts move between identical runs. */
   repeats: number;
@@ -33,7 +49,7 @@ export interface CounterOptions {
   env: NodeJS.ProcessEnv;
   /** Per-run time limit in milliseconds (valgrind is 10–100× slower than the program alone). */
   timeoutMs: number;
-  /** A fresh folder for the runs' cachegrind files; the caller removes it. */
+  /** A fresh folder for the runs' files; the caller removes it. */
   workDir: string;
 }
 
@@ -44,44 +60,12 @@ export interface CountedRun {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
-  /** The last lines of the command's stderr (valgrind's own messages go to its log files instead). */
+  /** The last lines of the command's stderr, and the tool's complaints when the run failed. */
   stderrTail: string;
-  /** The cachegrind file of the process valgrind started (the `sh -c` wrapper, unless it exec'd), or null when none was written. */
-  startedFile: string | null;
-  /** The cachegrind files of every other process, in pid order. */
-  childFiles: string[];
-  /** The run's folder, holding valgrind's log files (`valgrind.<pid>.log`) too. */
+  /** The pid of the process started (the tool itself), or null when it did not start. */
+  pid: number | null;
+  /** The run's own folder, holding the tool's files. */
   dir: string;
-}
-
-/** The cache geometry every count uses: `--I1`/`--D1`/`--LL` as size,associativity,line size (iai's choice). */
-export const PINNED_CACHES = ['--I1=32768,8,64', '--D1=32768,8,64', '--LL=8388608,16,64'] as const;
-
-/** valgrind's arguments for one run writing into `dir`. */
-export function valgrindArgs(command: string, dir: string): string[] {
-  return [
-    '-q',
-    '--tool=cachegrind',
-    '--cache-sim=yes',
-    ...PINNED_CACHES,
-    '--trace-children=yes',
-    `--cachegrind-out-file=${join(dir, 'cachegrind.out.%p')}`,
-    `--log-file=${join(dir, 'valgrind.%p.log')}`,
-    'sh',
-    '-c',
-    command,
-  ];
-}
-
-/** What a machine without valgrind is told, by `perf-gate count` and by a suite that measures counts. */
-export const VALGRIND_MISSING = 'valgrind is not on PATH (or does not run)';
-export const INSTALL_VALGRIND = 'install the valgrind package (apt-get install valgrind, dnf install valgrind)';
-
-/** valgrind's version line ("valgrind-3.19.0"), or null when valgrind is not on the PATH of `env`. */
-export function valgrindVersion(env: NodeJS.ProcessEnv): string | null {
-  const r = spawnSync('valgrind', ['--version'], { env, encoding: 'utf8', timeout: 30_000 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
 }
 
 /** Characters of stderr kept while a run goes (the tail is cut to lines at the end). */
@@ -101,34 +85,12 @@ function tailOf(text: string): string {
   return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
 }
 
-// Cachegrind's notes on the host's caches, written on every start; noise beside a real complaint.
-const CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
-
-/** What valgrind's own logs of a run say, besides its notes on the host's caches ('' when nothing). */
-function valgrindComplaints(dir: string): string {
-  return readdirSync(dir)
-    .filter((name) => /^valgrind\.\d+\.log$/.test(name))
-    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
-    .filter((line) => line.trim() !== '' && !CACHE_NOTE.test(line))
-    .join('\n');
-}
-
-/** Splits the run folder's cachegrind files into the started process's and its children's. */
-function filesOf(dir: string, pid: number | undefined): { startedFile: string | null; childFiles: string[] } {
-  const files = readdirSync(dir)
-    .map((name) => /^cachegrind\.out\.(\d+)$/.exec(name))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), path: join(dir, m[0]) }))
-    .sort((a, b) => a.pid - b.pid);
-  const started = files.find((f) => f.pid === pid);
-  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
-}
-
-/** One counted run: valgrind in its own process group, so a timeout kills the command and everything it started. */
+/** One counted run: the tool in its own process group, so a timeout kills the command and everything it started. */
 function countOnce(command: string, repeat: number, dir: string, options: CounterOptions): Promise<CountedRun> {
   mkdirSync(dir, { recursive: true });
+  const [program, ...args] = options.tool.argv(command, dir);
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', valgrindArgs(command, dir), { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
@@ -150,9 +112,9 @@ function countOnce(command: string, repeat: number, dir: string, options: Counte
       if (child.pid !== undefined) killGroup(child.pid);
     });
     child.once('close', () => {
-      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), ...filesOf(dir, child.pid), dir };
-      // When valgrind itself gave up (an instruction it cannot run, a bad option), the reason is only in its log.
-      if (runFailed(run)) run.stderrTail = tailOf([stderr, valgrindComplaints(dir)].filter(Boolean).join('\n'));
+      const run: CountedRun = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
+      // When the tool itself gave up (an instruction valgrind cannot run, a bad option), the reason may be only in its logs.
+      if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join('\n'));
       resolve(run);
     });
   });
@@ -165,8 +127,8 @@ export function runFailed(run: CountedRun): boolean {
 
 /**
  * Counts every command `repeats` times, one command after the other. A failed
- * run ends that command's repeats: counting a broken command again at
- * valgrind's slowdown would only cost time.
+ * run ends that command's repeats: counting a broken command again at the
+ * tool's slowdown would only cost time.
  */
 export async function countCommands(options: CounterOptions): Promise<CountedRun[][]> {
   const all: CountedRun[][] = [];

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { pushAll, type BenchmarkError, type BenchmarkResult, type Metric } from '../model/index.js';
 import { countedBenchmark } from './counted-rows.js';
-import { countCommands, INSTALL_VALGRIND, VALGRIND_MISSING, valgrindVersion } from './counter.js';
+import { cachegrindTool } from './cachegrind-tool.js';
+import { countCommands, type CountingTool } from './counter.js';
+import { perfTool } from './perf-tool.js';
 import { failedRows } from './failure.js';
 import { buildSuite, invoke, processEnv, type RunnerContext } from './invoke.js';
 
@@ -11,12 +13,13 @@ import { buildSuite, invoke, processEnv, type RunnerContext } from './invoke.js'
  * once; then, as `measure:` says, hyperfine times every command (the suite's
  * generated `run:` line, through the ordinary invocation, so logs, time limit
  * and crash rows are the same as any suite's) and cachegrind counts every
- * command `count-repeat` times. Time and counts of a command are one
+ * command `count-repeat` times (`counter: perf` counts with perf stat
+ * instead). Time and counts of a command are one
  * benchmark, `<suite>/<name>`, so they sit side by side in the report.
  *
  * Every command gets a row whatever fails: a command that crashes under the
  * timer or under the counter is a failed row naming which, with the other's
- * measurements kept; a missing valgrind fails the counted rows with the
+ * measurements kept; a missing counter fails the counted rows with the
  * package to install, never a silent pass on time alone.
  */
 export async function runCommandSuite(suite: SuiteConfig, ctx: RunnerContext, expected: readonly BenchmarkResult[]): Promise<BenchmarkResult[]> {
@@ -37,21 +40,26 @@ export async function runCommandSuite(suite: SuiteConfig, ctx: RunnerContext, ex
   return ids.map((id) => joinMeasurements(id, suite.name, timed.find((b) => b.id === id), counted.find((b) => b.id === id)));
 }
 
-/** Counts every command of the suite under cachegrind; one row per command. */
+/** The counting tool a suite's `counter:` names. */
+const COUNTING_TOOLS: Record<SuiteConfig['counter'], CountingTool> = { cachegrind: cachegrindTool, perf: perfTool };
+
+/** Counts every command of the suite under its counter; one row per command. */
 async function countSuite(suite: SuiteConfig, ids: readonly string[], dir: string, ctx: RunnerContext): Promise<BenchmarkResult[]> {
   const env = processEnv(ctx, suite, {});
   const started = performance.now();
-  if (valgrindVersion(env) === null) {
-    const error: BenchmarkError = { message: `counts not measured: ${VALGRIND_MISSING}; "measure: counts" runs each command under valgrind's cachegrind: ${INSTALL_VALGRIND}`, exitCode: null, signal: null };
+  const tool = COUNTING_TOOLS[suite.counter];
+  const missing = tool.missing(env);
+  if (missing !== null) {
+    const error: BenchmarkError = { message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`, exitCode: null, signal: null };
     ctx.progress.line(`counts: ${error.message}`);
     return ids.map((id) => ({ id, suite: suite.name, status: 'failed', error, metrics: {} }));
   }
   const commands = suite.commands ?? [];
-  // The cachegrind files stay in the suite's output folder (the artifact), for cg_annotate.
-  const runs = await countCommands({ commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1000, workDir: join(dir, 'counts') });
-  const rows = commands.map((c, i) => ({ ...countedBenchmark(c.command, runs[i]!, suite.countRepeat, ids[i]!), suite: suite.name }));
+  // The counter's files stay in the suite's output folder (the artifact): cg_annotate reads cachegrind's.
+  const runs = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1000, workDir: join(dir, 'counts') });
+  const rows = commands.map((c, i) => ({ ...countedBenchmark(c.command, runs[i]!, suite.countRepeat, tool, ids[i]!), suite: suite.name }));
   const failed = rows.filter((r) => r.status === 'failed').length;
-  ctx.progress.line(`counts: ${failed === 0 ? 'ok' : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) × ${suite.countRepeat} under cachegrind (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  ctx.progress.line(`counts: ${failed === 0 ? 'ok' : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) × ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   return rows;
 }
 

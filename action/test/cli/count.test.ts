@@ -136,7 +136,7 @@ describe('perf-gate count failures', () => {
   test('without valgrind: exit 2 naming the package to install', async () => {
     const r = await runCli(['count', '--export-json', 'none.json', '--command', 'true'], dir, { PATH: join(dir, 'empty-path') });
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /valgrind: valgrind is not on PATH.*install the valgrind package/);
+    assert.match(r.stderr, /valgrind: perf-gate count runs commands under valgrind's cachegrind, and valgrind is not on PATH.*install the valgrind package/);
   });
 
   test('bad flags are usage errors (exit 2)', async () => {

@@ -8,8 +8,9 @@ import { runCli } from '../support/cli.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
+import { probePerfCounters } from '../../src/runner/perf-tool.js';
 
-requireTool('hyperfine', 'valgrind', 'gcc');
+requireTool('hyperfine', 'valgrind', 'gcc', 'perf');
 
 /**
  * A fixed amount of work (the busy loop), then a sleep of `sleepMs`: the same
@@ -78,7 +79,7 @@ describe('a commands: suite measured both ways: time and counts of each command 
     // cachegrind's files stay in the suite's output folder, for cg_annotate.
     const counts = join(base, 'out', 'prog', 'counts');
     assert.ok(readdirSync(counts, { recursive: true }).some((f) => /cachegrind\.out\.\d+$/.test(String(f))));
-    assert.match(baseRun.stdout + baseRun.stderr, /counts: ok, 1 command\(s\) × 2 under cachegrind/);
+    assert.match(baseRun.stdout + baseRun.stderr, /counts: ok, 1 command\(s\) × 2 under valgrind/);
   });
 
   test('sleeping longer: time regresses, the counts stay unchanged, and the report shows both', () => {
@@ -140,7 +141,49 @@ describe('a commands: suite: failures are rows', () => {
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const fine = readJson<ResultSet>(join(dir, 'out-none', 'results.json')).benchmarks[0]!;
     assert.equal(fine.status, 'failed');
-    assert.match(fine.error!.message, /^counted: counts not measured: valgrind is not on PATH .*install the valgrind package/);
+    assert.match(fine.error!.message, /^counted: counts not measured: "counter: cachegrind" runs each command under valgrind, and valgrind is not on PATH .*install the valgrind package/);
     assert.equal(fine.metrics.time!.samples!.length, 10);
+  });
+});
+
+describe('counter: perf: the CPU\'s own counters through perf stat', () => {
+  const dir = tempDir();
+  // What this machine's perf can count decides which outcome is right: a VM without a virtual PMU counts nothing.
+  const probe = probePerfCounters(process.env);
+
+  before(() => {
+    writeFileSync(join(dir, 'work.c'), workThenSleep(0));
+    writeFileSync(join(dir, 'perf-gate.yml'), config('      work: ./work').replace('    count-repeat: 2\n', '    count-repeat: 2\n    counter: perf\n'));
+  });
+
+  test('perf stat counts each command; where it cannot, every counted row fails naming the fix, never a zero', async () => {
+    assert.ok(probe, 'perf runs here');
+    const r = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'out', '--json', 'report.json'], dir, process.env);
+    const work = readJson<ResultSet>(join(dir, 'out', 'results.json')).benchmarks[0]!;
+    assert.equal(work.metrics.time!.samples!.length, 10, 'time is measured either way');
+    assert.ok(readdirSync(join(dir, 'out', 'prog', 'counts'), { recursive: true }).some((f) => String(f).endsWith('perf-stat.csv')), 'perf stat\'s files are kept');
+    if (probe.counted.includes('instructions:u')) {
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(work.metrics.instructions!.samples!.length, 2);
+      assert.ok(work.metrics.instructions!.samples![0]! > 20_000_000, String(work.metrics.instructions!.samples));
+    } else {
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.equal(work.status, 'failed');
+      assert.match(work.error!.message, /^counted: counts not measured: perf counted none of its events here \(instructions <not supported>, cycles <not supported>, .*\): the CPU or VM exposes no hardware counters .*use "counter: cachegrind"/);
+      assert.equal(work.metrics.instructions, undefined, 'no count is recorded as zero');
+    }
+  });
+
+  test('without perf every counted row fails naming the package', async () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['bash', 'sh', 'hyperfine']) symlinkSync(runTool('sh', ['-c', `command -v ${tool}`]).stdout.trim(), join(bin, tool));
+    runTool('gcc', ['-O2', '-o', join(dir, 'work'), join(dir, 'work.c')]);
+    writeFileSync(join(dir, 'no-perf.yml'), readFileSync(join(dir, 'perf-gate.yml'), 'utf8').replace('    build: gcc -O2 -o work work.c\n', ''));
+    const r = await runCli(['run', '--config', 'no-perf.yml', '--out', 'out-none'], dir, { PATH: bin });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const work = readJson<ResultSet>(join(dir, 'out-none', 'results.json')).benchmarks[0]!;
+    assert.match(work.error!.message, /^counted: counts not measured: "counter: perf" runs each command under perf stat, and perf is not on PATH .*apt-get install linux-perf/);
+    assert.equal(work.metrics.time!.samples!.length, 10);
   });
 });

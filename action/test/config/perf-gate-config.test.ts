@@ -66,7 +66,7 @@ describe('perf-gate.yml', () => {
         run: "hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'",
         format: 'hyperfine', formatOptions: null, timeout: 600, env: { RUST_LOG: 'warn', THREADS: '4' },
         workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5, formatLine: 8,
-        commands: null, measure: { time: true, counts: false }, countRepeat: 3,
+        commands: null, measure: { time: true, counts: false }, countRepeat: 3, counter: 'cachegrind',
       },
     );
     assert.deepEqual(scan!.ab, { ...DEFAULT_AB, rounds: 8, confirm: false, seed: 42 });
@@ -135,6 +135,9 @@ describe('perf-gate.yml', () => {
     assert.deepEqual(countsOnly.measure, { time: false, counts: true });
     assert.equal(countsOnly.run, '');
     assert.equal(countsOnly.countRepeat, 3);
+    assert.equal(countsOnly.counter, 'cachegrind', 'cachegrind counts by default');
+    const perf = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    commands: { a: ./a }\n    measure: counts\n    counter: perf\n', 'p.yml', '/').suites[0]!;
+    assert.equal(perf.counter, 'perf');
     const plain = parsePerfGateConfig('version: 1\nsuites:\n  - name: r\n    run: x\n', 'p.yml', '/').suites[0]!;
     assert.equal(plain.commands, null);
     assert.deepEqual(plain.measure, { time: true, counts: false });
@@ -147,7 +150,7 @@ describe('perf-gate.yml', () => {
       ['  - name: c\n    commands: { a: ./a }\n    format: hyperfine\n', 5, /suites\.0\.format: "format:" does not apply to a "commands:" suite/],
       ['  - name: c\n    commands: { a: ./a }\n    params: { n: [1] }\n', 5, /suites\.0\.params: "params:" does not apply/],
       ['  - name: c\n    commands: { a: ./a }\n    measure: [time, cycles]\n', 5, /suites\.0\.measure/],
-      ['  - name: c\n    commands: { a: ./a }\n    counter: perf\n', 5, /suites\.0\.counter/],
+      ['  - name: c\n    commands: { a: ./a }\n    counter: callgrind\n', 5, /suites\.0\.counter/],
     ];
     for (const [suite, line, message] of cases) {
       const e = errorOf(() => parsePerfGateConfig(`version: 1\nsuites:\n${suite}`, 'perf-gate.yml', '/'));

@@ -17,6 +17,7 @@ import { checkSmt } from './checks/smt.js';
 import { checkSwap } from './checks/swap.js';
 import { checkThrottle, readThrottleCounters, throttleRise } from './checks/throttle.js';
 import { checkTurbo } from './checks/turbo.js';
+import type { PerfCounterProbe } from '../perf-tool.js';
 import type { Finding, FindingStatus, PreflightLevel } from './finding.js';
 import { checkProbe, monotonicMs, runNoiseProbe, type Clock, type ProbeOptions, type ProbeResult } from './noise-probe.js';
 import { DEFAULT_PREFLIGHT_OPTIONS, type PreflightOptions } from './options.js';
@@ -55,6 +56,8 @@ export interface PreflightRun {
   /** The runner's name for the testbed (e.g. $RUNNER_NAME). */
   runner?: string;
   clock?: Clock;
+  /** What perf counted when asked (perf-tool.ts's probePerfCounters), null when perf is missing; omitted, perf is not asked. */
+  perfCounters?: PerfCounterProbe | null;
 }
 
 /**
@@ -78,7 +81,7 @@ export function runPreflight(run: PreflightRun): PreflightReport {
     checkLoad(files, options),
     checkSwap(files),
     checkAslr(files, options),
-    checkPerfEvents(files),
+    checkPerfEvents(files, run.perfCounters),
   ];
   let probe: ProbeResult | null = null;
   if (run.probe !== false) {

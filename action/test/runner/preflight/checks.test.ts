@@ -152,6 +152,15 @@ describe('load, swap, ASLR, perf events, CPU, kernel', () => {
     assert.match(strict.fix ?? '', /perf_event_paranoid=2/);
     assert.equal(checkPerfEvents(files(tunedBareMetal())).status, 'ok');
   });
+  test('perf that is allowed to count but counts nothing (a VM without a PMU) is advice naming cachegrind', () => {
+    const noPmu = checkPerfEvents(files(tunedBareMetal()), { counted: [], unavailable: { 'instructions:u': '<not supported>', 'cycles:u': '<not supported>' } });
+    assert.equal(noPmu.status, 'advice');
+    assert.match(noPmu.message, /cannot count instructions:u \(<not supported>\), cycles:u \(<not supported>\).*"counter: perf" suites fail/);
+    assert.match(noPmu.fix ?? '', /counter: cachegrind/);
+    assert.equal(checkPerfEvents(files(tunedBareMetal()), { counted: ['instructions:u', 'cycles:u'], unavailable: {} }).status, 'ok');
+    // perf not installed: nothing to say beyond the sysctl.
+    assert.equal(checkPerfEvents(files(tunedBareMetal()), null).status, 'ok');
+  });
   test('CPU model and frequency limits are read; a capped maximum is advice', () => {
     const f = checkCpu(files(bareMetal()));
     assert.equal(f.status, 'info');

@@ -13,7 +13,7 @@ export const FLAG_TEXT: Record<RowFlag, string> = {
   'insufficient-samples': 'too few samples to decide; rerun with at least the number of samples per side shown in the row',
   'different-testbed': 'baseline and current were measured on different machines or settings: the change may come from the machine, not the code',
   'summary-only': 'only mean, stddev and n were available: compared with Welch’s test on the log scale',
-  exact: 'a deterministic count: the tolerance applies directly, no test needed',
+  exact: 'a deterministic count: the tolerance applies directly, no test needed; counts do not see time spent waiting (I/O, locks, sleep), so keep a time row beside them',
   paired: 'measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels',
   confirmed: 'a re-run confirmed the change',
   'not-confirmed': 'a re-run did not confirm the change: treat it as noise unless it recurs',

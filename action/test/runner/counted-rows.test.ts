@@ -1,11 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decide } from '../../src/gate/index.js';
 import { EMPTY_BUDGETS, newResultSet } from '../../src/model/index.js';
 import { countedBenchmark } from '../../src/runner/counted-rows.js';
 import type { CountedRun } from '../../src/runner/counter.js';
+import { cachegrindTool } from '../../src/runner/cachegrind-tool.js';
 import { perfTool } from '../../src/runner/perf-tool.js';
 import { tempDir } from '../support/temp.js';
 
@@ -46,5 +47,30 @@ describe('counter: perf rows from perf stat files', () => {
     const row = countedBenchmark('./work', [run(0, '30131234,,instructions:u,70142\n')], 1, perfTool, 'prog/work');
     assert.equal(row.status, 'failed');
     assert.match(row.error!.message, /^its perf output is unusable: .*perf-stat\.csv:1: expected perf stat -x, \(or -x;\) lines/);
+  });
+});
+
+describe('counter: cachegrind rows from cachegrind files', () => {
+  const capture = readFileSync(new URL('../fixtures/cachegrind/busy-cachesim.cachegrind.out', import.meta.url), 'utf8');
+
+  /** A finished run whose child process (pid 2; valgrind started pid 1) left this cachegrind file. */
+  function grindRun(text: string): CountedRun {
+    const dir = tempDir('perf-gate-counted-');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'cachegrind.out.2'), text);
+    return { command: './busy', repeat: 0, exitCode: 0, signal: null, timedOut: false, stderrTail: '', pid: 1, dir };
+  }
+
+  test('a whole capture counts', () => {
+    const row = countedBenchmark('./busy', [grindRun(capture)], 1, cachegrindTool, 'prog/busy');
+    assert.equal(row.status, 'ok');
+    assert.ok(row.metrics.instructions!.samples![0]! > 0);
+  });
+
+  test('a capture cut before its summary is a failed row naming the file, never a missing one', () => {
+    const row = countedBenchmark('./busy', [grindRun(capture.slice(0, capture.indexOf('summary:')))], 1, cachegrindTool, 'prog/busy');
+    assert.equal(row.status, 'failed');
+    assert.match(row.error!.message, /^its cachegrind output is unusable: .*cachegrind\.out\.2/);
+    assert.deepEqual(row.metrics, {});
   });
 });

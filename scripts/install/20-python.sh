@@ -17,3 +17,13 @@ if ! python3 -c 'import asv' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'asv>=0.6'
   did "pip install asv"
 fi
+
+# Apache Otava, the reference the change-point tests compare with, in a venv of
+# its own: it pins numpy and scipy versions of its own.
+otava_venv="${XDG_CACHE_HOME:-$HOME/.cache}/perf-gate/otava-venv"
+if ! "$otava_venv/bin/python" -c 'import importlib.metadata as m; assert m.version("apache-otava") == "0.8.0"' >/dev/null 2>&1; then
+  rm -rf "$otava_venv"
+  python3 -m venv "$otava_venv"
+  "$otava_venv/bin/pip" install --quiet --disable-pip-version-check 'apache-otava==0.8.0'
+  did "pip install apache-otava 0.8.0 (venv $otava_venv)"
+fi

@@ -50575,14 +50575,14 @@ function buildSummary(fields, scale = 1) {
   const n = finiteOrUndefined(fields.n);
   const mean2 = finiteOrUndefined(fields.mean);
   if (n === void 0 || mean2 === void 0 || n < 1 || !Number.isInteger(n)) return void 0;
-  const summary2 = { n, mean: mean2 * scale };
+  const summary3 = { n, mean: mean2 * scale };
   const stddev2 = finiteOrUndefined(fields.stddev);
-  summary2.stddev = stddev2 !== void 0 && stddev2 >= 0 ? stddev2 * scale : null;
+  summary3.stddev = stddev2 !== void 0 && stddev2 >= 0 ? stddev2 * scale : null;
   for (const key of ["median", "min", "max"]) {
     const v = finiteOrUndefined(fields[key]);
-    if (v !== void 0) summary2[key] = v * scale;
+    if (v !== void 0) summary3[key] = v * scale;
   }
-  return summary2;
+  return summary3;
 }
 
 // action/src/adapters/pytest-benchmark.ts
@@ -50615,7 +50615,7 @@ function parseBenchmark(bench, index, errors) {
   }
   const id = typeof bench.fullname === "string" && bench.fullname !== "" ? bench.fullname : bench.name;
   const stats = bench.stats;
-  const summary2 = buildSummary({ n: stats.rounds, mean: stats.mean, stddev: stats.stddev, median: stats.median, min: stats.min, max: stats.max });
+  const summary3 = buildSummary({ n: stats.rounds, mean: stats.mean, stddev: stats.stddev, median: stats.median, min: stats.min, max: stats.max });
   let samples;
   if (stats.data !== void 0) {
     if (!Array.isArray(stats.data)) throw errors.error([...at, "stats", "data"], `expected "data" to be an array of seconds for "${id}"`);
@@ -50626,10 +50626,10 @@ function parseBenchmark(bench, index, errors) {
     });
     if (stats.data.length > 0) samples = stats.data;
   }
-  if (!samples && !summary2) {
+  if (!samples && !summary3) {
     throw errors.error([...at, "stats"], `expected "stats" with "data" samples or "rounds" and "mean" (seconds) for "${id}"`);
   }
-  const time = samples ? buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "s" }) : buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "s" });
+  const time = samples ? buildMetric("time", "s", summary3 ? { samples, summary: summary3 } : { samples }, { sourceUnit: "s" }) : buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "s" });
   const result = { id, status: "ok", metrics: { time } };
   if (isRecord(bench.params)) {
     result.params = Object.fromEntries(Object.entries(bench.params).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
@@ -50688,7 +50688,7 @@ function parseBenchmark2(bench, index, errors) {
   }
   if (!isRecord(stats)) throw errors.error([...at, "Statistics"], `expected "Statistics" to be an object or null for "${id}"`);
   const metrics = {};
-  const summary2 = buildSummary(
+  const summary3 = buildSummary(
     { n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max },
     NS
   );
@@ -50704,8 +50704,8 @@ function parseBenchmark2(bench, index, errors) {
   } else if (Array.isArray(bench.Measurements)) {
     samples = resultMeasurements(bench.Measurements, [...at, "Measurements"], errors);
   }
-  if (samples) metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ns" });
-  else if (summary2) metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ns" });
+  if (samples) metrics.time = buildMetric("time", "s", summary3 ? { samples, summary: summary3 } : { samples }, { sourceUnit: "ns" });
+  else if (summary3) metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ns" });
   else throw errors.error([...at, "Statistics"], `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`);
   if (isRecord(bench.Memory)) {
     const bytes = finiteOrUndefined(bench.Memory.BytesAllocatedPerOperation);
@@ -50777,7 +50777,7 @@ function parseTask(task, index, errors) {
   const latency = isRecord(result.latency) ? result.latency : result;
   const latencyAt = isRecord(result.latency) ? [index, "result", "latency"] : [index, "result"];
   const metrics = {};
-  const summary2 = buildSummary(
+  const summary3 = buildSummary(
     { n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : void 0), mean: latency.mean, stddev: latency.sd, median: latency.p50, min: latency.min, max: latency.max },
     MS
   );
@@ -50788,9 +50788,9 @@ function parseTask(task, index, errors) {
       if (ms === void 0 || ms < 0) throw errors.error([...latencyAt, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS;
     });
-    metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ms" });
-  } else if (summary2) {
-    metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ms" });
+    metrics.time = buildMetric("time", "s", summary3 ? { samples, summary: summary3 } : { samples }, { sourceUnit: "ms" });
+  } else if (summary3) {
+    metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ms" });
   } else {
     throw errors.error(latencyAt, `expected "latency" with "samplesCount" and "mean" (ms) for "${task.name}"`);
   }
@@ -50849,8 +50849,8 @@ function parseRun(run, at, errors) {
       if (ns === void 0 || ns < 0) throw errors.error([...at, "stats", "samples", i2], `expected nanoseconds, found ${JSON.stringify(v)}`);
       return ns * NS2;
     });
-    const summary2 = buildSummary({ n: samples.length, mean: avg, median: stats.p50, min: stats.min, max: stats.max }, NS2);
-    base.metrics.time = buildMetric("time", "s", summary2 ? { samples, summary: summary2 } : { samples }, { sourceUnit: "ns" });
+    const summary3 = buildSummary({ n: samples.length, mean: avg, median: stats.p50, min: stats.min, max: stats.max }, NS2);
+    base.metrics.time = buildMetric("time", "s", summary3 ? { samples, summary: summary3 } : { samples }, { sourceUnit: "ns" });
   } else {
     base.metrics.time = buildMetric("time", "s", { value: avg * NS2 }, { sourceUnit: "ns" });
   }
@@ -50935,8 +50935,8 @@ function parseJson(text, path2) {
       });
       metrics.time = buildMetric("time", "s", { samples }, { sourceUnit: "s" });
     } else {
-      const summary2 = buildSummary({ n: stats.samples ?? bench.samples, mean: stats.mean, stddev: stats.deviation });
-      if (summary2) metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "s" });
+      const summary3 = buildSummary({ n: stats.samples ?? bench.samples, mean: stats.mean, stddev: stats.deviation });
+      if (summary3) metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "s" });
     }
     const hz = finiteOrUndefined(bench.hz);
     if (hz !== void 0 && hz > 0) metrics.throughput = buildMetric("throughput", "1/s", { value: hz }, { sourceUnit: "ops/sec" });
@@ -55636,11 +55636,11 @@ function readTotals(text, path2) {
   let inCmd = false;
   let events;
   let sums = [];
-  let summary2;
+  let summary3;
   for (let i2 = 0; i2 < lines.length; i2++) {
     const line2 = lines[i2].replace(/\r$/, "");
     const at = i2 + 1;
-    if (summary2) {
+    if (summary3) {
       if (line2.trim() !== "") throw new InputError(path2, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line2.slice(0, 80))}`, at);
       continue;
     }
@@ -55664,7 +55664,7 @@ ${line2}`;
       if (values2.length !== events.length || !values2.every((v) => /^\d+$/.test(v))) {
         throw new InputError(path2, `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(" ")}), found ${JSON.stringify(line2.slice(0, 120))}`, at);
       }
-      summary2 = { values: values2.map(Number), line: at };
+      summary3 = { values: values2.map(Number), line: at };
     } else if (COST_LINE.test(line2)) {
       const counts = line2.split(" ").slice(1).map(Number);
       if (counts.length > events.length) throw new InputError(path2, `a cost line with ${counts.length} counts, but there are ${events.length} events`, at);
@@ -55674,8 +55674,8 @@ ${line2}`;
     }
   }
   if (!events) throw new InputError(path2, 'no "events:" line; expected a cachegrind output file', 1);
-  if (!summary2) throw new InputError(path2, 'no "summary:" line; the cachegrind file is truncated (cachegrind writes it last)', lines.length);
-  const { values, line } = summary2;
+  if (!summary3) throw new InputError(path2, 'no "summary:" line; the cachegrind file is truncated (cachegrind writes it last)', lines.length);
+  const { values, line } = summary3;
   const names = events;
   const differ = names.flatMap((n, k) => values[k] === sums[k] ? [] : [`${n} ${values[k]} against ${sums[k]}`]);
   if (differ.length > 0) {
@@ -55760,14 +55760,14 @@ function columnName(header, span, spans) {
   return name === "% time" ? "% time" : name;
 }
 function readRow(line, lineNo, spans, names, path2) {
-  const cells = spans.map(([, end], k) => {
+  const cells2 = spans.map(([, end], k) => {
     const from = k === 0 ? 0 : spans[k - 1][1];
     const to = k === spans.length - 1 ? line.length : end;
     return line.slice(from, to).trim();
   });
   const get = (name2) => {
     const k = names.indexOf(name2);
-    return k < 0 ? void 0 : cells[k];
+    return k < 0 ? void 0 : cells2[k];
   };
   const name = get("syscall");
   if (!name || !/^[\w?:-]+$/.test(name)) throw new InputError(path2, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
@@ -55945,12 +55945,12 @@ function parseBenchmark3(input, estimates) {
   const samplePath = siblingPath(path2, "sample.json");
   const perIteration = readSamples(parseJsonText(sampleText, samplePath, 'criterion sample.json ({"iters": [...], "times": [...]})'), sampleText, samplePath);
   const samples = perIteration.map((ns) => ns * NS3);
-  const summary2 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: minOf(samples), max: maxOf(samples) };
+  const summary3 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: minOf(samples), max: maxOf(samples) };
   const stddev2 = estimateOf(estimates, "std_dev", "StdDev");
-  if (stddev2 !== void 0) summary2.stddev = stddev2 * NS3;
+  if (stddev2 !== void 0) summary3.stddev = stddev2 * NS3;
   const median3 = estimateOf(estimates, "median", "Median");
-  if (median3 !== void 0) summary2.median = median3 * NS3;
-  const metrics = { time: buildMetric("time", "s", { samples, summary: summary2 }, { sourceUnit: "ns" }) };
+  if (median3 !== void 0) summary3.median = median3 * NS3;
+  const metrics = { time: buildMetric("time", "s", { samples, summary: summary3 }, { sourceUnit: "ns" }) };
   const throughput = readThroughput(id.throughput, benchmarkText, benchmarkPath);
   if (throughput) {
     const rates = samples.map((s) => throughput.perIteration / s);
@@ -56748,10 +56748,10 @@ function toResult3(group3) {
     for (const [name, entry] of group3.aggregates) {
       const mean2 = entry.byAggregate.get("mean");
       if (mean2 === void 0) continue;
-      const summary2 = { n: entry.n ?? 1, mean: mean2, stddev: entry.byAggregate.get("stddev") ?? null };
+      const summary3 = { n: entry.n ?? 1, mean: mean2, stddev: entry.byAggregate.get("stddev") ?? null };
       const median3 = entry.byAggregate.get("median");
-      if (median3 !== void 0) summary2.median = median3;
-      metrics[name] = buildMetric(name, entry.unit, { summary: summary2 }, entry.sourceUnit ? { sourceUnit: entry.sourceUnit } : {});
+      if (median3 !== void 0) summary3.median = median3;
+      metrics[name] = buildMetric(name, entry.unit, { summary: summary3 }, entry.sourceUnit ? { sourceUnit: entry.sourceUnit } : {});
     }
   }
   const result = { id: group3.id, status: "ok", metrics };
@@ -56813,8 +56813,8 @@ var Results = class {
   }
 };
 function timeMetric(samples, mean2, stddev2, sourceUnit) {
-  const summary2 = { n: samples, mean: mean2, stddev: Number.isFinite(stddev2) && stddev2 >= 0 ? stddev2 : null };
-  return { time: buildMetric("time", "s", { summary: summary2 }, { sourceUnit }) };
+  const summary3 = { n: samples, mean: mean2, stddev: Number.isFinite(stddev2) && stddev2 >= 0 ? stddev2 : null };
+  return { time: buildMetric("time", "s", { summary: summary3 }, { sourceUnit }) };
 }
 function parseConsole(text, path2) {
   const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
@@ -57711,7 +57711,7 @@ function parseBenchmark5(bench, fullName, at, errors) {
   if (bench.mean === void 0 && bench.sampleCount === void 0 && samples.length === 0) {
     return { id, status: "failed", error: { message: "vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)" }, metrics: {} };
   }
-  const summary2 = buildSummary(
+  const summary3 = buildSummary(
     { n: bench.sampleCount ?? (samples.length > 0 ? samples.length : void 0), mean: bench.mean, stddev: bench.sd, median: bench.median, min: bench.min, max: bench.max },
     MS2
   );
@@ -57722,11 +57722,11 @@ function parseBenchmark5(bench, fullName, at, errors) {
       if (ms === void 0 || ms < 0) throw errors.error([...at, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS2;
     });
-    metrics.time = buildMetric("time", "s", summary2 ? { samples: seconds, summary: summary2 } : { samples: seconds }, { sourceUnit: "ms" });
-  } else if (summary2 && summary2.mean >= 0) {
-    metrics.time = buildMetric("time", "s", { summary: summary2 }, { sourceUnit: "ms" });
+    metrics.time = buildMetric("time", "s", summary3 ? { samples: seconds, summary: summary3 } : { samples: seconds }, { sourceUnit: "ms" });
+  } else if (summary3 && summary3.mean >= 0) {
+    metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ms" });
   } else {
-    throw errors.error([...at, summary2 || finiteOrUndefined(bench.mean) === void 0 ? "mean" : "sampleCount"], `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`);
+    throw errors.error([...at, summary3 || finiteOrUndefined(bench.mean) === void 0 ? "mean" : "sampleCount"], `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`);
   }
   const hz = finiteOrUndefined(bench.hz);
   if (hz !== void 0 && hz > 0) metrics.throughput = buildMetric("throughput", "1/s", { value: hz }, { sourceUnit: "ops/s" });
@@ -63798,9 +63798,9 @@ function renderTerminal(report2, options) {
   const paint = painter(options.color);
   const hooks = hooksFor(paint);
   const rows = orderRows(report2.rows);
-  const cells = rows.map((r) => tableCells(r, hooks));
+  const cells2 = rows.map((r) => tableCells(r, hooks));
   const header = COLUMNS.map((c) => c);
-  const widths = header.map((h, i2) => Math.max(width(h), ...cells.map((c) => width(c[i2]))));
+  const widths = header.map((h, i2) => Math.max(width(h), ...cells2.map((c) => width(c[i2]))));
   if (options.width !== void 0) {
     const fixed = widths.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
     const total = fixed + Math.min(widths[widths.length - 1], VERDICT_LABEL_WIDTH);
@@ -63811,7 +63811,7 @@ function renderTerminal(report2, options) {
   const out = [];
   if (rows.length > 0) {
     out.push(paint(line(header), "bold"));
-    for (const c of cells) out.push(line(c));
+    for (const c of cells2) out.push(line(c));
   }
   const failed = rows.filter((r) => r.status === "failed" && r.error);
   if (failed.length > 0) {
@@ -64684,11 +64684,303 @@ var runCommand = makeRunCommand();
 
 // action/src/cli/history.ts
 import { resolve as resolve12 } from "node:path";
+
+// action/src/gate/change-rows.ts
+var import_stats_base_dists_t_quantile3 = __toESM(require_lib139(), 1);
+
+// action/src/stats/change-points.ts
+var import_stats_base_dists_t_cdf2 = __toESM(require_lib129(), 1);
+var DEFAULT_CHANGE_POINT_OPTIONS = { windowLength: 50, maxPValue: 1e-3, minMagnitude: 0, reTest: "neighbours" };
+function forwardChange(s) {
+  return s.meanBefore === 0 ? 0 : s.meanAfter / s.meanBefore - 1;
+}
+function changeMagnitude(s) {
+  const backward = s.meanAfter === 0 ? 0 : s.meanBefore / s.meanAfter - 1;
+  return Math.max(Math.abs(forwardChange(s)), Math.abs(backward));
+}
+function meanOf(xs) {
+  let sum = 0;
+  for (const x2 of xs) sum += x2;
+  return sum / xs.length;
+}
+function populationStd(xs, mean2) {
+  if (xs.length < 2) return 0;
+  let sum = 0;
+  for (const x2 of xs) sum += (x2 - mean2) ** 2;
+  return Math.sqrt(sum / xs.length);
+}
+function stepStats(left, right) {
+  const meanBefore = meanOf(left);
+  const meanAfter = meanOf(right);
+  const stdBefore = populationStd(left, meanBefore);
+  const stdAfter = populationStd(right, meanAfter);
+  const n1 = left.length;
+  const n2 = right.length;
+  let pValue2 = 1;
+  if (n1 + n2 > 2) {
+    const df = n1 + n2 - 2;
+    const pooled = ((n1 - 1) * stdBefore ** 2 + (n2 - 1) * stdAfter ** 2) / df;
+    const denominator = Math.sqrt(pooled * (1 / n1 + 1 / n2));
+    const t = (meanBefore - meanAfter) / denominator;
+    if (Number.isNaN(t)) pValue2 = 1;
+    else if (!Number.isFinite(t)) pValue2 = 0;
+    else pValue2 = 2 * (1 - (0, import_stats_base_dists_t_cdf2.default)(Math.abs(t), df));
+  }
+  return { meanBefore, meanAfter, stdBefore, stdAfter, nBefore: n1, nAfter: n2, pValue: pValue2 };
+}
+var Divergence = class {
+  n;
+  /** prefix[i * (n + 1) + j] = Σ_{a<i, b<j} |x_a − x_b|. */
+  prefix;
+  constructor(window2) {
+    const n = window2.length;
+    this.n = n;
+    const w = n + 1;
+    const prefix = new Float64Array(w * w);
+    for (let i2 = 0; i2 < n; i2++) {
+      let row = 0;
+      for (let j = 0; j < n; j++) {
+        row += Math.abs(window2[i2] - window2[j]);
+        prefix[(i2 + 1) * w + j + 1] = prefix[i2 * w + j + 1] + row;
+      }
+    }
+    this.prefix = prefix;
+  }
+  /** Σ over a ∈ [a0, a1), b ∈ [b0, b1) of |x_a − x_b|. */
+  rect(a0, a1, b0, b1) {
+    const w = this.n + 1;
+    const p = this.prefix;
+    return p[a1 * w + b1] - p[a0 * w + b1] - p[a1 * w + b0] + p[a0 * w + b0];
+  }
+  /**
+   * The best split of [start, end): τ and κ with start < τ < κ ≤ end maximising
+   * Q(τ, κ) = 2/(n+m) Σ|X−Y| − 2m/((n+m)(n−1)) Σ_{i<k}|X_i−X_k| − 2n/((n+m)(m−1)) Σ_{j<k}|Y_j−Y_k|,
+   * X = [start, τ), Y = [τ, κ) (a term whose n−1 or m−1 is 0 counts 0, as in
+   * Otava). Ties go to the smallest τ, then κ (numpy's argmax order).
+   */
+  best(start, end) {
+    let best = { index: start + 1, qhat: -Infinity };
+    for (let tau = start + 1; tau < end; tau++) {
+      const n = tau - start;
+      const withinX = this.rect(start, tau, start, tau) / 2;
+      for (let kappa = tau + 1; kappa <= end; kappa++) {
+        const m = kappa - tau;
+        const cross = this.rect(start, tau, tau, kappa);
+        const withinY = this.rect(tau, kappa, tau, kappa) / 2;
+        const q = 2 / (n + m) * cross - (n > 1 ? 2 * m / ((n + m) * (n - 1)) * withinX : 0) - (m > 1 ? 2 * n / ((n + m) * (m - 1)) * withinY : 0);
+        if (q > best.qhat) best = { index: tau, qhat: q };
+      }
+    }
+    return best;
+  }
+};
+function intervalsOf(indexes, length) {
+  const bounds = [0, ...indexes, length];
+  const out = [];
+  for (let i2 = 0; i2 + 1 < bounds.length; i2++) if (bounds[i2] !== bounds[i2 + 1]) out.push([bounds[i2], bounds[i2 + 1]]);
+  return out;
+}
+function statsAt(series, index, indexes) {
+  const at = indexes.indexOf(index);
+  const from = at > 0 ? indexes[at - 1] : 0;
+  const to = at + 1 < indexes.length ? indexes[at + 1] : series.length;
+  return stepStats(series.slice(from, index), series.slice(index, to));
+}
+function windowChangePoints(window2, maxPValue) {
+  const divergence = new Divergence(window2);
+  const found = [];
+  for (; ; ) {
+    const candidates = intervalsOf(found, window2.length).filter(([a2, b3]) => b3 - a2 > 1).map(([a2, b3]) => ({ ...divergence.best(a2, b3), interval: [a2, b3] }));
+    if (candidates.length === 0) break;
+    const candidate = candidates.reduce((p, c) => c.qhat > p.qhat ? c : p);
+    const [a, b] = candidate.interval;
+    const stats = stepStats(window2.slice(a, candidate.index), window2.slice(candidate.index, b));
+    if (!(stats.pValue <= maxPValue)) break;
+    found.push(candidate.index);
+    found.sort((p, q) => p - q);
+  }
+  return found;
+}
+function weakChangePoints(series, windowLength, maxPValue) {
+  const step = Math.floor(windowLength / 2);
+  const found = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < series.length) {
+    const end = Math.min(start + windowLength, series.length);
+    const local = windowChangePoints(series.slice(start, end), maxPValue).map((i2) => i2 + start);
+    for (const i2 of local) found.add(i2);
+    start = Math.max(local.length > 0 ? local[local.length - 1] : 0, start + step);
+  }
+  return [...found].sort((p, q) => p - q);
+}
+function changePoints(series, options = DEFAULT_CHANGE_POINT_OPTIONS) {
+  if (options.windowLength < 2) throw new RangeError("windowLength must be at least 2");
+  if (series.length < 3) return [];
+  const { maxPValue, minMagnitude } = options;
+  const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
+  const indexes = weakChangePoints(series, options.windowLength, firstPass);
+  let points = indexes.map((index) => ({ index, stats: statsAt(series, index, indexes) }));
+  while (points.length > 0) {
+    let weakest = points.reduce((p, c) => c.stats.pValue > p.stats.pValue ? c : p);
+    if (weakest.stats.pValue < maxPValue) {
+      weakest = points.reduce((p, c) => changeMagnitude(c.stats) < changeMagnitude(p.stats) ? c : p);
+      if (changeMagnitude(weakest.stats) > minMagnitude) break;
+    }
+    const at = points.indexOf(weakest);
+    points = points.filter((p) => p !== weakest);
+    const remaining = points.map((p) => p.index);
+    for (const i2 of options.reTest === "neighbours" ? [at - 1, at] : [at, at + 1]) {
+      if (i2 >= 0 && i2 < points.length) points[i2] = { index: points[i2].index, stats: statsAt(series, points[i2].index, remaining) };
+    }
+  }
+  return points;
+}
+
+// action/src/gate/change-rows.ts
+var CHANGES_SCHEMA = "perf-gate/changes@1";
+function pointOf(metric) {
+  if (metric.samples && metric.samples.length > 0) return median(metric.samples);
+  return metric.value ?? void 0;
+}
+function seriesOf(sets, include) {
+  const byKey = /* @__PURE__ */ new Map();
+  sets.forEach((set, run) => {
+    for (const b of set.benchmarks) {
+      if (b.status !== "ok" || !include(b.id)) continue;
+      for (const [name, metric] of Object.entries(b.metrics)) {
+        const value = pointOf(metric);
+        if (value === void 0 || !Number.isFinite(value)) continue;
+        const key = `${b.id}\0${name}`;
+        const series = byKey.get(key) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
+        series.at.push(run);
+        series.values.push(value);
+        byKey.set(key, series);
+      }
+    }
+  });
+  return [...byKey.values()];
+}
+function intervalOf(s) {
+  const df = s.nBefore + s.nAfter - 2;
+  if (df < 1 || s.meanBefore === 0) return [forwardChange(s), forwardChange(s)];
+  const pooled = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
+  const half = (0, import_stats_base_dists_t_quantile3.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
+  const diff = s.meanAfter - s.meanBefore;
+  return [(diff - half) / Math.abs(s.meanBefore), (diff + half) / Math.abs(s.meanBefore)];
+}
+function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) {
+  const rows = [];
+  for (const series of seriesOf(sets, include)) {
+    for (const point of changePoints(series.values, options)) {
+      const run = series.at[point.index];
+      if (run < firstRun) continue;
+      const entry = entries2[run];
+      const change = forwardChange(point.stats);
+      rows.push({
+        testbed,
+        benchmark: series.benchmark,
+        metric: series.metric,
+        unit: series.unit,
+        direction: series.direction,
+        commit: entry.commit,
+        runId: entry.runId,
+        created: entry.created,
+        previousCommit: entries2[series.at[point.index - 1]].commit,
+        change,
+        interval: intervalOf(point.stats),
+        pValue: point.stats.pValue,
+        regression: series.direction === "higher" ? change < 0 : change > 0,
+        stats: point.stats,
+        runs: series.values.length
+      });
+    }
+  }
+  return rows.sort((p, q) => p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1);
+}
+
+// action/src/report/changes.ts
+var HEADER = ["benchmark", "metric", "testbed", "commits", "before \u2192 after", "change (95% CI)", "p", "verdict"];
+function cells(row, escape3) {
+  const scale = scaleFor(row.unit, [row.stats.meanBefore, row.stats.meanAfter]);
+  return [
+    escape3(row.benchmark),
+    escape3(row.metric),
+    escape3(row.testbed),
+    `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`,
+    `${formatValue(row.stats.meanBefore, scale)} \u2192 ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`,
+    formatChange(row.change, row.interval),
+    formatP(row.pValue),
+    row.regression ? "slower" : "faster"
+  ];
+}
+function summary(report2) {
+  const runs = Object.entries(report2.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(", ") || "none";
+  const regressions = report2.changes.filter((c) => c.regression).length;
+  return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}`;
+}
+function changesText(report2) {
+  const head = `${summary(report2)}
+`;
+  if (report2.changes.length === 0) return head;
+  const rows = [HEADER, ...report2.changes.map((c) => cells(c, (t) => escapeTerminal(t)))];
+  const widths = HEADER.map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
+  return head + rows.map((r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()).join("\n") + "\n";
+}
+function changesMarkdown(report2) {
+  const lines = [`### Change points on main`, "", escapeMarkdown(summary(report2)), ""];
+  if (report2.changes.length === 0) return `${lines.join("\n")}
+`;
+  lines.push(`| ${HEADER.join(" | ")} |`, `| ${HEADER.map(() => "---").join(" | ")} |`);
+  for (const c of report2.changes) lines.push(`| ${cells(c, escapeMarkdown).join(" | ")} |`);
+  return `${lines.join("\n")}
+`;
+}
+
+// action/src/pipeline/history-changes.ts
+async function historyChanges(history, query) {
+  const options = query.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
+  const all = await history.list();
+  const testbeds = [...new Set(all.map((e) => e.testbed))];
+  if (query.testbed !== void 0 && !testbeds.includes(query.testbed)) {
+    throw new InputError(history.description, `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
+  }
+  const pattern2 = query.benchmark === void 0 ? null : globToRegExp(query.benchmark);
+  const include = (id) => pattern2 === null || pattern2.test(id);
+  const report2 = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
+  for (const testbed of query.testbed !== void 0 ? [query.testbed] : testbeds) {
+    const entries2 = all.filter((e) => e.testbed === testbed);
+    const sets = await history.readMany(entries2);
+    report2.runs[testbed] = entries2.length;
+    report2.changes.push(...changesOfRuns(testbed, entries2, sets, include, options, query.since ? query.since(entries2) : 0));
+  }
+  return report2;
+}
+function sinceRun(since, repo) {
+  if (/^\d{4}-\d{2}-\d{2}/.test(since)) {
+    const date = new Date(since);
+    if (Number.isNaN(date.getTime())) throw new InputError("--since", `expected a commit, a ref or a date such as 2026-01-31, found "${since}"`);
+    return (entries2) => {
+      const at = entries2.findIndex((e) => new Date(e.created) >= date);
+      return at < 0 ? entries2.length : at;
+    };
+  }
+  const commit = headCommit(repo, since);
+  if (!commit) throw new InputError("--since", `${JSON.stringify(since)} names no commit in ${repo} (give a commit, a ref or a date)`);
+  return (entries2) => {
+    const last = entries2.map((e) => e.commit).lastIndexOf(commit);
+    if (last < 0) throw new InputError("--since", `${since} (${commit.slice(0, 12)}) has no run in the history on testbed ${entries2[0]?.testbed ?? "?"}; perf-gate history list shows the runs`);
+    return last + 1;
+  };
+}
+
+// action/src/cli/history.ts
 var USAGE8 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
+       perf-gate history changes [--history DIR] [--testbed ID] [--since REF|DATE]
+                                 [--benchmark GLOB] [--json FILE] [--markdown FILE]
        perf-gate history import [--history DIR] --testbed ID [--suite NAME]
                                 [--bencher-branch B] [--bencher-testbed T] FILE
 
@@ -64711,6 +65003,15 @@ The run history: every run of the base branch, per testbed, one file per run
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
+  changes the change points of every benchmark \xD7 metric \xD7 testbed series
+          (one point per run: its median), newest first: the commit range
+          each step came in, its size with a 95 % interval, and its p-value
+          (E-Divisive means with a t-test, as Apache Otava finds them)
+  --since REF     changes: only steps after REF (a commit or ref with a run
+                  in the history) or after DATE (YYYY-MM-DD)
+  --benchmark GLOB changes: only benchmarks whose id matches (\`parse/*\`)
+  --json FILE, --markdown FILE
+                  changes: also write the change points as JSON or Markdown
   import  append the runs of github-action-benchmark's data.js or data.json
           (its gh-pages history) or of Bencher's perf export (bencher perf
           \u2026 JSON) as runs of their commits on testbed ID; importing the
@@ -64723,7 +65024,21 @@ The run history: every run of the base branch, per testbed, one file per run
   --before DATE   prune: the oldest creation time to keep
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
-var FLAGS = { history: "string", commit: "string", testbed: "string", before: "string", runs: "string", tolerance: "string", suite: "string", "bencher-branch": "string", "bencher-testbed": "string" };
+var FLAGS = {
+  history: "string",
+  commit: "string",
+  testbed: "string",
+  before: "string",
+  runs: "string",
+  tolerance: "string",
+  suite: "string",
+  "bencher-branch": "string",
+  "bencher-testbed": "string",
+  since: "string",
+  benchmark: "string",
+  json: "string",
+  markdown: "string"
+};
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
     name: "history",
@@ -64797,6 +65112,22 @@ ${listText(entries2)}`);
           ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
           return EXIT.pass;
         }
+        case "changes": {
+          only(["history", "testbed", "since", "benchmark", "json", "markdown"]);
+          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+          const outputs = ["json", "markdown"].filter((f) => flags[f] !== void 0).map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" }));
+          prepareOutputPaths(outputs, ctx.cwd);
+          const report2 = await historyChanges(history, {
+            ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+            ...flags.benchmark !== void 0 ? { benchmark: flags.benchmark } : {},
+            ...flags.since !== void 0 ? { since: sinceRun(flags.since, ctx.cwd) } : {}
+          });
+          ctx.stdout(changesText(report2));
+          if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
+`, "--json");
+          if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report2), "--markdown");
+          return EXIT.pass;
+        }
         case "import": {
           only(["history", "testbed", "suite", "bencher-branch", "bencher-testbed"]);
           if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
@@ -64827,12 +65158,12 @@ function noiseText(rows, runs, testbed, tolerance) {
 `;
   if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
 `;
-  const cells = [
+  const cells2 = [
     ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
     ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (ab: true) or widen the tolerance"])
   ];
-  const widths = cells[0].map((_, i2) => maxOf(cells.map((c) => c[i2].length)));
-  return head + cells.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
+  const widths = cells2[0].map((_, i2) => maxOf(cells2.map((c) => c[i2].length)));
+  return head + cells2.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 function listText(entries2) {
   const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
@@ -65184,7 +65515,7 @@ var Summary = class {
    */
   addTable(rows) {
     const tableBody = rows.map((row) => {
-      const cells = row.map((cell) => {
+      const cells2 = row.map((cell) => {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
         }
@@ -65193,7 +65524,7 @@ var Summary = class {
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data2, attrs);
       }).join("");
-      return this.wrap("tr", cells);
+      return this.wrap("tr", cells2);
     }).join("");
     const element = this.wrap("table", tableBody);
     return this.addRaw(element).addEOL();
@@ -65284,7 +65615,7 @@ var Summary = class {
   }
 };
 var _summary = new Summary();
-var summary = _summary;
+var summary2 = _summary;
 
 // node_modules/@actions/core/lib/platform.js
 import os3 from "os";
@@ -69542,16 +69873,16 @@ function fit2(text, max2 = MAX_CHECK_TEXT_CHARS) {
 async function publishCheckRun(api, request2) {
   const batches = annotationBatches(request2.annotations);
   const title = fit2(request2.title, 1e3);
-  const summary2 = fit2(request2.summary);
+  const summary3 = fit2(request2.summary);
   const created = await api.createCheckRun(request2.repo, {
     name: request2.name,
     headSha: request2.headSha,
     conclusion: request2.conclusion,
-    output: { title, summary: summary2, annotations: batches[0] ?? [] },
+    output: { title, summary: summary3, annotations: batches[0] ?? [] },
     ...request2.detailsUrl ? { detailsUrl: request2.detailsUrl } : {}
   });
   for (const batch of batches.slice(1)) {
-    await api.updateCheckRun(request2.repo, created.id, { title, summary: summary2, annotations: batch });
+    await api.updateCheckRun(request2.repo, created.id, { title, summary: summary3, annotations: batch });
   }
   return { id: created.id, url: created.url, batches: Math.max(1, batches.length) };
 }
@@ -70681,8 +71012,8 @@ function coreLog() {
     setOutput: (name, value) => setOutput(name, value),
     appendSummary: async (markdown) => {
       if (!process.env["GITHUB_STEP_SUMMARY"]) return;
-      await summary.addRaw(markdown, true).write();
-      summary.emptyBuffer();
+      await summary2.addRaw(markdown, true).write();
+      summary2.emptyBuffer();
     }
   };
 }

@@ -4,6 +4,8 @@ import {
   type RunDeps,
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf } from '../model/index.js';
+import { changesMarkdown, changesText, historyChanges, sinceRun } from '../pipeline/history-changes.js';
+import { writeOutputFile } from '../pipeline/publish.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
@@ -11,6 +13,8 @@ const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--te
        perf-gate history show [--history DIR] RUN
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
+       perf-gate history changes [--history DIR] [--testbed ID] [--since REF|DATE]
+                                 [--benchmark GLOB] [--json FILE] [--markdown FILE]
        perf-gate history import [--history DIR] --testbed ID [--suite NAME]
                                 [--bencher-branch B] [--bencher-testbed T] FILE
 
@@ -33,6 +37,15 @@ The run history: every run of the base branch, per testbed, one file per run
                   else .perf-gate/history)
   --commit SHA    the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
+  changes the change points of every benchmark × metric × testbed series
+          (one point per run: its median), newest first: the commit range
+          each step came in, its size with a 95 % interval, and its p-value
+          (E-Divisive means with a t-test, as Apache Otava finds them)
+  --since REF     changes: only steps after REF (a commit or ref with a run
+                  in the history) or after DATE (YYYY-MM-DD)
+  --benchmark GLOB changes: only benchmarks whose id matches (\`parse/*\`)
+  --json FILE, --markdown FILE
+                  changes: also write the change points as JSON or Markdown
   import  append the runs of github-action-benchmark's data.js or data.json
           (its gh-pages history) or of Bencher's perf export (bencher perf
           … JSON) as runs of their commits on testbed ID; importing the
@@ -46,7 +59,10 @@ The run history: every run of the base branch, per testbed, one file per run
   --runs N        noise: learn from the newest N runs (default 20)
   --tolerance PCT noise: the tolerance to check against (default 5%)`;
 
-const FLAGS = { history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string', 'bencher-branch': 'string', 'bencher-testbed': 'string' } as const;
+const FLAGS = {
+  history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string', 'bencher-branch': 'string', 'bencher-testbed': 'string',
+  since: 'string', benchmark: 'string', json: 'string', markdown: 'string',
+} as const;
 
 /** The `perf-gate history` command, with this machine's testbed injectable for tests. */
 export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = defaultDeps): Command {
@@ -118,6 +134,21 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           if (testbed === undefined) throw new InputError('--testbed', "this machine's testbed could not be read; give --testbed ID");
           const noise = await historyNoise(history, testbed, runs);
           ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
+          return EXIT.pass;
+        }
+        case 'changes': {
+          only(['history', 'testbed', 'since', 'benchmark', 'json', 'markdown']);
+          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+          const outputs = (['json', 'markdown'] as const).filter((f) => flags[f] !== undefined).map((f) => ({ flag: `--${f}`, path: flags[f]!, kind: 'file' as const }));
+          prepareOutputPaths(outputs, ctx.cwd);
+          const report = await historyChanges(history, {
+            ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
+            ...(flags.benchmark !== undefined ? { benchmark: flags.benchmark } : {}),
+            ...(flags.since !== undefined ? { since: sinceRun(flags.since, ctx.cwd) } : {}),
+          });
+          ctx.stdout(changesText(report));
+          if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
+          if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report), '--markdown');
           return EXIT.pass;
         }
         case 'import': {

@@ -48430,9 +48430,9 @@ function defaultDeps() {
 }
 
 // action/src/runner/perf-tool.ts
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync as readFileSync3 } from "node:fs";
-import { join as join3 } from "node:path";
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { existsSync, readFileSync as readFileSync4 } from "node:fs";
+import { join as join4 } from "node:path";
 
 // action/src/adapters/index.ts
 import { readdirSync as readdirSync2, readFileSync as readFileSync2, statSync } from "node:fs";
@@ -58054,12 +58054,129 @@ function pickShared(meta2) {
   return meta2.testbed ? { testbed: meta2.testbed } : {};
 }
 
+// action/src/runner/counter.ts
+import { spawn as spawn2, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join as join3 } from "node:path";
+
+// action/src/runner/failure.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+var LOG_TAIL_LINES = 20;
+var LOG_TAIL_CHARS = 4e3;
+function logTail(path2, lines = LOG_TAIL_LINES) {
+  let text;
+  try {
+    text = readFileSync3(path2, "utf8");
+  } catch {
+    return "";
+  }
+  const tail = text.replace(/\s+$/, "").split("\n").slice(-lines).join("\n");
+  return tail.length > LOG_TAIL_CHARS ? tail.slice(-LOG_TAIL_CHARS) : tail;
+}
+function describeExit(step, result, timeoutSeconds) {
+  if (result.timedOut) return `${step} timed out after ${timeoutSeconds} s; its process group was killed`;
+  if (result.signal) return `${step} was killed by ${result.signal}`;
+  if (result.exitCode !== 0) return `${step} exited with code ${String(result.exitCode)}`;
+  return null;
+}
+function benchmarkError(message, result, logPath) {
+  return {
+    message,
+    exitCode: result ? result.exitCode : null,
+    signal: result ? result.timedOut && !result.signal ? "SIGTERM" : result.signal : null,
+    logTail: logTail(logPath)
+  };
+}
+function belongsTo(b, suite, point) {
+  const inSuite = b.suite !== void 0 ? b.suite === suite : b.id.startsWith(`${suite}/`);
+  return inSuite && Object.entries(point).every(([k, v]) => b.params?.[k] === v);
+}
+function failedRows(suite, point, suffix, delivered, expected, error2) {
+  const params = Object.keys(point).length ? { ...point } : void 0;
+  const missing = expected.filter((b) => belongsTo(b, suite, point) && !delivered.has(b.id));
+  const rows = missing.map((b) => ({
+    id: b.id,
+    suite,
+    ...b.params || params ? { params: { ...b.params, ...params } } : {},
+    status: "failed",
+    error: error2,
+    metrics: {}
+  }));
+  if (rows.length > 0) return rows;
+  return [{ id: `${suite}${suffix}`, suite, ...params ? { params } : {}, status: "failed", error: error2, metrics: {} }];
+}
+
+// action/src/runner/counter.ts
+function toolVersion(program, env) {
+  const r = spawnSync(program, ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
+}
+var STDERR_KEEP_CHARS = 4e3;
+function killGroup2(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+  }
+}
+function tailOf(text) {
+  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
+  return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
+}
+function countOnce(command, repeat, dir, options) {
+  mkdirSync(dir, { recursive: true });
+  const [program, ...args] = options.tool.argv(command, dir);
+  return new Promise((resolve14, reject) => {
+    const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== void 0) killGroup2(child.pid);
+    }, options.timeoutMs);
+    child.once("error", (error2) => {
+      clearTimeout(timer);
+      reject(error2);
+    });
+    let ended = { code: null, signal: null };
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      ended = { code, signal };
+      if (child.pid !== void 0) killGroup2(child.pid);
+    });
+    child.once("close", () => {
+      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
+      if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
+      resolve14(run);
+    });
+  });
+}
+function runFailed(run) {
+  return run.timedOut || run.signal !== null || run.exitCode !== 0;
+}
+async function countCommands(options) {
+  const all = [];
+  for (const [i2, command] of options.commands.entries()) {
+    const runs = [];
+    for (let repeat = 0; repeat < options.repeats; repeat++) {
+      const run = await countOnce(command, repeat, join3(options.workDir, `${i2}-${repeat}`), options);
+      runs.push(run);
+      if (runFailed(run)) break;
+    }
+    all.push(runs);
+  }
+  return all;
+}
+
 // action/src/runner/perf-tool.ts
 var PERF_UNSUPPORTED_FIX = 'the CPU or VM exposes no hardware counters to perf (a VM needs a virtual PMU; perf_event_paranoid 3 or more forbids counting without root: sudo sysctl -w kernel.perf_event_paranoid=2); use "counter: cachegrind", which simulates the CPU and counts anywhere';
 var perfTool = {
   name: "perf",
   under: "under perf stat",
-  argv: (command, dir) => ["perf", "stat", "-x,", "-o", join3(dir, PERF_FILE), "-e", PERF_EVENTS.map((e) => `${e.event}:u`).join(","), "--", "sh", "-c", command],
+  argv: (command, dir) => ["perf", "stat", "-x,", "-o", join4(dir, PERF_FILE), "-e", PERF_EVENTS.map((e) => `${e.event}:u`).join(","), "--", "sh", "-c", command],
   missing: (env) => perfVersion(env) === null ? `${PERF_MISSING}: ${INSTALL_PERF}` : null,
   nothingCountedFix: PERF_UNSUPPORTED_FIX,
   complaints: () => "",
@@ -58076,12 +58193,10 @@ var PERF_FILE = "perf-stat.csv";
 var PERF_MISSING = "perf is not on PATH (or does not run)";
 var INSTALL_PERF = "install perf (apt-get install linux-perf on Debian, linux-tools-$(uname -r) on Ubuntu, dnf install perf)";
 function perfVersion(env) {
-  const r = spawnSync("perf", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
+  return toolVersion("perf", env);
 }
 function probePerfCounters(env) {
-  const r = spawnSync("perf", ["stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
+  const r = spawnSync2("perf", ["stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
   if (r.error || r.status !== 0) return null;
   try {
     const [result] = perfStatAdapter.parse(fileInput("perf stat", r.stderr));
@@ -58092,9 +58207,9 @@ function probePerfCounters(env) {
   }
 }
 function perfCounts(run) {
-  const path2 = join3(run.dir, PERF_FILE);
+  const path2 = join4(run.dir, PERF_FILE);
   if (!existsSync(path2)) throw new InputError(path2, 'perf stat wrote no output file; expected its -x, lines ("value,unit,event,\u2026")');
-  const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync3(path2, "utf8")));
+  const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync4(path2, "utf8")));
   const values = {};
   const unavailable = {};
   for (const { event, metric } of PERF_EVENTS) {
@@ -58158,12 +58273,12 @@ function checkRunner(level, runner) {
 }
 
 // action/src/pipeline/inputs.ts
-import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync4, statSync as statSync4 } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync5, statSync as statSync4 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // action/src/config/budgets.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync4, statSync as statSync2 } from "node:fs";
-import { join as join4, relative as relative2, resolve as resolve2 } from "node:path";
+import { readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
+import { join as join5, relative as relative2, resolve as resolve2 } from "node:path";
 
 // action/schemas/budgets.schema.json
 var budgets_schema_default = {
@@ -58542,7 +58657,7 @@ function loadBudgets(paths, cwd) {
       throw new InputError(p, "no such budget file or folder");
     }
     if (!isDir) return [abs];
-    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join4(abs, n));
+    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join5(abs, n));
   });
   const defaults2 = { ...DEFAULT_BUDGET_DEFAULTS };
   const setBy = {};
@@ -58551,7 +58666,7 @@ function loadBudgets(paths, cwd) {
     const shown = relative2(cwd, abs) || abs;
     let text;
     try {
-      text = readFileSync4(abs, "utf8");
+      text = readFileSync5(abs, "utf8");
     } catch (error2) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
@@ -58571,7 +58686,7 @@ function loadBudgets(paths, cwd) {
 }
 
 // action/src/config/perf-gate-config.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
 // action/schemas/perf-gate-config.schema.json
@@ -58986,7 +59101,7 @@ function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
   let text;
   try {
-    text = readFileSync5(absolute, "utf8");
+    text = readFileSync6(absolute, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
@@ -59003,15 +59118,15 @@ function historySetting(raw2, baseDir) {
 }
 
 // action/src/store/folder-store.ts
-import { mkdirSync as mkdirSync2, readdirSync as readdirSync4 } from "node:fs";
-import { join as join6 } from "node:path";
+import { mkdirSync as mkdirSync3, readdirSync as readdirSync4 } from "node:fs";
+import { join as join7 } from "node:path";
 
 // action/src/store/result-set-file.ts
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname as dirname3, join as join5 } from "node:path";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname as dirname3, join as join6 } from "node:path";
 function writeFileAtomic(path2, text) {
-  mkdirSync(dirname3(path2), { recursive: true });
-  const temp = join5(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+  mkdirSync2(dirname3(path2), { recursive: true });
+  const temp = join6(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
   let fd2;
   try {
     fd2 = openSync(temp, "w", 420);
@@ -59042,7 +59157,7 @@ function folderStore(options) {
     location: dir,
     async checkWritable() {
       try {
-        mkdirSync2(dir, { recursive: true });
+        mkdirSync3(dir, { recursive: true });
       } catch (error2) {
         throw new InputError(configuredIn.file, `cannot create the baselines folder ${dir}: ${error2.code ?? String(error2)}`, void 0, configuredIn.key);
       }
@@ -59052,7 +59167,7 @@ function folderStore(options) {
       return { results: read([dir]), source: dir };
     },
     async record(results, part) {
-      const path2 = join6(dir, baselineFileName(part));
+      const path2 = join7(dir, baselineFileName(part));
       writeResultSet(path2, results);
       return path2;
     }
@@ -59595,8 +59710,8 @@ function readHeader(bytes, file) {
 }
 
 // action/src/store/history/folder-store.ts
-import { closeSync as closeSync2, existsSync as existsSync2, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync6, rmSync as rmSync2, statSync as statSync3, writeSync as writeSync2 } from "node:fs";
-import { join as join7 } from "node:path";
+import { closeSync as closeSync2, existsSync as existsSync2, mkdirSync as mkdirSync4, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync7, rmSync as rmSync2, statSync as statSync3, writeSync as writeSync2 } from "node:fs";
+import { join as join8 } from "node:path";
 var DEFAULT_HISTORY_FOLDER = ".perf-gate/history";
 function folderBackend(root) {
   const view = {
@@ -59604,9 +59719,9 @@ function folderBackend(root) {
       const tops = testbed !== void 0 ? [testbed] : subfolders(root);
       const out = [];
       for (const t of tops) {
-        for (const y of subfolders(join7(root, t))) {
-          for (const m of subfolders(join7(root, t, y))) {
-            for (const name of entries(join7(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+        for (const y of subfolders(join8(root, t))) {
+          for (const m of subfolders(join8(root, t, y))) {
+            for (const name of entries(join8(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
           }
         }
       }
@@ -59616,7 +59731,7 @@ function folderBackend(root) {
       const out = /* @__PURE__ */ new Map();
       for (const p of paths) {
         try {
-          out.set(p, readFileSync6(join7(root, p)));
+          out.set(p, readFileSync7(join8(root, p)));
         } catch (error2) {
           if (error2.code !== "ENOENT") throw error2;
           out.set(p, void 0);
@@ -59631,12 +59746,12 @@ function folderBackend(root) {
       return view;
     },
     async apply(plan, { exclusive }) {
-      const release = exclusive ? lock(join7(root, ".lock")) : () => void 0;
+      const release = exclusive ? lock(join8(root, ".lock")) : () => void 0;
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes } of change.add) writeFileAtomic(join7(root, path2), bytes);
-        for (const path2 of change.remove) rmSync2(join7(root, path2), { force: true });
+        for (const { path: path2, bytes } of change.add) writeFileAtomic(join8(root, path2), bytes);
+        for (const path2 of change.remove) rmSync2(join8(root, path2), { force: true });
         return change;
       } finally {
         release();
@@ -59645,7 +59760,7 @@ function folderBackend(root) {
   };
 }
 function subfolders(dir) {
-  return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join7(dir, name)).isDirectory());
+  return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join8(dir, name)).isDirectory());
 }
 function entries(dir) {
   if (!existsSync2(dir)) return [];
@@ -59657,7 +59772,7 @@ function lock(path2) {
     fd2 = openSync2(path2, "wx");
   } catch (error2) {
     if (error2.code === "ENOENT") {
-      mkdirSync3(join7(path2, ".."), { recursive: true });
+      mkdirSync4(join8(path2, ".."), { recursive: true });
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
@@ -59676,7 +59791,7 @@ function folderHistory(root, validate5) {
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 
 // action/src/store/history/git.ts
 import { execFile } from "node:child_process";
@@ -59796,9 +59911,9 @@ function gitBranchBackend(options) {
     };
   }
   async function commitOf(tip, change) {
-    const temp = mkdtempSync(join8(tmpdir(), "perf-gate-index-"));
+    const temp = mkdtempSync(join9(tmpdir(), "perf-gate-index-"));
     try {
-      const env = { GIT_INDEX_FILE: join8(temp, "index") };
+      const env = { GIT_INDEX_FILE: join9(temp, "index") };
       await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
       const lines = [];
       for (const { path: path2, bytes } of change.add) {
@@ -60101,7 +60216,7 @@ function noBaselineText(selection, testbed, where2) {
 }
 
 // action/src/pipeline/output-parser.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 
 // action/src/adapters/marker-lines.ts
 function markerLinesAdapter(spec, source = "perf-gate.yml") {
@@ -60221,7 +60336,7 @@ function markerLinesFromOptions(options, source, suite) {
 // action/src/pipeline/output-parser.ts
 var parseOutputFile = (path2, format2, options, name) => {
   if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), format2);
+  return parseInput(fileInput(path2, readFileSync8(path2, "utf8"), name), format2);
 };
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
@@ -60258,7 +60373,7 @@ function configOutputParser(config) {
   }
   return (path2, format2, options, name) => {
     const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
+    return adapter ? parseInput(fileInput(path2, readFileSync8(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
   };
 }
 
@@ -60313,7 +60428,7 @@ function historyStoreAt(request2) {
 }
 async function checkFolderWritable(dir) {
   try {
-    mkdirSync4(dir, { recursive: true });
+    mkdirSync5(dir, { recursive: true });
     accessSync(dir, constants2.W_OK);
   } catch (error2) {
     throw new InputError(dir, `the history folder cannot be written: ${error2.code ?? String(error2)}`);
@@ -60366,7 +60481,7 @@ function onlySuites(set, suites) {
 
 // action/src/pipeline/history.ts
 import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
@@ -61437,7 +61552,7 @@ function finish(row, budgets, differentTestbed, options) {
 import { execFileSync } from "node:child_process";
 import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 function git2(cwd, args) {
   return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
@@ -61462,7 +61577,7 @@ function addBaseWorktree(repo, ref) {
   } catch {
     throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync2(join9(tmpdir2(), "perf-gate-base-"));
+  const dir = mkdtempSync2(join10(tmpdir2(), "perf-gate-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
@@ -61530,7 +61645,7 @@ async function historyNoise(history, testbed, runs) {
 async function importHistory(history, path2, request2) {
   let text;
   try {
-    text = readFileSync8(path2, "utf8");
+    text = readFileSync9(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
@@ -61791,7 +61906,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
-import { join as join11, relative as relative3, isAbsolute } from "node:path";
+import { join as join12, relative as relative3, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -61962,56 +62077,9 @@ function xoroshiro128plus(seed) {
   return new XoroShiro128Plus(-1, ~seed, seed | 0, 0);
 }
 
-// action/src/runner/failure.ts
-import { readFileSync as readFileSync9 } from "node:fs";
-var LOG_TAIL_LINES = 20;
-var LOG_TAIL_CHARS = 4e3;
-function logTail(path2, lines = LOG_TAIL_LINES) {
-  let text;
-  try {
-    text = readFileSync9(path2, "utf8");
-  } catch {
-    return "";
-  }
-  const tail = text.replace(/\s+$/, "").split("\n").slice(-lines).join("\n");
-  return tail.length > LOG_TAIL_CHARS ? tail.slice(-LOG_TAIL_CHARS) : tail;
-}
-function describeExit(step, result, timeoutSeconds) {
-  if (result.timedOut) return `${step} timed out after ${timeoutSeconds} s; its process group was killed`;
-  if (result.signal) return `${step} was killed by ${result.signal}`;
-  if (result.exitCode !== 0) return `${step} exited with code ${String(result.exitCode)}`;
-  return null;
-}
-function benchmarkError(message, result, logPath) {
-  return {
-    message,
-    exitCode: result ? result.exitCode : null,
-    signal: result ? result.timedOut && !result.signal ? "SIGTERM" : result.signal : null,
-    logTail: logTail(logPath)
-  };
-}
-function belongsTo(b, suite, point) {
-  const inSuite = b.suite !== void 0 ? b.suite === suite : b.id.startsWith(`${suite}/`);
-  return inSuite && Object.entries(point).every(([k, v]) => b.params?.[k] === v);
-}
-function failedRows(suite, point, suffix, delivered, expected, error2) {
-  const params = Object.keys(point).length ? { ...point } : void 0;
-  const missing = expected.filter((b) => belongsTo(b, suite, point) && !delivered.has(b.id));
-  const rows = missing.map((b) => ({
-    id: b.id,
-    suite,
-    ...b.params || params ? { params: { ...b.params, ...params } } : {},
-    status: "failed",
-    error: error2,
-    metrics: {}
-  }));
-  if (rows.length > 0) return rows;
-  return [{ id: `${suite}${suffix}`, suite, ...params ? { params } : {}, status: "failed", error: error2, metrics: {} }];
-}
-
 // action/src/runner/invoke.ts
-import { existsSync as existsSync5, mkdirSync as mkdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
-import { join as join10 } from "node:path";
+import { existsSync as existsSync5, mkdirSync as mkdirSync6, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { join as join11 } from "node:path";
 
 // action/src/runner/run-log.ts
 import { existsSync as existsSync4, renameSync as renameSync2 } from "node:fs";
@@ -62047,8 +62115,8 @@ function processEnv(ctx, suite, extra) {
 }
 async function buildSuite(suite, cwd, dir, side2, ctx) {
   if (suite.build === null) return null;
-  mkdirSync5(dir, { recursive: true });
-  const logPath = join10(dir, side2 ? `build-${side2}.log` : "build.log");
+  mkdirSync6(dir, { recursive: true });
+  const logPath = join11(dir, side2 ? `build-${side2}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
@@ -62069,10 +62137,10 @@ function nonEmptyFile(path2) {
 }
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
-  mkdirSync5(inv.dir, { recursive: true });
-  const logPath = join10(inv.dir, `${inv.stem}.log`);
+  mkdirSync6(inv.dir, { recursive: true });
+  const logPath = join11(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join10(inv.dir, `${inv.stem}.output`);
+  const outputPath = join11(inv.dir, `${inv.stem}.output`);
   rmSync5(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
@@ -62179,7 +62247,7 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join11(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join12(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
@@ -62248,13 +62316,13 @@ function baseWorkdir(suite, checkouts) {
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
   }
-  return join11(checkouts.base, rel);
+  return join12(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join11(ctx.outDir, suite.name);
+    const dir = join12(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -62363,69 +62431,6 @@ import { join as join15 } from "node:path";
 // action/src/runner/run-commands.ts
 import { join as join14 } from "node:path";
 
-// action/src/runner/counter.ts
-import { spawn as spawn2 } from "node:child_process";
-import { mkdirSync as mkdirSync6 } from "node:fs";
-import { join as join12 } from "node:path";
-var STDERR_KEEP_CHARS = 4e3;
-function killGroup2(pid) {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-  }
-}
-function tailOf(text) {
-  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
-  return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
-}
-function countOnce(command, repeat, dir, options) {
-  mkdirSync6(dir, { recursive: true });
-  const [program, ...args] = options.tool.argv(command, dir);
-  return new Promise((resolve14, reject) => {
-    const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP_CHARS * 2);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid !== void 0) killGroup2(child.pid);
-    }, options.timeoutMs);
-    child.once("error", (error2) => {
-      clearTimeout(timer);
-      reject(error2);
-    });
-    let ended = { code: null, signal: null };
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      ended = { code, signal };
-      if (child.pid !== void 0) killGroup2(child.pid);
-    });
-    child.once("close", () => {
-      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
-      if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
-      resolve14(run);
-    });
-  });
-}
-function runFailed(run) {
-  return run.timedOut || run.signal !== null || run.exitCode !== 0;
-}
-async function countCommands(options) {
-  const all = [];
-  for (const [i2, command] of options.commands.entries()) {
-    const runs = [];
-    for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const run = await countOnce(command, repeat, join12(options.workDir, `${i2}-${repeat}`), options);
-      runs.push(run);
-      if (runFailed(run)) break;
-    }
-    all.push(runs);
-  }
-  return all;
-}
-
 // action/src/runner/counted-rows.ts
 function failureMessage(run, repeats, tool) {
   const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
@@ -62472,7 +62477,6 @@ function notCounted(id, message) {
 }
 
 // action/src/runner/cachegrind-tool.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
 import { readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
 import { join as join13 } from "node:path";
 var cachegrindTool = {
@@ -62503,9 +62507,7 @@ function valgrindArgs(command, dir) {
 var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
 var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
 function valgrindVersion(env) {
-  const r = spawnSync2("valgrind", ["--version"], { env, encoding: "utf8", timeout: 3e4 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
+  return toolVersion("valgrind", env);
 }
 var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
 function valgrindComplaints(dir) {

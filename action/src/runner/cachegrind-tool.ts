@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachegrindAdapter } from '../adapters/cachegrind.js';
 import { fileInput } from '../adapters/index.js';
-import type { CountedRun, CountingTool, RunCounts } from './counter.js';
+import { toolVersion, type CountedRun, type CountingTool, type RunCounts } from './counter.js';
 
 /**
  * `counter: cachegrind` (the default, and `perf-gate count`): valgrind's
@@ -62,9 +61,7 @@ export const INSTALL_VALGRIND = 'install the valgrind package (apt-get install v
 
 /** valgrind's version line ("valgrind-3.19.0"), or null when valgrind is not on the PATH of `env`. */
 export function valgrindVersion(env: NodeJS.ProcessEnv): string | null {
-  const r = spawnSync('valgrind', ['--version'], { env, encoding: 'utf8', timeout: 30_000 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
+  return toolVersion('valgrind', env);
 }
 
 // Cachegrind's notes on the host's caches, written on every start; noise beside a real complaint.

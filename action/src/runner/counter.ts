@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOG_TAIL_LINES } from './failure.js';
@@ -66,6 +66,13 @@ export interface CountedRun {
   pid: number | null;
   /** The run's own folder, holding the tool's files. */
   dir: string;
+}
+
+/** A counting tool's `--version` line ("valgrind-3.19.0"), or null when `program` is not on the PATH of `env` or does not run. */
+export function toolVersion(program: string, env: NodeJS.ProcessEnv): string | null {
+  const r = spawnSync(program, ['--version'], { env, encoding: 'utf8', timeout: 30_000 });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout.trim();
 }
 
 /** Characters of stderr kept while a run goes (the tail is cut to lines at the end). */

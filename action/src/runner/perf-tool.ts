@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileInput } from '../adapters/index.js';
 import { perfStatAdapter } from '../adapters/perf-stat.js';
 import { InputError } from '../model/index.js';
-import type { CountedRun, CountingTool, RunCounts } from './counter.js';
+import { toolVersion, type CountedRun, type CountingTool, type RunCounts } from './counter.js';
 
 /** What to do when perf runs but counts nothing: the reasons, most common first. */
 export const PERF_UNSUPPORTED_FIX =
@@ -52,9 +52,7 @@ export const INSTALL_PERF = 'install perf (apt-get install linux-perf on Debian,
 
 /** perf's version line ("perf version 6.1.x"), or null when perf is not on the PATH of `env`. */
 export function perfVersion(env: NodeJS.ProcessEnv): string | null {
-  const r = spawnSync('perf', ['--version'], { env, encoding: 'utf8', timeout: 30_000 });
-  if (r.error || r.status !== 0) return null;
-  return r.stdout.trim();
+  return toolVersion('perf', env);
 }
 
 /** What `perf stat` could count on this machine: the events it counted and those it could not, with perf's words. */

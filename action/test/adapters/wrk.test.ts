@@ -39,6 +39,11 @@ async function wrk(url: string, extra: string[] = ['-d1s']): Promise<string> {
   return run.stdout;
 }
 
+/** wrk's "Requests/sec:" figure of one run's output. */
+function rateOf(text: string): number {
+  return parseText(adapter, text, 'wrk.txt')[0]!.metrics.requests_per_sec!.value!;
+}
+
 describe('wrk adapter on real wrk runs against a loopback server', () => {
   let server: Server;
   let base: string;
@@ -48,7 +53,17 @@ describe('wrk adapter on real wrk runs against a loopback server', () => {
   before(async () => {
     server = await startServer();
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    for (const path of ['/', '/slow', '/missing']) out[path] = await wrk(`${base}${path}`);
+    // The fast and the slow endpoint, three one-second runs each, interleaved; each keeps its run with the most
+    // requests per second. A stall of this 2-core VM only ever lowers a run's rate (it once cut the fast
+    // endpoint to 47/s beside the slow one's 131/s), so the least disturbed run is the one that shows the server.
+    for (const path of ['/', '/slow']) out[path] = '';
+    for (let round = 0; round < 3; round++) {
+      for (const path of ['/', '/slow']) {
+        const text = await wrk(`${base}${path}`);
+        if (out[path] === '' || rateOf(text) > rateOf(out[path]!)) out[path] = text;
+      }
+    }
+    out['/missing'] = await wrk(`${base}/missing`);
     // wrk checks for timed-out requests every 2 s, so this run lasts 3 s.
     out['/stall'] = await wrk(`${base}/stall`, ['-d3s', '--timeout', '1s']);
     for (const [path, text] of Object.entries(out)) parsed[path] = parseText(adapter, text, `wrk${path.replace('/', '-')}.txt`)[0]!;

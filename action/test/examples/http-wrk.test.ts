@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { runTool } from '../support/system-tools.js';
 import { tempDir } from '../support/temp.js';
+import { measureUntilDecided } from '../support/undecided.js';
 import { requireTool } from '../support/tools.js';
 
 requireTool('wrk');
@@ -32,7 +33,16 @@ describe('examples/http-wrk: perf-gate run against a loopback server', () => {
 
   test('a healthy server passes the budgets, with requests/sec higher-is-better', async () => {
     const json = join(dir, 'ok.json');
-    const run = await runCli(['run', '--config', join(EXAMPLE, 'perf-gate.yml'), '--out', join(dir, 'ok'), '--json', json], EXAMPLE, { ...process.env });
+    const measure = (): ReturnType<typeof runCli> => runCli(['run', '--config', join(EXAMPLE, 'perf-gate.yml'), '--out', join(dir, 'ok'), '--json', json], EXAMPLE, { ...process.env });
+    // A stall of this 2-core VM while wrk runs holds every request in flight (a p99 of 1.76 s was seen with
+    // other test files running): the tail budget then fails for the machine, not the server. Such a run is
+    // measured again, at most twice; any other failing budget is returned at once.
+    const onlyTheTailFailed = (r: { status: number | null }): boolean => {
+      if (r.status !== 1) return false;
+      const failed = rowsOf(json).rows.filter((row) => row.budget?.result === 'fail');
+      return failed.length > 0 && failed.every((row) => row.metric === 'latency_p99');
+    };
+    const run = await measureUntilDecided(measure, onlyTheTailFailed);
     assert.equal(run.status, 0, run.stdout + run.stderr);
     const report = rowsOf(json);
     assert.equal(report.verdict, 'pass');

@@ -10,7 +10,7 @@ import { cachegrindTool } from '../../src/runner/cachegrind-tool.js';
 import { perfTool } from '../../src/runner/perf-tool.js';
 import { tempDir } from '../support/temp.js';
 
-const FIXTURE = new URL('../fixtures/perf-counter/counted', import.meta.url).pathname;
+const FIXTURE = new URL('../fixtures/perf-stat/counter-u', import.meta.url).pathname;
 
 /** A finished run of `./work` whose folder holds `perf-stat.csv` with these contents (or the fixture's). */
 function run(repeat: number, csv?: string): CountedRun {

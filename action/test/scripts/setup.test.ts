@@ -19,7 +19,7 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 /** The real utilities the scripts and shims use; nothing else of the machine is on PATH. */
 const UTILITIES = ['bash', 'env', 'dirname', 'mktemp', 'rm', 'paste', 'sed', 'find', 'touch', 'mkdir', 'cat', 'grep', 'ln'];
 /** An invocation that installs or builds something. */
-const INSTALLS = /^(apt-get (install|update)|python3 -m pip|go (install|build|test)|cargo (install|build|bench|fetch|criterion --bench)|mvn )/;
+const INSTALLS = /^(apt-get (install|update)|python3 -m (pip|venv)|pip install|go (install|build|test)|cargo (install|build|bench|fetch|criterion --bench)|mvn )/;
 
 function fakeMachine(world: string): { run: (env?: Record<string, string>) => { status: number | null; out: string; calls: string[] } } {
   const bash = findTool('bash')!;
@@ -27,7 +27,7 @@ function fakeMachine(world: string): { run: (env?: Record<string, string>) => { 
   for (const u of UTILITIES) symlinkSync(findTool(u)!, join(world, 'sys', u));
   cpSync(join(ROOT, 'scripts/setup.sh'), join(world, 'repo/scripts/setup.sh'));
   cpSync(join(ROOT, 'scripts/install'), join(world, 'repo/scripts/install'), { recursive: true });
-  for (const [example, file] of [['go', 'go.mod'], ['rust-criterion', 'Cargo.toml'], ['rust-criterion', 'benches/parse.rs'], ['java-jmh', 'pom.xml']] as const) {
+  for (const [example, file] of [['go', 'go.mod'], ['rust-criterion', 'Cargo.toml'], ['rust-criterion', 'benches/parse.rs'], ['rust-iai-callgrind', 'Cargo.toml'], ['java-jmh', 'pom.xml']] as const) {
     mkdirSync(join(world, 'repo/examples', example, file, '..'), { recursive: true });
     writeFileSync(join(world, 'repo/examples', example, file), '');
   }
@@ -58,7 +58,11 @@ case "$name" in
     done ;;
   dpkg-query) for last in "$@"; do :; done; grep -qx "$last" "$W/state/dpkg" 2>/dev/null && printf 'ii ' ;;
   python3)
-    if [ "$1" = -c ]; then [ -e "$W/state/pip" ]; elif [ "$1 $2 $3" = "-m pip install" ]; then touch "$W/state/pip"; fi ;;
+    if [ "$1" = -c ]; then [ -e "$W/state/pip" ]; elif [ "$1 $2 $3" = "-m pip install" ]; then touch "$W/state/pip"
+    elif [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && ln -sf "$W/fake" "$3/bin/python" && ln -sf "$W/fake" "$3/bin/pip"; fi ;;
+  python) [ "$1" = -c ] && [ -e "$W/state/venv-pip" ] ;;
+  pip) [ "$1" = install ] && touch "$W/state/venv-pip" ;;
+  iai-callgrind-runner) echo "iai-callgrind-runner (0.16.1)"; exit 1 ;;
   go)
     case "$1" in
       env) if [ "$2" = GOPATH ]; then echo "$W/gopath"; else echo "$W/gocache"; fi ;;
@@ -67,7 +71,7 @@ case "$name" in
   cargo)
     case "$1" in
       criterion) [ "$2" != --version ] || [ -e "$W/installed/cargo-criterion" ] ;;
-      install) ln -sf "$W/fake" "$W/installed/cargo-criterion" ;;
+      install) for crate in cargo-criterion iai-callgrind-runner; do case " $* " in *" $crate "*) ln -sf "$W/fake" "$W/installed/$crate" ;; esac; done ;;
       fetch) mkdir -p "$HOME/.cargo/registry/cache/fake" && touch "$HOME/.cargo/registry/cache/fake/iai-0.1.1.crate" ;;
     esac ;;
   mvn) mkdir -p target && touch target/benchmarks.jar ;;
@@ -105,7 +109,7 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'catch2', 'ruby', 'ruby-benchmark-ips', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'patch', 'shellcheck', 'git', 'maven']) {
       assert.ok(apt.split(' ').includes(pkg), `${pkg} in: ${apt}`);
     }
-    for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo fetch/, /^cargo bench /, /^mvn .*package/]) {
+    for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo install .*iai-callgrind-runner/, /^cargo fetch/, /^cargo bench .*--bench parse/, /^cargo bench .*--bench counts/, /^python3 -m venv .*otava-venv/, /^pip install .*apache-otava==0\.8\.0/, /^mvn .*package/]) {
       assert.ok(installs.some((c) => expected.test(c)), `${expected} among:\n${installs.join('\n')}`);
     }
     assert.match(first.out, /setup: done in \d+ s; installed or built: apt-get install hyperfine/);

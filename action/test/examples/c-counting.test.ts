@@ -7,6 +7,7 @@ import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/compiled-harnesses.js';
 import { readReport, rowOf } from '../support/json-report.js';
 import { runTool } from '../support/system-tools.js';
+import { configBody, readmePerfGateCommands } from '../support/example-readme.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
 
@@ -14,22 +15,14 @@ requireTool('hyperfine', 'valgrind', 'cc', 'patch');
 
 const readme = readFileSync(join(ROOT, 'examples/c-counting/README.md'), 'utf8');
 
-/** The README's `npm run perf-gate -- …` commands (continuation lines joined), as argument lists. */
-function perfGateCommands(): string[][] {
-  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .flatMap((m) => m[1]!.replace(/\\\n\s*/g, ' ').split('\n'))
-    .filter((l) => l.startsWith('npm run perf-gate -- '))
-    .map((l) => l.slice('npm run perf-gate -- '.length).trim().split(/\s+/));
-}
-
 describe('examples/c-counting runs as its README says', () => {
   // The example builds the sieve of examples/cli-hyperfine: copy both, so nothing lands in the repository.
   const root = tempDir('perf-gate-example-c-counting-');
   for (const name of ['c-counting', 'cli-hyperfine']) cpSync(join(ROOT, 'examples', name), join(root, 'examples', name), { recursive: true });
-  const [baseArgs, headArgs] = perfGateCommands();
+  const [baseArgs, headArgs] = readmePerfGateCommands(readme);
 
   test('the README shows perf-gate.yml as it is', () => {
-    const config = readFileSync(join(ROOT, 'examples/c-counting/perf-gate.yml'), 'utf8').replace(/^(#.*\n)+/, '');
+    const config = configBody(join(ROOT, 'examples/c-counting/perf-gate.yml'));
     assert.equal(/```yaml\n([\s\S]*?)```/.exec(readme)![1], config);
   });
 

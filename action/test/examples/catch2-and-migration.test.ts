@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { runCli } from '../support/cli.js';
 import { ROOT, runHarness } from '../support/compiled-harnesses.js';
 import { readReport, rowOf } from '../support/json-report.js';
+import { configBody, readmePerfGateCommands } from '../support/example-readme.js';
 import { tempDir } from '../support/temp.js';
 import { requireFile, requireTool } from '../support/tools.js';
 
@@ -21,19 +22,6 @@ function blocks(readme: string, lang: string): string[] {
   return [...readme.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
-/** The README's `npm run perf-gate -- …` commands (continuation lines joined), as argument lists. */
-function perfGateCommands(readme: string): string[][] {
-  return blocks(readme, 'sh')
-    .flatMap((b) => b.replace(/\\\n\s*/g, ' ').split('\n'))
-    .filter((l) => l.startsWith('npm run perf-gate -- '))
-    .map((l) => l.slice('npm run perf-gate -- '.length).trim().split(/\s+/));
-}
-
-/** perf-gate.yml without its leading comment: what the README shows. */
-function configBody(path: string): string {
-  return readFileSync(path, 'utf8').replace(/^(#.*\n)+/, '');
-}
-
 describe('examples/catch2 runs as its README says', () => {
   requireTool('g++');
   requireFile('/usr/include/catch2/catch.hpp', 'Catch2 (Debian package catch2)');
@@ -42,7 +30,7 @@ describe('examples/catch2 runs as its README says', () => {
   test('the README shows perf-gate.yml as it is, and its run and compare commands gate the real program', async () => {
     assert.equal(blocks(readme, 'yaml')[0], configBody(join(ROOT, 'examples/catch2/perf-gate.yml')));
     const root = copyExample('catch2');
-    const [runArgs, compareArgs] = perfGateCommands(readme);
+    const [runArgs, compareArgs] = readmePerfGateCommands(readme);
     assert.deepEqual(runArgs, ['run', '--config', 'examples/catch2/perf-gate.yml']);
     const json = join(root, 'report.json');
     const run = await runCli([...runArgs!, '--out', join(root, 'out'), '--json', json], root, { ...process.env });
@@ -84,7 +72,7 @@ describe('examples/migrate-github-action-benchmark runs as its README says', () 
 
   test('the suite runs the script and reads its custom JSON: ms → s, bytes → B, smaller is better', async () => {
     const root = copyExample('migrate-github-action-benchmark');
-    const [runArgs] = perfGateCommands(readme);
+    const [runArgs] = readmePerfGateCommands(readme);
     const json = join(root, 'report.json');
     const run = await runCli([...runArgs!, '--out', join(root, 'out'), '--json', json], root, { ...process.env });
     assert.equal(run.status, 0, run.stdout + run.stderr);
@@ -102,7 +90,7 @@ describe('examples/migrate-github-action-benchmark runs as its README says', () 
 
   test('the README\'s compare command reads the sample with --format custom-smaller; without it the file is refused, saying why', async () => {
     const root = copyExample('migrate-github-action-benchmark');
-    const compareArgs = perfGateCommands(readme)[1]!;
+    const compareArgs = readmePerfGateCommands(readme)[1]!;
     assert.deepEqual(compareArgs.slice(0, 5), ['compare', '--current', 'examples/migrate-github-action-benchmark/sample-output.json', '--format', 'custom-smaller']);
     const ok = await runCli([...compareArgs, '--json', join(root, 'c.json')], root, {});
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);

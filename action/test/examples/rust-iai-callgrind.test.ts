@@ -7,6 +7,7 @@ import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/compiled-harnesses.js';
 import { readReport, rowOf, type ReportRow } from '../support/json-report.js';
 import { runTool } from '../support/system-tools.js';
+import { configBody, readmePerfGateCommands } from '../support/example-readme.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
 
@@ -16,14 +17,6 @@ const EXAMPLE = 'examples/rust-iai-callgrind';
 const readme = readFileSync(join(ROOT, EXAMPLE, 'README.md'), 'utf8');
 const COUNTS = ['instructions', 'l1_hits', 'll_hits', 'ram_hits', 'total_read_write', 'estimated_cycles'];
 const IDS = ['sums/counts::sums::sum short:make_input(100)', 'sums/counts::sums::sum long:make_input(10_000)'];
-
-/** The README's `npm run perf-gate -- …` commands (continuation lines joined), as argument lists. */
-function perfGateCommands(): string[][] {
-  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .flatMap((m) => m[1]!.replace(/\\\n\s*/g, ' ').split('\n'))
-    .filter((l) => l.startsWith('npm run perf-gate -- '))
-    .map((l) => l.slice('npm run perf-gate -- '.length).trim().split(/\s+/));
-}
 
 /** How the instruction budget of a benchmark's row came out. */
 function budgetResult(rows: ReportRow[], id: string): string | undefined {
@@ -35,10 +28,10 @@ describe('examples/rust-iai-callgrind runs as its README says', () => {
   cpSync(join(ROOT, EXAMPLE), join(root, EXAMPLE), { recursive: true, filter: (path) => !path.includes('/target') });
   // `npm run setup` built the benches' dependencies there: only the example's own crate is compiled again.
   const env = { ...process.env, CARGO_TARGET_DIR: join(ROOT, EXAMPLE, 'target') };
-  const [baseArgs, headArgs] = perfGateCommands();
+  const [baseArgs, headArgs] = readmePerfGateCommands(readme);
 
   test('the README shows perf-gate.yml as it is', () => {
-    const config = readFileSync(join(ROOT, EXAMPLE, 'perf-gate.yml'), 'utf8').replace(/^(#.*\n)+/, '');
+    const config = configBody(join(ROOT, EXAMPLE, 'perf-gate.yml'));
     assert.equal(/```yaml\n([\s\S]*?)```/.exec(readme)![1], config);
   });
 

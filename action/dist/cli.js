@@ -2988,7 +2988,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve14.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -3015,7 +3015,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve14(root, ref) {
+    function resolve16(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3879,7 +3879,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve14(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -3915,50 +3915,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative6, options, skipNormalization) {
+    function resolveComponent(base, relative8, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options), options);
-        relative6 = parse6(serialize(relative6, options), options);
+        relative8 = parse6(serialize(relative8, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative6.scheme) {
-        target.scheme = relative6.scheme;
-        target.userinfo = relative6.userinfo;
-        target.host = relative6.host;
-        target.port = relative6.port;
-        target.path = removeDotSegments(relative6.path || "");
-        target.query = relative6.query;
+      if (!options.tolerant && relative8.scheme) {
+        target.scheme = relative8.scheme;
+        target.userinfo = relative8.userinfo;
+        target.host = relative8.host;
+        target.port = relative8.port;
+        target.path = removeDotSegments(relative8.path || "");
+        target.query = relative8.query;
       } else {
-        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
-          target.userinfo = relative6.userinfo;
-          target.host = relative6.host;
-          target.port = relative6.port;
-          target.path = removeDotSegments(relative6.path || "");
-          target.query = relative6.query;
+        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
+          target.userinfo = relative8.userinfo;
+          target.host = relative8.host;
+          target.port = relative8.port;
+          target.path = removeDotSegments(relative8.path || "");
+          target.query = relative8.query;
         } else {
-          if (!relative6.path) {
+          if (!relative8.path) {
             target.path = base.path;
-            if (relative6.query !== void 0) {
-              target.query = relative6.query;
+            if (relative8.query !== void 0) {
+              target.query = relative8.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative6.path[0] === "/") {
-              target.path = removeDotSegments(relative6.path);
+            if (relative8.path[0] === "/") {
+              target.path = removeDotSegments(relative8.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative6.path;
+                target.path = "/" + relative8.path;
               } else if (!base.path) {
-                target.path = relative6.path;
+                target.path = relative8.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative6.query;
+            target.query = relative8.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3966,7 +3966,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative6.fragment;
+      target.fragment = relative8.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4270,7 +4270,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve14,
+      resolve: resolve16,
       resolveComponent,
       equal,
       serialize,
@@ -12221,8 +12221,8 @@ var require_kernel_rempio2 = __commonJS({
 var require_main67 = __commonJS({
   "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports2, module) {
     "use strict";
-    var round = Math.round;
-    module.exports = round;
+    var round2 = Math.round;
+    module.exports = round2;
   }
 });
 
@@ -12239,7 +12239,7 @@ var require_lib92 = __commonJS({
 var require_rempio2_medium = __commonJS({
   "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports2, module) {
     "use strict";
-    var round = require_lib92();
+    var round2 = require_lib92();
     var getHighWord = require_lib42();
     var INVPIO2 = 0.6366197723675814;
     var PIO2_1 = 1.5707963267341256;
@@ -12257,7 +12257,7 @@ var require_rempio2_medium = __commonJS({
       var w;
       var i2;
       var j;
-      n = round(x2 * INVPIO2);
+      n = round2(x2 * INVPIO2);
       r = x2 - n * PIO2_1;
       w = n * PIO2_1T;
       j = ix >> 20 | 0;
@@ -16963,7 +16963,7 @@ var require_inverse_students_t = __commonJS({
     var erfcinv = require_lib130();
     var floor = require_lib7();
     var ldexp = require_lib50();
-    var round = require_lib92();
+    var round2 = require_lib92();
     var acos = require_lib131();
     var sqrt = require_lib54();
     var abs = require_lib46();
@@ -17053,7 +17053,7 @@ var require_inverse_students_t = __commonJS({
                 result = inverseStudentsTTailSeries(df, u);
               }
             } else {
-              crossover = ldexp(1, round(df / -0.654));
+              crossover = ldexp(1, round2(df / -0.654));
               if (u > crossover) {
                 result = inverseStudentsTHill(df, u);
               } else {
@@ -17071,7 +17071,7 @@ var require_inverse_students_t = __commonJS({
           result = inverseStudentsTTailSeries(df, u);
         }
       } else {
-        crossover = ldexp(1, round(df / -0.654));
+        crossover = ldexp(1, round2(df / -0.654));
         if (u > crossover) {
           result = inverseStudentsTHill(df, u);
         } else {
@@ -21149,9 +21149,9 @@ ${indent}`) + "'";
         start = start.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
-      let header = (startWithSpace ? indentSize : "") + chomp;
+      let header2 = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        header2 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
@@ -21166,11 +21166,11 @@ ${indent}`) + "'";
         }
         const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
-          return `>${header}
+          return `>${header2}
 ${indent}${body}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header}
+      return `|${header2}
 ${indent}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
@@ -24273,10 +24273,10 @@ var require_resolve_block_scalar = __commonJS({
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header)
+      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header2)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
       for (let i2 = lines.length - 1; i2 >= 0; --i2) {
@@ -24287,26 +24287,26 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start + header.length;
+        const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start + header2.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value2, type, comment: header2.comment, range: [start, end2, end2] };
       }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
+      let trimIndent = scalar.indent + header2.indent;
+      let offset = scalar.offset + header2.length;
       let contentStart = 0;
       for (let i2 = 0; i2 < chompStart; ++i2) {
         const [indent, content] = lines[i2];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
+          if (header2.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
             onError(offset + indent.length, "MISSING_CHAR", message);
           }
-          if (header.indent === 0)
+          if (header2.indent === 0)
             trimIndent = indent.length;
           contentStart = i2;
           if (trimIndent === 0 && !ctx.atRoot) {
@@ -24333,7 +24333,7 @@ var require_resolve_block_scalar = __commonJS({
         if (crlf)
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
-          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const src = header2.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
@@ -24360,7 +24360,7 @@ var require_resolve_block_scalar = __commonJS({
           prevMoreIndented = false;
         }
       }
-      switch (header.chomp) {
+      switch (header2.chomp) {
         case "-":
           break;
         case "+":
@@ -24372,8 +24372,8 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
+      const end = start + header2.length + scalar.source.length;
+      return { value, type, comment: header2.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -24679,7 +24679,7 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value, type, comment, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
@@ -24699,7 +24699,7 @@ var require_compose_scalar = __commonJS({
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
-      scalar.range = range;
+      scalar.range = range2;
       scalar.source = value;
       if (type)
         scalar.type = type;
@@ -25212,10 +25212,10 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header = token.props[0];
-            if (header.type !== "block-scalar-header")
+            const header2 = token.props[0];
+            if (header2.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
-            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            type = header2.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
             break;
           }
           default:
@@ -25247,10 +25247,10 @@ var require_cst_scalar = __commonJS({
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
-        const header = token.props[0];
-        if (header.type !== "block-scalar-header")
+        const header2 = token.props[0];
+        if (header2.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header.source = head;
+        header2.source = head;
         token.source = body;
       } else {
         const { offset } = token;
@@ -28518,9 +28518,9 @@ var require_util2 = __commonJS({
     function isValidHeaderValue(characters) {
       return !headerCharRegex.test(characters);
     }
-    function parseRangeHeader(range) {
-      if (range == null || range === "") return { start: 0, end: null, size: null };
-      const m = range ? range.match(/^bytes (\d+)-(\d+)\/(\d+)?$/) : null;
+    function parseRangeHeader(range2) {
+      if (range2 == null || range2 === "") return { start: 0, end: null, size: null };
+      const m = range2 ? range2.match(/^bytes (\d+)-(\d+)\/(\d+)?$/) : null;
       return m ? {
         start: parseInt(m[1]),
         end: m[2] ? parseInt(m[2]) : null,
@@ -28938,11 +28938,11 @@ var require_request = __commonJS({
           }
         } else if (headers && typeof headers === "object") {
           if (headers[Symbol.iterator]) {
-            for (const header of headers) {
-              if (!Array.isArray(header) || header.length !== 2) {
+            for (const header2 of headers) {
+              if (!Array.isArray(header2) || header2.length !== 2) {
                 throw new InvalidArgumentError("headers must be in key-value pair format");
               }
-              processHeader(this, header[0], header[1]);
+              processHeader(this, header2[0], header2[1]);
             }
           } else {
             const keys = Object.keys(headers);
@@ -29316,9 +29316,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve16, reject) => {
             this.close((err2, data2) => {
-              return err2 ? reject(err2) : resolve14(data2);
+              return err2 ? reject(err2) : resolve16(data2);
             });
           });
         }
@@ -29356,12 +29356,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve16, reject) => {
             this.destroy(err2, (err3, data2) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve14(data2);
+              ) : resolve16(data2);
             });
           });
         }
@@ -29905,18 +29905,18 @@ var require_constants2 = __commonJS({
       TYPE2[TYPE2["REQUEST"] = 1] = "REQUEST";
       TYPE2[TYPE2["RESPONSE"] = 2] = "RESPONSE";
     })(TYPE = exports2.TYPE || (exports2.TYPE = {}));
-    var FLAGS2;
-    (function(FLAGS3) {
-      FLAGS3[FLAGS3["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
-      FLAGS3[FLAGS3["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
-      FLAGS3[FLAGS3["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
-      FLAGS3[FLAGS3["CHUNKED"] = 8] = "CHUNKED";
-      FLAGS3[FLAGS3["UPGRADE"] = 16] = "UPGRADE";
-      FLAGS3[FLAGS3["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
-      FLAGS3[FLAGS3["SKIPBODY"] = 64] = "SKIPBODY";
-      FLAGS3[FLAGS3["TRAILING"] = 128] = "TRAILING";
-      FLAGS3[FLAGS3["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
-    })(FLAGS2 = exports2.FLAGS || (exports2.FLAGS = {}));
+    var FLAGS4;
+    (function(FLAGS5) {
+      FLAGS5[FLAGS5["CONNECTION_KEEP_ALIVE"] = 1] = "CONNECTION_KEEP_ALIVE";
+      FLAGS5[FLAGS5["CONNECTION_CLOSE"] = 2] = "CONNECTION_CLOSE";
+      FLAGS5[FLAGS5["CONNECTION_UPGRADE"] = 4] = "CONNECTION_UPGRADE";
+      FLAGS5[FLAGS5["CHUNKED"] = 8] = "CHUNKED";
+      FLAGS5[FLAGS5["UPGRADE"] = 16] = "UPGRADE";
+      FLAGS5[FLAGS5["CONTENT_LENGTH"] = 32] = "CONTENT_LENGTH";
+      FLAGS5[FLAGS5["SKIPBODY"] = 64] = "SKIPBODY";
+      FLAGS5[FLAGS5["TRAILING"] = 128] = "TRAILING";
+      FLAGS5[FLAGS5["TRANSFER_ENCODING"] = 512] = "TRANSFER_ENCODING";
+    })(FLAGS4 = exports2.FLAGS || (exports2.FLAGS = {}));
     var LENIENT_FLAGS;
     (function(LENIENT_FLAGS2) {
       LENIENT_FLAGS2[LENIENT_FLAGS2["HEADERS"] = 1] = "HEADERS";
@@ -30535,8 +30535,8 @@ var require_data_url = __commonJS({
       return input.slice(start, position.position);
     }
     function stringPercentDecode(input) {
-      const bytes = encoder.encode(input);
-      return percentDecode(bytes);
+      const bytes2 = encoder.encode(input);
+      return percentDecode(bytes2);
     }
     function isHexCharByte(byte) {
       return byte >= 48 && byte <= 57 || byte >= 65 && byte <= 70 || byte >= 97 && byte <= 102;
@@ -31339,9 +31339,9 @@ var require_util3 = __commonJS({
       return "success";
     }
     function appendFetchMetadata(httpRequest) {
-      let header = null;
-      header = httpRequest.mode;
-      httpRequest.headersList.set("sec-fetch-mode", header, true);
+      let header2 = null;
+      header2 = httpRequest.mode;
+      httpRequest.headersList.set("sec-fetch-mode", header2, true);
     }
     function appendRequestOriginHeader(request2) {
       let serializedOrigin = request2.origin;
@@ -31519,7 +31519,7 @@ var require_util3 = __commonJS({
         return false;
       }
     }
-    function bytesMatch(bytes, metadataList) {
+    function bytesMatch(bytes2, metadataList) {
       if (crypto2 === void 0) {
         return true;
       }
@@ -31535,7 +31535,7 @@ var require_util3 = __commonJS({
       for (const item of metadata2) {
         const algorithm = item.algo;
         const expectedValue = item.hash;
-        let actualValue = crypto2.createHash(algorithm).update(bytes).digest("base64");
+        let actualValue = crypto2.createHash(algorithm).update(bytes2).digest("base64");
         if (actualValue[actualValue.length - 1] === "=") {
           if (actualValue[actualValue.length - 2] === "=") {
             actualValue = actualValue.slice(0, -2);
@@ -31628,8 +31628,8 @@ var require_util3 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve14, reject) => {
-        res = resolve14;
+      const promise = new Promise((resolve16, reject) => {
+        res = resolve16;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -31813,17 +31813,17 @@ var require_util3 = __commonJS({
       return input;
     }
     async function readAllBytes(reader) {
-      const bytes = [];
+      const bytes2 = [];
       let byteLength = 0;
       while (true) {
         const { done, value: chunk } = await reader.read();
         if (done) {
-          return Buffer.concat(bytes, byteLength);
+          return Buffer.concat(bytes2, byteLength);
         }
         if (!isUint8Array(chunk)) {
           throw new TypeError("Received non-Uint8Array chunk");
         }
-        bytes.push(chunk);
+        bytes2.push(chunk);
         byteLength += chunk.length;
       }
     }
@@ -32777,19 +32777,19 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     function bodyMixinMethods(instance) {
       const methods = {
         blob() {
-          return consumeBody(this, (bytes) => {
+          return consumeBody(this, (bytes2) => {
             let mimeType = bodyMimeType(this);
             if (mimeType === null) {
               mimeType = "";
             } else if (mimeType) {
               mimeType = serializeAMimeType(mimeType);
             }
-            return new Blob2([bytes], { type: mimeType });
+            return new Blob2([bytes2], { type: mimeType });
           }, instance);
         },
         arrayBuffer() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes).buffer;
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2).buffer;
           }, instance);
         },
         text() {
@@ -32828,8 +32828,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }, instance);
         },
         bytes() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes);
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2);
           }, instance);
         }
       };
@@ -32864,8 +32864,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const body = object[kState].body;
       return body != null && (body.stream.locked || util.isDisturbed(body.stream));
     }
-    function parseJSONFromBytes(bytes) {
-      return JSON.parse(utf8DecodeBytes(bytes));
+    function parseJSONFromBytes(bytes2) {
+      return JSON.parse(utf8DecodeBytes(bytes2));
     }
     function bodyMimeType(requestOrResponse) {
       const headers = requestOrResponse[kState].headersList;
@@ -33693,22 +33693,22 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path2} HTTP/1.1\r
+      let header2 = `${method} ${path2} HTTP/1.1\r
 `;
       if (typeof host === "string") {
-        header += `host: ${host}\r
+        header2 += `host: ${host}\r
 `;
       } else {
-        header += client[kHostHeader];
+        header2 += client[kHostHeader];
       }
       if (upgrade) {
-        header += `connection: upgrade\r
+        header2 += `connection: upgrade\r
 upgrade: ${upgrade}\r
 `;
       } else if (client[kPipelining] && !socket[kReset]) {
-        header += "connection: keep-alive\r\n";
+        header2 += "connection: keep-alive\r\n";
       } else {
-        header += "connection: close\r\n";
+        header2 += "connection: close\r\n";
       }
       if (Array.isArray(headers)) {
         for (let n = 0; n < headers.length; n += 2) {
@@ -33716,41 +33716,41 @@ upgrade: ${upgrade}\r
           const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i2 = 0; i2 < val.length; i2++) {
-              header += `${key}: ${val[i2]}\r
+              header2 += `${key}: ${val[i2]}\r
 `;
             }
           } else {
-            header += `${key}: ${val}\r
+            header2 += `${key}: ${val}\r
 `;
           }
         }
       }
       if (channels.sendHeaders.hasSubscribers) {
-        channels.sendHeaders.publish({ request: request2, headers: header, socket });
+        channels.sendHeaders.publish({ request: request2, headers: header2, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, null, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
+          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header2, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+          writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -33816,22 +33816,22 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
-            socket.write(`${header}content-length: 0\r
+            socket.write(`${header2}content-length: 0\r
 \r
 `, "latin1");
           } else {
             assert(contentLength === null, "no body must not have content length");
-            socket.write(`${header}\r
+            socket.write(`${header2}\r
 `, "latin1");
           }
         } else if (util.isBuffer(body)) {
           assert(contentLength === body.byteLength, "buffer body must have content length");
           socket.cork();
-          socket.write(`${header}content-length: ${contentLength}\r
+          socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
           socket.write(body);
@@ -33847,7 +33847,7 @@ upgrade: ${upgrade}\r
         abort(err2);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -33855,7 +33855,7 @@ upgrade: ${upgrade}\r
         }
         const buffer = Buffer.from(await body.arrayBuffer());
         socket.cork();
-        socket.write(`${header}content-length: ${contentLength}\r
+        socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
         socket.write(buffer);
@@ -33870,7 +33870,7 @@ upgrade: ${upgrade}\r
         abort(err2);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -33880,16 +33880,16 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve16, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve16;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -33907,19 +33907,19 @@ upgrade: ${upgrade}\r
       }
     }
     var AsyncWriter = class {
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header }) {
+      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 }) {
         this.socket = socket;
         this.request = request2;
         this.contentLength = contentLength;
         this.client = client;
         this.bytesWritten = 0;
         this.expectsPayload = expectsPayload;
-        this.header = header;
+        this.header = header2;
         this.abort = abort;
         socket[kWriting] = true;
       }
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header } = this;
+        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header: header2 } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -33942,10 +33942,10 @@ upgrade: ${upgrade}\r
             socket[kReset] = true;
           }
           if (contentLength === null) {
-            socket.write(`${header}transfer-encoding: chunked\r
+            socket.write(`${header2}transfer-encoding: chunked\r
 `, "latin1");
           } else {
-            socket.write(`${header}content-length: ${contentLength}\r
+            socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
           }
@@ -33969,7 +33969,7 @@ ${len.toString(16)}\r
         return ret;
       }
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header, request: request2 } = this;
+        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header2, request: request2 } = this;
         request2.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
@@ -33980,11 +33980,11 @@ ${len.toString(16)}\r
         }
         if (bytesWritten === 0) {
           if (expectsPayload) {
-            socket.write(`${header}content-length: 0\r
+            socket.write(`${header2}content-length: 0\r
 \r
 `, "latin1");
           } else {
-            socket.write(`${header}\r
+            socket.write(`${header2}\r
 `, "latin1");
           }
         } else if (contentLength === null) {
@@ -34555,12 +34555,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve16, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve16;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -34714,15 +34714,15 @@ var require_redirect_handler = __commonJS({
         }
       }
     }
-    function shouldRemoveHeader(header, removeContent, unknownOrigin) {
-      if (header.length === 4) {
-        return util.headerNameToString(header) === "host";
+    function shouldRemoveHeader(header2, removeContent, unknownOrigin) {
+      if (header2.length === 4) {
+        return util.headerNameToString(header2) === "host";
       }
-      if (removeContent && util.headerNameToString(header).startsWith("content-")) {
+      if (removeContent && util.headerNameToString(header2).startsWith("content-")) {
         return true;
       }
-      if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
-        const name = util.headerNameToString(header);
+      if (unknownOrigin && (header2.length === 13 || header2.length === 6 || header2.length === 19)) {
+        const name = util.headerNameToString(header2);
         return name === "authorization" || name === "cookie" || name === "proxy-authorization";
       }
       return false;
@@ -35039,16 +35039,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve14) => {
+        return new Promise((resolve16) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve14;
+            this[kClosedResolve] = resolve16;
           } else {
-            resolve14(null);
+            resolve16(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve14) => {
+        return new Promise((resolve16) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -35059,7 +35059,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve14(null);
+            resolve16(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -35110,7 +35110,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve14, reject) => {
+        const socket = await new Promise((resolve16, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -35122,7 +35122,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve14(socket2);
+              resolve16(socket2);
             }
           });
         });
@@ -35458,8 +35458,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve14) => {
-            this[kClosedResolve] = resolve14;
+          await new Promise((resolve16) => {
+            this[kClosedResolve] = resolve16;
           });
         }
       }
@@ -36229,16 +36229,16 @@ var require_retry_handler = __commonJS({
       const current = Date.now();
       return new Date(retryAfter).getTime() - current;
     }
-    function validatePartialResponseContentLength(headers, range, statusCode, retryCount) {
+    function validatePartialResponseContentLength(headers, range2, statusCode, retryCount) {
       const contentLength = headers["content-length"];
       if (contentLength == null) {
         return null;
       }
-      if (!Number.isFinite(range.start) || !Number.isFinite(range.end)) {
+      if (!Number.isFinite(range2.start) || !Number.isFinite(range2.end)) {
         return null;
       }
       const length = Number(contentLength);
-      const expectedLength = range.end - range.start + 1;
+      const expectedLength = range2.end - range2.start + 1;
       if (!Number.isFinite(length) || length !== expectedLength) {
         return new RequestRetryError("Content-Length mismatch", statusCode, {
           headers,
@@ -36453,8 +36453,8 @@ var require_retry_handler = __commonJS({
         }
         if (this.end == null) {
           if (statusCode === 206) {
-            const range = parseRangeHeader(headers["content-range"]);
-            if (range == null) {
+            const range2 = parseRangeHeader(headers["content-range"]);
+            if (range2 == null) {
               this.headersSent = true;
               return this.handler.onHeaders(
                 statusCode,
@@ -36463,12 +36463,12 @@ var require_retry_handler = __commonJS({
                 statusMessage
               );
             }
-            const contentLengthError = validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
+            const contentLengthError = validatePartialResponseContentLength(headers, range2, statusCode, this.retryCount);
             if (contentLengthError != null) {
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size, end = size - 1 } = range;
+            const { start, size, end = size - 1 } = range2;
             assert(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -36728,7 +36728,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve14, reject) => {
+        return await new Promise((resolve16, reject) => {
           if (this[kContentLength] > limit3) {
             this.destroy(new AbortError());
           }
@@ -36741,7 +36741,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve14(null);
+              resolve16(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit3 -= chunk.length;
@@ -36760,7 +36760,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve16, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -36777,7 +36777,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve14,
+              resolve: resolve16,
               reject,
               length: 0,
               body: []
@@ -36847,18 +36847,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve14, stream, length } = consume2;
+      const { type, body, resolve: resolve16, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve14(chunksDecode(body, length));
+          resolve16(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve14(JSON.parse(chunksDecode(body, length)));
+          resolve16(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve14(chunksConcat(body, length).buffer);
+          resolve16(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve14(new Blob(body, { type: stream[kContentType] }));
+          resolve16(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve14(chunksConcat(body, length));
+          resolve16(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -37115,9 +37115,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve16, reject) => {
           request2.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve14(data2);
+            return err2 ? reject(err2) : resolve16(data2);
           });
         });
       }
@@ -37340,9 +37340,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve16, reject) => {
           stream.call(this, opts, factory, (err2, data2) => {
-            return err2 ? reject(err2) : resolve14(data2);
+            return err2 ? reject(err2) : resolve16(data2);
           });
         });
       }
@@ -37627,9 +37627,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve16, reject) => {
           upgrade.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve14(data2);
+            return err2 ? reject(err2) : resolve16(data2);
           });
         });
       }
@@ -37721,9 +37721,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve16, reject) => {
           connect.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve14(data2);
+            return err2 ? reject(err2) : resolve16(data2);
           });
         });
       }
@@ -39110,14 +39110,14 @@ var require_headers = __commonJS({
     function fill(headers, object) {
       if (Array.isArray(object)) {
         for (let i2 = 0; i2 < object.length; ++i2) {
-          const header = object[i2];
-          if (header.length !== 2) {
+          const header2 = object[i2];
+          if (header2.length !== 2) {
             throw webidl.errors.exception({
               header: "Headers constructor",
-              message: `expected name/value pair to be length 2, found ${header.length}.`
+              message: `expected name/value pair to be length 2, found ${header2.length}.`
             });
           }
-          appendHeader(headers, header[0], header[1]);
+          appendHeader(headers, header2[0], header2[1]);
         }
       } else if (typeof object === "object" && object !== null) {
         const keys = Object.keys(object);
@@ -39568,10 +39568,10 @@ var require_response = __commonJS({
         if (init !== null) {
           init = webidl.converters.ResponseInit(init);
         }
-        const bytes = textEncoder.encode(
+        const bytes2 = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
-        const body = extractBody(bytes);
+        const body = extractBody(bytes2);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
         initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
         return responseObject;
@@ -41028,12 +41028,12 @@ var require_fetch = __commonJS({
           processBodyError(response.error);
           return;
         }
-        const processBody = (bytes) => {
-          if (!bytesMatch(bytes, request2.integrity)) {
+        const processBody = (bytes2) => {
+          if (!bytesMatch(bytes2, request2.integrity)) {
             processBodyError("integrity mismatch");
             return;
           }
-          response.body = safelyExtractBody(bytes)[0];
+          response.body = safelyExtractBody(bytes2)[0];
           fetchFinale(fetchParams, response);
         };
         await fullyReadBody(response.body, processBody, processBodyError);
@@ -41446,12 +41446,12 @@ var require_fetch = __commonJS({
       if (request2.body == null && fetchParams.processRequestEndOfBody) {
         queueMicrotask(() => fetchParams.processRequestEndOfBody());
       } else if (request2.body != null) {
-        const processBodyChunk = async function* (bytes) {
+        const processBodyChunk = async function* (bytes2) {
           if (isCancelled(fetchParams)) {
             return;
           }
-          yield bytes;
-          fetchParams.processRequestBodyChunkLength?.(bytes.byteLength);
+          yield bytes2;
+          fetchParams.processRequestBodyChunkLength?.(bytes2.byteLength);
         };
         const processEndOfBody = () => {
           if (isCancelled(fetchParams)) {
@@ -41473,8 +41473,8 @@ var require_fetch = __commonJS({
         };
         requestBody = (async function* () {
           try {
-            for await (const bytes of request2.body.stream) {
-              yield* processBodyChunk(bytes);
+            for await (const bytes2 of request2.body.stream) {
+              yield* processBodyChunk(bytes2);
             }
             processEndOfBody();
           } catch (err2) {
@@ -41526,33 +41526,33 @@ var require_fetch = __commonJS({
       }
       fetchParams.controller.resume = async () => {
         while (true) {
-          let bytes;
+          let bytes2;
           let isFailure;
           try {
             const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value;
+            bytes2 = done ? void 0 : value;
           } catch (err2) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
-              bytes = void 0;
+              bytes2 = void 0;
             } else {
-              bytes = err2;
+              bytes2 = err2;
               isFailure = true;
             }
           }
-          if (bytes === void 0) {
+          if (bytes2 === void 0) {
             readableStreamClose(fetchParams.controller.controller);
             finalizeResponse(fetchParams, response);
             return;
           }
-          timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
+          timingInfo.decodedBodySize += bytes2?.byteLength ?? 0;
           if (isFailure) {
-            fetchParams.controller.terminate(bytes);
+            fetchParams.controller.terminate(bytes2);
             return;
           }
-          const buffer = new Uint8Array(bytes);
+          const buffer = new Uint8Array(bytes2);
           if (buffer.byteLength) {
             fetchParams.controller.controller.enqueue(buffer);
           }
@@ -41586,7 +41586,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve14, reject) => agent.dispatch(
+        return new Promise((resolve16, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -41662,7 +41662,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve14({
+              resolve16({
                 status,
                 statusText,
                 headersList,
@@ -41678,9 +41678,9 @@ var require_fetch = __commonJS({
               if (fetchParams.controller.dump) {
                 return;
               }
-              const bytes = chunk;
-              timingInfo.encodedBodySize += bytes.byteLength;
-              return this.body.push(bytes);
+              const bytes2 = chunk;
+              timingInfo.encodedBodySize += bytes2.byteLength;
+              return this.body.push(bytes2);
             },
             onComplete() {
               if (this.abort) {
@@ -41705,7 +41705,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve14({
+              resolve16({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -42126,7 +42126,7 @@ var require_util5 = __commonJS({
       fr[kError] = null;
       const stream = blob.stream();
       const reader = stream.getReader();
-      const bytes = [];
+      const bytes2 = [];
       let chunkPromise = reader.read();
       let isFirstChunk = true;
       (async () => {
@@ -42140,7 +42140,7 @@ var require_util5 = __commonJS({
             }
             isFirstChunk = false;
             if (!done && types.isUint8Array(value)) {
-              bytes.push(value);
+              bytes2.push(value);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -42152,7 +42152,7 @@ var require_util5 = __commonJS({
               queueMicrotask(() => {
                 fr[kState] = "done";
                 try {
-                  const result = packageData(bytes, type, blob.type, encodingName);
+                  const result = packageData(bytes2, type, blob.type, encodingName);
                   if (fr[kAborted]) {
                     return;
                   }
@@ -42192,7 +42192,7 @@ var require_util5 = __commonJS({
       });
       reader.dispatchEvent(event);
     }
-    function packageData(bytes, type, mimeType, encodingName) {
+    function packageData(bytes2, type, mimeType, encodingName) {
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
@@ -42202,7 +42202,7 @@ var require_util5 = __commonJS({
           }
           dataURL += ";base64,";
           const decoder = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             dataURL += btoa2(decoder.write(chunk));
           }
           dataURL += btoa2(decoder.end());
@@ -42222,16 +42222,16 @@ var require_util5 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode(bytes, encoding);
+          return decode(bytes2, encoding);
         }
         case "ArrayBuffer": {
-          const sequence = combineByteSequences(bytes);
+          const sequence = combineByteSequences(bytes2);
           return sequence.buffer;
         }
         case "BinaryString": {
           let binaryString = "";
           const decoder = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             binaryString += decoder.write(chunk);
           }
           binaryString += decoder.end();
@@ -42240,14 +42240,14 @@ var require_util5 = __commonJS({
       }
     }
     function decode(ioQueue, encoding) {
-      const bytes = combineByteSequences(ioQueue);
-      const BOMEncoding = BOMSniffing(bytes);
+      const bytes2 = combineByteSequences(ioQueue);
+      const BOMEncoding = BOMSniffing(bytes2);
       let slice = 0;
       if (BOMEncoding !== null) {
         encoding = BOMEncoding;
         slice = BOMEncoding === "UTF-8" ? 3 : 2;
       }
-      const sliced = bytes.slice(slice);
+      const sliced = bytes2.slice(slice);
       return new TextDecoder(encoding).decode(sliced);
     }
     function BOMSniffing(ioQueue) {
@@ -42561,10 +42561,10 @@ var require_util6 = __commonJS({
       const serializedB = URLSerializer(B, excludeFragment);
       return serializedA === serializedB;
     }
-    function getFieldValues(header) {
-      assert(header !== null);
+    function getFieldValues(header2) {
+      assert(header2 !== null);
       const values = [];
-      for (let value of header.split(",")) {
+      for (let value of header2.split(",")) {
         value = value.trim();
         if (isValidHeaderName(value)) {
           values.push(value);
@@ -42800,9 +42800,9 @@ var require_cache = __commonJS({
           // 16.
         };
         operations.push(operation);
-        const bytes = await bodyReadPromise.promise;
+        const bytes2 = await bodyReadPromise.promise;
         if (clonedResponse.body != null) {
-          clonedResponse.body.source = bytes;
+          clonedResponse.body.source = bytes2;
         }
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
@@ -43463,20 +43463,20 @@ var require_parse = __commonJS({
     var { isCTLExcludingHtab } = require_util7();
     var { collectASequenceOfCodePointsFast } = require_data_url();
     var assert = __require("node:assert");
-    function parseSetCookie(header) {
-      if (isCTLExcludingHtab(header)) {
+    function parseSetCookie(header2) {
+      if (isCTLExcludingHtab(header2)) {
         return null;
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
       let value = "";
-      if (header.includes(";")) {
+      if (header2.includes(";")) {
         const position = { position: 0 };
-        nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
-        unparsedAttributes = header.slice(position.position);
+        nameValuePair = collectASequenceOfCodePointsFast(";", header2, position);
+        unparsedAttributes = header2.slice(position.position);
       } else {
-        nameValuePair = header;
+        nameValuePair = header2;
       }
       if (!nameValuePair.includes("=")) {
         value = nameValuePair;
@@ -45446,8 +45446,8 @@ var require_util9 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve14) => {
-        setTimeout(resolve14, ms).unref();
+      return new Promise((resolve16) => {
+        setTimeout(resolve16, ms).unref();
       });
     }
     module.exports = {
@@ -46429,11 +46429,11 @@ var require_lib143 = __commonJS({
     })();
     var __awaiter4 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve14) {
-          resolve14(value);
+        return value instanceof P ? value : new P(function(resolve16) {
+          resolve16(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve14, reject) {
+      return new (P || (P = Promise))(function(resolve16, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -46449,7 +46449,7 @@ var require_lib143 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -46536,26 +46536,26 @@ var require_lib143 = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve14) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve16) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve14(output.toString());
+              resolve16(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve14) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve16) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve14(Buffer.concat(chunks));
+              resolve16(Buffer.concat(chunks));
             });
           }));
         });
@@ -46725,9 +46725,9 @@ var require_lib143 = __commonJS({
               }
               yield response.readBody();
               if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                for (const header in headers) {
-                  if (header.toLowerCase() === "authorization") {
-                    delete headers[header];
+                for (const header2 in headers) {
+                  if (header2.toLowerCase() === "authorization") {
+                    delete headers[header2];
                   }
                 }
               }
@@ -46763,14 +46763,14 @@ var require_lib143 = __commonJS({
        */
       requestRaw(info2, data2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve16, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve14(res);
+                resolve16(res);
               }
             }
             this.requestRawWithCallback(info2, data2, callbackForResult);
@@ -46880,15 +46880,15 @@ var require_lib143 = __commonJS({
        * For headers that must always be a single string (like Content-Type), use the
        * specialized _getExistingOrDefaultContentTypeHeader method instead.
        */
-      _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+      _getExistingOrDefaultHeader(additionalHeaders, header2, _default) {
         let clientHeader;
         if (this.requestOptions && this.requestOptions.headers) {
-          const headerValue = lowercaseKeys2(this.requestOptions.headers)[header];
+          const headerValue = lowercaseKeys2(this.requestOptions.headers)[header2];
           if (headerValue) {
             clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
           }
         }
-        const additionalValue = additionalHeaders[header];
+        const additionalValue = additionalHeaders[header2];
         if (additionalValue !== void 0) {
           return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
         }
@@ -47014,12 +47014,12 @@ var require_lib143 = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve14) => setTimeout(() => resolve14(), ms));
+          return new Promise((resolve16) => setTimeout(() => resolve16(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve14, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve16, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -47027,7 +47027,7 @@ var require_lib143 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve14(response);
+              resolve16(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -47066,7 +47066,7 @@ var require_lib143 = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve14(response);
+              resolve16(response);
             }
           }));
         });
@@ -47110,18 +47110,18 @@ var require_dist2 = __commonJS({
       }
       return result;
     }
-    function parse6(header, options) {
+    function parse6(header2, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
-      const len = header.length;
-      let index = skipOWS(header, options?.start ?? 0, len);
+      const len = header2.length;
+      let index = skipOWS(header2, options?.start ?? 0, len);
       const valueStart = index;
-      index = skipValue(header, index, len, stopChar);
-      const valueEnd = trailingOWS(header, valueStart, index);
-      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      index = skipValue(header2, index, len, stopChar);
+      const valueEnd = trailingOWS(header2, valueStart, index);
+      const type = header2.slice(valueStart, valueEnd).toLowerCase();
       if (options?.parameters === false) {
         return { type, index, parameters: new NullObject() };
       }
-      return parseParameters(header, type, index, len, stopChar);
+      return parseParameters(header2, type, index, len, stopChar);
     }
     var SP = 32;
     var HTAB = 9;
@@ -47130,36 +47130,36 @@ var require_dist2 = __commonJS({
     var DQUOTE = 34;
     var BSLASH = 92;
     var COMMA = 44;
-    function parseParameters(header, type, index, len, stopChar) {
+    function parseParameters(header2, type, index, len, stopChar) {
       const parameters = new NullObject();
       parameter: while (index < len) {
-        if (header.charCodeAt(index) === stopChar)
+        if (header2.charCodeAt(index) === stopChar)
           break;
-        index = skipOWS(header, index + 1, len);
+        index = skipOWS(header2, index + 1, len);
         const keyStart = index;
         while (index < len) {
-          const code = header.charCodeAt(index);
+          const code = header2.charCodeAt(index);
           if (code === stopChar)
             break parameter;
           if (code === SEMI)
             continue parameter;
           if (code === EQ) {
-            const keyEnd = trailingOWS(header, keyStart, index);
-            const key = header.slice(keyStart, keyEnd).toLowerCase();
-            index = skipOWS(header, index + 1, len);
-            if (index < len && header.charCodeAt(index) === DQUOTE) {
+            const keyEnd = trailingOWS(header2, keyStart, index);
+            const key = header2.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header2, index + 1, len);
+            if (index < len && header2.charCodeAt(index) === DQUOTE) {
               index++;
               let value = "";
               while (index < len) {
-                const code2 = header.charCodeAt(index++);
+                const code2 = header2.charCodeAt(index++);
                 if (code2 === DQUOTE) {
-                  index = skipValue(header, index, len, stopChar);
+                  index = skipValue(header2, index, len, stopChar);
                   if (parameters[key] === void 0)
                     parameters[key] = value;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
-                  value += header[index++];
+                  value += header2[index++];
                   continue;
                 }
                 value += String.fromCharCode(code2);
@@ -47167,10 +47167,10 @@ var require_dist2 = __commonJS({
               continue parameter;
             }
             const valueStart = index;
-            index = skipValue(header, index, len, stopChar);
+            index = skipValue(header2, index, len, stopChar);
             if (parameters[key] === void 0) {
-              const valueEnd = trailingOWS(header, valueStart, index);
-              parameters[key] = header.slice(valueStart, valueEnd);
+              const valueEnd = trailingOWS(header2, valueStart, index);
+              parameters[key] = header2.slice(valueStart, valueEnd);
             }
             continue parameter;
           }
@@ -47188,18 +47188,18 @@ var require_dist2 = __commonJS({
       }
       return index;
     }
-    function skipOWS(header, index, len) {
+    function skipOWS(header2, index, len) {
       while (index < len) {
-        const char = header.charCodeAt(index);
+        const char = header2.charCodeAt(index);
         if (char !== SP && char !== HTAB)
           break;
         index++;
       }
       return index;
     }
-    function trailingOWS(header, start, end) {
+    function trailingOWS(header2, start, end) {
       while (end > start) {
-        const char = header.charCodeAt(end - 1);
+        const char = header2.charCodeAt(end - 1);
         if (char !== SP && char !== HTAB)
           break;
         end--;
@@ -47217,7 +47217,7 @@ var require_dist2 = __commonJS({
 });
 
 // action/src/cli.ts
-import { realpathSync as realpathSync2 } from "node:fs";
+import { realpathSync as realpathSync3 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // action/src/model/result-set.ts
@@ -48260,19 +48260,19 @@ var DEFAULT_PREFLIGHT_OPTIONS = { maxLoadPerCpu: 0.5, aslr: "any", maxProbeCv: 0
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 function systemFiles(root = "/") {
-  const resolve14 = (path2) => join(root, path2);
+  const resolve16 = (path2) => join(root, path2);
   return {
     root,
     read(path2) {
       try {
-        return readFileSync(resolve14(path2), "utf8").trim();
+        return readFileSync(resolve16(path2), "utf8").trim();
       } catch {
         return void 0;
       }
     },
     list(path2) {
       try {
-        return readdirSync(resolve14(path2)).sort();
+        return readdirSync(resolve16(path2)).sort();
       } catch {
         return void 0;
       }
@@ -48372,9 +48372,9 @@ function processSpawner() {
         if (child.pid !== void 0) killGroup(child.pid, "SIGTERM");
         killTimer = setTimeout(() => child.pid !== void 0 && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
       }, request2.timeoutSeconds * 1e3);
-      const exit = new Promise((resolve14) => {
-        child.once("error", (error3) => resolve14({ code: null, signal: null, error: error3 }));
-        child.once("exit", (code2, signal2) => resolve14({ code: code2, signal: signal2 }));
+      const exit = new Promise((resolve16) => {
+        child.once("error", (error3) => resolve16({ code: null, signal: null, error: error3 }));
+        child.once("exit", (code2, signal2) => resolve16({ code: code2, signal: signal2 }));
       });
       const { code, signal, error: error2 } = await exit;
       const seconds = (performance.now() - started) / 1e3;
@@ -50076,7 +50076,7 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
   let active = total;
   let below = 0;
   let previousActive = Infinity;
-  for (let round = 0; round <= total; round++) {
+  for (let round2 = 0; round2 <= total; round2++) {
     if (active <= COLLECT_AT) {
       let c2 = 0;
       for (let i2 = 0; i2 < m; i2++) {
@@ -50102,7 +50102,7 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
     const u = state / 4294967296;
     let p1 = NaN;
     let p2 = NaN;
-    if (round === 0 && m >= 8 && n >= 8) {
+    if (round2 === 0 && m >= 8 && n >= 8) {
       const iqr = (v, len) => (v[Math.floor(0.75 * (len - 1))] - v[Math.floor(0.25 * (len - 1))]) / 1.349;
       const centre = y[n >> 1] - x2[m >> 1];
       const spread = Math.hypot(iqr(x2, m), iqr(y, n));
@@ -50458,8 +50458,8 @@ function tailExcess(kb, nb, kc, nc) {
 
 // action/src/stats/between-run-drift.ts
 var MAD_TO_SIGMA = 1.482602218505602;
-function betweenRunDrift(runs) {
-  const usable = runs.filter((r) => Number.isFinite(r.level) && Number.isFinite(r.variance) && r.variance >= 0);
+function betweenRunDrift(runs2) {
+  const usable = runs2.filter((r) => Number.isFinite(r.level) && Number.isFinite(r.variance) && r.variance >= 0);
   if (usable.length < 2) return null;
   const diffs = new Float64Array(usable.length - 1);
   for (let i2 = 1; i2 < usable.length; i2++) diffs[i2 - 1] = Math.abs(usable[i2].level - usable[i2 - 1].level);
@@ -50708,8 +50708,8 @@ function parseBenchmark2(bench, index, errors) {
   else if (summary3) metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ns" });
   else throw errors.error([...at, "Statistics"], `expected "Statistics" with "OriginalValues" or "N" and "Mean" (ns per operation) for "${id}"`);
   if (isRecord(bench.Memory)) {
-    const bytes = finiteOrUndefined(bench.Memory.BytesAllocatedPerOperation);
-    if (bytes !== void 0) metrics.alloc_bytes = buildMetric("alloc_bytes", "B", { value: bytes }, { sourceUnit: "B/op" });
+    const bytes2 = finiteOrUndefined(bench.Memory.BytesAllocatedPerOperation);
+    if (bytes2 !== void 0) metrics.alloc_bytes = buildMetric("alloc_bytes", "B", { value: bytes2 }, { sourceUnit: "B/op" });
   }
   result.metrics = metrics;
   return result;
@@ -55328,20 +55328,20 @@ var wrkAdapter = {
 function group(blocks) {
   const byId = /* @__PURE__ */ new Map();
   for (const b of blocks) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
-  return [...byId.entries()].map(([id, runs]) => {
-    const first = runs[0];
+  return [...byId.entries()].map(([id, runs2]) => {
+    const first = runs2[0];
     const metrics = {};
     const names = ["requests_per_sec", "transfer_per_sec", ...Object.values(PERCENTILES)];
     for (const name of names) {
-      const values = runs.map((r) => r.values[name]);
+      const values = runs2.map((r) => r.values[name]);
       if (values.some((v) => v === void 0)) continue;
       const unit = name === "requests_per_sec" ? "1/s" : name === "transfer_per_sec" ? "B/s" : "s";
       const sourceUnit = name === "requests_per_sec" ? "Requests/sec" : first.sourceUnits[name];
       metrics[name] = buildMetric(name, unit, data(values), sourceUnit ? { sourceUnit } : {});
     }
-    const errorValues = (key) => runs.map((r) => r.values[key] ?? 0);
+    const errorValues = (key) => runs2.map((r) => r.values[key] ?? 0);
     for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", data(errorValues(`errors.${kind}`)));
-    const totals = runs.map((r) => ERROR_KINDS.reduce((sum, kind) => sum + (r.values[`errors.${kind}`] ?? 0), 0));
+    const totals = runs2.map((r) => ERROR_KINDS.reduce((sum, kind) => sum + (r.values[`errors.${kind}`] ?? 0), 0));
     metrics.errors = buildMetric("errors", "count", data(totals));
     return { id, params: first.params, status: "ok", metrics };
   });
@@ -55390,7 +55390,7 @@ var gnuTimeAdapter = {
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected GNU time -v output ("Command being timed: \u2026" \u2026 "Exit status: N")');
     const lines = text.split("\n");
-    const runs = [];
+    const runs2 = [];
     let current;
     let pendingSignal;
     lines.forEach((raw2, i2) => {
@@ -55412,18 +55412,18 @@ var gnuTimeAdapter = {
       if (!current) return;
       current.fields.set(label, { value, line: n });
       if (label === LABELS.exit) {
-        runs.push(current);
+        runs2.push(current);
         current = void 0;
       }
     });
     if (current) throw new InputError(path2, `the run of ${current.command} has no "Exit status:" line; the report is truncated`, lines.length);
-    if (runs.length === 0) throw new InputError(path2, 'no GNU time -v report found; expected "Command being timed:" \u2026 "Exit status:"');
+    if (runs2.length === 0) throw new InputError(path2, 'no GNU time -v report found; expected "Command being timed:" \u2026 "Exit status:"');
     const byCommand = /* @__PURE__ */ new Map();
-    for (const run of runs) byCommand.set(run.command, [...byCommand.get(run.command) ?? [], run]);
+    for (const run of runs2) byCommand.set(run.command, [...byCommand.get(run.command) ?? [], run]);
     return [...byCommand.entries()].map(([command, group3]) => toResult(command, group3, path2));
   }
 };
-function toResult(command, runs, path2) {
+function toResult(command, runs2, path2) {
   const read = (run, label, parse6) => {
     const field = run.fields.get(label);
     if (!field) throw new InputError(path2, `the report for ${command} lacks "${label}:"`, run.line);
@@ -55441,17 +55441,17 @@ function toResult(command, runs, path2) {
   ];
   const metrics = {};
   for (const [name, unit, sourceUnit, , get] of columns) {
-    const values = runs.map(get);
+    const values = runs2.map(get);
     metrics[name] = buildMetric(name, unit, values.length === 1 ? { value: values[0] } : { samples: values }, { sourceUnit });
   }
   const result = { id: command, status: "ok", metrics };
-  const bad = runs.find((r) => read(r, LABELS.exit, parseNumber2) !== 0 || r.signal !== void 0);
+  const bad = runs2.find((r) => read(r, LABELS.exit, parseNumber2) !== 0 || r.signal !== void 0);
   if (bad) {
     const code = read(bad, LABELS.exit, parseNumber2);
-    const failures = runs.filter((r) => read(r, LABELS.exit, parseNumber2) !== 0 || r.signal !== void 0).length;
+    const failures = runs2.filter((r) => read(r, LABELS.exit, parseNumber2) !== 0 || r.signal !== void 0).length;
     result.status = "failed";
     result.error = {
-      message: bad.signal !== void 0 ? `terminated by signal ${bad.signal} in ${failures} of ${runs.length} runs` : `exited with status ${code} in ${failures} of ${runs.length} runs`,
+      message: bad.signal !== void 0 ? `terminated by signal ${bad.signal} in ${failures} of ${runs2.length} runs` : `exited with status ${code} in ${failures} of ${runs2.length} runs`,
       exitCode: code,
       signal: bad.signal !== void 0 ? `signal ${bad.signal}` : null
     };
@@ -55533,12 +55533,12 @@ var massifAdapter = {
       if ((tree === "detailed" || tree === "peak") && s.treeLines !== s.treeExpected) {
         throw new InputError(path2, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
-      const bytes = ["mem_heap_B", "mem_heap_extra_B", "mem_stacks_B"].map((f) => {
+      const bytes2 = ["mem_heap_B", "mem_heap_extra_B", "mem_stacks_B"].map((f) => {
         const v = s.fields[f];
         if (!/^\d+$/.test(v)) throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
         return Number(v);
       });
-      const total = bytes.reduce((a, b) => a + b, 0);
+      const total = bytes2.reduce((a, b) => a + b, 0);
       if (total < previous) wentDown ??= s;
       previous = total;
       peak = Math.max(peak, total);
@@ -55692,8 +55692,8 @@ var straceAdapter = {
     const lines = text.slice(0, 65536).split("\n");
     const at = lines.findIndex((l) => RULE.test(l));
     if (at < 1) return { match: false, reason: 'no strace -c table (a header with "calls" and "syscall" over a dashed rule)' };
-    const header = lines[at - 1];
-    if (!/\bcalls\b/.test(header) || !/\bsyscall\b/.test(header)) return { match: false, reason: 'the table header lacks "calls" and "syscall" columns' };
+    const header2 = lines[at - 1];
+    if (!/\bcalls\b/.test(header2) || !/\bsyscall\b/.test(header2)) return { match: false, reason: 'the table header lacks "calls" and "syscall" columns' };
     return { match: true };
   },
   parse({ text, path: path2, name }) {
@@ -55752,22 +55752,22 @@ function spansOf(rule) {
   while ((m = re.exec(rule)) !== null) spans.push([m.index, m.index + m[0].length]);
   return spans;
 }
-function columnName(header, span, spans) {
+function columnName(header2, span, spans) {
   const k = spans.indexOf(span);
   const from = k === 0 ? 0 : spans[k - 1][1];
-  const to = k === spans.length - 1 ? header.length : span[1];
-  const name = header.slice(from, to).trim();
+  const to = k === spans.length - 1 ? header2.length : span[1];
+  const name = header2.slice(from, to).trim();
   return name === "% time" ? "% time" : name;
 }
 function readRow(line, lineNo, spans, names, path2) {
-  const cells2 = spans.map(([, end], k) => {
+  const cells3 = spans.map(([, end], k) => {
     const from = k === 0 ? 0 : spans[k - 1][1];
     const to = k === spans.length - 1 ? line.length : end;
     return line.slice(from, to).trim();
   });
   const get = (name2) => {
     const k = names.indexOf(name2);
-    return k < 0 ? void 0 : cells2[k];
+    return k < 0 ? void 0 : cells3[k];
   };
   const name = get("syscall");
   if (!name || !/^[\w?:-]+$/.test(name)) throw new InputError(path2, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
@@ -56662,9 +56662,9 @@ var COUNTER_UNITS = {
   total_allocated_bytes: { metric: "total_allocated_bytes", unit: "B" },
   net_heap_growth: { metric: "net_heap_growth", unit: "B" }
 };
-function collect2(runs, errors) {
+function collect2(runs2, errors) {
   const groups = /* @__PURE__ */ new Map();
-  runs.forEach((run, index) => {
+  runs2.forEach((run, index) => {
     const at = ["benchmarks", index];
     if (!isRecord(run) || typeof run.name !== "string") {
       throw errors.error(isRecord(run) ? [...at, "name"] : at, 'expected a run object with a "name" string');
@@ -56992,8 +56992,8 @@ var BINARY = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 function rateUnit(unit) {
   const elem = /^([KMGT]?)elem\/s$/.exec(unit);
   if (elem) return { metric: "throughput", unit: "1/s", factor: PREFIX[elem[1]] };
-  const bytes = /^([KMGT]i|[KMGT]?)B\/s$/.exec(unit);
-  if (bytes) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes[1]] ?? PREFIX[bytes[1]] };
+  const bytes2 = /^([KMGT]i|[KMGT]?)B\/s$/.exec(unit);
+  if (bytes2) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes2[1]] ?? PREFIX[bytes2[1]] };
   const bits2 = /^([KMGT]?)b\/s$/.exec(unit);
   if (bits2) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX[bits2[1]] / 8 };
   return void 0;
@@ -57316,7 +57316,7 @@ var rubyBenchmarkAdapter = {
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Ruby Benchmark.bm output ("user system total real" and rows)');
     const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
-    const runs = /* @__PURE__ */ new Map();
+    const runs2 = /* @__PURE__ */ new Map();
     let failed;
     let rehearsalAt;
     let tableAt;
@@ -57358,11 +57358,11 @@ var rubyBenchmarkAdapter = {
       rowsInTable++;
       if (row[1].trim().startsWith(">")) continue;
       const label = labelOf(row[1]) || `#${rowsInTable}`;
-      const run = runs.get(label) ?? { real: [], user: [], system: [] };
+      const run = runs2.get(label) ?? { real: [], user: [], system: [] };
       run.user.push(Number(row[2]));
       run.system.push(Number(row[3]));
       run.real.push(Number(row[5]));
-      runs.set(label, run);
+      runs2.set(label, run);
     }
     const open2 = failed ? void 0 : labelLeftOpen(text);
     if (open2 && !ROW2.test(lines[open2.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
@@ -57371,8 +57371,8 @@ var rubyBenchmarkAdapter = {
       if (rehearsalAt !== void 0) throw new InputError(path2, 'the bmbm Rehearsal has no "---- total: \u2026sec" line: the output stops early', rehearsalAt);
       closeTable();
     }
-    if (runs.size === 0 && !failed) throw new InputError(path2, 'no "user system total real" table with rows found (Ruby Benchmark.bm)');
-    const results = [...runs.entries()].map(([id, run]) => ({
+    if (runs2.size === 0 && !failed) throw new InputError(path2, 'no "user system total real" table with rows found (Ruby Benchmark.bm)');
+    const results = [...runs2.entries()].map(([id, run]) => ({
       id,
       status: "ok",
       metrics: {
@@ -58126,7 +58126,7 @@ function tailOf(text) {
 function countOnce(command, repeat, dir, options) {
   mkdirSync(dir, { recursive: true });
   const [program, ...args] = options.tool.argv(command, dir);
-  return new Promise((resolve14, reject) => {
+  return new Promise((resolve16, reject) => {
     const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
@@ -58150,7 +58150,7 @@ function countOnce(command, repeat, dir, options) {
     child.once("close", () => {
       const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
       if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
-      resolve14(run);
+      resolve16(run);
     });
   });
 }
@@ -58160,13 +58160,13 @@ function runFailed(run) {
 async function countCommands(options) {
   const all = [];
   for (const [i2, command] of options.commands.entries()) {
-    const runs = [];
+    const runs2 = [];
     for (let repeat = 0; repeat < options.repeats; repeat++) {
       const run = await countOnce(command, repeat, join3(options.workDir, `${i2}-${repeat}`), options);
-      runs.push(run);
+      runs2.push(run);
       if (runFailed(run)) break;
     }
-    all.push(runs);
+    all.push(runs2);
   }
   return all;
 }
@@ -59089,8 +59089,8 @@ function commandSuite(s, source, i2) {
   const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
   return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : "" };
 }
-function hyperfineLine(commands, runs, warmup) {
-  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs), "--warmup", String(warmup), "--ignore-failure", "--shell=none", "--style", "basic"];
+function hyperfineLine(commands, runs2, warmup) {
+  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs2), "--warmup", String(warmup), "--ignore-failure", "--shell=none", "--style", "basic"];
   for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(" ");
 }
@@ -59451,30 +59451,30 @@ function encodeRun(set) {
   return gzipSync(`${runLine(set)}
 `, { level: 9 });
 }
-function decodeRun(bytes, file, validate5) {
-  return validate5(unpackResultSet(parseJson3(gunzip(bytes, file), file), file), file);
+function decodeRun(bytes2, file, validate5) {
+  return validate5(unpackResultSet(parseJson3(gunzip(bytes2, file), file), file), file);
 }
 function runLine(set) {
   return JSON.stringify(packResultSet(set));
 }
-function encodeMonth(key, runs) {
-  const header = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs.map((r) => ({ commit: r.commit, runId: r.runId })) };
-  const text = `${[JSON.stringify(header), ...runs.map((r) => r.json)].join("\n")}
+function encodeMonth(key, runs2) {
+  const header2 = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs2.map((r) => ({ commit: r.commit, runId: r.runId })) };
+  const text = `${[JSON.stringify(header2), ...runs2.map((r) => r.json)].join("\n")}
 `;
   return brotliCompressSync(text, { params: { ...MONTH_BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } });
 }
-function decodeMonth(bytes, file, validate5) {
-  const lines = unbrotli(bytes, file).split("\n");
+function decodeMonth(bytes2, file, validate5) {
+  const lines = unbrotli(bytes2, file).split("\n");
   if (lines.at(-1) === "") lines.pop();
-  const header = checkHeader(parseJson3(lines[0] ?? "", file), file);
-  if (lines.length !== header.runs.length + 1) {
-    throw new InputError(file, `the header names ${header.runs.length} runs but the file holds ${lines.length - 1}`);
+  const header2 = checkHeader(parseJson3(lines[0] ?? "", file), file);
+  if (lines.length !== header2.runs.length + 1) {
+    throw new InputError(file, `the header names ${header2.runs.length} runs but the file holds ${lines.length - 1}`);
   }
-  const runs = header.runs.map((r, i2) => {
+  const runs2 = header2.runs.map((r, i2) => {
     const where2 = `${file} (run ${r.runId})`;
     return { ...r, set: validate5(unpackResultSet(parseJson3(lines[i2 + 1], file, i2 + 2), where2), where2) };
   });
-  return { header, runs };
+  return { header: header2, runs: runs2 };
 }
 var MONTH_BROTLI = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 24 };
 function decodeMonthHeader(prefix, file, complete) {
@@ -59491,19 +59491,19 @@ function decodeMonthHeader(prefix, file, complete) {
   }
   return checkHeader(parseJson3(text.slice(0, end), file, 1), file);
 }
-function monthEntries(header, file, createdOf) {
-  return header.runs.map((r) => ({ testbed: header.testbed, commit: r.commit, runId: r.runId, created: createdOf(r.runId), file }));
+function monthEntries(header2, file, createdOf) {
+  return header2.runs.map((r) => ({ testbed: header2.testbed, commit: r.commit, runId: r.runId, created: createdOf(r.runId), file }));
 }
-function gunzip(bytes, file) {
+function gunzip(bytes2, file) {
   try {
-    return gunzipSync(bytes).toString("utf8");
+    return gunzipSync(bytes2).toString("utf8");
   } catch (error2) {
     throw new InputError(file, `not a whole gzip file (truncated or corrupt: ${error2.message})`);
   }
 }
-function unbrotli(bytes, file) {
+function unbrotli(bytes2, file) {
   try {
-    return brotliDecompressSync(bytes).toString("utf8");
+    return brotliDecompressSync(bytes2).toString("utf8");
   } catch (error2) {
     throw new InputError(file, `not a whole brotli file (truncated or corrupt: ${error2.message})`);
   }
@@ -59570,9 +59570,9 @@ function historyStore(backend, validate5) {
     const runId = options.runId ?? newRunId(created);
     const file = runPath(testbed, commit, runId);
     const stored = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
-    const bytes = encodeRun(stored);
+    const bytes2 = encodeRun(stored);
     await backend.apply(
-      async (v) => (await v.read([file])).get(file) !== void 0 ? void 0 : { add: [{ path: file, bytes }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` },
+      async (v) => (await v.read([file])).get(file) !== void 0 ? void 0 : { add: [{ path: file, bytes: bytes2 }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` },
       { exclusive: false }
     );
     lastView = void 0;
@@ -59583,7 +59583,7 @@ function historyStore(backend, validate5) {
     const v = lastView = await backend.snapshot();
     const months = groupByMonth(await v.paths(query.testbed)).filter((m) => monthMayHoldSince(m.key.month, query.since));
     const monthFiles = months.flatMap((m) => m.monthFile !== void 0 ? [m.monthFile] : []);
-    const bytes = await v.read(monthFiles);
+    const bytes2 = await v.read(monthFiles);
     const seen = /* @__PURE__ */ new Set();
     const out = [];
     const keep = (e) => {
@@ -59594,7 +59594,7 @@ function historyStore(backend, validate5) {
     };
     for (const m of months) m.runs.forEach(keep);
     for (const file of monthFiles) {
-      const b = bytes.get(file);
+      const b = bytes2.get(file);
       if (b !== void 0) monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
     }
     return out.sort(byCreation);
@@ -59602,25 +59602,25 @@ function historyStore(backend, validate5) {
   async function readMany(entries2) {
     const v = await view();
     const files = [...new Set(entries2.map((e) => e.file))];
-    const bytes = await v.read(files);
-    const gone = files.filter((f) => bytes.get(f) === void 0 && parsePath(f)?.kind === "run");
+    const bytes2 = await v.read(files);
+    const gone = files.filter((f) => bytes2.get(f) === void 0 && parsePath(f)?.kind === "run");
     const fallback = await v.read([...new Set(gone.map((f) => monthPath(keyOf(parsePath(f)))))]);
     const months = /* @__PURE__ */ new Map();
     const fromMonth = (file, runId) => {
-      let runs = months.get(file);
-      if (runs === void 0) {
-        const b = bytes.get(file) ?? fallback.get(file);
+      let runs2 = months.get(file);
+      if (runs2 === void 0) {
+        const b = bytes2.get(file) ?? fallback.get(file);
         if (b === void 0) return void 0;
-        runs = new Map(decodeMonth(b, file, validate5).runs.map((r) => [r.runId, r.set]));
-        months.set(file, runs);
+        runs2 = new Map(decodeMonth(b, file, validate5).runs.map((r) => [r.runId, r.set]));
+        months.set(file, runs2);
       }
-      return runs.get(runId);
+      return runs2.get(runId);
     };
     return entries2.map((e) => {
       const parsed = parsePath(e.file);
       let set;
       if (parsed?.kind === "run") {
-        const b = bytes.get(e.file);
+        const b = bytes2.get(e.file);
         set = b !== void 0 ? decodeRun(b, e.file, validate5) : fromMonth(monthPath(keyOf(parsed)), e.runId);
       } else if (parsed?.kind === "month") set = fromMonth(e.file, e.runId);
       if (set === void 0) throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
@@ -59638,10 +59638,10 @@ function historyStore(backend, validate5) {
           if (month === void 0 || month.runs.length === 0) return void 0;
           const existing = await monthLines(v, month, () => true);
           const singles = await singleLines(v, month.runs);
-          const runs = mergeMonth(existing, singles);
+          const runs2 = mergeMonth(existing, singles);
           const removed = month.runs.map((r) => r.file);
-          result = { ...key, runs: runs.length, removed };
-          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
+          result = { ...key, runs: runs2.length, removed };
+          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs2) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
         },
         { exclusive: true }
       );
@@ -59660,8 +59660,8 @@ function historyStore(backend, validate5) {
           const month = await monthContents(v, key);
           if (month === void 0) return void 0;
           const file = month.monthFile;
-          const header = file !== void 0 ? readHeader((await v.read([file])).get(file), file) : void 0;
-          const fromMonth = header !== void 0 ? monthEntries(header, file, createdOfRunId) : [];
+          const header2 = file !== void 0 ? readHeader((await v.read([file])).get(file), file) : void 0;
+          const fromMonth = header2 !== void 0 ? monthEntries(header2, file, createdOfRunId) : [];
           removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
           if (removedHere.length === 0) return void 0;
           const change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
@@ -59689,10 +59689,10 @@ function historyStore(backend, validate5) {
     if (b === void 0) return [];
     return decodeMonth(b, month.monthFile, validate5).runs.filter((r) => keep(r.runId)).map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
   }
-  async function singleLines(v, runs) {
-    const bytes = await v.read(runs.map((r) => r.file));
-    return runs.flatMap((r) => {
-      const b = bytes.get(r.file);
+  async function singleLines(v, runs2) {
+    const bytes2 = await v.read(runs2.map((r) => r.file));
+    return runs2.flatMap((r) => {
+      const b = bytes2.get(r.file);
       return b === void 0 ? [] : [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)) }];
     });
   }
@@ -59701,11 +59701,11 @@ function historyStore(backend, validate5) {
 function keyOf(parsed) {
   return parsed.kind === "month" ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
 }
-function readHeader(bytes, file) {
+function readHeader(bytes2, file) {
   for (let size = 64 * 1024; ; size *= 2) {
-    const complete = size >= bytes.length;
-    const header = decodeMonthHeader(complete ? bytes : bytes.subarray(0, size), file, complete);
-    if (header !== void 0) return header;
+    const complete = size >= bytes2.length;
+    const header2 = decodeMonthHeader(complete ? bytes2 : bytes2.subarray(0, size), file, complete);
+    if (header2 !== void 0) return header2;
   }
 }
 
@@ -59750,7 +59750,7 @@ function folderBackend(root) {
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes } of change.add) writeFileAtomic(join8(root, path2), bytes);
+        for (const { path: path2, bytes: bytes2 } of change.add) writeFileAtomic(join8(root, path2), bytes2);
         for (const path2 of change.remove) rmSync2(join8(root, path2), { force: true });
         return change;
       } finally {
@@ -59808,7 +59808,7 @@ var GitCommandError = class extends Error {
   name = "GitCommandError";
 };
 function git(cwd, args, options = {}) {
-  return new Promise((resolve14, reject) => {
+  return new Promise((resolve16, reject) => {
     const child = execFile(
       "git",
       ["-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false", ...args],
@@ -59823,7 +59823,7 @@ function git(cwd, args, options = {}) {
         if (error2) {
           const code = typeof error2.code === "number" ? error2.code : null;
           reject(new GitCommandError(args, code, err2 || error2.message));
-        } else resolve14({ stdout, stderr: err2 });
+        } else resolve16({ stdout, stderr: err2 });
       }
     );
     if (options.input !== void 0) child.stdin?.end(options.input);
@@ -59842,14 +59842,14 @@ async function catFileBatch(cwd, names) {
   for (const name of names) {
     const eol = stdout.indexOf(10, at);
     if (eol < 0) throw new Error(`git cat-file --batch: output ended before ${name}`);
-    const header = stdout.subarray(at, eol).toString("utf8");
+    const header2 = stdout.subarray(at, eol).toString("utf8");
     at = eol + 1;
-    if (header.endsWith(" missing") || header.endsWith(" ambiguous")) {
+    if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
       result.set(name, void 0);
       continue;
     }
-    const size = Number(header.split(" ")[2]);
-    if (!Number.isInteger(size)) throw new Error(`git cat-file --batch: unexpected header ${JSON.stringify(header)}`);
+    const size = Number(header2.split(" ")[2]);
+    if (!Number.isInteger(size)) throw new Error(`git cat-file --batch: unexpected header ${JSON.stringify(header2)}`);
     result.set(name, stdout.subarray(at, at + size));
     at += size + 1;
   }
@@ -59869,14 +59869,14 @@ function gitBranchBackend(options) {
   const repo = options.repo;
   const description = remote === null ? `branch ${branch} of ${repo}` : `branch ${branch} of ${remote}`;
   async function fetchTip() {
-    if (remote === null) return resolve14(`refs/heads/${branch}`);
+    if (remote === null) return resolve16(`refs/heads/${branch}`);
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes2(4).toString("hex")}`;
     const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [], remote, `+refs/heads/${branch}:${scratch}`];
     try {
       await git(repo, args);
     } catch (error2) {
       if (error2 instanceof GitCommandError && /couldn't find remote ref/i.test(error2.stderr)) return void 0;
-      const fetched = options.readOnly ? await resolve14(`refs/remotes/${remote}/${branch}`) : void 0;
+      const fetched = options.readOnly ? await resolve16(`refs/remotes/${remote}/${branch}`) : void 0;
       if (fetched !== void 0) return fetched;
       if (error2 instanceof GitCommandError) {
         const why = error2.stderr.trim().split("\n")[0] ?? "";
@@ -59884,12 +59884,12 @@ function gitBranchBackend(options) {
       }
       throw error2;
     }
-    const tip = await resolve14(scratch);
+    const tip = await resolve16(scratch);
     await git(repo, ["update-ref", `refs/perf-gate/${branch}`, tip]).catch(() => void 0);
     await git(repo, ["update-ref", "-d", scratch]).catch(() => void 0);
     return tip;
   }
-  async function resolve14(ref) {
+  async function resolve16(ref) {
     try {
       return await gitText(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     } catch {
@@ -59910,14 +59910,14 @@ function gitBranchBackend(options) {
       }
     };
   }
-  async function commitOf(tip, change) {
+  async function commitOf2(tip, change) {
     const temp = mkdtempSync(join9(tmpdir(), "perf-gate-index-"));
     try {
       const env = { GIT_INDEX_FILE: join9(temp, "index") };
       await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
       const lines = [];
-      for (const { path: path2, bytes } of change.add) {
-        const blob = await gitText(repo, ["hash-object", "-w", "--stdin"], { input: bytes });
+      for (const { path: path2, bytes: bytes2 } of change.add) {
+        const blob = await gitText(repo, ["hash-object", "-w", "--stdin"], { input: bytes2 });
         lines.push(`100644 ${blob}	${path2}`);
       }
       const zero = "0".repeat((tip ?? "").length || 40);
@@ -59950,7 +59950,7 @@ function gitBranchBackend(options) {
         const tip = await fetchTip();
         const change = await plan(viewAt(tip));
         if (change === void 0) return void 0;
-        const commit = await commitOf(tip, change);
+        const commit = await commitOf2(tip, change);
         try {
           await publish(commit, tip);
           if (remote !== null) await git(repo, ["update-ref", `refs/perf-gate/${branch}`, commit]).catch(() => void 0);
@@ -59985,8 +59985,8 @@ function pickBaseline(input) {
   }
   const chain = input.chain.slice(0, maxDistance + 1);
   for (const [distance, { commit, date }] of chain.entries()) {
-    const runs = runsOf.get(commit);
-    if (runs !== void 0) return { found: true, start: input.start, commit, date, distance, runs: [...runs].sort((a, b) => a.runId < b.runId ? -1 : 1) };
+    const runs2 = runsOf.get(commit);
+    if (runs2 !== void 0) return { found: true, start: input.start, commit, date, distance, runs: [...runs2].sort((a, b) => a.runId < b.runId ? -1 : 1) };
   }
   return { found: false, use: "budgets-only", reason: "no-run-within-distance", start: input.start, searched: chain.length, maxDistance };
 }
@@ -60033,9 +60033,9 @@ function poolRuns(sets) {
   if (designs.has("interleaved")) warnings.push(`${sets.length} runs pooled: interleaved rounds of different runs do not pair, so the pool is sequential`);
   return { set, runs: sets.length, warnings };
 }
-function poolBenchmark(runs, warnings) {
-  const ok = runs.filter((r) => r.status === "ok");
-  if (ok.length === 0) return runs.at(-1);
+function poolBenchmark(runs2, warnings) {
+  const ok = runs2.filter((r) => r.status === "ok");
+  if (ok.length === 0) return runs2.at(-1);
   const first = ok[0];
   const names = [];
   for (const r of ok) for (const name of Object.keys(r.metrics)) if (!names.includes(name)) names.push(name);
@@ -60133,6 +60133,19 @@ async function previousReleaseTag(repo, head, pattern2) {
     throw error2;
   }
 }
+async function isAncestor(repo, ancestor, descendant) {
+  try {
+    await git(repo, ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant]);
+    return true;
+  } catch (error2) {
+    if (error2 instanceof GitCommandError && error2.exitCode === 1) return false;
+    throw error2;
+  }
+}
+async function firstParentRange(repo, from, to) {
+  const out = await gitText(repo, ["rev-list", "--first-parent", "--reverse", "--end-of-options", `${from}..${to}`]);
+  return out.split("\n").filter((l) => l !== "");
+}
 
 // action/src/store/history/baseline.ts
 var DEFAULT_TAG_PATTERN = "v*";
@@ -60207,8 +60220,8 @@ function selectionText(selection, where2) {
   const start = selection.start;
   const startText = start.kind === "merge-base" ? `the merge base with ${start.base}` : start.kind === "release-tag" ? `release ${start.tag}` : `--base ${start.commit.slice(0, 12)}`;
   const away = selection.distance === 0 ? startText : `${selection.distance} commit${selection.distance === 1 ? "" : "s"} before ${startText}`;
-  const runs = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : "";
-  return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs}) in ${where2}`;
+  const runs2 = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : "";
+  return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs2}) in ${where2}`;
 }
 function noBaselineText(selection, testbed, where2) {
   const why = selection.reason === "no-merge-base" ? "this commit has no merge base with the base branch" : selection.reason === "no-previous-tag" ? "there is no earlier release tag" : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
@@ -60494,7 +60507,7 @@ function parseBencherPerf(text, file, choice = {}) {
   requireOne("branch", "branches", chosen.map((l) => l.branch), choice.branch, errors);
   requireOne("testbed", "testbeds", chosen.map((l) => l.testbed), choice.testbed, errors);
   const skipped = [];
-  const runs = /* @__PURE__ */ new Map();
+  const runs2 = /* @__PURE__ */ new Map();
   let withoutHash = 0;
   for (const line of chosen) {
     const mapping = mappingOf(line.measure);
@@ -60517,8 +60530,8 @@ function parseBencherPerf(text, file, choice = {}) {
         return;
       }
       const created = new Date(point["start_time"]).toISOString();
-      const run = runs.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
-      runs.set(point["report"], run);
+      const run = runs2.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
+      runs2.set(point["report"], run);
       const key = `${line.benchmark}\0${mapping.metric}`;
       const values = run.points.get(key) ?? { mapping, values: [] };
       values.values[typeof point["iteration"] === "number" ? point["iteration"] : values.values.length] = point["metric"]["value"] * mapping.scale;
@@ -60526,7 +60539,7 @@ function parseBencherPerf(text, file, choice = {}) {
     });
   }
   if (withoutHash > 0) skipped.push(`${withoutHash} point(s) without a git hash: perf-gate keys runs by commit`);
-  const out = [...runs.values()].map(({ points, ...run }) => ({ ...run, set: { ...run.set, benchmarks: benchmarksOf(points) } }));
+  const out = [...runs2.values()].map(({ points, ...run }) => ({ ...run, set: { ...run.set, benchmarks: benchmarksOf(points) } }));
   return { runs: out.sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0), skipped };
 }
 function checkedLine(line, index, errors) {
@@ -60598,7 +60611,7 @@ function parseGabHistory(text, file) {
   const data2 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
   const errors = jsonErrors(body, file);
   if (!isRecord(data2) || !isRecord(data2["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
-  const runs = /* @__PURE__ */ new Map();
+  const runs2 = /* @__PURE__ */ new Map();
   for (const [setName, list2] of Object.entries(data2["entries"])) {
     if (!Array.isArray(list2)) throw errors.error(["entries", setName], `expected a list of runs under "${setName}"`);
     list2.forEach((entry, i2) => {
@@ -60611,8 +60624,8 @@ function parseGabHistory(text, file) {
       const created = new Date(date).toISOString();
       const tool = typeof entry["tool"] === "string" ? entry["tool"] : "";
       const key = `${commit}@${created}`;
-      const run = runs.get(key) ?? { commit, created, set: { ...newResultSet(created), commit } };
-      runs.set(key, run);
+      const run = runs2.get(key) ?? { commit, created, set: { ...newResultSet(created), commit } };
+      runs2.set(key, run);
       entry["benches"].forEach((bench, j) => {
         const benchAt = [...at, "benches", j];
         if (!isRecord(bench) || typeof bench["name"] !== "string" || typeof bench["value"] !== "number" || !Number.isFinite(bench["value"]) || typeof bench["unit"] !== "string") {
@@ -60622,7 +60635,7 @@ function parseGabHistory(text, file) {
       });
     });
   }
-  return [...runs.values()].sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0);
+  return [...runs2.values()].sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0);
 }
 function addValue(benchmarks, id, m, value, sourceUnit) {
   let b = benchmarks.find((x2) => x2.id === id);
@@ -60795,8 +60808,8 @@ function checkFamily(family, metric, limit3, points, skipped, opts) {
   const above = limit3.max !== void 0 && fit3.exponent > limit3.max;
   const below = limit3.min !== void 0 && fit3.exponent < limit3.min;
   if (!above && !below) {
-    const bounds = { ...limit3.min !== void 0 ? { min: limit3.min } : {}, ...limit3.max !== void 0 ? { max: limit3.max } : {} };
-    return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds } };
+    const bounds2 = { ...limit3.min !== void 0 ? { min: limit3.min } : {}, ...limit3.max !== void 0 ? { max: limit3.max } : {} };
+    return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds2 } };
   }
   const bound = above ? limit3.max : limit3.min;
   const side2 = above ? "above" : "below";
@@ -61147,11 +61160,11 @@ function runStrategy(input, o) {
   let result;
   const notes = dropped > 0 ? [{ code: "non-finite-ignored", count: dropped }] : [];
   if (bs.length >= 2 && cs.length >= 2) {
-    const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
+    const aligned2 = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
+    if (input.paired && aligned2 && bs.length <= MAX_PAIRED_ROUNDS) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
-      if (input.paired && !aligned) notes.push({ code: "rounds-not-aligned" });
+      if (input.paired && !aligned2) notes.push({ code: "rounds-not-aligned" });
       else if (input.paired) notes.push({ code: "too-many-rounds", limit: MAX_PAIRED_ROUNDS });
       result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
     }
@@ -61279,10 +61292,10 @@ function idOverlap(baseline, current) {
 
 // action/src/gate/learned-drift.ts
 var DEFAULT_MIN_DRIFT_RUNS = 5;
-function learnDrift(runs, options = {}) {
+function learnDrift(runs2, options = {}) {
   const minRuns = Math.max(2, options.minRuns ?? DEFAULT_MIN_DRIFT_RUNS);
   const levels = /* @__PURE__ */ new Map();
-  for (const run of runs) {
+  for (const run of runs2) {
     for (const b of run.benchmarks) {
       if (b.status !== "ok") continue;
       for (const [name, metric] of Object.entries(b.metrics)) {
@@ -61556,11 +61569,11 @@ import { join as join10 } from "node:path";
 function git2(cwd, args) {
   return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
-function repositoryRoot(dir) {
+function repositoryRoot(dir, flag = "--ab") {
   try {
     return git2(dir, ["rev-parse", "--show-toplevel"]);
   } catch {
-    throw new InputError("--ab", `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
+    throw new InputError(flag, `${dir} is not inside a git repository; interleaved A/B runs check the commits out with git worktree`);
   }
 }
 function headCommit(dir, ref = "HEAD") {
@@ -61570,19 +61583,19 @@ function headCommit(dir, ref = "HEAD") {
     return void 0;
   }
 }
-function addBaseWorktree(repo, ref) {
+function addBaseWorktree(repo, ref, flag = "--ab") {
   let commit;
   try {
     commit = git2(repo, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
   } catch {
-    throw new InputError("--ab", `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
+    throw new InputError(flag, `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
   const dir = mkdtempSync2(join10(tmpdir2(), "perf-gate-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
     rmSync4(dir, { recursive: true, force: true });
-    throw new InputError("--ab", `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
+    throw new InputError(flag, `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
   }
   let removed = false;
   return {
@@ -61628,14 +61641,14 @@ function runsNamed(entries2, word) {
   if (byId.length > 0) return byId;
   return /^[0-9a-f]{4,40}$/.test(word) ? entries2.filter((e) => e.commit.startsWith(word)) : [];
 }
-async function historyNoise(history, testbed, runs) {
+async function historyNoise(history, testbed, runs2) {
   const all = await history.list();
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {
     const testbeds = [...new Set(all.map((e) => e.testbed))];
     throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
   }
-  const sets = await history.readMany(mine.slice(-runs));
+  const sets = await history.readMany(mine.slice(-runs2));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
     const [benchmark, metric] = key.split("\0");
     return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
@@ -61650,18 +61663,18 @@ async function importHistory(history, path2, request2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
   const bencher = isBencherExport(text);
-  const { runs, skipped } = bencher ? parseBencherPerf(text, path2, request2.bencher) : { runs: parseGabHistory(text, path2), skipped: [] };
-  if (runs.length === 0) {
+  const { runs: runs2, skipped } = bencher ? parseBencherPerf(text, path2, request2.bencher) : { runs: parseGabHistory(text, path2), skipped: [] };
+  if (runs2.length === 0) {
     throw new InputError(path2, bencher ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join("; ")})` : ""}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js` : 'holds no runs; expected "entries" with at least one run');
   }
   const ids = /* @__PURE__ */ new Set();
-  for (const run of runs) {
+  for (const run of runs2) {
     const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
     benchmarks.forEach((b) => ids.add(b.id));
     const digest = createHash3("sha256").update(`${run.commit}@${run.created}`).digest();
     await history.append({ ...run.set, benchmarks }, { testbed: request2.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
   }
-  return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs.length, benchmarks: ids.size, skipped };
+  return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs2.length, benchmarks: ids.size, skipped };
 }
 function isBencherExport(text) {
   const head = text.slice(0, 4096);
@@ -62244,12 +62257,12 @@ function push(side2, entry) {
   }
   metric.values.push(entry.v);
 }
-async function runRound(unit, stemPrefix, round, ctx) {
+async function runRound(unit, stemPrefix, round2, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
   const dir = join12(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side2 of order) {
-    const stem = `${stemPrefix}${String(round).padStart(3, "0")}-${side2}`;
+    const stem = `${stemPrefix}${String(round2).padStart(3, "0")}-${side2}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
     for (const b of outcome.results) unit.data[side2].delivered.add(b.id);
     if (outcome.error) {
@@ -62395,10 +62408,10 @@ function formatDuration(seconds) {
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
 }
-function progressHeader(index, total, title, elapsed) {
+function progressHeader(index, total, title2, elapsed) {
   const done = index - 1;
   const left = done > 0 ? `about ${formatDuration(elapsed / done * (total - done))} left` : "time left unknown";
-  return `${title} (${index} of ${total}, elapsed ${formatDuration(elapsed)}, ${left})`;
+  return `${title2} (${index} of ${total}, elapsed ${formatDuration(elapsed)}, ${left})`;
 }
 function logProgress(options) {
   const start = options.clock();
@@ -62408,12 +62421,12 @@ function logProgress(options) {
     open2 = false;
   };
   return {
-    begin(index, total, title) {
+    begin(index, total, title2) {
       end();
-      const header = progressHeader(index, total, title.replace(/[\r\n]+/g, " "), (options.clock() - start) / 1e3);
-      options.write(options.githubActions ? `::group::${header}
+      const header2 = progressHeader(index, total, title2.replace(/[\r\n]+/g, " "), (options.clock() - start) / 1e3);
+      options.write(options.githubActions ? `::group::${header2}
 ` : `
-=== ${header} ===
+=== ${header2} ===
 `);
       open2 = true;
     },
@@ -62438,8 +62451,8 @@ function failureMessage(run, repeats, tool) {
   if (run.signal) return `was killed by ${run.signal} ${tool.under} (${which2})`;
   return `exited with code ${String(run.exitCode)} ${tool.under} (${which2})`;
 }
-function countedBenchmark(command, runs, repeats, tool, id = command) {
-  const failed = runs.find(runFailed);
+function countedBenchmark(command, runs2, repeats, tool, id = command) {
+  const failed = runs2.find(runFailed);
   if (failed) {
     return {
       id,
@@ -62450,7 +62463,7 @@ function countedBenchmark(command, runs, repeats, tool, id = command) {
   }
   let counted;
   try {
-    counted = runs.map((run) => tool.read(run));
+    counted = runs2.map((run) => tool.read(run));
   } catch (error2) {
     if (!(error2 instanceof InputError)) throw error2;
     return notCounted(id, `its ${tool.name} output is unusable: ${error2.message}`);
@@ -62564,8 +62577,8 @@ async function countSuite(suite, ids, dir, ctx) {
     return ids.map((id) => ({ id, suite: suite.name, status: "failed", error: error2, metrics: {} }));
   }
   const commands = suite.commands ?? [];
-  const runs = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join14(dir, "counts") });
-  const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs[i2], suite.countRepeat, tool, ids[i2]), suite: suite.name }));
+  const runs2 = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join14(dir, "counts") });
+  const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs2[i2], suite.countRepeat, tool, ids[i2]), suite: suite.name }));
   const failed = rows.filter((r) => r.status === "failed").length;
   ctx.progress.line(`counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1e3).toFixed(1)} s)`);
   return rows;
@@ -62584,9 +62597,9 @@ function joinMeasurements(id, suite, timed, counted) {
 }
 
 // action/src/runner/run-suite.ts
-function mergeRepeats(runs) {
+function mergeRepeats(runs2) {
   const byId = /* @__PURE__ */ new Map();
-  for (const run of runs) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
+  for (const run of runs2) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
   return [...byId.values()].map((parts) => {
     const names = [...new Set(parts.flatMap((p) => Object.keys(p.metrics)))];
     const metrics = {};
@@ -62601,15 +62614,15 @@ async function runSuite(suite, ctx, expected) {
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
   for (const [i2, point] of sweepPoints(suite.params).entries()) {
-    const runs = [];
+    const runs2 = [];
     let error2 = null;
     for (let k = 1; k <= suite.repeat && !error2; k++) {
       const stem = ["run", pointLabel(point, i2), suite.repeat > 1 ? `r${k}` : ""].filter(Boolean).join(".");
       const outcome = await invoke({ suite, point, cwd: suite.workdir, dir, stem, side: null, pin: null }, ctx);
-      runs.push(outcome.results);
+      runs2.push(outcome.results);
       error2 = outcome.error;
     }
-    const delivered = mergeRepeats(runs);
+    const delivered = mergeRepeats(runs2);
     pushAll(rows, delivered);
     if (error2) pushAll(rows, failedRows(suite.name, point, pointSuffix(point), new Set(delivered.map((b) => b.id)), expected, error2));
   }
@@ -62702,8 +62715,7 @@ function realpath(path2) {
   }
 }
 async function measureAb(request2) {
-  const deps = request2.deps ?? defaultDeps();
-  const { config, shard, outDir } = request2;
+  const { config, shard } = request2;
   const repo = realpath(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
   const share = selectShard(config.suites, shard);
@@ -62712,29 +62724,56 @@ async function measureAb(request2) {
 `);
   }
   const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
-  const testbed = deps.testbed(request2.env);
-  const created = request2.now().toISOString();
   const checkout = addBaseWorktree(repo, request2.ref);
   request2.cleanups.push(() => checkout.remove());
-  let outcome;
   try {
     request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
 `);
-    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
-      ...runnerContext({ config, shard, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
-      classify: gateClassifier(request2.budgets),
-      created
-    });
+    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request2, suites, checkouts: { base: checkout.dir, head: repo }, commits: { base: checkout.commit, head: headSha } });
+    return measured;
   } finally {
     checkout.remove();
   }
-  const base = metadata(outcome.base, checkout.commit, {}, testbed);
-  const head = metadata(outcome.head, headSha, request2.env, testbed);
+}
+async function measureAbBetween(request2) {
+  const deps = request2.deps ?? defaultDeps();
+  const { config, outDir } = request2;
+  const testbed = deps.testbed(request2.env);
+  const outcome = await runAb(request2.suites, request2.checkouts, {
+    ...runnerContext({ config, shard: null, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
+    classify: request2.classify ?? gateClassifier(request2.budgets),
+    created: request2.now().toISOString()
+  });
+  const base = metadata(outcome.base, request2.commits.base, {}, testbed);
+  const head = metadata(outcome.head, request2.commits.head, request2.env, testbed);
   writeResultSet(join16(outDir, "base.json"), base);
   writeResultSet(join16(outDir, "results.json"), head);
   request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `);
-  return { base, head, confirmations: outcome.confirmations };
+  return { base, head, confirmations: outcome.confirmations, outcome };
+}
+
+// action/src/gate/trend.ts
+function levelsOf(runs2, benchmark, metric) {
+  const levels = [];
+  for (const run of runs2) {
+    const m = run.benchmarks.find((b) => b.id === benchmark && b.status === "ok")?.metrics[metric];
+    if (!m) continue;
+    const level = m.samples && m.samples.length > 0 ? median(m.samples) : m.value;
+    if (level !== void 0 && level !== null && Number.isFinite(level)) levels.push(level);
+  }
+  return levels;
+}
+function withTrends(report2, runs2) {
+  if (runs2.length === 0) return report2;
+  return {
+    ...report2,
+    rows: report2.rows.map((row) => {
+      if (row.status !== "regressed") return row;
+      const trend = levelsOf(runs2, row.benchmark, row.metric);
+      return trend.length >= 2 ? { ...row, trend } : row;
+    })
+  };
 }
 
 // action/src/pipeline/gate.ts
@@ -62751,7 +62790,8 @@ function gate(request2) {
     const options = request2.options ?? DEFAULT_GATE_OPTIONS;
     const learned = request2.driftRuns && request2.driftRuns.length > 0 ? { learnedDrift: learnDrift(request2.driftRuns) } : {};
     const decided = decide(request2.baseline, request2.current, request2.budgets, { ...options, ...learned });
-    const report2 = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
+    const confirmed = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
+    const report2 = request2.driftRuns ? withTrends(confirmed, request2.driftRuns) : confirmed;
     const skipped = request2.skippedFiles ?? [];
     return skipped.length > 0 ? { ...report2, warnings: [...report2.warnings, { code: "skipped-files", files: [...skipped] }] } : report2;
   } catch (error2) {
@@ -62786,6 +62826,111 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 // action/src/pipeline/publish.ts
 import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
 import { dirname as dirname4, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
+
+// action/src/gate/release-model.ts
+var RELEASE_SCHEMA = "perf-gate/release@1";
+var NEAR_LIMIT = 0.1;
+function compareUrl(repositoryUrl, good, bad) {
+  return repositoryUrl === null ? null : `${repositoryUrl}/compare/${good}...${bad}`;
+}
+function commitsBetween(chain, good, bad) {
+  if (!chain) return null;
+  const from = chain.indexOf(good);
+  const to = chain.indexOf(bad);
+  return from >= 0 && to > from ? to - from : null;
+}
+function isNoisier(row) {
+  return row.flags.includes("noisier");
+}
+function budgetHeadroom(budget2) {
+  if (!Number.isFinite(budget2.limit) || budget2.limit === 0 || !Number.isFinite(budget2.value)) return null;
+  const left = budget2.kind === "max" ? budget2.limit - budget2.value : budget2.value - budget2.limit;
+  return left / Math.abs(budget2.limit);
+}
+function stddevRatio(row) {
+  const before = row.baseline?.stddev;
+  const after = row.current?.stddev;
+  if (typeof before !== "number" || typeof after !== "number" || before <= 0) return null;
+  const ratio = after / before;
+  return Number.isFinite(ratio) ? ratio : null;
+}
+function recommend(report2, changes, sides) {
+  const slower = changes.filter((c) => c.regression);
+  const placed = new Set(slower.map((c) => `${c.benchmark}\0${c.metric}`));
+  const bisect2 = slower.map((c) => ({
+    benchmark: c.benchmark,
+    metric: c.metric,
+    good: c.previousCommit,
+    bad: c.commit,
+    commits: c.commits,
+    change: c.change,
+    interval: c.interval,
+    from: "change-point",
+    compareUrl: c.compareUrl
+  })).sort((p, q) => Math.abs(q.change ?? 0) - Math.abs(p.change ?? 0));
+  const { good, bad } = sides;
+  if (good !== null && bad !== null && good !== bad) {
+    for (const row of report2.rows) {
+      if (row.status !== "regressed" || placed.has(`${row.benchmark}\0${row.metric}`)) continue;
+      bisect2.push({
+        benchmark: row.benchmark,
+        metric: row.metric,
+        good,
+        bad,
+        commits: commitsBetween(sides.chain, good, bad),
+        change: row.change,
+        interval: row.ci,
+        from: "regression",
+        compareUrl: compareUrl(sides.repositoryUrl, good, bad)
+      });
+    }
+  }
+  const remeasure = report2.rows.filter((r) => r.status === "inconclusive" || isNoisier(r)).map((r) => ({
+    benchmark: r.benchmark,
+    metric: r.metric,
+    why: [...r.status === "inconclusive" ? ["inconclusive"] : [], ...isNoisier(r) ? ["noisier"] : []],
+    samplesNeeded: r.status === "inconclusive" ? r.samplesNeeded : null,
+    stddevRatio: isNoisier(r) ? stddevRatio(r) : null
+  }));
+  const nearLimit = report2.rows.flatMap((r) => {
+    if (r.budget === null || r.budget.result !== "pass") return [];
+    const headroom = budgetHeadroom(r.budget);
+    return headroom !== null && headroom < NEAR_LIMIT ? [{ benchmark: r.benchmark, metric: r.metric, unit: r.unit, budget: r.budget, headroom }] : [];
+  }).sort((p, q) => p.headroom - q.headroom);
+  return { bisect: bisect2, remeasure, nearLimit };
+}
+function assembleRelease(input) {
+  const { report: report2 } = input;
+  const repositoryUrl = input.repositoryUrl ?? null;
+  const changes = input.changes ? input.changes.map((c) => ({ ...c, commits: commitsBetween(input.chain, c.previousCommit, c.commit), compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit) })) : null;
+  const previous = input.previous ?? null;
+  const candidate = input.candidate ?? null;
+  const good = previous?.commit ?? report2.baseline?.commit ?? null;
+  const bad = candidate?.commit ?? report2.current.commit ?? null;
+  return {
+    schema: RELEASE_SCHEMA,
+    verdict: report2.verdict === "pass" ? "go" : "no-go",
+    previous,
+    candidate,
+    testbed: input.testbed ?? null,
+    summary: {
+      compared: report2.rows.length,
+      regressions: report2.counts.regressed,
+      budgetFailures: report2.counts.budgetFailed,
+      budgetWarnings: report2.counts.budgetWarned,
+      noisier: report2.rows.filter(isNoisier).length,
+      failed: report2.counts.failed,
+      inconclusive: report2.counts.inconclusive,
+      changePoints: changes ? changes.length : null,
+      slowerChangePoints: changes ? changes.filter((c) => c.regression).length : null
+    },
+    report: report2,
+    changes,
+    historyRuns: input.historyRuns ?? null,
+    recommendations: recommend(report2, changes ?? [], { good, bad, ...input.chain ? { chain: input.chain } : {}, repositoryUrl }),
+    repositoryUrl
+  };
+}
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
@@ -63020,8 +63165,8 @@ function reasonText(reason) {
       return `${reason.usable} usable value${reason.usable === 1 ? "" : "s"} of ${reason.param}${skippedText(reason.skipped, reason.metric)}; a scaling exponent needs at least ${reason.minPoints}`;
     case "scaling-within-limit": {
       const { min, max: max2 } = reason.limit;
-      const bounds = [min !== void 0 ? `\u2265 ${min}` : "", max2 !== void 0 ? `\u2264 ${max2}` : ""].filter(Boolean).join(" and ");
-      return `${fitText(reason.fit)}: within the limit ${bounds}`;
+      const bounds2 = [min !== void 0 ? `\u2265 ${min}` : "", max2 !== void 0 ? `\u2264 ${max2}` : ""].filter(Boolean).join(" and ");
+      return `${fitText(reason.fit)}: within the limit ${bounds2}`;
     }
     case "scaling-beyond-limit":
       return `${fitText(reason.fit)}: ${reason.side === "above" ? "above the maximum" : "below the minimum"} exponent ${reason.bound}`;
@@ -63046,8 +63191,8 @@ function methodText(method) {
 function configuredDrift(method) {
   return method.id === "mann-whitney" && method.drift > 0 && method.driftRuns === null;
 }
-function driftText(drift, runs) {
-  return runs === null ? `the configured ${pct(drift)} between-run drift` : `\xB1${pct(drift)} between-run drift learned from ${runs} runs`;
+function driftText(drift, runs2) {
+  return runs2 === null ? `the configured ${pct(drift)} between-run drift` : `\xB1${pct(drift)} between-run drift learned from ${runs2} runs`;
 }
 function lead(facts) {
   return capital(methodText(facts.method));
@@ -63129,6 +63274,17 @@ function whyInconclusive(rows, max2 = MAX_INCONCLUSIVE_REASONS) {
     lines: open2.slice(0, max2).map((r) => ({ benchmark: r.benchmark, metric: r.metric, reason: reasonText(r.reason) })),
     more: Math.max(0, open2.length - max2)
   };
+}
+
+// action/src/report/sparkline.ts
+var BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
+function sparkline(values, lo = Math.min(...values), hi = Math.max(...values)) {
+  const span = hi - lo;
+  return values.map((v) => {
+    if (!(span > 0) || !Number.isFinite(v)) return BARS[3];
+    const level = Math.round((v - lo) / span * (BARS.length - 1));
+    return BARS[Math.min(BARS.length - 1, Math.max(0, level))];
+  }).join("");
 }
 
 // action/src/report/table.ts
@@ -63261,8 +63417,8 @@ function tableLine(row, hooks) {
 }
 function markdownHeadline(report2, options = {}) {
   const outcome = outcomeOf(report2, options.previouslyFailed);
-  const title = escapeMarkdown(options.title ?? "perf-gate");
-  return `### ${OUTCOME_ICON[outcome]} ${title} \u2014 ${escapeMarkdown(verdictText(report2, outcome))}`;
+  const title2 = escapeMarkdown(options.title ?? "perf-gate");
+  return `### ${OUTCOME_ICON[outcome]} ${title2} \u2014 ${escapeMarkdown(verdictText(report2, outcome))}`;
 }
 function markdownContext(report2) {
   const side2 = (s) => {
@@ -63313,6 +63469,23 @@ function warningLines(report2) {
   const more = report2.warnings.length > MAX_WARNINGS ? [`- \u2026 and ${formatCount(report2.warnings.length - MAX_WARNINGS)} more warnings`] : [];
   return ["**Warnings**", "", ...shown, ...more].join("\n");
 }
+var MAX_TRENDS = 10;
+function trendLines(rows) {
+  const withTrend = rows.filter((r) => r.trend && r.trend.length >= 2 && r.current);
+  if (withTrend.length === 0) return "";
+  const items = withTrend.slice(0, MAX_TRENDS).map((r) => {
+    const trend = r.trend;
+    const now = r.current.value;
+    const all = [...trend, now];
+    const scale = { ...rowScale(r) };
+    scale.symbol = escapeMarkdown(scale.symbol);
+    const lo = Math.min(...trend);
+    const hi = Math.max(...trend);
+    return `- **${escapeMarkdown(r.benchmark)}** ${escapeMarkdown(r.metric)}: \`${sparkline(trend, Math.min(...all), Math.max(...all))}\` \u2192 \`${sparkline([now], Math.min(...all), Math.max(...all))}\` main ${formatValue(lo, scale)} \u2026 ${formatValue(hi, scale)} over ${trend.length} runs, this run ${formatValue(now, scale)}`;
+  });
+  const more = withTrend.length > MAX_TRENDS ? [`- \u2026 and ${formatCount(withTrend.length - MAX_TRENDS)} more`] : [];
+  return ["**Trend on main** (each run's median, oldest first, then this run):", "", ...items, ...more].join("\n");
+}
 function inconclusiveLines(rows) {
   const why = whyInconclusive(rows);
   if (why.lines.length === 0) return "";
@@ -63361,7 +63534,7 @@ function renderMarkdown(report2, options = {}) {
     return l;
   };
   const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
-  const render = (keep, truncated) => {
+  const render2 = (keep, truncated) => {
     const shownRows = [
       ...main2.slice(0, keep.main),
       ...groups.improved.slice(0, keep.improved),
@@ -63376,6 +63549,7 @@ function renderMarkdown(report2, options = {}) {
       folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
       folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ["**Failed benchmarks**", ...failures.slice(0, keep.failures).map((f) => f.text)].join("\n\n") : "",
+      trendLines(main2.slice(0, keep.main)),
       inconclusiveLines(main2.slice(0, keep.main)),
       warningLines(report2),
       legend(shownRows),
@@ -63383,18 +63557,18 @@ function renderMarkdown(report2, options = {}) {
     ];
     return blocks.filter((b) => b !== "").join("\n\n");
   };
-  const full = render(all, false);
+  const full = render2(all, false);
   if (measure(full) <= maxLength) return full;
-  return renderTruncated(render, all, measure, maxLength, {
+  return renderTruncated(render2, all, measure, maxLength, {
     main: main2.map((r) => measure(lineOf2(r)) + 1),
     failures: failures.map((f) => measure(f.text) + 2),
     improved: groups.improved.map((r) => measure(lineOf2(r)) + 1),
     unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
   });
 }
-function renderTruncated(render, all, measure, maxLength, costs) {
+function renderTruncated(render2, all, measure, maxLength, costs) {
   const none = { main: 0, failures: 0, improved: 0, unchanged: 0 };
-  const skeleton = render(none, true);
+  const skeleton = render2(none, true);
   if (measure(skeleton) > maxLength) {
     throw new RangeError(`renderMarkdown: maxLength ${maxLength} cannot hold even the verdict, notice and marker (${measure(skeleton)})`);
   }
@@ -63408,12 +63582,12 @@ function renderTruncated(render, all, measure, maxLength, costs) {
       keep[kind] += 1;
     }
   }
-  let text = render(keep, true);
+  let text = render2(keep, true);
   for (let guard = 0; measure(text) > maxLength && guard < 100; guard++) {
     const kind = ["unchanged", "improved", "failures", "main"].find((k) => keep[k] > 0);
     if (!kind) break;
     keep[kind] = Math.max(0, keep[kind] - Math.max(1, Math.ceil(keep[kind] / 10)));
-    text = render(keep, true);
+    text = render2(keep, true);
   }
   return measure(text) <= maxLength ? text : skeleton;
 }
@@ -63800,9 +63974,9 @@ function renderTerminal(report2, options) {
   const paint = painter(options.color);
   const hooks = hooksFor(paint);
   const rows = orderRows(report2.rows);
-  const cells2 = rows.map((r) => tableCells(r, hooks));
-  const header = COLUMNS.map((c) => c);
-  const widths = header.map((h, i2) => Math.max(width(h), ...cells2.map((c) => width(c[i2]))));
+  const cells3 = rows.map((r) => tableCells(r, hooks));
+  const header2 = COLUMNS.map((c) => c);
+  const widths = header2.map((h, i2) => Math.max(width(h), ...cells3.map((c) => width(c[i2]))));
   if (options.width !== void 0) {
     const fixed = widths.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
     const total = fixed + Math.min(widths[widths.length - 1], VERDICT_LABEL_WIDTH);
@@ -63812,8 +63986,8 @@ function renderTerminal(report2, options) {
   const line = (cs) => cs.map((c, i2) => pad(i2 === 0 ? fit(c, widths[0]) : c, widths[i2], NUMERIC_COLUMNS.has(i2))).join("  ").trimEnd();
   const out = [];
   if (rows.length > 0) {
-    out.push(paint(line(header), "bold"));
-    for (const c of cells2) out.push(line(c));
+    out.push(paint(line(header2), "bold"));
+    for (const c of cells3) out.push(line(c));
   }
   const failed = rows.filter((r) => r.status === "failed" && r.error);
   if (failed.length > 0) {
@@ -63839,6 +64013,7 @@ function renderTerminal(report2, options) {
     out.push("", paint("Flags", "bold"));
     for (const f of flags) out.push(`  ${f}: ${FLAG_TEXT[f]}`);
   }
+  for (const section of options.sections ?? []) out.push("", section.replace(/\n+$/, ""));
   const outcome = outcomeOf(report2);
   const verdict = outcome === "fail" ? paint("\u2717 FAIL", "red") : outcome === "pass" ? paint("\u2713 PASS", "green") : paint("\u2713 PASS", "yellow");
   out.push("", `${verdict} \u2014 ${escapeTerminal(verdictText(report2, outcome))}`);
@@ -63863,8 +64038,8 @@ function plainText(text, multiline) {
 function clip(text, max2) {
   return text.length <= max2 ? text : `${text.slice(0, max2 - 1)}\u2026`;
 }
-function make(level, title, message, where2) {
-  const a = { level, title: clip(plainText(title, false), MAX_TITLE), message: clip(plainText(message, true), MAX_MESSAGE) };
+function make(level, title2, message, where2) {
+  const a = { level, title: clip(plainText(title2, false), MAX_TITLE), message: clip(plainText(message, true), MAX_MESSAGE) };
   if (where2) {
     a.file = plainText(where2.file, false);
     if (where2.line !== void 0) a.line = where2.line;
@@ -63914,10 +64089,160 @@ function toAnnotations(report2) {
   ];
 }
 
+// action/src/report/escape-html.ts
+function escapeHtml(text, options = {}) {
+  const cleaned = String(text).replace(options.multiline ? CONTROL_KEEP_LINES2 : CONTROL4, (ch) => ch === "\r" || ch === "\n" || ch === "	" ? " " : "\uFFFD");
+  return cleaned.replace(/[&<>"']/g, (ch) => ENTITY2[ch]);
+}
+var ENTITY2 = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+var CONTROL4 = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+var CONTROL_KEEP_LINES2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+// action/src/report/fit-blocks.ts
+var bytes = (text) => Buffer.byteLength(text, "utf8");
+function render(blocks, keep, options) {
+  const parts = blocks.map((block, i2) => {
+    if (typeof block === "string") return block;
+    const kept = keep === null ? block.rows.length : keep[i2];
+    const body = [block.head, ...block.rows.slice(0, kept), ...block.tail !== void 0 ? [block.tail] : []].join("\n");
+    return kept < block.rows.length ? `${body}
+
+${options.cutNote(block.rows.length - kept)}` : body;
+  });
+  if (keep !== null) parts.splice(1, 0, options.notice);
+  return parts.filter((p) => p !== "").join("\n\n");
+}
+function cutBytes(text, max2) {
+  let out = text;
+  while (bytes(out) > max2) out = out.slice(0, Math.max(0, out.length - Math.max(1, Math.ceil((bytes(out) - max2) / 4))));
+  return out;
+}
+function fitBlocks(blocks, options) {
+  const full = render(blocks, null, options);
+  if (bytes(full) <= options.maxBytes) return full;
+  const keep = blocks.map(() => 0);
+  const skeleton = render(blocks, keep, options);
+  if (bytes(skeleton) > options.maxBytes) return cutBytes(`${render(blocks.slice(0, 1), null, options)}
+
+${options.notice}`, options.maxBytes);
+  let room = options.maxBytes - bytes(skeleton);
+  const rows = blocks.map((b) => typeof b === "string" ? [] : b.rows);
+  for (let taken = true; taken; ) {
+    taken = false;
+    for (let i2 = 0; i2 < blocks.length; i2++) {
+      const next = rows[i2][keep[i2]];
+      if (next === void 0) continue;
+      const cost = bytes(next) + 1;
+      if (cost > room) continue;
+      room -= cost;
+      keep[i2] += 1;
+      taken = true;
+    }
+  }
+  let text = render(blocks, keep, options);
+  while (bytes(text) > options.maxBytes) {
+    const largest = keep.indexOf(Math.max(...keep));
+    if (keep[largest] === 0) return skeleton;
+    keep[largest] = Math.floor(keep[largest] * 0.9);
+    text = render(blocks, keep, options);
+  }
+  return text;
+}
+
+// action/src/report/release-parts.ts
+var CHANGE_COLUMNS = ["Benchmark", "Metric", "Commits", "Before \u2192 after", "Change (95% CI)", "p", "Verdict"];
+function rangeText(good, bad) {
+  return `${shortCommit(good)}..${shortCommit(bad)}`;
+}
+function commitsText(commits) {
+  return commits === null ? "" : plural(commits, "commit");
+}
+function changeNumbers(c) {
+  const scale = scaleFor(c.unit, [c.stats.meanBefore, c.stats.meanAfter]);
+  return [
+    `${formatValue(c.stats.meanBefore, scale)} \u2192 ${formatValue(c.stats.meanAfter, scale)} (${c.stats.nBefore} | ${c.stats.nAfter} runs)`,
+    formatChange(c.change, c.interval),
+    formatP(c.pValue),
+    c.regression ? "slower" : "faster"
+  ];
+}
+function sideText(side2) {
+  const details = [side2.commit && side2.commit !== side2.name ? shortCommit(side2.commit) : "", side2.runs !== null && side2.runs > 1 ? `${side2.runs} runs pooled` : ""].filter((d) => d !== "");
+  return details.length > 0 ? `${side2.name} (${details.join(", ")})` : side2.name;
+}
+function changesTitle(model) {
+  return model.previous && model.candidate ? `Change points between ${model.previous.name} and ${model.candidate.name}` : "Change points since the previous release";
+}
+function changesIntro(model) {
+  const changes = model.changes ?? [];
+  const slower = changes.filter((c) => c.regression).length;
+  const runs2 = model.historyRuns !== null ? ` in the ${formatCount(model.historyRuns)} runs${model.testbed ? ` on testbed ${model.testbed}` : ""} from one release to the other` : "";
+  if (changes.length === 0) return `No change point${runs2}.`;
+  return `${plural(changes.length, "change point")} (${slower} slower)${runs2}, newest first; a range runs from the last run before a step to the first run after it.`;
+}
+function bisectWhat(a, historyRead) {
+  const size = a.change !== null ? formatChange(a.change, a.interval) : "slower";
+  const commits = commitsText(a.commits);
+  const from = a.from === "change-point" ? "change point" : `regressed since the previous release${historyRead ? "; the run history shows no step" : ""}`;
+  return `${size} in ${rangeText(a.good, a.bad)}${commits ? ` (${commits})` : ""}, ${from}`;
+}
+function singleCommit(a) {
+  return a.commits === 1;
+}
+function remeasureWhy(a) {
+  return a.why.map((why) => {
+    if (why === "inconclusive") return `inconclusive${a.samplesNeeded !== null ? `: about ${formatCount(a.samplesNeeded)} samples per side would decide it` : ": more samples will not decide it at this noise; interleave the runs (perf-gate run --ab REF, or the action input ab)"}`;
+    return `noisier${a.stddevRatio !== null ? `: stddev \xD7${a.stddevRatio.toFixed(1)}` : ""}`;
+  }).join("; ");
+}
+function nearLimitCells(a) {
+  const scale = scaleFor(a.unit, [a.budget.limit, a.budget.value]);
+  return [formatLimit(a.budget, scale), formatChecked(a.budget, scale), `${(a.headroom * 100).toFixed(1)} %`];
+}
+function countsSentence(model) {
+  const s = model.summary;
+  const against = model.previous ? `Against ${sideText(model.previous)}` : "Against the baseline";
+  const failed = s.failed > 0 ? `, ${plural(s.failed, "benchmark")} failed` : "";
+  return `${against}: ${plural(s.regressions, "regression")}, ${plural(s.budgetFailures, "budget failure")}${failed} and ${plural(s.noisier, "noisier benchmark")} among ${formatCount(s.compared)} compared.`;
+}
+function historySentence(model) {
+  const n = model.summary.changePoints;
+  if (n === null) return "";
+  const between = model.previous && model.candidate ? "between the two releases" : "since the previous release";
+  const bisect2 = model.recommendations.bisect.length;
+  const shows = n === 0 ? `The run history shows no change point ${between}` : `The run history shows ${plural(n, "change point")} ${between} (${model.summary.slowerChangePoints} slower)`;
+  return `${shows}${bisect2 > 0 ? `; ${plural(bisect2, "range")} to bisect below` : ""}.`;
+}
+
+// action/src/report/release-commands.ts
+function commandCommit(commit) {
+  return /^[0-9a-f]{40}$/i.test(commit) ? commit.slice(0, 12) : commit;
+}
+function shellWord2(text) {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+function bisectCommands(advice) {
+  const good = commandCommit(advice.good);
+  const bad = commandCommit(advice.bad);
+  return {
+    perfGate: `perf-gate bisect --good ${good} --bad ${bad} --benchmark ${shellWord2(advice.benchmark)}`,
+    gitBisect: `git bisect start ${bad} ${good} && git bisect run perf-gate run --base ${good}`
+  };
+}
+
 // action/src/report/release.ts
-function varianceTable(rows) {
+var DEFAULT_FULL_REPORT_HINT = "the release report file (`release-report.md`, and `release-report.json`)";
+function tableHead(heading, columns, align) {
+  return [heading, "", `| ${columns.join(" | ")} |`, `| ${align.join(" | ")} |`].join("\n");
+}
+function benchmarksBlock(rows) {
+  if (rows.length === 0) return "### Benchmarks\n\nNo benchmarks were compared.";
+  const [header1, header2, ...lines] = markdownTable(rows).split("\n");
+  return { head: ["### Benchmarks", "", header1, header2].join("\n"), rows: lines };
+}
+function varianceBlock(rows) {
   const noisier = rows.filter((r) => r.flags.includes("noisier"));
-  if (noisier.length === 0) return "No benchmark became noisier than in the baseline.";
+  if (noisier.length === 0) return "### Variance changes\n\nNo benchmark became noisier than in the baseline.";
   const lines = noisier.map((r) => {
     const scale = { ...rowScale(r) };
     scale.symbol = escapeMarkdown(scale.symbol);
@@ -63926,11 +64251,11 @@ function varianceTable(rows) {
     const ratio = typeof before === "number" && typeof after === "number" && before > 0 && Number.isFinite(after / before) ? ` (\xD7${(after / before).toFixed(1)})` : "";
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatStddev(r.baseline, scale)} | ${formatStddev(r.current, scale)}${ratio} | ${MARKDOWN_HOOKS.verdict(r)} |`;
   });
-  return ["| Benchmark | Metric | Stddev baseline | Stddev current | Verdict |", "| :-- | :-- | --: | --: | :-- |", ...lines].join("\n");
+  return { head: tableHead("### Variance changes", ["Benchmark", "Metric", "Stddev baseline", "Stddev current", "Verdict"], [":--", ":--", "--:", "--:", ":--"]), rows: lines };
 }
-function budgetTable(rows) {
+function budgetBlock(rows) {
   const withBudget = rows.filter((r) => r.budget !== null);
-  if (withBudget.length === 0) return "No budget applies to these benchmarks.";
+  if (withBudget.length === 0) return "### Budget validation\n\nNo budget applies to these benchmarks.";
   const mark = (result, severity) => result === null ? "\u2014" : `${MARKDOWN_HOOKS.budgetMark(result, severity)} ${result}`;
   const lines = withBudget.map((r) => {
     const b = r.budget;
@@ -63939,34 +64264,163 @@ function budgetTable(rows) {
     const severity = b.severity === "warn" ? " (warn)" : "";
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatLimit(b, scale)}${severity} | ${formatChecked(b, scale)} | ${mark(b.result, b.severity)} | ${mark(b.baselineResult, b.severity)} | ${escapeMarkdown(b.source)} |`;
   });
-  return [
-    "| Benchmark | Metric | Budget | Checked | Release | Baseline | Source |",
-    "| :-- | :-- | :-- | --: | :-- | :-- | :-- |",
-    ...lines
-  ].join("\n");
+  return {
+    head: tableHead("### Budget validation", ["Benchmark", "Metric", "Budget", "Checked", "Release", "Baseline", "Source"], [":--", ":--", ":--", "--:", ":--", ":--", ":--"]),
+    rows: lines
+  };
 }
-function renderRelease(report2, options = {}) {
-  const go = report2.verdict === "pass";
-  const version = options.version ? ` ${escapeMarkdown(options.version)}` : "";
+function rangeCell(good, bad, url) {
+  const text = rangeText(good, bad);
+  return url !== null && /^https:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)+\/compare\/[0-9a-f]+\.\.\.[0-9a-f]+$/i.test(url) ? `[${text}](${url})` : text;
+}
+function changesBlock(model) {
+  const title2 = `### ${escapeMarkdown(changesTitle(model))}`;
+  const changes = model.changes ?? [];
+  const intro = escapeMarkdown(changesIntro(model));
+  if (changes.length === 0) return `${title2}
+
+${intro}`;
+  const lines = changes.map((c) => {
+    const commits = commitsText(c.commits);
+    const range2 = `${rangeCell(c.previousCommit, c.commit, c.compareUrl)}${commits ? ` (${commits})` : ""}`;
+    return `| ${[escapeMarkdown(c.benchmark), escapeMarkdown(c.metric), range2, ...changeNumbers(c).map(escapeMarkdown)].join(" | ")} |`;
+  });
+  return { head: tableHead(`${title2}
+
+${intro}`, CHANGE_COLUMNS, [":--", ":--", ":--", "--:", "--:", "--:", ":--"]), rows: lines };
+}
+function recommendationBlocks(model) {
+  const { bisect: bisect2, remeasure, nearLimit } = model.recommendations;
+  const blocks = ["### Recommendations"];
+  if (bisect2.length + remeasure.length + nearLimit.length === 0) return [...blocks, "Nothing to bisect, re-measure or watch."];
+  if (bisect2.length > 0) {
+    blocks.push({
+      head: tableHead(
+        "**Bisect** where a benchmark got slower: `perf-gate bisect` finds the commit; `git bisect run` with `perf-gate run --base GOOD` does too (it fails on any regression against GOOD's run). A range of one commit needs no bisecting: read that commit.",
+        ["Benchmark", "Metric", "Step", "Range"],
+        [":--", ":--", ":--", ":--"]
+      ),
+      rows: bisect2.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`)
+    });
+    const commands = bisect2.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));
+    if (commands.length > 0) {
+      const [open2, ...rest] = codeBlock(commands.join("\n"), "sh").split("\n");
+      blocks.push({ head: open2, rows: rest.slice(0, -1), tail: rest.at(-1) });
+    }
+  }
+  if (remeasure.length > 0) {
+    blocks.push({
+      head: tableHead("**Re-measure** what the comparison could not decide or what got noisier (on a quiet runner, or interleaved: `perf-gate run --ab REF`, or the action input `ab`):", ["Benchmark", "Metric", "Why"], [":--", ":--", ":--"]),
+      rows: remeasure.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(remeasureWhy(a))} |`)
+    });
+  }
+  if (nearLimit.length > 0) {
+    blocks.push({
+      head: tableHead("**Budgets close to their limit** (less than 10 % of it left): the next few percent break them.", ["Benchmark", "Metric", "Budget", "Checked", "Left", "Source"], [":--", ":--", ":--", "--:", "--:", ":--"]),
+      rows: nearLimit.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${nearLimitCells(a).map(escapeMarkdown).join(" | ")} | ${escapeMarkdown(a.budget.source)} |`)
+    });
+  }
+  return blocks;
+}
+function renderReleaseModel(model, options = {}) {
+  const report2 = model.report;
+  const go = model.verdict === "go";
+  const name = options.version ?? model.candidate?.name;
+  const version = name ? ` ${escapeMarkdown(name)}` : "";
   const rows = orderRows(report2.rows);
   const what = escapeMarkdown(verdictText(report2, go ? "pass" : "fail"));
   const advice = go ? "Nothing blocks this release." : "Do not release: fix the regressions and failures below, or change the budgets in a reviewed pull request.";
+  const why = [countsSentence(model), historySentence(model)].filter((s) => s !== "").map(escapeMarkdown).join(" ");
   const blocks = [
-    `## ${go ? "\u2705" : "\u{1F6AB}"} release${version}: ${go ? "go" : "no-go"}`,
-    `**${what}.** ${advice}`,
+    `## ${go ? "\u2705" : "\u{1F6AB}"} release${version}: ${go ? "go" : "no-go"}
+
+**${what}.** ${advice} ${why}`,
     markdownContext(report2),
-    "### Benchmarks",
-    rows.length > 0 ? markdownTable(rows) : "No benchmarks were compared.",
-    "### Variance changes",
-    varianceTable(rows),
-    "### Budget validation",
-    budgetTable(rows),
+    benchmarksBlock(rows),
+    varianceBlock(rows),
+    budgetBlock(rows),
+    ...model.changes !== null ? [changesBlock(model)] : [],
+    ...recommendationBlocks(model),
     markdownFailures(rows),
     markdownWarnings(report2),
     markdownLegend(rows)
-  ];
-  return `${blocks.filter((b) => b !== "").join("\n\n")}
+  ].filter((b) => b !== "");
+  const hint = options.fullReportHint ?? DEFAULT_FULL_REPORT_HINT;
+  const text = fitBlocks(blocks, {
+    // One byte for the final newline.
+    maxBytes: (options.maxBytes ?? Number.POSITIVE_INFINITY) - 1,
+    notice: `> **This summary is cut to stay under GitHub's 1 MiB limit**: some tables below leave out rows. The full report is in ${hint}.`,
+    cutNote: (left) => `*\u2026 ${formatCount(left)} more row${left === 1 ? "" : "s"} left out here; the full report is in ${hint}.*`
+  });
+  return `${text}
 `;
+}
+
+// action/src/report/release-json.ts
+function toReleaseJson(model) {
+  return {
+    schema: model.schema,
+    verdict: model.verdict,
+    previous: model.previous,
+    candidate: model.candidate,
+    testbed: model.testbed,
+    repositoryUrl: model.repositoryUrl,
+    summary: model.summary,
+    historyRuns: model.historyRuns,
+    changes: model.changes,
+    recommendations: {
+      bisect: model.recommendations.bisect.map((a) => ({ ...a, commands: a.commits === 1 ? null : bisectCommands(a) })),
+      remeasure: model.recommendations.remeasure,
+      nearLimit: model.recommendations.nearLimit
+    },
+    report: toJsonReport(model.report)
+  };
+}
+function renderReleaseJson(model) {
+  return `${JSON.stringify(toReleaseJson(model), (_key, value) => typeof value === "number" && !Number.isFinite(value) ? null : value, 2)}
+`;
+}
+
+// action/src/report/release-text.ts
+function aligned(rows, indent) {
+  const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
+  return rows.map((r) => indent + r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd());
+}
+function changesSection(model) {
+  const changes = model.changes ?? [];
+  const head = [escapeTerminal(changesTitle(model)), `  ${escapeTerminal(changesIntro(model))}`];
+  if (changes.length === 0) return head.join("\n");
+  const rows = [
+    ["benchmark", "metric", "commits", "before \u2192 after", "change (95% CI)", "p", "verdict"],
+    ...changes.map((c) => {
+      const commits = commitsText(c.commits);
+      return [escapeTerminal(c.benchmark), escapeTerminal(c.metric), `${rangeText(c.previousCommit, c.commit)}${commits ? ` (${commits})` : ""}`, ...changeNumbers(c).map((t) => escapeTerminal(t))];
+    })
+  ];
+  return [...head, ...aligned(rows, "  ")].join("\n");
+}
+function recommendationsSection(model) {
+  const { bisect: bisect2, remeasure, nearLimit } = model.recommendations;
+  const lines = ["Recommendations"];
+  if (bisect2.length + remeasure.length + nearLimit.length === 0) return [...lines, "  nothing to bisect, re-measure or watch"].join("\n");
+  for (const a of bisect2) {
+    lines.push(`  bisect ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)}: ${escapeTerminal(bisectWhat(a, model.changes !== null))}`);
+    if (singleCommit(a)) {
+      lines.push(`    one commit: read ${a.bad.slice(0, 12)}, it brought the step`);
+      continue;
+    }
+    const commands = bisectCommands(a);
+    lines.push(`    ${escapeTerminal(commands.perfGate)}`, `    or: ${escapeTerminal(commands.gitBisect)}`);
+  }
+  for (const a of remeasure) lines.push(`  re-measure ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)}: ${escapeTerminal(remeasureWhy(a))}`);
+  for (const a of nearLimit) {
+    const [budget2, checked, left] = nearLimitCells(a);
+    lines.push(`  budget close to its limit: ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)} ${escapeTerminal(budget2)}, ${escapeTerminal(checked)}, ${left} left (${escapeTerminal(a.budget.source)})`);
+  }
+  return lines.join("\n");
+}
+function releaseTerminalSections(model) {
+  return [...model.changes !== null ? [changesSection(model)] : [], recommendationsSection(model)];
 }
 
 // action/src/pipeline/publish.ts
@@ -64077,7 +64531,7 @@ function writeOutputFile(cwd, path2, text, flag = "--out") {
   }
 }
 var FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
-function writeRunFiles(report2, current, outputDir, title) {
+function writeRunFiles(report2, current, outputDir, title2) {
   const files = {
     reportJson: join17(outputDir, "report.json"),
     reportMarkdown: join17(outputDir, "report.md"),
@@ -64085,25 +64539,54 @@ function writeRunFiles(report2, current, outputDir, title) {
   };
   mkdirSync8(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
-  writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title, maxLength: 1e6 }));
+  writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title: title2, maxLength: 1e6 }));
   writeResultSet(files.results, current);
   return files;
 }
-function jobSummary(report2, title) {
-  return renderJobSummary(report2, { title, fullReportHint: FULL_REPORT_HINT });
+function jobSummary(report2, title2) {
+  return renderJobSummary(report2, { title: title2, fullReportHint: FULL_REPORT_HINT });
 }
-function writeReleaseReport(report2, outputDir, ref) {
+var FULL_RELEASE_HINT = "the run's `perf-gate` artifact (`release-report.md`, `release-report.json`)";
+function writeReleaseReport(report2, outputDir, ref, release = {}) {
   const path2 = join17(outputDir, "release-report.md");
+  const jsonPath = join17(outputDir, "release-report.json");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
-  const markdown = renderRelease(report2, tag ? { version: tag } : {});
+  const model = release.model ?? assembleRelease({ report: report2 });
+  const options = tag ? { version: tag } : {};
+  const markdown = renderReleaseModel(model, options);
+  const used = release.title !== void 0 ? Buffer.byteLength(jobSummary(report2, release.title), "utf8") : 0;
+  const summary3 = renderReleaseModel(model, { ...options, maxBytes: Math.max(0, JOB_SUMMARY_LIMIT - used - 2), fullReportHint: FULL_RELEASE_HINT });
+  mkdirSync8(outputDir, { recursive: true });
   writeFileAtomic(path2, markdown);
-  return { path: path2, markdown };
+  writeFileAtomic(jsonPath, renderReleaseJson(model));
+  return { path: path2, jsonPath, markdown, summary: summary3 };
+}
+function writeReleaseOutputs(model, outputs, cwd) {
+  const written = [];
+  if (outputs.out !== void 0) {
+    writeOutputFile(cwd, join17(outputs.out, "release-report.md"), renderReleaseModel(model), "--out");
+    writeOutputFile(cwd, join17(outputs.out, "release-report.json"), renderReleaseJson(model), "--out");
+    written.push(join17(outputs.out, "release-report.md"), join17(outputs.out, "release-report.json"));
+  }
+  if (outputs.json !== void 0) {
+    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), "--json");
+    written.push(outputs.json);
+  }
+  if (outputs.markdown !== void 0) {
+    const hint = outputs.out !== void 0 ? escapeMarkdown(join17(outputs.out, "release-report.md")) : outputs.json !== void 0 ? "the JSON report" : "the report `--out DIR` writes";
+    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), "--markdown");
+    written.push(outputs.markdown);
+  }
+  return written;
+}
+function releaseTerminalText(model, ctx) {
+  return renderTerminal(model.report, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0, sections: releaseTerminalSections(model) });
 }
 function commentMarkdown(report2, options) {
   return renderMarkdown(report2, { ...options, fullReportHint: FULL_REPORT_HINT });
 }
-function checkRunSummary(report2, title) {
-  return renderMarkdown(report2, { title, maxLength: 65535, fullReportHint: FULL_REPORT_HINT });
+function checkRunSummary(report2, title2) {
+  return renderMarkdown(report2, { title: title2, maxLength: 65535, fullReportHint: FULL_REPORT_HINT });
 }
 function checkRunTitle(report2) {
   return `${report2.verdict === "pass" ? "Pass" : "Fail"}: ${verdictText(report2, outcomeOf(report2))}`;
@@ -64193,10 +64676,10 @@ function signalNumber(signal) {
 function timeCommands(options) {
   const results = options.commands.map((command) => {
     for (let i2 = 0; i2 < options.warmup; i2++) runOnce(command, options);
-    const runs = Array.from({ length: options.runs }, () => runOnce(command, options));
-    const times = runs.map((r) => r.seconds);
+    const runs2 = Array.from({ length: options.runs }, () => runOnce(command, options));
+    const times = runs2.map((r) => r.seconds);
     const { mean: mean2, median: median3, stddev: stddev2, min, max: max2 } = describe2(times);
-    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median3, min, max: max2, times, exit_codes: runs.map((r) => r.code) };
+    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median3, min, max: max2, times, exit_codes: runs2.map((r) => r.code) };
   });
   return { results };
 }
@@ -64218,8 +64701,8 @@ async function countToFile(options, path2) {
   if (missing !== null) throw new InputError("valgrind", `perf-gate count runs commands under valgrind's cachegrind, and ${missing}`);
   const workDir = mkdtempSync3(join19(tmpdir3(), "perf-gate-count-"));
   try {
-    const runs = await countCommands({ ...options, tool: cachegrindTool, workDir });
-    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs[i2], options.repeats, cachegrindTool));
+    const runs2 = await countCommands({ ...options, tool: cachegrindTool, workDir });
+    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs2[i2], options.repeats, cachegrindTool));
     const set = { ...newResultSet(options.created, benchmarks), ...options.testbed ? { testbed: options.testbed } : {} };
     writeOutputFile(options.cwd, path2, `${JSON.stringify(set, null, 2)}
 `, "--export-json");
@@ -64687,6 +65170,30 @@ var runCommand = makeRunCommand();
 // action/src/cli/history.ts
 import { resolve as resolve12 } from "node:path";
 
+// action/src/pipeline/history-changes.ts
+import { readFileSync as readFileSync12 } from "node:fs";
+
+// action/src/gate/change-history.ts
+var MAX_MOVE_RUNS = 3;
+var seriesOf = (r) => `${r.testbed}\0${r.benchmark}\0${r.metric}\0${r.regression}`;
+function againstPrevious(rows, previous, runIndex) {
+  const unmatched = new Set(previous.filter((p) => runIndex.has(p.runId)));
+  const annotated = rows.map((row) => {
+    const at = runIndex.get(row.runId);
+    let best = null;
+    for (const p of unmatched) {
+      if (at === void 0 || seriesOf(p) !== seriesOf(row)) continue;
+      const distance = runIndex.get(p.runId) - at;
+      if (Math.abs(distance) <= MAX_MOVE_RUNS && (best === null || Math.abs(distance) < Math.abs(best.distance))) best = { p, distance };
+    }
+    if (best === null) return { ...row, since: { kind: "new" } };
+    unmatched.delete(best.p);
+    const since = best.distance === 0 ? { kind: "same" } : { kind: "moved", commit: best.p.commit, runs: best.distance };
+    return { ...row, since };
+  });
+  return { rows: annotated, gone: [...unmatched] };
+}
+
 // action/src/gate/change-rows.ts
 var import_stats_base_dists_t_quantile3 = __toESM(require_lib139(), 1);
 
@@ -64777,9 +65284,9 @@ var Divergence = class {
   }
 };
 function intervalsOf(indexes, length) {
-  const bounds = [0, ...indexes, length];
+  const bounds2 = [0, ...indexes, length];
   const out = [];
-  for (let i2 = 0; i2 + 1 < bounds.length; i2++) if (bounds[i2] !== bounds[i2 + 1]) out.push([bounds[i2], bounds[i2 + 1]]);
+  for (let i2 = 0; i2 + 1 < bounds2.length; i2++) if (bounds2[i2] !== bounds2[i2 + 1]) out.push([bounds2[i2], bounds2[i2 + 1]]);
   return out;
 }
 function statsAt(series, index, indexes) {
@@ -64844,7 +65351,7 @@ function pointOf(metric) {
   if (metric.samples && metric.samples.length > 0) return median(metric.samples);
   return metric.value ?? void 0;
 }
-function seriesOf(sets, include) {
+function seriesOf2(sets, include) {
   const byKey = /* @__PURE__ */ new Map();
   sets.forEach((set, run) => {
     for (const b of set.benchmarks) {
@@ -64872,7 +65379,7 @@ function intervalOf(s) {
 }
 function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) {
   const rows = [];
-  for (const series of seriesOf(sets, include)) {
+  for (const series of seriesOf2(sets, include)) {
     for (const point of changePoints(series.values, options)) {
       const run = series.at[point.index];
       if (run < firstRun) continue;
@@ -64915,25 +65422,42 @@ function cells(row, escape3) {
     row.regression ? "slower" : "faster"
   ];
 }
+function sinceText(row) {
+  const since = row.since;
+  if (!since) return "";
+  if (since.kind !== "moved") return since.kind;
+  return `moved from ${shortCommit(since.commit)} (${plural(Math.abs(since.runs), "run")} ${since.runs < 0 ? "earlier" : "later"})`;
+}
+function goneLines(report2, escape3, bullet) {
+  return (report2.gone ?? []).map((g) => `${bullet}${escape3(g.benchmark)} ${escape3(g.metric)} on ${escape3(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`);
+}
 function summary(report2) {
-  const runs = Object.entries(report2.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(", ") || "none";
+  const runs2 = Object.entries(report2.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(", ") || "none";
   const regressions = report2.changes.filter((c) => c.regression).length;
-  return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}`;
+  return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs2}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}`;
 }
 function changesText(report2) {
+  const gone = goneLines(report2, (t) => escapeTerminal(t), "  ");
   const head = `${summary(report2)}
-`;
+${gone.length > 0 ? `gone since --previous:
+${gone.join("\n")}
+` : ""}`;
   if (report2.changes.length === 0) return head;
-  const rows = [HEADER, ...report2.changes.map((c) => cells(c, (t) => escapeTerminal(t)))];
-  const widths = HEADER.map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
+  const compared = report2.gone !== void 0;
+  const header2 = compared ? [...HEADER, "since --previous"] : HEADER;
+  const rows = [header2, ...report2.changes.map((c) => [...cells(c, (t) => escapeTerminal(t)), ...compared ? [sinceText(c)] : []])];
+  const widths = header2.map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
   return head + rows.map((r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()).join("\n") + "\n";
 }
 function changesMarkdown(report2) {
-  const lines = [`### Change points on main`, "", escapeMarkdown(summary(report2)), ""];
+  const gone = goneLines(report2, escapeMarkdown, "- ");
+  const lines = [`### Change points on main`, "", escapeMarkdown(summary(report2)), "", ...gone.length > 0 ? ["Gone since the earlier report:", "", ...gone, ""] : []];
   if (report2.changes.length === 0) return `${lines.join("\n")}
 `;
-  lines.push(`| ${HEADER.join(" | ")} |`, `| ${HEADER.map(() => "---").join(" | ")} |`);
-  for (const c of report2.changes) lines.push(`| ${cells(c, escapeMarkdown).join(" | ")} |`);
+  const compared = report2.gone !== void 0;
+  const header2 = compared ? [...HEADER, "since earlier report"] : HEADER;
+  lines.push(`| ${header2.join(" | ")} |`, `| ${header2.map(() => "---").join(" | ")} |`);
+  for (const c of report2.changes) lines.push(`| ${[...cells(c, escapeMarkdown), ...compared ? [sinceText(c)] : []].join(" | ")} |`);
   return `${lines.join("\n")}
 `;
 }
@@ -64953,8 +65477,36 @@ async function historyChanges(history, query) {
     const entries2 = all.filter((e) => e.testbed === testbed);
     const sets = await history.readMany(entries2);
     report2.runs[testbed] = entries2.length;
-    report2.changes.push(...changesOfRuns(testbed, entries2, sets, include, options, query.since ? query.since(entries2) : 0));
+    const rows = changesOfRuns(testbed, entries2, sets, include, options, query.since ? query.since(entries2) : 0);
+    if (query.previous) {
+      const first = query.since ? query.since(entries2) : 0;
+      const earlier = query.previous.changes.filter((c) => c.testbed === testbed && include(c.benchmark));
+      const runIndex = new Map(entries2.map((e, i2) => [e.runId, i2]));
+      const compared = againstPrevious(rows, earlier, runIndex);
+      report2.changes.push(...compared.rows);
+      (report2.gone ??= []).push(...compared.gone.filter((g) => runIndex.get(g.runId) >= first));
+    } else {
+      report2.changes.push(...rows);
+    }
   }
+  return report2;
+}
+function readPreviousChanges(path2) {
+  let data2;
+  try {
+    data2 = JSON.parse(readFileSync12(path2, "utf8"));
+  } catch (error2) {
+    const e = error2;
+    throw new InputError(path2, e.code === "ENOENT" ? "no such file (--previous takes the JSON that history changes --json wrote)" : `not JSON: ${e.message}`);
+  }
+  const report2 = data2;
+  if (report2?.schema !== CHANGES_SCHEMA || !Array.isArray(report2.changes)) {
+    throw new InputError(path2, `expected the JSON of history changes --json (schema "${CHANGES_SCHEMA}")`, void 0, "schema");
+  }
+  report2.changes.forEach((c, i2) => {
+    const ok = typeof c === "object" && c !== null && ["testbed", "benchmark", "metric", "runId", "commit"].every((k) => typeof c[k] === "string") && typeof c.regression === "boolean";
+    if (!ok) throw new InputError(path2, "expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)", void 0, `changes[${i2}]`);
+  });
   return report2;
 }
 function sinceRun(since, repo) {
@@ -64982,7 +65534,8 @@ var USAGE8 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--tes
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
        perf-gate history changes [--history DIR] [--testbed ID] [--since REF|DATE]
-                                 [--benchmark GLOB] [--json FILE] [--markdown FILE]
+                                 [--benchmark GLOB] [--previous FILE]
+                                 [--json FILE] [--markdown FILE]
        perf-gate history import [--history DIR] --testbed ID [--suite NAME]
                                 [--bencher-branch B] [--bencher-testbed T] FILE
 
@@ -65012,6 +65565,9 @@ The run history: every run of the base branch, per testbed, one file per run
   --since REF     changes: only steps after REF (a commit or ref with a run
                   in the history) or after DATE (YYYY-MM-DD)
   --benchmark GLOB changes: only benchmarks whose id matches (\`parse/*\`)
+  --previous FILE changes: compare with an earlier --json report of the same
+                  history: each point is new, the same, or moved (from which
+                  commit), and points no longer found are listed as gone
   --json FILE, --markdown FILE
                   changes: also write the change points as JSON or Markdown
   import  append the runs of github-action-benchmark's data.js or data.json
@@ -65039,7 +65595,8 @@ var FLAGS = {
   since: "string",
   benchmark: "string",
   json: "string",
-  markdown: "string"
+  markdown: "string",
+  previous: "string"
 };
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
@@ -65105,24 +65662,25 @@ ${listText(entries2)}`);
         case "noise": {
           only(["history", "testbed", "runs", "tolerance"]);
           if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const runs = flags.runs === void 0 ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
-          if (!Number.isInteger(runs) || runs < 2) throw new UsageError(`--runs takes a whole number \u2265 2, found "${flags.runs}"`);
+          const runs2 = flags.runs === void 0 ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
+          if (!Number.isInteger(runs2) || runs2 < 2) throw new UsageError(`--runs takes a whole number \u2265 2, found "${flags.runs}"`);
           const tolerance = flags.tolerance === void 0 ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
           const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
           if (testbed === void 0) throw new InputError("--testbed", "this machine's testbed could not be read; give --testbed ID");
-          const noise = await historyNoise(history, testbed, runs);
+          const noise = await historyNoise(history, testbed, runs2);
           ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
           return EXIT.pass;
         }
         case "changes": {
-          only(["history", "testbed", "since", "benchmark", "json", "markdown"]);
+          only(["history", "testbed", "since", "benchmark", "json", "markdown", "previous"]);
           if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
           const outputs = ["json", "markdown"].filter((f) => flags[f] !== void 0).map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" }));
           prepareOutputPaths(outputs, ctx.cwd);
           const report2 = await historyChanges(history, {
             ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
             ...flags.benchmark !== void 0 ? { benchmark: flags.benchmark } : {},
-            ...flags.since !== void 0 ? { since: sinceRun(flags.since, ctx.cwd) } : {}
+            ...flags.since !== void 0 ? { since: sinceRun(flags.since, ctx.cwd) } : {},
+            ...flags.previous !== void 0 ? { previous: readPreviousChanges(resolve12(ctx.cwd, flags.previous)) } : {}
           });
           ctx.stdout(changesText(report2));
           if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
@@ -65154,18 +65712,18 @@ function percentFlag(text) {
   if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
   return value;
 }
-function noiseText(rows, runs, testbed, tolerance) {
+function noiseText(rows, runs2, testbed, tolerance) {
   const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
-  const head = `between-run drift on testbed ${testbed}, from its newest ${runs} run(s); tolerance ${pct2(tolerance)}
+  const head = `between-run drift on testbed ${testbed}, from its newest ${runs2} run(s); tolerance ${pct2(tolerance)}
 `;
   if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
 `;
-  const cells2 = [
+  const cells3 = [
     ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
-    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (ab: true) or widen the tolerance"])
+    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (perf-gate run --ab, ab: base) or widen the tolerance"])
   ];
-  const widths = cells2[0].map((_, i2) => maxOf(cells2.map((c) => c[i2].length)));
-  return head + cells2.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
+  const widths = cells3[0].map((_, i2) => maxOf(cells3.map((c) => c[i2].length)));
+  return head + cells3.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 function listText(entries2) {
   const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
@@ -65173,6 +65731,948 @@ function listText(entries2) {
   return rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 var historyCommand = makeHistoryCommand();
+
+// action/src/pipeline/release-report.ts
+async function changesBetween(history, repo, from, to, testbed, listed) {
+  const chain = [from, ...await firstParentRange(repo, from, to)];
+  const position = new Map(chain.map((c, i2) => [c, i2]));
+  const all = listed ?? await history.list({ testbed });
+  const entries2 = all.filter((e) => e.testbed === testbed && position.has(e.commit)).sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : 1));
+  const sets = await history.readMany(entries2);
+  return { changes: changesOfRuns(testbed, entries2, sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: entries2.length };
+}
+async function commitOf(repo, ref, flag, what) {
+  const commit = await resolveCommit(repo, ref);
+  if (commit === void 0) throw new InputError(flag, `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`);
+  return commit;
+}
+function noRunMessage(ref, commit, testbed, history) {
+  const on = testbed !== null ? ` on testbed ${testbed}` : "";
+  return `${ref} (${commit.slice(0, 12)}) has no run${on} in ${history.description}; record one: check out ${ref}, measure it and run \`perf-gate history add --commit ${commit.slice(0, 12)}${testbed !== null ? ` --testbed ${testbed}` : ""} RESULTS\` (or \`perf-gate run --mode main\` there, or the action with mode: main on that commit); \`perf-gate history list\` shows the runs`;
+}
+function chooseTestbed(entries2, sides, given, history) {
+  const bedsOf = (commit) => new Set(entries2.filter((e) => e.commit === commit).map((e) => e.testbed));
+  for (const side2 of sides) {
+    const beds = bedsOf(side2.commit);
+    if (beds.size === 0 || given !== void 0 && !beds.has(given)) {
+      const elsewhere = given !== void 0 && beds.size > 0 ? ` (it has runs on ${[...beds].join(", ")}; give --testbed)` : "";
+      throw new InputError(side2.flag, `${noRunMessage(side2.ref, side2.commit, given ?? null, history)}${elsewhere}`);
+    }
+  }
+  if (given !== void 0) return given;
+  const [first, second] = sides.map((s) => bedsOf(s.commit));
+  const both = [...first].filter((t) => second.has(t));
+  if (both.length === 1) return both[0];
+  if (both.length === 0) throw new InputError("--testbed", `${sides[0].ref} has runs on ${[...first].join(", ")} and ${sides[1].ref} on ${[...second].join(", ")}: no testbed has runs of both, and runs of two machines are not compared`);
+  throw new InputError("--testbed", `both commits have runs on testbeds ${both.join(", ")}; give --testbed ID to choose one`);
+}
+function runsText(selection, name, testbed, history) {
+  const n = selection.runs.length;
+  return `${n === 1 ? "the run" : `the ${n} runs (pooled)`} of ${name} (${selection.commit.slice(0, 12)}) on testbed ${testbed} in ${history.description}`;
+}
+async function releaseFromHistory(request2) {
+  const { history, repo } = request2;
+  const from = await commitOf(repo, request2.from, "--from", "the previous release");
+  const to = await commitOf(repo, request2.to, "--to", "the release candidate");
+  if (from === to) throw new InputError("--to", `${request2.to} and --from ${request2.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`);
+  if (!await isAncestor(repo, from, to)) throw new InputError("--from", `${request2.from} (${from.slice(0, 12)}) is not an ancestor of ${request2.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`);
+  const all = await history.list();
+  const testbed = chooseTestbed(all, [{ flag: "--from", ref: request2.from, commit: from }, { flag: "--to", ref: request2.to, commit: to }], request2.testbed, history);
+  const select = (commit, driftWindow2) => selectBaseline(history, { repo, testbed, head: to, from: { commit }, maxDistance: 0, driftWindow: driftWindow2 });
+  const previous = await select(from, request2.driftRuns ?? DEFAULT_DRIFT_WINDOW);
+  if (!previous.found) throw new InputError("--from", noRunMessage(request2.from, from, testbed, history));
+  const candidate = await select(to, 0);
+  if (!candidate.found) throw new InputError("--to", noRunMessage(request2.to, to, testbed, history));
+  const previousSource = runsText(previous, request2.from, testbed, history);
+  const candidateSource = runsText(candidate, request2.to, testbed, history);
+  const report2 = gate({
+    baseline: previous.pooled.set,
+    current: candidate.pooled.set,
+    budgets: request2.budgets,
+    options: gateOptions("flag"),
+    baselineInput: "--from",
+    baselineSource: previousSource,
+    currentSource: candidateSource,
+    driftRuns: previous.driftRuns
+  });
+  const between = await changesBetween(history, repo, from, to, testbed, all);
+  const model = assembleRelease({
+    report: report2,
+    previous: { name: request2.from, commit: from, runs: previous.runs.length },
+    candidate: { name: request2.to, commit: to, runs: candidate.runs.length },
+    testbed,
+    changes: between.changes,
+    historyRuns: between.runs,
+    chain: between.chain,
+    repositoryUrl: request2.repositoryUrl
+  });
+  return { model, previousSource, candidateSource };
+}
+function tagOfRef(ref) {
+  return /^refs\/tags\/(.+)$/.exec(ref)?.[1];
+}
+async function releaseOfRun(report2, config, run) {
+  const tag = tagOfRef(run.ref);
+  const head = run.sha || report2.current.commit || "HEAD";
+  const candidate = { name: tag ?? (run.sha ? run.sha.slice(0, 12) : "this run"), commit: run.sha || report2.current.commit || null, runs: null };
+  const plain = (note) => ({ model: assembleRelease({ report: report2, candidate, repositoryUrl: run.repositoryUrl }), note });
+  if (!config?.history) return plain(null);
+  const testbed = report2.baseline?.testbed ?? report2.current.testbed;
+  if (testbed === void 0) return plain("change points not shown: the runs name no testbed");
+  try {
+    const previous = await previousReleaseTag(config.dir, head, DEFAULT_TAG_PATTERN);
+    if (previous === void 0) return plain(`change points not shown: no release tag matching ${DEFAULT_TAG_PATTERN} before ${head.slice(0, 12)}`);
+    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false);
+    const headCommit2 = await resolveCommit(config.dir, head) ?? head;
+    const between = await changesBetween(history, config.dir, previous.commit, headCommit2, testbed);
+    return {
+      model: assembleRelease({
+        report: report2,
+        previous: { name: previous.tag, commit: previous.commit, runs: null },
+        candidate,
+        testbed,
+        changes: between.changes,
+        historyRuns: between.runs,
+        chain: between.chain,
+        repositoryUrl: run.repositoryUrl
+      }),
+      note: null
+    };
+  } catch (error2) {
+    return plain(`change points not shown: ${error2.message}`);
+  }
+}
+
+// action/src/pipeline/repository-url.ts
+import { execFileSync as execFileSync2 } from "node:child_process";
+var WEB_URL = /^https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+\/[\w.-]+$/;
+function webUrlOfRemote(remote) {
+  const m = /^(?:https?:\/\/(?:[^@/]*@)?|ssh:\/\/(?:[^@/]*@)?|[\w.-]+@)github\.com[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(remote.trim());
+  if (!m) return null;
+  const url = `https://github.com/${m[1]}/${m[2]}`;
+  return WEB_URL.test(url) ? url : null;
+}
+function repositoryWebUrl(env, repo) {
+  const server = env.GITHUB_SERVER_URL?.replace(/\/+$/, "");
+  const name = env.GITHUB_REPOSITORY;
+  if (server && name) {
+    const url = `${server}/${name}`;
+    if (WEB_URL.test(url)) return url;
+  }
+  try {
+    const remote = execFileSync2("git", ["remote", "get-url", "origin"], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return webUrlOfRemote(remote);
+  } catch {
+    return null;
+  }
+}
+
+// action/src/cli/report.ts
+var USAGE9 = `Usage: perf-gate report release --from TAG --to REF [--history PATH] [--testbed ID]
+                               [--config FILE] [--json FILE] [--markdown FILE] [--out DIR]
+
+Reports from the run history. The one kind of report so far:
+
+  release   the release report of REF (the candidate) against TAG (the
+            previous release), both from the runs the history holds of their
+            commits (several runs of a commit are pooled): go / no-go and
+            why, every benchmark with its change and interval, the benchmarks
+            that became noisier, every budget checked, the change points of
+            the runs between the two on the first-parent line with their
+            commit ranges, and what to bisect, re-measure or watch. Exits 0
+            (go), 1 (no-go) or 2 (unusable input).
+
+  --from TAG      the previous release: a tag, a ref or a commit with a run
+  --to REF        the release candidate: a ref or a commit with a run
+  --history PATH  the history folder (default: history: in the config, else
+                  .perf-gate/history)
+  --testbed ID    whose runs (default: the one testbed with runs of both)
+  --config FILE   perf-gate.yml: its history: and budgets: (default:
+                  ./perf-gate.yml when present; else the budgets/ folder)
+  --json FILE     write the report as JSON (schema perf-gate/release@1)
+  --markdown FILE write the report as Markdown for a job summary: at most
+                  1 MiB, its tables cut (saying so) when longer
+  --out DIR       write the whole report: DIR/release-report.md and
+                  DIR/release-report.json`;
+var FLAGS2 = { from: "string", to: "string", history: "string", testbed: "string", config: "string", json: "string", markdown: "string", out: "string" };
+var KINDS = ["release"];
+var reportCommand = {
+  name: "report",
+  summary: "reports from the run history: the release report (go / no-go, change points, what to bisect)",
+  usage: USAGE9,
+  async run(argv, ctx) {
+    const { flags, words } = parseFlagsAndWords(argv, FLAGS2);
+    const [kind, ...extra] = words;
+    if (kind === void 0) throw new UsageError(`report needs the kind of report: ${KINDS.join(", ")}`);
+    if (!KINDS.includes(kind)) throw new UsageError(`report takes ${KINDS.join(", ")}, found "${kind}"`);
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (flags.from === void 0) throw new UsageError("report release needs --from TAG: the previous release");
+    if (flags.to === void 0) throw new UsageError("report release needs --to REF: the release candidate");
+    prepareOutputPaths([
+      ...["json", "markdown"].map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" })),
+      { flag: "--out", path: flags.out, kind: "folder" }
+    ], ctx.cwd);
+    const config = flags.config !== void 0 ? readConfig(flags.config, ctx.cwd) : readConfigIfPresent("perf-gate.yml", ctx.cwd);
+    const history = openHistoryAt(historyLocation(flags.history, config?.history, ctx.cwd), ctx.cwd, false);
+    const budgets = readBudgets(void 0, config?.budgets ?? conventionalBudgets(ctx.cwd), ctx.cwd);
+    const release = await releaseFromHistory({
+      history,
+      repo: ctx.cwd,
+      from: flags.from,
+      to: flags.to,
+      ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+      budgets,
+      ...config?.history?.driftRuns != null ? { driftRuns: config.history.driftRuns } : {},
+      repositoryUrl: repositoryWebUrl(ctx.env, ctx.cwd)
+    });
+    ctx.stdout(`perf-gate: release ${flags.to}: ${release.candidateSource}
+perf-gate: previous ${flags.from}: ${release.previousSource}
+`);
+    const written = writeReleaseOutputs(release.model, { ...flags.out !== void 0 ? { out: flags.out } : {}, ...flags.json !== void 0 ? { json: flags.json } : {}, ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {} }, ctx.cwd);
+    if (written.length > 0) ctx.stdout(`perf-gate: wrote ${written.join(", ")}
+`);
+    ctx.stdout(releaseTerminalText(release.model, ctx));
+    return release.model.verdict === "go" ? EXIT.pass : EXIT.fail;
+  }
+};
+
+// action/src/cli/dashboard.ts
+import { relative as relative6, resolve as resolve13 } from "node:path";
+
+// action/src/pipeline/dashboard.ts
+import { join as join20 } from "node:path";
+
+// action/src/report/dashboard-data.ts
+var DASHBOARD_SCHEMA = "perf-gate/dashboard@1";
+function dashboardModel(input) {
+  const testbeds = [];
+  const series = [];
+  for (const bed of input.testbeds) {
+    const runs2 = bed.entries.map((e) => ({ commit: e.commit, created: e.created, subject: input.subjects.get(e.commit) ?? null, tags: [...input.tags.get(e.commit) ?? []] }));
+    const tagged = runs2.map((r, i2) => r.tags.length > 0 ? i2 : -1).filter((i2) => i2 >= 0);
+    const last = tagged.at(-1);
+    const lastTag = last === void 0 ? null : { name: runs2[last].tags.at(-1), run: last };
+    testbeds.push({ id: bed.id, runs: runs2, lastTag });
+    const runIndex = new Map(bed.entries.map((e, i2) => [e.runId, i2]));
+    const changesOf = /* @__PURE__ */ new Map();
+    for (const row of bed.changes) {
+      const run = runIndex.get(row.runId);
+      if (run === void 0) continue;
+      const previousRun = lastRunOf(bed.entries, row.previousCommit, run);
+      const key = seriesKey(row.benchmark, row.metric);
+      const list2 = changesOf.get(key) ?? [];
+      list2.push({ run, previousRun, change: row.change, interval: row.interval, pValue: row.pValue, regression: row.regression });
+      changesOf.set(key, list2);
+    }
+    for (const s of pointsOf(bed.sets)) {
+      const changes = (changesOf.get(seriesKey(s.benchmark, s.metric)) ?? []).sort((p, q) => p.run - q.run);
+      series.push({
+        testbed: bed.id,
+        ...s,
+        scale: scaleFor(s.unit, s.median),
+        changes,
+        regressedSinceTag: changes.some((c) => c.regression && c.run > (lastTag?.run ?? -1))
+      });
+    }
+  }
+  return { schema: DASHBOARD_SCHEMA, generated: input.generated, tagPattern: input.tagPattern, testbeds, series: series.sort(dashboardOrder) };
+}
+function lastRunOf(entries2, commit, before) {
+  for (let i2 = before - 1; i2 >= 0; i2--) if (entries2[i2].commit === commit) return i2;
+  return Math.max(0, before - 1);
+}
+var seriesKey = (benchmark, metric) => `${benchmark}\0${metric}`;
+function newestRegression(s) {
+  return s.regressedSinceTag ? Math.max(...s.changes.filter((c) => c.regression).map((c) => c.run)) : -1;
+}
+function dashboardOrder(p, q) {
+  if (p.regressedSinceTag !== q.regressedSinceTag) return p.regressedSinceTag ? -1 : 1;
+  if (p.regressedSinceTag) {
+    const newer = newestRegression(q) - newestRegression(p);
+    if (newer !== 0 && p.testbed === q.testbed) return newer;
+  }
+  return compareText(p.benchmark, q.benchmark) || compareText(p.metric, q.metric) || compareText(p.testbed, q.testbed);
+}
+var compareText = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+function pointsOf(sets) {
+  const byKey = /* @__PURE__ */ new Map();
+  sets.forEach((set, run) => {
+    for (const b of set.benchmarks) {
+      if (b.status !== "ok") continue;
+      for (const [name, metric] of Object.entries(b.metrics)) {
+        const spread = spreadOf(metric.samples, metric.value);
+        if (spread === null) continue;
+        const key = seriesKey(b.id, name);
+        let points = byKey.get(key);
+        if (!points) byKey.set(key, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
+        points.runs.push(run);
+        points.median.push(spread.median);
+        points.low.push(spread.low);
+        points.high.push(spread.high);
+      }
+    }
+  });
+  return [...byKey.values()];
+}
+function spreadOf(samples, value) {
+  if (samples && samples.length > 0) {
+    const sorted = [...samples].sort((a, b) => a - b);
+    const at = (q) => {
+      const pos = (sorted.length - 1) * q;
+      const lo = Math.floor(pos);
+      const hi = Math.min(lo + 1, sorted.length - 1);
+      return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+    };
+    const median3 = at(0.5);
+    if (!Number.isFinite(median3)) return null;
+    return { median: round(median3), low: round(at(0.25)), high: round(at(0.75)) };
+  }
+  if (value === void 0 || !Number.isFinite(value)) return null;
+  return { median: round(value), low: round(value), high: round(value) };
+}
+var round = (x2) => Number(x2.toPrecision(5));
+
+// action/src/report/dashboard-page.ts
+var DASHBOARD_GLOBAL = "PERF_GATE_DASHBOARD";
+var DASHBOARD_FILES = { uplotJs: "uPlot.iife.min.js", uplotCss: "uPlot.min.css", script: "dashboard.js", style: "dashboard.css", data: "data.js" };
+function dashboardDataScript(model) {
+  const json = JSON.stringify(model).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return `window.${DASHBOARD_GLOBAL} = ${json};
+`;
+}
+var CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+function renderDashboardHtml(model) {
+  const testbeds = new Map(model.testbeds.map((t) => [t.id, t]));
+  const regressed = model.series.map((s, i2) => ({ s, i: i2 })).filter(({ s }) => s.regressedSinceTag);
+  const cards = model.series.map((s, i2) => card(s, i2, testbeds.get(s.testbed)));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>perf-gate dashboard</title>
+<link rel="stylesheet" href="${DASHBOARD_FILES.uplotCss}">
+<link rel="stylesheet" href="${DASHBOARD_FILES.style}">
+</head>
+<body>
+<header>
+<h1>perf-gate dashboard</h1>
+<p class="meta">${escapeHtml(`${plural(model.series.length, "series", "series")} \xB7 ${model.testbeds.map(testbedLine).join(" \xB7 ")} \xB7 generated ${model.generated.slice(0, 16).replace("T", " ")} UTC`)}</p>
+<p class="legend"><span class="key median"></span> median of each run <span class="key band"></span> middle half of its samples <span class="key slower"></span> change point, slower <span class="key faster"></span> faster <span class="key tag"></span> release tag (${escapeHtml(model.tagPattern)})</p>
+<label class="search">Filter benchmarks <input id="search" type="search" placeholder="benchmark id contains\u2026" autocomplete="off" spellcheck="false"></label>
+<span id="count">${model.series.length} of ${model.series.length} charts</span>
+</header>
+${regressionList(model, regressed)}
+<main id="charts">
+${cards.join("\n")}
+</main>
+<noscript><p>The charts need JavaScript; the list above and each card's summary do not.</p></noscript>
+<script src="${DASHBOARD_FILES.uplotJs}"></script>
+<script src="${DASHBOARD_FILES.data}"></script>
+<script src="${DASHBOARD_FILES.script}"></script>
+</body>
+</html>
+`;
+}
+function testbedLine(t) {
+  const tag = t.lastTag ? `, last release ${t.lastTag.name} at ${shortCommit(t.runs[t.lastTag.run].commit)}` : ", no release tag on its runs";
+  return `testbed ${t.id}: ${plural(t.runs.length, "run")}${tag}`;
+}
+var seriesName = (s) => `${s.benchmark} \xB7 ${s.metric} \xB7 ${s.testbed}`;
+function sinceText2(model) {
+  const tags = [...new Set(model.testbeds.map((t) => t.lastTag?.name ?? null))];
+  if (tags.length === 1) return tags[0] === null ? "in the whole history (no release tag)" : `since ${tags[0]}`;
+  return "since each testbed's last release tag";
+}
+function changeText(c, s, t) {
+  const run = t.runs[c.run];
+  return `${formatChange(c.change, c.interval)} ${c.regression ? "slower" : "faster"} at ${shortCommit(t.runs[c.previousRun].commit)}..${shortCommit(run.commit)} (${run.created.slice(0, 10)})`;
+}
+var SHOWN_REGRESSIONS = 8;
+function regressionList(model, regressed) {
+  const testbeds = new Map(model.testbeds.map((t) => [t.id, t]));
+  const head = `<h2>Regressions ${escapeHtml(sinceText2(model))} (${regressed.length})</h2>`;
+  if (regressed.length === 0) return `<section id="regressions">${head}<p>None: no change point after the last release tag is a regression.</p></section>`;
+  const items = regressed.map(({ s, i: i2 }) => {
+    const t = testbeds.get(s.testbed);
+    const after = t.lastTag?.run ?? -1;
+    const steps = s.changes.filter((c) => c.regression && c.run > after).map((c) => changeText(c, s, t));
+    return `<li><a href="#s-${i2}">${escapeHtml(seriesName(s))}</a>: ${escapeHtml(steps.join("; "))}</li>`;
+  });
+  const more = items.length > SHOWN_REGRESSIONS ? `
+<details><summary>${items.length - SHOWN_REGRESSIONS} more</summary><ol start="${SHOWN_REGRESSIONS + 1}">
+${items.slice(SHOWN_REGRESSIONS).join("\n")}
+</ol></details>` : "";
+  return `<section id="regressions">${head}
+<ol>
+${items.slice(0, SHOWN_REGRESSIONS).join("\n")}
+</ol>${more}</section>`;
+}
+function card(s, i2, t) {
+  const last = s.median.at(-1);
+  const facts = [plural(s.median.length, "run"), last === void 0 ? "" : `latest ${formatValue(last, s.scale)}`, `${s.direction} is better`].filter((x2) => x2 !== "");
+  const changes = s.changes.length === 0 ? "no change point" : `change points: ${s.changes.map((c) => changeText(c, s, t)).join("; ")}`;
+  const badge = s.regressedSinceTag ? ` <span class="badge">${escapeHtml(t.lastTag ? `regressed since ${t.lastTag.name}` : "regressed")}</span>` : "";
+  return `<article class="card${s.regressedSinceTag ? " regressed" : ""}" id="s-${i2}" data-series="${i2}" data-search="${escapeHtml(s.benchmark.toLowerCase())}">
+<h3><span class="bench">${escapeHtml(s.benchmark)}</span> <span class="metric">${escapeHtml(s.metric)}</span> <span class="testbed">${escapeHtml(s.testbed)}</span>${badge}</h3>
+<p class="summary">${escapeHtml(`${facts.join(" \xB7 ")} \xB7 ${changes}`)}</p>
+<div class="chart"></div>
+<div class="tip" hidden></div>
+</article>`;
+}
+
+// action/src/pipeline/dashboard-assets.ts
+import { readFileSync as readFileSync13 } from "node:fs";
+import { createRequire } from "node:module";
+function dashboardAssets() {
+  if (true) return JSON.parse(`{"uplotJs":"/*! https://github.com/leeoniya/uPlot (v1.6.32) */\\nvar uPlot=function(){\\"use strict\\";const l=\\"u-off\\",e=\\"u-label\\",t=\\"width\\",n=\\"height\\",i=\\"top\\",o=\\"bottom\\",s=\\"left\\",r=\\"right\\",u=\\"#000\\",a=u+\\"0\\",f=\\"mousemove\\",c=\\"mousedown\\",h=\\"mouseup\\",d=\\"mouseenter\\",p=\\"mouseleave\\",m=\\"dblclick\\",g=\\"change\\",x=\\"dppxchange\\",w=\\"--\\",_=\\"undefined\\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\\"px\\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\\"div\\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\\"translate(\\"+t+\\"px,\\"+n+\\"px)\\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\\"\\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\\"px\\",l.style.width=e+\\"px\\",l.style.marginLeft=n?-e/2+\\"px\\":0,l.style.marginTop=n?-t/2+\\"px\\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(\`(min-resolution: \${y-.001}dppx) and (max-resolution: \${y+.001}dppx)\`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\\"en-US\\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\\"function\\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\\\.\\\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\\"\\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\\"e-\\")){let[l,t]=e.split(\\"e\\");return+\`\${El(l)}e\${t}\`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\\"\\"+l).split(\\".\\")[1]||\\"\\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+\`\${n[r]}e\${s}\`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\\"string\\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\\"object\\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\\"__proto__\\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\\"undefined\\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\\"January\\",\\"February\\",\\"March\\",\\"April\\",\\"May\\",\\"June\\",\\"July\\",\\"August\\",\\"September\\",\\"October\\",\\"November\\",\\"December\\"],Kl=[\\"Sunday\\",\\"Monday\\",\\"Tuesday\\",\\"Wednesday\\",\\"Thursday\\",\\"Friday\\",\\"Saturday\\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\\"0\\":\\"\\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\\"\\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\\"AM\\":\\"PM\\",aa:l=>12>l.getHours()?\\"am\\":\\"pm\\",a:l=>12>l.getHours()?\\"a\\":\\"p\\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\\"00\\":100>l?\\"0\\":\\"\\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\\\{([a-z]+)\\\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\\"{\\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\\"\\";for(let i=0;n.length>i;i++)t+=\\"string\\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\\"{YYYY}\\",he=\\"\\\\n\\"+ce,de=\\"{M}/{D}\\",pe=\\"\\\\n\\"+de,me=pe+\\"/{YY}\\",ge=\\"{aa}\\",xe=\\"{h}:{mm}\\"+ge,we=\\"\\\\n\\"+xe,_e=\\":{ss}\\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\\"{MMM}\\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\\"{h}\\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1],[l,_e+\\".{fff}\\",me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\\"solid\\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\\"marginLeft\\",r),E(o,\\"marginTop\\",r);let u=i.width(l,e,s);return u&&E(o,\\"borderWidth\\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\\"rgba(0,0,0,0.07)\\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\"',je=\\"bold \\"+Ne,Ue={show:!0,scale:\\"x\\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\\"x\\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\\"\\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\\"\\":tl(e)}const it={show:!0,scale:\\"y\\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\\"x\\"}),Bl({},ot,{scale:\\"y\\"})]},ut={scale:\\"y\\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\\"resize\\",v,Lt),G(\\"scroll\\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\\"px\\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\\"px\\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\\"uplot\\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\\"u-title\\",R).textContent=u.title);const O=z(\\"canvas\\"),K=k.ctx=O.getContext(\\"2d\\"),X=D(\\"u-wrap\\",R);G(\\"click\\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\\"u-under\\",X);X.appendChild(O);const el=k.over=D(\\"u-over\\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\\"center\\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\\"center\\":3==u?r:s,E||1==a?\\"middle\\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\\"\\"+e;let i=-1==e.indexOf(\\"\\\\n\\")?[e]:e.split(/\\\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\\"drawAxes\\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\\"drawSeries\\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\\"axes\\",\\"series\\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\\"x\\"),Il(\\"y\\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\\"u-hz\\"),$l=P,ql=W):(S(R,\\"u-vt\\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\\"table\\",\\"u-legend\\",R),de=z(\\"tbody\\",null,ce),ie.mount(k,ce),xe){he=z(\\"thead\\",null,ce,de);let l=z(\\"tr\\",null,he);for(var _e in z(\\"th\\",null,l),pe)z(\\"th\\",e,l).textContent=_e}else S(ce,\\"u-inline\\"),ie.live&&S(ce,\\"u-live\\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\\"u-cursor-pt\\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\\"Time\\":\\"Value\\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\\"tr\\",\\"u-series\\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\\"th\\",null,o);if(ue.show){let l=D(\\"u-marker\\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\\"px \\"+ue.dash(k,n)+\\" \\"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\\"click\\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\\"td\\",\\"u-value\\",o);l.textContent=\\"--\\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\\"addSeries\\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\\"delSeries\\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\\"setData\\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\\"butt\\",i??=a,o??=\\"round\\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\\"#fff\\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\\"setScale\\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\\"left\\":\\"top\\",i-(3===o||0===o?n:0)),E(e,t?\\"width\\":\\"height\\",n),E(e,t?\\"top\\":\\"left\\",t?Ne:Oe),E(e,t?\\"height\\":\\"width\\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\\"setSize\\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\\"drawClear\\"),Pl.forEach((l=>l())),Ci(\\"draw\\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\\"ready\\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\\"u-cursor-x\\",el)),oe.y&&(Yn=D(\\"u-cursor-y\\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\\"u-select\\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\\"setSelect\\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\\"setSeries\\",e,t),i&&Ii(\\"setSeries\\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\\"setLegend\\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\\"\\",h=\\"\\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\\"setCursor\\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\\"syncRect\\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\\"rect\\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\\"init\\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\\"destroy\\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\\"u-axis\\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\\"UTC\\"==e||\\"Etc/UTC\\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\\"en-US\\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\\"number\\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\\n","uplotCss":".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \\":\\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \\"background\\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}","script":"// The dashboard page's script (perf-gate dashboard; docs/dashboard.md).\\n// Plain browser JavaScript, no build step: the command copies this file\\n// beside index.html. It reads the model that data.js sets, draws each card's\\n// chart with uPlot only when the card scrolls near the viewport (200 charts\\n// of 1,000 points drawn at once would stall the page), filters the cards by\\n// benchmark id, and shows a run's commit under the cursor. Every text from\\n// the data goes into the page through textContent, never as HTML.\\n(function () {\\n  'use strict';\\n\\n  const model = window.PERF_GATE_DASHBOARD;\\n  const cards = Array.from(document.querySelectorAll('article.card'));\\n  if (!model || typeof uPlot !== 'function') {\\n    const main = document.getElementById('charts');\\n    const note = document.createElement('p');\\n    note.className = 'error';\\n    note.textContent = 'data.js or uPlot.iife.min.js did not load: keep the files perf-gate dashboard wrote together.';\\n    main.prepend(note);\\n    return;\\n  }\\n\\n  const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));\\n  const COLORS = { median: '#0969da', band: 'rgba(9, 105, 218, 0.16)', edge: 'rgba(9, 105, 218, 0.35)', slower: '#cf222e', faster: '#1a7f37', tag: '#6e7781' };\\n  const HEIGHT = 220;\\n\\n  /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */\\n  function formatNumber(x) {\\n    if (!Number.isFinite(x)) return String(x);\\n    const abs = Math.abs(x);\\n    if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);\\n    if (abs >= 1 || abs === 0) return x.toFixed(2);\\n    return x.toPrecision(3);\\n  }\\n\\n  const shortCommit = (commit) => commit.slice(0, 7);\\n  const withUnit = (value, scale) => (scale.symbol ? \`\${formatNumber(value / scale.factor)} \${scale.symbol}\` : formatNumber(value / scale.factor));\\n  const percent = (fraction) => \`\${fraction >= 0 ? '+' : ''}\${(fraction * 100).toFixed(1)} %\`;\\n\\n  /** Vertical lines at the change points (dashed, red slower, green faster) and the release tags (grey, named). */\\n  function drawMarks(u, series, bed) {\\n    const ctx = u.ctx;\\n    const { top, height, left, width } = u.bbox;\\n    const px = uPlot.pxRatio;\\n    const line = (x, color, dash) => {\\n      const at = Math.round(u.valToPos(x, 'x', true));\\n      if (at < left || at > left + width) return null;\\n      ctx.strokeStyle = color;\\n      ctx.setLineDash(dash);\\n      ctx.beginPath();\\n      ctx.moveTo(at, top);\\n      ctx.lineTo(at, top + height);\\n      ctx.stroke();\\n      return at;\\n    };\\n    ctx.save();\\n    ctx.lineWidth = 1.5 * px;\\n    ctx.font = \`\${11 * px}px system-ui, sans-serif\`;\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      const tags = bed.runs[r].tags;\\n      if (tags.length === 0) continue;\\n      const at = line(bed.times[r], COLORS.tag, []);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.tag;\\n      ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);\\n    }\\n    for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);\\n    ctx.restore();\\n  }\\n\\n  /** The tooltip of the run under the cursor: commit, subject, time, median and spread, tags, change point. */\\n  function showTip(u, tip, series, bed) {\\n    const i = u.cursor.idx;\\n    if (i === null || i === undefined || u.cursor.left < 0) {\\n      tip.hidden = true;\\n      return;\\n    }\\n    const run = series.runs[i];\\n    const info = bed.runs[run];\\n    const change = series.changes.find((c) => c.run === run);\\n    const lines = [\\n      [\`\${shortCommit(info.commit)}\`, 'commit'],\\n      [info.subject ?? '', 'subject'],\\n      [info.created.slice(0, 16).replace('T', ' '), 'time'],\\n      [\`median \${withUnit(series.median[i], series.scale)}\`, 'value'],\\n      [\`middle half \${withUnit(series.low[i], series.scale)} \u2013 \${withUnit(series.high[i], series.scale)}\`, 'spread'],\\n      [info.tags.length > 0 ? \`tag \${info.tags.join(', ')}\` : '', 'tags'],\\n      [change ? \`change point: \${percent(change.change)} (\${change.regression ? 'slower' : 'faster'})\` : '', change && change.regression ? 'slower' : 'faster'],\\n    ];\\n    tip.replaceChildren(...lines.filter(([text]) => text !== '').map(([text, cls]) => {\\n      const div = document.createElement('div');\\n      div.className = cls;\\n      div.textContent = text;\\n      return div;\\n    }));\\n    tip.hidden = false;\\n    // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.\\n    const over = u.over.getBoundingClientRect();\\n    const box = tip.parentElement.getBoundingClientRect();\\n    const x = over.left - box.left + u.cursor.left;\\n    const flip = x + 16 + tip.offsetWidth > box.width;\\n    tip.style.left = \`\${flip ? x - 16 - tip.offsetWidth : x + 16}px\`;\\n    tip.style.top = \`\${over.top - box.top + Math.max(0, u.cursor.top - 20)}px\`;\\n  }\\n\\n  const charts = new Map();\\n\\n  function draw(card) {\\n    const series = model.series[Number(card.dataset.series)];\\n    const bed = testbeds.get(series.testbed);\\n    const target = card.querySelector('.chart');\\n    const tip = card.querySelector('.tip');\\n    const factor = series.scale.factor;\\n    const data = [series.runs.map((r) => bed.times[r]), series.low.map((v) => v / factor), series.median.map((v) => v / factor), series.high.map((v) => v / factor)];\\n    const symbol = series.scale.symbol;\\n    const chart = new uPlot({\\n      width: target.clientWidth,\\n      height: HEIGHT,\\n      legend: { show: false },\\n      cursor: { y: false, points: { size: 7 } },\\n      scales: { x: { time: true } },\\n      series: [\\n        {},\\n        { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n        { label: 'median', stroke: COLORS.median, width: 1.5 },\\n        { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n      ],\\n      bands: [{ series: [3, 1], fill: COLORS.band }],\\n      axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? \`\${formatNumber(v)} \${symbol}\` : formatNumber(v))) }],\\n      hooks: {\\n        draw: [(u) => {\\n          drawMarks(u, series, bed);\\n          card.dataset.drawn = 'true';\\n        }],\\n        setCursor: [(u) => showTip(u, tip, series, bed)],\\n      },\\n    }, data, target);\\n    charts.set(card, chart);\\n  }\\n\\n  // Charts are drawn as their cards come within a screen of the viewport, once each.\\n  const observer = new IntersectionObserver((entries) => {\\n    for (const entry of entries) {\\n      if (!entry.isIntersecting) continue;\\n      observer.unobserve(entry.target);\\n      draw(entry.target);\\n    }\\n  }, { rootMargin: '400px 0px' });\\n  for (const card of cards) observer.observe(card);\\n\\n  window.addEventListener('resize', () => {\\n    for (const [card, chart] of charts) chart.setSize({ width: card.querySelector('.chart').clientWidth, height: HEIGHT });\\n  });\\n\\n  // The search box keeps the cards whose benchmark id contains the text (any case).\\n  const search = document.getElementById('search');\\n  const count = document.getElementById('count');\\n  search.addEventListener('input', () => {\\n    const term = search.value.trim().toLowerCase();\\n    let shown = 0;\\n    for (const card of cards) {\\n      const keep = term === '' || card.dataset.search.includes(term);\\n      card.hidden = !keep;\\n      if (keep) shown++;\\n    }\\n    count.textContent = \`\${shown} of \${cards.length} charts\`;\\n  });\\n})();\\n","style":"/* The dashboard page's style (perf-gate dashboard); copied beside index.html. */\\nbody { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1f2328; background: #f6f8fa; }\\nheader { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid #d0d7de; padding: 10px 24px; }\\nh1 { font-size: 20px; margin: 0 0 2px; }\\n.meta, .legend { margin: 0 0 6px; color: #57606a; font-size: 12px; }\\n.key { display: inline-block; width: 14px; height: 10px; margin: 0 2px 0 10px; vertical-align: middle; }\\n.key.median { border-top: 2px solid #0969da; height: 0; }\\n.key.band { background: rgba(9, 105, 218, 0.16); }\\n.key.slower { border-left: 2px dashed #cf222e; width: 0; }\\n.key.faster { border-left: 2px dashed #1a7f37; width: 0; }\\n.key.tag { border-left: 2px solid #6e7781; width: 0; }\\n.search input { font: inherit; padding: 3px 8px; width: 22em; margin-left: 6px; border: 1px solid #d0d7de; border-radius: 6px; }\\n#count { margin-left: 12px; color: #57606a; }\\n#regressions { margin: 12px 24px; padding: 8px 16px; background: #fff; border: 1px solid #d0d7de; border-left: 4px solid #cf222e; border-radius: 6px; }\\n#regressions h2 { font-size: 15px; margin: 4px 0; }\\n#regressions ol { margin: 4px 0; padding-left: 24px; }\\nmain { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; padding: 0 24px 24px; }\\n.card { position: relative; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 12px; min-width: 0; scroll-margin-top: 140px; }\\n.card.regressed { border-color: #cf222e; }\\n.card[hidden] { display: none; }\\n.card h3 { font-size: 14px; margin: 0; overflow-wrap: anywhere; }\\n.card .metric, .card .testbed { font-weight: normal; color: #57606a; }\\n.badge { font-size: 11px; font-weight: 600; color: #fff; background: #cf222e; border-radius: 10px; padding: 1px 7px; }\\n.summary { margin: 2px 0 4px; color: #57606a; font-size: 12px; overflow-wrap: anywhere; }\\n.chart { height: 220px; }\\n.tip { position: absolute; z-index: 1; pointer-events: none; background: #fff; border: 1px solid #d0d7de; border-radius: 4px; padding: 4px 8px; font-size: 12px; box-shadow: 0 2px 6px rgba(0, 0, 0, 0.12); max-width: 320px; }\\n.tip .commit { font-family: ui-monospace, monospace; font-weight: 600; }\\n.tip .subject { overflow-wrap: anywhere; }\\n.tip .slower { color: #cf222e; }\\n.tip .faster { color: #1a7f37; }\\n.error { color: #cf222e; font-weight: 600; }\\n"}`);
+  const resolvePackage = createRequire(import.meta.url).resolve;
+  const read = (path2) => readFileSync13(path2, "utf8");
+  return {
+    uplotJs: read(resolvePackage("uplot/dist/uPlot.iife.min.js")),
+    uplotCss: read(resolvePackage("uplot/dist/uPlot.min.css")),
+    script: read(new URL("../report/dashboard/dashboard.js", import.meta.url)),
+    style: read(new URL("../report/dashboard/dashboard.css", import.meta.url))
+  };
+}
+
+// action/src/pipeline/dashboard.ts
+async function writeDashboard(request2) {
+  const { history } = request2;
+  const all = await history.list();
+  if (all.length === 0) throw new InputError(history.description, "holds no runs to chart; record runs with perf-gate history add (or run --mode main) first");
+  const testbeds = [...new Set(all.map((e) => e.testbed))];
+  if (request2.testbed !== void 0 && !testbeds.includes(request2.testbed)) {
+    throw new InputError("--testbed", `the history ${history.description} holds no runs of testbed ${request2.testbed}; it holds runs of ${testbeds.join(", ")}`);
+  }
+  const options = request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
+  const inputs = [];
+  for (const id of request2.testbed !== void 0 ? [request2.testbed] : testbeds) {
+    const entries2 = all.filter((e) => e.testbed === id);
+    const sets = await history.readMany(entries2);
+    inputs.push({ id, entries: entries2, sets, changes: changesOfRuns(id, entries2, sets, () => true, options) });
+  }
+  const tagPattern = request2.tagPattern ?? DEFAULT_TAG_PATTERN;
+  const commits = [...new Set(inputs.flatMap((t) => t.entries.map((e) => e.commit)))];
+  const { tags, subjects, note } = await commitInfo(request2.repo, commits, tagPattern);
+  const model = dashboardModel({ generated: request2.now.toISOString(), tagPattern, testbeds: inputs, tags, subjects });
+  const assets = dashboardAssets();
+  const files = [
+    ["index.html", renderDashboardHtml(model)],
+    [DASHBOARD_FILES.data, dashboardDataScript(model)],
+    [DASHBOARD_FILES.script, assets.script],
+    [DASHBOARD_FILES.style, assets.style],
+    [DASHBOARD_FILES.uplotJs, assets.uplotJs],
+    [DASHBOARD_FILES.uplotCss, assets.uplotCss]
+  ];
+  for (const [name, text] of files) writeOutputFile(request2.out, join20(request2.out, name), text, "--out");
+  return { model, files: files.map(([name]) => name), gitNote: note };
+}
+async function commitInfo(repo, commits, tagPattern) {
+  const tags = /* @__PURE__ */ new Map();
+  const subjects = /* @__PURE__ */ new Map();
+  try {
+    const pattern2 = globToRegExp(tagPattern);
+    const listed = (await git(repo, ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])).stdout.toString("utf8");
+    const wanted = new Set(commits);
+    for (const line of listed.split("\n")) {
+      const [name, object, peeled] = line.split("\0");
+      const commit = peeled || object;
+      if (!name || !commit || !wanted.has(commit) || !pattern2.test(name)) continue;
+      tags.set(commit, [...tags.get(commit) ?? [], name].sort((a, b) => a.localeCompare(b, "en", { numeric: true })));
+    }
+    const log = (await git(repo, ["log", "--no-walk=unsorted", "--ignore-missing", "--stdin", "--format=%H%x00%s"], { input: commits.map((c) => `${c}
+`).join("") })).stdout.toString("utf8");
+    for (const line of log.split("\n")) {
+      const [commit, subject] = line.split("\0");
+      if (commit && subject !== void 0) subjects.set(commit, subject);
+    }
+    return { tags, subjects, note: null };
+  } catch (error2) {
+    if (!(error2 instanceof GitCommandError)) throw error2;
+    return { tags, subjects, note: `no release tags or commit subjects: git could not read ${repo} (${error2.stderr.trim().split("\n")[0] ?? "no message"})` };
+  }
+}
+
+// action/src/cli/dashboard.ts
+var USAGE10 = `Usage: perf-gate dashboard --out DIR [--history PATH] [--testbed ID] [--config FILE]
+                          [--tags GLOB]
+
+Writes a static site of the run history into DIR (see docs/dashboard.md):
+one trend chart per benchmark \xD7 metric \xD7 testbed, each point a run (its
+median, with the middle half of its samples as a band), the change points of
+perf-gate history changes and the release tags marked, the regressions since
+the last release tag listed first, and a search box. Open DIR/index.html from
+disk, upload DIR as an artifact or publish it on GitHub Pages: it loads
+nothing from the network.
+
+  --out DIR       the folder to write (created; its files are replaced)
+  --history PATH  the history folder (default: history: in the config, else
+                  .perf-gate/history)
+  --testbed ID    only this testbed's runs (default: every testbed)
+  --config FILE   the perf-gate.yml whose history: to read (default:
+                  ./perf-gate.yml when there is one)
+  --tags GLOB     the release tags to mark (default: v*)`;
+var FLAGS3 = { out: "string", history: "string", testbed: "string", config: "string", tags: "string" };
+var dashboardCommand = {
+  name: "dashboard",
+  summary: "write a static site of the run history: trend charts with change points and release tags",
+  usage: USAGE10,
+  async run(argv, ctx) {
+    const flags = parseFlags(argv, FLAGS3);
+    if (flags.out === void 0) throw new UsageError("--out DIR is required: the folder to write the site into");
+    if (flags.tags !== void 0 && flags.tags.trim() === "") throw new UsageError("--tags takes a glob such as v*, found an empty value");
+    prepareOutputPaths([{ flag: "--out", path: flags.out, kind: "folder" }], ctx.cwd);
+    const config = flags.config !== void 0 ? readConfig(flags.config, ctx.cwd) : readConfigIfPresent("perf-gate.yml", ctx.cwd);
+    const repo = config?.dir ?? ctx.cwd;
+    const history = openHistoryAt(historyLocation(flags.history, config?.history, ctx.cwd), repo, false);
+    const out = resolve13(ctx.cwd, flags.out);
+    const written = await writeDashboard({
+      history,
+      repo,
+      out,
+      now: ctx.now(),
+      ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+      ...flags.tags !== void 0 ? { tagPattern: flags.tags } : {}
+    });
+    if (written.gitNote !== null) ctx.stderr(`perf-gate dashboard: note: ${written.gitNote}
+`);
+    const { model } = written;
+    const runs2 = model.testbeds.map((t) => `${t.runs.length} run(s) on ${t.id}`).join(" and ");
+    const regressed = model.series.filter((s) => s.regressedSinceTag).length;
+    const shown = relative6(ctx.cwd, out) || ".";
+    ctx.stdout(`perf-gate: wrote ${model.series.length} chart(s) from ${runs2}, ${regressed} regressed since the last release tag, to ${shown}/index.html
+`);
+    return EXIT.pass;
+  }
+};
+
+// action/src/cli/bisect.ts
+import { resolve as resolve14 } from "node:path";
+
+// action/src/pipeline/bisect.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+import { join as join21, relative as relative7 } from "node:path";
+
+// action/src/gate/bisect-steps.ts
+function stepOf(row) {
+  return { status: row.status, change: row.change, ci: row.ci, tolerance: row.tolerance };
+}
+function isChange(step) {
+  return (step.status === "regressed" || step.status === "improved") && step.change !== null;
+}
+function classifyChange(step) {
+  if (isChange(step)) return { side: "bad", reason: "is-the-change" };
+  if (step.status === "unchanged") return { side: "good", reason: "unchanged" };
+  if (step.status === "inconclusive") return { side: "inconclusive", reason: "cannot-tell" };
+  return { side: "failed", reason: "not-measured" };
+}
+function bounds(step) {
+  if (step.ci) return step.ci;
+  return step.change === null ? null : [step.change, step.change];
+}
+function classifyStep(change, step) {
+  const full = bounds(change);
+  if (!isChange(change) || full === null) throw new Error("classifyStep: the good \u2192 bad step is not a change");
+  const up = change.change > 0;
+  if (step.status === "failed" || step.status === "missing" || step.status === "new") return { side: "failed", reason: "not-measured" };
+  const own = bounds(step);
+  if (step.status === "unchanged") return { side: "good", reason: "unchanged" };
+  if (step.status === "regressed" || step.status === "improved") {
+    if (step.status !== change.status || own === null) return { side: "differs", reason: "opposite-direction" };
+    if (own[0] <= full[1] && own[1] >= full[0]) return { side: "bad", reason: "same-verdict-overlapping" };
+    const smaller = up ? own[1] < full[0] : own[0] > full[1];
+    return { side: "differs", reason: smaller ? "smaller-than-change" : "larger-than-change" };
+  }
+  if (own === null) return { side: "inconclusive", reason: "cannot-tell" };
+  const shortOfChange = up ? own[1] < full[0] : own[0] > full[1];
+  const noChangeBeyondTolerance = up ? own[0] < step.tolerance : own[1] > -step.tolerance;
+  return shortOfChange && noChangeBeyondTolerance ? { side: "good", reason: "rules-out-change" } : { side: "inconclusive", reason: "cannot-tell" };
+}
+function roundsStatus(change, step) {
+  if (change === null || step.status !== "inconclusive") return step.status;
+  return classifyStep(change, step).side === "good" ? "unchanged" : step.status;
+}
+function nextMidpoint(search) {
+  if (search.bad - search.good <= 1) return null;
+  return Math.floor((search.good + search.bad) / 2);
+}
+function narrow(search, index, side2) {
+  if (index <= search.good || index >= search.bad) throw new Error(`narrow: ${index} is not between ${search.good} and ${search.bad}`);
+  return side2 === "good" ? { good: index, bad: search.bad } : { good: search.good, bad: index };
+}
+var MAX_ATTEMPTS = 2;
+function firstStep(pathLength) {
+  return advance({ good: 0, bad: pathLength });
+}
+function advance(search) {
+  const mid = nextMidpoint(search);
+  return mid === null ? { kind: "found", index: search.bad, search } : { kind: "measure", index: mid, attempt: 1, search };
+}
+function afterStep(search, index, attempt, side2) {
+  if (side2 === "good" || side2 === "bad") return advance(narrow(search, index, side2));
+  if (side2 === "inconclusive" && attempt < MAX_ATTEMPTS) return { kind: "measure", index, attempt: attempt + 1, search };
+  return { kind: "stop", index, side: side2, search };
+}
+var BISECT_SCHEMA = "perf-gate/bisect@1";
+
+// action/src/runner/commits.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
+function git3(repo, args) {
+  return execFileSync3("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+}
+var FORMAT = "--format=%H%x00%s%x00%an <%ae>%x00%P%x1e";
+function parseLog(text) {
+  return text.split("").map((record2) => record2.replace(/^\n/, "")).filter((record2) => record2.length > 0).map((record2) => {
+    const [sha = "", subject = "", author = "", parents = ""] = record2.split("\0");
+    return { sha, subject, author, parents: parents.trim().split(" ").filter(Boolean) };
+  });
+}
+function commitSummary(repo, sha) {
+  const [commit] = parseLog(git3(repo, ["log", "-1", FORMAT, "--end-of-options", sha]));
+  if (!commit) throw new Error(`git log printed nothing for ${sha}`);
+  return { sha: commit.sha, subject: commit.subject, author: commit.author };
+}
+function isAncestor2(repo, ancestor, descendant) {
+  try {
+    git3(repo, ["merge-base", "--is-ancestor", ancestor, descendant]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function firstParentPath(repo, good, bad) {
+  const path2 = parseLog(git3(repo, ["log", "--first-parent", "--reverse", FORMAT, `${good}..${bad}`, "--"]));
+  if (path2.length === 0 || path2[0].parents[0] !== good) return null;
+  return path2.map(({ sha, subject, author }) => ({ sha, subject, author }));
+}
+
+// action/src/report/bisect.ts
+var SUBJECT_WIDTH = 48;
+var REASON = {
+  "is-the-change": "the change",
+  "same-verdict-overlapping": "same verdict, interval overlaps the change",
+  unchanged: "unchanged against good",
+  "rules-out-change": "interval rules the change out",
+  "cannot-tell": "cannot tell",
+  "opposite-direction": "a change the other way",
+  "smaller-than-change": "part of the change only",
+  "larger-than-change": "larger than the change",
+  "not-measured": "not measured on a side"
+};
+function shortSha(commit) {
+  return commit.sha.slice(0, 7);
+}
+function clip2(text, width2) {
+  const chars = [...text];
+  return chars.length <= width2 ? text : `${chars.slice(0, width2 - 1).join("")}\u2026`;
+}
+function header(report2) {
+  const level = report2.steps.find((s) => s.ciLevel !== null)?.ciLevel ?? null;
+  return ["step", "commit", "subject", `change (${formatCiLabel(level)})`, "rounds", "verdict", "side"];
+}
+function cells2(step, escape3) {
+  return [
+    `${step.step}${step.attempt > 1 ? " (again)" : ""}`,
+    shortSha(step.commit),
+    escape3(clip2(step.commit.subject, SUBJECT_WIDTH)),
+    formatChange(step.change, step.ci),
+    String(step.rounds),
+    step.status,
+    `${step.side} (${REASON[step.reason]})`
+  ];
+}
+function commitLine(commit, escape3) {
+  return `${commit.sha} "${escape3(commit.subject)}" by ${escape3(commit.author)}`;
+}
+function outcomeText(report2, escape3) {
+  const o = report2.outcome;
+  const range2 = `${shortSha(report2.good)} and ${shortSha(report2.bad)}`;
+  switch (o.kind) {
+    case "culprit":
+      return [`culprit: ${commitLine(o.commit, escape3)}`, `  the first commit whose step against good matches the change (${report2.commits} commit(s) searched, ${report2.steps.length} measurement(s))`];
+    case "no-step":
+      return [`no step found between ${range2}: bad against good is ${o.status}${o.status === "inconclusive" ? " (also with more rounds)" : ""}`];
+    case "inconclusive":
+      return [`inconclusive at ${commitLine(o.commit, escape3)}`, "  it could not be placed on either side, also with more rounds; the steps above are the evidence"];
+    case "differs":
+      return [`the change is not one step: ${commitLine(o.commit, escape3)}`, "  shows a change of its own against good that differs from the full change (see its row); bisect the narrower ranges separately"];
+    case "failed":
+      return [`the benchmark could not be measured at ${commitLine(o.commit, escape3)}`, "  see its step folder for the logs"];
+  }
+}
+function title(report2, escape3) {
+  return `bisect ${escape3(report2.benchmark)} (${escape3(report2.metric)}): good ${shortSha(report2.good)}, bad ${shortSha(report2.bad)}, ${report2.commits} commit(s) on the first-parent path`;
+}
+function bisectText(report2) {
+  const escape3 = (t) => escapeTerminal(t);
+  const rows = [header(report2), ...report2.steps.map((s) => cells2(s, escape3))];
+  const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
+  const table = rows.map((r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd());
+  return `${title(report2, escape3)}
+
+${table.join("\n")}
+
+${outcomeText(report2, escape3).join("\n")}
+`;
+}
+function bisectMarkdown(report2) {
+  const head = header(report2);
+  const lines = [`### ${title(report2, escapeMarkdown)}`, "", `| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`];
+  for (const s of report2.steps) lines.push(`| ${cells2(s, escapeMarkdown).join(" | ")} |`);
+  const [first, ...rest] = outcomeText(report2, escapeMarkdown);
+  lines.push("", `**${first}**`, ...rest.map((l) => l.trim()));
+  return `${lines.join("\n")}
+`;
+}
+
+// action/src/pipeline/bisect.ts
+var DEFAULT_BISECT_METRIC = "time";
+function realpath2(path2) {
+  try {
+    return realpathSync2(path2);
+  } catch {
+    return path2;
+  }
+}
+function belongsTo2(id, name) {
+  return id.startsWith(`${name}/`) || id === name || id.startsWith(`${name}[`);
+}
+function bisectSuite(config, benchmark, suiteName) {
+  const names = config.suites.map((s) => s.name);
+  let suite;
+  if (suiteName !== void 0) {
+    suite = config.suites.find((s) => s.name === suiteName);
+    if (!suite) {
+      const near = nearestName(suiteName, names);
+      throw new InputError("--suite", `no suite "${suiteName}" in ${config.file}${near ? `; did you mean "${near}"?` : ""} (suites: ${names.join(", ")})`);
+    }
+    if (!belongsTo2(benchmark, suite.name)) throw new InputError("--benchmark", `"${benchmark}" is not a benchmark of suite "${suite.name}": its ids are ${suite.name}/<name>`);
+  } else {
+    suite = [...config.suites].sort((a, b) => b.name.length - a.name.length).find((s) => belongsTo2(benchmark, s.name));
+    if (!suite) {
+      throw new InputError("--benchmark", `"${benchmark}" is not in any suite of ${config.file}: ids are <suite>/<name>, and the suites are ${names.join(", ")} (give the full id, e.g. ${names[0] ?? "suite"}/<name>)`);
+    }
+  }
+  if (suite.commands) {
+    const ids = suite.commands.map((c) => `${suite.name}/${c.name}`);
+    if (!ids.includes(benchmark)) {
+      const near = nearestName(benchmark, ids);
+      throw new InputError("--benchmark", `suite "${suite.name}" has no command "${benchmark.slice(suite.name.length + 1)}"${near ? `; did you mean "${near}"?` : ""} (its benchmarks: ${ids.join(", ")})`);
+    }
+  }
+  if (!suite.measure.time) throw new InputError("--suite", `suite "${suite.name}" only counts; bisect times a suite in interleaved rounds, and counts do not drift (compare them with a stored baseline instead)`);
+  return suite;
+}
+function resolveCommit2(repo, ref, flag) {
+  const sha = headCommit(repo, ref);
+  if (!sha) throw new InputError(flag, `"${ref}" is not a commit in ${repo}; expected a commit, branch or tag (fetch it first: actions/checkout with fetch-depth: 0)`);
+  return sha;
+}
+function bisectRange(dir, good, bad) {
+  const repo = realpath2(repositoryRoot(dir, "--good"));
+  const goodSha = resolveCommit2(repo, good, "--good");
+  const badSha = resolveCommit2(repo, bad, "--bad");
+  if (goodSha === badSha) throw new InputError("--bad", `"${bad}" is the same commit as --good "${good}" (${goodSha.slice(0, 12)}); expected a later commit`);
+  if (!isAncestor2(repo, goodSha, badSha)) throw new InputError("--good", `"${good}" (${goodSha.slice(0, 12)}) is not an ancestor of --bad "${bad}" (${badSha.slice(0, 12)}); expected an older commit of bad's history`);
+  const path2 = firstParentPath(repo, goodSha, badSha);
+  if (!path2) throw new InputError("--good", `"${good}" (${goodSha.slice(0, 12)}) is not on the first-parent history of "${bad}" (it came in through a merged branch); give the merge's first parent, or a commit of the branch as --bad`);
+  return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
+}
+function suiteIn(suite, repo, worktree, attempt) {
+  const workdir = join21(worktree, relative7(repo, realpath2(suite.workdir)));
+  if (attempt === 1) return { ...suite, workdir };
+  const ab = suite.ab;
+  return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
+}
+function bisectClassifier(budgets, key, change) {
+  return (base, head) => {
+    const row = decide(base, head, budgets).rows.find((r) => rowKey(r.benchmark, r.metric) === key);
+    return new Map(row ? [[key, roundsStatus(change, stepOf(row))]] : []);
+  };
+}
+function rowOf(rows, benchmark, metric, suite) {
+  const row = rows.find((r) => r.benchmark === benchmark && r.metric === metric);
+  if (row) return row;
+  const ids = [...new Set(rows.map((r) => r.benchmark))];
+  if (!ids.includes(benchmark)) {
+    const near = nearestName(benchmark, ids);
+    throw new InputError("--benchmark", `suite "${suite}" reported no benchmark "${benchmark}"${near ? `; did you mean "${near}"?` : ""} (it reported: ${ids.slice(0, 8).join(", ") || "nothing"})`);
+  }
+  const metrics = rows.filter((r) => r.benchmark === benchmark).map((r) => r.metric);
+  throw new InputError("--metric", `benchmark "${benchmark}" has no metric "${metric}" (it has: ${metrics.join(", ")})`);
+}
+async function bisect(request2) {
+  const metric = request2.metric ?? DEFAULT_BISECT_METRIC;
+  const suite = bisectSuite(request2.config, request2.benchmark, request2.suite);
+  const { repo, good, bad, path: path2 } = bisectRange(request2.config.dir, request2.good, request2.bad);
+  const steps = [];
+  const short = (c) => c.sha.slice(0, 7);
+  const say = (text) => request2.write(`perf-gate: bisect: ${text}
+`);
+  say(`${path2.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request2.benchmark)}, metric ${escapeTerminal(metric)}`);
+  const goodCheckout = addBaseWorktree(repo, good.sha, "--good");
+  request2.cleanups.push(() => goodCheckout.remove());
+  try {
+    let full = null;
+    const measure = async (index, attempt) => {
+      const commit = path2[index - 1];
+      const step = steps.length + 1;
+      say(`step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path2.length}${attempt > 1 ? ", again with more rounds" : ""}) against good ${short(good)}`);
+      let checkout;
+      try {
+        checkout = addBaseWorktree(repo, commit.sha, "--bad");
+        const mine = checkout;
+        request2.cleanups.push(() => mine.remove());
+        const outDir = join21(request2.outDir, `step-${step}-${short(commit)}`);
+        const ab = await measureAbBetween({
+          config: request2.config,
+          suites: [suiteIn(suite, repo, checkout.dir, attempt)],
+          checkouts: { base: goodCheckout.dir, head: checkout.dir },
+          commits: { base: good.sha, head: commit.sha },
+          outDir,
+          budgets: request2.budgets,
+          classify: bisectClassifier(request2.budgets, rowKey(request2.benchmark, metric), full),
+          env: request2.env,
+          write: request2.write,
+          now: request2.now,
+          deps: request2.deps
+        });
+        const report2 = gate({ baseline: ab.base, current: ab.head, budgets: request2.budgets, confirmations: ab.confirmations, baselineInput: "--good", sameConfig: true });
+        return rowOf(report2.rows, request2.benchmark, metric, suite.name);
+      } finally {
+        checkout?.remove();
+      }
+    };
+    const record2 = (index, attempt, row, side2) => {
+      steps.push({
+        step: steps.length + 1,
+        commit: path2[index - 1],
+        index,
+        attempt,
+        status: row.status,
+        change: row.change,
+        ci: row.ci,
+        ciLevel: row.ciLevel,
+        p: row.p,
+        side: side2.side,
+        reason: side2.reason,
+        rounds: row.current?.n ?? 0
+      });
+      say(`step ${steps.length}: ${row.status}${row.change !== null ? `, change ${(row.change * 100).toFixed(1)} %` : ""} \u2192 like ${side2.side}`);
+    };
+    let change;
+    let changeSide = { side: "inconclusive", reason: "cannot-tell" };
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && changeSide.side === "inconclusive"; attempt++) {
+      change = await measure(path2.length, attempt);
+      changeSide = classifyChange(stepOf(change));
+      record2(path2.length, attempt, change, changeSide);
+    }
+    const base = { schema: BISECT_SCHEMA, benchmark: request2.benchmark, metric, unit: change.unit, direction: change.direction, good, bad, commits: path2.length, steps };
+    if (changeSide.side === "failed") {
+      const end = change.status === "new" ? { flag: "--good", commit: good } : { flag: "--bad", commit: bad };
+      throw new InputError(end.flag, `benchmark "${request2.benchmark}" could not be measured at ${short(end.commit)} (${change.error?.message ?? change.status}); bisect needs it to run at both ends. The logs are in ${request2.outDir}`);
+    }
+    if (!isChange(stepOf(change))) return { ...base, outcome: { kind: "no-step", status: change.status } };
+    full = stepOf(change);
+    let next = firstStep(path2.length);
+    while (next.kind === "measure") {
+      const row = await measure(next.index, next.attempt);
+      const side2 = classifyStep(full, stepOf(row));
+      record2(next.index, next.attempt, row, side2);
+      next = afterStep(next.search, next.index, next.attempt, side2.side);
+    }
+    const at = path2[next.index - 1];
+    const outcome = next.kind === "found" ? { kind: "culprit", commit: at } : { kind: next.side, commit: at };
+    return { ...base, outcome };
+  } finally {
+    goodCheckout.remove();
+  }
+}
+
+// action/src/cli/bisect.ts
+var USAGE11 = `Usage: perf-gate bisect --good REF --bad REF --benchmark ID [--metric NAME]
+                        [--config FILE] [--suite NAME] [--json FILE] [--markdown FILE]
+                        [--out DIR]
+
+Finds the commit between good and bad that changed one benchmark, like
+git bisect with interleaved A/B measurements (see docs/bisect.md). First
+measures bad against good; if that is a change (regressed or improved),
+binary-searches the first-parent path good..bad, measuring each midpoint
+against good, until good and bad are neighbours. Exit status: 0 a culprit
+was found, or there is no step between good and bad; 1 the search stopped
+at a commit it could not place (inconclusive, a change of its own, or a
+failure); 2 unusable input.
+
+  --good REF        a commit without the change (an ancestor of --bad)
+  --bad REF         a commit with the change
+  --benchmark ID    the benchmark to follow: <suite>/<name>, as in the report
+  --metric NAME     its metric (default: time)
+  --config FILE     the suites (default: perf-gate.yml); this file is used
+                    for every commit, as in run --ab
+  --suite NAME      the suite that reports the benchmark (default: the one
+                    its id names); only this suite runs
+  --json FILE       also write the steps and the outcome as JSON
+  --markdown FILE   also write them as Markdown
+  --out DIR         each step's harness outputs, logs and ResultSets
+                    (default: perf-gate-bisect)`;
+function bisectExit(report2) {
+  return report2.outcome.kind === "culprit" || report2.outcome.kind === "no-step" ? EXIT.pass : EXIT.fail;
+}
+function makeBisectCommand(makeDeps = defaultDeps) {
+  return {
+    name: "bisect",
+    summary: "find the commit between --good and --bad that changed a benchmark (interleaved A/B steps)",
+    usage: USAGE11,
+    async run(argv, ctx) {
+      const flags = parseFlags(argv, {
+        good: "string",
+        bad: "string",
+        benchmark: "string",
+        metric: "string",
+        config: "string",
+        suite: "string",
+        json: "string",
+        markdown: "string",
+        out: "string"
+      });
+      for (const required of ["good", "bad", "benchmark"]) {
+        if (flags[required] === void 0) throw new UsageError(`--${required} is required`);
+      }
+      const outputs = ["json", "markdown"].map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" }));
+      prepareOutputPaths([...outputs, { flag: "--out", path: flags.out ?? "perf-gate-bisect", kind: "folder" }], ctx.cwd);
+      const config = readConfig(flags.config ?? "perf-gate.yml", ctx.cwd);
+      const budgets = readBudgets([], config.budgets, ctx.cwd);
+      const deps = makeDeps();
+      const report2 = await withInterruptCleanup(
+        deps.spawner,
+        (cleanups) => bisect({
+          good: flags.good,
+          bad: flags.bad,
+          benchmark: flags.benchmark,
+          ...flags.metric !== void 0 ? { metric: flags.metric } : {},
+          ...flags.suite !== void 0 ? { suite: flags.suite } : {},
+          config,
+          budgets,
+          outDir: resolve14(ctx.cwd, flags.out ?? "perf-gate-bisect"),
+          env: ctx.env,
+          write: (t) => ctx.stdout(t),
+          now: () => ctx.now(),
+          deps,
+          cleanups
+        })
+      );
+      ctx.stdout(`
+${bisectText(report2)}`);
+      if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
+`, "--json");
+      if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, bisectMarkdown(report2), "--markdown");
+      return bisectExit(report2);
+    }
+  };
+}
+var bisectCommand = makeBisectCommand();
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -65339,11 +66839,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants4, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve16) {
+      resolve16(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve16, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -65359,7 +66859,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -65517,16 +67017,16 @@ var Summary = class {
    */
   addTable(rows) {
     const tableBody = rows.map((row) => {
-      const cells2 = row.map((cell) => {
+      const cells3 = row.map((cell) => {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
         }
-        const { header, data: data2, colspan, rowspan } = cell;
-        const tag = header ? "th" : "td";
+        const { header: header2, data: data2, colspan, rowspan } = cell;
+        const tag = header2 ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data2, attrs);
       }).join("");
-      return this.wrap("tr", cells2);
+      return this.wrap("tr", cells3);
     }).join("");
     const element = this.wrap("table", tableBody);
     return this.addRaw(element).addEOL();
@@ -65638,11 +67138,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve16) {
+      resolve16(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve16, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -65658,7 +67158,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -65711,10 +67211,10 @@ function group2(name, fn) {
 }
 
 // action/src/action/command.ts
-import { closeSync as closeSync4, readFileSync as readFileSync15 } from "node:fs";
+import { closeSync as closeSync4, readFileSync as readFileSync17 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync12, existsSync as existsSync7 } from "fs";
+import { readFileSync as readFileSync14, existsSync as existsSync7 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -65725,7 +67225,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync7(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync12(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync14(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
@@ -65769,11 +67269,11 @@ var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve16) {
+      resolve16(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve16, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -65789,7 +67289,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -69738,7 +71238,7 @@ function failedAnswer(error2) {
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
-var defaultSleep = (ms) => new Promise((resolve14) => setTimeout(resolve14, ms));
+var defaultSleep = (ms) => new Promise((resolve16) => setTimeout(resolve16, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? defaultSleep;
@@ -69780,6 +71280,13 @@ function createGitHubClient(options) {
     author: c.user?.login ?? null,
     url: c.html_url
   });
+  const toIssue = (i2) => ({
+    number: i2.number,
+    title: i2.title,
+    body: i2.body ?? "",
+    state: i2.state === "closed" ? "closed" : "open",
+    url: i2.html_url
+  });
   return {
     authenticatedLogin: () => wrap("GET /user", async () => {
       try {
@@ -69799,6 +71306,12 @@ function createGitHubClient(options) {
       `update comment ${commentId}`,
       async () => toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data)
     ),
+    listLabelledIssues: (repo, label) => wrap(`list issues labelled ${label}`, async () => {
+      const all = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, labels: label, state: "all", per_page: 100 });
+      return all.filter((i2) => !i2.pull_request).map(toIssue);
+    }),
+    createIssue: (repo, issue2) => wrap(`create issue "${issue2.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue2 })).data)),
+    updateIssue: (repo, number2, update) => wrap(`update issue #${number2}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number2, ...update })).data)),
     createCheckRun: (repo, run) => wrap(`create check run "${run.name}"`, async () => {
       const { data: data2 } = await octokit.rest.checks.create({
         ...repo,
@@ -69838,8 +71351,8 @@ function createGitHubClient(options) {
       } catch (error2) {
         const e = error2;
         if (e.status !== 302) throw error2;
-        const header = e.response?.headers?.location;
-        location = typeof header === "string" ? header : void 0;
+        const header2 = e.response?.headers?.location;
+        location = typeof header2 === "string" ? header2 : void 0;
       }
       if (!location) throw new GitHubError(`download artifact ${artifactId}: no archive location in the answer`, 0);
       const response = await fetch(location, { redirect: "follow" });
@@ -69850,14 +71363,203 @@ function createGitHubClient(options) {
     })
   };
 }
-function limit2(bytes, maxBytes) {
-  if (bytes.byteLength > maxBytes) throw new GitHubError(`artifact archive is ${bytes.byteLength} bytes, more than the ${maxBytes} allowed`, 0);
-  return bytes;
+function limit2(bytes2, maxBytes) {
+  if (bytes2.byteLength > maxBytes) throw new GitHubError(`artifact archive is ${bytes2.byteLength} bytes, more than the ${maxBytes} allowed`, 0);
+  return bytes2;
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync8, readFileSync as readFileSync14 } from "node:fs";
-import { join as join21 } from "node:path";
+import { existsSync as existsSync8, readFileSync as readFileSync16 } from "node:fs";
+import { join as join23 } from "node:path";
+
+// action/src/gate/main-alerts.ts
+function seriesKey2(row) {
+  return `${row.testbed}\0${row.benchmark}\0${row.metric}`;
+}
+function reversalOf(rows, key, after, change) {
+  const full = Math.abs(change) / (1 + change);
+  const later = rows.filter((r) => seriesKey2(r) === key && r.created > after && Math.sign(r.change) === -Math.sign(change) && Math.abs(r.change) >= full / 2).sort((p, q) => p.created < q.created ? -1 : 1);
+  return later[0] ?? null;
+}
+function mainAlerts(rows, budgets, recentRuns) {
+  const alerts = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (!row.regression || !recentRuns.has(row.runId)) continue;
+    const budget2 = resolveBudget(budgets, row.benchmark, row.metric);
+    if (budget2.ignore || Math.abs(row.change) <= budget2.tolerances.regression) continue;
+    const key = seriesKey2(row);
+    if (reversalOf(rows, key, row.created, row.change) !== null) continue;
+    const known = alerts.get(key);
+    if (!known || known.row.created < row.created) alerts.set(key, { key, row, tolerance: budget2.tolerances.regression });
+  }
+  return [...alerts.values()].sort((p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1);
+}
+
+// action/src/report/main-alert.ts
+function shellQuote(text) {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+function range(row, links) {
+  const text = `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`;
+  return links.repositoryUrl ? `[\`${text}\`](${links.repositoryUrl}/compare/${row.previousCommit}...${row.commit})` : `\`${text}\``;
+}
+function alertTitle(alert) {
+  const r = alert.row;
+  return `perf-gate: ${r.benchmark} ${r.metric} ${formatPercent(r.change)} on ${r.testbed} (${shortCommit(r.previousCommit)}..${shortCommit(r.commit)})`;
+}
+function alertsSummary(alerts, window2, links) {
+  const head = "### Main got slower";
+  if (alerts.length === 0) return `${head}
+
+No new regression beyond the budgets' tolerance among the change points of the last ${plural(window2, "run")}.
+`;
+  const lines = [
+    head,
+    "",
+    `${plural(alerts.length, "change point")} of the last ${plural(window2, "run")} on main ${alerts.length === 1 ? "is a regression" : "are regressions"} beyond the budgets' tolerance:`,
+    "",
+    "| Benchmark | Metric | Testbed | Commits | Before \u2192 after | Change (95 % CI) | Tolerance | p |",
+    "| :-- | :-- | :-- | :-- | --: | --: | --: | --: |"
+  ];
+  for (const a of alerts) {
+    const r = a.row;
+    const scale = scaleFor(r.unit, [r.stats.meanBefore, r.stats.meanAfter]);
+    lines.push(
+      `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${escapeMarkdown(r.testbed)} | ${range(r, links)} | ${formatValue(r.stats.meanBefore, scale)} \u2192 ${formatValue(r.stats.meanAfter, scale)} | ${formatChange(r.change, r.interval)} | ${formatTolerance(a.tolerance)} | ${formatP(r.pValue)} |`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function alertIssueBody(alert, previous, links) {
+  const r = alert.row;
+  const scale = scaleFor(r.unit, [r.stats.meanBefore, r.stats.meanAfter]);
+  const id = shellQuote(r.benchmark);
+  const moved = previous && previous.commit !== r.commit ? `
+> The step moved since it was first reported: it was placed at \`${shortCommit(previous.commit)}\` (${formatPercent(previous.change)}); with ${plural(r.stats.nAfter, "run")} after it, it now sits at \`${shortCommit(r.commit)}\`.
+` : "";
+  return [
+    `**${escapeMarkdown(r.benchmark)}** (${escapeMarkdown(r.metric)}, testbed ${escapeMarkdown(r.testbed)}) got ${formatPercent(r.change)} ${r.direction === "higher" ? "lower" : "higher"} on main, beyond the budgets' tolerance of ${formatTolerance(alert.tolerance)}.`,
+    moved,
+    "| | |",
+    "| :-- | :-- |",
+    `| Step | ${formatChange(r.change, r.interval)} |`,
+    `| Level | ${formatValue(r.stats.meanBefore, scale)} \u2192 ${formatValue(r.stats.meanAfter, scale)} (${r.stats.nBefore} runs before, ${r.stats.nAfter} after) |`,
+    `| p-value | ${formatP(r.pValue)} |`,
+    `| Commits | ${range(r, links)}: after \`${shortCommit(r.previousCommit)}\`, up to and including \`${shortCommit(r.commit)}\` |`,
+    `| First run at the new level | ${escapeMarkdown(r.runId)} (${escapeMarkdown(r.created)}) |`,
+    "",
+    "#### Find the commit",
+    "",
+    "Each step measures the midpoint interleaved against the good end, and says inconclusive rather than guessing:",
+    "",
+    "```sh",
+    `perf-gate bisect --good ${r.previousCommit} --bad ${r.commit} --benchmark ${id} --metric ${shellQuote(r.metric)}`,
+    "```",
+    "",
+    "or with git alone (each step gates the commit against the good end in interleaved A/B rounds; exit 1 marks it bad):",
+    "",
+    "```sh",
+    `git bisect start ${r.commit} ${r.previousCommit}`,
+    `git bisect run perf-gate run --ab ${r.previousCommit}`,
+    "```",
+    "",
+    "perf-gate updates this issue while later runs on main confirm the step, and closes it if a later step reverses it.",
+    ""
+  ].join("\n");
+}
+function reversalComment(reversal, links) {
+  return `A later step reversed this one: ${escapeMarkdown(reversal.benchmark)} (${escapeMarkdown(reversal.metric)}) changed ${formatChange(reversal.change, reversal.interval)} at ${range(reversal, links)} (${formatP(reversal.pValue)}). Closing.`;
+}
+
+// action/src/github/alert-issues.ts
+var ALERT_LABEL = "perf-gate-regression";
+var MARKER = /<!-- perf-gate-alert ([A-Za-z0-9_-]+) -->/;
+function alertMarker(mark) {
+  return `<!-- perf-gate-alert ${Buffer.from(JSON.stringify(mark), "utf8").toString("base64url")} -->`;
+}
+function readAlertMarker(body) {
+  const found = MARKER.exec(body);
+  if (!found) return null;
+  try {
+    const mark = JSON.parse(Buffer.from(found[1], "base64url").toString("utf8"));
+    if (typeof mark.gate !== "string" || typeof mark.key !== "string" || typeof mark.commit !== "string" || typeof mark.created !== "string" || typeof mark.change !== "number") return null;
+    return mark;
+  } catch {
+    return null;
+  }
+}
+function planAlertIssues(issues, gate2, alerts, reversal) {
+  const marked = issues.flatMap((issue2) => {
+    const mark = readAlertMarker(issue2.body);
+    return mark && mark.gate === gate2 ? [{ issue: issue2, mark }] : [];
+  });
+  const steps = [];
+  const alerted = /* @__PURE__ */ new Set();
+  for (const alert of alerts) {
+    alerted.add(alert.mark.key);
+    const open2 = marked.find((m) => m.mark.key === alert.mark.key && m.issue.state === "open");
+    if (open2) {
+      steps.push({ kind: "update", issue: open2.issue, alert, previous: open2.mark });
+      continue;
+    }
+    const closed = marked.find((m) => m.mark.key === alert.mark.key && m.issue.state === "closed" && m.mark.commit === alert.mark.commit);
+    steps.push(closed ? { kind: "keep-closed", issue: closed.issue, alert } : { kind: "create", alert });
+  }
+  for (const { issue: issue2, mark } of marked) {
+    if (issue2.state !== "open" || alerted.has(mark.key)) continue;
+    const comment = reversal(mark);
+    if (comment !== null) steps.push({ kind: "close", issue: issue2, comment });
+  }
+  return steps;
+}
+async function syncAlertIssues(api, repo, gate2, alerts, reversal) {
+  const issues = await api.listLabelledIssues(repo, ALERT_LABEL);
+  const outcome = { created: [], updated: [], closed: [] };
+  for (const step of planAlertIssues(issues, gate2, alerts, reversal)) {
+    switch (step.kind) {
+      case "create":
+        outcome.created.push(await api.createIssue(repo, { title: step.alert.title, body: withMarker(step.alert, null), labels: [ALERT_LABEL] }));
+        break;
+      case "update":
+        outcome.updated.push(await api.updateIssue(repo, step.issue.number, { title: step.alert.title, body: withMarker(step.alert, step.previous) }));
+        break;
+      case "close":
+        await api.createIssueComment(repo, step.issue.number, step.comment);
+        outcome.closed.push(await api.updateIssue(repo, step.issue.number, { state: "closed" }));
+        break;
+      case "keep-closed":
+        break;
+    }
+  }
+  return outcome;
+}
+function withMarker(alert, previous) {
+  return `${alertMarker(alert.mark)}
+${alert.body(previous)}`;
+}
+
+// action/src/pipeline/main-alerts.ts
+async function findMainAlerts(request2) {
+  const entries2 = (await request2.history.list()).filter((e) => e.testbed === request2.testbed);
+  const sets = await request2.history.readMany(entries2);
+  const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
+  const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
+  return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
+}
+function mainAlertsMarkdown(found, links) {
+  return alertsSummary(found.alerts, found.window, links);
+}
+function fileAlertIssues(api, repo, gate2, found, links) {
+  const texts = found.alerts.map((alert) => {
+    const mark = { gate: gate2, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change };
+    return { mark, title: alertTitle(alert), body: (previous) => alertIssueBody(alert, previous, links) };
+  });
+  return syncAlertIssues(api, repo, gate2, texts, (mark) => {
+    const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
+    return reversal ? reversalComment(reversal, links) : null;
+  });
+}
 
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -69874,17 +71576,17 @@ function fit2(text, max2 = MAX_CHECK_TEXT_CHARS) {
 }
 async function publishCheckRun(api, request2) {
   const batches = annotationBatches(request2.annotations);
-  const title = fit2(request2.title, 1e3);
+  const title2 = fit2(request2.title, 1e3);
   const summary3 = fit2(request2.summary);
   const created = await api.createCheckRun(request2.repo, {
     name: request2.name,
     headSha: request2.headSha,
     conclusion: request2.conclusion,
-    output: { title, summary: summary3, annotations: batches[0] ?? [] },
+    output: { title: title2, summary: summary3, annotations: batches[0] ?? [] },
     ...request2.detailsUrl ? { detailsUrl: request2.detailsUrl } : {}
   });
   for (const batch of batches.slice(1)) {
-    await api.updateCheckRun(request2.repo, created.id, { title, summary: summary3, annotations: batch });
+    await api.updateCheckRun(request2.repo, created.id, { title: title2, summary: summary3, annotations: batch });
   }
   return { id: created.id, url: created.url, batches: Math.max(1, batches.length) };
 }
@@ -69992,8 +71694,8 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/handoff.ts
-import { lstatSync, readFileSync as readFileSync13 } from "node:fs";
-import { join as join20 } from "node:path";
+import { lstatSync, readFileSync as readFileSync15 } from "node:fs";
+import { join as join22 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -70029,7 +71731,7 @@ function readRegularFile(path2, maxBytes) {
   }
   if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
   if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync13(path2, "utf8");
+  return readFileSync15(path2, "utf8");
 }
 function parseJson4(text, file) {
   try {
@@ -70049,8 +71751,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join20(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join20(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join22(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join22(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -70092,8 +71794,8 @@ ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // node_modules/fflate/esm/index.mjs
-import { createRequire } from "module";
-var require2 = createRequire("/");
+import { createRequire as createRequire2 } from "module";
+var require2 = createRequire2("/");
 var _a;
 var Worker;
 var isMarkedAsUntransferable;
@@ -70597,10 +72299,10 @@ async function downloadHandoff(api, repo, runId, artifactName) {
     throw new InputError(where2, `not a usable zip archive: ${error2.message}`);
   }
   const text = (name) => {
-    const bytes = entries2[name];
-    if (!bytes) throw new InputError(`${where2}/${name}`, "missing from the artifact; was it written by perf-gate with mode: pr?");
-    if (bytes.byteLength > MAX_RESULTS_BYTES) throw new InputError(`${where2}/${name}`, "too large");
-    return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+    const bytes2 = entries2[name];
+    if (!bytes2) throw new InputError(`${where2}/${name}`, "missing from the artifact; was it written by perf-gate with mode: pr?");
+    if (bytes2.byteLength > MAX_RESULTS_BYTES) throw new InputError(`${where2}/${name}`, "too large");
+    return new TextDecoder("utf-8", { fatal: false }).decode(bytes2);
   };
   return parseHandoff({ pullRequest: text(HANDOFF_FILES.pullRequest), results: text(HANDOFF_FILES.results) }, where2);
 }
@@ -70621,14 +72323,16 @@ async function runAction(settings, deps) {
   const measured = await obtainResults(settings, config, budgets, pr, handoff, measuring, deps);
   const report2 = await decideGate(settings, budgets, measured, deps.log);
   await publishReports(settings, report2, measured.current, config, pr, deps);
+  const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, measured.current, deps) : null;
   await tellGitHub(settings, report2, pr, handoff, deps);
+  if (alerts && settings.alert === "issue") await fileAlerts(settings, alerts, deps);
   if (report2.verdict === "fail") deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
   return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
   if (path2 === "" || !existsSync8(path2)) return null;
   try {
-    return JSON.parse(readFileSync14(path2, "utf8"));
+    return JSON.parse(readFileSync16(path2, "utf8"));
   } catch (error2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
@@ -70687,7 +72391,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join21(settings.outputDir, "runs");
+  const outDir = join23(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -70705,12 +72409,13 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
     return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
   }
   const created = deps.now().toISOString();
-  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
+  const given = settings.results.length > 0 ? readResultFiles(settings.results, { cwd: settings.workingDirectory, created }) : null;
+  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps, given?.results.testbed?.id);
   const baseline = chosen?.results;
   const sides = { baseline, ...chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [], ...chosen.driftRuns ? { driftRuns: chosen.driftRuns } : {} } : {} };
   if (handoff) return { ...sides, current: handoff.results, currentSource: "the two-stage artifact" };
-  if (settings.results.length > 0) {
-    const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
+  if (given) {
+    const { results: read, skipped } = given;
     return {
       ...sides,
       current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref },
@@ -70722,8 +72427,8 @@ async function obtainResults(settings, config, budgets, pr, handoff, measuring, 
   const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
   return { ...sides, current, currentSource: `this run of ${config.file}` };
 }
-async function actionBaseline(settings, config, pr, measuring, created, deps) {
-  const query = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
+async function actionBaseline(settings, config, pr, measuring, created, deps, givenTestbed) {
+  const query = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : { ...settings.github.sha ? { commit: settings.github.sha } : {}, ...givenTestbed ? { testbed: givenTestbed } : {} };
   const chosen = await readBaseline({
     paths: settings.baseline,
     input: "the baseline input",
@@ -70772,7 +72477,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join21(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join23(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {
@@ -70785,9 +72490,45 @@ async function publishReports(settings, report2, current, config, pr, deps) {
     }
   }
   if (settings.mode === "release") {
-    const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref);
-    await log.appendSummary(release.markdown);
+    const repositoryUrl = settings.github.serverUrl && settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null;
+    const { model, note } = await releaseOfRun(report2, config, { ref: settings.github.ref, sha: settings.github.sha, repositoryUrl });
+    if (note) log.warning(`perf-gate: ${note}`);
+    const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref, { model, title: settings.gateName });
+    await log.appendSummary(release.summary);
     log.setOutput("release-report", release.path);
+  }
+}
+async function watchMain(settings, config, budgets, current, deps) {
+  if (settings.alert === "off" || !config?.history) return null;
+  const testbed = current.testbed?.id;
+  if (!testbed) {
+    deps.log.warning("perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert");
+    return null;
+  }
+  return deps.log.group("perf-gate: watch main", async () => {
+    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false);
+    const found = await findMainAlerts({ history, testbed, budgets, window: settings.alertWindow });
+    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
+    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
+    deps.log.setOutput("alerts", String(found.alerts.length));
+    return found;
+  });
+}
+function alertLinks(settings) {
+  return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
+}
+async function fileAlerts(settings, alerts, deps) {
+  const { github, log } = deps;
+  if (!github) {
+    log.warning("perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary");
+    return;
+  }
+  try {
+    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
+    const list2 = (what, issues) => issues.length ? `${what}: ${issues.map((i2) => i2.url).join(", ")}` : "";
+    log.info(["alert issues", list2("created", outcome.created), list2("updated", outcome.updated), list2("closed", outcome.closed)].filter((t) => t !== "").join("; "));
+  } catch (error2) {
+    log.warning(`perf-gate: could not file the alert issues (${error2.message}); they are in the job summary. The token needs issues: write.`);
   }
 }
 function setReportOutputs(log, report2, files) {
@@ -70871,12 +72612,13 @@ function checkConclusion(report2, settings) {
 }
 
 // action/src/action/settings.ts
-import { isAbsolute as isAbsolute2, resolve as resolve13 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve15 } from "node:path";
 var MODES2 = ["pr", "main", "release", "report"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "warn", "never"];
 var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
 var PREFLIGHT = ["warn", "strict", "off"];
+var ALERT = ["summary", "issue", "off"];
 function inputVariable(name) {
   return `INPUT_${name.replace(/[- ]/g, "_").toUpperCase()}`;
 }
@@ -70902,13 +72644,19 @@ function bool(env, name, fallback) {
 function list(env, name) {
   return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
 }
+function runs(env, name, fallback) {
+  const value = raw(env, name);
+  if (value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1e3) throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
+  return Number(value);
+}
 function path(base, p) {
-  return isAbsolute2(p) ? p : resolve13(base, p);
+  return isAbsolute2(p) ? p : resolve15(base, p);
 }
 function readSettings(env, cwd) {
   const workspace = env["GITHUB_WORKSPACE"] || cwd;
   const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
-  const runnerTemp = env["RUNNER_TEMP"] || resolve13(workingDirectory, ".perf-gate-tmp");
+  const runnerTemp = env["RUNNER_TEMP"] || resolve15(workingDirectory, ".perf-gate-tmp");
   const gateName = raw(env, "gate-name") || "perf-gate";
   if (!GATE_NAME.test(gateName)) {
     throw new InputError(where("gate-name"), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -70938,12 +72686,14 @@ function readSettings(env, cwd) {
     gateName,
     allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
     commentAuthor,
-    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve13(runnerTemp, "perf-gate")),
+    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve15(runnerTemp, "perf-gate")),
     reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
     artifactName,
     testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
     preflight: oneOf(env, "preflight", PREFLIGHT, "warn"),
     ab: raw(env, "ab"),
+    alert: oneOf(env, "alert", ALERT, "summary"),
+    alertWindow: runs(env, "alert-window", 10),
     workingDirectory,
     github: {
       apiUrl,
@@ -70999,14 +72749,14 @@ function suiteEnvironment(env) {
 }
 
 // action/src/action/command.ts
-var USAGE9 = `Usage: perf-gate action
+var USAGE12 = `Usage: perf-gate action
 
 Runs perf-gate as the GitHub Action: reads the action's inputs from INPUT_*
 variables and the runner's GITHUB_* and RUNNER_* variables (see action.yml and
 docs/github-action.md). Not meant to be run by hand.`;
 function coreLog() {
   return {
-    group: (title, fn) => group2(title, fn),
+    group: (title2, fn) => group2(title2, fn),
     info: (m) => info(m),
     debug: (m) => debug(m),
     warning: (m) => warning(m),
@@ -71026,7 +72776,7 @@ function withHandedToken(env) {
   if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
   let token;
   try {
-    token = readFileSync15(fd2, "utf8").trim();
+    token = readFileSync17(fd2, "utf8").trim();
   } catch (error2) {
     throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
   } finally {
@@ -71041,7 +72791,7 @@ function withHandedToken(env) {
 var actionCommand = {
   name: "action",
   summary: "run as the GitHub Action (inputs from INPUT_* variables)",
-  usage: USAGE9,
+  usage: USAGE12,
   async run(argv, ctx) {
     if (argv.length > 0) throw new UsageError(`takes no arguments, found "${argv[0]}"`);
     const log = coreLog();
@@ -71080,6 +72830,9 @@ var COMMANDS = {
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,
   [historyCommand.name]: historyCommand,
+  [reportCommand.name]: reportCommand,
+  [dashboardCommand.name]: dashboardCommand,
+  [bisectCommand.name]: bisectCommand,
   [actionCommand.name]: actionCommand
 };
 function help() {
@@ -71142,7 +72895,7 @@ function isEntryPoint() {
   const arg = process.argv[1];
   if (!arg) return false;
   try {
-    return realpathSync2(arg) === realpathSync2(fileURLToPath(import.meta.url));
+    return realpathSync3(arg) === realpathSync3(fileURLToPath(import.meta.url));
   } catch {
     return false;
   }

@@ -16,6 +16,9 @@ import { preflightCommand } from './cli/preflight.js';
 import { mergeCommand } from './cli/merge.js';
 import { runCommand } from './cli/run.js';
 import { historyCommand } from './cli/history.js';
+import { reportCommand } from './cli/report.js';
+import { dashboardCommand } from './cli/dashboard.js';
+import { bisectCommand } from './cli/bisect.js';
 import { actionCommand } from './action/command.js';
 
 /** Every subcommand, by name. A new command is one file and one line here. */
@@ -28,6 +31,9 @@ export const COMMANDS: Record<string, Command> = {
   [mergeCommand.name]: mergeCommand,
   [runCommand.name]: runCommand,
   [historyCommand.name]: historyCommand,
+  [reportCommand.name]: reportCommand,
+  [dashboardCommand.name]: dashboardCommand,
+  [bisectCommand.name]: bisectCommand,
   [actionCommand.name]: actionCommand,
 };
 

@@ -24,4 +24,5 @@ need_command java default-jdk-headless  # JMH (scripts/install/50-java.sh); the 
 need_command mvn maven
 need_command ruby ruby                  # Ruby Benchmark.bm (adapters/ruby-benchmark)
 need_package ruby-benchmark-ips         # benchmark-ips (adapters/benchmark-ips)
+need_command chromium chromium          # the dashboard's browser test (action/test/report/dashboard.browser.test.ts, through playwright-core) and bench/dashboard.ts
 apt_install_missing

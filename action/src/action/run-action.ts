@@ -10,11 +10,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
+import { releaseOfRun } from '../pipeline/release-report.js';
 import {
   checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, defaultBaseBranch, EXIT, gate, gateOptions, jobSummary, measureAb,
-  measuredRun, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
+  historyLocationOf, measuredRun, openHistoryAt, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
   writeRunFiles, type AbMeasurement, type BaselineQuery, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
 } from '../pipeline/index.js';
+import { fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type MainAlerts } from '../pipeline/main-alerts.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
@@ -71,7 +73,9 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const measured = await obtainResults(settings, config, budgets, pr, handoff, measuring, deps);
   const report = await decideGate(settings, budgets, measured, deps.log);
   await publishReports(settings, report, measured.current, config, pr, deps);
+  const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, measured.current, deps) : null;
   await tellGitHub(settings, report, pr, handoff, deps);
+  if (alerts && settings.alert === 'issue') await fileAlerts(settings, alerts, deps);
   if (report.verdict === 'fail') deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report)}`);
   return stepFails(report, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
@@ -167,12 +171,14 @@ async function obtainResults(
     return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
   }
   const created = deps.now().toISOString();
-  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps);
+  // Given results are read first: the history chooses their baseline by the testbed they name.
+  const given = settings.results.length > 0 ? readResultFiles(settings.results, { cwd: settings.workingDirectory, created }) : null;
+  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps, given?.results.testbed?.id);
   const baseline = chosen?.results;
   const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [], ...(chosen.driftRuns ? { driftRuns: chosen.driftRuns } : {}) } : {}) };
   if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
-  if (settings.results.length > 0) {
-    const { results: read, skipped } = readResultFiles(settings.results, { cwd: settings.workingDirectory, created });
+  if (given) {
+    const { results: read, skipped } = given;
     return {
       ...sides,
       current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref },
@@ -194,8 +200,11 @@ async function actionBaseline(
   measuring: boolean,
   created: string,
   deps: ActionDeps,
+  givenTestbed: string | undefined,
 ): Promise<BaselineRead | undefined> {
-  const query: BaselineQuery = measuring && config ? measuredRun(config, deps.suiteEnv, deps.run) : settings.github.sha ? { commit: settings.github.sha } : {};
+  const query: BaselineQuery = measuring && config
+    ? measuredRun(config, deps.suiteEnv, deps.run)
+    : { ...(settings.github.sha ? { commit: settings.github.sha } : {}), ...(givenTestbed ? { testbed: givenTestbed } : {}) };
   const chosen = await readBaseline({
     paths: settings.baseline,
     input: 'the baseline input',
@@ -261,9 +270,55 @@ async function publishReports(settings: Settings, report: GateReport, current: R
     }
   }
   if (settings.mode === 'release') {
-    const release = writeReleaseReport(report, settings.outputDir, settings.github.ref);
-    await log.appendSummary(release.markdown);
+    // With history: in perf-gate.yml the report adds the change points since the previous release tag.
+    const repositoryUrl = settings.github.serverUrl && settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null;
+    const { model, note } = await releaseOfRun(report, config, { ref: settings.github.ref, sha: settings.github.sha, repositoryUrl });
+    if (note) log.warning(`perf-gate: ${note}`);
+    const release = writeReleaseReport(report, settings.outputDir, settings.github.ref, { model, title: settings.gateName });
+    await log.appendSummary(release.summary);
     log.setOutput('release-report', release.path);
+  }
+}
+
+/**
+ * mode main with a history: the change points of the last runs that are
+ * regressions beyond the budgets' tolerance, in the job summary (and the
+ * `alerts` output). Reads the history the run was just appended to.
+ */
+async function watchMain(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, current: ResultSet, deps: ActionDeps): Promise<MainAlerts | null> {
+  if (settings.alert === 'off' || !config?.history) return null;
+  const testbed = current.testbed?.id;
+  if (!testbed) {
+    deps.log.warning('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
+    return null;
+  }
+  return deps.log.group('perf-gate: watch main', async () => {
+    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false);
+    const found = await findMainAlerts({ history, testbed, budgets, window: settings.alertWindow });
+    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
+    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
+    deps.log.setOutput('alerts', String(found.alerts.length));
+    return found;
+  });
+}
+
+function alertLinks(settings: Settings): { repositoryUrl: string | null } {
+  return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
+}
+
+/** `alert: issue`: one issue per alert. A failure is a warning; the run is already stored. */
+async function fileAlerts(settings: Settings, alerts: MainAlerts, deps: ActionDeps): Promise<void> {
+  const { github, log } = deps;
+  if (!github) {
+    log.warning('perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary');
+    return;
+  }
+  try {
+    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
+    const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
+    log.info(['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '));
+  } catch (error) {
+    log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
   }
 }
 

@@ -18,6 +18,7 @@ export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'ne
 export const FAIL_ON: readonly FailOn[] = ['fail', 'warn', 'never'];
 export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
+export const ALERT = ['summary', 'issue', 'off'] as const;
 
 export interface Settings {
   /** What this run is for: gate a pull request, record main's baseline, gate a release, or post a two-stage report. */
@@ -57,6 +58,10 @@ export interface Settings {
    * against ("base" = the pull request's base commit); empty means off.
    */
   ab: string;
+  /** mode main with a history: report new regressions in the job summary, also as GitHub issues, or not at all. */
+  alert: (typeof ALERT)[number];
+  /** The last runs whose change points count as new for the alert. */
+  alertWindow: number;
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */
@@ -121,6 +126,14 @@ function list(env: Env, name: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** A count of runs, 2 to 1000. */
+function runs(env: Env, name: string, fallback: number): number {
+  const value = raw(env, name);
+  if (value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1000) throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
+  return Number(value);
+}
+
 function path(base: string, p: string): string {
   return isAbsolute(p) ? p : resolve(base, p);
 }
@@ -165,6 +178,8 @@ export function readSettings(env: Env, cwd: string): Settings {
     testbedMismatch: oneOf(env, 'testbed-mismatch', TESTBED_MISMATCH, 'flag'),
     preflight: oneOf(env, 'preflight', PREFLIGHT, 'warn'),
     ab: raw(env, 'ab'),
+    alert: oneOf(env, 'alert', ALERT, 'summary'),
+    alertWindow: runs(env, 'alert-window', 10),
     workingDirectory,
     github: {
       apiUrl,

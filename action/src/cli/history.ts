@@ -4,7 +4,7 @@ import {
   type RunDeps,
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf } from '../model/index.js';
-import { changesMarkdown, changesText, historyChanges, sinceRun } from '../pipeline/history-changes.js';
+import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history-changes.js';
 import { writeOutputFile } from '../pipeline/publish.js';
 import { parseFlagsAndWords } from './args.js';
 
@@ -14,7 +14,8 @@ const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--te
        perf-gate history prune [--history DIR] --before DATE
        perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
        perf-gate history changes [--history DIR] [--testbed ID] [--since REF|DATE]
-                                 [--benchmark GLOB] [--json FILE] [--markdown FILE]
+                                 [--benchmark GLOB] [--previous FILE]
+                                 [--json FILE] [--markdown FILE]
        perf-gate history import [--history DIR] --testbed ID [--suite NAME]
                                 [--bencher-branch B] [--bencher-testbed T] FILE
 
@@ -44,6 +45,9 @@ The run history: every run of the base branch, per testbed, one file per run
   --since REF     changes: only steps after REF (a commit or ref with a run
                   in the history) or after DATE (YYYY-MM-DD)
   --benchmark GLOB changes: only benchmarks whose id matches (\`parse/*\`)
+  --previous FILE changes: compare with an earlier --json report of the same
+                  history: each point is new, the same, or moved (from which
+                  commit), and points no longer found are listed as gone
   --json FILE, --markdown FILE
                   changes: also write the change points as JSON or Markdown
   import  append the runs of github-action-benchmark's data.js or data.json
@@ -61,7 +65,7 @@ The run history: every run of the base branch, per testbed, one file per run
 
 const FLAGS = {
   history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string', 'bencher-branch': 'string', 'bencher-testbed': 'string',
-  since: 'string', benchmark: 'string', json: 'string', markdown: 'string',
+  since: 'string', benchmark: 'string', json: 'string', markdown: 'string', previous: 'string',
 } as const;
 
 /** The `perf-gate history` command, with this machine's testbed injectable for tests. */
@@ -137,7 +141,7 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           return EXIT.pass;
         }
         case 'changes': {
-          only(['history', 'testbed', 'since', 'benchmark', 'json', 'markdown']);
+          only(['history', 'testbed', 'since', 'benchmark', 'json', 'markdown', 'previous']);
           if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
           const outputs = (['json', 'markdown'] as const).filter((f) => flags[f] !== undefined).map((f) => ({ flag: `--${f}`, path: flags[f]!, kind: 'file' as const }));
           prepareOutputPaths(outputs, ctx.cwd);
@@ -145,6 +149,7 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
             ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
             ...(flags.benchmark !== undefined ? { benchmark: flags.benchmark } : {}),
             ...(flags.since !== undefined ? { since: sinceRun(flags.since, ctx.cwd) } : {}),
+            ...(flags.previous !== undefined ? { previous: readPreviousChanges(resolve(ctx.cwd, flags.previous)) } : {}),
           });
           ctx.stdout(changesText(report));
           if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
@@ -183,7 +188,7 @@ function noiseText(rows: readonly NoiseRow[], runs: number, testbed: string, tol
   if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs\n`;
   const cells = [
     ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', `gates ${pct(tolerance)}`],
-    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `±${pct(r.drift)}`, `> ${pct(r.smallest)}`, r.smallest < tolerance ? 'yes' : 'no: interleave (ab: true) or widen the tolerance']),
+    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `±${pct(r.drift)}`, `> ${pct(r.smallest)}`, r.smallest < tolerance ? 'yes' : 'no: interleave (perf-gate run --ab, ab: base) or widen the tolerance']),
   ];
   const widths = cells[0]!.map((_, i) => maxOf(cells.map((c) => c[i]!.length)));
   return head + cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';

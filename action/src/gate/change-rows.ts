@@ -11,6 +11,7 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { Direction, ResultSet } from '../model/index.js';
 import { changePoints, forwardChange, type ChangePointOptions, type StepStats } from '../stats/change-points.js';
 import { median } from '../stats/index.js';
+import type { ChangeSince } from './change-history.js';
 
 /** The run a change row names (store/history's HistoryEntry, as far as rows need it). */
 export interface RunRef {
@@ -43,6 +44,8 @@ export interface ChangeRow {
   stats: StepStats;
   /** Points (runs) in the series. */
   runs: number;
+  /** Against an earlier report (`--previous`): new, the same, or moved from where it was (gate/change-history.ts). */
+  since?: ChangeSince;
 }
 
 export interface ChangesReport {
@@ -51,6 +54,8 @@ export interface ChangesReport {
   runs: Record<string, number>;
   options: ChangePointOptions;
   changes: ChangeRow[];
+  /** With `--previous`: the earlier report's points that this one no longer finds. */
+  gone?: ChangeRow[];
 }
 
 /** The point a run contributes to a metric's series: the median of its samples, else its value. */

@@ -81,6 +81,12 @@ export interface VerdictRow {
   error: { message: string; logTail?: string } | null;
   /** Does this row make the gate fail? */
   failsGate: boolean;
+  /**
+   * Regressed rows gated against the run history: the metric's level (median)
+   * in the last runs on main, oldest first, so a reviewer sees whether the
+   * baseline itself was stable (gate/trend.ts).
+   */
+  trend?: number[];
 }
 
 export const REPORT_SCHEMA = 'perf-gate/report@1';

@@ -24,6 +24,21 @@ export interface IssueComment {
   url: string;
 }
 
+/** An issue (never a pull request) as the alert flow needs it. */
+export interface IssueInfo {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  url: string;
+}
+
+export interface IssueUpdate {
+  title?: string;
+  body?: string;
+  state?: 'open' | 'closed';
+}
+
 export interface CheckRunAnnotation {
   path: string;
   start_line: number;
@@ -72,6 +87,10 @@ export interface GitHubApi {
   listIssueComments(repo: RepoRef, issue: number): Promise<IssueComment[]>;
   createIssueComment(repo: RepoRef, issue: number, body: string): Promise<IssueComment>;
   updateIssueComment(repo: RepoRef, commentId: number, body: string): Promise<IssueComment>;
+  /** Issues carrying `label`, open and closed, all pages; pull requests left out. */
+  listLabelledIssues(repo: RepoRef, label: string): Promise<IssueInfo[]>;
+  createIssue(repo: RepoRef, issue: { title: string; body: string; labels: string[] }): Promise<IssueInfo>;
+  updateIssue(repo: RepoRef, number: number, update: IssueUpdate): Promise<IssueInfo>;
   createCheckRun(repo: RepoRef, run: CheckRunCreate): Promise<{ id: number; url: string }>;
   /** Adds output (e.g. the next batch of annotations) to an existing check run. */
   updateCheckRun(repo: RepoRef, checkRunId: number, output: CheckRunOutput): Promise<void>;
@@ -173,6 +192,14 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
     url: c.html_url,
   });
 
+  const toIssue = (i: { number: number; title: string; body?: string | null; state: string; html_url: string }): IssueInfo => ({
+    number: i.number,
+    title: i.title,
+    body: i.body ?? '',
+    state: i.state === 'closed' ? 'closed' : 'open',
+    url: i.html_url,
+  });
+
   return {
     authenticatedLogin: () =>
       wrap('GET /user', async () => {
@@ -196,6 +223,13 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
       wrap(`update comment ${commentId}`, async () =>
         toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data),
       ),
+    listLabelledIssues: (repo, label) =>
+      wrap(`list issues labelled ${label}`, async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, labels: label, state: 'all', per_page: 100 });
+        return all.filter((i) => !i.pull_request).map(toIssue);
+      }),
+    createIssue: (repo, issue) => wrap(`create issue "${issue.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue })).data)),
+    updateIssue: (repo, number, update) => wrap(`update issue #${number}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number, ...update })).data)),
     createCheckRun: (repo, run) =>
       wrap(`create check run "${run.name}"`, async () => {
         const { data } = await octokit.rest.checks.create({

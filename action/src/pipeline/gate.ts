@@ -5,6 +5,7 @@
 import { decide, DEFAULT_GATE_OPTIONS, idOverlap, learnDrift, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap, type SkippedFile } from '../gate/index.js';
 import { dimensionOfMetric } from '../config/budgets.js';
 import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type Budgets, type ResultSet } from '../model/index.js';
+import { withTrends } from '../gate/trend.js';
 
 export { DEFAULT_GATE_OPTIONS, type GateOptions, type GateReport, type SkippedFile } from '../gate/index.js';
 
@@ -45,7 +46,8 @@ export function gate(request: GateRequest): GateReport {
     const options = request.options ?? DEFAULT_GATE_OPTIONS;
     const learned = request.driftRuns && request.driftRuns.length > 0 ? { learnedDrift: learnDrift(request.driftRuns) } : {};
     const decided = decide(request.baseline, request.current, request.budgets, { ...options, ...learned });
-    const report = request.confirmations ? withConfirmations(decided, request.confirmations) : decided;
+    const confirmed = request.confirmations ? withConfirmations(decided, request.confirmations) : decided;
+    const report = request.driftRuns ? withTrends(confirmed, request.driftRuns) : confirmed;
     const skipped = request.skippedFiles ?? [];
     return skipped.length > 0 ? { ...report, warnings: [...report.warnings, { code: 'skipped-files', files: [...skipped] }] } : report;
   } catch (error) {

@@ -3,6 +3,8 @@
  * testbed) and finds the change points of each benchmark × metric series
  * (gate/change-rows.ts).
  */
+import { readFileSync } from 'node:fs';
+import { againstPrevious } from '../gate/change-history.js';
 import { changesOfRuns, CHANGES_SCHEMA, type ChangesReport } from '../gate/change-rows.js';
 import { globToRegExp, InputError } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
@@ -19,6 +21,8 @@ export interface ChangesQuery {
   /** A benchmark-id glob (`parse/*`). */
   benchmark?: string;
   options?: ChangePointOptions;
+  /** An earlier report of the same history (`--previous`): each point says whether it is new or moved, and gone ones are listed. */
+  previous?: ChangesReport;
 }
 
 /** Reads the history and finds the change points of every series it holds (or of one testbed, one glob of benchmarks). */
@@ -36,9 +40,39 @@ export async function historyChanges(history: HistoryStore, query: ChangesQuery)
     const entries = all.filter((e) => e.testbed === testbed);
     const sets = await history.readMany(entries);
     report.runs[testbed] = entries.length;
-    report.changes.push(...changesOfRuns(testbed, entries, sets, include, options, query.since ? query.since(entries) : 0));
+    const rows = changesOfRuns(testbed, entries, sets, include, options, query.since ? query.since(entries) : 0);
+    if (query.previous) {
+      const first = query.since ? query.since(entries) : 0;
+      const earlier = query.previous.changes.filter((c) => c.testbed === testbed && include(c.benchmark));
+      const runIndex = new Map(entries.map((e, i) => [e.runId, i] as const));
+      const compared = againstPrevious(rows, earlier, runIndex);
+      report.changes.push(...compared.rows);
+      (report.gone ??= []).push(...compared.gone.filter((g) => runIndex.get(g.runId)! >= first));
+    } else {
+      report.changes.push(...rows);
+    }
   }
   return report;
+}
+
+/** An earlier `history changes --json` report, checked enough that its points can be compared. */
+export function readPreviousChanges(path: string): ChangesReport {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new InputError(path, e.code === 'ENOENT' ? 'no such file (--previous takes the JSON that history changes --json wrote)' : `not JSON: ${e.message}`);
+  }
+  const report = data as Partial<ChangesReport> | null;
+  if (report?.schema !== CHANGES_SCHEMA || !Array.isArray(report.changes)) {
+    throw new InputError(path, `expected the JSON of history changes --json (schema "${CHANGES_SCHEMA}")`, undefined, 'schema');
+  }
+  report.changes.forEach((c, i) => {
+    const ok = typeof c === 'object' && c !== null && ['testbed', 'benchmark', 'metric', 'runId', 'commit'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string') && typeof c.regression === 'boolean';
+    if (!ok) throw new InputError(path, 'expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)', undefined, `changes[${i}]`);
+  });
+  return report as ChangesReport;
 }
 
 /**

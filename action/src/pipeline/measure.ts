@@ -7,12 +7,12 @@
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PerfGateConfig } from '../config/perf-gate-config.js';
+import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { applyDerived, compileDerived } from '../derived/index.js';
 import { decide } from '../gate/index.js';
 import { rowKey, type Budgets } from '../model/index.js';
 import { newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
-import { runAb, type AbMeasurement, type Classifier } from '../runner/ab.js';
+import { runAb, type AbCheckouts, type AbMeasurement, type AbOutcome, type Classifier } from '../runner/ab.js';
 import type { RunnerContext } from '../runner/invoke.js';
 import { throttleRise } from '../runner/preflight/index.js';
 import { logProgress } from '../runner/progress.js';
@@ -135,8 +135,7 @@ export interface AbRequest {
  * ResultSets (also written to outDir as base.json and results.json).
  */
 export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
-  const deps = request.deps ?? defaultDeps();
-  const { config, shard, outDir } = request;
+  const { config, shard } = request;
   const repo = realpath(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
   const share = selectShard(config.suites, shard);
@@ -145,25 +144,53 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
     request.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`);
   }
   const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
-  const testbed = deps.testbed(request.env);
-  const created = request.now().toISOString();
   const checkout = addBaseWorktree(repo, request.ref);
   request.cleanups.push(() => checkout.remove());
-  let outcome;
   try {
     request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
-    outcome = await runAb(suites, { base: checkout.dir, head: repo }, {
-      ...runnerContext({ config, shard, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
-      classify: gateClassifier(request.budgets),
-      created,
-    });
+    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request, suites, checkouts: { base: checkout.dir, head: repo }, commits: { base: checkout.commit, head: headSha } });
+    return measured;
   } finally {
     checkout.remove();
   }
-  const base = metadata(outcome.base, checkout.commit, {}, testbed);
-  const head = metadata(outcome.head, headSha, request.env, testbed);
+}
+
+export interface AbBetweenRequest {
+  config: PerfGateConfig;
+  /** The suites to time, their workdirs inside `checkouts.head`. */
+  suites: readonly SuiteConfig[];
+  checkouts: AbCheckouts;
+  /** The commits the two checkouts hold, stamped on their ResultSets. */
+  commits: { base: string | undefined; head: string | undefined };
+  outDir: string;
+  budgets: Budgets;
+  /** Which rows are still open, for the adaptive rounds; default: the gate's own decision (gateClassifier). */
+  classify?: Classifier;
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  now(): Date;
+  deps?: RunDeps;
+}
+
+/**
+ * The one interleaved A/B measurement, for `run --ab` and `bisect`: runs the
+ * suites on two checkouts in rounds (runAb, with the gate as classifier),
+ * stamps each side with its commit and this testbed, and writes both
+ * ResultSets to outDir (base.json, results.json). The caller owns the checkouts.
+ */
+export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMeasurement & { outcome: AbOutcome }> {
+  const deps = request.deps ?? defaultDeps();
+  const { config, outDir } = request;
+  const testbed = deps.testbed(request.env);
+  const outcome = await runAb(request.suites, request.checkouts, {
+    ...runnerContext({ config, shard: null, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
+    classify: request.classify ?? gateClassifier(request.budgets),
+    created: request.now().toISOString(),
+  });
+  const base = metadata(outcome.base, request.commits.base, {}, testbed);
+  const head = metadata(outcome.head, request.commits.head, request.env, testbed);
   writeResultSet(join(outDir, 'base.json'), base);
   writeResultSet(join(outDir, 'results.json'), head);
   request.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
-  return { base, head, confirmations: outcome.confirmations };
+  return { base, head, confirmations: outcome.confirmations, outcome };
 }

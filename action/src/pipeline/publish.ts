@@ -10,7 +10,12 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { GateReport } from '../gate/index.js';
 import type { CheckRunAnnotation } from '../github/client.js';
 import { InputError, type ResultSet } from '../model/index.js';
-import { renderJobSummary, renderJson, renderMarkdown, renderRelease, renderTerminal, toAnnotations } from '../report/index.js';
+import { assembleRelease, type ReleaseModel } from '../gate/release-model.js';
+import { JOB_SUMMARY_LIMIT, renderJobSummary, renderJson, renderMarkdown, renderTerminal, toAnnotations } from '../report/index.js';
+import { escapeMarkdown } from '../report/escape-markdown.js';
+import { renderReleaseModel } from '../report/release.js';
+import { renderReleaseJson } from '../report/release-json.js';
+import { releaseTerminalSections } from '../report/release-text.js';
 import { outcomeOf, verdictText } from '../report/table.js';
 import { writeFileAtomic, writeResultSet } from '../store/index.js';
 import type { CliContext } from './command.js';
@@ -195,13 +200,76 @@ export function jobSummary(report: GateReport, title: string): string {
   return renderJobSummary(report, { title, fullReportHint: FULL_REPORT_HINT });
 }
 
-/** Writes the release report (`release-report.md`) for the tag of `ref`; returns its path and text. */
-export function writeReleaseReport(report: GateReport, outputDir: string, ref: string): { path: string; markdown: string } {
+/** Where the action's release report went, and the text for the job summary. */
+export interface ReleaseFiles {
+  /** release-report.md: the whole report. */
+  path: string;
+  /** release-report.json (schema perf-gate/release@1). */
+  jsonPath: string;
+  markdown: string;
+  /** The report for the job summary: cut to what the run's own summary left of GitHub's 1 MiB. */
+  summary: string;
+}
+
+/** Said where the release report's tables are cut: where the whole one is. */
+const FULL_RELEASE_HINT = 'the run\'s `perf-gate` artifact (`release-report.md`, `release-report.json`)';
+
+/**
+ * Writes the release report for the tag of `ref` into the output folder:
+ * release-report.md (whole) and release-report.json. `release.model` adds
+ * what the run history knows (change points since the previous release); a
+ * `title` says the gate's job summary (renderJobSummary) comes first in the
+ * step summary, so the release report gets only the room it leaves.
+ */
+export function writeReleaseReport(report: GateReport, outputDir: string, ref: string, release: { model?: ReleaseModel; title?: string } = {}): ReleaseFiles {
   const path = join(outputDir, 'release-report.md');
+  const jsonPath = join(outputDir, 'release-report.json');
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
-  const markdown = renderRelease(report, tag ? { version: tag } : {});
+  const model = release.model ?? assembleRelease({ report });
+  const options = tag ? { version: tag } : {};
+  const markdown = renderReleaseModel(model, options);
+  const used = release.title !== undefined ? Buffer.byteLength(jobSummary(report, release.title), 'utf8') : 0;
+  const summary = renderReleaseModel(model, { ...options, maxBytes: Math.max(0, JOB_SUMMARY_LIMIT - used - 2), fullReportHint: FULL_RELEASE_HINT });
+  mkdirSync(outputDir, { recursive: true });
   writeFileAtomic(path, markdown);
-  return { path, markdown };
+  writeFileAtomic(jsonPath, renderReleaseJson(model));
+  return { path, jsonPath, markdown, summary };
+}
+
+/** The release report files `perf-gate report release` was asked for. */
+export interface ReleaseOutputs {
+  /** A folder for release-report.md (whole) and release-report.json. */
+  out?: string;
+  json?: string;
+  /** The report for a job summary: at most 1 MiB, its tables cut when longer. */
+  markdown?: string;
+}
+
+/** Writes the requested release report files (paths relative to the working directory); returns what was written. */
+export function writeReleaseOutputs(model: ReleaseModel, outputs: ReleaseOutputs, cwd: string): string[] {
+  const written: string[] = [];
+  if (outputs.out !== undefined) {
+    writeOutputFile(cwd, join(outputs.out, 'release-report.md'), renderReleaseModel(model), '--out');
+    writeOutputFile(cwd, join(outputs.out, 'release-report.json'), renderReleaseJson(model), '--out');
+    written.push(join(outputs.out, 'release-report.md'), join(outputs.out, 'release-report.json'));
+  }
+  if (outputs.json !== undefined) {
+    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), '--json');
+    written.push(outputs.json);
+  }
+  if (outputs.markdown !== undefined) {
+    const hint = outputs.out !== undefined
+      ? escapeMarkdown(join(outputs.out, 'release-report.md'))
+      : outputs.json !== undefined ? 'the JSON report' : 'the report `--out DIR` writes';
+    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), '--markdown');
+    written.push(outputs.markdown);
+  }
+  return written;
+}
+
+/** The release report on the terminal: the comparison table, the change points and recommendations, the verdict last. */
+export function releaseTerminalText(model: ReleaseModel, ctx: CliContext): string {
+  return renderTerminal(model.report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined, sections: releaseTerminalSections(model) });
 }
 
 /** The pull request comment's body, cut to `maxLength` with a pointer to the full report. */

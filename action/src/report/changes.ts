@@ -24,6 +24,19 @@ function cells(row: ChangeRow, escape: (text: string) => string): string[] {
   ];
 }
 
+/** "new", "same", "moved from abc1234 (2 runs later)": against --previous. */
+function sinceText(row: ChangeRow): string {
+  const since = row.since;
+  if (!since) return '';
+  if (since.kind !== 'moved') return since.kind;
+  return `moved from ${shortCommit(since.commit)} (${plural(Math.abs(since.runs), 'run')} ${since.runs < 0 ? 'earlier' : 'later'})`;
+}
+
+/** The earlier report's points this one no longer finds. */
+function goneLines(report: ChangesReport, escape: (text: string) => string, bullet: string): string[] {
+  return (report.gone ?? []).map((g) => `${bullet}${escape(g.benchmark)} ${escape(g.metric)} on ${escape(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`);
+}
+
 function summary(report: ChangesReport): string {
   const runs = Object.entries(report.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(', ') || 'none';
   const regressions = report.changes.filter((c) => c.regression).length;
@@ -32,18 +45,24 @@ function summary(report: ChangesReport): string {
 
 /** Aligned columns for the terminal. */
 export function changesText(report: ChangesReport): string {
-  const head = `${summary(report)}\n`;
+  const gone = goneLines(report, (t) => escapeTerminal(t), '  ');
+  const head = `${summary(report)}\n${gone.length > 0 ? `gone since --previous:\n${gone.join('\n')}\n` : ''}`;
   if (report.changes.length === 0) return head;
-  const rows = [HEADER, ...report.changes.map((c) => cells(c, (t) => escapeTerminal(t)))];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
+  const compared = report.gone !== undefined;
+  const header = compared ? [...HEADER, 'since --previous'] : HEADER;
+  const rows = [header, ...report.changes.map((c) => [...cells(c, (t) => escapeTerminal(t)), ...(compared ? [sinceText(c)] : [])])];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
   return head + rows.map((r) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 /** A Markdown table (the commit range as `a..b`), for a job summary or a file. */
 export function changesMarkdown(report: ChangesReport): string {
-  const lines = [`### Change points on main`, '', escapeMarkdown(summary(report)), ''];
+  const gone = goneLines(report, escapeMarkdown, '- ');
+  const lines = [`### Change points on main`, '', escapeMarkdown(summary(report)), '', ...(gone.length > 0 ? ['Gone since the earlier report:', '', ...gone, ''] : [])];
   if (report.changes.length === 0) return `${lines.join('\n')}\n`;
-  lines.push(`| ${HEADER.join(' | ')} |`, `| ${HEADER.map(() => '---').join(' | ')} |`);
-  for (const c of report.changes) lines.push(`| ${cells(c, escapeMarkdown).join(' | ')} |`);
+  const compared = report.gone !== undefined;
+  const header = compared ? [...HEADER, 'since earlier report'] : HEADER;
+  lines.push(`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
+  for (const c of report.changes) lines.push(`| ${[...cells(c, escapeMarkdown), ...(compared ? [sinceText(c)] : [])].join(' | ')} |`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@ import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
 import { whyInconclusive } from './why-inconclusive.js';
-import { formatCount, plural, shortCommit } from './format.js';
+import { formatCount, formatValue, plural, rowScale, shortCommit } from './format.js';
+import { sparkline } from './sparkline.js';
 import {
   COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
   type CellHooks, type Outcome, type Section,
@@ -168,6 +169,31 @@ function warningLines(report: GateReport): string {
   return ['**Warnings**', '', ...shown, ...more].join('\n');
 }
 
+/** Regressed rows shown with their trend on main at most. */
+const MAX_TRENDS = 10;
+
+/**
+ * The last runs on main of each shown regressed row, then this run, as a
+ * sparkline on one scale: a step at the end is this change; bars that already
+ * wander say the baseline itself was not stable. '' when no row has a trend.
+ */
+function trendLines(rows: readonly VerdictRow[]): string {
+  const withTrend = rows.filter((r) => r.trend && r.trend.length >= 2 && r.current);
+  if (withTrend.length === 0) return '';
+  const items = withTrend.slice(0, MAX_TRENDS).map((r) => {
+    const trend = r.trend!;
+    const now = r.current!.value;
+    const all = [...trend, now];
+    const scale = { ...rowScale(r) };
+    scale.symbol = escapeMarkdown(scale.symbol);
+    const lo = Math.min(...trend);
+    const hi = Math.max(...trend);
+    return `- **${escapeMarkdown(r.benchmark)}** ${escapeMarkdown(r.metric)}: \`${sparkline(trend, Math.min(...all), Math.max(...all))}\` → \`${sparkline([now], Math.min(...all), Math.max(...all))}\` main ${formatValue(lo, scale)} … ${formatValue(hi, scale)} over ${trend.length} runs, this run ${formatValue(now, scale)}`;
+  });
+  const more = withTrend.length > MAX_TRENDS ? [`- … and ${formatCount(withTrend.length - MAX_TRENDS)} more`] : [];
+  return ['**Trend on main** (each run\'s median, oldest first, then this run):', '', ...items, ...more].join('\n');
+}
+
 /** Why the shown inconclusive rows are inconclusive, folded; '' when none is. */
 function inconclusiveLines(rows: readonly VerdictRow[]): string {
   const why = whyInconclusive(rows);
@@ -242,6 +268,7 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
       folded('improved', groups.improved.slice(0, keep.improved), all.improved, table),
       folded('unchanged', groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ['**Failed benchmarks**', ...failures.slice(0, keep.failures).map((f) => f.text)].join('\n\n') : '',
+      trendLines(main.slice(0, keep.main)),
       inconclusiveLines(main.slice(0, keep.main)),
       warningLines(report),
       legend(shownRows),

@@ -16,6 +16,8 @@ export interface TerminalOptions {
   color: boolean;
   /** Terminal width in columns; the Benchmark column shrinks (middle ellipsis) to fit. */
   width?: number;
+  /** Blocks of plain, already escaped text printed after the flags and before the verdict (the release report's change points and recommendations). */
+  sections?: readonly string[];
 }
 
 const LOG_TAIL_LINES = 20;
@@ -137,6 +139,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
     out.push('', paint('Flags', 'bold'));
     for (const f of flags) out.push(`  ${f}: ${FLAG_TEXT[f]}`);
   }
+  for (const section of options.sections ?? []) out.push('', section.replace(/\n+$/, ''));
   const outcome = outcomeOf(report);
   const verdict = outcome === 'fail' ? paint('✗ FAIL', 'red') : outcome === 'pass' ? paint('✓ PASS', 'green') : paint('✓ PASS', 'yellow');
   out.push('', `${verdict} — ${escapeTerminal(verdictText(report, outcome))}`);

@@ -18,12 +18,12 @@ function git(cwd: string, args: readonly string[]): string {
   return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-/** The top folder of the git repository containing `dir`; an InputError outside one. */
-export function repositoryRoot(dir: string): string {
+/** The top folder of the git repository containing `dir`; an InputError blaming `flag` outside one. */
+export function repositoryRoot(dir: string, flag = '--ab'): string {
   try {
     return git(dir, ['rev-parse', '--show-toplevel']);
   } catch {
-    throw new InputError('--ab', `${dir} is not inside a git repository; interleaved A/B runs check the base ref out with git worktree`);
+    throw new InputError(flag, `${dir} is not inside a git repository; interleaved A/B runs check the commits out with git worktree`);
   }
 }
 
@@ -40,19 +40,19 @@ export function headCommit(dir: string, ref = 'HEAD'): string | undefined {
  * Checks `ref` out into a new temporary worktree (detached, so no branch is
  * created or moved). The caller removes it in a `finally`.
  */
-export function addBaseWorktree(repo: string, ref: string): BaseCheckout {
+export function addBaseWorktree(repo: string, ref: string, flag = '--ab'): BaseCheckout {
   let commit: string;
   try {
     commit = git(repo, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`]);
   } catch {
-    throw new InputError('--ab', `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
+    throw new InputError(flag, `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'perf-gate-base-'));
   try {
     git(repo, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new InputError('--ab', `git worktree add failed: ${(error as { stderr?: string }).stderr?.trim() || String(error)}`);
+    throw new InputError(flag, `git worktree add failed: ${(error as { stderr?: string }).stderr?.trim() || String(error)}`);
   }
   let removed = false;
   return {

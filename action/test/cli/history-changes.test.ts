@@ -1,6 +1,6 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangesReport } from '../../src/pipeline/history-changes.js';
 import { newResultSet } from '../../src/model/index.js';
@@ -70,6 +70,44 @@ describe('perf-gate history changes on a recorded history', () => {
     const glob = await runCli(['history', 'changes', '--history', 'history', '--benchmark', 'serve*', '--json', 'glob.json'], repo, process.env);
     assert.equal(glob.status, 0, glob.stderr);
     assert.deepEqual((JSON.parse(readFileSync(join(repo, 'glob.json'), 'utf8')) as ChangesReport).changes.map((c) => c.benchmark), ['serve']);
+  });
+
+  test('--previous: each point says whether it is new, the same, or moved, and a point no longer found is listed as gone', async () => {
+    const now = await runCli(['history', 'changes', '--history', 'history', '--json', 'now.json'], repo, process.env);
+    assert.equal(now.status, 0, now.stderr);
+    const current = JSON.parse(readFileSync(join(repo, 'now.json'), 'utf8')) as ChangesReport;
+    const [slower, faster] = current.changes;
+    // An earlier report placed the slowdown one run later, did not have the throughput step, and had a step of parse/large at run 60.
+    const runIds = (await openFolder(history).list()).map((e) => e.runId);
+    const earlier: ChangesReport = {
+      ...current,
+      changes: [
+        { ...slower!, commit: commits[51]!, previousCommit: commits[50]!, runId: runIds[51]! },
+        { ...slower!, benchmark: 'parse/large', commit: commits[60]!, previousCommit: commits[59]!, runId: runIds[60]!, change: 0.07 },
+      ],
+    };
+    writeFileSync(join(repo, 'earlier.json'), JSON.stringify(earlier));
+    const r = await runCli(['history', 'changes', '--history', 'history', '--previous', 'earlier.json', '--json', 'compared.json'], repo, process.env);
+    assert.equal(r.status, 0, r.stderr);
+    const compared = JSON.parse(readFileSync(join(repo, 'compared.json'), 'utf8')) as ChangesReport;
+    assert.deepEqual(compared.changes.map((c) => [c.benchmark, c.since]), [
+      ['parse/small', { kind: 'moved', commit: commits[51], runs: 1 }],
+      ['serve', { kind: 'new' }],
+    ]);
+    assert.equal(faster!.commit, compared.changes[1]!.commit);
+    assert.deepEqual(compared.gone?.map((g) => [g.benchmark, g.commit]), [['parse/large', commits[60]]]);
+    assert.match(r.stdout, new RegExp(`gone since --previous:\\n  parse/large time on vm: ${commits[59]!.slice(0, 7)}\\w*\\.\\.${commits[60]!.slice(0, 7)}\\w* \\+7\\.0 % .* is no longer found`));
+    assert.match(r.stdout, new RegExp(`slower\\s+moved from ${commits[51]!.slice(0, 7)}\\w* \\(1 run later\\)`));
+    const same = await runCli(['history', 'changes', '--history', 'history', '--previous', 'now.json'], repo, process.env);
+    assert.equal((same.stdout.match(/ same$/gm) ?? []).length, 2, same.stdout);
+    assert.doesNotMatch(same.stdout, /gone since/);
+  });
+
+  test('a --previous that is not a history changes report is a clear error (exit 2)', async () => {
+    writeFileSync(join(repo, 'other.json'), JSON.stringify({ schema: 'perf-gate/report@1', rows: [] }));
+    const r = await runCli(['history', 'changes', '--history', 'history', '--previous', 'other.json'], repo, process.env);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /other\.json.*schema.*expected the JSON of history changes --json \(schema "perf-gate\/changes@1"\)/);
   });
 
   test('a --since with no run, an unknown testbed and a stray word are clear errors (exit 2)', async () => {

@@ -202,7 +202,7 @@ describe('perf-gate history noise, and the drift compare learns from the history
     const swinging = await cli('history', 'noise', '--history', 'history', '--testbed', 'noisy-bed', '--tolerance', '10%');
     assert.equal(swinging.status, 0, swinging.stderr);
     assert.match(swinging.stdout, /tolerance 10\.0 %/);
-    for (const row of swinging.stdout.split('\n').slice(2).filter(Boolean)) assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+no: interleave \(ab: true\) or widen the tolerance$/, row);
+    for (const row of swinging.stdout.split('\n').slice(2).filter(Boolean)) assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+no: interleave \(perf-gate run --ab, ab: base\) or widen the tolerance$/, row);
   });
 
   test('compare --history widens each row by the drift it learned, and says from how many runs', async () => {

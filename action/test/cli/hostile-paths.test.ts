@@ -39,6 +39,13 @@ const faces: Face[] = [
   { command: 'run', flag: '--json', kind: 'file', argv: (p) => ['run', '--config', 'perf-gate.yml', '--json', p], succeeds: false },
   { command: 'run', flag: '--markdown', kind: 'file', argv: (p) => ['run', '--config', 'perf-gate.yml', '--markdown', p], succeeds: false },
   { command: 'run', flag: '--out', kind: 'folder', argv: (p) => ['run', '--config', 'perf-gate.yml', '--out', p], succeeds: false },
+  { command: 'report', flag: '--json', kind: 'file', argv: (p) => ['report', 'release', '--from', 'a', '--to', 'b', '--history', 'no-history', '--json', p], succeeds: false },
+  { command: 'report', flag: '--markdown', kind: 'file', argv: (p) => ['report', 'release', '--from', 'a', '--to', 'b', '--history', 'no-history', '--markdown', p], succeeds: false },
+  { command: 'report', flag: '--out', kind: 'folder', argv: (p) => ['report', 'release', '--from', 'a', '--to', 'b', '--history', 'no-history', '--out', p], succeeds: false },
+  { command: 'dashboard', flag: '--out', kind: 'folder', argv: (p) => ['dashboard', '--out', p, '--history', 'no-history'], succeeds: false },
+  { command: 'bisect', flag: '--json', kind: 'file', argv: (p) => ['bisect', '--good', 'a', '--bad', 'b', '--benchmark', 'x/y', '--json', p], succeeds: false },
+  { command: 'bisect', flag: '--markdown', kind: 'file', argv: (p) => ['bisect', '--good', 'a', '--bad', 'b', '--benchmark', 'x/y', '--markdown', p], succeeds: false },
+  { command: 'bisect', flag: '--out', kind: 'folder', argv: (p) => ['bisect', '--good', 'a', '--bad', 'b', '--benchmark', 'x/y', '--out', p], succeeds: false },
   {
     command: 'history', flag: '--history', kind: 'folder',
     argv: (p) => ['history', 'add', '--history', p, '--commit', 'a'.repeat(40), '--testbed', 'test-bed', 'good.json'], succeeds: true,

@@ -70,3 +70,24 @@ export async function previousReleaseTag(repo: string, head: string, pattern: st
 export async function isShallow(repo: string): Promise<boolean> {
   return (await git(repo, ['rev-parse', '--is-shallow-repository'])).stdout.toString('utf8').trim() === 'true';
 }
+
+/** Whether `ancestor` is an ancestor of (or the same commit as) `descendant`. */
+export async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
+  try {
+    await git(repo, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant]);
+    return true;
+  } catch (error) {
+    if (error instanceof GitCommandError && error.exitCode === 1) return false;
+    throw error;
+  }
+}
+
+/**
+ * The commits of `to`'s first-parent chain that `from` cannot reach, oldest
+ * first (`git rev-list --first-parent from..to`): the main-line commits that
+ * came in after `from`, up to and including `to`.
+ */
+export async function firstParentRange(repo: string, from: string, to: string): Promise<string[]> {
+  const out = await gitText(repo, ['rev-list', '--first-parent', '--reverse', '--end-of-options', `${from}..${to}`]);
+  return out.split('\n').filter((l) => l !== '');
+}

@@ -18,6 +18,9 @@ export const OPERATIONS = [
   ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  ['get', '/repos/{owner}/{repo}/issues'],
+  ['post', '/repos/{owner}/{repo}/issues'],
+  ['patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['post', '/repos/{owner}/{repo}/check-runs'],
   ['patch', '/repos/{owner}/{repo}/check-runs/{check_run_id}'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
@@ -55,7 +58,28 @@ export function trimSpec(spec: Json): Json {
     (paths[path] ??= {})[method] = op;
     walk(op);
   }
-  return { openapi: spec['openapi'], info: spec['info'], paths, components: kept };
+  const trimmed = { openapi: spec['openapi'], info: spec['info'], paths, components: kept };
+  nullableWithoutType(trimmed);
+  return trimmed;
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` as ajv reads it. Next to `allOf`/`anyOf`
+ * and no `type` (the issue schemas' milestone, for one) ajv refuses to compile
+ * it; with an `enum` (an issue's state_reason) ajv still rejects null unless
+ * the enum lists it. It means "this, or null", so it is written that way.
+ */
+function nullableWithoutType(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableWithoutType);
+  if (typeof node !== 'object' || node === null) return;
+  const object = node as Json;
+  for (const value of Object.values(object)) nullableWithoutType(value);
+  if (object['nullable'] === true && Array.isArray(object['enum']) && !object['enum'].includes(null)) object['enum'] = [...object['enum'], null];
+  if (object['nullable'] === true && object['type'] === undefined) {
+    const { nullable: _nullable, description, ...rest } = object;
+    for (const key of Object.keys(object)) delete object[key];
+    Object.assign(object, { anyOf: [rest, { type: 'null' }] }, description !== undefined ? { description } : {});
+  }
 }
 
 let cached: Promise<OpenAPIBackend> | undefined;

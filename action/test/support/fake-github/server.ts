@@ -32,6 +32,18 @@ export interface StoredComment {
   updated_at: string;
 }
 
+export interface StoredIssue {
+  number: number;
+  repo: string;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  labels: string[];
+  user: FakeUser;
+  /** Every request body received for this issue (create, then each update), in order. */
+  requests: Json[];
+}
+
 export interface StoredCheckRun {
   id: number;
   name: string;
@@ -77,6 +89,8 @@ export interface FakeGitHub {
   /** Tokens that may only read (a fork's GITHUB_TOKEN): writes answer 403. */
   readOnly: Set<string>;
   comments: StoredComment[];
+  /** Issues (not pull requests) created through the API or added by a test. */
+  issues: StoredIssue[];
   checkRuns: StoredCheckRun[];
   pulls: Map<string, StoredPull>;
   artifacts: StoredArtifact[];
@@ -145,6 +159,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     tokens: new Map(),
     readOnly: new Set(),
     comments: [],
+    issues: [],
     checkRuns: [],
     pulls: new Map(),
     artifacts: [],
@@ -168,6 +183,23 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         annotations_url: `${base}/repos/${repo}/check-runs/${run.id}/annotations`,
       },
       name: run.name, check_suite: { id: 1 }, app: null, pull_requests: [],
+    };
+  }
+
+  /** An issue as GitHub answers it: the description's own example, with the stored fields put in. */
+  function issueJson(issue: StoredIssue): Json {
+    const copy = structuredClone(api.mockResponseForOperation('issues/create', { code: 201 }).mock as Json);
+    const url = `${base}/repos/${issue.repo}/issues/${issue.number}`;
+    delete copy['pull_request'];
+    return {
+      ...copy,
+      id: 5000 + issue.number, node_id: `I_${issue.number}`, number: issue.number, title: issue.title, body: issue.body, state: issue.state,
+      state_reason: issue.state === 'closed' ? 'completed' : null, closed_at: issue.state === 'closed' ? TIME : null,
+      url, html_url: `https://github.example.com/${issue.repo}/issues/${issue.number}`, comments_url: `${url}/comments`, events_url: `${url}/events`,
+      labels_url: `${url}/labels{/name}`, repository_url: `${base}/repos/${issue.repo}`, user: userJson(issue.user, base),
+      labels: issue.labels.map((name, i) => ({ id: 700 + i, node_id: `L_${i}`, url: `${base}/repos/${issue.repo}/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null })),
+      comments: state.comments.filter((c) => c.issue === issue.number && commentRepo.get(c.id) === issue.repo).length,
+      created_at: TIME, updated_at: TIME,
     };
   }
 
@@ -231,6 +263,40 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         comment.body = text;
         comment.updated_at = '2026-11-21T12:30:00Z';
         return { status: 200, body: commentJson(comment, repo, base) };
+      }
+      case 'issues/list-for-repo': {
+        const wanted = query['state'] ?? 'open';
+        const labels = (query['labels'] ?? '').split(',').filter((l) => l !== '');
+        const all = state.issues.filter((i) => i.repo === repo && (wanted === 'all' || i.state === wanted) && labels.every((l) => i.labels.includes(l)));
+        const perPage = Math.min(Number(query['per_page'] ?? 30), 100);
+        const page = Number(query['page'] ?? 1);
+        const headers: Record<string, string> = {};
+        if (page * perPage < all.length) {
+          headers['link'] = `<${base}/repos/${repo}/issues?state=${wanted}&labels=${encodeURIComponent(labels.join(','))}&per_page=${perPage}&page=${page + 1}>; rel="next"`;
+        }
+        return { status: 200, body: all.slice((page - 1) * perPage, page * perPage).map(issueJson), headers };
+      }
+      case 'issues/create': {
+        const text = String(body?.['body'] ?? '');
+        if (text.length > 65_536) return { status: 422, body: { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest' } };
+        const labels = ((body?.['labels'] ?? []) as unknown[]).map((l) => (typeof l === 'string' ? l : String((l as Json)['name'])));
+        // Issues and pull requests share their numbers.
+        const number = Math.max(0, ...state.issues.map((i) => i.number), ...[...state.pulls.values()].map((p) => p.number)) + 1;
+        const issue: StoredIssue = { number, repo, title: String(body?.['title']), body: text, state: 'open', labels, user: user ?? GITHUB_ACTIONS_BOT, requests: [body ?? {}] };
+        state.issues.push(issue);
+        return { status: 201, body: issueJson(issue), headers: { location: `${base}/repos/${repo}/issues/${number}` } };
+      }
+      case 'issues/update': {
+        const issue = state.issues.find((i) => i.repo === repo && i.number === Number(params['issue_number']));
+        if (!issue) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
+        issue.requests.push(body ?? {});
+        if (typeof body?.['body'] === 'string') {
+          if (body['body'].length > 65_536) return { status: 422, body: { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest' } };
+          issue.body = body['body'];
+        }
+        if (typeof body?.['title'] === 'string') issue.title = body['title'];
+        if (body?.['state'] === 'open' || body?.['state'] === 'closed') issue.state = body['state'];
+        return { status: 200, body: issueJson(issue) };
       }
       case 'checks/create': {
         const output = (body?.['output'] ?? {}) as Json;

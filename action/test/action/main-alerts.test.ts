@@ -1,6 +1,5 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { readAlertMarker } from '../../src/github/alert-issues.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { runAction, type Scenario } from '../support/action-runner/scenario.js';
-import { openFolder } from '../support/history.js';
+import { gitSync, openFolder, workRepo } from '../support/history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
 import { requireTool } from '../support/tools.js';
 
@@ -27,13 +26,6 @@ requireTool('git');
 let gh: FakeGitHub;
 let actionPath: string;
 let root: string;
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
-  }).trim();
 
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'perf-gate-main-alerts-'));
@@ -76,14 +68,14 @@ interface Main {
 /** A workspace whose main has `n` commits, each with a run in the history folder. */
 async function mainWithHistory(name: string, n: number, parse: number[], stable: number[]): Promise<Main> {
   const ws = join(root, name);
-  git(root, 'init', '-q', '--initial-branch=main', ws);
+  workRepo(ws);
   writeFileSync(join(ws, 'perf-gate.yml'), 'version: 1\nhistory:\n  folder: history\nsuites:\n  - name: scan\n    run: "true"\n');
   const store = openFolder(join(ws, 'history'));
   const commits: string[] = [];
   const main: Main = { ws, commits, levels: (i) => ({ 'scan/parse': parse[i]!, 'scan/stable': stable[i]! }) };
   for (let i = 0; i < n; i++) {
-    git(ws, 'commit', '-q', '--allow-empty', '-m', `commit ${i}`);
-    commits.push(git(ws, 'rev-parse', 'HEAD'));
+    gitSync(ws, ['commit', '-q', '--allow-empty', '-m', `commit ${i}`]);
+    commits.push(gitSync(ws, ['rev-parse', 'HEAD']));
     await store.append(run(commits[i]!, i, main.levels(i)), { commit: commits[i]!, testbed: 'bench-1' });
   }
   return main;
@@ -91,8 +83,8 @@ async function mainWithHistory(name: string, n: number, parse: number[], stable:
 
 /** The action in mode main on the next commit of `main`, with run i's results. */
 function nextMainRun(main: Main, i: number, inputs: Record<string, string> = {}) {
-  git(main.ws, 'commit', '-q', '--allow-empty', '-m', `commit ${i}`);
-  const sha = git(main.ws, 'rev-parse', 'HEAD');
+  gitSync(main.ws, ['commit', '-q', '--allow-empty', '-m', `commit ${i}`]);
+  const sha = gitSync(main.ws, ['rev-parse', 'HEAD']);
   main.commits.push(sha);
   writeFileSync(join(main.ws, 'measured.json'), JSON.stringify(run(sha, i, main.levels(i))));
   const scenario: Scenario = {

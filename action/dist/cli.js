@@ -47348,6 +47348,10 @@ var BASE_UNIT = {
 };
 var QUANTITY = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([^\s\d].*?)?\s*$/i;
 function parseQuantity(text) {
+  const q = readQuantity(text);
+  return q !== void 0 && Number.isFinite(q.value) ? q : void 0;
+}
+function readQuantity(text) {
   if (typeof text === "number") return Number.isFinite(text) ? { value: text, dimension: "count", unit: "count" } : void 0;
   const m = QUANTITY.exec(text);
   if (!m) return void 0;
@@ -49451,8 +49455,9 @@ function printParseErrorCode(code) {
 // action/src/adapters/json-text.ts
 function parseJsonText(text, path2, what) {
   if (text.trim() === "") throw new InputError(path2, `the file is empty; expected ${what}`);
+  let value;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error2) {
     const native = error2 instanceof Error ? error2.message : String(error2);
     const errors = [];
@@ -49467,6 +49472,18 @@ function parseJsonText(text, path2, what) {
     const detail = first ? `${describeCode(printParseErrorCode(first.error))} at ${found}` : native.replace(/^JSON\.parse: /, "");
     throw new InputError(path2, `invalid JSON (${detail}); expected ${what}`, line);
   }
+  checkDepth(value, path2);
+  return value;
+}
+var MAX_JSON_DEPTH = 256;
+function checkDepth(root, path2, line) {
+  const stack = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop();
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_JSON_DEPTH) throw new InputError(path2, `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`, line);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
 }
 function describeCode(code) {
   return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
@@ -49476,12 +49493,15 @@ function parseJsonLines(text, path2, messages) {
   const out = [];
   rows.forEach((row, index) => {
     if (row.trim() === "") return;
+    let value;
     try {
-      out.push({ value: JSON.parse(row), line: index + 1 });
+      value = JSON.parse(row);
     } catch {
       const last = rows.slice(index + 1).every((r) => r.trim() === "");
       throw new InputError(path2, last ? messages.cutOff : messages.invalid, index + 1);
     }
+    checkDepth(value, path2, index + 1);
+    out.push({ value, line: index + 1 });
   });
   return out;
 }
@@ -49521,7 +49541,7 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function quoteNonFinite(text) {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
+  return text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
     if (token.startsWith('"')) return token;
     return token === "Infinity" ? '"Infinity"' : token === "-Infinity" ? '"-Infinity"' : '"NaN"';
   });
@@ -50548,7 +50568,7 @@ function parseResult(result, index, errors) {
     benchmark.status = "failed";
     benchmark.error = {
       message: `exited with code ${distinct.join(", ")} in ${failures.length} of ${codes.length} runs${signals.length ? ` (128 + signal ${[...new Set(signals)].join(", ")})` : ""}`,
-      exitCode: typeof failures[0] === "number" ? failures[0] : null
+      exitCode: Number.isInteger(failures[0]) ? failures[0] : null
     };
   }
   return benchmark;
@@ -55150,7 +55170,11 @@ function parseXmlDocument(text, path2, options) {
     parseTagValue: false,
     isArray: (name) => options.arrays.includes(name)
   });
-  return parser.parse(text);
+  try {
+    return parser.parse(text);
+  } catch (error2) {
+    throw new InputError(path2, `invalid XML: ${error2.message}${options.expected ? `; expected ${options.expected}` : ""}`);
+  }
 }
 function asArray(value) {
   if (Array.isArray(value)) return value.flatMap(asArray);
@@ -57182,7 +57206,7 @@ function nanoseconds(values, at, errors) {
 }
 
 // action/src/adapters/ruby-output.ts
-var RUBY_ERROR = /(?:[^\s`']*?\.rb|-e|\(irb\)):\d+:in [`'].*?': (.*)$/;
+var RUBY_ERROR = /(?:(?<![^\s`'])[^\s`']*?\.rb|-e|\(irb\)):\d+:in [`'].*?': (.*)$/;
 function rubyErrorIn(line) {
   const m = RUBY_ERROR.exec(line);
   return m ? { at: m.index, message: m[1].trim() } : void 0;
@@ -57970,7 +57994,36 @@ function chooseAdapter(input, format2 = "auto") {
 ${reasons.join("\n")}`);
 }
 function parseInput(input, format2 = "auto") {
-  return chooseAdapter(input, format2).parse(input);
+  return checkedParse(chooseAdapter(input, format2), input);
+}
+function checkedParse(adapter, input) {
+  const results = adapter.parse(input);
+  const seen = /* @__PURE__ */ new Set();
+  for (const b of results) {
+    if (b.id === "") throw new InputError(input.path, `a benchmark in this ${adapter.name} file has an empty name; expected every benchmark to be named`);
+    if (seen.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
+    seen.add(b.id);
+    for (const [name, m] of Object.entries(b.metrics)) {
+      const problem = metricProblem(m);
+      if (problem !== void 0) throw new InputError(input.path, `benchmark "${b.id}", metric "${name}": ${problem}`);
+    }
+    if (b.error?.exitCode !== void 0 && b.error.exitCode !== null && !Number.isInteger(b.error.exitCode)) {
+      throw new InputError(input.path, `benchmark "${b.id}": its exit code ${b.error.exitCode} is not a whole number`);
+    }
+  }
+  return results;
+}
+function metricProblem(m) {
+  const finite = `expected finite ${m.sourceUnit ?? m.unit} values (a value out of range, or "inf"/"nan" in the harness output?)`;
+  const i2 = m.samples?.findIndex((x2) => !Number.isFinite(x2)) ?? -1;
+  if (i2 >= 0) return `sample ${i2 + 1} (${m.samples[i2]}) is not a finite number; ${finite}`;
+  if (m.value !== void 0 && !Number.isFinite(m.value)) return `its value (${m.value}) is not a finite number; ${finite}`;
+  const s = m.summary;
+  if (s === void 0) return void 0;
+  for (const [key, x2] of Object.entries(s)) if (typeof x2 === "number" && !Number.isFinite(x2)) return `its ${key} (${x2}) is not a finite number; ${finite}`;
+  if (!Number.isInteger(s.n) || s.n < 1) return `its sample count (${s.n}) is not a whole number of at least 1`;
+  if (typeof s.stddev === "number" && s.stddev < 0) return `its standard deviation (${s.stddev}) is negative`;
+  return void 0;
 }
 function listFiles(dir) {
   return readdirSync2(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
@@ -58008,7 +58061,7 @@ function readInputs(paths, options) {
       }
       throw error2;
     }
-    const parsed = adapter.parse(input);
+    const parsed = checkedParse(adapter, input);
     if (parsed.length === 0 && !insideFolder) {
       throw new InputError(path2, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
     }
@@ -58472,7 +58525,13 @@ function parseYaml(text, file) {
     }
     return void 0;
   };
-  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf: lineOf2 };
+  let data2;
+  try {
+    data2 = doc.toJS({ maxAliasCount: 100 });
+  } catch (error2) {
+    throw new InputError(file, `cannot use this YAML: ${error2.message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
+  }
+  return { file, data: data2, lineOf: lineOf2 };
 }
 function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });

@@ -80,7 +80,7 @@ function parseResult(result: unknown, index: number, errors: JsonErrors): Benchm
     benchmark.status = 'failed';
     benchmark.error = {
       message: `exited with code ${distinct.join(', ')} in ${failures.length} of ${codes.length} runs${signals.length ? ` (128 + signal ${[...new Set(signals)].join(', ')})` : ''}`,
-      exitCode: typeof failures[0] === 'number' ? failures[0] : null,
+      exitCode: Number.isInteger(failures[0]) ? (failures[0] as number) : null,
     };
   }
   return benchmark;

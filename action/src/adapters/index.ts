@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { InputError, newResultSet, type BenchmarkResult, type ResultSet } from '../model/index.js';
+import { InputError, newResultSet, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';
@@ -141,7 +141,47 @@ export function chooseAdapter(input: AdapterInput, format: string | Adapter = 'a
 
 /** Parses one file's text with the given or detected format. */
 export function parseInput(input: AdapterInput, format: string | Adapter = 'auto'): BenchmarkResult[] {
-  return chooseAdapter(input, format).parse(input);
+  return checkedParse(chooseAdapter(input, format), input);
+}
+
+/**
+ * An adapter's parse, with the checks every format needs and no adapter
+ * should have to repeat: a benchmark has a name, no name comes twice in one
+ * file, every number is finite (a harness that printed `inf`, or a value past
+ * 1.8e308, would otherwise reach the statistics as Infinity or NaN), a sample
+ * count is a whole number and a spread is not negative. What the ResultSet
+ * schema demands of a stored run, demanded of every parse, with a message.
+ */
+function checkedParse(adapter: Adapter, input: AdapterInput): BenchmarkResult[] {
+  const results = adapter.parse(input);
+  const seen = new Set<string>();
+  for (const b of results) {
+    if (b.id === '') throw new InputError(input.path, `a benchmark in this ${adapter.name} file has an empty name; expected every benchmark to be named`);
+    if (seen.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
+    seen.add(b.id);
+    for (const [name, m] of Object.entries(b.metrics)) {
+      const problem = metricProblem(m);
+      if (problem !== undefined) throw new InputError(input.path, `benchmark "${b.id}", metric "${name}": ${problem}`);
+    }
+    if (b.error?.exitCode !== undefined && b.error.exitCode !== null && !Number.isInteger(b.error.exitCode)) {
+      throw new InputError(input.path, `benchmark "${b.id}": its exit code ${b.error.exitCode} is not a whole number`);
+    }
+  }
+  return results;
+}
+
+/** What is wrong with a metric's numbers, or undefined when nothing is. */
+function metricProblem(m: Metric): string | undefined {
+  const finite = `expected finite ${m.sourceUnit ?? m.unit} values (a value out of range, or "inf"/"nan" in the harness output?)`;
+  const i = m.samples?.findIndex((x) => !Number.isFinite(x)) ?? -1;
+  if (i >= 0) return `sample ${i + 1} (${m.samples![i]}) is not a finite number; ${finite}`;
+  if (m.value !== undefined && !Number.isFinite(m.value)) return `its value (${m.value}) is not a finite number; ${finite}`;
+  const s = m.summary;
+  if (s === undefined) return undefined;
+  for (const [key, x] of Object.entries(s)) if (typeof x === 'number' && !Number.isFinite(x)) return `its ${key} (${x}) is not a finite number; ${finite}`;
+  if (!Number.isInteger(s.n) || s.n < 1) return `its sample count (${s.n}) is not a whole number of at least 1`;
+  if (typeof s.stddev === 'number' && s.stddev < 0) return `its standard deviation (${s.stddev}) is negative`;
+  return undefined;
 }
 
 export interface ReadResult {
@@ -205,7 +245,7 @@ export function readInputs(paths: readonly string[], options: { format?: string 
       }
       throw error;
     }
-    const parsed = adapter.parse(input);
+    const parsed = checkedParse(adapter, input);
     if (parsed.length === 0 && !insideFolder) {
       throw new InputError(path, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
     }
@@ -218,6 +258,7 @@ export function readInputs(paths: readonly string[], options: { format?: string 
     for (const b of parsed) {
       const previous = origin.get(b.id);
       if (previous !== undefined) {
+        // (checkedParse already refused a repeat inside one file.)
         throw new InputError(path, `benchmark "${b.id}" also appears in ${previous}; each benchmark id must come from one input`);
       }
       origin.set(b.id, path);

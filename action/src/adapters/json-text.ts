@@ -10,8 +10,9 @@ import { InputError, lineOfOffset } from '../model/index.js';
  */
 export function parseJsonText(text: string, path: string, what: string): unknown {
   if (text.trim() === '') throw new InputError(path, `the file is empty; expected ${what}`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const native = error instanceof Error ? error.message : String(error);
     const errors: ParseError[] = [];
@@ -25,6 +26,27 @@ export function parseJsonText(text: string, path: string, what: string): unknown
     const found = first ? JSON.stringify(text.slice(first.offset, first.offset + Math.max(1, Math.min(first.length, 20)))) : undefined;
     const detail = first ? `${describeCode(printParseErrorCode(first.error))} at ${found}` : native.replace(/^JSON\.parse: /, '');
     throw new InputError(path, `invalid JSON (${detail}); expected ${what}`, line);
+  }
+  checkDepth(value, path);
+  return value;
+}
+
+/** Deeper than any harness nests its output (Julia's BenchmarkGroups, the deepest, use about ten levels). */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * Refuses JSON nested deeper than MAX_JSON_DEPTH. JSON.parse accepts any
+ * depth, but every adapter walks the value recursively, and 100,000 nested
+ * arrays would overflow the stack there: an internal error instead of a
+ * message. Iterative, so the check itself cannot overflow.
+ */
+function checkDepth(root: unknown, path: string, line?: number): void {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) throw new InputError(path, `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`, line);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }
 
@@ -49,12 +71,15 @@ export function parseJsonLines(text: string, path: string, messages: { cutOff: s
   const out: JsonLine[] = [];
   rows.forEach((row, index) => {
     if (row.trim() === '') return;
+    let value: unknown;
     try {
-      out.push({ value: JSON.parse(row), line: index + 1 });
+      value = JSON.parse(row);
     } catch {
       const last = rows.slice(index + 1).every((r) => r.trim() === '');
       throw new InputError(path, last ? messages.cutOff : messages.invalid, index + 1);
     }
+    checkDepth(value, path, index + 1);
+    out.push({ value, line: index + 1 });
   });
   return out;
 }
@@ -130,7 +155,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * JSON.parse accepts, leaving string contents alone and every value on its line.
  */
 export function quoteNonFinite(text: string): string {
-  return text.replace(/"(?:[^"\\]|\\.)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
+  // The string form is the unrolled loop `"[^"\\]*(?:\\.[^"\\]*)*"`: the plainer `"(?:[^"\\]|\\.)*"` backtracks per character and overflows V8's stack on a 10 MB string.
+  return text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
     if (token.startsWith('"')) return token;
     return token === 'Infinity' ? '"Infinity"' : token === '-Infinity' ? '"-Infinity"' : '"NaN"';
   });

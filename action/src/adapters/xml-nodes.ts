@@ -27,7 +27,12 @@ export function parseXmlDocument(text: string, path: string, options: { arrays: 
     parseTagValue: false,
     isArray: (name) => options.arrays.includes(name),
   });
-  return parser.parse(text) as XmlNode;
+  try {
+    return parser.parse(text) as XmlNode;
+  } catch (error) {
+    // The validator and the parser disagree on a few broken forms (an unclosed `<?xml …` processing instruction): still the file's fault.
+    throw new InputError(path, `invalid XML: ${(error as Error).message}${options.expected ? `; expected ${options.expected}` : ''}`);
+  }
 }
 
 /** A child value as a list of nodes; bare text (`<skipped/>`, `<failure>text</failure>`) becomes `{ '#text': … }`. */

@@ -40,7 +40,14 @@ export function parseYaml(text: string, file: string): YamlSource {
     }
     return undefined;
   };
-  return { file, data: doc.toJS({ maxAliasCount: 100 }), lineOf };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // The yaml library refuses an alias bomb (aliases expanding to millions of nodes) with a ReferenceError.
+    throw new InputError(file, `cannot use this YAML: ${(error as Error).message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
+  }
+  return { file, data, lineOf };
 }
 
 /** Compiles a JSON Schema (draft 2020-12) once; reuse the result. */

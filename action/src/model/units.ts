@@ -34,6 +34,12 @@ const QUANTITY = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([^\s\d].*?
  * so callers can name their file and key in the error. A bare number is a count.
  */
 export function parseQuantity(text: string | number): Quantity | undefined {
+  const q = readQuantity(text);
+  // A number that overflows once scaled to base units (`1e308GB`) is no quantity, never Infinity.
+  return q !== undefined && Number.isFinite(q.value) ? q : undefined;
+}
+
+function readQuantity(text: string | number): Quantity | undefined {
   if (typeof text === 'number') return Number.isFinite(text) ? { value: text, dimension: 'count', unit: 'count' } : undefined;
   const m = QUANTITY.exec(text);
   if (!m) return undefined;

@@ -71429,7 +71429,10 @@ function limit2(bytes2, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync8, readFileSync as readFileSync16 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
+
+// action/src/pipeline/main-alerts.ts
+import { join as join22 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -71530,6 +71533,17 @@ function alertIssueBody(alert, previous, links) {
 function reversalComment(reversal, links) {
   return `A later step reversed this one: ${escapeMarkdown(reversal.benchmark)} (${escapeMarkdown(reversal.metric)}) changed ${formatChange(reversal.change, reversal.interval)} at ${range(reversal, links)} (${formatP(reversal.pValue)}). Closing.`;
 }
+function bisectIssueComment(result) {
+  if ("error" in result) {
+    return `perf-gate could not bisect this range: ${escapeMarkdown(result.error)}
+
+Run the \`perf-gate bisect\` line above on a checkout with the range's commits.
+`;
+  }
+  return `perf-gate bisected this range (each step measured interleaved against the good end):
+
+${bisectMarkdown(result.report)}`;
+}
 
 // action/src/github/alert-issues.ts
 var ALERT_LABEL = "perf-gate-regression";
@@ -71618,6 +71632,31 @@ function fileAlertIssues(api, repo, gate2, found, links) {
     const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
     return reversal ? reversalComment(reversal, links) : null;
   });
+}
+async function bisectNewAlerts(created, found, request2) {
+  const out = [];
+  for (const issue2 of created) {
+    const key = readAlertMarker(issue2.body)?.key;
+    const alert = found.alerts.find((a) => a.key === key);
+    if (alert === void 0) continue;
+    try {
+      const report2 = await bisect({
+        ...request2,
+        good: alert.row.previousCommit,
+        bad: alert.row.commit,
+        benchmark: alert.row.benchmark,
+        metric: alert.row.metric,
+        outDir: join22(request2.outDir, `bisect-${issue2.number}`)
+      });
+      out.push({ issue: issue2, alert, report: report2 });
+    } catch (error2) {
+      out.push({ issue: issue2, alert, error: error2.message });
+    }
+  }
+  return out;
+}
+async function commentBisects(api, repo, bisects) {
+  for (const b of bisects) await api.createIssueComment(repo, b.issue.number, bisectIssueComment("report" in b ? { report: b.report } : { error: b.error }));
 }
 
 // action/src/github/check-run.ts
@@ -71754,7 +71793,7 @@ async function upsertStickyComment(api, request2) {
 
 // action/src/action/handoff.ts
 import { lstatSync, readFileSync as readFileSync15 } from "node:fs";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -71810,8 +71849,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join22(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join22(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join23(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join23(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -72384,7 +72423,7 @@ async function runAction(settings, deps) {
   await publishReports(settings, report2, measured.current, config, pr, deps);
   const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, measured.current, deps) : null;
   await tellGitHub(settings, report2, pr, handoff, deps);
-  if (alerts && settings.alert === "issue") await fileAlerts(settings, alerts, deps);
+  if (alerts && settings.alert === "issue") await fileAlerts(settings, alerts, config, budgets, deps);
   if (report2.verdict === "fail") deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
   return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
@@ -72450,7 +72489,7 @@ async function preflightPasses(settings, deps) {
 async function obtainResults(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join23(settings.outputDir, "runs");
+  const outDir = join24(settings.outputDir, "runs");
   if (measuring && abRef !== "" && config) {
     const ab = await measureAb({
       ref: abRef,
@@ -72536,7 +72575,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   await log.appendSummary(jobSummary(report2, settings.gateName));
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join23(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+    const dir = writeHandoff(join24(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
     log.setOutput("handoff-dir", dir);
   }
   if (settings.mode === "main") {
@@ -72576,19 +72615,46 @@ async function watchMain(settings, config, budgets, current, deps) {
 function alertLinks(settings) {
   return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
 }
-async function fileAlerts(settings, alerts, deps) {
+async function fileAlerts(settings, alerts, config, budgets, deps) {
   const { github, log } = deps;
   if (!github) {
     log.warning("perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary");
     return;
   }
+  let created;
   try {
     const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
     const list2 = (what, issues) => issues.length ? `${what}: ${issues.map((i2) => i2.url).join(", ")}` : "";
     log.info(["alert issues", list2("created", outcome.created), list2("updated", outcome.updated), list2("closed", outcome.closed)].filter((t) => t !== "").join("; "));
+    created = outcome.created;
   } catch (error2) {
     log.warning(`perf-gate: could not file the alert issues (${error2.message}); they are in the job summary. The token needs issues: write.`);
+    return;
   }
+  if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
+}
+async function bisectAlerts(settings, created, alerts, config, budgets, github, deps) {
+  await deps.log.group("perf-gate: bisect the new alerts", async () => {
+    const bisects = await bisectNewAlerts(created, alerts, {
+      config,
+      budgets,
+      outDir: join24(settings.outputDir, "bisect"),
+      env: deps.suiteEnv,
+      write: deps.write,
+      now: deps.now,
+      deps: deps.run,
+      cleanups: deps.cleanups
+    });
+    for (const b of bisects) {
+      if ("error" in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
+      else await deps.log.appendSummary(bisectMarkdown(b.report));
+    }
+    try {
+      await commentBisects(github, repoRef(settings), bisects);
+    } catch (error2) {
+      deps.log.warning(`perf-gate: could not comment the bisect on the alert issues (${error2.message}); it is in the job summary`);
+    }
+  });
 }
 function setReportOutputs(log, report2, files) {
   log.setOutput("verdict", report2.verdict);
@@ -72753,6 +72819,7 @@ function readSettings(env, cwd) {
     ab: raw(env, "ab"),
     alert: oneOf(env, "alert", ALERT, "summary"),
     alertWindow: runs(env, "alert-window", 10),
+    alertBisect: bool(env, "alert-bisect", false),
     workingDirectory,
     github: {
       apiUrl,
@@ -72776,6 +72843,9 @@ function readSettings(env, cwd) {
   }
   if (settings.ab !== "" && !/^[A-Za-z0-9._/@^~-]{1,200}$/.test(settings.ab)) {
     throw new InputError(where("ab"), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
+  }
+  if (settings.alertBisect && (mode !== "main" || settings.alert !== "issue")) {
+    throw new InputError(where("alert-bisect"), `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`);
   }
   if (mode === "report" && settings.results.length > 0) {
     throw new InputError(where("results"), "mode: report takes its results from the two-stage artifact; leave results empty");

@@ -16,7 +16,8 @@ import {
   historyLocationOf, measuredRun, openHistoryAt, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
   writeRunFiles, type AbMeasurement, type BaselineQuery, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
 } from '../pipeline/index.js';
-import { fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type MainAlerts } from '../pipeline/main-alerts.js';
+import { bisectNewAlerts, commentBisects, fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type AlertIssueOutcome, type MainAlerts } from '../pipeline/main-alerts.js';
+import { bisectMarkdown } from '../pipeline/bisect.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
@@ -75,7 +76,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   await publishReports(settings, report, measured.current, config, pr, deps);
   const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, measured.current, deps) : null;
   await tellGitHub(settings, report, pr, handoff, deps);
-  if (alerts && settings.alert === 'issue') await fileAlerts(settings, alerts, deps);
+  if (alerts && settings.alert === 'issue') await fileAlerts(settings, alerts, config, budgets, deps);
   if (report.verdict === 'fail') deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report)}`);
   return stepFails(report, settings.failOn) ? EXIT.fail : EXIT.pass;
 }
@@ -306,20 +307,42 @@ function alertLinks(settings: Settings): { repositoryUrl: string | null } {
   return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
 }
 
-/** `alert: issue`: one issue per alert. A failure is a warning; the run is already stored. */
-async function fileAlerts(settings: Settings, alerts: MainAlerts, deps: ActionDeps): Promise<void> {
+/** `alert: issue`: one issue per alert, and with `alert-bisect` each new one bisected. A failure is a warning; the run is already stored. */
+async function fileAlerts(settings: Settings, alerts: MainAlerts, config: PerfGateConfig | null, budgets: Budgets, deps: ActionDeps): Promise<void> {
   const { github, log } = deps;
   if (!github) {
     log.warning('perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary');
     return;
   }
+  let created: AlertIssueOutcome['created'];
   try {
     const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
     const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
     log.info(['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '));
+    created = outcome.created;
   } catch (error) {
     log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
+    return;
   }
+  if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
+}
+
+/** `alert-bisect`: the commit of each newly opened alert, on its issue and in the job summary. */
+async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['created'], alerts: MainAlerts, config: PerfGateConfig, budgets: Budgets, github: GitHubApi, deps: ActionDeps): Promise<void> {
+  await deps.log.group('perf-gate: bisect the new alerts', async () => {
+    const bisects = await bisectNewAlerts(created, alerts, {
+      config, budgets, outDir: join(settings.outputDir, 'bisect'), env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
+    });
+    for (const b of bisects) {
+      if ('error' in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
+      else await deps.log.appendSummary(bisectMarkdown(b.report));
+    }
+    try {
+      await commentBisects(github, repoRef(settings), bisects);
+    } catch (error) {
+      deps.log.warning(`perf-gate: could not comment the bisect on the alert issues (${(error as Error).message}); it is in the job summary`);
+    }
+  });
 }
 
 function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles): void {

@@ -62,6 +62,8 @@ export interface Settings {
   alert: (typeof ALERT)[number];
   /** The last runs whose change points count as new for the alert. */
   alertWindow: number;
+  /** With alert: issue, bisect each newly opened alert's commit range and comment the culprit on the issue. */
+  alertBisect: boolean;
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */
@@ -180,6 +182,7 @@ export function readSettings(env: Env, cwd: string): Settings {
     ab: raw(env, 'ab'),
     alert: oneOf(env, 'alert', ALERT, 'summary'),
     alertWindow: runs(env, 'alert-window', 10),
+    alertBisect: bool(env, 'alert-bisect', false),
     workingDirectory,
     github: {
       apiUrl,
@@ -203,6 +206,10 @@ export function readSettings(env: Env, cwd: string): Settings {
   }
   if (settings.ab !== '' && !/^[A-Za-z0-9._/@^~-]{1,200}$/.test(settings.ab)) {
     throw new InputError(where('ab'), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
+  }
+  if (settings.alertBisect && (mode !== 'main' || settings.alert !== 'issue')) {
+    // The issue remembers that its step was bisected; without one, every run in the window would bisect it again.
+    throw new InputError(where('alert-bisect'), `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`);
   }
   if (mode === 'report' && settings.results.length > 0) {
     throw new InputError(where('results'), 'mode: report takes its results from the two-stage artifact; leave results empty');

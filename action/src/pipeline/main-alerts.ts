@@ -3,14 +3,20 @@
  * points of the testbed's history, the regressions among the last runs beyond
  * the budgets' tolerance (gate/main-alerts.ts), their words
  * (report/main-alert.ts), and — with `alert: issue` — one GitHub issue each
- * (github/alert-issues.ts).
+ * (github/alert-issues.ts); with `alert-bisect`, each new issue's commit
+ * range narrowed to one commit by `perf-gate bisect` (pipeline/bisect.ts),
+ * its evidence commented on the issue.
  */
+import { join } from 'node:path';
 import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
 import { mainAlerts, reversalOf, type MainAlert } from '../gate/main-alerts.js';
 import type { Budgets } from '../model/index.js';
 import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks } from '../report/main-alert.js';
 import { syncAlertIssues, type AlertIssueOutcome, type AlertIssueText, type AlertMark } from '../github/alert-issues.js';
-import type { GitHubApi, RepoRef } from '../github/client.js';
+import type { GitHubApi, IssueInfo, RepoRef } from '../github/client.js';
+import { readAlertMarker } from '../github/alert-issues.js';
+import { bisect, type BisectRequest, type BisectReport } from './bisect.js';
+import { bisectIssueComment } from '../report/main-alert.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
 import type { HistoryStore } from '../store/history/index.js';
 
@@ -57,4 +63,44 @@ export function fileAlertIssues(api: GitHubApi, repo: RepoRef, gate: string, fou
     const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
     return reversal ? reversalComment(reversal, links) : null;
   });
+}
+
+/** What bisecting an alert needs besides the alert: bisect's own request, less the range and the series. */
+export type AlertBisectRequest = Omit<BisectRequest, 'good' | 'bad' | 'benchmark' | 'metric' | 'suite' | 'outDir'> & { outDir: string };
+
+/** One alert issue's bisect: the report, or why there is none. */
+export type AlertBisect = { issue: IssueInfo; alert: MainAlert; report: BisectReport } | { issue: IssueInfo; alert: MainAlert; error: string };
+
+/**
+ * Bisects the commit range of every alert whose issue was just opened
+ * (`created`), one after the other, each into `<outDir>/bisect-<n>/`. A
+ * bisect that cannot run (the range not in the checkout, the suite failing
+ * at an end) is an error for that alert only, reported on its issue.
+ */
+export async function bisectNewAlerts(created: readonly IssueInfo[], found: MainAlerts, request: AlertBisectRequest): Promise<AlertBisect[]> {
+  const out: AlertBisect[] = [];
+  for (const issue of created) {
+    const key = readAlertMarker(issue.body)?.key;
+    const alert = found.alerts.find((a) => a.key === key);
+    if (alert === undefined) continue;
+    try {
+      const report = await bisect({
+        ...request,
+        good: alert.row.previousCommit,
+        bad: alert.row.commit,
+        benchmark: alert.row.benchmark,
+        metric: alert.row.metric,
+        outDir: join(request.outDir, `bisect-${issue.number}`),
+      });
+      out.push({ issue, alert, report });
+    } catch (error) {
+      out.push({ issue, alert, error: (error as Error).message });
+    }
+  }
+  return out;
+}
+
+/** Posts each bisect's outcome and evidence on its alert's issue. */
+export async function commentBisects(api: GitHubApi, repo: RepoRef, bisects: readonly AlertBisect[]): Promise<void> {
+  for (const b of bisects) await api.createIssueComment(repo, b.issue.number, bisectIssueComment('report' in b ? { report: b.report } : { error: b.error }));
 }

@@ -5,7 +5,9 @@
  * (perf-gate bisect, or git bisect run). Benchmark ids are untrusted text:
  * escaped everywhere, and never put in a shell line unquoted.
  */
+import type { BisectReport } from '../gate/bisect-steps.js';
 import type { ChangeRow } from '../gate/change-rows.js';
+import { bisectMarkdown } from './bisect.js';
 import type { MainAlert } from '../gate/main-alerts.js';
 import { escapeMarkdown } from './escape-markdown.js';
 import { formatChange, formatP, formatPercent, formatTolerance, formatValue, plural, scaleFor, shortCommit } from './format.js';
@@ -102,4 +104,12 @@ export function alertIssueBody(alert: MainAlert, previous: PreviousPlace | null,
 /** The comment that closes an issue whose step a later one reversed. */
 export function reversalComment(reversal: ChangeRow, links: AlertLinks): string {
   return `A later step reversed this one: ${escapeMarkdown(reversal.benchmark)} (${escapeMarkdown(reversal.metric)}) changed ${formatChange(reversal.change, reversal.interval)} at ${range(reversal, links)} (${formatP(reversal.pValue)}). Closing.`;
+}
+
+/** The comment `alert-bisect` posts on a new alert issue: bisect's outcome and evidence, or why it could not run. */
+export function bisectIssueComment(result: { report: BisectReport } | { error: string }): string {
+  if ('error' in result) {
+    return `perf-gate could not bisect this range: ${escapeMarkdown(result.error)}\n\nRun the \`perf-gate bisect\` line above on a checkout with the range's commits.\n`;
+  }
+  return `perf-gate bisected this range (each step measured interleaved against the good end):\n\n${bisectMarkdown(result.report)}`;
 }

@@ -71291,21 +71291,28 @@ var GitHubError = class extends Error {
   status;
   name = "GitHubError";
 };
-function failedAnswer(error2) {
+function failedAnswer(error2, timeoutMs) {
   const e = typeof error2 === "object" && error2 !== null ? error2 : {};
+  if (e.cause?.name === "TimeoutError") return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
   const data2 = e.response?.data;
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
+var DEFAULT_REQUEST_TIMEOUT_MS = 6e4;
+function timedFetch(timeoutMs) {
+  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+}
 var defaultSleep = (ms) => new Promise((resolve16) => setTimeout(resolve16, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const sleep = options.sleep ?? defaultSleep;
   const octokit = new GitHub(
     getOctokitOptions(options.token, {
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       userAgent: options.userAgent ?? "perf-gate",
-      request: { redirect: "manual" }
+      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here.
+      request: { redirect: "manual", fetch: timedFetch(timeoutMs) }
     })
   );
   octokit.hook.wrap("request", async (request2, requestOptions) => {
@@ -71313,12 +71320,12 @@ function createGitHubClient(options) {
       try {
         return await request2(requestOptions);
       } catch (error2) {
-        const answer = failedAnswer(error2);
+        const answer = failedAnswer(error2, timeoutMs);
         const idempotent = String(requestOptions.method).toUpperCase() !== "POST";
         const delay = idempotent || isSecondaryRateLimit(answer) ? retryDelay(answer, attempt, policy) : null;
         if (delay === null) throw error2;
         options.onRetry?.(
-          `GitHub answered ${answer.status ?? "nothing"} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`
+          `GitHub ${answer.status ? `answered ${answer.status}` : `did not answer (${answer.message || "no connection"})`} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`
         );
         await sleep(delay);
       }
@@ -71329,7 +71336,7 @@ function createGitHubClient(options) {
       return await call();
     } catch (error2) {
       if (error2 instanceof GitHubError) throw error2;
-      const answer = failedAnswer(error2);
+      const answer = failedAnswer(error2, timeoutMs);
       throw new GitHubError(`${what}: ${answer.status ? `HTTP ${answer.status} ` : ""}${answer.message}`.trim(), answer.status ?? 0);
     }
   };
@@ -71784,8 +71791,12 @@ async function upsertStickyComment(api, request2) {
   }
   const resolved = previous?.verdict === "fail" && request2.state.verdict === "pass";
   if (plan.action === "update") {
-    const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
-    return { action: "updated", url: updated.url, resolved };
+    try {
+      const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
+      return { action: "updated", url: updated.url, resolved };
+    } catch (error2) {
+      if (!(error2 instanceof GitHubError && error2.status === 404)) throw error2;
+    }
   }
   const created = await api.createIssueComment(request2.repo, request2.pullRequest, body);
   return { action: "created", url: created.url, resolved };

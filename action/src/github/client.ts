@@ -109,6 +109,8 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Told about every retry, for the log. */
   onRetry?: (message: string) => void;
+  /** Gives up on a request that has not been answered in this long (ms); default DEFAULT_REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
   userAgent?: string;
 }
 
@@ -130,8 +132,10 @@ interface OctokitLikeError {
   response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
 }
 
-function failedAnswer(error: unknown): FailedAnswer {
+function failedAnswer(error: unknown, timeoutMs?: number): FailedAnswer {
   const e = (typeof error === 'object' && error !== null ? error : {}) as OctokitLikeError;
+  // A timeout reaches here as Octokit's "500" with the abort as its cause: no answer came, which the policy treats like a dropped connection.
+  if ((e as { cause?: { name?: string } }).cause?.name === 'TimeoutError') return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
   const data = e.response?.data;
   const apiMessage =
     typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
@@ -140,17 +144,32 @@ function failedAnswer(error: unknown): FailedAnswer {
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ''} ${apiMessage}`.trim() };
 }
 
+/**
+ * A request GitHub has not answered in a minute is given up: without a limit a
+ * stalled connection holds the job until the workflow's own timeout (six
+ * hours by default). The retry policy then decides: a GET or PATCH is sent
+ * again, a POST is not (GitHub may have stored it).
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** fetch with a time limit on the whole exchange, headers and body. */
+function timedFetch(timeoutMs: number): typeof fetch {
+  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+}
+
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the GitHub client. No request is made until a method is called. */
 export function createGitHubClient(options: ClientOptions): GitHubApi {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const sleep = options.sleep ?? defaultSleep;
   const octokit = new GitHub(
     getOctokitOptions(options.token, {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       userAgent: options.userAgent ?? 'perf-gate',
-      request: { redirect: 'manual' },
+      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here.
+      request: { redirect: 'manual', fetch: timedFetch(timeoutMs) },
     }),
   );
   octokit.hook.wrap('request', async (request, requestOptions) => {
@@ -158,7 +177,7 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
       try {
         return await request(requestOptions);
       } catch (error) {
-        const answer = failedAnswer(error);
+        const answer = failedAnswer(error, timeoutMs);
         // A POST creates something (a comment, a check run) and is not idempotent.
         // GitHub often stores it and then answers 502/504, or the connection drops
         // after the write: retrying would post a duplicate. So a POST is retried
@@ -168,7 +187,7 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
         const delay = idempotent || isSecondaryRateLimit(answer) ? retryDelay(answer, attempt, policy) : null;
         if (delay === null) throw error;
         options.onRetry?.(
-          `GitHub answered ${answer.status ?? 'nothing'} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`,
+          `GitHub ${answer.status ? `answered ${answer.status}` : `did not answer (${answer.message || 'no connection'})`} to ${String(requestOptions.method)} ${String(requestOptions.url)}; retry ${attempt + 1} of ${policy.retries} in ${Math.round(delay / 100) / 10} s`,
         );
         await sleep(delay);
       }
@@ -180,7 +199,7 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
       return await call();
     } catch (error) {
       if (error instanceof GitHubError) throw error;
-      const answer = failedAnswer(error);
+      const answer = failedAnswer(error, timeoutMs);
       throw new GitHubError(`${what}: ${answer.status ? `HTTP ${answer.status} ` : ''}${answer.message}`.trim(), answer.status ?? 0);
     }
   };

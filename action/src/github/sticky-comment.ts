@@ -7,7 +7,7 @@
  * the result, which makes "✅ resolved" and `comment: on-change` possible
  * without parsing the report back.
  */
-import type { GitHubApi, IssueComment, RepoRef } from './client.js';
+import { GitHubError, type GitHubApi, type IssueComment, type RepoRef } from './client.js';
 
 /** GitHub's limit for an issue comment body, in characters. */
 export const MAX_COMMENT_CHARS = 65_536;
@@ -120,8 +120,13 @@ export async function upsertStickyComment(api: GitHubApi, request: StickyRequest
   }
   const resolved = previous?.verdict === 'fail' && request.state.verdict === 'pass';
   if (plan.action === 'update') {
-    const updated = await api.updateIssueComment(request.repo, plan.commentId, body);
-    return { action: 'updated', url: updated.url, resolved };
+    try {
+      const updated = await api.updateIssueComment(request.repo, plan.commentId, body);
+      return { action: 'updated', url: updated.url, resolved };
+    } catch (error) {
+      // Deleted between the listing and the update (someone removed it): post it again, as a first run would.
+      if (!(error instanceof GitHubError && error.status === 404)) throw error;
+    }
   }
   const created = await api.createIssueComment(request.repo, request.pullRequest, body);
   return { action: 'created', url: created.url, resolved };

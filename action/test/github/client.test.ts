@@ -199,6 +199,51 @@ describe('retries', () => {
   });
 });
 
+describe('faults', () => {
+  const quick = (token: string): GitHubApi => createGitHubClient({ baseUrl: gh.url, token, timeoutMs: 300, sleep: async (ms) => void delays.push(ms) });
+
+  test('a GET that GitHub never answers is given up at the timeout and sent again', async () => {
+    gh.failNext('issues/list-comments', { status: 504, message: 'too late', hangMs: 2000 });
+    const started = performance.now();
+    const comments = await quick('pat-bot').listIssueComments(repo, 40);
+    assert.deepEqual(comments, []);
+    assert.ok(performance.now() - started < 1500, 'the stalled request did not hold the client');
+    assert.equal(delays.length, 1, 'one retry');
+  });
+
+  test('a POST that GitHub never answers is given up and not sent again (it may have been stored)', async () => {
+    gh.failNext('issues/create-comment', { status: 504, message: 'too late', hangMs: 2000 });
+    await assert.rejects(quick('pat-bot').createIssueComment(repo, 41, 'x'), /no answer in 0.3 s/);
+    assert.deepEqual(delays, []);
+  });
+
+  test('a sticky comment deleted between listing and updating is posted again, once', async () => {
+    const api = client('pat-bot');
+    const s: MarkerState = { verdict: 'fail', digest: '4242' };
+    const first = await upsertStickyComment(api, { repo, pullRequest: 42, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'first') });
+    const id = gh.comments.find((c) => c.issue === 42)!.id;
+    gh.beforeNext('issues/update-comment', () => gh.comments.splice(gh.comments.findIndex((c) => c.id === id), 1));
+    const second = await upsertStickyComment(api, { repo, pullRequest: 42, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'second') });
+    assert.equal(first.action, 'created');
+    assert.equal(second.action, 'created');
+    const left = gh.comments.filter((c) => c.issue === 42);
+    assert.equal(left.length, 1, 'exactly one sticky comment');
+    assert.match(left[0]!.body, /^second/);
+    assert.ok(gh.requests.some((r) => r.operationId === 'issues/update-comment' && r.status === 404), 'the update met the deletion');
+  });
+
+  test('an expired token (401) is not retried and names the status', async () => {
+    await assert.rejects(client('expired-token').listIssueComments(repo, 43), (e: Error & { status?: number }) => e.status === 401 && /Bad credentials/.test(e.message));
+    assert.deepEqual(delays, []);
+  });
+
+  test('a body GitHub refuses as too long (422) is not retried', async () => {
+    gh.failNext('issues/create-comment', { status: 422, message: 'Validation Failed: body is too long (maximum is 65536 characters)' });
+    await assert.rejects(client('pat-bot').createIssueComment(repo, 44, 'x'), /422.*too long/);
+    assert.deepEqual(delays, []);
+  });
+});
+
 describe('check run', () => {
   test('sends 120 annotations in batches of at most 50', async () => {
     const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({

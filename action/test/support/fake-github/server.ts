@@ -6,7 +6,7 @@
  * the description is answered 422 and recorded in `violations`; tests assert
  * that list is empty, so an invalid request can never pass unnoticed.
  *
- * Faults (5xx, secondary rate limits) are injected per operation with
+ * Faults (5xx, secondary rate limits, stalls) are injected per operation with
  * `failNext`; their bodies are validated against the spec's basic-error schema.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -73,6 +73,8 @@ export interface Fault {
   status: number;
   headers?: Record<string, string>;
   message: string;
+  /** Wait this long before answering (a stalled GitHub; the client's timeout should fire first). */
+  hangMs?: number;
 }
 
 export interface RecordedRequest {
@@ -99,6 +101,8 @@ export interface FakeGitHub {
   violations: string[];
   /** Queue a fault for the next request to an operation (by operationId, e.g. "issues/create-comment"). */
   failNext(operationId: string, fault: Fault): void;
+  /** Run `change` just before the next request to an operation is handled (a race: someone deletes the comment between list and update). */
+  beforeNext(operationId: string, change: () => void): void;
   /** Adds a comment as if written by `user` (to test that other people's comments are left alone). */
   addComment(repo: string, issue: number, user: FakeUser, body: string): StoredComment;
   addPull(repo: string, pull: StoredPull): void;
@@ -154,8 +158,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   const api: OpenAPIBackend = await githubApi();
   const validateBasicError = new Ajv({ strict: false, allErrors: true }).compile(basicErrorSchema());
   const faults = new Map<string, Fault[]>();
+  const races = new Map<string, (() => void)[]>();
   let nextId = 1000;
-  const state: Omit<FakeGitHub, 'url' | 'close' | 'failNext' | 'addComment' | 'addPull'> = {
+  const state: Omit<FakeGitHub, 'url' | 'close' | 'failNext' | 'beforeNext' | 'addComment' | 'addPull'> = {
     tokens: new Map(),
     readOnly: new Set(),
     comments: [],
@@ -446,7 +451,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         sendChecked(operation, operationId, { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' } });
         return;
       }
+      races.get(operationId)?.shift()?.();
       const fault = faults.get(operationId)?.shift();
+      if (fault?.hangMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.hangMs));
       if (fault) {
         const faultAnswer: Answer = {
           status: fault.status,
@@ -476,6 +483,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     failNext(operationId, fault) {
       if (!api.getOperation(operationId)) throw new Error(`no operation ${operationId}`);
       faults.set(operationId, [...(faults.get(operationId) ?? []), fault]);
+    },
+    beforeNext(operationId, change) {
+      if (!api.getOperation(operationId)) throw new Error(`no operation ${operationId}`);
+      races.set(operationId, [...(races.get(operationId) ?? []), change]);
     },
     addComment(repo, issue, user, body) {
       const comment: StoredComment = { id: nextId++, issue, body, user, created_at: TIME, updated_at: TIME };

@@ -8,10 +8,10 @@
  *
  *   npx tsx bench/fuzz/main.ts [--seconds 10] [--hang-seconds 10] [--seed N] [--only SUBSTRING] [--out DIR]
  *
- * Exits 1 when anything was found. Coverage-guided fuzzing (@jazzer.js) was
- * the first choice; its native part is fetched from outside the package
- * registries at install time, which this project's machines cannot do
- * (docs/reliability.md).
+ * Exits 1 when anything was found. Coverage-guided fuzzing (@jazzer.js/core)
+ * was the first choice: it installs, but its prebuilt libFuzzer module needs
+ * glibc 2.38 and Debian 12 has 2.36, and building it (cmake-js) fetches
+ * Node's headers from outside the package registries (docs/reliability.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -14,6 +14,9 @@ const EVIL = [
   '@someone please look',
   'back`tick` ```fence',
   '$(touch pwned) `touch pwned`',
+  '<img src=x onerror=alert(1)> <script>alert(1)</script>',
+  'right\u202Eto-left and zero\u200Bwidth',
+  `very-long-${'x'.repeat(3000)}`,
 ];
 
 let gh: FakeGitHub;
@@ -65,6 +68,9 @@ test('hostile benchmark names are escaped in the comment and never reach a shell
   assert.equal(body.includes('@someone'), false, 'no live mention');
   assert.equal(body.includes('`tick`'), false, 'no code span from a name');
   assert.equal(body.includes('$(touch pwned)'), false, 'the name is shown with entities, not as raw text');
+  assert.equal(/<img|<script/i.test(body), false, 'no HTML element from a name');
+  assert.equal(body.includes('\u202E'), false, 'no bidi override: the name reads as written');
+  assert.ok(body.includes('very-long-'), 'a 3,000-character name is shown');
   // Every table row has as many cell separators as its header.
   const tableLines = body.split('\n').filter((l) => l.startsWith('| '));
   assert.ok(tableLines.length >= EVIL.length + 2);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readSettings, inputVariable } from '../../src/action/settings.js';
+import { describeSettings, readSettings, inputVariable } from '../../src/action/settings.js';
 import { InputError } from '../../src/model/index.js';
 
 const base = { GITHUB_WORKSPACE: '/ws', RUNNER_TEMP: '/tmp/rt', GITHUB_REPOSITORY: 'acme/x' };
@@ -68,4 +68,17 @@ test('a gate name that could break the marker is refused', () => {
 
 test('mode report refuses results given directly', () => {
   assert.throws(() => readSettings(withInputs({ mode: 'report', results: 'x.json' }), '/'), /results/);
+});
+
+test('the settings as logged never show the token', () => {
+  const lines = describeSettings(readSettings(withInputs({ 'github-token': 'ghs-very-secret-123' }), '/'));
+  assert.ok(lines.includes('token: ***'), lines.join('\n'));
+  assert.ok(lines.every((l) => !l.includes('ghs-very-secret-123')));
+});
+
+test('alert-bisect needs mode main and alert: issue, and is off by default', () => {
+  assert.equal(readSettings(base, '/').alertBisect, false);
+  assert.equal(readSettings(withInputs({ mode: 'main', alert: 'issue', 'alert-bisect': 'true' }), '/').alertBisect, true);
+  assert.throws(() => readSettings(withInputs({ mode: 'main', 'alert-bisect': 'true' }), '/'), (e: InputError) => /alert-bisect/.test(e.message) && /alert: issue/.test(e.message));
+  assert.throws(() => readSettings(withInputs({ mode: 'main', alert: 'issue', 'alert-bisect': 'yes' }), '/'), InputError);
 });

@@ -62883,7 +62883,7 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/publish.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6, writeFileSync } from "node:fs";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6 } from "node:fs";
 import { dirname as dirname4, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/gate/release-model.ts
@@ -64572,7 +64572,7 @@ function prepareOutputs(outputs, cwd) {
 }
 function writeReport(path2, flag, text) {
   try {
-    writeFileSync(path2, text);
+    writeFileAtomic(path2, text);
   } catch (error2) {
     throw new InputError(`${flag} ${JSON.stringify(path2)}`, `cannot write the report: ${describeFsError(error2)}`);
   }

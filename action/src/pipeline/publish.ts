@@ -5,7 +5,7 @@
  * request comment and the check run's title, summary and annotations. Files
  * are written atomically; the faces decide only where the text goes.
  */
-import { accessSync, closeSync, constants, mkdirSync, openSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, openSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { GateReport } from '../gate/index.js';
 import type { CheckRunAnnotation } from '../github/client.js';
@@ -146,10 +146,14 @@ export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
   prepareOutputPaths(Object.entries(outputs).map(([flag, path]) => ({ flag: `--${flag}`, path, kind: 'file' as const })), cwd);
 }
 
-/** Writes a report file; a path that cannot take it (a folder, no permission) is unusable input naming the flag. */
+/**
+ * Writes a report file, atomically: a full disk or a killed process leaves
+ * the previous report whole rather than a truncated one. A path that cannot
+ * take it (a folder, no permission, no space) is unusable input naming the flag.
+ */
 function writeReport(path: string, flag: string, text: string): void {
   try {
-    writeFileSync(path, text);
+    writeFileAtomic(path, text);
   } catch (error) {
     throw new InputError(`${flag} ${JSON.stringify(path)}`, `cannot write the report: ${describeFsError(error)}`);
   }

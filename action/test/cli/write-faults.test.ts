@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+
+/**
+ * The file system failing under a write (docs/reliability.md): a disk that
+ * fills up, a folder the user may not write, a read-only mount. Each is real:
+ * a 64 KiB tmpfs filled to the last byte, a run as user nobody (root writes
+ * anywhere), a tmpfs mounted read-only; the tests run as root, as CI does.
+ * The command stops with exit 2 naming the flag, the path and the cause; the
+ * previous file at that path is left whole (every write goes through a
+ * temporary file and a rename); no temporary file is left behind.
+ */
+const HYPERFINE = new URL('../fixtures/hyperfine/two-commands.json', import.meta.url).pathname;
+const PREVIOUS = '{"previous": "report, whole"}\n';
+/** Runs `fn` with a tmpfs mounted at `dir`, unmounted afterwards whatever happens (before the temporary folder is removed). */
+async function withTmpfs(dir: string, options: string, fn: (mount: string) => Promise<void>): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]);
+  try {
+    await fn(dir);
+  } finally {
+    execFileSync('umount', [dir]);
+  }
+}
+
+function leftovers(dir: string): string[] {
+  return readdirSync(dir).filter((n) => n.includes('.tmp-'));
+}
+
+test('a full disk: exit 2 naming --json and "no space left", the previous report whole, no temporary file', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
+  await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
+    writeFileSync(join(disk, 'report.json'), PREVIOUS);
+    // Fill what is left: the report of two benchmarks needs a few KB.
+    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(disk, 'filler')} || true`]);
+    const r = await runCli(['compare', '--current', 'current.json', '--json', join(disk, 'report.json')], work);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--json ".*report\.json": cannot write the report: no space left on the device/);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    assert.equal(readFileSync(join(disk, 'report.json'), 'utf8'), PREVIOUS);
+    assert.deepEqual(leftovers(disk), []);
+  });
+});
+
+test('a full disk under a stored ResultSet (convert --out): exit 2, the previous file whole', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
+  await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
+    writeFileSync(join(disk, 'results.json'), PREVIOUS);
+    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(disk, 'filler')} || true`]);
+    const r = await runCli(['convert', '--to', 'resultset', '--input', 'current.json', '--out', join(disk, 'results.json')], work);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--out ".*results\.json".*no space left on the device/);
+    assert.equal(readFileSync(join(disk, 'results.json'), 'utf8'), PREVIOUS);
+    assert.deepEqual(leftovers(disk), []);
+  });
+});
+
+test('a folder the user may not write (EACCES, as user nobody): exit 2 naming the cause, the previous report whole', async () => {
+  const work = tempDir();
+  chmodSync(work, 0o755);
+  writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
+  chmodSync(join(work, 'current.json'), 0o644);
+  const locked = join(work, 'locked');
+  mkdirSync(locked, { mode: 0o755 });
+  writeFileSync(join(locked, 'report.md'), PREVIOUS);
+  const outside = join(work, 'home');
+  mkdirSync(outside);
+  chownSync(outside, 65534, 65534);
+  const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+  let status = 0;
+  let stderr = '';
+  try {
+    execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'compare', '--current', 'current.json', '--markdown', join(locked, 'report.md')], { cwd: work, env: { PATH: process.env.PATH, HOME: outside }, stdio: 'pipe' });
+  } catch (error) {
+    status = (error as { status: number }).status;
+    stderr = String((error as { stderr: Buffer }).stderr);
+  }
+  assert.equal(status, 2, stderr);
+  assert.match(stderr, /--markdown ".*report\.md".*permission denied/);
+  assert.equal(readFileSync(join(locked, 'report.md'), 'utf8'), PREVIOUS);
+});
+
+test('a read-only results folder (EROFS): exit 2 naming the cause', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
+  await withTmpfs(join(work, 'ro'), 'size=64k,ro', async (ro) => {
+    const r = await runCli(['compare', '--current', 'current.json', '--json', join(ro, 'report.json')], work);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--json ".*report\.json".*read-only/);
+  });
+});

@@ -48341,6 +48341,14 @@ function killGroup(pid, signal) {
   } catch {
   }
 }
+function copyTo(source, sinks) {
+  source.on("data", (chunk) => {
+    const behind = sinks.filter((sink) => !sink.write(chunk));
+    if (behind.length === 0) return;
+    source.pause();
+    void Promise.all(behind.map((sink) => once(sink, "drain"))).then(() => source.resume());
+  });
+}
 async function closeStream(stream) {
   stream.end();
   if (!stream.closed) await once(stream, "close");
@@ -48363,11 +48371,8 @@ function processSpawner() {
         stdio: ["ignore", "pipe", "pipe"]
       });
       if (child.pid !== void 0) running.add(child.pid);
-      child.stdout.on("data", (chunk) => {
-        log.write(chunk);
-        out?.write(chunk);
-      });
-      child.stderr.on("data", (chunk) => log.write(chunk));
+      copyTo(child.stdout, out ? [log, out] : [log]);
+      copyTo(child.stderr, [log]);
       const drained = Promise.all([once(child.stdout, "close"), once(child.stderr, "close")]).catch(() => void 0);
       let timedOut = false;
       let killTimer;

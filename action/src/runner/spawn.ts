@@ -80,6 +80,25 @@ async function closeStream(stream: WriteStream): Promise<void> {
   if (!stream.closed) await once(stream, 'close');
 }
 
+/** Seconds between the orphan guard's checks that perf-gate is still alive. */
+const GUARD_INTERVAL_S = 2;
+
+/**
+ * The script that starts a command: a guard in the background, then the
+ * command itself in place of the shell (`exec`, so its pid, exit status and
+ * signal are the group leader's, as with a plain `bash -c`). The guard checks
+ * every GUARD_INTERVAL_S seconds that perf-gate (`parent`) is alive and kills
+ * the whole group when it is not: a perf-gate killed with SIGKILL, which it
+ * cannot catch, would otherwise leave the benchmark running on the machine.
+ * The guard keeps no pipe open and ends with the group. It is started from
+ * a subshell that exits at once, so it is nobody's child: a harness that
+ * waits for all its children (strace, perf stat) would otherwise wait for
+ * the guard, forever.
+ */
+export function orphanGuard(parent: number): string {
+  return `( (while kill -0 ${parent} 2>/dev/null; do sleep ${GUARD_INTERVAL_S}; done; kill -KILL 0) </dev/null >/dev/null 2>&1 & ); exec bash -c "$1"`;
+}
+
 /**
  * Runs commands for real: `bash -c` in its own process group, so a timeout
  * kills the harness and everything it started, and leftovers of a finished
@@ -94,7 +113,8 @@ export function processSpawner(): Spawner {
     async run(request) {
       const log = createWriteStream(request.logPath, { flags: 'a' });
       const out = request.stdoutPath ? createWriteStream(request.stdoutPath) : null;
-      const argv = request.pin ? ['taskset', '-c', request.pin, 'bash', '-c', request.command] : ['bash', '-c', request.command];
+      const shell = ['bash', '-c', orphanGuard(process.pid), 'bash', request.command];
+      const argv = request.pin ? ['taskset', '-c', request.pin, ...shell] : shell;
       const started = performance.now();
       const child = spawn(argv[0]!, argv.slice(1), {
         cwd: request.cwd,

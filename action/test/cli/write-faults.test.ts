@@ -96,3 +96,22 @@ test('a read-only results folder (EROFS): exit 2 naming the cause', async () => 
     assert.match(r.stderr, /--json ".*report\.json".*read-only/);
   });
 });
+
+test('a full disk under the history folder: exit 2 naming the file, the earlier runs kept, no temporary file', async () => {
+  const work = tempDir();
+  writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
+  await withTmpfs(join(work, 'history'), 'size=64k', async (history) => {
+    const first = await runCli(['history', 'add', '--history', history, '--commit', 'a'.repeat(40), '--testbed', 'bed', 'current.json'], work);
+    assert.equal(first.status, 0, first.stderr);
+    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(history, 'filler')} || true`]);
+    const second = await runCli(['history', 'add', '--history', history, '--commit', 'b'.repeat(40), '--testbed', 'bed', 'current.json'], work);
+    assert.equal(second.status, 2, second.stderr);
+    assert.match(second.stderr, /bed\/.*: cannot write this history file: no space left on the device; the history is unchanged/);
+    assert.doesNotMatch(second.stderr, /internal error/);
+    const list = await runCli(['history', 'list', '--history', history], work);
+    assert.equal(list.status, 0, list.stderr);
+    assert.match(list.stdout, /a{12}/);
+    assert.doesNotMatch(list.stdout, /b{12}/);
+    assert.deepEqual(readdirSync(history, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-')), []);
+  });
+});

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { processSpawner, type SpawnRequest } from '../../src/runner/spawn.js';
@@ -17,10 +17,10 @@ function request(dir: string, command: string, extra: Partial<SpawnRequest> = {}
   return { command, cwd: dir, env: { PATH: process.env.PATH ?? '' }, timeoutSeconds: 20, logPath: join(dir, 'log'), stdoutPath: null, outputPath: null, pin: null, ...extra };
 }
 
-/** Processes whose command line contains `marker`, other than pgrep itself. */
-function processesWith(marker: string): string[] {
+/** `sleep` processes whose whole command line is `command` (not the shells or node processes that mention it). */
+function processesWith(command: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+    return execFileSync('pgrep', ['-f', `^${command.replace(/\./g, '\\.')}$`], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -47,6 +47,20 @@ describe('misbehaving benchmarks', () => {
     assert.ok(seconds < 10, `stopped after ${seconds.toFixed(1)} s (timeout 1 s, then SIGTERM and SIGKILL)`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(processesWith(`sleep ${marker}`), []);
+  });
+
+  test('perf-gate killed with SIGKILL mid-suite: the orphan guard stops the benchmark within seconds', async () => {
+    const marker = `419.${process.pid}`;
+    const spawner = new URL('../../src/runner/spawn.ts', import.meta.url).pathname;
+    // A perf-gate of its own (a node process running the spawner), killed while its benchmark sleeps.
+    const code = `import { processSpawner } from ${JSON.stringify(spawner)}; await processSpawner().run({ command: 'sleep ${marker} & sleep ${marker}', cwd: ${JSON.stringify(dir)}, env: { PATH: process.env.PATH }, timeoutSeconds: 600, logPath: ${JSON.stringify(join(dir, 'killed.log'))}, stdoutPath: null, outputPath: null, pin: null });`;
+    const gate = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: 'ignore' });
+    for (let i = 0; i < 100 && processesWith(`sleep ${marker}`).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(processesWith(`sleep ${marker}`).length, 2, 'the benchmark started');
+    gate.kill('SIGKILL');
+    const killed = performance.now();
+    while (processesWith(`sleep ${marker}`).length > 0 && performance.now() - killed < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(processesWith(`sleep ${marker}`), [], 'no benchmark process outlives the killed perf-gate by 10 s');
   });
 
   test('a benchmark that prints 1 GiB is streamed to its files: perf-gate\'s memory stays bounded', async () => {

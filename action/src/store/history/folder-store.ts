@@ -1,5 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError } from '../../model/index.js';
 import { writeFileAtomic } from '../result-set-file.js';
 import type { Backend, Change, Planner, Snapshot } from './backend.js';
 import type { ValidateResultSet } from './codec.js';
@@ -59,7 +60,7 @@ export function folderBackend(root: string): Backend {
       try {
         const change = await plan(view);
         if (change === undefined) return undefined;
-        for (const { path, bytes } of change.add) writeFileAtomic(join(root, path), bytes);
+        for (const { path, bytes } of change.add) writeHistoryFile(join(root, path), bytes);
         for (const path of change.remove) rmSync(join(root, path), { force: true });
         return change;
       } finally {
@@ -67,6 +68,22 @@ export function folderBackend(root: string): Backend {
       }
     },
   };
+}
+
+/**
+ * One history file, atomically; a file system that refuses it (full, read
+ * only, no permission) is an InputError naming the file, and the store is as
+ * it was: the temporary file is gone and no other file was touched.
+ */
+function writeHistoryFile(path: string, bytes: Uint8Array): void {
+  try {
+    writeFileAtomic(path, bytes);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    const why = { ENOSPC: 'no space left on the device', EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'the file system is read-only' }[code] ?? code;
+    throw new InputError(path, `cannot write this history file: ${why}; the history is unchanged`);
+  }
 }
 
 function subfolders(dir: string): string[] {

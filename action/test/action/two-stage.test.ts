@@ -1,6 +1,6 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
@@ -125,9 +125,12 @@ test('stage two downloads the artifact through the API and updates the same comm
       'pull-request.json': strToU8(readFileSync(join(handoff, 'pull-request.json'), 'utf8')),
       'results.json': strToU8(readFileSync(join(handoff, 'results.json'), 'utf8')),
       '../../escape.txt': strToU8('ignored'),
+      [`${root}/absolute-escape.txt`]: strToU8('ignored'),
     }),
   });
   const result = await runAction(actionPath, reportScenario(ws), { mode: 'report', baseline: 'baseline.json' });
+  // Entries named outside the archive (path traversal, an absolute path) have nowhere to go: nothing is extracted to disk.
+  for (const path of [join(ws, '..', '..', 'escape.txt'), join(ws, '..', 'escape.txt'), join(root, 'absolute-escape.txt'), join(ws, '_temp', 'escape.txt')]) assert.equal(existsSync(path), false, path);
   assert.equal(result.outputs['verdict'], 'fail', result.steps[0]?.stderr);
   assert.equal(gh.comments.filter((c) => c.issue === 21).length, 1, 'the sticky comment was updated, not duplicated');
   assert.ok(gh.requests.some((r) => r.operationId === 'actions/download-artifact' && r.status === 302));

@@ -55,6 +55,29 @@ describe('adapters ignore what does not matter', () => {
   }
 });
 
+describe('text formats ignore line endings and trailing blank lines', () => {
+  for (const target of adapterTargets()) {
+    const textSeeds = target.seeds.filter((s) => {
+      try {
+        JSON.parse(s.text);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (textSeeds.length === 0) continue;
+    const format = target.name.replace('adapter ', '');
+    test(`${target.name}: CRLF line endings and extra blank lines at the end leave the parse unchanged`, () => {
+      for (const seed of textSeeds) {
+        const expected = parseInput(fileInput(seed.path, seed.text), format);
+        for (const text of [seed.text.replace(/\r?\n/g, '\r\n'), seed.text.replace(/\n*$/, '\n\n\n')]) {
+          assert.deepEqual(parseInput(fileInput(seed.path, text), format), expected, seed.path);
+        }
+      }
+    });
+  }
+});
+
 describe('adapters bound what one input costs', () => {
   const TEN_MB = 'x'.repeat(10 * 1024 * 1024);
   for (const target of adapterTargets()) {

@@ -47217,7 +47217,7 @@ var require_dist2 = __commonJS({
 });
 
 // action/src/cli.ts
-import { realpathSync as realpathSync3 } from "node:fs";
+import { realpathSync as realpathSync4 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // action/src/model/result-set.ts
@@ -55505,6 +55505,11 @@ function parseElapsed(text) {
   return parts.reduce((acc, p) => acc * 60 + Number(p), 0);
 }
 
+// action/src/adapters/text-lines.ts
+function textLines(text, limit3) {
+  return text.split("\n", limit3).map((line) => line.trimEnd());
+}
+
 // action/src/adapters/massif.ts
 var FIELDS = ["time", "mem_heap_B", "mem_heap_extra_B", "mem_stacks_B", "heap_tree"];
 var massifAdapter = {
@@ -55517,7 +55522,7 @@ var massifAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a massif.out file (desc:, cmd:, time_unit:, snapshots)");
-    const lines = text.split("\n");
+    const lines = textLines(text);
     let cmd;
     const snapshots = [];
     let current;
@@ -55665,7 +55670,7 @@ function cachegrindMetrics(events) {
 var COST_LINE = /^\d+(?: \d+)*$/;
 var NAME_LINE = /^(?:fl|fi|fe|fn|ob)=/;
 function readTotals(text, path2) {
-  const lines = text.split("\n");
+  const lines = textLines(text);
   let cmd;
   let inCmd = false;
   let events;
@@ -56128,7 +56133,7 @@ function number(text) {
   return Number(text.replace(/,/g, ""));
 }
 function parseText(text, path2) {
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = textLines(text);
   const results = /* @__PURE__ */ new Map();
   let running = 0;
   let finished = 0;
@@ -56851,7 +56856,7 @@ function timeMetric(samples, mean2, stddev2, sourceUnit) {
   return { time: buildMetric("time", "s", { summary: summary3 }, { sourceUnit }) };
 }
 function parseConsole(text, path2) {
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = textLines(text);
   const results = new Results(path2);
   let testCase;
   let inTable = false;
@@ -57046,7 +57051,7 @@ function metricOf(name, unit, sourceUnit, [low, estimate2, high], n) {
   return buildMetric(name, unit, data2, { sourceUnit });
 }
 function parseReport(text, path2) {
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = textLines(text);
   const results = /* @__PURE__ */ new Map();
   const samples = /* @__PURE__ */ new Map();
   let started;
@@ -57437,14 +57442,13 @@ var dartBenchmarkHarnessAdapter = {
   name: "dart-benchmark-harness",
   detect({ text }) {
     const head = text.slice(0, 65536);
-    if (head.split("\n").some((line) => REPORT.test(line.replace(/\r$/, "")))) return { match: true };
+    if (textLines(head).some((line) => REPORT.test(line))) return { match: true };
     return { match: false, reason: 'no "<Name>(RunTime): <score> us." line (Dart benchmark_harness)' };
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Dart benchmark_harness "<Name>(RunTime): <score> us." lines');
     const scores = /* @__PURE__ */ new Map();
-    text.split("\n").forEach((raw2, i2) => {
-      const line = raw2.replace(/\r$/, "");
+    textLines(text).forEach((line, i2) => {
       const m = REPORT.exec(line);
       if (!m) {
         if (STARTS_LIKE_REPORT.test(line)) {
@@ -57538,7 +57542,7 @@ function timerLine(line) {
 var consoleTimeAdapter = {
   name: "console-time",
   detect({ text }) {
-    const lines = text.split("\n", DETECT_LINES).map((l) => l.replace(/\r$/, "")).filter((l) => l.trim() !== "");
+    const lines = textLines(text, DETECT_LINES).filter((l) => l.trim() !== "");
     if (lines.length === 0) return { match: false, reason: "no lines" };
     const other = lines.find((l) => !timerLine(l));
     if (other !== void 0) return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
@@ -57546,7 +57550,7 @@ var consoleTimeAdapter = {
   },
   parse({ text, path: path2 }) {
     if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected console.time lines ("<label>: <n>ms")');
-    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+    const lines = textLines(text);
     const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== "");
     if (!text.endsWith("\n") && CUT.test(lines[last]) && !timerLine(lines[last])) {
       throw new InputError(path2, `the last line stops inside its time, ${JSON.stringify(lines[last].slice(0, 120))} (the output was cut short)`, last + 1);
@@ -58336,8 +58340,8 @@ function checkRunner(level, runner) {
 }
 
 // action/src/pipeline/inputs.ts
-import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync5, statSync as statSync4 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync5, realpathSync, statSync as statSync4 } from "node:fs";
+import { dirname as dirname4, resolve as resolve4 } from "node:path";
 
 // action/src/config/budgets.ts
 import { readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
@@ -60502,7 +60506,10 @@ function historyLocationOf(setting) {
 }
 function openHistoryAt(location, repo, appends) {
   const validate5 = (data2, file) => validateResultSet(data2, file);
-  if ("folder" in location) return folderHistory(resolve4(repo, location.folder), validate5);
+  if ("folder" in location) {
+    if (appends) refuseRedirectedFolder(repo, resolve4(repo, location.folder), "history.folder");
+    return folderHistory(resolve4(repo, location.folder), validate5);
+  }
   return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate5);
 }
 function historyStoreAt(request2) {
@@ -60546,11 +60553,34 @@ function storeOf(config, created, history) {
   return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...driftRuns !== null ? { driftRuns } : {} });
 }
 function configuredStore(config, created) {
-  return folderStore({
+  const store = folderStore({
     dir: config.baselines,
     read: (paths) => readResults(paths, { cwd: config.baselines, created }),
     configuredIn: { file: config.file, key: "baselines" }
   });
+  const guarded = () => refuseRedirectedFolder(config.dir, config.baselines, "baselines");
+  return {
+    ...store,
+    checkWritable: async () => (guarded(), store.checkWritable()),
+    record: async (results, part) => (guarded(), store.record(results, part))
+  };
+}
+function refuseRedirectedFolder(repo, folder, key) {
+  const root = realpathOrSelf(resolve4(repo));
+  const lexical = resolve4(folder);
+  if (lexical !== resolve4(repo) && !lexical.startsWith(`${resolve4(repo)}/`)) return;
+  let existing = lexical;
+  while (!existsSync3(existing) && dirname4(existing) !== existing) existing = dirname4(existing);
+  const real = realpathOrSelf(existing);
+  if (real === root || real.startsWith(`${root}/`)) return;
+  throw new InputError(key, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
+}
+function realpathOrSelf(path2) {
+  try {
+    return realpathSync(path2);
+  } catch {
+    return path2;
+  }
 }
 async function readBaseline(request2) {
   let chosen;
@@ -61761,7 +61791,7 @@ function isBencherExport(text) {
 }
 
 // action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync7, realpathSync } from "node:fs";
+import { mkdirSync as mkdirSync7, realpathSync as realpathSync2 } from "node:fs";
 import { join as join16 } from "node:path";
 
 // action/src/derived/expression.ts
@@ -62788,7 +62818,7 @@ function gateClassifier(budgets) {
 }
 function realpath(path2) {
   try {
-    return realpathSync(path2);
+    return realpathSync2(path2);
   } catch {
     return path2;
   }
@@ -62904,7 +62934,7 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 
 // action/src/pipeline/publish.ts
 import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6 } from "node:fs";
-import { dirname as dirname4, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
+import { dirname as dirname5, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/gate/release-model.ts
 var RELEASE_SCHEMA = "perf-gate/release@1";
@@ -64540,11 +64570,11 @@ function statOrNull(path2) {
 }
 function ensureFolder(output, dir) {
   let ancestor = dir;
-  while (statOrNull(ancestor) === null && dirname4(ancestor) !== ancestor) ancestor = dirname4(ancestor);
+  while (statOrNull(ancestor) === null && dirname5(ancestor) !== ancestor) ancestor = dirname5(ancestor);
   const found = statOrNull(ancestor);
   if (found && !found.isDirectory()) throw outputError(output, `${ancestor} is a file, expected a folder`);
   const missing = [];
-  for (let d = dir; d !== ancestor; d = dirname4(d)) missing.unshift(d);
+  for (let d = dir; d !== ancestor; d = dirname5(d)) missing.unshift(d);
   for (const d of missing) {
     try {
       mkdirSync8(d);
@@ -64573,7 +64603,7 @@ function prepareOutputPaths(outputs, cwd) {
     const existing = statOrNull(abs);
     if (output.kind === "file") {
       if (existing?.isDirectory()) throw outputError(output, "is a folder, expected a file");
-      ensureFolder(output, dirname4(abs));
+      ensureFolder(output, dirname5(abs));
       if (existing) {
         try {
           accessSync2(abs, constants3.W_OK);
@@ -66331,7 +66361,7 @@ var dashboardCommand = {
 import { resolve as resolve14 } from "node:path";
 
 // action/src/pipeline/bisect.ts
-import { realpathSync as realpathSync2 } from "node:fs";
+import { realpathSync as realpathSync3 } from "node:fs";
 import { join as join21, relative as relative7 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
@@ -66510,7 +66540,7 @@ function bisectMarkdown(report2) {
 var DEFAULT_BISECT_METRIC = "time";
 function realpath2(path2) {
   try {
-    return realpathSync2(path2);
+    return realpathSync3(path2);
   } catch {
     return path2;
   }
@@ -73055,7 +73085,7 @@ function isEntryPoint() {
   const arg = process.argv[1];
   if (!arg) return false;
   try {
-    return realpathSync3(arg) === realpathSync3(fileURLToPath(import.meta.url));
+    return realpathSync4(arg) === realpathSync4(fileURLToPath(import.meta.url));
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { textLines } from './text-lines.js';
 
 /**
  * valgrind cachegrind output files (`valgrind --tool=cachegrind --cache-sim=yes
@@ -102,7 +103,7 @@ const NAME_LINE = /^(?:fl|fi|fe|fn|ob)=/;
  * `summary:` totals, which must match the sum of the cost lines.
  */
 export function readTotals(text: string, path: string): CachegrindTotals {
-  const lines = text.split('\n');
+  const lines = textLines(text);
   let cmd: string | undefined;
   let inCmd = false;
   let events: string[] | undefined;

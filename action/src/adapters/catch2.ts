@@ -2,6 +2,7 @@ import { InputError, type BenchmarkResult, type Summary } from '../model/index.j
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { asArray, attr, lineOf, parseXmlDocument, type XmlNode } from './xml-nodes.js';
+import { textLines } from './text-lines.js';
 
 /**
  * Catch2 benchmarks (`BENCHMARK("name") { … };`, v2 with
@@ -87,7 +88,7 @@ function timeMetric(samples: number, mean: number, stddev: number, sourceUnit: s
 }
 
 function parseConsole(text: string, path: string): BenchmarkResult[] {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const lines = textLines(text);
   const results = new Results(path);
   let testCase: string | undefined;
   let inTable = false;

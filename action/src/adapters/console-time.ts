@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { textLines } from './text-lines.js';
 
 /** `label: 0.034ms`, `label: 12ms`, `label: 1.234s`; browsers append ` - timer ended`. */
 const SHORT = /^(.+): (\d+(?:\.\d+)?)(ms|s)(?: - timer ended)?$/;
@@ -46,7 +47,7 @@ export const consoleTimeAdapter: Adapter = {
   name: 'console-time',
 
   detect({ text }: AdapterInput) {
-    const lines = text.split('\n', DETECT_LINES).map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
+    const lines = textLines(text, DETECT_LINES).filter((l) => l.trim() !== '');
     if (lines.length === 0) return { match: false, reason: 'no lines' };
     const other = lines.find((l) => !timerLine(l));
     if (other !== undefined) return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
@@ -55,7 +56,7 @@ export const consoleTimeAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected console.time lines ("<label>: <n>ms")');
-    const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const lines = textLines(text);
     const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== '');
     if (!text.endsWith('\n') && CUT.test(lines[last]!) && !timerLine(lines[last]!)) {
       throw new InputError(path, `the last line stops inside its time, ${JSON.stringify(lines[last]!.slice(0, 120))} (the output was cut short)`, last + 1);

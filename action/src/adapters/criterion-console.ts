@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric, type MetricData } from './build-metric.js';
+import { textLines } from './text-lines.js';
 
 /**
  * criterion.rs's console report: what `cargo bench` prints on stdout, for
@@ -92,7 +93,7 @@ function metricOf(name: string, unit: string, sourceUnit: string, [low, estimate
 }
 
 function parseReport(text: string, path: string): BenchmarkResult[] {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const lines = textLines(text);
   const results = new Map<string, BenchmarkResult>();
   const samples = new Map<string, number>();
   /** A benchmark whose `Benchmarking NAME` line was seen and whose result was not (yet). */

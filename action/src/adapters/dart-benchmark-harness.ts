@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { textLines } from './text-lines.js';
 
 /**
  * A number as Dart's `double.toString()` prints it: `1.0`, `1234.5678`,
@@ -28,15 +29,14 @@ export const dartBenchmarkHarnessAdapter: Adapter = {
 
   detect({ text }: AdapterInput) {
     const head = text.slice(0, 65536);
-    if (head.split('\n').some((line) => REPORT.test(line.replace(/\r$/, '')))) return { match: true };
+    if (textLines(head).some((line) => REPORT.test(line))) return { match: true };
     return { match: false, reason: 'no "<Name>(RunTime): <score> us." line (Dart benchmark_harness)' };
   },
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected Dart benchmark_harness "<Name>(RunTime): <score> us." lines');
     const scores = new Map<string, number[]>();
-    text.split('\n').forEach((raw, i) => {
-      const line = raw.replace(/\r$/, '');
+    textLines(text).forEach((line, i) => {
       const m = REPORT.exec(line);
       if (!m) {
         if (STARTS_LIKE_REPORT.test(line)) {

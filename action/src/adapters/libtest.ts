@@ -2,6 +2,7 @@ import { InputError, shiftDecimal, type BenchmarkError, type BenchmarkResult, ty
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
 import { isRecord, parseJsonLines } from './json-text.js';
+import { textLines } from './text-lines.js';
 
 /**
  * Rust libtest `#[bench]` output from `cargo bench`:
@@ -59,7 +60,7 @@ function number(text: string): number {
 }
 
 function parseText(text: string, path: string): BenchmarkResult[] {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const lines = textLines(text);
   const results = new Map<string, BenchmarkResult>();
   let running = 0;
   let finished = 0;

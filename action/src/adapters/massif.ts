@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { textLines } from './text-lines.js';
 
 const FIELDS = ['time', 'mem_heap_B', 'mem_heap_extra_B', 'mem_stacks_B', 'heap_tree'] as const;
 
@@ -42,7 +43,7 @@ export const massifAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected a massif.out file (desc:, cmd:, time_unit:, snapshots)');
-    const lines = text.split('\n');
+    const lines = textLines(text);
     let cmd: string | undefined;
     const snapshots: Snapshot[] = [];
     let current: Snapshot | undefined;

@@ -5,8 +5,8 @@
  * the conventional ./budgets folder) for both faces, and which store a run's
  * baseline comes from: the one-baseline folder, or the run history.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
 import { loadBudgets } from '../config/budgets.js';
@@ -100,7 +100,10 @@ export function historyLocationOf(setting: HistorySetting): HistoryLocation {
  */
 export function openHistoryAt(location: HistoryLocation, repo: string, appends: boolean): HistoryStore {
   const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);
-  if ('folder' in location) return folderHistory(resolve(repo, location.folder), validate);
+  if ('folder' in location) {
+    if (appends) refuseRedirectedFolder(repo, resolve(repo, location.folder), 'history.folder');
+    return folderHistory(resolve(repo, location.folder), validate);
+  }
   return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate);
 }
 
@@ -176,11 +179,44 @@ export function storeOf(config: PerfGateConfig, created: string, history: Omit<H
 
 /** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */
 export function configuredStore(config: PerfGateConfig, created: string): BaselineStore {
-  return folderStore({
+  const store = folderStore({
     dir: config.baselines,
     read: (paths) => readResults(paths, { cwd: config.baselines, created }),
     configuredIn: { file: config.file, key: 'baselines' },
   });
+  const guarded = (): void => refuseRedirectedFolder(config.dir, config.baselines, 'baselines');
+  return {
+    ...store,
+    checkWritable: async () => (guarded(), store.checkWritable()),
+    record: async (results, part) => (guarded(), store.record(results, part)),
+  };
+}
+
+/**
+ * Refuses to write a store folder that lies inside the repository by its
+ * path but outside it in fact, through a symbolic link somewhere between:
+ * a link committed to the repository would make the main-branch job write
+ * wherever it points. A folder configured outside the repository (an
+ * absolute path in perf-gate.yml) is the user's choice and is written.
+ */
+export function refuseRedirectedFolder(repo: string, folder: string, key: string): void {
+  const root = realpathOrSelf(resolve(repo));
+  const lexical = resolve(folder);
+  if (lexical !== resolve(repo) && !lexical.startsWith(`${resolve(repo)}/`)) return;
+  // The nearest part of the path that exists says where writes would land.
+  let existing = lexical;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const real = realpathOrSelf(existing);
+  if (real === root || real.startsWith(`${root}/`)) return;
+  throw new InputError(key, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 export interface BaselineRequest {

@@ -55,7 +55,7 @@ describe('adapters ignore what does not matter', () => {
   }
 });
 
-describe('text formats ignore line endings and trailing blank lines', () => {
+describe('text formats ignore line endings, trailing spaces and trailing blank lines', () => {
   for (const target of adapterTargets()) {
     const textSeeds = target.seeds.filter((s) => {
       try {
@@ -67,10 +67,10 @@ describe('text formats ignore line endings and trailing blank lines', () => {
     });
     if (textSeeds.length === 0) continue;
     const format = target.name.replace('adapter ', '');
-    test(`${target.name}: CRLF line endings and extra blank lines at the end leave the parse unchanged`, () => {
+    test(`${target.name}: CRLF line endings, spaces at the ends of lines and extra blank lines at the end leave the parse unchanged`, () => {
       for (const seed of textSeeds) {
         const expected = parseInput(fileInput(seed.path, seed.text), format);
-        for (const text of [seed.text.replace(/\r?\n/g, '\r\n'), seed.text.replace(/\n*$/, '\n\n\n')]) {
+        for (const text of [seed.text.replace(/\r?\n/g, '\r\n'), seed.text.replace(/\n/g, '  \n'), seed.text.replace(/\n*$/, '\n\n\n')]) {
           assert.deepEqual(parseInput(fileInput(seed.path, text), format), expected, seed.path);
         }
       }

@@ -72632,12 +72632,17 @@ async function decideGate(settings, budgets, measured, log) {
 }
 async function publishReports(settings, report2, current, config, pr, deps) {
   const { log } = deps;
-  const files = writeRunFiles(report2, current, settings.outputDir, settings.gateName);
   await log.appendSummary(jobSummary(report2, settings.gateName));
+  const files = writeRunFilesOrSay(settings, report2, current, log);
   setReportOutputs(log, report2, files);
-  if (settings.mode === "pr" && pr) {
-    const dir = writeHandoff(join24(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
-    log.setOutput("handoff-dir", dir);
+  if (settings.mode === "pr" && pr && files !== null) {
+    try {
+      const dir = writeHandoff(join24(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+      log.setOutput("handoff-dir", dir);
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      log.error(`perf-gate: could not write the two-stage handoff: ${error2.message}; the verdict stands`);
+    }
   }
   if (settings.mode === "main") {
     if (config) {
@@ -72645,7 +72650,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
       log.info(`baseline written to ${stored}`);
       log.setOutput("baseline-file", stored);
     } else {
-      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files.results}`);
+      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`);
     }
   }
   if (settings.mode === "release") {
@@ -72717,6 +72722,16 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
     }
   });
 }
+function writeRunFilesOrSay(settings, report2, current, log) {
+  try {
+    return writeRunFiles(report2, current, settings.outputDir, settings.gateName);
+  } catch (error2) {
+    const code = error2.code;
+    if (code === void 0) throw error2;
+    log.error(`perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${error2.message}); the report is in the job summary, the verdict stands`);
+    return null;
+  }
+}
 function setReportOutputs(log, report2, files) {
   log.setOutput("verdict", report2.verdict);
   const c = report2.counts;
@@ -72730,6 +72745,7 @@ function setReportOutputs(log, report2, files) {
   log.setOutput("budget-failed", String(c.budgetFailed));
   log.setOutput("budget-warned", String(c.budgetWarned));
   log.setOutput("counts", JSON.stringify(c));
+  if (files === null) return;
   log.setOutput("report-json", files.reportJson);
   log.setOutput("report-markdown", files.reportMarkdown);
   log.setOutput("results", files.results);

@@ -254,12 +254,19 @@ async function decideGate(settings: Settings, budgets: Budgets, measured: Measur
 /** Reports on disk and in the job summary, the outputs, and what each mode adds — all before any API call. */
 async function publishReports(settings: Settings, report: GateReport, current: ResultSet, config: PerfGateConfig | null, pr: PullRequestFacts | null, deps: ActionDeps): Promise<void> {
   const { log } = deps;
-  const files = writeRunFiles(report, current, settings.outputDir, settings.gateName);
+  // The summary first: whatever the disk under output-dir does, the report reaches the job.
   await log.appendSummary(jobSummary(report, settings.gateName));
+  const files = writeRunFilesOrSay(settings, report, current, log);
   setReportOutputs(log, report, files);
-  if (settings.mode === 'pr' && pr) {
-    const dir = writeHandoff(join(settings.outputDir, 'handoff'), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
-    log.setOutput('handoff-dir', dir);
+  if (settings.mode === 'pr' && pr && files !== null) {
+    try {
+      const dir = writeHandoff(join(settings.outputDir, 'handoff'), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+      log.setOutput('handoff-dir', dir);
+    } catch (error) {
+      // Only a two-stage workflow reads the handoff; its second stage will say the artifact is missing.
+      if (!(error instanceof InputError)) throw error;
+      log.error(`perf-gate: could not write the two-stage handoff: ${error.message}; the verdict stands`);
+    }
   }
   if (settings.mode === 'main') {
     if (config) {
@@ -267,7 +274,7 @@ async function publishReports(settings: Settings, report: GateReport, current: R
       log.info(`baseline written to ${stored}`);
       log.setOutput('baseline-file', stored);
     } else {
-      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files.results}`);
+      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? 'the job summary'}`);
     }
   }
   if (settings.mode === 'release') {
@@ -345,7 +352,23 @@ async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['crea
   });
 }
 
-function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles): void {
+/**
+ * The run's files in output-dir, or null when the file system refuses them
+ * (full, read-only, no permission): an error annotation then says so, and the
+ * verdict and its exit status stand, since the report is in the job summary.
+ */
+function writeRunFilesOrSay(settings: Settings, report: GateReport, current: ResultSet, log: ActionLog): RunFiles | null {
+  try {
+    return writeRunFiles(report, current, settings.outputDir, settings.gateName);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    log.error(`perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${(error as Error).message}); the report is in the job summary, the verdict stands`);
+    return null;
+  }
+}
+
+function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles | null): void {
   log.setOutput('verdict', report.verdict);
   const c = report.counts;
   log.setOutput('regressed', String(c.regressed));
@@ -358,6 +381,7 @@ function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles): 
   log.setOutput('budget-failed', String(c.budgetFailed));
   log.setOutput('budget-warned', String(c.budgetWarned));
   log.setOutput('counts', JSON.stringify(c));
+  if (files === null) return;
   log.setOutput('report-json', files.reportJson);
   log.setOutput('report-markdown', files.reportMarkdown);
   log.setOutput('results', files.results);

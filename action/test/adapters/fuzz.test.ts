@@ -14,6 +14,15 @@ import { deepNesting, reformattedJson } from '../support/mutations.js';
  */
 const RUNS = 120;
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('adapters survive mutated input', () => {
   const targets = adapterTargets();
 
@@ -35,14 +44,7 @@ describe('adapters survive mutated input', () => {
 
 describe('adapters ignore what does not matter', () => {
   for (const target of adapterTargets()) {
-    const jsonSeeds = target.seeds.filter((s) => {
-      try {
-        JSON.parse(s.text);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    const jsonSeeds = target.seeds.filter((s) => isJson(s.text));
     if (jsonSeeds.length === 0) continue;
     // Benchmarks keyed by name (BMF, JMH params) come in key order, which is no part of the result: compared by id.
     const parse = (text: string, path: string) => parseInput(fileInput(path, text), target.name.replace('adapter ', '')).sort((a, b) => a.id.localeCompare(b.id));
@@ -57,14 +59,7 @@ describe('adapters ignore what does not matter', () => {
 
 describe('text formats ignore line endings, trailing spaces and trailing blank lines', () => {
   for (const target of adapterTargets()) {
-    const textSeeds = target.seeds.filter((s) => {
-      try {
-        JSON.parse(s.text);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    const textSeeds = target.seeds.filter((s) => !isJson(s.text));
     if (textSeeds.length === 0) continue;
     const format = target.name.replace('adapter ', '');
     test(`${target.name}: CRLF line endings, spaces at the ends of lines and extra blank lines at the end leave the parse unchanged`, () => {

@@ -28,8 +28,13 @@ async function withTmpfs(dir: string, options: string, fn: (mount: string) => Pr
   }
 }
 
+/** Takes the last free byte of a (tmpfs) folder. */
+function fill(dir: string): void {
+  execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(dir, 'filler')} || true`]);
+}
+
 function leftovers(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.includes('.tmp-'));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-'));
 }
 
 test('a full disk: exit 2 naming --json and "no space left", the previous report whole, no temporary file', async () => {
@@ -37,8 +42,7 @@ test('a full disk: exit 2 naming --json and "no space left", the previous report
   writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
   await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
     writeFileSync(join(disk, 'report.json'), PREVIOUS);
-    // Fill what is left: the report of two benchmarks needs a few KB.
-    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(disk, 'filler')} || true`]);
+    fill(disk); // the report of two benchmarks needs a few KB
     const r = await runCli(['compare', '--current', 'current.json', '--json', join(disk, 'report.json')], work);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--json ".*report\.json": cannot write the report: no space left on the device/);
@@ -53,7 +57,7 @@ test('a full disk under a stored ResultSet (convert --out): exit 2, the previous
   writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
   await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
     writeFileSync(join(disk, 'results.json'), PREVIOUS);
-    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(disk, 'filler')} || true`]);
+    fill(disk);
     const r = await runCli(['convert', '--to', 'resultset', '--input', 'current.json', '--out', join(disk, 'results.json')], work);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--out ".*results\.json".*no space left on the device/);
@@ -103,7 +107,7 @@ test('a full disk under the history folder: exit 2 naming the file, the earlier 
   await withTmpfs(join(work, 'history'), 'size=64k', async (history) => {
     const first = await runCli(['history', 'add', '--history', history, '--commit', 'a'.repeat(40), '--testbed', 'bed', 'current.json'], work);
     assert.equal(first.status, 0, first.stderr);
-    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(history, 'filler')} || true`]);
+    fill(history);
     const second = await runCli(['history', 'add', '--history', history, '--commit', 'b'.repeat(40), '--testbed', 'bed', 'current.json'], work);
     assert.equal(second.status, 2, second.stderr);
     assert.match(second.stderr, /bed\/.*: cannot write this history file: no space left on the device; the history is unchanged/);
@@ -112,6 +116,6 @@ test('a full disk under the history folder: exit 2 naming the file, the earlier 
     assert.equal(list.status, 0, list.stderr);
     assert.match(list.stdout, /a{12}/);
     assert.doesNotMatch(list.stdout, /b{12}/);
-    assert.deepEqual(readdirSync(history, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-')), []);
+    assert.deepEqual(leftovers(history), []);
   });
 });

@@ -48346,7 +48346,7 @@ function copyTo(source, sinks) {
     const behind = sinks.filter((sink) => !sink.write(chunk));
     if (behind.length === 0) return;
     source.pause();
-    void Promise.all(behind.map((sink) => once(sink, "drain"))).then(() => source.resume());
+    void Promise.all(behind.map((sink) => once(sink, "drain").catch(() => void 0))).then(() => source.resume());
   });
 }
 async function closeStream(stream) {

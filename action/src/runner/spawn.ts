@@ -71,7 +71,8 @@ function copyTo(source: Readable, sinks: readonly WriteStream[]): void {
     const behind = sinks.filter((sink) => !sink.write(chunk));
     if (behind.length === 0) return;
     source.pause();
-    void Promise.all(behind.map((sink) => once(sink, 'drain'))).then(() => source.resume());
+    // A file that failed (its 'error' rejects the wait) must not leave the child stuck on a full pipe.
+    void Promise.all(behind.map((sink) => once(sink, 'drain').catch(() => undefined))).then(() => source.resume());
   });
 }
 

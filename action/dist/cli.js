@@ -59215,6 +59215,29 @@ function writeFileAtomic(path2, text) {
     throw error2;
   }
 }
+function describeFsError(error2) {
+  const code = error2.code;
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "the file system is read-only";
+    case "ENAMETOOLONG":
+      return "name too long";
+    case "ENOTDIR":
+    case "EEXIST":
+      return "a part of the path is a file, expected a folder";
+    case "EISDIR":
+      return "is a folder, expected a file";
+    case "ENOSPC":
+      return "no space left on the device";
+    case "ENOENT":
+      return "cannot be created there (ENOENT: the place does not take new files)";
+    default:
+      return `cannot be written (${code ?? String(error2)})`;
+  }
+}
 function serializeResultSet(set) {
   return `${JSON.stringify(set, null, 2)}
 `;
@@ -59836,10 +59859,8 @@ function writeHistoryFile(path2, bytes2) {
   try {
     writeFileAtomic(path2, bytes2);
   } catch (error2) {
-    const code = error2.code;
-    if (code === void 0) throw error2;
-    const why = { ENOSPC: "no space left on the device", EACCES: "permission denied", EPERM: "permission denied", EROFS: "the file system is read-only" }[code] ?? code;
-    throw new InputError(path2, `cannot write this history file: ${why}; the history is unchanged`);
+    if (error2.code === void 0) throw error2;
+    throw new InputError(path2, `cannot write this history file: ${describeFsError(error2)}; the history is unchanged`);
   }
 }
 function subfolders(dir) {
@@ -64535,29 +64556,6 @@ function releaseTerminalSections(model) {
 // action/src/pipeline/publish.ts
 var NAME_MAX = 255;
 var PATH_MAX = 4095;
-function describeFsError(error2) {
-  const code = error2.code;
-  switch (code) {
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EROFS":
-      return "the file system is read-only";
-    case "ENAMETOOLONG":
-      return "name too long";
-    case "ENOTDIR":
-    case "EEXIST":
-      return "a part of the path is a file, expected a folder";
-    case "EISDIR":
-      return "is a folder, expected a file";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "ENOENT":
-      return "cannot be created there (ENOENT: the place does not take new files)";
-    default:
-      return `cannot be written (${code ?? String(error2)})`;
-  }
-}
 function outputError(output, detail) {
   return new InputError(`${output.flag} ${JSON.stringify(output.path ?? "")}`, detail);
 }

@@ -17,7 +17,7 @@ import { renderReleaseModel } from '../report/release.js';
 import { renderReleaseJson } from '../report/release-json.js';
 import { releaseTerminalSections } from '../report/release-text.js';
 import { outcomeOf, verdictText } from '../report/table.js';
-import { writeFileAtomic, writeResultSet } from '../store/index.js';
+import { describeFsError, writeFileAtomic, writeResultSet } from '../store/index.js';
 import type { CliContext } from './command.js';
 
 export { serializeResultSet } from '../store/index.js';
@@ -42,31 +42,6 @@ export interface OutputPath {
 const NAME_MAX = 255;
 /** The longest whole path (bytes). */
 const PATH_MAX = 4095;
-
-/** What a file-system error code means, in words a user can act on. */
-function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'ENAMETOOLONG':
-      return 'name too long';
-    case 'ENOTDIR':
-    case 'EEXIST':
-      return 'a part of the path is a file, expected a folder';
-    case 'EISDIR':
-      return 'is a folder, expected a file';
-    case 'ENOSPC':
-      return 'no space left on the device';
-    case 'ENOENT':
-      return 'cannot be created there (ENOENT: the place does not take new files)';
-    default:
-      return `cannot be written (${code ?? String(error)})`;
-  }
-}
 
 function outputError(output: OutputPath, detail: string): InputError {
   return new InputError(`${output.flag} ${JSON.stringify(output.path ?? '')}`, detail);

@@ -27,6 +27,31 @@ export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   }
 }
 
+/** What a file-system error code means, in words a user can act on. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENAMETOOLONG':
+      return 'name too long';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a part of the path is a file, expected a folder';
+    case 'EISDIR':
+      return 'is a folder, expected a file';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'ENOENT':
+      return 'cannot be created there (ENOENT: the place does not take new files)';
+    default:
+      return `cannot be written (${code ?? String(error)})`;
+  }
+}
+
 /** Serialises a ResultSet the way baselines are stored: stable key order, 2-space indent, final newline. */
 export function serializeResultSet(set: ResultSet): string {
   return `${JSON.stringify(set, null, 2)}\n`;

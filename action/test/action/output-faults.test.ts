@@ -1,6 +1,5 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
 import { resultSet } from './fixtures.js';
+import { fillUp, withTmpfs } from '../support/tmpfs.js';
 
 /**
  * The action's output-dir on a full disk (a 64 KiB tmpfs filled to the last
@@ -36,11 +36,8 @@ test('a full disk under output-dir: an error naming it, and the verdict, exit st
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'baseline.json'), JSON.stringify(resultSet('1'.repeat(40), { parse: 0.01 })));
   writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet('2'.repeat(40), { parse: 0.02 })));
-  const out = join(root, 'full');
-  mkdirSync(out);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]);
-  try {
-    execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(out, 'filler')} || true`]);
+  await withTmpfs(join(root, 'full'), 'size=64k', async (out) => {
+    fillUp(out);
     const s: Scenario = {
       workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'pat-bot', repository: 'acme/scanner',
       eventName: 'pull_request', event: pullRequestEvent(61, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'), sha: 'cd'.repeat(20),
@@ -52,7 +49,5 @@ test('a full disk under output-dir: an error naming it, and the verdict, exit st
     assert.ok(result.annotations.some((a) => a.command === 'error' && /could not write the run's files to output-dir .*ENOSPC/.test(a.message)), JSON.stringify(result.annotations));
     assert.equal(gh.comments.filter((c) => c.issue === 61).length, 1, 'the comment is posted');
     assert.deepEqual(readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-')), [], 'no temporary file left');
-  } finally {
-    execFileSync('umount', [out]);
-  }
+  });
 });

@@ -13,6 +13,8 @@ import { deepNesting, reformattedJson } from '../support/mutations.js';
  * properties far longer with fresh seeds (docs/reliability.md).
  */
 const RUNS = 120;
+/** Every adapter with seeds, computed once for all the groups below. */
+const targets = adapterTargets();
 
 function isJson(text: string): boolean {
   try {
@@ -24,7 +26,6 @@ function isJson(text: string): boolean {
 }
 
 describe('adapters survive mutated input', () => {
-  const targets = adapterTargets();
 
   test('every adapter with a fixture is fuzzed', () => {
     // custom-json's two directions and console-time are the only formats whose fixtures are shared or sparse; all 37 have seeds.
@@ -43,7 +44,7 @@ describe('adapters survive mutated input', () => {
 });
 
 describe('adapters ignore what does not matter', () => {
-  for (const target of adapterTargets()) {
+  for (const target of targets) {
     const jsonSeeds = target.seeds.filter((s) => isJson(s.text));
     if (jsonSeeds.length === 0) continue;
     // Benchmarks keyed by name (BMF, JMH params) come in key order, which is no part of the result: compared by id.
@@ -58,7 +59,7 @@ describe('adapters ignore what does not matter', () => {
 });
 
 describe('text formats ignore line endings, trailing spaces and trailing blank lines', () => {
-  for (const target of adapterTargets()) {
+  for (const target of targets) {
     const textSeeds = target.seeds.filter((s) => !isJson(s.text));
     if (textSeeds.length === 0) continue;
     const format = target.name.replace('adapter ', '');
@@ -75,7 +76,7 @@ describe('text formats ignore line endings, trailing spaces and trailing blank l
 
 describe('adapters bound what one input costs', () => {
   const TEN_MB = 'x'.repeat(10 * 1024 * 1024);
-  for (const target of adapterTargets()) {
+  for (const target of targets) {
     const seed = target.seeds[0]!;
     test(`${target.name}: a 10 MB line, a 10 MB string value and 100,000 nested arrays end within ${PER_HUGE_INPUT_MS} ms each`, () => {
       const middle = seed.text.indexOf('\n', seed.text.length >> 1);

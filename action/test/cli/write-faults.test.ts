@@ -5,6 +5,7 @@ import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSy
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
+import { fillUp, withTmpfs } from '../support/tmpfs.js';
 
 /**
  * The file system failing under a write (docs/reliability.md): a disk that
@@ -17,22 +18,6 @@ import { tempDir } from '../support/temp.js';
  */
 const HYPERFINE = new URL('../fixtures/hyperfine/two-commands.json', import.meta.url).pathname;
 const PREVIOUS = '{"previous": "report, whole"}\n';
-/** Runs `fn` with a tmpfs mounted at `dir`, unmounted afterwards whatever happens (before the temporary folder is removed). */
-async function withTmpfs(dir: string, options: string, fn: (mount: string) => Promise<void>): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]);
-  try {
-    await fn(dir);
-  } finally {
-    execFileSync('umount', [dir]);
-  }
-}
-
-/** Takes the last free byte of a (tmpfs) folder. */
-function fill(dir: string): void {
-  execFileSync('sh', ['-c', `head -c 1000000 /dev/zero > ${join(dir, 'filler')} || true`]);
-}
-
 function leftovers(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-'));
 }
@@ -42,7 +27,7 @@ test('a full disk: exit 2 naming --json and "no space left", the previous report
   writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
   await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
     writeFileSync(join(disk, 'report.json'), PREVIOUS);
-    fill(disk); // the report of two benchmarks needs a few KB
+    fillUp(disk); // the report of two benchmarks needs a few KB
     const r = await runCli(['compare', '--current', 'current.json', '--json', join(disk, 'report.json')], work);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--json ".*report\.json": cannot write the report: no space left on the device/);
@@ -57,7 +42,7 @@ test('a full disk under a stored ResultSet (convert --out): exit 2, the previous
   writeFileSync(join(work, 'current.json'), readFileSync(HYPERFINE));
   await withTmpfs(join(work, 'disk'), 'size=64k', async (disk) => {
     writeFileSync(join(disk, 'results.json'), PREVIOUS);
-    fill(disk);
+    fillUp(disk);
     const r = await runCli(['convert', '--to', 'resultset', '--input', 'current.json', '--out', join(disk, 'results.json')], work);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--out ".*results\.json".*no space left on the device/);
@@ -107,7 +92,7 @@ test('a full disk under the history folder: exit 2 naming the file, the earlier 
   await withTmpfs(join(work, 'history'), 'size=64k', async (history) => {
     const first = await runCli(['history', 'add', '--history', history, '--commit', 'a'.repeat(40), '--testbed', 'bed', 'current.json'], work);
     assert.equal(first.status, 0, first.stderr);
-    fill(history);
+    fillUp(history);
     const second = await runCli(['history', 'add', '--history', history, '--commit', 'b'.repeat(40), '--testbed', 'bed', 'current.json'], work);
     assert.equal(second.status, 2, second.stderr);
     assert.match(second.stderr, /bed\/.*: cannot write this history file: no space left on the device; the history is unchanged/);

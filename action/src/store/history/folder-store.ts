@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../model/index.js';
-import { writeFileAtomic } from '../result-set-file.js';
+import { describeFsError, writeFileAtomic } from '../result-set-file.js';
 import type { Backend, Change, Planner, Snapshot } from './backend.js';
 import type { ValidateResultSet } from './codec.js';
 import { historyStore, type HistoryStore } from './history-store.js';
@@ -79,10 +79,8 @@ function writeHistoryFile(path: string, bytes: Uint8Array): void {
   try {
     writeFileAtomic(path, bytes);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    const why = { ENOSPC: 'no space left on the device', EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'the file system is read-only' }[code] ?? code;
-    throw new InputError(path, `cannot write this history file: ${why}; the history is unchanged`);
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw new InputError(path, `cannot write this history file: ${describeFsError(error)}; the history is unchanged`);
   }
 }
 

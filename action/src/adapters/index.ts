@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { InputError, newResultSet, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
+import { InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';
@@ -157,6 +157,12 @@ function checkedParse(adapter: Adapter, input: AdapterInput): BenchmarkResult[] 
   const seen = new Set<string>();
   for (const b of results) {
     if (b.id === '') throw new InputError(input.path, `a benchmark in this ${adapter.name} file has an empty name; expected every benchmark to be named`);
+    if (b.id.length > MAX_BENCHMARK_ID_LENGTH) {
+      throw new InputError(
+        input.path,
+        `a benchmark name in this ${adapter.name} file is ${b.id.length.toLocaleString('en')} characters long ("${b.id.slice(0, 40)}…"); expected at most ${MAX_BENCHMARK_ID_LENGTH.toLocaleString('en')} (a name this long is usually a harness printing its input)`,
+      );
+    }
     if (seen.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
     seen.add(b.id);
     for (const [name, m] of Object.entries(b.metrics)) {

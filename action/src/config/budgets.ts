@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import {
   DEFAULT_BUDGET_DEFAULTS,
-  globToRegExp,
+  compileGlob,
   InputError,
   parseQuantity,
   QUANTITY_HELP,
@@ -136,7 +136,7 @@ export function parseBudgets(text: string, file: string): { defaults: Partial<Bu
     }
     return {
       pattern,
-      matcher: globToRegExp(pattern),
+      matcher: compileGlob(pattern),
       specificity: [...pattern].filter((c) => c !== '*' && c !== '?').length,
       ignore: body?.ignore === true,
       metrics,

@@ -1,5 +1,5 @@
 import type { DerivedMetricConfig } from '../config/perf-gate-config.js';
-import { globToRegExp, InputError, metricTraits, type BenchmarkResult, type Direction, type Metric } from '../model/index.js';
+import { compileGlob, InputError, metricTraits, type BenchmarkResult, type Glob, type Direction, type Metric } from '../model/index.js';
 import { describe } from '../stats/index.js';
 import { evaluate, ExpressionError, metricsOf, parseExpression, type Expr } from './expression.js';
 
@@ -17,7 +17,7 @@ export interface CompiledDerived {
   /** The unit from the config, or null to infer it from the inputs' units. */
   unit: string | null;
   direction: Direction | null;
-  matcher: RegExp | null;
+  matcher: Glob | null;
   /** "perf-gate.yml:12". */
   source: string;
 }
@@ -55,7 +55,7 @@ export function compileDerived(configs: readonly DerivedMetricConfig[]): Compile
       inputs,
       unit: config.unit,
       direction: config.direction,
-      matcher: config.benchmarks === null ? null : globToRegExp(config.benchmarks),
+      matcher: config.benchmarks === null ? null : compileGlob(config.benchmarks),
       source: config.source,
     };
   });

@@ -15,20 +15,20 @@
 import {
   dimensionOfUnit,
   InputError,
-  maxOf,
-  minOf,
   pushAll,
+  matchingRules,
   resolveBudget,
   TestbedMismatchError,
   type BenchmarkResult,
+  type BudgetRule,
   type Budgets,
   type Metric,
   type ResolvedBudget,
   type ResultSet,
   rowKey,
 } from '../model/index.js';
-import { median } from '../stats/index.js';
 import { checkBudget } from './budget-check.js';
+import { unknownDirectionWarnings, unsteadyCountWarnings, unusedBudgetWarnings } from './warning.js';
 import type { LearnedDriftTable } from './learned-drift.js';
 import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
@@ -102,49 +102,6 @@ function withDirection(metric: Metric, resolved: ResolvedBudget): Metric {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
 }
 
-/**
- * One warning per benchmark whose metrics (on either side) came without a
- * direction and get none from the budgets either: the gate compares them as
- * lower-is-better, which may be backwards, so it says so rather than guess silently.
- */
-function unknownDirectionWarnings(sides: readonly BenchmarkResult[], budgets: Budgets, ignored: ReadonlySet<string>): GateWarning[] {
-  const unknown = new Map<string, Set<string>>();
-  for (const b of sides) {
-    if (ignored.has(b.id)) continue;
-    for (const [name, metric] of Object.entries(b.metrics)) {
-      if (metric.directionUnknown !== true || resolveBudget(budgets, b.id, name).direction !== undefined) continue;
-      unknown.set(b.id, (unknown.get(b.id) ?? new Set()).add(name));
-    }
-  }
-  return [...unknown].map(([benchmark, metrics]) => ({ code: 'unknown-direction', benchmark, metrics: [...metrics] }));
-}
-
-/**
- * Exact counts are gated on tolerance alone, which is only sound when they
- * are deterministic. One warning per benchmark whose counts moved, between
- * the repeats of one side, by as much as their tolerance: the verdict on
- * them cannot be trusted until the cause (ASLR, environment size, hash
- * seeds, a JIT) is removed or the tolerance raised.
- */
-function unsteadyCountWarnings(rows: readonly VerdictRow[], baseById: ReadonlyMap<string, BenchmarkResult>, curById: ReadonlyMap<string, BenchmarkResult>): GateWarning[] {
-  const byBenchmark = new Map<string, { metric: string; spread: number; tolerance: number }[]>();
-  for (const row of rows) {
-    if (!row.flags.includes('exact')) continue;
-    const spread = Math.max(repeatSpread(baseById.get(row.benchmark)?.metrics[row.metric]), repeatSpread(curById.get(row.benchmark)?.metrics[row.metric]));
-    if (!(spread >= row.tolerance) || spread === 0) continue;
-    byBenchmark.set(row.benchmark, [...(byBenchmark.get(row.benchmark) ?? []), { metric: row.metric, spread, tolerance: row.tolerance }]);
-  }
-  return [...byBenchmark].map(([benchmark, metrics]) => ({ code: 'unsteady-counts', benchmark, metrics }));
-}
-
-/** (max − min) / median of a metric's samples; 0 with fewer than two. */
-function repeatSpread(metric: Metric | undefined): number {
-  const samples = metric?.samples;
-  if (!samples || samples.length < 2) return 0;
-  const mid = median(samples);
-  return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
-}
-
 /** Metric names of a benchmark pair, current's order first, then the baseline's extra ones. */
 function metricNames(current: BenchmarkResult | undefined, baseline: BenchmarkResult | undefined): string[] {
   return [...new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
@@ -181,7 +138,7 @@ export function decide(
   const pending: PendingRow[] = [];
   const inputs: ComparisonInput[] = [];
   const ignored = new Set<string>();
-  const usedRules = new Set<unknown>();
+  const usedRules = new Set<BudgetRule>();
 
   for (const id of ids) {
     const cur = curById.get(id);
@@ -190,7 +147,7 @@ export function decide(
     if (names.length === 0) names.push('-');
     for (const name of names) {
       const resolved = withCountTolerance(resolveBudget(budgets, id, name), cur?.metrics[name] ?? base?.metrics[name], budgets);
-      for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
+      for (const r of matchingRules(budgets, id)) usedRules.add(r);
       if (resolved.ignore) {
         ignored.add(id);
         continue;
@@ -267,21 +224,8 @@ export function decide(
 
   pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
 
-  for (const rule of budgets.rules) {
-    if (!usedRules.has(rule)) {
-      warnings.push({ code: 'unused-budget', pattern: rule.pattern, source: rule.source });
-    }
-  }
-  // A metric a rule sets that none of the benchmarks its glob matches reports: the budget never applies.
   const sides = [...current.benchmarks, ...(baseline?.benchmarks ?? [])];
-  for (const rule of budgets.rules) {
-    if (!usedRules.has(rule)) continue;
-    const matched = sides.filter((b) => rule.matcher.test(b.id));
-    for (const [metric, budget] of Object.entries(rule.metrics)) {
-      if (matched.some((b) => b.metrics[metric] !== undefined)) continue;
-      warnings.push({ code: 'unused-budget-metric', pattern: rule.pattern, metric, source: budget.source });
-    }
-  }
+  pushAll(warnings, unusedBudgetWarnings(budgets, usedRules, sides));
   for (const b of current.benchmarks) {
     const missing = Object.entries(b.unavailable ?? {});
     if (missing.length === 0 || ignored.has(b.id)) continue;

@@ -23,8 +23,7 @@ export type MethodUsed =
 /** Something the comparison did that the reader should know, beside the method. */
 export type ComparisonNote =
   | { code: 'non-finite-ignored'; count: number }
-  | { code: 'rounds-not-aligned' }
-  | { code: 'too-many-rounds'; limit: number };
+  | { code: 'rounds-not-aligned' };
 
 /** What a significance test found, shared by every tested reason. */
 export interface TestedFacts {

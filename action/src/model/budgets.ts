@@ -7,6 +7,7 @@
  */
 import type { Direction } from './result-set.js';
 import type { Dimension } from './units.js';
+import type { Glob } from './glob.js';
 
 /** The knobs of the regression rule (fractions; alpha a probability). */
 export interface Tolerances {
@@ -51,7 +52,7 @@ export interface MetricBudget {
 export interface BudgetRule {
   /** The glob as written. */
   pattern: string;
-  matcher: RegExp;
+  matcher: Glob;
   /** Literal characters in the glob: more means more specific. */
   specificity: number;
   ignore: boolean;
@@ -86,12 +87,6 @@ export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = { regression: 0.05, noise
 
 export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 
-/** Turns a glob into a regular expression: `*` any text (including `/`), `?` one character, the rest literal. */
-export function globToRegExp(glob: string): RegExp {
-  const body = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 's');
-}
-
 /** What applies to one benchmark × metric. */
 export interface ResolvedBudget {
   ignore: boolean;
@@ -114,11 +109,7 @@ export interface ResolvedBudget {
  * this metric.
  */
 export function resolveBudget(budgets: Budgets, benchmarkId: string, metric: string): ResolvedBudget {
-  const ordered = budgets.rules
-    .map((rule, index) => ({ rule, index }))
-    .filter(({ rule }) => rule.matcher.test(benchmarkId))
-    .sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index)
-    .map(({ rule }) => rule);
+  const ordered = rulesByIndex(budgets).matching(benchmarkId);
   const entries = ordered.flatMap((rule) => (rule.metrics[metric] ? [{ rule, budget: rule.metrics[metric]! }] : []));
   const first = <T>(pick: (b: MetricBudget) => T | undefined): T | undefined => {
     for (const e of entries) {
@@ -165,4 +156,70 @@ export function resolveBudget(budgets: Budgets, benchmarkId: string, metric: str
     ...(budget ? { budget } : {}),
     ...(rule ? { rule } : {}),
   };
+}
+
+/**
+ * The rules that match an id, most specific first (ties in file order), found
+ * through an index rather than by testing every rule: each rule is filed
+ * under its glob's literal prefix (or, when it starts with a wildcard, its
+ * literal suffix), so an id is tested only against the rules whose literal
+ * ends it has. 10,000 rules × 100,000 ids stays seconds (npm run bench:scale).
+ */
+class RuleIndex {
+  private readonly byPrefix = new Map<string, number[]>();
+  private readonly prefixLengths: number[];
+  private readonly bySuffix = new Map<string, number[]>();
+  private readonly suffixLengths: number[];
+  private readonly everywhere: number[] = [];
+  private readonly cache = new Map<string, BudgetRule[]>();
+
+  constructor(private readonly rules: readonly BudgetRule[]) {
+    const file = (map: Map<string, number[]>, key: string, i: number): void => {
+      const list = map.get(key);
+      if (list) list.push(i);
+      else map.set(key, [i]);
+    };
+    rules.forEach((rule, i) => {
+      const { prefix, suffix } = rule.matcher;
+      if (prefix !== '') file(this.byPrefix, prefix, i);
+      else if (suffix !== '') file(this.bySuffix, suffix, i);
+      else this.everywhere.push(i);
+    });
+    this.prefixLengths = [...new Set([...this.byPrefix.keys()].map((k) => k.length))];
+    this.suffixLengths = [...new Set([...this.bySuffix.keys()].map((k) => k.length))];
+  }
+
+  matching(id: string): BudgetRule[] {
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const candidates = [...this.everywhere];
+    for (const length of this.prefixLengths) {
+      if (length <= id.length) candidates.push(...(this.byPrefix.get(id.slice(0, length)) ?? []));
+    }
+    for (const length of this.suffixLengths) {
+      if (length <= id.length) candidates.push(...(this.bySuffix.get(id.slice(id.length - length)) ?? []));
+    }
+    const ordered = candidates
+      .filter((i) => (this.rules[i] as BudgetRule).matcher.test(id))
+      .sort((a, b) => (this.rules[b] as BudgetRule).specificity - (this.rules[a] as BudgetRule).specificity || a - b)
+      .map((i) => this.rules[i] as BudgetRule);
+    this.cache.set(id, ordered);
+    return ordered;
+  }
+}
+
+/** The rules whose glob matches `id`, most specific first (ties in file order). */
+export function matchingRules(budgets: Budgets, id: string): readonly BudgetRule[] {
+  return rulesByIndex(budgets).matching(id);
+}
+
+const indexes = new WeakMap<readonly BudgetRule[], RuleIndex>();
+
+function rulesByIndex(budgets: Budgets): RuleIndex {
+  let index = indexes.get(budgets.rules);
+  if (!index) {
+    index = new RuleIndex(budgets.rules);
+    indexes.set(budgets.rules, index);
+  }
+  return index;
 }

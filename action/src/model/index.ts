@@ -14,6 +14,7 @@ export * from './input-error.js';
 export * from './metrics.js';
 export * from './units.js';
 export * from './budgets.js';
+export * from './glob.js';
 export * from './row.js';
 export * from './bmf-measures.js';
 export * from './command-template.js';

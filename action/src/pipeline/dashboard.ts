@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { changesOfRuns } from '../gate/change-rows.js';
-import { globToRegExp, InputError } from '../model/index.js';
+import { compileGlob, InputError } from '../model/index.js';
 import { dashboardModel, type DashboardModel, type DashboardTestbedInput } from '../report/dashboard-data.js';
 import { dashboardDataScript, DASHBOARD_FILES, renderDashboardHtml } from '../report/dashboard-page.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
@@ -90,7 +90,7 @@ async function commitInfo(repo: string, commits: readonly string[], tagPattern: 
   const tags = new Map<string, string[]>();
   const subjects = new Map<string, string>();
   try {
-    const pattern = globToRegExp(tagPattern);
+    const pattern = compileGlob(tagPattern);
     const listed = (await git(repo, ['for-each-ref', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)', 'refs/tags'])).stdout.toString('utf8');
     const wanted = new Set(commits);
     for (const line of listed.split('\n')) {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { againstPrevious } from '../gate/change-history.js';
 import { changesOfRuns, CHANGES_SCHEMA, type ChangesReport } from '../gate/change-rows.js';
-import { globToRegExp, InputError } from '../model/index.js';
+import { compileGlob, InputError } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
 import type { HistoryEntry, HistoryStore } from '../store/history/index.js';
@@ -33,7 +33,7 @@ export async function historyChanges(history: HistoryStore, query: ChangesQuery)
   if (query.testbed !== undefined && !testbeds.includes(query.testbed)) {
     throw new InputError(history.description, `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`);
   }
-  const pattern = query.benchmark === undefined ? null : globToRegExp(query.benchmark);
+  const pattern = query.benchmark === undefined ? null : compileGlob(query.benchmark);
   const include = (id: string): boolean => pattern === null || pattern.test(id);
   const report: ChangesReport = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
   for (const testbed of query.testbed !== undefined ? [query.testbed] : testbeds) {

@@ -116,8 +116,6 @@ function notesText(notes: readonly ComparisonNote[]): string {
         return `${note.count} non-finite sample(s) ignored`;
       case 'rounds-not-aligned':
         return 'rounds not aligned, compared as independent samples';
-      case 'too-many-rounds':
-        return `more than ${note.limit} rounds, compared as independent samples`;
     }
   });
   return ` (${words.join('; ')})`;

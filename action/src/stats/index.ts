@@ -22,3 +22,4 @@ export * from './upper-tail.js';
 export * from './prng.js';
 export * from './bootstrap.js';
 export * from './between-run-drift.js';
+export * from './walsh-selection.js';

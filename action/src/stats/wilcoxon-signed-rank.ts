@@ -19,6 +19,7 @@ import { rank } from './ranks.js';
 import { sortedCopy, sortNumbers } from './descriptive.js';
 import { phi, upperTail, zQuantile } from './normal.js';
 import type { Alternative } from './mann-whitney.js';
+import { kthWalshAverage } from './walsh-selection.js';
 
 const MEMO_LIMIT = 64;
 const memo = new Map<number, Float64Array>();
@@ -134,9 +135,10 @@ export interface CenterInterval {
 /**
  * Hodges–Lehmann centre of one sample with the signed-rank interval: the k-th
  * smallest and k-th largest Walsh averages, k from the signed-rank null
- * distribution (R's wilcox.test(conf.int = TRUE) for one sample). The Walsh
- * averages are materialised (memory grows as n²/2: callers cap n; paired
- * benchmarks have tens of rounds, not thousands).
+ * distribution (R's wilcox.test(conf.int = TRUE) for one sample). Up to
+ * `MATERIALISE_LIMIT` differences the Walsh averages are materialised and
+ * sorted; beyond, each of the three order statistics is selected without them
+ * (walsh-selection.ts: same answer, O(n) memory instead of n²/2 numbers).
  */
 export function hodgesLehmannCenter(
   d: readonly number[] | Float64Array,
@@ -148,13 +150,10 @@ export function hodgesLehmannCenter(
   const n = s.length;
   const total = (n * (n + 1)) / 2;
   if (n === 0) return { estimate: NaN, lower: NaN, upper: NaN, achievedLevel: NaN, k: 0, method: 'asymptotic' };
-  const walsh = new Float64Array(total);
-  let c = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[c++] = ((s[i] as number) + (s[j] as number)) / 2;
-  sortNumbers(walsh);
-  const half = total >> 1;
-  const estimate =
-    total % 2 === 1 ? (walsh[half] as number) : ((walsh[half - 1] as number) + (walsh[half] as number)) / 2;
+  const kth = walshOrderStatistics(s);
+  // Not `total >> 1`: n(n+1)/2 passes 2³¹ at 65,536 rounds, and a 32-bit shift would wrap it.
+  const half = Math.floor(total / 2);
+  const estimate = total % 2 === 1 ? kth(half + 1) : (kth(half) + kth(half + 1)) / 2;
   const alpha = 1 - confidence;
   let k: number;
   let achievedLevel: number;
@@ -175,10 +174,24 @@ export function hodgesLehmannCenter(
   }
   return {
     estimate,
-    lower: walsh[k - 1] as number,
-    upper: walsh[total - k] as number,
+    lower: kth(k),
+    upper: kth(total - k + 1),
     achievedLevel,
     k,
     method,
   };
+}
+
+/** Above this many differences the Walsh averages are selected rather than sorted (2,000 → 16 MB of averages). */
+const MATERIALISE_LIMIT = 2000;
+
+/** k ↦ the k-th smallest Walsh average (1-based) of ascending `s`. */
+function walshOrderStatistics(s: Float64Array): (k: number) => number {
+  const n = s.length;
+  if (n > MATERIALISE_LIMIT) return (k) => kthWalshAverage(s, k);
+  const walsh = new Float64Array((n * (n + 1)) / 2);
+  let c = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[c++] = ((s[i] as number) + (s[j] as number)) / 2;
+  sortNumbers(walsh);
+  return (k) => walsh[k - 1] as number;
 }

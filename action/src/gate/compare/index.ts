@@ -181,9 +181,6 @@ function summarySide(metric: Metric): SummarySide | null {
   return null;
 }
 
-/** The paired interval materialises n(n+1)/2 Walsh averages: beyond this many rounds (8 M averages), pair no more. */
-const MAX_PAIRED_ROUNDS = 4000;
-
 /** A strategy's result with what the choice of strategy adds for the reader. */
 interface StrategyOutcome extends StrategyResult {
   notes: ComparisonNote[];
@@ -201,11 +198,10 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
   const notes: ComparisonNote[] = dropped > 0 ? [{ code: 'non-finite-ignored', count: dropped }] : [];
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned && bs.length <= MAX_PAIRED_ROUNDS) {
+    if (input.paired && aligned) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
-      if (input.paired && !aligned) notes.push({ code: 'rounds-not-aligned' });
-      else if (input.paired) notes.push({ code: 'too-many-rounds', limit: MAX_PAIRED_ROUNDS });
+      if (input.paired) notes.push({ code: 'rounds-not-aligned' });
       result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
     }
   } else {

@@ -302,7 +302,7 @@ async function watchMain(settings: Settings, config: PerfGateConfig | null, budg
   }
   return deps.log.group('perf-gate: watch main', async () => {
     const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false);
-    const found = await findMainAlerts({ history, testbed, budgets, window: settings.alertWindow });
+    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
     deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
     await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
     deps.log.setOutput('alerts', String(found.alerts.length));

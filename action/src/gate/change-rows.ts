@@ -56,6 +56,8 @@ export interface ChangesReport {
   changes: ChangeRow[];
   /** With `--previous`: the earlier report's points that this one no longer finds. */
   gone?: ChangeRow[];
+  /** Per testbed, how its series were ordered: by the first-parent line of commits, or by recording time (and why). */
+  order?: Record<string, { by: 'commit' } | { by: 'time'; why: string }>;
 }
 
 /** The point a run contributes to a metric's series: the median of its samples, else its value. */

@@ -13,7 +13,7 @@ import { compileGlob, InputError } from '../model/index.js';
 import { dashboardModel, type DashboardModel, type DashboardTestbedInput } from '../report/dashboard-data.js';
 import { dashboardDataScript, DASHBOARD_FILES, renderDashboardHtml } from '../report/dashboard-page.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import { DEFAULT_TAG_PATTERN, git, GitCommandError, type HistoryStore } from '../store/history/index.js';
+import { DEFAULT_TAG_PATTERN, git, GitCommandError, inCommitOrder, type HistoryStore } from '../store/history/index.js';
 import { dashboardAssets } from './dashboard-assets.js';
 import { writeOutputFile } from './publish.js';
 
@@ -52,8 +52,8 @@ export async function writeDashboard(request: DashboardRequest): Promise<Dashboa
   const options = request.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
   const inputs: DashboardTestbedInput[] = [];
   for (const id of request.testbed !== undefined ? [request.testbed] : testbeds) {
-    const entries = all.filter((e) => e.testbed === id);
-    const sets = await history.readMany(entries);
+    const ordered = await inCommitOrder(request.repo, all.filter((e) => e.testbed === id));
+    const { entries, sets } = await history.readUsable(ordered.entries);
     inputs.push({ id, entries, sets, changes: changesOfRuns(id, entries, sets, () => true, options) });
   }
   const tagPattern = request.tagPattern ?? DEFAULT_TAG_PATTERN;

@@ -9,7 +9,7 @@ import { changesOfRuns, CHANGES_SCHEMA, type ChangesReport } from '../gate/chang
 import { compileGlob, InputError } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import type { HistoryEntry, HistoryStore } from '../store/history/index.js';
+import { inCommitOrder, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
 
 export { CHANGES_SCHEMA, type ChangeRow, type ChangesReport } from '../gate/change-rows.js';
 export { changesMarkdown, changesText } from '../report/changes.js';
@@ -23,6 +23,8 @@ export interface ChangesQuery {
   options?: ChangePointOptions;
   /** An earlier report of the same history (`--previous`): each point says whether it is new or moved, and gone ones are listed. */
   previous?: ChangesReport;
+  /** The project's repository: series are ordered by its first-parent line (else by the time runs were recorded). */
+  repo?: string;
 }
 
 /** Reads the history and finds the change points of every series it holds (or of one testbed, one glob of benchmarks). */
@@ -37,9 +39,10 @@ export async function historyChanges(history: HistoryStore, query: ChangesQuery)
   const include = (id: string): boolean => pattern === null || pattern.test(id);
   const report: ChangesReport = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
   for (const testbed of query.testbed !== undefined ? [query.testbed] : testbeds) {
-    const entries = all.filter((e) => e.testbed === testbed);
-    const sets = await history.readMany(entries);
+    const ordered = await inCommitOrder(query.repo, all.filter((e) => e.testbed === testbed));
+    const { entries, sets } = await history.readUsable(ordered.entries);
     report.runs[testbed] = entries.length;
+    (report.order ??= {})[testbed] = ordered.order;
     const rows = changesOfRuns(testbed, entries, sets, include, options, query.since ? query.since(entries) : 0);
     if (query.previous) {
       const first = query.since ? query.since(entries) : 0;

@@ -14,11 +14,11 @@ import type { HistorySetting } from '../config/perf-gate-config.js';
 import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
-import { DEFAULT_HISTORY_FOLDER, newRunId, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
 import { historyLocationOf, type HistoryLocation } from './inputs.js';
 import type { RunDeps } from './run-deps.js';
 
-export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, parsePath, type HistoryEntry, type HistoryStore, type UnreadableFile } from '../store/history/index.js';
 
 /** The history to use: the --history folder, else perf-gate.yml's `history:` (a folder or a data branch), else .perf-gate/history. */
 export function historyLocation(flag: string | undefined, configured: HistorySetting | null | undefined, cwd: string): HistoryLocation {
@@ -37,14 +37,27 @@ export interface RecordRequest {
 }
 
 /** Appends a run to the history under its commit and testbed, found as RecordRequest says; InputError when either is unknown. */
-export async function recordRun(history: HistoryStore, results: ResultSet, request: RecordRequest): Promise<HistoryEntry> {
+export async function recordRun(history: HistoryStore, results: ResultSet, request: RecordRequest): Promise<HistoryEntry & { alreadyRecorded: boolean }> {
   const commit = request.commit ?? results.commit ?? headCommit(request.repo);
   if (!commit) throw new InputError('--commit', `the results name no commit and ${request.repo} is not a git repository; give --commit SHA`);
   const machine = request.deps.testbed(request.env);
   const testbed = request.testbed ?? results.testbed?.id ?? machine?.id;
   if (!testbed) throw new InputError('--testbed', 'the results name no testbed and this machine\'s could not be read; give --testbed ID');
   const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request.repo, commit);
-  return history.append({ ...results, ...(results.testbed ? {} : machine ? { testbed: machine } : {}) }, { commit: full, testbed });
+  // The same results added twice (a retried step, a pasted command) would count twice in every series and pool.
+  const same = await identicalRun(history, results, full, testbed);
+  if (same !== undefined) return { ...same, alreadyRecorded: true };
+  return { ...(await history.append({ ...results, ...(results.testbed ? {} : machine ? { testbed: machine } : {}) }, { commit: full, testbed })), alreadyRecorded: false };
+}
+
+/** A run of `commit` on `testbed` whose benchmarks are exactly these (creation time and machine facts aside). */
+async function identicalRun(history: HistoryStore, results: ResultSet, commit: string, testbed: string): Promise<HistoryEntry | undefined> {
+  const candidates = (await history.list({ testbed })).filter((e) => e.commit === commit);
+  if (candidates.length === 0) return undefined;
+  const wanted = JSON.stringify(storedBenchmarks(results));
+  const { entries, sets } = await history.readUsable(candidates);
+  const at = sets.findIndex((set) => JSON.stringify(set.benchmarks) === wanted);
+  return at === -1 ? undefined : entries[at];
 }
 
 /** The full id of a commit-ish in `repo`, for a --commit given short or as a ref. */
@@ -84,7 +97,7 @@ export async function historyNoise(history: HistoryStore, testbed: string, runs:
     const testbeds = [...new Set(all.map((e) => e.testbed))];
     throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`);
   }
-  const sets = await history.readMany(mine.slice(-runs));
+  const { sets } = await history.readUsable(mine.slice(-runs));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
     const [benchmark, metric] = key.split('\u0000') as [string, string];
     return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };

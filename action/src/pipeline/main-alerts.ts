@@ -18,7 +18,7 @@ import { readAlertMarker } from '../github/alert-issues.js';
 import { bisect, type BisectRequest, type BisectReport } from './bisect.js';
 import { bisectIssueComment } from '../report/main-alert.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import type { HistoryStore } from '../store/history/index.js';
+import { inCommitOrder, type HistoryStore } from '../store/history/index.js';
 
 export { DEFAULT_ALERT_WINDOW, type MainAlert } from '../gate/main-alerts.js';
 export { ALERT_LABEL, type AlertIssueOutcome } from '../github/alert-issues.js';
@@ -27,6 +27,8 @@ export interface MainAlertsRequest {
   history: HistoryStore;
   testbed: string;
   budgets: Budgets;
+  /** The project's repository: the series follow its first-parent line (else the order runs were recorded). */
+  repo?: string;
   /** The last runs whose change points are new. */
   window: number;
   options?: ChangePointOptions;
@@ -41,8 +43,8 @@ export interface MainAlerts {
 
 /** Reads the testbed's runs and finds the alerts among their change points. */
 export async function findMainAlerts(request: MainAlertsRequest): Promise<MainAlerts> {
-  const entries = (await request.history.list()).filter((e) => e.testbed === request.testbed);
-  const sets = await request.history.readMany(entries);
+  const ordered = await inCommitOrder(request.repo, (await request.history.list()).filter((e) => e.testbed === request.testbed));
+  const { entries, sets } = await request.history.readUsable(ordered.entries);
   const rows = changesOfRuns(request.testbed, entries, sets, () => true, request.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
   const recent = new Set(entries.slice(-request.window).map((e) => e.runId));
   return { alerts: mainAlerts(rows, request.budgets, recent), rows, window: request.window };

@@ -39,8 +39,8 @@ export async function changesBetween(history: HistoryStore, repo: string, from: 
   const entries = all
     .filter((e) => e.testbed === testbed && position.has(e.commit))
     .sort((a, b) => position.get(a.commit)! - position.get(b.commit)! || (a.runId < b.runId ? -1 : 1));
-  const sets = await history.readMany(entries);
-  return { changes: changesOfRuns(testbed, entries, sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: entries.length };
+  const usable = await history.readUsable(entries);
+  return { changes: changesOfRuns(testbed, usable.entries, usable.sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: usable.entries.length };
 }
 
 export interface ReleaseFromHistoryRequest {

@@ -17,7 +17,8 @@ function cells(row: ChangeRow, escape: (text: string) => string): string[] {
     escape(row.metric),
     escape(row.testbed),
     `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`,
-    `${formatValue(row.stats.meanBefore, scale)} → ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`,
+    // Escaped as a whole: the `|` between the run counts would end a Markdown cell.
+    escape(`${formatValue(row.stats.meanBefore, scale)} → ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`),
     formatChange(row.change, row.interval),
     formatP(row.pValue),
     row.regression ? 'slower' : 'faster',
@@ -40,7 +41,8 @@ function goneLines(report: ChangesReport, escape: (text: string) => string, bull
 function summary(report: ChangesReport): string {
   const runs = Object.entries(report.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(', ') || 'none';
   const regressions = report.changes.filter((c) => c.regression).length;
-  return `${plural(report.changes.length, 'change point')} (${regressions} slower) in the runs (${runs}); E-Divisive means, window ${report.options.windowLength}, p ≤ ${report.options.maxPValue}`;
+  const byTime = Object.entries(report.order ?? {}).flatMap(([testbed, o]) => (o.by === 'time' ? [`\nruns of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : []));
+  return `${plural(report.changes.length, 'change point')} (${regressions} slower) in the runs (${runs}); E-Divisive means, window ${report.options.windowLength}, p ≤ ${report.options.maxPValue}${byTime.join('')}`;
 }
 
 /** Aligned columns for the terminal. */

@@ -7,7 +7,7 @@
  */
 import { InputError } from '../model/index.js';
 import type { BaselineQuery, BaselineStore, ChosenBaseline } from './baseline-store.js';
-import { selectBaseline, type BaselineFrom, type BaselineSelection, type HistoryStore } from './history/index.js';
+import { selectBaseline, type BaselineFrom, type BaselineSelection, type HistoryStore, type UnreadableFile } from './history/index.js';
 
 export interface HistoryBaselinesOptions {
   history: HistoryStore;
@@ -43,11 +43,12 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
         ...(options.maxDistance !== undefined ? { maxDistance: options.maxDistance } : {}),
         ...(options.driftWindow !== undefined ? { driftWindow: options.driftWindow } : {}),
       });
+      const skipped = unreadableText(history.unreadable());
       if (!selection.found) {
-        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description));
+        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description) + skipped);
         return undefined;
       }
-      return { results: selection.pooled.set, source: selectionText(selection, history.description), driftRuns: selection.driftRuns };
+      return { results: selection.pooled.set, source: selectionText(selection, history.description) + skipped, driftRuns: selection.driftRuns };
     },
     async record(results) {
       const entry = await history.append(results);
@@ -64,6 +65,18 @@ export function selectionText(selection: Extract<BaselineSelection, { found: tru
   const away = selection.distance === 0 ? startText : `${selection.distance} commit${selection.distance === 1 ? '' : 's'} before ${startText}`;
   const runs = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : '';
   return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs}) in ${where}`;
+}
+
+/**
+ * "; skipped 1 unreadable file: <file> (not a whole gzip file …); perf-gate
+ * history verify lists them, history remove <file> removes one": a damaged
+ * file never stops the gate, and never goes unmentioned either.
+ */
+export function unreadableText(files: readonly UnreadableFile[]): string {
+  if (files.length === 0) return '';
+  const named = files.slice(0, 3).map((f) => `${f.file} (${f.problem})`).join(', ');
+  const more = files.length > 3 ? ` and ${files.length - 3} more` : '';
+  return `; skipped ${files.length} unreadable file${files.length === 1 ? '' : 's'}: ${named}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
 }
 
 /** Why the history gave no baseline, and what that means for the verdict. */

@@ -60,15 +60,24 @@ export async function selectBaseline(store: HistoryStore, request: BaselineReque
     const since = earliestRelevantTime(chain, chain.length);
     entries = await store.list({ testbed: request.testbed, ...(since !== undefined ? { since } : {}) });
   }
-  const choice = pickBaseline({ testbed: request.testbed, start, chain, entries, maxDistance });
-  if (!choice.found) return choice;
-  const learnFrom = driftWindow(chain, entries, request.testbed, choice.commit, window);
-  // One read for both: the chosen runs are usually in the window too.
-  const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [e.file + '\u0000' + e.runId, e])).values()];
-  const sets = await store.readMany(wanted);
-  const byKey = new Map(wanted.map((e, i) => [e.file + '\u0000' + e.runId, sets[i]!]));
-  const setOf = (e: HistoryEntry): ResultSet => byKey.get(e.file + '\u0000' + e.runId)!;
-  return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.map(setOf) };
+  const keyOf = (e: HistoryEntry): string => e.file + '\u0000' + e.runId;
+  // A run that does not decode is left out and the choice made again without it:
+  // the next run of the commit, or the nearest older commit that has one.
+  for (;;) {
+    const choice = pickBaseline({ testbed: request.testbed, start, chain, entries, maxDistance });
+    if (!choice.found) return choice;
+    const learnFrom = driftWindow(chain, entries, request.testbed, choice.commit, window);
+    // One read for both: the chosen runs are usually in the window too.
+    const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [keyOf(e), e])).values()];
+    const usable = await store.readUsable(wanted);
+    const byKey = new Map(usable.entries.map((e, i) => [keyOf(e), usable.sets[i]!]));
+    if (usable.entries.length < wanted.length) {
+      entries = entries.filter((e) => byKey.has(keyOf(e)) || !wanted.some((w) => keyOf(w) === keyOf(e)));
+    }
+    if (!choice.runs.every((e) => byKey.has(keyOf(e)))) continue;
+    const setOf = (e: HistoryEntry): ResultSet => byKey.get(keyOf(e))!;
+    return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.filter((e) => byKey.has(keyOf(e))).map(setOf) };
+  }
 }
 
 async function startOf(repo: string, head: string, from: BaselineFrom): Promise<PickInput['start']> {

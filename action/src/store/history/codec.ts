@@ -58,6 +58,11 @@ export function decodeRun(bytes: Buffer, file: string, validate: ValidateResultS
   return validate(unpackResultSet(parseJson(gunzip(bytes, file), file), file), file);
 }
 
+/** The benchmarks of a run as the store gives them back (samples rounded to their packed resolution): for comparing a run with stored ones. */
+export function storedBenchmarks(set: ResultSet): ResultSet['benchmarks'] {
+  return (unpackResultSet(JSON.parse(runLine(set)) as unknown, 'a run to store') as ResultSet).benchmarks;
+}
+
 /** A run as one line of JSON, samples packed: the form of single-run files and of month lines. */
 export function runLine(set: ResultSet): string {
   return JSON.stringify(packResultSet(set));

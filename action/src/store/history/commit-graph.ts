@@ -91,3 +91,9 @@ export async function firstParentRange(repo: string, from: string, to: string): 
   const out = await gitText(repo, ['rev-list', '--first-parent', '--reverse', '--end-of-options', `${from}..${to}`]);
   return out.split('\n').filter((l) => l !== '');
 }
+
+/** Every commit of `head`'s first-parent chain, oldest first (`git rev-list --first-parent --reverse`). */
+export async function firstParentLine(repo: string, head: string): Promise<string[]> {
+  const out = await gitText(repo, ['rev-list', '--first-parent', '--reverse', '--end-of-options', head]);
+  return out.split('\n').filter((l) => l !== '');
+}

@@ -104,11 +104,31 @@ function lock(path: string): () => void {
       return lock(path);
     }
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new Error(`${path} exists: another perf-gate is compacting or pruning this history (if none is running, a killed one left it: remove the file)`);
+    throw new InputError(path, `${lockHolder(path)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path)}`);
   }
   writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
   closeSync(fd);
   return () => rmSync(path, { force: true });
+}
+
+/** Who wrote the lock file ("process 1234 (not running) since …"), from its one line. */
+function lockHolder(path: string): string {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return 'another process';
+  }
+  const [pid, since] = text.trim().split(' ');
+  const n = Number(pid);
+  if (!Number.isInteger(n) || n <= 0) return 'another process';
+  let alive = true;
+  try {
+    process.kill(n, 0);
+  } catch (error) {
+    alive = (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return `process ${n}${alive ? '' : ' (no longer running on this machine)'}${since ? ` since ${since}` : ''}`;
 }
 
 /** The history in the folder `root` (created on the first append). */

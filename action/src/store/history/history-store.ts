@@ -42,6 +42,20 @@ export interface CompactedMonth extends MonthKey {
   removed: string[];
 }
 
+/** A history file that does not decode, and the runs it held as far as its name or header says. */
+export interface UnreadableFile {
+  file: string;
+  /** Run ids the file holds (empty when even its header is unreadable). */
+  runIds: string[];
+  problem: string;
+}
+
+/** The runs of a `readUsable`, aligned: `sets[i]` is the run of `entries[i]`. */
+export interface UsableRuns {
+  entries: HistoryEntry[];
+  sets: ResultSet[];
+}
+
 /** The history of runs, append-only; see docs/history.md. */
 export interface HistoryStore {
   /** The folder or branch, for messages. */
@@ -52,8 +66,22 @@ export interface HistoryStore {
   list(query?: ListQuery): Promise<HistoryEntry[]>;
   /** One run's ResultSet. */
   read(entry: HistoryEntry): Promise<ResultSet>;
-  /** Several runs, each file read once, in the order given. */
+  /** Several runs, each file read once, in the order given; a file that does not decode is an InputError naming it. */
   readMany(entries: readonly HistoryEntry[]): Promise<ResultSet[]>;
+  /**
+   * The runs of `entries` that decode, in the order given; the others are
+   * left out and remembered in `unreadable()`, so one damaged file never
+   * stops a reader of the rest.
+   */
+  readUsable(entries: readonly HistoryEntry[]): Promise<UsableRuns>;
+  /** The files this store skipped so far (in `list` and `readUsable`), each once. */
+  unreadable(): UnreadableFile[];
+  /** Removes the runs given (their single files, or their lines of a month file); returns what it removed. */
+  remove(entries: readonly HistoryEntry[]): Promise<HistoryEntry[]>;
+  /** Removes whole store files (a damaged one `verify` named); returns the paths removed. */
+  removeFiles(files: readonly string[]): Promise<string[]>;
+  /** Reads every file of the store (or of one testbed); returns those that do not decode. */
+  verify(query?: { testbed?: string }): Promise<{ files: number; runs: number; unreadable: UnreadableFile[] }>;
   /** Removes runs created before `before`; returns them. */
   prune(options: { before: Date }): Promise<HistoryEntry[]>;
   /** Compacts every month before the month of `before` into one file per testbed and month. */
@@ -68,6 +96,13 @@ export interface HistoryStore {
 export function historyStore(backend: Backend, validate: ValidateResultSet): HistoryStore {
   let lastView: Snapshot | undefined;
   const view = async (): Promise<Snapshot> => (lastView ??= await backend.snapshot());
+  const skipped = new Map<string, UnreadableFile>();
+  const skip = (file: string, runIds: readonly string[], error: unknown): void => {
+    if (!(error instanceof InputError)) throw error;
+    const known = skipped.get(file);
+    if (known) known.runIds = [...new Set([...known.runIds, ...runIds])];
+    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error, file) });
+  };
 
   async function append(set: ResultSet, options: AppendOptions = {}): Promise<HistoryEntry> {
     const source = `history of ${backend.description}`;
@@ -104,7 +139,12 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     for (const m of months) m.runs.forEach(keep);
     for (const file of monthFiles) {
       const b = bytes.get(file);
-      if (b !== undefined) monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+      if (b === undefined) continue;
+      try {
+        monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+      } catch (error) {
+        skip(file, [], error); // its runs cannot be listed: `history verify` and `history remove` name it
+      }
     }
     return out.sort(byCreation);
   }
@@ -140,6 +180,117 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     });
   }
 
+  async function readUsable(entries: readonly HistoryEntry[]): Promise<UsableRuns> {
+    const usable: UsableRuns = { entries: [], sets: [] };
+    // Read the whole request at once (each file once); only when a file fails, file by file.
+    try {
+      return { entries: [...entries], sets: await readMany(entries) };
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+    }
+    const byFile = new Map<string, HistoryEntry[]>();
+    for (const e of entries) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+    const sets = new Map<HistoryEntry, ResultSet>();
+    for (const [file, group] of byFile) {
+      try {
+        (await readMany(group)).forEach((set, i) => sets.set(group[i]!, set));
+      } catch (error) {
+        skip(file, group.map((e) => e.runId), error);
+      }
+    }
+    for (const e of entries) {
+      const set = sets.get(e);
+      if (set === undefined) continue;
+      usable.entries.push(e);
+      usable.sets.push(set);
+    }
+    return usable;
+  }
+
+  async function remove(entries: readonly HistoryEntry[]): Promise<HistoryEntry[]> {
+    const removed: HistoryEntry[] = [];
+    const byMonth = new Map<string, { key: MonthKey; runIds: Set<string> }>();
+    for (const e of entries) {
+      const key = { testbed: e.testbed, month: monthOf(e.created) };
+      const id = monthFolder(key);
+      const m = byMonth.get(id) ?? { key, runIds: new Set<string>() };
+      m.runIds.add(e.runId);
+      byMonth.set(id, m);
+    }
+    for (const { key, runIds } of byMonth.values()) {
+      let removedHere: HistoryEntry[] = [];
+      await backend.apply(
+        async (v): Promise<Change | undefined> => {
+          const month = await monthContents(v, key);
+          if (month === undefined) return undefined;
+          removedHere = month.runs.filter((e) => runIds.has(e.runId));
+          const change: Change = { add: [], remove: removedHere.map((e) => e.file), message: `perf-gate: remove ${runIds.size} run(s) of ${key.testbed} in ${key.month}` };
+          const file = month.monthFile;
+          if (file !== undefined) {
+            const all = entries.filter((e) => e.file === file);
+            if (all.length > 0) {
+              // Runs of the month file: rewrite it without them, or drop it when it is the damaged file itself.
+              let kept: MonthLine[] | undefined;
+              try {
+                kept = await monthLines(v, month, (runId) => !runIds.has(runId));
+              } catch {
+                kept = undefined;
+              }
+              if (kept === undefined || kept.length === 0) change.remove.push(file);
+              else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
+              pushAll(removedHere, all);
+            }
+          }
+          return change.remove.length + change.add.length === 0 ? undefined : change;
+        },
+        { exclusive: true },
+      );
+      pushAll(removed, removedHere);
+    }
+    lastView = undefined;
+    return removed.sort(byCreation);
+  }
+
+  async function removeFiles(files: readonly string[]): Promise<string[]> {
+    for (const file of files) {
+      if (parsePath(file) === undefined) throw new InputError(file, `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or …/month.json.br`);
+    }
+    let removed: string[] = [];
+    await backend.apply(
+      async (v) => {
+        const present = await v.read(files);
+        removed = files.filter((f) => present.get(f) !== undefined);
+        return removed.length === 0 ? undefined : { add: [], remove: removed, message: `perf-gate: remove ${removed.join(', ')}` };
+      },
+      { exclusive: true },
+    );
+    lastView = undefined;
+    return removed;
+  }
+
+  async function verify(query: { testbed?: string } = {}): Promise<{ files: number; runs: number; unreadable: UnreadableFile[] }> {
+    const v = (lastView = await backend.snapshot());
+    const months = groupByMonth(await v.paths(query.testbed));
+    const found: UnreadableFile[] = [];
+    let files = 0;
+    let runs = 0;
+    for (const month of months) {
+      for (const file of [...month.runs.map((r) => r.file), ...(month.monthFile !== undefined ? [month.monthFile] : [])]) {
+        files++;
+        const b = (await v.read([file])).get(file);
+        if (b === undefined) continue;
+        try {
+          runs += file === month.monthFile ? decodeMonth(b, file, validate).runs.length : (decodeRun(b, file, validate), 1);
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+          const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === 'run' ? (parsePath(file) as { entry: HistoryEntry }).entry.runId : ''];
+          found.push({ file, runIds: ids.filter((id) => id !== ''), problem: problemOf(error, file) });
+        }
+      }
+    }
+    return { files, runs, unreadable: found };
+  }
+
   async function compact({ before }: { before: Date }): Promise<CompactedMonth[]> {
     const done: CompactedMonth[] = [];
     // One change per month: a month is the unit a reader reads, and memory stays one month's worth.
@@ -149,10 +300,17 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
         async (v) => {
           const month = await monthContents(v, key);
           if (month === undefined || month.runs.length === 0) return undefined;
-          const existing = await monthLines(v, month, () => true);
+          let existing: MonthLine[];
+          try {
+            existing = await monthLines(v, month, () => true);
+          } catch (error) {
+            skip(month.monthFile!, [], error); // never rewrite a month file that does not decode: its runs would be lost
+            return undefined;
+          }
           const singles = await singleLines(v, month.runs);
+          if (singles.length === 0) return undefined;
           const runs = mergeMonth(existing, singles);
-          const removed = month.runs.map((r) => r.file);
+          const removed = singles.map((r) => r.file);
           result = { ...key, runs: runs.length, removed };
           return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
         },
@@ -173,14 +331,24 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
         async (v): Promise<Change | undefined> => {
           const month = await monthContents(v, key);
           if (month === undefined) return undefined;
-          const file = month.monthFile;
-          const header = file !== undefined ? readHeader((await v.read([file])).get(file)!, file) : undefined;
-          const fromMonth = header !== undefined ? monthEntries(header, file!, createdOfRunId) : [];
+          let file = month.monthFile;
+          let fromMonth: HistoryEntry[] = [];
+          let kept: MonthLine[] = [];
+          if (file !== undefined) {
+            try {
+              fromMonth = monthEntries(readHeader((await v.read([file])).get(file)!, file), file, createdOfRunId);
+              if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
+            } catch (error) {
+              // A damaged month file is left as it is (history verify names it); the month's single runs are still pruned.
+              skip(file, fromMonth.map((e) => e.runId), error);
+              file = undefined;
+              fromMonth = [];
+            }
+          }
           removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
           if (removedHere.length === 0) return undefined;
           const change: Change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
           if (file !== undefined && fromMonth.some((e) => old(e.runId))) {
-            const kept = await monthLines(v, month, (runId) => !old(runId));
             if (kept.length === 0) change.remove.push(file);
             else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
           }
@@ -210,20 +378,54 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
       .map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
   }
 
-  /** Single-run files as month lines (validated; a corrupt file stops compaction, naming it). */
-  async function singleLines(v: Snapshot, runs: readonly HistoryEntry[]): Promise<MonthLine[]> {
+  /** Single-run files as month lines (validated; a file that does not decode stays where it is, remembered as unreadable). */
+  async function singleLines(v: Snapshot, runs: readonly HistoryEntry[]): Promise<(MonthLine & { file: string })[]> {
     const bytes = await v.read(runs.map((r) => r.file));
     return runs.flatMap((r) => {
       const b = bytes.get(r.file);
-      return b === undefined ? [] : [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate)) }];
+      if (b === undefined) return [];
+      try {
+        return [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate)), file: r.file }];
+      } catch (error) {
+        skip(r.file, [r.runId], error);
+        return [];
+      }
     });
   }
 
-  return { description: backend.description, append, list, read: async (e) => (await readMany([e]))[0]!, readMany, prune, compact };
+  return {
+    description: backend.description,
+    append,
+    list,
+    read: async (e) => (await readMany([e]))[0]!,
+    readMany,
+    readUsable,
+    unreadable: () => [...skipped.values()],
+    remove,
+    removeFiles,
+    verify,
+    prune,
+    compact,
+  };
 }
 
 function keyOf(parsed: NonNullable<ReturnType<typeof parsePath>>): MonthKey {
   return parsed.kind === 'month' ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
+}
+
+/** What is wrong with `file`, without naming it again when the error already is about it. */
+function problemOf(error: InputError, file: string): string {
+  if (error.file !== file) return error.message;
+  return [error.line !== undefined ? `line ${error.line}` : '', error.key ?? '', error.detail].filter((part) => part !== '').join(': ');
+}
+
+/** The run ids a damaged month file's header still names (none when the header is unreadable too). */
+function headerRunIds(bytes: Buffer, file: string): string[] {
+  try {
+    return readHeader(bytes, file).runs.map((r) => r.runId);
+  } catch {
+    return [];
+  }
 }
 
 /** A month file's header, reading as little of it as it takes. */

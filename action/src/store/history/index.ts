@@ -17,3 +17,4 @@ export * from './pool.js';
 export * from './commit-graph.js';
 export * from './baseline.js';
 export { git, GitCommandError } from './git.js';
+export * from './series-order.js';

@@ -204,24 +204,41 @@ export interface ReadResult {
   skipped: { path: string; reason: string }[];
 }
 
-function listFiles(dir: string): string[] {
+/**
+ * The files of a results folder, in name order. A symbolic link inside it is
+ * not followed (it could lead anywhere on the runner) but listed in `skipped`,
+ * so nothing is dropped unseen.
+ */
+function listFiles(dir: string, skipped: ReadResult['skipped']): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((entry) => {
       const path = join(dir, entry.name);
       // Hidden entries are never results: .git, editor files, and the temporary files of an interrupted atomic write.
       if (entry.name.startsWith('.')) return [];
-      if (entry.isDirectory()) return listFiles(path);
+      if (entry.isSymbolicLink()) {
+        skipped.push({ path, reason: 'a symbolic link: links inside a results folder are not followed (give the file itself)' });
+        return [];
+      }
+      if (entry.isDirectory()) return listFiles(path, skipped);
       return entry.isFile() ? [path] : [];
     });
+}
+
+/** Why a path cannot be read, in words: a loop of links is not "no such file". */
+function unreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or folder';
+  if (code === 'ELOOP') return 'a loop of symbolic links (each points on to the next and none reaches a file)';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return `cannot read: ${code ?? String(error)}`;
 }
 
 function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(path, code === 'ENOENT' ? 'no such file or folder' : `cannot read: ${code ?? String(error)}`);
+    throw new InputError(path, unreadable(error));
   }
 }
 
@@ -278,12 +295,12 @@ export function readInputs(paths: readonly string[], options: { format?: string 
     let isDir: boolean;
     try {
       isDir = statSync(path).isDirectory();
-    } catch {
-      throw new InputError(given, 'no such file or folder');
+    } catch (error) {
+      throw new InputError(given, unreadable(error));
     }
     if (isDir) {
       const before = benchmarks.length;
-      for (const file of listFiles(path)) addFile(file, true);
+      for (const file of listFiles(path, skipped)) addFile(file, true);
       if (benchmarks.length === before) {
         const why = skipped.filter((s) => s.path.startsWith(path)).map((s) => `${relative(path, s.path)} (${s.reason})`);
         throw new InputError(given, `the folder holds no benchmark results${why.length ? `; skipped: ${why.slice(0, 10).join(', ')}` : ''}`);

@@ -68,8 +68,8 @@ export function makeBisectCommand(makeDeps: () => RunDeps = defaultDeps): Comman
         }),
       );
       ctx.stdout(`\n${bisectText(report)}`);
-      if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
-      if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, bisectMarkdown(report), '--markdown');
+      if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json', ctx.stdout);
+      if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, bisectMarkdown(report), '--markdown', ctx.stdout);
       return bisectExit(report);
     },
   };

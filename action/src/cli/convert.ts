@@ -19,7 +19,7 @@ export const convertCommand: Command = {
     if (leftOut.length > 0) {
       ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(', ')}\n`);
     }
-    if (flags.out !== undefined) writeOutputFile(ctx.cwd, flags.out, text);
+    if (flags.out !== undefined) writeOutputFile(ctx.cwd, flags.out, text, '--out', ctx.stdout);
     else ctx.stdout(text);
     return EXIT.pass;
   },

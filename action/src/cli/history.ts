@@ -6,7 +6,7 @@ import {
 import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf, parseQuantity } from '../model/index.js';
 import { compactHistory, printSkipped, removeFromHistory, verifyHistory } from './history-maintenance.js';
 import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history-changes.js';
-import { writeOutputFile } from '../pipeline/publish.js';
+import { takesStdout, writeOutputFile } from '../pipeline/publish.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
@@ -185,9 +185,9 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
             ...(flags.previous !== undefined ? { previous: readPreviousChanges(resolve(ctx.cwd, flags.previous)) } : {}),
             repo: ctx.cwd,
           });
-          ctx.stdout(changesText(report));
-          if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
-          if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report), '--markdown');
+          if (!takesStdout(flags.json, flags.markdown)) ctx.stdout(changesText(report));
+          if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json', ctx.stdout);
+          if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report), '--markdown', ctx.stdout);
           return EXIT.pass;
         }
         case 'import': {

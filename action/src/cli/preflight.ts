@@ -44,7 +44,7 @@ export const preflightCommand: Command = {
     });
     ctx.stdout(preflightText(report));
     if (ctx.env.GITHUB_ACTIONS === 'true') ctx.stdout(preflightAnnotations(report));
-    if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json');
+    if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json', ctx.stdout);
     return report.fails ? EXIT.fail : EXIT.pass;
   },
 };

@@ -68,10 +68,14 @@ export const reportCommand: Command = {
       ...(config?.history?.driftRuns != null ? { driftRuns: config.history.driftRuns } : {}),
       repositoryUrl: repositoryWebUrl(ctx.env, ctx.cwd),
     });
-    ctx.stdout(`perf-gate: release ${flags.to}: ${release.candidateSource}\nperf-gate: previous ${flags.from}: ${release.previousSource}\n`);
-    const written = writeReleaseOutputs(release.model, { ...(flags.out !== undefined ? { out: flags.out } : {}), ...(flags.json !== undefined ? { json: flags.json } : {}), ...(flags.markdown !== undefined ? { markdown: flags.markdown } : {}) }, ctx.cwd);
-    if (written.length > 0) ctx.stdout(`perf-gate: wrote ${written.join(', ')}\n`);
-    ctx.stdout(releaseTerminalText(release.model, ctx));
+    // A report on standard output (`--json -`) is all that goes there.
+    const toStdout = flags.json === '-' || flags.markdown === '-';
+    const say = toStdout ? ctx.stderr : ctx.stdout;
+    say(`perf-gate: release ${flags.to}: ${release.candidateSource}\nperf-gate: previous ${flags.from}: ${release.previousSource}\n`);
+    const outputs = { ...(flags.out !== undefined ? { out: flags.out } : {}), ...(flags.json !== undefined ? { json: flags.json } : {}), ...(flags.markdown !== undefined ? { markdown: flags.markdown } : {}) };
+    const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path) => path !== '-');
+    if (written.length > 0) say(`perf-gate: wrote ${written.join(', ')}\n`);
+    if (!toStdout) ctx.stdout(releaseTerminalText(release.model, ctx));
     return release.model.verdict === 'go' ? EXIT.pass : EXIT.fail;
   },
 };

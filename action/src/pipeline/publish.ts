@@ -5,7 +5,7 @@
  * request comment and the check run's title, summary and annotations. Files
  * are written atomically; the faces decide only where the text goes.
  */
-import { accessSync, closeSync, constants, mkdirSync, openSync, rmSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { GateReport } from '../gate/index.js';
 import type { CheckRunAnnotation } from '../github/client.js';
@@ -42,6 +42,35 @@ export interface OutputPath {
 const NAME_MAX = 255;
 /** The longest whole path (bytes). */
 const PATH_MAX = 4095;
+
+/**
+ * The output path that means standard output: `--json -` prints the JSON
+ * report there instead of the table. (`/dev/stdout` is a symbolic link, and
+ * perf-gate never writes through one: see refuseSymlink.)
+ */
+export const STDOUT_PATH = '-';
+
+/** Whether any of these report flags asked for standard output (the table then stays off it). */
+export function takesStdout(...paths: (string | undefined)[]): boolean {
+  return paths.includes(STDOUT_PATH);
+}
+
+/**
+ * Files are written by renaming a finished temporary file over the path, so
+ * a symbolic link there would be replaced by a regular file (as root, even
+ * /dev/stdout). perf-gate refuses instead, naming where the link leads.
+ */
+function symlinkProblem(abs: string): string | undefined {
+  let target: string;
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return undefined;
+    target = readlinkSync(abs);
+  } catch {
+    return undefined;
+  }
+  const stdout = /^\/dev\/(stdout|fd\/1|stderr|fd\/2)$/.test(abs) || /^\/proc\/self\/fd\/[12]$/.test(target);
+  return `is a symbolic link (to ${target}); perf-gate replaces the files it writes and never replaces a link: give the real path${stdout || abs.startsWith('/dev/') ? ', or - for standard output' : ''}`;
+}
 
 function outputError(output: OutputPath, detail: string): InputError {
   return new InputError(`${output.flag} ${JSON.stringify(output.path ?? '')}`, detail);
@@ -90,14 +119,22 @@ function ensureFolder(output: OutputPath, dir: string): void {
  * Missing parent folders are created.
  */
 export function prepareOutputPaths(outputs: readonly OutputPath[], cwd: string): void {
+  const toStdout = outputs.filter((o) => o.path === STDOUT_PATH);
+  if (toStdout.length > 1) throw outputError(toStdout[1]!, `standard output is already taken by ${toStdout[0]!.flag}: give one of them a file`);
   for (const output of outputs) {
     if (output.path === undefined) continue;
+    if (output.path === STDOUT_PATH) {
+      if (output.kind === 'folder') throw outputError(output, 'expected a folder; - (standard output) takes only a file');
+      continue;
+    }
     if (output.path.trim() === '') throw outputError(output, `is empty, expected a ${output.kind} name`);
     if (output.path.includes('\0')) throw outputError(output, 'contains a NUL character');
     const abs = resolve(cwd, output.path);
     if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
     const long = abs.split(sep).find((part) => Buffer.byteLength(part) > NAME_MAX);
     if (long !== undefined) throw outputError(output, `name too long: "${long.slice(0, 40)}…" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
+    const link = symlinkProblem(abs);
+    if (link !== undefined) throw outputError(output, link);
     const existing = statOrNull(abs);
     if (output.kind === 'file') {
       if (existing?.isDirectory()) throw outputError(output, 'is a folder, expected a file');
@@ -127,6 +164,8 @@ export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
  * take it (a folder, no permission, no space) is unusable input naming the flag.
  */
 function writeReport(path: string, flag: string, text: string): void {
+  const link = symlinkProblem(path);
+  if (link !== undefined) throw new InputError(`${flag} ${JSON.stringify(path)}`, link);
   try {
     writeFileAtomic(path, text);
   } catch (error) {
@@ -136,13 +175,24 @@ function writeReport(path: string, flag: string, text: string): void {
 
 /** The command line's publication: the requested report files, then the table on standard output. */
 export function publishToTerminal(report: GateReport, outputs: ReportOutputs, ctx: CliContext): void {
-  if (outputs.json) writeReport(resolve(ctx.cwd, outputs.json), '--json', renderJson(report));
-  if (outputs.markdown) writeReport(resolve(ctx.cwd, outputs.markdown), '--markdown', renderMarkdown(report, {}));
-  ctx.stdout(renderTerminal(report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined }));
+  const write = (path: string, flag: string, text: string): void => (path === STDOUT_PATH ? ctx.stdout(text) : writeReport(resolve(ctx.cwd, path), flag, text));
+  if (outputs.json) write(outputs.json, '--json', renderJson(report));
+  if (outputs.markdown) write(outputs.markdown, '--markdown', renderMarkdown(report, {}));
+  if (!takesStdout(outputs.json, outputs.markdown)) ctx.stdout(renderTerminal(report, { color: ctx.env.NO_COLOR === undefined && ctx.env.FORCE_COLOR !== undefined }));
 }
 
-/** Writes a command's output file atomically (relative to the working directory); a failure names the flag. */
-export function writeOutputFile(cwd: string, path: string, text: string, flag = '--out'): void {
+/**
+ * Writes a command's output file atomically (relative to the working
+ * directory), or to `stdout` when the path is `-`; a failure names the flag.
+ */
+export function writeOutputFile(cwd: string, path: string, text: string, flag = '--out', stdout?: (text: string) => void): void {
+  if (path === STDOUT_PATH) {
+    if (stdout === undefined) throw new InputError(`${flag} -`, 'standard output cannot take this file; give a path');
+    stdout(text);
+    return;
+  }
+  const link = symlinkProblem(resolve(cwd, path));
+  if (link !== undefined) throw new InputError(`${flag} ${JSON.stringify(path)}`, link);
   try {
     writeFileAtomic(resolve(cwd, path), text);
   } catch (error) {
@@ -225,7 +275,7 @@ export interface ReleaseOutputs {
 }
 
 /** Writes the requested release report files (paths relative to the working directory); returns what was written. */
-export function writeReleaseOutputs(model: ReleaseModel, outputs: ReleaseOutputs, cwd: string): string[] {
+export function writeReleaseOutputs(model: ReleaseModel, outputs: ReleaseOutputs, cwd: string, stdout?: (text: string) => void): string[] {
   const written: string[] = [];
   if (outputs.out !== undefined) {
     writeOutputFile(cwd, join(outputs.out, 'release-report.md'), renderReleaseModel(model), '--out');
@@ -233,14 +283,14 @@ export function writeReleaseOutputs(model: ReleaseModel, outputs: ReleaseOutputs
     written.push(join(outputs.out, 'release-report.md'), join(outputs.out, 'release-report.json'));
   }
   if (outputs.json !== undefined) {
-    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), '--json');
+    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), '--json', stdout);
     written.push(outputs.json);
   }
   if (outputs.markdown !== undefined) {
     const hint = outputs.out !== undefined
       ? escapeMarkdown(join(outputs.out, 'release-report.md'))
       : outputs.json !== undefined ? 'the JSON report' : 'the report `--out DIR` writes';
-    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), '--markdown');
+    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), '--markdown', stdout);
     written.push(outputs.markdown);
   }
   return written;

@@ -19,6 +19,8 @@ import { stripVTControlCharacters } from 'node:util';
  *   cross-reference written into another issue's timeline): a zero-width space
  *   after the sign, as an entity. GitHub links mentions after entity decoding,
  *   so the break must be a character, not an encoding;
+ * - `GH-123`, which GitHub links to issue 123 like `#123`: a zero-width space
+ *   after the dash;
  * - bare URLs (`https://…`, `www.…`), which GitHub turns into links even
  *   without Markdown syntax: a zero-width space after the scheme's colon and
  *   after `www`, so a benchmark name cannot plant a link in the bot's comment;
@@ -59,9 +61,12 @@ export function codeBlock(text: string, info = 'text'): string {
 
 const ZWSP_CHAR = '\u200B';
 
-/** Breaks what GitHub autolinks (scheme://, www.) with a zero-width space; the entity pass leaves it alone. */
+/** Breaks what GitHub autolinks (scheme://, www., GH-123 issue references) with a zero-width space; the entity pass leaves it alone. */
 function breakAutolinks(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
+  return text
+    .replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`)
+    .replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`)
+    .replace(/\b(GH)-(?=[0-9])/gi, `$1-${ZWSP_CHAR}`);
 }
 const ZERO_WIDTH_SPACE = '&#8203;';
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;

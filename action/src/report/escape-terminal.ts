@@ -9,10 +9,23 @@ import { stripVTControlCharacters } from 'node:util';
  *
  * `multiline` keeps newlines and tabs (for log tails) and drops well-formed
  * terminal escape sequences (colours a tool printed) instead of showing them.
+ *
+ * On a GitHub Actions runner a line whose first non-blank characters are `::`
+ * is a workflow command (`::error::`, `::add-mask::`, `::stop-commands::`),
+ * and a table line starts with a benchmark name: such text gets a backslash
+ * before its `::`, so no line perf-gate prints can start a command.
  */
 export function escapeTerminal(text: string, options: { multiline?: boolean } = {}): string {
   const source = options.multiline ? stripVTControlCharacters(String(text)).replace(/\r\n?/g, '\n') : String(text);
-  return source.replace(options.multiline ? CONTROL_KEEP_LINES : CONTROL, (ch) => {
+  return escapeControl(source, options.multiline === true).replace(options.multiline ? COMMAND_AT_LINE_START : COMMAND_AT_START, '$1\\::');
+}
+
+/** `::` after nothing but blanks (the runner trims leading white space before it looks). */
+const COMMAND_AT_START = /^(\s*)::/;
+const COMMAND_AT_LINE_START = /^([^\S\n]*)::/gm;
+
+function escapeControl(source: string, multiline: boolean): string {
+  return source.replace(multiline ? CONTROL_KEEP_LINES : CONTROL, (ch) => {
     if (ch === '\n') return '\\n';
     if (ch === '\r') return '\\r';
     if (ch === '\t') return '\\t';

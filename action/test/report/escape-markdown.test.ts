@@ -86,3 +86,11 @@ test('bare URLs in untrusted text are broken so GitHub does not autolink them', 
     assert.equal(out.replace(/\u200B/g, ''), text, 'only zero-width spaces were added');
   }
 });
+
+test('GH-123 issue references are broken so GitHub does not link them', () => {
+  for (const text of ['fixes GH-123', 'gh-7 regression', 'a/GH-42/b']) {
+    const out = escapeMarkdown(text);
+    assert.doesNotMatch(out, /\bgh-[0-9]/i);
+    assert.equal(out.replace(/\u200B/g, ''), text, 'only zero-width spaces were added');
+  }
+});

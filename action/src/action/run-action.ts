@@ -214,6 +214,7 @@ async function actionBaseline(
       ? storeOf(config, created, {
         start: pr?.baseSha ? { mergeBaseWith: pr.baseSha } : settings.mode === 'release' ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) },
         onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+        ...dataBranchAuth(settings),
       })
       : null,
     query,
@@ -270,7 +271,7 @@ async function publishReports(settings: Settings, report: GateReport, current: R
   }
   if (settings.mode === 'main') {
     if (config) {
-      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' }, appends: true }), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' }, appends: true, ...dataBranchAuth(settings) }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput('baseline-file', stored);
     } else {
@@ -301,7 +302,7 @@ async function watchMain(settings: Settings, config: PerfGateConfig | null, budg
     return null;
   }
   return deps.log.group('perf-gate: watch main', async () => {
-    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false);
+    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false, dataBranchAuth(settings).auth);
     const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
     deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
     await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
@@ -461,4 +462,13 @@ export function stepFails(report: GateReport, failOn: Settings['failOn']): boole
 export function checkConclusion(report: GateReport, settings: Pick<Settings, 'mode' | 'failOn'>): 'success' | 'failure' | 'neutral' {
   if (report.verdict === 'pass') return settings.mode === 'report' ? 'neutral' : 'success';
   return settings.failOn === 'never' ? 'neutral' : 'failure';
+}
+
+/**
+ * The github-token for a data branch's fetch and push, handed to those git
+ * processes alone: the checkout keeps no credentials (persist-credentials:
+ * false), so the benchmarks never find a token in .git/config.
+ */
+function dataBranchAuth(settings: Settings): { auth?: { token: string; serverUrl: string } } {
+  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }

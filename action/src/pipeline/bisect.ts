@@ -188,6 +188,8 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
           outDir,
           budgets: request.budgets,
           classify: bisectClassifier(request.budgets, rowKey(request.benchmark, metric), full),
+          // A misspelt --benchmark is said after one round, not after the whole first batch.
+          afterFirstRound: (base, head) => void rowOf(decide(base, head, request.budgets).rows, request.benchmark, metric, suite.name),
           env: request.env,
           write: request.write,
           now: request.now,

@@ -15,7 +15,7 @@ import type { SkippedFile } from '../gate/types.js';
 import { EMPTY_BUDGETS, InputError, type BenchmarkResult, type Budgets, type ResultSet } from '../model/index.js';
 import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaseline } from '../store/index.js';
 import { historyBaselines } from '../store/history-baselines.js';
-import { folderHistory, git, GitCommandError, gitBranchHistory, resolveCommit, symbolicRef, type BaselineFrom, type HistoryStore } from '../store/history/index.js';
+import { folderHistory, git, GitCommandError, gitBranchHistory, resolveCommit, symbolicRef, type BaselineFrom, type GitAuth, type HistoryStore } from '../store/history/index.js';
 import { checkSuiteFormats } from './output-parser.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
@@ -98,13 +98,13 @@ export function historyLocationOf(setting: HistorySetting): HistoryLocation {
  * run appends (`appends`): a pull-request job never writes, so it needs no
  * write token. Reads fetch only the branch tip (depth 1).
  */
-export function openHistoryAt(location: HistoryLocation, repo: string, appends: boolean): HistoryStore {
+export function openHistoryAt(location: HistoryLocation, repo: string, appends: boolean, auth?: GitAuth): HistoryStore {
   const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);
   if ('folder' in location) {
     if (appends) refuseRedirectedFolder(repo, resolve(repo, location.folder), 'history.folder');
     return folderHistory(resolve(repo, location.folder), validate);
   }
-  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate);
+  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends, ...(auth ? { auth } : {}) }, validate);
 }
 
 export interface HistoryStoreRequest {
@@ -118,12 +118,14 @@ export interface HistoryStoreRequest {
   driftRuns?: number;
   /** Told, in words, why the history holds no baseline for this run. */
   onNoBaseline?(text: string): void;
+  /** A token for a data branch's fetch and push (the action's github-token), never written to .git/config. */
+  auth?: GitAuth;
 }
 
 /** The run history as the pipeline's BaselineStore (docs/history.md). */
 export function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
   const { location, start } = request;
-  const history = openHistoryAt(location, request.repo, request.appends ?? false);
+  const history = openHistoryAt(location, request.repo, request.appends ?? false, request.auth);
   const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
   return historyBaselines({
     history,

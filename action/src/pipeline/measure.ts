@@ -166,6 +166,8 @@ export interface AbBetweenRequest {
   budgets: Budgets;
   /** Which rows are still open, for the adaptive rounds; default: the gate's own decision (gateClassifier). */
   classify?: Classifier;
+  /** See AbContext.afterFirstRound. */
+  afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   env: NodeJS.ProcessEnv;
   write(text: string): void;
   now(): Date;
@@ -185,6 +187,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const outcome = await runAb(request.suites, request.checkouts, {
     ...runnerContext({ config, shard: null, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
     classify: request.classify ?? gateClassifier(request.budgets),
+    ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
     created: request.now().toISOString(),
   });
   const base = metadata(outcome.base, request.commits.base, {}, testbed);

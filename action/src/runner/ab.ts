@@ -49,6 +49,13 @@ export interface AbCheckouts {
 
 export interface AbContext extends RunnerContext {
   classify: Classifier;
+  /**
+   * Called with a unit's sides after its first round, before any more are
+   * spent: a caller that needs one benchmark (bisect) throws here, naming
+   * what the suite did report, instead of after every round. Only when the
+   * run is one unit (no parameter sweep).
+   */
+  afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   /** ISO time written into the intermediate ResultSets. */
   created: string;
 }
@@ -150,6 +157,10 @@ async function runRounds(units: readonly Unit[], count: (u: Unit) => number, pha
     const start = unit.rounds;
     for (let r = 1; r <= n && !unit.stopped; r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
+      // Only for a run of one unit: with a parameter sweep, the benchmark may be another point's.
+      if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
+        ctx.afterFirstRound(interleaved(ctx.created, sideRows(unit, 'base')), interleaved(ctx.created, sideRows(unit, 'head')));
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BISECT_SCHEMA, type BisectReport, type BisectStep } from '../../src/gate/bisect-steps.js';
 import { bisectExit } from '../../src/cli/bisect.js';
@@ -53,6 +53,16 @@ describe('perf-gate bisect: unusable input (exit 2, the flag named)', () => {
     const r = await runCli(['bisect', '--good', 'side', '--bad', 'main', '--benchmark', NAP_BENCHMARK], dir, ENV);
     assert.equal(r.status, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /--good: "side" \([0-9a-f]{12}\) is not on the first-parent history of "main"/);
+  });
+
+  test('a benchmark its suite does not report is said after one round, not after the first batch', async () => {
+    const dir = plantedRepo({ seed: 4, commits: 2 }).dir;
+    const r = await runCli(['bisect', '--good', 'good', '--bad', 'main', '--benchmark', `${NAP_BENCHMARK}p`, '--out', 'out'], dir, ENV);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, new RegExp(`--benchmark: suite "nap" reported no benchmark "${NAP_BENCHMARK}p"; did you mean "${NAP_BENCHMARK}"\\?`));
+    const rounds = readdirSync(join(dir, 'out'), { recursive: true }).map(String).filter((f) => /round-\d+/.test(f));
+    assert.ok(rounds.length > 0 && rounds.every((f) => /round-0*1-/.test(f)), rounds.join(', '));
+    assert.equal(gitSync(dir, ['worktree', 'list']).split('\n').length, 1, 'no worktree was left');
   });
 
   test('a commands: suite checks the command name before anything runs', async () => {

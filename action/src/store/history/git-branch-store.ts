@@ -6,7 +6,7 @@ import { InputError } from '../../model/index.js';
 import type { Backend, Change, Planner, Snapshot } from './backend.js';
 import type { ValidateResultSet } from './codec.js';
 import { historyStore, type HistoryStore } from './history-store.js';
-import { catFileBatch, git, GitCommandError, gitText } from './git.js';
+import { authEnv, catFileBatch, git, GitCommandError, gitText, type GitAuth } from './git.js';
 
 /** The default data branch in the action. */
 export const DEFAULT_DATA_BRANCH = 'perf-gate-data';
@@ -30,6 +30,8 @@ export interface GitBranchOptions {
   identity?: { name: string; email: string };
   /** Refuse every write (a pull-request job only reads). */
   readOnly?: boolean;
+  /** A token for fetch and push, given to those git processes only (git.ts authEnv). */
+  auth?: GitAuth;
 }
 
 const RACE = /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
@@ -67,7 +69,7 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes(4).toString('hex')}`;
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', ...(options.depth !== undefined ? [`--depth=${options.depth}`] : []), remote, `+refs/heads/${branch}:${scratch}`];
     try {
-      await git(repo, args);
+      await git(repo, args, { env: authEnv(options.auth) });
     } catch (error) {
       if (error instanceof GitCommandError && /couldn't find remote ref/i.test(error.stderr)) return undefined;
       // A reader without credentials (a pull-request job whose checkout kept no
@@ -138,7 +140,7 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
     if (remote === null) {
       await git(repo, ['update-ref', `refs/heads/${branch}`, commit, tip ?? '0'.repeat(commit.length)]);
     } else {
-      await git(repo, ['push', '--quiet', '--no-verify', remote, `${commit}:refs/heads/${branch}`]);
+      await git(repo, ['push', '--quiet', '--no-verify', remote, `${commit}:refs/heads/${branch}`], { env: authEnv(options.auth) });
     }
   }
 

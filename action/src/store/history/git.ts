@@ -25,6 +25,25 @@ export interface GitOptions {
   env?: Record<string, string>;
 }
 
+/** A token for the data branch's fetch and push, and the server it is for. */
+export interface GitAuth {
+  token: string;
+  /** e.g. https://github.com: the header is sent to this server only. */
+  serverUrl: string;
+}
+
+/**
+ * The environment that hands `auth` to one git process as an HTTP header
+ * (git's GIT_CONFIG_COUNT/KEY/VALUE, git 2.31+), scoped to the server: the
+ * token is never written to .git/config, where the benchmarks and bisect's
+ * worktrees could read it, and never appears on a command line.
+ */
+export function authEnv(auth: GitAuth | undefined): Record<string, string> {
+  if (auth === undefined || auth.token === '') return {};
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString('base64');
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${auth.serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+}
+
 export interface GitOutput {
   stdout: Buffer;
   stderr: string;

@@ -16,5 +16,5 @@ export * from './select.js';
 export * from './pool.js';
 export * from './commit-graph.js';
 export * from './baseline.js';
-export { git, GitCommandError } from './git.js';
+export { git, GitCommandError, type GitAuth } from './git.js';
 export * from './series-order.js';

@@ -19,7 +19,7 @@ import type { ResultSet } from '../src/model/index.js';
  * so any refactor of the middle must leave them byte for byte the same.
  *
  * Only what differs between machines or runs is normalised: temporary paths,
- * the machine's testbed id, timestamps and durations. Regenerate with
+ * the machine's testbed id and facts (CPU, kernel, memory …), timestamps and durations. Regenerate with
  * UPDATE_GOLDEN=1 only for an intended behaviour change, and read the diff.
  */
 const DIR = new URL('fixtures/faces/', import.meta.url).pathname;
@@ -44,7 +44,9 @@ function normalise(text: string, root: string): string {
     .replace(/\b[0-9a-f]{16,64}\b/g, (hex) => (/^(.)\1+$/.test(hex) || !/[a-f]/.test(hex) ? hex : '<hex>'))
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
     .replace(/\b\d+(\.\d+)? ?(ms|s)\)/g, '<duration>)')
-    .replace(/elapsed \d+s, about \d+s left/g, 'elapsed <s>, about <s> left');
+    .replace(/elapsed \d+s, about \d+s left/g, 'elapsed <s>, about <s> left')
+    // What the machine running the test is (the testbed facts of a stored run): not what the faces decide.
+    .replace(/^(\s*"(?:cpu|cores|kernel|governor|turbo|smt|arch|mitigations|memory)": ).*?(,?)$/gm, '$1<machine>$2');
 }
 
 /** Every file below `dir`, as "path:\n<content>" blocks in sorted order. */

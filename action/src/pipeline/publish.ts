@@ -133,7 +133,8 @@ export function prepareOutputPaths(outputs: readonly OutputPath[], cwd: string):
     if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
     const long = abs.split(sep).find((part) => Buffer.byteLength(part) > NAME_MAX);
     if (long !== undefined) throw outputError(output, `name too long: "${long.slice(0, 40)}…" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
-    const link = symlinkProblem(abs);
+    // A folder is written into, so a link to one is followed (and refused where it leads out of the repository: inputs.ts).
+    const link = output.kind === 'file' ? symlinkProblem(abs) : undefined;
     if (link !== undefined) throw outputError(output, link);
     const existing = statOrNull(abs);
     if (output.kind === 'file') {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertSurvives, budgetsTarget, configTarget, judge, PER_HUGE_INPUT_MS } from '../support/fuzz-targets.js';
+import { assertSurvives, budgetsTarget, configTarget, globTarget, judge, PER_HUGE_INPUT_MS } from '../support/fuzz-targets.js';
 
 /**
  * Budget files and perf-gate.yml are written by people and reviewed in pull
@@ -31,3 +31,9 @@ for (const [target, seed] of [
     });
   });
 }
+
+describe('budget globs on hostile ids', () => {
+  test('1,000 mutations of long and adversarial glob/id pairs: agreement with the regular expression where it is safe, and never a hang', () => {
+    assertSurvives(globTarget(), 1000, 23);
+  });
+});

@@ -7,7 +7,7 @@ import { validateResultSet } from '../../src/adapters/result-set.js';
 import { parseBudgets } from '../../src/config/budgets.js';
 import { parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
 import { toBmf } from '../../src/store/bmf.js';
-import { InputError, newResultSet, parseQuantity, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
+import { compileGlob, InputError, newResultSet, parseQuantity, type BenchmarkResult, type ResultSet } from '../../src/model/index.js';
 import { decodeMonth, decodeRun, encodeMonth, encodeRun, runLine } from '../../src/store/history/codec.js';
 import { mutated } from './mutations.js';
 
@@ -237,9 +237,44 @@ export function historyFileTargets(): FuzzTarget[] {
   ];
 }
 
-/** Every target, in a fixed order: the adapters, detection, budgets, perf-gate.yml, quantities, history files. */
+/**
+ * Budget globs against benchmark ids (hardening round two): the text is a
+ * glob, a newline, and an id, seeded with the hostile id that made the old
+ * regular expressions backtrack for minutes. The matcher must agree with the
+ * plain regular-expression reading where that is safe to run (short inputs)
+ * and answer within the hang bound whatever the input.
+ */
+export function globTarget(): FuzzTarget {
+  const seeds = [
+    `*/*[n=*]\n${'/[n='.repeat(2000)}`,
+    `*a*b*c*d*e*f*\n${'ab'.repeat(3000)}`,
+    'scan/*[n=?]\nscan/sweep[n=1]',
+    '*migrationThroughput[entityCount=800]\na/b.migrationThroughput[entityCount=800]',
+    `?*?*?*?*\n${'x'.repeat(4096)}`,
+  ].map((text) => ({ path: 'glob', text }));
+  const reference = (glob: string): RegExp =>
+    new RegExp(`^${[...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`, 's');
+  return {
+    name: 'glob',
+    seeds,
+    run(text) {
+      const cut = text.indexOf('\n');
+      const glob = cut === -1 ? text : text.slice(0, cut);
+      const id = cut === -1 ? '' : text.slice(cut + 1);
+      try {
+        const matched = compileGlob(glob).test(id);
+        if (glob.length <= 12 && id.length <= 24 && matched !== reference(glob).test(id)) return { kind: 'crash', why: `${JSON.stringify(glob)} on ${JSON.stringify(id)}: ${matched}, the regular expression says ${!matched}` };
+        return { kind: 'parsed' };
+      } catch (error) {
+        return { kind: 'crash', why: `threw ${String(error)}` };
+      }
+    },
+  };
+}
+
+/** Every target, in a fixed order: the adapters, detection, budgets, perf-gate.yml, quantities, history files, globs. */
 export function allTargets(): FuzzTarget[] {
-  return [...adapterTargets(), autoDetectTarget(), budgetsTarget(), configTarget(), quantityTarget(), ...historyFileTargets()];
+  return [...adapterTargets(), autoDetectTarget(), budgetsTarget(), configTarget(), quantityTarget(), ...historyFileTargets(), globTarget()];
 }
 
 /** A failing input: what the property found. */

@@ -22,9 +22,9 @@ var __commonJS = (cb, mod) => function __require2() {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -173,15 +173,15 @@ var require_code = __commonJS({
       return JSON.stringify(x2).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
     exports2.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports2.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+    function getProperty(key2) {
+      return typeof key2 == "string" && exports2.IDENTIFIER.test(key2) ? new _Code(`.${key2}`) : _`[${key2}]`;
     }
     exports2.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports2.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
+    function getEsmExportName(key2) {
+      if (typeof key2 == "string" && exports2.IDENTIFIER.test(key2)) {
+        return new _Code(`${key2}`);
       }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
+      throw new Error(`CodeGen: invalid export name: ${key2}, use explicit $id name mapping`);
     }
     exports2.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
@@ -808,11 +808,11 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code = ["{"];
-        for (const [key, value] of keyValues) {
+        for (const [key2, value] of keyValues) {
           if (code.length > 1)
             code.push(",");
-          code.push(key);
-          if (key !== value || this.opts.es5) {
+          code.push(key2);
+          if (key2 !== value || this.opts.es5) {
             code.push(":");
             (0, code_1.addCodeArg)(code, value);
           }
@@ -1087,17 +1087,17 @@ var require_util = __commonJS({
       if (typeof schema === "boolean")
         return;
       const rules = self.RULES.keywords;
-      for (const key in schema) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
+      for (const key2 in schema) {
+        if (!rules[key2])
+          checkStrictMode(it, `unknown keyword: "${key2}"`);
       }
     }
     exports2.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema, rules) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (rules[key])
+      for (const key2 in schema)
+        if (rules[key2])
           return true;
       return false;
     }
@@ -1105,8 +1105,8 @@ var require_util = __commonJS({
     function schemaHasRulesButRef(schema, RULES) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (key !== "$ref" && RULES.all[key])
+      for (const key2 in schema)
+        if (key2 !== "$ref" && RULES.all[key2])
           return true;
       return false;
     }
@@ -1684,8 +1684,8 @@ var require_defaults = __commonJS({
     function assignDefaults(it, ty) {
       const { properties, items } = it.schema;
       if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
+        for (const key2 in properties) {
+          assignDefault(it, key2, properties[key2].default);
         }
       } else if (ty === "array" && Array.isArray(items)) {
         items.forEach((sch, i2) => assignDefault(it, i2, sch.default));
@@ -2069,8 +2069,8 @@ var require_fast_deep_equal = __commonJS({
         for (i2 = length; i2-- !== 0; )
           if (!Object.prototype.hasOwnProperty.call(b, keys[i2])) return false;
         for (i2 = length; i2-- !== 0; ) {
-          var key = keys[i2];
-          if (!equal(a[key], b[key])) return false;
+          var key2 = keys[i2];
+          if (!equal(a[key2], b[key2])) return false;
         }
         return true;
       }
@@ -2142,20 +2142,20 @@ var require_json_schema_traverse = __commonJS({
     function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
       if (schema && typeof schema == "object" && !Array.isArray(schema)) {
         pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema) {
-          var sch = schema[key];
+        for (var key2 in schema) {
+          var sch = schema[key2];
           if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
+            if (key2 in traverse.arrayKeywords) {
               for (var i2 = 0; i2 < sch.length; i2++)
-                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key + "/" + i2, rootSchema, jsonPtr, key, schema, i2);
+                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key2 + "/" + i2, rootSchema, jsonPtr, key2, schema, i2);
             }
-          } else if (key in traverse.propsKeywords) {
+          } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema, prop);
             }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
+          } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema);
           }
         }
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
@@ -2212,10 +2212,10 @@ var require_resolve = __commonJS({
       "$dynamicAnchor"
     ]);
     function hasRef(schema) {
-      for (const key in schema) {
-        if (REF_KEYWORDS.has(key))
+      for (const key2 in schema) {
+        if (REF_KEYWORDS.has(key2))
           return true;
-        const sch = schema[key];
+        const sch = schema[key2];
         if (Array.isArray(sch) && sch.some(hasRef))
           return true;
         if (typeof sch == "object" && hasRef(sch))
@@ -2225,14 +2225,14 @@ var require_resolve = __commonJS({
     }
     function countKeys(schema) {
       let count = 0;
-      for (const key in schema) {
-        if (key === "$ref")
+      for (const key2 in schema) {
+        if (key2 === "$ref")
           return Infinity;
         count++;
-        if (SIMPLE_INLINED.has(key))
+        if (SIMPLE_INLINED.has(key2))
           continue;
-        if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+        if (typeof schema[key2] == "object") {
+          (0, util_1.eachItem)(schema[key2], (sch) => count += countKeys(sch));
         }
         if (count === Infinity)
           return Infinity;
@@ -2421,8 +2421,8 @@ var require_validate = __commonJS({
     function schemaCxtHasRules({ schema, self }) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (self.RULES.all[key])
+      for (const key2 in schema)
+        if (self.RULES.all[key2])
           return true;
       return false;
     }
@@ -4517,7 +4517,7 @@ var require_core = __commonJS({
         }
       }
       // Adds schema to the instance
-      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
+      addSchema(schema, key2, _meta, _validateSchema = this.opts.validateSchema) {
         if (Array.isArray(schema)) {
           for (const sch of schema)
             this.addSchema(sch, void 0, _meta, _validateSchema);
@@ -4531,15 +4531,15 @@ var require_core = __commonJS({
             throw new Error(`schema ${schemaId} must be string`);
           }
         }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
+        key2 = (0, resolve_1.normalizeId)(key2 || id);
+        this._checkUnique(key2);
+        this.schemas[key2] = this._addSchema(schema, _meta, key2, _validateSchema, true);
         return this;
       }
       // Add schema that will be used to validate other schemas
       // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema, key, true, _validateSchema);
+      addMetaSchema(schema, key2, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema, key2, true, _validateSchema);
         return this;
       }
       //  Validate schema against its meta-schema
@@ -4695,14 +4695,14 @@ var require_core = __commonJS({
           let keywords = metaSchema;
           for (const seg of segments)
             keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
+          for (const key2 in rules) {
+            const rule = rules[key2];
             if (typeof rule != "object")
               continue;
             const { $data } = rule.definition;
-            const schema = keywords[key];
+            const schema = keywords[key2];
             if ($data && schema)
-              keywords[key] = schemaOrData(schema);
+              keywords[key2] = schemaOrData(schema);
           }
         }
         return metaSchema;
@@ -4775,10 +4775,10 @@ var require_core = __commonJS({
     Ajv.MissingRefError = ref_error_1.default;
     exports2.default = Ajv;
     function checkOptions(checkOpts, options, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
+      for (const key2 in checkOpts) {
+        const opt = key2;
         if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -4792,8 +4792,8 @@ var require_core = __commonJS({
       if (Array.isArray(optsSchemas))
         this.addSchema(optsSchemas);
       else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
+        for (const key2 in optsSchemas)
+          this.addSchema(optsSchemas[key2], key2);
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
@@ -5841,11 +5841,11 @@ var require_dependencies = __commonJS({
     function splitDependencies({ schema }) {
       const propertyDeps = {};
       const schemaDeps = {};
-      for (const key in schema) {
-        if (key === "__proto__")
+      for (const key2 in schema) {
+        if (key2 === "__proto__")
           continue;
-        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema[key];
+        const deps = Array.isArray(schema[key2]) ? propertyDeps : schemaDeps;
+        deps[key2] = schema[key2];
       }
       return [propertyDeps, schemaDeps];
     }
@@ -5922,13 +5922,13 @@ var require_propertyNames = __commonJS({
         if ((0, util_1.alwaysValidSchema)(it, schema))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data2, (key) => {
-          cxt.setParams({ propertyName: key });
+        gen.forIn("key", data2, (key2) => {
+          cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
-            data: key,
+            data: key2,
             dataTypes: ["string"],
-            propertyName: key,
+            propertyName: key2,
             compositeRule: true
           }, valid);
           gen.if((0, codegen_1.not)(valid), () => {
@@ -5977,38 +5977,38 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data2, (key) => {
+          gen.forIn("key", data2, (key2) => {
             if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
+              additionalPropertyCode(key2);
             else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
+              gen.if(isAdditional(key2), () => additionalPropertyCode(key2));
           });
         }
-        function isAdditional(key) {
+        function isAdditional(key2) {
           let definedProp;
           if (props.length > 8) {
             const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
+            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key2);
           } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
+            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key2} === ${p}`));
           } else {
             definedProp = codegen_1.nil;
           }
           if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
+            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key2})`));
           }
           return (0, codegen_1.not)(definedProp);
         }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data2}[${key}]`);
+        function deleteAdditional(key2) {
+          gen.code((0, codegen_1._)`delete ${data2}[${key2}]`);
         }
-        function additionalPropertyCode(key) {
+        function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
-            deleteAdditional(key);
+            deleteAdditional(key2);
             return;
           }
           if (schema === false) {
-            cxt.setParams({ additionalProperty: key });
+            cxt.setParams({ additionalProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -6017,22 +6017,22 @@ var require_additionalProperties = __commonJS({
           if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
             const valid = gen.name("valid");
             if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
+              applyAdditionalSchema(key2, valid, false);
               gen.if((0, codegen_1.not)(valid), () => {
                 cxt.reset();
-                deleteAdditional(key);
+                deleteAdditional(key2);
               });
             } else {
-              applyAdditionalSchema(key, valid);
+              applyAdditionalSchema(key2, valid);
               if (!allErrors)
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
             }
           }
         }
-        function applyAdditionalSchema(key, valid, errors) {
+        function applyAdditionalSchema(key2, valid, errors) {
           const subschema = {
             keyword: "additionalProperties",
-            dataProp: key,
+            dataProp: key2,
             dataPropType: util_1.Type.Str
           };
           if (errors === false) {
@@ -6157,19 +6157,19 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data2, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
+          gen.forIn("key", data2, (key2) => {
+            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
                 cxt.subschema({
                   keyword: "patternProperties",
                   schemaProp: pat,
-                  dataProp: key,
+                  dataProp: key2,
                   dataPropType: util_2.Type.Str
                 }, valid);
               }
               if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
+                gen.assign((0, codegen_1._)`${props}[${key2}]`, true);
               } else if (!alwaysValid && !it.allErrors) {
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
               }
@@ -6671,15 +6671,15 @@ var require_unevaluatedProperties = __commonJS({
           throw new Error("ajv implementation error");
         const { allErrors, props } = it;
         if (props instanceof codegen_1.Name) {
-          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data2, (key) => gen.if(unevaluatedDynamic(props, key), () => unevaluatedPropCode(key))));
+          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data2, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
         } else if (props !== true) {
-          gen.forIn("key", data2, (key) => props === void 0 ? unevaluatedPropCode(key) : gen.if(unevaluatedStatic(props, key), () => unevaluatedPropCode(key)));
+          gen.forIn("key", data2, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
         }
         it.props = true;
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
-        function unevaluatedPropCode(key) {
+        function unevaluatedPropCode(key2) {
           if (schema === false) {
-            cxt.setParams({ unevaluatedProperty: key });
+            cxt.setParams({ unevaluatedProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -6689,21 +6689,21 @@ var require_unevaluatedProperties = __commonJS({
             const valid = gen.name("valid");
             cxt.subschema({
               keyword: "unevaluatedProperties",
-              dataProp: key,
+              dataProp: key2,
               dataPropType: util_1.Type.Str
             }, valid);
             if (!allErrors)
               gen.if((0, codegen_1.not)(valid), () => gen.break());
           }
         }
-        function unevaluatedDynamic(evaluatedProps, key) {
-          return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key}]`;
+        function unevaluatedDynamic(evaluatedProps, key2) {
+          return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key2}]`;
         }
-        function unevaluatedStatic(evaluatedProps, key) {
+        function unevaluatedStatic(evaluatedProps, key2) {
           const ps = [];
           for (const p in evaluatedProps) {
             if (evaluatedProps[p] === true)
-              ps.push((0, codegen_1._)`${key} !== ${p}`);
+              ps.push((0, codegen_1._)`${key2} !== ${p}`);
           }
           return (0, codegen_1.and)(...ps);
         }
@@ -17928,13 +17928,13 @@ var require_node = __commonJS({
     exports2.load = load;
     exports2.useColors = useColors;
     exports2.colors = [6, 2, 3, 4, 5, 1];
-    exports2.inspectOpts = Object.keys(process.env).filter(function(key) {
-      return /^debug_/i.test(key);
-    }).reduce(function(obj, key) {
-      var prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, function(_, k) {
+    exports2.inspectOpts = Object.keys(process.env).filter(function(key2) {
+      return /^debug_/i.test(key2);
+    }).reduce(function(obj, key2) {
+      var prop = key2.substring(6).toLowerCase().replace(/_([a-z])/g, function(_, k) {
         return k.toUpperCase();
       });
-      var val = process.env[key];
+      var val = process.env[key2];
       if (/^(yes|on|true|enabled)$/i.test(val)) val = true;
       else if (/^(no|off|false|disabled)$/i.test(val)) val = false;
       else if (val === "null") val = null;
@@ -19938,11 +19938,11 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path2) {
-      const ctrl = callVisitor(key, node, visitor, path2);
+    function visit_(key2, node, visitor, path2) {
+      const ctrl = callVisitor(key2, node, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path2, ctrl);
-        return visit_(key, ctrl, visitor, path2);
+        replaceNode(key2, path2, ctrl);
+        return visit_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
@@ -19986,11 +19986,11 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path2) {
-      const ctrl = await callVisitor(key, node, visitor, path2);
+    async function visitAsync_(key2, node, visitor, path2) {
+      const ctrl = await callVisitor(key2, node, visitor, path2);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path2, ctrl);
-        return visitAsync_(key, ctrl, visitor, path2);
+        replaceNode(key2, path2, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path2);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
@@ -20040,27 +20040,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path2) {
+    function callVisitor(key2, node, visitor, path2) {
       if (typeof visitor === "function")
-        return visitor(key, node, path2);
+        return visitor(key2, node, path2);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path2);
+        return visitor.Map?.(key2, node, path2);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path2);
+        return visitor.Seq?.(key2, node, path2);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path2);
+        return visitor.Pair?.(key2, node, path2);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path2);
+        return visitor.Scalar?.(key2, node, path2);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path2);
+        return visitor.Alias?.(key2, node, path2);
       return void 0;
     }
-    function replaceNode(key, path2, node) {
+    function replaceNode(key2, path2, node) {
       const parent = path2[path2.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node;
+        parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
-        if (key === "key")
+        if (key2 === "key")
           parent.key = node;
         else
           parent.value = node;
@@ -20321,7 +20321,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
-    function applyReviver(reviver, obj, key, val) {
+    function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i2 = 0, len = val.length; i2 < len; ++i2) {
@@ -20361,7 +20361,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj, key, val);
+      return reviver.call(obj, key2, val);
     }
     exports2.applyReviver = applyReviver;
   }
@@ -20724,14 +20724,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path2))
           this.add(value);
         else {
-          const [key, ...rest] = path2;
-          const node = this.get(key, true);
+          const [key2, ...rest] = path2;
+          const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
       /**
@@ -20739,14 +20739,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path2) {
-        const [key, ...rest] = path2;
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
-          return this.delete(key);
-        const node = this.get(key, true);
+          return this.delete(key2);
+        const node = this.get(key2, true);
         if (identity.isCollection(node))
           return node.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -20754,8 +20754,8 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path2, keepScalar) {
-        const [key, ...rest] = path2;
-        const node = this.get(key, true);
+        const [key2, ...rest] = path2;
+        const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
         else
@@ -20773,10 +20773,10 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path2) {
-        const [key, ...rest] = path2;
+        const [key2, ...rest] = path2;
         if (rest.length === 0)
-          return this.has(key);
-        const node = this.get(key, true);
+          return this.has(key2);
+        const node = this.get(key2, true);
         return identity.isCollection(node) ? node.hasIn(rest) : false;
       }
       /**
@@ -20784,17 +20784,17 @@ var require_Collection = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path2, value) {
-        const [key, ...rest] = path2;
+        const [key2, ...rest] = path2;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key2, value);
         } else {
-          const node = this.get(key, true);
+          const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.setIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
     };
@@ -21372,19 +21372,19 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key) && key.comment || null;
+      let keyComment = identity.isNode(key2) && key2.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+        if (identity.isCollection(key2) || !identity.isNode(key2) && typeof key2 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key2) || (identity.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -21392,7 +21392,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -21536,7 +21536,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -21553,14 +21553,14 @@ var require_merge = __commonJS({
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key2, value2] of srcMap) {
         if (map instanceof Map) {
-          if (!map.has(key))
-            map.set(key, value2);
+          if (!map.has(key2))
+            map.set(key2, value2);
         } else if (map instanceof Set) {
-          map.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
-          Object.defineProperty(map, key, {
+          map.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
+          Object.defineProperty(map, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -21588,19 +21588,19 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key, value }) {
-      if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map, value);
-      else if (merge2.isMergeKey(ctx, key))
+    function addPairToJSMap(ctx, map, { key: key2, value }) {
+      if (identity.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key2))
         merge2.addMergeToJSMap(ctx, map, value);
       else {
-        const jsKey = toJS.toJS(key, "", ctx);
+        const jsKey = toJS.toJS(key2, "", ctx);
         if (map instanceof Map) {
           map.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map instanceof Set) {
           map.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
+          const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map)
             Object.defineProperty(map, stringKey, {
@@ -21615,19 +21615,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map;
     }
-    function stringifyKey(key, jsKey, ctx) {
+    function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity.isNode(key) && ctx?.doc) {
+      if (identity.isNode(key2) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
+        const strKey = key2.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -21651,24 +21651,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key2, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key;
+        this.key = key2;
         this.value = value;
       }
       clone(schema) {
-        let { key, value } = this;
-        if (identity.isNode(key))
-          key = key.clone(schema);
+        let { key: key2, value } = this;
+        if (identity.isNode(key2))
+          key2 = key2.clone(schema);
         if (identity.isNode(value))
           value = value.clone(schema);
-        return new _Pair(key, value);
+        return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -21844,11 +21844,11 @@ var require_YAMLMap = __commonJS({
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity.isScalar(key) ? key.value : key;
+    function findPair(items, key2) {
+      const k = identity.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
         if (identity.isPair(it)) {
-          if (it.key === key || it.key === k)
+          if (it.key === key2 || it.key === k)
             return it;
           if (identity.isScalar(it.key) && it.key.value === k)
             return it;
@@ -21871,20 +21871,20 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add2 = (key, value) => {
+        const add2 = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
+            value = replacer.call(obj, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key, value, ctx));
+            map.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add2(key, value);
+          for (const [key2, value] of obj)
+            add2(key2, value);
         } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add2(key, obj[key]);
+          for (const key2 of Object.keys(obj))
+            add2(key2, obj[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -21924,23 +21924,23 @@ var require_YAMLMap = __commonJS({
           this.items.push(_pair);
         }
       }
-      delete(key) {
-        const it = findPair(this.items, key);
+      delete(key2) {
+        const it = findPair(this.items, key2);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
         const node = it?.value;
         return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? void 0;
       }
-      has(key) {
-        return !!findPair(this.items, key);
+      has(key2) {
+        return !!findPair(this.items, key2);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -22029,15 +22029,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        const idx = asItemIndex(key);
+      delete(key2) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -22049,8 +22049,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key) {
-        const idx = asItemIndex(key);
+      has(key2) {
+        const idx = asItemIndex(key2);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -22060,10 +22060,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
-        const idx = asItemIndex(key);
+      set(key2, value) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
+          throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
         if (identity.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -22097,8 +22097,8 @@ var require_YAMLSeq = __commonJS({
           let i2 = 0;
           for (let it of obj) {
             if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i2++);
-              it = replacer.call(obj, key, it);
+              const key2 = obj instanceof Set ? it : String(i2++);
+              it = replacer.call(obj, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -22106,8 +22106,8 @@ var require_YAMLSeq = __commonJS({
         return seq;
       }
     };
-    function asItemIndex(key) {
-      let idx = identity.isScalar(key) ? key.value : key;
+    function asItemIndex(key2) {
+      let idx = identity.isScalar(key2) ? key2.value : key2;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -22521,25 +22521,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i2++), it);
-          let key, value;
+          let key2, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key = it[0];
+              key2 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
+              key2 = keys[0];
+              value = it[key2];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key = it;
+            key2 = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key2, value, ctx));
         }
       return pairs2;
     }
@@ -22586,16 +22586,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map);
         for (const pair of this.items) {
-          let key, value;
+          let key2, value;
           if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map.has(key))
+          if (map.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key, value);
+          map.set(key2, value);
         }
         return map;
       }
@@ -22616,12 +22616,12 @@ var require_omap = __commonJS({
       resolve(seq, onError) {
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
-              seenKeys.push(key.value);
+              seenKeys.push(key2.value);
             }
           }
         }
@@ -22806,14 +22806,14 @@ var require_set = __commonJS({
         super(schema);
         this.tag = _YAMLSet.tag;
       }
-      add(key) {
+      add(key2) {
         let pair;
-        if (identity.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+        if (identity.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
         else
-          pair = new Pair.Pair(key, null);
+          pair = new Pair.Pair(key2, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -22822,18 +22822,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
+      set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
+        const prev = YAMLMap.findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
+          this.items.push(new Pair.Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -23080,7 +23080,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -23096,7 +23096,7 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -23360,8 +23360,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
+      createPair(key2, value, options = {}) {
+        const k = this.createNode(key2, null, options);
         const v = this.createNode(value, null, options);
         return new Pair.Pair(k, v);
       }
@@ -23369,8 +23369,8 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
       }
       /**
        * Removes a value from the document.
@@ -23390,8 +23390,8 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      get(key2, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -23406,8 +23406,8 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key) {
-        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      has(key2) {
+        return identity.isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -23421,11 +23421,11 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key2, value);
         }
       }
       /**
@@ -23733,24 +23733,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
-    function containsNewline(key) {
-      if (!key)
+    function containsNewline(key2) {
+      if (!key2)
         return null;
-      switch (key.type) {
+      switch (key2.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key.source.includes("\n"))
+          if (key2.source.includes("\n"))
             return true;
-          if (key.end) {
-            for (const st of key.end)
+          if (key2.end) {
+            for (const st of key2.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key.items) {
+          for (const it of key2.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -23824,10 +23824,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23835,10 +23835,10 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
+          if (key2) {
+            if (key2.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
+            else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
           if (!keyProps.anchor && !keyProps.tag && !sep4) {
@@ -23851,17 +23851,17 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -23871,7 +23871,7 @@ var require_resolve_block_map = __commonJS({
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
+          startOnNewline: !key2 || key2.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -24035,11 +24035,11 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i2 = 0; i2 < fc.items.length; ++i2) {
         const collItem = fc.items[i2];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key2 ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
@@ -24060,9 +24060,9 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
-              key,
+              key2,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
@@ -24109,8 +24109,8 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep4 ?? [], {
@@ -25260,9 +25260,9 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
         Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
@@ -25310,9 +25310,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
           Object.assign(token, { type, indent, source, end });
         }
       }
@@ -25367,12 +25367,12 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key: key2, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
-      if (key)
-        res += stringifyToken(key);
+      if (key2)
+        res += stringifyToken(key2);
       if (sep4)
         for (const st of sep4)
           res += st.source;
@@ -26704,7 +26704,7 @@ var require_parser = __commonJS({
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
+                  const key2 = it.key;
                   const sep4 = it.sep;
                   sep4.push(this.sourceToken);
                   delete it.key;
@@ -26713,7 +26713,7 @@ var require_parser = __commonJS({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key: key2, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -27962,9 +27962,9 @@ var require_constants = __commonJS({
       "X-XSS-Protection"
     ];
     for (let i2 = 0; i2 < wellknownHeaderNames.length; ++i2) {
-      const key = wellknownHeaderNames[i2];
-      const lowerCasedKey = key.toLowerCase();
-      headerNameLowerCasedRecord[key] = headerNameLowerCasedRecord[lowerCasedKey] = lowerCasedKey;
+      const key2 = wellknownHeaderNames[i2];
+      const lowerCasedKey = key2.toLowerCase();
+      headerNameLowerCasedRecord[key2] = headerNameLowerCasedRecord[lowerCasedKey] = lowerCasedKey;
     }
     Object.setPrototypeOf(headerNameLowerCasedRecord, null);
     module.exports = {
@@ -27998,16 +27998,16 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index) {
-        if (index === void 0 || index >= key.length) {
+      constructor(key2, value, index) {
+        if (index === void 0 || index >= key2.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key.charCodeAt(index);
+        const code = this.code = key2.charCodeAt(index);
         if (code > 127) {
           throw new TypeError("key must be ascii string");
         }
-        if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value, index);
+        if (key2.length !== ++index) {
+          this.middle = new _TstNode(key2, value, index);
         } else {
           this.value = value;
         }
@@ -28016,15 +28016,15 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        */
-      add(key, value) {
-        const length = key.length;
+      add(key2, value) {
+        const length = key2.length;
         if (length === 0) {
           throw new TypeError("Unreachable");
         }
         let index = 0;
         let node = this;
         while (true) {
-          const code = key.charCodeAt(index);
+          const code = key2.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
@@ -28035,20 +28035,20 @@ var require_tree = __commonJS({
             } else if (node.middle !== null) {
               node = node.middle;
             } else {
-              node.middle = new _TstNode(key, value, index);
+              node.middle = new _TstNode(key2, value, index);
               break;
             }
           } else if (node.code < code) {
             if (node.left !== null) {
               node = node.left;
             } else {
-              node.left = new _TstNode(key, value, index);
+              node.left = new _TstNode(key2, value, index);
               break;
             }
           } else if (node.right !== null) {
             node = node.right;
           } else {
-            node.right = new _TstNode(key, value, index);
+            node.right = new _TstNode(key2, value, index);
             break;
           }
         }
@@ -28057,12 +28057,12 @@ var require_tree = __commonJS({
        * @param {Uint8Array} key
        * @return {TstNode | null}
        */
-      search(key) {
-        const keylength = key.length;
+      search(key2) {
+        const keylength = key2.length;
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code = key[index];
+          let code = key2[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
@@ -28087,25 +28087,25 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value) {
+      insert(key2, value) {
         if (this.node === null) {
-          this.node = new TstNode(key, value, 0);
+          this.node = new TstNode(key2, value, 0);
         } else {
-          this.node.add(key, value);
+          this.node.add(key2, value);
         }
       }
       /**
        * @param {Uint8Array} key
        * @return {any}
        */
-      lookup(key) {
-        return this.node?.search(key)?.value ?? null;
+      lookup(key2) {
+        return this.node?.search(key2)?.value ?? null;
       }
     };
     var tree = new TernarySearchTree();
     for (let i2 = 0; i2 < wellknownHeaderNames.length; ++i2) {
-      const key = headerNameLowerCasedRecord[wellknownHeaderNames[i2]];
-      tree.insert(key, key);
+      const key2 = headerNameLowerCasedRecord[wellknownHeaderNames[i2]];
+      tree.insert(key2, key2);
     }
     module.exports = {
       TernarySearchTree,
@@ -28329,20 +28329,20 @@ var require_util2 = __commonJS({
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
       for (let i2 = 0; i2 < headers.length; i2 += 2) {
-        const key = headerNameToString(headers[i2]);
-        let val = obj[key];
+        const key2 = headerNameToString(headers[i2]);
+        let val = obj[key2];
         if (val) {
           if (typeof val === "string") {
             val = [val];
-            obj[key] = val;
+            obj[key2] = val;
           }
           val.push(headers[i2 + 1].toString("utf8"));
         } else {
           const headersValue = headers[i2 + 1];
           if (typeof headersValue === "string") {
-            obj[key] = headersValue;
+            obj[key2] = headersValue;
           } else {
-            obj[key] = Array.isArray(headersValue) ? headersValue.map((x2) => x2.toString("utf8")) : headersValue.toString("utf8");
+            obj[key2] = Array.isArray(headersValue) ? headersValue.map((x2) => x2.toString("utf8")) : headersValue.toString("utf8");
           }
         }
       }
@@ -28356,21 +28356,21 @@ var require_util2 = __commonJS({
       const ret = new Array(len);
       let hasContentLength = false;
       let contentDispositionIdx = -1;
-      let key;
+      let key2;
       let val;
       let kLen = 0;
       for (let n = 0; n < headers.length; n += 2) {
-        key = headers[n];
+        key2 = headers[n];
         val = headers[n + 1];
-        typeof key !== "string" && (key = key.toString());
+        typeof key2 !== "string" && (key2 = key2.toString());
         typeof val !== "string" && (val = val.toString("utf8"));
-        kLen = key.length;
-        if (kLen === 14 && key[7] === "-" && (key === "content-length" || key.toLowerCase() === "content-length")) {
+        kLen = key2.length;
+        if (kLen === 14 && key2[7] === "-" && (key2 === "content-length" || key2.toLowerCase() === "content-length")) {
           hasContentLength = true;
-        } else if (kLen === 19 && key[7] === "-" && (key === "content-disposition" || key.toLowerCase() === "content-disposition")) {
+        } else if (kLen === 19 && key2[7] === "-" && (key2 === "content-disposition" || key2.toLowerCase() === "content-disposition")) {
           contentDispositionIdx = n + 1;
         }
-        ret[n] = key;
+        ret[n] = key2;
         ret[n + 1] = val;
       }
       if (hasContentLength && contentDispositionIdx !== -1) {
@@ -29111,20 +29111,20 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value) {
-        processHeader(this, key, value);
+      addHeader(key2, value) {
+        processHeader(this, key2, value);
         return this;
       }
     };
-    function processHeader(request2, key, val) {
+    function processHeader(request2, key2, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError(`invalid ${key} header`);
+        throw new InvalidArgumentError(`invalid ${key2} header`);
       } else if (val === void 0) {
         return;
       }
-      let headerName = headerNameLowerCasedRecord[key];
+      let headerName = headerNameLowerCasedRecord[key2];
       if (headerName === void 0) {
-        headerName = key.toLowerCase();
+        headerName = key2.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
           throw new InvalidArgumentError("invalid header key");
         }
@@ -29134,17 +29134,17 @@ var require_request = __commonJS({
         for (let i2 = 0; i2 < val.length; i2++) {
           if (typeof val[i2] === "string") {
             if (!isValidHeaderValue(val[i2])) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key2} header`);
             }
             arr.push(val[i2]);
           } else if (val[i2] === null) {
             arr.push("");
           } else if (typeof val[i2] === "object") {
-            throw new InvalidArgumentError(`invalid ${key} header`);
+            throw new InvalidArgumentError(`invalid ${key2} header`);
           } else {
             const str = `${val[i2]}`;
             if (!isValidHeaderValue(str)) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key2} header`);
             }
             arr.push(str);
           }
@@ -29152,14 +29152,14 @@ var require_request = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key2} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key2} header`);
         }
       }
       if (headerName === "host") {
@@ -29180,7 +29180,7 @@ var require_request = __commonJS({
         }
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
-        request2.headers.push(key, val);
+        request2.headers.push(key2, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
@@ -29194,7 +29194,7 @@ var require_request = __commonJS({
       } else if (headerName === "expect") {
         throw new NotSupportedError("expect header not supported");
       } else {
-        request2.headers.push(key, val);
+        request2.headers.push(key2, val);
       }
     }
     module.exports = Request;
@@ -29682,13 +29682,13 @@ var require_connect = __commonJS({
         constructor(maxCachedSessions) {
           this._maxCachedSessions = maxCachedSessions;
           this._sessionCache = /* @__PURE__ */ new Map();
-          this._sessionRegistry = new global.FinalizationRegistry((key) => {
+          this._sessionRegistry = new global.FinalizationRegistry((key2) => {
             if (this._sessionCache.size < this._maxCachedSessions) {
               return;
             }
-            const ref = this._sessionCache.get(key);
+            const ref = this._sessionCache.get(key2);
             if (ref !== void 0 && ref.deref() === void 0) {
-              this._sessionCache.delete(key);
+              this._sessionCache.delete(key2);
             }
           });
         }
@@ -29852,10 +29852,10 @@ var require_utils2 = __commonJS({
     exports2.enumToMap = void 0;
     function enumToMap(obj) {
       const res = {};
-      Object.keys(obj).forEach((key) => {
-        const value = obj[key];
+      Object.keys(obj).forEach((key2) => {
+        const value = obj[key2];
         if (typeof value === "number") {
-          res[key] = value;
+          res[key2] = value;
         }
       });
       return res;
@@ -30032,9 +30032,9 @@ var require_constants2 = __commonJS({
     ];
     exports2.METHOD_MAP = utils_1.enumToMap(METHODS);
     exports2.H_METHOD_MAP = {};
-    Object.keys(exports2.METHOD_MAP).forEach((key) => {
-      if (/^H/.test(key)) {
-        exports2.H_METHOD_MAP[key] = exports2.METHOD_MAP[key];
+    Object.keys(exports2.METHOD_MAP).forEach((key2) => {
+      if (/^H/.test(key2)) {
+        exports2.H_METHOD_MAP[key2] = exports2.METHOD_MAP[key2];
       }
     });
     var FINISH;
@@ -31005,19 +31005,19 @@ var require_webidl = __commonJS({
         const result = {};
         if (!types.isProxy(O)) {
           const keys2 = [...Object.getOwnPropertyNames(O), ...Object.getOwnPropertySymbols(O)];
-          for (const key of keys2) {
-            const typedKey = keyConverter(key, prefix, argument);
-            const typedValue = valueConverter(O[key], prefix, argument);
+          for (const key2 of keys2) {
+            const typedKey = keyConverter(key2, prefix, argument);
+            const typedValue = valueConverter(O[key2], prefix, argument);
             result[typedKey] = typedValue;
           }
           return result;
         }
         const keys = Reflect.ownKeys(O);
-        for (const key of keys) {
-          const desc = Reflect.getOwnPropertyDescriptor(O, key);
+        for (const key2 of keys) {
+          const desc = Reflect.getOwnPropertyDescriptor(O, key2);
           if (desc?.enumerable) {
-            const typedKey = keyConverter(key, prefix, argument);
-            const typedValue = valueConverter(O[key], prefix, argument);
+            const typedKey = keyConverter(key2, prefix, argument);
+            const typedValue = valueConverter(O[key2], prefix, argument);
             result[typedKey] = typedValue;
           }
         }
@@ -31048,29 +31048,29 @@ var require_webidl = __commonJS({
           });
         }
         for (const options of converters) {
-          const { key, defaultValue, required, converter } = options;
+          const { key: key2, defaultValue, required, converter } = options;
           if (required === true) {
-            if (!Object.hasOwn(dictionary, key)) {
+            if (!Object.hasOwn(dictionary, key2)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `Missing required key "${key}".`
+                message: `Missing required key "${key2}".`
               });
             }
           }
-          let value = dictionary[key];
+          let value = dictionary[key2];
           const hasDefault = Object.hasOwn(options, "defaultValue");
           if (hasDefault && value !== null) {
             value ??= defaultValue();
           }
           if (required || hasDefault || value !== void 0) {
-            value = converter(value, prefix, `${argument}.${key}`);
+            value = converter(value, prefix, `${argument}.${key2}`);
             if (options.allowedValues && !options.allowedValues.includes(value)) {
               throw webidl.errors.exception({
                 header: prefix,
                 message: `${value} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value;
+            dict[key2] = value;
           }
         }
         return dict;
@@ -31685,18 +31685,18 @@ var require_util3 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index];
+          const { [keyIndex]: key2, [valueIndex]: value } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
             case "key":
-              result = key;
+              result = key2;
               break;
             case "value":
               result = value;
               break;
             case "key+value":
-              result = [key, value];
+              result = [key2, value];
               break;
           }
           return {
@@ -31762,8 +31762,8 @@ var require_util3 = __commonJS({
                 `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value, key, this);
+            for (const { 0: key2, 1: value } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value, key2, this);
             }
           }
         }
@@ -33206,15 +33206,15 @@ var require_client_h1 = __commonJS({
         } else {
           this.headers[len - 1] = Buffer.concat([this.headers[len - 1], buf]);
         }
-        const key = this.headers[len - 2];
-        if (key.length === 10) {
-          const headerName = util.bufferToLowerCasedHeaderName(key);
+        const key2 = this.headers[len - 2];
+        if (key2.length === 10) {
+          const headerName = util.bufferToLowerCasedHeaderName(key2);
           if (headerName === "keep-alive") {
             this.keepAlive += buf.toString();
           } else if (headerName === "connection") {
             this.connection += buf.toString();
           }
-        } else if (key.length === 14 && util.bufferToLowerCasedHeaderName(key) === "content-length") {
+        } else if (key2.length === 14 && util.bufferToLowerCasedHeaderName(key2) === "content-length") {
           this.contentLength += buf.toString();
         }
         this.trackHeader(buf.length);
@@ -33712,15 +33712,15 @@ upgrade: ${upgrade}\r
       }
       if (Array.isArray(headers)) {
         for (let n = 0; n < headers.length; n += 2) {
-          const key = headers[n + 0];
+          const key2 = headers[n + 0];
           const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i2 = 0; i2 < val.length; i2++) {
-              header2 += `${key}: ${val[i2]}\r
+              header2 += `${key2}: ${val[i2]}\r
 `;
             }
           } else {
-            header2 += `${key}: ${val}\r
+            header2 += `${key2}: ${val}\r
 `;
           }
         }
@@ -34230,18 +34230,18 @@ var require_client_h2 = __commonJS({
       }
       const headers = {};
       for (let n = 0; n < reqHeaders.length; n += 2) {
-        const key = reqHeaders[n + 0];
+        const key2 = reqHeaders[n + 0];
         const val = reqHeaders[n + 1];
         if (Array.isArray(val)) {
           for (let i2 = 0; i2 < val.length; i2++) {
-            if (headers[key]) {
-              headers[key] += `,${val[i2]}`;
+            if (headers[key2]) {
+              headers[key2] += `,${val[i2]}`;
             } else {
-              headers[key] = val[i2];
+              headers[key2] = val[i2];
             }
           }
         } else {
-          headers[key] = val;
+          headers[key2] = val;
         }
       }
       let stream;
@@ -34736,9 +34736,9 @@ var require_redirect_handler = __commonJS({
           }
         }
       } else if (headers && typeof headers === "object") {
-        for (const key of Object.keys(headers)) {
-          if (!shouldRemoveHeader(key, removeContent, unknownOrigin)) {
-            ret.push(key, headers[key]);
+        for (const key2 of Object.keys(headers)) {
+          if (!shouldRemoveHeader(key2, removeContent, unknownOrigin)) {
+            ret.push(key2, headers[key2]);
           }
         }
       } else {
@@ -35819,16 +35819,16 @@ var require_agent = __commonJS({
         return ret;
       }
       [kDispatch](opts, handler2) {
-        let key;
+        let key2;
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
-          key = String(opts.origin);
+          key2 = String(opts.origin);
         } else {
           throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
         }
-        let dispatcher = this[kClients].get(key);
+        let dispatcher = this[kClients].get(key2);
         if (!dispatcher) {
           dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", this[kOnConnect]).on("disconnect", this[kOnDisconnect]).on("connectionError", this[kOnConnectionError]);
-          this[kClients].set(key, dispatcher);
+          this[kClients].set(key2, dispatcher);
         }
         return dispatcher.dispatch(opts, handler2);
       }
@@ -36067,7 +36067,7 @@ var require_proxy_agent = __commonJS({
       return headers;
     }
     function throwIfProxyAuthIsSent(headers) {
-      const existProxyAuth = headers && Object.keys(headers).find((key) => key.toLowerCase() === "proxy-authorization");
+      const existProxyAuth = headers && Object.keys(headers).find((key2) => key2.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
         throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
@@ -37845,18 +37845,18 @@ var require_mock_utils = __commonJS({
         })
       );
     }
-    function getHeaderByName(headers, key) {
+    function getHeaderByName(headers, key2) {
       if (Array.isArray(headers)) {
         for (let i2 = 0; i2 < headers.length; i2 += 2) {
-          if (headers[i2].toLocaleLowerCase() === key.toLocaleLowerCase()) {
+          if (headers[i2].toLocaleLowerCase() === key2.toLocaleLowerCase()) {
             return headers[i2 + 1];
           }
         }
         return void 0;
       } else if (typeof headers.get === "function") {
-        return headers.get(key);
+        return headers.get(key2);
       } else {
-        return lowerCaseEntries(headers)[key.toLocaleLowerCase()];
+        return lowerCaseEntries(headers)[key2.toLocaleLowerCase()];
       }
     }
     function buildHeadersFromArray(headers) {
@@ -37920,41 +37920,41 @@ var require_mock_utils = __commonJS({
         return data2.toString();
       }
     }
-    function getMockDispatch(mockDispatches, key) {
-      const basePath = key.query ? buildURL(key.path, key.query) : key.path;
+    function getMockDispatch(mockDispatches, key2) {
+      const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path2 }) => matchValue(safeUrl(path2), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ method }) => matchValue(method, key.method));
+      matchedMockDispatches = matchedMockDispatches.filter(({ method }) => matchValue(method, key2.method));
       if (matchedMockDispatches.length === 0) {
-        throw new MockNotMatchedError(`Mock dispatch not matched for method '${key.method}' on path '${resolvedPath}'`);
+        throw new MockNotMatchedError(`Mock dispatch not matched for method '${key2.method}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key.body) : true);
+      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key2.body) : true);
       if (matchedMockDispatches.length === 0) {
-        throw new MockNotMatchedError(`Mock dispatch not matched for body '${key.body}' on path '${resolvedPath}'`);
+        throw new MockNotMatchedError(`Mock dispatch not matched for body '${key2.body}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter((mockDispatch2) => matchHeaders(mockDispatch2, key.headers));
+      matchedMockDispatches = matchedMockDispatches.filter((mockDispatch2) => matchHeaders(mockDispatch2, key2.headers));
       if (matchedMockDispatches.length === 0) {
-        const headers = typeof key.headers === "object" ? JSON.stringify(key.headers) : key.headers;
+        const headers = typeof key2.headers === "object" ? JSON.stringify(key2.headers) : key2.headers;
         throw new MockNotMatchedError(`Mock dispatch not matched for headers '${headers}' on path '${resolvedPath}'`);
       }
       return matchedMockDispatches[0];
     }
-    function addMockDispatch(mockDispatches, key, data2) {
+    function addMockDispatch(mockDispatches, key2, data2) {
       const baseData = { timesInvoked: 0, times: 1, persist: false, consumed: false };
       const replyData = typeof data2 === "function" ? { callback: data2 } : { ...data2 };
-      const newMockDispatch = { ...baseData, ...key, pending: true, data: { error: null, ...replyData } };
+      const newMockDispatch = { ...baseData, ...key2, pending: true, data: { error: null, ...replyData } };
       mockDispatches.push(newMockDispatch);
       return newMockDispatch;
     }
-    function deleteMockDispatch(mockDispatches, key) {
+    function deleteMockDispatch(mockDispatches, key2) {
       const index = mockDispatches.findIndex((dispatch) => {
         if (!dispatch.consumed) {
           return false;
         }
-        return matchKey(dispatch, key);
+        return matchKey(dispatch, key2);
       });
       if (index !== -1) {
         mockDispatches.splice(index, 1);
@@ -37974,9 +37974,9 @@ var require_mock_utils = __commonJS({
       const keys = Object.keys(data2);
       const result = [];
       for (let i2 = 0; i2 < keys.length; ++i2) {
-        const key = keys[i2];
-        const value = data2[key];
-        const name = Buffer.from(`${key}`);
+        const key2 = keys[i2];
+        const value = data2[key2];
+        const name = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; ++j) {
             result.push(name, Buffer.from(`${value[j]}`));
@@ -37998,8 +37998,8 @@ var require_mock_utils = __commonJS({
       return Buffer.concat(buffers).toString("utf8");
     }
     function mockDispatch(opts, handler2) {
-      const key = buildKey(opts);
-      const mockDispatch2 = getMockDispatch(this[kDispatches], key);
+      const key2 = buildKey(opts);
+      const mockDispatch2 = getMockDispatch(this[kDispatches], key2);
       mockDispatch2.timesInvoked++;
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
@@ -38009,7 +38009,7 @@ var require_mock_utils = __commonJS({
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
       if (error2 !== null) {
-        deleteMockDispatch(this[kDispatches], key);
+        deleteMockDispatch(this[kDispatches], key2);
         handler2.onError(error2);
         return true;
       }
@@ -38034,7 +38034,7 @@ var require_mock_utils = __commonJS({
         handler2.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
         handler2.onData?.(Buffer.from(responseData));
         handler2.onComplete?.(responseTrailers);
-        deleteMockDispatch(mockDispatches, key);
+        deleteMockDispatch(mockDispatches, key2);
       }
       function resume() {
       }
@@ -39941,16 +39941,16 @@ var require_dispatcher_weakref = __commonJS({
       constructor(finalizer) {
         this.finalizer = finalizer;
       }
-      register(dispatcher, key) {
+      register(dispatcher, key2) {
         if (dispatcher.on) {
           dispatcher.on("disconnect", () => {
             if (dispatcher[kConnected] === 0 && dispatcher[kSize] === 0) {
-              this.finalizer(key);
+              this.finalizer(key2);
             }
           });
         }
       }
-      unregister(key) {
+      unregister(key2) {
       }
     };
     module.exports = function() {
@@ -43435,8 +43435,8 @@ var require_util7 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value] = part.split("=");
-        const trimmedKey = key.trim();
+        const [key2, ...value] = part.split("=");
+        const trimmedKey = key2.trim();
         const joinedValue = value.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
@@ -47029,7 +47029,7 @@ var require_lib143 = __commonJS({
             if (statusCode === HttpCodes2.NotFound) {
               resolve16(response);
             }
-            function dateTimeDeserializer(key, value) {
+            function dateTimeDeserializer(key2, value) {
               if (typeof value === "string") {
                 const a = new Date(value);
                 if (!isNaN(a.valueOf())) {
@@ -47145,7 +47145,7 @@ var require_dist2 = __commonJS({
             continue parameter;
           if (code === EQ) {
             const keyEnd = trailingOWS(header2, keyStart, index);
-            const key = header2.slice(keyStart, keyEnd).toLowerCase();
+            const key2 = header2.slice(keyStart, keyEnd).toLowerCase();
             index = skipOWS(header2, index + 1, len);
             if (index < len && header2.charCodeAt(index) === DQUOTE) {
               index++;
@@ -47154,8 +47154,8 @@ var require_dist2 = __commonJS({
                 const code2 = header2.charCodeAt(index++);
                 if (code2 === DQUOTE) {
                   index = skipValue(header2, index, len, stopChar);
-                  if (parameters[key] === void 0)
-                    parameters[key] = value;
+                  if (parameters[key2] === void 0)
+                    parameters[key2] = value;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
@@ -47168,9 +47168,9 @@ var require_dist2 = __commonJS({
             }
             const valueStart = index;
             index = skipValue(header2, index, len, stopChar);
-            if (parameters[key] === void 0) {
+            if (parameters[key2] === void 0) {
               const valueEnd = trailingOWS(header2, valueStart, index);
-              parameters[key] = header2.slice(valueStart, valueEnd);
+              parameters[key2] = header2.slice(valueStart, valueEnd);
             }
             continue parameter;
           }
@@ -47217,7 +47217,7 @@ var require_dist2 = __commonJS({
 });
 
 // action/src/cli.ts
-import { realpathSync as realpathSync4 } from "node:fs";
+import { realpathSync as realpathSync2 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // action/src/model/result-set.ts
@@ -47228,12 +47228,12 @@ function newResultSet(created, benchmarks = []) {
 
 // action/src/model/input-error.ts
 var InputError = class extends Error {
-  constructor(file, detail, line, key) {
-    super(`${file}${line !== void 0 ? `:${line}` : ""}: ${key ? `${key}: ` : ""}${detail}`);
+  constructor(file, detail, line, key2) {
+    super(`${file}${line !== void 0 ? `:${line}` : ""}: ${key2 ? `${key2}: ` : ""}${detail}`);
     this.file = file;
     this.detail = detail;
     this.line = line;
-    this.key = key;
+    this.key = key2;
   }
   file;
   detail;
@@ -47450,12 +47450,8 @@ function formatSource(source) {
 }
 var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 5e-3, severity: "fail", missing: "show" };
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
-function globToRegExp(glob) {
-  const body = [...glob].map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
-  return new RegExp(`^${body}$`, "s");
-}
 function resolveBudget(budgets, benchmarkId, metric) {
-  const ordered = budgets.rules.map((rule2, index) => ({ rule: rule2, index })).filter(({ rule: rule2 }) => rule2.matcher.test(benchmarkId)).sort((a, b) => b.rule.specificity - a.rule.specificity || a.index - b.index).map(({ rule: rule2 }) => rule2);
+  const ordered = rulesByIndex(budgets).matching(benchmarkId);
   const entries2 = ordered.flatMap((rule2) => rule2.metrics[metric] ? [{ rule: rule2, budget: rule2.metrics[metric] }] : []);
   const first = (pick) => {
     for (const e of entries2) {
@@ -47469,9 +47465,9 @@ function resolveBudget(budgets, benchmarkId, metric) {
   const direction = first((b) => b.direction);
   const exponent = first((b) => b.exponent);
   const tolerances = {};
-  for (const key of ["regression", "noise", "alpha", "drift"]) {
-    const value = first((b) => b.tolerances[key]);
-    if (value !== void 0) tolerances[key] = value;
+  for (const key2 of ["regression", "noise", "alpha", "drift"]) {
+    const value = first((b) => b.tolerances[key2]);
+    if (value !== void 0) tolerances[key2] = value;
   }
   const budget2 = entries2.length === 0 ? void 0 : {
     ...limits?.max ? { max: limits.max } : {},
@@ -47499,6 +47495,107 @@ function resolveBudget(budgets, benchmarkId, metric) {
     ...budget2 ? { budget: budget2 } : {},
     ...rule ? { rule } : {}
   };
+}
+var RuleIndex = class {
+  constructor(rules) {
+    this.rules = rules;
+    const file = (map, key2, i2) => {
+      const list2 = map.get(key2);
+      if (list2) list2.push(i2);
+      else map.set(key2, [i2]);
+    };
+    rules.forEach((rule, i2) => {
+      const { prefix, suffix } = rule.matcher;
+      if (prefix !== "") file(this.byPrefix, prefix, i2);
+      else if (suffix !== "") file(this.bySuffix, suffix, i2);
+      else this.everywhere.push(i2);
+    });
+    this.prefixLengths = [...new Set([...this.byPrefix.keys()].map((k) => k.length))];
+    this.suffixLengths = [...new Set([...this.bySuffix.keys()].map((k) => k.length))];
+  }
+  rules;
+  byPrefix = /* @__PURE__ */ new Map();
+  prefixLengths;
+  bySuffix = /* @__PURE__ */ new Map();
+  suffixLengths;
+  everywhere = [];
+  cache = /* @__PURE__ */ new Map();
+  matching(id) {
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const candidates = [...this.everywhere];
+    for (const length of this.prefixLengths) {
+      if (length <= id.length) candidates.push(...this.byPrefix.get(id.slice(0, length)) ?? []);
+    }
+    for (const length of this.suffixLengths) {
+      if (length <= id.length) candidates.push(...this.bySuffix.get(id.slice(id.length - length)) ?? []);
+    }
+    const ordered = candidates.filter((i2) => this.rules[i2].matcher.test(id)).sort((a, b) => this.rules[b].specificity - this.rules[a].specificity || a - b).map((i2) => this.rules[i2]);
+    this.cache.set(id, ordered);
+    return ordered;
+  }
+};
+function matchingRules(budgets, id) {
+  return rulesByIndex(budgets).matching(id);
+}
+var indexes = /* @__PURE__ */ new WeakMap();
+function rulesByIndex(budgets) {
+  let index = indexes.get(budgets.rules);
+  if (!index) {
+    index = new RuleIndex(budgets.rules);
+    indexes.set(budgets.rules, index);
+  }
+  return index;
+}
+
+// action/src/model/glob.ts
+var MAX_BENCHMARK_ID_LENGTH = 4096;
+function compileGlob(pattern2) {
+  const pieces = pattern2.split("*");
+  const starred = pieces.length > 1;
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  const wild = first.indexOf("?");
+  const lastWild = last.lastIndexOf("?");
+  return {
+    pattern: pattern2,
+    prefix: wild === -1 ? first : first.slice(0, wild),
+    suffix: lastWild === -1 ? last : last.slice(lastWild + 1),
+    test: (id) => matchPieces(id, pieces, starred)
+  };
+}
+var QUESTION = 63;
+function pieceAt(text, at, piece) {
+  if (at + piece.length > text.length) return false;
+  for (let i2 = 0; i2 < piece.length; i2++) {
+    const p = piece.charCodeAt(i2);
+    if (p !== QUESTION && p !== text.charCodeAt(at + i2)) return false;
+  }
+  return true;
+}
+function findPiece(text, from, end, piece) {
+  if (!piece.includes("?")) {
+    const i2 = text.indexOf(piece, from);
+    return i2 !== -1 && i2 + piece.length <= end ? i2 : -1;
+  }
+  for (let i2 = from; i2 + piece.length <= end; i2++) if (pieceAt(text, i2, piece)) return i2;
+  return -1;
+}
+function matchPieces(text, pieces, starred) {
+  const first = pieces[0];
+  if (!starred) return text.length === first.length && pieceAt(text, 0, first);
+  const last = pieces[pieces.length - 1];
+  if (first.length + last.length > text.length) return false;
+  if (!pieceAt(text, 0, first) || !pieceAt(text, text.length - last.length, last)) return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (let p = 1; p < pieces.length - 1; p++) {
+    const piece = pieces[p];
+    const found = findPiece(text, at, end, piece);
+    if (found === -1) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 // action/src/model/row.ts
@@ -47768,8 +47865,8 @@ function onlineCpus(files) {
 function readCpuModel(files) {
   const cpuinfo = files.read("/proc/cpuinfo");
   if (cpuinfo === void 0) return null;
-  for (const key of ["model name", "Hardware", "Model", "cpu model", "cpu"]) {
-    const m = new RegExp(`^${key}\\s*:\\s*(.+)$`, "m").exec(cpuinfo);
+  for (const key2 of ["model name", "Hardware", "Model", "cpu model", "cpu"]) {
+    const m = new RegExp(`^${key2}\\s*:\\s*(.+)$`, "m").exec(cpuinfo);
     if (m) return m[1].replace(/\s+/g, " ").trim();
   }
   return null;
@@ -47779,19 +47876,19 @@ function checkCpu(files) {
   const model = readCpuModel(files);
   const cpus = onlineCpus(files).length;
   const freq = {};
-  const unreadable = [];
-  if (model === null) unreadable.push("/proc/cpuinfo");
+  const unreadable2 = [];
+  if (model === null) unreadable2.push("/proc/cpuinfo");
   for (const name of FREQ) {
     const path2 = `/sys/devices/system/cpu/cpu0/cpufreq/${name}`;
     const value = Number(files.read(path2) ?? NaN);
     if (Number.isFinite(value)) freq[name] = value;
-    else unreadable.push(path2);
+    else unreadable2.push(path2);
   }
   const observed = { model, cpus, ...freq };
   const mhz = (khz) => `${Math.round(khz / 1e3)} MHz`;
   const limits = freq.scaling_min_freq !== void 0 && freq.scaling_max_freq !== void 0 ? `, frequency ${mhz(freq.scaling_min_freq)}\u2013${mhz(freq.scaling_max_freq)}` : ", frequency limits unknown";
   const base = `CPU ${model ?? "model unknown"}, ${cpus} online CPU${cpus === 1 ? "" : "s"}${limits}`;
-  const unread = unreadable.length > 0 ? { unreadable } : {};
+  const unread = unreadable2.length > 0 ? { unreadable: unreadable2 } : {};
   const hw = freq.cpuinfo_max_freq;
   const cap = freq.scaling_max_freq;
   if (hw !== void 0 && cap !== void 0 && cap < hw) {
@@ -47822,28 +47919,28 @@ function unknownFinding(check, what, paths) {
 var GOVERNOR_FIX = "echo performance | sudo tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor   # or: sudo scripts/tune";
 function readGovernors(files) {
   const byGovernor = /* @__PURE__ */ new Map();
-  const unreadable = [];
+  const unreadable2 = [];
   for (const cpu of onlineCpus(files)) {
     const path2 = `/sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`;
     const governor = files.read(path2);
-    if (governor === void 0) unreadable.push(path2);
+    if (governor === void 0) unreadable2.push(path2);
     else byGovernor.set(governor, [...byGovernor.get(governor) ?? [], cpu]);
   }
-  return { byGovernor, unreadable };
+  return { byGovernor, unreadable: unreadable2 };
 }
 function readGovernor(files) {
   const { byGovernor } = readGovernors(files);
   return byGovernor.size === 0 ? null : [...byGovernor.keys()].sort().join("+");
 }
 function checkGovernor(files) {
-  const { byGovernor, unreadable } = readGovernors(files);
+  const { byGovernor, unreadable: unreadable2 } = readGovernors(files);
   if (byGovernor.size === 0) {
-    return unknownFinding("governor", "CPU frequency governor", unreadable.length > 0 ? [unreadable[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]);
+    return unknownFinding("governor", "CPU frequency governor", unreadable2.length > 0 ? [unreadable2[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]);
   }
   const governor = governorSummary(byGovernor);
   const driver = files.read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver") ?? null;
   const observed = { governor, driver };
-  const partial = unreadable.length > 0 ? { unreadable } : {};
+  const partial = unreadable2.length > 0 ? { unreadable: unreadable2 } : {};
   if (byGovernor.size === 1 && byGovernor.has("performance")) {
     return { check: "governor", status: "ok", message: 'CPU frequency governor is "performance" on every CPU', observed, ...partial };
   }
@@ -48109,7 +48206,7 @@ function checkPerfEvents(files, counters) {
   if (!Number.isInteger(paranoid)) return unknownFinding("perf-events", "perf_event_paranoid", [PARANOID]);
   const rate = Number(files.read(SAMPLE_RATE) ?? NaN);
   const observed = { perf_event_paranoid: paranoid, perf_event_max_sample_rate: Number.isFinite(rate) ? rate : null };
-  const unreadable = Number.isFinite(rate) ? {} : { unreadable: [SAMPLE_RATE] };
+  const unreadable2 = Number.isFinite(rate) ? {} : { unreadable: [SAMPLE_RATE] };
   const uncounted = Object.entries(counters?.unavailable ?? {});
   if (paranoid < 3 && uncounted.length > 0) {
     return {
@@ -48118,7 +48215,7 @@ function checkPerfEvents(files, counters) {
       message: `perf stat cannot count ${uncounted.map(([event, why]) => `${event} (${why})`).join(", ")} on this machine: the CPU or VM exposes no hardware counters, so "counter: perf" suites fail their counted rows here`,
       fix: 'use "counter: cachegrind" (simulated, counts anywhere), or give the VM a virtual PMU',
       observed: { ...observed, perf_counted: counters.counted.join(",") || null },
-      ...unreadable
+      ...unreadable2
     };
   }
   if (paranoid >= 3) {
@@ -48128,7 +48225,7 @@ function checkPerfEvents(files, counters) {
       message: `perf_event_paranoid is ${paranoid}: perf stat cannot count instructions or cycles without root`,
       fix: "sudo sysctl -w kernel.perf_event_paranoid=2",
       observed,
-      ...unreadable
+      ...unreadable2
     };
   }
   return {
@@ -48136,7 +48233,7 @@ function checkPerfEvents(files, counters) {
     status: "ok",
     message: `perf_event_paranoid is ${paranoid}: perf stat can count user-space events${paranoid <= 1 ? " and kernel events" : ""}`,
     observed,
-    ...unreadable
+    ...unreadable2
   };
 }
 
@@ -49544,8 +49641,8 @@ function deepestNode(root, at) {
   return node;
 }
 function keyOfPath(at) {
-  const key = at.map((s, i2) => typeof s === "number" ? `[${s}]` : i2 === 0 ? s : `.${s}`).join("");
-  return key === "" ? void 0 : key;
+  const key2 = at.map((s, i2) => typeof s === "number" ? `[${s}]` : i2 === 0 ? s : `.${s}`).join("");
+  return key2 === "" ? void 0 : key2;
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -49575,7 +49672,7 @@ function detectCustomJson({ text }) {
 function looksLikeCustomJson(text) {
   const head = text.slice(0, 4096);
   const first = /^\s*\[\s*\{([^{}]*)\}/.exec(head);
-  return first !== null && ["name", "unit", "value"].every((key) => new RegExp(`"${key}"\\s*:`).test(first[1]));
+  return first !== null && ["name", "unit", "value"].every((key2) => new RegExp(`"${key2}"\\s*:`).test(first[1]));
 }
 function parseCustomJson({ text, path: path2 }, format2, direction) {
   const what = `github-action-benchmark custom JSON ([{"name": \u2026, "unit": \u2026, "value": \u2026}]) for --format ${format2}`;
@@ -49670,7 +49767,7 @@ var result_set_schema_default = {
       required: ["id", "status", "metrics"],
       additionalProperties: false,
       properties: {
-        id: { type: "string", minLength: 1 },
+        id: { type: "string", minLength: 1, maxLength: 4096 },
         suite: { type: "string" },
         params: { type: "object", additionalProperties: { type: "string" } },
         status: { enum: ["ok", "failed"] },
@@ -49731,11 +49828,11 @@ function validateResultSet(data2, path2, text = "") {
   if (check(data2)) return data2;
   const error2 = check.errors[0];
   const keys = error2.instancePath.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const key = keys.join(".") || void 0;
+  const key2 = keys.join(".") || void 0;
   const extraKey = error2.keyword === "additionalProperties" ? String(error2.params.additionalProperty) : void 0;
   const line = text === "" ? void 0 : jsonErrors(text, path2).lineOf(extraKey === void 0 ? keys : [...keys, extraKey]);
   const extra = extraKey === void 0 ? "" : ` "${extraKey}"`;
-  throw new InputError(path2, `not a valid ${RESULT_SET_SCHEMA} file: ${error2.message ?? error2.keyword}${extra}`, line, key);
+  throw new InputError(path2, `not a valid ${RESULT_SET_SCHEMA} file: ${error2.message ?? error2.keyword}${extra}`, line, key2);
 }
 var resultSetAdapter = {
   name: "resultset",
@@ -49954,8 +50051,8 @@ var MEMO_LIMIT = 64;
 var memo = /* @__PURE__ */ new Map();
 function uDistributionCdf(m, n) {
   if (m > n) return uDistributionCdf(n, m);
-  const key = `${m},${n}`;
-  const hit = memo.get(key);
+  const key2 = `${m},${n}`;
+  const hit = memo.get(key2);
   if (hit) return hit;
   const pmf = uPmf(m, n);
   const cdf = new Float64Array(pmf.length);
@@ -49965,7 +50062,7 @@ function uDistributionCdf(m, n) {
     cdf[u] = Math.min(1, acc);
   }
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value);
-  memo.set(key, cdf);
+  memo.set(key2, cdf);
   return cdf;
 }
 function uPmf(m, n) {
@@ -50245,7 +50342,7 @@ function hodgesLehmannShift(x2, y, options = {}) {
   const n = ys.length;
   const total = m * n;
   if (total === 0) return { estimate: NaN, lower: NaN, upper: NaN, achievedLevel: NaN, k: 0, method: "asymptotic" };
-  const half = total >> 1;
+  const half = Math.floor(total / 2);
   const ws = selectionWorkspace(m);
   const estimate2 = total % 2 === 1 ? kthPairwiseDifference(xs, ys, half + 1, ws) : middlePair(xs, ys, half, ws);
   const alpha = 1 - o.confidence;
@@ -50274,6 +50371,47 @@ function hodgesLehmannShift(x2, y, options = {}) {
 function middlePair(xs, ys, k, ws) {
   const a = kthPairwiseDifference(xs, ys, k, ws);
   return (a + nextPairwiseDifference(xs, ys, a, k)) / 2;
+}
+
+// action/src/stats/walsh-selection.ts
+var bits = new Float64Array(1);
+var key = new BigUint64Array(bits.buffer);
+var SIGN = 1n << 63n;
+var ALL = (1n << 64n) - 1n;
+function orderKey(x2) {
+  bits[0] = x2;
+  const b = key[0];
+  return b & SIGN ? ALL ^ b : b | SIGN;
+}
+function fromOrderKey(k) {
+  key[0] = k & SIGN ? k ^ SIGN : ALL ^ k;
+  return bits[0];
+}
+function walshCountAtMost(s, t) {
+  const n = s.length;
+  let count = 0;
+  let j = n - 1;
+  for (let i2 = 0; i2 < n; i2++) {
+    const si = s[i2];
+    while (j >= i2 && (si + s[j]) / 2 > t) j--;
+    if (j < i2) break;
+    count += j - i2 + 1;
+  }
+  return count;
+}
+function kthWalshAverage(s, k) {
+  const n = s.length;
+  const total = n * (n + 1) / 2;
+  if (n === 0 || k < 1 || k > total || !Number.isFinite(s[0]) || !Number.isFinite(s[n - 1])) return NaN;
+  let lo = orderKey(s[0]);
+  let hi = orderKey(s[n - 1]);
+  if (walshCountAtMost(s, fromOrderKey(lo)) >= k) return fromOrderKey(lo) + 0;
+  while (hi - lo > 1n) {
+    const mid = lo + (hi - lo) / 2n;
+    if (walshCountAtMost(s, fromOrderKey(mid)) >= k) hi = mid;
+    else lo = mid;
+  }
+  return fromOrderKey(hi) + 0;
 }
 
 // action/src/stats/wilcoxon-signed-rank.ts
@@ -50355,12 +50493,9 @@ function hodgesLehmannCenter(d, options = {}) {
   const n = s.length;
   const total = n * (n + 1) / 2;
   if (n === 0) return { estimate: NaN, lower: NaN, upper: NaN, achievedLevel: NaN, k: 0, method: "asymptotic" };
-  const walsh = new Float64Array(total);
-  let c = 0;
-  for (let i2 = 0; i2 < n; i2++) for (let j = i2; j < n; j++) walsh[c++] = (s[i2] + s[j]) / 2;
-  sortNumbers(walsh);
-  const half = total >> 1;
-  const estimate2 = total % 2 === 1 ? walsh[half] : (walsh[half - 1] + walsh[half]) / 2;
+  const kth = walshOrderStatistics(s);
+  const half = Math.floor(total / 2);
+  const estimate2 = total % 2 === 1 ? kth(half + 1) : (kth(half) + kth(half + 1)) / 2;
   const alpha = 1 - confidence;
   let k;
   let achievedLevel;
@@ -50381,12 +50516,22 @@ function hodgesLehmannCenter(d, options = {}) {
   }
   return {
     estimate: estimate2,
-    lower: walsh[k - 1],
-    upper: walsh[total - k],
+    lower: kth(k),
+    upper: kth(total - k + 1),
     achievedLevel,
     k,
     method
   };
+}
+var MATERIALISE_LIMIT = 2e3;
+function walshOrderStatistics(s) {
+  const n = s.length;
+  if (n > MATERIALISE_LIMIT) return (k) => kthWalshAverage(s, k);
+  const walsh = new Float64Array(n * (n + 1) / 2);
+  let c = 0;
+  for (let i2 = 0; i2 < n; i2++) for (let j = i2; j < n; j++) walsh[c++] = (s[i2] + s[j]) / 2;
+  sortNumbers(walsh);
+  return (k) => walsh[k - 1];
 }
 
 // action/src/stats/benjamini-hochberg.ts
@@ -50608,9 +50753,9 @@ function buildSummary(fields, scale = 1) {
   const summary3 = { n, mean: mean2 * scale };
   const stddev2 = finiteOrUndefined(fields.stddev);
   summary3.stddev = stddev2 !== void 0 && stddev2 >= 0 ? stddev2 * scale : null;
-  for (const key of ["median", "min", "max"]) {
-    const v = finiteOrUndefined(fields[key]);
-    if (v !== void 0) summary3[key] = v * scale;
+  for (const key2 of ["median", "min", "max"]) {
+    const v = finiteOrUndefined(fields[key2]);
+    if (v !== void 0) summary3[key2] = v * scale;
   }
   return summary3;
 }
@@ -51443,14 +51588,14 @@ function mergeEntityMaps(...maps) {
   const out = /* @__PURE__ */ Object.create(null);
   for (const map of maps) {
     if (!map) continue;
-    for (const key of Object.keys(map)) {
-      const raw2 = map[key];
+    for (const key2 of Object.keys(map)) {
+      const raw2 = map[key2];
       if (typeof raw2 === "string") {
-        out[key] = raw2;
+        out[key2] = raw2;
       } else if (raw2 && typeof raw2 === "object" && raw2.val !== void 0) {
         const val = raw2.val;
         if (typeof val === "string") {
-          out[key] = val;
+          out[key2] = val;
         }
       }
     }
@@ -51574,8 +51719,8 @@ var EntityDecoder = class {
    */
   setExternalEntities(map) {
     if (map) {
-      for (const key of Object.keys(map)) {
-        validateEntityName(key);
+      for (const key2 of Object.keys(map)) {
+        validateEntityName(key2);
       }
     }
     if (!this._onExternalEntity) {
@@ -51598,11 +51743,11 @@ var EntityDecoder = class {
    * @param {string} key
    * @param {string} value
    */
-  addExternalEntity(key, value) {
-    validateEntityName(key);
+  addExternalEntity(key2, value) {
+    validateEntityName(key2);
     if (typeof value === "string" && value.indexOf("&") === -1) {
-      if (this._applyRegistrationHook(this._onExternalEntity, key, value, "external")) {
-        this._externalMap[key] = value;
+      if (this._applyRegistrationHook(this._onExternalEntity, key2, value, "external")) {
+        this._externalMap[key2] = value;
       }
     }
   }
@@ -52010,9 +52155,9 @@ var XmlNode = class {
     this.child = [];
     this[":@"] = /* @__PURE__ */ Object.create(null);
   }
-  add(key, val) {
-    if (key === "__proto__") key = "#__proto__";
-    this.child.push({ [key]: val });
+  add(key2, val) {
+    if (key2 === "__proto__") key2 = "#__proto__";
+    this.child.push({ [key2]: val });
   }
   addChild(node, startIndex) {
     if (node.tagname === "__proto__") node.tagname = "#__proto__";
@@ -52957,9 +53102,9 @@ var ExpressionSet = class {
       if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
       this._wildcardByDepth.get(depth).push(expression);
     } else {
-      const key = `${depth}:${tag}`;
-      if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
-      this._byDepthAndTag.get(key).push(expression);
+      const key2 = `${depth}:${tag}`;
+      if (!this._byDepthAndTag.has(key2)) this._byDepthAndTag.set(key2, []);
+      this._byDepthAndTag.get(key2).push(expression);
     }
     return this;
   }
@@ -54350,12 +54495,12 @@ function extractRawAttributes(prefixedAttrs, options) {
   const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
   if (!attrs) return {};
   const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(options.attributeNamePrefix)) {
-      const rawName = key.substring(options.attributeNamePrefix.length);
-      rawAttrs[rawName] = attrs[key];
+  for (const key2 in attrs) {
+    if (key2.startsWith(options.attributeNamePrefix)) {
+      const rawName = key2.substring(options.attributeNamePrefix.length);
+      rawAttrs[rawName] = attrs[key2];
     } else {
-      rawAttrs[key] = attrs[key];
+      rawAttrs[key2] = attrs[key2];
     }
   }
   return rawAttrs;
@@ -54989,12 +55134,12 @@ function stripAttributePrefix(attrs, prefix) {
   if (!attrs || typeof attrs !== "object") return {};
   if (!prefix) return attrs;
   const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(prefix)) {
-      const rawName = key.substring(prefix.length);
-      rawAttrs[rawName] = attrs[key];
+  for (const key2 in attrs) {
+    if (key2.startsWith(prefix)) {
+      const rawName = key2.substring(prefix.length);
+      rawAttrs[rawName] = attrs[key2];
     } else {
-      rawAttrs[key] = attrs[key];
+      rawAttrs[key2] = attrs[key2];
     }
   }
   return rawAttrs;
@@ -55063,8 +55208,8 @@ function compress(arr, options, matcher, readonlyMatcher) {
 function propName(obj) {
   const keys = Object.keys(obj);
   for (let i2 = 0; i2 < keys.length; i2++) {
-    const key = keys[i2];
-    if (key !== ":@") return key;
+    const key2 = keys[i2];
+    if (key2 !== ":@") return key2;
   }
 }
 function assignAttributes(obj, attrMap, readonlyMatcher, options) {
@@ -55133,15 +55278,15 @@ var XMLParser = class {
    * @param {string} key 
    * @param {string} value 
    */
-  addEntity(key, value) {
+  addEntity(key2, value) {
     if (value.indexOf("&") !== -1) {
       throw new Error("Entity value can't have '&'");
-    } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
+    } else if (key2.indexOf("&") !== -1 || key2.indexOf(";") !== -1) {
       throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
     } else if (value === "&") {
       throw new Error("An entity with value '&' is not permitted");
     } else {
-      this.externalEntities[key] = value;
+      this.externalEntities[key2] = value;
     }
   }
   /**
@@ -55373,7 +55518,7 @@ function group(blocks) {
       const sourceUnit = name === "requests_per_sec" ? "Requests/sec" : first.sourceUnits[name];
       metrics[name] = buildMetric(name, unit, data(values), sourceUnit ? { sourceUnit } : {});
     }
-    const errorValues = (key) => runs2.map((r) => r.values[key] ?? 0);
+    const errorValues = (key2) => runs2.map((r) => r.values[key2] ?? 0);
     for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", data(errorValues(`errors.${kind}`)));
     const totals = runs2.map((r) => ERROR_KINDS.reduce((sum, kind) => sum + (r.values[`errors.${kind}`] ?? 0), 0));
     metrics.errors = buildMetric("errors", "count", data(totals));
@@ -55959,8 +56104,8 @@ function parentName(path2) {
 function isCriterionFolder(path2) {
   return ["new", "base", "change"].includes(parentName(path2)) || /[\\/]criterion[\\/]/.test(path2);
 }
-function estimateOf(estimates, key, legacyKey) {
-  const entry = estimates[key] ?? estimates[legacyKey];
+function estimateOf(estimates, key2, legacyKey) {
+  const entry = estimates[key2] ?? estimates[legacyKey];
   if (!isRecord(entry)) return void 0;
   return typeof entry.point_estimate === "number" && Number.isFinite(entry.point_estimate) ? entry.point_estimate : void 0;
 }
@@ -56482,8 +56627,8 @@ function linesFromTest2json(text, path2) {
     if (pkg) seen.add(pkg);
     if ((event.Action === "pass" || event.Action === "fail" || event.Action === "skip") && event.Test === void 0) finished.add(pkg);
     if (event.Action !== "output" || typeof event.Output !== "string") continue;
-    const key = `${pkg}\0${typeof event.Test === "string" ? event.Test : ""}`;
-    const buffer = pending.get(key) ?? { text: "", line: lineNo, pkg };
+    const key2 = `${pkg}\0${typeof event.Test === "string" ? event.Test : ""}`;
+    const buffer = pending.get(key2) ?? { text: "", line: lineNo, pkg };
     if (buffer.text === "") buffer.line = lineNo;
     buffer.text += event.Output;
     let newline;
@@ -56492,7 +56637,7 @@ function linesFromTest2json(text, path2) {
       buffer.text = buffer.text.slice(newline + 1);
       buffer.line = lineNo;
     }
-    pending.set(key, buffer);
+    pending.set(key2, buffer);
   }
   for (const buffer of pending.values()) {
     if (buffer.text !== "") out.push({ text: buffer.text, line: buffer.line, complete: false, pkg: buffer.pkg });
@@ -56510,11 +56655,11 @@ function collect(lines, path2, split) {
   let pkg = "";
   let logTarget;
   const accumulator = (name, procs, line, p) => {
-    const key = `${p}\0${name}\0${procs}`;
-    let acc = byKey.get(key);
+    const key2 = `${p}\0${name}\0${procs}`;
+    let acc = byKey.get(key2);
     if (!acc) {
       acc = { name, pkg: p, procs, line, values: /* @__PURE__ */ new Map() };
-      byKey.set(key, acc);
+      byKey.set(key2, acc);
     }
     return acc;
   };
@@ -56758,15 +56903,15 @@ function runValues(run, at, errors) {
   if (factor === void 0) {
     throw errors.error([...at, "time_unit"], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
   }
-  for (const [key, metric] of [["real_time", "time"], ["cpu_time", "cpu_time"]]) {
-    if (run[key] === void 0) throw errors.error([...at, key], `expected "${key}" (per-iteration time in ${timeUnit})`);
-    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key], [...at, key], errors) * factor });
+  for (const [key2, metric] of [["real_time", "time"], ["cpu_time", "cpu_time"]]) {
+    if (run[key2] === void 0) throw errors.error([...at, key2], `expected "${key2}" (per-iteration time in ${timeUnit})`);
+    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key2], [...at, key2], errors) * factor });
   }
-  for (const [key, raw2] of Object.entries(run)) {
-    if (RUN_KEYS.has(key)) continue;
+  for (const [key2, raw2] of Object.entries(run)) {
+    if (RUN_KEYS.has(key2)) continue;
     if (typeof raw2 !== "number" && raw2 !== "NaN" && raw2 !== "Infinity" && raw2 !== "-Infinity") continue;
-    const known = COUNTER_UNITS[key];
-    out.push({ metric: known?.metric ?? key, unit: known?.unit ?? "count", sourceUnit: known?.unit ?? "", value: toNumber2(raw2, [...at, key], errors) });
+    const known = COUNTER_UNITS[key2];
+    out.push({ metric: known?.metric ?? key2, unit: known?.unit ?? "count", sourceUnit: known?.unit ?? "", value: toNumber2(raw2, [...at, key2], errors) });
   }
   return out;
 }
@@ -57033,8 +57178,8 @@ function rateUnit(unit) {
   if (elem) return { metric: "throughput", unit: "1/s", factor: PREFIX[elem[1]] };
   const bytes2 = /^([KMGT]i|[KMGT]?)B\/s$/.exec(unit);
   if (bytes2) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes2[1]] ?? PREFIX[bytes2[1]] };
-  const bits2 = /^([KMGT]?)b\/s$/.exec(unit);
-  if (bits2) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX[bits2[1]] / 8 };
+  const bits3 = /^([KMGT]?)b\/s$/.exec(unit);
+  if (bits3) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX[bits3[1]] / 8 };
   return void 0;
 }
 function readTriple(inner) {
@@ -57169,7 +57314,7 @@ function collect3(value, at, names, out, errors) {
   switch (type) {
     case "BenchmarkGroup": {
       if (!isRecord(fields.data)) throw errors.error([...fieldsAt, "data"], `expected the group's "data" object`);
-      for (const [key, child] of Object.entries(fields.data)) collect3(child, [...fieldsAt, "data", key], [...names, key], out, errors);
+      for (const [key2, child] of Object.entries(fields.data)) collect3(child, [...fieldsAt, "data", key2], [...names, key2], out, errors);
       return;
     }
     case "Trial":
@@ -57205,10 +57350,10 @@ function estimate(id, fields, at, errors) {
   return { id, status: "ok", metrics };
 }
 function addMemory(metrics, fields, at, errors) {
-  for (const [key, metric, unit, sourceUnit] of [["memory", "alloc_bytes", "B", "bytes"], ["allocs", "allocs", "count", "allocs"]]) {
-    if (fields[key] === void 0) continue;
-    const v = finiteOrUndefined(fields[key]);
-    if (v === void 0 || v < 0) throw errors.error([...at, key], `expected a non-negative "${key}", found ${JSON.stringify(fields[key])}`);
+  for (const [key2, metric, unit, sourceUnit] of [["memory", "alloc_bytes", "B", "bytes"], ["allocs", "allocs", "count", "allocs"]]) {
+    if (fields[key2] === void 0) continue;
+    const v = finiteOrUndefined(fields[key2]);
+    if (v === void 0 || v < 0) throw errors.error([...at, key2], `expected a non-negative "${key2}", found ${JSON.stringify(fields[key2])}`);
     metrics[metric] = buildMetric(metric, unit, { value: v }, { sourceUnit });
   }
 }
@@ -57328,9 +57473,9 @@ function parseJson2(text, path2) {
   const ips = /* @__PURE__ */ new Map();
   data2.forEach((entry, index) => {
     if (!isRecord(entry) || typeof entry.name !== "string") throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
-    const key = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
-    const value = finiteOrUndefined(entry[key]);
-    if (value === void 0 || value < 0) throw errors.error([index, key], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key])}`);
+    const key2 = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
+    const value = finiteOrUndefined(entry[key2]);
+    if (value === void 0 || value < 0) throw errors.error([index, key2], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key2])}`);
     ips.set(entry.name, [...ips.get(entry.name) ?? [], value]);
   });
   return ips;
@@ -58015,6 +58160,12 @@ function checkedParse(adapter, input) {
   const seen = /* @__PURE__ */ new Set();
   for (const b of results) {
     if (b.id === "") throw new InputError(input.path, `a benchmark in this ${adapter.name} file has an empty name; expected every benchmark to be named`);
+    if (b.id.length > MAX_BENCHMARK_ID_LENGTH) {
+      throw new InputError(
+        input.path,
+        `a benchmark name in this ${adapter.name} file is ${b.id.length.toLocaleString("en")} characters long ("${b.id.slice(0, 40)}\u2026"); expected at most ${MAX_BENCHMARK_ID_LENGTH.toLocaleString("en")} (a name this long is usually a harness printing its input)`
+      );
+    }
     if (seen.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
     seen.add(b.id);
     for (const [name, m] of Object.entries(b.metrics)) {
@@ -58034,25 +58185,35 @@ function metricProblem(m) {
   if (m.value !== void 0 && !Number.isFinite(m.value)) return `its value (${m.value}) is not a finite number; ${finite}`;
   const s = m.summary;
   if (s === void 0) return void 0;
-  for (const [key, x2] of Object.entries(s)) if (typeof x2 === "number" && !Number.isFinite(x2)) return `its ${key} (${x2}) is not a finite number; ${finite}`;
+  for (const [key2, x2] of Object.entries(s)) if (typeof x2 === "number" && !Number.isFinite(x2)) return `its ${key2} (${x2}) is not a finite number; ${finite}`;
   if (!Number.isInteger(s.n) || s.n < 1) return `its sample count (${s.n}) is not a whole number of at least 1`;
   if (typeof s.stddev === "number" && s.stddev < 0) return `its standard deviation (${s.stddev}) is negative`;
   return void 0;
 }
-function listFiles(dir) {
+function listFiles(dir, skipped) {
   return readdirSync2(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
     const path2 = join2(dir, entry.name);
     if (entry.name.startsWith(".")) return [];
-    if (entry.isDirectory()) return listFiles(path2);
+    if (entry.isSymbolicLink()) {
+      skipped.push({ path: path2, reason: "a symbolic link: links inside a results folder are not followed (give the file itself)" });
+      return [];
+    }
+    if (entry.isDirectory()) return listFiles(path2, skipped);
     return entry.isFile() ? [path2] : [];
   });
+}
+function unreadable(error2) {
+  const code = error2.code;
+  if (code === "ENOENT") return "no such file or folder";
+  if (code === "ELOOP") return "a loop of symbolic links (each points on to the next and none reaches a file)";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return `cannot read: ${code ?? String(error2)}`;
 }
 function readText(path2) {
   try {
     return readFileSync2(path2, "utf8");
   } catch (error2) {
-    const code = error2.code;
-    throw new InputError(path2, code === "ENOENT" ? "no such file or folder" : `cannot read: ${code ?? String(error2)}`);
+    throw new InputError(path2, unreadable(error2));
   }
 }
 function readInputs(paths, options) {
@@ -58100,12 +58261,12 @@ function readInputs(paths, options) {
     let isDir;
     try {
       isDir = statSync(path2).isDirectory();
-    } catch {
-      throw new InputError(given, "no such file or folder");
+    } catch (error2) {
+      throw new InputError(given, unreadable(error2));
     }
     if (isDir) {
       const before = benchmarks.length;
-      for (const file of listFiles(path2)) addFile(file, true);
+      for (const file of listFiles(path2, skipped)) addFile(file, true);
       if (benchmarks.length === before) {
         const why = skipped.filter((s) => s.path.startsWith(path2)).map((s) => `${relative(path2, s.path)} (${s.reason})`);
         throw new InputError(given, `the folder holds no benchmark results${why.length ? `; skipped: ${why.slice(0, 10).join(", ")}` : ""}`);
@@ -58340,7 +58501,7 @@ function checkRunner(level, runner) {
 }
 
 // action/src/pipeline/inputs.ts
-import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync5, realpathSync, statSync as statSync4 } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync3, mkdirSync as mkdirSync5, statSync as statSync4 } from "node:fs";
 import { dirname as dirname4, resolve as resolve4 } from "node:path";
 
 // action/src/config/budgets.ts
@@ -58577,10 +58738,10 @@ function assertValid(source, validate5) {
   const errors = [...validate5.errors ?? []].filter((e) => e.keyword !== "if" && e.keyword !== "anyOf" && e.keyword !== "oneOf");
   const chosen = errors.sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? validate5.errors[0];
   const path2 = chosen.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const key = path2.length ? path2.join(".") : void 0;
+  const key2 = path2.length ? path2.join(".") : void 0;
   const found = path2.reduce((v, k) => v && typeof v === "object" ? v[k] : void 0, source.data);
   const foundText = chosen.keyword === "required" || chosen.keyword === "additionalProperties" ? "" : `, found ${JSON.stringify(found)}`;
-  throw new InputError(source.file, `${describe3(chosen)}${foundText}`, source.lineOf(path2), key);
+  throw new InputError(source.file, `${describe3(chosen)}${foundText}`, source.lineOf(path2), key2);
 }
 
 // action/src/config/budgets.ts
@@ -58668,10 +58829,10 @@ function parseBudgets(text, file) {
   const defaults2 = {};
   const defaultLines = {};
   const d = data2.defaults ?? {};
-  for (const key of ["regression", "noise", "drift"]) {
-    if (d[key] !== void 0) {
-      defaults2[key] = percent(source, ["defaults", key], d[key]);
-      defaultLines[key] = source.lineOf(["defaults", key]);
+  for (const key2 of ["regression", "noise", "drift"]) {
+    if (d[key2] !== void 0) {
+      defaults2[key2] = percent(source, ["defaults", key2], d[key2]);
+      defaultLines[key2] = source.lineOf(["defaults", key2]);
     }
   }
   if (d["count-regression"] !== void 0) {
@@ -58681,7 +58842,7 @@ function parseBudgets(text, file) {
   if (typeof d.alpha === "number") defaults2.alpha = d.alpha;
   if (d.severity === "fail" || d.severity === "warn") defaults2.severity = d.severity;
   if (d.missing === "show" || d.missing === "fail") defaults2.missing = d.missing;
-  for (const key of ["alpha", "severity", "missing"]) if (d[key] !== void 0) defaultLines[key] = source.lineOf(["defaults", key]);
+  for (const key2 of ["alpha", "severity", "missing"]) if (d[key2] !== void 0) defaultLines[key2] = source.lineOf(["defaults", key2]);
   const rules = Object.entries(data2.benchmarks ?? {}).map(([pattern2, body]) => {
     const rulePath = ["benchmarks", pattern2];
     if (pattern2.trim() === "") throw new InputError(file, "expected a glob on benchmark ids, found an empty key", source.lineOf(rulePath));
@@ -58711,7 +58872,7 @@ function parseBudgets(text, file) {
     }
     return {
       pattern: pattern2,
-      matcher: globToRegExp(pattern2),
+      matcher: compileGlob(pattern2),
       specificity: [...pattern2].filter((c) => c !== "*" && c !== "?").length,
       ignore: body?.ignore === true,
       metrics,
@@ -58744,14 +58905,14 @@ function loadBudgets(paths, cwd) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
     const parsed = parseBudgets(text, shown);
-    for (const [key, value] of Object.entries(parsed.defaults)) {
-      const here = `${shown}:${parsed.defaultLines[key] ?? "?"}`;
-      if (setBy[key] !== void 0 && defaults2[key] !== value) {
-        const name = key === "countRegression" ? "count-regression" : key;
-        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${name}`);
+    for (const [key2, value] of Object.entries(parsed.defaults)) {
+      const here = `${shown}:${parsed.defaultLines[key2] ?? "?"}`;
+      if (setBy[key2] !== void 0 && defaults2[key2] !== value) {
+        const name = key2 === "countRegression" ? "count-regression" : key2;
+        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key2]}; set each default in one file`, parsed.defaultLines[key2], `defaults.${name}`);
       }
-      defaults2[key] = value;
-      setBy[key] = here;
+      defaults2[key2] = value;
+      setBy[key2] = here;
     }
     rules.push(...parsed.rules);
   }
@@ -59144,7 +59305,7 @@ function parsePerfGateConfig(text, file, baseDir) {
 }
 var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
 function commandSuite(s, source, i2) {
-  const where2 = (key) => [source.lineOf(["suites", i2, key]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key}`];
+  const where2 = (key2) => [source.lineOf(["suites", i2, key2]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key2}`];
   if (s.commands === void 0) {
     if (s.run === void 0) {
       throw new InputError(source.file, 'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)', source.lineOf(["suites", i2]), `suites.${i2}`);
@@ -59154,8 +59315,8 @@ function commandSuite(s, source, i2) {
     return void 0;
   }
   if (s.run !== void 0) throw new InputError(source.file, 'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself', ...where2("run"));
-  for (const key of ["format", "params", "repeat"]) {
-    if (s[key] !== void 0) throw new InputError(source.file, `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where2(key));
+  for (const key2 of ["format", "params", "repeat"]) {
+    if (s[key2] !== void 0) throw new InputError(source.file, `"${key2}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where2(key2));
   }
   const listed = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
   const measure = { time: listed.includes("time"), counts: listed.includes("counts") };
@@ -59349,17 +59510,17 @@ function mergeResultSets(inputs) {
   if (testbed) merged.testbed = testbed;
   return { set: merged, warnings };
 }
-function agree(inputs, key, why) {
+function agree(inputs, key2, why) {
   let first;
   for (const input of inputs) {
-    const value = input.set[key];
+    const value = input.set[key2];
     if (value === void 0) continue;
     if (first === void 0) first = input;
-    else if (first.set[key] !== value) {
-      throw new InputError(input.file, `${key} ${String(value)} differs from ${key} ${String(first.set[key])} in ${first.file}; ${why}`, void 0, key);
+    else if (first.set[key2] !== value) {
+      throw new InputError(input.file, `${key2} ${String(value)} differs from ${key2} ${String(first.set[key2])} in ${first.file}; ${why}`, void 0, key2);
     }
   }
-  return first?.set[key];
+  return first?.set[key2];
 }
 function mergeTestbeds(inputs, warnings) {
   const byId = /* @__PURE__ */ new Map();
@@ -59415,14 +59576,14 @@ function createdOfRunId(runId) {
 function monthOf(time) {
   return (typeof time === "string" ? time : time.toISOString()).slice(0, 7);
 }
-function monthFolder(key) {
-  return `${key.testbed}/${key.month.slice(0, 4)}/${key.month.slice(5, 7)}`;
+function monthFolder(key2) {
+  return `${key2.testbed}/${key2.month.slice(0, 4)}/${key2.month.slice(5, 7)}`;
 }
 function runPath(testbed, commit, runId) {
   return `${monthFolder({ testbed, month: monthOf(createdOfRunId(runId)) })}/${commit}-${runId}${RUN_SUFFIX}`;
 }
-function monthPath(key) {
-  return `${monthFolder(key)}/${MONTH_FILE}`;
+function monthPath(key2) {
+  return `${monthFolder(key2)}/${MONTH_FILE}`;
 }
 function parsePath(path2) {
   const parts = path2.split("/");
@@ -59550,11 +59711,14 @@ function encodeRun(set) {
 function decodeRun(bytes2, file, validate5) {
   return validate5(unpackResultSet(parseJson3(gunzip(bytes2, file), file), file), file);
 }
+function storedBenchmarks(set) {
+  return unpackResultSet(JSON.parse(runLine(set)), "a run to store").benchmarks;
+}
 function runLine(set) {
   return JSON.stringify(packResultSet(set));
 }
-function encodeMonth(key, runs2) {
-  const header2 = { schema: MONTH_SCHEMA, testbed: key.testbed, month: key.month, runs: runs2.map((r) => ({ commit: r.commit, runId: r.runId })) };
+function encodeMonth(key2, runs2) {
+  const header2 = { schema: MONTH_SCHEMA, testbed: key2.testbed, month: key2.month, runs: runs2.map((r) => ({ commit: r.commit, runId: r.runId })) };
   const text = `${[JSON.stringify(header2), ...runs2.map((r) => r.json)].join("\n")}
 `;
   return brotliCompressSync(text, { params: { ...MONTH_BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } });
@@ -59621,10 +59785,10 @@ function checkHeader(data2, file) {
 // action/src/store/history/compact.ts
 function groupByMonth(paths) {
   const months = /* @__PURE__ */ new Map();
-  const at = (key) => {
-    const id = `${key.testbed}/${key.month}`;
+  const at = (key2) => {
+    const id = `${key2.testbed}/${key2.month}`;
     let m = months.get(id);
-    if (m === void 0) months.set(id, m = { key, runs: [] });
+    if (m === void 0) months.set(id, m = { key: key2, runs: [] });
     return m;
   };
   for (const path2 of paths) {
@@ -59649,14 +59813,21 @@ function mergeMonth(existing, singles) {
   for (const run of [...existing, ...singles]) if (!byId.has(run.runId)) byId.set(run.runId, run);
   return [...byId.values()].sort((a, b) => a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
-function monthId(key) {
-  return `${key.testbed}/${key.month}`;
+function monthId(key2) {
+  return `${key2.testbed}/${key2.month}`;
 }
 
 // action/src/store/history/history-store.ts
 function historyStore(backend, validate5) {
   let lastView;
   const view = async () => lastView ??= await backend.snapshot();
+  const skipped = /* @__PURE__ */ new Map();
+  const skip = (file, runIds, error2) => {
+    if (!(error2 instanceof InputError)) throw error2;
+    const known = skipped.get(file);
+    if (known) known.runIds = [.../* @__PURE__ */ new Set([...known.runIds, ...runIds])];
+    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error2, file) });
+  };
   async function append(set, options = {}) {
     const source = `history of ${backend.description}`;
     const testbed = checkTestbed(options.testbed ?? set.testbed?.id ?? "", source);
@@ -59691,7 +59862,12 @@ function historyStore(backend, validate5) {
     for (const m of months) m.runs.forEach(keep);
     for (const file of monthFiles) {
       const b = bytes2.get(file);
-      if (b !== void 0) monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+      if (b === void 0) continue;
+      try {
+        monthEntries(readHeader(b, file), file, createdOfRunId).forEach(keep);
+      } catch (error2) {
+        skip(file, [], error2);
+      }
     }
     return out.sort(byCreation);
   }
@@ -59724,20 +59900,132 @@ function historyStore(backend, validate5) {
       return set;
     });
   }
+  async function readUsable(entries2) {
+    const usable = { entries: [], sets: [] };
+    try {
+      return { entries: [...entries2], sets: await readMany(entries2) };
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+    }
+    const byFile = /* @__PURE__ */ new Map();
+    for (const e of entries2) byFile.set(e.file, [...byFile.get(e.file) ?? [], e]);
+    const sets = /* @__PURE__ */ new Map();
+    for (const [file, group3] of byFile) {
+      try {
+        (await readMany(group3)).forEach((set, i2) => sets.set(group3[i2], set));
+      } catch (error2) {
+        skip(file, group3.map((e) => e.runId), error2);
+      }
+    }
+    for (const e of entries2) {
+      const set = sets.get(e);
+      if (set === void 0) continue;
+      usable.entries.push(e);
+      usable.sets.push(set);
+    }
+    return usable;
+  }
+  async function remove(entries2) {
+    const removed = [];
+    const byMonth = /* @__PURE__ */ new Map();
+    for (const e of entries2) {
+      const key2 = { testbed: e.testbed, month: monthOf(e.created) };
+      const id = monthFolder(key2);
+      const m = byMonth.get(id) ?? { key: key2, runIds: /* @__PURE__ */ new Set() };
+      m.runIds.add(e.runId);
+      byMonth.set(id, m);
+    }
+    for (const { key: key2, runIds } of byMonth.values()) {
+      let removedHere = [];
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key2);
+          if (month === void 0) return void 0;
+          removedHere = month.runs.filter((e) => runIds.has(e.runId));
+          const change = { add: [], remove: removedHere.map((e) => e.file), message: `perf-gate: remove ${runIds.size} run(s) of ${key2.testbed} in ${key2.month}` };
+          const file = month.monthFile;
+          if (file !== void 0) {
+            const all = entries2.filter((e) => e.file === file);
+            if (all.length > 0) {
+              let kept;
+              try {
+                kept = await monthLines(v, month, (runId) => !runIds.has(runId));
+              } catch {
+                kept = void 0;
+              }
+              if (kept === void 0 || kept.length === 0) change.remove.push(file);
+              else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
+              pushAll(removedHere, all);
+            }
+          }
+          return change.remove.length + change.add.length === 0 ? void 0 : change;
+        },
+        { exclusive: true }
+      );
+      pushAll(removed, removedHere);
+    }
+    lastView = void 0;
+    return removed.sort(byCreation);
+  }
+  async function removeFiles(files) {
+    for (const file of files) {
+      if (parsePath(file) === void 0) throw new InputError(file, `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or \u2026/month.json.br`);
+    }
+    let removed = [];
+    await backend.apply(
+      async (v) => {
+        const present = await v.read(files);
+        removed = files.filter((f) => present.get(f) !== void 0);
+        return removed.length === 0 ? void 0 : { add: [], remove: removed, message: `perf-gate: remove ${removed.join(", ")}` };
+      },
+      { exclusive: true }
+    );
+    lastView = void 0;
+    return removed;
+  }
+  async function verify(query = {}) {
+    const v = lastView = await backend.snapshot();
+    const months = groupByMonth(await v.paths(query.testbed));
+    const found = [];
+    let files = 0;
+    let runs2 = 0;
+    for (const month of months) {
+      for (const file of [...month.runs.map((r) => r.file), ...month.monthFile !== void 0 ? [month.monthFile] : []]) {
+        files++;
+        const b = (await v.read([file])).get(file);
+        if (b === void 0) continue;
+        try {
+          runs2 += file === month.monthFile ? decodeMonth(b, file, validate5).runs.length : (decodeRun(b, file, validate5), 1);
+        } catch (error2) {
+          if (!(error2 instanceof InputError)) throw error2;
+          const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === "run" ? parsePath(file).entry.runId : ""];
+          found.push({ file, runIds: ids.filter((id) => id !== ""), problem: problemOf(error2, file) });
+        }
+      }
+    }
+    return { files, runs: runs2, unreadable: found };
+  }
   async function compact({ before }) {
     const done = [];
-    for (const { key } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+    for (const { key: key2 } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
       let result;
       await backend.apply(
         async (v) => {
-          const month = await monthContents(v, key);
+          const month = await monthContents(v, key2);
           if (month === void 0 || month.runs.length === 0) return void 0;
-          const existing = await monthLines(v, month, () => true);
+          let existing;
+          try {
+            existing = await monthLines(v, month, () => true);
+          } catch (error2) {
+            skip(month.monthFile, [], error2);
+            return void 0;
+          }
           const singles = await singleLines(v, month.runs);
+          if (singles.length === 0) return void 0;
           const runs2 = mergeMonth(existing, singles);
-          const removed = month.runs.map((r) => r.file);
-          result = { ...key, runs: runs2.length, removed };
-          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs2) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
+          const removed = singles.map((r) => r.file);
+          result = { ...key2, runs: runs2.length, removed };
+          return { add: [{ path: monthPath(key2), bytes: encodeMonth(key2, runs2) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key2.testbed} in ${key2.month}` };
         },
         { exclusive: true }
       );
@@ -59749,22 +60037,31 @@ function historyStore(backend, validate5) {
   async function prune({ before }) {
     const removedAll = [];
     const old = (runId) => Date.parse(createdOfRunId(runId)) < before.getTime();
-    for (const { key } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+    for (const { key: key2 } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
       let removedHere = [];
       await backend.apply(
         async (v) => {
-          const month = await monthContents(v, key);
+          const month = await monthContents(v, key2);
           if (month === void 0) return void 0;
-          const file = month.monthFile;
-          const header2 = file !== void 0 ? readHeader((await v.read([file])).get(file), file) : void 0;
-          const fromMonth = header2 !== void 0 ? monthEntries(header2, file, createdOfRunId) : [];
+          let file = month.monthFile;
+          let fromMonth = [];
+          let kept = [];
+          if (file !== void 0) {
+            try {
+              fromMonth = monthEntries(readHeader((await v.read([file])).get(file), file), file, createdOfRunId);
+              if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
+            } catch (error2) {
+              skip(file, fromMonth.map((e) => e.runId), error2);
+              file = void 0;
+              fromMonth = [];
+            }
+          }
           removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
           if (removedHere.length === 0) return void 0;
-          const change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
+          const change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key2.testbed} in ${key2.month} created before ${before.toISOString()}` };
           if (file !== void 0 && fromMonth.some((e) => old(e.runId))) {
-            const kept = await monthLines(v, month, (runId) => !old(runId));
             if (kept.length === 0) change.remove.push(file);
-            else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
+            else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
           }
           return change;
         },
@@ -59775,9 +60072,9 @@ function historyStore(backend, validate5) {
     lastView = void 0;
     return removedAll.sort(byCreation);
   }
-  async function monthContents(v, key) {
-    const prefix = `${monthFolder(key)}/`;
-    return groupByMonth((await v.paths(key.testbed)).filter((p) => p.startsWith(prefix)))[0];
+  async function monthContents(v, key2) {
+    const prefix = `${monthFolder(key2)}/`;
+    return groupByMonth((await v.paths(key2.testbed)).filter((p) => p.startsWith(prefix)))[0];
   }
   async function monthLines(v, month, keep) {
     if (month.monthFile === void 0) return [];
@@ -59789,13 +60086,43 @@ function historyStore(backend, validate5) {
     const bytes2 = await v.read(runs2.map((r) => r.file));
     return runs2.flatMap((r) => {
       const b = bytes2.get(r.file);
-      return b === void 0 ? [] : [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)) }];
+      if (b === void 0) return [];
+      try {
+        return [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)), file: r.file }];
+      } catch (error2) {
+        skip(r.file, [r.runId], error2);
+        return [];
+      }
     });
   }
-  return { description: backend.description, append, list: list2, read: async (e) => (await readMany([e]))[0], readMany, prune, compact };
+  return {
+    description: backend.description,
+    append,
+    list: list2,
+    read: async (e) => (await readMany([e]))[0],
+    readMany,
+    readUsable,
+    unreadable: () => [...skipped.values()],
+    remove,
+    removeFiles,
+    verify,
+    prune,
+    compact
+  };
 }
 function keyOf(parsed) {
   return parsed.kind === "month" ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
+}
+function problemOf(error2, file) {
+  if (error2.file !== file) return error2.message;
+  return [error2.line !== void 0 ? `line ${error2.line}` : "", error2.key ?? "", error2.detail].filter((part) => part !== "").join(": ");
+}
+function headerRunIds(bytes2, file) {
+  try {
+    return readHeader(bytes2, file).runs.map((r) => r.runId);
+  } catch {
+    return [];
+  }
 }
 function readHeader(bytes2, file) {
   for (let size = 64 * 1024; ; size *= 2) {
@@ -59880,12 +60207,30 @@ function lock(path2) {
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
-    throw new Error(`${path2} exists: another perf-gate is compacting or pruning this history (if none is running, a killed one left it: remove the file)`);
+    throw new InputError(path2, `${lockHolder(path2)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path2)}`);
   }
   writeSync2(fd2, `${process.pid} ${(/* @__PURE__ */ new Date()).toISOString()}
 `);
   closeSync2(fd2);
   return () => rmSync2(path2, { force: true });
+}
+function lockHolder(path2) {
+  let text = "";
+  try {
+    text = readFileSync7(path2, "utf8");
+  } catch {
+    return "another process";
+  }
+  const [pid, since] = text.trim().split(" ");
+  const n = Number(pid);
+  if (!Number.isInteger(n) || n <= 0) return "another process";
+  let alive = true;
+  try {
+    process.kill(n, 0);
+  } catch (error2) {
+    alive = error2.code === "EPERM";
+  }
+  return `process ${n}${alive ? "" : " (no longer running on this machine)"}${since ? ` since ${since}` : ""}`;
 }
 function folderHistory(root, validate5) {
   return historyStore(folderBackend(root), validate5);
@@ -59911,6 +60256,11 @@ var GitCommandError = class extends Error {
   stderr;
   name = "GitCommandError";
 };
+function authEnv(auth2) {
+  if (auth2 === void 0 || auth2.token === "") return {};
+  const basic = Buffer.from(`x-access-token:${auth2.token}`).toString("base64");
+  return { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `http.${auth2.serverUrl.replace(/\/+$/, "")}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+}
 function git(cwd, args, options = {}) {
   return new Promise((resolve16, reject) => {
     const child = execFile(
@@ -59977,7 +60327,7 @@ function gitBranchBackend(options) {
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes2(4).toString("hex")}`;
     const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [], remote, `+refs/heads/${branch}:${scratch}`];
     try {
-      await git(repo, args);
+      await git(repo, args, { env: authEnv(options.auth) });
     } catch (error2) {
       if (error2 instanceof GitCommandError && /couldn't find remote ref/i.test(error2.stderr)) return void 0;
       const fetched = options.readOnly ? await resolve16(`refs/remotes/${remote}/${branch}`) : void 0;
@@ -60039,7 +60389,7 @@ function gitBranchBackend(options) {
     if (remote === null) {
       await git(repo, ["update-ref", `refs/heads/${branch}`, commit, tip ?? "0".repeat(commit.length)]);
     } else {
-      await git(repo, ["push", "--quiet", "--no-verify", remote, `${commit}:refs/heads/${branch}`]);
+      await git(repo, ["push", "--quiet", "--no-verify", remote, `${commit}:refs/heads/${branch}`], { env: authEnv(options.auth) });
     }
   }
   return {
@@ -60250,6 +60600,18 @@ async function firstParentRange(repo, from, to) {
   const out = await gitText(repo, ["rev-list", "--first-parent", "--reverse", "--end-of-options", `${from}..${to}`]);
   return out.split("\n").filter((l) => l !== "");
 }
+async function firstParentLine(repo, head) {
+  const out = await gitText(repo, ["rev-list", "--first-parent", "--reverse", "--end-of-options", head]);
+  return out.split("\n").filter((l) => l !== "");
+}
+async function isGitRepository(dir) {
+  try {
+    await gitText(dir, ["rev-parse", "--git-dir"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // action/src/store/history/baseline.ts
 var DEFAULT_TAG_PATTERN = "v*";
@@ -60267,14 +60629,21 @@ async function selectBaseline(store, request2) {
     const since = earliestRelevantTime(chain, chain.length);
     entries2 = await store.list({ testbed: request2.testbed, ...since !== void 0 ? { since } : {} });
   }
-  const choice = pickBaseline({ testbed: request2.testbed, start, chain, entries: entries2, maxDistance });
-  if (!choice.found) return choice;
-  const learnFrom = driftWindow(chain, entries2, request2.testbed, choice.commit, window2);
-  const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [e.file + "\0" + e.runId, e])).values()];
-  const sets = await store.readMany(wanted);
-  const byKey = new Map(wanted.map((e, i2) => [e.file + "\0" + e.runId, sets[i2]]));
-  const setOf = (e) => byKey.get(e.file + "\0" + e.runId);
-  return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.map(setOf) };
+  const keyOf2 = (e) => e.file + "\0" + e.runId;
+  for (; ; ) {
+    const choice = pickBaseline({ testbed: request2.testbed, start, chain, entries: entries2, maxDistance });
+    if (!choice.found) return choice;
+    const learnFrom = driftWindow(chain, entries2, request2.testbed, choice.commit, window2);
+    const wanted = [...new Map([...choice.runs, ...learnFrom].map((e) => [keyOf2(e), e])).values()];
+    const usable = await store.readUsable(wanted);
+    const byKey = new Map(usable.entries.map((e, i2) => [keyOf2(e), usable.sets[i2]]));
+    if (usable.entries.length < wanted.length) {
+      entries2 = entries2.filter((e) => byKey.has(keyOf2(e)) || !wanted.some((w) => keyOf2(w) === keyOf2(e)));
+    }
+    if (!choice.runs.every((e) => byKey.has(keyOf2(e)))) continue;
+    const setOf = (e) => byKey.get(keyOf2(e));
+    return { ...choice, pooled: poolRuns(choice.runs.map(setOf)), driftRuns: learnFrom.filter((e) => byKey.has(keyOf2(e))).map(setOf) };
+  }
 }
 async function startOf(repo, head, from) {
   if ("commit" in from) {
@@ -60288,6 +60657,23 @@ async function startOf(repo, head, from) {
   }
   const tag = await previousReleaseTag(repo, head, from.tagPattern ?? DEFAULT_TAG_PATTERN);
   return tag !== void 0 ? { kind: "release-tag", commit: tag.commit, tag: tag.tag } : { missing: "no-previous-tag" };
+}
+
+// action/src/store/history/series-order.ts
+async function inCommitOrder(repo, entries2, head = "HEAD") {
+  const byTime = [...entries2];
+  if (repo === void 0) return { entries: byTime, order: { by: "time", why: "no git repository was given" } };
+  if (!await isGitRepository(repo)) return { entries: byTime, order: { by: "time", why: "this folder is not in a git repository" } };
+  const tip = await resolveCommit(repo, head);
+  if (tip === void 0) return { entries: byTime, order: { by: "time", why: `${head} names no commit here` } };
+  const line = await firstParentLine(repo, tip);
+  const position = new Map(line.map((c, i2) => [c, i2]));
+  const off = entries2.filter((e) => !position.has(e.commit));
+  if (off.length > 0) {
+    return { entries: byTime, order: { by: "time", why: `${off.length} run(s) measured commits that are not on the first-parent line of ${head} (a shallow clone, or runs of other branches)` } };
+  }
+  const ordered = byTime.sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+  return { entries: ordered, order: { by: "commit" } };
 }
 
 // action/src/store/history-baselines.ts
@@ -60308,11 +60694,12 @@ function historyBaselines(options) {
         ...options.maxDistance !== void 0 ? { maxDistance: options.maxDistance } : {},
         ...options.driftWindow !== void 0 ? { driftWindow: options.driftWindow } : {}
       });
+      const skipped = unreadableText(history.unreadable());
       if (!selection.found) {
-        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description));
+        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description) + skipped);
         return void 0;
       }
-      return { results: selection.pooled.set, source: selectionText(selection, history.description), driftRuns: selection.driftRuns };
+      return { results: selection.pooled.set, source: selectionText(selection, history.description) + skipped, driftRuns: selection.driftRuns };
     },
     async record(results) {
       const entry = await history.append(results);
@@ -60326,6 +60713,12 @@ function selectionText(selection, where2) {
   const away = selection.distance === 0 ? startText : `${selection.distance} commit${selection.distance === 1 ? "" : "s"} before ${startText}`;
   const runs2 = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : "";
   return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs2}) in ${where2}`;
+}
+function unreadableText(files) {
+  if (files.length === 0) return "";
+  const named = files.slice(0, 3).map((f) => `${f.file} (${f.problem})`).join(", ");
+  const more = files.length > 3 ? ` and ${files.length - 3} more` : "";
+  return `; skipped ${files.length} unreadable file${files.length === 1 ? "" : "s"}: ${named}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
 }
 function noBaselineText(selection, testbed, where2) {
   const why = selection.reason === "no-merge-base" ? "this commit has no merge base with the base branch" : selection.reason === "no-previous-tag" ? "there is no earlier release tag" : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
@@ -60393,21 +60786,21 @@ function compile(spec, source) {
   }
   const names = /* @__PURE__ */ new Set();
   return spec.markers.map((marker, k) => {
-    const key = `format.markers[${k}]`;
+    const key2 = `format.markers[${k}]`;
     let regex2;
     try {
       regex2 = new RegExp(marker.pattern);
     } catch (error2) {
-      throw new InputError(source, `invalid regular expression: ${error2.message}`, void 0, `${key}.pattern`);
+      throw new InputError(source, `invalid regular expression: ${error2.message}`, void 0, `${key2}.pattern`);
     }
     if (!/\((?!\?[:=!<])|\(\?<value>/.test(marker.pattern)) {
-      throw new InputError(source, 'expected a capture group for the value, e.g. "P99_LATENCY_MS: (\\S+)"', void 0, `${key}.pattern`);
+      throw new InputError(source, 'expected a capture group for the value, e.g. "P99_LATENCY_MS: (\\S+)"', void 0, `${key2}.pattern`);
     }
-    if (typeof marker.metric !== "string" || marker.metric === "") throw new InputError(source, "expected a metric name", void 0, `${key}.metric`);
-    if (names.has(marker.metric)) throw new InputError(source, `metric ${marker.metric} is configured twice`, void 0, `${key}.metric`);
+    if (typeof marker.metric !== "string" || marker.metric === "") throw new InputError(source, "expected a metric name", void 0, `${key2}.metric`);
+    if (names.has(marker.metric)) throw new InputError(source, `metric ${marker.metric} is configured twice`, void 0, `${key2}.metric`);
     names.add(marker.metric);
     if (marker.direction !== void 0 && marker.direction !== "lower" && marker.direction !== "higher") {
-      throw new InputError(source, `expected direction "lower" or "higher", found ${JSON.stringify(marker.direction)}`, void 0, `${key}.direction`);
+      throw new InputError(source, `expected direction "lower" or "higher", found ${JSON.stringify(marker.direction)}`, void 0, `${key2}.direction`);
     }
     const { scale, baseUnit } = unitScale(marker.unit);
     return { ...marker, regex: regex2, scale, baseUnit };
@@ -60422,26 +60815,26 @@ function unitScale(unit) {
   return { scale: 1, baseUnit: u };
 }
 function markerLinesFromOptions(options, source, suite) {
-  for (const key of Object.keys(options)) {
-    if (key !== "markers" && key !== "benchmark") throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, void 0, `format.${key}`);
+  for (const key2 of Object.keys(options)) {
+    if (key2 !== "markers" && key2 !== "benchmark") throw new InputError(source, `unknown option "${key2}"; expected markers and benchmark`, void 0, `format.${key2}`);
   }
   if (options.benchmark !== void 0 && (typeof options.benchmark !== "string" || options.benchmark === "")) {
     throw new InputError(source, "expected a benchmark name", void 0, "format.benchmark");
   }
   if (!Array.isArray(options.markers)) throw new InputError(source, "expected markers: a list of { pattern, metric, unit }", void 0, "format.markers");
   const markers = options.markers.map((raw2, k) => {
-    const key = `format.markers[${k}]`;
-    if (typeof raw2 !== "object" || raw2 === null || Array.isArray(raw2)) throw new InputError(source, "expected { pattern, metric, unit }", void 0, key);
+    const key2 = `format.markers[${k}]`;
+    if (typeof raw2 !== "object" || raw2 === null || Array.isArray(raw2)) throw new InputError(source, "expected { pattern, metric, unit }", void 0, key2);
     const m = raw2;
     for (const field of Object.keys(m)) {
       if (!["pattern", "metric", "unit", "direction", "optional"].includes(field)) {
-        throw new InputError(source, `unknown field "${field}"; expected pattern, metric, unit, direction, optional`, void 0, `${key}.${field}`);
+        throw new InputError(source, `unknown field "${field}"; expected pattern, metric, unit, direction, optional`, void 0, `${key2}.${field}`);
       }
     }
     for (const field of ["pattern", "metric", "unit"]) {
-      if (typeof m[field] !== "string" || m[field] === "") throw new InputError(source, `expected ${field} as a string`, void 0, `${key}.${field}`);
+      if (typeof m[field] !== "string" || m[field] === "") throw new InputError(source, `expected ${field} as a string`, void 0, `${key2}.${field}`);
     }
-    if (m.optional !== void 0 && typeof m.optional !== "boolean") throw new InputError(source, "expected optional: true or false", void 0, `${key}.optional`);
+    if (m.optional !== void 0 && typeof m.optional !== "boolean") throw new InputError(source, "expected optional: true or false", void 0, `${key2}.optional`);
     const spec = { pattern: m.pattern, metric: m.metric, unit: m.unit };
     if (m.direction !== void 0) spec.direction = m.direction;
     if (m.optional === true) spec.optional = true;
@@ -60494,6 +60887,16 @@ function configOutputParser(config) {
   };
 }
 
+// action/src/pipeline/real-path.ts
+import { realpathSync } from "node:fs";
+function realpathOrSelf(path2) {
+  try {
+    return realpathSync(path2);
+  } catch {
+    return path2;
+  }
+}
+
 // action/src/pipeline/inputs.ts
 function readConfig(path2, cwd) {
   const config = loadPerfGateConfig(path2, cwd);
@@ -60525,17 +60928,17 @@ function validateResults(data2, file, text) {
 function historyLocationOf(setting) {
   return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder };
 }
-function openHistoryAt(location, repo, appends) {
+function openHistoryAt(location, repo, appends, auth2) {
   const validate5 = (data2, file) => validateResultSet(data2, file);
   if ("folder" in location) {
     if (appends) refuseRedirectedFolder(repo, resolve4(repo, location.folder), "history.folder");
     return folderHistory(resolve4(repo, location.folder), validate5);
   }
-  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends }, validate5);
+  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends, ...auth2 ? { auth: auth2 } : {} }, validate5);
 }
 function historyStoreAt(request2) {
   const { location, start } = request2;
-  const history = openHistoryAt(location, request2.repo, request2.appends ?? false);
+  const history = openHistoryAt(location, request2.repo, request2.appends ?? false, request2.auth);
   const from = "base" in start ? { commit: start.base } : "release" in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
   return historyBaselines({
     history,
@@ -60586,7 +60989,7 @@ function configuredStore(config, created) {
     record: async (results, part) => (guarded(), store.record(results, part))
   };
 }
-function refuseRedirectedFolder(repo, folder, key) {
+function refuseRedirectedFolder(repo, folder, key2) {
   const root = realpathOrSelf(resolve4(repo));
   const lexical = resolve4(folder);
   if (lexical !== resolve4(repo) && !lexical.startsWith(`${resolve4(repo)}/`)) return;
@@ -60594,14 +60997,7 @@ function refuseRedirectedFolder(repo, folder, key) {
   while (!existsSync3(existing) && dirname4(existing) !== existing) existing = dirname4(existing);
   const real = realpathOrSelf(existing);
   if (real === root || real.startsWith(`${root}/`)) return;
-  throw new InputError(key, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
-}
-function realpathOrSelf(path2) {
-  try {
-    return realpathSync(path2);
-  } catch {
-    return path2;
-  }
+  throw new InputError(key2, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
 }
 async function readBaseline(request2) {
   let chosen;
@@ -60662,10 +61058,10 @@ function parseBencherPerf(text, file, choice = {}) {
       const created = new Date(point["start_time"]).toISOString();
       const run = runs2.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
       runs2.set(point["report"], run);
-      const key = `${line.benchmark}\0${mapping.metric}`;
-      const values = run.points.get(key) ?? { mapping, values: [] };
+      const key2 = `${line.benchmark}\0${mapping.metric}`;
+      const values = run.points.get(key2) ?? { mapping, values: [] };
       values.values[typeof point["iteration"] === "number" ? point["iteration"] : values.values.length] = point["metric"]["value"] * mapping.scale;
-      run.points.set(key, values);
+      run.points.set(key2, values);
     });
   }
   if (withoutHash > 0) skipped.push(`${withoutHash} point(s) without a git hash: perf-gate keys runs by commit`);
@@ -60675,9 +61071,9 @@ function parseBencherPerf(text, file, choice = {}) {
 function checkedLine(line, index, errors) {
   const at = ["results", index];
   if (!isRecord(line)) throw errors.error(at, 'expected a result line with "branch", "testbed", "benchmark", "measure" and "metrics"');
-  const named = (key) => {
-    const value = line[key];
-    if (!isRecord(value) || typeof value["name"] !== "string") throw errors.error([...at, key], `expected "${key}": { "name": \u2026, "slug": \u2026 }`);
+  const named = (key2) => {
+    const value = line[key2];
+    if (!isRecord(value) || typeof value["name"] !== "string") throw errors.error([...at, key2], `expected "${key2}": { "name": \u2026, "slug": \u2026 }`);
     return typeof value["slug"] === "string" ? [value["slug"], value["name"]] : [value["name"]];
   };
   const measure = line["measure"];
@@ -60719,8 +61115,8 @@ function mappingOf(measure) {
 }
 function benchmarksOf(points) {
   const benchmarks = /* @__PURE__ */ new Map();
-  for (const [key, { mapping, values }] of points) {
-    const [id] = key.split("\0");
+  for (const [key2, { mapping, values }] of points) {
+    const [id] = key2.split("\0");
     const present = values.filter((v) => v !== void 0);
     const metric = { unit: mapping.unit, direction: mapping.direction, sourceUnit: mapping.sourceUnit, ...present.length === 1 ? { value: present[0] } : { samples: present } };
     const result = benchmarks.get(id) ?? { id, status: "ok", metrics: {} };
@@ -60753,9 +61149,9 @@ function parseGabHistory(text, file) {
       if (typeof date !== "number" || !Number.isFinite(date)) throw errors.error([...at, "date"], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
       const created = new Date(date).toISOString();
       const tool = typeof entry["tool"] === "string" ? entry["tool"] : "";
-      const key = `${commit}@${created}`;
-      const run = runs2.get(key) ?? { commit, created, set: { ...newResultSet(created), commit } };
-      runs2.set(key, run);
+      const key2 = `${commit}@${created}`;
+      const run = runs2.get(key2) ?? { commit, created, set: { ...newResultSet(created), commit } };
+      runs2.set(key2, run);
       entry["benches"].forEach((bench, j) => {
         const benchAt = [...at, "benches", j];
         if (!isRecord(bench) || typeof bench["name"] !== "string" || typeof bench["value"] !== "number" || !Number.isFinite(bench["value"]) || typeof bench["unit"] !== "string") {
@@ -60831,6 +61227,57 @@ function checkBudget(budget2, current, baseline, severity) {
     severity,
     source: formatSource(budget2.source)
   };
+}
+
+// action/src/gate/warning.ts
+function unusedBudgetWarnings(budgets, usedRules, sides) {
+  const warnings = [];
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) warnings.push({ code: "unused-budget", pattern: rule.pattern, source: rule.source });
+  }
+  const reported = /* @__PURE__ */ new Map();
+  for (const b of sides) {
+    for (const rule of matchingRules(budgets, b.id)) {
+      const metrics = reported.get(rule) ?? /* @__PURE__ */ new Set();
+      for (const metric of Object.keys(b.metrics)) metrics.add(metric);
+      reported.set(rule, metrics);
+    }
+  }
+  for (const rule of budgets.rules) {
+    if (!usedRules.has(rule)) continue;
+    for (const [metric, budget2] of Object.entries(rule.metrics)) {
+      if (reported.get(rule)?.has(metric)) continue;
+      warnings.push({ code: "unused-budget-metric", pattern: rule.pattern, metric, source: budget2.source });
+    }
+  }
+  return warnings;
+}
+function unknownDirectionWarnings(sides, budgets, ignored) {
+  const unknown = /* @__PURE__ */ new Map();
+  for (const b of sides) {
+    if (ignored.has(b.id)) continue;
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      if (metric.directionUnknown !== true || resolveBudget(budgets, b.id, name).direction !== void 0) continue;
+      unknown.set(b.id, (unknown.get(b.id) ?? /* @__PURE__ */ new Set()).add(name));
+    }
+  }
+  return [...unknown].map(([benchmark, metrics]) => ({ code: "unknown-direction", benchmark, metrics: [...metrics] }));
+}
+function unsteadyCountWarnings(rows, baseById, curById) {
+  const byBenchmark = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (!row.flags.includes("exact")) continue;
+    const spread = Math.max(repeatSpread(baseById.get(row.benchmark)?.metrics[row.metric]), repeatSpread(curById.get(row.benchmark)?.metrics[row.metric]));
+    if (!(spread >= row.tolerance) || spread === 0) continue;
+    byBenchmark.set(row.benchmark, [...byBenchmark.get(row.benchmark) ?? [], { metric: row.metric, spread, tolerance: row.tolerance }]);
+  }
+  return [...byBenchmark].map(([benchmark, metrics]) => ({ code: "unsteady-counts", benchmark, metrics }));
+}
+function repeatSpread(metric) {
+  const samples = metric?.samples;
+  if (!samples || samples.length < 2) return 0;
+  const mid = median(samples);
+  return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
 }
 
 // action/src/stats/scaling.ts
@@ -61264,6 +61711,11 @@ function finiteSamples(metric) {
   for (const v of samples) if (!Number.isFinite(v)) return samples.filter((x2) => Number.isFinite(x2));
   return samples;
 }
+function zeroTimes(metric, samples) {
+  if (dimensionOfUnit(metric.unit) !== "time") return 0;
+  const values = samples.length > 0 ? samples : [metric.summary?.mean ?? metric.value ?? NaN];
+  return values.filter((v) => v <= 0).length;
+}
 function sideValue(metric) {
   const samples = finiteSamples(metric);
   if (samples.length > 0) return median(samples);
@@ -61279,7 +61731,6 @@ function summarySide(metric) {
   }
   return null;
 }
-var MAX_PAIRED_ROUNDS = 4e3;
 function runStrategy(input, o) {
   const { baseline, current } = input;
   if (input.exact || baseline.exact && current.exact) return { ...compareExact(sideValue(baseline), sideValue(current)), notes: [] };
@@ -61289,13 +61740,17 @@ function runStrategy(input, o) {
   const drift = input.drift ?? 0;
   let result;
   const notes = dropped > 0 ? [{ code: "non-finite-ignored", count: dropped }] : [];
+  const zeros = zeroTimes(baseline, bs) + zeroTimes(current, cs);
+  if (zeros > 0) {
+    notes.push({ code: "zero-time-samples", count: zeros });
+    return { method: { id: "not-compared" }, shift: NaN, interval: null, pRaw: null, flags: [], minimumNeeded: null, samplesNeeded: null, notes };
+  }
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned2 = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned2 && bs.length <= MAX_PAIRED_ROUNDS) {
+    if (input.paired && aligned2) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
-      if (input.paired && !aligned2) notes.push({ code: "rounds-not-aligned" });
-      else if (input.paired) notes.push({ code: "too-many-rounds", limit: MAX_PAIRED_ROUNDS });
+      if (input.paired) notes.push({ code: "rounds-not-aligned" });
       result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
     }
   } else {
@@ -61432,18 +61887,18 @@ function learnDrift(runs2, options = {}) {
         if (metric.exact) continue;
         const level = levelOf(metric);
         if (level === null) continue;
-        const key = rowKey(b.id, name);
-        const list2 = levels.get(key);
-        if (list2 === void 0) levels.set(key, [level]);
+        const key2 = rowKey(b.id, name);
+        const list2 = levels.get(key2);
+        if (list2 === void 0) levels.set(key2, [level]);
         else list2.push(level);
       }
     }
   }
   const out = /* @__PURE__ */ new Map();
-  for (const [key, list2] of levels) {
+  for (const [key2, list2] of levels) {
     if (list2.length < minRuns) continue;
     const estimate2 = betweenRunDrift(list2);
-    if (estimate2 !== null) out.set(key, { drift: Math.expm1(options.part === "between" ? estimate2.sigma : estimate2.sigmaTotal), runs: estimate2.runs });
+    if (estimate2 !== null) out.set(key2, { drift: Math.expm1(options.part === "between" ? estimate2.sigma : estimate2.sigmaTotal), runs: estimate2.runs });
   }
   return out;
 }
@@ -61495,33 +61950,6 @@ function withCountTolerance(resolved, metric, budgets) {
 function withDirection(metric, resolved) {
   return resolved.direction && resolved.direction !== metric.direction ? { ...metric, direction: resolved.direction } : metric;
 }
-function unknownDirectionWarnings(sides, budgets, ignored) {
-  const unknown = /* @__PURE__ */ new Map();
-  for (const b of sides) {
-    if (ignored.has(b.id)) continue;
-    for (const [name, metric] of Object.entries(b.metrics)) {
-      if (metric.directionUnknown !== true || resolveBudget(budgets, b.id, name).direction !== void 0) continue;
-      unknown.set(b.id, (unknown.get(b.id) ?? /* @__PURE__ */ new Set()).add(name));
-    }
-  }
-  return [...unknown].map(([benchmark, metrics]) => ({ code: "unknown-direction", benchmark, metrics: [...metrics] }));
-}
-function unsteadyCountWarnings(rows, baseById, curById) {
-  const byBenchmark = /* @__PURE__ */ new Map();
-  for (const row of rows) {
-    if (!row.flags.includes("exact")) continue;
-    const spread = Math.max(repeatSpread(baseById.get(row.benchmark)?.metrics[row.metric]), repeatSpread(curById.get(row.benchmark)?.metrics[row.metric]));
-    if (!(spread >= row.tolerance) || spread === 0) continue;
-    byBenchmark.set(row.benchmark, [...byBenchmark.get(row.benchmark) ?? [], { metric: row.metric, spread, tolerance: row.tolerance }]);
-  }
-  return [...byBenchmark].map(([benchmark, metrics]) => ({ code: "unsteady-counts", benchmark, metrics }));
-}
-function repeatSpread(metric) {
-  const samples = metric?.samples;
-  if (!samples || samples.length < 2) return 0;
-  const mid = median(samples);
-  return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
-}
 function metricNames(current, baseline) {
   return [.../* @__PURE__ */ new Set([...Object.keys(current?.metrics ?? {}), ...Object.keys(baseline?.metrics ?? {})])];
 }
@@ -61550,7 +61978,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     if (names.length === 0) names.push("-");
     for (const name of names) {
       const resolved = withCountTolerance(resolveBudget(budgets, id, name), cur?.metrics[name] ?? base?.metrics[name], budgets);
-      for (const r of budgets.rules) if (r.matcher.test(id)) usedRules.add(r);
+      for (const r of matchingRules(budgets, id)) usedRules.add(r);
       if (resolved.ignore) {
         ignored.add(id);
         continue;
@@ -61622,20 +62050,8 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     );
   });
   pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
-  for (const rule of budgets.rules) {
-    if (!usedRules.has(rule)) {
-      warnings.push({ code: "unused-budget", pattern: rule.pattern, source: rule.source });
-    }
-  }
   const sides = [...current.benchmarks, ...baseline?.benchmarks ?? []];
-  for (const rule of budgets.rules) {
-    if (!usedRules.has(rule)) continue;
-    const matched = sides.filter((b) => rule.matcher.test(b.id));
-    for (const [metric, budget2] of Object.entries(rule.metrics)) {
-      if (matched.some((b) => b.metrics[metric] !== void 0)) continue;
-      warnings.push({ code: "unused-budget-metric", pattern: rule.pattern, metric, source: budget2.source });
-    }
-  }
+  pushAll(warnings, unusedBudgetWarnings(budgets, usedRules, sides));
   for (const b of current.benchmarks) {
     const missing = Object.entries(b.unavailable ?? {});
     if (missing.length === 0 || ignored.has(b.id)) continue;
@@ -61759,7 +62175,17 @@ async function recordRun(history, results, request2) {
   const testbed = request2.testbed ?? results.testbed?.id ?? machine?.id;
   if (!testbed) throw new InputError("--testbed", "the results name no testbed and this machine's could not be read; give --testbed ID");
   const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request2.repo, commit);
-  return history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed });
+  const same = await identicalRun(history, results, full, testbed);
+  if (same !== void 0) return { ...same, alreadyRecorded: true };
+  return { ...await history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed }), alreadyRecorded: false };
+}
+async function identicalRun(history, results, commit, testbed) {
+  const candidates = (await history.list({ testbed })).filter((e) => e.commit === commit);
+  if (candidates.length === 0) return void 0;
+  const wanted = JSON.stringify(storedBenchmarks(results));
+  const { entries: entries2, sets } = await history.readUsable(candidates);
+  const at = sets.findIndex((set) => JSON.stringify(set.benchmarks) === wanted);
+  return at === -1 ? void 0 : entries2[at];
 }
 function headCommitOf(repo, ref) {
   const full = headCommit(repo, ref);
@@ -61778,9 +62204,9 @@ async function historyNoise(history, testbed, runs2) {
     const testbeds = [...new Set(all.map((e) => e.testbed))];
     throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
   }
-  const sets = await history.readMany(mine.slice(-runs2));
-  const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
-    const [benchmark, metric] = key.split("\0");
+  const { sets } = await history.readUsable(mine.slice(-runs2));
+  const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key2, d]) => {
+    const [benchmark, metric] = key2.split("\0");
     return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
@@ -61812,7 +62238,7 @@ function isBencherExport(text) {
 }
 
 // action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync7, realpathSync as realpathSync2 } from "node:fs";
+import { mkdirSync as mkdirSync7 } from "node:fs";
 import { join as join16 } from "node:path";
 
 // action/src/derived/expression.ts
@@ -61949,26 +62375,26 @@ function splitSource(source) {
 function compileDerived(configs) {
   return configs.map((config) => {
     const { file, line } = splitSource(config.source);
-    const key = `derived.${config.name}`;
+    const key2 = `derived.${config.name}`;
     let expr;
     try {
       expr = parseExpression(config.expr);
     } catch (error2) {
       if (error2 instanceof ExpressionError) {
-        throw new InputError(file, `${error2.detail} (column ${error2.column + 1} of "${config.expr}")`, line, key);
+        throw new InputError(file, `${error2.detail} (column ${error2.column + 1} of "${config.expr}")`, line, key2);
       }
       throw error2;
     }
     const inputs = metricsOf(expr);
-    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key);
-    if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key);
+    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key2);
+    if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key2);
     return {
       name: config.name,
       expr,
       inputs,
       unit: config.unit,
       direction: config.direction,
-      matcher: config.benchmarks === null ? null : globToRegExp(config.benchmarks),
+      matcher: config.benchmarks === null ? null : compileGlob(config.benchmarks),
       source: config.source
     };
   });
@@ -62413,6 +62839,9 @@ async function runRounds(units, count, phase, stemPrefix, ctx) {
     const start = unit.rounds;
     for (let r = 1; r <= n && !unit.stopped; r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
+      if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
+        ctx.afterFirstRound(interleaved(ctx.created, sideRows(unit, "base")), interleaved(ctx.created, sideRows(unit, "head")));
+      }
     }
   }
 }
@@ -62837,23 +63266,16 @@ async function runConfiguredSuites(options) {
 function gateClassifier(budgets) {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
-function realpath(path2) {
-  try {
-    return realpathSync2(path2);
-  } catch {
-    return path2;
-  }
-}
 async function measureAb(request2) {
   const { config, shard } = request2;
-  const repo = realpath(repositoryRoot(config.dir));
+  const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
   const share = selectShard(config.suites, shard);
   for (const s of share.filter((s2) => s2.measure.counts)) {
     request2.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? "its commands are timed" : "it is skipped"}. Compare counts against a stored baseline.
 `);
   }
-  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request2.ref);
   request2.cleanups.push(() => checkout.remove());
   try {
@@ -62872,6 +63294,7 @@ async function measureAbBetween(request2) {
   const outcome = await runAb(request2.suites, request2.checkouts, {
     ...runnerContext({ config, shard: null, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
     classify: request2.classify ?? gateClassifier(request2.budgets),
+    ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
     created: request2.now().toISOString()
   });
   const base = metadata(outcome.base, request2.commits.base, {}, testbed);
@@ -62935,7 +63358,7 @@ function some(ids) {
 }
 function unmatchedIdsMessage(overlap, baselineSource, currentSource) {
   const shared = overlap.shared === 0 ? "no benchmark id in common" : `only ${overlap.shared} benchmark id(s) in common`;
-  return `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME / --command-name NAME); in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded.`;
+  return `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME, perf-gate time or count --name NAME); in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded.`;
 }
 function assertBudgetMetricsExist(budgets, baseline, current) {
   const reported = new Set([...current.benchmarks, ...baseline?.benchmarks ?? []].flatMap((b) => Object.keys(b.metrics)));
@@ -62954,7 +63377,7 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/publish.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, mkdirSync as mkdirSync8, openSync as openSync3, rmSync as rmSync6, statSync as statSync6 } from "node:fs";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, lstatSync, mkdirSync as mkdirSync8, openSync as openSync3, readlinkSync, rmSync as rmSync6, statSync as statSync6 } from "node:fs";
 import { dirname as dirname5, join as join17, relative as relative4, resolve as resolve6, sep as sep2 } from "node:path";
 
 // action/src/gate/release-model.ts
@@ -63085,7 +63508,7 @@ ${fence}`;
 }
 var ZWSP_CHAR = "\u200B";
 function breakAutolinks(text) {
-  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`);
+  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`).replace(/\b(GH)-(?=[0-9])/gi, `$1-${ZWSP_CHAR}`);
 }
 var ZERO_WIDTH_SPACE = "&#8203;";
 var LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
@@ -63166,6 +63589,7 @@ function formatTolerance(fraction) {
 }
 function formatChange(change, ci) {
   if (change === null) return NONE;
+  if (change === Infinity) return "from 0";
   const main2 = formatPercent(change);
   if (!ci) return main2;
   return `${main2} [${formatPercentNumber(ci[0])}, ${formatPercentNumber(ci[1])}]`;
@@ -63288,7 +63712,8 @@ function reasonText(reason) {
     case "within-noise-floor": {
       const why = reason.code === "not-significant" ? `${pText(reason)} is not significant at \u03B1 = ${reason.alpha} and the ${intervalText(reason)} ${beyondTolerance(reason) ? "lies beyond" : "still allows a change beyond"} \xB1${pct(reason.tolerance)}` : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
       const unit = reason.method.id === "wilcoxon-signed-rank" ? "paired rounds" : "samples per side";
-      const next = reason.samplesNeeded === null ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ""}` : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
+      const onlyAlpha = reason.code === "not-significant" && beyondTolerance(reason);
+      const next = onlyAlpha ? `; only \u03B1 holds it back${reason.adjusted ? " (p is adjusted for the suite's other rows)" : ""}, so more ${unit} will decide it` : reason.samplesNeeded === null ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ""}` : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
       return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
     }
     case "scaling-too-few-points":
@@ -63310,6 +63735,8 @@ function methodText(method) {
       return "deterministic count compared directly";
     case "single-value":
       return "a single value on at least one side, so no test is possible";
+    case "not-compared":
+      return "not compared";
     case "mann-whitney":
       return `Mann\u2013Whitney (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval${method.drift > 0 ? ` widened for ${driftText(method.drift, method.driftRuns)}` : ""}`;
     case "welch-log":
@@ -63344,8 +63771,8 @@ function notesText(notes) {
         return `${note.count} non-finite sample(s) ignored`;
       case "rounds-not-aligned":
         return "rounds not aligned, compared as independent samples";
-      case "too-many-rounds":
-        return `more than ${note.limit} rounds, compared as independent samples`;
+      case "zero-time-samples":
+        return `${note.count} time sample(s) of 0 s: the harness timed nothing (it clamps after subtracting its own overhead), so no change can be a percentage of them; give the benchmark more work per iteration`;
     }
   });
   return ` (${words.join("; ")})`;
@@ -63471,7 +63898,7 @@ function tableCells(row, hooks) {
 function verdictParts(report2) {
   const c = report2.counts;
   const parts = [];
-  if (c.failed) parts.push(`${plural(c.failed, "benchmark")} failed`);
+  if (c.failed) parts.push(`${plural(new Set(report2.rows.filter((r) => r.status === "failed").map((r) => r.benchmark)).size, "benchmark")} failed`);
   if (c.regressed) parts.push(plural(c.regressed, "regression"));
   if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, "budget")} exceeded`);
   if (c.budgetWarned) parts.push(plural(c.budgetWarned, "budget warning"));
@@ -63729,9 +64156,9 @@ function truncationNotice(totalRows, shownRows, logsLeftOut, limit3, hint) {
 function dedupeFailures(rows) {
   const seen = /* @__PURE__ */ new Set();
   return rows.filter((r) => {
-    const key = `${r.benchmark}\0${r.error?.message ?? reasonText(r.reason)}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const key2 = `${r.benchmark}\0${r.error?.message ?? reasonText(r.reason)}`;
+    if (seen.has(key2)) return false;
+    seen.add(key2);
     return true;
   });
 }
@@ -64031,7 +64458,12 @@ function stringWidth(input, options = {}) {
 import { stripVTControlCharacters as stripVTControlCharacters2 } from "node:util";
 function escapeTerminal(text, options = {}) {
   const source = options.multiline ? stripVTControlCharacters2(String(text)).replace(/\r\n?/g, "\n") : String(text);
-  return source.replace(options.multiline ? CONTROL_KEEP_LINES : CONTROL3, (ch) => {
+  return escapeControl(source, options.multiline === true).replace(options.multiline ? COMMAND_AT_LINE_START : COMMAND_AT_START, "$1\\::");
+}
+var COMMAND_AT_START = /^(\s*)::/;
+var COMMAND_AT_LINE_START = /^([^\S\n]*)::/gm;
+function escapeControl(source, multiline) {
+  return source.replace(multiline ? CONTROL_KEEP_LINES : CONTROL3, (ch) => {
     if (ch === "\n") return "\\n";
     if (ch === "\r") return "\\r";
     if (ch === "	") return "\\t";
@@ -64119,7 +64551,7 @@ function renderTerminal(report2, options) {
     out.push(paint(line(header2), "bold"));
     for (const c of cells3) out.push(line(c));
   }
-  const failed = rows.filter((r) => r.status === "failed" && r.error);
+  const failed = onePerFailure(rows.filter((r) => r.status === "failed" && r.error));
   if (failed.length > 0) {
     out.push("", paint("Failed benchmarks", "bold"));
     for (const r of failed) {
@@ -64149,6 +64581,15 @@ function renderTerminal(report2, options) {
   out.push("", `${verdict} \u2014 ${escapeTerminal(verdictText(report2, outcome))}`);
   return `${out.join("\n").replace(/^\n+/, "")}
 `;
+}
+function onePerFailure(rows) {
+  const seen = /* @__PURE__ */ new Set();
+  return rows.filter((r) => {
+    const key2 = `${r.benchmark}\0${r.error.message}`;
+    if (seen.has(key2)) return false;
+    seen.add(key2);
+    return true;
+  });
 }
 
 // action/src/report/annotations.ts
@@ -64556,6 +64997,21 @@ function releaseTerminalSections(model) {
 // action/src/pipeline/publish.ts
 var NAME_MAX = 255;
 var PATH_MAX = 4095;
+var STDOUT_PATH = "-";
+function takesStdout(...paths) {
+  return paths.includes(STDOUT_PATH);
+}
+function symlinkProblem(abs) {
+  let target;
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return void 0;
+    target = readlinkSync(abs);
+  } catch {
+    return void 0;
+  }
+  const stdout = /^\/dev\/(stdout|fd\/1|stderr|fd\/2)$/.test(abs) || /^\/proc\/self\/fd\/[12]$/.test(target);
+  return `is a symbolic link (to ${target}); perf-gate replaces the files it writes and never replaces a link: give the real path${stdout || abs.startsWith("/dev/") ? ", or - for standard output" : ""}`;
+}
 function outputError(output, detail) {
   return new InputError(`${output.flag} ${JSON.stringify(output.path ?? "")}`, detail);
 }
@@ -64590,14 +65046,22 @@ function ensureFolder(output, dir) {
   rmSync6(probe, { force: true });
 }
 function prepareOutputPaths(outputs, cwd) {
+  const toStdout = outputs.filter((o) => o.path === STDOUT_PATH);
+  if (toStdout.length > 1) throw outputError(toStdout[1], `standard output is already taken by ${toStdout[0].flag}: give one of them a file`);
   for (const output of outputs) {
     if (output.path === void 0) continue;
+    if (output.path === STDOUT_PATH) {
+      if (output.kind === "folder") throw outputError(output, "expected a folder; - (standard output) takes only a file");
+      continue;
+    }
     if (output.path.trim() === "") throw outputError(output, `is empty, expected a ${output.kind} name`);
     if (output.path.includes("\0")) throw outputError(output, "contains a NUL character");
     const abs = resolve6(cwd, output.path);
     if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
     const long = abs.split(sep2).find((part) => Buffer.byteLength(part) > NAME_MAX);
     if (long !== void 0) throw outputError(output, `name too long: "${long.slice(0, 40)}\u2026" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
+    const link = output.kind === "file" ? symlinkProblem(abs) : void 0;
+    if (link !== void 0) throw outputError(output, link);
     const existing = statOrNull(abs);
     if (output.kind === "file") {
       if (existing?.isDirectory()) throw outputError(output, "is a folder, expected a file");
@@ -64619,6 +65083,8 @@ function prepareOutputs(outputs, cwd) {
   prepareOutputPaths(Object.entries(outputs).map(([flag, path2]) => ({ flag: `--${flag}`, path: path2, kind: "file" })), cwd);
 }
 function writeReport(path2, flag, text) {
+  const link = symlinkProblem(path2);
+  if (link !== void 0) throw new InputError(`${flag} ${JSON.stringify(path2)}`, link);
   try {
     writeFileAtomic(path2, text);
   } catch (error2) {
@@ -64626,11 +65092,19 @@ function writeReport(path2, flag, text) {
   }
 }
 function publishToTerminal(report2, outputs, ctx) {
-  if (outputs.json) writeReport(resolve6(ctx.cwd, outputs.json), "--json", renderJson(report2));
-  if (outputs.markdown) writeReport(resolve6(ctx.cwd, outputs.markdown), "--markdown", renderMarkdown(report2, {}));
-  ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
+  const write = (path2, flag, text) => path2 === STDOUT_PATH ? ctx.stdout(text) : writeReport(resolve6(ctx.cwd, path2), flag, text);
+  if (outputs.json) write(outputs.json, "--json", renderJson(report2));
+  if (outputs.markdown) write(outputs.markdown, "--markdown", renderMarkdown(report2, {}));
+  if (!takesStdout(outputs.json, outputs.markdown)) ctx.stdout(renderTerminal(report2, { color: ctx.env.NO_COLOR === void 0 && ctx.env.FORCE_COLOR !== void 0 }));
 }
-function writeOutputFile(cwd, path2, text, flag = "--out") {
+function writeOutputFile(cwd, path2, text, flag = "--out", stdout) {
+  if (path2 === STDOUT_PATH) {
+    if (stdout === void 0) throw new InputError(`${flag} -`, "standard output cannot take this file; give a path");
+    stdout(text);
+    return;
+  }
+  const link = symlinkProblem(resolve6(cwd, path2));
+  if (link !== void 0) throw new InputError(`${flag} ${JSON.stringify(path2)}`, link);
   try {
     writeFileAtomic(resolve6(cwd, path2), text);
   } catch (error2) {
@@ -64668,7 +65142,7 @@ function writeReleaseReport(report2, outputDir, ref, release = {}) {
   writeFileAtomic(jsonPath, renderReleaseJson(model));
   return { path: path2, jsonPath, markdown, summary: summary3 };
 }
-function writeReleaseOutputs(model, outputs, cwd) {
+function writeReleaseOutputs(model, outputs, cwd, stdout) {
   const written = [];
   if (outputs.out !== void 0) {
     writeOutputFile(cwd, join17(outputs.out, "release-report.md"), renderReleaseModel(model), "--out");
@@ -64676,12 +65150,12 @@ function writeReleaseOutputs(model, outputs, cwd) {
     written.push(join17(outputs.out, "release-report.md"), join17(outputs.out, "release-report.json"));
   }
   if (outputs.json !== void 0) {
-    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), "--json");
+    writeOutputFile(cwd, outputs.json, renderReleaseJson(model), "--json", stdout);
     written.push(outputs.json);
   }
   if (outputs.markdown !== void 0) {
     const hint = outputs.out !== void 0 ? escapeMarkdown(join17(outputs.out, "release-report.md")) : outputs.json !== void 0 ? "the JSON report" : "the report `--out DIR` writes";
-    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), "--markdown");
+    writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), "--markdown", stdout);
     written.push(outputs.markdown);
   }
   return written;
@@ -64792,8 +65266,9 @@ function timeCommands(options) {
 }
 
 // action/src/pipeline/time-commands.ts
-function timeToFile(options, path2) {
-  const data2 = timeCommands(options);
+function timeToFile(options, path2, names) {
+  const timed = timeCommands(options);
+  const data2 = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
   writeOutputFile(options.cwd, path2, `${JSON.stringify(data2, null, 2)}
 `, "--export-json");
   return data2;
@@ -64809,7 +65284,7 @@ async function countToFile(options, path2) {
   const workDir = mkdtempSync3(join19(tmpdir3(), "perf-gate-count-"));
   try {
     const runs2 = await countCommands({ ...options, tool: cachegrindTool, workDir });
-    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs2[i2], options.repeats, cachegrindTool));
+    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs2[i2], options.repeats, cachegrindTool, options.names?.[i2] ?? command));
     const set = { ...newResultSet(options.created, benchmarks), ...options.testbed ? { testbed: options.testbed } : {} };
     writeOutputFile(options.cwd, path2, `${JSON.stringify(set, null, 2)}
 `, "--export-json");
@@ -64870,6 +65345,15 @@ function wholeNumberFlag(value, name, fallback, min) {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
   return n;
+}
+function commandNames(commands, names) {
+  if (names === void 0) return void 0;
+  if (names.length !== commands.length) throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
+  const repeated = names.find((n, i2) => names.indexOf(n) !== i2);
+  if (repeated !== void 0) throw new UsageError(`--name "${repeated}" is given twice; each benchmark needs its own name`);
+  const empty = names.find((n) => n.trim() === "");
+  if (empty !== void 0) throw new UsageError("--name takes non-empty names");
+  return [...names];
 }
 
 // action/src/cli/compare.ts
@@ -64974,26 +65458,29 @@ var convertCommand = {
       ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(", ")}
 `);
     }
-    if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text);
+    if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text, "--out", ctx.stdout);
     else ctx.stdout(text);
     return EXIT.pass;
   }
 };
 
 // action/src/cli/time.ts
-var USAGE3 = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD...
+var USAGE3 = `Usage: perf-gate time --export-json FILE [--runs N] [--warmup N] [--timeout 60s] --command CMD... [--name NAME...]
 
 perf-gate's own timer, for machines without hyperfine: runs each command
 --warmup times, then --runs times (fresh "sh -c" processes), and writes
-hyperfine-compatible JSON. Exits 1 when a command exited non-zero.`;
+hyperfine-compatible JSON. Each benchmark is named by its command, or by
+--name (one name per command, in order, like hyperfine's -n). Exits 1 when a
+command exited non-zero.`;
 var timeCommand = {
   name: "time",
   summary: "time commands (a hyperfine-compatible fallback) and write JSON",
   usage: USAGE3,
   async run(argv, ctx) {
-    const flags = parseFlags(argv, { "export-json": "string", runs: "string", warmup: "string", timeout: "string", command: "list" });
+    const flags = parseFlags(argv, { "export-json": "string", runs: "string", warmup: "string", timeout: "string", command: "list", name: "list" });
     if (flags["export-json"] === void 0) throw new UsageError("--export-json is required");
     if (!flags.command) throw new UsageError("--command is required");
+    const names = commandNames(flags.command, flags.name);
     const timeout = parseQuantity(flags.timeout ?? "60s");
     if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
@@ -65004,7 +65491,7 @@ var timeCommand = {
       cwd: ctx.cwd,
       env: ctx.env,
       timeoutMs: timeout.value * 1e3
-    }, flags["export-json"]);
+    }, flags["export-json"], names);
     const failed = data2.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
 `);
@@ -65013,13 +65500,13 @@ var timeCommand = {
 };
 
 // action/src/cli/count.ts
-var USAGE4 = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD...
+var USAGE4 = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD... [--name NAME...]
 
 Counts instead of timing: runs each command --repeat times (default 3) under
 valgrind's cachegrind ("valgrind --tool=cachegrind --cache-sim=yes
 --trace-children=yes ... sh -c CMD", the shell itself left out of the count)
 and writes a perf-gate ResultSet: one benchmark per command, named by the
-command, with instructions, l1_misses, ll_misses and estimated_cycles, each
+command or by --name (one name per command, in order), with instructions, l1_misses, ll_misses and estimated_cycles, each
 repeat a sample. Counts barely move between runs where wall time drifts by
 percents; they cannot see waiting (I/O, locks, sleep). --timeout is per run
 and must cover valgrind's slowdown (a start-up of seconds per process, then
@@ -65031,9 +65518,10 @@ var countCommand = {
   summary: "count instructions and cache misses of commands under valgrind (no drift) and write a ResultSet",
   usage: USAGE4,
   async run(argv, ctx) {
-    const flags = parseFlags(argv, { "export-json": "string", repeat: "string", timeout: "string", command: "list" });
+    const flags = parseFlags(argv, { "export-json": "string", repeat: "string", timeout: "string", command: "list", name: "list" });
     if (flags["export-json"] === void 0) throw new UsageError("--export-json is required");
     if (!flags.command) throw new UsageError("--command is required");
+    const names = commandNames(flags.command, flags.name);
     const repeats = wholeNumberFlag(flags.repeat, "repeat", 3, 1);
     const timeout = parseQuantity(flags.timeout ?? "60s");
     if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
@@ -65046,7 +65534,8 @@ var countCommand = {
       env: ctx.env,
       timeoutMs: timeout.value * 1e3,
       created: ctx.now().toISOString(),
-      ...testbed ? { testbed } : {}
+      ...testbed ? { testbed } : {},
+      ...names ? { names } : {}
     }, flags["export-json"]);
     for (const b of set.benchmarks) {
       if (b.status === "failed") ctx.stderr(`perf-gate count: "${b.id}" ${b.error?.message ?? "failed"}
@@ -65107,7 +65596,7 @@ var preflightCommand = {
     ctx.stdout(preflightText(report2));
     if (ctx.env.GITHUB_ACTIONS === "true") ctx.stdout(preflightAnnotations(report2));
     if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
-`, "--json");
+`, "--json", ctx.stdout);
     return report2.fails ? EXIT.fail : EXIT.pass;
   }
 };
@@ -65277,6 +65766,51 @@ var runCommand = makeRunCommand();
 // action/src/cli/history.ts
 import { resolve as resolve12 } from "node:path";
 
+// action/src/cli/history-maintenance.ts
+async function verifyHistory(history, testbed, ctx) {
+  const result = await history.verify(testbed !== void 0 ? { testbed } : {});
+  ctx.stdout(`perf-gate: read ${result.files} file(s) holding ${result.runs} run(s) in ${history.description}: ${result.unreadable.length === 0 ? "all readable" : `${result.unreadable.length} unreadable`}
+`);
+  for (const f of result.unreadable) ctx.stdout(unreadableLine(f));
+  return result.unreadable.length === 0 ? EXIT.pass : EXIT.unusable;
+}
+async function removeFromHistory(history, words, ctx) {
+  const files = words.filter((w) => parsePath(w) !== void 0);
+  const runWords = words.filter((w) => parsePath(w) === void 0);
+  const listed = runWords.length > 0 ? await history.list() : [];
+  const entries2 = runWords.flatMap((word) => {
+    const named = runsNamed(listed, word);
+    if (named.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/\u2026); perf-gate history list shows the runs, history verify the damaged files`);
+    if (named.length > 1 && named[0].runId !== word) throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
+    return named;
+  });
+  const removedRuns = entries2.length > 0 ? await history.remove(entries2) : [];
+  const removedFiles = files.length > 0 ? await history.removeFiles(files) : [];
+  for (const e of removedRuns) ctx.stdout(`perf-gate: removed run ${e.runId} of ${e.commit.slice(0, 12)} on ${e.testbed}
+`);
+  for (const f of removedFiles) ctx.stdout(`perf-gate: removed ${f}
+`);
+  const notThere = files.filter((f) => !removedFiles.includes(f));
+  if (notThere.length > 0) throw new InputError(history.description, `holds no file ${notThere.join(", ")}`);
+  return EXIT.pass;
+}
+async function compactHistory(history, before, ctx) {
+  const months = await history.compact({ before });
+  if (months.length === 0) ctx.stdout(`perf-gate: nothing to compact before ${before.toISOString().slice(0, 7)} in ${history.description}
+`);
+  for (const m of months) ctx.stdout(`perf-gate: compacted ${m.removed.length} run file(s) of ${m.testbed} in ${m.month} into one file of ${m.runs} run(s)
+`);
+  return EXIT.pass;
+}
+function printSkipped(history, ctx) {
+  for (const f of history.unreadable()) ctx.stderr(`perf-gate: warning: skipped ${unreadableLine(f).trimStart()}`);
+}
+function unreadableLine(f) {
+  const runs2 = f.runIds.length > 0 ? ` (run${f.runIds.length === 1 ? "" : "s"} ${f.runIds.join(", ")})` : "";
+  return `  ${f.file}${runs2}: ${f.problem}; remove it with: perf-gate history remove ${f.file}
+`;
+}
+
 // action/src/pipeline/history-changes.ts
 import { readFileSync as readFileSync12 } from "node:fs";
 
@@ -65390,16 +65924,16 @@ var Divergence = class {
     return best;
   }
 };
-function intervalsOf(indexes, length) {
-  const bounds2 = [0, ...indexes, length];
+function intervalsOf(indexes2, length) {
+  const bounds2 = [0, ...indexes2, length];
   const out = [];
   for (let i2 = 0; i2 + 1 < bounds2.length; i2++) if (bounds2[i2] !== bounds2[i2 + 1]) out.push([bounds2[i2], bounds2[i2 + 1]]);
   return out;
 }
-function statsAt(series, index, indexes) {
-  const at = indexes.indexOf(index);
-  const from = at > 0 ? indexes[at - 1] : 0;
-  const to = at + 1 < indexes.length ? indexes[at + 1] : series.length;
+function statsAt(series, index, indexes2) {
+  const at = indexes2.indexOf(index);
+  const from = at > 0 ? indexes2[at - 1] : 0;
+  const to = at + 1 < indexes2.length ? indexes2[at + 1] : series.length;
   return stepStats(series.slice(from, index), series.slice(index, to));
 }
 function windowChangePoints(window2, maxPValue) {
@@ -65434,8 +65968,8 @@ function changePoints(series, options = DEFAULT_CHANGE_POINT_OPTIONS) {
   if (series.length < 3) return [];
   const { maxPValue, minMagnitude } = options;
   const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-  const indexes = weakChangePoints(series, options.windowLength, firstPass);
-  let points = indexes.map((index) => ({ index, stats: statsAt(series, index, indexes) }));
+  const indexes2 = weakChangePoints(series, options.windowLength, firstPass);
+  let points = indexes2.map((index) => ({ index, stats: statsAt(series, index, indexes2) }));
   while (points.length > 0) {
     let weakest = points.reduce((p, c) => c.stats.pValue > p.stats.pValue ? c : p);
     if (weakest.stats.pValue < maxPValue) {
@@ -65466,11 +66000,11 @@ function seriesOf2(sets, include) {
       for (const [name, metric] of Object.entries(b.metrics)) {
         const value = pointOf(metric);
         if (value === void 0 || !Number.isFinite(value)) continue;
-        const key = `${b.id}\0${name}`;
-        const series = byKey.get(key) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
+        const key2 = `${b.id}\0${name}`;
+        const series = byKey.get(key2) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
         series.at.push(run);
         series.values.push(value);
-        byKey.set(key, series);
+        byKey.set(key2, series);
       }
     }
   });
@@ -65523,7 +66057,8 @@ function cells(row, escape3) {
     escape3(row.metric),
     escape3(row.testbed),
     `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`,
-    `${formatValue(row.stats.meanBefore, scale)} \u2192 ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`,
+    // Escaped as a whole: the `|` between the run counts would end a Markdown cell.
+    escape3(`${formatValue(row.stats.meanBefore, scale)} \u2192 ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`),
     formatChange(row.change, row.interval),
     formatP(row.pValue),
     row.regression ? "slower" : "faster"
@@ -65541,7 +66076,9 @@ function goneLines(report2, escape3, bullet) {
 function summary(report2) {
   const runs2 = Object.entries(report2.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(", ") || "none";
   const regressions = report2.changes.filter((c) => c.regression).length;
-  return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs2}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}`;
+  const byTime = Object.entries(report2.order ?? {}).flatMap(([testbed, o]) => o.by === "time" ? [`
+runs of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : []);
+  return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs2}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}${byTime.join("")}`;
 }
 function changesText(report2) {
   const gone = goneLines(report2, (t) => escapeTerminal(t), "  ");
@@ -65577,13 +66114,14 @@ async function historyChanges(history, query) {
   if (query.testbed !== void 0 && !testbeds.includes(query.testbed)) {
     throw new InputError(history.description, `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
   }
-  const pattern2 = query.benchmark === void 0 ? null : globToRegExp(query.benchmark);
+  const pattern2 = query.benchmark === void 0 ? null : compileGlob(query.benchmark);
   const include = (id) => pattern2 === null || pattern2.test(id);
   const report2 = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
   for (const testbed of query.testbed !== void 0 ? [query.testbed] : testbeds) {
-    const entries2 = all.filter((e) => e.testbed === testbed);
-    const sets = await history.readMany(entries2);
+    const ordered = await inCommitOrder(query.repo, all.filter((e) => e.testbed === testbed));
+    const { entries: entries2, sets } = await history.readUsable(ordered.entries);
     report2.runs[testbed] = entries2.length;
+    (report2.order ??= {})[testbed] = ordered.order;
     const rows = changesOfRuns(testbed, entries2, sets, include, options, query.since ? query.since(entries2) : 0);
     if (query.previous) {
       const first = query.since ? query.since(entries2) : 0;
@@ -65638,37 +66176,54 @@ function sinceRun(since, repo) {
 var USAGE8 = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...
        perf-gate history list [--history DIR] [--testbed ID]
        perf-gate history show [--history DIR] RUN
-       perf-gate history prune [--history DIR] --before DATE
-       perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
        perf-gate history changes [--history DIR] [--testbed ID] [--since REF|DATE]
                                  [--benchmark GLOB] [--previous FILE]
                                  [--json FILE] [--markdown FILE]
+       perf-gate history noise [--history DIR] [--testbed ID] [--runs N] [--tolerance PCT]
        perf-gate history import [--history DIR] --testbed ID [--suite NAME]
                                 [--bencher-branch B] [--bencher-testbed T] FILE
+       perf-gate history prune [--history DIR] --before DATE
+       perf-gate history compact [--history DIR] [--before DATE]
+       perf-gate history verify [--history DIR] [--testbed ID]
+       perf-gate history remove [--history DIR] RUN|FILE...
 
 The run history: every run of the base branch, per testbed, one file per run
 (see docs/history.md). compare and run choose their baseline from it with
 --history (or history: in perf-gate.yml): the runs of the merge base.
 
   add     record the results in PATH (harness outputs, folders or ResultSets)
-          as one run of a commit on a testbed
+          as one run of a commit on a testbed; results identical to a run
+          already recorded for that commit and testbed are not added again
   list    the runs, oldest first: created, testbed, commit, run id
   show    one run's ResultSet (JSON); RUN is a run id, or a commit (at least
           4 hex digits) that has exactly one run
-  prune   remove the runs created before DATE (YYYY-MM-DD or an ISO time)
+  changes the change points of every benchmark \xD7 metric \xD7 testbed series
+          (one point per run: its median, in the order of the commits'
+          first-parent line), newest first: the commit range each step came
+          in, its size with a 95 % interval, and its p-value (E-Divisive
+          means with a t-test, as Apache Otava finds them)
   noise   the between-run drift each benchmark \xD7 metric shows in the newest
           runs of a testbed, the smallest change a comparison with a stored
           baseline can decide at that drift, and whether the tolerance can
           be gated (noisiest first)
+  import  append the runs of github-action-benchmark's data.js or data.json
+          (its gh-pages history) or of Bencher's perf export (bencher perf
+          \u2026 JSON) as runs of their commits on testbed ID; importing the
+          same file again adds nothing
+  prune   remove the runs created before DATE (YYYY-MM-DD or an ISO time)
+  compact turn every month before the month of DATE (default: the current
+          month) into one file per testbed and month
+  verify  read every file; list those that do not decode (exit 2 if any)
+  remove  remove runs (a run id, or a commit with one run) or a damaged
+          file, as verify and the readers' warnings name it
+
+A file that does not decode is skipped by every reader, with a warning on
+standard error that names it and the command that removes it.
 
   --history DIR   the history folder (default: history: in ./perf-gate.yml,
                   else .perf-gate/history)
-  --commit SHA    the measured commit (default: the results' own, else HEAD)
+  --commit SHA    add: the measured commit (default: the results' own, else HEAD)
   --testbed ID    the testbed (default: the results' own, else this machine's)
-  changes the change points of every benchmark \xD7 metric \xD7 testbed series
-          (one point per run: its median), newest first: the commit range
-          each step came in, its size with a 95 % interval, and its p-value
-          (E-Divisive means with a t-test, as Apache Otava finds them)
   --since REF     changes: only steps after REF (a commit or ref with a run
                   in the history) or after DATE (YYYY-MM-DD)
   --benchmark GLOB changes: only benchmarks whose id matches (\`parse/*\`)
@@ -65677,18 +66232,16 @@ The run history: every run of the base branch, per testbed, one file per run
                   commit), and points no longer found are listed as gone
   --json FILE, --markdown FILE
                   changes: also write the change points as JSON or Markdown
-  import  append the runs of github-action-benchmark's data.js or data.json
-          (its gh-pages history) or of Bencher's perf export (bencher perf
-          \u2026 JSON) as runs of their commits on testbed ID; importing the
-          same file again adds nothing
+                  (- for standard output)
+  --runs N        noise: learn from the newest N runs (default 20)
+  --tolerance PCT noise: the tolerance to check against (default 5%)
   --suite NAME    import: prefix the benchmark ids with NAME/ (the suite
                   of perf-gate.yml that measures them now)
   --bencher-branch B, --bencher-testbed T
                   import: the Bencher branch and testbed to read (slug or
                   name), when the export holds several
-  --before DATE   prune: the oldest creation time to keep
-  --runs N        noise: learn from the newest N runs (default 20)
-  --tolerance PCT noise: the tolerance to check against (default 5%)`;
+  --before DATE   prune: the oldest creation time to keep; compact: runs of
+                  this month and later stay single files`;
 var FLAGS = {
   history: "string",
   commit: "string",
@@ -65705,117 +66258,147 @@ var FLAGS = {
   markdown: "string",
   previous: "string"
 };
+var ACTIONS = "add, list, show, changes, noise, import, prune, compact, verify or remove";
 function makeHistoryCommand(makeDeps = defaultDeps) {
   return {
     name: "history",
-    summary: "record, list, show and prune the run history that baselines are chosen from",
+    summary: "record, list, show, verify and prune the run history that baselines are chosen from",
     usage: USAGE8,
     async run(argv, ctx) {
       const [action, ...rest] = argv;
       const { flags, words } = parseFlagsAndWords(rest, FLAGS);
-      if (flags.history !== void 0 && (action === "add" || action === "prune" || action === "import")) prepareOutputPaths([{ flag: "--history", path: flags.history, kind: "folder" }], ctx.cwd);
+      const writes = action === "add" || action === "prune" || action === "import" || action === "compact" || action === "remove";
+      if (flags.history !== void 0 && writes) prepareOutputPaths([{ flag: "--history", path: flags.history, kind: "folder" }], ctx.cwd);
       const location = historyLocation(flags.history, readConfigIfPresent("perf-gate.yml", ctx.cwd)?.history, ctx.cwd);
-      const history = openHistoryAt(location, ctx.cwd, action === "add" || action === "prune" || action === "import");
-      const only = (allowed) => {
-        const extra = Object.keys(flags).find((f) => !allowed.includes(f));
-        if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
-      };
-      switch (action) {
-        case "add": {
-          only(["history", "commit", "testbed"]);
-          if (words.length === 0) throw new UsageError("history add needs the results to record: PATH...");
-          const created = ctx.now().toISOString();
-          const results = readResults(words, { cwd: ctx.cwd, created });
-          const entry = await recordRun(history, results, {
-            ...flags.commit !== void 0 ? { commit: flags.commit } : {},
-            ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
-            repo: ctx.cwd,
-            env: ctx.env,
-            deps: makeDeps()
-          });
-          ctx.stdout(`perf-gate: recorded ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}
-`);
-          return EXIT.pass;
-        }
-        case "list": {
-          only(["history", "testbed"]);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const entries2 = await history.list(flags.testbed !== void 0 ? { testbed: flags.testbed } : {});
-          ctx.stdout(entries2.length === 0 ? `no runs in ${history.description}
-` : listText(entries2));
-          return EXIT.pass;
-        }
-        case "show": {
-          only(["history"]);
-          if (words.length !== 1) throw new UsageError("history show takes one RUN: a run id, or a commit");
-          const entries2 = runsNamed(await history.list(), words[0]);
-          if (entries2.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
-          if (entries2.length > 1) throw new InputError(history.description, `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
-${listText(entries2)}`);
-          ctx.stdout(`${JSON.stringify(await history.read(entries2[0]), null, 2)}
-`);
-          return EXIT.pass;
-        }
-        case "prune": {
-          only(["history", "before"]);
-          if (flags.before === void 0) throw new UsageError("history prune needs --before DATE");
-          const before = new Date(flags.before);
-          if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
-          const removed = await history.prune({ before });
-          ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}
-`);
-          return EXIT.pass;
-        }
-        case "noise": {
-          only(["history", "testbed", "runs", "tolerance"]);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const runs2 = flags.runs === void 0 ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
-          if (!Number.isInteger(runs2) || runs2 < 2) throw new UsageError(`--runs takes a whole number \u2265 2, found "${flags.runs}"`);
-          const tolerance = flags.tolerance === void 0 ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
-          const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
-          if (testbed === void 0) throw new InputError("--testbed", "this machine's testbed could not be read; give --testbed ID");
-          const noise = await historyNoise(history, testbed, runs2);
-          ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
-          return EXIT.pass;
-        }
-        case "changes": {
-          only(["history", "testbed", "since", "benchmark", "json", "markdown", "previous"]);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const outputs = ["json", "markdown"].filter((f) => flags[f] !== void 0).map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" }));
-          prepareOutputPaths(outputs, ctx.cwd);
-          const report2 = await historyChanges(history, {
-            ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
-            ...flags.benchmark !== void 0 ? { benchmark: flags.benchmark } : {},
-            ...flags.since !== void 0 ? { since: sinceRun(flags.since, ctx.cwd) } : {},
-            ...flags.previous !== void 0 ? { previous: readPreviousChanges(resolve12(ctx.cwd, flags.previous)) } : {}
-          });
-          ctx.stdout(changesText(report2));
-          if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
-`, "--json");
-          if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report2), "--markdown");
-          return EXIT.pass;
-        }
-        case "import": {
-          only(["history", "testbed", "suite", "bencher-branch", "bencher-testbed"]);
-          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
-          if (flags.testbed === void 0) throw new UsageError("history import needs --testbed ID: the machine the imported runs were measured on");
-          const bencher = { ...flags["bencher-branch"] !== void 0 ? { branch: flags["bencher-branch"] } : {}, ...flags["bencher-testbed"] !== void 0 ? { testbed: flags["bencher-testbed"] } : {} };
-          const imported = await importHistory(history, resolve12(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {}, bencher });
-          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}
-`);
-          for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}
-`);
-          return EXIT.pass;
-        }
-        default:
-          throw new UsageError(action === void 0 ? "history needs add, list, show, prune, noise or import" : `history takes add, list, show, prune, noise or import, found "${action}"`);
+      const history = openHistoryAt(location, ctx.cwd, writes);
+      try {
+        return await runAction2(action, flags, words, history, ctx);
+      } finally {
+        printSkipped(history, ctx);
       }
     }
   };
+  async function runAction2(action, flags, words, history, ctx) {
+    const only = (allowed) => {
+      const extra = Object.keys(flags).find((f) => !allowed.includes(f));
+      if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
+    };
+    switch (action) {
+      case "add": {
+        only(["history", "commit", "testbed"]);
+        if (words.length === 0) throw new UsageError("history add needs the results to record: PATH...");
+        const created = ctx.now().toISOString();
+        const results = readResults(words, { cwd: ctx.cwd, created });
+        const entry = await recordRun(history, results, {
+          ...flags.commit !== void 0 ? { commit: flags.commit } : {},
+          ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+          repo: ctx.cwd,
+          env: ctx.env,
+          deps: makeDeps()
+        });
+        ctx.stdout(
+          entry.alreadyRecorded ? `perf-gate: these results are already recorded for ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}; nothing added
+` : `perf-gate: recorded ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}
+`
+        );
+        return EXIT.pass;
+      }
+      case "list": {
+        only(["history", "testbed"]);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const entries2 = await history.list(flags.testbed !== void 0 ? { testbed: flags.testbed } : {});
+        ctx.stdout(entries2.length === 0 ? `no runs in ${history.description}
+` : listText(entries2));
+        return EXIT.pass;
+      }
+      case "show": {
+        only(["history"]);
+        if (words.length !== 1) throw new UsageError("history show takes one RUN: a run id, or a commit");
+        const entries2 = runsNamed(await history.list(), words[0]);
+        if (entries2.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
+        if (entries2.length > 1) throw new InputError(history.description, `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
+${listText(entries2)}`);
+        ctx.stdout(`${JSON.stringify(await history.read(entries2[0]), null, 2)}
+`);
+        return EXIT.pass;
+      }
+      case "prune": {
+        only(["history", "before"]);
+        if (flags.before === void 0) throw new UsageError("history prune needs --before DATE");
+        const before = new Date(flags.before);
+        if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
+        const removed = await history.prune({ before });
+        ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}
+`);
+        return EXIT.pass;
+      }
+      case "noise": {
+        only(["history", "testbed", "runs", "tolerance"]);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const runs2 = flags.runs === void 0 ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
+        if (!Number.isInteger(runs2) || runs2 < 2) throw new UsageError(`--runs takes a whole number \u2265 2, found "${flags.runs}"`);
+        const tolerance = flags.tolerance === void 0 ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
+        const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
+        if (testbed === void 0) throw new InputError("--testbed", "this machine's testbed could not be read; give --testbed ID");
+        const noise = await historyNoise(history, testbed, runs2);
+        ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
+        return EXIT.pass;
+      }
+      case "changes": {
+        only(["history", "testbed", "since", "benchmark", "json", "markdown", "previous"]);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const outputs = ["json", "markdown"].filter((f) => flags[f] !== void 0).map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" }));
+        prepareOutputPaths(outputs, ctx.cwd);
+        const report2 = await historyChanges(history, {
+          ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
+          ...flags.benchmark !== void 0 ? { benchmark: flags.benchmark } : {},
+          ...flags.since !== void 0 ? { since: sinceRun(flags.since, ctx.cwd) } : {},
+          ...flags.previous !== void 0 ? { previous: readPreviousChanges(resolve12(ctx.cwd, flags.previous)) } : {},
+          repo: ctx.cwd
+        });
+        if (!takesStdout(flags.json, flags.markdown)) ctx.stdout(changesText(report2));
+        if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
+`, "--json", ctx.stdout);
+        if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report2), "--markdown", ctx.stdout);
+        return EXIT.pass;
+      }
+      case "import": {
+        only(["history", "testbed", "suite", "bencher-branch", "bencher-testbed"]);
+        if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
+        if (flags.testbed === void 0) throw new UsageError("history import needs --testbed ID: the machine the imported runs were measured on");
+        const bencher = { ...flags["bencher-branch"] !== void 0 ? { branch: flags["bencher-branch"] } : {}, ...flags["bencher-testbed"] !== void 0 ? { testbed: flags["bencher-testbed"] } : {} };
+        const imported = await importHistory(history, resolve12(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {}, bencher });
+        ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}
+`);
+        for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}
+`);
+        return EXIT.pass;
+      }
+      case "verify": {
+        only(["history", "testbed"]);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        return verifyHistory(history, flags.testbed, ctx);
+      }
+      case "remove": {
+        only(["history"]);
+        if (words.length === 0) throw new UsageError("history remove needs the runs or files to remove: RUN|FILE...");
+        return removeFromHistory(history, words, ctx);
+      }
+      case "compact": {
+        only(["history", "before"]);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const before = flags.before === void 0 ? ctx.now() : new Date(flags.before);
+        if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
+        return compactHistory(history, before, ctx);
+      }
+      default:
+        throw new UsageError(action === void 0 ? `history needs ${ACTIONS}` : `history takes ${ACTIONS}, found "${action}"`);
+    }
+  }
 }
 function percentFlag(text) {
-  const m = /^(\d+(?:\.\d+)?)\s*%$/.exec(text.trim());
-  const value = m ? Number(m[1]) / 100 : Number(text);
+  const q = parseQuantity(text);
+  const value = q !== void 0 && (q.dimension === "fraction" || q.dimension === "count") ? q.value : NaN;
   if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
   return value;
 }
@@ -65845,8 +66428,8 @@ async function changesBetween(history, repo, from, to, testbed, listed) {
   const position = new Map(chain.map((c, i2) => [c, i2]));
   const all = listed ?? await history.list({ testbed });
   const entries2 = all.filter((e) => e.testbed === testbed && position.has(e.commit)).sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : 1));
-  const sets = await history.readMany(entries2);
-  return { changes: changesOfRuns(testbed, entries2, sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: entries2.length };
+  const usable = await history.readUsable(entries2);
+  return { changes: changesOfRuns(testbed, usable.entries, usable.sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: usable.entries.length };
 }
 async function commitOf(repo, ref, flag, what) {
   const commit = await resolveCommit(repo, ref);
@@ -66032,13 +66615,16 @@ var reportCommand = {
       ...config?.history?.driftRuns != null ? { driftRuns: config.history.driftRuns } : {},
       repositoryUrl: repositoryWebUrl(ctx.env, ctx.cwd)
     });
-    ctx.stdout(`perf-gate: release ${flags.to}: ${release.candidateSource}
+    const toStdout = flags.json === "-" || flags.markdown === "-";
+    const say = toStdout ? ctx.stderr : ctx.stdout;
+    say(`perf-gate: release ${flags.to}: ${release.candidateSource}
 perf-gate: previous ${flags.from}: ${release.previousSource}
 `);
-    const written = writeReleaseOutputs(release.model, { ...flags.out !== void 0 ? { out: flags.out } : {}, ...flags.json !== void 0 ? { json: flags.json } : {}, ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {} }, ctx.cwd);
-    if (written.length > 0) ctx.stdout(`perf-gate: wrote ${written.join(", ")}
+    const outputs = { ...flags.out !== void 0 ? { out: flags.out } : {}, ...flags.json !== void 0 ? { json: flags.json } : {}, ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {} };
+    const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path2) => path2 !== "-");
+    if (written.length > 0) say(`perf-gate: wrote ${written.join(", ")}
 `);
-    ctx.stdout(releaseTerminalText(release.model, ctx));
+    if (!toStdout) ctx.stdout(releaseTerminalText(release.model, ctx));
     return release.model.verdict === "go" ? EXIT.pass : EXIT.fail;
   }
 };
@@ -66066,10 +66652,10 @@ function dashboardModel(input) {
       const run = runIndex.get(row.runId);
       if (run === void 0) continue;
       const previousRun = lastRunOf(bed.entries, row.previousCommit, run);
-      const key = seriesKey(row.benchmark, row.metric);
-      const list2 = changesOf.get(key) ?? [];
+      const key2 = seriesKey(row.benchmark, row.metric);
+      const list2 = changesOf.get(key2) ?? [];
       list2.push({ run, previousRun, change: row.change, interval: row.interval, pValue: row.pValue, regression: row.regression });
-      changesOf.set(key, list2);
+      changesOf.set(key2, list2);
     }
     for (const s of pointsOf(bed.sets)) {
       const changes = (changesOf.get(seriesKey(s.benchmark, s.metric)) ?? []).sort((p, q) => p.run - q.run);
@@ -66109,9 +66695,9 @@ function pointsOf(sets) {
       for (const [name, metric] of Object.entries(b.metrics)) {
         const spread = spreadOf(metric.samples, metric.value);
         if (spread === null) continue;
-        const key = seriesKey(b.id, name);
-        let points = byKey.get(key);
-        if (!points) byKey.set(key, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
+        const key2 = seriesKey(b.id, name);
+        let points = byKey.get(key2);
+        if (!points) byKey.set(key2, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
         points.runs.push(run);
         points.median.push(spread.median);
         points.low.push(spread.low);
@@ -66256,8 +66842,8 @@ async function writeDashboard(request2) {
   const options = request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
   const inputs = [];
   for (const id of request2.testbed !== void 0 ? [request2.testbed] : testbeds) {
-    const entries2 = all.filter((e) => e.testbed === id);
-    const sets = await history.readMany(entries2);
+    const ordered = await inCommitOrder(request2.repo, all.filter((e) => e.testbed === id));
+    const { entries: entries2, sets } = await history.readUsable(ordered.entries);
     inputs.push({ id, entries: entries2, sets, changes: changesOfRuns(id, entries2, sets, () => true, options) });
   }
   const tagPattern = request2.tagPattern ?? DEFAULT_TAG_PATTERN;
@@ -66280,7 +66866,7 @@ async function commitInfo(repo, commits, tagPattern) {
   const tags = /* @__PURE__ */ new Map();
   const subjects = /* @__PURE__ */ new Map();
   try {
-    const pattern2 = globToRegExp(tagPattern);
+    const pattern2 = compileGlob(tagPattern);
     const listed = (await git(repo, ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])).stdout.toString("utf8");
     const wanted = new Set(commits);
     for (const line of listed.split("\n")) {
@@ -66359,7 +66945,6 @@ var dashboardCommand = {
 import { resolve as resolve14 } from "node:path";
 
 // action/src/pipeline/bisect.ts
-import { realpathSync as realpathSync3 } from "node:fs";
 import { join as join21, relative as relative7 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
@@ -66536,13 +67121,6 @@ function bisectMarkdown(report2) {
 
 // action/src/pipeline/bisect.ts
 var DEFAULT_BISECT_METRIC = "time";
-function realpath2(path2) {
-  try {
-    return realpathSync3(path2);
-  } catch {
-    return path2;
-  }
-}
 function belongsTo2(id, name) {
   return id.startsWith(`${name}/`) || id === name || id.startsWith(`${name}[`);
 }
@@ -66578,7 +67156,7 @@ function resolveCommit2(repo, ref, flag) {
   return sha;
 }
 function bisectRange(dir, good, bad) {
-  const repo = realpath2(repositoryRoot(dir, "--good"));
+  const repo = realpathOrSelf(repositoryRoot(dir, "--good"));
   const goodSha = resolveCommit2(repo, good, "--good");
   const badSha = resolveCommit2(repo, bad, "--bad");
   if (goodSha === badSha) throw new InputError("--bad", `"${bad}" is the same commit as --good "${good}" (${goodSha.slice(0, 12)}); expected a later commit`);
@@ -66588,15 +67166,15 @@ function bisectRange(dir, good, bad) {
   return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
 }
 function suiteIn(suite, repo, worktree, attempt) {
-  const workdir = join21(worktree, relative7(repo, realpath2(suite.workdir)));
+  const workdir = join21(worktree, relative7(repo, realpathOrSelf(suite.workdir)));
   if (attempt === 1) return { ...suite, workdir };
   const ab = suite.ab;
   return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
 }
-function bisectClassifier(budgets, key, change) {
+function bisectClassifier(budgets, key2, change) {
   return (base, head) => {
-    const row = decide(base, head, budgets).rows.find((r) => rowKey(r.benchmark, r.metric) === key);
-    return new Map(row ? [[key, roundsStatus(change, stepOf(row))]] : []);
+    const row = decide(base, head, budgets).rows.find((r) => rowKey(r.benchmark, r.metric) === key2);
+    return new Map(row ? [[key2, roundsStatus(change, stepOf(row))]] : []);
   };
 }
 function rowOf(rows, benchmark, metric, suite) {
@@ -66641,6 +67219,8 @@ async function bisect(request2) {
           outDir,
           budgets: request2.budgets,
           classify: bisectClassifier(request2.budgets, rowKey(request2.benchmark, metric), full),
+          // A misspelt --benchmark is said after one round, not after the whole first batch.
+          afterFirstRound: (base2, head) => void rowOf(decide(base2, head, request2.budgets).rows, request2.benchmark, metric, suite.name),
           env: request2.env,
           write: request2.write,
           now: request2.now,
@@ -66773,8 +67353,8 @@ function makeBisectCommand(makeDeps = defaultDeps) {
       ctx.stdout(`
 ${bisectText(report2)}`);
       if (flags.json !== void 0) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report2, null, 2)}
-`, "--json");
-      if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, bisectMarkdown(report2), "--markdown");
+`, "--json", ctx.stdout);
+      if (flags.markdown !== void 0) writeOutputFile(ctx.cwd, flags.markdown, bisectMarkdown(report2), "--markdown", ctx.stdout);
       return bisectExit(report2);
     }
   };
@@ -66830,16 +67410,16 @@ var Command = class {
     if (this.properties && Object.keys(this.properties).length > 0) {
       cmdStr += " ";
       let first = true;
-      for (const key in this.properties) {
-        if (this.properties.hasOwnProperty(key)) {
-          const val = this.properties[key];
+      for (const key2 in this.properties) {
+        if (this.properties.hasOwnProperty(key2)) {
+          const val = this.properties[key2];
           if (val) {
             if (first) {
               first = false;
             } else {
               cmdStr += ",";
             }
-            cmdStr += `${key}=${escapeProperty2(val)}`;
+            cmdStr += `${key2}=${escapeProperty2(val)}`;
           }
         }
       }
@@ -66871,16 +67451,16 @@ function issueFileCommand(command, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key2, value) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
   const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter)) {
+  if (key2.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
   if (convertedValue.includes(delimiter)) {
     throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
   }
-  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
+  return `${key2}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
 }
 
 // node_modules/@actions/core/lib/core.js
@@ -67011,7 +67591,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs = {}) {
-    const htmlAttrs = Object.entries(attrs).map(([key, value]) => ` ${key}="${value}"`).join("");
+    const htmlAttrs = Object.entries(attrs).map(([key2, value]) => ` ${key2}="${value}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -67576,8 +68156,8 @@ function lowercaseKeys(object) {
   if (!object) {
     return {};
   }
-  return Object.keys(object).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object[key];
+  return Object.keys(object).reduce((newObj, key2) => {
+    newObj[key2.toLowerCase()] = object[key2];
     return newObj;
   }, {});
 }
@@ -67591,20 +68171,20 @@ function isPlainObject(value) {
 }
 function mergeDeep(defaults2, options) {
   const result = Object.assign({}, defaults2);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
-      if (!(key in defaults2)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults2[key], options[key]);
+  Object.keys(options).forEach((key2) => {
+    if (isPlainObject(options[key2])) {
+      if (!(key2 in defaults2)) Object.assign(result, { [key2]: options[key2] });
+      else result[key2] = mergeDeep(defaults2[key2], options[key2]);
     } else {
-      Object.assign(result, { [key]: options[key] });
+      Object.assign(result, { [key2]: options[key2] });
     }
   });
   return result;
 }
 function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
+  for (const key2 in obj) {
+    if (obj[key2] === void 0) {
+      delete obj[key2];
     }
   }
   return obj;
@@ -67656,9 +68236,9 @@ function extractUrlVariableNames(url) {
 }
 function omit(object, keysToOmit) {
   const result = { __proto__: null };
-  for (const key of Object.keys(object)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object[key];
+  for (const key2 of Object.keys(object)) {
+    if (keysToOmit.indexOf(key2) === -1) {
+      result[key2] = object[key2];
     }
   }
   return result;
@@ -67676,10 +68256,10 @@ function encodeUnreserved(str) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
+function encodeValue(operator, value, key2) {
   value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
+  if (key2) {
+    return encodeUnreserved(key2) + "=" + value;
   } else {
     return value;
   }
@@ -67690,8 +68270,8 @@ function isDefined(value) {
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
-function getValues(context2, operator, key, modifier) {
-  var value = context2[key], result = [];
+function getValues(context2, operator, key2, modifier) {
+  var value = context2[key2], result = [];
   if (isDefined(value) && value !== "") {
     if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
       value = value.toString();
@@ -67699,14 +68279,14 @@ function getValues(context2, operator, key, modifier) {
         value = value.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value, isKeyOperator(operator) ? key2 : "")
       );
     } else {
       if (modifier === "*") {
         if (Array.isArray(value)) {
           value.filter(isDefined).forEach(function(value2) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value2, isKeyOperator(operator) ? key2 : "")
             );
           });
         } else {
@@ -67731,7 +68311,7 @@ function getValues(context2, operator, key, modifier) {
           });
         }
         if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+          result.push(encodeUnreserved(key2) + "=" + tmp.join(","));
         } else if (tmp.length !== 0) {
           result.push(tmp.join(","));
         }
@@ -67740,10 +68320,10 @@ function getValues(context2, operator, key, modifier) {
   } else {
     if (operator === ";") {
       if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
+        result.push(encodeUnreserved(key2));
       }
     } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
+      result.push(encodeUnreserved(key2) + "=");
     } else if (value === "") {
       result.push("");
     }
@@ -67893,11 +68473,11 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
-  const prepareVal = (parent, key, val) => {
+  const prepareVal = (parent, key2, val) => {
     const isObject = val !== null && typeof val === "object";
     const hasToJSON = isObject && typeof val.toJSON === "function";
     if (hasToJSON) {
-      val = val.toJSON(key);
+      val = val.toJSON(key2);
     }
     const isNoise = typeof val === "string" && noiseValue.test(val);
     if (isNoise) return val + "n";
@@ -67908,7 +68488,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
       return val.toString() + "n";
     }
     if (isFunctionReplacer) {
-      val = replacer.call(parent, key, val);
+      val = replacer.call(parent, key2, val);
     }
     const isPostReplacerObject = val !== null && typeof val === "object";
     if (isPostReplacerObject) {
@@ -68045,11 +68625,11 @@ var JSONStringify = (value, replacer, space) => {
     if (supportsRawJSON) {
       return originalStringify(
         value,
-        (key, val) => {
+        (key2, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
-          if (hasFunctionReplacer) return replacer(key, val);
-          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (hasFunctionReplacer) return replacer(key2, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
           if (isKeyInArrayReplacer) return val;
           return val;
         },
@@ -68059,13 +68639,13 @@ var JSONStringify = (value, replacer, space) => {
     if (!value) return originalStringify(value, replacer, space);
     const convertedToCustomJSON = originalStringify(
       value,
-      (key, val) => {
+      (key2, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
         if (typeof val === "bigint") return val.toString() + "n";
         const hasFunctionReplacer = typeof replacer === "function";
-        if (hasFunctionReplacer) return replacer(key, val);
-        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (hasFunctionReplacer) return replacer(key2, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key2);
         if (isKeyInArrayReplacer) return val;
         return val;
       },
@@ -68107,17 +68687,17 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value, context2, userReviver) => {
+var convertMarkedBigIntsReviver = (key2, value, context2, userReviver) => {
   const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
   if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
   const isNoiseValue = typeof value === "string" && noiseValue.test(value);
   if (isNoiseValue) return value.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
   if (!hasUserReviver) return value;
-  return userReviver(key, value, context2);
+  return userReviver(key2, value, context2);
 };
 var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context2) => {
+  return JSON.parse(text, (key2, value, context2) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -68126,7 +68706,7 @@ var JSONParseV2 = (text, reviver) => {
     if (isBigInt) return BigInt(context2.source);
     const hasCustomReviver = typeof reviver === "function";
     if (!hasCustomReviver) return value;
-    return reviver(key, value, context2);
+    return reviver(key2, value, context2);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -68149,8 +68729,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
         }
       }
     } else {
-      const { parent, key } = node;
-      let value = parent[key];
+      const { parent, key: key2 } = node;
+      let value = parent[key2];
       if (typeof value === "string") {
         const isCustomFormatBigInt = customFormat.test(value);
         if (isCustomFormatBigInt) {
@@ -68162,13 +68742,13 @@ var applyReviverIteratively = (parsed, userReviver) => {
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
+        value = userReviver.call(parent, key2, value);
       }
       const isDeleted = value === void 0;
       if (isDeleted) {
-        delete parent[key];
+        delete parent[key2];
       } else {
-        parent[key] = value;
+        parent[key2] = value;
       }
       stack.pop();
     }
@@ -68197,7 +68777,7 @@ var JSONParse = (text, reviver) => {
     const serializedData = serializeBigInts(text);
     return originalParse(
       serializedData,
-      (key, value, context2) => convertMarkedBigIntsReviver(key, value, context2, reviver)
+      (key2, value, context2) => convertMarkedBigIntsReviver(key2, value, context2, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
@@ -68317,8 +68897,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key2, value] of fetchResponse.headers) {
+    responseHeaders[key2] = value;
   }
   const octokitResponse = {
     url,
@@ -68474,11 +69054,11 @@ function graphql(request2, query, options) {
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
     }
-    for (const key in options) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+    for (const key2 in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key2)) continue;
       return Promise.reject(
         new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
+          `[@octokit/graphql] "${key2}" cannot be used as variable name`
         )
       );
     }
@@ -68486,15 +69066,15 @@ function graphql(request2, query, options) {
   const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
   const requestOptions = Object.keys(
     parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
+  ).reduce((result, key2) => {
+    if (NON_VARIABLE_OPTIONS.includes(key2)) {
+      result[key2] = parsedOptions[key2];
       return result;
     }
     if (!result.variables) {
       result.variables = {};
     }
-    result.variables[key] = parsedOptions[key];
+    result.variables[key2] = parsedOptions[key2];
     return result;
   }, {});
   const baseUrl2 = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
@@ -68504,8 +69084,8 @@ function graphql(request2, query, options) {
   return request2(requestOptions).then((response) => {
     if (response.data.errors) {
       const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
+      for (const key2 of Object.keys(response.headers)) {
+        headers[key2] = response.headers[key2];
       }
       throw new GraphqlResponseError(
         requestOptions,
@@ -71493,9 +72073,9 @@ import { join as join22 } from "node:path";
 function seriesKey2(row) {
   return `${row.testbed}\0${row.benchmark}\0${row.metric}`;
 }
-function reversalOf(rows, key, after, change) {
+function reversalOf(rows, key2, after, change) {
   const full = Math.abs(change) / (1 + change);
-  const later = rows.filter((r) => seriesKey2(r) === key && r.created > after && Math.sign(r.change) === -Math.sign(change) && Math.abs(r.change) >= full / 2).sort((p, q) => p.created < q.created ? -1 : 1);
+  const later = rows.filter((r) => seriesKey2(r) === key2 && r.created > after && Math.sign(r.change) === -Math.sign(change) && Math.abs(r.change) >= full / 2).sort((p, q) => p.created < q.created ? -1 : 1);
   return later[0] ?? null;
 }
 function mainAlerts(rows, budgets, recentRuns) {
@@ -71504,10 +72084,10 @@ function mainAlerts(rows, budgets, recentRuns) {
     if (!row.regression || !recentRuns.has(row.runId)) continue;
     const budget2 = resolveBudget(budgets, row.benchmark, row.metric);
     if (budget2.ignore || Math.abs(row.change) <= budget2.tolerances.regression) continue;
-    const key = seriesKey2(row);
-    if (reversalOf(rows, key, row.created, row.change) !== null) continue;
-    const known = alerts.get(key);
-    if (!known || known.row.created < row.created) alerts.set(key, { key, row, tolerance: budget2.tolerances.regression });
+    const key2 = seriesKey2(row);
+    if (reversalOf(rows, key2, row.created, row.change) !== null) continue;
+    const known = alerts.get(key2);
+    if (!known || known.row.created < row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
   }
   return [...alerts.values()].sort((p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1);
 }
@@ -71669,8 +72249,8 @@ ${alert.body(previous)}`;
 
 // action/src/pipeline/main-alerts.ts
 async function findMainAlerts(request2) {
-  const entries2 = (await request2.history.list()).filter((e) => e.testbed === request2.testbed);
-  const sets = await request2.history.readMany(entries2);
+  const ordered = await inCommitOrder(request2.repo, (await request2.history.list()).filter((e) => e.testbed === request2.testbed));
+  const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
   const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
   const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
   return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
@@ -71691,8 +72271,8 @@ function fileAlertIssues(api, repo, gate2, found, links) {
 async function bisectNewAlerts(created, found, request2) {
   const out = [];
   for (const issue2 of created) {
-    const key = readAlertMarker(issue2.body)?.key;
-    const alert = found.alerts.find((a) => a.key === key);
+    const key2 = readAlertMarker(issue2.body)?.key;
+    const alert = found.alerts.find((a) => a.key === key2);
     if (alert === void 0) continue;
     try {
       const report2 = await bisect({
@@ -71851,7 +72431,7 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/handoff.ts
-import { lstatSync, readFileSync as readFileSync15 } from "node:fs";
+import { lstatSync as lstatSync2, readFileSync as readFileSync15 } from "node:fs";
 import { join as join23 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
@@ -71869,7 +72449,7 @@ function parseClaim(data2, file) {
   if (typeof data2 !== "object" || data2 === null || Array.isArray(data2)) throw new InputError(file, "expected a JSON object");
   const obj = data2;
   const allowed = /* @__PURE__ */ new Set(["schema", "pullRequest", "headSha", "gate"]);
-  for (const key of Object.keys(obj)) if (!allowed.has(key)) throw new InputError(file, `unexpected key "${key.slice(0, 40)}"`, void 0, key.slice(0, 40));
+  for (const key2 of Object.keys(obj)) if (!allowed.has(key2)) throw new InputError(file, `unexpected key "${key2.slice(0, 40)}"`, void 0, key2.slice(0, 40));
   if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
   const pr = obj["pullRequest"];
   if (typeof pr !== "number" || !Number.isSafeInteger(pr) || pr < 1) throw new InputError(file, "expected a positive integer pull request number", void 0, "pullRequest");
@@ -71882,7 +72462,7 @@ function parseClaim(data2, file) {
 function readRegularFile(path2, maxBytes) {
   let stat2;
   try {
-    stat2 = lstatSync(path2);
+    stat2 = lstatSync2(path2);
   } catch {
     throw new InputError(path2, "missing from the two-stage artifact; was it written by perf-gate with mode: pr?");
   }
@@ -72127,7 +72707,7 @@ var max = function(a) {
   }
   return m;
 };
-var bits = function(d, p, m) {
+var bits2 = function(d, p, m) {
   var o = p / 8 | 0;
   return (d[o] | d[o + 1] << 8) >> (p & 7) & m;
 };
@@ -72193,8 +72773,8 @@ var inflt = function(dat, st, buf, dict) {
   var tbts = sl * 8;
   do {
     if (!lm) {
-      final = bits(dat, pos, 1);
-      var type = bits(dat, pos + 1, 3);
+      final = bits2(dat, pos, 1);
+      var type = bits2(dat, pos + 1, 3);
       pos += 3;
       if (!type) {
         var s = shft(pos) + 4, l = dat[s - 4] | dat[s - 3] << 8, t = s + l;
@@ -72211,19 +72791,19 @@ var inflt = function(dat, st, buf, dict) {
       } else if (type == 1)
         lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
       else if (type == 2) {
-        var hLit = bits(dat, pos, 31) + 257, hcLen = bits(dat, pos + 10, 15) + 4;
-        var tl = hLit + bits(dat, pos + 5, 31) + 1;
+        var hLit = bits2(dat, pos, 31) + 257, hcLen = bits2(dat, pos + 10, 15) + 4;
+        var tl = hLit + bits2(dat, pos + 5, 31) + 1;
         pos += 14;
         var ldt = new u8(tl);
         var clt = new u8(19);
         for (var i2 = 0; i2 < hcLen; ++i2) {
-          clt[clim[i2]] = bits(dat, pos + i2 * 3, 7);
+          clt[clim[i2]] = bits2(dat, pos + i2 * 3, 7);
         }
         pos += hcLen * 3;
         var clb = max(clt), clbmsk = (1 << clb) - 1;
         var clm = hMap(clt, clb, 1);
         for (var i2 = 0; i2 < tl; ) {
-          var r = clm[bits(dat, pos, clbmsk)];
+          var r = clm[bits2(dat, pos, clbmsk)];
           pos += r & 15;
           var s = r >> 4;
           if (s < 16) {
@@ -72231,11 +72811,11 @@ var inflt = function(dat, st, buf, dict) {
           } else {
             var c = 0, n = 0;
             if (s == 16)
-              n = 3 + bits(dat, pos, 3), pos += 2, c = ldt[i2 - 1];
+              n = 3 + bits2(dat, pos, 3), pos += 2, c = ldt[i2 - 1];
             else if (s == 17)
-              n = 3 + bits(dat, pos, 7), pos += 3;
+              n = 3 + bits2(dat, pos, 7), pos += 3;
             else if (s == 18)
-              n = 11 + bits(dat, pos, 127), pos += 7;
+              n = 11 + bits2(dat, pos, 127), pos += 7;
             while (n--)
               ldt[i2++] = c;
           }
@@ -72276,7 +72856,7 @@ var inflt = function(dat, st, buf, dict) {
         var add2 = sym - 254;
         if (sym > 264) {
           var i2 = sym - 257, b = fleb[i2];
-          add2 = bits(dat, pos, (1 << b) - 1) + fl[i2];
+          add2 = bits2(dat, pos, (1 << b) - 1) + fl[i2];
           pos += b;
         }
         var d = dm[bits16(dat, pos) & dms], dsym = d >> 4;
@@ -72592,7 +73172,8 @@ async function actionBaseline(settings, config, pr, measuring, created, deps, gi
     // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
     store: config ? storeOf(config, created, {
       start: pr?.baseSha ? { mergeBaseWith: pr.baseSha } : settings.mode === "release" ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) },
-      onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`)
+      onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+      ...dataBranchAuth(settings)
     }) : null,
     query,
     suites: null,
@@ -72644,7 +73225,7 @@ async function publishReports(settings, report2, current, config, pr, deps) {
   }
   if (settings.mode === "main") {
     if (config) {
-      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: "HEAD" }, appends: true }), current, null);
+      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: "HEAD" }, appends: true, ...dataBranchAuth(settings) }), current, null);
       log.info(`baseline written to ${stored}`);
       log.setOutput("baseline-file", stored);
     } else {
@@ -72668,8 +73249,8 @@ async function watchMain(settings, config, budgets, current, deps) {
     return null;
   }
   return deps.log.group("perf-gate: watch main", async () => {
-    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false);
-    const found = await findMainAlerts({ history, testbed, budgets, window: settings.alertWindow });
+    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false, dataBranchAuth(settings).auth);
+    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
     deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
     await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
     deps.log.setOutput("alerts", String(found.alerts.length));
@@ -72810,6 +73391,9 @@ function checkConclusion(report2, settings) {
   if (report2.verdict === "pass") return settings.mode === "report" ? "neutral" : "success";
   return settings.failOn === "never" ? "neutral" : "failure";
 }
+function dataBranchAuth(settings) {
+  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
+}
 
 // action/src/action/settings.ts
 import { isAbsolute as isAbsolute2, resolve as resolve15 } from "node:path";
@@ -72928,7 +73512,7 @@ function readSettings(env, cwd) {
   return settings;
 }
 function describeSettings(settings) {
-  return Object.entries(settings).filter(([key]) => key !== "github").map(([key, value]) => `${key}: ${key === "token" ? value ? "***" : "(none)" : JSON.stringify(value)}`);
+  return Object.entries(settings).filter(([key2]) => key2 !== "github").map(([key2, value]) => `${key2}: ${key2 === "token" ? value ? "***" : "(none)" : JSON.stringify(value)}`);
 }
 var SUITE_WITHHELD = /* @__PURE__ */ new Set([
   "PERF_GATE_NODE",
@@ -72945,9 +73529,9 @@ var SUITE_WITHHELD = /* @__PURE__ */ new Set([
 ]);
 function suiteEnvironment(env) {
   const out = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith("INPUT_") || SUITE_WITHHELD.has(key)) continue;
-    out[key] = value;
+  for (const [key2, value] of Object.entries(env)) {
+    if (key2.startsWith("INPUT_") || SUITE_WITHHELD.has(key2)) continue;
+    out[key2] = value;
   }
   return out;
 }
@@ -73099,7 +73683,7 @@ function isEntryPoint() {
   const arg = process.argv[1];
   if (!arg) return false;
   try {
-    return realpathSync4(arg) === realpathSync4(fileURLToPath(import.meta.url));
+    return realpathSync2(arg) === realpathSync2(fileURLToPath(import.meta.url));
   } catch {
     return false;
   }

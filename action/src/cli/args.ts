@@ -68,3 +68,17 @@ export function wholeNumberFlag(value: string | undefined, name: string, fallbac
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, found "${value}"`);
   return n;
 }
+
+/**
+ * `--name A B …` for commands given with `--command`: one name each, in order,
+ * all different (the name is the benchmark id; the command is the default).
+ */
+export function commandNames(commands: readonly string[], names: readonly string[] | undefined): string[] | undefined {
+  if (names === undefined) return undefined;
+  if (names.length !== commands.length) throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated !== undefined) throw new UsageError(`--name "${repeated}" is given twice; each benchmark needs its own name`);
+  const empty = names.find((n) => n.trim() === '');
+  if (empty !== undefined) throw new UsageError('--name takes non-empty names');
+  return [...names];
+}

@@ -1,14 +1,14 @@
 import { parseQuantity } from '../model/index.js';
 import { countToFile, defaultDeps, EXIT, prepareOutputPaths, UsageError, type Command } from '../pipeline/index.js';
-import { parseFlags, wholeNumberFlag } from './args.js';
+import { commandNames, parseFlags, wholeNumberFlag } from './args.js';
 
-const USAGE = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD...
+const USAGE = `Usage: perf-gate count --export-json FILE [--repeat N] [--timeout 60s] --command CMD... [--name NAME...]
 
 Counts instead of timing: runs each command --repeat times (default 3) under
 valgrind's cachegrind ("valgrind --tool=cachegrind --cache-sim=yes
 --trace-children=yes ... sh -c CMD", the shell itself left out of the count)
 and writes a perf-gate ResultSet: one benchmark per command, named by the
-command, with instructions, l1_misses, ll_misses and estimated_cycles, each
+command or by --name (one name per command, in order), with instructions, l1_misses, ll_misses and estimated_cycles, each
 repeat a sample. Counts barely move between runs where wall time drifts by
 percents; they cannot see waiting (I/O, locks, sleep). --timeout is per run
 and must cover valgrind's slowdown (a start-up of seconds per process, then
@@ -21,9 +21,10 @@ export const countCommand: Command = {
   summary: 'count instructions and cache misses of commands under valgrind (no drift) and write a ResultSet',
   usage: USAGE,
   async run(argv, ctx) {
-    const flags = parseFlags(argv, { 'export-json': 'string', repeat: 'string', timeout: 'string', command: 'list' });
+    const flags = parseFlags(argv, { 'export-json': 'string', repeat: 'string', timeout: 'string', command: 'list', name: 'list' });
     if (flags['export-json'] === undefined) throw new UsageError('--export-json is required');
     if (!flags.command) throw new UsageError('--command is required');
+    const names = commandNames(flags.command, flags.name);
     const repeats = wholeNumberFlag(flags.repeat, 'repeat', 3, 1);
     const timeout = parseQuantity(flags.timeout ?? '60s');
     if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
@@ -37,6 +38,7 @@ export const countCommand: Command = {
       timeoutMs: timeout.value * 1000,
       created: ctx.now().toISOString(),
       ...(testbed ? { testbed } : {}),
+      ...(names ? { names } : {}),
     }, flags['export-json']);
     for (const b of set.benchmarks) {
       if (b.status === 'failed') ctx.stderr(`perf-gate count: "${b.id}" ${b.error?.message ?? 'failed'}\n`);

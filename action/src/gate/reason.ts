@@ -10,6 +10,8 @@
 export type MethodUsed =
   | { id: 'exact' }
   | { id: 'single-value' }
+  /** Nothing to compare (the notes say why, e.g. zero-time samples). */
+  | { id: 'not-compared' }
   /**
    * Independent samples; `drift` is the between-run drift the interval was
    * widened for (0: none), learned from `driftRuns` earlier runs on this
@@ -23,7 +25,9 @@ export type MethodUsed =
 /** Something the comparison did that the reader should know, beside the method. */
 export type ComparisonNote =
   | { code: 'non-finite-ignored'; count: number }
-  | { code: 'rounds-not-aligned' };
+  | { code: 'rounds-not-aligned' }
+  /** Time samples of 0 s or less: the benchmark is below what its harness can time; not compared. */
+  | { code: 'zero-time-samples'; count: number };
 
 /** What a significance test found, shared by every tested reason. */
 export interface TestedFacts {

@@ -6,7 +6,6 @@
  * decisions (which commit next, which side a step is on, when to stop) are
  * gate/bisect-steps.ts's; this file checks commits out, measures and records.
  */
-import { realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import {
@@ -22,6 +21,7 @@ import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '
 import { gate } from './gate.js';
 import { measureAbBetween } from './measure.js';
 import type { RunDeps } from './run-deps.js';
+import { realpathOrSelf } from './real-path.js';
 
 export { BISECT_SCHEMA, commitsMeasured, type BisectReport, type BisectOutcome, type BisectStep } from '../gate/bisect-steps.js';
 export { bisectMarkdown, bisectText } from '../report/bisect.js';
@@ -49,13 +49,6 @@ export interface BisectRequest {
 /** The metric bisect follows when --metric is not given. */
 export const DEFAULT_BISECT_METRIC = 'time';
 
-function realpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 /** Does benchmark `id` belong to suite `name`? Ids are `<suite>/<name>`, or the suite's own name for a failed suite. */
 function belongsTo(id: string, name: string): boolean {
@@ -111,7 +104,7 @@ export interface BisectRange {
 
 /** Resolves --good and --bad and the first-parent path between them; InputErrors name the flag and what was expected. */
 export function bisectRange(dir: string, good: string, bad: string): BisectRange {
-  const repo = realpath(repositoryRoot(dir, '--good'));
+  const repo = realpathOrSelf(repositoryRoot(dir, '--good'));
   const goodSha = resolveCommit(repo, good, '--good');
   const badSha = resolveCommit(repo, bad, '--bad');
   if (goodSha === badSha) throw new InputError('--bad', `"${bad}" is the same commit as --good "${good}" (${goodSha.slice(0, 12)}); expected a later commit`);
@@ -123,7 +116,7 @@ export function bisectRange(dir: string, good: string, bad: string): BisectRange
 
 /** The suite, checked out at one commit: its workdir mapped into the worktree. */
 function suiteIn(suite: SuiteConfig, repo: string, worktree: string, attempt: number): SuiteConfig {
-  const workdir = join(worktree, relative(repo, realpath(suite.workdir)));
+  const workdir = join(worktree, relative(repo, realpathOrSelf(suite.workdir)));
   if (attempt === 1) return { ...suite, workdir };
   // "More rounds": twice the first, the maximum and the confirmation rounds.
   const ab = suite.ab;

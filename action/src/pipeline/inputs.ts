@@ -5,7 +5,7 @@
  * the conventional ./budgets folder) for both faces, and which store a run's
  * baseline comes from: the one-baseline folder, or the run history.
  */
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readInputs, type Adapter } from '../adapters/index.js';
 import { validateResultSet } from '../adapters/result-set.js';
@@ -17,6 +17,7 @@ import { folderStore, type BaselineQuery, type BaselineStore, type ChosenBaselin
 import { historyBaselines } from '../store/history-baselines.js';
 import { folderHistory, git, GitCommandError, gitBranchHistory, resolveCommit, symbolicRef, type BaselineFrom, type GitAuth, type HistoryStore } from '../store/history/index.js';
 import { checkSuiteFormats } from './output-parser.js';
+import { realpathOrSelf } from './real-path.js';
 
 export type { PerfGateConfig } from '../config/perf-gate-config.js';
 export type { Budgets } from '../model/index.js';
@@ -213,13 +214,6 @@ export function refuseRedirectedFolder(repo: string, folder: string, key: string
   throw new InputError(key, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
 }
 
-function realpathOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 export interface BaselineRequest {
   /** Paths named on the command line or in an input (harness files or ResultSets); empty means ask the store. */

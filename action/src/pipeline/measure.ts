@@ -5,7 +5,7 @@
  * base and head interleaved (A/B) in a git worktree. Partial results are
  * written after every suite, so a cancelled job still leaves them.
  */
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { applyDerived, compileDerived } from '../derived/index.js';
@@ -23,6 +23,7 @@ import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
 import { defaultDeps, type RunDeps } from './run-deps.js';
+import { realpathOrSelf } from './real-path.js';
 
 export { parseShard, selectShard, type Shard } from '../runner/shard.js';
 export type { AbMeasurement } from '../runner/ab.js';
@@ -106,13 +107,6 @@ export function gateClassifier(budgets: Budgets): Classifier {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-function realpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 export interface AbRequest {
   ref: string;
@@ -136,14 +130,14 @@ export interface AbRequest {
  */
 export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   const { config, shard } = request;
-  const repo = realpath(repositoryRoot(config.dir));
+  const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
   const share = selectShard(config.suites, shard);
   // Counts do not drift, so interleaving buys them nothing; A/B rounds time the commands only.
   for (const s of share.filter((s) => s.measure.counts)) {
     request.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`);
   }
-  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpath(s.workdir) }));
+  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request.ref);
   request.cleanups.push(() => checkout.remove());
   try {

@@ -7,9 +7,14 @@ import { writeOutputFile } from './publish.js';
 
 export type { TimerOptions, TimerResult } from '../runner/timer.js';
 
-/** Times the commands and writes hyperfine-compatible JSON to `path` (relative to the options' cwd); returns the timings. */
-export function timeToFile(options: TimerOptions, path: string): { results: TimerResult[] } {
-  const data = timeCommands(options);
+/**
+ * Times the commands and writes hyperfine-compatible JSON to `path` (relative
+ * to the options' cwd); returns the timings. `names` replace the commands as
+ * the benchmarks' names, as hyperfine's -n does.
+ */
+export function timeToFile(options: TimerOptions, path: string, names?: readonly string[]): { results: TimerResult[] } {
+  const timed = timeCommands(options);
+  const data = names === undefined ? timed : { ...timed, results: timed.results.map((r, i) => ({ ...r, command: names[i] ?? r.command })) };
   writeOutputFile(options.cwd, path, `${JSON.stringify(data, null, 2)}\n`, '--export-json');
   return data;
 }

@@ -94,9 +94,14 @@ export function formatTolerance(fraction: number): string {
   return `${trimZeros(formatPercentNumber(Math.abs(fraction)).replace(/^\+/, ''))} %`;
 }
 
-/** The change and its interval: "+31.2 % [+27.0, +35.5]", "+31.2 %" without one, "—" when none. */
+/**
+ * The change and its interval: "+31.2 % [+27.0, +35.5]", "+31.2 %" without
+ * one, "—" when none, "from 0" for a count that was zero (no percentage of
+ * zero exists: a 0 → 1 count is not "+Infinity %").
+ */
 export function formatChange(change: number | null, ci: readonly [number, number] | null): string {
   if (change === null) return NONE;
+  if (change === Infinity) return 'from 0';
   const main = formatPercent(change);
   if (!ci) return main;
   return `${main} [${formatPercentNumber(ci[0])}, ${formatPercentNumber(ci[1])}]`;

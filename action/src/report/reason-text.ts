@@ -44,8 +44,11 @@ export function reasonText(reason: RowReason): string {
           ? `${pText(reason)} is not significant at α = ${reason.alpha} and the ${intervalText(reason)} ${beyondTolerance(reason) ? 'lies beyond' : 'still allows a change beyond'} ±${pct(reason.tolerance)}`
           : `${pText(reason)} is significant but the ${intervalText(reason)} does not clear the ${pct(reason.noise)} noise floor`;
       const unit = reason.method.id === 'wilcoxon-signed-rank' ? 'paired rounds' : 'samples per side';
-      const next =
-        reason.samplesNeeded === null
+      // The interval already lies beyond the tolerance: only the significance level stands between the row and a verdict.
+      const onlyAlpha = reason.code === 'not-significant' && beyondTolerance(reason);
+      const next = onlyAlpha
+        ? `; only α holds it back${reason.adjusted ? ' (p is adjusted for the suite\'s other rows)' : ''}, so more ${unit} will decide it`
+        : reason.samplesNeeded === null
           ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ''}`
           : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;
       return `${lead(reason)}: ${why}${next}${notesText(reason.notes)}.`;
@@ -71,6 +74,8 @@ function methodText(method: MethodUsed): string {
       return 'deterministic count compared directly';
     case 'single-value':
       return 'a single value on at least one side, so no test is possible';
+    case 'not-compared':
+      return 'not compared';
     case 'mann-whitney':
       return `Mann–Whitney (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval${method.drift > 0 ? ` widened for ${driftText(method.drift, method.driftRuns)}` : ''}`;
     case 'welch-log':
@@ -116,6 +121,8 @@ function notesText(notes: readonly ComparisonNote[]): string {
         return `${note.count} non-finite sample(s) ignored`;
       case 'rounds-not-aligned':
         return 'rounds not aligned, compared as independent samples';
+      case 'zero-time-samples':
+        return `${note.count} time sample(s) of 0 s: the harness timed nothing (it clamps after subtracting its own overhead), so no change can be a percentage of them; give the benchmark more work per iteration`;
     }
   });
   return ` (${words.join('; ')})`;

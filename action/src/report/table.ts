@@ -104,12 +104,14 @@ export function tableCells(row: VerdictRow, hooks: CellHooks): string[] {
 
 /**
  * The one-line verdict without its icon: "3 regressions, 1 budget exceeded,
- * 12 unchanged". Counts come from the gate (report.counts), never recounted.
+ * 12 unchanged". Counts come from the gate (report.counts), never recounted;
+ * only failures are said per benchmark (a benchmark that failed fails every
+ * metric it has, and "5 benchmarks failed" for one would be wrong).
  */
 export function verdictParts(report: GateReport): string[] {
   const c = report.counts;
   const parts: string[] = [];
-  if (c.failed) parts.push(`${plural(c.failed, 'benchmark')} failed`);
+  if (c.failed) parts.push(`${plural(new Set(report.rows.filter((r) => r.status === 'failed').map((r) => r.benchmark)).size, 'benchmark')} failed`);
   if (c.regressed) parts.push(plural(c.regressed, 'regression'));
   if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, 'budget')} exceeded`);
   if (c.budgetWarned) parts.push(plural(c.budgetWarned, 'budget warning'));

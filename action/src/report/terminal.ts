@@ -115,7 +115,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
     out.push(paint(line(header), 'bold'));
     for (const c of cells) out.push(line(c));
   }
-  const failed = rows.filter((r) => r.status === 'failed' && r.error);
+  const failed = onePerFailure(rows.filter((r) => r.status === 'failed' && r.error));
   if (failed.length > 0) {
     out.push('', paint('Failed benchmarks', 'bold'));
     for (const r of failed) {
@@ -144,4 +144,15 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
   const verdict = outcome === 'fail' ? paint('✗ FAIL', 'red') : outcome === 'pass' ? paint('✓ PASS', 'green') : paint('✓ PASS', 'yellow');
   out.push('', `${verdict} — ${escapeTerminal(verdictText(report, outcome))}`);
   return `${out.join('\n').replace(/^\n+/, '')}\n`;
+}
+
+/** A benchmark that failed fails every metric with the same error: said once. */
+function onePerFailure(rows: readonly VerdictRow[]): VerdictRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = `${r.benchmark}\u0000${r.error!.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

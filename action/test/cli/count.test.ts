@@ -139,8 +139,15 @@ describe('perf-gate count failures', () => {
     assert.match(r.stderr, /valgrind: perf-gate count runs commands under valgrind's cachegrind, and valgrind is not on PATH.*install the valgrind package/);
   });
 
+  test('--name names each command, as hyperfine -n does, so a renamed command keeps its id', async () => {
+    const r = await runCli(['count', '--repeat', '1', '--export-json', 'named.json', '--command', 'ls /', 'ls /usr', '--name', 'list-root', 'list-usr'], dir, process.env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(readSet(join(dir, 'named.json')).map((b) => [b.id, b.status]), [['list-root', 'ok'], ['list-usr', 'ok']]);
+    assert.match(r.stdout, /perf-gate count: "list-root": [\d,]+ instructions/);
+  });
+
   test('bad flags are usage errors (exit 2)', async () => {
-    for (const args of [['--export-json', 'x.json'], ['--command', 'true'], ['--repeat', '0', '--export-json', 'x', '--command', 'true'], ['--timeout', 'soon', '--export-json', 'x', '--command', 'true']]) {
+    for (const args of [['--export-json', 'x.json'], ['--command', 'true'], ['--repeat', '0', '--export-json', 'x', '--command', 'true'], ['--timeout', 'soon', '--export-json', 'x', '--command', 'true'], ['--export-json', 'x', '--command', 'a', 'b', '--name', 'one'], ['--export-json', 'x', '--command', 'a', 'b', '--name', 'n', 'n']]) {
       const r = await runCli(['count', ...args], dir, process.env);
       assert.equal(r.status, 2, args.join(' '));
     }

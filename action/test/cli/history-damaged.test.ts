@@ -153,7 +153,7 @@ describe('series in commit order; history add of the same results twice', () => 
     const elsewhere = workRepo(tempDir('perf-gate-order-nogit-'));
     const r = await runCli(['history', 'changes', '--history', join(repo, 'history')], elsewhere, process.env);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\nruns of vm in the order they were recorded, not by commit: HEAD names no commit in /);
+    assert.match(r.stdout, /\nruns of vm in the order they were recorded, not by commit: HEAD names no commit here\n/);
   });
 
   test('history add of the same results twice records them once', async () => {

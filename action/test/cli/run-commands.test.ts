@@ -143,6 +143,9 @@ describe('a commands: suite: failures are rows', () => {
     assert.equal(fine.status, 'failed');
     assert.match(fine.error!.message, /^counted: counts not measured: "counter: cachegrind" runs each command under valgrind, and valgrind is not on PATH .*install the valgrind package/);
     assert.equal(fine.metrics.time!.samples!.length, 10);
+    // One benchmark failed, said once: not once per counted metric.
+    assert.match(r.stdout, /✗ FAIL — 1 benchmark failed\b/);
+    assert.equal(r.stdout.match(/^ {2}prog\/fine: counted: counts not measured/gm)?.length, 1, r.stdout);
   });
 });
 

@@ -45,3 +45,12 @@ test('bad flags are usage errors (exit 2)', async () => {
     assert.equal(result.status, 2, args.join(' '));
   }
 });
+
+test('--name names each command (hyperfine -n): the ids are the names; a count that does not match the commands is a usage error', async () => {
+  const result = await runCli(['time', '--runs', '2', '--warmup', '0', '--export-json', 'named.json', '--command', 'true', 'sleep 0.01', '--name', 'noop', 'nap'], dir, process.env);
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(hyperfineAdapter.parse(fileInput('named.json', readFileSync(join(dir, 'named.json'), 'utf8'))).map((b) => b.id), ['noop', 'nap']);
+  const wrong = await runCli(['time', '--export-json', 'x.json', '--command', 'true', 'false', '--name', 'one'], dir, process.env);
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /--name gives 1 name\(s\) for 2 --command\(s\)/);
+});

@@ -35,11 +35,20 @@ describe('reason sentences', () => {
   test('an undecided paired comparison says how many rounds would decide it, then its notes in order', () => {
     assert.equal(
       reasonText({
-        code: 'not-significant', ...facts, method: { id: 'wilcoxon-signed-rank', rounds: 12, exact: false }, p: 0.2, adjusted: false, samplesNeeded: 40,
+        code: 'not-significant', ...facts, method: { id: 'wilcoxon-signed-rank', rounds: 12, exact: false }, p: 0.2, adjusted: false, samplesNeeded: 40, ci: [-0.02, 0.09],
         notes: [{ code: 'non-finite-ignored', count: 2 }, { code: 'rounds-not-aligned' }],
       }),
-      'Wilcoxon signed-rank on 12 paired rounds (normal approximation) with a Hodges–Lehmann interval: p = 0.2 is not significant at α = 0.01 and the 95% interval [+27%, +36%] lies beyond ±5%; about 40 paired rounds would decide a 5% change (2 non-finite sample(s) ignored; rounds not aligned, compared as independent samples).',
+      'Wilcoxon signed-rank on 12 paired rounds (normal approximation) with a Hodges–Lehmann interval: p = 0.2 is not significant at α = 0.01 and the 95% interval [−2%, +9%] still allows a change beyond ±5%; about 40 paired rounds would decide a 5% change (2 non-finite sample(s) ignored; rounds not aligned, compared as independent samples).',
     );
+  });
+
+  test('a change whose interval lies beyond the tolerance, held back by α alone, says so rather than "more samples will not decide it"', () => {
+    for (const samplesNeeded of [null, 40]) {
+      assert.equal(
+        reasonText({ code: 'not-significant', ...facts, p: 0.012, adjusted: true, samplesNeeded }),
+        'Mann–Whitney (exact) with a Hodges–Lehmann interval widened for the configured 2% between-run drift: p = 0.012 (BH-adjusted) is not significant at α = 0.01 and the 95% interval [+27%, +36%] lies beyond ±5%; only α holds it back (p is adjusted for the suite\'s other rows), so more samples per side will decide it.',
+      );
+    }
   });
 
   test('a count compared without a test states the change against the tolerance', () => {

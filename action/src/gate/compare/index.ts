@@ -1,4 +1,4 @@
-import type { Metric } from '../../model/index.js';
+import { dimensionOfUnit, type Metric } from '../../model/index.js';
 import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../../stats/index.js';
 import type { ComparisonNote, ComparisonReason, TestedFacts } from '../reason.js';
 import type { RowFlag, SideStats } from '../types.js';
@@ -162,6 +162,13 @@ function finiteSamples(metric: Metric): readonly number[] {
   return samples;
 }
 
+/** Samples of a time metric that are 0 s or less (a count or a size may well be 0). */
+function zeroTimes(metric: Metric, samples: readonly number[]): number {
+  if (dimensionOfUnit(metric.unit) !== 'time') return 0;
+  const values = samples.length > 0 ? samples : [metric.summary?.mean ?? metric.value ?? NaN];
+  return values.filter((v) => v <= 0).length;
+}
+
 /** The single number a side stands for: median of samples, summary mean, or the value. */
 function sideValue(metric: Metric): number {
   const samples = finiteSamples(metric);
@@ -196,6 +203,13 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
   const drift = input.drift ?? 0;
   let result: StrategyResult;
   const notes: ComparisonNote[] = dropped > 0 ? [{ code: 'non-finite-ignored', count: dropped }] : [];
+  // A time of 0 s is no measurement (a harness that clamps after subtracting its overhead):
+  // no change is a percentage of it, so the row says so rather than compare.
+  const zeros = zeroTimes(baseline, bs) + zeroTimes(current, cs);
+  if (zeros > 0) {
+    notes.push({ code: 'zero-time-samples', count: zeros });
+    return { method: { id: 'not-compared' }, shift: NaN, interval: null, pRaw: null, flags: [], minimumNeeded: null, samplesNeeded: null, notes };
+  }
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
     if (input.paired && aligned) {

@@ -97,3 +97,13 @@ export async function firstParentLine(repo: string, head: string): Promise<strin
   const out = await gitText(repo, ['rev-list', '--first-parent', '--reverse', '--end-of-options', head]);
   return out.split('\n').filter((l) => l !== '');
 }
+
+/** Whether `dir` is inside a git work tree (or is a git directory). */
+export async function isGitRepository(dir: string): Promise<boolean> {
+  try {
+    await gitText(dir, ['rev-parse', '--git-dir']);
+    return true;
+  } catch {
+    return false;
+  }
+}

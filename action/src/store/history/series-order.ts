@@ -1,5 +1,5 @@
 import type { HistoryEntry } from './layout.js';
-import { firstParentLine, resolveCommit } from './commit-graph.js';
+import { firstParentLine, isGitRepository, resolveCommit } from './commit-graph.js';
 
 /** How a testbed's runs were put in order, and why when it was not by commit. */
 export type SeriesOrder = { by: 'commit' } | { by: 'time'; why: string };
@@ -15,14 +15,10 @@ export type SeriesOrder = { by: 'commit' } | { by: 'time'; why: string };
 export async function inCommitOrder(repo: string | undefined, entries: readonly HistoryEntry[], head = 'HEAD'): Promise<{ entries: HistoryEntry[]; order: SeriesOrder }> {
   const byTime = [...entries];
   if (repo === undefined) return { entries: byTime, order: { by: 'time', why: 'no git repository was given' } };
-  let line: string[];
-  try {
-    const tip = await resolveCommit(repo, head);
-    if (tip === undefined) return { entries: byTime, order: { by: 'time', why: `${head} names no commit in ${repo}` } };
-    line = await firstParentLine(repo, tip);
-  } catch {
-    return { entries: byTime, order: { by: 'time', why: `${repo} is not a git repository` } };
-  }
+  if (!(await isGitRepository(repo))) return { entries: byTime, order: { by: 'time', why: 'this folder is not in a git repository' } };
+  const tip = await resolveCommit(repo, head);
+  if (tip === undefined) return { entries: byTime, order: { by: 'time', why: `${head} names no commit here` } };
+  const line = await firstParentLine(repo, tip);
   const position = new Map(line.map((c, i) => [c, i]));
   const off = entries.filter((e) => !position.has(e.commit));
   if (off.length > 0) {

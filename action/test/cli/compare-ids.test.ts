@@ -25,7 +25,7 @@ test('the README compare example (commands named after themselves) is exit 2, no
   assert.match(result.stderr, /new\.json/);
   assert.match(result.stderr, /app-old input/);
   assert.match(result.stderr, /app-new input/);
-  assert.match(result.stderr, /hyperfine -n NAME \/ --command-name NAME/);
+  assert.match(result.stderr, /hyperfine -n NAME, perf-gate time or count --name NAME/);
 });
 
 test('the same runs named alike with -n are compared and the 2× slowdown fails', async () => {

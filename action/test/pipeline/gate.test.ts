@@ -55,7 +55,7 @@ test('a baseline whose ids do not match the current run is unusable input, not a
       /new\.json/.test(error.message) &&
       /"h\/old-1", "h\/old-2", "h\/old-3" and 1 more/.test(error.message) &&
       /"h\/new-1", "h\/new-2", "h\/new-3" and 1 more/.test(error.message) &&
-      /--command-name/.test(error.message) &&
+      /hyperfine -n NAME, perf-gate time or count --name NAME/.test(error.message) &&
       /name:/.test(error.message),
   );
 });

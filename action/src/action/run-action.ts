@@ -12,21 +12,21 @@ import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
 import { releaseOfRun } from '../pipeline/release-report.js';
 import {
-  checkRunAnnotations, checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, defaultBaseBranch, EXIT, gate, gateOptions, jobSummary, measureAb,
-  historyLocationOf, measuredRun, openHistoryAt, preflightText, readBaseline, readBudgets, readConfigIfPresent, readResultFiles, recordBaseline, runConfiguredSuites, storeOf, writeReleaseReport,
-  writeRunFiles, type AbMeasurement, type BaselineQuery, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunDeps, type RunFiles, type SkippedFile,
+  checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, EXIT, gateOptions, historyStart, jobSummary, preflightText, readBudgets,
+  readConfigIfPresent, runGate, storeOf, writeReleaseReport, writeRunFiles, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunContext, type RunDeps, type RunFiles,
+  type RunOutcome, type RunPlan,
 } from '../pipeline/index.js';
-import { bisectNewAlerts, commentBisects, fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type AlertIssueOutcome, type MainAlerts } from '../pipeline/main-alerts.js';
-import { bisectMarkdown } from '../pipeline/bisect.js';
+import { fileAlerts, watchMain } from './main-alerts.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
 import { MAX_COMMENT_CHARS, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
 import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, writeHandoff, type Handoff } from './handoff.js';
 import { reportDigest } from './digest.js';
+import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
-import type { Settings } from './settings.js';
+import { dataBranchAuth, repoRef, type Settings } from './settings.js';
 
 /** What the orchestration needs from outside; the entry point builds it. */
 export interface ActionDeps {
@@ -44,20 +44,6 @@ export interface ActionDeps {
   now(): Date;
 }
 
-/** What the run gates: the baseline, the current results, and the A/B confirmations when the run was interleaved. */
-interface Measured {
-  baseline: ResultSet | undefined;
-  current: ResultSet;
-  confirmations?: AbMeasurement['confirmations'];
-  /** Where each side came from, named when their benchmark ids do not match. */
-  baselineSource?: string;
-  currentSource: string;
-  /** Files in the input folders that were not read as results. */
-  skippedFiles?: SkippedFile[];
-  /** The history's drift window, when the baseline came from the run history. */
-  driftRuns?: ResultSet[];
-}
-
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
 export async function runAction(settings: Settings, deps: ActionDeps): Promise<number> {
   const event = readEvent(settings.github.eventPath);
@@ -71,10 +57,11 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
-  const measured = await obtainResults(settings, config, budgets, pr, handoff, measuring, deps);
-  const report = await decideGate(settings, budgets, measured, deps.log);
-  await publishReports(settings, report, measured.current, config, pr, deps);
-  const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, measured.current, deps) : null;
+  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
+  const { report } = outcome;
+  deps.log.info(`verdict: ${report.verdict}`);
+  await publishReports(settings, outcome, config, pr, deps);
+  const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
   await tellGitHub(settings, report, pr, handoff, deps);
   if (alerts && settings.alert === 'issue') await fileAlerts(settings, alerts, config, budgets, deps);
   if (report.verdict === 'fail') deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report)}`);
@@ -90,11 +77,6 @@ function readEvent(path: string): unknown {
   }
 }
 
-function repoRef(settings: Settings): RepoRef {
-  const [owner, repo] = settings.github.repository.split('/');
-  if (!owner || !repo) throw new InputError('GITHUB_REPOSITORY', 'is not set; the action needs owner/name to talk to GitHub');
-  return { owner, repo };
-}
 
 /** mode pr: a fork's pull request runs on a self-hosted runner only when allowed. */
 function forkAllowed(settings: Settings, pr: PullRequestFacts | null, log: ActionLog): boolean {
@@ -139,7 +121,7 @@ async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<bo
   if (settings.preflight === 'off') return true;
   const { log } = deps;
   const checked = await log.group('perf-gate: preflight (is this runner fit to measure on?)', async () => {
-    const result = checkRunner(settings.preflight, deps.suiteEnv.RUNNER_NAME || undefined);
+    const result = checkRunner(settings.preflight, deps.suiteEnv.RUNNER_NAME || undefined, deps.suiteEnv);
     for (const line of preflightText(result).trimEnd().split('\n')) log.info(line);
     for (const f of result.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
     return result;
@@ -149,112 +131,65 @@ async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<bo
 }
 
 /**
- * The baseline and the current results: measured interleaved (A/B), or the
- * stored baseline plus the suites' run, the given results, or the two-stage
- * artifact's.
+ * The run as the pipeline carries it out (pipeline/run-plan.ts): measured
+ * interleaved against a ref (`ab`), or the suites' run, the given results or
+ * the two-stage artifact's against the baseline input's files, else the
+ * store's choice; in mode main one store both chooses and records.
  */
-async function obtainResults(
-  settings: Settings,
-  config: PerfGateConfig | null,
-  budgets: Budgets,
-  pr: PullRequestFacts | null,
-  handoff: Handoff | null,
-  measuring: boolean,
-  deps: ActionDeps,
-): Promise<Measured> {
+async function actionPlan(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, pr: PullRequestFacts | null, handoff: Handoff | null, measuring: boolean, deps: ActionDeps): Promise<RunPlan> {
   const abRef = settings.ab === 'base' ? (pr?.baseSha ?? '') : settings.ab;
   if (settings.ab === 'base' && abRef === '') throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join(settings.outputDir, 'runs');
-  if (measuring && abRef !== '' && config) {
-    const ab = await measureAb({
-      ref: abRef, config, shard: null, outDir, budgets, cwd: settings.workingDirectory, env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
-    });
-    return { baseline: ab.base, current: ab.head, confirmations: ab.confirmations, currentSource: `this run of ${config.file}` };
-  }
   const created = deps.now().toISOString();
-  // Given results are read first: the history chooses their baseline by the testbed they name.
-  const given = settings.results.length > 0 ? readResultFiles(settings.results, { cwd: settings.workingDirectory, created }) : null;
-  const chosen = await actionBaseline(settings, config, pr, measuring, created, deps, given?.results.testbed?.id);
-  const baseline = chosen?.results;
-  const sides = { baseline, ...(chosen ? { baselineSource: chosen.source, skippedFiles: chosen.skipped ?? [], ...(chosen.driftRuns ? { driftRuns: chosen.driftRuns } : {}) } : {}) };
-  if (handoff) return { ...sides, current: handoff.results, currentSource: 'the two-stage artifact' };
-  if (given) {
-    const { results: read, skipped } = given;
+  const read = { cwd: settings.workingDirectory, created };
+  // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
+  const store = config
+    ? storeOf(config, created, {
+      start: await historyStart(config.dir, { release: settings.mode === 'release', ...(pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {}) }),
+      appends: settings.mode === 'main',
+      onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+      ...dataBranchAuth(settings),
+    })
+    : null;
+  const common = {
+    budgets,
+    options: gateOptions(settings.testbedMismatch),
+    record: settings.mode === 'main' && store ? { store, shard: null } : null,
+  };
+  const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
+  if (measuring && abRef !== '' && config) {
+    return { ...common, current: { interleaved: config, ref: abRef, shard: null, outDir }, baseline: null, labels: { baselineInput, current: `this run of ${config.file}` } };
+  }
+  const baseline = { paths: settings.baseline, input: 'the baseline input', store, read, query: settings.github.sha ? { commit: settings.github.sha } : {}, emptyIsNone: true };
+  if (handoff) return { ...common, current: { results: handoff.results }, baseline, labels: { baselineInput, current: 'the two-stage artifact' } };
+  if (settings.results.length > 0) {
     return {
-      ...sides,
-      current: { ...read, commit: read.commit ?? settings.github.sha, ref: read.ref ?? settings.github.ref },
-      currentSource: `action input "results" (${settings.results.join(', ')})`,
-      skippedFiles: [...skipped, ...(sides.skippedFiles ?? [])],
+      ...common,
+      current: { files: settings.results, read, stamp: { commit: settings.github.sha, ref: settings.github.ref } },
+      baseline,
+      labels: { baselineInput, current: `action input "results" (${settings.results.join(', ')})` },
     };
   }
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
-  const current = await runConfiguredSuites({ config, shard: null, outDir, expected: baseline?.benchmarks ?? [], env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run });
-  return { ...sides, current, currentSource: `this run of ${config.file}` };
+  return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
 }
 
-/** The baseline input's files, else the store's choice; a missing or empty one is said out loud and only the budgets decide. */
-async function actionBaseline(
-  settings: Settings,
-  config: PerfGateConfig | null,
-  pr: PullRequestFacts | null,
-  measuring: boolean,
-  created: string,
-  deps: ActionDeps,
-  givenTestbed: string | undefined,
-): Promise<BaselineRead | undefined> {
-  const query: BaselineQuery = measuring && config
-    ? measuredRun(config, deps.suiteEnv, deps.run)
-    : { ...(settings.github.sha ? { commit: settings.github.sha } : {}), ...(givenTestbed ? { testbed: givenTestbed } : {}) };
-  const chosen = await readBaseline({
-    paths: settings.baseline,
-    input: 'the baseline input',
-    // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
-    store: config
-      ? storeOf(config, created, {
-        start: pr?.baseSha ? { mergeBaseWith: pr.baseSha } : settings.mode === 'release' ? { release: true } : { mergeBaseWith: await defaultBaseBranch(config.dir) },
-        onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
-        ...dataBranchAuth(settings),
-      })
-      : null,
-    query,
-    suites: null,
-    read: { cwd: settings.workingDirectory, created },
-  });
-  if (!chosen) {
-    deps.log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
-    return undefined;
-  }
-  if (chosen.results.benchmarks.length === 0) {
-    deps.log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
-    return undefined;
-  }
-  return chosen;
+/** The action's outside world as one run's context. */
+function runContext(deps: ActionDeps): RunContext {
+  return { env: deps.suiteEnv, write: deps.write, warn: (text) => deps.log.warning(text), now: deps.now, deps: deps.run, cleanups: deps.cleanups };
 }
 
-async function decideGate(settings: Settings, budgets: Budgets, measured: Measured, log: ActionLog): Promise<GateReport> {
-  const report = await log.group('perf-gate: compare with the baseline and budgets', async () =>
-    gate({
-      baseline: measured.baseline,
-      current: measured.current,
-      budgets,
-      options: gateOptions(settings.testbedMismatch),
-      ...(measured.confirmations ? { confirmations: measured.confirmations } : {}),
-      baselineInput: settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline',
-      ...(measured.baselineSource ? { baselineSource: measured.baselineSource } : {}),
-      currentSource: measured.currentSource,
-      ...(measured.confirmations ? { sameConfig: true } : {}),
-      ...(measured.skippedFiles ? { skippedFiles: measured.skippedFiles } : {}),
-      ...(measured.driftRuns ? { driftRuns: measured.driftRuns } : {}),
-    }),
-  );
-  log.info(`verdict: ${report.verdict}`);
-  return report;
+/** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */
+function sayBaseline(chosen: BaselineRead | undefined, log: ActionLog): void {
+  if (!chosen) log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
+  else if (chosen.results.benchmarks.length === 0) log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
 }
 
 /** Reports on disk and in the job summary, the outputs, and what each mode adds — all before any API call. */
-async function publishReports(settings: Settings, report: GateReport, current: ResultSet, config: PerfGateConfig | null, pr: PullRequestFacts | null, deps: ActionDeps): Promise<void> {
+async function publishReports(settings: Settings, outcome: RunOutcome, config: PerfGateConfig | null, pr: PullRequestFacts | null, deps: ActionDeps): Promise<void> {
   const { log } = deps;
+  const { report, current } = outcome;
   // The summary first: whatever the disk under output-dir does, the report reaches the job.
   await log.appendSummary(jobSummary(report, settings.gateName));
   const files = writeRunFilesOrSay(settings, report, current, log);
@@ -270,10 +205,11 @@ async function publishReports(settings: Settings, report: GateReport, current: R
     }
   }
   if (settings.mode === 'main') {
-    if (config) {
-      const stored = await recordBaseline(storeOf(config, deps.now().toISOString(), { start: { mergeBaseWith: 'HEAD' }, appends: true, ...dataBranchAuth(settings) }), current, null);
-      log.info(`baseline written to ${stored}`);
-      log.setOutput('baseline-file', stored);
+    if (outcome.stored !== null) {
+      // The store was checked before measuring; a failure now is raised after the reports are out.
+      if ('error' in outcome.stored) throw outcome.stored.error;
+      log.info(`baseline written to ${outcome.stored.at}`);
+      log.setOutput('baseline-file', outcome.stored.at);
     } else {
       log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? 'the job summary'}`);
     }
@@ -287,70 +223,6 @@ async function publishReports(settings: Settings, report: GateReport, current: R
     await log.appendSummary(release.summary);
     log.setOutput('release-report', release.path);
   }
-}
-
-/**
- * mode main with a history: the change points of the last runs that are
- * regressions beyond the budgets' tolerance, in the job summary (and the
- * `alerts` output). Reads the history the run was just appended to.
- */
-async function watchMain(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, current: ResultSet, deps: ActionDeps): Promise<MainAlerts | null> {
-  if (settings.alert === 'off' || !config?.history) return null;
-  const testbed = current.testbed?.id;
-  if (!testbed) {
-    deps.log.warning('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
-    return null;
-  }
-  return deps.log.group('perf-gate: watch main', async () => {
-    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false, dataBranchAuth(settings).auth);
-    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
-    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
-    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
-    deps.log.setOutput('alerts', String(found.alerts.length));
-    return found;
-  });
-}
-
-function alertLinks(settings: Settings): { repositoryUrl: string | null } {
-  return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
-}
-
-/** `alert: issue`: one issue per alert, and with `alert-bisect` each new one bisected. A failure is a warning; the run is already stored. */
-async function fileAlerts(settings: Settings, alerts: MainAlerts, config: PerfGateConfig | null, budgets: Budgets, deps: ActionDeps): Promise<void> {
-  const { github, log } = deps;
-  if (!github) {
-    log.warning('perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary');
-    return;
-  }
-  let created: AlertIssueOutcome['created'];
-  try {
-    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
-    const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
-    log.info(['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '));
-    created = outcome.created;
-  } catch (error) {
-    log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
-    return;
-  }
-  if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
-}
-
-/** `alert-bisect`: the commit of each newly opened alert, on its issue and in the job summary. */
-async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['created'], alerts: MainAlerts, config: PerfGateConfig, budgets: Budgets, github: GitHubApi, deps: ActionDeps): Promise<void> {
-  await deps.log.group('perf-gate: bisect the new alerts', async () => {
-    const bisects = await bisectNewAlerts(created, alerts, {
-      config, budgets, outDir: join(settings.outputDir, 'bisect'), env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
-    });
-    for (const b of bisects) {
-      if ('error' in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
-      else await deps.log.appendSummary(bisectMarkdown(b.report));
-    }
-    try {
-      await commentBisects(github, repoRef(settings), bisects);
-    } catch (error) {
-      deps.log.warning(`perf-gate: could not comment the bisect on the alert issues (${(error as Error).message}); it is in the job summary`);
-    }
-  });
 }
 
 /**
@@ -462,13 +334,4 @@ export function stepFails(report: GateReport, failOn: Settings['failOn']): boole
 export function checkConclusion(report: GateReport, settings: Pick<Settings, 'mode' | 'failOn'>): 'success' | 'failure' | 'neutral' {
   if (report.verdict === 'pass') return settings.mode === 'report' ? 'neutral' : 'success';
   return settings.failOn === 'never' ? 'neutral' : 'failure';
-}
-
-/**
- * The github-token for a data branch's fetch and push, handed to those git
- * processes alone: the checkout keeps no credentials (persist-credentials:
- * false), so the benchmarks never find a token in .git/config.
- */
-function dataBranchAuth(settings: Settings): { auth?: { token: string; serverUrl: string } } {
-  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }

@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../model/index.js';
 import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
+import type { RepoRef } from '../github/client.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report';
 export type FailOn = 'fail' | 'warn' | 'never';
@@ -248,4 +249,20 @@ export function suiteEnvironment(env: Readonly<Record<string, string | undefined
     out[key] = value;
   }
   return out;
+}
+
+/** The repository the action talks to, from GITHUB_REPOSITORY. */
+export function repoRef(settings: Settings): RepoRef {
+  const [owner, repo] = settings.github.repository.split('/');
+  if (!owner || !repo) throw new InputError('GITHUB_REPOSITORY', 'is not set; the action needs owner/name to talk to GitHub');
+  return { owner, repo };
+}
+
+/**
+ * The github-token for a data branch's fetch and push, handed to those git
+ * processes alone: the checkout keeps no credentials (persist-credentials:
+ * false), so the benchmarks never find a token in .git/config.
+ */
+export function dataBranchAuth(settings: Settings): { auth?: { token: string; serverUrl: string } } {
+  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }

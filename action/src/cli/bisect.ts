@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { defaultDeps, EXIT, prepareOutputPaths, readBudgets, readConfig, UsageError, withInterruptCleanup, type Command, type RunDeps } from '../pipeline/index.js';
 import { bisect, bisectMarkdown, bisectText, type BisectReport } from '../pipeline/bisect.js';
-import { writeOutputFile } from '../pipeline/publish.js';
+import { writeOutputFile } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate bisect --good REF --bad REF --benchmark ID [--metric NAME]

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import {
-  conventionalBudgets, defaultBaseBranch, defaultDeps, gate, gateOptions, historyStoreAt, prepareOutputs, publishToTerminal, readBaseline, readBudgets, readResultFiles, UsageError,
-  verdictExit, type Command,
+  conventionalBudgets, defaultDeps, gateOptions, historyStart, historyStoreAt, prepareOutputs, publishToTerminal, readBudgets, runGate, UsageError, verdictExit, type Command,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -49,26 +48,26 @@ export const compareCommand: Command = {
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
-    const budgets = readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd);
-    const current = readResultFiles(flags.current, read);
     const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
     const store = history === undefined ? null : historyStoreAt({
       location: { folder: history },
       repo: ctx.cwd,
-      start: flags.base !== undefined ? { base: flags.base } : { mergeBaseWith: await defaultBaseBranch(ctx.cwd) },
+      start: await historyStart(ctx.cwd, { ...(flags.base !== undefined ? { base: flags.base } : {}) }),
       onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
     });
-    // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
-    const testbed = flags.testbed ?? current.results.testbed?.id ?? defaultDeps().testbed(ctx.env)?.id;
-    const query = { ...(current.results.commit ? { commit: current.results.commit } : {}), ...(testbed ? { testbed } : {}) };
-    const baseline = await readBaseline({ paths: flags.baseline ?? [], store, query, suites: null, read });
-    if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
-    const report = gate({ baseline: baseline?.results, current: current.results, budgets, options: gateOptions(mismatch), baselineInput: history ? '--history' : '--baseline',
-      ...(baseline ? { baselineSource: `--baseline ${baseline.source}` } : {}),
-      currentSource: `--current ${flags.current.join(' ')}`,
-      skippedFiles: [...current.skipped, ...(baseline?.skipped ?? [])],
-      ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
-    });
+    const { report } = await runGate(
+      {
+        current: { files: flags.current, read },
+        // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
+        baseline: { paths: flags.baseline ?? [], store, read, query: { ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}), machineTestbed: true } },
+        budgets: readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd),
+        options: gateOptions(mismatch),
+        labels: { baselineInput: history ? '--history' : '--baseline', ...(history ? {} : { baselineSource: (source: string) => `--baseline ${source}` }), current: `--current ${flags.current.join(' ')}` },
+        record: null,
+      },
+      { env: ctx.env, write: ctx.stdout, now: ctx.now, deps: defaultDeps(), cleanups: [] },
+      { onBaseline: (baseline) => { if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`); } },
+    );
     publishToTerminal(report, outputs, ctx);
     return verdictExit(report);
   },

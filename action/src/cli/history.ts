@@ -6,7 +6,7 @@ import {
 import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf, parseQuantity } from '../model/index.js';
 import { compactHistory, printSkipped, removeFromHistory, verifyHistory } from './history-maintenance.js';
 import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history-changes.js';
-import { takesStdout, writeOutputFile } from '../pipeline/publish.js';
+import { takesStdout, writeOutputFile } from '../pipeline/index.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate history add [--history DIR] [--commit SHA] [--testbed ID] PATH...

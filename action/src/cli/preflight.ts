@@ -40,6 +40,7 @@ export const preflightCommand: Command = {
       level,
       options: { aslr },
       probe: flags['no-probe'] ? false : { ...DEFAULT_PROBE_OPTIONS, durationMs },
+      env: ctx.env,
       ...(ctx.env.RUNNER_NAME ? { runner: ctx.env.RUNNER_NAME } : {}),
     });
     ctx.stdout(preflightText(report));

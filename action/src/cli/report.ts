@@ -1,7 +1,7 @@
 import {
   conventionalBudgets, EXIT, historyLocation, openHistoryAt, prepareOutputPaths, readBudgets, readConfig, readConfigIfPresent, UsageError, type Command,
 } from '../pipeline/index.js';
-import { writeReleaseOutputs, releaseTerminalText } from '../pipeline/publish.js';
+import { releaseTerminalText, terminalColor, writeReleaseOutputs } from '../pipeline/index.js';
 import { releaseFromHistory } from '../pipeline/release-report.js';
 import { repositoryWebUrl } from '../pipeline/repository-url.js';
 import { parseFlagsAndWords } from './args.js';
@@ -75,7 +75,7 @@ export const reportCommand: Command = {
     const outputs = { ...(flags.out !== undefined ? { out: flags.out } : {}), ...(flags.json !== undefined ? { json: flags.json } : {}), ...(flags.markdown !== undefined ? { markdown: flags.markdown } : {}) };
     const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path) => path !== '-');
     if (written.length > 0) say(`perf-gate: wrote ${written.join(', ')}\n`);
-    if (!toStdout) ctx.stdout(releaseTerminalText(release.model, ctx));
+    if (!toStdout) ctx.stdout(releaseTerminalText(release.model, terminalColor(ctx.env)));
     return release.model.verdict === 'go' ? EXIT.pass : EXIT.fail;
   },
 };

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import {
-  configuredStore, DEFAULT_GATE_OPTIONS, defaultBaseBranch, defaultDeps, gate, historyLocationOf, historyStoreAt, measureAb, measuredRun, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBaseline, readBudgets,
-  readConfig, recordBaseline, runConfiguredSuites, shardSuites, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
+  configuredStore, DEFAULT_GATE_OPTIONS, defaultDeps, historyLocationOf, historyStart, historyStoreAt, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBudgets,
+  readConfig, runGate, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -62,7 +62,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const historyName = history === null ? null : 'folder' in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
       if (flags.base !== undefined && history === null) throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
       if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
-      const start = flags.base !== undefined ? { base: flags.base } : mode === 'release' ? { release: true as const } : { mergeBaseWith: await defaultBaseBranch(config.dir) };
+      const start = await historyStart(config.dir, { ...(flags.base !== undefined ? { base: flags.base } : {}), release: mode === 'release' });
       const store = history !== null
         ? historyStoreAt({
           location: history.location, repo: config.dir, start, appends: mode === 'main',
@@ -70,41 +70,37 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
           onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
         })
         : configuredStore(config, created);
-      if (mode === 'main') await store.checkWritable();
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
-      const write = (t: string): void => ctx.stdout(t);
-
-      if (flags.ab !== undefined) {
-        const ref = flags.ab;
-        return withInterruptCleanup(deps.spawner, async (cleanups) => {
-          const ab = await measureAb({ ref, config, shard, outDir, budgets, cwd: ctx.cwd, env: ctx.env, write, now: () => ctx.now(), deps, cleanups });
-          const report = gate({ baseline: ab.base, current: ab.head, budgets, confirmations: ab.confirmations, baselineInput: '--baseline', currentSource: `this run of ${config.file}`, sameConfig: true });
-          publishToTerminal(report, outputs, ctx);
-          return verdictExit(report);
-        });
-      }
-
-      // A shard compares only its own suites: the other shards' benchmarks are not missing, they run elsewhere.
-      const baseline = await readBaseline({
-        paths: flags.baseline ?? [],
-        store,
-        query: measuredRun(config, ctx.env, deps),
-        suites: shard ? shardSuites(config, shard) : null,
-        read: { cwd: ctx.cwd, created },
-      });
-      if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
-      const current = await withInterruptCleanup(deps.spawner, () =>
-        runConfiguredSuites({ config, shard, outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write, now: () => ctx.now(), deps }),
+      const read = { cwd: ctx.cwd, created };
+      const outcome = await withInterruptCleanup(deps.spawner, (cleanups) =>
+        runGate(
+          {
+            current: flags.ab !== undefined ? { interleaved: config, ref: flags.ab, shard, outDir } : { suites: config, shard, outDir },
+            baseline: flags.ab !== undefined ? null : { paths: flags.baseline ?? [], store, read },
+            budgets,
+            options: DEFAULT_GATE_OPTIONS,
+            labels: {
+              baselineInput: flags.baseline || flags.ab !== undefined ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
+              current: `this run of ${config.file}`,
+            },
+            record: mode === 'main' ? { store, shard } : null,
+          },
+          {
+            env: ctx.env, write: (t) => ctx.stdout(t), now: () => ctx.now(), deps, cleanups,
+            // In an Actions `run:` step a warning is an annotation; this face may say so, nothing below it does.
+            warn: (t) => ctx.stdout(`${ctx.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}${t}\n`),
+          },
+          // The baseline the history chose is named before the suites run (their output follows).
+          { onBaseline: (baseline) => { if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`); } },
+        ),
       );
-      const report = gate({ baseline: baseline?.results, current, budgets, options: DEFAULT_GATE_OPTIONS, baselineInput: flags.baseline ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
-        ...(baseline ? { baselineSource: baseline.source } : {}),
-        currentSource: `this run of ${config.file}`,
-        ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
-      });
-      publishToTerminal(report, outputs, ctx);
-      if (mode === 'main') ctx.stdout(`perf-gate: baseline written to ${await recordBaseline(store, current, shard)}\n`);
-      return verdictExit(report);
+      publishToTerminal(outcome.report, outputs, ctx);
+      if (outcome.stored !== null) {
+        if ('error' in outcome.stored) throw outcome.stored.error;
+        ctx.stdout(`perf-gate: baseline written to ${outcome.stored.at}\n`);
+      }
+      return verdictExit(outcome.report);
     },
   };
 }

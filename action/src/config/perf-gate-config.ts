@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError, paramEnvName, parseQuantity, quotedPlaceholders, type Direction } from '../model/index.js';
+import { InputError, paramEnvName, parseQuantity, quotedPlaceholders, type DerivedMetricConfig, type Direction } from '../model/index.js';
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
 import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
 
@@ -91,19 +91,7 @@ export const DEFAULT_COMMAND_WARMUP = 1;
 export const DEFAULT_COUNT_REPEAT = 3;
 
 /** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
-export interface DerivedMetricConfig {
-  name: string;
-  /** Arithmetic over metric names, e.g. "10000 / time". */
-  expr: string;
-  /** Unit of the result, or null to leave it to the evaluator. */
-  unit: string | null;
-  /** Overrides direction, or null to take it from the name and unit. */
-  direction: Direction | null;
-  /** Glob on benchmark ids it applies to, or null for all. */
-  benchmarks: string | null;
-  /** Where it was declared ("perf-gate.yml:12"), for error messages. */
-  source: string;
-}
+export type { DerivedMetricConfig } from '../model/index.js';
 
 export interface PerfGateConfig {
   /** The config file as given (for messages). */

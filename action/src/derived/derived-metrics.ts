@@ -1,5 +1,4 @@
-import type { DerivedMetricConfig } from '../config/perf-gate-config.js';
-import { compileGlob, InputError, metricTraits, type BenchmarkResult, type Glob, type Direction, type Metric } from '../model/index.js';
+import { compileGlob, InputError, metricTraits, type BenchmarkResult, type DerivedMetricConfig, type Direction, type Glob, type Metric } from '../model/index.js';
 import { describe } from '../stats/index.js';
 import { evaluate, ExpressionError, metricsOf, parseExpression, type Expr } from './expression.js';
 

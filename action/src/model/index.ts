@@ -15,6 +15,7 @@ export * from './metrics.js';
 export * from './units.js';
 export * from './budgets.js';
 export * from './glob.js';
+export * from './derived-metric.js';
 export * from './row.js';
 export * from './bmf-measures.js';
 export * from './command-template.js';

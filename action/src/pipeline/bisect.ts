@@ -21,7 +21,7 @@ import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '
 import { gate } from './gate.js';
 import { measureAbBetween } from './measure.js';
 import type { RunDeps } from './run-deps.js';
-import { realpathOrSelf } from './real-path.js';
+import { realpathOrSelf } from '../store/index.js';
 
 export { BISECT_SCHEMA, commitsMeasured, type BisectReport, type BisectOutcome, type BisectStep } from '../gate/bisect-steps.js';
 export { bisectMarkdown, bisectText } from '../report/bisect.js';

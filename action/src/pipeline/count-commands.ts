@@ -10,7 +10,7 @@ import { InputError, newResultSet, type ResultSet, type Testbed } from '../model
 import { countedBenchmark } from '../runner/counted-rows.js';
 import { cachegrindTool } from '../runner/cachegrind-tool.js';
 import { countCommands, type CounterOptions } from '../runner/counter.js';
-import { writeOutputFile } from './publish.js';
+import { writeOutputFile } from './output-files.js';
 
 export interface CountOptions extends Omit<CounterOptions, 'workDir' | 'tool'> {
   /** ISO time written into the ResultSet. */

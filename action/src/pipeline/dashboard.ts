@@ -15,7 +15,7 @@ import { dashboardDataScript, DASHBOARD_FILES, renderDashboardHtml } from '../re
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
 import { DEFAULT_TAG_PATTERN, git, GitCommandError, inCommitOrder, type HistoryStore } from '../store/history/index.js';
 import { dashboardAssets } from './dashboard-assets.js';
-import { writeOutputFile } from './publish.js';
+import { writeOutputFile } from './output-files.js';
 
 export interface DashboardRequest {
   history: HistoryStore;

@@ -15,7 +15,7 @@ import { learnDrift, smallestDecidableChange } from '../gate/index.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
-import { historyLocationOf, type HistoryLocation } from './inputs.js';
+import { historyLocationOf, type HistoryLocation } from './stores.js';
 import type { RunDeps } from './run-deps.js';
 
 export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, parsePath, type HistoryEntry, type HistoryStore, type UnreadableFile } from '../store/history/index.js';

@@ -1,37 +1,54 @@
 /**
- * pipeline/ is the one home of a run, for both faces (cli/ and action/). In
- * the order it happens:
+ * pipeline/ is the one home of a run, for both faces (cli/ and action/).
+ * A face builds a RunPlan from its flags or inputs and hands it to runGate;
+ * every file here, in the order a run uses it:
  *
- *   preflight.ts  is this machine fit to measure on?
- *   inputs.ts     read perf-gate.yml, the budgets, given results, and the
- *                 baseline (named files, else the store's choice by commit
- *                 and testbed)
- *   measure.ts    run the suites (or A/B rounds), throttle check, derived metrics
- *   gate.ts       decide, once
- *   publish.ts    write the reports and render every text a face shows
- *   record.ts     on main: store the run as a future baseline
+ *   run-plan.ts        the run as data: where the current results and the
+ *                      baseline come from, the mode's store, the labels; the
+ *                      one RunContext; the one rule for a history's start
+ *   run.ts             runGate: check the store can take the run, read or
+ *                      measure, choose the baseline, gate once, record
+ *   output-paths.ts    every output path checked before any work starts
+ *   preflight.ts       is this machine fit to measure on?
+ *   inputs.ts          read perf-gate.yml, the budgets, given results, the
+ *                      baseline (named files, else the store's choice)
+ *   stores.ts          which store: the `baselines:` folder or the run
+ *                      history (folder or data branch), opened with the checks
+ *                      of store/write-policy.ts
+ *   output-parser.ts   a suite's harness output → benchmarks
+ *   measure.ts         run the suites (or A/B rounds), throttle check,
+ *                      derived metrics
+ *   gate.ts            decide, once (gate/)
+ *   output-files.ts    write the reports, the run's files, the release report
+ *   exit.ts            the exit statuses
  *
- * with history.ts (`perf-gate history`: open, record, find runs), exit.ts
- * (the exit statuses), command.ts (the shape of a subcommand),
- * run-deps.ts (processes and the machine, injectable) and output-parser.ts
- * (a suite's output → benchmarks). The CLI's tools around a run (convert.ts,
- * merge-shards.ts, time-commands.ts, count-commands.ts) reach the layers below through here too,
- * so cli/ and action/ import only pipeline/ (action/ also github/), and
- * model/ for types. pipeline/ never parses flags or inputs, and never
- * decides a verdict itself: gate/ does.
+ * Around a run: command.ts (the shape of a subcommand), run-deps.ts
+ * (processes and the machine, injectable); the history's commands
+ * (history.ts, history-changes.ts, main-alerts.ts, release-report.ts,
+ * dashboard.ts with dashboard-assets.ts, bisect.ts, repository-url.ts); and
+ * the CLI's tools (convert.ts, merge-shards.ts, time-commands.ts,
+ * count-commands.ts). cli/ and action/ import only pipeline/ (action/ also
+ * github/), and model/ for types. pipeline/ never parses flags or inputs,
+ * never prints workflow commands or reads process.env (the faces hand it
+ * their environment), and never decides a verdict itself: gate/ does.
  */
 export * from './exit.js';
 export * from './command.js';
 export * from './run-deps.js';
 export * from './preflight.js';
 export * from './inputs.js';
+export * from './stores.js';
 export * from './history.js';
 export * from './output-parser.js';
 export * from './measure.js';
 export * from './gate.js';
-export * from './publish.js';
-export * from './record.js';
+export * from './output-paths.js';
+export * from './output-files.js';
+export { checkRunSummary, checkRunTitle, commentMarkdown, FULL_REPORT_HINT, jobSummary, releaseTerminalText } from '../report/summaries.js';
+export { toAnnotations } from '../report/index.js';
 export * from './convert.js';
 export * from './merge-shards.js';
 export * from './time-commands.js';
 export * from './count-commands.js';
+export * from './run-plan.js';
+export * from './run.js';

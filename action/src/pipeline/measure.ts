@@ -23,7 +23,7 @@ import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
 import { defaultDeps, type RunDeps } from './run-deps.js';
-import { realpathOrSelf } from './real-path.js';
+import { realpathOrSelf } from '../store/index.js';
 
 export { parseShard, selectShard, type Shard } from '../runner/shard.js';
 export type { AbMeasurement } from '../runner/ab.js';
@@ -37,6 +37,8 @@ export interface RunSuitesOptions {
   expected: readonly BenchmarkResult[];
   env: NodeJS.ProcessEnv;
   write(text: string): void;
+  /** A warning about the run (the CPU throttled): the action makes it an annotation; default a line through `write`. */
+  warn?(text: string): void;
   now(): Date;
   deps?: RunDeps;
 }
@@ -93,7 +95,9 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   // The CPU slowing itself down mid-run looks exactly like a regression: say so next to the results.
   const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), 'the run') : undefined;
   if (throttled?.status === 'warn') {
-    options.write(`${options.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ''}\n`);
+    const text = `perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ''}`;
+    if (options.warn) options.warn(text);
+    else options.write(`${text}\n`);
   }
   const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
   for (const warning of derived.warnings) options.write(`perf-gate: warning: ${warning}\n`);

@@ -18,6 +18,8 @@ export interface MachineCheck {
   probe: PreflightRun['probe'];
   /** The runner's name for the testbed ($RUNNER_NAME). */
   runner?: string;
+  /** The environment perf is asked under (PATH); the faces hand theirs down, nothing here reads process.env. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Whether the checks read this machine (root "/"): only then is perf asked what it can count. */
@@ -31,11 +33,11 @@ export function checkMachine(check: MachineCheck): PreflightReport {
     ...(check.options ? { options: check.options } : {}),
     probe: check.probe,
     ...(check.runner ? { runner: check.runner } : {}),
-    ...(isThisMachine(check.root) ? { perfCounters: probePerfCounters(process.env) } : {}),
+    ...(isThisMachine(check.root) ? { perfCounters: probePerfCounters(check.env) } : {}),
   });
 }
 
 /** The check before a measuring run: this machine, with the default noise probe. */
-export function checkRunner(level: PreflightRun['level'], runner: string | undefined): PreflightReport {
-  return checkMachine({ level, root: '/', probe: DEFAULT_PROBE_OPTIONS, ...(runner ? { runner } : {}) });
+export function checkRunner(level: PreflightRun['level'], runner: string | undefined, env: NodeJS.ProcessEnv): PreflightReport {
+  return checkMachine({ level, root: '/', probe: DEFAULT_PROBE_OPTIONS, env, ...(runner ? { runner } : {}) });
 }

@@ -17,7 +17,7 @@ import {
 } from '../store/history/index.js';
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
 import { gate, gateOptions } from './gate.js';
-import { historyLocationOf, openHistoryAt } from './inputs.js';
+import { historyLocationOf, openHistoryAt } from './stores.js';
 
 export { RELEASE_SCHEMA, type ReleaseModel } from '../gate/release-model.js';
 

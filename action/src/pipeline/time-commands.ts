@@ -3,7 +3,7 @@
  * fallback), its JSON written atomically.
  */
 import { timeCommands, type TimerOptions, type TimerResult } from '../runner/timer.js';
-import { writeOutputFile } from './publish.js';
+import { writeOutputFile } from './output-files.js';
 
 export type { TimerOptions, TimerResult } from '../runner/timer.js';
 

@@ -11,3 +11,4 @@ export * from './folder-store.js';
 export * from './result-set-file.js';
 export * from './bmf.js';
 export * from './merge.js';
+export * from './write-policy.js';

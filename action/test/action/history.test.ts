@@ -1,7 +1,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
@@ -108,4 +108,17 @@ test('a main run appending while a pull request reads: both finish as they would
   assert.equal(after.length, before.length + 1, `one run added: ${after.join(', ')}`);
   assert.ok(before.every((f) => after.includes(f)), 'no run was lost');
   assert.ok(after.some((f) => f.includes(main2)), `the new run is under commit ${main2}: ${after.join(', ')}`);
+});
+
+test('mode main whose data branch cannot be written stops before any suite runs, naming the remote', async () => {
+  const other = join(root, 'unreachable');
+  git(root, 'clone', '-q', remote, other);
+  git(other, 'remote', 'set-url', 'origin', join(root, 'no-such-remote.git'));
+  const marker = join(root, 'suite-ran');
+  writeFileSync(join(other, 'perf-gate.yml'), `version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: touch '${marker}'; cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n`);
+  writeFileSync(join(other, 'measured.json'), JSON.stringify(resultSet(mainSha, { a: 0.01, b: 0.02 })));
+  const run = await runAction(actionPath, scenario('push', { ref: 'refs/heads/main' }, mainSha, 'refs/heads/main', other), { mode: 'main', 'fail-on': 'never' });
+  assert.equal(run.outcome, 'failure');
+  assert.match(JSON.stringify(run.annotations), /the data branch perf-gate-data cannot be written: the remote \\"origin\\" of .* does not answer/);
+  assert.equal(existsSync(marker), false, 'no suite ran');
 });

@@ -30,7 +30,7 @@ test('a full disk: exit 2 naming --json and "no space left", the previous report
     fillUp(disk); // the report of two benchmarks needs a few KB
     const r = await runCli(['compare', '--current', 'current.json', '--json', join(disk, 'report.json')], work);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /--json ".*report\.json": cannot write the report: no space left on the device/);
+    assert.match(r.stderr, /--json ".*report\.json": cannot write the file: no space left on the device/);
     assert.doesNotMatch(r.stderr, /internal error/);
     assert.equal(readFileSync(join(disk, 'report.json'), 'utf8'), PREVIOUS);
     assert.deepEqual(leftovers(disk), []);

@@ -1,0 +1,79 @@
+/**
+ * The action's watch over main (`mode: main` with `alert:`): the change points
+ * of the history the run was just appended to, in the job summary; with
+ * `alert: issue` one issue per new regression; with `alert-bisect` each new
+ * one bisected. A failure to reach GitHub is a warning: the run is stored.
+ */
+import { join } from 'node:path';
+import type { ResultSet } from '../model/index.js';
+import { historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
+import { bisectNewAlerts, commentBisects, fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type AlertIssueOutcome, type MainAlerts } from '../pipeline/main-alerts.js';
+import { bisectMarkdown } from '../pipeline/bisect.js';
+import type { GitHubApi } from '../github/client.js';
+import type { ActionDeps } from './run-action.js';
+import { dataBranchAuth, repoRef, type Settings } from './settings.js';
+
+/**
+ * mode main with a history: the change points of the last runs that are
+ * regressions beyond the budgets' tolerance, in the job summary (and the
+ * `alerts` output). Reads the history the run was just appended to.
+ */
+export async function watchMain(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, current: ResultSet, deps: ActionDeps): Promise<MainAlerts | null> {
+  if (settings.alert === 'off' || !config?.history) return null;
+  const testbed = current.testbed?.id;
+  if (!testbed) {
+    deps.log.warning('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
+    return null;
+  }
+  return deps.log.group('perf-gate: watch main', async () => {
+    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false, dataBranchAuth(settings).auth);
+    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
+    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
+    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
+    deps.log.setOutput('alerts', String(found.alerts.length));
+    return found;
+  });
+}
+
+function alertLinks(settings: Settings): { repositoryUrl: string | null } {
+  return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
+}
+
+/** `alert: issue`: one issue per alert, and with `alert-bisect` each new one bisected. A failure is a warning; the run is already stored. */
+export async function fileAlerts(settings: Settings, alerts: MainAlerts, config: PerfGateConfig | null, budgets: Budgets, deps: ActionDeps): Promise<void> {
+  const { github, log } = deps;
+  if (!github) {
+    log.warning('perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary');
+    return;
+  }
+  let created: AlertIssueOutcome['created'];
+  try {
+    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
+    const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
+    log.info(['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '));
+    created = outcome.created;
+  } catch (error) {
+    log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
+    return;
+  }
+  if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
+}
+
+/** `alert-bisect`: the commit of each newly opened alert, on its issue and in the job summary. */
+async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['created'], alerts: MainAlerts, config: PerfGateConfig, budgets: Budgets, github: GitHubApi, deps: ActionDeps): Promise<void> {
+  await deps.log.group('perf-gate: bisect the new alerts', async () => {
+    const bisects = await bisectNewAlerts(created, alerts, {
+      config, budgets, outDir: join(settings.outputDir, 'bisect'), env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
+    });
+    for (const b of bisects) {
+      if ('error' in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
+      else await deps.log.appendSummary(bisectMarkdown(b.report));
+    }
+    try {
+      await commentBisects(github, repoRef(settings), bisects);
+    } catch (error) {
+      deps.log.warning(`perf-gate: could not comment the bisect on the alert issues (${(error as Error).message}); it is in the job summary`);
+    }
+  });
+}
+

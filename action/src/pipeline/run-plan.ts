@@ -1,0 +1,100 @@
+/**
+ * A run as data: what the faces (cli/, action/) build from their flags or
+ * inputs, and what pipeline/run.ts carries out. A face decides where the
+ * current results and the baseline come from, the mode's store and the
+ * labels its user knows (a flag, an action input); the order of the steps,
+ * the one gate call and the one writability check are the pipeline's.
+ */
+import type { PerfGateConfig } from '../config/perf-gate-config.js';
+import type { GateOptions, GateReport } from '../gate/index.js';
+import type { Budgets, ResultSet } from '../model/index.js';
+import type { Shard } from '../runner/shard.js';
+import type { BaselineStore } from '../store/index.js';
+import type { BaselineRead, ReadOptions } from './inputs.js';
+import { defaultBaseBranch, type HistoryStart } from './stores.js';
+import type { RunDeps } from './run-deps.js';
+
+/** Where the current results come from. */
+export type CurrentFrom =
+  /** The config's suites, run now (this shard's share). */
+  | { suites: PerfGateConfig; shard: Shard | null; outDir: string }
+  /** The config's suites, interleaved with `ref` checked out in a worktree: the run measures its own baseline. */
+  | { interleaved: PerfGateConfig; ref: string; shard: Shard | null; outDir: string }
+  /** Harness files, folders of them, or ResultSets; `stamp` fills a commit or ref they do not name. */
+  | { files: readonly string[]; read: ReadOptions; stamp?: { commit?: string; ref?: string } }
+  /** Results already read and checked (the two-stage artifact). */
+  | { results: ResultSet };
+
+/** Where the baseline comes from: the named files, else the store's choice for the run's commit and testbed. */
+export interface BaselineFrom {
+  /** Files named by a flag or an input; empty: ask the store. */
+  paths: readonly string[];
+  /** The input that named the paths, blamed when one does not exist; absent: the reader's own message. */
+  input?: string;
+  store: BaselineStore | null;
+  /** How named paths are read (relative to the face's working directory). */
+  read: ReadOptions;
+  /** For choosing from the store, beside the run's own commit and testbed: an explicit testbed, a commit, and whether this machine's testbed is the fallback. */
+  query?: { testbed?: string; commit?: string; machineTestbed?: boolean };
+  /** A baseline with no benchmarks is not gated against (the outcome still holds it, so the face can say so); only the budgets decide. */
+  emptyIsNone?: boolean;
+}
+
+/** The words the report uses for each side: the flag or input its user gave. */
+export interface RunLabels {
+  /** The flag or input that named the baseline, blamed when a testbed mismatch is refused ("--baseline", "the history …"). */
+  baselineInput: string;
+  /** How a baseline's source is named when the ids do not match; default: as the store or the paths say. */
+  baselineSource?: (source: string) => string;
+  /** Where the current results came from ("--current a.json", "this run of perf-gate.yml"). */
+  current: string;
+}
+
+export interface RunPlan {
+  current: CurrentFrom;
+  /** Null when the run measures its own baseline (interleaved) or has none. */
+  baseline: BaselineFrom | null;
+  budgets: Budgets;
+  options: GateOptions;
+  labels: RunLabels;
+  /** Mode main: the store this run is recorded in. Its writability is checked before anything is measured. */
+  record: { store: BaselineStore; shard: Shard | null } | null;
+}
+
+/** The outside world of one run: one shape for every face and step. */
+export interface RunContext {
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  /** A warning the face shows its own way (the action: an annotation); default a line through `write`. */
+  warn?(text: string): void;
+  now(): Date;
+  deps: RunDeps;
+  /** Run if the process is interrupted (the A/B worktree). */
+  cleanups: Array<() => void>;
+}
+
+/** What a face may say while the run happens (before the suites' own output). */
+export interface RunEvents {
+  /** The baseline was chosen (undefined: none); called before anything is measured. */
+  onBaseline?(baseline: BaselineRead | undefined): void;
+}
+
+export interface RunOutcome {
+  report: GateReport;
+  /** The baseline as read (its source, the skipped files, the history's drift window); undefined when there was none. */
+  baseline: BaselineRead | undefined;
+  current: ResultSet;
+  /** Where mode main stored the run, or why it could not (an InputError, thrown by the face once the reports are out). */
+  stored: { at: string } | { error: Error } | null;
+}
+
+/**
+ * The one rule for where a history's search starts: an explicit `--base`,
+ * else the previous release tag for a release, else the merge base with the
+ * pull request's base commit, else with the repository's default branch.
+ */
+export async function historyStart(repo: string, choice: { base?: string; release?: boolean; mergeBaseWith?: string }): Promise<HistoryStart> {
+  if (choice.base !== undefined) return { base: choice.base };
+  if (choice.release) return { release: true };
+  return { mergeBaseWith: choice.mergeBaseWith ?? (await defaultBaseBranch(repo)) };
+}

@@ -1,0 +1,94 @@
+/**
+ * One run, composed once, for every face: check that the store can take the
+ * run (mode main) before anything is measured, read or measure the current
+ * results and choose their baseline, decide with the gate, and record the
+ * run. The faces only build the plan (run-plan.ts) and turn the outcome into
+ * exit status, files and GitHub calls.
+ */
+import type { BaselineQuery } from '../store/index.js';
+import type { ResultSet } from '../model/index.js';
+import { gate } from './gate.js';
+import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
+import { measureAb, measuredRun, runConfiguredSuites, shardSuites } from './measure.js';
+import type { BaselineFrom, CurrentFrom, RunContext, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
+import type { SkippedFile } from '../gate/index.js';
+
+export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
+  // A store that cannot take the run is found out before minutes of measuring, not after.
+  if (plan.record) await plan.record.store.checkWritable();
+  const current = plan.current;
+  if ('interleaved' in current) return interleaved(plan, current, ctx);
+
+  // Given results are read first: the store chooses their baseline by the commit and testbed they name.
+  const given = 'files' in current ? readGiven(current) : 'results' in current ? { results: current.results, skipped: [] } : null;
+  const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), 'suites' in current ? current : null) : undefined;
+  const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? undefined : chosen;
+  events.onBaseline?.(chosen);
+  const measured = 'suites' in current
+    ? await runConfiguredSuites({ config: current.suites, shard: current.shard, outDir: current.outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write: ctx.write, ...(ctx.warn ? { warn: ctx.warn } : {}), now: ctx.now, deps: ctx.deps })
+    : given!.results;
+  const skippedFiles: SkippedFile[] = [...(given?.skipped ?? []), ...(baseline?.skipped ?? [])];
+  const report = gate({
+    baseline: baseline?.results,
+    current: measured,
+    budgets: plan.budgets,
+    options: plan.options,
+    baselineInput: plan.labels.baselineInput,
+    ...(baseline ? { baselineSource: (plan.labels.baselineSource ?? ((s: string) => s))(baseline.source) } : {}),
+    currentSource: plan.labels.current,
+    ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
+    ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
+  });
+  return { report, baseline: chosen, current: measured, stored: await record(plan, measured) };
+}
+
+/** Base and head measured in alternating rounds: the run is its own baseline, decided paired. */
+async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interleaved: unknown }>, ctx: RunContext): Promise<RunOutcome> {
+  const ab = await measureAb({
+    ref: current.ref, config: current.interleaved, shard: current.shard, outDir: current.outDir, budgets: plan.budgets, cwd: current.interleaved.dir,
+    env: ctx.env, write: ctx.write, now: ctx.now, deps: ctx.deps, cleanups: ctx.cleanups,
+  });
+  const report = gate({
+    baseline: ab.base, current: ab.head, budgets: plan.budgets, options: plan.options, confirmations: ab.confirmations,
+    baselineInput: plan.labels.baselineInput, currentSource: plan.labels.current, sameConfig: true,
+  });
+  return { report, baseline: { results: ab.base, source: `${current.ref} (interleaved)` }, current: ab.head, stored: await record(plan, ab.head) };
+}
+
+function readGiven(current: Extract<CurrentFrom, { files: unknown }>): { results: ResultSet; skipped: SkippedFile[] } {
+  const read = readResultFiles(current.files, current.read);
+  const stamp = current.stamp ?? {};
+  const results = { ...read.results, ...(read.results.commit ?? stamp.commit ? { commit: read.results.commit ?? stamp.commit } : {}), ...(read.results.ref ?? stamp.ref ? { ref: read.results.ref ?? stamp.ref } : {}) };
+  return { results, skipped: read.skipped };
+}
+
+/** What the run about to be gated is, for the store: its commit and testbed. */
+function queryOf(plan: RunPlan, given: ResultSet | undefined, ctx: RunContext): BaselineQuery {
+  if ('suites' in plan.current) return measuredRun(plan.current.suites, ctx.env, ctx.deps);
+  const q = plan.baseline?.query ?? {};
+  const commit = q.commit ?? given?.commit;
+  const testbed = q.testbed ?? given?.testbed?.id ?? (q.machineTestbed ? ctx.deps.testbed(ctx.env)?.id : undefined);
+  return { ...(commit ? { commit } : {}), ...(testbed ? { testbed } : {}) };
+}
+
+/** The baseline of the run; a shard compares only its own suites (the others' benchmarks run elsewhere, they are not missing). */
+function chooseBaseline(from: BaselineFrom, query: BaselineQuery, measuring: Extract<CurrentFrom, { suites: unknown }> | null): Promise<BaselineRead | undefined> {
+  return readBaseline({
+    paths: from.paths,
+    ...(from.input !== undefined ? { input: from.input } : {}),
+    store: from.store,
+    query,
+    suites: measuring?.shard ? shardSuites(measuring.suites, measuring.shard) : null,
+    read: from.read,
+  });
+}
+
+/** Mode main: the run into its store; a failure is kept for the face to raise after the reports are out. */
+async function record(plan: RunPlan, results: ResultSet): Promise<RunOutcome['stored']> {
+  if (!plan.record) return null;
+  try {
+    return { at: await plan.record.store.record(results, { shard: plan.record.shard }) };
+  } catch (error) {
+    return { error: error as Error };
+  }
+}

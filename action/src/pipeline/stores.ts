@@ -1,0 +1,108 @@
+/**
+ * Which store a run's baseline comes from and its run goes to: the config's
+ * one-baseline `baselines:` folder, or its run history (a folder, or a data
+ * branch), opened with the checks store/write-policy.ts makes, and where a
+ * history's search for a baseline starts.
+ */
+import { resolve } from 'node:path';
+import { validateResultSet } from '../adapters/result-set.js';
+import type { HistorySetting, PerfGateConfig } from '../config/perf-gate-config.js';
+import type { ResultSet } from '../model/index.js';
+import { checkFolderWritable, checkRemoteReachable, folderStore, refuseRedirectedFolder, type BaselineStore } from '../store/index.js';
+import { historyBaselines } from '../store/history-baselines.js';
+import { folderHistory, gitBranchHistory, resolveCommit, symbolicRef, type BaselineFrom, type GitAuth, type HistoryStore } from '../store/history/index.js';
+import { readResults } from './inputs.js';
+
+/** Where a history store's baseline search starts (see store/history/baseline.ts). */
+export type HistoryStart = { base: string } | { release: true } | { mergeBaseWith: string };
+
+/** Where a run history lives: a folder (absolute, or relative to the repository), or a data branch of a git remote. */
+export type HistoryLocation = { folder: string } | { branch: string; remote: string };
+
+/** The location perf-gate.yml's `history:` names. */
+export function historyLocationOf(setting: HistorySetting): HistoryLocation {
+  return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder! };
+}
+
+/**
+ * The history at a location. A data branch is opened read-only unless this
+ * run appends (`appends`): a pull-request job never writes, so it needs no
+ * write token. Reads fetch only the branch tip (depth 1).
+ */
+export function openHistoryAt(location: HistoryLocation, repo: string, appends: boolean, auth?: GitAuth): HistoryStore {
+  const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);
+  if ('folder' in location) {
+    if (appends) refuseRedirectedFolder(repo, resolve(repo, location.folder), 'history.folder');
+    return folderHistory(resolve(repo, location.folder), validate);
+  }
+  return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends, ...(auth ? { auth } : {}) }, validate);
+}
+
+export interface HistoryStoreRequest {
+  location: HistoryLocation;
+  /** The project's repository: the commit graph the baseline is chosen on (and a data branch's local clone). */
+  repo: string;
+  start: HistoryStart;
+  /** This run appends to the history (mode main); otherwise a data branch is only read. */
+  appends?: boolean;
+  /** Runs the between-run drift is learned from; default 20. */
+  driftRuns?: number;
+  /** Told, in words, why the history holds no baseline for this run. */
+  onNoBaseline?(text: string): void;
+  /** A token for a data branch's fetch and push (the action's github-token), never written to .git/config. */
+  auth?: GitAuth;
+}
+
+/** The run history as the pipeline's BaselineStore (docs/history.md). */
+export function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
+  const { location, start } = request;
+  const history = openHistoryAt(location, request.repo, request.appends ?? false, request.auth);
+  const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
+  return historyBaselines({
+    history,
+    repo: request.repo,
+    from,
+    ...(request.driftRuns !== undefined ? { driftWindow: request.driftRuns } : {}),
+    ...(request.onNoBaseline ? { onNoBaseline: request.onNoBaseline } : {}),
+    checkWritable: () => ('folder' in location ? checkFolderWritable(resolve(request.repo, location.folder)) : checkRemoteReachable(request.repo, location)),
+  });
+}
+
+/**
+ * The branch a pull request's baseline is the merge base with: the remote's
+ * default branch when git knows it, else the first of origin/main,
+ * origin/master, main, master that exists; "HEAD" (the run's own commit) when
+ * none does.
+ */
+export async function defaultBaseBranch(repo: string): Promise<string> {
+  const remoteHead = await symbolicRef(repo, 'refs/remotes/origin/HEAD');
+  const candidates = [...(remoteHead ? [remoteHead.replace(/^refs\/remotes\//, '')] : []), 'origin/main', 'origin/master', 'main', 'master'];
+  for (const ref of candidates) if ((await resolveCommit(repo, ref)) !== undefined) return ref;
+  return 'HEAD';
+}
+
+/**
+ * The store a config's runs use: its run history when perf-gate.yml sets
+ * `history:` (the baseline chosen from `start`), else its `baselines:` folder.
+ */
+export function storeOf(config: PerfGateConfig, created: string, history: Omit<HistoryStoreRequest, 'location' | 'repo' | 'driftRuns'>): BaselineStore {
+  if (config.history === null) return configuredStore(config, created);
+  const driftRuns = config.history.driftRuns;
+  return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...(driftRuns !== null ? { driftRuns } : {}) });
+}
+
+/** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */
+export function configuredStore(config: PerfGateConfig, created: string): BaselineStore {
+  const store = folderStore({
+    dir: config.baselines,
+    read: (paths) => readResults(paths, { cwd: config.baselines, created }),
+    configuredIn: { file: config.file, key: 'baselines' },
+  });
+  const guarded = (): void => refuseRedirectedFolder(config.dir, config.baselines, 'baselines');
+  return {
+    ...store,
+    checkWritable: async () => (guarded(), store.checkWritable()),
+    record: async (results, part) => (guarded(), store.record(results, part)),
+  };
+}
+

@@ -37,9 +37,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../main/node_modules/ajv/dist/compile/codegen/code.js
+// node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -191,9 +191,9 @@ var require_code = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/scope.js
+// node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -336,9 +336,9 @@ var require_scope = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/index.js
+// node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -1056,9 +1056,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/util.js
+// node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "../main/node_modules/ajv/dist/compile/util.js"(exports2) {
+  "node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -1223,9 +1223,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/names.js
+// node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "../main/node_modules/ajv/dist/compile/names.js"(exports2) {
+  "node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -1262,9 +1262,9 @@ var require_names = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/errors.js
+// node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -1384,9 +1384,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
+// node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -1435,9 +1435,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/rules.js
+// node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -1466,9 +1466,9 @@ var require_rules = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/applicability.js
+// node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -1489,9 +1489,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/dataType.js
+// node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -1673,9 +1673,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/defaults.js
+// node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -1710,9 +1710,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/code.js
+// node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -1843,9 +1843,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/keyword.js
+// node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -1961,9 +1961,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/subschema.js
+// node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -2044,9 +2044,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-deep-equal/index.js
+// node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "../main/node_modules/fast-deep-equal/index.js"(exports2, module) {
+  "node_modules/fast-deep-equal/index.js"(exports2, module) {
     "use strict";
     module.exports = function equal(a, b) {
       if (a === b) return true;
@@ -2079,9 +2079,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/json-schema-traverse/index.js
+// node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "../main/node_modules/json-schema-traverse/index.js"(exports2, module) {
+  "node_modules/json-schema-traverse/index.js"(exports2, module) {
     "use strict";
     var traverse = module.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -2167,9 +2167,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/resolve.js
+// node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -2323,9 +2323,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/index.js
+// node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -2831,9 +2831,9 @@ var require_validate = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/validation_error.js
+// node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -2847,9 +2847,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/ref_error.js
+// node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -2864,9 +2864,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/index.js
+// node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "../main/node_modules/ajv/dist/compile/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -3088,9 +3088,9 @@ var require_compile = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/data.json
+// node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "../main/node_modules/ajv/dist/refs/data.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/data.json"(exports2, module) {
     module.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -3107,9 +3107,9 @@ var require_data = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/utils.js
+// node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "../main/node_modules/fast-uri/lib/utils.js"(exports2, module) {
+  "node_modules/fast-uri/lib/utils.js"(exports2, module) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -3641,9 +3641,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/schemes.js
+// node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "../main/node_modules/fast-uri/lib/schemes.js"(exports2, module) {
+  "node_modules/fast-uri/lib/schemes.js"(exports2, module) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -3852,9 +3852,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/index.js
+// node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "../main/node_modules/fast-uri/index.js"(exports2, module) {
+  "node_modules/fast-uri/index.js"(exports2, module) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -4282,9 +4282,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/uri.js
+// node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -4293,9 +4293,9 @@ var require_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/core.js
+// node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "../main/node_modules/ajv/dist/core.js"(exports2) {
+  "node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -4904,9 +4904,9 @@ var require_core = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/id.js
+// node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -4919,9 +4919,9 @@ var require_id = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
+// node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -5041,9 +5041,9 @@ var require_ref = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/index.js
+// node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -5062,9 +5062,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5094,9 +5094,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5122,9 +5122,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/ucs2length.js
+// node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str) {
@@ -5148,9 +5148,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5180,9 +5180,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
+// node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -5217,9 +5217,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5246,9 +5246,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
+// node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -5328,9 +5328,9 @@ var require_required = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5357,9 +5357,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/equal.js
+// node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -5368,9 +5368,9 @@ var require_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -5435,9 +5435,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
+// node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5464,9 +5464,9 @@ var require_const = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
+// node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5513,9 +5513,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
+// node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -5551,9 +5551,9 @@ var require_validation = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -5604,9 +5604,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
+// node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -5661,9 +5661,9 @@ var require_items = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -5678,9 +5678,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5713,9 +5713,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
+// node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5807,9 +5807,9 @@ var require_contains = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -5901,9 +5901,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5944,9 +5944,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6050,9 +6050,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
+// node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -6108,9 +6108,9 @@ var require_properties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6182,9 +6182,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
+// node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6213,9 +6213,9 @@ var require_not = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6230,9 +6230,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6288,9 +6288,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6315,9 +6315,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
+// node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6384,9 +6384,9 @@ var require_if = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6402,9 +6402,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
+// node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -6450,9 +6450,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
+// node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js
 var require_dynamicAnchor = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/dynamicAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicAnchor = void 0;
@@ -6485,9 +6485,9 @@ var require_dynamicAnchor = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
+// node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js
 var require_dynamicRef = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/dynamicRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.dynamicRef = void 0;
@@ -6531,9 +6531,9 @@ var require_dynamicRef = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
+// node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js
 var require_recursiveAnchor = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/recursiveAnchor.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -6552,9 +6552,9 @@ var require_recursiveAnchor = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
+// node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js
 var require_recursiveRef = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/recursiveRef.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicRef_1 = require_dynamicRef();
@@ -6567,9 +6567,9 @@ var require_recursiveRef = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/dynamic/index.js
+// node_modules/ajv/dist/vocabularies/dynamic/index.js
 var require_dynamic = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/dynamic/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dynamicAnchor_1 = require_dynamicAnchor();
@@ -6581,9 +6581,9 @@ var require_dynamic = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
+// node_modules/ajv/dist/vocabularies/validation/dependentRequired.js
 var require_dependentRequired = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/dependentRequired.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -6598,9 +6598,9 @@ var require_dependentRequired = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
+// node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js
 var require_dependentSchemas = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependentSchemas.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependencies_1 = require_dependencies();
@@ -6614,9 +6614,9 @@ var require_dependentSchemas = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js
+// node_modules/ajv/dist/vocabularies/validation/limitContains.js
 var require_limitContains = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitContains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6634,9 +6634,9 @@ var require_limitContains = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/next.js
+// node_modules/ajv/dist/vocabularies/next.js
 var require_next = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/next.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/next.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dependentRequired_1 = require_dependentRequired();
@@ -6647,9 +6647,9 @@ var require_next = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
+// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js
 var require_unevaluatedProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6713,9 +6713,9 @@ var require_unevaluatedProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
+// node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js
 var require_unevaluatedItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/unevaluatedItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6757,9 +6757,9 @@ var require_unevaluatedItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js
+// node_modules/ajv/dist/vocabularies/unevaluated/index.js
 var require_unevaluated = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/unevaluated/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var unevaluatedProperties_1 = require_unevaluatedProperties();
@@ -6769,9 +6769,9 @@ var require_unevaluated = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/format.js
+// node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6859,9 +6859,9 @@ var require_format = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/index.js
+// node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -6870,9 +6870,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/metadata.js
+// node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -6893,9 +6893,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/draft2020.js
+// node_modules/ajv/dist/vocabularies/draft2020.js
 var require_draft2020 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/draft2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -6921,9 +6921,9 @@ var require_draft2020 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
+// node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -6935,9 +6935,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
+// node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -7040,9 +7040,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
 var require_schema = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/schema",
@@ -7100,9 +7100,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json
 var require_applicator2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/applicator.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/applicator",
@@ -7153,9 +7153,9 @@ var require_applicator2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json
 var require_unevaluated2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/unevaluated.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/unevaluated",
@@ -7173,9 +7173,9 @@ var require_unevaluated2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json
 var require_content = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/content.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/content",
@@ -7194,9 +7194,9 @@ var require_content = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json
 var require_core3 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/core.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/core",
@@ -7250,9 +7250,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json
 var require_format_annotation = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/format-annotation.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/format-annotation",
@@ -7269,9 +7269,9 @@ var require_format_annotation = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json
 var require_meta_data = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/meta-data.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/meta-data",
@@ -7310,9 +7310,9 @@ var require_meta_data = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
+// node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json
 var require_validation2 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/meta/validation.json"(exports2, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $id: "https://json-schema.org/draft/2020-12/meta/validation",
@@ -7405,9 +7405,9 @@ var require_validation2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js
+// node_modules/ajv/dist/refs/json-schema-2020-12/index.js
 var require_json_schema_2020_12 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
+  "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var metaSchema = require_schema();
@@ -7440,9 +7440,9 @@ var require_json_schema_2020_12 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/2020.js
+// node_modules/ajv/dist/2020.js
 var require__ = __commonJS({
-  "../main/node_modules/ajv/dist/2020.js"(exports2, module) {
+  "node_modules/ajv/dist/2020.js"(exports2, module) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv2020 = void 0;
@@ -7517,18 +7517,18 @@ var require__ = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/define_property.js
+// node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports2, module) {
     "use strict";
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports2, module) {
     "use strict";
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
@@ -7543,18 +7543,18 @@ var require_has_define_property_support = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/builtin.js
+// node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports2, module) {
     "use strict";
     var defineProperty = Object.defineProperty;
     module.exports = defineProperty;
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports2, module) {
     "use strict";
     function isNumber(value) {
       return typeof value === "number";
@@ -7563,9 +7563,9 @@ var require_is_number = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports2, module) {
     "use strict";
     function startsWithMinus(str) {
       return str[0] === "-";
@@ -7598,9 +7598,9 @@ var require_zero_pad = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports2, module) {
     "use strict";
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
@@ -7673,9 +7673,9 @@ var require_format_integer = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports2, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -7684,9 +7684,9 @@ var require_is_string = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports2, module) {
     "use strict";
     var abs = Math.abs;
     var lowercase = String.prototype.toLowerCase;
@@ -7747,9 +7747,9 @@ var require_format_double = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports2, module) {
     "use strict";
     function spaces(n) {
       var out = "";
@@ -7771,9 +7771,9 @@ var require_space_pad = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports2, module) {
     "use strict";
     var formatInteger = require_format_integer();
     var isString = require_is_string();
@@ -7939,18 +7939,18 @@ var require_main = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main2 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports2, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse6(match) {
@@ -7997,18 +7997,18 @@ var require_main2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib2 = __commonJS({
-  "../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main2();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/is_string.js
+// node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/is_string.js"(exports2, module) {
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports2, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -8017,9 +8017,9 @@ var require_is_string2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/main.js
+// node_modules/@stdlib/string-format/lib/main.js
 var require_main3 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/string-format/lib/main.js"(exports2, module) {
     "use strict";
     var interpolate = require_lib();
     var tokenize2 = require_lib2();
@@ -8040,18 +8040,18 @@ var require_main3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/string-format/lib/index.js
+// node_modules/@stdlib/string-format/lib/index.js
 var require_lib3 = __commonJS({
-  "../main/node_modules/@stdlib/string-format/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/string-format/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main3();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js
+// node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports2, module) {
     "use strict";
     var format2 = require_lib3();
     var objectProtoype = Object.prototype;
@@ -8100,9 +8100,9 @@ var require_polyfill = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-property/lib/index.js
+// node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib4 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-property/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports2, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
@@ -8117,9 +8117,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main4 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports2, module) {
     "use strict";
     var defineProperty = require_lib4();
     function setNonEnumerableReadOnly(obj, prop, value) {
@@ -8134,18 +8134,18 @@ var require_main4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib5 = __commonJS({
-  "../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main4();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports2, module) {
     "use strict";
     function isnan(x2) {
       return x2 !== x2;
@@ -8154,54 +8154,54 @@ var require_main5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main5();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-floor/lib/main.js
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports2, module) {
     "use strict";
     var floor = Math.floor;
     module.exports = floor;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-floor/lib/index.js
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main6();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports2, module) {
     "use strict";
     var ceil = Math.ceil;
     module.exports = ceil;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main7();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports2, module) {
     "use strict";
     var floor = require_lib7();
     var ceil = require_lib8();
@@ -8215,35 +8215,35 @@ var require_main8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib9 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main8();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-ctor/lib/main.js
+// node_modules/@stdlib/number-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "../main/node_modules/@stdlib/number-ctor/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports2, module) {
     "use strict";
     module.exports = Number;
   }
 });
 
-// ../main/node_modules/@stdlib/number-ctor/lib/index.js
+// node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "../main/node_modules/@stdlib/number-ctor/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main9();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib11 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports2, module) {
     "use strict";
     var Number2 = require_lib10();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
@@ -8251,54 +8251,54 @@ var require_lib11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib12 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
     module.exports = FLOAT64_PINF;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib13 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
     module.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib14 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib15 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib16 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
     module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main10 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports2, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -8309,36 +8309,36 @@ var require_main10 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib17 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main10();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib18 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib19 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main11 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports2, module) {
     "use strict";
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -8347,18 +8347,18 @@ var require_main11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib20 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main11();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main12 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports2, module) {
     "use strict";
     var hasSymbols = require_lib20();
     var FLG = hasSymbols();
@@ -8369,27 +8369,27 @@ var require_main12 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib21 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main12();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/tostring.js
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports2, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports2, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = toStr;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/main.js
+// node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main13 = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports2, module) {
     "use strict";
     var toStr = require_tostring();
     function nativeClass(v) {
@@ -8399,9 +8399,9 @@ var require_main13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-own-property/lib/main.js
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main14 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports2, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value, property) {
@@ -8414,36 +8414,36 @@ var require_main14 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-own-property/lib/index.js
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib22 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main14();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/symbol-ctor/lib/main.js
+// node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main15 = __commonJS({
-  "../main/node_modules/@stdlib/symbol-ctor/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports2, module) {
     "use strict";
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
     module.exports = Sym;
   }
 });
 
-// ../main/node_modules/@stdlib/symbol-ctor/lib/index.js
+// node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib23 = __commonJS({
-  "../main/node_modules/@stdlib/symbol-ctor/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main15();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports2, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports2, module) {
     "use strict";
     var Symbol2 = require_lib23();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
@@ -8451,9 +8451,9 @@ var require_tostringtag = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports2, module) {
     "use strict";
     var hasOwnProp = require_lib22();
     var toStringTag = require_tostringtag();
@@ -8484,9 +8484,9 @@ var require_polyfill2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-native-class/lib/index.js
+// node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib24 = __commonJS({
-  "../main/node_modules/@stdlib/utils-native-class/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports2, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var builtin = require_main13();
@@ -8501,9 +8501,9 @@ var require_lib24 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main16 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports2, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint32Array = typeof Uint32Array === "function";
@@ -8515,36 +8515,36 @@ var require_main16 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib25 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports2, module) {
     "use strict";
     var isUint32Array = require_main16();
     module.exports = isUint32Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint32-max/lib/index.js
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib26 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports2, module) {
     "use strict";
     var UINT32_MAX = 4294967295;
     module.exports = UINT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports2, module) {
     "use strict";
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main17 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports2, module) {
     "use strict";
     var isUint32Array = require_lib25();
     var UINT32_MAX = require_lib26();
@@ -8571,27 +8571,27 @@ var require_main17 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib27 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint32ArraySupport = require_main17();
     module.exports = hasUint32ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/main.js
+// node_modules/@stdlib/array-uint32/lib/main.js
 var require_main18 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports2, module) {
     "use strict";
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/polyfill.js
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports2, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -8600,9 +8600,9 @@ var require_polyfill3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint32/lib/index.js
+// node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib28 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint32/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint32ArraySupport = require_lib27();
     var builtin = require_main18();
@@ -8617,9 +8617,9 @@ var require_lib28 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-float64array/lib/main.js
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main19 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports2, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasFloat64Array = typeof Float64Array === "function";
@@ -8631,27 +8631,27 @@ var require_main19 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-float64array/lib/index.js
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib29 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports2, module) {
     "use strict";
     var isFloat64Array = require_main19();
     module.exports = isFloat64Array;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports2, module) {
     "use strict";
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main20 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports2, module) {
     "use strict";
     var isFloat64Array = require_lib29();
     var GlobalFloat64Array = require_float64array();
@@ -8673,27 +8673,27 @@ var require_main20 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib30 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports2, module) {
     "use strict";
     var hasFloat64ArraySupport = require_main20();
     module.exports = hasFloat64ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/main.js
+// node_modules/@stdlib/array-float64/lib/main.js
 var require_main21 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports2, module) {
     "use strict";
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/polyfill.js
+// node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports2, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -8702,9 +8702,9 @@ var require_polyfill4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-float64/lib/index.js
+// node_modules/@stdlib/array-float64/lib/index.js
 var require_lib31 = __commonJS({
-  "../main/node_modules/@stdlib/array-float64/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports2, module) {
     "use strict";
     var hasFloat64ArraySupport = require_lib30();
     var builtin = require_main21();
@@ -8719,9 +8719,9 @@ var require_lib31 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main22 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports2, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint8Array = typeof Uint8Array === "function";
@@ -8733,36 +8733,36 @@ var require_main22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib32 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports2, module) {
     "use strict";
     var isUint8Array = require_main22();
     module.exports = isUint8Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint8-max/lib/index.js
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib33 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports2, module) {
     "use strict";
     var UINT8_MAX = 255 | 0;
     module.exports = UINT8_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports2, module) {
     "use strict";
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main23 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports2, module) {
     "use strict";
     var isUint8Array = require_lib32();
     var UINT8_MAX = require_lib33();
@@ -8789,27 +8789,27 @@ var require_main23 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib34 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint8ArraySupport = require_main23();
     module.exports = hasUint8ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/main.js
+// node_modules/@stdlib/array-uint8/lib/main.js
 var require_main24 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports2, module) {
     "use strict";
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/polyfill.js
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports2, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -8818,9 +8818,9 @@ var require_polyfill5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint8/lib/index.js
+// node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib35 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint8/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint8ArraySupport = require_lib34();
     var builtin = require_main24();
@@ -8835,9 +8835,9 @@ var require_lib35 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main25 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports2, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint16Array = typeof Uint16Array === "function";
@@ -8849,36 +8849,36 @@ var require_main25 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib36 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports2, module) {
     "use strict";
     var isUint16Array = require_main25();
     module.exports = isUint16Array;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-uint16-max/lib/index.js
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib37 = __commonJS({
-  "../main/node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports2, module) {
     "use strict";
     var UINT16_MAX = 65535 | 0;
     module.exports = UINT16_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports2, module) {
     "use strict";
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main26 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports2, module) {
     "use strict";
     var isUint16Array = require_lib36();
     var UINT16_MAX = require_lib37();
@@ -8905,27 +8905,27 @@ var require_main26 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib38 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint16ArraySupport = require_main26();
     module.exports = hasUint16ArraySupport;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/main.js
+// node_modules/@stdlib/array-uint16/lib/main.js
 var require_main27 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports2, module) {
     "use strict";
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/polyfill.js
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports2, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -8934,9 +8934,9 @@ var require_polyfill6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-uint16/lib/index.js
+// node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib39 = __commonJS({
-  "../main/node_modules/@stdlib/array-uint16/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports2, module) {
     "use strict";
     var hasUint16ArraySupport = require_lib38();
     var builtin = require_main27();
@@ -8951,9 +8951,9 @@ var require_lib39 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports2, module) {
     "use strict";
     var Uint8Array2 = require_lib35();
     var Uint16Array2 = require_lib39();
@@ -8965,9 +8965,9 @@ var require_ctors = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main28 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports2, module) {
     "use strict";
     var ctors = require_ctors();
     var bool2;
@@ -8984,18 +8984,18 @@ var require_main28 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib40 = __commonJS({
-  "../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports2, module) {
     "use strict";
     var IS_LITTLE_ENDIAN = require_main28();
     module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -9016,9 +9016,9 @@ var require_indices = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -9037,9 +9037,9 @@ var require_assign = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main29 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports2, module) {
     "use strict";
     var fcn = require_assign();
     function toWords(x2) {
@@ -9049,9 +9049,9 @@ var require_main29 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib41 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main29();
@@ -9061,9 +9061,9 @@ var require_lib41 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -9076,9 +9076,9 @@ var require_high = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main30 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -9093,18 +9093,18 @@ var require_main30 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib42 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main30();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -9125,9 +9125,9 @@ var require_indices2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main31 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -9145,18 +9145,18 @@ var require_main31 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib43 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main31();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js
+// node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main32 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports2, module) {
     "use strict";
     var SIGN_MASK = require_lib18();
     var ABS_MASK = require_lib19();
@@ -9179,27 +9179,27 @@ var require_main32 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js
+// node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib44 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main32();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib45 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
     module.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-abs/lib/main.js
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main33 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports2, module) {
     "use strict";
     function abs(x2) {
       return Math.abs(x2);
@@ -9208,18 +9208,18 @@ var require_main33 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-abs/lib/index.js
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib46 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main33();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports2, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = require_lib45();
     var isInfinite = require_lib17();
@@ -9245,9 +9245,9 @@ var require_assign2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main34 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports2, module) {
     "use strict";
     var fcn = require_assign2();
     function normalize(x2) {
@@ -9257,9 +9257,9 @@ var require_main34 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib47 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main34();
@@ -9269,18 +9269,18 @@ var require_lib47 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib48 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
     module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main35 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports2, module) {
     "use strict";
     var getHighWord = require_lib42();
     var EXP_MASK = require_lib48();
@@ -9294,18 +9294,18 @@ var require_main35 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib49 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main35();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main36 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports2, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -9360,18 +9360,18 @@ var require_main36 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib50 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main36();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9383,9 +9383,9 @@ var require_polyval_p = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports2, module) {
     "use strict";
     var ldexp = require_lib50();
     var polyvalP = require_polyval_p();
@@ -9404,9 +9404,9 @@ var require_expmulti = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/main.js
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main37 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var trunc = require_lib9();
@@ -9452,18 +9452,18 @@ var require_main37 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-exp/lib/index.js
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib51 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main37();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var LOW;
@@ -9476,9 +9476,9 @@ var require_low = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main38 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -9494,18 +9494,18 @@ var require_main38 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib52 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main38();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9517,9 +9517,9 @@ var require_polyval_pp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9531,9 +9531,9 @@ var require_polyval_qq = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9545,9 +9545,9 @@ var require_polyval_pa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9559,9 +9559,9 @@ var require_polyval_qa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9573,9 +9573,9 @@ var require_polyval_ra = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9587,9 +9587,9 @@ var require_polyval_sa = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9601,9 +9601,9 @@ var require_polyval_rb = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9615,9 +9615,9 @@ var require_polyval_sb = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main39 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var exp = require_lib51();
@@ -9723,36 +9723,36 @@ var require_main39 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib53 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main39();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main40 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports2, module) {
     "use strict";
     var sqrt = Math.sqrt;
     module.exports = sqrt;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib54 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main40();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main41 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var erfc = require_lib53();
     var sqrt = require_lib54();
@@ -9774,9 +9774,9 @@ var require_main41 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-constant-function/lib/main.js
+// node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main42 = __commonJS({
-  "../main/node_modules/@stdlib/utils-constant-function/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports2, module) {
     "use strict";
     function wrap(value) {
       return constantFunction;
@@ -9788,18 +9788,18 @@ var require_main42 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/utils-constant-function/lib/index.js
+// node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib55 = __commonJS({
-  "../main/node_modules/@stdlib/utils-constant-function/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main42();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main43 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     function cdf(x2, mu) {
@@ -9812,9 +9812,9 @@ var require_main43 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -9834,9 +9834,9 @@ var require_factory = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib56 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main43();
@@ -9846,9 +9846,9 @@ var require_lib56 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib56().factory;
@@ -9878,9 +9878,9 @@ var require_factory2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib57 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main41();
@@ -9890,9 +9890,9 @@ var require_lib57 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -9905,9 +9905,9 @@ var require_high2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main44 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -9923,18 +9923,18 @@ var require_main44 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib58 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main44();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9946,9 +9946,9 @@ var require_polyval_p2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -9960,9 +9960,9 @@ var require_polyval_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/main.js
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main45 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports2, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setHighWord = require_lib58();
@@ -10052,18 +10052,18 @@ var require_main45 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-ln/lib/index.js
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib59 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main45();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10091,9 +10091,9 @@ var require_rational_p1q1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10121,9 +10121,9 @@ var require_rational_p2q2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10151,9 +10151,9 @@ var require_rational_p3q3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10181,9 +10181,9 @@ var require_rational_p4q4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10211,9 +10211,9 @@ var require_rational_p5q5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main46 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -10290,18 +10290,18 @@ var require_main46 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib60 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main46();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main47 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports2, module) {
     "use strict";
     var erfinv = require_lib60();
     var isnan = require_lib6();
@@ -10323,9 +10323,9 @@ var require_main47 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main48 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     function quantile(p, mu) {
@@ -10338,9 +10338,9 @@ var require_main48 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory3 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -10360,9 +10360,9 @@ var require_factory3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib61 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main48();
@@ -10372,9 +10372,9 @@ var require_lib61 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory4 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib61().factory;
@@ -10404,9 +10404,9 @@ var require_factory4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib62 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main47();
@@ -10416,18 +10416,18 @@ var require_lib62 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js
 var require_lib63 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-half-ln-two/lib/index.js"(exports2, module) {
     "use strict";
     var HALF_LN2 = 0.34657359027997264;
     module.exports = HALF_LN2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js
 var require_polyval_q2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/polyval_q.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -10439,9 +10439,9 @@ var require_polyval_q2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/main.js
+// node_modules/@stdlib/math-base-special-expm1/lib/main.js
 var require_main49 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var getHighWord = require_lib42();
@@ -10574,18 +10574,18 @@ var require_main49 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-expm1/lib/index.js
+// node_modules/@stdlib/math-base-special-expm1/lib/index.js
 var require_lib64 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-expm1/lib/index.js"(exports2, module) {
     "use strict";
     var expm1 = require_main49();
     module.exports = expm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
+// node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js
 var require_polyval_lp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/polyval_lp.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -10597,9 +10597,9 @@ var require_polyval_lp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/main.js
+// node_modules/@stdlib/math-base-special-log1p/lib/main.js
 var require_main50 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var getHighWord = require_lib42();
@@ -10706,27 +10706,27 @@ var require_main50 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1p/lib/index.js
+// node_modules/@stdlib/math-base-special-log1p/lib/index.js
 var require_lib65 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1p/lib/index.js"(exports2, module) {
     "use strict";
     var log1p = require_main50();
     module.exports = log1p;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js
 var require_lib66 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-fourth-pi/lib/index.js"(exports2, module) {
     "use strict";
     var FOURTH_PI = 0.7853981633974483;
     module.exports = FOURTH_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js
 var require_rational_pq = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_pq.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10754,9 +10754,9 @@ var require_rational_pq = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
+// node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js
 var require_rational_rs = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/rational_rs.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -10784,9 +10784,9 @@ var require_rational_rs = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/main.js
+// node_modules/@stdlib/math-base-special-asin/lib/main.js
 var require_main51 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -10834,18 +10834,18 @@ var require_main51 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-asin/lib/index.js
+// node_modules/@stdlib/math-base-special-asin/lib/index.js
 var require_lib67 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-asin/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main51();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-integer/lib/main.js
 var require_main52 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/main.js"(exports2, module) {
     "use strict";
     var floor = require_lib7();
     function isInteger(x2) {
@@ -10855,18 +10855,18 @@ var require_main52 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-integer/lib/index.js
 var require_lib68 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-integer/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main52();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-even/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-even/lib/main.js
 var require_main53 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/main.js"(exports2, module) {
     "use strict";
     var isInteger = require_lib68();
     function isEven(x2) {
@@ -10876,18 +10876,18 @@ var require_main53 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-even/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-even/lib/index.js
 var require_lib69 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-even/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main53();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-odd/lib/main.js
 var require_main54 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/main.js"(exports2, module) {
     "use strict";
     var isEven = require_lib69();
     function isOdd(x2) {
@@ -10900,18 +10900,18 @@ var require_main54 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-odd/lib/index.js
 var require_lib70 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-odd/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main54();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js
 var require_main55 = __commonJS({
-  "../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/main.js"(exports2, module) {
     "use strict";
     function uint32ToInt32(x2) {
       return x2 | 0;
@@ -10920,18 +10920,18 @@ var require_main55 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
+// node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js
 var require_lib71 = __commonJS({
-  "../main/node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-uint32-base-to-int32/lib/index.js"(exports2, module) {
     "use strict";
     var uint32ToInt32 = require_main55();
     module.exports = uint32ToInt32;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
+// node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js
 var require_x_is_zero = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/x_is_zero.js"(exports2, module) {
     "use strict";
     var isOdd = require_lib70();
     var copysign = require_lib44();
@@ -10959,9 +10959,9 @@ var require_x_is_zero = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js
 var require_y_is_huge = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_huge.js"(exports2, module) {
     "use strict";
     var ABS_MASK = require_lib19();
     var getHighWord = require_lib42();
@@ -10988,9 +10988,9 @@ var require_y_is_huge = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
+// node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js
 var require_y_is_infinite = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/y_is_infinite.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var PINF = require_lib12();
@@ -11010,18 +11010,18 @@ var require_y_is_infinite = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
+// node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js
 var require_lib72 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-num-high-word-significand-bits/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS = 20 | 0;
     module.exports = FLOAT64_NUM_HIGH_WORD_SIGNIFICAND_BITS;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js
 var require_polyval_l = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_l.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -11033,9 +11033,9 @@ var require_polyval_l = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
+// node_modules/@stdlib/math-base-special-pow/lib/log2ax.js
 var require_log2ax = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/log2ax.js"(exports2, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setLowWord = require_lib52();
@@ -11145,9 +11145,9 @@ var require_log2ax = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js
 var require_polyval_w = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_w.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -11159,9 +11159,9 @@ var require_polyval_w = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/logx.js
+// node_modules/@stdlib/math-base-special-pow/lib/logx.js
 var require_logx = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/logx.js"(exports2, module) {
     "use strict";
     var setLowWord = require_lib52();
     var polyvalW = require_polyval_w();
@@ -11190,27 +11190,27 @@ var require_logx = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib73 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports2, module) {
     "use strict";
     var LN2 = 0.6931471805599453;
     module.exports = LN2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js
 var require_lib74 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-high-word-significand-mask/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGNIFICAND_MASK = 1048575;
     module.exports = FLOAT64_HIGH_WORD_SIGNIFICAND_MASK;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js
 var require_polyval_p3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/polyval_p.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -11222,9 +11222,9 @@ var require_polyval_p3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/pow2.js
+// node_modules/@stdlib/math-base-special-pow/lib/pow2.js
 var require_pow2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/pow2.js"(exports2, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setHighWord = require_lib58();
@@ -11291,9 +11291,9 @@ var require_pow2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/main.js
+// node_modules/@stdlib/math-base-special-pow/lib/main.js
 var require_main56 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isOdd = require_lib70();
@@ -11464,36 +11464,36 @@ var require_main56 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-pow/lib/index.js
+// node_modules/@stdlib/math-base-special-pow/lib/index.js
 var require_lib75 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-pow/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main56();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-e/lib/index.js
+// node_modules/@stdlib/constants-float64-e/lib/index.js
 var require_lib76 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-e/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-e/lib/index.js"(exports2, module) {
     "use strict";
     var E = 2.718281828459045;
     module.exports = E;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-eps/lib/index.js
+// node_modules/@stdlib/constants-float64-eps/lib/index.js
 var require_lib77 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-eps/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_EPSILON = 2220446049250313e-31;
     module.exports = FLOAT64_EPSILON;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
+// node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js
 var require_lanczos_sum_expg_scaled = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/lanczos_sum_expg_scaled.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -11521,9 +11521,9 @@ var require_lanczos_sum_expg_scaled = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/main.js
+// node_modules/@stdlib/math-base-special-beta/lib/main.js
 var require_main57 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var log1p = require_lib65();
@@ -11594,18 +11594,18 @@ var require_main57 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-beta/lib/index.js
+// node_modules/@stdlib/math-base-special-beta/lib/index.js
 var require_lib78 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-beta/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main57();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js
 var require_main58 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/main.js"(exports2, module) {
     "use strict";
     var PINF = require_lib12();
     function isPositiveZero(x2) {
@@ -11615,18 +11615,18 @@ var require_main58 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js
 var require_lib79 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-zero/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main58();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-max/lib/main.js
+// node_modules/@stdlib/math-base-special-max/lib/main.js
 var require_main59 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-max/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/main.js"(exports2, module) {
     "use strict";
     var isPositiveZero = require_lib79();
     var isnan = require_lib6();
@@ -11653,18 +11653,18 @@ var require_main59 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-max/lib/index.js
+// node_modules/@stdlib/math-base-special-max/lib/index.js
 var require_lib80 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-max/lib/index.js"(exports2, module) {
     "use strict";
     var max2 = require_main59();
     module.exports = max2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js
 var require_main60 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/main.js"(exports2, module) {
     "use strict";
     var NINF = require_lib11();
     function isNegativeZero(x2) {
@@ -11674,18 +11674,18 @@ var require_main60 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js
 var require_lib81 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-negative-zero/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main60();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-min/lib/main.js
+// node_modules/@stdlib/math-base-special-min/lib/main.js
 var require_main61 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-min/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/main.js"(exports2, module) {
     "use strict";
     var isNegativeZero = require_lib81();
     var isnan = require_lib6();
@@ -11712,54 +11712,54 @@ var require_main61 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-min/lib/index.js
+// node_modules/@stdlib/math-base-special-min/lib/index.js
 var require_lib82 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-min/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-min/lib/index.js"(exports2, module) {
     "use strict";
     var min = require_main61();
     module.exports = min;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max/lib/index.js
+// node_modules/@stdlib/constants-float64-max/lib/index.js
 var require_lib83 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX = 17976931348623157e292;
     module.exports = FLOAT64_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-int32-max/lib/index.js
+// node_modules/@stdlib/constants-int32-max/lib/index.js
 var require_lib84 = __commonJS({
-  "../main/node_modules/@stdlib/constants-int32-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-int32-max/lib/index.js"(exports2, module) {
     "use strict";
     var INT32_MAX = 2147483647 | 0;
     module.exports = INT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-half-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-half-pi/lib/index.js
 var require_lib85 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-half-pi/lib/index.js"(exports2, module) {
     "use strict";
     var HALF_PI = 1.5707963267948966;
     module.exports = HALF_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-pi/lib/index.js
 var require_lib86 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-pi/lib/index.js"(exports2, module) {
     "use strict";
     var PI = 3.141592653589793;
     module.exports = PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js
 var require_polyval_c13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c13.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -11771,9 +11771,9 @@ var require_polyval_c13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js
 var require_polyval_c46 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/polyval_c46.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -11785,9 +11785,9 @@ var require_polyval_c46 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js
 var require_main62 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/main.js"(exports2, module) {
     "use strict";
     var polyval13 = require_polyval_c13();
     var polyval46 = require_polyval_c46();
@@ -11808,18 +11808,18 @@ var require_main62 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js
 var require_lib87 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-cos/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main62();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js
 var require_main63 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/main.js"(exports2, module) {
     "use strict";
     var S1 = -0.16666666666666632;
     var S2 = 0.00833333333332249;
@@ -11845,18 +11845,18 @@ var require_main63 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js
 var require_lib88 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-sin/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main63();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js
 var require_low2 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/low.js"(exports2, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var LOW;
@@ -11869,9 +11869,9 @@ var require_low2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js
 var require_main64 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/main.js"(exports2, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -11886,18 +11886,18 @@ var require_main64 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js
 var require_lib89 = __commonJS({
-  "../main/node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/number-float64-base-get-low-word/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main64();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-filled/lib/main.js
+// node_modules/@stdlib/array-base-filled/lib/main.js
 var require_main65 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-filled/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-base-filled/lib/main.js"(exports2, module) {
     "use strict";
     function filled(value, len) {
       var arr;
@@ -11912,18 +11912,18 @@ var require_main65 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-filled/lib/index.js
+// node_modules/@stdlib/array-base-filled/lib/index.js
 var require_lib90 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-filled/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-base-filled/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main65();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-zeros/lib/main.js
+// node_modules/@stdlib/array-base-zeros/lib/main.js
 var require_main66 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-zeros/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/main.js"(exports2, module) {
     "use strict";
     var filled = require_lib90();
     function zeros(len) {
@@ -11933,18 +11933,18 @@ var require_main66 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/array-base-zeros/lib/index.js
+// node_modules/@stdlib/array-base-zeros/lib/index.js
 var require_lib91 = __commonJS({
-  "../main/node_modules/@stdlib/array-base-zeros/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/array-base-zeros/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main66();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js
 var require_kernel_rempio2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/kernel_rempio2.js"(exports2, module) {
     "use strict";
     var floor = require_lib7();
     var ldexp = require_lib50();
@@ -12217,27 +12217,27 @@ var require_kernel_rempio2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-round/lib/main.js
+// node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main67 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-round/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports2, module) {
     "use strict";
     var round2 = Math.round;
     module.exports = round2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-round/lib/index.js
+// node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib92 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-round/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main67();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js
 var require_rempio2_medium = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/rempio2_medium.js"(exports2, module) {
     "use strict";
     var round2 = require_lib92();
     var getHighWord = require_lib42();
@@ -12287,9 +12287,9 @@ var require_rempio2_medium = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/main.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/main.js
 var require_main68 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/main.js"(exports2, module) {
     "use strict";
     var ABS_MASK = require_lib19();
     var EXPONENT_MASK = require_lib48();
@@ -12424,18 +12424,18 @@ var require_main68 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-rempio2/lib/index.js
+// node_modules/@stdlib/math-base-special-rempio2/lib/index.js
 var require_lib93 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-rempio2/lib/index.js"(exports2, module) {
     "use strict";
     var rempio2 = require_main68();
     module.exports = rempio2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sin/lib/main.js
+// node_modules/@stdlib/math-base-special-sin/lib/main.js
 var require_main69 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/main.js"(exports2, module) {
     "use strict";
     var HIGH_WORD_ABS_MASK = require_lib19();
     var HIGH_WORD_EXPONENT_MASK = require_lib48();
@@ -12476,27 +12476,27 @@ var require_main69 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sin/lib/index.js
+// node_modules/@stdlib/math-base-special-sin/lib/index.js
 var require_lib94 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sin/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main69();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js
 var require_lib95 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two-pi/lib/index.js"(exports2, module) {
     "use strict";
     var SQRT_TWO_PI = 2.5066282746310007;
     module.exports = SQRT_TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
+// node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js
 var require_polyval_s = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/polyval_s.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -12508,9 +12508,9 @@ var require_polyval_s = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
+// node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js
 var require_stirling_approximation = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/stirling_approximation.js"(exports2, module) {
     "use strict";
     var SQRT_TWO_PI = require_lib95();
     var pow = require_lib75();
@@ -12536,18 +12536,18 @@ var require_stirling_approximation = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
+// node_modules/@stdlib/constants-float64-eulergamma/lib/index.js
 var require_lib96 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-eulergamma/lib/index.js"(exports2, module) {
     "use strict";
     var EULERGAMMA = 0.5772156649015329;
     module.exports = EULERGAMMA;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
+// node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js
 var require_small_approximation = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/small_approximation.js"(exports2, module) {
     "use strict";
     var EULER = require_lib96();
     function gamma(x2, z) {
@@ -12557,9 +12557,9 @@ var require_small_approximation = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js
 var require_rational_pq2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/rational_pq.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -12587,9 +12587,9 @@ var require_rational_pq2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma/lib/main.js
 var require_main70 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isInteger = require_lib68();
@@ -12671,27 +12671,27 @@ var require_main70 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma/lib/index.js
 var require_lib97 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main70();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
+// node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js
 var require_lib98 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max-nth-factorial/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX_NTH_FACTORIAL = 170 | 0;
     module.exports = FLOAT64_MAX_NTH_FACTORIAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
+// node_modules/@stdlib/math-base-special-factorial/lib/factorials.json
 var require_factorials = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/factorials.json"(exports2, module) {
     module.exports = [
       1,
       1,
@@ -12868,9 +12868,9 @@ var require_factorials = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/main.js
+// node_modules/@stdlib/math-base-special-factorial/lib/main.js
 var require_main71 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isInteger = require_lib68();
@@ -12897,18 +12897,18 @@ var require_main71 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-factorial/lib/index.js
+// node_modules/@stdlib/math-base-special-factorial/lib/index.js
 var require_lib99 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-factorial/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main71();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js
 var require_rational_pq3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/rational_pq.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -12936,36 +12936,36 @@ var require_rational_pq3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js
 var require_main72 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/main.js"(exports2, module) {
     "use strict";
     var gammaLanczosSum = require_rational_pq3();
     module.exports = gammaLanczosSum;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js
 var require_lib100 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main72();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
+// node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js
 var require_lib101 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-gamma-lanczos-g/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_GAMMA_LANCZOS_G = 10.900511;
     module.exports = FLOAT64_GAMMA_LANCZOS_G;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js
 var require_gamma_delta_ratio_lanczos = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/gamma_delta_ratio_lanczos.js"(exports2, module) {
     "use strict";
     var lanczosSum = require_lib100();
     var gamma = require_lib97();
@@ -13013,9 +13013,9 @@ var require_gamma_delta_ratio_lanczos = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js
 var require_main73 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/main.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var floor = require_lib7();
@@ -13069,18 +13069,18 @@ var require_main73 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js
 var require_lib102 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-delta-ratio/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main73();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-cos/lib/main.js
+// node_modules/@stdlib/math-base-special-cos/lib/main.js
 var require_main74 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/main.js"(exports2, module) {
     "use strict";
     var getHighWord = require_lib42();
     var kernelCos = require_lib87();
@@ -13121,18 +13121,18 @@ var require_main74 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-cos/lib/index.js
+// node_modules/@stdlib/math-base-special-cos/lib/index.js
 var require_lib103 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-cos/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main74();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sinpi/lib/main.js
+// node_modules/@stdlib/math-base-special-sinpi/lib/main.js
 var require_main75 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isInfinite = require_lib17();
@@ -13177,18 +13177,18 @@ var require_main75 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-sinpi/lib/index.js
+// node_modules/@stdlib/math-base-special-sinpi/lib/index.js
 var require_lib104 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-sinpi/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main75();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js
 var require_polyval_a1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a1.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13200,9 +13200,9 @@ var require_polyval_a1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js
 var require_polyval_a2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_a2.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13214,9 +13214,9 @@ var require_polyval_a2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js
 var require_polyval_r = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_r.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13228,9 +13228,9 @@ var require_polyval_r = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js
 var require_polyval_s2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_s.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13242,9 +13242,9 @@ var require_polyval_s2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js
 var require_polyval_t1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t1.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13256,9 +13256,9 @@ var require_polyval_t1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js
 var require_polyval_t2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t2.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13270,9 +13270,9 @@ var require_polyval_t2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js
 var require_polyval_t3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_t3.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13284,9 +13284,9 @@ var require_polyval_t3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js
 var require_polyval_u = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_u.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13298,9 +13298,9 @@ var require_polyval_u = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js
 var require_polyval_v = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_v.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13312,9 +13312,9 @@ var require_polyval_v = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js
 var require_polyval_w2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/polyval_w.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13326,9 +13326,9 @@ var require_polyval_w2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/main.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/main.js
 var require_main76 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isInfinite = require_lib17();
@@ -13500,45 +13500,45 @@ var require_main76 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaln/lib/index.js
+// node_modules/@stdlib/math-base-special-gammaln/lib/index.js
 var require_lib105 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaln/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main76();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-ln/lib/index.js
+// node_modules/@stdlib/constants-float64-max-ln/lib/index.js
 var require_lib106 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max-ln/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX_LN = 709.782712893384;
     module.exports = FLOAT64_MAX_LN;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js
 var require_lib107 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-eps/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_SQRT_EPSILON = 14901161193847656e-24;
     module.exports = FLOAT64_SQRT_EPSILON;
   }
 });
 
-// ../main/node_modules/@stdlib/utils-eval/lib/index.js
+// node_modules/@stdlib/utils-eval/lib/index.js
 var require_lib108 = __commonJS({
-  "../main/node_modules/@stdlib/utils-eval/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/utils-eval/lib/index.js"(exports2, module) {
     "use strict";
     var evil = eval;
     module.exports = evil;
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-generator-support/lib/main.js
+// node_modules/@stdlib/assert-has-generator-support/lib/main.js
 var require_main77 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/main.js"(exports2, module) {
     "use strict";
     var evil = require_lib108();
     function hasGeneratorSupport() {
@@ -13555,18 +13555,18 @@ var require_main77 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/assert-has-generator-support/lib/index.js
+// node_modules/@stdlib/assert-has-generator-support/lib/index.js
 var require_lib109 = __commonJS({
-  "../main/node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/assert-has-generator-support/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main77();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js
 var require_generators = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/generators.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var EPS = require_lib77();
@@ -13605,9 +13605,9 @@ var require_generators = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js
 var require_basic = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/basic.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var EPS = require_lib77();
@@ -13635,9 +13635,9 @@ var require_basic = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
+// node_modules/@stdlib/math-base-tools-sum-series/lib/index.js
 var require_lib110 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-sum-series/lib/index.js"(exports2, module) {
     "use strict";
     var hasGeneratorSupport = require_lib109();
     var generator = require_generators();
@@ -13652,9 +13652,9 @@ var require_lib110 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js
 var require_tgamma_i_large_x_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x_series.js"(exports2, module) {
     "use strict";
     function tgammaILargeXSeries(a1, x1) {
       var result = 1;
@@ -13672,9 +13672,9 @@ var require_tgamma_i_large_x_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js
 var require_tgamma_i_large_x = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_i_large_x.js"(exports2, module) {
     "use strict";
     var sumSeries = require_lib110();
     var tgammaILargeXSeries = require_tgamma_i_large_x_series();
@@ -13689,9 +13689,9 @@ var require_tgamma_i_large_x = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js
 var require_finite_gamma_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_gamma_q.js"(exports2, module) {
     "use strict";
     var exp = require_lib51();
     function finiteGammaQ(a, x2) {
@@ -13715,9 +13715,9 @@ var require_finite_gamma_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js
 var require_finite_half_gamma_q = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/finite_half_gamma_q.js"(exports2, module) {
     "use strict";
     var erfc = require_lib53();
     var sqrt = require_lib54();
@@ -13749,18 +13749,18 @@ var require_finite_half_gamma_q = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-min-ln/lib/index.js
+// node_modules/@stdlib/constants-float64-min-ln/lib/index.js
 var require_lib111 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-min-ln/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MIN_LN = -708.3964185322641;
     module.exports = FLOAT64_MIN_LN;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/full_igamma_prefix.js"(exports2, module) {
     "use strict";
     var exp = require_lib51();
     var pow = require_lib75();
@@ -13794,9 +13794,9 @@ var require_full_igamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js
 var require_main78 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/main.js"(exports2, module) {
     "use strict";
     function evalpoly(c, x2) {
       var p;
@@ -13821,27 +13821,27 @@ var require_main78 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/function-ctor/lib/main.js
+// node_modules/@stdlib/function-ctor/lib/main.js
 var require_main79 = __commonJS({
-  "../main/node_modules/@stdlib/function-ctor/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/function-ctor/lib/main.js"(exports2, module) {
     "use strict";
     var Fcn = Function;
     module.exports = Fcn;
   }
 });
 
-// ../main/node_modules/@stdlib/function-ctor/lib/index.js
+// node_modules/@stdlib/function-ctor/lib/index.js
 var require_lib112 = __commonJS({
-  "../main/node_modules/@stdlib/function-ctor/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/function-ctor/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main79();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js
 var require_factory5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/factory.js"(exports2, module) {
     "use strict";
     var Fcn = require_lib112();
     var evalpoly = require_main78();
@@ -13886,9 +13886,9 @@ var require_factory5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
+// node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js
 var require_lib113 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-evalpoly/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main78();
@@ -13898,9 +13898,9 @@ var require_lib113 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js
 var require_log1p_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/log1p_series.js"(exports2, module) {
     "use strict";
     function log1pSeries(x2) {
       var mMult = -x2;
@@ -13917,9 +13917,9 @@ var require_log1p_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/main.js
 var require_main80 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/main.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var ln = require_lib59();
@@ -13948,27 +13948,27 @@ var require_main80 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
+// node_modules/@stdlib/math-base-special-log1pmx/lib/index.js
 var require_lib114 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-log1pmx/lib/index.js"(exports2, module) {
     "use strict";
     var log1pmx = require_main80();
     module.exports = log1pmx;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-two-pi/lib/index.js
 var require_lib115 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-two-pi/lib/index.js"(exports2, module) {
     "use strict";
     var TWO_PI = 6.283185307179586;
     module.exports = TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js
 var require_polyval_c0 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c0.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13980,9 +13980,9 @@ var require_polyval_c0 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js
 var require_polyval_c1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c1.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -13994,9 +13994,9 @@ var require_polyval_c1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js
 var require_polyval_c2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c2.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14008,9 +14008,9 @@ var require_polyval_c2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js
 var require_polyval_c3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c3.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14022,9 +14022,9 @@ var require_polyval_c3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js
 var require_polyval_c4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c4.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14036,9 +14036,9 @@ var require_polyval_c4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js
 var require_polyval_c5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c5.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14050,9 +14050,9 @@ var require_polyval_c5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js
 var require_polyval_c6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c6.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14064,9 +14064,9 @@ var require_polyval_c6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js
 var require_polyval_c7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c7.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14078,9 +14078,9 @@ var require_polyval_c7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js
 var require_polyval_c8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/polyval_c8.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -14092,9 +14092,9 @@ var require_polyval_c8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js
 var require_igamma_temme_large = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_temme_large.js"(exports2, module) {
     "use strict";
     var evalpoly = require_lib113();
     var log1pmx = require_lib114();
@@ -14147,9 +14147,9 @@ var require_igamma_temme_large = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js
 var require_lower_incomplete_gamma_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_incomplete_gamma_series.js"(exports2, module) {
     "use strict";
     function lowerIncompleteGammaSeries(a1, z1) {
       var result = 1;
@@ -14167,9 +14167,9 @@ var require_lower_incomplete_gamma_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js
 var require_lower_gamma_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/lower_gamma_series.js"(exports2, module) {
     "use strict";
     var sumSeries = require_lib110();
     var lowerIncompleteGammaSeries = require_lower_incomplete_gamma_series();
@@ -14187,9 +14187,9 @@ var require_lower_gamma_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js
 var require_rational_pq4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/rational_pq.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -14217,27 +14217,27 @@ var require_rational_pq4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js
 var require_main81 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/main.js"(exports2, module) {
     "use strict";
     var gammaLanczosSumExpGScaled = require_rational_pq4();
     module.exports = gammaLanczosSumExpGScaled;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js
 var require_lib116 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma-lanczos-sum-expg-scaled/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main81();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js
 var require_regularised_gamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/regularised_gamma_prefix.js"(exports2, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib116();
     var gammaln = require_lib105();
@@ -14302,9 +14302,9 @@ var require_regularised_gamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-powm1/lib/main.js
+// node_modules/@stdlib/math-base-special-powm1/lib/main.js
 var require_main82 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isinfinite = require_lib17();
@@ -14348,18 +14348,18 @@ var require_main82 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-powm1/lib/index.js
+// node_modules/@stdlib/math-base-special-powm1/lib/index.js
 var require_lib117 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-powm1/lib/index.js"(exports2, module) {
     "use strict";
     var powm1 = require_main82();
     module.exports = powm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js
 var require_rational_p1q12 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p1q1.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -14387,9 +14387,9 @@ var require_rational_p1q12 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js
 var require_rational_p2q22 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p2q2.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -14417,9 +14417,9 @@ var require_rational_p2q22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js
 var require_rational_p3q32 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/rational_p3q3.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -14447,9 +14447,9 @@ var require_rational_p3q32 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js
 var require_lgamma_small_imp = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/lgamma_small_imp.js"(exports2, module) {
     "use strict";
     var ln = require_lib59();
     var EPS = require_lib77();
@@ -14506,9 +14506,9 @@ var require_lgamma_small_imp = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js
 var require_main83 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/main.js"(exports2, module) {
     "use strict";
     var gamma = require_lib97();
     var expm1 = require_lib64();
@@ -14534,18 +14534,18 @@ var require_main83 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
+// node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js
 var require_lib118 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gamma1pm1/lib/index.js"(exports2, module) {
     "use strict";
     var gamma1pm1 = require_main83();
     module.exports = gamma1pm1;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js
 var require_small_gamma2_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/small_gamma2_series.js"(exports2, module) {
     "use strict";
     function smallGamma2Series(a, x2) {
       var result;
@@ -14570,9 +14570,9 @@ var require_small_gamma2_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js
 var require_tgamma_small_upper_part = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/tgamma_small_upper_part.js"(exports2, module) {
     "use strict";
     var powm1 = require_lib117();
     var sumSeries = require_lib110();
@@ -14604,18 +14604,18 @@ var require_tgamma_small_upper_part = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js
 var require_lib119 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float32-smallest-normal/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT32_SMALLEST_NORMAL = 11754943508222875e-54;
     module.exports = FLOAT32_SMALLEST_NORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js
 var require_generators2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/generators.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var FLOAT32_SMALLEST_NORMAL = require_lib119();
@@ -14746,9 +14746,9 @@ var require_generators2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js
 var require_basic2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/basic.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var EPS = require_lib77();
@@ -14837,9 +14837,9 @@ var require_basic2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
+// node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js
 var require_lib120 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-tools-continued-fraction/lib/index.js"(exports2, module) {
     "use strict";
     var hasGeneratorSupport = require_lib109();
     var generator = require_generators2();
@@ -14854,9 +14854,9 @@ var require_lib120 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js
 var require_upper_incomplete_gamma_fract = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_incomplete_gamma_fract.js"(exports2, module) {
     "use strict";
     function upperIncompleteGammaFract(a1, z1) {
       var z = z1 - a1 + 1;
@@ -14876,9 +14876,9 @@ var require_upper_incomplete_gamma_fract = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js
 var require_upper_gamma_fraction = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/upper_gamma_fraction.js"(exports2, module) {
     "use strict";
     var continuedFraction = require_lib120();
     var upperIncompleteGammaFract = require_upper_incomplete_gamma_fract();
@@ -14890,9 +14890,9 @@ var require_upper_gamma_fraction = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js
 var require_igamma_final = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/igamma_final.js"(exports2, module) {
     "use strict";
     var floor = require_lib7();
     var gamma = require_lib97();
@@ -15067,9 +15067,9 @@ var require_igamma_final = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/main.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/main.js
 var require_main84 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/main.js"(exports2, module) {
     "use strict";
     var gammaln = require_lib105();
     var exp = require_lib51();
@@ -15126,18 +15126,18 @@ var require_main84 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammainc/lib/index.js
+// node_modules/@stdlib/math-base-special-gammainc/lib/index.js
 var require_lib121 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammainc/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main84();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js
 var require_full_igamma_prefix2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/full_igamma_prefix.js"(exports2, module) {
     "use strict";
     var exp = require_lib51();
     var pow = require_lib75();
@@ -15169,9 +15169,9 @@ var require_full_igamma_prefix2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js
 var require_regularized_gamma_prefix = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/regularized_gamma_prefix.js"(exports2, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib116();
     var gammaln = require_lib105();
@@ -15235,9 +15235,9 @@ var require_regularized_gamma_prefix = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js
 var require_beta_small_b_large_a_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/beta_small_b_large_a_series.js"(exports2, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var factorial = require_lib99();
@@ -15330,9 +15330,9 @@ var require_beta_small_b_large_a_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js
 var require_rising_factorial_ratio = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/rising_factorial_ratio.js"(exports2, module) {
     "use strict";
     function risingFactorialRatio(a, b, k) {
       var result;
@@ -15350,9 +15350,9 @@ var require_rising_factorial_ratio = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-maxabs/lib/main.js
+// node_modules/@stdlib/math-base-special-maxabs/lib/main.js
 var require_main85 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/main.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var max2 = require_lib80();
@@ -15363,18 +15363,18 @@ var require_main85 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-maxabs/lib/index.js
+// node_modules/@stdlib/math-base-special-maxabs/lib/index.js
 var require_lib122 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-maxabs/lib/index.js"(exports2, module) {
     "use strict";
     var maxabs = require_main85();
     module.exports = maxabs;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-minabs/lib/main.js
+// node_modules/@stdlib/math-base-special-minabs/lib/main.js
 var require_main86 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/main.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var min = require_lib82();
@@ -15385,18 +15385,18 @@ var require_main86 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-minabs/lib/index.js
+// node_modules/@stdlib/math-base-special-minabs/lib/index.js
 var require_lib123 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-minabs/lib/index.js"(exports2, module) {
     "use strict";
     var minabs = require_main86();
     module.exports = minabs;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js
 var require_ibeta_power_terms = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_power_terms.js"(exports2, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib116();
     var maxabs = require_lib122();
@@ -15531,9 +15531,9 @@ var require_ibeta_power_terms = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js
 var require_ibeta_fraction2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_fraction2.js"(exports2, module) {
     "use strict";
     var continuedFraction = require_lib120();
     var ibetaPowerTerms = require_ibeta_power_terms();
@@ -15577,18 +15577,18 @@ var require_ibeta_fraction2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
+// node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js
 var require_lib124 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-max-safe-integer/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_MAX_SAFE_INTEGER = 9007199254740991;
     module.exports = FLOAT64_MAX_SAFE_INTEGER;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
+// node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js
 var require_bitwise_binary_gcd = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/bitwise_binary_gcd.js"(exports2, module) {
     "use strict";
     function gcd(a, b) {
       var k = 0;
@@ -15624,9 +15624,9 @@ var require_bitwise_binary_gcd = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
+// node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js
 var require_binary_gcd = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/binary_gcd.js"(exports2, module) {
     "use strict";
     function gcd(a, b) {
       var k = 1;
@@ -15662,9 +15662,9 @@ var require_binary_gcd = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/main.js
+// node_modules/@stdlib/math-base-special-gcd/lib/main.js
 var require_main87 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var isInteger = require_lib68();
@@ -15698,18 +15698,18 @@ var require_main87 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gcd/lib/index.js
+// node_modules/@stdlib/math-base-special-gcd/lib/index.js
 var require_lib125 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gcd/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main87();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
+// node_modules/@stdlib/math-base-special-binomcoef/lib/main.js
 var require_main88 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/main.js"(exports2, module) {
     "use strict";
     var MAX_SAFE_INTEGER = require_lib124();
     var PINF = require_lib12();
@@ -15782,18 +15782,18 @@ var require_main88 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
+// node_modules/@stdlib/math-base-special-binomcoef/lib/index.js
 var require_lib126 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-binomcoef/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main88();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js
 var require_binomial_ccdf = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/binomial_ccdf.js"(exports2, module) {
     "use strict";
     var binomcoef = require_lib126();
     var floor = require_lib7();
@@ -15844,9 +15844,9 @@ var require_binomial_ccdf = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js
 var require_ibeta_a_step = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_a_step.js"(exports2, module) {
     "use strict";
     var ibetaPowerTerms = require_ibeta_power_terms();
     function ibetaAStep(a, b, x2, y, k, normalized, out) {
@@ -15875,9 +15875,9 @@ var require_ibeta_a_step = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js
 var require_ibeta_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/ibeta_series.js"(exports2, module) {
     "use strict";
     var lanczosSumExpGScaled = require_lib116();
     var sumSeries = require_lib110();
@@ -15956,9 +15956,9 @@ var require_ibeta_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js
 var require_assign3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/assign.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var expm1 = require_lib64();
@@ -16282,9 +16282,9 @@ var require_assign3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js
 var require_main89 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/main.js"(exports2, module) {
     "use strict";
     var compute = require_assign3();
     function kernelBetainc(x2, a, b, regularized, upper) {
@@ -16294,9 +16294,9 @@ var require_main89 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js
 var require_lib127 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betainc/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main89();
@@ -16306,9 +16306,9 @@ var require_lib127 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betainc/lib/main.js
+// node_modules/@stdlib/math-base-special-betainc/lib/main.js
 var require_main90 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/main.js"(exports2, module) {
     "use strict";
     var kernelBetainc = require_lib127().assign;
     function betainc(x2, a, b, regularized, upper) {
@@ -16322,18 +16322,18 @@ var require_main90 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-betainc/lib/index.js
+// node_modules/@stdlib/math-base-special-betainc/lib/index.js
 var require_lib128 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-betainc/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main90();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js
 var require_main91 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var betainc = require_lib128();
     var isnan = require_lib6();
@@ -16362,9 +16362,9 @@ var require_main91 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js
 var require_factory6 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var betainc = require_lib128();
@@ -16400,9 +16400,9 @@ var require_factory6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js
 var require_lib129 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main91();
@@ -16412,9 +16412,9 @@ var require_lib129 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js
 var require_rational_p1q13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p1q1.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -16442,9 +16442,9 @@ var require_rational_p1q13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js
 var require_rational_p2q23 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p2q2.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -16472,9 +16472,9 @@ var require_rational_p2q23 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js
 var require_rational_p3q33 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p3q3.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -16502,9 +16502,9 @@ var require_rational_p3q33 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js
 var require_rational_p4q42 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p4q4.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -16532,9 +16532,9 @@ var require_rational_p4q42 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js
 var require_rational_p5q52 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/rational_p5q5.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -16562,9 +16562,9 @@ var require_rational_p5q52 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/main.js
 var require_main92 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -16640,18 +16640,18 @@ var require_main92 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfcinv/lib/index.js
 var require_lib130 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-erfcinv/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main92();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-acos/lib/main.js
+// node_modules/@stdlib/math-base-special-acos/lib/main.js
 var require_main93 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var asin = require_lib67();
@@ -16678,27 +16678,27 @@ var require_main93 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-acos/lib/index.js
+// node_modules/@stdlib/math-base-special-acos/lib/index.js
 var require_lib131 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-acos/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main93();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
+// node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js
 var require_lib132 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-sqrt-two/lib/index.js"(exports2, module) {
     "use strict";
     var SQRT2 = 1.4142135623730951;
     module.exports = SQRT2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js
 var require_polyval_co14 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co14.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16710,9 +16710,9 @@ var require_polyval_co14 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js
 var require_polyval_co15 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co15.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16724,9 +16724,9 @@ var require_polyval_co15 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js
 var require_polyval_co16 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co16.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16738,9 +16738,9 @@ var require_polyval_co16 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js
 var require_polyval_co17 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co17.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16752,9 +16752,9 @@ var require_polyval_co17 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js
 var require_polyval_co18 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co18.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16766,9 +16766,9 @@ var require_polyval_co18 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js
 var require_polyval_co19 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co19.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16780,9 +16780,9 @@ var require_polyval_co19 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js
 var require_polyval_co20 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co20.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16794,9 +16794,9 @@ var require_polyval_co20 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js
 var require_polyval_co21 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co21.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16808,9 +16808,9 @@ var require_polyval_co21 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js
 var require_polyval_co22 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co22.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -16822,9 +16822,9 @@ var require_polyval_co22 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js
 var require_inverse_students_t_body_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_body_series.js"(exports2, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib113();
@@ -16861,9 +16861,9 @@ var require_inverse_students_t_body_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js
 var require_inverse_students_t_tail_series = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_tail_series.js"(exports2, module) {
     "use strict";
     var gammaDeltaRatio = require_lib102();
     var evalpoly = require_lib113();
@@ -16911,9 +16911,9 @@ var require_inverse_students_t_tail_series = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js
 var require_inverse_students_t_hill = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t_hill.js"(exports2, module) {
     "use strict";
     var erfcinv = require_lib130();
     var expm1 = require_lib64();
@@ -16956,9 +16956,9 @@ var require_inverse_students_t_hill = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js
 var require_inverse_students_t = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/inverse_students_t.js"(exports2, module) {
     "use strict";
     var erfcinv = require_lib130();
     var floor = require_lib7();
@@ -17084,9 +17084,9 @@ var require_inverse_students_t = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js
 var require_find_ibeta_inv_from_t_dist = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/find_ibeta_inv_from_t_dist.js"(exports2, module) {
     "use strict";
     var inverseStudentsT = require_inverse_students_t();
     function findIBetaInvFromTDist(a, p, py) {
@@ -17107,9 +17107,9 @@ var require_find_ibeta_inv_from_t_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js
 var require_temme1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme1.js"(exports2, module) {
     "use strict";
     var evalpoly = require_lib113();
     var erfcinv = require_lib130();
@@ -17168,9 +17168,9 @@ var require_temme1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js
 var require_root_finder = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/root_finder.js"(exports2, module) {
     "use strict";
     var ln = require_lib59();
     var MAX_VALUE = require_lib83();
@@ -17197,9 +17197,9 @@ var require_root_finder = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-signum/lib/main.js
+// node_modules/@stdlib/math-base-special-signum/lib/main.js
 var require_main94 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     function signum(x2) {
@@ -17212,18 +17212,18 @@ var require_main94 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-signum/lib/index.js
+// node_modules/@stdlib/math-base-special-signum/lib/index.js
 var require_lib133 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-signum/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main94();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js
 var require_newton_raphson = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/newton_raphson.js"(exports2, module) {
     "use strict";
     var sign = require_lib133();
     var abs = require_lib46();
@@ -17313,9 +17313,9 @@ var require_newton_raphson = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js
 var require_polyval_co1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co1.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17327,9 +17327,9 @@ var require_polyval_co1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js
 var require_polyval_co2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co2.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17341,9 +17341,9 @@ var require_polyval_co2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js
 var require_polyval_co3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co3.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17355,9 +17355,9 @@ var require_polyval_co3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js
 var require_polyval_co4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co4.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17369,9 +17369,9 @@ var require_polyval_co4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js
 var require_polyval_co5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co5.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17383,9 +17383,9 @@ var require_polyval_co5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js
 var require_polyval_co6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co6.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17397,9 +17397,9 @@ var require_polyval_co6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js
 var require_polyval_co7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co7.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17411,9 +17411,9 @@ var require_polyval_co7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js
 var require_polyval_co8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co8.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17425,9 +17425,9 @@ var require_polyval_co8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js
 var require_polyval_co9 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co9.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17439,9 +17439,9 @@ var require_polyval_co9 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js
 var require_polyval_co10 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co10.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17453,9 +17453,9 @@ var require_polyval_co10 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js
 var require_polyval_co11 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co11.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17467,9 +17467,9 @@ var require_polyval_co11 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js
 var require_polyval_co12 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co12.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17481,9 +17481,9 @@ var require_polyval_co12 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js
 var require_polyval_co13 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/polyval_co13.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -17495,9 +17495,9 @@ var require_polyval_co13 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js
 var require_temme2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme2.js"(exports2, module) {
     "use strict";
     var evalpoly = require_lib113();
     var erfcinv = require_lib130();
@@ -17622,9 +17622,9 @@ var require_temme2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js
 var require_ms = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/ms/index.js"(exports2, module) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -17724,9 +17724,9 @@ var require_ms = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js
 var require_debug = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/debug.js"(exports2, module) {
     exports2 = module.exports = createDebug.debug = createDebug["default"] = createDebug;
     exports2.coerce = coerce;
     exports2.disable = disable;
@@ -17829,9 +17829,9 @@ var require_debug = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/browser.js"(exports2, module) {
     exports2 = module.exports = require_debug();
     exports2.log = log;
     exports2.formatArgs = formatArgs;
@@ -17915,9 +17915,9 @@ var require_browser = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js
 var require_node = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/node.js"(exports2, module) {
     var tty = __require("tty");
     var util = __require("util");
     exports2 = module.exports = require_debug();
@@ -18035,9 +18035,9 @@ var require_node = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/node_modules/debug/src/index.js"(exports2, module) {
     if (typeof process !== "undefined" && process.type === "renderer") {
       module.exports = require_browser();
     } else {
@@ -18046,18 +18046,18 @@ var require_src = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float32-max/lib/index.js
+// node_modules/@stdlib/constants-float32-max/lib/index.js
 var require_lib134 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float32-max/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float32-max/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT32_MAX = 34028234663852886e22;
     module.exports = FLOAT32_MAX;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js
 var require_higher_newton = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/higher_newton.js"(exports2, module) {
     "use strict";
     var logger = require_src();
     var gammainc = require_lib121();
@@ -18133,9 +18133,9 @@ var require_higher_newton = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js
 var require_polyval_ak1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak1.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -18147,9 +18147,9 @@ var require_polyval_ak1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js
 var require_polyval_ak2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_ak2.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -18161,9 +18161,9 @@ var require_polyval_ak2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js
 var require_lambdaeta = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/lambdaeta.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var exp = require_lib51();
@@ -18226,18 +18226,18 @@ var require_lambdaeta = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js
 var require_lib135 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-ln-sqrt-two-pi/lib/index.js"(exports2, module) {
     "use strict";
     var LN_SQRT_TWO_PI = 0.9189385332046728;
     module.exports = LN_SQRT_TWO_PI;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js
 var require_chepolsum = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/chepolsum.js"(exports2, module) {
     "use strict";
     var A = [
       1.9963790515900766,
@@ -18281,9 +18281,9 @@ var require_chepolsum = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js
 var require_polyval_c = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_c.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -18295,9 +18295,9 @@ var require_polyval_c = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js
 var require_polyval_d = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/polyval_d.js"(exports2, module) {
     "use strict";
     function evalpoly(x2) {
       if (x2 === 0) {
@@ -18309,9 +18309,9 @@ var require_polyval_d = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js
 var require_stirling = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/stirling.js"(exports2, module) {
     "use strict";
     var gammaln = require_lib105();
     var ln = require_lib59();
@@ -18350,9 +18350,9 @@ var require_stirling = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js
 var require_gamstar = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/gamstar.js"(exports2, module) {
     "use strict";
     var exp = require_lib51();
     var gamma = require_lib97();
@@ -18373,9 +18373,9 @@ var require_gamstar = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js
 var require_rational_ak0bk0 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak0bk0.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18403,9 +18403,9 @@ var require_rational_ak0bk0 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js
 var require_eps1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps1.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var ln = require_lib59();
@@ -18423,9 +18423,9 @@ var require_eps1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js
 var require_rational_ak1bk1 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak1bk1.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18453,9 +18453,9 @@ var require_rational_ak1bk1 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js
 var require_rational_ak2bk2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak2bk2.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18483,9 +18483,9 @@ var require_rational_ak2bk2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js
 var require_rational_ak3bk3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak3bk3.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18513,9 +18513,9 @@ var require_rational_ak3bk3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js
 var require_eps2 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps2.js"(exports2, module) {
     "use strict";
     var ln = require_lib59();
     var rateval1 = require_rational_ak1bk1();
@@ -18545,9 +18545,9 @@ var require_eps2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js
 var require_rational_ak4bk4 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak4bk4.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18575,9 +18575,9 @@ var require_rational_ak4bk4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js
 var require_rational_ak5bk5 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak5bk5.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18605,9 +18605,9 @@ var require_rational_ak5bk5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js
 var require_rational_ak6bk6 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak6bk6.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18635,9 +18635,9 @@ var require_rational_ak6bk6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js
 var require_rational_ak7bk7 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak7bk7.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18665,9 +18665,9 @@ var require_rational_ak7bk7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js
 var require_rational_ak8bk8 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/rational_ak8bk8.js"(exports2, module) {
     "use strict";
     function evalrational(x2) {
       var ax;
@@ -18695,9 +18695,9 @@ var require_rational_ak8bk8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js
 var require_eps3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/eps3.js"(exports2, module) {
     "use strict";
     var ln = require_lib59();
     var rational1 = require_rational_ak4bk4();
@@ -18736,9 +18736,9 @@ var require_eps3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js
 var require_compute = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/compute.js"(exports2, module) {
     "use strict";
     var logger = require_src();
     var evalpoly = require_lib113();
@@ -18967,9 +18967,9 @@ var require_compute = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js
 var require_main95 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/main.js"(exports2, module) {
     "use strict";
     var isnan = require_lib6();
     var FLOAT32_SMALLEST = require_lib119();
@@ -19006,27 +19006,27 @@ var require_main95 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
+// node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js
 var require_lib136 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-gammaincinv/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main95();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js
 var require_lib137 = __commonJS({
-  "../main/node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/constants-float64-smallest-subnormal/lib/index.js"(exports2, module) {
     "use strict";
     var FLOAT64_SMALLEST_SUBNORMAL = 5e-324;
     module.exports = FLOAT64_SMALLEST_SUBNORMAL;
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js
 var require_temme3 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/temme3.js"(exports2, module) {
     "use strict";
     var gammaincinv = require_lib136();
     var ln = require_lib59();
@@ -19118,9 +19118,9 @@ var require_temme3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js
 var require_halley_iterate = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/halley_iterate.js"(exports2, module) {
     "use strict";
     var abs = require_lib46();
     var ldexp = require_lib50();
@@ -19266,9 +19266,9 @@ var require_halley_iterate = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js
 var require_ibeta_roots = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/ibeta_roots.js"(exports2, module) {
     "use strict";
     var kernelBetainc = require_lib127().assign;
     var abs = require_lib46();
@@ -19313,9 +19313,9 @@ var require_ibeta_roots = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js
 var require_main96 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/main.js"(exports2, module) {
     "use strict";
     var evalpoly = require_lib113();
     var betainc = require_lib128();
@@ -19626,18 +19626,18 @@ var require_main96 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
+// node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js
 var require_lib138 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-special-kernel-betaincinv/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main96();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js
 var require_main97 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/main.js"(exports2, module) {
     "use strict";
     var kernelBetaincinv = require_lib138();
     var isnan = require_lib6();
@@ -19657,9 +19657,9 @@ var require_main97 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js
 var require_factory7 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var kernelBetaincinv = require_lib138();
@@ -19686,9 +19686,9 @@ var require_factory7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js
 var require_lib139 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-t-quantile/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main97();
@@ -19698,9 +19698,9 @@ var require_lib139 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js
 var require_main98 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-f-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var betainc = require_lib128();
     var isnan = require_lib6();
@@ -19724,9 +19724,9 @@ var require_main98 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js
 var require_factory8 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-f-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var constantFunction = require_lib55();
     var betainc = require_lib128();
@@ -19757,9 +19757,9 @@ var require_factory8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js
 var require_lib140 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-f-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main98();
@@ -19769,9 +19769,9 @@ var require_lib140 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js
 var require_main99 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/main.js"(exports2, module) {
     "use strict";
     var floor = require_lib7();
     function isNonNegativeInteger(x2) {
@@ -19781,18 +19781,18 @@ var require_main99 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js
 var require_lib141 = __commonJS({
-  "../main/node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/math-base-assert-is-nonnegative-integer/lib/index.js"(exports2, module) {
     "use strict";
     var main2 = require_main99();
     module.exports = main2;
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js
 var require_main100 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/main.js"(exports2, module) {
     "use strict";
     var isNonNegativeInteger = require_lib141();
     var betainc = require_lib128();
@@ -19816,9 +19816,9 @@ var require_main100 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js
 var require_factory9 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/factory.js"(exports2, module) {
     "use strict";
     var isNonNegativeInteger = require_lib141();
     var constantFunction = require_lib55();
@@ -19849,9 +19849,9 @@ var require_factory9 = __commonJS({
   }
 });
 
-// ../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js
 var require_lib142 = __commonJS({
-  "../main/node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports2, module) {
+  "node_modules/@stdlib/stats-base-dists-binomial-cdf/lib/index.js"(exports2, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main100();
@@ -19861,9 +19861,9 @@ var require_lib142 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19918,9 +19918,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../main/node_modules/yaml/dist/visit.js"(exports2) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -20076,9 +20076,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -20247,9 +20247,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -20317,9 +20317,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
@@ -20367,9 +20367,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -20397,9 +20397,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -20438,9 +20438,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -20556,9 +20556,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -20586,9 +20586,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -20661,9 +20661,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20804,9 +20804,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20821,9 +20821,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20957,9 +20957,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -21240,9 +21240,9 @@ ${indent}`);
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -21364,9 +21364,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21497,9 +21497,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../main/node_modules/yaml/dist/log.js"(exports2) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug2(logLevel, ...messages) {
@@ -21519,9 +21519,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21579,9 +21579,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -21643,9 +21643,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -21683,9 +21683,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -21834,9 +21834,9 @@ ${indent}${end}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21978,9 +21978,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -22000,9 +22000,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -22116,9 +22116,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -22138,9 +22138,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
@@ -22157,9 +22157,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -22175,9 +22175,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -22199,9 +22199,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -22226,9 +22226,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22272,9 +22272,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22317,9 +22317,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -22345,9 +22345,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -22412,9 +22412,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -22478,9 +22478,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22556,9 +22556,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -22634,9 +22634,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -22666,9 +22666,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22715,9 +22715,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22794,9 +22794,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22883,9 +22883,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22971,9 +22971,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema4 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -23015,9 +23015,9 @@ var require_schema4 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -23109,9 +23109,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -23141,9 +23141,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -23221,9 +23221,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection2 = require_Collection();
@@ -23530,9 +23530,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors2 = __commonJS({
-  "../main/node_modules/yaml/dist/errors.js"(exports2) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code, message) {
@@ -23595,9 +23595,9 @@ ${pointer}
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -23729,9 +23729,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key2) {
       if (!key2)
@@ -23771,9 +23771,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23789,9 +23789,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23805,9 +23805,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23913,9 +23913,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23964,9 +23964,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -24007,9 +24007,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -24201,9 +24201,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24266,9 +24266,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -24449,9 +24449,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -24670,9 +24670,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24751,9 +24751,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -24781,9 +24781,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24887,9 +24887,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24930,9 +24930,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -25138,9 +25138,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -25323,9 +25323,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -25384,9 +25384,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -25446,9 +25446,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -25548,9 +25548,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -26137,9 +26137,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter2 = class {
       constructor() {
@@ -26168,9 +26168,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -27042,9 +27042,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../main/node_modules/yaml/dist/public-api.js"(exports2) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27139,9 +27139,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../main/node_modules/yaml/dist/index.js"(exports2) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27191,9 +27191,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/tunnel/lib/tunnel.js
+// node_modules/tunnel/lib/tunnel.js
 var require_tunnel = __commonJS({
-  "../main/node_modules/tunnel/lib/tunnel.js"(exports2) {
+  "node_modules/tunnel/lib/tunnel.js"(exports2) {
     "use strict";
     var net = __require("net");
     var tls = __require("tls");
@@ -27421,16 +27421,16 @@ var require_tunnel = __commonJS({
   }
 });
 
-// ../main/node_modules/tunnel/index.js
+// node_modules/tunnel/index.js
 var require_tunnel2 = __commonJS({
-  "../main/node_modules/tunnel/index.js"(exports2, module) {
+  "node_modules/tunnel/index.js"(exports2, module) {
     module.exports = require_tunnel();
   }
 });
 
-// ../main/node_modules/undici/lib/core/symbols.js
+// node_modules/undici/lib/core/symbols.js
 var require_symbols = __commonJS({
-  "../main/node_modules/undici/lib/core/symbols.js"(exports2, module) {
+  "node_modules/undici/lib/core/symbols.js"(exports2, module) {
     module.exports = {
       kClose: /* @__PURE__ */ Symbol("close"),
       kDestroy: /* @__PURE__ */ Symbol("destroy"),
@@ -27501,9 +27501,9 @@ var require_symbols = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/errors.js
+// node_modules/undici/lib/core/errors.js
 var require_errors3 = __commonJS({
-  "../main/node_modules/undici/lib/core/errors.js"(exports2, module) {
+  "node_modules/undici/lib/core/errors.js"(exports2, module) {
     "use strict";
     var kUndiciError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR");
     var UndiciError = class extends Error {
@@ -27859,9 +27859,9 @@ var require_errors3 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/constants.js
+// node_modules/undici/lib/core/constants.js
 var require_constants = __commonJS({
-  "../main/node_modules/undici/lib/core/constants.js"(exports2, module) {
+  "node_modules/undici/lib/core/constants.js"(exports2, module) {
     "use strict";
     var headerNameLowerCasedRecord = {};
     var wellknownHeaderNames = [
@@ -27974,9 +27974,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/tree.js
+// node_modules/undici/lib/core/tree.js
 var require_tree = __commonJS({
-  "../main/node_modules/undici/lib/core/tree.js"(exports2, module) {
+  "node_modules/undici/lib/core/tree.js"(exports2, module) {
     "use strict";
     var {
       wellknownHeaderNames,
@@ -28114,9 +28114,9 @@ var require_tree = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/util.js
+// node_modules/undici/lib/core/util.js
 var require_util2 = __commonJS({
-  "../main/node_modules/undici/lib/core/util.js"(exports2, module) {
+  "node_modules/undici/lib/core/util.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { kDestroyed, kBodyUsed, kListeners, kBody } = require_symbols();
@@ -28620,9 +28620,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/diagnostics.js
+// node_modules/undici/lib/core/diagnostics.js
 var require_diagnostics = __commonJS({
-  "../main/node_modules/undici/lib/core/diagnostics.js"(exports2, module) {
+  "node_modules/undici/lib/core/diagnostics.js"(exports2, module) {
     "use strict";
     var diagnosticsChannel = __require("node:diagnostics_channel");
     var util = __require("node:util");
@@ -28805,9 +28805,9 @@ var require_diagnostics = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/request.js
+// node_modules/undici/lib/core/request.js
 var require_request = __commonJS({
-  "../main/node_modules/undici/lib/core/request.js"(exports2, module) {
+  "node_modules/undici/lib/core/request.js"(exports2, module) {
     "use strict";
     var {
       InvalidArgumentError,
@@ -29201,9 +29201,9 @@ var require_request = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/dispatcher.js
+// node_modules/undici/lib/dispatcher/dispatcher.js
 var require_dispatcher = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/dispatcher.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/dispatcher.js"(exports2, module) {
     "use strict";
     var EventEmitter = __require("node:events");
     var Dispatcher = class extends EventEmitter {
@@ -29256,9 +29256,9 @@ var require_dispatcher = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/dispatcher-base.js
+// node_modules/undici/lib/dispatcher/dispatcher-base.js
 var require_dispatcher_base = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/dispatcher-base.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/dispatcher-base.js"(exports2, module) {
     "use strict";
     var buffer = __require("node:buffer");
     var Dispatcher = require_dispatcher();
@@ -29433,9 +29433,9 @@ var require_dispatcher_base = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/util/timers.js
+// node_modules/undici/lib/util/timers.js
 var require_timers = __commonJS({
-  "../main/node_modules/undici/lib/util/timers.js"(exports2, module) {
+  "node_modules/undici/lib/util/timers.js"(exports2, module) {
     "use strict";
     var fastNow = 0;
     var RESOLUTION_MS = 1e3;
@@ -29664,9 +29664,9 @@ var require_timers = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/core/connect.js
+// node_modules/undici/lib/core/connect.js
 var require_connect = __commonJS({
-  "../main/node_modules/undici/lib/core/connect.js"(exports2, module) {
+  "node_modules/undici/lib/core/connect.js"(exports2, module) {
     "use strict";
     var net = __require("node:net");
     var assert = __require("node:assert");
@@ -29844,9 +29844,9 @@ var require_connect = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/llhttp/utils.js
+// node_modules/undici/lib/llhttp/utils.js
 var require_utils2 = __commonJS({
-  "../main/node_modules/undici/lib/llhttp/utils.js"(exports2) {
+  "node_modules/undici/lib/llhttp/utils.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.enumToMap = void 0;
@@ -29864,9 +29864,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/llhttp/constants.js
+// node_modules/undici/lib/llhttp/constants.js
 var require_constants2 = __commonJS({
-  "../main/node_modules/undici/lib/llhttp/constants.js"(exports2) {
+  "node_modules/undici/lib/llhttp/constants.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SPECIAL_HEADERS = exports2.HEADER_STATE = exports2.MINOR = exports2.MAJOR = exports2.CONNECTION_TOKEN_CHARS = exports2.HEADER_CHARS = exports2.TOKEN = exports2.STRICT_TOKEN = exports2.HEX = exports2.URL_CHAR = exports2.STRICT_URL_CHAR = exports2.USERINFO_CHARS = exports2.MARK = exports2.ALPHANUM = exports2.NUM = exports2.HEX_MAP = exports2.NUM_MAP = exports2.ALPHA = exports2.FINISH = exports2.H_METHOD_MAP = exports2.METHOD_MAP = exports2.METHODS_RTSP = exports2.METHODS_ICE = exports2.METHODS_HTTP = exports2.METHODS = exports2.LENIENT_FLAGS = exports2.FLAGS = exports2.TYPE = exports2.ERROR = void 0;
@@ -30185,27 +30185,27 @@ var require_constants2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/llhttp/llhttp-wasm.js
+// node_modules/undici/lib/llhttp/llhttp-wasm.js
 var require_llhttp_wasm = __commonJS({
-  "../main/node_modules/undici/lib/llhttp/llhttp-wasm.js"(exports2, module) {
+  "node_modules/undici/lib/llhttp/llhttp-wasm.js"(exports2, module) {
     "use strict";
     var { Buffer: Buffer2 } = __require("node:buffer");
     module.exports = Buffer2.from("AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f38Bf2AAAGADf39/AALLAQgDZW52GHdhc21fb25faGVhZGVyc19jb21wbGV0ZQAEA2VudhV3YXNtX29uX21lc3NhZ2VfYmVnaW4AAANlbnYLd2FzbV9vbl91cmwAAQNlbnYOd2FzbV9vbl9zdGF0dXMAAQNlbnYUd2FzbV9vbl9oZWFkZXJfZmllbGQAAQNlbnYUd2FzbV9vbl9oZWFkZXJfdmFsdWUAAQNlbnYMd2FzbV9vbl9ib2R5AAEDZW52GHdhc21fb25fbWVzc2FnZV9jb21wbGV0ZQAAAy0sBQYAAAIAAAAAAAACAQIAAgICAAADAAAAAAMDAwMBAQEBAQEBAQEAAAIAAAAEBQFwARISBQMBAAIGCAF/AUGA1AQLB9EFIgZtZW1vcnkCAAtfaW5pdGlhbGl6ZQAIGV9faW5kaXJlY3RfZnVuY3Rpb25fdGFibGUBAAtsbGh0dHBfaW5pdAAJGGxsaHR0cF9zaG91bGRfa2VlcF9hbGl2ZQAvDGxsaHR0cF9hbGxvYwALBm1hbGxvYwAxC2xsaHR0cF9mcmVlAAwEZnJlZQAMD2xsaHR0cF9nZXRfdHlwZQANFWxsaHR0cF9nZXRfaHR0cF9tYWpvcgAOFWxsaHR0cF9nZXRfaHR0cF9taW5vcgAPEWxsaHR0cF9nZXRfbWV0aG9kABAWbGxodHRwX2dldF9zdGF0dXNfY29kZQAREmxsaHR0cF9nZXRfdXBncmFkZQASDGxsaHR0cF9yZXNldAATDmxsaHR0cF9leGVjdXRlABQUbGxodHRwX3NldHRpbmdzX2luaXQAFQ1sbGh0dHBfZmluaXNoABYMbGxodHRwX3BhdXNlABcNbGxodHRwX3Jlc3VtZQAYG2xsaHR0cF9yZXN1bWVfYWZ0ZXJfdXBncmFkZQAZEGxsaHR0cF9nZXRfZXJybm8AGhdsbGh0dHBfZ2V0X2Vycm9yX3JlYXNvbgAbF2xsaHR0cF9zZXRfZXJyb3JfcmVhc29uABwUbGxodHRwX2dldF9lcnJvcl9wb3MAHRFsbGh0dHBfZXJybm9fbmFtZQAeEmxsaHR0cF9tZXRob2RfbmFtZQAfEmxsaHR0cF9zdGF0dXNfbmFtZQAgGmxsaHR0cF9zZXRfbGVuaWVudF9oZWFkZXJzACEhbGxodHRwX3NldF9sZW5pZW50X2NodW5rZWRfbGVuZ3RoACIdbGxodHRwX3NldF9sZW5pZW50X2tlZXBfYWxpdmUAIyRsbGh0dHBfc2V0X2xlbmllbnRfdHJhbnNmZXJfZW5jb2RpbmcAJBhsbGh0dHBfbWVzc2FnZV9uZWVkc19lb2YALgkXAQBBAQsRAQIDBAUKBgcrLSwqKSglJyYK07MCLBYAQYjQACgCAARAAAtBiNAAQQE2AgALFAAgABAwIAAgAjYCOCAAIAE6ACgLFAAgACAALwEyIAAtAC4gABAvEAALHgEBf0HAABAyIgEQMCABQYAINgI4IAEgADoAKCABC48MAQd/AkAgAEUNACAAQQhrIgEgAEEEaygCACIAQXhxIgRqIQUCQCAAQQFxDQAgAEEDcUUNASABIAEoAgAiAGsiAUGc0AAoAgBJDQEgACAEaiEEAkACQEGg0AAoAgAgAUcEQCAAQf8BTQRAIABBA3YhAyABKAIIIgAgASgCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBQsgAiAANgIIIAAgAjYCDAwECyABKAIYIQYgASABKAIMIgBHBEAgACABKAIIIgI2AgggAiAANgIMDAMLIAFBFGoiAygCACICRQRAIAEoAhAiAkUNAiABQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFKAIEIgBBA3FBA0cNAiAFIABBfnE2AgRBlNAAIAQ2AgAgBSAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCABKAIcIgJBAnRBvNIAaiIDKAIAIAFGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgAUYbaiAANgIAIABFDQELIAAgBjYCGCABKAIQIgIEQCAAIAI2AhAgAiAANgIYCyABQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAFTw0AIAUoAgQiAEEBcUUNAAJAAkACQAJAIABBAnFFBEBBpNAAKAIAIAVGBEBBpNAAIAE2AgBBmNAAQZjQACgCACAEaiIANgIAIAEgAEEBcjYCBCABQaDQACgCAEcNBkGU0ABBADYCAEGg0ABBADYCAAwGC0Gg0AAoAgAgBUYEQEGg0AAgATYCAEGU0ABBlNAAKAIAIARqIgA2AgAgASAAQQFyNgIEIAAgAWogADYCAAwGCyAAQXhxIARqIQQgAEH/AU0EQCAAQQN2IQMgBSgCCCIAIAUoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAULIAIgADYCCCAAIAI2AgwMBAsgBSgCGCEGIAUgBSgCDCIARwRAQZzQACgCABogACAFKAIIIgI2AgggAiAANgIMDAMLIAVBFGoiAygCACICRQRAIAUoAhAiAkUNAiAFQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFIABBfnE2AgQgASAEaiAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCAFKAIcIgJBAnRBvNIAaiIDKAIAIAVGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgBUYbaiAANgIAIABFDQELIAAgBjYCGCAFKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAFQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAEaiAENgIAIAEgBEEBcjYCBCABQaDQACgCAEcNAEGU0AAgBDYCAAwBCyAEQf8BTQRAIARBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASAEQQN2dCIDcUUEQEGM0AAgAiADcjYCACAADAELIAAoAggLIgIgATYCDCAAIAE2AgggASAANgIMIAEgAjYCCAwBC0EfIQIgBEH///8HTQRAIARBJiAEQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAgsgASACNgIcIAFCADcCECACQQJ0QbzSAGohAAJAQZDQACgCACIDQQEgAnQiB3FFBEAgACABNgIAQZDQACADIAdyNgIAIAEgADYCGCABIAE2AgggASABNgIMDAELIARBGSACQQF2a0EAIAJBH0cbdCECIAAoAgAhAAJAA0AgACIDKAIEQXhxIARGDQEgAkEddiEAIAJBAXQhAiADIABBBHFqQRBqIgcoAgAiAA0ACyAHIAE2AgAgASADNgIYIAEgATYCDCABIAE2AggMAQsgAygCCCIAIAE2AgwgAyABNgIIIAFBADYCGCABIAM2AgwgASAANgIIC0Gs0ABBrNAAKAIAQQFrIgBBfyAAGzYCAAsLBwAgAC0AKAsHACAALQAqCwcAIAAtACsLBwAgAC0AKQsHACAALwEyCwcAIAAtAC4LQAEEfyAAKAIYIQEgAC0ALSECIAAtACghAyAAKAI4IQQgABAwIAAgBDYCOCAAIAM6ACggACACOgAtIAAgATYCGAu74gECB38DfiABIAJqIQQCQCAAIgIoAgwiAA0AIAIoAgQEQCACIAE2AgQLIwBBEGsiCCQAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAIoAhwiA0EBaw7dAdoBAdkBAgMEBQYHCAkKCwwNDtgBDxDXARES1gETFBUWFxgZGhvgAd8BHB0e1QEfICEiIyQl1AEmJygpKiss0wHSAS0u0QHQAS8wMTIzNDU2Nzg5Ojs8PT4/QEFCQ0RFRtsBR0hJSs8BzgFLzQFMzAFNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AAYEBggGDAYQBhQGGAYcBiAGJAYoBiwGMAY0BjgGPAZABkQGSAZMBlAGVAZYBlwGYAZkBmgGbAZwBnQGeAZ8BoAGhAaIBowGkAaUBpgGnAagBqQGqAasBrAGtAa4BrwGwAbEBsgGzAbQBtQG2AbcBywHKAbgByQG5AcgBugG7AbwBvQG+Ab8BwAHBAcIBwwHEAcUBxgEA3AELQQAMxgELQQ4MxQELQQ0MxAELQQ8MwwELQRAMwgELQRMMwQELQRQMwAELQRUMvwELQRYMvgELQRgMvQELQRkMvAELQRoMuwELQRsMugELQRwMuQELQR0MuAELQQgMtwELQR4MtgELQSAMtQELQR8MtAELQQcMswELQSEMsgELQSIMsQELQSMMsAELQSQMrwELQRIMrgELQREMrQELQSUMrAELQSYMqwELQScMqgELQSgMqQELQcMBDKgBC0EqDKcBC0ErDKYBC0EsDKUBC0EtDKQBC0EuDKMBC0EvDKIBC0HEAQyhAQtBMAygAQtBNAyfAQtBDAyeAQtBMQydAQtBMgycAQtBMwybAQtBOQyaAQtBNQyZAQtBxQEMmAELQQsMlwELQToMlgELQTYMlQELQQoMlAELQTcMkwELQTgMkgELQTwMkQELQTsMkAELQT0MjwELQQkMjgELQSkMjQELQT4MjAELQT8MiwELQcAADIoBC0HBAAyJAQtBwgAMiAELQcMADIcBC0HEAAyGAQtBxQAMhQELQcYADIQBC0EXDIMBC0HHAAyCAQtByAAMgQELQckADIABC0HKAAx/C0HLAAx+C0HNAAx9C0HMAAx8C0HOAAx7C0HPAAx6C0HQAAx5C0HRAAx4C0HSAAx3C0HTAAx2C0HUAAx1C0HWAAx0C0HVAAxzC0EGDHILQdcADHELQQUMcAtB2AAMbwtBBAxuC0HZAAxtC0HaAAxsC0HbAAxrC0HcAAxqC0EDDGkLQd0ADGgLQd4ADGcLQd8ADGYLQeEADGULQeAADGQLQeIADGMLQeMADGILQQIMYQtB5AAMYAtB5QAMXwtB5gAMXgtB5wAMXQtB6AAMXAtB6QAMWwtB6gAMWgtB6wAMWQtB7AAMWAtB7QAMVwtB7gAMVgtB7wAMVQtB8AAMVAtB8QAMUwtB8gAMUgtB8wAMUQtB9AAMUAtB9QAMTwtB9gAMTgtB9wAMTQtB+AAMTAtB+QAMSwtB+gAMSgtB+wAMSQtB/AAMSAtB/QAMRwtB/gAMRgtB/wAMRQtBgAEMRAtBgQEMQwtBggEMQgtBgwEMQQtBhAEMQAtBhQEMPwtBhgEMPgtBhwEMPQtBiAEMPAtBiQEMOwtBigEMOgtBiwEMOQtBjAEMOAtBjQEMNwtBjgEMNgtBjwEMNQtBkAEMNAtBkQEMMwtBkgEMMgtBkwEMMQtBlAEMMAtBlQEMLwtBlgEMLgtBlwEMLQtBmAEMLAtBmQEMKwtBmgEMKgtBmwEMKQtBnAEMKAtBnQEMJwtBngEMJgtBnwEMJQtBoAEMJAtBoQEMIwtBogEMIgtBowEMIQtBpAEMIAtBpQEMHwtBpgEMHgtBpwEMHQtBqAEMHAtBqQEMGwtBqgEMGgtBqwEMGQtBrAEMGAtBrQEMFwtBrgEMFgtBAQwVC0GvAQwUC0GwAQwTC0GxAQwSC0GzAQwRC0GyAQwQC0G0AQwPC0G1AQwOC0G2AQwNC0G3AQwMC0G4AQwLC0G5AQwKC0G6AQwJC0G7AQwIC0HGAQwHC0G8AQwGC0G9AQwFC0G+AQwEC0G/AQwDC0HAAQwCC0HCAQwBC0HBAQshAwNAAkACQAJAAkACQAJAAkACQAJAIAICfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAgJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAn8CQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCADDsYBAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHyAhIyUmKCorLC8wMTIzNDU2Nzk6Ozw9lANAQkRFRklLTk9QUVJTVFVWWFpbXF1eX2BhYmNkZWZnaGpsb3Bxc3V2eHl6e3x/gAGBAYIBgwGEAYUBhgGHAYgBiQGKAYsBjAGNAY4BjwGQAZEBkgGTAZQBlQGWAZcBmAGZAZoBmwGcAZ0BngGfAaABoQGiAaMBpAGlAaYBpwGoAakBqgGrAawBrQGuAa8BsAGxAbIBswG0AbUBtgG3AbgBuQG6AbsBvAG9Ab4BvwHAAcEBwgHDAcQBxQHGAccByAHJAcsBzAHNAc4BzwGKA4kDiAOHA4QDgwOAA/sC+gL5AvgC9wL0AvMC8gLLAsECsALZAQsgASAERw3wAkHdASEDDLMDCyABIARHDcgBQcMBIQMMsgMLIAEgBEcNe0H3ACEDDLEDCyABIARHDXBB7wAhAwywAwsgASAERw1pQeoAIQMMrwMLIAEgBEcNZUHoACEDDK4DCyABIARHDWJB5gAhAwytAwsgASAERw0aQRghAwysAwsgASAERw0VQRIhAwyrAwsgASAERw1CQcUAIQMMqgMLIAEgBEcNNEE/IQMMqQMLIAEgBEcNMkE8IQMMqAMLIAEgBEcNK0ExIQMMpwMLIAItAC5BAUYNnwMMwQILQQAhAAJAAkACQCACLQAqRQ0AIAItACtFDQAgAi8BMCIDQQJxRQ0BDAILIAIvATAiA0EBcUUNAQtBASEAIAItAChBAUYNACACLwEyIgVB5ABrQeQASQ0AIAVBzAFGDQAgBUGwAkYNACADQcAAcQ0AQQAhACADQYgEcUGABEYNACADQShxQQBHIQALIAJBADsBMCACQQA6AC8gAEUN3wIgAkIANwMgDOACC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAARQ3MASAAQRVHDd0CIAJBBDYCHCACIAE2AhQgAkGwGDYCECACQRU2AgxBACEDDKQDCyABIARGBEBBBiEDDKQDCyABQQFqIQFBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAA3ZAgwcCyACQgA3AyBBEiEDDIkDCyABIARHDRZBHSEDDKEDCyABIARHBEAgAUEBaiEBQRAhAwyIAwtBByEDDKADCyACIAIpAyAiCiAEIAFrrSILfSIMQgAgCiAMWhs3AyAgCiALWA3UAkEIIQMMnwMLIAEgBEcEQCACQQk2AgggAiABNgIEQRQhAwyGAwtBCSEDDJ4DCyACKQMgQgBSDccBIAIgAi8BMEGAAXI7ATAMQgsgASAERw0/QdAAIQMMnAMLIAEgBEYEQEELIQMMnAMLIAFBAWohAUEAIQACQCACKAI4IgNFDQAgAygCUCIDRQ0AIAIgAxEAACEACyAADc8CDMYBC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ3GASAAQRVHDc0CIAJBCzYCHCACIAE2AhQgAkGCGTYCECACQRU2AgxBACEDDJoDC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ0MIABBFUcNygIgAkEaNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMmQMLQQAhAAJAIAIoAjgiA0UNACADKAJMIgNFDQAgAiADEQAAIQALIABFDcQBIABBFUcNxwIgAkELNgIcIAIgATYCFCACQZEXNgIQIAJBFTYCDEEAIQMMmAMLIAEgBEYEQEEPIQMMmAMLIAEtAAAiAEE7Rg0HIABBDUcNxAIgAUEBaiEBDMMBC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3DASAAQRVHDcICIAJBDzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJYDCwNAIAEtAABB8DVqLQAAIgBBAUcEQCAAQQJHDcECIAIoAgQhAEEAIQMgAkEANgIEIAIgACABQQFqIgEQLSIADcICDMUBCyAEIAFBAWoiAUcNAAtBEiEDDJUDC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3FASAAQRVHDb0CIAJBGzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJQDCyABIARGBEBBFiEDDJQDCyACQQo2AgggAiABNgIEQQAhAAJAIAIoAjgiA0UNACADKAJIIgNFDQAgAiADEQAAIQALIABFDcIBIABBFUcNuQIgAkEVNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMkwMLIAEgBEcEQANAIAEtAABB8DdqLQAAIgBBAkcEQAJAIABBAWsOBMQCvQIAvgK9AgsgAUEBaiEBQQghAwz8AgsgBCABQQFqIgFHDQALQRUhAwyTAwtBFSEDDJIDCwNAIAEtAABB8DlqLQAAIgBBAkcEQCAAQQFrDgTFArcCwwK4ArcCCyAEIAFBAWoiAUcNAAtBGCEDDJEDCyABIARHBEAgAkELNgIIIAIgATYCBEEHIQMM+AILQRkhAwyQAwsgAUEBaiEBDAILIAEgBEYEQEEaIQMMjwMLAkAgAS0AAEENaw4UtQG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwEAvwELQQAhAyACQQA2AhwgAkGvCzYCECACQQI2AgwgAiABQQFqNgIUDI4DCyABIARGBEBBGyEDDI4DCyABLQAAIgBBO0cEQCAAQQ1HDbECIAFBAWohAQy6AQsgAUEBaiEBC0EiIQMM8wILIAEgBEYEQEEcIQMMjAMLQgAhCgJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAS0AAEEwaw43wQLAAgABAgMEBQYH0AHQAdAB0AHQAdAB0AEICQoLDA3QAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdABDg8QERIT0AELQgIhCgzAAgtCAyEKDL8CC0IEIQoMvgILQgUhCgy9AgtCBiEKDLwCC0IHIQoMuwILQgghCgy6AgtCCSEKDLkCC0IKIQoMuAILQgshCgy3AgtCDCEKDLYCC0INIQoMtQILQg4hCgy0AgtCDyEKDLMCC0IKIQoMsgILQgshCgyxAgtCDCEKDLACC0INIQoMrwILQg4hCgyuAgtCDyEKDK0CC0IAIQoCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAEtAABBMGsON8ACvwIAAQIDBAUGB74CvgK+Ar4CvgK+Ar4CCAkKCwwNvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ag4PEBESE74CC0ICIQoMvwILQgMhCgy+AgtCBCEKDL0CC0IFIQoMvAILQgYhCgy7AgtCByEKDLoCC0IIIQoMuQILQgkhCgy4AgtCCiEKDLcCC0ILIQoMtgILQgwhCgy1AgtCDSEKDLQCC0IOIQoMswILQg8hCgyyAgtCCiEKDLECC0ILIQoMsAILQgwhCgyvAgtCDSEKDK4CC0IOIQoMrQILQg8hCgysAgsgAiACKQMgIgogBCABa60iC30iDEIAIAogDFobNwMgIAogC1gNpwJBHyEDDIkDCyABIARHBEAgAkEJNgIIIAIgATYCBEElIQMM8AILQSAhAwyIAwtBASEFIAIvATAiA0EIcUUEQCACKQMgQgBSIQULAkAgAi0ALgRAQQEhACACLQApQQVGDQEgA0HAAHFFIAVxRQ0BC0EAIQAgA0HAAHENAEECIQAgA0EIcQ0AIANBgARxBEACQCACLQAoQQFHDQAgAi0ALUEKcQ0AQQUhAAwCC0EEIQAMAQsgA0EgcUUEQAJAIAItAChBAUYNACACLwEyIgBB5ABrQeQASQ0AIABBzAFGDQAgAEGwAkYNAEEEIQAgA0EocUUNAiADQYgEcUGABEYNAgtBACEADAELQQBBAyACKQMgUBshAAsgAEEBaw4FvgIAsAEBpAKhAgtBESEDDO0CCyACQQE6AC8MhAMLIAEgBEcNnQJBJCEDDIQDCyABIARHDRxBxgAhAwyDAwtBACEAAkAgAigCOCIDRQ0AIAMoAkQiA0UNACACIAMRAAAhAAsgAEUNJyAAQRVHDZgCIAJB0AA2AhwgAiABNgIUIAJBkRg2AhAgAkEVNgIMQQAhAwyCAwsgASAERgRAQSghAwyCAwtBACEDIAJBADYCBCACQQw2AgggAiABIAEQKiIARQ2UAiACQSc2AhwgAiABNgIUIAIgADYCDAyBAwsgASAERgRAQSkhAwyBAwsgAS0AACIAQSBGDRMgAEEJRw2VAiABQQFqIQEMFAsgASAERwRAIAFBAWohAQwWC0EqIQMM/wILIAEgBEYEQEErIQMM/wILIAEtAAAiAEEJRyAAQSBHcQ2QAiACLQAsQQhHDd0CIAJBADoALAzdAgsgASAERgRAQSwhAwz+AgsgAS0AAEEKRw2OAiABQQFqIQEMsAELIAEgBEcNigJBLyEDDPwCCwNAIAEtAAAiAEEgRwRAIABBCmsOBIQCiAKIAoQChgILIAQgAUEBaiIBRw0AC0ExIQMM+wILQTIhAyABIARGDfoCIAIoAgAiACAEIAFraiEHIAEgAGtBA2ohBgJAA0AgAEHwO2otAAAgAS0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDQEgAEEDRgRAQQYhAQziAgsgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAc2AgAM+wILIAJBADYCAAyGAgtBMyEDIAQgASIARg35AiAEIAFrIAIoAgAiAWohByAAIAFrQQhqIQYCQANAIAFB9DtqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBCEYEQEEFIQEM4QILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPoCCyACQQA2AgAgACEBDIUCC0E0IQMgBCABIgBGDfgCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgJAA0AgAUHQwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBBUYEQEEHIQEM4AILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPkCCyACQQA2AgAgACEBDIQCCyABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRg0JDIECCyAEIAFBAWoiAUcNAAtBMCEDDPgCC0EwIQMM9wILIAEgBEcEQANAIAEtAAAiAEEgRwRAIABBCmsOBP8B/gH+Af8B/gELIAQgAUEBaiIBRw0AC0E4IQMM9wILQTghAwz2AgsDQCABLQAAIgBBIEcgAEEJR3EN9gEgBCABQQFqIgFHDQALQTwhAwz1AgsDQCABLQAAIgBBIEcEQAJAIABBCmsOBPkBBAT5AQALIABBLEYN9QEMAwsgBCABQQFqIgFHDQALQT8hAwz0AgtBwAAhAyABIARGDfMCIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAEGAQGstAAAgAS0AAEEgckcNASAAQQZGDdsCIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPQCCyACQQA2AgALQTYhAwzZAgsgASAERgRAQcEAIQMM8gILIAJBDDYCCCACIAE2AgQgAi0ALEEBaw4E+wHuAewB6wHUAgsgAUEBaiEBDPoBCyABIARHBEADQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxIgBBCUYNACAAQSBGDQACQAJAAkACQCAAQeMAaw4TAAMDAwMDAwMBAwMDAwMDAwMDAgMLIAFBAWohAUExIQMM3AILIAFBAWohAUEyIQMM2wILIAFBAWohAUEzIQMM2gILDP4BCyAEIAFBAWoiAUcNAAtBNSEDDPACC0E1IQMM7wILIAEgBEcEQANAIAEtAABBgDxqLQAAQQFHDfcBIAQgAUEBaiIBRw0AC0E9IQMM7wILQT0hAwzuAgtBACEAAkAgAigCOCIDRQ0AIAMoAkAiA0UNACACIAMRAAAhAAsgAEUNASAAQRVHDeYBIAJBwgA2AhwgAiABNgIUIAJB4xg2AhAgAkEVNgIMQQAhAwztAgsgAUEBaiEBC0E8IQMM0gILIAEgBEYEQEHCACEDDOsCCwJAA0ACQCABLQAAQQlrDhgAAswCzALRAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAgDMAgsgBCABQQFqIgFHDQALQcIAIQMM6wILIAFBAWohASACLQAtQQFxRQ3+AQtBLCEDDNACCyABIARHDd4BQcQAIQMM6AILA0AgAS0AAEGQwABqLQAAQQFHDZwBIAQgAUEBaiIBRw0AC0HFACEDDOcCCyABLQAAIgBBIEYN/gEgAEE6Rw3AAiACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgAN3gEM3QELQccAIQMgBCABIgBGDeUCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFBkMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvwIgAUEFRg3CAiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzlAgtByAAhAyAEIAEiAEYN5AIgBCABayACKAIAIgFqIQcgACABa0EJaiEGA0AgAUGWwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw2+AkECIAFBCUYNwgIaIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOQCCyABIARGBEBByQAhAwzkAgsCQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxQe4Aaw4HAL8CvwK/Ar8CvwIBvwILIAFBAWohAUE+IQMMywILIAFBAWohAUE/IQMMygILQcoAIQMgBCABIgBGDeICIAQgAWsgAigCACIBaiEGIAAgAWtBAWohBwNAIAFBoMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvAIgAUEBRg2+AiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBjYCAAziAgtBywAhAyAEIAEiAEYN4QIgBCABayACKAIAIgFqIQcgACABa0EOaiEGA0AgAUGiwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw27AiABQQ5GDb4CIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOECC0HMACEDIAQgASIARg3gAiAEIAFrIAIoAgAiAWohByAAIAFrQQ9qIQYDQCABQcDCAGotAAAgAC0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDboCQQMgAUEPRg2+AhogAUEBaiEBIAQgAEEBaiIARw0ACyACIAc2AgAM4AILQc0AIQMgBCABIgBGDd8CIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFB0MIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNuQJBBCABQQVGDb0CGiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzfAgsgASAERgRAQc4AIQMM3wILAkACQAJAAkAgAS0AACIAQSByIAAgAEHBAGtB/wFxQRpJG0H/AXFB4wBrDhMAvAK8ArwCvAK8ArwCvAK8ArwCvAK8ArwCAbwCvAK8AgIDvAILIAFBAWohAUHBACEDDMgCCyABQQFqIQFBwgAhAwzHAgsgAUEBaiEBQcMAIQMMxgILIAFBAWohAUHEACEDDMUCCyABIARHBEAgAkENNgIIIAIgATYCBEHFACEDDMUCC0HPACEDDN0CCwJAAkAgAS0AAEEKaw4EAZABkAEAkAELIAFBAWohAQtBKCEDDMMCCyABIARGBEBB0QAhAwzcAgsgAS0AAEEgRw0AIAFBAWohASACLQAtQQFxRQ3QAQtBFyEDDMECCyABIARHDcsBQdIAIQMM2QILQdMAIQMgASAERg3YAiACKAIAIgAgBCABa2ohBiABIABrQQFqIQUDQCABLQAAIABB1sIAai0AAEcNxwEgAEEBRg3KASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBjYCAAzYAgsgASAERgRAQdUAIQMM2AILIAEtAABBCkcNwgEgAUEBaiEBDMoBCyABIARGBEBB1gAhAwzXAgsCQAJAIAEtAABBCmsOBADDAcMBAcMBCyABQQFqIQEMygELIAFBAWohAUHKACEDDL0CC0EAIQACQCACKAI4IgNFDQAgAygCPCIDRQ0AIAIgAxEAACEACyAADb8BQc0AIQMMvAILIAItAClBIkYNzwIMiQELIAQgASIFRgRAQdsAIQMM1AILQQAhAEEBIQFBASEGQQAhAwJAAn8CQAJAAkACQAJAAkACQCAFLQAAQTBrDgrFAcQBAAECAwQFBgjDAQtBAgwGC0EDDAULQQQMBAtBBQwDC0EGDAILQQcMAQtBCAshA0EAIQFBACEGDL0BC0EJIQNBASEAQQAhAUEAIQYMvAELIAEgBEYEQEHdACEDDNMCCyABLQAAQS5HDbgBIAFBAWohAQyIAQsgASAERw22AUHfACEDDNECCyABIARHBEAgAkEONgIIIAIgATYCBEHQACEDDLgCC0HgACEDDNACC0HhACEDIAEgBEYNzwIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGA0AgAS0AACAAQeLCAGotAABHDbEBIABBA0YNswEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMzwILQeIAIQMgASAERg3OAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYDQCABLQAAIABB5sIAai0AAEcNsAEgAEECRg2vASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAzOAgtB4wAhAyABIARGDc0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgNAIAEtAAAgAEHpwgBqLQAARw2vASAAQQNGDa0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADM0CCyABIARGBEBB5QAhAwzNAgsgAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANqgFB1gAhAwyzAgsgASAERwRAA0AgAS0AACIAQSBHBEACQAJAAkAgAEHIAGsOCwABswGzAbMBswGzAbMBswGzAQKzAQsgAUEBaiEBQdIAIQMMtwILIAFBAWohAUHTACEDDLYCCyABQQFqIQFB1AAhAwy1AgsgBCABQQFqIgFHDQALQeQAIQMMzAILQeQAIQMMywILA0AgAS0AAEHwwgBqLQAAIgBBAUcEQCAAQQJrDgOnAaYBpQGkAQsgBCABQQFqIgFHDQALQeYAIQMMygILIAFBAWogASAERw0CGkHnACEDDMkCCwNAIAEtAABB8MQAai0AACIAQQFHBEACQCAAQQJrDgSiAaEBoAEAnwELQdcAIQMMsQILIAQgAUEBaiIBRw0AC0HoACEDDMgCCyABIARGBEBB6QAhAwzIAgsCQCABLQAAIgBBCmsOGrcBmwGbAbQBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBpAGbAZsBAJkBCyABQQFqCyEBQQYhAwytAgsDQCABLQAAQfDGAGotAABBAUcNfSAEIAFBAWoiAUcNAAtB6gAhAwzFAgsgAUEBaiABIARHDQIaQesAIQMMxAILIAEgBEYEQEHsACEDDMQCCyABQQFqDAELIAEgBEYEQEHtACEDDMMCCyABQQFqCyEBQQQhAwyoAgsgASAERgRAQe4AIQMMwQILAkACQAJAIAEtAABB8MgAai0AAEEBaw4HkAGPAY4BAHwBAo0BCyABQQFqIQEMCwsgAUEBagyTAQtBACEDIAJBADYCHCACQZsSNgIQIAJBBzYCDCACIAFBAWo2AhQMwAILAkADQCABLQAAQfDIAGotAAAiAEEERwRAAkACQCAAQQFrDgeUAZMBkgGNAQAEAY0BC0HaACEDDKoCCyABQQFqIQFB3AAhAwypAgsgBCABQQFqIgFHDQALQe8AIQMMwAILIAFBAWoMkQELIAQgASIARgRAQfAAIQMMvwILIAAtAABBL0cNASAAQQFqIQEMBwsgBCABIgBGBEBB8QAhAwy+AgsgAC0AACIBQS9GBEAgAEEBaiEBQd0AIQMMpQILIAFBCmsiA0EWSw0AIAAhAUEBIAN0QYmAgAJxDfkBC0EAIQMgAkEANgIcIAIgADYCFCACQYwcNgIQIAJBBzYCDAy8AgsgASAERwRAIAFBAWohAUHeACEDDKMCC0HyACEDDLsCCyABIARGBEBB9AAhAwy7AgsCQCABLQAAQfDMAGotAABBAWsOA/cBcwCCAQtB4QAhAwyhAgsgASAERwRAA0AgAS0AAEHwygBqLQAAIgBBA0cEQAJAIABBAWsOAvkBAIUBC0HfACEDDKMCCyAEIAFBAWoiAUcNAAtB8wAhAwy6AgtB8wAhAwy5AgsgASAERwRAIAJBDzYCCCACIAE2AgRB4AAhAwygAgtB9QAhAwy4AgsgASAERgRAQfYAIQMMuAILIAJBDzYCCCACIAE2AgQLQQMhAwydAgsDQCABLQAAQSBHDY4CIAQgAUEBaiIBRw0AC0H3ACEDDLUCCyABIARGBEBB+AAhAwy1AgsgAS0AAEEgRw16IAFBAWohAQxbC0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAADXgMgAILIAEgBEYEQEH6ACEDDLMCCyABLQAAQcwARw10IAFBAWohAUETDHYLQfsAIQMgASAERg2xAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYDQCABLQAAIABB8M4Aai0AAEcNcyAAQQVGDXUgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMsQILIAEgBEYEQEH8ACEDDLECCwJAAkAgAS0AAEHDAGsODAB0dHR0dHR0dHR0AXQLIAFBAWohAUHmACEDDJgCCyABQQFqIQFB5wAhAwyXAgtB/QAhAyABIARGDa8CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDXIgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADLACCyACQQA2AgAgBkEBaiEBQRAMcwtB/gAhAyABIARGDa4CIAIoAgAiACAEIAFraiEFIAEgAGtBBWohBgJAA0AgAS0AACAAQfbOAGotAABHDXEgAEEFRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK8CCyACQQA2AgAgBkEBaiEBQRYMcgtB/wAhAyABIARGDa0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQfzOAGotAABHDXAgAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK4CCyACQQA2AgAgBkEBaiEBQQUMcQsgASAERgRAQYABIQMMrQILIAEtAABB2QBHDW4gAUEBaiEBQQgMcAsgASAERgRAQYEBIQMMrAILAkACQCABLQAAQc4Aaw4DAG8BbwsgAUEBaiEBQesAIQMMkwILIAFBAWohAUHsACEDDJICCyABIARGBEBBggEhAwyrAgsCQAJAIAEtAABByABrDggAbm5ubm5uAW4LIAFBAWohAUHqACEDDJICCyABQQFqIQFB7QAhAwyRAgtBgwEhAyABIARGDakCIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQYDPAGotAABHDWwgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKoCCyACQQA2AgAgBkEBaiEBQQAMbQtBhAEhAyABIARGDagCIAIoAgAiACAEIAFraiEFIAEgAGtBBGohBgJAA0AgAS0AACAAQYPPAGotAABHDWsgAEEERg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKkCCyACQQA2AgAgBkEBaiEBQSMMbAsgASAERgRAQYUBIQMMqAILAkACQCABLQAAQcwAaw4IAGtra2trawFrCyABQQFqIQFB7wAhAwyPAgsgAUEBaiEBQfAAIQMMjgILIAEgBEYEQEGGASEDDKcCCyABLQAAQcUARw1oIAFBAWohAQxgC0GHASEDIAEgBEYNpQIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGAkADQCABLQAAIABBiM8Aai0AAEcNaCAAQQNGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpgILIAJBADYCACAGQQFqIQFBLQxpC0GIASEDIAEgBEYNpAIgAigCACIAIAQgAWtqIQUgASAAa0EIaiEGAkADQCABLQAAIABB0M8Aai0AAEcNZyAAQQhGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpQILIAJBADYCACAGQQFqIQFBKQxoCyABIARGBEBBiQEhAwykAgtBASABLQAAQd8ARw1nGiABQQFqIQEMXgtBigEhAyABIARGDaICIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgNAIAEtAAAgAEGMzwBqLQAARw1kIABBAUYN+gEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMogILQYsBIQMgASAERg2hAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGOzwBqLQAARw1kIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyiAgsgAkEANgIAIAZBAWohAUECDGULQYwBIQMgASAERg2gAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHwzwBqLQAARw1jIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyhAgsgAkEANgIAIAZBAWohAUEfDGQLQY0BIQMgASAERg2fAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHyzwBqLQAARw1iIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAygAgsgAkEANgIAIAZBAWohAUEJDGMLIAEgBEYEQEGOASEDDJ8CCwJAAkAgAS0AAEHJAGsOBwBiYmJiYgFiCyABQQFqIQFB+AAhAwyGAgsgAUEBaiEBQfkAIQMMhQILQY8BIQMgASAERg2dAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGRzwBqLQAARw1gIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyeAgsgAkEANgIAIAZBAWohAUEYDGELQZABIQMgASAERg2cAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGXzwBqLQAARw1fIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAydAgsgAkEANgIAIAZBAWohAUEXDGALQZEBIQMgASAERg2bAiACKAIAIgAgBCABa2ohBSABIABrQQZqIQYCQANAIAEtAAAgAEGazwBqLQAARw1eIABBBkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAycAgsgAkEANgIAIAZBAWohAUEVDF8LQZIBIQMgASAERg2aAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGhzwBqLQAARw1dIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAybAgsgAkEANgIAIAZBAWohAUEeDF4LIAEgBEYEQEGTASEDDJoCCyABLQAAQcwARw1bIAFBAWohAUEKDF0LIAEgBEYEQEGUASEDDJkCCwJAAkAgAS0AAEHBAGsODwBcXFxcXFxcXFxcXFxcAVwLIAFBAWohAUH+ACEDDIACCyABQQFqIQFB/wAhAwz/AQsgASAERgRAQZUBIQMMmAILAkACQCABLQAAQcEAaw4DAFsBWwsgAUEBaiEBQf0AIQMM/wELIAFBAWohAUGAASEDDP4BC0GWASEDIAEgBEYNlgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBp88Aai0AAEcNWSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlwILIAJBADYCACAGQQFqIQFBCwxaCyABIARGBEBBlwEhAwyWAgsCQAJAAkACQCABLQAAQS1rDiMAW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1sBW1tbW1sCW1tbA1sLIAFBAWohAUH7ACEDDP8BCyABQQFqIQFB/AAhAwz+AQsgAUEBaiEBQYEBIQMM/QELIAFBAWohAUGCASEDDPwBC0GYASEDIAEgBEYNlAIgAigCACIAIAQgAWtqIQUgASAAa0EEaiEGAkADQCABLQAAIABBqc8Aai0AAEcNVyAAQQRGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlQILIAJBADYCACAGQQFqIQFBGQxYC0GZASEDIAEgBEYNkwIgAigCACIAIAQgAWtqIQUgASAAa0EFaiEGAkADQCABLQAAIABBrs8Aai0AAEcNViAAQQVGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlAILIAJBADYCACAGQQFqIQFBBgxXC0GaASEDIAEgBEYNkgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBtM8Aai0AAEcNVSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkwILIAJBADYCACAGQQFqIQFBHAxWC0GbASEDIAEgBEYNkQIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBts8Aai0AAEcNVCAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkgILIAJBADYCACAGQQFqIQFBJwxVCyABIARGBEBBnAEhAwyRAgsCQAJAIAEtAABB1ABrDgIAAVQLIAFBAWohAUGGASEDDPgBCyABQQFqIQFBhwEhAwz3AQtBnQEhAyABIARGDY8CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbjPAGotAABHDVIgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADJACCyACQQA2AgAgBkEBaiEBQSYMUwtBngEhAyABIARGDY4CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbrPAGotAABHDVEgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI8CCyACQQA2AgAgBkEBaiEBQQMMUgtBnwEhAyABIARGDY0CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDVAgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI4CCyACQQA2AgAgBkEBaiEBQQwMUQtBoAEhAyABIARGDYwCIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQbzPAGotAABHDU8gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI0CCyACQQA2AgAgBkEBaiEBQQ0MUAsgASAERgRAQaEBIQMMjAILAkACQCABLQAAQcYAaw4LAE9PT09PT09PTwFPCyABQQFqIQFBiwEhAwzzAQsgAUEBaiEBQYwBIQMM8gELIAEgBEYEQEGiASEDDIsCCyABLQAAQdAARw1MIAFBAWohAQxGCyABIARGBEBBowEhAwyKAgsCQAJAIAEtAABByQBrDgcBTU1NTU0ATQsgAUEBaiEBQY4BIQMM8QELIAFBAWohAUEiDE0LQaQBIQMgASAERg2IAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHAzwBqLQAARw1LIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyJAgsgAkEANgIAIAZBAWohAUEdDEwLIAEgBEYEQEGlASEDDIgCCwJAAkAgAS0AAEHSAGsOAwBLAUsLIAFBAWohAUGQASEDDO8BCyABQQFqIQFBBAxLCyABIARGBEBBpgEhAwyHAgsCQAJAAkACQAJAIAEtAABBwQBrDhUATU1NTU1NTU1NTQFNTQJNTQNNTQRNCyABQQFqIQFBiAEhAwzxAQsgAUEBaiEBQYkBIQMM8AELIAFBAWohAUGKASEDDO8BCyABQQFqIQFBjwEhAwzuAQsgAUEBaiEBQZEBIQMM7QELQacBIQMgASAERg2FAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHtzwBqLQAARw1IIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyGAgsgAkEANgIAIAZBAWohAUERDEkLQagBIQMgASAERg2EAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHCzwBqLQAARw1HIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyFAgsgAkEANgIAIAZBAWohAUEsDEgLQakBIQMgASAERg2DAiACKAIAIgAgBCABa2ohBSABIABrQQRqIQYCQANAIAEtAAAgAEHFzwBqLQAARw1GIABBBEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyEAgsgAkEANgIAIAZBAWohAUErDEcLQaoBIQMgASAERg2CAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHKzwBqLQAARw1FIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyDAgsgAkEANgIAIAZBAWohAUEUDEYLIAEgBEYEQEGrASEDDIICCwJAAkACQAJAIAEtAABBwgBrDg8AAQJHR0dHR0dHR0dHRwNHCyABQQFqIQFBkwEhAwzrAQsgAUEBaiEBQZQBIQMM6gELIAFBAWohAUGVASEDDOkBCyABQQFqIQFBlgEhAwzoAQsgASAERgRAQawBIQMMgQILIAEtAABBxQBHDUIgAUEBaiEBDD0LQa0BIQMgASAERg3/ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHNzwBqLQAARw1CIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyAAgsgAkEANgIAIAZBAWohAUEODEMLIAEgBEYEQEGuASEDDP8BCyABLQAAQdAARw1AIAFBAWohAUElDEILQa8BIQMgASAERg39ASACKAIAIgAgBCABa2ohBSABIABrQQhqIQYCQANAIAEtAAAgAEHQzwBqLQAARw1AIABBCEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz+AQsgAkEANgIAIAZBAWohAUEqDEELIAEgBEYEQEGwASEDDP0BCwJAAkAgAS0AAEHVAGsOCwBAQEBAQEBAQEABQAsgAUEBaiEBQZoBIQMM5AELIAFBAWohAUGbASEDDOMBCyABIARGBEBBsQEhAwz8AQsCQAJAIAEtAABBwQBrDhQAPz8/Pz8/Pz8/Pz8/Pz8/Pz8/AT8LIAFBAWohAUGZASEDDOMBCyABQQFqIQFBnAEhAwziAQtBsgEhAyABIARGDfoBIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQdnPAGotAABHDT0gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPsBCyACQQA2AgAgBkEBaiEBQSEMPgtBswEhAyABIARGDfkBIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAS0AACAAQd3PAGotAABHDTwgAEEGRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPoBCyACQQA2AgAgBkEBaiEBQRoMPQsgASAERgRAQbQBIQMM+QELAkACQAJAIAEtAABBxQBrDhEAPT09PT09PT09AT09PT09Aj0LIAFBAWohAUGdASEDDOEBCyABQQFqIQFBngEhAwzgAQsgAUEBaiEBQZ8BIQMM3wELQbUBIQMgASAERg33ASACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEHkzwBqLQAARw06IABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz4AQsgAkEANgIAIAZBAWohAUEoDDsLQbYBIQMgASAERg32ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHqzwBqLQAARw05IABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz3AQsgAkEANgIAIAZBAWohAUEHDDoLIAEgBEYEQEG3ASEDDPYBCwJAAkAgAS0AAEHFAGsODgA5OTk5OTk5OTk5OTkBOQsgAUEBaiEBQaEBIQMM3QELIAFBAWohAUGiASEDDNwBC0G4ASEDIAEgBEYN9AEgAigCACIAIAQgAWtqIQUgASAAa0ECaiEGAkADQCABLQAAIABB7c8Aai0AAEcNNyAAQQJGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9QELIAJBADYCACAGQQFqIQFBEgw4C0G5ASEDIAEgBEYN8wEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8M8Aai0AAEcNNiAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9AELIAJBADYCACAGQQFqIQFBIAw3C0G6ASEDIAEgBEYN8gEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8s8Aai0AAEcNNSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8wELIAJBADYCACAGQQFqIQFBDww2CyABIARGBEBBuwEhAwzyAQsCQAJAIAEtAABByQBrDgcANTU1NTUBNQsgAUEBaiEBQaUBIQMM2QELIAFBAWohAUGmASEDDNgBC0G8ASEDIAEgBEYN8AEgAigCACIAIAQgAWtqIQUgASAAa0EHaiEGAkADQCABLQAAIABB9M8Aai0AAEcNMyAAQQdGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8QELIAJBADYCACAGQQFqIQFBGww0CyABIARGBEBBvQEhAwzwAQsCQAJAAkAgAS0AAEHCAGsOEgA0NDQ0NDQ0NDQBNDQ0NDQ0AjQLIAFBAWohAUGkASEDDNgBCyABQQFqIQFBpwEhAwzXAQsgAUEBaiEBQagBIQMM1gELIAEgBEYEQEG+ASEDDO8BCyABLQAAQc4ARw0wIAFBAWohAQwsCyABIARGBEBBvwEhAwzuAQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCABLQAAQcEAaw4VAAECAz8EBQY/Pz8HCAkKCz8MDQ4PPwsgAUEBaiEBQegAIQMM4wELIAFBAWohAUHpACEDDOIBCyABQQFqIQFB7gAhAwzhAQsgAUEBaiEBQfIAIQMM4AELIAFBAWohAUHzACEDDN8BCyABQQFqIQFB9gAhAwzeAQsgAUEBaiEBQfcAIQMM3QELIAFBAWohAUH6ACEDDNwBCyABQQFqIQFBgwEhAwzbAQsgAUEBaiEBQYQBIQMM2gELIAFBAWohAUGFASEDDNkBCyABQQFqIQFBkgEhAwzYAQsgAUEBaiEBQZgBIQMM1wELIAFBAWohAUGgASEDDNYBCyABQQFqIQFBowEhAwzVAQsgAUEBaiEBQaoBIQMM1AELIAEgBEcEQCACQRA2AgggAiABNgIEQasBIQMM1AELQcABIQMM7AELQQAhAAJAIAIoAjgiA0UNACADKAI0IgNFDQAgAiADEQAAIQALIABFDV4gAEEVRw0HIAJB0QA2AhwgAiABNgIUIAJBsBc2AhAgAkEVNgIMQQAhAwzrAQsgAUEBaiABIARHDQgaQcIBIQMM6gELA0ACQCABLQAAQQprDgQIAAALAAsgBCABQQFqIgFHDQALQcMBIQMM6QELIAEgBEcEQCACQRE2AgggAiABNgIEQQEhAwzQAQtBxAEhAwzoAQsgASAERgRAQcUBIQMM6AELAkACQCABLQAAQQprDgQBKCgAKAsgAUEBagwJCyABQQFqDAULIAEgBEYEQEHGASEDDOcBCwJAAkAgAS0AAEEKaw4XAQsLAQsLCwsLCwsLCwsLCwsLCwsLCwALCyABQQFqIQELQbABIQMMzQELIAEgBEYEQEHIASEDDOYBCyABLQAAQSBHDQkgAkEAOwEyIAFBAWohAUGzASEDDMwBCwNAIAEhAAJAIAEgBEcEQCABLQAAQTBrQf8BcSIDQQpJDQEMJwtBxwEhAwzmAQsCQCACLwEyIgFBmTNLDQAgAiABQQpsIgU7ATIgBUH+/wNxIANB//8Dc0sNACAAQQFqIQEgAiADIAVqIgM7ATIgA0H//wNxQegHSQ0BCwtBACEDIAJBADYCHCACQcEJNgIQIAJBDTYCDCACIABBAWo2AhQM5AELIAJBADYCHCACIAE2AhQgAkHwDDYCECACQRs2AgxBACEDDOMBCyACKAIEIQAgAkEANgIEIAIgACABECYiAA0BIAFBAWoLIQFBrQEhAwzIAQsgAkHBATYCHCACIAA2AgwgAiABQQFqNgIUQQAhAwzgAQsgAigCBCEAIAJBADYCBCACIAAgARAmIgANASABQQFqCyEBQa4BIQMMxQELIAJBwgE2AhwgAiAANgIMIAIgAUEBajYCFEEAIQMM3QELIAJBADYCHCACIAE2AhQgAkGXCzYCECACQQ02AgxBACEDDNwBCyACQQA2AhwgAiABNgIUIAJB4xA2AhAgAkEJNgIMQQAhAwzbAQsgAkECOgAoDKwBC0EAIQMgAkEANgIcIAJBrws2AhAgAkECNgIMIAIgAUEBajYCFAzZAQtBAiEDDL8BC0ENIQMMvgELQSYhAwy9AQtBFSEDDLwBC0EWIQMMuwELQRghAwy6AQtBHCEDDLkBC0EdIQMMuAELQSAhAwy3AQtBISEDDLYBC0EjIQMMtQELQcYAIQMMtAELQS4hAwyzAQtBPSEDDLIBC0HLACEDDLEBC0HOACEDDLABC0HYACEDDK8BC0HZACEDDK4BC0HbACEDDK0BC0HxACEDDKwBC0H0ACEDDKsBC0GNASEDDKoBC0GXASEDDKkBC0GpASEDDKgBC0GvASEDDKcBC0GxASEDDKYBCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB8Rs2AhAgAkEGNgIMDL0BCyACQQA2AgAgBkEBaiEBQSQLOgApIAIoAgQhACACQQA2AgQgAiAAIAEQJyIARQRAQeUAIQMMowELIAJB+QA2AhwgAiABNgIUIAIgADYCDEEAIQMMuwELIABBFUcEQCACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwy7AQsgAkH4ADYCHCACIAE2AhQgAkHKGDYCECACQRU2AgxBACEDDLoBCyACQQA2AhwgAiABNgIUIAJBjhs2AhAgAkEGNgIMQQAhAwy5AQsgAkEANgIcIAIgATYCFCACQf4RNgIQIAJBBzYCDEEAIQMMuAELIAJBADYCHCACIAE2AhQgAkGMHDYCECACQQc2AgxBACEDDLcBCyACQQA2AhwgAiABNgIUIAJBww82AhAgAkEHNgIMQQAhAwy2AQsgAkEANgIcIAIgATYCFCACQcMPNgIQIAJBBzYCDEEAIQMMtQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0RIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMtAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0gIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMswELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0iIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMsgELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0OIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMsQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0dIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMsAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0fIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMrwELIABBP0cNASABQQFqCyEBQQUhAwyUAQtBACEDIAJBADYCHCACIAE2AhQgAkH9EjYCECACQQc2AgwMrAELIAJBADYCHCACIAE2AhQgAkHcCDYCECACQQc2AgxBACEDDKsBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNByACQeUANgIcIAIgATYCFCACIAA2AgxBACEDDKoBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNFiACQdMANgIcIAIgATYCFCACIAA2AgxBACEDDKkBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNGCACQdIANgIcIAIgATYCFCACIAA2AgxBACEDDKgBCyACQQA2AhwgAiABNgIUIAJBxgo2AhAgAkEHNgIMQQAhAwynAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQMgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwymAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRIgAkHTADYCHCACIAE2AhQgAiAANgIMQQAhAwylAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRQgAkHSADYCHCACIAE2AhQgAiAANgIMQQAhAwykAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQAgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwyjAQtB1QAhAwyJAQsgAEEVRwRAIAJBADYCHCACIAE2AhQgAkG5DTYCECACQRo2AgxBACEDDKIBCyACQeQANgIcIAIgATYCFCACQeMXNgIQIAJBFTYCDEEAIQMMoQELIAJBADYCACAGQQFqIQEgAi0AKSIAQSNrQQtJDQQCQCAAQQZLDQBBASAAdEHKAHFFDQAMBQtBACEDIAJBADYCHCACIAE2AhQgAkH3CTYCECACQQg2AgwMoAELIAJBADYCACAGQQFqIQEgAi0AKUEhRg0DIAJBADYCHCACIAE2AhQgAkGbCjYCECACQQg2AgxBACEDDJ8BCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJBkDM2AhAgAkEINgIMDJ0BCyACQQA2AgAgBkEBaiEBIAItAClBI0kNACACQQA2AhwgAiABNgIUIAJB0wk2AhAgAkEINgIMQQAhAwycAQtB0QAhAwyCAQsgAS0AAEEwayIAQf8BcUEKSQRAIAIgADoAKiABQQFqIQFBzwAhAwyCAQsgAigCBCEAIAJBADYCBCACIAAgARAoIgBFDYYBIAJB3gA2AhwgAiABNgIUIAIgADYCDEEAIQMMmgELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ2GASACQdwANgIcIAIgATYCFCACIAA2AgxBACEDDJkBCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMhwELIAJB2gA2AhwgAiAFNgIUIAIgADYCDAyYAQtBACEBQQEhAwsgAiADOgArIAVBAWohAwJAAkACQCACLQAtQRBxDQACQAJAAkAgAi0AKg4DAQACBAsgBkUNAwwCCyAADQEMAgsgAUUNAQsgAigCBCEAIAJBADYCBCACIAAgAxAoIgBFBEAgAyEBDAILIAJB2AA2AhwgAiADNgIUIAIgADYCDEEAIQMMmAELIAIoAgQhACACQQA2AgQgAiAAIAMQKCIARQRAIAMhAQyHAQsgAkHZADYCHCACIAM2AhQgAiAANgIMQQAhAwyXAQtBzAAhAwx9CyAAQRVHBEAgAkEANgIcIAIgATYCFCACQZQNNgIQIAJBITYCDEEAIQMMlgELIAJB1wA2AhwgAiABNgIUIAJByRc2AhAgAkEVNgIMQQAhAwyVAQtBACEDIAJBADYCHCACIAE2AhQgAkGAETYCECACQQk2AgwMlAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0AIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMkwELQckAIQMMeQsgAkEANgIcIAIgATYCFCACQcEoNgIQIAJBBzYCDCACQQA2AgBBACEDDJEBCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAlIgBFDQAgAkHSADYCHCACIAE2AhQgAiAANgIMDJABC0HIACEDDHYLIAJBADYCACAFIQELIAJBgBI7ASogAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANAQtBxwAhAwxzCyAAQRVGBEAgAkHRADYCHCACIAE2AhQgAkHjFzYCECACQRU2AgxBACEDDIwBC0EAIQMgAkEANgIcIAIgATYCFCACQbkNNgIQIAJBGjYCDAyLAQtBACEDIAJBADYCHCACIAE2AhQgAkGgGTYCECACQR42AgwMigELIAEtAABBOkYEQCACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgBFDQEgAkHDADYCHCACIAA2AgwgAiABQQFqNgIUDIoBC0EAIQMgAkEANgIcIAIgATYCFCACQbERNgIQIAJBCjYCDAyJAQsgAUEBaiEBQTshAwxvCyACQcMANgIcIAIgADYCDCACIAFBAWo2AhQMhwELQQAhAyACQQA2AhwgAiABNgIUIAJB8A42AhAgAkEcNgIMDIYBCyACIAIvATBBEHI7ATAMZgsCQCACLwEwIgBBCHFFDQAgAi0AKEEBRw0AIAItAC1BCHFFDQMLIAIgAEH3+wNxQYAEcjsBMAwECyABIARHBEACQANAIAEtAABBMGsiAEH/AXFBCk8EQEE1IQMMbgsgAikDICIKQpmz5syZs+bMGVYNASACIApCCn4iCjcDICAKIACtQv8BgyILQn+FVg0BIAIgCiALfDcDICAEIAFBAWoiAUcNAAtBOSEDDIUBCyACKAIEIQBBACEDIAJBADYCBCACIAAgAUEBaiIBECoiAA0MDHcLQTkhAwyDAQsgAi0AMEEgcQ0GQcUBIQMMaQtBACEDIAJBADYCBCACIAEgARAqIgBFDQQgAkE6NgIcIAIgADYCDCACIAFBAWo2AhQMgQELIAItAChBAUcNACACLQAtQQhxRQ0BC0E3IQMMZgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIABEAgAkE7NgIcIAIgADYCDCACIAFBAWo2AhQMfwsgAUEBaiEBDG4LIAJBCDoALAwECyABQQFqIQEMbQtBACEDIAJBADYCHCACIAE2AhQgAkHkEjYCECACQQQ2AgwMewsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ1sIAJBNzYCHCACIAE2AhQgAiAANgIMDHoLIAIgAi8BMEEgcjsBMAtBMCEDDF8LIAJBNjYCHCACIAE2AhQgAiAANgIMDHcLIABBLEcNASABQQFqIQBBASEBAkACQAJAAkACQCACLQAsQQVrDgQDAQIEAAsgACEBDAQLQQIhAQwBC0EEIQELIAJBAToALCACIAIvATAgAXI7ATAgACEBDAELIAIgAi8BMEEIcjsBMCAAIQELQTkhAwxcCyACQQA6ACwLQTQhAwxaCyABIARGBEBBLSEDDHMLAkACQANAAkAgAS0AAEEKaw4EAgAAAwALIAQgAUEBaiIBRw0AC0EtIQMMdAsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ0CIAJBLDYCHCACIAE2AhQgAiAANgIMDHMLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAS0AAEENRgRAIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAi0ALUEBcQRAQcQBIQMMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIADQEMZQtBLyEDDFcLIAJBLjYCHCACIAE2AhQgAiAANgIMDG8LQQAhAyACQQA2AhwgAiABNgIUIAJB8BQ2AhAgAkEDNgIMDG4LQQEhAwJAAkACQAJAIAItACxBBWsOBAMBAgAECyACIAIvATBBCHI7ATAMAwtBAiEDDAELQQQhAwsgAkEBOgAsIAIgAi8BMCADcjsBMAtBKiEDDFMLQQAhAyACQQA2AhwgAiABNgIUIAJB4Q82AhAgAkEKNgIMDGsLQQEhAwJAAkACQAJAAkACQCACLQAsQQJrDgcFBAQDAQIABAsgAiACLwEwQQhyOwEwDAMLQQIhAwwBC0EEIQMLIAJBAToALCACIAIvATAgA3I7ATALQSshAwxSC0EAIQMgAkEANgIcIAIgATYCFCACQasSNgIQIAJBCzYCDAxqC0EAIQMgAkEANgIcIAIgATYCFCACQf0NNgIQIAJBHTYCDAxpCyABIARHBEADQCABLQAAQSBHDUggBCABQQFqIgFHDQALQSUhAwxpC0ElIQMMaAsgAi0ALUEBcQRAQcMBIQMMTwsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKSIABEAgAkEmNgIcIAIgADYCDCACIAFBAWo2AhQMaAsgAUEBaiEBDFwLIAFBAWohASACLwEwIgBBgAFxBEBBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAEUNBiAAQRVHDR8gAkEFNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMZwsCQCAAQaAEcUGgBEcNACACLQAtQQJxDQBBACEDIAJBADYCHCACIAE2AhQgAkGWEzYCECACQQQ2AgwMZwsgAgJ/IAIvATBBFHFBFEYEQEEBIAItAChBAUYNARogAi8BMkHlAEYMAQsgAi0AKUEFRgs6AC5BACEAAkAgAigCOCIDRQ0AIAMoAiQiA0UNACACIAMRAAAhAAsCQAJAAkACQAJAIAAOFgIBAAQEBAQEBAQEBAQEBAQEBAQEBAMECyACQQE6AC4LIAIgAi8BMEHAAHI7ATALQSchAwxPCyACQSM2AhwgAiABNgIUIAJBpRY2AhAgAkEVNgIMQQAhAwxnC0EAIQMgAkEANgIcIAIgATYCFCACQdULNgIQIAJBETYCDAxmC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAADQELQQ4hAwxLCyAAQRVGBEAgAkECNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMZAtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMYwtBACEDIAJBADYCHCACIAE2AhQgAkGqHDYCECACQQ82AgwMYgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEgCqdqIgEQKyIARQ0AIAJBBTYCHCACIAE2AhQgAiAANgIMDGELQQ8hAwxHC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxfC0IBIQoLIAFBAWohAQJAIAIpAyAiC0L//////////w9YBEAgAiALQgSGIAqENwMgDAELQQAhAyACQQA2AhwgAiABNgIUIAJBrQk2AhAgAkEMNgIMDF4LQSQhAwxEC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxcCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAsIgBFBEAgAUEBaiEBDFILIAJBFzYCHCACIAA2AgwgAiABQQFqNgIUDFsLIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQRY2AhwgAiAANgIMIAIgAUEBajYCFAxbC0EfIQMMQQtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQLSIARQRAIAFBAWohAQxQCyACQRQ2AhwgAiAANgIMIAIgAUEBajYCFAxYCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABEC0iAEUEQCABQQFqIQEMAQsgAkETNgIcIAIgADYCDCACIAFBAWo2AhQMWAtBHiEDDD4LQQAhAyACQQA2AhwgAiABNgIUIAJBxgw2AhAgAkEjNgIMDFYLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABEC0iAEUEQCABQQFqIQEMTgsgAkERNgIcIAIgADYCDCACIAFBAWo2AhQMVQsgAkEQNgIcIAIgATYCFCACIAA2AgwMVAtBACEDIAJBADYCHCACIAE2AhQgAkHGDDYCECACQSM2AgwMUwtBACEDIAJBADYCHCACIAE2AhQgAkHAFTYCECACQQI2AgwMUgsgAigCBCEAQQAhAyACQQA2AgQCQCACIAAgARAtIgBFBEAgAUEBaiEBDAELIAJBDjYCHCACIAA2AgwgAiABQQFqNgIUDFILQRshAww4C0EAIQMgAkEANgIcIAIgATYCFCACQcYMNgIQIAJBIzYCDAxQCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABECwiAEUEQCABQQFqIQEMAQsgAkENNgIcIAIgADYCDCACIAFBAWo2AhQMUAtBGiEDDDYLQQAhAyACQQA2AhwgAiABNgIUIAJBmg82AhAgAkEiNgIMDE4LIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQQw2AhwgAiAANgIMIAIgAUEBajYCFAxOC0EZIQMMNAtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMTAsgAEEVRwRAQQAhAyACQQA2AhwgAiABNgIUIAJBgww2AhAgAkETNgIMDEwLIAJBCjYCHCACIAE2AhQgAkHkFjYCECACQRU2AgxBACEDDEsLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABIAqnaiIBECsiAARAIAJBBzYCHCACIAE2AhQgAiAANgIMDEsLQRMhAwwxCyAAQRVHBEBBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMSgsgAkEeNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMSQtBACEAAkAgAigCOCIDRQ0AIAMoAiwiA0UNACACIAMRAAAhAAsgAEUNQSAAQRVGBEAgAkEDNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMSQtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMSAtBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMRwtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMRgsgAkEAOgAvIAItAC1BBHFFDT8LIAJBADoALyACQQE6ADRBACEDDCsLQQAhAyACQQA2AhwgAkHkETYCECACQQc2AgwgAiABQQFqNgIUDEMLAkADQAJAIAEtAABBCmsOBAACAgACCyAEIAFBAWoiAUcNAAtB3QEhAwxDCwJAAkAgAi0ANEEBRw0AQQAhAAJAIAIoAjgiA0UNACADKAJYIgNFDQAgAiADEQAAIQALIABFDQAgAEEVRw0BIAJB3AE2AhwgAiABNgIUIAJB1RY2AhAgAkEVNgIMQQAhAwxEC0HBASEDDCoLIAJBADYCHCACIAE2AhQgAkHpCzYCECACQR82AgxBACEDDEILAkACQCACLQAoQQFrDgIEAQALQcABIQMMKQtBuQEhAwwoCyACQQI6AC9BACEAAkAgAigCOCIDRQ0AIAMoAgAiA0UNACACIAMRAAAhAAsgAEUEQEHCASEDDCgLIABBFUcEQCACQQA2AhwgAiABNgIUIAJBpAw2AhAgAkEQNgIMQQAhAwxBCyACQdsBNgIcIAIgATYCFCACQfoWNgIQIAJBFTYCDEEAIQMMQAsgASAERgRAQdoBIQMMQAsgAS0AAEHIAEYNASACQQE6ACgLQawBIQMMJQtBvwEhAwwkCyABIARHBEAgAkEQNgIIIAIgATYCBEG+ASEDDCQLQdkBIQMMPAsgASAERgRAQdgBIQMMPAsgAS0AAEHIAEcNBCABQQFqIQFBvQEhAwwiCyABIARGBEBB1wEhAww7CwJAAkAgAS0AAEHFAGsOEAAFBQUFBQUFBQUFBQUFBQEFCyABQQFqIQFBuwEhAwwiCyABQQFqIQFBvAEhAwwhC0HWASEDIAEgBEYNOSACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGD0ABqLQAARw0DIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw6CyACKAIEIQAgAkIANwMAIAIgACAGQQFqIgEQJyIARQRAQcYBIQMMIQsgAkHVATYCHCACIAE2AhQgAiAANgIMQQAhAww5C0HUASEDIAEgBEYNOCACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEGB0ABqLQAARw0CIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw5CyACQYEEOwEoIAIoAgQhACACQgA3AwAgAiAAIAZBAWoiARAnIgANAwwCCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB2Bs2AhAgAkEINgIMDDYLQboBIQMMHAsgAkHTATYCHCACIAE2AhQgAiAANgIMQQAhAww0C0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAARQ0AIABBFUYNASACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwwzC0HkACEDDBkLIAJB+AA2AhwgAiABNgIUIAJByhg2AhAgAkEVNgIMQQAhAwwxC0HSASEDIAQgASIARg0wIAQgAWsgAigCACIBaiEFIAAgAWtBBGohBgJAA0AgAC0AACABQfzPAGotAABHDQEgAUEERg0DIAFBAWohASAEIABBAWoiAEcNAAsgAiAFNgIADDELIAJBADYCHCACIAA2AhQgAkGQMzYCECACQQg2AgwgAkEANgIAQQAhAwwwCyABIARHBEAgAkEONgIIIAIgATYCBEG3ASEDDBcLQdEBIQMMLwsgAkEANgIAIAZBAWohAQtBuAEhAwwUCyABIARGBEBB0AEhAwwtCyABLQAAQTBrIgBB/wFxQQpJBEAgAiAAOgAqIAFBAWohAUG2ASEDDBQLIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0UIAJBzwE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAsgASAERgRAQc4BIQMMLAsCQCABLQAAQS5GBEAgAUEBaiEBDAELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0VIAJBzQE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAtBtQEhAwwSCyAEIAEiBUYEQEHMASEDDCsLQQAhAEEBIQFBASEGQQAhAwJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAIAUtAABBMGsOCgoJAAECAwQFBggLC0ECDAYLQQMMBQtBBAwEC0EFDAMLQQYMAgtBBwwBC0EICyEDQQAhAUEAIQYMAgtBCSEDQQEhAEEAIQFBACEGDAELQQAhAUEBIQMLIAIgAzoAKyAFQQFqIQMCQAJAIAItAC1BEHENAAJAAkACQCACLQAqDgMBAAIECyAGRQ0DDAILIAANAQwCCyABRQ0BCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMAwsgAkHJATYCHCACIAM2AhQgAiAANgIMQQAhAwwtCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMGAsgAkHKATYCHCACIAM2AhQgAiAANgIMQQAhAwwsCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMFgsgAkHLATYCHCACIAU2AhQgAiAANgIMDCsLQbQBIQMMEQtBACEAAkAgAigCOCIDRQ0AIAMoAjwiA0UNACACIAMRAAAhAAsCQCAABEAgAEEVRg0BIAJBADYCHCACIAE2AhQgAkGUDTYCECACQSE2AgxBACEDDCsLQbIBIQMMEQsgAkHIATYCHCACIAE2AhQgAkHJFzYCECACQRU2AgxBACEDDCkLIAJBADYCACAGQQFqIQFB9QAhAwwPCyACLQApQQVGBEBB4wAhAwwPC0HiACEDDA4LIAAhASACQQA2AgALIAJBADoALEEJIQMMDAsgAkEANgIAIAdBAWohAUHAACEDDAsLQQELOgAsIAJBADYCACAGQQFqIQELQSkhAwwIC0E4IQMMBwsCQCABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRw0DIAFBAWohAQwFCyAEIAFBAWoiAUcNAAtBPiEDDCELQT4hAwwgCwsgAkEAOgAsDAELQQshAwwEC0E6IQMMAwsgAUEBaiEBQS0hAwwCCyACIAE6ACwgAkEANgIAIAZBAWohAUEMIQMMAQsgAkEANgIAIAZBAWohAUEKIQMMAAsAC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwXC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwWC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwVC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwUC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwTC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwSC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwRC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwQC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwPC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwOC0EAIQMgAkEANgIcIAIgATYCFCACQcASNgIQIAJBCzYCDAwNC0EAIQMgAkEANgIcIAIgATYCFCACQZUJNgIQIAJBCzYCDAwMC0EAIQMgAkEANgIcIAIgATYCFCACQeEPNgIQIAJBCjYCDAwLC0EAIQMgAkEANgIcIAIgATYCFCACQfsPNgIQIAJBCjYCDAwKC0EAIQMgAkEANgIcIAIgATYCFCACQfEZNgIQIAJBAjYCDAwJC0EAIQMgAkEANgIcIAIgATYCFCACQcQUNgIQIAJBAjYCDAwIC0EAIQMgAkEANgIcIAIgATYCFCACQfIVNgIQIAJBAjYCDAwHCyACQQI2AhwgAiABNgIUIAJBnBo2AhAgAkEWNgIMQQAhAwwGC0EBIQMMBQtB1AAhAyABIARGDQQgCEEIaiEJIAIoAgAhBQJAAkAgASAERwRAIAVB2MIAaiEHIAQgBWogAWshACAFQX9zQQpqIgUgAWohBgNAIAEtAAAgBy0AAEcEQEECIQcMAwsgBUUEQEEAIQcgBiEBDAMLIAVBAWshBSAHQQFqIQcgBCABQQFqIgFHDQALIAAhBSAEIQELIAlBATYCACACIAU2AgAMAQsgAkEANgIAIAkgBzYCAAsgCSABNgIEIAgoAgwhACAIKAIIDgMBBAIACwALIAJBADYCHCACQbUaNgIQIAJBFzYCDCACIABBAWo2AhRBACEDDAILIAJBADYCHCACIAA2AhQgAkHKGjYCECACQQk2AgxBACEDDAELIAEgBEYEQEEiIQMMAQsgAkEJNgIIIAIgATYCBEEhIQMLIAhBEGokACADRQRAIAIoAgwhAAwBCyACIAM2AhxBACEAIAIoAgQiAUUNACACIAEgBCACKAIIEQEAIgFFDQAgAiAENgIUIAIgATYCDCABIQALIAALvgIBAn8gAEEAOgAAIABB3ABqIgFBAWtBADoAACAAQQA6AAIgAEEAOgABIAFBA2tBADoAACABQQJrQQA6AAAgAEEAOgADIAFBBGtBADoAAEEAIABrQQNxIgEgAGoiAEEANgIAQdwAIAFrQXxxIgIgAGoiAUEEa0EANgIAAkAgAkEJSQ0AIABBADYCCCAAQQA2AgQgAUEIa0EANgIAIAFBDGtBADYCACACQRlJDQAgAEEANgIYIABBADYCFCAAQQA2AhAgAEEANgIMIAFBEGtBADYCACABQRRrQQA2AgAgAUEYa0EANgIAIAFBHGtBADYCACACIABBBHFBGHIiAmsiAUEgSQ0AIAAgAmohAANAIABCADcDGCAAQgA3AxAgAEIANwMIIABCADcDACAAQSBqIQAgAUEgayIBQR9LDQALCwtWAQF/AkAgACgCDA0AAkACQAJAAkAgAC0ALw4DAQADAgsgACgCOCIBRQ0AIAEoAiwiAUUNACAAIAERAAAiAQ0DC0EADwsACyAAQcMWNgIQQQ4hAQsgAQsaACAAKAIMRQRAIABB0Rs2AhAgAEEVNgIMCwsUACAAKAIMQRVGBEAgAEEANgIMCwsUACAAKAIMQRZGBEAgAEEANgIMCwsHACAAKAIMCwcAIAAoAhALCQAgACABNgIQCwcAIAAoAhQLFwAgAEEkTwRAAAsgAEECdEGgM2ooAgALFwAgAEEuTwRAAAsgAEECdEGwNGooAgALvwkBAX9B6yghAQJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB5ABrDvQDY2IAAWFhYWFhYQIDBAVhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhBgcICQoLDA0OD2FhYWFhEGFhYWFhYWFhYWFhEWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYRITFBUWFxgZGhthYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2YTc4OTphYWFhYWFhYTthYWE8YWFhYT0+P2FhYWFhYWFhQGFhQWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYUJDREVGR0hJSktMTU5PUFFSU2FhYWFhYWFhVFVWV1hZWlthXF1hYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFeYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhX2BhC0HhJw8LQaQhDwtByywPC0H+MQ8LQcAkDwtBqyQPC0GNKA8LQeImDwtBgDAPC0G5Lw8LQdckDwtB7x8PC0HhHw8LQfofDwtB8iAPC0GoLw8LQa4yDwtBiDAPC0HsJw8LQYIiDwtBjh0PC0HQLg8LQcojDwtBxTIPC0HfHA8LQdIcDwtBxCAPC0HXIA8LQaIfDwtB7S4PC0GrMA8LQdQlDwtBzC4PC0H6Lg8LQfwrDwtB0jAPC0HxHQ8LQbsgDwtB9ysPC0GQMQ8LQdcxDwtBoi0PC0HUJw8LQeArDwtBnywPC0HrMQ8LQdUfDwtByjEPC0HeJQ8LQdQeDwtB9BwPC0GnMg8LQbEdDwtBoB0PC0G5MQ8LQbwwDwtBkiEPC0GzJg8LQeksDwtBrB4PC0HUKw8LQfcmDwtBgCYPC0GwIQ8LQf4eDwtBjSMPC0GJLQ8LQfciDwtBoDEPC0GuHw8LQcYlDwtB6B4PC0GTIg8LQcIvDwtBwx0PC0GLLA8LQeEdDwtBjS8PC0HqIQ8LQbQtDwtB0i8PC0HfMg8LQdIyDwtB8DAPC0GpIg8LQfkjDwtBmR4PC0G1LA8LQZswDwtBkjIPC0G2Kw8LQcIiDwtB+DIPC0GeJQ8LQdAiDwtBuh4PC0GBHg8LAAtB1iEhAQsgAQsWACAAIAAtAC1B/gFxIAFBAEdyOgAtCxkAIAAgAC0ALUH9AXEgAUEAR0EBdHI6AC0LGQAgACAALQAtQfsBcSABQQBHQQJ0cjoALQsZACAAIAAtAC1B9wFxIAFBAEdBA3RyOgAtCz4BAn8CQCAAKAI4IgNFDQAgAygCBCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBxhE2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCCCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9go2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCDCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7Ro2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCECIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlRA2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCFCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBqhs2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCGCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7RM2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCKCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9gg2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCHCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBwhk2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCICIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlBQ2AhBBGCEECyAEC1kBAn8CQCAALQAoQQFGDQAgAC8BMiIBQeQAa0HkAEkNACABQcwBRg0AIAFBsAJGDQAgAC8BMCIAQcAAcQ0AQQEhAiAAQYgEcUGABEYNACAAQShxRSECCyACC4wBAQJ/AkACQAJAIAAtACpFDQAgAC0AK0UNACAALwEwIgFBAnFFDQEMAgsgAC8BMCIBQQFxRQ0BC0EBIQIgAC0AKEEBRg0AIAAvATIiAEHkAGtB5ABJDQAgAEHMAUYNACAAQbACRg0AIAFBwABxDQBBACECIAFBiARxQYAERg0AIAFBKHFBAEchAgsgAgtXACAAQRhqQgA3AwAgAEIANwMAIABBOGpCADcDACAAQTBqQgA3AwAgAEEoakIANwMAIABBIGpCADcDACAAQRBqQgA3AwAgAEEIakIANwMAIABB3QE2AhwLBgAgABAyC5otAQt/IwBBEGsiCiQAQaTQACgCACIJRQRAQeTTACgCACIFRQRAQfDTAEJ/NwIAQejTAEKAgISAgIDAADcCAEHk0wAgCkEIakFwcUHYqtWqBXMiBTYCAEH40wBBADYCAEHI0wBBADYCAAtBzNMAQYDUBDYCAEGc0ABBgNQENgIAQbDQACAFNgIAQazQAEF/NgIAQdDTAEGArAM2AgADQCABQcjQAGogAUG80ABqIgI2AgAgAiABQbTQAGoiAzYCACABQcDQAGogAzYCACABQdDQAGogAUHE0ABqIgM2AgAgAyACNgIAIAFB2NAAaiABQczQAGoiAjYCACACIAM2AgAgAUHU0ABqIAI2AgAgAUEgaiIBQYACRw0AC0GM1ARBwasDNgIAQajQAEH00wAoAgA2AgBBmNAAQcCrAzYCAEGk0ABBiNQENgIAQcz/B0E4NgIAQYjUBCEJCwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB7AFNBEBBjNAAKAIAIgZBECAAQRNqQXBxIABBC0kbIgRBA3YiAHYiAUEDcQRAAkAgAUEBcSAAckEBcyICQQN0IgBBtNAAaiIBIABBvNAAaigCACIAKAIIIgNGBEBBjNAAIAZBfiACd3E2AgAMAQsgASADNgIIIAMgATYCDAsgAEEIaiEBIAAgAkEDdCICQQNyNgIEIAAgAmoiACAAKAIEQQFyNgIEDBELQZTQACgCACIIIARPDQEgAQRAAkBBAiAAdCICQQAgAmtyIAEgAHRxaCIAQQN0IgJBtNAAaiIBIAJBvNAAaigCACICKAIIIgNGBEBBjNAAIAZBfiAAd3EiBjYCAAwBCyABIAM2AgggAyABNgIMCyACIARBA3I2AgQgAEEDdCIAIARrIQUgACACaiAFNgIAIAIgBGoiBCAFQQFyNgIEIAgEQCAIQXhxQbTQAGohAEGg0AAoAgAhAwJ/QQEgCEEDdnQiASAGcUUEQEGM0AAgASAGcjYCACAADAELIAAoAggLIgEgAzYCDCAAIAM2AgggAyAANgIMIAMgATYCCAsgAkEIaiEBQaDQACAENgIAQZTQACAFNgIADBELQZDQACgCACILRQ0BIAtoQQJ0QbzSAGooAgAiACgCBEF4cSAEayEFIAAhAgNAAkAgAigCECIBRQRAIAJBFGooAgAiAUUNAQsgASgCBEF4cSAEayIDIAVJIQIgAyAFIAIbIQUgASAAIAIbIQAgASECDAELCyAAKAIYIQkgACgCDCIDIABHBEBBnNAAKAIAGiADIAAoAggiATYCCCABIAM2AgwMEAsgAEEUaiICKAIAIgFFBEAgACgCECIBRQ0DIABBEGohAgsDQCACIQcgASIDQRRqIgIoAgAiAQ0AIANBEGohAiADKAIQIgENAAsgB0EANgIADA8LQX8hBCAAQb9/Sw0AIABBE2oiAUFwcSEEQZDQACgCACIIRQ0AQQAgBGshBQJAAkACQAJ/QQAgBEGAAkkNABpBHyAEQf///wdLDQAaIARBJiABQQh2ZyIAa3ZBAXEgAEEBdGtBPmoLIgZBAnRBvNIAaigCACICRQRAQQAhAUEAIQMMAQtBACEBIARBGSAGQQF2a0EAIAZBH0cbdCEAQQAhAwNAAkAgAigCBEF4cSAEayIHIAVPDQAgAiEDIAciBQ0AQQAhBSACIQEMAwsgASACQRRqKAIAIgcgByACIABBHXZBBHFqQRBqKAIAIgJGGyABIAcbIQEgAEEBdCEAIAINAAsLIAEgA3JFBEBBACEDQQIgBnQiAEEAIABrciAIcSIARQ0DIABoQQJ0QbzSAGooAgAhAQsgAUUNAQsDQCABKAIEQXhxIARrIgIgBUkhACACIAUgABshBSABIAMgABshAyABKAIQIgAEfyAABSABQRRqKAIACyIBDQALCyADRQ0AIAVBlNAAKAIAIARrTw0AIAMoAhghByADIAMoAgwiAEcEQEGc0AAoAgAaIAAgAygCCCIBNgIIIAEgADYCDAwOCyADQRRqIgIoAgAiAUUEQCADKAIQIgFFDQMgA0EQaiECCwNAIAIhBiABIgBBFGoiAigCACIBDQAgAEEQaiECIAAoAhAiAQ0ACyAGQQA2AgAMDQtBlNAAKAIAIgMgBE8EQEGg0AAoAgAhAQJAIAMgBGsiAkEQTwRAIAEgBGoiACACQQFyNgIEIAEgA2ogAjYCACABIARBA3I2AgQMAQsgASADQQNyNgIEIAEgA2oiACAAKAIEQQFyNgIEQQAhAEEAIQILQZTQACACNgIAQaDQACAANgIAIAFBCGohAQwPC0GY0AAoAgAiAyAESwRAIAQgCWoiACADIARrIgFBAXI2AgRBpNAAIAA2AgBBmNAAIAE2AgAgCSAEQQNyNgIEIAlBCGohAQwPC0EAIQEgBAJ/QeTTACgCAARAQezTACgCAAwBC0Hw0wBCfzcCAEHo0wBCgICEgICAwAA3AgBB5NMAIApBDGpBcHFB2KrVqgVzNgIAQfjTAEEANgIAQcjTAEEANgIAQYCABAsiACAEQccAaiIFaiIGQQAgAGsiB3EiAk8EQEH80wBBMDYCAAwPCwJAQcTTACgCACIBRQ0AQbzTACgCACIIIAJqIQAgACABTSAAIAhLcQ0AQQAhAUH80wBBMDYCAAwPC0HI0wAtAABBBHENBAJAAkAgCQRAQczTACEBA0AgASgCACIAIAlNBEAgACABKAIEaiAJSw0DCyABKAIIIgENAAsLQQAQMyIAQX9GDQUgAiEGQejTACgCACIBQQFrIgMgAHEEQCACIABrIAAgA2pBACABa3FqIQYLIAQgBk8NBSAGQf7///8HSw0FQcTTACgCACIDBEBBvNMAKAIAIgcgBmohASABIAdNDQYgASADSw0GCyAGEDMiASAARw0BDAcLIAYgA2sgB3EiBkH+////B0sNBCAGEDMhACAAIAEoAgAgASgCBGpGDQMgACEBCwJAIAYgBEHIAGpPDQAgAUF/Rg0AQezTACgCACIAIAUgBmtqQQAgAGtxIgBB/v///wdLBEAgASEADAcLIAAQM0F/RwRAIAAgBmohBiABIQAMBwtBACAGaxAzGgwECyABIgBBf0cNBQwDC0EAIQMMDAtBACEADAoLIABBf0cNAgtByNMAQcjTACgCAEEEcjYCAAsgAkH+////B0sNASACEDMhAEEAEDMhASAAQX9GDQEgAUF/Rg0BIAAgAU8NASABIABrIgYgBEE4ak0NAQtBvNMAQbzTACgCACAGaiIBNgIAQcDTACgCACABSQRAQcDTACABNgIACwJAAkACQEGk0AAoAgAiAgRAQczTACEBA0AgACABKAIAIgMgASgCBCIFakYNAiABKAIIIgENAAsMAgtBnNAAKAIAIgFBAEcgACABT3FFBEBBnNAAIAA2AgALQQAhAUHQ0wAgBjYCAEHM0wAgADYCAEGs0ABBfzYCAEGw0ABB5NMAKAIANgIAQdjTAEEANgIAA0AgAUHI0ABqIAFBvNAAaiICNgIAIAIgAUG00ABqIgM2AgAgAUHA0ABqIAM2AgAgAUHQ0ABqIAFBxNAAaiIDNgIAIAMgAjYCACABQdjQAGogAUHM0ABqIgI2AgAgAiADNgIAIAFB1NAAaiACNgIAIAFBIGoiAUGAAkcNAAtBeCAAa0EPcSIBIABqIgIgBkE4ayIDIAFrIgFBAXI2AgRBqNAAQfTTACgCADYCAEGY0AAgATYCAEGk0AAgAjYCACAAIANqQTg2AgQMAgsgACACTQ0AIAIgA0kNACABKAIMQQhxDQBBeCACa0EPcSIAIAJqIgNBmNAAKAIAIAZqIgcgAGsiAEEBcjYCBCABIAUgBmo2AgRBqNAAQfTTACgCADYCAEGY0AAgADYCAEGk0AAgAzYCACACIAdqQTg2AgQMAQsgAEGc0AAoAgBJBEBBnNAAIAA2AgALIAAgBmohA0HM0wAhAQJAAkACQANAIAMgASgCAEcEQCABKAIIIgENAQwCCwsgAS0ADEEIcUUNAQtBzNMAIQEDQCABKAIAIgMgAk0EQCADIAEoAgRqIgUgAksNAwsgASgCCCEBDAALAAsgASAANgIAIAEgASgCBCAGajYCBCAAQXggAGtBD3FqIgkgBEEDcjYCBCADQXggA2tBD3FqIgYgBCAJaiIEayEBIAIgBkYEQEGk0AAgBDYCAEGY0ABBmNAAKAIAIAFqIgA2AgAgBCAAQQFyNgIEDAgLQaDQACgCACAGRgRAQaDQACAENgIAQZTQAEGU0AAoAgAgAWoiADYCACAEIABBAXI2AgQgACAEaiAANgIADAgLIAYoAgQiBUEDcUEBRw0GIAVBeHEhCCAFQf8BTQRAIAVBA3YhAyAGKAIIIgAgBigCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBwsgAiAANgIIIAAgAjYCDAwGCyAGKAIYIQcgBiAGKAIMIgBHBEAgACAGKAIIIgI2AgggAiAANgIMDAULIAZBFGoiAigCACIFRQRAIAYoAhAiBUUNBCAGQRBqIQILA0AgAiEDIAUiAEEUaiICKAIAIgUNACAAQRBqIQIgACgCECIFDQALIANBADYCAAwEC0F4IABrQQ9xIgEgAGoiByAGQThrIgMgAWsiAUEBcjYCBCAAIANqQTg2AgQgAiAFQTcgBWtBD3FqQT9rIgMgAyACQRBqSRsiA0EjNgIEQajQAEH00wAoAgA2AgBBmNAAIAE2AgBBpNAAIAc2AgAgA0EQakHU0wApAgA3AgAgA0HM0wApAgA3AghB1NMAIANBCGo2AgBB0NMAIAY2AgBBzNMAIAA2AgBB2NMAQQA2AgAgA0EkaiEBA0AgAUEHNgIAIAUgAUEEaiIBSw0ACyACIANGDQAgAyADKAIEQX5xNgIEIAMgAyACayIFNgIAIAIgBUEBcjYCBCAFQf8BTQRAIAVBeHFBtNAAaiEAAn9BjNAAKAIAIgFBASAFQQN2dCIDcUUEQEGM0AAgASADcjYCACAADAELIAAoAggLIgEgAjYCDCAAIAI2AgggAiAANgIMIAIgATYCCAwBC0EfIQEgBUH///8HTQRAIAVBJiAFQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAQsgAiABNgIcIAJCADcCECABQQJ0QbzSAGohAEGQ0AAoAgAiA0EBIAF0IgZxRQRAIAAgAjYCAEGQ0AAgAyAGcjYCACACIAA2AhggAiACNgIIIAIgAjYCDAwBCyAFQRkgAUEBdmtBACABQR9HG3QhASAAKAIAIQMCQANAIAMiACgCBEF4cSAFRg0BIAFBHXYhAyABQQF0IQEgACADQQRxakEQaiIGKAIAIgMNAAsgBiACNgIAIAIgADYCGCACIAI2AgwgAiACNgIIDAELIAAoAggiASACNgIMIAAgAjYCCCACQQA2AhggAiAANgIMIAIgATYCCAtBmNAAKAIAIgEgBE0NAEGk0AAoAgAiACAEaiICIAEgBGsiAUEBcjYCBEGY0AAgATYCAEGk0AAgAjYCACAAIARBA3I2AgQgAEEIaiEBDAgLQQAhAUH80wBBMDYCAAwHC0EAIQALIAdFDQACQCAGKAIcIgJBAnRBvNIAaiIDKAIAIAZGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAdBEEEUIAcoAhAgBkYbaiAANgIAIABFDQELIAAgBzYCGCAGKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAGQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAIaiEBIAYgCGoiBigCBCEFCyAGIAVBfnE2AgQgASAEaiABNgIAIAQgAUEBcjYCBCABQf8BTQRAIAFBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASABQQN2dCIBcUUEQEGM0AAgASACcjYCACAADAELIAAoAggLIgEgBDYCDCAAIAQ2AgggBCAANgIMIAQgATYCCAwBC0EfIQUgAUH///8HTQRAIAFBJiABQQh2ZyIAa3ZBAXEgAEEBdGtBPmohBQsgBCAFNgIcIARCADcCECAFQQJ0QbzSAGohAEGQ0AAoAgAiAkEBIAV0IgNxRQRAIAAgBDYCAEGQ0AAgAiADcjYCACAEIAA2AhggBCAENgIIIAQgBDYCDAwBCyABQRkgBUEBdmtBACAFQR9HG3QhBSAAKAIAIQACQANAIAAiAigCBEF4cSABRg0BIAVBHXYhACAFQQF0IQUgAiAAQQRxakEQaiIDKAIAIgANAAsgAyAENgIAIAQgAjYCGCAEIAQ2AgwgBCAENgIIDAELIAIoAggiACAENgIMIAIgBDYCCCAEQQA2AhggBCACNgIMIAQgADYCCAsgCUEIaiEBDAILAkAgB0UNAAJAIAMoAhwiAUECdEG80gBqIgIoAgAgA0YEQCACIAA2AgAgAA0BQZDQACAIQX4gAXdxIgg2AgAMAgsgB0EQQRQgBygCECADRhtqIAA2AgAgAEUNAQsgACAHNgIYIAMoAhAiAQRAIAAgATYCECABIAA2AhgLIANBFGooAgAiAUUNACAAQRRqIAE2AgAgASAANgIYCwJAIAVBD00EQCADIAQgBWoiAEEDcjYCBCAAIANqIgAgACgCBEEBcjYCBAwBCyADIARqIgIgBUEBcjYCBCADIARBA3I2AgQgAiAFaiAFNgIAIAVB/wFNBEAgBUF4cUG00ABqIQACf0GM0AAoAgAiAUEBIAVBA3Z0IgVxRQRAQYzQACABIAVyNgIAIAAMAQsgACgCCAsiASACNgIMIAAgAjYCCCACIAA2AgwgAiABNgIIDAELQR8hASAFQf///wdNBEAgBUEmIAVBCHZnIgBrdkEBcSAAQQF0a0E+aiEBCyACIAE2AhwgAkIANwIQIAFBAnRBvNIAaiEAQQEgAXQiBCAIcUUEQCAAIAI2AgBBkNAAIAQgCHI2AgAgAiAANgIYIAIgAjYCCCACIAI2AgwMAQsgBUEZIAFBAXZrQQAgAUEfRxt0IQEgACgCACEEAkADQCAEIgAoAgRBeHEgBUYNASABQR12IQQgAUEBdCEBIAAgBEEEcWpBEGoiBigCACIEDQALIAYgAjYCACACIAA2AhggAiACNgIMIAIgAjYCCAwBCyAAKAIIIgEgAjYCDCAAIAI2AgggAkEANgIYIAIgADYCDCACIAE2AggLIANBCGohAQwBCwJAIAlFDQACQCAAKAIcIgFBAnRBvNIAaiICKAIAIABGBEAgAiADNgIAIAMNAUGQ0AAgC0F+IAF3cTYCAAwCCyAJQRBBFCAJKAIQIABGG2ogAzYCACADRQ0BCyADIAk2AhggACgCECIBBEAgAyABNgIQIAEgAzYCGAsgAEEUaigCACIBRQ0AIANBFGogATYCACABIAM2AhgLAkAgBUEPTQRAIAAgBCAFaiIBQQNyNgIEIAAgAWoiASABKAIEQQFyNgIEDAELIAAgBGoiByAFQQFyNgIEIAAgBEEDcjYCBCAFIAdqIAU2AgAgCARAIAhBeHFBtNAAaiEBQaDQACgCACEDAn9BASAIQQN2dCICIAZxRQRAQYzQACACIAZyNgIAIAEMAQsgASgCCAsiAiADNgIMIAEgAzYCCCADIAE2AgwgAyACNgIIC0Gg0AAgBzYCAEGU0AAgBTYCAAsgAEEIaiEBCyAKQRBqJAAgAQtDACAARQRAPwBBEHQPCwJAIABB//8DcQ0AIABBAEgNACAAQRB2QAAiAEF/RgRAQfzTAEEwNgIAQX8PCyAAQRB0DwsACwvcPyIAQYAICwkBAAAAAgAAAAMAQZQICwUEAAAABQBBpAgLCQYAAAAHAAAACABB3AgLii1JbnZhbGlkIGNoYXIgaW4gdXJsIHF1ZXJ5AFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fYm9keQBDb250ZW50LUxlbmd0aCBvdmVyZmxvdwBDaHVuayBzaXplIG92ZXJmbG93AFJlc3BvbnNlIG92ZXJmbG93AEludmFsaWQgbWV0aG9kIGZvciBIVFRQL3gueCByZXF1ZXN0AEludmFsaWQgbWV0aG9kIGZvciBSVFNQL3gueCByZXF1ZXN0AEV4cGVjdGVkIFNPVVJDRSBtZXRob2QgZm9yIElDRS94LnggcmVxdWVzdABJbnZhbGlkIGNoYXIgaW4gdXJsIGZyYWdtZW50IHN0YXJ0AEV4cGVjdGVkIGRvdABTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3N0YXR1cwBJbnZhbGlkIHJlc3BvbnNlIHN0YXR1cwBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zAFVzZXIgY2FsbGJhY2sgZXJyb3IAYG9uX3Jlc2V0YCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfaGVhZGVyYCBjYWxsYmFjayBlcnJvcgBgb25fbWVzc2FnZV9iZWdpbmAgY2FsbGJhY2sgZXJyb3IAYG9uX2NodW5rX2V4dGVuc2lvbl92YWx1ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX3N0YXR1c19jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX3ZlcnNpb25fY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl91cmxfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX2hlYWRlcl92YWx1ZV9jb21wbGV0ZWAgY2FsbGJhY2sgZXJyb3IAYG9uX21lc3NhZ2VfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9tZXRob2RfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9oZWFkZXJfZmllbGRfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19leHRlbnNpb25fbmFtZWAgY2FsbGJhY2sgZXJyb3IAVW5leHBlY3RlZCBjaGFyIGluIHVybCBzZXJ2ZXIASW52YWxpZCBoZWFkZXIgdmFsdWUgY2hhcgBJbnZhbGlkIGhlYWRlciBmaWVsZCBjaGFyAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fdmVyc2lvbgBJbnZhbGlkIG1pbm9yIHZlcnNpb24ASW52YWxpZCBtYWpvciB2ZXJzaW9uAEV4cGVjdGVkIHNwYWNlIGFmdGVyIHZlcnNpb24ARXhwZWN0ZWQgQ1JMRiBhZnRlciB2ZXJzaW9uAEludmFsaWQgSFRUUCB2ZXJzaW9uAEludmFsaWQgaGVhZGVyIHRva2VuAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fdXJsAEludmFsaWQgY2hhcmFjdGVycyBpbiB1cmwAVW5leHBlY3RlZCBzdGFydCBjaGFyIGluIHVybABEb3VibGUgQCBpbiB1cmwARW1wdHkgQ29udGVudC1MZW5ndGgASW52YWxpZCBjaGFyYWN0ZXIgaW4gQ29udGVudC1MZW5ndGgARHVwbGljYXRlIENvbnRlbnQtTGVuZ3RoAEludmFsaWQgY2hhciBpbiB1cmwgcGF0aABDb250ZW50LUxlbmd0aCBjYW4ndCBiZSBwcmVzZW50IHdpdGggVHJhbnNmZXItRW5jb2RpbmcASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgc2l6ZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2hlYWRlcl92YWx1ZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2NodW5rX2V4dGVuc2lvbl92YWx1ZQBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zIHZhbHVlAE1pc3NpbmcgZXhwZWN0ZWQgTEYgYWZ0ZXIgaGVhZGVyIHZhbHVlAEludmFsaWQgYFRyYW5zZmVyLUVuY29kaW5nYCBoZWFkZXIgdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBxdW90ZSB2YWx1ZQBJbnZhbGlkIGNoYXJhY3RlciBpbiBjaHVuayBleHRlbnNpb25zIHF1b3RlZCB2YWx1ZQBQYXVzZWQgYnkgb25faGVhZGVyc19jb21wbGV0ZQBJbnZhbGlkIEVPRiBzdGF0ZQBvbl9yZXNldCBwYXVzZQBvbl9jaHVua19oZWFkZXIgcGF1c2UAb25fbWVzc2FnZV9iZWdpbiBwYXVzZQBvbl9jaHVua19leHRlbnNpb25fdmFsdWUgcGF1c2UAb25fc3RhdHVzX2NvbXBsZXRlIHBhdXNlAG9uX3ZlcnNpb25fY29tcGxldGUgcGF1c2UAb25fdXJsX2NvbXBsZXRlIHBhdXNlAG9uX2NodW5rX2NvbXBsZXRlIHBhdXNlAG9uX2hlYWRlcl92YWx1ZV9jb21wbGV0ZSBwYXVzZQBvbl9tZXNzYWdlX2NvbXBsZXRlIHBhdXNlAG9uX21ldGhvZF9jb21wbGV0ZSBwYXVzZQBvbl9oZWFkZXJfZmllbGRfY29tcGxldGUgcGF1c2UAb25fY2h1bmtfZXh0ZW5zaW9uX25hbWUgcGF1c2UAVW5leHBlY3RlZCBzcGFjZSBhZnRlciBzdGFydCBsaW5lAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fY2h1bmtfZXh0ZW5zaW9uX25hbWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBuYW1lAFBhdXNlIG9uIENPTk5FQ1QvVXBncmFkZQBQYXVzZSBvbiBQUkkvVXBncmFkZQBFeHBlY3RlZCBIVFRQLzIgQ29ubmVjdGlvbiBQcmVmYWNlAFNwYW4gY2FsbGJhY2sgZXJyb3IgaW4gb25fbWV0aG9kAEV4cGVjdGVkIHNwYWNlIGFmdGVyIG1ldGhvZABTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2hlYWRlcl9maWVsZABQYXVzZWQASW52YWxpZCB3b3JkIGVuY291bnRlcmVkAEludmFsaWQgbWV0aG9kIGVuY291bnRlcmVkAFVuZXhwZWN0ZWQgY2hhciBpbiB1cmwgc2NoZW1hAFJlcXVlc3QgaGFzIGludmFsaWQgYFRyYW5zZmVyLUVuY29kaW5nYABTV0lUQ0hfUFJPWFkAVVNFX1BST1hZAE1LQUNUSVZJVFkAVU5QUk9DRVNTQUJMRV9FTlRJVFkAQ09QWQBNT1ZFRF9QRVJNQU5FTlRMWQBUT09fRUFSTFkATk9USUZZAEZBSUxFRF9ERVBFTkRFTkNZAEJBRF9HQVRFV0FZAFBMQVkAUFVUAENIRUNLT1VUAEdBVEVXQVlfVElNRU9VVABSRVFVRVNUX1RJTUVPVVQATkVUV09SS19DT05ORUNUX1RJTUVPVVQAQ09OTkVDVElPTl9USU1FT1VUAExPR0lOX1RJTUVPVVQATkVUV09SS19SRUFEX1RJTUVPVVQAUE9TVABNSVNESVJFQ1RFRF9SRVFVRVNUAENMSUVOVF9DTE9TRURfUkVRVUVTVABDTElFTlRfQ0xPU0VEX0xPQURfQkFMQU5DRURfUkVRVUVTVABCQURfUkVRVUVTVABIVFRQX1JFUVVFU1RfU0VOVF9UT19IVFRQU19QT1JUAFJFUE9SVABJTV9BX1RFQVBPVABSRVNFVF9DT05URU5UAE5PX0NPTlRFTlQAUEFSVElBTF9DT05URU5UAEhQRV9JTlZBTElEX0NPTlNUQU5UAEhQRV9DQl9SRVNFVABHRVQASFBFX1NUUklDVABDT05GTElDVABURU1QT1JBUllfUkVESVJFQ1QAUEVSTUFORU5UX1JFRElSRUNUAENPTk5FQ1QATVVMVElfU1RBVFVTAEhQRV9JTlZBTElEX1NUQVRVUwBUT09fTUFOWV9SRVFVRVNUUwBFQVJMWV9ISU5UUwBVTkFWQUlMQUJMRV9GT1JfTEVHQUxfUkVBU09OUwBPUFRJT05TAFNXSVRDSElOR19QUk9UT0NPTFMAVkFSSUFOVF9BTFNPX05FR09USUFURVMATVVMVElQTEVfQ0hPSUNFUwBJTlRFUk5BTF9TRVJWRVJfRVJST1IAV0VCX1NFUlZFUl9VTktOT1dOX0VSUk9SAFJBSUxHVU5fRVJST1IASURFTlRJVFlfUFJPVklERVJfQVVUSEVOVElDQVRJT05fRVJST1IAU1NMX0NFUlRJRklDQVRFX0VSUk9SAElOVkFMSURfWF9GT1JXQVJERURfRk9SAFNFVF9QQVJBTUVURVIAR0VUX1BBUkFNRVRFUgBIUEVfVVNFUgBTRUVfT1RIRVIASFBFX0NCX0NIVU5LX0hFQURFUgBNS0NBTEVOREFSAFNFVFVQAFdFQl9TRVJWRVJfSVNfRE9XTgBURUFSRE9XTgBIUEVfQ0xPU0VEX0NPTk5FQ1RJT04ASEVVUklTVElDX0VYUElSQVRJT04ARElTQ09OTkVDVEVEX09QRVJBVElPTgBOT05fQVVUSE9SSVRBVElWRV9JTkZPUk1BVElPTgBIUEVfSU5WQUxJRF9WRVJTSU9OAEhQRV9DQl9NRVNTQUdFX0JFR0lOAFNJVEVfSVNfRlJPWkVOAEhQRV9JTlZBTElEX0hFQURFUl9UT0tFTgBJTlZBTElEX1RPS0VOAEZPUkJJRERFTgBFTkhBTkNFX1lPVVJfQ0FMTQBIUEVfSU5WQUxJRF9VUkwAQkxPQ0tFRF9CWV9QQVJFTlRBTF9DT05UUk9MAE1LQ09MAEFDTABIUEVfSU5URVJOQUwAUkVRVUVTVF9IRUFERVJfRklFTERTX1RPT19MQVJHRV9VTk9GRklDSUFMAEhQRV9PSwBVTkxJTksAVU5MT0NLAFBSSQBSRVRSWV9XSVRIAEhQRV9JTlZBTElEX0NPTlRFTlRfTEVOR1RIAEhQRV9VTkVYUEVDVEVEX0NPTlRFTlRfTEVOR1RIAEZMVVNIAFBST1BQQVRDSABNLVNFQVJDSABVUklfVE9PX0xPTkcAUFJPQ0VTU0lORwBNSVNDRUxMQU5FT1VTX1BFUlNJU1RFTlRfV0FSTklORwBNSVNDRUxMQU5FT1VTX1dBUk5JTkcASFBFX0lOVkFMSURfVFJBTlNGRVJfRU5DT0RJTkcARXhwZWN0ZWQgQ1JMRgBIUEVfSU5WQUxJRF9DSFVOS19TSVpFAE1PVkUAQ09OVElOVUUASFBFX0NCX1NUQVRVU19DT01QTEVURQBIUEVfQ0JfSEVBREVSU19DT01QTEVURQBIUEVfQ0JfVkVSU0lPTl9DT01QTEVURQBIUEVfQ0JfVVJMX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19DT01QTEVURQBIUEVfQ0JfSEVBREVSX1ZBTFVFX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19FWFRFTlNJT05fVkFMVUVfQ09NUExFVEUASFBFX0NCX0NIVU5LX0VYVEVOU0lPTl9OQU1FX0NPTVBMRVRFAEhQRV9DQl9NRVNTQUdFX0NPTVBMRVRFAEhQRV9DQl9NRVRIT0RfQ09NUExFVEUASFBFX0NCX0hFQURFUl9GSUVMRF9DT01QTEVURQBERUxFVEUASFBFX0lOVkFMSURfRU9GX1NUQVRFAElOVkFMSURfU1NMX0NFUlRJRklDQVRFAFBBVVNFAE5PX1JFU1BPTlNFAFVOU1VQUE9SVEVEX01FRElBX1RZUEUAR09ORQBOT1RfQUNDRVBUQUJMRQBTRVJWSUNFX1VOQVZBSUxBQkxFAFJBTkdFX05PVF9TQVRJU0ZJQUJMRQBPUklHSU5fSVNfVU5SRUFDSEFCTEUAUkVTUE9OU0VfSVNfU1RBTEUAUFVSR0UATUVSR0UAUkVRVUVTVF9IRUFERVJfRklFTERTX1RPT19MQVJHRQBSRVFVRVNUX0hFQURFUl9UT09fTEFSR0UAUEFZTE9BRF9UT09fTEFSR0UASU5TVUZGSUNJRU5UX1NUT1JBR0UASFBFX1BBVVNFRF9VUEdSQURFAEhQRV9QQVVTRURfSDJfVVBHUkFERQBTT1VSQ0UAQU5OT1VOQ0UAVFJBQ0UASFBFX1VORVhQRUNURURfU1BBQ0UAREVTQ1JJQkUAVU5TVUJTQ1JJQkUAUkVDT1JEAEhQRV9JTlZBTElEX01FVEhPRABOT1RfRk9VTkQAUFJPUEZJTkQAVU5CSU5EAFJFQklORABVTkFVVEhPUklaRUQATUVUSE9EX05PVF9BTExPV0VEAEhUVFBfVkVSU0lPTl9OT1RfU1VQUE9SVEVEAEFMUkVBRFlfUkVQT1JURUQAQUNDRVBURUQATk9UX0lNUExFTUVOVEVEAExPT1BfREVURUNURUQASFBFX0NSX0VYUEVDVEVEAEhQRV9MRl9FWFBFQ1RFRABDUkVBVEVEAElNX1VTRUQASFBFX1BBVVNFRABUSU1FT1VUX09DQ1VSRUQAUEFZTUVOVF9SRVFVSVJFRABQUkVDT05ESVRJT05fUkVRVUlSRUQAUFJPWFlfQVVUSEVOVElDQVRJT05fUkVRVUlSRUQATkVUV09SS19BVVRIRU5USUNBVElPTl9SRVFVSVJFRABMRU5HVEhfUkVRVUlSRUQAU1NMX0NFUlRJRklDQVRFX1JFUVVJUkVEAFVQR1JBREVfUkVRVUlSRUQAUEFHRV9FWFBJUkVEAFBSRUNPTkRJVElPTl9GQUlMRUQARVhQRUNUQVRJT05fRkFJTEVEAFJFVkFMSURBVElPTl9GQUlMRUQAU1NMX0hBTkRTSEFLRV9GQUlMRUQATE9DS0VEAFRSQU5TRk9STUFUSU9OX0FQUExJRUQATk9UX01PRElGSUVEAE5PVF9FWFRFTkRFRABCQU5EV0lEVEhfTElNSVRfRVhDRUVERUQAU0lURV9JU19PVkVSTE9BREVEAEhFQUQARXhwZWN0ZWQgSFRUUC8AAF4TAAAmEwAAMBAAAPAXAACdEwAAFRIAADkXAADwEgAAChAAAHUSAACtEgAAghMAAE8UAAB/EAAAoBUAACMUAACJEgAAixQAAE0VAADUEQAAzxQAABAYAADJFgAA3BYAAMERAADgFwAAuxQAAHQUAAB8FQAA5RQAAAgXAAAfEAAAZRUAAKMUAAAoFQAAAhUAAJkVAAAsEAAAixkAAE8PAADUDgAAahAAAM4QAAACFwAAiQ4AAG4TAAAcEwAAZhQAAFYXAADBEwAAzRMAAGwTAABoFwAAZhcAAF8XAAAiEwAAzg8AAGkOAADYDgAAYxYAAMsTAACqDgAAKBcAACYXAADFEwAAXRYAAOgRAABnEwAAZRMAAPIWAABzEwAAHRcAAPkWAADzEQAAzw4AAM4VAAAMEgAAsxEAAKURAABhEAAAMhcAALsTAEH5NQsBAQBBkDYL4AEBAQIBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB/TcLAQEAQZE4C14CAwICAgICAAACAgACAgACAgICAgICAgICAAQAAAAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAAgACAEH9OQsBAQBBkToLXgIAAgICAgIAAAICAAICAAICAgICAgICAgIAAwAEAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgIAAAACAgICAgICAgICAgICAgICAgICAgICAgICAgICAgACAAIAQfA7Cw1sb3NlZWVwLWFsaXZlAEGJPAsBAQBBoDwL4AEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBBiT4LAQEAQaA+C+cBAQEBAQEBAQEBAQEBAgEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQFjaHVua2VkAEGwwAALXwEBAAEBAQEBAAABAQABAQABAQEBAQEBAQEBAAAAAAAAAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAAAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQABAEGQwgALIWVjdGlvbmVudC1sZW5ndGhvbnJveHktY29ubmVjdGlvbgBBwMIACy1yYW5zZmVyLWVuY29kaW5ncGdyYWRlDQoNCg0KU00NCg0KVFRQL0NFL1RTUC8AQfnCAAsFAQIAAQMAQZDDAAvgAQQBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAEH5xAALBQECAAEDAEGQxQAL4AEEAQEFAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+cYACwQBAAABAEGRxwAL3wEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAEH6yAALBAEAAAIAQZDJAAtfAwQAAAQEBAQEBAQEBAQEBQQEBAQEBAQEBAQEBAAEAAYHBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQABAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAAAAQAQfrKAAsEAQAAAQBBkMsACwEBAEGqywALQQIAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwAAAAAAAAMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAEH6zAALBAEAAAEAQZDNAAsBAQBBms0ACwYCAAAAAAIAQbHNAAs6AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwBB8M4AC5YBTk9VTkNFRUNLT1VUTkVDVEVURUNSSUJFTFVTSEVURUFEU0VBUkNIUkdFQ1RJVklUWUxFTkRBUlZFT1RJRllQVElPTlNDSFNFQVlTVEFUQ0hHRU9SRElSRUNUT1JUUkNIUEFSQU1FVEVSVVJDRUJTQ1JJQkVBUkRPV05BQ0VJTkROS0NLVUJTQ1JJQkVIVFRQL0FEVFAv", "base64");
   }
 });
 
-// ../main/node_modules/undici/lib/llhttp/llhttp_simd-wasm.js
+// node_modules/undici/lib/llhttp/llhttp_simd-wasm.js
 var require_llhttp_simd_wasm = __commonJS({
-  "../main/node_modules/undici/lib/llhttp/llhttp_simd-wasm.js"(exports2, module) {
+  "node_modules/undici/lib/llhttp/llhttp_simd-wasm.js"(exports2, module) {
     "use strict";
     var { Buffer: Buffer2 } = __require("node:buffer");
     module.exports = Buffer2.from("AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f38Bf2AAAGADf39/AALLAQgDZW52GHdhc21fb25faGVhZGVyc19jb21wbGV0ZQAEA2VudhV3YXNtX29uX21lc3NhZ2VfYmVnaW4AAANlbnYLd2FzbV9vbl91cmwAAQNlbnYOd2FzbV9vbl9zdGF0dXMAAQNlbnYUd2FzbV9vbl9oZWFkZXJfZmllbGQAAQNlbnYUd2FzbV9vbl9oZWFkZXJfdmFsdWUAAQNlbnYMd2FzbV9vbl9ib2R5AAEDZW52GHdhc21fb25fbWVzc2FnZV9jb21wbGV0ZQAAAy0sBQYAAAIAAAAAAAACAQIAAgICAAADAAAAAAMDAwMBAQEBAQEBAQEAAAIAAAAEBQFwARISBQMBAAIGCAF/AUGA1AQLB9EFIgZtZW1vcnkCAAtfaW5pdGlhbGl6ZQAIGV9faW5kaXJlY3RfZnVuY3Rpb25fdGFibGUBAAtsbGh0dHBfaW5pdAAJGGxsaHR0cF9zaG91bGRfa2VlcF9hbGl2ZQAvDGxsaHR0cF9hbGxvYwALBm1hbGxvYwAxC2xsaHR0cF9mcmVlAAwEZnJlZQAMD2xsaHR0cF9nZXRfdHlwZQANFWxsaHR0cF9nZXRfaHR0cF9tYWpvcgAOFWxsaHR0cF9nZXRfaHR0cF9taW5vcgAPEWxsaHR0cF9nZXRfbWV0aG9kABAWbGxodHRwX2dldF9zdGF0dXNfY29kZQAREmxsaHR0cF9nZXRfdXBncmFkZQASDGxsaHR0cF9yZXNldAATDmxsaHR0cF9leGVjdXRlABQUbGxodHRwX3NldHRpbmdzX2luaXQAFQ1sbGh0dHBfZmluaXNoABYMbGxodHRwX3BhdXNlABcNbGxodHRwX3Jlc3VtZQAYG2xsaHR0cF9yZXN1bWVfYWZ0ZXJfdXBncmFkZQAZEGxsaHR0cF9nZXRfZXJybm8AGhdsbGh0dHBfZ2V0X2Vycm9yX3JlYXNvbgAbF2xsaHR0cF9zZXRfZXJyb3JfcmVhc29uABwUbGxodHRwX2dldF9lcnJvcl9wb3MAHRFsbGh0dHBfZXJybm9fbmFtZQAeEmxsaHR0cF9tZXRob2RfbmFtZQAfEmxsaHR0cF9zdGF0dXNfbmFtZQAgGmxsaHR0cF9zZXRfbGVuaWVudF9oZWFkZXJzACEhbGxodHRwX3NldF9sZW5pZW50X2NodW5rZWRfbGVuZ3RoACIdbGxodHRwX3NldF9sZW5pZW50X2tlZXBfYWxpdmUAIyRsbGh0dHBfc2V0X2xlbmllbnRfdHJhbnNmZXJfZW5jb2RpbmcAJBhsbGh0dHBfbWVzc2FnZV9uZWVkc19lb2YALgkXAQBBAQsRAQIDBAUKBgcrLSwqKSglJyYK77MCLBYAQYjQACgCAARAAAtBiNAAQQE2AgALFAAgABAwIAAgAjYCOCAAIAE6ACgLFAAgACAALwEyIAAtAC4gABAvEAALHgEBf0HAABAyIgEQMCABQYAINgI4IAEgADoAKCABC48MAQd/AkAgAEUNACAAQQhrIgEgAEEEaygCACIAQXhxIgRqIQUCQCAAQQFxDQAgAEEDcUUNASABIAEoAgAiAGsiAUGc0AAoAgBJDQEgACAEaiEEAkACQEGg0AAoAgAgAUcEQCAAQf8BTQRAIABBA3YhAyABKAIIIgAgASgCDCICRgRAQYzQAEGM0AAoAgBBfiADd3E2AgAMBQsgAiAANgIIIAAgAjYCDAwECyABKAIYIQYgASABKAIMIgBHBEAgACABKAIIIgI2AgggAiAANgIMDAMLIAFBFGoiAygCACICRQRAIAEoAhAiAkUNAiABQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFKAIEIgBBA3FBA0cNAiAFIABBfnE2AgRBlNAAIAQ2AgAgBSAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCABKAIcIgJBAnRBvNIAaiIDKAIAIAFGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgAUYbaiAANgIAIABFDQELIAAgBjYCGCABKAIQIgIEQCAAIAI2AhAgAiAANgIYCyABQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAFTw0AIAUoAgQiAEEBcUUNAAJAAkACQAJAIABBAnFFBEBBpNAAKAIAIAVGBEBBpNAAIAE2AgBBmNAAQZjQACgCACAEaiIANgIAIAEgAEEBcjYCBCABQaDQACgCAEcNBkGU0ABBADYCAEGg0ABBADYCAAwGC0Gg0AAoAgAgBUYEQEGg0AAgATYCAEGU0ABBlNAAKAIAIARqIgA2AgAgASAAQQFyNgIEIAAgAWogADYCAAwGCyAAQXhxIARqIQQgAEH/AU0EQCAAQQN2IQMgBSgCCCIAIAUoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAULIAIgADYCCCAAIAI2AgwMBAsgBSgCGCEGIAUgBSgCDCIARwRAQZzQACgCABogACAFKAIIIgI2AgggAiAANgIMDAMLIAVBFGoiAygCACICRQRAIAUoAhAiAkUNAiAFQRBqIQMLA0AgAyEHIAIiAEEUaiIDKAIAIgINACAAQRBqIQMgACgCECICDQALIAdBADYCAAwCCyAFIABBfnE2AgQgASAEaiAENgIAIAEgBEEBcjYCBAwDC0EAIQALIAZFDQACQCAFKAIcIgJBAnRBvNIAaiIDKAIAIAVGBEAgAyAANgIAIAANAUGQ0ABBkNAAKAIAQX4gAndxNgIADAILIAZBEEEUIAYoAhAgBUYbaiAANgIAIABFDQELIAAgBjYCGCAFKAIQIgIEQCAAIAI2AhAgAiAANgIYCyAFQRRqKAIAIgJFDQAgAEEUaiACNgIAIAIgADYCGAsgASAEaiAENgIAIAEgBEEBcjYCBCABQaDQACgCAEcNAEGU0AAgBDYCAAwBCyAEQf8BTQRAIARBeHFBtNAAaiEAAn9BjNAAKAIAIgJBASAEQQN2dCIDcUUEQEGM0AAgAiADcjYCACAADAELIAAoAggLIgIgATYCDCAAIAE2AgggASAANgIMIAEgAjYCCAwBC0EfIQIgBEH///8HTQRAIARBJiAEQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAgsgASACNgIcIAFCADcCECACQQJ0QbzSAGohAAJAQZDQACgCACIDQQEgAnQiB3FFBEAgACABNgIAQZDQACADIAdyNgIAIAEgADYCGCABIAE2AgggASABNgIMDAELIARBGSACQQF2a0EAIAJBH0cbdCECIAAoAgAhAAJAA0AgACIDKAIEQXhxIARGDQEgAkEddiEAIAJBAXQhAiADIABBBHFqQRBqIgcoAgAiAA0ACyAHIAE2AgAgASADNgIYIAEgATYCDCABIAE2AggMAQsgAygCCCIAIAE2AgwgAyABNgIIIAFBADYCGCABIAM2AgwgASAANgIIC0Gs0ABBrNAAKAIAQQFrIgBBfyAAGzYCAAsLBwAgAC0AKAsHACAALQAqCwcAIAAtACsLBwAgAC0AKQsHACAALwEyCwcAIAAtAC4LQAEEfyAAKAIYIQEgAC0ALSECIAAtACghAyAAKAI4IQQgABAwIAAgBDYCOCAAIAM6ACggACACOgAtIAAgATYCGAu74gECB38DfiABIAJqIQQCQCAAIgIoAgwiAA0AIAIoAgQEQCACIAE2AgQLIwBBEGsiCCQAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAIoAhwiA0EBaw7dAdoBAdkBAgMEBQYHCAkKCwwNDtgBDxDXARES1gETFBUWFxgZGhvgAd8BHB0e1QEfICEiIyQl1AEmJygpKiss0wHSAS0u0QHQAS8wMTIzNDU2Nzg5Ojs8PT4/QEFCQ0RFRtsBR0hJSs8BzgFLzQFMzAFNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AAYEBggGDAYQBhQGGAYcBiAGJAYoBiwGMAY0BjgGPAZABkQGSAZMBlAGVAZYBlwGYAZkBmgGbAZwBnQGeAZ8BoAGhAaIBowGkAaUBpgGnAagBqQGqAasBrAGtAa4BrwGwAbEBsgGzAbQBtQG2AbcBywHKAbgByQG5AcgBugG7AbwBvQG+Ab8BwAHBAcIBwwHEAcUBxgEA3AELQQAMxgELQQ4MxQELQQ0MxAELQQ8MwwELQRAMwgELQRMMwQELQRQMwAELQRUMvwELQRYMvgELQRgMvQELQRkMvAELQRoMuwELQRsMugELQRwMuQELQR0MuAELQQgMtwELQR4MtgELQSAMtQELQR8MtAELQQcMswELQSEMsgELQSIMsQELQSMMsAELQSQMrwELQRIMrgELQREMrQELQSUMrAELQSYMqwELQScMqgELQSgMqQELQcMBDKgBC0EqDKcBC0ErDKYBC0EsDKUBC0EtDKQBC0EuDKMBC0EvDKIBC0HEAQyhAQtBMAygAQtBNAyfAQtBDAyeAQtBMQydAQtBMgycAQtBMwybAQtBOQyaAQtBNQyZAQtBxQEMmAELQQsMlwELQToMlgELQTYMlQELQQoMlAELQTcMkwELQTgMkgELQTwMkQELQTsMkAELQT0MjwELQQkMjgELQSkMjQELQT4MjAELQT8MiwELQcAADIoBC0HBAAyJAQtBwgAMiAELQcMADIcBC0HEAAyGAQtBxQAMhQELQcYADIQBC0EXDIMBC0HHAAyCAQtByAAMgQELQckADIABC0HKAAx/C0HLAAx+C0HNAAx9C0HMAAx8C0HOAAx7C0HPAAx6C0HQAAx5C0HRAAx4C0HSAAx3C0HTAAx2C0HUAAx1C0HWAAx0C0HVAAxzC0EGDHILQdcADHELQQUMcAtB2AAMbwtBBAxuC0HZAAxtC0HaAAxsC0HbAAxrC0HcAAxqC0EDDGkLQd0ADGgLQd4ADGcLQd8ADGYLQeEADGULQeAADGQLQeIADGMLQeMADGILQQIMYQtB5AAMYAtB5QAMXwtB5gAMXgtB5wAMXQtB6AAMXAtB6QAMWwtB6gAMWgtB6wAMWQtB7AAMWAtB7QAMVwtB7gAMVgtB7wAMVQtB8AAMVAtB8QAMUwtB8gAMUgtB8wAMUQtB9AAMUAtB9QAMTwtB9gAMTgtB9wAMTQtB+AAMTAtB+QAMSwtB+gAMSgtB+wAMSQtB/AAMSAtB/QAMRwtB/gAMRgtB/wAMRQtBgAEMRAtBgQEMQwtBggEMQgtBgwEMQQtBhAEMQAtBhQEMPwtBhgEMPgtBhwEMPQtBiAEMPAtBiQEMOwtBigEMOgtBiwEMOQtBjAEMOAtBjQEMNwtBjgEMNgtBjwEMNQtBkAEMNAtBkQEMMwtBkgEMMgtBkwEMMQtBlAEMMAtBlQEMLwtBlgEMLgtBlwEMLQtBmAEMLAtBmQEMKwtBmgEMKgtBmwEMKQtBnAEMKAtBnQEMJwtBngEMJgtBnwEMJQtBoAEMJAtBoQEMIwtBogEMIgtBowEMIQtBpAEMIAtBpQEMHwtBpgEMHgtBpwEMHQtBqAEMHAtBqQEMGwtBqgEMGgtBqwEMGQtBrAEMGAtBrQEMFwtBrgEMFgtBAQwVC0GvAQwUC0GwAQwTC0GxAQwSC0GzAQwRC0GyAQwQC0G0AQwPC0G1AQwOC0G2AQwNC0G3AQwMC0G4AQwLC0G5AQwKC0G6AQwJC0G7AQwIC0HGAQwHC0G8AQwGC0G9AQwFC0G+AQwEC0G/AQwDC0HAAQwCC0HCAQwBC0HBAQshAwNAAkACQAJAAkACQAJAAkACQAJAIAICfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAgJ/AkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACfwJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACfwJAAkACQAJAAn8CQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCADDsYBAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHyAhIyUmKCorLC8wMTIzNDU2Nzk6Ozw9lANAQkRFRklLTk9QUVJTVFVWWFpbXF1eX2BhYmNkZWZnaGpsb3Bxc3V2eHl6e3x/gAGBAYIBgwGEAYUBhgGHAYgBiQGKAYsBjAGNAY4BjwGQAZEBkgGTAZQBlQGWAZcBmAGZAZoBmwGcAZ0BngGfAaABoQGiAaMBpAGlAaYBpwGoAakBqgGrAawBrQGuAa8BsAGxAbIBswG0AbUBtgG3AbgBuQG6AbsBvAG9Ab4BvwHAAcEBwgHDAcQBxQHGAccByAHJAcsBzAHNAc4BzwGKA4kDiAOHA4QDgwOAA/sC+gL5AvgC9wL0AvMC8gLLAsECsALZAQsgASAERw3wAkHdASEDDLMDCyABIARHDcgBQcMBIQMMsgMLIAEgBEcNe0H3ACEDDLEDCyABIARHDXBB7wAhAwywAwsgASAERw1pQeoAIQMMrwMLIAEgBEcNZUHoACEDDK4DCyABIARHDWJB5gAhAwytAwsgASAERw0aQRghAwysAwsgASAERw0VQRIhAwyrAwsgASAERw1CQcUAIQMMqgMLIAEgBEcNNEE/IQMMqQMLIAEgBEcNMkE8IQMMqAMLIAEgBEcNK0ExIQMMpwMLIAItAC5BAUYNnwMMwQILQQAhAAJAAkACQCACLQAqRQ0AIAItACtFDQAgAi8BMCIDQQJxRQ0BDAILIAIvATAiA0EBcUUNAQtBASEAIAItAChBAUYNACACLwEyIgVB5ABrQeQASQ0AIAVBzAFGDQAgBUGwAkYNACADQcAAcQ0AQQAhACADQYgEcUGABEYNACADQShxQQBHIQALIAJBADsBMCACQQA6AC8gAEUN3wIgAkIANwMgDOACC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAARQ3MASAAQRVHDd0CIAJBBDYCHCACIAE2AhQgAkGwGDYCECACQRU2AgxBACEDDKQDCyABIARGBEBBBiEDDKQDCyABQQFqIQFBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAA3ZAgwcCyACQgA3AyBBEiEDDIkDCyABIARHDRZBHSEDDKEDCyABIARHBEAgAUEBaiEBQRAhAwyIAwtBByEDDKADCyACIAIpAyAiCiAEIAFrrSILfSIMQgAgCiAMWhs3AyAgCiALWA3UAkEIIQMMnwMLIAEgBEcEQCACQQk2AgggAiABNgIEQRQhAwyGAwtBCSEDDJ4DCyACKQMgQgBSDccBIAIgAi8BMEGAAXI7ATAMQgsgASAERw0/QdAAIQMMnAMLIAEgBEYEQEELIQMMnAMLIAFBAWohAUEAIQACQCACKAI4IgNFDQAgAygCUCIDRQ0AIAIgAxEAACEACyAADc8CDMYBC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ3GASAAQRVHDc0CIAJBCzYCHCACIAE2AhQgAkGCGTYCECACQRU2AgxBACEDDJoDC0EAIQACQCACKAI4IgNFDQAgAygCSCIDRQ0AIAIgAxEAACEACyAARQ0MIABBFUcNygIgAkEaNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMmQMLQQAhAAJAIAIoAjgiA0UNACADKAJMIgNFDQAgAiADEQAAIQALIABFDcQBIABBFUcNxwIgAkELNgIcIAIgATYCFCACQZEXNgIQIAJBFTYCDEEAIQMMmAMLIAEgBEYEQEEPIQMMmAMLIAEtAAAiAEE7Rg0HIABBDUcNxAIgAUEBaiEBDMMBC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3DASAAQRVHDcICIAJBDzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJYDCwNAIAEtAABB8DVqLQAAIgBBAUcEQCAAQQJHDcECIAIoAgQhAEEAIQMgAkEANgIEIAIgACABQQFqIgEQLSIADcICDMUBCyAEIAFBAWoiAUcNAAtBEiEDDJUDC0EAIQACQCACKAI4IgNFDQAgAygCTCIDRQ0AIAIgAxEAACEACyAARQ3FASAAQRVHDb0CIAJBGzYCHCACIAE2AhQgAkGRFzYCECACQRU2AgxBACEDDJQDCyABIARGBEBBFiEDDJQDCyACQQo2AgggAiABNgIEQQAhAAJAIAIoAjgiA0UNACADKAJIIgNFDQAgAiADEQAAIQALIABFDcIBIABBFUcNuQIgAkEVNgIcIAIgATYCFCACQYIZNgIQIAJBFTYCDEEAIQMMkwMLIAEgBEcEQANAIAEtAABB8DdqLQAAIgBBAkcEQAJAIABBAWsOBMQCvQIAvgK9AgsgAUEBaiEBQQghAwz8AgsgBCABQQFqIgFHDQALQRUhAwyTAwtBFSEDDJIDCwNAIAEtAABB8DlqLQAAIgBBAkcEQCAAQQFrDgTFArcCwwK4ArcCCyAEIAFBAWoiAUcNAAtBGCEDDJEDCyABIARHBEAgAkELNgIIIAIgATYCBEEHIQMM+AILQRkhAwyQAwsgAUEBaiEBDAILIAEgBEYEQEEaIQMMjwMLAkAgAS0AAEENaw4UtQG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwG/Ab8BvwEAvwELQQAhAyACQQA2AhwgAkGvCzYCECACQQI2AgwgAiABQQFqNgIUDI4DCyABIARGBEBBGyEDDI4DCyABLQAAIgBBO0cEQCAAQQ1HDbECIAFBAWohAQy6AQsgAUEBaiEBC0EiIQMM8wILIAEgBEYEQEEcIQMMjAMLQgAhCgJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkAgAS0AAEEwaw43wQLAAgABAgMEBQYH0AHQAdAB0AHQAdAB0AEICQoLDA3QAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdAB0AHQAdABDg8QERIT0AELQgIhCgzAAgtCAyEKDL8CC0IEIQoMvgILQgUhCgy9AgtCBiEKDLwCC0IHIQoMuwILQgghCgy6AgtCCSEKDLkCC0IKIQoMuAILQgshCgy3AgtCDCEKDLYCC0INIQoMtQILQg4hCgy0AgtCDyEKDLMCC0IKIQoMsgILQgshCgyxAgtCDCEKDLACC0INIQoMrwILQg4hCgyuAgtCDyEKDK0CC0IAIQoCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIAEtAABBMGsON8ACvwIAAQIDBAUGB74CvgK+Ar4CvgK+Ar4CCAkKCwwNvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ar4CvgK+Ag4PEBESE74CC0ICIQoMvwILQgMhCgy+AgtCBCEKDL0CC0IFIQoMvAILQgYhCgy7AgtCByEKDLoCC0IIIQoMuQILQgkhCgy4AgtCCiEKDLcCC0ILIQoMtgILQgwhCgy1AgtCDSEKDLQCC0IOIQoMswILQg8hCgyyAgtCCiEKDLECC0ILIQoMsAILQgwhCgyvAgtCDSEKDK4CC0IOIQoMrQILQg8hCgysAgsgAiACKQMgIgogBCABa60iC30iDEIAIAogDFobNwMgIAogC1gNpwJBHyEDDIkDCyABIARHBEAgAkEJNgIIIAIgATYCBEElIQMM8AILQSAhAwyIAwtBASEFIAIvATAiA0EIcUUEQCACKQMgQgBSIQULAkAgAi0ALgRAQQEhACACLQApQQVGDQEgA0HAAHFFIAVxRQ0BC0EAIQAgA0HAAHENAEECIQAgA0EIcQ0AIANBgARxBEACQCACLQAoQQFHDQAgAi0ALUEKcQ0AQQUhAAwCC0EEIQAMAQsgA0EgcUUEQAJAIAItAChBAUYNACACLwEyIgBB5ABrQeQASQ0AIABBzAFGDQAgAEGwAkYNAEEEIQAgA0EocUUNAiADQYgEcUGABEYNAgtBACEADAELQQBBAyACKQMgUBshAAsgAEEBaw4FvgIAsAEBpAKhAgtBESEDDO0CCyACQQE6AC8MhAMLIAEgBEcNnQJBJCEDDIQDCyABIARHDRxBxgAhAwyDAwtBACEAAkAgAigCOCIDRQ0AIAMoAkQiA0UNACACIAMRAAAhAAsgAEUNJyAAQRVHDZgCIAJB0AA2AhwgAiABNgIUIAJBkRg2AhAgAkEVNgIMQQAhAwyCAwsgASAERgRAQSghAwyCAwtBACEDIAJBADYCBCACQQw2AgggAiABIAEQKiIARQ2UAiACQSc2AhwgAiABNgIUIAIgADYCDAyBAwsgASAERgRAQSkhAwyBAwsgAS0AACIAQSBGDRMgAEEJRw2VAiABQQFqIQEMFAsgASAERwRAIAFBAWohAQwWC0EqIQMM/wILIAEgBEYEQEErIQMM/wILIAEtAAAiAEEJRyAAQSBHcQ2QAiACLQAsQQhHDd0CIAJBADoALAzdAgsgASAERgRAQSwhAwz+AgsgAS0AAEEKRw2OAiABQQFqIQEMsAELIAEgBEcNigJBLyEDDPwCCwNAIAEtAAAiAEEgRwRAIABBCmsOBIQCiAKIAoQChgILIAQgAUEBaiIBRw0AC0ExIQMM+wILQTIhAyABIARGDfoCIAIoAgAiACAEIAFraiEHIAEgAGtBA2ohBgJAA0AgAEHwO2otAAAgAS0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDQEgAEEDRgRAQQYhAQziAgsgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAc2AgAM+wILIAJBADYCAAyGAgtBMyEDIAQgASIARg35AiAEIAFrIAIoAgAiAWohByAAIAFrQQhqIQYCQANAIAFB9DtqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBCEYEQEEFIQEM4QILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPoCCyACQQA2AgAgACEBDIUCC0E0IQMgBCABIgBGDfgCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgJAA0AgAUHQwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw0BIAFBBUYEQEEHIQEM4AILIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADPkCCyACQQA2AgAgACEBDIQCCyABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRg0JDIECCyAEIAFBAWoiAUcNAAtBMCEDDPgCC0EwIQMM9wILIAEgBEcEQANAIAEtAAAiAEEgRwRAIABBCmsOBP8B/gH+Af8B/gELIAQgAUEBaiIBRw0AC0E4IQMM9wILQTghAwz2AgsDQCABLQAAIgBBIEcgAEEJR3EN9gEgBCABQQFqIgFHDQALQTwhAwz1AgsDQCABLQAAIgBBIEcEQAJAIABBCmsOBPkBBAT5AQALIABBLEYN9QEMAwsgBCABQQFqIgFHDQALQT8hAwz0AgtBwAAhAyABIARGDfMCIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAEGAQGstAAAgAS0AAEEgckcNASAAQQZGDdsCIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPQCCyACQQA2AgALQTYhAwzZAgsgASAERgRAQcEAIQMM8gILIAJBDDYCCCACIAE2AgQgAi0ALEEBaw4E+wHuAewB6wHUAgsgAUEBaiEBDPoBCyABIARHBEADQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxIgBBCUYNACAAQSBGDQACQAJAAkACQCAAQeMAaw4TAAMDAwMDAwMBAwMDAwMDAwMDAgMLIAFBAWohAUExIQMM3AILIAFBAWohAUEyIQMM2wILIAFBAWohAUEzIQMM2gILDP4BCyAEIAFBAWoiAUcNAAtBNSEDDPACC0E1IQMM7wILIAEgBEcEQANAIAEtAABBgDxqLQAAQQFHDfcBIAQgAUEBaiIBRw0AC0E9IQMM7wILQT0hAwzuAgtBACEAAkAgAigCOCIDRQ0AIAMoAkAiA0UNACACIAMRAAAhAAsgAEUNASAAQRVHDeYBIAJBwgA2AhwgAiABNgIUIAJB4xg2AhAgAkEVNgIMQQAhAwztAgsgAUEBaiEBC0E8IQMM0gILIAEgBEYEQEHCACEDDOsCCwJAA0ACQCABLQAAQQlrDhgAAswCzALRAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAswCzALMAgDMAgsgBCABQQFqIgFHDQALQcIAIQMM6wILIAFBAWohASACLQAtQQFxRQ3+AQtBLCEDDNACCyABIARHDd4BQcQAIQMM6AILA0AgAS0AAEGQwABqLQAAQQFHDZwBIAQgAUEBaiIBRw0AC0HFACEDDOcCCyABLQAAIgBBIEYN/gEgAEE6Rw3AAiACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgAN3gEM3QELQccAIQMgBCABIgBGDeUCIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFBkMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvwIgAUEFRg3CAiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzlAgtByAAhAyAEIAEiAEYN5AIgBCABayACKAIAIgFqIQcgACABa0EJaiEGA0AgAUGWwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw2+AkECIAFBCUYNwgIaIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOQCCyABIARGBEBByQAhAwzkAgsCQAJAIAEtAAAiAEEgciAAIABBwQBrQf8BcUEaSRtB/wFxQe4Aaw4HAL8CvwK/Ar8CvwIBvwILIAFBAWohAUE+IQMMywILIAFBAWohAUE/IQMMygILQcoAIQMgBCABIgBGDeICIAQgAWsgAigCACIBaiEGIAAgAWtBAWohBwNAIAFBoMIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNvAIgAUEBRg2+AiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBjYCAAziAgtBywAhAyAEIAEiAEYN4QIgBCABayACKAIAIgFqIQcgACABa0EOaiEGA0AgAUGiwgBqLQAAIAAtAAAiBUEgciAFIAVBwQBrQf8BcUEaSRtB/wFxRw27AiABQQ5GDb4CIAFBAWohASAEIABBAWoiAEcNAAsgAiAHNgIADOECC0HMACEDIAQgASIARg3gAiAEIAFrIAIoAgAiAWohByAAIAFrQQ9qIQYDQCABQcDCAGotAAAgAC0AACIFQSByIAUgBUHBAGtB/wFxQRpJG0H/AXFHDboCQQMgAUEPRg2+AhogAUEBaiEBIAQgAEEBaiIARw0ACyACIAc2AgAM4AILQc0AIQMgBCABIgBGDd8CIAQgAWsgAigCACIBaiEHIAAgAWtBBWohBgNAIAFB0MIAai0AACAALQAAIgVBIHIgBSAFQcEAa0H/AXFBGkkbQf8BcUcNuQJBBCABQQVGDb0CGiABQQFqIQEgBCAAQQFqIgBHDQALIAIgBzYCAAzfAgsgASAERgRAQc4AIQMM3wILAkACQAJAAkAgAS0AACIAQSByIAAgAEHBAGtB/wFxQRpJG0H/AXFB4wBrDhMAvAK8ArwCvAK8ArwCvAK8ArwCvAK8ArwCAbwCvAK8AgIDvAILIAFBAWohAUHBACEDDMgCCyABQQFqIQFBwgAhAwzHAgsgAUEBaiEBQcMAIQMMxgILIAFBAWohAUHEACEDDMUCCyABIARHBEAgAkENNgIIIAIgATYCBEHFACEDDMUCC0HPACEDDN0CCwJAAkAgAS0AAEEKaw4EAZABkAEAkAELIAFBAWohAQtBKCEDDMMCCyABIARGBEBB0QAhAwzcAgsgAS0AAEEgRw0AIAFBAWohASACLQAtQQFxRQ3QAQtBFyEDDMECCyABIARHDcsBQdIAIQMM2QILQdMAIQMgASAERg3YAiACKAIAIgAgBCABa2ohBiABIABrQQFqIQUDQCABLQAAIABB1sIAai0AAEcNxwEgAEEBRg3KASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBjYCAAzYAgsgASAERgRAQdUAIQMM2AILIAEtAABBCkcNwgEgAUEBaiEBDMoBCyABIARGBEBB1gAhAwzXAgsCQAJAIAEtAABBCmsOBADDAcMBAcMBCyABQQFqIQEMygELIAFBAWohAUHKACEDDL0CC0EAIQACQCACKAI4IgNFDQAgAygCPCIDRQ0AIAIgAxEAACEACyAADb8BQc0AIQMMvAILIAItAClBIkYNzwIMiQELIAQgASIFRgRAQdsAIQMM1AILQQAhAEEBIQFBASEGQQAhAwJAAn8CQAJAAkACQAJAAkACQCAFLQAAQTBrDgrFAcQBAAECAwQFBgjDAQtBAgwGC0EDDAULQQQMBAtBBQwDC0EGDAILQQcMAQtBCAshA0EAIQFBACEGDL0BC0EJIQNBASEAQQAhAUEAIQYMvAELIAEgBEYEQEHdACEDDNMCCyABLQAAQS5HDbgBIAFBAWohAQyIAQsgASAERw22AUHfACEDDNECCyABIARHBEAgAkEONgIIIAIgATYCBEHQACEDDLgCC0HgACEDDNACC0HhACEDIAEgBEYNzwIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGA0AgAS0AACAAQeLCAGotAABHDbEBIABBA0YNswEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMzwILQeIAIQMgASAERg3OAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYDQCABLQAAIABB5sIAai0AAEcNsAEgAEECRg2vASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAzOAgtB4wAhAyABIARGDc0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgNAIAEtAAAgAEHpwgBqLQAARw2vASAAQQNGDa0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADM0CCyABIARGBEBB5QAhAwzNAgsgAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANqgFB1gAhAwyzAgsgASAERwRAA0AgAS0AACIAQSBHBEACQAJAAkAgAEHIAGsOCwABswGzAbMBswGzAbMBswGzAQKzAQsgAUEBaiEBQdIAIQMMtwILIAFBAWohAUHTACEDDLYCCyABQQFqIQFB1AAhAwy1AgsgBCABQQFqIgFHDQALQeQAIQMMzAILQeQAIQMMywILA0AgAS0AAEHwwgBqLQAAIgBBAUcEQCAAQQJrDgOnAaYBpQGkAQsgBCABQQFqIgFHDQALQeYAIQMMygILIAFBAWogASAERw0CGkHnACEDDMkCCwNAIAEtAABB8MQAai0AACIAQQFHBEACQCAAQQJrDgSiAaEBoAEAnwELQdcAIQMMsQILIAQgAUEBaiIBRw0AC0HoACEDDMgCCyABIARGBEBB6QAhAwzIAgsCQCABLQAAIgBBCmsOGrcBmwGbAbQBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBmwGbAZsBpAGbAZsBAJkBCyABQQFqCyEBQQYhAwytAgsDQCABLQAAQfDGAGotAABBAUcNfSAEIAFBAWoiAUcNAAtB6gAhAwzFAgsgAUEBaiABIARHDQIaQesAIQMMxAILIAEgBEYEQEHsACEDDMQCCyABQQFqDAELIAEgBEYEQEHtACEDDMMCCyABQQFqCyEBQQQhAwyoAgsgASAERgRAQe4AIQMMwQILAkACQAJAIAEtAABB8MgAai0AAEEBaw4HkAGPAY4BAHwBAo0BCyABQQFqIQEMCwsgAUEBagyTAQtBACEDIAJBADYCHCACQZsSNgIQIAJBBzYCDCACIAFBAWo2AhQMwAILAkADQCABLQAAQfDIAGotAAAiAEEERwRAAkACQCAAQQFrDgeUAZMBkgGNAQAEAY0BC0HaACEDDKoCCyABQQFqIQFB3AAhAwypAgsgBCABQQFqIgFHDQALQe8AIQMMwAILIAFBAWoMkQELIAQgASIARgRAQfAAIQMMvwILIAAtAABBL0cNASAAQQFqIQEMBwsgBCABIgBGBEBB8QAhAwy+AgsgAC0AACIBQS9GBEAgAEEBaiEBQd0AIQMMpQILIAFBCmsiA0EWSw0AIAAhAUEBIAN0QYmAgAJxDfkBC0EAIQMgAkEANgIcIAIgADYCFCACQYwcNgIQIAJBBzYCDAy8AgsgASAERwRAIAFBAWohAUHeACEDDKMCC0HyACEDDLsCCyABIARGBEBB9AAhAwy7AgsCQCABLQAAQfDMAGotAABBAWsOA/cBcwCCAQtB4QAhAwyhAgsgASAERwRAA0AgAS0AAEHwygBqLQAAIgBBA0cEQAJAIABBAWsOAvkBAIUBC0HfACEDDKMCCyAEIAFBAWoiAUcNAAtB8wAhAwy6AgtB8wAhAwy5AgsgASAERwRAIAJBDzYCCCACIAE2AgRB4AAhAwygAgtB9QAhAwy4AgsgASAERgRAQfYAIQMMuAILIAJBDzYCCCACIAE2AgQLQQMhAwydAgsDQCABLQAAQSBHDY4CIAQgAUEBaiIBRw0AC0H3ACEDDLUCCyABIARGBEBB+AAhAwy1AgsgAS0AAEEgRw16IAFBAWohAQxbC0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAADXgMgAILIAEgBEYEQEH6ACEDDLMCCyABLQAAQcwARw10IAFBAWohAUETDHYLQfsAIQMgASAERg2xAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYDQCABLQAAIABB8M4Aai0AAEcNcyAAQQVGDXUgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMsQILIAEgBEYEQEH8ACEDDLECCwJAAkAgAS0AAEHDAGsODAB0dHR0dHR0dHR0AXQLIAFBAWohAUHmACEDDJgCCyABQQFqIQFB5wAhAwyXAgtB/QAhAyABIARGDa8CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDXIgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADLACCyACQQA2AgAgBkEBaiEBQRAMcwtB/gAhAyABIARGDa4CIAIoAgAiACAEIAFraiEFIAEgAGtBBWohBgJAA0AgAS0AACAAQfbOAGotAABHDXEgAEEFRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK8CCyACQQA2AgAgBkEBaiEBQRYMcgtB/wAhAyABIARGDa0CIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQfzOAGotAABHDXAgAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADK4CCyACQQA2AgAgBkEBaiEBQQUMcQsgASAERgRAQYABIQMMrQILIAEtAABB2QBHDW4gAUEBaiEBQQgMcAsgASAERgRAQYEBIQMMrAILAkACQCABLQAAQc4Aaw4DAG8BbwsgAUEBaiEBQesAIQMMkwILIAFBAWohAUHsACEDDJICCyABIARGBEBBggEhAwyrAgsCQAJAIAEtAABByABrDggAbm5ubm5uAW4LIAFBAWohAUHqACEDDJICCyABQQFqIQFB7QAhAwyRAgtBgwEhAyABIARGDakCIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQYDPAGotAABHDWwgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKoCCyACQQA2AgAgBkEBaiEBQQAMbQtBhAEhAyABIARGDagCIAIoAgAiACAEIAFraiEFIAEgAGtBBGohBgJAA0AgAS0AACAAQYPPAGotAABHDWsgAEEERg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADKkCCyACQQA2AgAgBkEBaiEBQSMMbAsgASAERgRAQYUBIQMMqAILAkACQCABLQAAQcwAaw4IAGtra2trawFrCyABQQFqIQFB7wAhAwyPAgsgAUEBaiEBQfAAIQMMjgILIAEgBEYEQEGGASEDDKcCCyABLQAAQcUARw1oIAFBAWohAQxgC0GHASEDIAEgBEYNpQIgAigCACIAIAQgAWtqIQUgASAAa0EDaiEGAkADQCABLQAAIABBiM8Aai0AAEcNaCAAQQNGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpgILIAJBADYCACAGQQFqIQFBLQxpC0GIASEDIAEgBEYNpAIgAigCACIAIAQgAWtqIQUgASAAa0EIaiEGAkADQCABLQAAIABB0M8Aai0AAEcNZyAAQQhGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMpQILIAJBADYCACAGQQFqIQFBKQxoCyABIARGBEBBiQEhAwykAgtBASABLQAAQd8ARw1nGiABQQFqIQEMXgtBigEhAyABIARGDaICIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgNAIAEtAAAgAEGMzwBqLQAARw1kIABBAUYN+gEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMogILQYsBIQMgASAERg2hAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGOzwBqLQAARw1kIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyiAgsgAkEANgIAIAZBAWohAUECDGULQYwBIQMgASAERg2gAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHwzwBqLQAARw1jIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyhAgsgAkEANgIAIAZBAWohAUEfDGQLQY0BIQMgASAERg2fAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHyzwBqLQAARw1iIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAygAgsgAkEANgIAIAZBAWohAUEJDGMLIAEgBEYEQEGOASEDDJ8CCwJAAkAgAS0AAEHJAGsOBwBiYmJiYgFiCyABQQFqIQFB+AAhAwyGAgsgAUEBaiEBQfkAIQMMhQILQY8BIQMgASAERg2dAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGRzwBqLQAARw1gIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyeAgsgAkEANgIAIAZBAWohAUEYDGELQZABIQMgASAERg2cAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGXzwBqLQAARw1fIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAydAgsgAkEANgIAIAZBAWohAUEXDGALQZEBIQMgASAERg2bAiACKAIAIgAgBCABa2ohBSABIABrQQZqIQYCQANAIAEtAAAgAEGazwBqLQAARw1eIABBBkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAycAgsgAkEANgIAIAZBAWohAUEVDF8LQZIBIQMgASAERg2aAiACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEGhzwBqLQAARw1dIABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAybAgsgAkEANgIAIAZBAWohAUEeDF4LIAEgBEYEQEGTASEDDJoCCyABLQAAQcwARw1bIAFBAWohAUEKDF0LIAEgBEYEQEGUASEDDJkCCwJAAkAgAS0AAEHBAGsODwBcXFxcXFxcXFxcXFxcAVwLIAFBAWohAUH+ACEDDIACCyABQQFqIQFB/wAhAwz/AQsgASAERgRAQZUBIQMMmAILAkACQCABLQAAQcEAaw4DAFsBWwsgAUEBaiEBQf0AIQMM/wELIAFBAWohAUGAASEDDP4BC0GWASEDIAEgBEYNlgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBp88Aai0AAEcNWSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlwILIAJBADYCACAGQQFqIQFBCwxaCyABIARGBEBBlwEhAwyWAgsCQAJAAkACQCABLQAAQS1rDiMAW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1sBW1tbW1sCW1tbA1sLIAFBAWohAUH7ACEDDP8BCyABQQFqIQFB/AAhAwz+AQsgAUEBaiEBQYEBIQMM/QELIAFBAWohAUGCASEDDPwBC0GYASEDIAEgBEYNlAIgAigCACIAIAQgAWtqIQUgASAAa0EEaiEGAkADQCABLQAAIABBqc8Aai0AAEcNVyAAQQRGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlQILIAJBADYCACAGQQFqIQFBGQxYC0GZASEDIAEgBEYNkwIgAigCACIAIAQgAWtqIQUgASAAa0EFaiEGAkADQCABLQAAIABBrs8Aai0AAEcNViAAQQVGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMlAILIAJBADYCACAGQQFqIQFBBgxXC0GaASEDIAEgBEYNkgIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBtM8Aai0AAEcNVSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkwILIAJBADYCACAGQQFqIQFBHAxWC0GbASEDIAEgBEYNkQIgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABBts8Aai0AAEcNVCAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAMkgILIAJBADYCACAGQQFqIQFBJwxVCyABIARGBEBBnAEhAwyRAgsCQAJAIAEtAABB1ABrDgIAAVQLIAFBAWohAUGGASEDDPgBCyABQQFqIQFBhwEhAwz3AQtBnQEhAyABIARGDY8CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbjPAGotAABHDVIgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADJACCyACQQA2AgAgBkEBaiEBQSYMUwtBngEhAyABIARGDY4CIAIoAgAiACAEIAFraiEFIAEgAGtBAWohBgJAA0AgAS0AACAAQbrPAGotAABHDVEgAEEBRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI8CCyACQQA2AgAgBkEBaiEBQQMMUgtBnwEhAyABIARGDY0CIAIoAgAiACAEIAFraiEFIAEgAGtBAmohBgJAA0AgAS0AACAAQe3PAGotAABHDVAgAEECRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI4CCyACQQA2AgAgBkEBaiEBQQwMUQtBoAEhAyABIARGDYwCIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQbzPAGotAABHDU8gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADI0CCyACQQA2AgAgBkEBaiEBQQ0MUAsgASAERgRAQaEBIQMMjAILAkACQCABLQAAQcYAaw4LAE9PT09PT09PTwFPCyABQQFqIQFBiwEhAwzzAQsgAUEBaiEBQYwBIQMM8gELIAEgBEYEQEGiASEDDIsCCyABLQAAQdAARw1MIAFBAWohAQxGCyABIARGBEBBowEhAwyKAgsCQAJAIAEtAABByQBrDgcBTU1NTU0ATQsgAUEBaiEBQY4BIQMM8QELIAFBAWohAUEiDE0LQaQBIQMgASAERg2IAiACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEHAzwBqLQAARw1LIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyJAgsgAkEANgIAIAZBAWohAUEdDEwLIAEgBEYEQEGlASEDDIgCCwJAAkAgAS0AAEHSAGsOAwBLAUsLIAFBAWohAUGQASEDDO8BCyABQQFqIQFBBAxLCyABIARGBEBBpgEhAwyHAgsCQAJAAkACQAJAIAEtAABBwQBrDhUATU1NTU1NTU1NTQFNTQJNTQNNTQRNCyABQQFqIQFBiAEhAwzxAQsgAUEBaiEBQYkBIQMM8AELIAFBAWohAUGKASEDDO8BCyABQQFqIQFBjwEhAwzuAQsgAUEBaiEBQZEBIQMM7QELQacBIQMgASAERg2FAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHtzwBqLQAARw1IIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyGAgsgAkEANgIAIAZBAWohAUERDEkLQagBIQMgASAERg2EAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHCzwBqLQAARw1HIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyFAgsgAkEANgIAIAZBAWohAUEsDEgLQakBIQMgASAERg2DAiACKAIAIgAgBCABa2ohBSABIABrQQRqIQYCQANAIAEtAAAgAEHFzwBqLQAARw1GIABBBEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyEAgsgAkEANgIAIAZBAWohAUErDEcLQaoBIQMgASAERg2CAiACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHKzwBqLQAARw1FIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyDAgsgAkEANgIAIAZBAWohAUEUDEYLIAEgBEYEQEGrASEDDIICCwJAAkACQAJAIAEtAABBwgBrDg8AAQJHR0dHR0dHR0dHRwNHCyABQQFqIQFBkwEhAwzrAQsgAUEBaiEBQZQBIQMM6gELIAFBAWohAUGVASEDDOkBCyABQQFqIQFBlgEhAwzoAQsgASAERgRAQawBIQMMgQILIAEtAABBxQBHDUIgAUEBaiEBDD0LQa0BIQMgASAERg3/ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHNzwBqLQAARw1CIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAyAAgsgAkEANgIAIAZBAWohAUEODEMLIAEgBEYEQEGuASEDDP8BCyABLQAAQdAARw1AIAFBAWohAUElDEILQa8BIQMgASAERg39ASACKAIAIgAgBCABa2ohBSABIABrQQhqIQYCQANAIAEtAAAgAEHQzwBqLQAARw1AIABBCEYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz+AQsgAkEANgIAIAZBAWohAUEqDEELIAEgBEYEQEGwASEDDP0BCwJAAkAgAS0AAEHVAGsOCwBAQEBAQEBAQEABQAsgAUEBaiEBQZoBIQMM5AELIAFBAWohAUGbASEDDOMBCyABIARGBEBBsQEhAwz8AQsCQAJAIAEtAABBwQBrDhQAPz8/Pz8/Pz8/Pz8/Pz8/Pz8/AT8LIAFBAWohAUGZASEDDOMBCyABQQFqIQFBnAEhAwziAQtBsgEhAyABIARGDfoBIAIoAgAiACAEIAFraiEFIAEgAGtBA2ohBgJAA0AgAS0AACAAQdnPAGotAABHDT0gAEEDRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPsBCyACQQA2AgAgBkEBaiEBQSEMPgtBswEhAyABIARGDfkBIAIoAgAiACAEIAFraiEFIAEgAGtBBmohBgJAA0AgAS0AACAAQd3PAGotAABHDTwgAEEGRg0BIABBAWohACAEIAFBAWoiAUcNAAsgAiAFNgIADPoBCyACQQA2AgAgBkEBaiEBQRoMPQsgASAERgRAQbQBIQMM+QELAkACQAJAIAEtAABBxQBrDhEAPT09PT09PT09AT09PT09Aj0LIAFBAWohAUGdASEDDOEBCyABQQFqIQFBngEhAwzgAQsgAUEBaiEBQZ8BIQMM3wELQbUBIQMgASAERg33ASACKAIAIgAgBCABa2ohBSABIABrQQVqIQYCQANAIAEtAAAgAEHkzwBqLQAARw06IABBBUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz4AQsgAkEANgIAIAZBAWohAUEoDDsLQbYBIQMgASAERg32ASACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEHqzwBqLQAARw05IABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAz3AQsgAkEANgIAIAZBAWohAUEHDDoLIAEgBEYEQEG3ASEDDPYBCwJAAkAgAS0AAEHFAGsODgA5OTk5OTk5OTk5OTkBOQsgAUEBaiEBQaEBIQMM3QELIAFBAWohAUGiASEDDNwBC0G4ASEDIAEgBEYN9AEgAigCACIAIAQgAWtqIQUgASAAa0ECaiEGAkADQCABLQAAIABB7c8Aai0AAEcNNyAAQQJGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9QELIAJBADYCACAGQQFqIQFBEgw4C0G5ASEDIAEgBEYN8wEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8M8Aai0AAEcNNiAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM9AELIAJBADYCACAGQQFqIQFBIAw3C0G6ASEDIAEgBEYN8gEgAigCACIAIAQgAWtqIQUgASAAa0EBaiEGAkADQCABLQAAIABB8s8Aai0AAEcNNSAAQQFGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8wELIAJBADYCACAGQQFqIQFBDww2CyABIARGBEBBuwEhAwzyAQsCQAJAIAEtAABByQBrDgcANTU1NTUBNQsgAUEBaiEBQaUBIQMM2QELIAFBAWohAUGmASEDDNgBC0G8ASEDIAEgBEYN8AEgAigCACIAIAQgAWtqIQUgASAAa0EHaiEGAkADQCABLQAAIABB9M8Aai0AAEcNMyAAQQdGDQEgAEEBaiEAIAQgAUEBaiIBRw0ACyACIAU2AgAM8QELIAJBADYCACAGQQFqIQFBGww0CyABIARGBEBBvQEhAwzwAQsCQAJAAkAgAS0AAEHCAGsOEgA0NDQ0NDQ0NDQBNDQ0NDQ0AjQLIAFBAWohAUGkASEDDNgBCyABQQFqIQFBpwEhAwzXAQsgAUEBaiEBQagBIQMM1gELIAEgBEYEQEG+ASEDDO8BCyABLQAAQc4ARw0wIAFBAWohAQwsCyABIARGBEBBvwEhAwzuAQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCABLQAAQcEAaw4VAAECAz8EBQY/Pz8HCAkKCz8MDQ4PPwsgAUEBaiEBQegAIQMM4wELIAFBAWohAUHpACEDDOIBCyABQQFqIQFB7gAhAwzhAQsgAUEBaiEBQfIAIQMM4AELIAFBAWohAUHzACEDDN8BCyABQQFqIQFB9gAhAwzeAQsgAUEBaiEBQfcAIQMM3QELIAFBAWohAUH6ACEDDNwBCyABQQFqIQFBgwEhAwzbAQsgAUEBaiEBQYQBIQMM2gELIAFBAWohAUGFASEDDNkBCyABQQFqIQFBkgEhAwzYAQsgAUEBaiEBQZgBIQMM1wELIAFBAWohAUGgASEDDNYBCyABQQFqIQFBowEhAwzVAQsgAUEBaiEBQaoBIQMM1AELIAEgBEcEQCACQRA2AgggAiABNgIEQasBIQMM1AELQcABIQMM7AELQQAhAAJAIAIoAjgiA0UNACADKAI0IgNFDQAgAiADEQAAIQALIABFDV4gAEEVRw0HIAJB0QA2AhwgAiABNgIUIAJBsBc2AhAgAkEVNgIMQQAhAwzrAQsgAUEBaiABIARHDQgaQcIBIQMM6gELA0ACQCABLQAAQQprDgQIAAALAAsgBCABQQFqIgFHDQALQcMBIQMM6QELIAEgBEcEQCACQRE2AgggAiABNgIEQQEhAwzQAQtBxAEhAwzoAQsgASAERgRAQcUBIQMM6AELAkACQCABLQAAQQprDgQBKCgAKAsgAUEBagwJCyABQQFqDAULIAEgBEYEQEHGASEDDOcBCwJAAkAgAS0AAEEKaw4XAQsLAQsLCwsLCwsLCwsLCwsLCwsLCwALCyABQQFqIQELQbABIQMMzQELIAEgBEYEQEHIASEDDOYBCyABLQAAQSBHDQkgAkEAOwEyIAFBAWohAUGzASEDDMwBCwNAIAEhAAJAIAEgBEcEQCABLQAAQTBrQf8BcSIDQQpJDQEMJwtBxwEhAwzmAQsCQCACLwEyIgFBmTNLDQAgAiABQQpsIgU7ATIgBUH+/wNxIANB//8Dc0sNACAAQQFqIQEgAiADIAVqIgM7ATIgA0H//wNxQegHSQ0BCwtBACEDIAJBADYCHCACQcEJNgIQIAJBDTYCDCACIABBAWo2AhQM5AELIAJBADYCHCACIAE2AhQgAkHwDDYCECACQRs2AgxBACEDDOMBCyACKAIEIQAgAkEANgIEIAIgACABECYiAA0BIAFBAWoLIQFBrQEhAwzIAQsgAkHBATYCHCACIAA2AgwgAiABQQFqNgIUQQAhAwzgAQsgAigCBCEAIAJBADYCBCACIAAgARAmIgANASABQQFqCyEBQa4BIQMMxQELIAJBwgE2AhwgAiAANgIMIAIgAUEBajYCFEEAIQMM3QELIAJBADYCHCACIAE2AhQgAkGXCzYCECACQQ02AgxBACEDDNwBCyACQQA2AhwgAiABNgIUIAJB4xA2AhAgAkEJNgIMQQAhAwzbAQsgAkECOgAoDKwBC0EAIQMgAkEANgIcIAJBrws2AhAgAkECNgIMIAIgAUEBajYCFAzZAQtBAiEDDL8BC0ENIQMMvgELQSYhAwy9AQtBFSEDDLwBC0EWIQMMuwELQRghAwy6AQtBHCEDDLkBC0EdIQMMuAELQSAhAwy3AQtBISEDDLYBC0EjIQMMtQELQcYAIQMMtAELQS4hAwyzAQtBPSEDDLIBC0HLACEDDLEBC0HOACEDDLABC0HYACEDDK8BC0HZACEDDK4BC0HbACEDDK0BC0HxACEDDKwBC0H0ACEDDKsBC0GNASEDDKoBC0GXASEDDKkBC0GpASEDDKgBC0GvASEDDKcBC0GxASEDDKYBCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB8Rs2AhAgAkEGNgIMDL0BCyACQQA2AgAgBkEBaiEBQSQLOgApIAIoAgQhACACQQA2AgQgAiAAIAEQJyIARQRAQeUAIQMMowELIAJB+QA2AhwgAiABNgIUIAIgADYCDEEAIQMMuwELIABBFUcEQCACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwy7AQsgAkH4ADYCHCACIAE2AhQgAkHKGDYCECACQRU2AgxBACEDDLoBCyACQQA2AhwgAiABNgIUIAJBjhs2AhAgAkEGNgIMQQAhAwy5AQsgAkEANgIcIAIgATYCFCACQf4RNgIQIAJBBzYCDEEAIQMMuAELIAJBADYCHCACIAE2AhQgAkGMHDYCECACQQc2AgxBACEDDLcBCyACQQA2AhwgAiABNgIUIAJBww82AhAgAkEHNgIMQQAhAwy2AQsgAkEANgIcIAIgATYCFCACQcMPNgIQIAJBBzYCDEEAIQMMtQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0RIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMtAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0gIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMswELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0iIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMsgELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0OIAJB5QA2AhwgAiABNgIUIAIgADYCDEEAIQMMsQELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0dIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMsAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0fIAJB0gA2AhwgAiABNgIUIAIgADYCDEEAIQMMrwELIABBP0cNASABQQFqCyEBQQUhAwyUAQtBACEDIAJBADYCHCACIAE2AhQgAkH9EjYCECACQQc2AgwMrAELIAJBADYCHCACIAE2AhQgAkHcCDYCECACQQc2AgxBACEDDKsBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNByACQeUANgIcIAIgATYCFCACIAA2AgxBACEDDKoBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNFiACQdMANgIcIAIgATYCFCACIAA2AgxBACEDDKkBCyACKAIEIQAgAkEANgIEIAIgACABECUiAEUNGCACQdIANgIcIAIgATYCFCACIAA2AgxBACEDDKgBCyACQQA2AhwgAiABNgIUIAJBxgo2AhAgAkEHNgIMQQAhAwynAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQMgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwymAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRIgAkHTADYCHCACIAE2AhQgAiAANgIMQQAhAwylAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDRQgAkHSADYCHCACIAE2AhQgAiAANgIMQQAhAwykAQsgAigCBCEAIAJBADYCBCACIAAgARAlIgBFDQAgAkHlADYCHCACIAE2AhQgAiAANgIMQQAhAwyjAQtB1QAhAwyJAQsgAEEVRwRAIAJBADYCHCACIAE2AhQgAkG5DTYCECACQRo2AgxBACEDDKIBCyACQeQANgIcIAIgATYCFCACQeMXNgIQIAJBFTYCDEEAIQMMoQELIAJBADYCACAGQQFqIQEgAi0AKSIAQSNrQQtJDQQCQCAAQQZLDQBBASAAdEHKAHFFDQAMBQtBACEDIAJBADYCHCACIAE2AhQgAkH3CTYCECACQQg2AgwMoAELIAJBADYCACAGQQFqIQEgAi0AKUEhRg0DIAJBADYCHCACIAE2AhQgAkGbCjYCECACQQg2AgxBACEDDJ8BCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJBkDM2AhAgAkEINgIMDJ0BCyACQQA2AgAgBkEBaiEBIAItAClBI0kNACACQQA2AhwgAiABNgIUIAJB0wk2AhAgAkEINgIMQQAhAwycAQtB0QAhAwyCAQsgAS0AAEEwayIAQf8BcUEKSQRAIAIgADoAKiABQQFqIQFBzwAhAwyCAQsgAigCBCEAIAJBADYCBCACIAAgARAoIgBFDYYBIAJB3gA2AhwgAiABNgIUIAIgADYCDEEAIQMMmgELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ2GASACQdwANgIcIAIgATYCFCACIAA2AgxBACEDDJkBCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMhwELIAJB2gA2AhwgAiAFNgIUIAIgADYCDAyYAQtBACEBQQEhAwsgAiADOgArIAVBAWohAwJAAkACQCACLQAtQRBxDQACQAJAAkAgAi0AKg4DAQACBAsgBkUNAwwCCyAADQEMAgsgAUUNAQsgAigCBCEAIAJBADYCBCACIAAgAxAoIgBFBEAgAyEBDAILIAJB2AA2AhwgAiADNgIUIAIgADYCDEEAIQMMmAELIAIoAgQhACACQQA2AgQgAiAAIAMQKCIARQRAIAMhAQyHAQsgAkHZADYCHCACIAM2AhQgAiAANgIMQQAhAwyXAQtBzAAhAwx9CyAAQRVHBEAgAkEANgIcIAIgATYCFCACQZQNNgIQIAJBITYCDEEAIQMMlgELIAJB1wA2AhwgAiABNgIUIAJByRc2AhAgAkEVNgIMQQAhAwyVAQtBACEDIAJBADYCHCACIAE2AhQgAkGAETYCECACQQk2AgwMlAELIAIoAgQhACACQQA2AgQgAiAAIAEQJSIARQ0AIAJB0wA2AhwgAiABNgIUIAIgADYCDEEAIQMMkwELQckAIQMMeQsgAkEANgIcIAIgATYCFCACQcEoNgIQIAJBBzYCDCACQQA2AgBBACEDDJEBCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAlIgBFDQAgAkHSADYCHCACIAE2AhQgAiAANgIMDJABC0HIACEDDHYLIAJBADYCACAFIQELIAJBgBI7ASogAUEBaiEBQQAhAAJAIAIoAjgiA0UNACADKAIwIgNFDQAgAiADEQAAIQALIAANAQtBxwAhAwxzCyAAQRVGBEAgAkHRADYCHCACIAE2AhQgAkHjFzYCECACQRU2AgxBACEDDIwBC0EAIQMgAkEANgIcIAIgATYCFCACQbkNNgIQIAJBGjYCDAyLAQtBACEDIAJBADYCHCACIAE2AhQgAkGgGTYCECACQR42AgwMigELIAEtAABBOkYEQCACKAIEIQBBACEDIAJBADYCBCACIAAgARApIgBFDQEgAkHDADYCHCACIAA2AgwgAiABQQFqNgIUDIoBC0EAIQMgAkEANgIcIAIgATYCFCACQbERNgIQIAJBCjYCDAyJAQsgAUEBaiEBQTshAwxvCyACQcMANgIcIAIgADYCDCACIAFBAWo2AhQMhwELQQAhAyACQQA2AhwgAiABNgIUIAJB8A42AhAgAkEcNgIMDIYBCyACIAIvATBBEHI7ATAMZgsCQCACLwEwIgBBCHFFDQAgAi0AKEEBRw0AIAItAC1BCHFFDQMLIAIgAEH3+wNxQYAEcjsBMAwECyABIARHBEACQANAIAEtAABBMGsiAEH/AXFBCk8EQEE1IQMMbgsgAikDICIKQpmz5syZs+bMGVYNASACIApCCn4iCjcDICAKIACtQv8BgyILQn+FVg0BIAIgCiALfDcDICAEIAFBAWoiAUcNAAtBOSEDDIUBCyACKAIEIQBBACEDIAJBADYCBCACIAAgAUEBaiIBECoiAA0MDHcLQTkhAwyDAQsgAi0AMEEgcQ0GQcUBIQMMaQtBACEDIAJBADYCBCACIAEgARAqIgBFDQQgAkE6NgIcIAIgADYCDCACIAFBAWo2AhQMgQELIAItAChBAUcNACACLQAtQQhxRQ0BC0E3IQMMZgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIABEAgAkE7NgIcIAIgADYCDCACIAFBAWo2AhQMfwsgAUEBaiEBDG4LIAJBCDoALAwECyABQQFqIQEMbQtBACEDIAJBADYCHCACIAE2AhQgAkHkEjYCECACQQQ2AgwMewsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ1sIAJBNzYCHCACIAE2AhQgAiAANgIMDHoLIAIgAi8BMEEgcjsBMAtBMCEDDF8LIAJBNjYCHCACIAE2AhQgAiAANgIMDHcLIABBLEcNASABQQFqIQBBASEBAkACQAJAAkACQCACLQAsQQVrDgQDAQIEAAsgACEBDAQLQQIhAQwBC0EEIQELIAJBAToALCACIAIvATAgAXI7ATAgACEBDAELIAIgAi8BMEEIcjsBMCAAIQELQTkhAwxcCyACQQA6ACwLQTQhAwxaCyABIARGBEBBLSEDDHMLAkACQANAAkAgAS0AAEEKaw4EAgAAAwALIAQgAUEBaiIBRw0AC0EtIQMMdAsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIARQ0CIAJBLDYCHCACIAE2AhQgAiAANgIMDHMLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAS0AAEENRgRAIAIoAgQhAEEAIQMgAkEANgIEIAIgACABECoiAEUEQCABQQFqIQEMAgsgAkEsNgIcIAIgADYCDCACIAFBAWo2AhQMcgsgAi0ALUEBcQRAQcQBIQMMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKiIADQEMZQtBLyEDDFcLIAJBLjYCHCACIAE2AhQgAiAANgIMDG8LQQAhAyACQQA2AhwgAiABNgIUIAJB8BQ2AhAgAkEDNgIMDG4LQQEhAwJAAkACQAJAIAItACxBBWsOBAMBAgAECyACIAIvATBBCHI7ATAMAwtBAiEDDAELQQQhAwsgAkEBOgAsIAIgAi8BMCADcjsBMAtBKiEDDFMLQQAhAyACQQA2AhwgAiABNgIUIAJB4Q82AhAgAkEKNgIMDGsLQQEhAwJAAkACQAJAAkACQCACLQAsQQJrDgcFBAQDAQIABAsgAiACLwEwQQhyOwEwDAMLQQIhAwwBC0EEIQMLIAJBAToALCACIAIvATAgA3I7ATALQSshAwxSC0EAIQMgAkEANgIcIAIgATYCFCACQasSNgIQIAJBCzYCDAxqC0EAIQMgAkEANgIcIAIgATYCFCACQf0NNgIQIAJBHTYCDAxpCyABIARHBEADQCABLQAAQSBHDUggBCABQQFqIgFHDQALQSUhAwxpC0ElIQMMaAsgAi0ALUEBcQRAQcMBIQMMTwsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQKSIABEAgAkEmNgIcIAIgADYCDCACIAFBAWo2AhQMaAsgAUEBaiEBDFwLIAFBAWohASACLwEwIgBBgAFxBEBBACEAAkAgAigCOCIDRQ0AIAMoAlQiA0UNACACIAMRAAAhAAsgAEUNBiAAQRVHDR8gAkEFNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMZwsCQCAAQaAEcUGgBEcNACACLQAtQQJxDQBBACEDIAJBADYCHCACIAE2AhQgAkGWEzYCECACQQQ2AgwMZwsgAgJ/IAIvATBBFHFBFEYEQEEBIAItAChBAUYNARogAi8BMkHlAEYMAQsgAi0AKUEFRgs6AC5BACEAAkAgAigCOCIDRQ0AIAMoAiQiA0UNACACIAMRAAAhAAsCQAJAAkACQAJAIAAOFgIBAAQEBAQEBAQEBAQEBAQEBAQEBAMECyACQQE6AC4LIAIgAi8BMEHAAHI7ATALQSchAwxPCyACQSM2AhwgAiABNgIUIAJBpRY2AhAgAkEVNgIMQQAhAwxnC0EAIQMgAkEANgIcIAIgATYCFCACQdULNgIQIAJBETYCDAxmC0EAIQACQCACKAI4IgNFDQAgAygCLCIDRQ0AIAIgAxEAACEACyAADQELQQ4hAwxLCyAAQRVGBEAgAkECNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMZAtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMYwtBACEDIAJBADYCHCACIAE2AhQgAkGqHDYCECACQQ82AgwMYgsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEgCqdqIgEQKyIARQ0AIAJBBTYCHCACIAE2AhQgAiAANgIMDGELQQ8hAwxHC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxfC0IBIQoLIAFBAWohAQJAIAIpAyAiC0L//////////w9YBEAgAiALQgSGIAqENwMgDAELQQAhAyACQQA2AhwgAiABNgIUIAJBrQk2AhAgAkEMNgIMDF4LQSQhAwxEC0EAIQMgAkEANgIcIAIgATYCFCACQc0TNgIQIAJBDDYCDAxcCyACKAIEIQBBACEDIAJBADYCBCACIAAgARAsIgBFBEAgAUEBaiEBDFILIAJBFzYCHCACIAA2AgwgAiABQQFqNgIUDFsLIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQRY2AhwgAiAANgIMIAIgAUEBajYCFAxbC0EfIQMMQQtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMWQsgAigCBCEAQQAhAyACQQA2AgQgAiAAIAEQLSIARQRAIAFBAWohAQxQCyACQRQ2AhwgAiAANgIMIAIgAUEBajYCFAxYCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABEC0iAEUEQCABQQFqIQEMAQsgAkETNgIcIAIgADYCDCACIAFBAWo2AhQMWAtBHiEDDD4LQQAhAyACQQA2AhwgAiABNgIUIAJBxgw2AhAgAkEjNgIMDFYLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABEC0iAEUEQCABQQFqIQEMTgsgAkERNgIcIAIgADYCDCACIAFBAWo2AhQMVQsgAkEQNgIcIAIgATYCFCACIAA2AgwMVAtBACEDIAJBADYCHCACIAE2AhQgAkHGDDYCECACQSM2AgwMUwtBACEDIAJBADYCHCACIAE2AhQgAkHAFTYCECACQQI2AgwMUgsgAigCBCEAQQAhAyACQQA2AgQCQCACIAAgARAtIgBFBEAgAUEBaiEBDAELIAJBDjYCHCACIAA2AgwgAiABQQFqNgIUDFILQRshAww4C0EAIQMgAkEANgIcIAIgATYCFCACQcYMNgIQIAJBIzYCDAxQCyACKAIEIQBBACEDIAJBADYCBAJAIAIgACABECwiAEUEQCABQQFqIQEMAQsgAkENNgIcIAIgADYCDCACIAFBAWo2AhQMUAtBGiEDDDYLQQAhAyACQQA2AhwgAiABNgIUIAJBmg82AhAgAkEiNgIMDE4LIAIoAgQhAEEAIQMgAkEANgIEAkAgAiAAIAEQLCIARQRAIAFBAWohAQwBCyACQQw2AhwgAiAANgIMIAIgAUEBajYCFAxOC0EZIQMMNAtBACEDIAJBADYCHCACIAE2AhQgAkGaDzYCECACQSI2AgwMTAsgAEEVRwRAQQAhAyACQQA2AhwgAiABNgIUIAJBgww2AhAgAkETNgIMDEwLIAJBCjYCHCACIAE2AhQgAkHkFjYCECACQRU2AgxBACEDDEsLIAIoAgQhAEEAIQMgAkEANgIEIAIgACABIAqnaiIBECsiAARAIAJBBzYCHCACIAE2AhQgAiAANgIMDEsLQRMhAwwxCyAAQRVHBEBBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMSgsgAkEeNgIcIAIgATYCFCACQfkXNgIQIAJBFTYCDEEAIQMMSQtBACEAAkAgAigCOCIDRQ0AIAMoAiwiA0UNACACIAMRAAAhAAsgAEUNQSAAQRVGBEAgAkEDNgIcIAIgATYCFCACQbAYNgIQIAJBFTYCDEEAIQMMSQtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMSAtBACEDIAJBADYCHCACIAE2AhQgAkHaDTYCECACQRQ2AgwMRwtBACEDIAJBADYCHCACIAE2AhQgAkGnDjYCECACQRI2AgwMRgsgAkEAOgAvIAItAC1BBHFFDT8LIAJBADoALyACQQE6ADRBACEDDCsLQQAhAyACQQA2AhwgAkHkETYCECACQQc2AgwgAiABQQFqNgIUDEMLAkADQAJAIAEtAABBCmsOBAACAgACCyAEIAFBAWoiAUcNAAtB3QEhAwxDCwJAAkAgAi0ANEEBRw0AQQAhAAJAIAIoAjgiA0UNACADKAJYIgNFDQAgAiADEQAAIQALIABFDQAgAEEVRw0BIAJB3AE2AhwgAiABNgIUIAJB1RY2AhAgAkEVNgIMQQAhAwxEC0HBASEDDCoLIAJBADYCHCACIAE2AhQgAkHpCzYCECACQR82AgxBACEDDEILAkACQCACLQAoQQFrDgIEAQALQcABIQMMKQtBuQEhAwwoCyACQQI6AC9BACEAAkAgAigCOCIDRQ0AIAMoAgAiA0UNACACIAMRAAAhAAsgAEUEQEHCASEDDCgLIABBFUcEQCACQQA2AhwgAiABNgIUIAJBpAw2AhAgAkEQNgIMQQAhAwxBCyACQdsBNgIcIAIgATYCFCACQfoWNgIQIAJBFTYCDEEAIQMMQAsgASAERgRAQdoBIQMMQAsgAS0AAEHIAEYNASACQQE6ACgLQawBIQMMJQtBvwEhAwwkCyABIARHBEAgAkEQNgIIIAIgATYCBEG+ASEDDCQLQdkBIQMMPAsgASAERgRAQdgBIQMMPAsgAS0AAEHIAEcNBCABQQFqIQFBvQEhAwwiCyABIARGBEBB1wEhAww7CwJAAkAgAS0AAEHFAGsOEAAFBQUFBQUFBQUFBQUFBQEFCyABQQFqIQFBuwEhAwwiCyABQQFqIQFBvAEhAwwhC0HWASEDIAEgBEYNOSACKAIAIgAgBCABa2ohBSABIABrQQJqIQYCQANAIAEtAAAgAEGD0ABqLQAARw0DIABBAkYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw6CyACKAIEIQAgAkIANwMAIAIgACAGQQFqIgEQJyIARQRAQcYBIQMMIQsgAkHVATYCHCACIAE2AhQgAiAANgIMQQAhAww5C0HUASEDIAEgBEYNOCACKAIAIgAgBCABa2ohBSABIABrQQFqIQYCQANAIAEtAAAgAEGB0ABqLQAARw0CIABBAUYNASAAQQFqIQAgBCABQQFqIgFHDQALIAIgBTYCAAw5CyACQYEEOwEoIAIoAgQhACACQgA3AwAgAiAAIAZBAWoiARAnIgANAwwCCyACQQA2AgALQQAhAyACQQA2AhwgAiABNgIUIAJB2Bs2AhAgAkEINgIMDDYLQboBIQMMHAsgAkHTATYCHCACIAE2AhQgAiAANgIMQQAhAww0C0EAIQACQCACKAI4IgNFDQAgAygCOCIDRQ0AIAIgAxEAACEACyAARQ0AIABBFUYNASACQQA2AhwgAiABNgIUIAJBzA42AhAgAkEgNgIMQQAhAwwzC0HkACEDDBkLIAJB+AA2AhwgAiABNgIUIAJByhg2AhAgAkEVNgIMQQAhAwwxC0HSASEDIAQgASIARg0wIAQgAWsgAigCACIBaiEFIAAgAWtBBGohBgJAA0AgAC0AACABQfzPAGotAABHDQEgAUEERg0DIAFBAWohASAEIABBAWoiAEcNAAsgAiAFNgIADDELIAJBADYCHCACIAA2AhQgAkGQMzYCECACQQg2AgwgAkEANgIAQQAhAwwwCyABIARHBEAgAkEONgIIIAIgATYCBEG3ASEDDBcLQdEBIQMMLwsgAkEANgIAIAZBAWohAQtBuAEhAwwUCyABIARGBEBB0AEhAwwtCyABLQAAQTBrIgBB/wFxQQpJBEAgAiAAOgAqIAFBAWohAUG2ASEDDBQLIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0UIAJBzwE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAsgASAERgRAQc4BIQMMLAsCQCABLQAAQS5GBEAgAUEBaiEBDAELIAIoAgQhACACQQA2AgQgAiAAIAEQKCIARQ0VIAJBzQE2AhwgAiABNgIUIAIgADYCDEEAIQMMLAtBtQEhAwwSCyAEIAEiBUYEQEHMASEDDCsLQQAhAEEBIQFBASEGQQAhAwJAAkACQAJAAkACfwJAAkACQAJAAkACQAJAIAUtAABBMGsOCgoJAAECAwQFBggLC0ECDAYLQQMMBQtBBAwEC0EFDAMLQQYMAgtBBwwBC0EICyEDQQAhAUEAIQYMAgtBCSEDQQEhAEEAIQFBACEGDAELQQAhAUEBIQMLIAIgAzoAKyAFQQFqIQMCQAJAIAItAC1BEHENAAJAAkACQCACLQAqDgMBAAIECyAGRQ0DDAILIAANAQwCCyABRQ0BCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMAwsgAkHJATYCHCACIAM2AhQgAiAANgIMQQAhAwwtCyACKAIEIQAgAkEANgIEIAIgACADECgiAEUEQCADIQEMGAsgAkHKATYCHCACIAM2AhQgAiAANgIMQQAhAwwsCyACKAIEIQAgAkEANgIEIAIgACAFECgiAEUEQCAFIQEMFgsgAkHLATYCHCACIAU2AhQgAiAANgIMDCsLQbQBIQMMEQtBACEAAkAgAigCOCIDRQ0AIAMoAjwiA0UNACACIAMRAAAhAAsCQCAABEAgAEEVRg0BIAJBADYCHCACIAE2AhQgAkGUDTYCECACQSE2AgxBACEDDCsLQbIBIQMMEQsgAkHIATYCHCACIAE2AhQgAkHJFzYCECACQRU2AgxBACEDDCkLIAJBADYCACAGQQFqIQFB9QAhAwwPCyACLQApQQVGBEBB4wAhAwwPC0HiACEDDA4LIAAhASACQQA2AgALIAJBADoALEEJIQMMDAsgAkEANgIAIAdBAWohAUHAACEDDAsLQQELOgAsIAJBADYCACAGQQFqIQELQSkhAwwIC0E4IQMMBwsCQCABIARHBEADQCABLQAAQYA+ai0AACIAQQFHBEAgAEECRw0DIAFBAWohAQwFCyAEIAFBAWoiAUcNAAtBPiEDDCELQT4hAwwgCwsgAkEAOgAsDAELQQshAwwEC0E6IQMMAwsgAUEBaiEBQS0hAwwCCyACIAE6ACwgAkEANgIAIAZBAWohAUEMIQMMAQsgAkEANgIAIAZBAWohAUEKIQMMAAsAC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwXC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwWC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwVC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwUC0EAIQMgAkEANgIcIAIgATYCFCACQc0QNgIQIAJBCTYCDAwTC0EAIQMgAkEANgIcIAIgATYCFCACQekKNgIQIAJBCTYCDAwSC0EAIQMgAkEANgIcIAIgATYCFCACQbcQNgIQIAJBCTYCDAwRC0EAIQMgAkEANgIcIAIgATYCFCACQZwRNgIQIAJBCTYCDAwQC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwPC0EAIQMgAkEANgIcIAIgATYCFCACQZcVNgIQIAJBDzYCDAwOC0EAIQMgAkEANgIcIAIgATYCFCACQcASNgIQIAJBCzYCDAwNC0EAIQMgAkEANgIcIAIgATYCFCACQZUJNgIQIAJBCzYCDAwMC0EAIQMgAkEANgIcIAIgATYCFCACQeEPNgIQIAJBCjYCDAwLC0EAIQMgAkEANgIcIAIgATYCFCACQfsPNgIQIAJBCjYCDAwKC0EAIQMgAkEANgIcIAIgATYCFCACQfEZNgIQIAJBAjYCDAwJC0EAIQMgAkEANgIcIAIgATYCFCACQcQUNgIQIAJBAjYCDAwIC0EAIQMgAkEANgIcIAIgATYCFCACQfIVNgIQIAJBAjYCDAwHCyACQQI2AhwgAiABNgIUIAJBnBo2AhAgAkEWNgIMQQAhAwwGC0EBIQMMBQtB1AAhAyABIARGDQQgCEEIaiEJIAIoAgAhBQJAAkAgASAERwRAIAVB2MIAaiEHIAQgBWogAWshACAFQX9zQQpqIgUgAWohBgNAIAEtAAAgBy0AAEcEQEECIQcMAwsgBUUEQEEAIQcgBiEBDAMLIAVBAWshBSAHQQFqIQcgBCABQQFqIgFHDQALIAAhBSAEIQELIAlBATYCACACIAU2AgAMAQsgAkEANgIAIAkgBzYCAAsgCSABNgIEIAgoAgwhACAIKAIIDgMBBAIACwALIAJBADYCHCACQbUaNgIQIAJBFzYCDCACIABBAWo2AhRBACEDDAILIAJBADYCHCACIAA2AhQgAkHKGjYCECACQQk2AgxBACEDDAELIAEgBEYEQEEiIQMMAQsgAkEJNgIIIAIgATYCBEEhIQMLIAhBEGokACADRQRAIAIoAgwhAAwBCyACIAM2AhxBACEAIAIoAgQiAUUNACACIAEgBCACKAIIEQEAIgFFDQAgAiAENgIUIAIgATYCDCABIQALIAALvgIBAn8gAEEAOgAAIABB3ABqIgFBAWtBADoAACAAQQA6AAIgAEEAOgABIAFBA2tBADoAACABQQJrQQA6AAAgAEEAOgADIAFBBGtBADoAAEEAIABrQQNxIgEgAGoiAEEANgIAQdwAIAFrQXxxIgIgAGoiAUEEa0EANgIAAkAgAkEJSQ0AIABBADYCCCAAQQA2AgQgAUEIa0EANgIAIAFBDGtBADYCACACQRlJDQAgAEEANgIYIABBADYCFCAAQQA2AhAgAEEANgIMIAFBEGtBADYCACABQRRrQQA2AgAgAUEYa0EANgIAIAFBHGtBADYCACACIABBBHFBGHIiAmsiAUEgSQ0AIAAgAmohAANAIABCADcDGCAAQgA3AxAgAEIANwMIIABCADcDACAAQSBqIQAgAUEgayIBQR9LDQALCwtWAQF/AkAgACgCDA0AAkACQAJAAkAgAC0ALw4DAQADAgsgACgCOCIBRQ0AIAEoAiwiAUUNACAAIAERAAAiAQ0DC0EADwsACyAAQcMWNgIQQQ4hAQsgAQsaACAAKAIMRQRAIABB0Rs2AhAgAEEVNgIMCwsUACAAKAIMQRVGBEAgAEEANgIMCwsUACAAKAIMQRZGBEAgAEEANgIMCwsHACAAKAIMCwcAIAAoAhALCQAgACABNgIQCwcAIAAoAhQLFwAgAEEkTwRAAAsgAEECdEGgM2ooAgALFwAgAEEuTwRAAAsgAEECdEGwNGooAgALvwkBAX9B6yghAQJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAIABB5ABrDvQDY2IAAWFhYWFhYQIDBAVhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhBgcICQoLDA0OD2FhYWFhEGFhYWFhYWFhYWFhEWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYRITFBUWFxgZGhthYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhHB0eHyAhIiMkJSYnKCkqKywtLi8wMTIzNDU2YTc4OTphYWFhYWFhYTthYWE8YWFhYT0+P2FhYWFhYWFhQGFhQWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYUJDREVGR0hJSktMTU5PUFFSU2FhYWFhYWFhVFVWV1hZWlthXF1hYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFeYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhX2BhC0HhJw8LQaQhDwtByywPC0H+MQ8LQcAkDwtBqyQPC0GNKA8LQeImDwtBgDAPC0G5Lw8LQdckDwtB7x8PC0HhHw8LQfofDwtB8iAPC0GoLw8LQa4yDwtBiDAPC0HsJw8LQYIiDwtBjh0PC0HQLg8LQcojDwtBxTIPC0HfHA8LQdIcDwtBxCAPC0HXIA8LQaIfDwtB7S4PC0GrMA8LQdQlDwtBzC4PC0H6Lg8LQfwrDwtB0jAPC0HxHQ8LQbsgDwtB9ysPC0GQMQ8LQdcxDwtBoi0PC0HUJw8LQeArDwtBnywPC0HrMQ8LQdUfDwtByjEPC0HeJQ8LQdQeDwtB9BwPC0GnMg8LQbEdDwtBoB0PC0G5MQ8LQbwwDwtBkiEPC0GzJg8LQeksDwtBrB4PC0HUKw8LQfcmDwtBgCYPC0GwIQ8LQf4eDwtBjSMPC0GJLQ8LQfciDwtBoDEPC0GuHw8LQcYlDwtB6B4PC0GTIg8LQcIvDwtBwx0PC0GLLA8LQeEdDwtBjS8PC0HqIQ8LQbQtDwtB0i8PC0HfMg8LQdIyDwtB8DAPC0GpIg8LQfkjDwtBmR4PC0G1LA8LQZswDwtBkjIPC0G2Kw8LQcIiDwtB+DIPC0GeJQ8LQdAiDwtBuh4PC0GBHg8LAAtB1iEhAQsgAQsWACAAIAAtAC1B/gFxIAFBAEdyOgAtCxkAIAAgAC0ALUH9AXEgAUEAR0EBdHI6AC0LGQAgACAALQAtQfsBcSABQQBHQQJ0cjoALQsZACAAIAAtAC1B9wFxIAFBAEdBA3RyOgAtCz4BAn8CQCAAKAI4IgNFDQAgAygCBCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBxhE2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCCCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9go2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCDCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7Ro2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCECIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlRA2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCFCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBqhs2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCGCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB7RM2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCKCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABB9gg2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCHCIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBwhk2AhBBGCEECyAECz4BAn8CQCAAKAI4IgNFDQAgAygCICIDRQ0AIAAgASACIAFrIAMRAQAiBEF/Rw0AIABBlBQ2AhBBGCEECyAEC1kBAn8CQCAALQAoQQFGDQAgAC8BMiIBQeQAa0HkAEkNACABQcwBRg0AIAFBsAJGDQAgAC8BMCIAQcAAcQ0AQQEhAiAAQYgEcUGABEYNACAAQShxRSECCyACC4wBAQJ/AkACQAJAIAAtACpFDQAgAC0AK0UNACAALwEwIgFBAnFFDQEMAgsgAC8BMCIBQQFxRQ0BC0EBIQIgAC0AKEEBRg0AIAAvATIiAEHkAGtB5ABJDQAgAEHMAUYNACAAQbACRg0AIAFBwABxDQBBACECIAFBiARxQYAERg0AIAFBKHFBAEchAgsgAgtzACAAQRBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAA/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQTBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQSBq/QwAAAAAAAAAAAAAAAAAAAAA/QsDACAAQd0BNgIcCwYAIAAQMguaLQELfyMAQRBrIgokAEGk0AAoAgAiCUUEQEHk0wAoAgAiBUUEQEHw0wBCfzcCAEHo0wBCgICEgICAwAA3AgBB5NMAIApBCGpBcHFB2KrVqgVzIgU2AgBB+NMAQQA2AgBByNMAQQA2AgALQczTAEGA1AQ2AgBBnNAAQYDUBDYCAEGw0AAgBTYCAEGs0ABBfzYCAEHQ0wBBgKwDNgIAA0AgAUHI0ABqIAFBvNAAaiICNgIAIAIgAUG00ABqIgM2AgAgAUHA0ABqIAM2AgAgAUHQ0ABqIAFBxNAAaiIDNgIAIAMgAjYCACABQdjQAGogAUHM0ABqIgI2AgAgAiADNgIAIAFB1NAAaiACNgIAIAFBIGoiAUGAAkcNAAtBjNQEQcGrAzYCAEGo0ABB9NMAKAIANgIAQZjQAEHAqwM2AgBBpNAAQYjUBDYCAEHM/wdBODYCAEGI1AQhCQsCQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQCAAQewBTQRAQYzQACgCACIGQRAgAEETakFwcSAAQQtJGyIEQQN2IgB2IgFBA3EEQAJAIAFBAXEgAHJBAXMiAkEDdCIAQbTQAGoiASAAQbzQAGooAgAiACgCCCIDRgRAQYzQACAGQX4gAndxNgIADAELIAEgAzYCCCADIAE2AgwLIABBCGohASAAIAJBA3QiAkEDcjYCBCAAIAJqIgAgACgCBEEBcjYCBAwRC0GU0AAoAgAiCCAETw0BIAEEQAJAQQIgAHQiAkEAIAJrciABIAB0cWgiAEEDdCICQbTQAGoiASACQbzQAGooAgAiAigCCCIDRgRAQYzQACAGQX4gAHdxIgY2AgAMAQsgASADNgIIIAMgATYCDAsgAiAEQQNyNgIEIABBA3QiACAEayEFIAAgAmogBTYCACACIARqIgQgBUEBcjYCBCAIBEAgCEF4cUG00ABqIQBBoNAAKAIAIQMCf0EBIAhBA3Z0IgEgBnFFBEBBjNAAIAEgBnI2AgAgAAwBCyAAKAIICyIBIAM2AgwgACADNgIIIAMgADYCDCADIAE2AggLIAJBCGohAUGg0AAgBDYCAEGU0AAgBTYCAAwRC0GQ0AAoAgAiC0UNASALaEECdEG80gBqKAIAIgAoAgRBeHEgBGshBSAAIQIDQAJAIAIoAhAiAUUEQCACQRRqKAIAIgFFDQELIAEoAgRBeHEgBGsiAyAFSSECIAMgBSACGyEFIAEgACACGyEAIAEhAgwBCwsgACgCGCEJIAAoAgwiAyAARwRAQZzQACgCABogAyAAKAIIIgE2AgggASADNgIMDBALIABBFGoiAigCACIBRQRAIAAoAhAiAUUNAyAAQRBqIQILA0AgAiEHIAEiA0EUaiICKAIAIgENACADQRBqIQIgAygCECIBDQALIAdBADYCAAwPC0F/IQQgAEG/f0sNACAAQRNqIgFBcHEhBEGQ0AAoAgAiCEUNAEEAIARrIQUCQAJAAkACf0EAIARBgAJJDQAaQR8gBEH///8HSw0AGiAEQSYgAUEIdmciAGt2QQFxIABBAXRrQT5qCyIGQQJ0QbzSAGooAgAiAkUEQEEAIQFBACEDDAELQQAhASAEQRkgBkEBdmtBACAGQR9HG3QhAEEAIQMDQAJAIAIoAgRBeHEgBGsiByAFTw0AIAIhAyAHIgUNAEEAIQUgAiEBDAMLIAEgAkEUaigCACIHIAcgAiAAQR12QQRxakEQaigCACICRhsgASAHGyEBIABBAXQhACACDQALCyABIANyRQRAQQAhA0ECIAZ0IgBBACAAa3IgCHEiAEUNAyAAaEECdEG80gBqKAIAIQELIAFFDQELA0AgASgCBEF4cSAEayICIAVJIQAgAiAFIAAbIQUgASADIAAbIQMgASgCECIABH8gAAUgAUEUaigCAAsiAQ0ACwsgA0UNACAFQZTQACgCACAEa08NACADKAIYIQcgAyADKAIMIgBHBEBBnNAAKAIAGiAAIAMoAggiATYCCCABIAA2AgwMDgsgA0EUaiICKAIAIgFFBEAgAygCECIBRQ0DIANBEGohAgsDQCACIQYgASIAQRRqIgIoAgAiAQ0AIABBEGohAiAAKAIQIgENAAsgBkEANgIADA0LQZTQACgCACIDIARPBEBBoNAAKAIAIQECQCADIARrIgJBEE8EQCABIARqIgAgAkEBcjYCBCABIANqIAI2AgAgASAEQQNyNgIEDAELIAEgA0EDcjYCBCABIANqIgAgACgCBEEBcjYCBEEAIQBBACECC0GU0AAgAjYCAEGg0AAgADYCACABQQhqIQEMDwtBmNAAKAIAIgMgBEsEQCAEIAlqIgAgAyAEayIBQQFyNgIEQaTQACAANgIAQZjQACABNgIAIAkgBEEDcjYCBCAJQQhqIQEMDwtBACEBIAQCf0Hk0wAoAgAEQEHs0wAoAgAMAQtB8NMAQn83AgBB6NMAQoCAhICAgMAANwIAQeTTACAKQQxqQXBxQdiq1aoFczYCAEH40wBBADYCAEHI0wBBADYCAEGAgAQLIgAgBEHHAGoiBWoiBkEAIABrIgdxIgJPBEBB/NMAQTA2AgAMDwsCQEHE0wAoAgAiAUUNAEG80wAoAgAiCCACaiEAIAAgAU0gACAIS3ENAEEAIQFB/NMAQTA2AgAMDwtByNMALQAAQQRxDQQCQAJAIAkEQEHM0wAhAQNAIAEoAgAiACAJTQRAIAAgASgCBGogCUsNAwsgASgCCCIBDQALC0EAEDMiAEF/Rg0FIAIhBkHo0wAoAgAiAUEBayIDIABxBEAgAiAAayAAIANqQQAgAWtxaiEGCyAEIAZPDQUgBkH+////B0sNBUHE0wAoAgAiAwRAQbzTACgCACIHIAZqIQEgASAHTQ0GIAEgA0sNBgsgBhAzIgEgAEcNAQwHCyAGIANrIAdxIgZB/v///wdLDQQgBhAzIQAgACABKAIAIAEoAgRqRg0DIAAhAQsCQCAGIARByABqTw0AIAFBf0YNAEHs0wAoAgAiACAFIAZrakEAIABrcSIAQf7///8HSwRAIAEhAAwHCyAAEDNBf0cEQCAAIAZqIQYgASEADAcLQQAgBmsQMxoMBAsgASIAQX9HDQUMAwtBACEDDAwLQQAhAAwKCyAAQX9HDQILQcjTAEHI0wAoAgBBBHI2AgALIAJB/v///wdLDQEgAhAzIQBBABAzIQEgAEF/Rg0BIAFBf0YNASAAIAFPDQEgASAAayIGIARBOGpNDQELQbzTAEG80wAoAgAgBmoiATYCAEHA0wAoAgAgAUkEQEHA0wAgATYCAAsCQAJAAkBBpNAAKAIAIgIEQEHM0wAhAQNAIAAgASgCACIDIAEoAgQiBWpGDQIgASgCCCIBDQALDAILQZzQACgCACIBQQBHIAAgAU9xRQRAQZzQACAANgIAC0EAIQFB0NMAIAY2AgBBzNMAIAA2AgBBrNAAQX82AgBBsNAAQeTTACgCADYCAEHY0wBBADYCAANAIAFByNAAaiABQbzQAGoiAjYCACACIAFBtNAAaiIDNgIAIAFBwNAAaiADNgIAIAFB0NAAaiABQcTQAGoiAzYCACADIAI2AgAgAUHY0ABqIAFBzNAAaiICNgIAIAIgAzYCACABQdTQAGogAjYCACABQSBqIgFBgAJHDQALQXggAGtBD3EiASAAaiICIAZBOGsiAyABayIBQQFyNgIEQajQAEH00wAoAgA2AgBBmNAAIAE2AgBBpNAAIAI2AgAgACADakE4NgIEDAILIAAgAk0NACACIANJDQAgASgCDEEIcQ0AQXggAmtBD3EiACACaiIDQZjQACgCACAGaiIHIABrIgBBAXI2AgQgASAFIAZqNgIEQajQAEH00wAoAgA2AgBBmNAAIAA2AgBBpNAAIAM2AgAgAiAHakE4NgIEDAELIABBnNAAKAIASQRAQZzQACAANgIACyAAIAZqIQNBzNMAIQECQAJAAkADQCADIAEoAgBHBEAgASgCCCIBDQEMAgsLIAEtAAxBCHFFDQELQczTACEBA0AgASgCACIDIAJNBEAgAyABKAIEaiIFIAJLDQMLIAEoAgghAQwACwALIAEgADYCACABIAEoAgQgBmo2AgQgAEF4IABrQQ9xaiIJIARBA3I2AgQgA0F4IANrQQ9xaiIGIAQgCWoiBGshASACIAZGBEBBpNAAIAQ2AgBBmNAAQZjQACgCACABaiIANgIAIAQgAEEBcjYCBAwIC0Gg0AAoAgAgBkYEQEGg0AAgBDYCAEGU0ABBlNAAKAIAIAFqIgA2AgAgBCAAQQFyNgIEIAAgBGogADYCAAwICyAGKAIEIgVBA3FBAUcNBiAFQXhxIQggBUH/AU0EQCAFQQN2IQMgBigCCCIAIAYoAgwiAkYEQEGM0ABBjNAAKAIAQX4gA3dxNgIADAcLIAIgADYCCCAAIAI2AgwMBgsgBigCGCEHIAYgBigCDCIARwRAIAAgBigCCCICNgIIIAIgADYCDAwFCyAGQRRqIgIoAgAiBUUEQCAGKAIQIgVFDQQgBkEQaiECCwNAIAIhAyAFIgBBFGoiAigCACIFDQAgAEEQaiECIAAoAhAiBQ0ACyADQQA2AgAMBAtBeCAAa0EPcSIBIABqIgcgBkE4ayIDIAFrIgFBAXI2AgQgACADakE4NgIEIAIgBUE3IAVrQQ9xakE/ayIDIAMgAkEQakkbIgNBIzYCBEGo0ABB9NMAKAIANgIAQZjQACABNgIAQaTQACAHNgIAIANBEGpB1NMAKQIANwIAIANBzNMAKQIANwIIQdTTACADQQhqNgIAQdDTACAGNgIAQczTACAANgIAQdjTAEEANgIAIANBJGohAQNAIAFBBzYCACAFIAFBBGoiAUsNAAsgAiADRg0AIAMgAygCBEF+cTYCBCADIAMgAmsiBTYCACACIAVBAXI2AgQgBUH/AU0EQCAFQXhxQbTQAGohAAJ/QYzQACgCACIBQQEgBUEDdnQiA3FFBEBBjNAAIAEgA3I2AgAgAAwBCyAAKAIICyIBIAI2AgwgACACNgIIIAIgADYCDCACIAE2AggMAQtBHyEBIAVB////B00EQCAFQSYgBUEIdmciAGt2QQFxIABBAXRrQT5qIQELIAIgATYCHCACQgA3AhAgAUECdEG80gBqIQBBkNAAKAIAIgNBASABdCIGcUUEQCAAIAI2AgBBkNAAIAMgBnI2AgAgAiAANgIYIAIgAjYCCCACIAI2AgwMAQsgBUEZIAFBAXZrQQAgAUEfRxt0IQEgACgCACEDAkADQCADIgAoAgRBeHEgBUYNASABQR12IQMgAUEBdCEBIAAgA0EEcWpBEGoiBigCACIDDQALIAYgAjYCACACIAA2AhggAiACNgIMIAIgAjYCCAwBCyAAKAIIIgEgAjYCDCAAIAI2AgggAkEANgIYIAIgADYCDCACIAE2AggLQZjQACgCACIBIARNDQBBpNAAKAIAIgAgBGoiAiABIARrIgFBAXI2AgRBmNAAIAE2AgBBpNAAIAI2AgAgACAEQQNyNgIEIABBCGohAQwIC0EAIQFB/NMAQTA2AgAMBwtBACEACyAHRQ0AAkAgBigCHCICQQJ0QbzSAGoiAygCACAGRgRAIAMgADYCACAADQFBkNAAQZDQACgCAEF+IAJ3cTYCAAwCCyAHQRBBFCAHKAIQIAZGG2ogADYCACAARQ0BCyAAIAc2AhggBigCECICBEAgACACNgIQIAIgADYCGAsgBkEUaigCACICRQ0AIABBFGogAjYCACACIAA2AhgLIAEgCGohASAGIAhqIgYoAgQhBQsgBiAFQX5xNgIEIAEgBGogATYCACAEIAFBAXI2AgQgAUH/AU0EQCABQXhxQbTQAGohAAJ/QYzQACgCACICQQEgAUEDdnQiAXFFBEBBjNAAIAEgAnI2AgAgAAwBCyAAKAIICyIBIAQ2AgwgACAENgIIIAQgADYCDCAEIAE2AggMAQtBHyEFIAFB////B00EQCABQSYgAUEIdmciAGt2QQFxIABBAXRrQT5qIQULIAQgBTYCHCAEQgA3AhAgBUECdEG80gBqIQBBkNAAKAIAIgJBASAFdCIDcUUEQCAAIAQ2AgBBkNAAIAIgA3I2AgAgBCAANgIYIAQgBDYCCCAEIAQ2AgwMAQsgAUEZIAVBAXZrQQAgBUEfRxt0IQUgACgCACEAAkADQCAAIgIoAgRBeHEgAUYNASAFQR12IQAgBUEBdCEFIAIgAEEEcWpBEGoiAygCACIADQALIAMgBDYCACAEIAI2AhggBCAENgIMIAQgBDYCCAwBCyACKAIIIgAgBDYCDCACIAQ2AgggBEEANgIYIAQgAjYCDCAEIAA2AggLIAlBCGohAQwCCwJAIAdFDQACQCADKAIcIgFBAnRBvNIAaiICKAIAIANGBEAgAiAANgIAIAANAUGQ0AAgCEF+IAF3cSIINgIADAILIAdBEEEUIAcoAhAgA0YbaiAANgIAIABFDQELIAAgBzYCGCADKAIQIgEEQCAAIAE2AhAgASAANgIYCyADQRRqKAIAIgFFDQAgAEEUaiABNgIAIAEgADYCGAsCQCAFQQ9NBEAgAyAEIAVqIgBBA3I2AgQgACADaiIAIAAoAgRBAXI2AgQMAQsgAyAEaiICIAVBAXI2AgQgAyAEQQNyNgIEIAIgBWogBTYCACAFQf8BTQRAIAVBeHFBtNAAaiEAAn9BjNAAKAIAIgFBASAFQQN2dCIFcUUEQEGM0AAgASAFcjYCACAADAELIAAoAggLIgEgAjYCDCAAIAI2AgggAiAANgIMIAIgATYCCAwBC0EfIQEgBUH///8HTQRAIAVBJiAFQQh2ZyIAa3ZBAXEgAEEBdGtBPmohAQsgAiABNgIcIAJCADcCECABQQJ0QbzSAGohAEEBIAF0IgQgCHFFBEAgACACNgIAQZDQACAEIAhyNgIAIAIgADYCGCACIAI2AgggAiACNgIMDAELIAVBGSABQQF2a0EAIAFBH0cbdCEBIAAoAgAhBAJAA0AgBCIAKAIEQXhxIAVGDQEgAUEddiEEIAFBAXQhASAAIARBBHFqQRBqIgYoAgAiBA0ACyAGIAI2AgAgAiAANgIYIAIgAjYCDCACIAI2AggMAQsgACgCCCIBIAI2AgwgACACNgIIIAJBADYCGCACIAA2AgwgAiABNgIICyADQQhqIQEMAQsCQCAJRQ0AAkAgACgCHCIBQQJ0QbzSAGoiAigCACAARgRAIAIgAzYCACADDQFBkNAAIAtBfiABd3E2AgAMAgsgCUEQQRQgCSgCECAARhtqIAM2AgAgA0UNAQsgAyAJNgIYIAAoAhAiAQRAIAMgATYCECABIAM2AhgLIABBFGooAgAiAUUNACADQRRqIAE2AgAgASADNgIYCwJAIAVBD00EQCAAIAQgBWoiAUEDcjYCBCAAIAFqIgEgASgCBEEBcjYCBAwBCyAAIARqIgcgBUEBcjYCBCAAIARBA3I2AgQgBSAHaiAFNgIAIAgEQCAIQXhxQbTQAGohAUGg0AAoAgAhAwJ/QQEgCEEDdnQiAiAGcUUEQEGM0AAgAiAGcjYCACABDAELIAEoAggLIgIgAzYCDCABIAM2AgggAyABNgIMIAMgAjYCCAtBoNAAIAc2AgBBlNAAIAU2AgALIABBCGohAQsgCkEQaiQAIAELQwAgAEUEQD8AQRB0DwsCQCAAQf//A3ENACAAQQBIDQAgAEEQdkAAIgBBf0YEQEH80wBBMDYCAEF/DwsgAEEQdA8LAAsL3D8iAEGACAsJAQAAAAIAAAADAEGUCAsFBAAAAAUAQaQICwkGAAAABwAAAAgAQdwIC4otSW52YWxpZCBjaGFyIGluIHVybCBxdWVyeQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2JvZHkAQ29udGVudC1MZW5ndGggb3ZlcmZsb3cAQ2h1bmsgc2l6ZSBvdmVyZmxvdwBSZXNwb25zZSBvdmVyZmxvdwBJbnZhbGlkIG1ldGhvZCBmb3IgSFRUUC94LnggcmVxdWVzdABJbnZhbGlkIG1ldGhvZCBmb3IgUlRTUC94LnggcmVxdWVzdABFeHBlY3RlZCBTT1VSQ0UgbWV0aG9kIGZvciBJQ0UveC54IHJlcXVlc3QASW52YWxpZCBjaGFyIGluIHVybCBmcmFnbWVudCBzdGFydABFeHBlY3RlZCBkb3QAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9zdGF0dXMASW52YWxpZCByZXNwb25zZSBzdGF0dXMASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucwBVc2VyIGNhbGxiYWNrIGVycm9yAGBvbl9yZXNldGAgY2FsbGJhY2sgZXJyb3IAYG9uX2NodW5rX2hlYWRlcmAgY2FsbGJhY2sgZXJyb3IAYG9uX21lc3NhZ2VfYmVnaW5gIGNhbGxiYWNrIGVycm9yAGBvbl9jaHVua19leHRlbnNpb25fdmFsdWVgIGNhbGxiYWNrIGVycm9yAGBvbl9zdGF0dXNfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl92ZXJzaW9uX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fdXJsX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9oZWFkZXJfdmFsdWVfY29tcGxldGVgIGNhbGxiYWNrIGVycm9yAGBvbl9tZXNzYWdlX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fbWV0aG9kX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25faGVhZGVyX2ZpZWxkX2NvbXBsZXRlYCBjYWxsYmFjayBlcnJvcgBgb25fY2h1bmtfZXh0ZW5zaW9uX25hbWVgIGNhbGxiYWNrIGVycm9yAFVuZXhwZWN0ZWQgY2hhciBpbiB1cmwgc2VydmVyAEludmFsaWQgaGVhZGVyIHZhbHVlIGNoYXIASW52YWxpZCBoZWFkZXIgZmllbGQgY2hhcgBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3ZlcnNpb24ASW52YWxpZCBtaW5vciB2ZXJzaW9uAEludmFsaWQgbWFqb3IgdmVyc2lvbgBFeHBlY3RlZCBzcGFjZSBhZnRlciB2ZXJzaW9uAEV4cGVjdGVkIENSTEYgYWZ0ZXIgdmVyc2lvbgBJbnZhbGlkIEhUVFAgdmVyc2lvbgBJbnZhbGlkIGhlYWRlciB0b2tlbgBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX3VybABJbnZhbGlkIGNoYXJhY3RlcnMgaW4gdXJsAFVuZXhwZWN0ZWQgc3RhcnQgY2hhciBpbiB1cmwARG91YmxlIEAgaW4gdXJsAEVtcHR5IENvbnRlbnQtTGVuZ3RoAEludmFsaWQgY2hhcmFjdGVyIGluIENvbnRlbnQtTGVuZ3RoAER1cGxpY2F0ZSBDb250ZW50LUxlbmd0aABJbnZhbGlkIGNoYXIgaW4gdXJsIHBhdGgAQ29udGVudC1MZW5ndGggY2FuJ3QgYmUgcHJlc2VudCB3aXRoIFRyYW5zZmVyLUVuY29kaW5nAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIHNpemUAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9oZWFkZXJfdmFsdWUAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9jaHVua19leHRlbnNpb25fdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyB2YWx1ZQBNaXNzaW5nIGV4cGVjdGVkIExGIGFmdGVyIGhlYWRlciB2YWx1ZQBJbnZhbGlkIGBUcmFuc2Zlci1FbmNvZGluZ2AgaGVhZGVyIHZhbHVlAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIGV4dGVuc2lvbnMgcXVvdGUgdmFsdWUASW52YWxpZCBjaGFyYWN0ZXIgaW4gY2h1bmsgZXh0ZW5zaW9ucyBxdW90ZWQgdmFsdWUAUGF1c2VkIGJ5IG9uX2hlYWRlcnNfY29tcGxldGUASW52YWxpZCBFT0Ygc3RhdGUAb25fcmVzZXQgcGF1c2UAb25fY2h1bmtfaGVhZGVyIHBhdXNlAG9uX21lc3NhZ2VfYmVnaW4gcGF1c2UAb25fY2h1bmtfZXh0ZW5zaW9uX3ZhbHVlIHBhdXNlAG9uX3N0YXR1c19jb21wbGV0ZSBwYXVzZQBvbl92ZXJzaW9uX2NvbXBsZXRlIHBhdXNlAG9uX3VybF9jb21wbGV0ZSBwYXVzZQBvbl9jaHVua19jb21wbGV0ZSBwYXVzZQBvbl9oZWFkZXJfdmFsdWVfY29tcGxldGUgcGF1c2UAb25fbWVzc2FnZV9jb21wbGV0ZSBwYXVzZQBvbl9tZXRob2RfY29tcGxldGUgcGF1c2UAb25faGVhZGVyX2ZpZWxkX2NvbXBsZXRlIHBhdXNlAG9uX2NodW5rX2V4dGVuc2lvbl9uYW1lIHBhdXNlAFVuZXhwZWN0ZWQgc3BhY2UgYWZ0ZXIgc3RhcnQgbGluZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX2NodW5rX2V4dGVuc2lvbl9uYW1lAEludmFsaWQgY2hhcmFjdGVyIGluIGNodW5rIGV4dGVuc2lvbnMgbmFtZQBQYXVzZSBvbiBDT05ORUNUL1VwZ3JhZGUAUGF1c2Ugb24gUFJJL1VwZ3JhZGUARXhwZWN0ZWQgSFRUUC8yIENvbm5lY3Rpb24gUHJlZmFjZQBTcGFuIGNhbGxiYWNrIGVycm9yIGluIG9uX21ldGhvZABFeHBlY3RlZCBzcGFjZSBhZnRlciBtZXRob2QAU3BhbiBjYWxsYmFjayBlcnJvciBpbiBvbl9oZWFkZXJfZmllbGQAUGF1c2VkAEludmFsaWQgd29yZCBlbmNvdW50ZXJlZABJbnZhbGlkIG1ldGhvZCBlbmNvdW50ZXJlZABVbmV4cGVjdGVkIGNoYXIgaW4gdXJsIHNjaGVtYQBSZXF1ZXN0IGhhcyBpbnZhbGlkIGBUcmFuc2Zlci1FbmNvZGluZ2AAU1dJVENIX1BST1hZAFVTRV9QUk9YWQBNS0FDVElWSVRZAFVOUFJPQ0VTU0FCTEVfRU5USVRZAENPUFkATU9WRURfUEVSTUFORU5UTFkAVE9PX0VBUkxZAE5PVElGWQBGQUlMRURfREVQRU5ERU5DWQBCQURfR0FURVdBWQBQTEFZAFBVVABDSEVDS09VVABHQVRFV0FZX1RJTUVPVVQAUkVRVUVTVF9USU1FT1VUAE5FVFdPUktfQ09OTkVDVF9USU1FT1VUAENPTk5FQ1RJT05fVElNRU9VVABMT0dJTl9USU1FT1VUAE5FVFdPUktfUkVBRF9USU1FT1VUAFBPU1QATUlTRElSRUNURURfUkVRVUVTVABDTElFTlRfQ0xPU0VEX1JFUVVFU1QAQ0xJRU5UX0NMT1NFRF9MT0FEX0JBTEFOQ0VEX1JFUVVFU1QAQkFEX1JFUVVFU1QASFRUUF9SRVFVRVNUX1NFTlRfVE9fSFRUUFNfUE9SVABSRVBPUlQASU1fQV9URUFQT1QAUkVTRVRfQ09OVEVOVABOT19DT05URU5UAFBBUlRJQUxfQ09OVEVOVABIUEVfSU5WQUxJRF9DT05TVEFOVABIUEVfQ0JfUkVTRVQAR0VUAEhQRV9TVFJJQ1QAQ09ORkxJQ1QAVEVNUE9SQVJZX1JFRElSRUNUAFBFUk1BTkVOVF9SRURJUkVDVABDT05ORUNUAE1VTFRJX1NUQVRVUwBIUEVfSU5WQUxJRF9TVEFUVVMAVE9PX01BTllfUkVRVUVTVFMARUFSTFlfSElOVFMAVU5BVkFJTEFCTEVfRk9SX0xFR0FMX1JFQVNPTlMAT1BUSU9OUwBTV0lUQ0hJTkdfUFJPVE9DT0xTAFZBUklBTlRfQUxTT19ORUdPVElBVEVTAE1VTFRJUExFX0NIT0lDRVMASU5URVJOQUxfU0VSVkVSX0VSUk9SAFdFQl9TRVJWRVJfVU5LTk9XTl9FUlJPUgBSQUlMR1VOX0VSUk9SAElERU5USVRZX1BST1ZJREVSX0FVVEhFTlRJQ0FUSU9OX0VSUk9SAFNTTF9DRVJUSUZJQ0FURV9FUlJPUgBJTlZBTElEX1hfRk9SV0FSREVEX0ZPUgBTRVRfUEFSQU1FVEVSAEdFVF9QQVJBTUVURVIASFBFX1VTRVIAU0VFX09USEVSAEhQRV9DQl9DSFVOS19IRUFERVIATUtDQUxFTkRBUgBTRVRVUABXRUJfU0VSVkVSX0lTX0RPV04AVEVBUkRPV04ASFBFX0NMT1NFRF9DT05ORUNUSU9OAEhFVVJJU1RJQ19FWFBJUkFUSU9OAERJU0NPTk5FQ1RFRF9PUEVSQVRJT04ATk9OX0FVVEhPUklUQVRJVkVfSU5GT1JNQVRJT04ASFBFX0lOVkFMSURfVkVSU0lPTgBIUEVfQ0JfTUVTU0FHRV9CRUdJTgBTSVRFX0lTX0ZST1pFTgBIUEVfSU5WQUxJRF9IRUFERVJfVE9LRU4ASU5WQUxJRF9UT0tFTgBGT1JCSURERU4ARU5IQU5DRV9ZT1VSX0NBTE0ASFBFX0lOVkFMSURfVVJMAEJMT0NLRURfQllfUEFSRU5UQUxfQ09OVFJPTABNS0NPTABBQ0wASFBFX0lOVEVSTkFMAFJFUVVFU1RfSEVBREVSX0ZJRUxEU19UT09fTEFSR0VfVU5PRkZJQ0lBTABIUEVfT0sAVU5MSU5LAFVOTE9DSwBQUkkAUkVUUllfV0lUSABIUEVfSU5WQUxJRF9DT05URU5UX0xFTkdUSABIUEVfVU5FWFBFQ1RFRF9DT05URU5UX0xFTkdUSABGTFVTSABQUk9QUEFUQ0gATS1TRUFSQ0gAVVJJX1RPT19MT05HAFBST0NFU1NJTkcATUlTQ0VMTEFORU9VU19QRVJTSVNURU5UX1dBUk5JTkcATUlTQ0VMTEFORU9VU19XQVJOSU5HAEhQRV9JTlZBTElEX1RSQU5TRkVSX0VOQ09ESU5HAEV4cGVjdGVkIENSTEYASFBFX0lOVkFMSURfQ0hVTktfU0laRQBNT1ZFAENPTlRJTlVFAEhQRV9DQl9TVEFUVVNfQ09NUExFVEUASFBFX0NCX0hFQURFUlNfQ09NUExFVEUASFBFX0NCX1ZFUlNJT05fQ09NUExFVEUASFBFX0NCX1VSTF9DT01QTEVURQBIUEVfQ0JfQ0hVTktfQ09NUExFVEUASFBFX0NCX0hFQURFUl9WQUxVRV9DT01QTEVURQBIUEVfQ0JfQ0hVTktfRVhURU5TSU9OX1ZBTFVFX0NPTVBMRVRFAEhQRV9DQl9DSFVOS19FWFRFTlNJT05fTkFNRV9DT01QTEVURQBIUEVfQ0JfTUVTU0FHRV9DT01QTEVURQBIUEVfQ0JfTUVUSE9EX0NPTVBMRVRFAEhQRV9DQl9IRUFERVJfRklFTERfQ09NUExFVEUAREVMRVRFAEhQRV9JTlZBTElEX0VPRl9TVEFURQBJTlZBTElEX1NTTF9DRVJUSUZJQ0FURQBQQVVTRQBOT19SRVNQT05TRQBVTlNVUFBPUlRFRF9NRURJQV9UWVBFAEdPTkUATk9UX0FDQ0VQVEFCTEUAU0VSVklDRV9VTkFWQUlMQUJMRQBSQU5HRV9OT1RfU0FUSVNGSUFCTEUAT1JJR0lOX0lTX1VOUkVBQ0hBQkxFAFJFU1BPTlNFX0lTX1NUQUxFAFBVUkdFAE1FUkdFAFJFUVVFU1RfSEVBREVSX0ZJRUxEU19UT09fTEFSR0UAUkVRVUVTVF9IRUFERVJfVE9PX0xBUkdFAFBBWUxPQURfVE9PX0xBUkdFAElOU1VGRklDSUVOVF9TVE9SQUdFAEhQRV9QQVVTRURfVVBHUkFERQBIUEVfUEFVU0VEX0gyX1VQR1JBREUAU09VUkNFAEFOTk9VTkNFAFRSQUNFAEhQRV9VTkVYUEVDVEVEX1NQQUNFAERFU0NSSUJFAFVOU1VCU0NSSUJFAFJFQ09SRABIUEVfSU5WQUxJRF9NRVRIT0QATk9UX0ZPVU5EAFBST1BGSU5EAFVOQklORABSRUJJTkQAVU5BVVRIT1JJWkVEAE1FVEhPRF9OT1RfQUxMT1dFRABIVFRQX1ZFUlNJT05fTk9UX1NVUFBPUlRFRABBTFJFQURZX1JFUE9SVEVEAEFDQ0VQVEVEAE5PVF9JTVBMRU1FTlRFRABMT09QX0RFVEVDVEVEAEhQRV9DUl9FWFBFQ1RFRABIUEVfTEZfRVhQRUNURUQAQ1JFQVRFRABJTV9VU0VEAEhQRV9QQVVTRUQAVElNRU9VVF9PQ0NVUkVEAFBBWU1FTlRfUkVRVUlSRUQAUFJFQ09ORElUSU9OX1JFUVVJUkVEAFBST1hZX0FVVEhFTlRJQ0FUSU9OX1JFUVVJUkVEAE5FVFdPUktfQVVUSEVOVElDQVRJT05fUkVRVUlSRUQATEVOR1RIX1JFUVVJUkVEAFNTTF9DRVJUSUZJQ0FURV9SRVFVSVJFRABVUEdSQURFX1JFUVVJUkVEAFBBR0VfRVhQSVJFRABQUkVDT05ESVRJT05fRkFJTEVEAEVYUEVDVEFUSU9OX0ZBSUxFRABSRVZBTElEQVRJT05fRkFJTEVEAFNTTF9IQU5EU0hBS0VfRkFJTEVEAExPQ0tFRABUUkFOU0ZPUk1BVElPTl9BUFBMSUVEAE5PVF9NT0RJRklFRABOT1RfRVhURU5ERUQAQkFORFdJRFRIX0xJTUlUX0VYQ0VFREVEAFNJVEVfSVNfT1ZFUkxPQURFRABIRUFEAEV4cGVjdGVkIEhUVFAvAABeEwAAJhMAADAQAADwFwAAnRMAABUSAAA5FwAA8BIAAAoQAAB1EgAArRIAAIITAABPFAAAfxAAAKAVAAAjFAAAiRIAAIsUAABNFQAA1BEAAM8UAAAQGAAAyRYAANwWAADBEQAA4BcAALsUAAB0FAAAfBUAAOUUAAAIFwAAHxAAAGUVAACjFAAAKBUAAAIVAACZFQAALBAAAIsZAABPDwAA1A4AAGoQAADOEAAAAhcAAIkOAABuEwAAHBMAAGYUAABWFwAAwRMAAM0TAABsEwAAaBcAAGYXAABfFwAAIhMAAM4PAABpDgAA2A4AAGMWAADLEwAAqg4AACgXAAAmFwAAxRMAAF0WAADoEQAAZxMAAGUTAADyFgAAcxMAAB0XAAD5FgAA8xEAAM8OAADOFQAADBIAALMRAAClEQAAYRAAADIXAAC7EwBB+TULAQEAQZA2C+ABAQECAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQf03CwEBAEGROAteAgMCAgICAgAAAgIAAgIAAgICAgICAgICAgAEAAAAAAACAgICAgICAgICAgICAgICAgICAgICAgICAgAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAgICAAIAAgBB/TkLAQEAQZE6C14CAAICAgICAAACAgACAgACAgICAgICAgICAAMABAAAAAICAgICAgICAgICAgICAgICAgICAgICAgICAAAAAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAAgACAEHwOwsNbG9zZWVlcC1hbGl2ZQBBiTwLAQEAQaA8C+ABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQYk+CwEBAEGgPgvnAQEBAQEBAQEBAQEBAQIBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBY2h1bmtlZABBsMAAC18BAQABAQEBAQAAAQEAAQEAAQEBAQEBAQEBAQAAAAAAAAABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQAAAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEAAQBBkMIACyFlY3Rpb25lbnQtbGVuZ3Rob25yb3h5LWNvbm5lY3Rpb24AQcDCAAstcmFuc2Zlci1lbmNvZGluZ3BncmFkZQ0KDQoNClNNDQoNClRUUC9DRS9UU1AvAEH5wgALBQECAAEDAEGQwwAL4AEEAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+cQACwUBAgABAwBBkMUAC+ABBAEBBQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEAQfnGAAsEAQAAAQBBkccAC98BAQEAAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQBB+sgACwQBAAACAEGQyQALXwMEAAAEBAQEBAQEBAQEBAUEBAQEBAQEBAQEBAQABAAGBwQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAAEAAQABAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQAAAAEAEH6ygALBAEAAAEAQZDLAAsBAQBBqssAC0ECAAAAAAAAAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAAAAAAAADAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwBB+swACwQBAAABAEGQzQALAQEAQZrNAAsGAgAAAAACAEGxzQALOgMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAAAAAAAAAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMAQfDOAAuWAU5PVU5DRUVDS09VVE5FQ1RFVEVDUklCRUxVU0hFVEVBRFNFQVJDSFJHRUNUSVZJVFlMRU5EQVJWRU9USUZZUFRJT05TQ0hTRUFZU1RBVENIR0VPUkRJUkVDVE9SVFJDSFBBUkFNRVRFUlVSQ0VCU0NSSUJFQVJET1dOQUNFSU5ETktDS1VCU0NSSUJFSFRUUC9BRFRQLw==", "base64");
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/constants.js
+// node_modules/undici/lib/web/fetch/constants.js
 var require_constants3 = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/constants.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/constants.js"(exports2, module) {
     "use strict";
     var corsSafeListedMethods = (
       /** @type {const} */
@@ -30421,9 +30421,9 @@ var require_constants3 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/global.js
+// node_modules/undici/lib/web/fetch/global.js
 var require_global = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/global.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/global.js"(exports2, module) {
     "use strict";
     var globalOrigin = /* @__PURE__ */ Symbol.for("undici.globalOrigin.1");
     function getGlobalOrigin() {
@@ -30457,9 +30457,9 @@ var require_global = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/data-url.js
+// node_modules/undici/lib/web/fetch/data-url.js
 var require_data_url = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/data-url.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/data-url.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var encoder = new TextEncoder();
@@ -30809,9 +30809,9 @@ var require_data_url = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/webidl.js
+// node_modules/undici/lib/web/fetch/webidl.js
 var require_webidl = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/webidl.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/webidl.js"(exports2, module) {
     "use strict";
     var { types, inspect } = __require("node:util");
     var { markAsUncloneable } = __require("node:worker_threads");
@@ -31228,9 +31228,9 @@ var require_webidl = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/util.js
+// node_modules/undici/lib/web/fetch/util.js
 var require_util3 = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/util.js"(exports2, module) {
     "use strict";
     var { Transform } = __require("node:stream");
     var zlib = __require("node:zlib");
@@ -32098,9 +32098,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/symbols.js
+// node_modules/undici/lib/web/fetch/symbols.js
 var require_symbols2 = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/symbols.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/symbols.js"(exports2, module) {
     "use strict";
     module.exports = {
       kUrl: /* @__PURE__ */ Symbol("url"),
@@ -32112,9 +32112,9 @@ var require_symbols2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/file.js
+// node_modules/undici/lib/web/fetch/file.js
 var require_file = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/file.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/file.js"(exports2, module) {
     "use strict";
     var { Blob: Blob2, File } = __require("node:buffer");
     var { kState } = require_symbols2();
@@ -32175,9 +32175,9 @@ var require_file = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/formdata.js
+// node_modules/undici/lib/web/fetch/formdata.js
 var require_formdata = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/formdata.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/formdata.js"(exports2, module) {
     "use strict";
     var { isBlobLike, iteratorMixin } = require_util3();
     var { kState } = require_symbols2();
@@ -32322,9 +32322,9 @@ var require_formdata = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/formdata-parser.js
+// node_modules/undici/lib/web/fetch/formdata-parser.js
 var require_formdata_parser = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/formdata-parser.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/formdata-parser.js"(exports2, module) {
     "use strict";
     var { isUSVString, bufferToLowerCasedHeaderName } = require_util2();
     var { utf8DecodeBytes } = require_util3();
@@ -32573,9 +32573,9 @@ var require_formdata_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/body.js
+// node_modules/undici/lib/web/fetch/body.js
 var require_body = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/body.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/body.js"(exports2, module) {
     "use strict";
     var util = require_util2();
     var {
@@ -32887,9 +32887,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/client-h1.js
+// node_modules/undici/lib/dispatcher/client-h1.js
 var require_client_h1 = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/client-h1.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/client-h1.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var util = require_util2();
@@ -34017,9 +34017,9 @@ ${len.toString(16)}\r
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/client-h2.js
+// node_modules/undici/lib/dispatcher/client-h2.js
 var require_client_h2 = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/client-h2.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/client-h2.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { errorMonitor } = __require("node:events");
@@ -34591,9 +34591,9 @@ var require_client_h2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/handler/redirect-handler.js
+// node_modules/undici/lib/handler/redirect-handler.js
 var require_redirect_handler = __commonJS({
-  "../main/node_modules/undici/lib/handler/redirect-handler.js"(exports2, module) {
+  "node_modules/undici/lib/handler/redirect-handler.js"(exports2, module) {
     "use strict";
     var util = require_util2();
     var { kBodyUsed } = require_symbols();
@@ -34750,9 +34750,9 @@ var require_redirect_handler = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/interceptor/redirect-interceptor.js
+// node_modules/undici/lib/interceptor/redirect-interceptor.js
 var require_redirect_interceptor = __commonJS({
-  "../main/node_modules/undici/lib/interceptor/redirect-interceptor.js"(exports2, module) {
+  "node_modules/undici/lib/interceptor/redirect-interceptor.js"(exports2, module) {
     "use strict";
     var RedirectHandler = require_redirect_handler();
     function createRedirectInterceptor({ maxRedirections: defaultMaxRedirections }) {
@@ -34772,9 +34772,9 @@ var require_redirect_interceptor = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/client.js
+// node_modules/undici/lib/dispatcher/client.js
 var require_client = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/client.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/client.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var net = __require("node:net");
@@ -35274,9 +35274,9 @@ var require_client = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/fixed-queue.js
+// node_modules/undici/lib/dispatcher/fixed-queue.js
 var require_fixed_queue = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/fixed-queue.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/fixed-queue.js"(exports2, module) {
     "use strict";
     var kSize = 2048;
     var kMask = kSize - 1;
@@ -35331,9 +35331,9 @@ var require_fixed_queue = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/pool-stats.js
+// node_modules/undici/lib/dispatcher/pool-stats.js
 var require_pool_stats = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/pool-stats.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/pool-stats.js"(exports2, module) {
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
@@ -35363,9 +35363,9 @@ var require_pool_stats = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/pool-base.js
+// node_modules/undici/lib/dispatcher/pool-base.js
 var require_pool_base = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/pool-base.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/pool-base.js"(exports2, module) {
     "use strict";
     var DispatcherBase = require_dispatcher_base();
     var FixedQueue = require_fixed_queue();
@@ -35518,9 +35518,9 @@ var require_pool_base = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/pool.js
+// node_modules/undici/lib/dispatcher/pool.js
 var require_pool = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/pool.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/pool.js"(exports2, module) {
     "use strict";
     var {
       PoolBase,
@@ -35609,9 +35609,9 @@ var require_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/balanced-pool.js
+// node_modules/undici/lib/dispatcher/balanced-pool.js
 var require_balanced_pool = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/balanced-pool.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/balanced-pool.js"(exports2, module) {
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
@@ -35753,9 +35753,9 @@ var require_balanced_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/agent.js
+// node_modules/undici/lib/dispatcher/agent.js
 var require_agent = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/agent.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/agent.js"(exports2, module) {
     "use strict";
     var { InvalidArgumentError } = require_errors3();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
@@ -35853,9 +35853,9 @@ var require_agent = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/proxy-agent.js
+// node_modules/undici/lib/dispatcher/proxy-agent.js
 var require_proxy_agent = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/proxy-agent.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/proxy-agent.js"(exports2, module) {
     "use strict";
     var { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var { URL: URL2 } = __require("node:url");
@@ -36076,9 +36076,9 @@ var require_proxy_agent = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
+// node_modules/undici/lib/dispatcher/env-http-proxy-agent.js
 var require_env_http_proxy_agent = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/env-http-proxy-agent.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/env-http-proxy-agent.js"(exports2, module) {
     "use strict";
     var DispatcherBase = require_dispatcher_base();
     var { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = require_symbols();
@@ -36212,9 +36212,9 @@ var require_env_http_proxy_agent = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/handler/retry-handler.js
+// node_modules/undici/lib/handler/retry-handler.js
 var require_retry_handler = __commonJS({
-  "../main/node_modules/undici/lib/handler/retry-handler.js"(exports2, module) {
+  "node_modules/undici/lib/handler/retry-handler.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { kRetryHandlerDefaultRetry } = require_symbols();
@@ -36561,9 +36561,9 @@ var require_retry_handler = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/dispatcher/retry-agent.js
+// node_modules/undici/lib/dispatcher/retry-agent.js
 var require_retry_agent = __commonJS({
-  "../main/node_modules/undici/lib/dispatcher/retry-agent.js"(exports2, module) {
+  "node_modules/undici/lib/dispatcher/retry-agent.js"(exports2, module) {
     "use strict";
     var Dispatcher = require_dispatcher();
     var RetryHandler = require_retry_handler();
@@ -36596,9 +36596,9 @@ var require_retry_agent = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/readable.js
+// node_modules/undici/lib/api/readable.js
 var require_readable = __commonJS({
-  "../main/node_modules/undici/lib/api/readable.js"(exports2, module) {
+  "node_modules/undici/lib/api/readable.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = __require("node:stream");
@@ -36889,9 +36889,9 @@ var require_readable = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/util.js
+// node_modules/undici/lib/api/util.js
 var require_util4 = __commonJS({
-  "../main/node_modules/undici/lib/api/util.js"(exports2, module) {
+  "node_modules/undici/lib/api/util.js"(exports2, module) {
     var assert = __require("node:assert");
     var {
       ResponseStatusCodeError
@@ -36950,9 +36950,9 @@ var require_util4 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/api-request.js
+// node_modules/undici/lib/api/api-request.js
 var require_api_request = __commonJS({
-  "../main/node_modules/undici/lib/api/api-request.js"(exports2, module) {
+  "node_modules/undici/lib/api/api-request.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = require_readable();
@@ -37136,9 +37136,9 @@ var require_api_request = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/abort-signal.js
+// node_modules/undici/lib/api/abort-signal.js
 var require_abort_signal = __commonJS({
-  "../main/node_modules/undici/lib/api/abort-signal.js"(exports2, module) {
+  "node_modules/undici/lib/api/abort-signal.js"(exports2, module) {
     var { addAbortListener } = require_util2();
     var { RequestAbortedError } = require_errors3();
     var kListener = /* @__PURE__ */ Symbol("kListener");
@@ -37187,9 +37187,9 @@ var require_abort_signal = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/api-stream.js
+// node_modules/undici/lib/api/api-stream.js
 var require_api_stream = __commonJS({
-  "../main/node_modules/undici/lib/api/api-stream.js"(exports2, module) {
+  "node_modules/undici/lib/api/api-stream.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { finished, PassThrough } = __require("node:stream");
@@ -37360,9 +37360,9 @@ var require_api_stream = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/api-pipeline.js
+// node_modules/undici/lib/api/api-pipeline.js
 var require_api_pipeline = __commonJS({
-  "../main/node_modules/undici/lib/api/api-pipeline.js"(exports2, module) {
+  "node_modules/undici/lib/api/api-pipeline.js"(exports2, module) {
     "use strict";
     var {
       Readable,
@@ -37560,9 +37560,9 @@ var require_api_pipeline = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/api-upgrade.js
+// node_modules/undici/lib/api/api-upgrade.js
 var require_api_upgrade = __commonJS({
-  "../main/node_modules/undici/lib/api/api-upgrade.js"(exports2, module) {
+  "node_modules/undici/lib/api/api-upgrade.js"(exports2, module) {
     "use strict";
     var { InvalidArgumentError, SocketError } = require_errors3();
     var { AsyncResource } = __require("node:async_hooks");
@@ -37652,9 +37652,9 @@ var require_api_upgrade = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/api-connect.js
+// node_modules/undici/lib/api/api-connect.js
 var require_api_connect = __commonJS({
-  "../main/node_modules/undici/lib/api/api-connect.js"(exports2, module) {
+  "node_modules/undici/lib/api/api-connect.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
@@ -37742,9 +37742,9 @@ var require_api_connect = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/api/index.js
+// node_modules/undici/lib/api/index.js
 var require_api = __commonJS({
-  "../main/node_modules/undici/lib/api/index.js"(exports2, module) {
+  "node_modules/undici/lib/api/index.js"(exports2, module) {
     "use strict";
     module.exports.request = require_api_request();
     module.exports.stream = require_api_stream();
@@ -37754,9 +37754,9 @@ var require_api = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-errors.js
+// node_modules/undici/lib/mock/mock-errors.js
 var require_mock_errors = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-errors.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-errors.js"(exports2, module) {
     "use strict";
     var { UndiciError } = require_errors3();
     var kMockNotMatchedError = /* @__PURE__ */ Symbol.for("undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED");
@@ -37779,9 +37779,9 @@ var require_mock_errors = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-symbols.js
+// node_modules/undici/lib/mock/mock-symbols.js
 var require_mock_symbols = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-symbols.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-symbols.js"(exports2, module) {
     "use strict";
     module.exports = {
       kAgent: /* @__PURE__ */ Symbol("agent"),
@@ -37807,9 +37807,9 @@ var require_mock_symbols = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-utils.js
+// node_modules/undici/lib/mock/mock-utils.js
 var require_mock_utils = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-utils.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-utils.js"(exports2, module) {
     "use strict";
     var { MockNotMatchedError } = require_mock_errors();
     var {
@@ -38103,9 +38103,9 @@ var require_mock_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-interceptor.js
+// node_modules/undici/lib/mock/mock-interceptor.js
 var require_mock_interceptor = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-interceptor.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-interceptor.js"(exports2, module) {
     "use strict";
     var { getResponseData: getResponseData2, buildKey, addMockDispatch } = require_mock_utils();
     var {
@@ -38265,9 +38265,9 @@ var require_mock_interceptor = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-client.js
+// node_modules/undici/lib/mock/mock-client.js
 var require_mock_client = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-client.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-client.js"(exports2, module) {
     "use strict";
     var { promisify } = __require("node:util");
     var Client = require_client();
@@ -38318,9 +38318,9 @@ var require_mock_client = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-pool.js
+// node_modules/undici/lib/mock/mock-pool.js
 var require_mock_pool = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-pool.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-pool.js"(exports2, module) {
     "use strict";
     var { promisify } = __require("node:util");
     var Pool = require_pool();
@@ -38371,9 +38371,9 @@ var require_mock_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/pluralizer.js
+// node_modules/undici/lib/mock/pluralizer.js
 var require_pluralizer = __commonJS({
-  "../main/node_modules/undici/lib/mock/pluralizer.js"(exports2, module) {
+  "node_modules/undici/lib/mock/pluralizer.js"(exports2, module) {
     "use strict";
     var singulars = {
       pronoun: "it",
@@ -38402,9 +38402,9 @@ var require_pluralizer = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/pending-interceptors-formatter.js
+// node_modules/undici/lib/mock/pending-interceptors-formatter.js
 var require_pending_interceptors_formatter = __commonJS({
-  "../main/node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports2, module) {
+  "node_modules/undici/lib/mock/pending-interceptors-formatter.js"(exports2, module) {
     "use strict";
     var { Transform } = __require("node:stream");
     var { Console } = __require("node:console");
@@ -38443,9 +38443,9 @@ var require_pending_interceptors_formatter = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/mock/mock-agent.js
+// node_modules/undici/lib/mock/mock-agent.js
 var require_mock_agent = __commonJS({
-  "../main/node_modules/undici/lib/mock/mock-agent.js"(exports2, module) {
+  "node_modules/undici/lib/mock/mock-agent.js"(exports2, module) {
     "use strict";
     var { kClients } = require_symbols();
     var Agent = require_agent();
@@ -38573,9 +38573,9 @@ ${pendingInterceptorsFormatter.format(pending)}
   }
 });
 
-// ../main/node_modules/undici/lib/global.js
+// node_modules/undici/lib/global.js
 var require_global2 = __commonJS({
-  "../main/node_modules/undici/lib/global.js"(exports2, module) {
+  "node_modules/undici/lib/global.js"(exports2, module) {
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
     var { InvalidArgumentError } = require_errors3();
@@ -38604,9 +38604,9 @@ var require_global2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/handler/decorator-handler.js
+// node_modules/undici/lib/handler/decorator-handler.js
 var require_decorator_handler = __commonJS({
-  "../main/node_modules/undici/lib/handler/decorator-handler.js"(exports2, module) {
+  "node_modules/undici/lib/handler/decorator-handler.js"(exports2, module) {
     "use strict";
     module.exports = class DecoratorHandler {
       #handler;
@@ -38644,9 +38644,9 @@ var require_decorator_handler = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/interceptor/redirect.js
+// node_modules/undici/lib/interceptor/redirect.js
 var require_redirect = __commonJS({
-  "../main/node_modules/undici/lib/interceptor/redirect.js"(exports2, module) {
+  "node_modules/undici/lib/interceptor/redirect.js"(exports2, module) {
     "use strict";
     var RedirectHandler = require_redirect_handler();
     module.exports = (opts) => {
@@ -38670,9 +38670,9 @@ var require_redirect = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/interceptor/retry.js
+// node_modules/undici/lib/interceptor/retry.js
 var require_retry = __commonJS({
-  "../main/node_modules/undici/lib/interceptor/retry.js"(exports2, module) {
+  "node_modules/undici/lib/interceptor/retry.js"(exports2, module) {
     "use strict";
     var RetryHandler = require_retry_handler();
     module.exports = (globalOpts) => {
@@ -38694,9 +38694,9 @@ var require_retry = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/interceptor/dump.js
+// node_modules/undici/lib/interceptor/dump.js
 var require_dump = __commonJS({
-  "../main/node_modules/undici/lib/interceptor/dump.js"(exports2, module) {
+  "node_modules/undici/lib/interceptor/dump.js"(exports2, module) {
     "use strict";
     var util = require_util2();
     var { InvalidArgumentError, RequestAbortedError } = require_errors3();
@@ -38792,9 +38792,9 @@ var require_dump = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/interceptor/dns.js
+// node_modules/undici/lib/interceptor/dns.js
 var require_dns = __commonJS({
-  "../main/node_modules/undici/lib/interceptor/dns.js"(exports2, module) {
+  "node_modules/undici/lib/interceptor/dns.js"(exports2, module) {
     "use strict";
     var { isIP } = __require("node:net");
     var { lookup } = __require("node:dns");
@@ -39081,9 +39081,9 @@ var require_dns = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/headers.js
+// node_modules/undici/lib/web/fetch/headers.js
 var require_headers = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/headers.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/headers.js"(exports2, module) {
     "use strict";
     var { kConstruct } = require_symbols();
     var { kEnumerableProperty } = require_util2();
@@ -39525,9 +39525,9 @@ var require_headers = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/response.js
+// node_modules/undici/lib/web/fetch/response.js
 var require_response = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/response.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/response.js"(exports2, module) {
     "use strict";
     var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
@@ -39924,9 +39924,9 @@ var require_response = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/dispatcher-weakref.js
+// node_modules/undici/lib/web/fetch/dispatcher-weakref.js
 var require_dispatcher_weakref = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/dispatcher-weakref.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/dispatcher-weakref.js"(exports2, module) {
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
@@ -39966,9 +39966,9 @@ var require_dispatcher_weakref = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/request.js
+// node_modules/undici/lib/web/fetch/request.js
 var require_request2 = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/request.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/request.js"(exports2, module) {
     "use strict";
     var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
     var { Headers: Headers2, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
@@ -40661,9 +40661,9 @@ var require_request2 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fetch/index.js
+// node_modules/undici/lib/web/fetch/index.js
 var require_fetch = __commonJS({
-  "../main/node_modules/undici/lib/web/fetch/index.js"(exports2, module) {
+  "node_modules/undici/lib/web/fetch/index.js"(exports2, module) {
     "use strict";
     var {
       makeNetworkError,
@@ -41726,9 +41726,9 @@ var require_fetch = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fileapi/symbols.js
+// node_modules/undici/lib/web/fileapi/symbols.js
 var require_symbols3 = __commonJS({
-  "../main/node_modules/undici/lib/web/fileapi/symbols.js"(exports2, module) {
+  "node_modules/undici/lib/web/fileapi/symbols.js"(exports2, module) {
     "use strict";
     module.exports = {
       kState: /* @__PURE__ */ Symbol("FileReader state"),
@@ -41741,9 +41741,9 @@ var require_symbols3 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fileapi/progressevent.js
+// node_modules/undici/lib/web/fileapi/progressevent.js
 var require_progressevent = __commonJS({
-  "../main/node_modules/undici/lib/web/fileapi/progressevent.js"(exports2, module) {
+  "node_modules/undici/lib/web/fileapi/progressevent.js"(exports2, module) {
     "use strict";
     var { webidl } = require_webidl();
     var kState = /* @__PURE__ */ Symbol("ProgressEvent state");
@@ -41809,9 +41809,9 @@ var require_progressevent = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fileapi/encoding.js
+// node_modules/undici/lib/web/fileapi/encoding.js
 var require_encoding = __commonJS({
-  "../main/node_modules/undici/lib/web/fileapi/encoding.js"(exports2, module) {
+  "node_modules/undici/lib/web/fileapi/encoding.js"(exports2, module) {
     "use strict";
     function getEncoding(label) {
       if (!label) {
@@ -42095,9 +42095,9 @@ var require_encoding = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fileapi/util.js
+// node_modules/undici/lib/web/fileapi/util.js
 var require_util5 = __commonJS({
-  "../main/node_modules/undici/lib/web/fileapi/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/fileapi/util.js"(exports2, module) {
     "use strict";
     var {
       kState,
@@ -42280,9 +42280,9 @@ var require_util5 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/fileapi/filereader.js
+// node_modules/undici/lib/web/fileapi/filereader.js
 var require_filereader = __commonJS({
-  "../main/node_modules/undici/lib/web/fileapi/filereader.js"(exports2, module) {
+  "node_modules/undici/lib/web/fileapi/filereader.js"(exports2, module) {
     "use strict";
     var {
       staticPropertyDescriptors,
@@ -42539,9 +42539,9 @@ var require_filereader = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cache/symbols.js
+// node_modules/undici/lib/web/cache/symbols.js
 var require_symbols4 = __commonJS({
-  "../main/node_modules/undici/lib/web/cache/symbols.js"(exports2, module) {
+  "node_modules/undici/lib/web/cache/symbols.js"(exports2, module) {
     "use strict";
     module.exports = {
       kConstruct: require_symbols().kConstruct
@@ -42549,9 +42549,9 @@ var require_symbols4 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cache/util.js
+// node_modules/undici/lib/web/cache/util.js
 var require_util6 = __commonJS({
-  "../main/node_modules/undici/lib/web/cache/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/cache/util.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
     var { URLSerializer } = require_data_url();
@@ -42579,9 +42579,9 @@ var require_util6 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cache/cache.js
+// node_modules/undici/lib/web/cache/cache.js
 var require_cache = __commonJS({
-  "../main/node_modules/undici/lib/web/cache/cache.js"(exports2, module) {
+  "node_modules/undici/lib/web/cache/cache.js"(exports2, module) {
     "use strict";
     var { kConstruct } = require_symbols4();
     var { urlEquals, getFieldValues } = require_util6();
@@ -43124,9 +43124,9 @@ var require_cache = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cache/cachestorage.js
+// node_modules/undici/lib/web/cache/cachestorage.js
 var require_cachestorage = __commonJS({
-  "../main/node_modules/undici/lib/web/cache/cachestorage.js"(exports2, module) {
+  "node_modules/undici/lib/web/cache/cachestorage.js"(exports2, module) {
     "use strict";
     var { kConstruct } = require_symbols4();
     var { Cache } = require_cache();
@@ -43234,9 +43234,9 @@ var require_cachestorage = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cookies/constants.js
+// node_modules/undici/lib/web/cookies/constants.js
 var require_constants4 = __commonJS({
-  "../main/node_modules/undici/lib/web/cookies/constants.js"(exports2, module) {
+  "node_modules/undici/lib/web/cookies/constants.js"(exports2, module) {
     "use strict";
     var maxAttributeValueSize = 1024;
     var maxNameValuePairSize = 4096;
@@ -43247,9 +43247,9 @@ var require_constants4 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cookies/util.js
+// node_modules/undici/lib/web/cookies/util.js
 var require_util7 = __commonJS({
-  "../main/node_modules/undici/lib/web/cookies/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/cookies/util.js"(exports2, module) {
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i2 = 0; i2 < value.length; ++i2) {
@@ -43455,9 +43455,9 @@ var require_util7 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cookies/parse.js
+// node_modules/undici/lib/web/cookies/parse.js
 var require_parse = __commonJS({
-  "../main/node_modules/undici/lib/web/cookies/parse.js"(exports2, module) {
+  "node_modules/undici/lib/web/cookies/parse.js"(exports2, module) {
     "use strict";
     var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
     var { isCTLExcludingHtab } = require_util7();
@@ -43591,9 +43591,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/cookies/index.js
+// node_modules/undici/lib/web/cookies/index.js
 var require_cookies = __commonJS({
-  "../main/node_modules/undici/lib/web/cookies/index.js"(exports2, module) {
+  "node_modules/undici/lib/web/cookies/index.js"(exports2, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
     var { stringify } = require_util7();
@@ -43720,9 +43720,9 @@ var require_cookies = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/events.js
+// node_modules/undici/lib/web/websocket/events.js
 var require_events = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/events.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/events.js"(exports2, module) {
     "use strict";
     var { webidl } = require_webidl();
     var { kEnumerableProperty } = require_util2();
@@ -43986,9 +43986,9 @@ var require_events = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/constants.js
+// node_modules/undici/lib/web/websocket/constants.js
 var require_constants5 = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/constants.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/constants.js"(exports2, module) {
     "use strict";
     var uid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
     var staticPropertyDescriptors = {
@@ -44043,9 +44043,9 @@ var require_constants5 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/symbols.js
+// node_modules/undici/lib/web/websocket/symbols.js
 var require_symbols5 = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/symbols.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/symbols.js"(exports2, module) {
     "use strict";
     module.exports = {
       kWebSocketURL: /* @__PURE__ */ Symbol("url"),
@@ -44060,9 +44060,9 @@ var require_symbols5 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/util.js
+// node_modules/undici/lib/web/websocket/util.js
 var require_util8 = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/util.js"(exports2, module) {
     "use strict";
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
@@ -44233,9 +44233,9 @@ var require_util8 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/frame.js
+// node_modules/undici/lib/web/websocket/frame.js
 var require_frame = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/frame.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/frame.js"(exports2, module) {
     "use strict";
     var { maxUnsigned16Bit } = require_constants5();
     var BUFFER_SIZE = 16386;
@@ -44310,9 +44310,9 @@ var require_frame = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/connection.js
+// node_modules/undici/lib/web/websocket/connection.js
 var require_connection = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/connection.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/connection.js"(exports2, module) {
     "use strict";
     var { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = require_constants5();
     var {
@@ -44495,9 +44495,9 @@ var require_connection = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/permessage-deflate.js
+// node_modules/undici/lib/web/websocket/permessage-deflate.js
 var require_permessage_deflate = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/permessage-deflate.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/permessage-deflate.js"(exports2, module) {
     "use strict";
     var { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __require("node:zlib");
     var { isValidClientWindowBits } = require_util8();
@@ -44577,9 +44577,9 @@ var require_permessage_deflate = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/receiver.js
+// node_modules/undici/lib/web/websocket/receiver.js
 var require_receiver = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/receiver.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/receiver.js"(exports2, module) {
     "use strict";
     var { Writable } = __require("node:stream");
     var assert = __require("node:assert");
@@ -44959,9 +44959,9 @@ var require_receiver = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/sender.js
+// node_modules/undici/lib/web/websocket/sender.js
 var require_sender = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/sender.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/sender.js"(exports2, module) {
     "use strict";
     var { WebsocketFrameSend } = require_frame();
     var { opcodes, sendHints } = require_constants5();
@@ -45041,9 +45041,9 @@ var require_sender = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/websocket/websocket.js
+// node_modules/undici/lib/web/websocket/websocket.js
 var require_websocket = __commonJS({
-  "../main/node_modules/undici/lib/web/websocket/websocket.js"(exports2, module) {
+  "node_modules/undici/lib/web/websocket/websocket.js"(exports2, module) {
     "use strict";
     var { webidl } = require_webidl();
     var { URLSerializer } = require_data_url();
@@ -45431,9 +45431,9 @@ var require_websocket = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/eventsource/util.js
+// node_modules/undici/lib/web/eventsource/util.js
 var require_util9 = __commonJS({
-  "../main/node_modules/undici/lib/web/eventsource/util.js"(exports2, module) {
+  "node_modules/undici/lib/web/eventsource/util.js"(exports2, module) {
     "use strict";
     function isValidLastEventId(value) {
       return value.indexOf("\0") === -1;
@@ -45458,9 +45458,9 @@ var require_util9 = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/lib/web/eventsource/eventsource-stream.js
+// node_modules/undici/lib/web/eventsource/eventsource-stream.js
 var require_eventsource_stream = __commonJS({
-  "../main/node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports2, module) {
+  "node_modules/undici/lib/web/eventsource/eventsource-stream.js"(exports2, module) {
     "use strict";
     var buffer = __require("node:buffer");
     var { Transform } = __require("node:stream");
@@ -45863,9 +45863,9 @@ ${value}`;
   }
 });
 
-// ../main/node_modules/undici/lib/web/eventsource/eventsource.js
+// node_modules/undici/lib/web/eventsource/eventsource.js
 var require_eventsource = __commonJS({
-  "../main/node_modules/undici/lib/web/eventsource/eventsource.js"(exports2, module) {
+  "node_modules/undici/lib/web/eventsource/eventsource.js"(exports2, module) {
     "use strict";
     var { pipeline } = __require("node:stream");
     var { fetching } = require_fetch();
@@ -46163,9 +46163,9 @@ var require_eventsource = __commonJS({
   }
 });
 
-// ../main/node_modules/undici/index.js
+// node_modules/undici/index.js
 var require_undici = __commonJS({
-  "../main/node_modules/undici/index.js"(exports2, module) {
+  "node_modules/undici/index.js"(exports2, module) {
     "use strict";
     var Client = require_client();
     var Dispatcher = require_dispatcher();
@@ -46305,9 +46305,9 @@ var require_undici = __commonJS({
   }
 });
 
-// ../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
+// node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
 var require_proxy = __commonJS({
-  "../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports2) {
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getProxyUrl = getProxyUrl2;
@@ -46386,9 +46386,9 @@ var require_proxy = __commonJS({
   }
 });
 
-// ../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
+// node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
 var require_lib143 = __commonJS({
-  "../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports2) {
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -47077,9 +47077,9 @@ var require_lib143 = __commonJS({
   }
 });
 
-// ../main/node_modules/@octokit/request/node_modules/content-type/dist/index.js
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
 var require_dist2 = __commonJS({
-  "../main/node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format2;
@@ -47666,7 +47666,7 @@ function bmfSlugFor(name, unit, direction, directionUnknown = false) {
   return { slug: `${name} (${unit}, ${direction} is better)`, fromBase: 1 };
 }
 
-// ../main/node_modules/shlex/shlex.js
+// node_modules/shlex/shlex.js
 function quote(s) {
   if (s === "") {
     return "''";
@@ -48584,7 +48584,7 @@ function gabUnit(written) {
   }
 }
 
-// ../main/node_modules/jsonc-parser/lib/esm/impl/scanner.js
+// node_modules/jsonc-parser/lib/esm/impl/scanner.js
 function createScanner(text, ignoreTrivia = false) {
   const len = text.length;
   let pos = 0, value = "", tokenOffset = 0, token = 16, lineNumber = 0, lineStartOffset = 0, tokenLineStartOffset = 0, prevTokenLineStartOffset = 0, scanError = 0;
@@ -49005,7 +49005,7 @@ var CharacterCodes;
   CharacterCodes2[CharacterCodes2["tab"] = 9] = "tab";
 })(CharacterCodes || (CharacterCodes = {}));
 
-// ../main/node_modules/jsonc-parser/lib/esm/impl/string-intern.js
+// node_modules/jsonc-parser/lib/esm/impl/string-intern.js
 var cachedSpaces = new Array(20).fill(0).map((_, index) => {
   return " ".repeat(index);
 });
@@ -49035,7 +49035,7 @@ var cachedBreakLinesWithSpaces = {
   }
 };
 
-// ../main/node_modules/jsonc-parser/lib/esm/impl/parser.js
+// node_modules/jsonc-parser/lib/esm/impl/parser.js
 var ParseOptions;
 (function(ParseOptions2) {
   ParseOptions2.DEFAULT = {
@@ -49469,7 +49469,7 @@ function getNodeType(value) {
   }
 }
 
-// ../main/node_modules/jsonc-parser/lib/esm/main.js
+// node_modules/jsonc-parser/lib/esm/main.js
 var ScanError;
 (function(ScanError2) {
   ScanError2[ScanError2["None"] = 0] = "None";
@@ -51122,7 +51122,7 @@ function parseJson(text, path2) {
   });
 }
 
-// ../main/node_modules/fast-xml-parser/src/util.js
+// node_modules/fast-xml-parser/src/util.js
 var nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
 var nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
 var nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
@@ -51163,7 +51163,7 @@ var DANGEROUS_PROPERTY_NAMES = [
 ];
 var criticalProperties = ["__proto__", "constructor", "prototype"];
 
-// ../main/node_modules/fast-xml-parser/src/validator.js
+// node_modules/fast-xml-parser/src/validator.js
 var defaultOptions = {
   allowBooleanAttributes: false,
   //A tag can have attributes without any value
@@ -51515,7 +51515,7 @@ function getPositionFromMatch(match) {
   return match.startIndex + match[1].length;
 }
 
-// ../main/node_modules/@nodable/entities/src/entities.js
+// node_modules/@nodable/entities/src/entities.js
 var CURRENCY = {
   cent: "\xA2",
   pound: "\xA3",
@@ -51563,7 +51563,7 @@ var COMMON_HTML = {
   frac34: "\xBE"
 };
 
-// ../main/node_modules/@nodable/entities/src/EntityDecoder.js
+// node_modules/@nodable/entities/src/EntityDecoder.js
 var ENTITY_ACTION = Object.freeze({
   /** Resolve and expand the entity normally. */
   ALLOW: "allow",
@@ -52007,7 +52007,7 @@ var EntityDecoder = class {
   }
 };
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
 var defaultOnDangerousProperty = (name) => {
   if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
     return "__" + name;
@@ -52142,7 +52142,7 @@ var buildOptions = function(options) {
   return built;
 };
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
 var METADATA_SYMBOL;
 if (typeof Symbol !== "function") {
   METADATA_SYMBOL = "@@xmlMetadata";
@@ -52185,7 +52185,7 @@ var XmlNode = class {
   }
 };
 
-// ../main/node_modules/xml-naming/src/index.js
+// node_modules/xml-naming/src/index.js
 var nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
 var nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
 var nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -52213,7 +52213,7 @@ var getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
 };
 var qName = (str, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str);
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
 var DocTypeReader = class {
   constructor(options, xmlVersion) {
     this.suppressValidationErr = !options;
@@ -52504,7 +52504,7 @@ function validateEntityName2(name, xmlVersion) {
     throw new Error(`Invalid entity name ${name}`);
 }
 
-// ../main/node_modules/anynum/digitTable.js
+// node_modules/anynum/digitTable.js
 var SCRIPT_ZEROS = [
   // Basic Latin (ASCII) — included for completeness / pass-through
   48,
@@ -52654,7 +52654,7 @@ for (const zero of SCRIPT_ZEROS) {
   }
 }
 
-// ../main/node_modules/anynum/anynum.js
+// node_modules/anynum/anynum.js
 var CHAR_0 = 48;
 var CHAR_9 = 57;
 var CHAR_MINUS = 45;
@@ -52732,7 +52732,7 @@ function anynum(str) {
 }
 var anynum_default = anynum;
 
-// ../main/node_modules/strnum/strnum.js
+// node_modules/strnum/strnum.js
 var hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
 var binRegex = /^0b[01]+$/;
 var octRegex = /^0o[0-7]+$/;
@@ -52871,7 +52871,7 @@ function handleInfinity(str, num, options) {
   }
 }
 
-// ../main/node_modules/fast-xml-parser/src/ignoreAttributes.js
+// node_modules/fast-xml-parser/src/ignoreAttributes.js
 function getIgnoreAttributesFn(ignoreAttributes) {
   if (typeof ignoreAttributes === "function") {
     return ignoreAttributes;
@@ -52891,7 +52891,7 @@ function getIgnoreAttributesFn(ignoreAttributes) {
   return () => false;
 }
 
-// ../main/node_modules/path-expression-matcher/src/Expression.js
+// node_modules/path-expression-matcher/src/Expression.js
 var Expression = class {
   /**
    * Create a new Expression
@@ -53054,7 +53054,7 @@ var Expression = class {
   }
 };
 
-// ../main/node_modules/path-expression-matcher/src/ExpressionSet.js
+// node_modules/path-expression-matcher/src/ExpressionSet.js
 var ExpressionSet = class {
   constructor() {
     this._byDepthAndTag = /* @__PURE__ */ new Map();
@@ -53223,7 +53223,7 @@ var ExpressionSet = class {
   }
 };
 
-// ../main/node_modules/path-expression-matcher/src/Matcher.js
+// node_modules/path-expression-matcher/src/Matcher.js
 var MatcherView = class {
   /**
    * @param {Matcher} matcher - The parent Matcher instance to read from.
@@ -53740,7 +53740,7 @@ var Matcher = class {
   }
 };
 
-// ../main/node_modules/is-unsafe/src/contexts/html.js
+// node_modules/is-unsafe/src/contexts/html.js
 var HTML_PATTERNS = [
   {
     id: "html-script-open",
@@ -53833,7 +53833,7 @@ var HTML_PATTERNS = [
 ];
 var html_default = HTML_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/xml.js
+// node_modules/is-unsafe/src/contexts/xml.js
 var XML_PATTERNS = [
   {
     id: "xml-cdata-injection",
@@ -53901,7 +53901,7 @@ var XML_PATTERNS = [
 ];
 var xml_default = XML_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/svg.js
+// node_modules/is-unsafe/src/contexts/svg.js
 var SVG_PATTERNS = [
   {
     id: "svg-script-element",
@@ -53973,7 +53973,7 @@ var SVG_PATTERNS = [
 ];
 var svg_default = SVG_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/sql.js
+// node_modules/is-unsafe/src/contexts/sql.js
 var SQL_PATTERNS = [
   {
     id: "sql-block-comment-open",
@@ -54055,7 +54055,7 @@ var SQL_PATTERNS = [
 ];
 var sql_default = SQL_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/shell.js
+// node_modules/is-unsafe/src/contexts/shell.js
 var SHELL_PATTERNS = [
   {
     id: "shell-path-traversal-unix",
@@ -54153,7 +54153,7 @@ var SHELL_PATTERNS = [
 ];
 var shell_default = SHELL_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/redos.js
+// node_modules/is-unsafe/src/contexts/redos.js
 var REDOS_PATTERNS = [
   {
     id: "redos-nested-quantifier-plus",
@@ -54202,7 +54202,7 @@ var REDOS_PATTERNS = [
 ];
 var redos_default = REDOS_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/nosql.js
+// node_modules/is-unsafe/src/contexts/nosql.js
 var sep = `["'\\s]*:`;
 var NOSQL_PATTERNS = [
   // ─── MongoDB $ operator injection ────────────────────────────────────────
@@ -54292,7 +54292,7 @@ var NOSQL_PATTERNS = [
 ];
 var nosql_default = NOSQL_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/log.js
+// node_modules/is-unsafe/src/contexts/log.js
 var LOG_PATTERNS = [
   // ─── CRLF / newline injection ─────────────────────────────────────────────
   {
@@ -54366,7 +54366,7 @@ var LOG_PATTERNS = [
 ];
 var log_default = LOG_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/contexts/sql-strict.js
+// node_modules/is-unsafe/src/contexts/sql-strict.js
 var SQL_STRICT_EXTRA = [
   {
     id: "sql-line-comment",
@@ -54387,7 +54387,7 @@ var SQL_STRICT_EXTRA = [
 var SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
 var sql_strict_default = SQL_STRICT_PATTERNS;
 
-// ../main/node_modules/is-unsafe/src/util/decode-entities.js
+// node_modules/is-unsafe/src/util/decode-entities.js
 var NAMED = Object.freeze({
   colon: ":",
   Tab: "	",
@@ -54406,7 +54406,7 @@ function decodeEntities(input) {
   });
 }
 
-// ../main/node_modules/is-unsafe/src/index.js
+// node_modules/is-unsafe/src/index.js
 html_default.label = "HTML";
 xml_default.label = "XML";
 svg_default.label = "SVG";
@@ -54489,7 +54489,7 @@ function isUnsafe(value, context2) {
   return false;
 }
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
 function extractRawAttributes(prefixedAttrs, options) {
   if (!prefixedAttrs) return {};
   const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
@@ -55128,7 +55128,7 @@ function sanitizeName(name, options) {
   return name;
 }
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js
+// node_modules/fast-xml-parser/src/xmlparser/node2json.js
 var METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
 function stripAttributePrefix(attrs, prefix) {
   if (!attrs || typeof attrs !== "object") return {};
@@ -55240,7 +55240,7 @@ function isLeafTag(obj, options) {
   return false;
 }
 
-// ../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
 var XMLParser = class {
   constructor(options) {
     this.externalEntities = {};
@@ -55304,7 +55304,7 @@ var XMLParser = class {
   }
 };
 
-// ../main/node_modules/fast-xml-parser/src/fxp.js
+// node_modules/fast-xml-parser/src/fxp.js
 var XMLValidator = {
   validate: validate2
 };
@@ -61752,8 +61752,8 @@ function runStrategy(input, o) {
     return { method: { id: "not-compared" }, shift: NaN, interval: null, pRaw: null, flags: [], minimumNeeded: null, samplesNeeded: null, notes };
   }
   if (bs.length >= 2 && cs.length >= 2) {
-    const aligned2 = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned2) {
+    const aligned3 = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
+    if (input.paired && aligned3) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
       if (input.paired) notes.push({ code: "rounds-not-aligned" });
@@ -62483,7 +62483,7 @@ function central(metric) {
 // action/src/runner/ab.ts
 import { join as join12, relative as relative3, isAbsolute } from "node:path";
 
-// ../main/node_modules/pure-rand/lib/esm/distribution/uniformInt.js
+// node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
   const MaxAllowed = rangeSize > 2 ? ~~(4294967296 / rangeSize) * rangeSize : 4294967296;
   let deltaV = rng.next() + 2147483648;
@@ -62577,7 +62577,7 @@ function uniformInt(rng, from, to) {
   return uniformLargeIntInternal(rng, from, to, rangeSize);
 }
 
-// ../main/node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
+// node_modules/pure-rand/lib/esm/generator/xoroshiro128plus.js
 var jumps = [
   3639956645,
   3750757012,
@@ -64321,7 +64321,7 @@ function renderJson(report2) {
 `;
 }
 
-// ../main/node_modules/ansi-regex/index.js
+// node_modules/ansi-regex/index.js
 var ST = String.raw`(?:\u001B\u005C|\u009C)`;
 var stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
 var osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
@@ -64334,7 +64334,7 @@ function ansiRegex({ onlyFirst = false } = {}) {
   return new RegExp(pattern, onlyFirst ? void 0 : "g");
 }
 
-// ../main/node_modules/strip-ansi/index.js
+// node_modules/strip-ansi/index.js
 var regex = ansiRegex();
 function stripAnsi2(string) {
   if (typeof string !== "string") {
@@ -64346,7 +64346,7 @@ function stripAnsi2(string) {
   return string.replace(regex, "");
 }
 
-// ../main/node_modules/get-east-asian-width/lookup-data.js
+// node_modules/get-east-asian-width/lookup-data.js
 var ambiguousMinimalCodePoint = 161;
 var ambiguousMaximumCodePoint = 1114109;
 var ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
@@ -64357,7 +64357,7 @@ var wideMinimalCodePoint = 4352;
 var wideMaximumCodePoint = 262141;
 var wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
 
-// ../main/node_modules/get-east-asian-width/utilities.js
+// node_modules/get-east-asian-width/utilities.js
 var isInRange = (ranges, codePoint) => {
   let low = 0;
   let high = Math.floor(ranges.length / 2) - 1;
@@ -64375,7 +64375,7 @@ var isInRange = (ranges, codePoint) => {
   return false;
 };
 
-// ../main/node_modules/get-east-asian-width/lookup.js
+// node_modules/get-east-asian-width/lookup.js
 var commonCjkCodePoint = 19968;
 var [wideFastPathStart, wideFastPathEnd] = /* @__PURE__ */ findWideFastPathRange(wideRanges);
 function findWideFastPathRange(ranges) {
@@ -64416,7 +64416,7 @@ var isWide = (codePoint) => {
   return isInRange(wideRanges, codePoint);
 };
 
-// ../main/node_modules/get-east-asian-width/index.js
+// node_modules/get-east-asian-width/index.js
 function validate4(codePoint) {
   if (!Number.isSafeInteger(codePoint)) {
     throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
@@ -64430,7 +64430,7 @@ function eastAsianWidth(codePoint, { ambiguousAsWide = false } = {}) {
   return 1;
 }
 
-// ../main/node_modules/string-width/index.js
+// node_modules/string-width/index.js
 var segmenter = new Intl.Segmenter();
 var visibleCharacterRegex = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
 var spacingMarkRegex = new RegExp("\\p{Spacing_Mark}", "v");
@@ -65178,6 +65178,35 @@ function writeReleaseOutputs(model, outputs, cwd, stdout) {
     written.push(outputs.markdown);
   }
   return written;
+}
+
+// action/src/report/history-text.ts
+function noiseText(rows, runs2, testbed, tolerance) {
+  const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
+  const head = `between-run drift on testbed ${testbed}, from its newest ${runs2} run(s); tolerance ${pct2(tolerance)}
+`;
+  if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
+`;
+  const cells3 = [
+    ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
+    ...rows.map((r) => [
+      escapeTerminal(r.benchmark),
+      escapeTerminal(r.metric),
+      String(r.runs),
+      `\xB1${pct2(r.drift)}`,
+      `> ${pct2(r.smallest)}`,
+      r.smallest < tolerance ? "yes" : "no: interleave (perf-gate run --ab, ab: base) or widen the tolerance"
+    ])
+  ];
+  return head + aligned2(cells3);
+}
+function runListText(entries2) {
+  return aligned2([["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])]);
+}
+function aligned2(rows) {
+  const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => r[i2].length)));
+  return `${rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n")}
+`;
 }
 
 // action/src/pipeline/convert.ts
@@ -66387,7 +66416,7 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
         if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
         const entries2 = await history.list(flags.testbed !== void 0 ? { testbed: flags.testbed } : {});
         ctx.stdout(entries2.length === 0 ? `no runs in ${history.description}
-` : listText(entries2));
+` : runListText(entries2));
         return EXIT.pass;
       }
       case "show": {
@@ -66396,7 +66425,7 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
         const entries2 = runsNamed(await history.list(), words[0]);
         if (entries2.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
         if (entries2.length > 1) throw new InputError(history.description, `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
-${listText(entries2)}`);
+${runListText(entries2)}`);
         ctx.stdout(`${JSON.stringify(await history.read(entries2[0]), null, 2)}
 `);
         return EXIT.pass;
@@ -66480,24 +66509,6 @@ function percentFlag(text) {
   const value = q !== void 0 && (q.dimension === "fraction" || q.dimension === "count") ? q.value : NaN;
   if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
   return value;
-}
-function noiseText(rows, runs2, testbed, tolerance) {
-  const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
-  const head = `between-run drift on testbed ${testbed}, from its newest ${runs2} run(s); tolerance ${pct2(tolerance)}
-`;
-  if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
-`;
-  const cells3 = [
-    ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
-    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `\xB1${pct2(r.drift)}`, `> ${pct2(r.smallest)}`, r.smallest < tolerance ? "yes" : "no: interleave (perf-gate run --ab, ab: base) or widen the tolerance"])
-  ];
-  const widths = cells3[0].map((_, i2) => maxOf(cells3.map((c) => c[i2].length)));
-  return head + cells3.map((c) => c.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
-}
-function listText(entries2) {
-  const rows = [["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
-  const widths = rows[0].map((_, i2) => maxOf(rows.map((r) => r[i2].length)));
-  return rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n") + "\n";
 }
 var historyCommand = makeHistoryCommand();
 
@@ -67440,10 +67451,10 @@ ${bisectText(report2)}`);
 }
 var bisectCommand = makeBisectCommand();
 
-// ../main/node_modules/@actions/core/lib/command.js
+// node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
-// ../main/node_modules/@actions/core/lib/utils.js
+// node_modules/@actions/core/lib/utils.js
 function toCommandValue(input) {
   if (input === null || input === void 0) {
     return "";
@@ -67466,7 +67477,7 @@ function toCommandProperties(annotationProperties) {
   };
 }
 
-// ../main/node_modules/@actions/core/lib/command.js
+// node_modules/@actions/core/lib/command.js
 function issueCommand(command, properties, message) {
   const cmd = new Command(command, properties, message);
   process.stdout.write(cmd.toString() + os.EOL);
@@ -67514,7 +67525,7 @@ function escapeProperty2(s) {
   return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-// ../main/node_modules/@actions/core/lib/file-command.js
+// node_modules/@actions/core/lib/file-command.js
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os2 from "os";
@@ -67542,10 +67553,10 @@ function prepareKeyValueMessage(key2, value) {
   return `${key2}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
 }
 
-// ../main/node_modules/@actions/core/lib/core.js
+// node_modules/@actions/core/lib/core.js
 import * as os4 from "os";
 
-// ../main/node_modules/@actions/http-client/lib/index.js
+// node_modules/@actions/http-client/lib/index.js
 var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var HttpCodes;
@@ -67600,7 +67611,7 @@ var HttpResponseRetryCodes = [
   HttpCodes.GatewayTimeout
 ];
 
-// ../main/node_modules/@actions/core/lib/summary.js
+// node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
 import { constants as constants4, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
@@ -67885,23 +67896,23 @@ var Summary = class {
 var _summary = new Summary();
 var summary2 = _summary;
 
-// ../main/node_modules/@actions/core/lib/platform.js
+// node_modules/@actions/core/lib/platform.js
 import os3 from "os";
 
-// ../main/node_modules/@actions/io/lib/io-util.js
+// node_modules/@actions/io/lib/io-util.js
 import * as fs2 from "fs";
 var { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs2.promises;
 var IS_WINDOWS = process.platform === "win32";
 var READONLY = fs2.constants.O_RDONLY;
 
-// ../main/node_modules/@actions/exec/lib/toolrunner.js
+// node_modules/@actions/exec/lib/toolrunner.js
 var IS_WINDOWS2 = process.platform === "win32";
 
-// ../main/node_modules/@actions/core/lib/platform.js
+// node_modules/@actions/core/lib/platform.js
 var platform = os3.platform();
 var arch = os3.arch();
 
-// ../main/node_modules/@actions/core/lib/core.js
+// node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
     return value instanceof P ? value : new P(function(resolve20) {
@@ -67979,7 +67990,7 @@ function group2(name, fn) {
 // action/src/action/command.ts
 import { closeSync as closeSync4, readFileSync as readFileSync17 } from "node:fs";
 
-// ../main/node_modules/@actions/github/lib/context.js
+// node_modules/@actions/github/lib/context.js
 import { readFileSync as readFileSync14, existsSync as existsSync8 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
@@ -68030,7 +68041,7 @@ var Context = class {
   }
 };
 
-// ../main/node_modules/@actions/github/lib/internal/utils.js
+// node_modules/@actions/github/lib/internal/utils.js
 var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
@@ -68100,7 +68111,7 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
   return baseUserAgent;
 }
 
-// ../main/node_modules/universal-user-agent/index.js
+// node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -68111,7 +68122,7 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 
-// ../main/node_modules/before-after-hook/lib/register.js
+// node_modules/before-after-hook/lib/register.js
 function register(state, name, method, options) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
@@ -68134,7 +68145,7 @@ function register(state, name, method, options) {
   });
 }
 
-// ../main/node_modules/before-after-hook/lib/add.js
+// node_modules/before-after-hook/lib/add.js
 function addHook(state, kind, name, hook2) {
   const orig = hook2;
   if (!state.registry[name]) {
@@ -68169,7 +68180,7 @@ function addHook(state, kind, name, hook2) {
   });
 }
 
-// ../main/node_modules/before-after-hook/lib/remove.js
+// node_modules/before-after-hook/lib/remove.js
 function removeHook(state, name, method) {
   if (!state.registry[name]) {
     return;
@@ -68183,7 +68194,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-// ../main/node_modules/before-after-hook/index.js
+// node_modules/before-after-hook/index.js
 var bind = Function.bind;
 var bindable = bind.bind(bind);
 function bindApi(hook2, state, name) {
@@ -68217,7 +68228,7 @@ function Collection() {
 }
 var before_after_hook_default = { Singular, Collection };
 
-// ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
+// node_modules/@octokit/endpoint/dist-bundle/index.js
 var VERSION = "0.0.0-development";
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
 var DEFAULTS = {
@@ -68530,10 +68541,10 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// ../main/node_modules/@octokit/request/dist-bundle/index.js
+// node_modules/@octokit/request/dist-bundle/index.js
 var import_content_type = __toESM(require_dist2(), 1);
 
-// ../main/node_modules/json-with-bigint/json-with-bigint.js
+// node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
 var noiseValue = /^-?\d+n+$/;
 var originalStringify = JSON.stringify;
@@ -68868,7 +68879,7 @@ var JSONParse = (text, reviver) => {
   }
 };
 
-// ../main/node_modules/@octokit/request-error/dist-src/index.js
+// node_modules/@octokit/request-error/dist-src/index.js
 var RequestError = class extends Error {
   name;
   /**
@@ -68907,7 +68918,7 @@ var RequestError = class extends Error {
   }
 };
 
-// ../main/node_modules/@octokit/request/dist-bundle/index.js
+// node_modules/@octokit/request/dist-bundle/index.js
 var VERSION2 = "10.0.16";
 var defaults_default = {
   headers: {
@@ -69089,7 +69100,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 }
 var request = withDefaults2(endpoint, defaults_default);
 
-// ../main/node_modules/@octokit/graphql/dist-bundle/index.js
+// node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
 function _buildMessageForResponseErrors(data2) {
   return `Request failed due to following response errors:
@@ -69199,7 +69210,7 @@ function withCustomRequest(customRequest) {
   });
 }
 
-// ../main/node_modules/@octokit/auth-token/dist-bundle/index.js
+// node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep3 = "\\.";
 var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
@@ -69244,10 +69255,10 @@ var createTokenAuth = function createTokenAuth2(token) {
   });
 };
 
-// ../main/node_modules/@octokit/core/dist-src/version.js
+// node_modules/@octokit/core/dist-src/version.js
 var VERSION4 = "7.0.8";
 
-// ../main/node_modules/@octokit/core/dist-src/index.js
+// node_modules/@octokit/core/dist-src/index.js
 var noop2 = () => {
 };
 var consoleWarn = console.warn.bind(console);
@@ -69381,10 +69392,10 @@ var Octokit = class {
   auth;
 };
 
-// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 var VERSION5 = "17.0.0";
 
-// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 var Endpoints = {
   actions: {
     addCustomLabelsToSelfHostedRunnerForOrg: [
@@ -71676,7 +71687,7 @@ var Endpoints = {
 };
 var endpoints_default = Endpoints;
 
-// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 var endpointMethodsMap = /* @__PURE__ */ new Map();
 for (const [scope, endpoints] of Object.entries(endpoints_default)) {
   for (const [methodName, endpoint2] of Object.entries(endpoints)) {
@@ -71799,7 +71810,7 @@ function decorate(octokit, scope, methodName, defaults2, decorations) {
   return Object.assign(withDecorations, requestWithDefaults);
 }
 
-// ../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 function restEndpointMethods(octokit) {
   const api = endpointsToMethods(octokit);
   return {
@@ -71816,7 +71827,7 @@ function legacyRestEndpointMethods(octokit) {
 }
 legacyRestEndpointMethods.VERSION = VERSION5;
 
-// ../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+// node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 var VERSION6 = "0.0.0-development";
 function normalizePaginatedListResponse(response) {
   if (!response.data) {
@@ -71932,7 +71943,7 @@ function paginateRest(octokit) {
 }
 paginateRest.VERSION = VERSION6;
 
-// ../main/node_modules/@actions/github/lib/utils.js
+// node_modules/@actions/github/lib/utils.js
 var context = new Context();
 var baseUrl = getApiBaseUrl();
 var defaults = {
@@ -72840,7 +72851,7 @@ function checkRunAnnotations(report2, paths) {
   });
 }
 
-// ../main/node_modules/fflate/esm/index.mjs
+// node_modules/fflate/esm/index.mjs
 import { createRequire as createRequire2 } from "module";
 var require2 = createRequire2("/");
 var _a;

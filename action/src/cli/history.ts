@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import {
-  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, type HistoryEntry, type NoiseRow,
+  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, noiseText, runListText,
   type RunDeps, type CliContext, type HistoryStore,
 } from '../pipeline/index.js';
-import { DEFAULT_BUDGET_DEFAULTS, InputError, maxOf, parseQuantity } from '../model/index.js';
+import { DEFAULT_BUDGET_DEFAULTS, InputError, parseQuantity } from '../model/index.js';
 import { compactHistory, printSkipped, removeFromHistory, verifyHistory } from './history-maintenance.js';
 import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history-changes.js';
 import { takesStdout, writeOutputFile } from '../pipeline/index.js';
@@ -140,7 +140,7 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           only(['history', 'testbed']);
           if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
           const entries = await history.list(flags.testbed !== undefined ? { testbed: flags.testbed } : {});
-          ctx.stdout(entries.length === 0 ? `no runs in ${history.description}\n` : listText(entries));
+          ctx.stdout(entries.length === 0 ? `no runs in ${history.description}\n` : runListText(entries));
           return EXIT.pass;
         }
         case 'show': {
@@ -148,7 +148,7 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
           if (words.length !== 1) throw new UsageError('history show takes one RUN: a run id, or a commit');
           const entries = runsNamed(await history.list(), words[0]!);
           if (entries.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
-          if (entries.length > 1) throw new InputError(history.description, `${entries.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:\n${listText(entries)}`);
+          if (entries.length > 1) throw new InputError(history.description, `${entries.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:\n${runListText(entries)}`);
           ctx.stdout(`${JSON.stringify(await history.read(entries[0]!), null, 2)}\n`);
           return EXIT.pass;
         }
@@ -229,26 +229,6 @@ function percentFlag(text: string): number {
   const value = q !== undefined && (q.dimension === 'fraction' || q.dimension === 'count') ? q.value : NaN;
   if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
   return value;
-}
-
-/** The drift table, noisiest first, with what each row can gate. */
-function noiseText(rows: readonly NoiseRow[], runs: number, testbed: string, tolerance: number): string {
-  const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-  const head = `between-run drift on testbed ${testbed}, from its newest ${runs} run(s); tolerance ${pct(tolerance)}\n`;
-  if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs\n`;
-  const cells = [
-    ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', `gates ${pct(tolerance)}`],
-    ...rows.map((r) => [r.benchmark, r.metric, String(r.runs), `±${pct(r.drift)}`, `> ${pct(r.smallest)}`, r.smallest < tolerance ? 'yes' : 'no: interleave (perf-gate run --ab, ab: base) or widen the tolerance']),
-  ];
-  const widths = cells[0]!.map((_, i) => maxOf(cells.map((c) => c[i]!.length)));
-  return head + cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
-}
-
-/** One run a line, columns aligned: created, testbed, commit (12), run id. */
-function listText(entries: readonly HistoryEntry[]): string {
-  const rows = [['created', 'testbed', 'commit', 'run'], ...entries.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])];
-  const widths = rows[0]!.map((_, i) => maxOf(rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 export const historyCommand: Command = makeHistoryCommand();

@@ -46,6 +46,7 @@ export * from './output-paths.js';
 export * from './output-files.js';
 export { checkRunSummary, checkRunTitle, commentMarkdown, FULL_REPORT_HINT, jobSummary, releaseTerminalText } from '../report/summaries.js';
 export { toAnnotations } from '../report/index.js';
+export { noiseText, runListText } from '../report/history-text.js';
 export * from './convert.js';
 export * from './merge-shards.js';
 export * from './time-commands.js';

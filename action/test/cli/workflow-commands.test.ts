@@ -42,7 +42,7 @@ describe('no output line can start a workflow command', () => {
     assert.match(r.stdout, /\\::error file=x::in the log/);
   });
 
-  test('history changes: the change-point table', async () => {
+  test('history changes and noise: their tables', async () => {
     const repo = workRepo(tempDir('perf-gate-commands-history-'));
     const commits = commitChain(repo, 24);
     gitSync(repo, ['reset', '--quiet', '--hard', 'main']);
@@ -55,5 +55,9 @@ describe('no output line can start a workflow command', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^\\::error::forged\s+time\s+vm/m);
     assert.deepEqual(commandLines(r.stdout + r.stderr), []);
+    const noise = await runCli(['history', 'noise', '--history', 'history', '--testbed', 'vm'], repo, process.env);
+    assert.equal(noise.status, 0, noise.stderr);
+    assert.match(noise.stdout, /^\\::error::forged\s+time\s/m);
+    assert.deepEqual(commandLines(noise.stdout + noise.stderr), []);
   });
 });

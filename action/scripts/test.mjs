@@ -8,7 +8,8 @@
 // from a slower program.
 //
 // Usage: node action/scripts/test.mjs [substring-filter ...]
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -32,14 +33,38 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-function runPass(list, concurrency) {
-  if (list.length === 0) return 0;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...list], { stdio: 'inherit' });
-  return result.status ?? 1;
+const reporter = new URL('./file-times-reporter.mjs', import.meta.url).pathname;
+const times = mkdtempSync(join(tmpdir(), 'perf-gate-test-times-'));
+
+/** Runs one pass; returns its exit status, wall time and the reporter's figures. */
+function runPass(name, list, concurrency) {
+  if (list.length === 0) return { status: 0, wall: 0, seconds: {}, passed: 0, failed: 0 };
+  const out = join(times, `${name}.json`);
+  const started = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${out}`, ...list],
+    { stdio: 'inherit' },
+  );
+  const wall = (performance.now() - started) / 1000;
+  let figures = { seconds: {}, passed: 0, failed: 0 };
+  try {
+    figures = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    // The runner died before the reporter wrote: the exit status says so.
+  }
+  return { status: result.status ?? 1, wall, ...figures };
 }
 
 const timing = files.filter((f) => f.endsWith('.timing.test.ts'));
 const ordinary = files.filter((f) => !f.endsWith('.timing.test.ts'));
-const first = runPass(ordinary, process.env.PERF_GATE_TEST_CONCURRENCY ?? '2');
-const second = runPass(timing, '1');
-process.exit(first !== 0 ? first : second);
+const first = runPass('ordinary', ordinary, process.env.PERF_GATE_TEST_CONCURRENCY ?? '2');
+const second = runPass('timing', timing, '1');
+
+// The slowest files, so a suite that grows too slow for CI's time is seen where it grows.
+const slowest = Object.entries({ ...first.seconds, ...second.seconds }).sort((a, b) => b[1] - a[1]).slice(0, 12);
+console.log(`\nslowest test files (seconds of their top-level tests; passes: ordinary ${first.wall.toFixed(0)} s wall at concurrency ${process.env.PERF_GATE_TEST_CONCURRENCY ?? '2'}, timing ${second.wall.toFixed(0)} s):`);
+for (const [file, seconds] of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${relative(root, file)}`);
+console.log(`${first.passed + second.passed} passed, ${first.failed + second.failed} failed`);
+rmSync(times, { recursive: true, force: true });
+process.exit(first.status !== 0 ? first.status : second.status);

@@ -1,6 +1,7 @@
 import { InputError, pushAll, type ResultSet } from '../../model/index.js';
 import type { Backend, Change, Snapshot } from './backend.js';
-import { decodeMonth, decodeMonthHeader, decodeRun, encodeMonth, encodeRun, monthEntries, runLine, type MonthLine, type ValidateResultSet } from './codec.js';
+import { decodeMonth, decodeRun, encodeMonth, encodeRun, monthEntries, runLine, type MonthLine, type ValidateResultSet } from './codec.js';
+import { problemOf, readHeader, verifyFiles } from './verify.js';
 import { groupByMonth, mergeMonth, monthsToCompact, monthsToPrune, type MonthContents } from './compact.js';
 import {
   byCreation,
@@ -109,13 +110,17 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     const testbed = checkTestbed(options.testbed ?? set.testbed?.id ?? '', source);
     const commit = checkCommit(options.commit ?? set.commit ?? '', source);
     const created = new Date(set.created);
-    if (Number.isNaN(created.getTime())) throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, undefined, 'created');
+    if (Number.isNaN(created.getTime()))
+      throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, undefined, 'created');
     const runId = options.runId ?? newRunId(created);
     const file = runPath(testbed, commit, runId);
     const stored: ResultSet = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
     const bytes = encodeRun(stored);
     await backend.apply(
-      async (v) => ((await v.read([file])).get(file) !== undefined ? undefined : { add: [{ path: file, bytes }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` }),
+      async (v) =>
+        (await v.read([file])).get(file) !== undefined
+          ? undefined
+          : { add: [{ path: file, bytes }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` },
       { exclusive: false },
     );
     lastView = undefined;
@@ -174,8 +179,10 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
         const b = bytes.get(e.file);
         set = b !== undefined ? decodeRun(b, e.file, validate) : fromMonth(monthPath(keyOf(parsed)), e.runId);
       } else if (parsed?.kind === 'month') set = fromMonth(e.file, e.runId);
-      if (set === undefined) throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
-      if (set.commit !== e.commit) throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, undefined, 'commit');
+      if (set === undefined)
+        throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
+      if (set.commit !== e.commit)
+        throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, undefined, 'commit');
       return set;
     });
   }
@@ -195,7 +202,11 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
       try {
         (await readMany(group)).forEach((set, i) => sets.set(group[i]!, set));
       } catch (error) {
-        skip(file, group.map((e) => e.runId), error);
+        skip(
+          file,
+          group.map((e) => e.runId),
+          error,
+        );
       }
     }
     for (const e of entries) {
@@ -224,7 +235,11 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
           const month = await monthContents(v, key);
           if (month === undefined) return undefined;
           removedHere = month.runs.filter((e) => runIds.has(e.runId));
-          const change: Change = { add: [], remove: removedHere.map((e) => e.file), message: `perf-gate: remove ${runIds.size} run(s) of ${key.testbed} in ${key.month}` };
+          const change: Change = {
+            add: [],
+            remove: removedHere.map((e) => e.file),
+            message: `perf-gate: remove ${runIds.size} run(s) of ${key.testbed} in ${key.month}`,
+          };
           const file = month.monthFile;
           if (file !== undefined) {
             const all = entries.filter((e) => e.file === file);
@@ -253,7 +268,11 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
 
   async function removeFiles(files: readonly string[]): Promise<string[]> {
     for (const file of files) {
-      if (parsePath(file) === undefined) throw new InputError(file, `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or …/month.json.br`);
+      if (parsePath(file) === undefined)
+        throw new InputError(
+          file,
+          `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or …/month.json.br`,
+        );
     }
     let removed: string[] = [];
     await backend.apply(
@@ -266,29 +285,6 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     );
     lastView = undefined;
     return removed;
-  }
-
-  async function verify(query: { testbed?: string } = {}): Promise<{ files: number; runs: number; unreadable: UnreadableFile[] }> {
-    const v = (lastView = await backend.snapshot());
-    const months = groupByMonth(await v.paths(query.testbed));
-    const found: UnreadableFile[] = [];
-    let files = 0;
-    let runs = 0;
-    for (const month of months) {
-      for (const file of [...month.runs.map((r) => r.file), ...(month.monthFile !== undefined ? [month.monthFile] : [])]) {
-        files++;
-        const b = (await v.read([file])).get(file);
-        if (b === undefined) continue;
-        try {
-          runs += file === month.monthFile ? decodeMonth(b, file, validate).runs.length : (decodeRun(b, file, validate), 1);
-        } catch (error) {
-          if (!(error instanceof InputError)) throw error;
-          const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === 'run' ? (parsePath(file) as { entry: HistoryEntry }).entry.runId : ''];
-          found.push({ file, runIds: ids.filter((id) => id !== ''), problem: problemOf(error, file) });
-        }
-      }
-    }
-    return { files, runs, unreadable: found };
   }
 
   async function compact({ before }: { before: Date }): Promise<CompactedMonth[]> {
@@ -312,7 +308,11 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
           const runs = mergeMonth(existing, singles);
           const removed = singles.map((r) => r.file);
           result = { ...key, runs: runs.length, removed };
-          return { add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}` };
+          return {
+            add: [{ path: monthPath(key), bytes: encodeMonth(key, runs) }],
+            remove: removed,
+            message: `perf-gate: compact ${removed.length} runs of ${key.testbed} in ${key.month}`,
+          };
         },
         { exclusive: true },
       );
@@ -340,14 +340,22 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
               if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
             } catch (error) {
               // A damaged month file is left as it is (history verify names it); the month's single runs are still pruned.
-              skip(file, fromMonth.map((e) => e.runId), error);
+              skip(
+                file,
+                fromMonth.map((e) => e.runId),
+                error,
+              );
               file = undefined;
               fromMonth = [];
             }
           }
           removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
           if (removedHere.length === 0) return undefined;
-          const change: Change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}` };
+          const change: Change = {
+            add: [],
+            remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file),
+            message: `perf-gate: prune runs of ${key.testbed} in ${key.month} created before ${before.toISOString()}`,
+          };
           if (file !== undefined && fromMonth.some((e) => old(e.runId))) {
             if (kept.length === 0) change.remove.push(file);
             else change.add.push({ path: file, bytes: encodeMonth(key, kept) });
@@ -403,7 +411,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     unreadable: () => [...skipped.values()],
     remove,
     removeFiles,
-    verify,
+    verify: (query) => verifyFiles(backend, validate, query),
     prune,
     compact,
   };
@@ -411,28 +419,4 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
 
 function keyOf(parsed: NonNullable<ReturnType<typeof parsePath>>): MonthKey {
   return parsed.kind === 'month' ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
-}
-
-/** What is wrong with `file`, without naming it again when the error already is about it. */
-function problemOf(error: InputError, file: string): string {
-  if (error.file !== file) return error.message;
-  return [error.line !== undefined ? `line ${error.line}` : '', error.key ?? '', error.detail].filter((part) => part !== '').join(': ');
-}
-
-/** The run ids a damaged month file's header still names (none when the header is unreadable too). */
-function headerRunIds(bytes: Buffer, file: string): string[] {
-  try {
-    return readHeader(bytes, file).runs.map((r) => r.runId);
-  } catch {
-    return [];
-  }
-}
-
-/** A month file's header, reading as little of it as it takes. */
-function readHeader(bytes: Buffer, file: string) {
-  for (let size = 64 * 1024; ; size *= 2) {
-    const complete = size >= bytes.length;
-    const header = decodeMonthHeader(complete ? bytes : bytes.subarray(0, size), file, complete);
-    if (header !== undefined) return header;
-  }
 }

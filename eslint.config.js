@@ -27,10 +27,11 @@ const LAYERS = {
 const FOLDERS = Object.keys(LAYERS);
 
 /** Import patterns that reach `target` from a file anywhere below `folder` (up to three levels deep). */
-const reaching = (target) => [1, 2, 3].flatMap((depth) => {
-  const up = '../'.repeat(depth);
-  return [`${up}${target}`, `${up}${target}/*`];
-});
+const reaching = (target) =>
+  [1, 2, 3].flatMap((depth) => {
+    const up = '../'.repeat(depth);
+    return [`${up}${target}`, `${up}${target}/*`];
+  });
 
 const layer = (folder, allowed) => ({
   files: [`action/src/${folder}/**/*.ts`],

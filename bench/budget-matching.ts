@@ -53,6 +53,14 @@ const hostileStart = performance.now();
 const hostileMatch = compileGlob('*/*[n=*]').test(hostile);
 const hostileMs = performance.now() - hostileStart;
 
-console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(`${GLOBS.toLocaleString('en')} globs × ${IDS.toLocaleString('en')} ids: median ${median(seconds).toFixed(2)} s of ${RUNS} runs (${seconds.map((s) => s.toFixed(2)).join(', ')}); ${matched.toLocaleString('en')} ids matched a rule`);
-console.log(`hostile id (${hostile.length.toLocaleString('en')} characters) against "*/*[n=*]": ${hostileMatch ? 'match' : 'no match'} in ${hostileMs.toFixed(2)} ms`);
+console.log(
+  `machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+console.log(
+  `${GLOBS.toLocaleString('en')} globs × ${IDS.toLocaleString('en')} ids: median ${median(seconds).toFixed(2)} s of ${RUNS} runs (${seconds.map((s) => s.toFixed(2)).join(', ')}); ${matched.toLocaleString('en')} ids matched a rule`,
+);
+console.log(
+  `hostile id (${hostile.length.toLocaleString('en')} characters) against "*/*[n=*]": ${hostileMatch ? 'match' : 'no match'} in ${hostileMs.toFixed(2)} ms`,
+);

@@ -61,7 +61,9 @@ function timeCommand(dir: string): number {
   const times: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const started = performance.now();
-    execFileSync('node', [join(ROOT, 'action/dist/cli.js'), 'history', 'changes', '--history', dir, '--json', join(dir, '..', 'changes.json')], { stdio: 'ignore' });
+    execFileSync('node', [join(ROOT, 'action/dist/cli.js'), 'history', 'changes', '--history', dir, '--json', join(dir, '..', 'changes.json')], {
+      stdio: 'ignore',
+    });
     times.push((performance.now() - started) / 1000);
   }
   return median(times);

@@ -68,7 +68,11 @@ try {
   const rss: number[] = [];
   let verdictStatus = -1;
   for (let r = 0; r < RUNS; r++) {
-    const out = spawnSync('/usr/bin/time', ['-v', process.execPath, cli, 'compare', '--baseline', 'baseline.json', '--current', 'current.json', '--json', 'report.json'], { cwd: dir, encoding: 'utf8' });
+    const out = spawnSync(
+      '/usr/bin/time',
+      ['-v', process.execPath, cli, 'compare', '--baseline', 'baseline.json', '--current', 'current.json', '--json', 'report.json'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     if (out.error) throw new Error(`cannot run /usr/bin/time (apt-get install time): ${out.error.message}`);
     verdictStatus = out.status ?? -1;
     const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(out.stderr);

@@ -92,11 +92,15 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`Counting determinism: bench/detect/work.c, ${ITERATIONS} iterations (B: 1 % more), ${TRIALS} trials per load, one counted run each`);
-  console.log(`(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, ${valgrindVersion(process.env)}, Node ${process.version})\n`);
+  console.log(
+    `(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, ${valgrindVersion(process.env)}, Node ${process.version})\n`,
+  );
   console.log('| load | A/A trials called regressed | +1 % trials called regressed | instructions: spread of the A runs | estimated cycles: spread | time |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const o of outcomes) {
-    console.log(`| ${o.load} | ${share(o.aa, 'regressed')} | ${share(o.detect, 'regressed')} | ${(spread(o.instructions) * 100).toPrecision(2)} % | ${(spread(o.estimatedCycles) * 100).toPrecision(2)} % | ${o.seconds.toFixed(0)} s |`);
+    console.log(
+      `| ${o.load} | ${share(o.aa, 'regressed')} | ${share(o.detect, 'regressed')} | ${(spread(o.instructions) * 100).toPrecision(2)} % | ${(spread(o.estimatedCycles) * 100).toPrecision(2)} % | ${o.seconds.toFixed(0)} s |`,
+    );
   }
 }
 

@@ -44,7 +44,10 @@ const COMMANDS = [
 /** The median wall time, in seconds, of hyperfine timing `command` as a commands: suite does. */
 function timed(command: string, dir: string): number {
   const out = join(dir, 'hyperfine.json');
-  execFileSync('hyperfine', ['--runs', '10', '--warmup', '1', '--shell=none', '--style', 'none', '--export-json', out, `sh -c '${command}'`], { cwd: dir, stdio: 'ignore' });
+  execFileSync('hyperfine', ['--runs', '10', '--warmup', '1', '--shell=none', '--style', 'none', '--export-json', out, `sh -c '${command}'`], {
+    cwd: dir,
+    stdio: 'ignore',
+  });
   const result = JSON.parse(readFileSync(out, 'utf8')) as { results: { median: number }[] };
   return result.results[0]!.median;
 }
@@ -62,7 +65,15 @@ async function counted(tool: CountingTool, command: string, dir: string): Promis
   const instructions: number[] = [];
   for (let i = 0; i < REPEATS; i++) {
     const started = performance.now();
-    const [runs] = await countCommands({ tool, commands: [command], repeats: 1, cwd: dir, env: process.env, timeoutMs: 300_000, workDir: join(dir, `${tool.name}-${i}`) });
+    const [runs] = await countCommands({
+      tool,
+      commands: [command],
+      repeats: 1,
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 300_000,
+      workDir: join(dir, `${tool.name}-${i}`),
+    });
     seconds.push((performance.now() - started) / 1000);
     const row = countedBenchmark(command, runs!, 1, tool);
     const count = row.metrics.instructions?.samples?.[0];
@@ -94,14 +105,20 @@ async function main(): Promise<void> {
       // The first command does next to nothing: beyond it, what counting costs per second of the program's own work.
       const beyond = startUp ? `${((grind.seconds - startUp.grind) / (time - startUp.time)).toFixed(0)}×` : '–';
       startUp ??= { time, grind: grind.seconds };
-      rows.push(`| ${name} | ${ms(time)} | ${ms(grind.seconds)} | ${(grind.seconds / time).toFixed(0)}× | ${beyond} | ${ms(perf.seconds)} | ${(perf.seconds / time).toFixed(1)}× | ${stability(grind.instructions)} | ${stability(perf.instructions)} |`);
+      rows.push(
+        `| ${name} | ${ms(time)} | ${ms(grind.seconds)} | ${(grind.seconds / time).toFixed(0)}× | ${beyond} | ${ms(perf.seconds)} | ${(perf.seconds / time).toFixed(1)}× | ${stability(grind.instructions)} | ${stability(perf.instructions)} |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`Counting overhead: examples/cli-hyperfine/sieve.c (cc -O2), timed run median of 10, counted run median of ${REPEATS}`);
-  console.log(`(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, ${valgrindVersion(process.env)}, Node ${process.version})\n`);
-  console.log('| command | timed run | counted run (cachegrind) | slowdown | slowdown beyond start-up | counted run (perf stat) | slowdown | cachegrind instructions | perf instructions |');
+  console.log(
+    `(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, ${valgrindVersion(process.env)}, Node ${process.version})\n`,
+  );
+  console.log(
+    '| command | timed run | counted run (cachegrind) | slowdown | slowdown beyond start-up | counted run (perf stat) | slowdown | cachegrind instructions | perf instructions |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
   for (const row of rows) console.log(row);
 }

@@ -68,7 +68,11 @@ function timeGeneration(repo: string): { wall: number; cpu: number } {
   const cpu: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const times = join(repo, 'times.txt');
-    execFileSync('/usr/bin/time', ['-o', times, '-f', '%e %U %S', 'node', join(ROOT, 'action/dist/cli.js'), 'dashboard', '--out', 'site', '--history', 'history'], { cwd: repo, stdio: 'ignore' });
+    execFileSync(
+      '/usr/bin/time',
+      ['-o', times, '-f', '%e %U %S', 'node', join(ROOT, 'action/dist/cli.js'), 'dashboard', '--out', 'site', '--history', 'history'],
+      { cwd: repo, stdio: 'ignore' },
+    );
     const [elapsed, user, system] = readFileSync(times, 'utf8').trim().split(/\s+/).map(Number) as [number, number, number];
     wall.push(elapsed);
     cpu.push(user + system);
@@ -98,13 +102,19 @@ async function timeLoad(site: string): Promise<{ wall: number; busy: number; cha
       const before = await taskDuration();
       const started = performance.now();
       await page.goto(pathToFileURL(join(site, 'index.html')).href);
-      charts = await page.waitForFunction(() => {
-        const visible = [...document.querySelectorAll<HTMLElement>('article.card')].filter((c) => {
-          const box = c.getBoundingClientRect();
-          return box.bottom > 0 && box.top < window.innerHeight;
-        });
-        return visible.length > 0 && visible.every((c) => c.dataset.drawn === 'true') ? visible.length : 0;
-      }, undefined, { timeout: 120_000, polling: 10 }).then((h) => h.jsonValue());
+      charts = await page
+        .waitForFunction(
+          () => {
+            const visible = [...document.querySelectorAll<HTMLElement>('article.card')].filter((c) => {
+              const box = c.getBoundingClientRect();
+              return box.bottom > 0 && box.top < window.innerHeight;
+            });
+            return visible.length > 0 && visible.every((c) => c.dataset.drawn === 'true') ? visible.length : 0;
+          },
+          undefined,
+          { timeout: 120_000, polling: 10 },
+        )
+        .then((h) => h.jsonValue());
       wall.push((performance.now() - started) / 1000);
       busy.push((await taskDuration()) - before);
       if (errors.length > 0) throw new Error(`the page failed: ${errors.join('; ')}`);
@@ -131,7 +141,9 @@ async function main(): Promise<void> {
     console.log('| measure | wall time | CPU time |');
     console.log('| --- | ---: | ---: |');
     console.log(`| \`perf-gate dashboard\`, whole process, ${RUNS} runs in a folder | ${generation.wall.toFixed(2)} s | ${generation.cpu.toFixed(2)} s |`);
-    console.log(`| page load from file:// until the first viewport's ${load.charts} charts have drawn (data.js ${size('data.js')}, index.html ${size('index.html')}) | ${load.wall.toFixed(2)} s | ${load.busy.toFixed(2)} s (renderer main thread) |`);
+    console.log(
+      `| page load from file:// until the first viewport's ${load.charts} charts have drawn (data.js ${size('data.js')}, index.html ${size('index.html')}) | ${load.wall.toFixed(2)} s | ${load.busy.toFixed(2)} s (renderer main thread) |`,
+    );
     console.log(`| (writing the history, once) | ${written.toFixed(0)} s | |`);
   } finally {
     rmSync(work, { recursive: true, force: true });

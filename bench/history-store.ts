@@ -44,7 +44,8 @@ function rng(seed: number): () => number {
 }
 
 const validate = (data: unknown, file: string): ResultSet => validateResultSet(data, file);
-const git = (cwd: string, args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).trim();
+const git = (cwd: string, args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).trim();
 
 /** A run as a harness would give it: times to the nanosecond, memory in whole bytes. */
 function syntheticRun(commit: string, created: Date, seed: number): ResultSet {
@@ -69,7 +70,8 @@ function syntheticRun(commit: string, created: Date, seed: number): ResultSet {
 async function fastImport(cwd: string, produce: (write: (chunk: string | Buffer) => Promise<void>) => Promise<void>): Promise<void> {
   const child = spawn('git', ['fast-import', '--quiet', '--done'], { cwd, stdio: ['pipe', 'inherit', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const write = (chunk: string | Buffer): Promise<void> => (child.stdin.write(chunk) ? Promise.resolve() : new Promise((r) => child.stdin.once('drain', () => r())));
+  const write = (chunk: string | Buffer): Promise<void> =>
+    child.stdin.write(chunk) ? Promise.resolve() : new Promise((r) => child.stdin.once('drain', () => r()));
   await produce(write);
   await write('done\n');
   child.stdin.end();
@@ -127,7 +129,10 @@ async function main(): Promise<void> {
       const runId = newRunId(created, () => Buffer.from(Array.from({ length: 6 }, () => Math.floor(runIdRandom() * 256))));
       runs.push({ path: runPath(TESTBED, shas[i]!, runId), bytes: encodeRun(set) });
     }
-    rows.push(['runs generated and encoded (gzip, samples packed)', `${measured} in ${ms(performance.now() - t0)}, ${mib(runs.reduce((a, r) => a + r.bytes.length, 0))} in total`]);
+    rows.push([
+      'runs generated and encoded (gzip, samples packed)',
+      `${measured} in ${ms(performance.now() - t0)}, ${mib(runs.reduce((a, r) => a + r.bytes.length, 0))} in total`,
+    ]);
 
     // 3. Folder store: the single-run files, then compaction of every month before the current one.
     const folder = join(root, 'folder');
@@ -150,7 +155,9 @@ async function main(): Promise<void> {
     await fastImport(remote, async (write) => {
       for (const [i, r] of runs.entries()) {
         const msg = `perf-gate: add run ${i}\n`;
-        await write(`commit refs/heads/perf-gate-data\ncommitter perf-gate <perf-gate@localhost> ${dateOf(i) + 600} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}M 100644 inline ${r.path}\ndata ${r.bytes.length}\n`);
+        await write(
+          `commit refs/heads/perf-gate-data\ncommitter perf-gate <perf-gate@localhost> ${dateOf(i) + 600} +0000\ndata ${Buffer.byteLength(msg)}\n${msg}M 100644 inline ${r.path}\ndata ${r.bytes.length}\n`,
+        );
         await write(r.bytes);
         await write('\n');
       }
@@ -189,7 +196,10 @@ async function main(): Promise<void> {
       selectMs.push(performance.now() - t0);
     }
     if (!choice.found || choice.distance !== UNMEASURED_TIP) throw new Error(`selection went wrong: ${JSON.stringify(choice).slice(0, 300)}`);
-    rows.push(['select: fetch (up to date) + list + select + read + pool', `${ms(selectMs[0]!)} the first time, median of 5 ${ms(median(selectMs))} (distance ${choice.distance}, ${choice.pooled.set.benchmarks.length} benchmarks)`]);
+    rows.push([
+      'select: fetch (up to date) + list + select + read + pool',
+      `${ms(selectMs[0]!)} the first time, median of 5 ${ms(median(selectMs))} (distance ${choice.distance}, ${choice.pooled.set.benchmarks.length} benchmarks)`,
+    ]);
 
     // 6. Appending one run, push included: a writer with the branch fetched once before (as every append fetches first).
     const writer = join(root, 'writer');
@@ -212,7 +222,9 @@ async function main(): Promise<void> {
     else rmSync(root, { recursive: true, force: true });
   }
   console.log(`History store, ${COMMITS} commits × ${BENCHMARKS} benchmarks × ${METRICS} metrics × ${SAMPLES} samples, ${PER_DAY} commits a day`);
-  console.log(`(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, git ${git('.', ['--version']).replace('git version ', '')}, Node ${process.version})\n`);
+  console.log(
+    `(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, git ${git('.', ['--version']).replace('git version ', '')}, Node ${process.version})\n`,
+  );
   console.log('| measure | result |\n| --- | --- |');
   for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
 }

@@ -63,7 +63,7 @@ const scenarios: [string, (n: number) => [number[], number[]]][] = [
   ['spread 2× (CV 3 % → 6 %)', (n) => [side(n, 0.03), side(n, 0.06)]],
   ['spread 3× (CV 3 % → 9 %)', (n) => [side(n, 0.03), side(n, 0.09)]],
   ['15 % of current runs 3× slower', (n) => [side(n, 0.03), side(n, 0.03, 0.15)]],
-  ['15 % of current runs 1.6–2.4× slower, CV 8 % (the scanner\'s shape)', (n) => [side(n, 0.08), side(n, 0.08, 0.15, scannerSlow)]],
+  ["15 % of current runs 1.6–2.4× slower, CV 8 % (the scanner's shape)", (n) => [side(n, 0.08), side(n, 0.08, 0.15, scannerSlow)]],
 ];
 console.log('');
 console.log(`| scenario (${perCell} seeded comparisons per cell) | n = 10 | n = 20 | n = 50 |`);
@@ -96,7 +96,9 @@ console.log('');
 console.log('| recorded A/A data | design | trials | noisier | tail rule alone | spread test alone | previous rule |');
 console.log('|---|---|---|---|---|---|---|');
 const total = { trials: 0, flags: 0, previous: 0 };
-for (const file of readdirSync(dataDir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(dataDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const data = JSON.parse(readFileSync(new URL(file, dataDir), 'utf8')) as DataFile;
   for (const design of ['interleaved', 'sequential'] as const) {
     const trials = data.trials.filter((t) => t.slowdown === 0 && t.design === design);

@@ -25,13 +25,21 @@ if (process.argv[2] === '--child') {
   const read = readInputs([process.argv[3]!], { cwd: process.cwd(), created: '2026-11-21T00:00:00Z' });
   const ms = performance.now() - t0;
   const samples = read.resultSet.benchmarks.reduce((n, b) => n + (b.metrics.time?.samples?.length ?? 0), 0);
-  console.log(JSON.stringify({ ms, formats: [...new Set(read.files.map((f) => f.format))], files: read.files.length, benchmarks: read.resultSet.benchmarks.length, samples }));
+  console.log(
+    JSON.stringify({
+      ms,
+      formats: [...new Set(read.files.map((f) => f.format))],
+      files: read.files.length,
+      benchmarks: read.resultSet.benchmarks.length,
+      samples,
+    }),
+  );
 } else {
   const runsArg = process.argv.indexOf('--runs');
   const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
   const dir = mkdtempSync(join(tmpdir(), 'perf-gate-bench-'));
   let seed = 7;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   try {
     // A criterion tree: 1,000 benchmarks, files shaped like the real capture.
     const tree = join(dir, 'criterion');
@@ -41,7 +49,15 @@ if (process.argv[2] === '--child') {
     const change = readFileSync(join(template, 'change/estimates.json'), 'utf8');
     for (let i = 0; i < 1000; i++) {
       const [group, fn, value] = [`group${Math.floor(i / 20)}`, `f${i % 4}`, String(i)];
-      const id = { group_id: group, function_id: fn, value_str: value, throughput: { Bytes: 289 }, full_id: `${group}/${fn}/${value}`, directory_name: `${group}/${fn}/${value}`, title: `${group}/${fn}/${value}` };
+      const id = {
+        group_id: group,
+        function_id: fn,
+        value_str: value,
+        throughput: { Bytes: 289 },
+        full_id: `${group}/${fn}/${value}`,
+        directory_name: `${group}/${fn}/${value}`,
+        title: `${group}/${fn}/${value}`,
+      };
       const iters = Array.from({ length: 100 }, (_, k) => 2000 * (k + 1));
       const sample = { sampling_mode: 'Linear', iters, times: iters.map((n) => n * 165 * (1 + 0.05 * random())) };
       for (const side of ['new', 'base']) {
@@ -61,7 +77,9 @@ if (process.argv[2] === '--child') {
     for (let b = 0; b < 10_000; b++) {
       for (let c = 0; c < 10; c++) {
         const ns = 228.9 * (1 + 0.1 * random());
-        lines.push(`BenchmarkSum/case=${b}-2   \t    2000\t${ns.toFixed(1).padStart(12)} ns/op\t${(19e3 / ns).toFixed(2).padStart(7)} MB/s\t        10.00 items/op\t     160 B/op\t       1 allocs/op`);
+        lines.push(
+          `BenchmarkSum/case=${b}-2   \t    2000\t${ns.toFixed(1).padStart(12)} ns/op\t${(19e3 / ns).toFixed(2).padStart(7)} MB/s\t        10.00 items/op\t     160 B/op\t       1 allocs/op`,
+        );
       }
     }
     lines.push('PASS', 'ok  \texample.com/perfgate/gobench\t123.456s', '');
@@ -74,7 +92,10 @@ if (process.argv[2] === '--child') {
     ] as const) {
       const results: { ms: number; rssMB: number }[] = [];
       for (let r = 0; r < runs; r++) {
-        const run = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', join(here, 'parse-large-compiled.ts'), '--child', input], { encoding: 'utf8', maxBuffer: 1 << 26 });
+        const run = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', join(here, 'parse-large-compiled.ts'), '--child', input], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 26,
+        });
         if (run.status !== 0) throw new Error(run.stderr);
         const child = JSON.parse(run.stdout.trim().split('\n').pop()!) as { ms: number; benchmarks: number; samples: number };
         if (child.benchmarks !== benchmarks || child.samples !== samples) throw new Error(`unexpected result ${run.stdout}`);
@@ -82,7 +103,9 @@ if (process.argv[2] === '--child') {
         results.push({ ms: child.ms, rssMB: (rssKiB * 1024) / 1e6 });
       }
       console.log(`${label}, ${runs} runs:`);
-      console.log(`  read + detect + parse: median ${median(results.map((r) => r.ms)).toFixed(0)} ms (runs: ${results.map((r) => r.ms.toFixed(0)).join(', ')})`);
+      console.log(
+        `  read + detect + parse: median ${median(results.map((r) => r.ms)).toFixed(0)} ms (runs: ${results.map((r) => r.ms.toFixed(0)).join(', ')})`,
+      );
       console.log(`  peak RSS of the whole process: median ${median(results.map((r) => r.rssMB)).toFixed(0)} MB`);
     }
   } finally {

@@ -31,19 +31,29 @@ if (process.argv[2] === '--child') {
   const dir = mkdtempSync(join(tmpdir(), 'perf-gate-bench-'));
   try {
     const file = join(dir, 'pytest-benchmark-50mb.json');
-    const capture = JSON.parse(readFileSync(join(here, '../action/test/fixtures/pytest-benchmark/pedantic-six-rounds.json'), 'utf8')) as { benchmarks: Record<string, unknown>[] };
+    const capture = JSON.parse(readFileSync(join(here, '../action/test/fixtures/pytest-benchmark/pedantic-six-rounds.json'), 'utf8')) as {
+      benchmarks: Record<string, unknown>[];
+    };
     const template = capture.benchmarks[0]!;
     let seed = 42;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const benchmarks = Array.from({ length: 40 }, (_, i) => {
       const data = Array.from({ length: 30_000 }, () => 9e-6 * (1 + 0.1 * random()));
-      return { ...template, name: `test_fib[${i}]`, fullname: `test_bench.py::test_fib[${i}]`, stats: { ...(template.stats as object), rounds: data.length, data } };
+      return {
+        ...template,
+        name: `test_fib[${i}]`,
+        fullname: `test_bench.py::test_fib[${i}]`,
+        stats: { ...(template.stats as object), rounds: data.length, data },
+      };
     });
     writeFileSync(file, JSON.stringify({ ...capture, benchmarks }, null, 4));
     const mb = statSync(file).size / 1e6;
     const results: { ms: number; rssMB: number }[] = [];
     for (let r = 0; r < runs; r++) {
-      const run = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', join(here, 'parse-large-pytest-benchmark.ts'), '--child', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const run = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', join(here, 'parse-large-pytest-benchmark.ts'), '--child', file], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
       if (run.status !== 0) throw new Error(run.stderr);
       const child = JSON.parse(run.stdout.trim().split('\n').pop()!) as { ms: number; format: string; benchmarks: number; samples: number };
       const rssKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)![1]);

@@ -49,7 +49,11 @@ function resultSet(seed: number, slower: boolean): ResultSet {
 }
 
 function timed(dir: string): { wall: number; rss: number; status: number } {
-  const out = spawnSync('/usr/bin/time', ['-v', process.execPath, cli, 'compare', '--baseline', 'baseline.json', '--current', 'current.json', '--json', 'report.json', '--markdown', 'report.md'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const out = spawnSync(
+    '/usr/bin/time',
+    ['-v', process.execPath, cli, 'compare', '--baseline', 'baseline.json', '--current', 'current.json', '--json', 'report.json', '--markdown', 'report.md'],
+    { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   if (out.error) throw new Error(`cannot run /usr/bin/time (apt-get install time): ${out.error.message}`);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(out.stderr);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(out.stderr);
@@ -66,7 +70,12 @@ try {
   const runs = Array.from({ length: RUNS }, () => timed(dir));
   const rows = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { rows: unknown[] }).rows.length;
 
-  const report = gate({ baseline: validateResultSet(baseline, 'baseline.json'), current: validateResultSet(current, 'current.json'), budgets: EMPTY_BUDGETS, baselineInput: 'baseline.json' });
+  const report = gate({
+    baseline: validateResultSet(baseline, 'baseline.json'),
+    current: validateResultSet(current, 'current.json'),
+    budgets: EMPTY_BUDGETS,
+    baselineInput: 'baseline.json',
+  });
   const marker = stickyMarker('perf-gate', { verdict: report.verdict, digest: '00' });
   const comment = commentMarkdown(report, { title: 'perf-gate', marker, maxLength: 65_536, previouslyFailed: false });
   const summary = jobSummary(report, 'perf-gate');
@@ -78,11 +87,15 @@ try {
   console.log(`Scale: ${BENCHMARKS.toLocaleString('en')} benchmarks × 3 metrics, ${report.counts.regressed} regressed rows; compare median of ${RUNS}`);
   console.log(`(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, Node ${process.version})\n`);
   console.log('| measure | value | target |\n| --- | ---: | ---: |');
-  console.log(`| \`perf-gate compare\`, whole process: wall time, median (min–max) | ${median(runs.map((r) => r.wall)).toFixed(2)} s (${Math.min(...runs.map((r) => r.wall)).toFixed(2)}–${Math.max(...runs.map((r) => r.wall)).toFixed(2)}) | 3 s |`);
+  console.log(
+    `| \`perf-gate compare\`, whole process: wall time, median (min–max) | ${median(runs.map((r) => r.wall)).toFixed(2)} s (${Math.min(...runs.map((r) => r.wall)).toFixed(2)}–${Math.max(...runs.map((r) => r.wall)).toFixed(2)}) | 3 s |`,
+  );
   console.log(`| … peak RSS, median | ${(median(runs.map((r) => r.rss)) / 1e6).toFixed(0)} MB | 500 MB |`);
   console.log(`| … exit status | ${runs[0]!.status} (1: the planted regressions fail the gate) | |`);
   console.log(`| JSON report rows | ${rows.toLocaleString('en')} | ${(BENCHMARKS * 3).toLocaleString('en')} |`);
-  console.log(`| pull request comment | ${comment.length.toLocaleString('en')} characters; first row ${firstRegressed ? 'a regression' : 'NOT a regression'}; ${truncated ? `${truncated[1]} of ${truncated[2]} rows left out, pointing to the job summary and artifact` : 'not truncated'} | 65,536 |`);
+  console.log(
+    `| pull request comment | ${comment.length.toLocaleString('en')} characters; first row ${firstRegressed ? 'a regression' : 'NOT a regression'}; ${truncated ? `${truncated[1]} of ${truncated[2]} rows left out, pointing to the job summary and artifact` : 'not truncated'} | 65,536 |`,
+  );
   console.log(`| job summary | ${Buffer.byteLength(summary).toLocaleString('en')} bytes | 1,048,576 |`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

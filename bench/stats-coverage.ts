@@ -59,4 +59,3 @@ for (const [name, draw] of Object.entries(distributions)) {
   }
 }
 console.log(`time per interval: HL ${((1000 * hlTime) / count).toFixed(0)} µs, bootstrap (2,000 resamples) ${((1000 * bootTime) / count).toFixed(0)} µs`);
-

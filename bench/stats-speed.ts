@@ -57,7 +57,9 @@ const median = times[Math.floor(times.length / 2)] as number;
 const cpuMedian = cpuTimes[Math.floor(cpuTimes.length / 2)] as number;
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`compareMetrics: ${BENCHMARKS} benchmarks × ${SAMPLES} samples per side, ${runs} runs`);
-console.log(`median ${median.toFixed(1)} ms, min ${(times[0] as number).toFixed(1)} ms, max ${(times[times.length - 1] as number).toFixed(1)} ms (target < ${TARGET_MS} ms)`);
+console.log(
+  `median ${median.toFixed(1)} ms, min ${(times[0] as number).toFixed(1)} ms, max ${(times[times.length - 1] as number).toFixed(1)} ms (target < ${TARGET_MS} ms)`,
+);
 // CPU time excludes waiting for a core when the machine is shared (GC threads can push it above wall time).
 console.log(`CPU time: median ${cpuMedian.toFixed(1)} ms; load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`);
 console.log(`statuses: ${JSON.stringify(statuses)}`);

@@ -47297,7 +47297,8 @@ function metricTraits(name, unit, override) {
   if (known) traits = known;
   else if (name.startsWith("syscalls.") && name.endsWith(".calls")) traits = { direction: "lower", exact: true };
   else if (name.startsWith("syscalls.")) traits = { direction: "lower", exact: !name.endsWith(".seconds") };
-  else if (name.startsWith("errors.")) traits = { direction: "lower", exact: true };
+  else if (name.startsWith("errors."))
+    traits = { direction: "lower", exact: true };
   else traits = { direction: isRateUnit(unit) ? "higher" : "lower", exact: false };
   return override ? { ...traits, direction: override } : traits;
 }
@@ -47325,7 +47326,7 @@ function pushAll(target, items) {
 }
 
 // action/src/model/units.ts
-var TIME = { ns: 1e-9, us: 1e-6, "\xB5s": 1e-6, "\u03BCs": 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, m: 60, h: 3600 };
+var TIME = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, \u03BCs: 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, m: 60, h: 3600 };
 var BYTES = {
   B: 1,
   kB: 1e3,
@@ -47448,7 +47449,15 @@ function formatInScale(value, scale) {
 function formatSource(source) {
   return source.line === void 0 ? source.file : `${source.file}:${source.line}`;
 }
-var DEFAULT_BUDGET_DEFAULTS = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 5e-3, severity: "fail", missing: "show" };
+var DEFAULT_BUDGET_DEFAULTS = {
+  regression: 0.05,
+  noise: 0.01,
+  alpha: 0.01,
+  drift: 0.02,
+  countRegression: 5e-3,
+  severity: "fail",
+  missing: "show"
+};
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 function resolveBudget(budgets, benchmarkId, metric) {
   const ordered = rulesByIndex(budgets).matching(benchmarkId);
@@ -47935,7 +47944,11 @@ function readGovernor(files) {
 function checkGovernor(files) {
   const { byGovernor, unreadable: unreadable2 } = readGovernors(files);
   if (byGovernor.size === 0) {
-    return unknownFinding("governor", "CPU frequency governor", unreadable2.length > 0 ? [unreadable2[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]);
+    return unknownFinding(
+      "governor",
+      "CPU frequency governor",
+      unreadable2.length > 0 ? [unreadable2[0].replace(/cpu\d+\//, "cpu*/")] : ["/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"]
+    );
   }
   const governor = governorSummary(byGovernor);
   const driver = files.read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver") ?? null;
@@ -49588,7 +49601,12 @@ function checkDepth(root, path2, line) {
   while (stack.length > 0) {
     const [value, depth] = stack.pop();
     if (value === null || typeof value !== "object") continue;
-    if (depth > MAX_JSON_DEPTH) throw new InputError(path2, `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`, line);
+    if (depth > MAX_JSON_DEPTH)
+      throw new InputError(
+        path2,
+        `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`,
+        line
+      );
     for (const child of Array.isArray(value) ? value : Object.values(value)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
 }
@@ -49667,7 +49685,10 @@ var customBiggerAdapter = customJsonAdapter("custom-bigger", "higher");
 var CUSTOM_JSON_HINT = "github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger (format: in perf-gate.yml)";
 function detectCustomJson({ text }) {
   if (looksLikeCustomJson(text)) return { match: false, reason: CUSTOM_JSON_HINT };
-  return { match: false, reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger' };
+  return {
+    match: false,
+    reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger'
+  };
 }
 function looksLikeCustomJson(text) {
   const head = text.slice(0, 4096);
@@ -49683,7 +49704,8 @@ function parseCustomJson({ text, path: path2 }, format2, direction) {
   const seen = /* @__PURE__ */ new Map();
   return data2.map((entry, i2) => {
     if (!isRecord(entry)) throw errors.error([i2], 'expected an object {"name": string, "unit": string, "value": number}');
-    if (typeof entry.name !== "string" || entry.name.trim() === "") throw errors.error([i2, "name"], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
+    if (typeof entry.name !== "string" || entry.name.trim() === "")
+      throw errors.error([i2, "name"], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
     if (typeof entry.unit !== "string") throw errors.error([i2, "unit"], `expected a "unit" string, found ${JSON.stringify(entry.unit)}`);
     if (typeof entry.value !== "number" || !Number.isFinite(entry.value)) {
       throw errors.error([i2, "value"], `expected a finite number in "value", found ${JSON.stringify(entry.value)}`);
@@ -49719,7 +49741,11 @@ function whySkipped(path2, text) {
   }
   if (structured) {
     if (extname(path2).toLowerCase() === ".json") parseJsonText(text, path2, "benchmark results (a JSON file in an input folder)");
-    else parseJsonLines(text, path2, { cutOff: "the last line is cut off (truncated?); expected one JSON value per line", invalid: "invalid JSON; expected one JSON value per line" });
+    else
+      parseJsonLines(text, path2, {
+        cutOff: "the last line is cut off (truncated?); expected one JSON value per line",
+        invalid: "invalid JSON; expected one JSON value per line"
+      });
     if (looksLikeCustomJson(text)) return CUSTOM_JSON_HINT;
     return "valid JSON, but no format recognised it";
   }
@@ -50119,7 +50145,8 @@ function mannWhitney(x2, y, options = {}) {
     const at = (u) => u < 0 ? 0 : cdf[Math.min(cdf.length - 1, Math.floor(u))];
     let p2;
     if (o.alternative === "two-sided") p2 = Math.min(1, 2 * at(Math.min(u1, u2)));
-    else if (o.alternative === "greater") p2 = at(u2);
+    else if (o.alternative === "greater")
+      p2 = at(u2);
     else p2 = at(u1);
     return { u: u1, p: p2, method: "exact", nx, ny, hasTies };
   }
@@ -50467,7 +50494,8 @@ function wilcoxonSignedRank(d, options = {}) {
     const at = (t) => t < 0 ? 0 : cdf[Math.min(max2, Math.floor(t))];
     let p2;
     if (o.alternative === "two-sided") p2 = Math.min(1, 2 * at(Math.min(tPlus, tMinus)));
-    else if (o.alternative === "greater") p2 = at(tMinus);
+    else if (o.alternative === "greater")
+      p2 = at(tMinus);
     else p2 = at(tPlus);
     return { tPlus, p: p2, n, zeros, method: "exact" };
   }
@@ -50777,7 +50805,10 @@ var pytestBenchmarkAdapter = {
     }
     const errors = jsonErrors(text, path2);
     if (data2.benchmarks.length === 0) {
-      throw errors.error(["benchmarks"], 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)');
+      throw errors.error(
+        ["benchmarks"],
+        'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)'
+      );
     }
     return data2.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   }
@@ -50863,10 +50894,7 @@ function parseBenchmark2(bench, index, errors) {
   }
   if (!isRecord(stats)) throw errors.error([...at, "Statistics"], `expected "Statistics" to be an object or null for "${id}"`);
   const metrics = {};
-  const summary3 = buildSummary(
-    { n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max },
-    NS
-  );
+  const summary3 = buildSummary({ n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max }, NS);
   let samples;
   if (Array.isArray(stats.OriginalValues) && stats.OriginalValues.length > 0) {
     samples = stats.OriginalValues.map((v, i2) => {
@@ -50911,7 +50939,10 @@ function resultMeasurements(measurements, at, errors) {
     const ns = finiteOrUndefined(m.Nanoseconds);
     const ops = finiteOrUndefined(m.Operations);
     if (ns === void 0 || ns < 0 || ops === void 0 || ops <= 0) {
-      throw errors.error([...at, i2], `expected "Nanoseconds" (\u2265 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`);
+      throw errors.error(
+        [...at, i2],
+        `expected "Nanoseconds" (\u2265 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`
+      );
     }
     samples.push(ns / ops * NS);
   });
@@ -50939,7 +50970,8 @@ var tinybenchAdapter = {
   }
 };
 function parseTask(task, index, errors) {
-  if (!isRecord(task) || typeof task.name !== "string") throw errors.error(isRecord(task) ? [index, "name"] : [index], 'expected an object with a "name" string');
+  if (!isRecord(task) || typeof task.name !== "string")
+    throw errors.error(isRecord(task) ? [index, "name"] : [index], 'expected an object with a "name" string');
   const result = task.result;
   if (!isRecord(result)) {
     throw errors.error([index, "result"], `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`);
@@ -50953,7 +50985,14 @@ function parseTask(task, index, errors) {
   const latencyAt = isRecord(result.latency) ? [index, "result", "latency"] : [index, "result"];
   const metrics = {};
   const summary3 = buildSummary(
-    { n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : void 0), mean: latency.mean, stddev: latency.sd, median: latency.p50, min: latency.min, max: latency.max },
+    {
+      n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : void 0),
+      mean: latency.mean,
+      stddev: latency.sd,
+      median: latency.p50,
+      min: latency.min,
+      max: latency.max
+    },
     MS
   );
   const rawSamples2 = Array.isArray(latency.samples) && latency.samples.length > 0 ? latency.samples : void 0;
@@ -50972,7 +51011,8 @@ function parseTask(task, index, errors) {
   const tp = isRecord(result.throughput) ? result.throughput : void 0;
   const tpSummary = tp ? buildSummary({ n: tp.samplesCount, mean: tp.mean, stddev: tp.sd, median: tp.p50, min: tp.min, max: tp.max }) : void 0;
   if (tpSummary) metrics.throughput = buildMetric("throughput", "1/s", { summary: tpSummary }, { sourceUnit: "ops/s" });
-  else if (finiteOrUndefined(result.hz) !== void 0) metrics.throughput = buildMetric("throughput", "1/s", { value: result.hz }, { sourceUnit: "ops/s" });
+  else if (finiteOrUndefined(result.hz) !== void 0)
+    metrics.throughput = buildMetric("throughput", "1/s", { value: result.hz }, { sourceUnit: "ops/s" });
   return { id: task.name, status: "ok", metrics };
 }
 
@@ -51017,7 +51057,8 @@ function parseRun(run, at, errors) {
   }
   const stats = run.stats;
   const avg = finiteOrUndefined(stats.avg);
-  if (avg === void 0 || avg < 0) throw errors.error([...at, "stats", "avg"], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
+  if (avg === void 0 || avg < 0)
+    throw errors.error([...at, "stats", "avg"], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
   if (Array.isArray(stats.samples) && stats.samples.length > 0) {
     const samples = stats.samples.map((v, i2) => {
       const ns = finiteOrUndefined(v);
@@ -55455,7 +55496,11 @@ var wrkAdapter = {
       if (!current) return;
       for (const required of ["requests_per_sec", "transfer_per_sec"]) {
         if (current.values[required] === void 0) {
-          throw new InputError(path2, `the wrk run for ${current.id} (line ${current.line}) has no "${required === "requests_per_sec" ? "Requests/sec:" : "Transfer/sec:"}" line; the output is truncated`, endLine);
+          throw new InputError(
+            path2,
+            `the wrk run for ${current.id} (line ${current.line}) has no "${required === "requests_per_sec" ? "Requests/sec:" : "Transfer/sec:"}" line; the output is truncated`,
+            endLine
+          );
         }
       }
       blocks.push(current);
@@ -55533,7 +55578,8 @@ function unitOf(text) {
 }
 function parseNumber(text, path2, line, what) {
   const value = Number(text.trim());
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0) throw new InputError(path2, `expected ${what} as a number, found ${JSON.stringify(text.trim())}`, line);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new InputError(path2, `expected ${what} as a number, found ${JSON.stringify(text.trim())}`, line);
   return value;
 }
 function parseTime(text, path2, line) {
@@ -55702,7 +55748,11 @@ var massifAdapter = {
     let lastIndex = lines.length - 1;
     while (lastIndex > 0 && lines[lastIndex].trim() === "") lastIndex--;
     if (lines[lastIndex].startsWith("#")) {
-      throw new InputError(path2, 'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated', lastIndex + 1);
+      throw new InputError(
+        path2,
+        'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated',
+        lastIndex + 1
+      );
     }
     let peak = 0;
     let previous = 0;
@@ -55712,14 +55762,19 @@ var massifAdapter = {
       if (missing.length > 0) throw new InputError(path2, `snapshot ${s.index} lacks ${missing.join(", ")}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
       if (tree !== "empty" && tree !== "detailed" && tree !== "peak") {
-        throw new InputError(path2, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.fieldLines.heap_tree);
+        throw new InputError(
+          path2,
+          `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`,
+          s.fieldLines.heap_tree
+        );
       }
       if ((tree === "detailed" || tree === "peak") && s.treeLines !== s.treeExpected) {
         throw new InputError(path2, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
       const bytes2 = ["mem_heap_B", "mem_heap_extra_B", "mem_stacks_B"].map((f) => {
         const v = s.fields[f];
-        if (!/^\d+$/.test(v)) throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
+        if (!/^\d+$/.test(v))
+          throw new InputError(path2, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
         return Number(v);
       });
       const total = bytes2.reduce((a, b) => a + b, 0);
@@ -55728,7 +55783,11 @@ var massifAdapter = {
       peak = Math.max(peak, total);
     }
     if (wentDown && !snapshots.some((s) => s.fields.heap_tree === "peak")) {
-      throw new InputError(path2, `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`, lines.length);
+      throw new InputError(
+        path2,
+        `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`,
+        lines.length
+      );
     }
     return [{ id: cmd || "massif", status: "ok", metrics: { memory_peak: buildMetric("memory_peak", "B", { value: peak }, { sourceUnit: "B" }) } }];
   }
@@ -55757,16 +55816,20 @@ var callgrindAdapter = {
       else if (line.startsWith("totals:")) {
         if (!events) throw new InputError(path2, 'a "totals:" line comes before the "events:" line', i2 + 1);
         const column = events.indexOf("Ir");
-        if (column < 0) throw new InputError(path2, `the events (${events.join(" ")}) do not include Ir (instructions); collect Ir, callgrind's default event`, i2 + 1);
+        if (column < 0)
+          throw new InputError(path2, `the events (${events.join(" ")}) do not include Ir (instructions); collect Ir, callgrind's default event`, i2 + 1);
         const value = line.slice(7).trim().split(/\s+/)[column];
-        if (value === void 0 || !/^\d+$/.test(value)) throw new InputError(path2, `expected a whole instruction count in column ${column + 1} of "totals:", found ${JSON.stringify(line)}`, i2 + 1);
+        if (value === void 0 || !/^\d+$/.test(value))
+          throw new InputError(path2, `expected a whole instruction count in column ${column + 1} of "totals:", found ${JSON.stringify(line)}`, i2 + 1);
         instructions += Number(value);
         totalsSeen++;
       }
     });
     if (!events) throw new InputError(path2, 'no "events:" line; expected a callgrind output file', 1);
     if (totalsSeen === 0) throw new InputError(path2, 'no "totals:" line; the callgrind file is truncated (callgrind writes it last)', lines.length);
-    return [{ id: cmd || "callgrind", status: "ok", metrics: { instructions: buildMetric("instructions", "count", { value: instructions }, { sourceUnit: "Ir" }) } }];
+    return [
+      { id: cmd || "callgrind", status: "ok", metrics: { instructions: buildMetric("instructions", "count", { value: instructions }, { sourceUnit: "Ir" }) } }
+    ];
   }
 };
 
@@ -55776,7 +55839,8 @@ var cachegrindAdapter = {
   detect({ text }) {
     const head = text.slice(0, 4096);
     if (!/^events: /m.test(head)) return { match: false, reason: 'no "events:" line near the start' };
-    if (/^# callgrind format|^(creator|version|positions): /m.test(head)) return { match: false, reason: "a callgrind file (creator/version/positions header), not cachegrind" };
+    if (/^# callgrind format|^(creator|version|positions): /m.test(head))
+      return { match: false, reason: "a callgrind file (creator/version/positions header), not cachegrind" };
     if (!/^(desc|cmd): /.test(head)) return { match: false, reason: 'does not start with the "desc:" or "cmd:" line of a cachegrind file' };
     return { match: true };
   },
@@ -55809,7 +55873,10 @@ function cachegrindValues(events) {
 function cachegrindMetrics(events) {
   return Object.fromEntries(
     // Only instructions is one event as cachegrind names it; the others are sums.
-    Object.entries(cachegrindValues(events)).map(([name, value]) => [name, buildMetric(name, "count", { value }, name === "instructions" ? { sourceUnit: "Ir" } : {})])
+    Object.entries(cachegrindValues(events)).map(([name, value]) => [
+      name,
+      buildMetric(name, "count", { value }, name === "instructions" ? { sourceUnit: "Ir" } : {})
+    ])
   );
 }
 var COST_LINE = /^\d+(?: \d+)*$/;
@@ -55825,13 +55892,15 @@ function readTotals(text, path2) {
     const line2 = lines[i2].replace(/\r$/, "");
     const at = i2 + 1;
     if (summary3) {
-      if (line2.trim() !== "") throw new InputError(path2, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line2.slice(0, 80))}`, at);
+      if (line2.trim() !== "")
+        throw new InputError(path2, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line2.slice(0, 80))}`, at);
       continue;
     }
     if (line2.startsWith("events:")) {
       if (events) throw new InputError(path2, 'a second "events:" line; expected one cachegrind run per file', at);
       events = line2.slice(7).trim().split(/\s+/).filter(Boolean);
-      if (!events.includes("Ir")) throw new InputError(path2, `the events (${events.join(" ") || "none"}) do not include Ir (instructions), which cachegrind always counts`, at);
+      if (!events.includes("Ir"))
+        throw new InputError(path2, `the events (${events.join(" ") || "none"}) do not include Ir (instructions), which cachegrind always counts`, at);
       sums = events.map(() => 0);
       inCmd = false;
     } else if (line2.startsWith("cmd:")) {
@@ -55846,7 +55915,11 @@ ${line2}`;
     } else if (line2.startsWith("summary:")) {
       const values2 = line2.slice(8).trim().split(/\s+/);
       if (values2.length !== events.length || !values2.every((v) => /^\d+$/.test(v))) {
-        throw new InputError(path2, `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(" ")}), found ${JSON.stringify(line2.slice(0, 120))}`, at);
+        throw new InputError(
+          path2,
+          `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(" ")}), found ${JSON.stringify(line2.slice(0, 120))}`,
+          at
+        );
       }
       summary3 = { values: values2.map(Number), line: at };
     } else if (COST_LINE.test(line2)) {
@@ -55854,7 +55927,11 @@ ${line2}`;
       if (counts.length > events.length) throw new InputError(path2, `a cost line with ${counts.length} counts, but there are ${events.length} events`, at);
       counts.forEach((c, k) => sums[k] += c);
     } else if (!NAME_LINE.test(line2)) {
-      throw new InputError(path2, `expected a cost line (a line number and ${events.length} counts), "fl=", "fn=" or "summary:", found ${JSON.stringify(line2.slice(0, 80))}`, at);
+      throw new InputError(
+        path2,
+        `expected a cost line (a line number and ${events.length} counts), "fl=", "fn=" or "summary:", found ${JSON.stringify(line2.slice(0, 80))}`,
+        at
+      );
     }
   }
   if (!events) throw new InputError(path2, 'no "events:" line; expected a cachegrind output file', 1);
@@ -55903,7 +55980,8 @@ var straceAdapter = {
         const line = lines[j];
         if (RULE.test(line)) {
           const row2 = readRow(lines[j + 1] ?? "", j + 2, spans, names, path2);
-          if (row2.name !== "total") throw new InputError(path2, `expected the "total" row after the closing rule, found ${JSON.stringify((lines[j + 1] ?? "").trim())}`, j + 2);
+          if (row2.name !== "total")
+            throw new InputError(path2, `expected the "total" row after the closing rule, found ${JSON.stringify((lines[j + 1] ?? "").trim())}`, j + 2);
           total = total ? add(total, row2) : row2;
           closed = true;
           break;
@@ -55919,11 +55997,13 @@ var straceAdapter = {
     if (tables === 0 || !total) throw new InputError(path2, 'no strace -c table found (a header with "calls" and "syscall" over a dashed rule)');
     const metrics = {};
     metrics.syscalls = buildMetric("syscalls", "count", { value: total.calls });
-    if (hasSeconds && total.seconds !== void 0) metrics["syscalls.seconds"] = buildMetric("syscalls.seconds", "s", { value: total.seconds }, { sourceUnit: "s" });
+    if (hasSeconds && total.seconds !== void 0)
+      metrics["syscalls.seconds"] = buildMetric("syscalls.seconds", "s", { value: total.seconds }, { sourceUnit: "s" });
     if (hasErrors) metrics["syscalls.errors"] = buildMetric("syscalls.errors", "count", { value: total.errors ?? 0 });
     for (const row of totals.values()) {
       metrics[`syscalls.${row.name}`] = buildMetric(`syscalls.${row.name}`, "count", { value: row.calls });
-      if (row.seconds !== void 0) metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, "s", { value: row.seconds }, { sourceUnit: "s" });
+      if (row.seconds !== void 0)
+        metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, "s", { value: row.seconds }, { sourceUnit: "s" });
       if (row.errors) metrics[`syscalls.${row.name}.errors`] = buildMetric(`syscalls.${row.name}.errors`, "count", { value: row.errors });
     }
     return [{ id: name ?? idFromPath(path2), status: "ok", metrics }];
@@ -55954,21 +56034,24 @@ function readRow(line, lineNo, spans, names, path2) {
     return k < 0 ? void 0 : cells3[k];
   };
   const name = get("syscall");
-  if (!name || !/^[\w?:-]+$/.test(name)) throw new InputError(path2, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
+  if (!name || !/^[\w?:-]+$/.test(name))
+    throw new InputError(path2, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
   const calls = integer(get("calls"), false, "calls", line, lineNo, path2);
   const errors = integer(get("errors"), true, "errors", line, lineNo, path2);
   const secondsText = get("seconds");
   let seconds;
   if (secondsText !== void 0) {
     seconds = Number(secondsText);
-    if (secondsText === "" || !Number.isFinite(seconds) || seconds < 0) throw new InputError(path2, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
+    if (secondsText === "" || !Number.isFinite(seconds) || seconds < 0)
+      throw new InputError(path2, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
   }
   return { name, calls, errors, seconds };
 }
 function integer(text, blankIsZero, what, line, lineNo, path2) {
   if (text === void 0) return void 0;
   if (text === "" && blankIsZero) return 0;
-  if (!/^\d+$/.test(text)) throw new InputError(path2, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text)}`, lineNo);
+  if (!/^\d+$/.test(text))
+    throw new InputError(path2, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text)}`, lineNo);
   return Number(text);
 }
 function add(a, b) {
@@ -56009,7 +56092,8 @@ var perfStatAdapter = {
       const line = raw2.replace(/\r$/, "");
       if (line.trim() === "" || line.startsWith("#") || !line.includes(sep4)) return;
       const parsed = parseLine(line, sep4);
-      if (typeof parsed === "string") throw new InputError(path2, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i2 + 1);
+      if (typeof parsed === "string")
+        throw new InputError(path2, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i2 + 1);
       if (parsed.event === "") return;
       const entry = values.get(parsed.event) ?? { unit: parsed.unit, numbers: [], missing: [] };
       if (typeof parsed.value === "number") entry.numbers.push(parsed.value);
@@ -56177,7 +56261,10 @@ function readThroughput(raw2, text, path2) {
   if (!isRecord(raw2)) throw errors.error(["throughput"], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
   const [kind, amount] = Object.entries(raw2)[0] ?? [];
   if (typeof amount !== "number" || !(amount >= 0)) {
-    throw errors.error(kind === void 0 ? ["throughput"] : ["throughput", kind], `expected a non-negative number in "throughput", found ${JSON.stringify(raw2)}`);
+    throw errors.error(
+      kind === void 0 ? ["throughput"] : ["throughput", kind],
+      `expected a non-negative number in "throughput", found ${JSON.stringify(raw2)}`
+    );
   }
   switch (kind) {
     case "Bytes":
@@ -56220,7 +56307,7 @@ var cargoCriterionAdapter = {
     return results;
   }
 };
-var TIME_UNITS2 = { ps: 1e-12, ns: 1e-9, us: 1e-6, "\xB5s": 1e-6, ms: 1e-3, s: 1 };
+var TIME_UNITS2 = { ps: 1e-12, ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, ms: 1e-3, s: 1 };
 function parseBenchmark4(message, path2, line) {
   const { id, iteration_count: iters, measured_values: values, unit } = message;
   if (typeof id !== "string") throw new InputError(path2, 'expected an "id" string', line, "id");
@@ -56266,7 +56353,10 @@ var libtestAdapter = {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected cargo bench (libtest) output");
     const results = /^\s*\{/.test(text) ? parseJsonEvents(text, path2) : parseText(text, path2);
     if (results.length === 0) {
-      throw new InputError(path2, 'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)');
+      throw new InputError(
+        path2,
+        'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)'
+      );
     }
     return results;
   }
@@ -56285,7 +56375,11 @@ function parseText(text, path2) {
   let panicFor;
   const add2 = (result, lineNo) => {
     if (results.has(result.id)) {
-      throw new InputError(path2, `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`, lineNo);
+      throw new InputError(
+        path2,
+        `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`,
+        lineNo
+      );
     }
     results.set(result.id, result);
   };
@@ -56314,7 +56408,12 @@ function parseText(text, path2) {
       if (!m) throw new InputError(path2, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
       const measure = readUnit(unit);
-      if (!measure) throw new InputError(path2, `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, \xB5s, \u03BCs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`, lineNo);
+      if (!measure)
+        throw new InputError(
+          path2,
+          `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, \xB5s, \u03BCs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`,
+          lineNo
+        );
       add2({ id: name, status: "ok", metrics: metricsFor(number(value), measure, mbs === void 0 ? void 0 : number(mbs)) }, lineNo);
       return;
     }
@@ -56324,7 +56423,11 @@ function parseText(text, path2) {
     }
   });
   if (running > finished) {
-    throw new InputError(path2, `"running N tests" without its closing "test result:" line; the output stops early (truncated, or cargo bench was killed)`, lines.length);
+    throw new InputError(
+      path2,
+      `"running N tests" without its closing "test result:" line; the output stops early (truncated, or cargo bench was killed)`,
+      lines.length
+    );
   }
   return [...results.values()];
 }
@@ -56370,7 +56473,7 @@ function addLog(error2, line) {
   lines.push(line);
   error2.logTail = lines.join("\n");
 }
-var TIME_EXPONENTS = { ns: -9, "\xB5s": -6, "\u03BCs": -6, us: -6, ms: -3, s: 0 };
+var TIME_EXPONENTS = { ns: -9, \u00B5s: -6, \u03BCs: -6, us: -6, ms: -3, s: 0 };
 function readUnit(printed) {
   const perIter = /^(\S+)\/iter$/.exec(printed);
   if (perIter) {
@@ -56402,7 +56505,11 @@ var jmhAdapter = {
     const data2 = parseJsonText(text, path2, "JMH -rf json output (an array of benchmark results)");
     if (!Array.isArray(data2)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
     if (data2.length === 0) {
-      throw new InputError(path2, "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)", 1);
+      throw new InputError(
+        path2,
+        "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)",
+        1
+      );
     }
     const errors = jsonErrors(text, path2);
     const entries2 = data2.map((entry, index) => readEntry(entry, index, errors));
@@ -56433,7 +56540,10 @@ function readEntry(entry, index, errors) {
   const metrics = {};
   const name = primaryName(entry.primaryMetric.scoreUnit);
   if (name === void 0 && typeof entry.primaryMetric.scoreUnit === "string") {
-    throw errors.error([...at, "primaryMetric", "scoreUnit"], `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`);
+    throw errors.error(
+      [...at, "primaryMetric", "scoreUnit"],
+      `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`
+    );
   }
   const primary = readMetric(entry.primaryMetric, name ?? "time", [...at, "primaryMetric"], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
@@ -56457,7 +56567,7 @@ function secondaryName(label) {
   const percent2 = Number((Number(m[1]) * 100).toFixed(6));
   return `latency_p${percent2}`;
 }
-var TIME2 = { ns: 1e-9, us: 1e-6, "\xB5s": 1e-6, "\u03BCs": 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
+var TIME2 = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, \u03BCs: 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
 function inverse(f) {
   const exponent = Math.round(Math.log10(f));
   return Number(`1e${exponent}`) === f ? Number(`1e${-exponent}`) : 1 / f;
@@ -56500,7 +56610,10 @@ function readMetric(raw2, name, at, errors, iterations, forks) {
   const { unit, factor } = convertUnit(raw2.scoreUnit);
   const samples = rawSamples(raw2, at, errors).filter(Number.isFinite).map((v) => scaleValue(v, factor));
   const score = scaleValue(jmhNumber(raw2.score), factor);
-  const options = { sourceUnit: raw2.scoreUnit, .../^gc\.churn\./.test(name) ? { traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" } : {} };
+  const options = {
+    sourceUnit: raw2.scoreUnit,
+    .../^gc\.churn\./.test(name) ? { traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" } : {}
+  };
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
   if (!Number.isFinite(score)) return void 0;
   const n = typeof iterations === "number" && typeof forks === "number" ? iterations * Math.max(forks, 1) : void 0;
@@ -56512,7 +56625,9 @@ function rawSamples(raw2, at, errors) {
     throw errors.error(where2, `expected ${what}`);
   };
   if (Array.isArray(raw2.rawData)) {
-    return raw2.rawData.flatMap((fork, f) => Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, "rawData", f], '"rawData" to be an array of arrays (one per fork)'));
+    return raw2.rawData.flatMap(
+      (fork, f) => Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, "rawData", f], '"rawData" to be an array of arrays (one per fork)')
+    );
   }
   if (Array.isArray(raw2.rawDataHistogram)) {
     const out = [];
@@ -56569,7 +56684,8 @@ var goBenchAdapter = {
     const head = text.slice(0, 65536);
     if (/^\s*\{/.test(head)) {
       if (!/"Action"\s*:/.test(head)) return { match: false, reason: 'JSON, but not go test -json events (no "Action" key)' };
-      if (!/"Output"\s*:\s*"(?:[^"\\]|\\.)*Benchmark/.test(head)) return { match: false, reason: "go test -json events without benchmark output near the start" };
+      if (!/"Output"\s*:\s*"(?:[^"\\]|\\.)*Benchmark/.test(head))
+        return { match: false, reason: "go test -json events without benchmark output near the start" };
       return { match: true };
     }
     if (RESULT_LINE.test(head) || /^--- FAIL: Benchmark/m.test(head)) return { match: true };
@@ -56583,7 +56699,10 @@ var goBenchAdapter = {
     const split = splitterFor(procsSuffixes(lines));
     const results = collect(lines, path2, split);
     if (results.length === 0) {
-      throw new InputError(path2, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
+      throw new InputError(
+        path2,
+        'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)'
+      );
     }
     return results;
   }
@@ -56601,13 +56720,21 @@ function assertCompleteText(lines, path2) {
   lines.forEach((source, i2) => {
     if (!source.text.startsWith("Benchmark")) return;
     if (!source.complete) {
-      throw new InputError(path2, `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`, source.line);
+      throw new InputError(
+        path2,
+        `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`,
+        source.line
+      );
     }
     if (source.text.trim().split(/\s+/).length > 1) lastResult = i2;
   });
   if (!lines.slice(lastResult + 1).some((source) => CLOSING_LINE.test(source.text))) {
     const last = lines[lines.length - 1];
-    throw new InputError(path2, 'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line', last?.line);
+    throw new InputError(
+      path2,
+      'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line',
+      last?.line
+    );
   }
 }
 function linesFromTest2json(text, path2) {
@@ -56644,7 +56771,11 @@ function linesFromTest2json(text, path2) {
   }
   const unfinished = [...seen].filter((p) => !finished.has(p));
   if (unfinished.length > 0) {
-    throw new InputError(path2, `no final pass/fail event for package ${unfinished.join(", ")}; the go test -json stream stops early (truncated, or go test was killed)`, text.split("\n").length);
+    throw new InputError(
+      path2,
+      `no final pass/fail event for package ${unfinished.join(", ")}; the go test -json stream stops early (truncated, or go test was killed)`,
+      text.split("\n").length
+    );
   }
   return out;
 }
@@ -56903,7 +57034,10 @@ function runValues(run, at, errors) {
   if (factor === void 0) {
     throw errors.error([...at, "time_unit"], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
   }
-  for (const [key2, metric] of [["real_time", "time"], ["cpu_time", "cpu_time"]]) {
+  for (const [key2, metric] of [
+    ["real_time", "time"],
+    ["cpu_time", "cpu_time"]
+  ]) {
     if (run[key2] === void 0) throw errors.error([...at, key2], `expected "${key2}" (per-iteration time in ${timeUnit})`);
     out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key2], [...at, key2], errors) * factor });
   }
@@ -56965,7 +57099,10 @@ var catch2Adapter = {
     if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Catch2 benchmark output (console or -r xml)");
     const results = /^\s*</.test(text) ? parseXml2(text, path2) : parseConsole(text, path2);
     if (results.length === 0) {
-      throw new InputError(path2, "no benchmark results; expected BENCHMARK tables (Catch2 console) or <BenchmarkResults> (-r xml); did the test filter match no benchmark?");
+      throw new InputError(
+        path2,
+        "no benchmark results; expected BENCHMARK tables (Catch2 console) or <BenchmarkResults> (-r xml); did the test filter match no benchmark?"
+      );
     }
     return results;
   }
@@ -57035,7 +57172,11 @@ function parseConsole(text, path2) {
     }
     if (TABLE_HEADER.test(line)) {
       if (!/^\s+mean\s+low mean\s+high mean\s*$/.test(lines[i2 + 1] ?? "") || !/^\s+std dev\s+low std dev\s+high std dev\s*$/.test(lines[i2 + 2] ?? "")) {
-        throw new InputError(path2, 'expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" header lines below "benchmark name" (cut off?)', lineNo + 1);
+        throw new InputError(
+          path2,
+          'expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" header lines below "benchmark name" (cut off?)',
+          lineNo + 1
+        );
       }
       inTable = true;
       sawTable = true;
@@ -57078,7 +57219,11 @@ function parseConsole(text, path2) {
     if (!mean2 || !sd) {
       const bad = !mean2 ? i2 + 2 : i2 + 3;
       const cut = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
-      throw new InputError(path2, `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`, Math.min(bad, lines.length));
+      throw new InputError(
+        path2,
+        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`,
+        Math.min(bad, lines.length)
+      );
     }
     const samples = Number(row[2]);
     if (!(samples >= 1)) throw new InputError(path2, `expected a positive sample count for "${id}", found ${row[2]}`, lineNo);
@@ -57106,7 +57251,10 @@ function failedAssertion(lines, at) {
   return `${lines[at].replace(/:\s*$/, "")}${body.length ? `: ${body.join(" ")}` : ""}`;
 }
 function parseXml2(text, path2) {
-  const doc = parseXmlDocument(text, path2, { arrays: ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"], expected: "Catch2 -r xml output" });
+  const doc = parseXmlDocument(text, path2, {
+    arrays: ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"],
+    expected: "Catch2 -r xml output"
+  });
   const root = doc["Catch"] ?? doc["Catch2TestRun"];
   if (root === void 0) throw new InputError(path2, "expected a <Catch> or <Catch2TestRun> root element (Catch2 -r xml)", 1);
   const results = new Results(path2);
@@ -57117,7 +57265,10 @@ function parseXml2(text, path2) {
     const overall = asArray(tc["OverallResult"])[0];
     if (overall && attr(overall, "success") === "false" && !results.has(tcName)) {
       const expression = nested(tc, "Expression").find((e) => attr(e, "success") === "false");
-      results.add({ id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } }, lineOf(overall, text));
+      results.add(
+        { id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } },
+        lineOf(overall, text)
+      );
     }
   }
   return results.list();
@@ -57135,7 +57286,8 @@ function readBenchmark(bench, text, path2, results) {
     return;
   }
   const samples = Number(attr(bench, "samples"));
-  if (!Number.isInteger(samples) || samples < 1) throw new InputError(path2, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr(bench, "samples"))}`, line);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new InputError(path2, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr(bench, "samples"))}`, line);
   const mean2 = asArray(bench["mean"])[0];
   const sd = asArray(bench["standardDeviation"])[0];
   const meanNs = Number(mean2 ? attr(mean2, "value") : void 0);
@@ -57267,7 +57419,11 @@ function parseReport(text, path2) {
     }
   });
   if (started) {
-    throw new InputError(path2, `benchmark "${started.id}" started (line ${started.line}) but has no result and no panic: the output stops early (truncated, or cargo bench was killed)`, lines.length);
+    throw new InputError(
+      path2,
+      `benchmark "${started.id}" started (line ${started.line}) but has no result and no panic: the output stops early (truncated, or cargo bench was killed)`,
+      lines.length
+    );
   }
   return [...results.values()];
 }
@@ -57350,7 +57506,10 @@ function estimate(id, fields, at, errors) {
   return { id, status: "ok", metrics };
 }
 function addMemory(metrics, fields, at, errors) {
-  for (const [key2, metric, unit, sourceUnit] of [["memory", "alloc_bytes", "B", "bytes"], ["allocs", "allocs", "count", "allocs"]]) {
+  for (const [key2, metric, unit, sourceUnit] of [
+    ["memory", "alloc_bytes", "B", "bytes"],
+    ["allocs", "allocs", "count", "allocs"]
+  ]) {
     if (fields[key2] === void 0) continue;
     const v = finiteOrUndefined(fields[key2]);
     if (v === void 0 || v < 0) throw errors.error([...at, key2], `expected a non-negative "${key2}", found ${JSON.stringify(fields[key2])}`);
@@ -57432,7 +57591,10 @@ function parseReport2(text, path2) {
     }
     const error2 = rubyErrorIn(line);
     if (error2) {
-      fail(pending?.label ?? (line.slice(0, Math.min(error2.at, LABEL_WIDTH)).trim() || line.slice(0, LABEL_WIDTH).trim()), `the block raised: ${error2.message}`);
+      fail(
+        pending?.label ?? (line.slice(0, Math.min(error2.at, LABEL_WIDTH)).trim() || line.slice(0, LABEL_WIDTH).trim()),
+        `the block raised: ${error2.message}`
+      );
       pending = void 0;
       break;
     }
@@ -57447,7 +57609,8 @@ function parseReport2(text, path2) {
       else ips.set(label, [...ips.get(label) ?? [], Number(result[2]) * SCALE[result[3]]]);
       continue;
     }
-    if (PARTIAL.test(line)) throw new InputError(path2, `expected "<label> <n> (\xB1 <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+    if (PARTIAL.test(line))
+      throw new InputError(path2, `expected "<label> <n> (\xB1 <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
     pending = /^ruby \d/.test(line) || /% confidence$/.test(line) ? void 0 : { label: line.trim(), line: i2 + 1 };
   }
   const open2 = text.endsWith("\n") ? void 0 : labelLeftOpen(text) ?? pending;
@@ -57468,14 +57631,17 @@ function parseReport2(text, path2) {
 }
 function parseJson2(text, path2) {
   const data2 = parseJsonText(text, path2, "benchmark-ips JSON (x.json!)");
-  if (!Array.isArray(data2) || data2.length === 0) throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
+  if (!Array.isArray(data2) || data2.length === 0)
+    throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
   const errors = jsonErrors(text, path2);
   const ips = /* @__PURE__ */ new Map();
   data2.forEach((entry, index) => {
-    if (!isRecord(entry) || typeof entry.name !== "string") throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
+    if (!isRecord(entry) || typeof entry.name !== "string")
+      throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
     const key2 = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
     const value = finiteOrUndefined(entry[key2]);
-    if (value === void 0 || value < 0) throw errors.error([index, key2], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key2])}`);
+    if (value === void 0 || value < 0)
+      throw errors.error([index, key2], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key2])}`);
     ips.set(entry.name, [...ips.get(entry.name) ?? [], value]);
   });
   return ips;
@@ -57536,7 +57702,8 @@ var rubyBenchmarkAdapter = {
       if (tableAt === void 0) continue;
       const row = ROW2.exec(line);
       if (!row) {
-        if (PARTIAL_ROW.test(line)) throw new InputError(path2, `expected "<label> <user> <system> <total> (<real>)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+        if (PARTIAL_ROW.test(line))
+          throw new InputError(path2, `expected "<label> <user> <system> <total> (<real>)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
         continue;
       }
       rowsInTable++;
@@ -57597,7 +57764,11 @@ var dartBenchmarkHarnessAdapter = {
       const m = REPORT.exec(line);
       if (!m) {
         if (STARTS_LIKE_REPORT.test(line)) {
-          throw new InputError(path2, `expected "<Name>(RunTime): <score> us.", found ${JSON.stringify(line.slice(0, 120))} (cut short, or a score that is not a number)`, i2 + 1);
+          throw new InputError(
+            path2,
+            `expected "<Name>(RunTime): <score> us.", found ${JSON.stringify(line.slice(0, 120))} (cut short, or a score that is not a number)`,
+            i2 + 1
+          );
         }
         return;
       }
@@ -57641,16 +57812,20 @@ var benchmarkLuauAdapter = {
       if (tableAt !== void 0 && /^Total\s+\|/.test(line)) tableClosed = true;
       if (line.startsWith("SUCCESS:")) {
         const m = SUCCESS.exec(line);
-        if (!m) throw new InputError(path2, `expected "SUCCESS: <name> : <n>ms +/- <p>% on <vm>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
+        if (!m)
+          throw new InputError(path2, `expected "SUCCESS: <name> : <n>ms +/- <p>% on <vm>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
         const [, name, ms, , vm] = m;
         mainVm ??= vm;
         const other = vm !== mainVm;
-        add2({
-          id: other ? `${name} [${vm}]` : name,
-          status: "ok",
-          ...other ? { params: { vm } } : {},
-          metrics: { time: buildMetric("time", "s", { value: Number(ms) * 1e-3 }, { sourceUnit: "ms" }) }
-        }, i2 + 1);
+        add2(
+          {
+            id: other ? `${name} [${vm}]` : name,
+            status: "ok",
+            ...other ? { params: { vm } } : {},
+            metrics: { time: buildMetric("time", "s", { value: Number(ms) * 1e-3 }, { sourceUnit: "ms" }) }
+          },
+          i2 + 1
+        );
         return;
       }
       const failed = FAILED.exec(line);
@@ -57690,7 +57865,8 @@ var consoleTimeAdapter = {
     const lines = textLines(text, DETECT_LINES).filter((l) => l.trim() !== "");
     if (lines.length === 0) return { match: false, reason: "no lines" };
     const other = lines.find((l) => !timerLine(l));
-    if (other !== void 0) return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
+    if (other !== void 0)
+      return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
     return { match: true };
   },
   parse({ text, path: path2 }) {
@@ -57733,7 +57909,7 @@ var iaiAdapter = {
   }
 };
 var COUNTS = {
-  "instructions": "instructions",
+  instructions: "instructions",
   "l1 hits": "l1_hits",
   "l1 accesses": "l1_hits",
   "ll hits": "ll_hits",
@@ -57795,11 +57971,19 @@ var BlockReader = class {
     if (!labelled || metric === void 0 || !this.counted) return;
     const value = CURRENT_VALUE.exec(labelled[2].trim());
     if (!value) {
-      throw new InputError(this.path, `expected a whole count after "${labelled[1]}:" (optionally "|old" and a change in brackets), found ${JSON.stringify(labelled[2].trim())}`, lineNo);
+      throw new InputError(
+        this.path,
+        `expected a whole count after "${labelled[1]}:" (optionally "|old" and a change in brackets), found ${JSON.stringify(labelled[2].trim())}`,
+        lineNo
+      );
     }
     const block = this.currentBlock(labelled[1], lineNo);
     if (block.counts.has(metric)) {
-      throw new InputError(this.path, `"${labelled[1]}" appears twice for benchmark "${block.id}" (several processes or tools in one block are not read)`, lineNo);
+      throw new InputError(
+        this.path,
+        `"${labelled[1]}" appears twice for benchmark "${block.id}" (several processes or tools in one block are not read)`,
+        lineNo
+      );
     }
     block.counts.set(metric, Number(value[1]));
   }
@@ -57828,11 +58012,19 @@ var BlockReader = class {
       throw new InputError(this.path, "the output ends in the middle of a line (truncated?); the last benchmark's counts may be cut", last);
     }
     if (this.pending?.afterBlock) {
-      throw new InputError(this.path, `the output ends after the name "${this.pending.lines.join(" ")}" without its counts (truncated? a benchmark that panics stops the run)`, this.pending.line);
+      throw new InputError(
+        this.path,
+        `the output ends after the name "${this.pending.lines.join(" ")}" without its counts (truncated? a benchmark that panics stops the run)`,
+        this.pending.line
+      );
     }
     const [before, final] = this.blocks.slice(-2);
     if (final && before && !final.closed && final.counts.size < before.counts.size && [...final.counts.keys()].every((k) => before.counts.has(k))) {
-      throw new InputError(this.path, `the last benchmark "${final.id}" has ${final.counts.size} counts where the one before has ${before.counts.size} (truncated?)`, last);
+      throw new InputError(
+        this.path,
+        `the last benchmark "${final.id}" has ${final.counts.size} counts where the one before has ${before.counts.size} (truncated?)`,
+        last
+      );
     }
   }
   checkUnique() {
@@ -57892,10 +58084,22 @@ function parseBenchmark5(bench, fullName, at, errors) {
   const id = `${fullName} > ${bench.name}`;
   const samples = Array.isArray(bench.samples) ? bench.samples : [];
   if (bench.mean === void 0 && bench.sampleCount === void 0 && samples.length === 0) {
-    return { id, status: "failed", error: { message: "vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)" }, metrics: {} };
+    return {
+      id,
+      status: "failed",
+      error: { message: "vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)" },
+      metrics: {}
+    };
   }
   const summary3 = buildSummary(
-    { n: bench.sampleCount ?? (samples.length > 0 ? samples.length : void 0), mean: bench.mean, stddev: bench.sd, median: bench.median, min: bench.min, max: bench.max },
+    {
+      n: bench.sampleCount ?? (samples.length > 0 ? samples.length : void 0),
+      mean: bench.mean,
+      stddev: bench.sd,
+      median: bench.median,
+      min: bench.min,
+      max: bench.max
+    },
     MS2
   );
   const metrics = {};
@@ -57909,7 +58113,10 @@ function parseBenchmark5(bench, fullName, at, errors) {
   } else if (summary3 && summary3.mean >= 0) {
     metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ms" });
   } else {
-    throw errors.error([...at, summary3 || finiteOrUndefined(bench.mean) === void 0 ? "mean" : "sampleCount"], `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`);
+    throw errors.error(
+      [...at, summary3 || finiteOrUndefined(bench.mean) === void 0 ? "mean" : "sampleCount"],
+      `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`
+    );
   }
   const hz = finiteOrUndefined(bench.hz);
   if (hz !== void 0 && hz > 0) metrics.throughput = buildMetric("throughput", "1/s", { value: hz }, { sourceUnit: "ops/s" });
@@ -57937,7 +58144,10 @@ var asvAdapter = {
     const errors = jsonErrors(quoted, path2);
     if (!isRecord(data2)) throw new InputError(path2, `expected ${what}`, 1);
     if (data2.version !== 2) {
-      throw errors.error(["version"], `asv results version ${JSON.stringify(data2.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`);
+      throw errors.error(
+        ["version"],
+        `asv results version ${JSON.stringify(data2.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`
+      );
     }
     const columns = columnIndexes(data2.result_columns, errors);
     if (!isRecord(data2.results) || Object.keys(data2.results).length === 0) {
@@ -58010,7 +58220,17 @@ function readBenchmark2(name, row, columns, info2, errors) {
   const combos = combinations(params);
   const value = row[columns.result];
   if (value === null) {
-    return { results: [{ id: name, status: "failed", error: { message: "asv recorded no result: the benchmark failed (its traceback is in the asv run output)" }, metrics: {} }], skipped: 0 };
+    return {
+      results: [
+        {
+          id: name,
+          status: "failed",
+          error: { message: "asv recorded no result: the benchmark failed (its traceback is in the asv run output)" },
+          metrics: {}
+        }
+      ],
+      skipped: 0
+    };
   }
   if (!Array.isArray(value) || value.length !== combos.length) {
     throw errors.error([...at, columns.result], `expected "result" to be an array of ${combos.length} value(s), one per parameter combination, for "${name}"`);
@@ -58025,7 +58245,12 @@ function readBenchmark2(name, row, columns, info2, errors) {
     const id = combo.length > 0 ? `${name}(${combo.join(", ")})` : name;
     const base = combo.length > 0 ? { id, params: Object.fromEntries(names.map((n, k) => [n, combo[k]])) } : { id };
     if (v === null) {
-      results.push({ ...base, status: "failed", error: { message: "asv recorded no result for this parameter combination: it failed (see the asv run output)" }, metrics: {} });
+      results.push({
+        ...base,
+        status: "failed",
+        error: { message: "asv recorded no result for this parameter combination: it failed (see the asv run output)" },
+        metrics: {}
+      });
       return;
     }
     if (v === "NaN") {
@@ -58238,7 +58463,10 @@ function readInputs(paths, options) {
     }
     const parsed = checkedParse(adapter, input);
     if (parsed.length === 0 && !insideFolder) {
-      throw new InputError(path2, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
+      throw new InputError(
+        path2,
+        `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`
+      );
     }
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
@@ -58376,7 +58604,16 @@ function countOnce(command, repeat, dir, options) {
       if (child.pid !== void 0) killGroup2(child.pid);
     });
     child.once("close", () => {
-      const run = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
+      const run = {
+        command,
+        repeat,
+        exitCode: ended.code,
+        signal: ended.signal,
+        timedOut,
+        stderrTail: tailOf(stderr),
+        pid: child.pid ?? null,
+        dir
+      };
       if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
       resolve20(run);
     });
@@ -58404,7 +58641,19 @@ var PERF_UNSUPPORTED_FIX = 'the CPU or VM exposes no hardware counters to perf (
 var perfTool = {
   name: "perf",
   under: "under perf stat",
-  argv: (command, dir) => ["perf", "stat", "-x,", "-o", join4(dir, PERF_FILE), "-e", PERF_EVENTS.map((e) => `${e.event}:u`).join(","), "--", "sh", "-c", command],
+  argv: (command, dir) => [
+    "perf",
+    "stat",
+    "-x,",
+    "-o",
+    join4(dir, PERF_FILE),
+    "-e",
+    PERF_EVENTS.map((e) => `${e.event}:u`).join(","),
+    "--",
+    "sh",
+    "-c",
+    command
+  ],
   missing: (env) => perfVersion(env) === null ? `${PERF_MISSING}: ${INSTALL_PERF}` : null,
   nothingCountedFix: PERF_UNSUPPORTED_FIX,
   complaints: () => "",
@@ -58909,7 +59158,12 @@ function loadBudgets(paths, cwd) {
       const here = `${shown}:${parsed.defaultLines[key2] ?? "?"}`;
       if (setBy[key2] !== void 0 && defaults2[key2] !== value) {
         const name = key2 === "countRegression" ? "count-regression" : key2;
-        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key2]}; set each default in one file`, parsed.defaultLines[key2], `defaults.${name}`);
+        throw new InputError(
+          shown,
+          `defaults.${name} is also set, differently, in ${setBy[key2]}; set each default in one file`,
+          parsed.defaultLines[key2],
+          `defaults.${name}`
+        );
       }
       defaults2[key2] = value;
       setBy[key2] = here;
@@ -59212,7 +59466,12 @@ function mergeAb(base, raw2, source, path2) {
     seed: raw2.seed ?? base.seed
   };
   if (merged.maxRounds < merged.rounds) {
-    throw new InputError(source.file, `expected max-rounds (${merged.maxRounds}) to be at least rounds (${merged.rounds})`, source.lineOf([...path2, "max-rounds"]), [...path2, "max-rounds"].join("."));
+    throw new InputError(
+      source.file,
+      `expected max-rounds (${merged.maxRounds}) to be at least rounds (${merged.rounds})`,
+      source.lineOf([...path2, "max-rounds"]),
+      [...path2, "max-rounds"].join(".")
+    );
   }
   return merged;
 }
@@ -59228,14 +59487,24 @@ function parsePerfGateConfig(text, file, baseDir) {
     const line = source.lineOf(["suites", i2]) ?? 1;
     const earlier = seen.get(s.name);
     if (earlier !== void 0) {
-      throw new InputError(file, `duplicate suite name "${s.name}" (first used on line ${earlier}); suite names must be unique`, source.lineOf(["suites", i2, "name"]), `suites.${i2}.name`);
+      throw new InputError(
+        file,
+        `duplicate suite name "${s.name}" (first used on line ${earlier}); suite names must be unique`,
+        source.lineOf(["suites", i2, "name"]),
+        `suites.${i2}.name`
+      );
     }
     seen.set(s.name, line);
     let timeout = DEFAULT_TIMEOUT_SECONDS;
     if (s.timeout !== void 0) {
       const q = parseQuantity(s.timeout);
       if (!q || q.dimension !== "time" || !(q.value > 0)) {
-        throw new InputError(file, `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`, source.lineOf(["suites", i2, "timeout"]), `suites.${i2}.timeout`);
+        throw new InputError(
+          file,
+          `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`,
+          source.lineOf(["suites", i2, "timeout"]),
+          `suites.${i2}.timeout`
+        );
       }
       timeout = q.value;
     }
@@ -59244,7 +59513,13 @@ function parsePerfGateConfig(text, file, baseDir) {
     if (params) {
       for (const [k, vs] of Object.entries(params)) {
         const dup = vs.find((v, j) => vs.indexOf(v) !== j);
-        if (dup !== void 0) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(["suites", i2, "params", k]), `suites.${i2}.params.${k}`);
+        if (dup !== void 0)
+          throw new InputError(
+            file,
+            `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`,
+            source.lineOf(["suites", i2, "params", k]),
+            `suites.${i2}.params.${k}`
+          );
       }
     }
     const commands = commandSuite(s, source, i2);
@@ -59308,15 +59583,35 @@ function commandSuite(s, source, i2) {
   const where2 = (key2) => [source.lineOf(["suites", i2, key2]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key2}`];
   if (s.commands === void 0) {
     if (s.run === void 0) {
-      throw new InputError(source.file, 'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)', source.lineOf(["suites", i2]), `suites.${i2}`);
+      throw new InputError(
+        source.file,
+        'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)',
+        source.lineOf(["suites", i2]),
+        `suites.${i2}`
+      );
     }
     const stray = COMMAND_KEYS.find((k) => s[k] !== void 0);
-    if (stray) throw new InputError(source.file, `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`, ...where2(stray));
+    if (stray)
+      throw new InputError(
+        source.file,
+        `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`,
+        ...where2(stray)
+      );
     return void 0;
   }
-  if (s.run !== void 0) throw new InputError(source.file, 'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself', ...where2("run"));
+  if (s.run !== void 0)
+    throw new InputError(
+      source.file,
+      'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself',
+      ...where2("run")
+    );
   for (const key2 of ["format", "params", "repeat"]) {
-    if (s[key2] !== void 0) throw new InputError(source.file, `"${key2}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where2(key2));
+    if (s[key2] !== void 0)
+      throw new InputError(
+        source.file,
+        `"${key2}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`,
+        ...where2(key2)
+      );
   }
   const listed = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
   const measure = { time: listed.includes("time"), counts: listed.includes("counts") };
@@ -59324,7 +59619,19 @@ function commandSuite(s, source, i2) {
   return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : "" };
 }
 function hyperfineLine(commands, runs2, warmup) {
-  const words = ["hyperfine", "--export-json", "{output}", "--runs", String(runs2), "--warmup", String(warmup), "--ignore-failure", "--shell=none", "--style", "basic"];
+  const words = [
+    "hyperfine",
+    "--export-json",
+    "{output}",
+    "--runs",
+    String(runs2),
+    "--warmup",
+    String(warmup),
+    "--ignore-failure",
+    "--shell=none",
+    "--style",
+    "basic"
+  ];
   for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(" ");
 }
@@ -59386,7 +59693,11 @@ function markerLinesAdapter(spec, source = "perf-gate.yml") {
       });
       const lines = text.split("\n").length;
       if (found.size === 0) {
-        throw new InputError(path2, `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join("; ")}); the program's output is incomplete`, lines);
+        throw new InputError(
+          path2,
+          `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join("; ")}); the program's output is incomplete`,
+          lines
+        );
       }
       return [...found.entries()].map(([id, byMarker]) => {
         const metrics = {};
@@ -59394,7 +59705,11 @@ function markerLinesAdapter(spec, source = "perf-gate.yml") {
           const values = byMarker.get(marker);
           if (!values) {
             if (marker.optional) continue;
-            throw new InputError(path2, `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`, lines);
+            throw new InputError(
+              path2,
+              `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`,
+              lines
+            );
           }
           metrics[marker.metric] = buildMetric(marker.metric, marker.baseUnit, values.length === 1 ? { value: values[0] } : { samples: values }, {
             sourceUnit: marker.unit,
@@ -59442,7 +59757,8 @@ function unitScale(unit) {
 }
 function markerLinesFromOptions(options, source, suite) {
   for (const key2 of Object.keys(options)) {
-    if (key2 !== "markers" && key2 !== "benchmark") throw new InputError(source, `unknown option "${key2}"; expected markers and benchmark`, void 0, `format.${key2}`);
+    if (key2 !== "markers" && key2 !== "benchmark")
+      throw new InputError(source, `unknown option "${key2}"; expected markers and benchmark`, void 0, `format.${key2}`);
   }
   if (options.benchmark !== void 0 && (typeof options.benchmark !== "string" || options.benchmark === "")) {
     throw new InputError(source, "expected a benchmark name", void 0, "format.benchmark");
@@ -59460,7 +59776,8 @@ function markerLinesFromOptions(options, source, suite) {
     for (const field of ["pattern", "metric", "unit"]) {
       if (typeof m[field] !== "string" || m[field] === "") throw new InputError(source, `expected ${field} as a string`, void 0, `${key2}.${field}`);
     }
-    if (m.optional !== void 0 && typeof m.optional !== "boolean") throw new InputError(source, "expected optional: true or false", void 0, `${key2}.optional`);
+    if (m.optional !== void 0 && typeof m.optional !== "boolean")
+      throw new InputError(source, "expected optional: true or false", void 0, `${key2}.optional`);
     const spec = { pattern: m.pattern, metric: m.metric, unit: m.unit };
     if (m.direction !== void 0) spec.direction = m.direction;
     if (m.optional === true) spec.optional = true;
@@ -59498,7 +59815,12 @@ function configOutputParser(config) {
     if (suite.formatOptions === null) continue;
     const make2 = CONFIGURED_ADAPTERS[suite.format];
     if (!make2) {
-      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`, suite.formatLine, `suites.${i2}.format`);
+      throw new InputError(
+        config.file,
+        `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(", ")}`,
+        suite.formatLine,
+        `suites.${i2}.format`
+      );
     }
     try {
       built.set(suite.formatOptions, make2(suite.formatOptions, config.file, suite.name));
@@ -59545,7 +59867,8 @@ async function readBaseline(request2) {
   let chosen;
   if (request2.paths.length > 0) {
     if (request2.input !== void 0) {
-      for (const p of request2.paths) if (!existsSync2(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+      for (const p of request2.paths)
+        if (!existsSync2(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
     }
     const read = readResultFiles(request2.paths, request2.read);
     chosen = { results: read.results, source: request2.paths.join(", "), skipped: read.skipped };
@@ -59628,7 +59951,12 @@ function folderStore(options) {
       try {
         mkdirSync3(dir, { recursive: true });
       } catch (error2) {
-        throw new InputError(configuredIn.file, `cannot create the baselines folder ${dir}: ${error2.code ?? String(error2)}`, void 0, configuredIn.key);
+        throw new InputError(
+          configuredIn.file,
+          `cannot create the baselines folder ${dir}: ${error2.code ?? String(error2)}`,
+          void 0,
+          configuredIn.key
+        );
       }
     },
     async select(_query) {
@@ -59748,7 +60076,8 @@ function mergeTestbeds(inputs, warnings) {
     byId.set(set.testbed.id, entry);
   }
   if (byId.size === 0) return void 0;
-  if (without.length > 0) warnings.push(`${without.join(", ")} record${without.length === 1 ? "s" : ""} no testbed; the merged testbed describes only the others`);
+  if (without.length > 0)
+    warnings.push(`${without.join(", ")} record${without.length === 1 ? "s" : ""} no testbed; the merged testbed describes only the others`);
   if (byId.size === 1) return [...byId.values()][0].testbed;
   const ids = [...byId.keys()].sort();
   const members = [...byId.values()].map((e) => ({ ...e.testbed, files: e.files, suites: [...e.suites] }));
@@ -59779,7 +60108,11 @@ var GitCommandError = class extends Error {
 function authEnv(auth2) {
   if (auth2 === void 0 || auth2.token === "") return {};
   const basic = Buffer.from(`x-access-token:${auth2.token}`).toString("base64");
-  return { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `http.${auth2.serverUrl.replace(/\/+$/, "")}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: `http.${auth2.serverUrl.replace(/\/+$/, "")}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`
+  };
 }
 function git(cwd, args, options = {}) {
   return new Promise((resolve20, reject) => {
@@ -59851,7 +60184,10 @@ async function checkRemoteReachable(repo, location) {
     await git(repo, ["ls-remote", "--heads", location.remote, location.branch]);
   } catch (error2) {
     const detail = error2 instanceof GitCommandError ? error2.stderr.trim().split("\n")[0] : String(error2);
-    throw new InputError("history", `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`);
+    throw new InputError(
+      "history",
+      `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`
+    );
   }
 }
 function refuseRedirectedFolder(repo, folder, key2) {
@@ -59862,7 +60198,10 @@ function refuseRedirectedFolder(repo, folder, key2) {
   while (!existsSync3(existing) && dirname4(existing) !== existing) existing = dirname4(existing);
   const real = realpathOrSelf(existing);
   if (real === root || real.startsWith(`${root}/`)) return;
-  throw new InputError(key2, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
+  throw new InputError(
+    key2,
+    `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`
+  );
 }
 
 // action/src/store/history/layout.ts
@@ -59875,12 +60214,18 @@ var RUN_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]{12}$/;
 var RUN_FILE = /^([0-9a-f]{40}|[0-9a-f]{64})-(\d{8}T\d{6}Z-[0-9a-f]{12})\.json\.gz$/;
 function checkTestbed(testbed, source) {
   if (!TESTBED.test(testbed)) {
-    throw new InputError(source, `testbed id ${JSON.stringify(testbed)} cannot name a history folder: expected letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")`, void 0, "testbed.id");
+    throw new InputError(
+      source,
+      `testbed id ${JSON.stringify(testbed)} cannot name a history folder: expected letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")`,
+      void 0,
+      "testbed.id"
+    );
   }
   return testbed;
 }
 function checkCommit(commit, source) {
-  if (!COMMIT.test(commit)) throw new InputError(source, `expected a full commit id (40 or 64 lowercase hex digits), found ${JSON.stringify(commit)}`, void 0, "commit");
+  if (!COMMIT.test(commit))
+    throw new InputError(source, `expected a full commit id (40 or 64 lowercase hex digits), found ${JSON.stringify(commit)}`, void 0, "commit");
   return commit;
 }
 function newRunId(created, random = () => randomBytes(6)) {
@@ -59992,9 +60337,17 @@ function unpackResultSet(data2, file) {
     const step = /^([125])e(-?\d+)$/.exec(steps[metricIndex] ?? "");
     const chars = columns.d.slice(offsetIndex, offsetIndex + count);
     if (!Number.isInteger(count) || count < 0 || step === null || chars.length !== count) {
-      throw new InputError(file, `${where2}: its ${count} packed samples do not match the packed columns (step ${metricIndex + 1} of ${steps.length}, offset ${offsetIndex} of ${columns.d.length})`);
+      throw new InputError(
+        file,
+        `${where2}: its ${count} packed samples do not match the packed columns (step ${metricIndex + 1} of ${steps.length}, offset ${offsetIndex} of ${columns.d.length})`
+      );
     }
-    const samples = unpackSamples({ m: Number(step[1]), k: Number(step[2]), at: columns.at[metricIndex], d: [...chars].map((c) => DIGITS.indexOf(c) - OFFSET) });
+    const samples = unpackSamples({
+      m: Number(step[1]),
+      k: Number(step[2]),
+      at: columns.at[metricIndex],
+      d: [...chars].map((c) => DIGITS.indexOf(c) - OFFSET)
+    });
     metricIndex++;
     offsetIndex += count;
     return { ...metric, samples };
@@ -60002,11 +60355,17 @@ function unpackResultSet(data2, file) {
   const benchmarks = Array.isArray(set.benchmarks) ? set.benchmarks.map((b, i2) => {
     const metrics = b?.metrics;
     if (metrics === null || typeof metrics !== "object" || Array.isArray(metrics)) return b;
-    const entries2 = Object.entries(metrics).map(([name, m]) => [name, unpackMetric(m, `benchmarks[${i2}].metrics.${name}.samples`)]);
+    const entries2 = Object.entries(metrics).map(([name, m]) => [
+      name,
+      unpackMetric(m, `benchmarks[${i2}].metrics.${name}.samples`)
+    ]);
     return { ...b, metrics: Object.fromEntries(entries2) };
   }) : set.benchmarks;
   if (metricIndex !== steps.length || offsetIndex !== columns.d.length) {
-    throw new InputError(file, `the packed columns hold ${steps.length} metrics and ${columns.d.length} samples, but the benchmarks name ${metricIndex} and ${offsetIndex}`);
+    throw new InputError(
+      file,
+      `the packed columns hold ${steps.length} metrics and ${columns.d.length} samples, but the benchmarks name ${metricIndex} and ${offsetIndex}`
+    );
   }
   return { ...set, benchmarks };
 }
@@ -60125,7 +60484,9 @@ function monthsToCompact(months, before) {
 }
 function monthsToPrune(months, before) {
   const limit3 = monthOf(before);
-  return months.filter((m) => m.key.month < limit3 || m.key.month === limit3 && (m.monthFile !== void 0 || m.runs.some((r) => Date.parse(r.created) < before.getTime())));
+  return months.filter(
+    (m) => m.key.month < limit3 || m.key.month === limit3 && (m.monthFile !== void 0 || m.runs.some((r) => Date.parse(r.created) < before.getTime()))
+  );
 }
 function mergeMonth(existing, singles) {
   const byId = /* @__PURE__ */ new Map();
@@ -60134,6 +60495,48 @@ function mergeMonth(existing, singles) {
 }
 function monthId(key2) {
   return `${key2.testbed}/${key2.month}`;
+}
+
+// action/src/store/history/verify.ts
+async function verifyFiles(backend, validate5, query = {}) {
+  const v = await backend.snapshot();
+  const months = groupByMonth(await v.paths(query.testbed));
+  const found = [];
+  let files = 0;
+  let runs2 = 0;
+  for (const month of months) {
+    for (const file of [...month.runs.map((r) => r.file), ...month.monthFile !== void 0 ? [month.monthFile] : []]) {
+      files++;
+      const b = (await v.read([file])).get(file);
+      if (b === void 0) continue;
+      try {
+        runs2 += file === month.monthFile ? decodeMonth(b, file, validate5).runs.length : (decodeRun(b, file, validate5), 1);
+      } catch (error2) {
+        if (!(error2 instanceof InputError)) throw error2;
+        const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === "run" ? parsePath(file).entry.runId : ""];
+        found.push({ file, runIds: ids.filter((id) => id !== ""), problem: problemOf(error2, file) });
+      }
+    }
+  }
+  return { files, runs: runs2, unreadable: found };
+}
+function problemOf(error2, file) {
+  if (error2.file !== file) return error2.message;
+  return [error2.line !== void 0 ? `line ${error2.line}` : "", error2.key ?? "", error2.detail].filter((part) => part !== "").join(": ");
+}
+function headerRunIds(bytes2, file) {
+  try {
+    return readHeader(bytes2, file).runs.map((r) => r.runId);
+  } catch {
+    return [];
+  }
+}
+function readHeader(bytes2, file) {
+  for (let size = 64 * 1024; ; size *= 2) {
+    const complete = size >= bytes2.length;
+    const header2 = decodeMonthHeader(complete ? bytes2 : bytes2.subarray(0, size), file, complete);
+    if (header2 !== void 0) return header2;
+  }
 }
 
 // action/src/store/history/history-store.ts
@@ -60152,7 +60555,8 @@ function historyStore(backend, validate5) {
     const testbed = checkTestbed(options.testbed ?? set.testbed?.id ?? "", source);
     const commit = checkCommit(options.commit ?? set.commit ?? "", source);
     const created = new Date(set.created);
-    if (Number.isNaN(created.getTime())) throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, void 0, "created");
+    if (Number.isNaN(created.getTime()))
+      throw new InputError(source, `the run's "created" is not a time: ${JSON.stringify(set.created)}`, void 0, "created");
     const runId = options.runId ?? newRunId(created);
     const file = runPath(testbed, commit, runId);
     const stored = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
@@ -60214,8 +60618,10 @@ function historyStore(backend, validate5) {
         const b = bytes2.get(e.file);
         set = b !== void 0 ? decodeRun(b, e.file, validate5) : fromMonth(monthPath(keyOf(parsed)), e.runId);
       } else if (parsed?.kind === "month") set = fromMonth(e.file, e.runId);
-      if (set === void 0) throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
-      if (set.commit !== e.commit) throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, void 0, "commit");
+      if (set === void 0)
+        throw new InputError(e.file, `run ${e.runId} of ${e.commit} is not in the history of ${backend.description} (removed since it was listed?)`);
+      if (set.commit !== e.commit)
+        throw new InputError(e.file, `holds a run of commit ${String(set.commit)}, but its name says ${e.commit}`, void 0, "commit");
       return set;
     });
   }
@@ -60233,7 +60639,11 @@ function historyStore(backend, validate5) {
       try {
         (await readMany(group3)).forEach((set, i2) => sets.set(group3[i2], set));
       } catch (error2) {
-        skip(file, group3.map((e) => e.runId), error2);
+        skip(
+          file,
+          group3.map((e) => e.runId),
+          error2
+        );
       }
     }
     for (const e of entries2) {
@@ -60261,7 +60671,11 @@ function historyStore(backend, validate5) {
           const month = await monthContents(v, key2);
           if (month === void 0) return void 0;
           removedHere = month.runs.filter((e) => runIds.has(e.runId));
-          const change = { add: [], remove: removedHere.map((e) => e.file), message: `perf-gate: remove ${runIds.size} run(s) of ${key2.testbed} in ${key2.month}` };
+          const change = {
+            add: [],
+            remove: removedHere.map((e) => e.file),
+            message: `perf-gate: remove ${runIds.size} run(s) of ${key2.testbed} in ${key2.month}`
+          };
           const file = month.monthFile;
           if (file !== void 0) {
             const all = entries2.filter((e) => e.file === file);
@@ -60288,7 +60702,11 @@ function historyStore(backend, validate5) {
   }
   async function removeFiles(files) {
     for (const file of files) {
-      if (parsePath(file) === void 0) throw new InputError(file, `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or \u2026/month.json.br`);
+      if (parsePath(file) === void 0)
+        throw new InputError(
+          file,
+          `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or \u2026/month.json.br`
+        );
     }
     let removed = [];
     await backend.apply(
@@ -60301,28 +60719,6 @@ function historyStore(backend, validate5) {
     );
     lastView = void 0;
     return removed;
-  }
-  async function verify(query = {}) {
-    const v = lastView = await backend.snapshot();
-    const months = groupByMonth(await v.paths(query.testbed));
-    const found = [];
-    let files = 0;
-    let runs2 = 0;
-    for (const month of months) {
-      for (const file of [...month.runs.map((r) => r.file), ...month.monthFile !== void 0 ? [month.monthFile] : []]) {
-        files++;
-        const b = (await v.read([file])).get(file);
-        if (b === void 0) continue;
-        try {
-          runs2 += file === month.monthFile ? decodeMonth(b, file, validate5).runs.length : (decodeRun(b, file, validate5), 1);
-        } catch (error2) {
-          if (!(error2 instanceof InputError)) throw error2;
-          const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === "run" ? parsePath(file).entry.runId : ""];
-          found.push({ file, runIds: ids.filter((id) => id !== ""), problem: problemOf(error2, file) });
-        }
-      }
-    }
-    return { files, runs: runs2, unreadable: found };
   }
   async function compact({ before }) {
     const done = [];
@@ -60344,7 +60740,11 @@ function historyStore(backend, validate5) {
           const runs2 = mergeMonth(existing, singles);
           const removed = singles.map((r) => r.file);
           result = { ...key2, runs: runs2.length, removed };
-          return { add: [{ path: monthPath(key2), bytes: encodeMonth(key2, runs2) }], remove: removed, message: `perf-gate: compact ${removed.length} runs of ${key2.testbed} in ${key2.month}` };
+          return {
+            add: [{ path: monthPath(key2), bytes: encodeMonth(key2, runs2) }],
+            remove: removed,
+            message: `perf-gate: compact ${removed.length} runs of ${key2.testbed} in ${key2.month}`
+          };
         },
         { exclusive: true }
       );
@@ -60370,14 +60770,22 @@ function historyStore(backend, validate5) {
               fromMonth = monthEntries(readHeader((await v.read([file])).get(file), file), file, createdOfRunId);
               if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
             } catch (error2) {
-              skip(file, fromMonth.map((e) => e.runId), error2);
+              skip(
+                file,
+                fromMonth.map((e) => e.runId),
+                error2
+              );
               file = void 0;
               fromMonth = [];
             }
           }
           removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
           if (removedHere.length === 0) return void 0;
-          const change = { add: [], remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file), message: `perf-gate: prune runs of ${key2.testbed} in ${key2.month} created before ${before.toISOString()}` };
+          const change = {
+            add: [],
+            remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file),
+            message: `perf-gate: prune runs of ${key2.testbed} in ${key2.month} created before ${before.toISOString()}`
+          };
           if (file !== void 0 && fromMonth.some((e) => old(e.runId))) {
             if (kept.length === 0) change.remove.push(file);
             else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
@@ -60424,31 +60832,13 @@ function historyStore(backend, validate5) {
     unreadable: () => [...skipped.values()],
     remove,
     removeFiles,
-    verify,
+    verify: (query) => verifyFiles(backend, validate5, query),
     prune,
     compact
   };
 }
 function keyOf(parsed) {
   return parsed.kind === "month" ? parsed.key : { testbed: parsed.entry.testbed, month: monthOf(parsed.entry.created) };
-}
-function problemOf(error2, file) {
-  if (error2.file !== file) return error2.message;
-  return [error2.line !== void 0 ? `line ${error2.line}` : "", error2.key ?? "", error2.detail].filter((part) => part !== "").join(": ");
-}
-function headerRunIds(bytes2, file) {
-  try {
-    return readHeader(bytes2, file).runs.map((r) => r.runId);
-  } catch {
-    return [];
-  }
-}
-function readHeader(bytes2, file) {
-  for (let size = 64 * 1024; ; size *= 2) {
-    const complete = size >= bytes2.length;
-    const header2 = decodeMonthHeader(complete ? bytes2 : bytes2.subarray(0, size), file, complete);
-    if (header2 !== void 0) return header2;
-  }
 }
 
 // action/src/store/history/folder-store.ts
@@ -60526,7 +60916,10 @@ function lock(path2) {
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
-    throw new InputError(path2, `${lockHolder(path2)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path2)}`);
+    throw new InputError(
+      path2,
+      `${lockHolder(path2)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path2)}`
+    );
   }
   writeSync2(fd2, `${process.pid} ${(/* @__PURE__ */ new Date()).toISOString()}
 `);
@@ -60574,7 +60967,15 @@ function gitBranchBackend(options) {
   async function fetchTip() {
     if (remote === null) return resolve20(`refs/heads/${branch}`);
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes2(4).toString("hex")}`;
-    const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [], remote, `+refs/heads/${branch}:${scratch}`];
+    const args = [
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      ...options.depth !== void 0 ? [`--depth=${options.depth}`] : [],
+      remote,
+      `+refs/heads/${branch}:${scratch}`
+    ];
     try {
       await git(repo, args, { env: authEnv(options.auth) });
     } catch (error2) {
@@ -60583,7 +60984,10 @@ function gitBranchBackend(options) {
       if (fetched !== void 0) return fetched;
       if (error2 instanceof GitCommandError) {
         const why = error2.stderr.trim().split("\n")[0] ?? "";
-        throw new InputError(description, `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`);
+        throw new InputError(
+          description,
+          `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`
+        );
       }
       throw error2;
     }
@@ -60608,7 +61012,10 @@ function gitBranchBackend(options) {
       },
       async read(paths) {
         if (tip === void 0) return new Map(paths.map((p) => [p, void 0]));
-        const blobs = await catFileBatch(repo, paths.map((p) => `${tip}:${p}`));
+        const blobs = await catFileBatch(
+          repo,
+          paths.map((p) => `${tip}:${p}`)
+        );
         return new Map(paths.map((p) => [p, blobs.get(`${tip}:${p}`)]));
       }
     };
@@ -60666,7 +61073,9 @@ function gitBranchBackend(options) {
         const delay = Math.min(backoff * 2 ** (attempt - 1), backoff * 30) * (0.5 + random());
         await new Promise((r) => setTimeout(r, delay));
       }
-      throw new Error(`gave up writing to ${description} after ${maxAttempts} attempts, each overtaken by another writer; last: ${lastError.message}`);
+      throw new Error(
+        `gave up writing to ${description} after ${maxAttempts} attempts, each overtaken by another writer; last: ${lastError.message}`
+      );
     }
   };
 }
@@ -60747,7 +61156,8 @@ function poolBenchmark(runs2, warnings) {
     const all = ok.flatMap((r) => r.metrics[name] !== void 0 ? [r.metrics[name]] : []);
     const unit = all[0].unit;
     const same = all.filter((m) => m.unit === unit);
-    if (same.length < all.length) warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
+    if (same.length < all.length)
+      warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
     metrics[name] = poolMetric(same);
   }
   const pooled = { ...first, status: "ok", metrics };
@@ -60828,7 +61238,16 @@ async function firstParentChain(repo, start, limit3) {
 async function previousReleaseTag(repo, head, pattern2) {
   const onHead = (await gitText(repo, ["tag", "--list", "--points-at", head, pattern2])).split("\n").filter((t) => t !== "");
   try {
-    const tag = await gitText(repo, ["describe", "--tags", "--abbrev=0", "--match", pattern2, ...onHead.flatMap((t) => ["--exclude", t]), "--end-of-options", head]);
+    const tag = await gitText(repo, [
+      "describe",
+      "--tags",
+      "--abbrev=0",
+      "--match",
+      pattern2,
+      ...onHead.flatMap((t) => ["--exclude", t]),
+      "--end-of-options",
+      head
+    ]);
     const commit = await resolveCommit(repo, `refs/tags/${tag}`);
     return commit !== void 0 ? { tag, commit } : void 0;
   } catch (error2) {
@@ -60867,8 +61286,10 @@ var DEFAULT_TAG_PATTERN = "v*";
 async function selectBaseline(store, request2) {
   const maxDistance = request2.maxDistance ?? DEFAULT_MAX_DISTANCE;
   const window2 = request2.driftWindow ?? DEFAULT_DRIFT_WINDOW;
-  if (!Number.isInteger(window2) || window2 < 0) throw new InputError("baseline selection", `the drift window must be a whole number \u2265 0, found ${window2}`, void 0, "driftWindow");
-  if (!Number.isInteger(maxDistance) || maxDistance < 0) throw new InputError("baseline selection", `the search distance must be a whole number \u2265 0, found ${maxDistance}`, void 0, "maxDistance");
+  if (!Number.isInteger(window2) || window2 < 0)
+    throw new InputError("baseline selection", `the drift window must be a whole number \u2265 0, found ${window2}`, void 0, "driftWindow");
+  if (!Number.isInteger(maxDistance) || maxDistance < 0)
+    throw new InputError("baseline selection", `the search distance must be a whole number \u2265 0, found ${maxDistance}`, void 0, "maxDistance");
   const head = request2.head ?? "HEAD";
   const start = await startOf(request2.repo, head, request2.from);
   let chain = [];
@@ -60919,7 +61340,13 @@ async function inCommitOrder(repo, entries2, head = "HEAD") {
   const position = new Map(line.map((c, i2) => [c, i2]));
   const off = entries2.filter((e) => !position.has(e.commit));
   if (off.length > 0) {
-    return { entries: byTime, order: { by: "time", why: `${off.length} run(s) measured commits that are not on the first-parent line of ${head} (a shallow clone, or runs of other branches)` } };
+    return {
+      entries: byTime,
+      order: {
+        by: "time",
+        why: `${off.length} run(s) measured commits that are not on the first-parent line of ${head} (a shallow clone, or runs of other branches)`
+      }
+    };
   }
   const ordered = byTime.sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
   return { entries: ordered, order: { by: "commit" } };
@@ -60933,7 +61360,10 @@ function historyBaselines(options) {
     checkWritable: () => options.checkWritable(),
     async select(query) {
       if (!query.testbed) {
-        throw new InputError(history.description, "the testbed of this run is unknown, so no history can be chosen for it (give --testbed, or store the testbed in the results)");
+        throw new InputError(
+          history.description,
+          "the testbed of this run is unknown, so no history can be chosen for it (give --testbed, or store the testbed in the results)"
+        );
       }
       const selection = await selectBaseline(history, {
         repo: options.repo,
@@ -61033,11 +61463,24 @@ import { resolve as resolve7 } from "node:path";
 function parseBencherPerf(text, file, choice = {}) {
   const data2 = parseJsonText(text, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
   const errors = jsonErrors(text, file);
-  if (!isRecord(data2) || !Array.isArray(data2["results"])) throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
+  if (!isRecord(data2) || !Array.isArray(data2["results"]))
+    throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
   const lines = data2["results"].map((line, i2) => checkedLine(line, i2, errors));
   const chosen = lines.filter((l) => matches(l.branch, choice.branch) && matches(l.testbed, choice.testbed));
-  requireOne("branch", "branches", chosen.map((l) => l.branch), choice.branch, errors);
-  requireOne("testbed", "testbeds", chosen.map((l) => l.testbed), choice.testbed, errors);
+  requireOne(
+    "branch",
+    "branches",
+    chosen.map((l) => l.branch),
+    choice.branch,
+    errors
+  );
+  requireOne(
+    "testbed",
+    "testbeds",
+    chosen.map((l) => l.testbed),
+    choice.testbed,
+    errors
+  );
   const skipped = [];
   const runs2 = /* @__PURE__ */ new Map();
   let withoutHash = 0;
@@ -61103,13 +61546,33 @@ function requireOne(what, plural2, found, wanted, errors) {
   const distinct = [...new Set(found.map((n) => n[0]))];
   if (wanted !== void 0 && distinct.length === 0) throw errors.error(["results"], `no result line is on ${what} "${wanted}"`);
   if (distinct.length > 1) {
-    throw errors.error(["results"], `the export holds ${distinct.length} ${plural2} (${distinct.join(", ")}); choose one with --bencher-${what} so one machine's history is not mixed with another's`);
+    throw errors.error(
+      ["results"],
+      `the export holds ${distinct.length} ${plural2} (${distinct.join(", ")}); choose one with --bencher-${what} so one machine's history is not mixed with another's`
+    );
   }
 }
-var TIME_UNITS5 = { ns: 1e-9, nanoseconds: 1e-9, us: 1e-6, \u00B5s: 1e-6, microseconds: 1e-6, ms: 1e-3, milliseconds: 1e-3, s: 1, seconds: 1 };
+var TIME_UNITS5 = {
+  ns: 1e-9,
+  nanoseconds: 1e-9,
+  us: 1e-6,
+  \u00B5s: 1e-6,
+  microseconds: 1e-6,
+  ms: 1e-3,
+  milliseconds: 1e-3,
+  s: 1,
+  seconds: 1
+};
 function mappingOf(measure) {
   const known = BMF_MEASURES[measure.slug];
-  if (known) return { metric: known.metric, unit: known.unit, direction: known.metric === "throughput" ? "higher" : "lower", scale: known.toBase, sourceUnit: measure.units || measure.slug };
+  if (known)
+    return {
+      metric: known.metric,
+      unit: known.unit,
+      direction: known.metric === "throughput" ? "higher" : "lower",
+      scale: known.toBase,
+      sourceUnit: measure.units || measure.slug
+    };
   const units = measure.units.trim();
   const metric = measure.slug.replace(/-/g, "_");
   if (/\/\s*(?:second|sec|s)\b/i.test(units)) return { metric, unit: "1/s", direction: "higher", scale: 1, sourceUnit: units };
@@ -61124,7 +61587,12 @@ function benchmarksOf(points) {
   for (const [key2, { mapping, values }] of points) {
     const [id] = key2.split("\0");
     const present = values.filter((v) => v !== void 0);
-    const metric = { unit: mapping.unit, direction: mapping.direction, sourceUnit: mapping.sourceUnit, ...present.length === 1 ? { value: present[0] } : { samples: present } };
+    const metric = {
+      unit: mapping.unit,
+      direction: mapping.direction,
+      sourceUnit: mapping.sourceUnit,
+      ...present.length === 1 ? { value: present[0] } : { samples: present }
+    };
     const result = benchmarks.get(id) ?? { id, status: "ok", metrics: {} };
     result.metrics[mapping.metric] = metric;
     benchmarks.set(id, result);
@@ -61148,11 +61616,14 @@ function parseGabHistory(text, file) {
     if (!Array.isArray(list2)) throw errors.error(["entries", setName], `expected a list of runs under "${setName}"`);
     list2.forEach((entry, i2) => {
       const at = ["entries", setName, i2];
-      if (!isRecord(entry) || !isRecord(entry["commit"]) || !Array.isArray(entry["benches"])) throw errors.error(at, 'expected a run with "commit", "date" and "benches"');
+      if (!isRecord(entry) || !isRecord(entry["commit"]) || !Array.isArray(entry["benches"]))
+        throw errors.error(at, 'expected a run with "commit", "date" and "benches"');
       const commit = entry["commit"]["id"];
-      if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit)) throw errors.error([...at, "commit", "id"], `expected a full commit id (40 hex digits), found ${JSON.stringify(commit)}`);
+      if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit))
+        throw errors.error([...at, "commit", "id"], `expected a full commit id (40 hex digits), found ${JSON.stringify(commit)}`);
       const date = entry["date"];
-      if (typeof date !== "number" || !Number.isFinite(date)) throw errors.error([...at, "date"], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
+      if (typeof date !== "number" || !Number.isFinite(date))
+        throw errors.error([...at, "date"], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
       const created = new Date(date).toISOString();
       const tool = typeof entry["tool"] === "string" ? entry["tool"] : "";
       const key2 = `${commit}@${created}`;
@@ -61365,7 +61836,16 @@ function checkScaling(benchmarks, metric, limit3, options = {}) {
     if (y === void 0 || !(y > 0) || !(x2 > 0) || !Number.isFinite(x2)) family.skipped.push(b.id);
     else family.points.push({ id: b.id, x: x2, y });
   }
-  return [...families].map(([family, { points, skipped }]) => checkFamily(family, metric, limit3, points.sort((a, b) => a.x - b.x), skipped, opts));
+  return [...families].map(
+    ([family, { points, skipped }]) => checkFamily(
+      family,
+      metric,
+      limit3,
+      points.sort((a, b) => a.x - b.x),
+      skipped,
+      opts
+    )
+  );
 }
 function checkFamily(family, metric, limit3, points, skipped, opts) {
   const base = { family, metric, param: limit3.param, points, skipped, limit: limit3 };
@@ -61373,12 +61853,20 @@ function checkFamily(family, metric, limit3, points, skipped, opts) {
   if (distinct < Math.max(2, opts.minPoints)) {
     return {
       ...base,
-      fit: distinct >= 2 ? fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts) : null,
+      fit: distinct >= 2 ? fitPowerLaw(
+        points.map((p) => p.x),
+        points.map((p) => p.y),
+        opts
+      ) : null,
       result: "inconclusive",
       reason: { code: "scaling-too-few-points", metric, param: limit3.param, usable: distinct, skipped: skipped.length, minPoints: opts.minPoints }
     };
   }
-  const fit3 = fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts);
+  const fit3 = fitPowerLaw(
+    points.map((p) => p.x),
+    points.map((p) => p.y),
+    opts
+  );
   const facts = {
     metric,
     param: limit3.param,
@@ -61757,7 +62245,10 @@ function runStrategy(input, o) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
       if (input.paired) notes.push({ code: "rounds-not-aligned" });
-      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
+      result = compareSamples(
+        { baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null },
+        o
+      );
     }
   } else {
     const sb = summarySide(baseline);
@@ -61968,7 +62459,8 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
     warnings.push({ code: "different-testbed", ...testbeds, mode: options.testbedMismatch });
   }
   if (!baseline) warnings.push({ code: "no-baseline" });
-  if (current.benchmarks.length === 0) throw new InputError("current results", "they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)");
+  if (current.benchmarks.length === 0)
+    throw new InputError("current results", "they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)");
   const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
   const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
   const ids = [.../* @__PURE__ */ new Set([...curById.keys(), ...baseById.keys()])];
@@ -62055,7 +62547,10 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
       options
     );
   });
-  pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
+  pushAll(
+    rows,
+    scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options))
+  );
   const sides = [...current.benchmarks, ...baseline?.benchmarks ?? []];
   pushAll(warnings, unusedBudgetWarnings(budgets, usedRules, sides));
   for (const b of current.benchmarks) {
@@ -62183,7 +62678,10 @@ async function recordRun(history, results, request2) {
   const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request2.repo, commit);
   const same = await identicalRun(history, results, full, testbed);
   if (same !== void 0) return { ...same, alreadyRecorded: true };
-  return { ...await history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed }), alreadyRecorded: false };
+  return {
+    ...await history.append({ ...results, ...results.testbed ? {} : machine ? { testbed: machine } : {} }, { commit: full, testbed }),
+    alreadyRecorded: false
+  };
 }
 async function identicalRun(history, results, commit, testbed) {
   const candidates = (await history.list({ testbed })).filter((e) => e.commit === commit);
@@ -62208,7 +62706,10 @@ async function historyNoise(history, testbed, runs2) {
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {
     const testbeds = [...new Set(all.map((e) => e.testbed))];
-    throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
+    throw new InputError(
+      history.description,
+      `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`
+    );
   }
   const { sets } = await history.readUsable(mine.slice(-runs2));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key2, d]) => {
@@ -62227,7 +62728,10 @@ async function importHistory(history, path2, request2) {
   const bencher = isBencherExport(text);
   const { runs: runs2, skipped } = bencher ? parseBencherPerf(text, path2, request2.bencher) : { runs: parseGabHistory(text, path2), skipped: [] };
   if (runs2.length === 0) {
-    throw new InputError(path2, bencher ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join("; ")})` : ""}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js` : 'holds no runs; expected "entries" with at least one run');
+    throw new InputError(
+      path2,
+      bencher ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join("; ")})` : ""}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js` : 'holds no runs; expected "entries" with at least one run'
+    );
   }
   const ids = /* @__PURE__ */ new Set();
   for (const run of runs2) {
@@ -62392,7 +62896,8 @@ function compileDerived(configs) {
       throw error2;
     }
     const inputs = metricsOf(expr);
-    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key2);
+    if (inputs.length === 0)
+      throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key2);
     if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key2);
     return {
       name: config.name,
@@ -62450,7 +62955,9 @@ function applyDerived(benchmarks, derived) {
   });
   for (const d of derived) {
     if (!applied.has(d.name) && benchmarks.length > 0) {
-      warnings.push(`derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(" and ")}${d.matcher ? " among the matching ids" : ""}`);
+      warnings.push(
+        `derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(" and ")}${d.matcher ? " among the matching ids" : ""}`
+      );
     }
   }
   return { benchmarks: result, warnings };
@@ -62468,7 +62975,11 @@ function derive(d, metrics) {
     const bad = samples.findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) return `is not finite at sample ${bad + 1} (${samples[bad]}); not derived`;
     const s = describe2(samples);
-    return { ...base, samples, summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max } };
+    return {
+      ...base,
+      samples,
+      summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max }
+    };
   }
   const value = evaluate(d.expr, (m) => central(metrics[m]));
   if (!Number.isFinite(value)) return `is not finite (${value}); not derived`;
@@ -62882,8 +63393,14 @@ function interleaved(created, rows) {
 }
 function classifyUnits(units, ctx) {
   return ctx.classify(
-    interleaved(ctx.created, units.flatMap((u) => sideRows(u, "base"))),
-    interleaved(ctx.created, units.flatMap((u) => sideRows(u, "head")))
+    interleaved(
+      ctx.created,
+      units.flatMap((u) => sideRows(u, "base"))
+    ),
+    interleaved(
+      ctx.created,
+      units.flatMap((u) => sideRows(u, "head"))
+    )
   );
 }
 function unitKeys(unit) {
@@ -62892,7 +63409,11 @@ function unitKeys(unit) {
 function baseWorkdir(suite, checkouts) {
   const rel = relative3(checkouts.head, suite.workdir);
   if (rel.startsWith("..") || isAbsolute(rel)) {
-    throw new InputError("perf-gate.yml", `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
+    throw new InputError(
+      "perf-gate.yml",
+      `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`,
+      suite.line
+    );
   }
   return join12(checkouts.base, rel);
 }
@@ -63035,7 +63556,10 @@ function countedBenchmark(command, runs2, repeats, tool, id = command) {
   }
   const all = counted.filter((v) => v !== null);
   if (all.length < counted.length) {
-    return notCounted(id, `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`);
+    return notCounted(
+      id,
+      `started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c '...'" to count a shell script`
+    );
   }
   const values = all.map((c) => c.values);
   const names = Object.keys(values[0]).filter((name) => values.every((v) => v[name] !== void 0));
@@ -63046,7 +63570,10 @@ function countedBenchmark(command, runs2, repeats, tool, id = command) {
     return notCounted(id, `counts not measured: ${tool.name} counted none of its events here${what ? ` (${what})` : ""}: ${tool.nothingCountedFix}`);
   }
   const metrics = Object.fromEntries(
-    names.map((name) => [name, buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" && tool.name === "cachegrind" ? { sourceUnit: "Ir" } : {})])
+    names.map((name) => [
+      name,
+      buildMetric(name, "count", { samples: values.map((v) => v[name]) }, name === "instructions" && tool.name === "cachegrind" ? { sourceUnit: "Ir" } : {})
+    ])
   );
   return { id, status: "ok", metrics, ...Object.keys(unavailable).length > 0 ? { unavailable } : {} };
 }
@@ -63118,17 +63645,38 @@ async function runCommandSuite(suite, ctx, expected) {
   const commands = suite.commands ?? [];
   const dir = join14(ctx.outDir, suite.name);
   const ids = commands.map((c) => `${suite.name}/${c.name}`);
-  const expectedHere = [...expected, ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id) => ({ id, suite: suite.name, status: "ok", metrics: {} }))];
+  const expectedHere = [
+    ...expected,
+    ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id) => ({ id, suite: suite.name, status: "ok", metrics: {} }))
+  ];
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expectedHere, buildError);
   const timed = [];
   if (suite.measure.time) {
     const outcome = await invoke({ suite, point: {}, cwd: suite.workdir, dir, stem: "run", side: null, pin: null }, ctx);
     pushAll(timed, outcome.results);
-    if (outcome.error) pushAll(timed, failedRows(suite.name, {}, "", new Set(timed.map((b) => b.id)), expectedHere.filter((b) => ids.includes(b.id)), outcome.error));
+    if (outcome.error)
+      pushAll(
+        timed,
+        failedRows(
+          suite.name,
+          {},
+          "",
+          new Set(timed.map((b) => b.id)),
+          expectedHere.filter((b) => ids.includes(b.id)),
+          outcome.error
+        )
+      );
   }
   const counted = suite.measure.counts ? await countSuite(suite, ids, dir, ctx) : [];
-  return ids.map((id) => joinMeasurements(id, suite.name, timed.find((b) => b.id === id), counted.find((b) => b.id === id)));
+  return ids.map(
+    (id) => joinMeasurements(
+      id,
+      suite.name,
+      timed.find((b) => b.id === id),
+      counted.find((b) => b.id === id)
+    )
+  );
 }
 var COUNTING_TOOLS = { cachegrind: cachegrindTool, perf: perfTool };
 async function countSuite(suite, ids, dir, ctx) {
@@ -63137,22 +63685,46 @@ async function countSuite(suite, ids, dir, ctx) {
   const tool = COUNTING_TOOLS[suite.counter];
   const missing = tool.missing(env);
   if (missing !== null) {
-    const error2 = { message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`, exitCode: null, signal: null };
+    const error2 = {
+      message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`,
+      exitCode: null,
+      signal: null
+    };
     ctx.progress.line(`counts: ${error2.message}`);
     return ids.map((id) => ({ id, suite: suite.name, status: "failed", error: error2, metrics: {} }));
   }
   const commands = suite.commands ?? [];
-  const runs2 = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1e3, workDir: join14(dir, "counts") });
+  const runs2 = await countCommands({
+    tool,
+    commands: commands.map((c) => c.command),
+    repeats: suite.countRepeat,
+    cwd: suite.workdir,
+    env,
+    timeoutMs: suite.timeout * 1e3,
+    workDir: join14(dir, "counts")
+  });
   const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs2[i2], suite.countRepeat, tool, ids[i2]), suite: suite.name }));
   const failed = rows.filter((r) => r.status === "failed").length;
-  ctx.progress.line(`counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1e3).toFixed(1)} s)`);
+  ctx.progress.line(
+    `counts: ${failed === 0 ? "ok" : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) \xD7 ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1e3).toFixed(1)} s)`
+  );
   return rows;
 }
 function joinMeasurements(id, suite, timed, counted) {
   const parts = [timed, counted].filter((b) => b !== void 0);
   const metrics = Object.assign({}, ...parts.map((b) => b.metrics));
-  if (parts.length === 0) return { id, suite, status: "failed", error: { message: "not measured: neither the timer nor the counter gave a result", exitCode: null, signal: null }, metrics: {} };
-  const failures = [timed?.status === "failed" ? { side: "timed", error: timed.error } : null, counted?.status === "failed" ? { side: "counted", error: counted.error } : null].filter((f) => f !== null);
+  if (parts.length === 0)
+    return {
+      id,
+      suite,
+      status: "failed",
+      error: { message: "not measured: neither the timer nor the counter gave a result", exitCode: null, signal: null },
+      metrics: {}
+    };
+  const failures = [
+    timed?.status === "failed" ? { side: "timed", error: timed.error } : null,
+    counted?.status === "failed" ? { side: "counted", error: counted.error } : null
+  ].filter((f) => f !== null);
   if (failures.length === 0) return { ...timed ?? counted, id, suite, metrics };
   const error2 = {
     ...failures[0].error,
@@ -63280,8 +63852,10 @@ async function measureAb(request2) {
   const headSha = headCommit(repo);
   const share = selectShard(config.suites, shard);
   for (const s of share.filter((s2) => s2.measure.counts)) {
-    request2.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? "its commands are timed" : "it is skipped"}. Compare counts against a stored baseline.
-`);
+    request2.write(
+      `perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? "its commands are timed" : "it is skipped"}. Compare counts against a stored baseline.
+`
+    );
   }
   const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request2.ref);
@@ -63289,7 +63863,12 @@ async function measureAb(request2) {
   try {
     request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
 `);
-    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request2, suites, checkouts: { base: checkout.dir, head: repo }, commits: { base: checkout.commit, head: headSha } });
+    const { outcome: _outcome, ...measured } = await measureAbBetween({
+      ...request2,
+      suites,
+      checkouts: { base: checkout.dir, head: repo },
+      commits: { base: checkout.commit, head: headSha }
+    });
     return measured;
   } finally {
     checkout.remove();
@@ -63309,8 +63888,10 @@ async function measureAbBetween(request2) {
   const head = metadata(outcome.head, request2.commits.head, request2.env, testbed);
   writeResultSet(join16(outDir, "base.json"), base);
   writeResultSet(join16(outDir, "results.json"), head);
-  request2.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
-`);
+  request2.write(
+    `perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
+`
+  );
   return { base, head, confirmations: outcome.confirmations, outcome };
 }
 
@@ -63345,7 +63926,11 @@ function gate(request2) {
   assertBudgetMetricsExist(request2.budgets, request2.baseline, request2.current);
   if (request2.baseline && !request2.sameConfig) {
     const overlap = idOverlap(request2.baseline, request2.current);
-    if (overlap.unusable) throw new InputError(request2.baselineInput, unmatchedIdsMessage(overlap, request2.baselineSource ?? request2.baselineInput, request2.currentSource ?? "the current results"));
+    if (overlap.unusable)
+      throw new InputError(
+        request2.baselineInput,
+        unmatchedIdsMessage(overlap, request2.baselineSource ?? request2.baselineInput, request2.currentSource ?? "the current results")
+      );
   }
   try {
     const options = request2.options ?? DEFAULT_GATE_OPTIONS;
@@ -63472,7 +64057,10 @@ function prepareOutputPaths(outputs, cwd) {
   }
 }
 function prepareOutputs(outputs, cwd) {
-  prepareOutputPaths(Object.entries(outputs).map(([flag, path2]) => ({ flag: `--${flag}`, path: path2, kind: "file" })), cwd);
+  prepareOutputPaths(
+    Object.entries(outputs).map(([flag, path2]) => ({ flag: `--${flag}`, path: path2, kind: "file" })),
+    cwd
+  );
 }
 
 // action/src/pipeline/output-files.ts
@@ -63554,7 +64142,11 @@ function recommend(report2, changes, sides) {
 function assembleRelease(input) {
   const { report: report2 } = input;
   const repositoryUrl = input.repositoryUrl ?? null;
-  const changes = input.changes ? input.changes.map((c) => ({ ...c, commits: commitsBetween(input.chain, c.previousCommit, c.commit), compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit) })) : null;
+  const changes = input.changes ? input.changes.map((c) => ({
+    ...c,
+    commits: commitsBetween(input.chain, c.previousCommit, c.commit),
+    compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit)
+  })) : null;
   const previous = input.previous ?? null;
   const candidate = input.candidate ?? null;
   const good = previous?.commit ?? report2.baseline?.commit ?? null;
@@ -63638,7 +64230,10 @@ var NONE = "\u2014";
 var PERCENT_SCALE = { factor: 0.01, symbol: "%" };
 function scaleFor(unit, values) {
   if (unit === "fraction") return PERCENT_SCALE;
-  return pickScale(unit, values.filter((v) => typeof v === "number" && Number.isFinite(v)));
+  return pickScale(
+    unit,
+    values.filter((v) => typeof v === "number" && Number.isFinite(v))
+  );
 }
 function rowScale(row) {
   const values = [row.baseline?.value, row.current?.value].filter((v) => typeof v === "number" && Number.isFinite(v));
@@ -64191,15 +64786,17 @@ function renderMarkdown(report2, options = {}) {
   };
   const table = (rows) => [tableHeader(), ...rows.map(lineOf2)].join("\n");
   const render2 = (keep, truncated) => {
-    const shownRows = [
-      ...main2.slice(0, keep.main),
-      ...groups.improved.slice(0, keep.improved),
-      ...groups.unchanged.slice(0, keep.unchanged)
-    ];
+    const shownRows = [...main2.slice(0, keep.main), ...groups.improved.slice(0, keep.improved), ...groups.unchanged.slice(0, keep.unchanged)];
     const mainTable = keep.main > 0 ? table(main2.slice(0, keep.main)) : "";
     const blocks = [
       markdownHeadline(report2, options),
-      truncated ? truncationNotice(report2.rows.length, shownRows.length, failures.length - keep.failures, `${formatCount(maxLength)} ${options.measure === "utf8-bytes" ? "bytes" : "characters"}`, options.fullReportHint) : "",
+      truncated ? truncationNotice(
+        report2.rows.length,
+        shownRows.length,
+        failures.length - keep.failures,
+        `${formatCount(maxLength)} ${options.measure === "utf8-bytes" ? "bytes" : "characters"}`,
+        options.fullReportHint
+      ) : "",
       markdownContext(report2),
       mainTable,
       folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
@@ -64703,7 +65300,10 @@ function parseSource(source) {
 function plainText(text, multiline) {
   const lines = stripVTControlCharacters3(String(text)).replace(/\r\n?/g, "\n");
   const cleaned = multiline ? lines : lines.replace(/\n/g, " ");
-  return cleaned.replace(multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, "\uFFFD");
+  return cleaned.replace(
+    multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g,
+    "\uFFFD"
+  );
 }
 function clip(text, max2) {
   return text.length <= max2 ? text : `${text.slice(0, max2 - 1)}\u2026`;
@@ -64740,12 +65340,14 @@ ${row.error.logTail.replace(/\s+$/, "").split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINE
   if (row.budget?.result === "fail") {
     const b = row.budget;
     const scale = rowScale(row);
-    out.push(make(
-      b.severity === "fail" ? "failure" : "warning",
-      `${name} exceeds its budget`,
-      `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
-      parseSource(b.source)
-    ));
+    out.push(
+      make(
+        b.severity === "fail" ? "failure" : "warning",
+        `${name} exceeds its budget`,
+        `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
+        parseSource(b.source)
+      )
+    );
   }
   if (row.flags.includes("noisier") && row.status !== "failed") {
     out.push(make("notice", `${name} noisier`, `${comparison(row)} Noisier: ${FLAG_TEXT.noisier}.`));
@@ -64753,10 +65355,7 @@ ${row.error.logTail.replace(/\s+$/, "").split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINE
   return out;
 }
 function toAnnotations(report2) {
-  return [
-    ...report2.rows.flatMap(rowAnnotations),
-    ...report2.warnings.map((w) => make("warning", `perf-gate: ${w.code}`, warningText(w)))
-  ];
+  return [...report2.rows.flatMap(rowAnnotations), ...report2.warnings.map((w) => make("warning", `perf-gate: ${w.code}`, warningText(w)))];
 }
 
 // action/src/report/escape-html.ts
@@ -64837,7 +65436,10 @@ function changeNumbers(c) {
   ];
 }
 function sideText(side2) {
-  const details = [side2.commit && side2.commit !== side2.name ? shortCommit(side2.commit) : "", side2.runs !== null && side2.runs > 1 ? `${side2.runs} runs pooled` : ""].filter((d) => d !== "");
+  const details = [
+    side2.commit && side2.commit !== side2.name ? shortCommit(side2.commit) : "",
+    side2.runs !== null && side2.runs > 1 ? `${side2.runs} runs pooled` : ""
+  ].filter((d) => d !== "");
   return details.length > 0 ? `${side2.name} (${details.join(", ")})` : side2.name;
 }
 function changesTitle(model) {
@@ -64861,7 +65463,8 @@ function singleCommit(a) {
 }
 function remeasureWhy(a) {
   return a.why.map((why) => {
-    if (why === "inconclusive") return `inconclusive${a.samplesNeeded !== null ? `: about ${formatCount(a.samplesNeeded)} samples per side would decide it` : ": more samples will not decide it at this noise; interleave the runs (perf-gate run --ab REF, or the action input ab)"}`;
+    if (why === "inconclusive")
+      return `inconclusive${a.samplesNeeded !== null ? `: about ${formatCount(a.samplesNeeded)} samples per side would decide it` : ": more samples will not decide it at this noise; interleave the runs (perf-gate run --ab REF, or the action input ab)"}`;
     return `noisier${a.stddevRatio !== null ? `: stddev \xD7${a.stddevRatio.toFixed(1)}` : ""}`;
   }).join("; ");
 }
@@ -64921,7 +65524,10 @@ function varianceBlock(rows) {
     const ratio = typeof before === "number" && typeof after === "number" && before > 0 && Number.isFinite(after / before) ? ` (\xD7${(after / before).toFixed(1)})` : "";
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatStddev(r.baseline, scale)} | ${formatStddev(r.current, scale)}${ratio} | ${MARKDOWN_HOOKS.verdict(r)} |`;
   });
-  return { head: tableHead("### Variance changes", ["Benchmark", "Metric", "Stddev baseline", "Stddev current", "Verdict"], [":--", ":--", "--:", "--:", ":--"]), rows: lines };
+  return {
+    head: tableHead("### Variance changes", ["Benchmark", "Metric", "Stddev baseline", "Stddev current", "Verdict"], [":--", ":--", "--:", "--:", ":--"]),
+    rows: lines
+  };
 }
 function budgetBlock(rows) {
   const withBudget = rows.filter((r) => r.budget !== null);
@@ -64935,7 +65541,11 @@ function budgetBlock(rows) {
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatLimit(b, scale)}${severity} | ${formatChecked(b, scale)} | ${mark(b.result, b.severity)} | ${mark(b.baselineResult, b.severity)} | ${escapeMarkdown(b.source)} |`;
   });
   return {
-    head: tableHead("### Budget validation", ["Benchmark", "Metric", "Budget", "Checked", "Release", "Baseline", "Source"], [":--", ":--", ":--", "--:", ":--", ":--", ":--"]),
+    head: tableHead(
+      "### Budget validation",
+      ["Benchmark", "Metric", "Budget", "Checked", "Release", "Baseline", "Source"],
+      [":--", ":--", ":--", "--:", ":--", ":--", ":--"]
+    ),
     rows: lines
   };
 }
@@ -64970,7 +65580,9 @@ function recommendationBlocks(model) {
         ["Benchmark", "Metric", "Step", "Range"],
         [":--", ":--", ":--", ":--"]
       ),
-      rows: bisect2.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`)
+      rows: bisect2.map(
+        (a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`
+      )
     });
     const commands = bisect2.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));
     if (commands.length > 0) {
@@ -64980,14 +65592,24 @@ function recommendationBlocks(model) {
   }
   if (remeasure.length > 0) {
     blocks.push({
-      head: tableHead("**Re-measure** what the comparison could not decide or what got noisier (on a quiet runner, or interleaved: `perf-gate run --ab REF`, or the action input `ab`):", ["Benchmark", "Metric", "Why"], [":--", ":--", ":--"]),
+      head: tableHead(
+        "**Re-measure** what the comparison could not decide or what got noisier (on a quiet runner, or interleaved: `perf-gate run --ab REF`, or the action input `ab`):",
+        ["Benchmark", "Metric", "Why"],
+        [":--", ":--", ":--"]
+      ),
       rows: remeasure.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(remeasureWhy(a))} |`)
     });
   }
   if (nearLimit.length > 0) {
     blocks.push({
-      head: tableHead("**Budgets close to their limit** (less than 10 % of it left): the next few percent break them.", ["Benchmark", "Metric", "Budget", "Checked", "Left", "Source"], [":--", ":--", ":--", "--:", "--:", ":--"]),
-      rows: nearLimit.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${nearLimitCells(a).map(escapeMarkdown).join(" | ")} | ${escapeMarkdown(a.budget.source)} |`)
+      head: tableHead(
+        "**Budgets close to their limit** (less than 10 % of it left): the next few percent break them.",
+        ["Benchmark", "Metric", "Budget", "Checked", "Left", "Source"],
+        [":--", ":--", ":--", "--:", "--:", ":--"]
+      ),
+      rows: nearLimit.map(
+        (a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${nearLimitCells(a).map(escapeMarkdown).join(" | ")} | ${escapeMarkdown(a.budget.source)} |`
+      )
     });
   }
   return blocks;
@@ -65054,7 +65676,9 @@ function renderReleaseJson(model) {
 // action/src/report/release-text.ts
 function aligned(rows, indent) {
   const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
-  return rows.map((r) => indent + r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd());
+  return rows.map(
+    (r) => indent + r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()
+  );
 }
 function changesSection(model) {
   const changes = model.changes ?? [];
@@ -65064,7 +65688,12 @@ function changesSection(model) {
     ["benchmark", "metric", "commits", "before \u2192 after", "change (95% CI)", "p", "verdict"],
     ...changes.map((c) => {
       const commits = commitsText(c.commits);
-      return [escapeTerminal(c.benchmark), escapeTerminal(c.metric), `${rangeText(c.previousCommit, c.commit)}${commits ? ` (${commits})` : ""}`, ...changeNumbers(c).map((t) => escapeTerminal(t))];
+      return [
+        escapeTerminal(c.benchmark),
+        escapeTerminal(c.metric),
+        `${rangeText(c.previousCommit, c.commit)}${commits ? ` (${commits})` : ""}`,
+        ...changeNumbers(c).map((t) => escapeTerminal(t))
+      ];
     })
   ];
   return [...head, ...aligned(rows, "  ")].join("\n");
@@ -65085,7 +65714,9 @@ function recommendationsSection(model) {
   for (const a of remeasure) lines.push(`  re-measure ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)}: ${escapeTerminal(remeasureWhy(a))}`);
   for (const a of nearLimit) {
     const [budget2, checked, left] = nearLimitCells(a);
-    lines.push(`  budget close to its limit: ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)} ${escapeTerminal(budget2)}, ${escapeTerminal(checked)}, ${left} left (${escapeTerminal(a.budget.source)})`);
+    lines.push(
+      `  budget close to its limit: ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)} ${escapeTerminal(budget2)}, ${escapeTerminal(checked)}, ${left} left (${escapeTerminal(a.budget.source)})`
+    );
   }
   return lines.join("\n");
 }
@@ -65205,7 +65836,9 @@ function runListText(entries2) {
 }
 function aligned2(rows) {
   const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => r[i2].length)));
-  return `${rows.map((r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()).join("\n")}
+  return `${rows.map(
+    (r) => r.map((cell, i2) => cell.padEnd(widths[i2])).join("  ").trimEnd()
+  ).join("\n")}
 `;
 }
 
@@ -65303,7 +65936,9 @@ async function countToFile(options, path2) {
   const workDir = mkdtempSync3(join20(tmpdir3(), "perf-gate-count-"));
   try {
     const runs2 = await countCommands({ ...options, tool: cachegrindTool, workDir });
-    const benchmarks = options.commands.map((command, i2) => countedBenchmark(command, runs2[i2], options.repeats, cachegrindTool, options.names?.[i2] ?? command));
+    const benchmarks = options.commands.map(
+      (command, i2) => countedBenchmark(command, runs2[i2], options.repeats, cachegrindTool, options.names?.[i2] ?? command)
+    );
     const set = { ...newResultSet(options.created, benchmarks), ...options.testbed ? { testbed: options.testbed } : {} };
     writeOutputFile(options.cwd, path2, `${JSON.stringify(set, null, 2)}
 `, "--export-json");
@@ -65329,7 +65964,17 @@ async function runGate(plan, ctx, events = {}) {
   const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), "suites" in current ? current : null) : void 0;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? void 0 : chosen;
   events.onBaseline?.(chosen);
-  const measured = "suites" in current ? await runConfiguredSuites({ config: current.suites, shard: current.shard, outDir: current.outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write: ctx.write, ...ctx.warn ? { warn: ctx.warn } : {}, now: ctx.now, deps: ctx.deps }) : given.results;
+  const measured = "suites" in current ? await runConfiguredSuites({
+    config: current.suites,
+    shard: current.shard,
+    outDir: current.outDir,
+    expected: baseline?.results.benchmarks ?? [],
+    env: ctx.env,
+    write: ctx.write,
+    ...ctx.warn ? { warn: ctx.warn } : {},
+    now: ctx.now,
+    deps: ctx.deps
+  }) : given.results;
   const skippedFiles = [...given?.skipped ?? [], ...baseline?.skipped ?? []];
   const report2 = gate({
     baseline: baseline?.results,
@@ -65373,7 +66018,11 @@ async function interleaved2(plan, current, ctx) {
 function readGiven(current) {
   const read = readResultFiles(current.files, current.read);
   const stamp = current.stamp ?? {};
-  const results = { ...read.results, ...read.results.commit ?? stamp.commit ? { commit: read.results.commit ?? stamp.commit } : {}, ...read.results.ref ?? stamp.ref ? { ref: read.results.ref ?? stamp.ref } : {} };
+  const results = {
+    ...read.results,
+    ...read.results.commit ?? stamp.commit ? { commit: read.results.commit ?? stamp.commit } : {},
+    ...read.results.ref ?? stamp.ref ? { ref: read.results.ref ?? stamp.ref } : {}
+  };
   return { results, skipped: read.skipped };
 }
 function queryOf(plan, given, ctx) {
@@ -65417,7 +66066,8 @@ function parseFlags(argv, spec) {
     const kind = spec[name];
     if (kind === void 0) throw new UsageError(`unknown option --${name}`);
     if (kind === "boolean") {
-      if (inline !== void 0 && inline !== "true" && inline !== "false") throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
+      if (inline !== void 0 && inline !== "true" && inline !== "false")
+        throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
       values[name] = inline !== "false";
     } else if (kind === "string") {
       const value = inline ?? argv[++i2];
@@ -65456,7 +66106,8 @@ function wholeNumberFlag(value, name, fallback, min) {
 }
 function commandNames(commands, names) {
   if (names === void 0) return void 0;
-  if (names.length !== commands.length) throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
+  if (names.length !== commands.length)
+    throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
   const repeated = names.find((n, i2) => names.indexOf(n) !== i2);
   if (repeated !== void 0) throw new UsageError(`--name "${repeated}" is given twice; each benchmark needs its own name`);
   const empty = names.find((n) => n.trim() === "");
@@ -65512,7 +66163,8 @@ var compareCommand = {
     }
     if (!flags.current) throw new UsageError("--current is required");
     const mismatch = flags["testbed-mismatch"] ?? "flag";
-    if (mismatch !== "flag" && mismatch !== "compare" && mismatch !== "refuse") throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
+    if (mismatch !== "flag" && mismatch !== "compare" && mismatch !== "refuse")
+      throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" };
@@ -65528,17 +66180,28 @@ var compareCommand = {
       {
         current: { files: flags.current, read },
         // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
-        baseline: { paths: flags.baseline ?? [], store, read, query: { ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {}, machineTestbed: true } },
+        baseline: {
+          paths: flags.baseline ?? [],
+          store,
+          read,
+          query: { ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {}, machineTestbed: true }
+        },
         budgets: readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd),
         options: gateOptions(mismatch),
-        labels: { baselineInput: history ? "--history" : "--baseline", ...history ? {} : { baselineSource: (source) => `--baseline ${source}` }, current: `--current ${flags.current.join(" ")}` },
+        labels: {
+          baselineInput: history ? "--history" : "--baseline",
+          ...history ? {} : { baselineSource: (source) => `--baseline ${source}` },
+          current: `--current ${flags.current.join(" ")}`
+        },
         record: null
       },
       { env: ctx.env, write: ctx.stdout, now: ctx.now, deps: defaultDeps(), cleanups: [] },
-      { onBaseline: (baseline) => {
-        if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}
+      {
+        onBaseline: (baseline) => {
+          if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}
 `);
-      } }
+        }
+      }
     );
     publishToTerminal(report2, outputs, ctx);
     return verdictExit(report2);
@@ -65561,8 +66224,10 @@ var convertCommand = {
     prepareOutputPaths([{ flag: "--out", path: flags.out, kind: "file" }], ctx.cwd);
     const { text, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" });
     if (leftOut.length > 0) {
-      ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(", ")}
-`);
+      ctx.stderr(
+        `perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(", ")}
+`
+      );
     }
     if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text, "--out", ctx.stdout);
     else ctx.stdout(text);
@@ -65588,16 +66253,21 @@ var timeCommand = {
     if (!flags.command) throw new UsageError("--command is required");
     const names = commandNames(flags.command, flags.name);
     const timeout = parseQuantity(flags.timeout ?? "60s");
-    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0)
+      throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
-    const data2 = timeToFile({
-      commands: flags.command,
-      runs: wholeNumberFlag(flags.runs, "runs", 10, 1),
-      warmup: wholeNumberFlag(flags.warmup, "warmup", 1, 0),
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: timeout.value * 1e3
-    }, flags["export-json"], names);
+    const data2 = timeToFile(
+      {
+        commands: flags.command,
+        runs: wholeNumberFlag(flags.runs, "runs", 10, 1),
+        warmup: wholeNumberFlag(flags.warmup, "warmup", 1, 0),
+        cwd: ctx.cwd,
+        env: ctx.env,
+        timeoutMs: timeout.value * 1e3
+      },
+      flags["export-json"],
+      names
+    );
     const failed = data2.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
 `);
@@ -65630,19 +66300,23 @@ var countCommand = {
     const names = commandNames(flags.command, flags.name);
     const repeats = wholeNumberFlag(flags.repeat, "repeat", 3, 1);
     const timeout = parseQuantity(flags.timeout ?? "60s");
-    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    if (!timeout || timeout.dimension !== "time" || timeout.value <= 0)
+      throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
     const testbed = defaultDeps().testbed(ctx.env);
-    const set = await countToFile({
-      commands: flags.command,
-      repeats,
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: timeout.value * 1e3,
-      created: ctx.now().toISOString(),
-      ...testbed ? { testbed } : {},
-      ...names ? { names } : {}
-    }, flags["export-json"]);
+    const set = await countToFile(
+      {
+        commands: flags.command,
+        repeats,
+        cwd: ctx.cwd,
+        env: ctx.env,
+        timeoutMs: timeout.value * 1e3,
+        created: ctx.now().toISOString(),
+        ...testbed ? { testbed } : {},
+        ...names ? { names } : {}
+      },
+      flags["export-json"]
+    );
     for (const b of set.benchmarks) {
       if (b.status === "failed") ctx.stderr(`perf-gate count: "${b.id}" ${b.error?.message ?? "failed"}
 `);
@@ -65813,7 +66487,8 @@ function makeRunCommand(makeDeps = defaultDeps) {
       const created = ctx.now().toISOString();
       const history = flags.history !== void 0 ? { location: { folder: resolve14(ctx.cwd, flags.history) }, driftRuns: null } : config.history && { location: historyLocationOf(config.history), driftRuns: config.history.driftRuns };
       const historyName = history === null ? null : "folder" in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
-      if (flags.base !== void 0 && history === null) throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
+      if (flags.base !== void 0 && history === null)
+        throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
       if (flags.history !== void 0 && flags.baseline) throw new UsageError("--history chooses the baseline itself; it cannot be combined with --baseline");
       const start = await historyStart(config.dir, { ...flags.base !== void 0 ? { base: flags.base } : {}, release: mode === "release" });
       const store = history !== null ? historyStoreAt({
@@ -65853,10 +66528,12 @@ function makeRunCommand(makeDeps = defaultDeps) {
 `)
           },
           // The baseline the history chose is named before the suites run (their output follows).
-          { onBaseline: (baseline) => {
-            if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
+          {
+            onBaseline: (baseline) => {
+              if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
 `);
-          } }
+            }
+          }
         )
       );
       publishToTerminal(outcome.report, outputs, ctx);
@@ -65877,8 +66554,10 @@ import { resolve as resolve15 } from "node:path";
 // action/src/cli/history-maintenance.ts
 async function verifyHistory(history, testbed, ctx) {
   const result = await history.verify(testbed !== void 0 ? { testbed } : {});
-  ctx.stdout(`perf-gate: read ${result.files} file(s) holding ${result.runs} run(s) in ${history.description}: ${result.unreadable.length === 0 ? "all readable" : `${result.unreadable.length} unreadable`}
-`);
+  ctx.stdout(
+    `perf-gate: read ${result.files} file(s) holding ${result.runs} run(s) in ${history.description}: ${result.unreadable.length === 0 ? "all readable" : `${result.unreadable.length} unreadable`}
+`
+  );
   for (const f of result.unreadable) ctx.stdout(unreadableLine(f));
   return result.unreadable.length === 0 ? EXIT.pass : EXIT.unusable;
 }
@@ -65888,8 +66567,13 @@ async function removeFromHistory(history, words, ctx) {
   const listed = runWords.length > 0 ? await history.list() : [];
   const entries2 = runWords.flatMap((word) => {
     const named = runsNamed(listed, word);
-    if (named.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/\u2026); perf-gate history list shows the runs, history verify the damaged files`);
-    if (named.length > 1 && named[0].runId !== word) throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
+    if (named.length === 0)
+      throw new InputError(
+        history.description,
+        `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/\u2026); perf-gate history list shows the runs, history verify the damaged files`
+      );
+    if (named.length > 1 && named[0].runId !== word)
+      throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
     return named;
   });
   const removedRuns = entries2.length > 0 ? await history.remove(entries2) : [];
@@ -66153,7 +66837,9 @@ function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) 
       });
     }
   }
-  return rows.sort((p, q) => p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1);
+  return rows.sort(
+    (p, q) => p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1
+  );
 }
 
 // action/src/report/changes.ts
@@ -66179,13 +66865,17 @@ function sinceText(row) {
   return `moved from ${shortCommit(since.commit)} (${plural(Math.abs(since.runs), "run")} ${since.runs < 0 ? "earlier" : "later"})`;
 }
 function goneLines(report2, escape3, bullet) {
-  return (report2.gone ?? []).map((g) => `${bullet}${escape3(g.benchmark)} ${escape3(g.metric)} on ${escape3(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`);
+  return (report2.gone ?? []).map(
+    (g) => `${bullet}${escape3(g.benchmark)} ${escape3(g.metric)} on ${escape3(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`
+  );
 }
 function summary(report2) {
   const runs2 = Object.entries(report2.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(", ") || "none";
   const regressions = report2.changes.filter((c) => c.regression).length;
-  const byTime = Object.entries(report2.order ?? {}).flatMap(([testbed, o]) => o.by === "time" ? [`
-runs of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : []);
+  const byTime = Object.entries(report2.order ?? {}).flatMap(
+    ([testbed, o]) => o.by === "time" ? [`
+runs of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : []
+  );
   return `${plural(report2.changes.length, "change point")} (${regressions} slower) in the runs (${runs2}); E-Divisive means, window ${report2.options.windowLength}, p \u2264 ${report2.options.maxPValue}${byTime.join("")}`;
 }
 function changesText(report2) {
@@ -66199,11 +66889,19 @@ ${gone.join("\n")}
   const header2 = compared ? [...HEADER, "since --previous"] : HEADER;
   const rows = [header2, ...report2.changes.map((c) => [...cells(c, (t) => escapeTerminal(t)), ...compared ? [sinceText(c)] : []])];
   const widths = header2.map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
-  return head + rows.map((r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()).join("\n") + "\n";
+  return head + rows.map(
+    (r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()
+  ).join("\n") + "\n";
 }
 function changesMarkdown(report2) {
   const gone = goneLines(report2, escapeMarkdown, "- ");
-  const lines = [`### Change points on main`, "", escapeMarkdown(summary(report2)), "", ...gone.length > 0 ? ["Gone since the earlier report:", "", ...gone, ""] : []];
+  const lines = [
+    `### Change points on main`,
+    "",
+    escapeMarkdown(summary(report2)),
+    "",
+    ...gone.length > 0 ? ["Gone since the earlier report:", "", ...gone, ""] : []
+  ];
   if (report2.changes.length === 0) return `${lines.join("\n")}
 `;
   const compared = report2.gone !== void 0;
@@ -66220,13 +66918,19 @@ async function historyChanges(history, query) {
   const all = await history.list();
   const testbeds = [...new Set(all.map((e) => e.testbed))];
   if (query.testbed !== void 0 && !testbeds.includes(query.testbed)) {
-    throw new InputError(history.description, `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`);
+    throw new InputError(
+      history.description,
+      `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(", ")} (give --testbed)` : ""}`
+    );
   }
   const pattern2 = query.benchmark === void 0 ? null : compileGlob(query.benchmark);
   const include = (id) => pattern2 === null || pattern2.test(id);
   const report2 = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
   for (const testbed of query.testbed !== void 0 ? [query.testbed] : testbeds) {
-    const ordered = await inCommitOrder(query.repo, all.filter((e) => e.testbed === testbed));
+    const ordered = await inCommitOrder(
+      query.repo,
+      all.filter((e) => e.testbed === testbed)
+    );
     const { entries: entries2, sets } = await history.readUsable(ordered.entries);
     report2.runs[testbed] = entries2.length;
     (report2.order ??= {})[testbed] = ordered.order;
@@ -66258,7 +66962,8 @@ function readPreviousChanges(path2) {
   }
   report2.changes.forEach((c, i2) => {
     const ok = typeof c === "object" && c !== null && ["testbed", "benchmark", "metric", "runId", "commit"].every((k) => typeof c[k] === "string") && typeof c.regression === "boolean";
-    if (!ok) throw new InputError(path2, "expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)", void 0, `changes[${i2}]`);
+    if (!ok)
+      throw new InputError(path2, "expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)", void 0, `changes[${i2}]`);
   });
   return report2;
 }
@@ -66275,7 +66980,11 @@ function sinceRun(since, repo) {
   if (!commit) throw new InputError("--since", `${JSON.stringify(since)} names no commit in ${repo} (give a commit, a ref or a date)`);
   return (entries2) => {
     const last = entries2.map((e) => e.commit).lastIndexOf(commit);
-    if (last < 0) throw new InputError("--since", `${since} (${commit.slice(0, 12)}) has no run in the history on testbed ${entries2[0]?.testbed ?? "?"}; perf-gate history list shows the runs`);
+    if (last < 0)
+      throw new InputError(
+        "--since",
+        `${since} (${commit.slice(0, 12)}) has no run in the history on testbed ${entries2[0]?.testbed ?? "?"}; perf-gate history list shows the runs`
+      );
     return last + 1;
   };
 }
@@ -66423,9 +67132,14 @@ function makeHistoryCommand(makeDeps = defaultDeps) {
         only(["history"]);
         if (words.length !== 1) throw new UsageError("history show takes one RUN: a run id, or a commit");
         const entries2 = runsNamed(await history.list(), words[0]);
-        if (entries2.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
-        if (entries2.length > 1) throw new InputError(history.description, `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
-${runListText(entries2)}`);
+        if (entries2.length === 0)
+          throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
+        if (entries2.length > 1)
+          throw new InputError(
+            history.description,
+            `${entries2.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:
+${runListText(entries2)}`
+          );
         ctx.stdout(`${JSON.stringify(await history.read(entries2[0]), null, 2)}
 `);
         return EXIT.pass;
@@ -66474,10 +67188,19 @@ ${runListText(entries2)}`);
         only(["history", "testbed", "suite", "bencher-branch", "bencher-testbed"]);
         if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
         if (flags.testbed === void 0) throw new UsageError("history import needs --testbed ID: the machine the imported runs were measured on");
-        const bencher = { ...flags["bencher-branch"] !== void 0 ? { branch: flags["bencher-branch"] } : {}, ...flags["bencher-testbed"] !== void 0 ? { testbed: flags["bencher-testbed"] } : {} };
-        const imported = await importHistory(history, resolve15(ctx.cwd, words[0]), { testbed: flags.testbed, ...flags.suite !== void 0 ? { suite: flags.suite } : {}, bencher });
-        ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}
-`);
+        const bencher = {
+          ...flags["bencher-branch"] !== void 0 ? { branch: flags["bencher-branch"] } : {},
+          ...flags["bencher-testbed"] !== void 0 ? { testbed: flags["bencher-testbed"] } : {}
+        };
+        const imported = await importHistory(history, resolve15(ctx.cwd, words[0]), {
+          testbed: flags.testbed,
+          ...flags.suite !== void 0 ? { suite: flags.suite } : {},
+          bencher
+        });
+        ctx.stdout(
+          `perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}
+`
+        );
         for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}
 `);
         return EXIT.pass;
@@ -66523,7 +67246,11 @@ async function changesBetween(history, repo, from, to, testbed, listed) {
 }
 async function commitOf(repo, ref, flag, what) {
   const commit = await resolveCommit(repo, ref);
-  if (commit === void 0) throw new InputError(flag, `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`);
+  if (commit === void 0)
+    throw new InputError(
+      flag,
+      `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`
+    );
   return commit;
 }
 function noRunMessage(ref, commit, testbed, history) {
@@ -66543,7 +67270,11 @@ function chooseTestbed(entries2, sides, given, history) {
   const [first, second] = sides.map((s) => bedsOf(s.commit));
   const both = [...first].filter((t) => second.has(t));
   if (both.length === 1) return both[0];
-  if (both.length === 0) throw new InputError("--testbed", `${sides[0].ref} has runs on ${[...first].join(", ")} and ${sides[1].ref} on ${[...second].join(", ")}: no testbed has runs of both, and runs of two machines are not compared`);
+  if (both.length === 0)
+    throw new InputError(
+      "--testbed",
+      `${sides[0].ref} has runs on ${[...first].join(", ")} and ${sides[1].ref} on ${[...second].join(", ")}: no testbed has runs of both, and runs of two machines are not compared`
+    );
   throw new InputError("--testbed", `both commits have runs on testbeds ${both.join(", ")}; give --testbed ID to choose one`);
 }
 function runsText(selection, name, testbed, history) {
@@ -66554,10 +67285,26 @@ async function releaseFromHistory(request2) {
   const { history, repo } = request2;
   const from = await commitOf(repo, request2.from, "--from", "the previous release");
   const to = await commitOf(repo, request2.to, "--to", "the release candidate");
-  if (from === to) throw new InputError("--to", `${request2.to} and --from ${request2.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`);
-  if (!await isAncestor(repo, from, to)) throw new InputError("--from", `${request2.from} (${from.slice(0, 12)}) is not an ancestor of ${request2.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`);
+  if (from === to)
+    throw new InputError(
+      "--to",
+      `${request2.to} and --from ${request2.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`
+    );
+  if (!await isAncestor(repo, from, to))
+    throw new InputError(
+      "--from",
+      `${request2.from} (${from.slice(0, 12)}) is not an ancestor of ${request2.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`
+    );
   const all = await history.list();
-  const testbed = chooseTestbed(all, [{ flag: "--from", ref: request2.from, commit: from }, { flag: "--to", ref: request2.to, commit: to }], request2.testbed, history);
+  const testbed = chooseTestbed(
+    all,
+    [
+      { flag: "--from", ref: request2.from, commit: from },
+      { flag: "--to", ref: request2.to, commit: to }
+    ],
+    request2.testbed,
+    history
+  );
   const select = (commit, driftWindow2) => selectBaseline(history, { repo, testbed, head: to, from: { commit }, maxDistance: 0, driftWindow: driftWindow2 });
   const previous = await select(from, request2.driftRuns ?? DEFAULT_DRIFT_WINDOW);
   if (!previous.found) throw new InputError("--from", noRunMessage(request2.from, from, testbed, history));
@@ -66595,7 +67342,10 @@ async function releaseOfRun(report2, config, run) {
   const tag = tagOfRef(run.ref);
   const head = run.sha || report2.current.commit || "HEAD";
   const candidate = { name: tag ?? (run.sha ? run.sha.slice(0, 12) : "this run"), commit: run.sha || report2.current.commit || null, runs: null };
-  const plain = (note) => ({ model: assembleRelease({ report: report2, candidate, repositoryUrl: run.repositoryUrl }), note });
+  const plain = (note) => ({
+    model: assembleRelease({ report: report2, candidate, repositoryUrl: run.repositoryUrl }),
+    note
+  });
   if (!config?.history) return plain(null);
   const testbed = report2.baseline?.testbed ?? report2.current.testbed;
   if (testbed === void 0) return plain("change points not shown: the runs name no testbed");
@@ -66674,7 +67424,16 @@ Reports from the run history. The one kind of report so far:
                   1 MiB, its tables cut (saying so) when longer
   --out DIR       write the whole report: DIR/release-report.md and
                   DIR/release-report.json`;
-var FLAGS2 = { from: "string", to: "string", history: "string", testbed: "string", config: "string", json: "string", markdown: "string", out: "string" };
+var FLAGS2 = {
+  from: "string",
+  to: "string",
+  history: "string",
+  testbed: "string",
+  config: "string",
+  json: "string",
+  markdown: "string",
+  out: "string"
+};
 var KINDS = ["release"];
 var reportCommand = {
   name: "report",
@@ -66688,10 +67447,13 @@ var reportCommand = {
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (flags.from === void 0) throw new UsageError("report release needs --from TAG: the previous release");
     if (flags.to === void 0) throw new UsageError("report release needs --to REF: the release candidate");
-    prepareOutputPaths([
-      ...["json", "markdown"].map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" })),
-      { flag: "--out", path: flags.out, kind: "folder" }
-    ], ctx.cwd);
+    prepareOutputPaths(
+      [
+        ...["json", "markdown"].map((f) => ({ flag: `--${f}`, path: flags[f], kind: "file" })),
+        { flag: "--out", path: flags.out, kind: "folder" }
+      ],
+      ctx.cwd
+    );
     const config = flags.config !== void 0 ? readConfig(flags.config, ctx.cwd) : readConfigIfPresent("perf-gate.yml", ctx.cwd);
     const history = openHistoryAt(historyLocation(flags.history, config?.history, ctx.cwd), ctx.cwd, false);
     const budgets = readBudgets(void 0, config?.budgets ?? conventionalBudgets(ctx.cwd), ctx.cwd);
@@ -66710,7 +67472,11 @@ var reportCommand = {
     say(`perf-gate: release ${flags.to}: ${release.candidateSource}
 perf-gate: previous ${flags.from}: ${release.previousSource}
 `);
-    const outputs = { ...flags.out !== void 0 ? { out: flags.out } : {}, ...flags.json !== void 0 ? { json: flags.json } : {}, ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {} };
+    const outputs = {
+      ...flags.out !== void 0 ? { out: flags.out } : {},
+      ...flags.json !== void 0 ? { json: flags.json } : {},
+      ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {}
+    };
     const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path2) => path2 !== "-");
     if (written.length > 0) say(`perf-gate: wrote ${written.join(", ")}
 `);
@@ -66731,7 +67497,12 @@ function dashboardModel(input) {
   const testbeds = [];
   const series = [];
   for (const bed of input.testbeds) {
-    const runs2 = bed.entries.map((e) => ({ commit: e.commit, created: e.created, subject: input.subjects.get(e.commit) ?? null, tags: [...input.tags.get(e.commit) ?? []] }));
+    const runs2 = bed.entries.map((e) => ({
+      commit: e.commit,
+      created: e.created,
+      subject: input.subjects.get(e.commit) ?? null,
+      tags: [...input.tags.get(e.commit) ?? []]
+    }));
     const tagged = runs2.map((r, i2) => r.tags.length > 0 ? i2 : -1).filter((i2) => i2 >= 0);
     const last = tagged.at(-1);
     const lastTag = last === void 0 ? null : { name: runs2[last].tags.at(-1), run: last };
@@ -66787,7 +67558,8 @@ function pointsOf(sets) {
         if (spread === null) continue;
         const key2 = seriesKey(b.id, name);
         let points = byKey.get(key2);
-        if (!points) byKey.set(key2, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
+        if (!points)
+          byKey.set(key2, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
         points.runs.push(run);
         points.median.push(spread.median);
         points.low.push(spread.low);
@@ -66817,7 +67589,13 @@ var round = (x2) => Number(x2.toPrecision(5));
 
 // action/src/report/dashboard-page.ts
 var DASHBOARD_GLOBAL = "PERF_GATE_DASHBOARD";
-var DASHBOARD_FILES = { uplotJs: "uPlot.iife.min.js", uplotCss: "uPlot.min.css", script: "dashboard.js", style: "dashboard.css", data: "data.js" };
+var DASHBOARD_FILES = {
+  uplotJs: "uPlot.iife.min.js",
+  uplotCss: "uPlot.min.css",
+  script: "dashboard.js",
+  style: "dashboard.css",
+  data: "data.js"
+};
 function dashboardDataScript(model) {
   const json = JSON.stringify(model).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
   return `window.${DASHBOARD_GLOBAL} = ${json};
@@ -66894,7 +67672,9 @@ ${items.slice(0, SHOWN_REGRESSIONS).join("\n")}
 }
 function card(s, i2, t) {
   const last = s.median.at(-1);
-  const facts = [plural(s.median.length, "run"), last === void 0 ? "" : `latest ${formatValue(last, s.scale)}`, `${s.direction} is better`].filter((x2) => x2 !== "");
+  const facts = [plural(s.median.length, "run"), last === void 0 ? "" : `latest ${formatValue(last, s.scale)}`, `${s.direction} is better`].filter(
+    (x2) => x2 !== ""
+  );
   const changes = s.changes.length === 0 ? "no change point" : `change points: ${s.changes.map((c) => changeText(c, s, t)).join("; ")}`;
   const badge = s.regressedSinceTag ? ` <span class="badge">${escapeHtml(t.lastTag ? `regressed since ${t.lastTag.name}` : "regressed")}</span>` : "";
   return `<article class="card${s.regressedSinceTag ? " regressed" : ""}" id="s-${i2}" data-series="${i2}" data-search="${escapeHtml(s.benchmark.toLowerCase())}">
@@ -66909,7 +67689,7 @@ function card(s, i2, t) {
 import { readFileSync as readFileSync13 } from "node:fs";
 import { createRequire } from "node:module";
 function dashboardAssets() {
-  if (true) return JSON.parse(`{"uplotJs":"/*! https://github.com/leeoniya/uPlot (v1.6.32) */\\nvar uPlot=function(){\\"use strict\\";const l=\\"u-off\\",e=\\"u-label\\",t=\\"width\\",n=\\"height\\",i=\\"top\\",o=\\"bottom\\",s=\\"left\\",r=\\"right\\",u=\\"#000\\",a=u+\\"0\\",f=\\"mousemove\\",c=\\"mousedown\\",h=\\"mouseup\\",d=\\"mouseenter\\",p=\\"mouseleave\\",m=\\"dblclick\\",g=\\"change\\",x=\\"dppxchange\\",w=\\"--\\",_=\\"undefined\\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\\"px\\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\\"div\\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\\"translate(\\"+t+\\"px,\\"+n+\\"px)\\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\\"\\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\\"px\\",l.style.width=e+\\"px\\",l.style.marginLeft=n?-e/2+\\"px\\":0,l.style.marginTop=n?-t/2+\\"px\\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(\`(min-resolution: \${y-.001}dppx) and (max-resolution: \${y+.001}dppx)\`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\\"en-US\\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\\"function\\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\\\.\\\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\\"\\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\\"e-\\")){let[l,t]=e.split(\\"e\\");return+\`\${El(l)}e\${t}\`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\\"\\"+l).split(\\".\\")[1]||\\"\\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+\`\${n[r]}e\${s}\`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\\"string\\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\\"object\\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\\"__proto__\\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\\"undefined\\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\\"January\\",\\"February\\",\\"March\\",\\"April\\",\\"May\\",\\"June\\",\\"July\\",\\"August\\",\\"September\\",\\"October\\",\\"November\\",\\"December\\"],Kl=[\\"Sunday\\",\\"Monday\\",\\"Tuesday\\",\\"Wednesday\\",\\"Thursday\\",\\"Friday\\",\\"Saturday\\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\\"0\\":\\"\\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\\"\\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\\"AM\\":\\"PM\\",aa:l=>12>l.getHours()?\\"am\\":\\"pm\\",a:l=>12>l.getHours()?\\"a\\":\\"p\\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\\"00\\":100>l?\\"0\\":\\"\\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\\\{([a-z]+)\\\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\\"{\\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\\"\\";for(let i=0;n.length>i;i++)t+=\\"string\\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\\"{YYYY}\\",he=\\"\\\\n\\"+ce,de=\\"{M}/{D}\\",pe=\\"\\\\n\\"+de,me=pe+\\"/{YY}\\",ge=\\"{aa}\\",xe=\\"{h}:{mm}\\"+ge,we=\\"\\\\n\\"+xe,_e=\\":{ss}\\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\\"{MMM}\\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\\"{h}\\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1],[l,_e+\\".{fff}\\",me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\\"solid\\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\\"marginLeft\\",r),E(o,\\"marginTop\\",r);let u=i.width(l,e,s);return u&&E(o,\\"borderWidth\\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\\"rgba(0,0,0,0.07)\\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\"',je=\\"bold \\"+Ne,Ue={show:!0,scale:\\"x\\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\\"x\\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\\"\\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\\"\\":tl(e)}const it={show:!0,scale:\\"y\\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\\"x\\"}),Bl({},ot,{scale:\\"y\\"})]},ut={scale:\\"y\\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\\"resize\\",v,Lt),G(\\"scroll\\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\\"px\\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\\"px\\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\\"uplot\\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\\"u-title\\",R).textContent=u.title);const O=z(\\"canvas\\"),K=k.ctx=O.getContext(\\"2d\\"),X=D(\\"u-wrap\\",R);G(\\"click\\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\\"u-under\\",X);X.appendChild(O);const el=k.over=D(\\"u-over\\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\\"center\\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\\"center\\":3==u?r:s,E||1==a?\\"middle\\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\\"\\"+e;let i=-1==e.indexOf(\\"\\\\n\\")?[e]:e.split(/\\\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\\"drawAxes\\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\\"drawSeries\\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\\"axes\\",\\"series\\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\\"x\\"),Il(\\"y\\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\\"u-hz\\"),$l=P,ql=W):(S(R,\\"u-vt\\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\\"table\\",\\"u-legend\\",R),de=z(\\"tbody\\",null,ce),ie.mount(k,ce),xe){he=z(\\"thead\\",null,ce,de);let l=z(\\"tr\\",null,he);for(var _e in z(\\"th\\",null,l),pe)z(\\"th\\",e,l).textContent=_e}else S(ce,\\"u-inline\\"),ie.live&&S(ce,\\"u-live\\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\\"u-cursor-pt\\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\\"Time\\":\\"Value\\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\\"tr\\",\\"u-series\\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\\"th\\",null,o);if(ue.show){let l=D(\\"u-marker\\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\\"px \\"+ue.dash(k,n)+\\" \\"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\\"click\\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\\"td\\",\\"u-value\\",o);l.textContent=\\"--\\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\\"addSeries\\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\\"delSeries\\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\\"setData\\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\\"butt\\",i??=a,o??=\\"round\\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\\"#fff\\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\\"setScale\\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\\"left\\":\\"top\\",i-(3===o||0===o?n:0)),E(e,t?\\"width\\":\\"height\\",n),E(e,t?\\"top\\":\\"left\\",t?Ne:Oe),E(e,t?\\"height\\":\\"width\\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\\"setSize\\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\\"drawClear\\"),Pl.forEach((l=>l())),Ci(\\"draw\\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\\"ready\\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\\"u-cursor-x\\",el)),oe.y&&(Yn=D(\\"u-cursor-y\\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\\"u-select\\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\\"setSelect\\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\\"setSeries\\",e,t),i&&Ii(\\"setSeries\\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\\"setLegend\\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\\"\\",h=\\"\\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\\"setCursor\\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\\"syncRect\\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\\"rect\\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\\"init\\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\\"destroy\\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\\"u-axis\\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\\"UTC\\"==e||\\"Etc/UTC\\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\\"en-US\\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\\"number\\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\\n","uplotCss":".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \\":\\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \\"background\\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}","script":"// The dashboard page's script (perf-gate dashboard; docs/dashboard.md).\\n// Plain browser JavaScript, no build step: the command copies this file\\n// beside index.html. It reads the model that data.js sets, draws each card's\\n// chart with uPlot only when the card scrolls near the viewport (200 charts\\n// of 1,000 points drawn at once would stall the page), filters the cards by\\n// benchmark id, and shows a run's commit under the cursor. Every text from\\n// the data goes into the page through textContent, never as HTML.\\n(function () {\\n  'use strict';\\n\\n  const model = window.PERF_GATE_DASHBOARD;\\n  const cards = Array.from(document.querySelectorAll('article.card'));\\n  if (!model || typeof uPlot !== 'function') {\\n    const main = document.getElementById('charts');\\n    const note = document.createElement('p');\\n    note.className = 'error';\\n    note.textContent = 'data.js or uPlot.iife.min.js did not load: keep the files perf-gate dashboard wrote together.';\\n    main.prepend(note);\\n    return;\\n  }\\n\\n  const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));\\n  const COLORS = { median: '#0969da', band: 'rgba(9, 105, 218, 0.16)', edge: 'rgba(9, 105, 218, 0.35)', slower: '#cf222e', faster: '#1a7f37', tag: '#6e7781' };\\n  const HEIGHT = 220;\\n\\n  /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */\\n  function formatNumber(x) {\\n    if (!Number.isFinite(x)) return String(x);\\n    const abs = Math.abs(x);\\n    if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);\\n    if (abs >= 1 || abs === 0) return x.toFixed(2);\\n    return x.toPrecision(3);\\n  }\\n\\n  const shortCommit = (commit) => commit.slice(0, 7);\\n  const withUnit = (value, scale) => (scale.symbol ? \`\${formatNumber(value / scale.factor)} \${scale.symbol}\` : formatNumber(value / scale.factor));\\n  const percent = (fraction) => \`\${fraction >= 0 ? '+' : ''}\${(fraction * 100).toFixed(1)} %\`;\\n\\n  /** Vertical lines at the change points (dashed, red slower, green faster) and the release tags (grey, named). */\\n  function drawMarks(u, series, bed) {\\n    const ctx = u.ctx;\\n    const { top, height, left, width } = u.bbox;\\n    const px = uPlot.pxRatio;\\n    const line = (x, color, dash) => {\\n      const at = Math.round(u.valToPos(x, 'x', true));\\n      if (at < left || at > left + width) return null;\\n      ctx.strokeStyle = color;\\n      ctx.setLineDash(dash);\\n      ctx.beginPath();\\n      ctx.moveTo(at, top);\\n      ctx.lineTo(at, top + height);\\n      ctx.stroke();\\n      return at;\\n    };\\n    ctx.save();\\n    ctx.lineWidth = 1.5 * px;\\n    ctx.font = \`\${11 * px}px system-ui, sans-serif\`;\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      const tags = bed.runs[r].tags;\\n      if (tags.length === 0) continue;\\n      const at = line(bed.times[r], COLORS.tag, []);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.tag;\\n      ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);\\n    }\\n    for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);\\n    ctx.restore();\\n  }\\n\\n  /** The tooltip of the run under the cursor: commit, subject, time, median and spread, tags, change point. */\\n  function showTip(u, tip, series, bed) {\\n    const i = u.cursor.idx;\\n    if (i === null || i === undefined || u.cursor.left < 0) {\\n      tip.hidden = true;\\n      return;\\n    }\\n    const run = series.runs[i];\\n    const info = bed.runs[run];\\n    const change = series.changes.find((c) => c.run === run);\\n    const lines = [\\n      [\`\${shortCommit(info.commit)}\`, 'commit'],\\n      [info.subject ?? '', 'subject'],\\n      [info.created.slice(0, 16).replace('T', ' '), 'time'],\\n      [\`median \${withUnit(series.median[i], series.scale)}\`, 'value'],\\n      [\`middle half \${withUnit(series.low[i], series.scale)} \u2013 \${withUnit(series.high[i], series.scale)}\`, 'spread'],\\n      [info.tags.length > 0 ? \`tag \${info.tags.join(', ')}\` : '', 'tags'],\\n      [change ? \`change point: \${percent(change.change)} (\${change.regression ? 'slower' : 'faster'})\` : '', change && change.regression ? 'slower' : 'faster'],\\n    ];\\n    tip.replaceChildren(...lines.filter(([text]) => text !== '').map(([text, cls]) => {\\n      const div = document.createElement('div');\\n      div.className = cls;\\n      div.textContent = text;\\n      return div;\\n    }));\\n    tip.hidden = false;\\n    // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.\\n    const over = u.over.getBoundingClientRect();\\n    const box = tip.parentElement.getBoundingClientRect();\\n    const x = over.left - box.left + u.cursor.left;\\n    const flip = x + 16 + tip.offsetWidth > box.width;\\n    tip.style.left = \`\${flip ? x - 16 - tip.offsetWidth : x + 16}px\`;\\n    tip.style.top = \`\${over.top - box.top + Math.max(0, u.cursor.top - 20)}px\`;\\n  }\\n\\n  const charts = new Map();\\n\\n  function draw(card) {\\n    const series = model.series[Number(card.dataset.series)];\\n    const bed = testbeds.get(series.testbed);\\n    const target = card.querySelector('.chart');\\n    const tip = card.querySelector('.tip');\\n    const factor = series.scale.factor;\\n    const data = [series.runs.map((r) => bed.times[r]), series.low.map((v) => v / factor), series.median.map((v) => v / factor), series.high.map((v) => v / factor)];\\n    const symbol = series.scale.symbol;\\n    const chart = new uPlot({\\n      width: target.clientWidth,\\n      height: HEIGHT,\\n      legend: { show: false },\\n      cursor: { y: false, points: { size: 7 } },\\n      scales: { x: { time: true } },\\n      series: [\\n        {},\\n        { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n        { label: 'median', stroke: COLORS.median, width: 1.5 },\\n        { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n      ],\\n      bands: [{ series: [3, 1], fill: COLORS.band }],\\n      axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? \`\${formatNumber(v)} \${symbol}\` : formatNumber(v))) }],\\n      hooks: {\\n        draw: [(u) => {\\n          drawMarks(u, series, bed);\\n          card.dataset.drawn = 'true';\\n        }],\\n        setCursor: [(u) => showTip(u, tip, series, bed)],\\n      },\\n    }, data, target);\\n    charts.set(card, chart);\\n  }\\n\\n  // Charts are drawn as their cards come within a screen of the viewport, once each.\\n  const observer = new IntersectionObserver((entries) => {\\n    for (const entry of entries) {\\n      if (!entry.isIntersecting) continue;\\n      observer.unobserve(entry.target);\\n      draw(entry.target);\\n    }\\n  }, { rootMargin: '400px 0px' });\\n  for (const card of cards) observer.observe(card);\\n\\n  window.addEventListener('resize', () => {\\n    for (const [card, chart] of charts) chart.setSize({ width: card.querySelector('.chart').clientWidth, height: HEIGHT });\\n  });\\n\\n  // The search box keeps the cards whose benchmark id contains the text (any case).\\n  const search = document.getElementById('search');\\n  const count = document.getElementById('count');\\n  search.addEventListener('input', () => {\\n    const term = search.value.trim().toLowerCase();\\n    let shown = 0;\\n    for (const card of cards) {\\n      const keep = term === '' || card.dataset.search.includes(term);\\n      card.hidden = !keep;\\n      if (keep) shown++;\\n    }\\n    count.textContent = \`\${shown} of \${cards.length} charts\`;\\n  });\\n})();\\n","style":"/* The dashboard page's style (perf-gate dashboard); copied beside index.html. */\\nbody { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1f2328; background: #f6f8fa; }\\nheader { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid #d0d7de; padding: 10px 24px; }\\nh1 { font-size: 20px; margin: 0 0 2px; }\\n.meta, .legend { margin: 0 0 6px; color: #57606a; font-size: 12px; }\\n.key { display: inline-block; width: 14px; height: 10px; margin: 0 2px 0 10px; vertical-align: middle; }\\n.key.median { border-top: 2px solid #0969da; height: 0; }\\n.key.band { background: rgba(9, 105, 218, 0.16); }\\n.key.slower { border-left: 2px dashed #cf222e; width: 0; }\\n.key.faster { border-left: 2px dashed #1a7f37; width: 0; }\\n.key.tag { border-left: 2px solid #6e7781; width: 0; }\\n.search input { font: inherit; padding: 3px 8px; width: 22em; margin-left: 6px; border: 1px solid #d0d7de; border-radius: 6px; }\\n#count { margin-left: 12px; color: #57606a; }\\n#regressions { margin: 12px 24px; padding: 8px 16px; background: #fff; border: 1px solid #d0d7de; border-left: 4px solid #cf222e; border-radius: 6px; }\\n#regressions h2 { font-size: 15px; margin: 4px 0; }\\n#regressions ol { margin: 4px 0; padding-left: 24px; }\\nmain { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 12px; padding: 0 24px 24px; }\\n.card { position: relative; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 12px; min-width: 0; scroll-margin-top: 140px; }\\n.card.regressed { border-color: #cf222e; }\\n.card[hidden] { display: none; }\\n.card h3 { font-size: 14px; margin: 0; overflow-wrap: anywhere; }\\n.card .metric, .card .testbed { font-weight: normal; color: #57606a; }\\n.badge { font-size: 11px; font-weight: 600; color: #fff; background: #cf222e; border-radius: 10px; padding: 1px 7px; }\\n.summary { margin: 2px 0 4px; color: #57606a; font-size: 12px; overflow-wrap: anywhere; }\\n.chart { height: 220px; }\\n.tip { position: absolute; z-index: 1; pointer-events: none; background: #fff; border: 1px solid #d0d7de; border-radius: 4px; padding: 4px 8px; font-size: 12px; box-shadow: 0 2px 6px rgba(0, 0, 0, 0.12); max-width: 320px; }\\n.tip .commit { font-family: ui-monospace, monospace; font-weight: 600; }\\n.tip .subject { overflow-wrap: anywhere; }\\n.tip .slower { color: #cf222e; }\\n.tip .faster { color: #1a7f37; }\\n.error { color: #cf222e; font-weight: 600; }\\n"}`);
+  if (true) return JSON.parse(`{"uplotJs":"/*! https://github.com/leeoniya/uPlot (v1.6.32) */\\nvar uPlot=function(){\\"use strict\\";const l=\\"u-off\\",e=\\"u-label\\",t=\\"width\\",n=\\"height\\",i=\\"top\\",o=\\"bottom\\",s=\\"left\\",r=\\"right\\",u=\\"#000\\",a=u+\\"0\\",f=\\"mousemove\\",c=\\"mousedown\\",h=\\"mouseup\\",d=\\"mouseenter\\",p=\\"mouseleave\\",m=\\"dblclick\\",g=\\"change\\",x=\\"dppxchange\\",w=\\"--\\",_=\\"undefined\\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\\"px\\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\\"div\\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\\"translate(\\"+t+\\"px,\\"+n+\\"px)\\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\\"\\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\\"px\\",l.style.width=e+\\"px\\",l.style.marginLeft=n?-e/2+\\"px\\":0,l.style.marginTop=n?-t/2+\\"px\\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(\`(min-resolution: \${y-.001}dppx) and (max-resolution: \${y+.001}dppx)\`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\\"en-US\\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\\"function\\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\\\.\\\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\\"\\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\\"e-\\")){let[l,t]=e.split(\\"e\\");return+\`\${El(l)}e\${t}\`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\\"\\"+l).split(\\".\\")[1]||\\"\\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+\`\${n[r]}e\${s}\`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\\"string\\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\\"object\\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\\"__proto__\\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\\"undefined\\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\\"January\\",\\"February\\",\\"March\\",\\"April\\",\\"May\\",\\"June\\",\\"July\\",\\"August\\",\\"September\\",\\"October\\",\\"November\\",\\"December\\"],Kl=[\\"Sunday\\",\\"Monday\\",\\"Tuesday\\",\\"Wednesday\\",\\"Thursday\\",\\"Friday\\",\\"Saturday\\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\\"0\\":\\"\\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\\"\\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\\"AM\\":\\"PM\\",aa:l=>12>l.getHours()?\\"am\\":\\"pm\\",a:l=>12>l.getHours()?\\"a\\":\\"p\\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\\"00\\":100>l?\\"0\\":\\"\\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\\\{([a-z]+)\\\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\\"{\\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\\"\\";for(let i=0;n.length>i;i++)t+=\\"string\\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\\"{YYYY}\\",he=\\"\\\\n\\"+ce,de=\\"{M}/{D}\\",pe=\\"\\\\n\\"+de,me=pe+\\"/{YY}\\",ge=\\"{aa}\\",xe=\\"{h}:{mm}\\"+ge,we=\\"\\\\n\\"+xe,_e=\\":{ss}\\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\\"{MMM}\\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\\"{h}\\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1],[l,_e+\\".{fff}\\",me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\\"solid\\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\\"marginLeft\\",r),E(o,\\"marginTop\\",r);let u=i.width(l,e,s);return u&&E(o,\\"borderWidth\\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\\"rgba(0,0,0,0.07)\\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\"',je=\\"bold \\"+Ne,Ue={show:!0,scale:\\"x\\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\\"x\\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\\"\\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\\"\\":tl(e)}const it={show:!0,scale:\\"y\\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\\"x\\"}),Bl({},ot,{scale:\\"y\\"})]},ut={scale:\\"y\\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\\"resize\\",v,Lt),G(\\"scroll\\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\\"px\\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\\"px\\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\\"uplot\\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\\"u-title\\",R).textContent=u.title);const O=z(\\"canvas\\"),K=k.ctx=O.getContext(\\"2d\\"),X=D(\\"u-wrap\\",R);G(\\"click\\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\\"u-under\\",X);X.appendChild(O);const el=k.over=D(\\"u-over\\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\\"center\\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\\"center\\":3==u?r:s,E||1==a?\\"middle\\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\\"\\"+e;let i=-1==e.indexOf(\\"\\\\n\\")?[e]:e.split(/\\\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\\"drawAxes\\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\\"drawSeries\\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\\"axes\\",\\"series\\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\\"x\\"),Il(\\"y\\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\\"u-hz\\"),$l=P,ql=W):(S(R,\\"u-vt\\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\\"table\\",\\"u-legend\\",R),de=z(\\"tbody\\",null,ce),ie.mount(k,ce),xe){he=z(\\"thead\\",null,ce,de);let l=z(\\"tr\\",null,he);for(var _e in z(\\"th\\",null,l),pe)z(\\"th\\",e,l).textContent=_e}else S(ce,\\"u-inline\\"),ie.live&&S(ce,\\"u-live\\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\\"u-cursor-pt\\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\\"Time\\":\\"Value\\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\\"tr\\",\\"u-series\\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\\"th\\",null,o);if(ue.show){let l=D(\\"u-marker\\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\\"px \\"+ue.dash(k,n)+\\" \\"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\\"click\\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\\"td\\",\\"u-value\\",o);l.textContent=\\"--\\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\\"addSeries\\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\\"delSeries\\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\\"setData\\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\\"butt\\",i??=a,o??=\\"round\\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\\"#fff\\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\\"setScale\\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\\"left\\":\\"top\\",i-(3===o||0===o?n:0)),E(e,t?\\"width\\":\\"height\\",n),E(e,t?\\"top\\":\\"left\\",t?Ne:Oe),E(e,t?\\"height\\":\\"width\\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\\"setSize\\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\\"drawClear\\"),Pl.forEach((l=>l())),Ci(\\"draw\\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\\"ready\\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\\"u-cursor-x\\",el)),oe.y&&(Yn=D(\\"u-cursor-y\\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\\"u-select\\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\\"setSelect\\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\\"setSeries\\",e,t),i&&Ii(\\"setSeries\\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\\"setLegend\\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\\"\\",h=\\"\\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\\"setCursor\\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\\"syncRect\\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\\"rect\\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\\"init\\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\\"destroy\\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\\"u-axis\\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\\"UTC\\"==e||\\"Etc/UTC\\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\\"en-US\\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\\"number\\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\\n","uplotCss":".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \\":\\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \\"background\\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}","script":"// The dashboard page's script (perf-gate dashboard; docs/dashboard.md).\\n// Plain browser JavaScript, no build step: the command copies this file\\n// beside index.html. It reads the model that data.js sets, draws each card's\\n// chart with uPlot only when the card scrolls near the viewport (200 charts\\n// of 1,000 points drawn at once would stall the page), filters the cards by\\n// benchmark id, and shows a run's commit under the cursor. Every text from\\n// the data goes into the page through textContent, never as HTML.\\n(function () {\\n  'use strict';\\n\\n  const model = window.PERF_GATE_DASHBOARD;\\n  const cards = Array.from(document.querySelectorAll('article.card'));\\n  if (!model || typeof uPlot !== 'function') {\\n    const main = document.getElementById('charts');\\n    const note = document.createElement('p');\\n    note.className = 'error';\\n    note.textContent = 'data.js or uPlot.iife.min.js did not load: keep the files perf-gate dashboard wrote together.';\\n    main.prepend(note);\\n    return;\\n  }\\n\\n  const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));\\n  const COLORS = { median: '#0969da', band: 'rgba(9, 105, 218, 0.16)', edge: 'rgba(9, 105, 218, 0.35)', slower: '#cf222e', faster: '#1a7f37', tag: '#6e7781' };\\n  const HEIGHT = 220;\\n\\n  /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */\\n  function formatNumber(x) {\\n    if (!Number.isFinite(x)) return String(x);\\n    const abs = Math.abs(x);\\n    if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);\\n    if (abs >= 1 || abs === 0) return x.toFixed(2);\\n    return x.toPrecision(3);\\n  }\\n\\n  const shortCommit = (commit) => commit.slice(0, 7);\\n  const withUnit = (value, scale) => (scale.symbol ? \`\${formatNumber(value / scale.factor)} \${scale.symbol}\` : formatNumber(value / scale.factor));\\n  const percent = (fraction) => \`\${fraction >= 0 ? '+' : ''}\${(fraction * 100).toFixed(1)} %\`;\\n\\n  /** Vertical lines at the change points (dashed, red slower, green faster) and the release tags (grey, named). */\\n  function drawMarks(u, series, bed) {\\n    const ctx = u.ctx;\\n    const { top, height, left, width } = u.bbox;\\n    const px = uPlot.pxRatio;\\n    const line = (x, color, dash) => {\\n      const at = Math.round(u.valToPos(x, 'x', true));\\n      if (at < left || at > left + width) return null;\\n      ctx.strokeStyle = color;\\n      ctx.setLineDash(dash);\\n      ctx.beginPath();\\n      ctx.moveTo(at, top);\\n      ctx.lineTo(at, top + height);\\n      ctx.stroke();\\n      return at;\\n    };\\n    ctx.save();\\n    ctx.lineWidth = 1.5 * px;\\n    ctx.font = \`\${11 * px}px system-ui, sans-serif\`;\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      const tags = bed.runs[r].tags;\\n      if (tags.length === 0) continue;\\n      const at = line(bed.times[r], COLORS.tag, []);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.tag;\\n      ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);\\n    }\\n    for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);\\n    ctx.restore();\\n  }\\n\\n  /** The tooltip of the run under the cursor: commit, subject, time, median and spread, tags, change point. */\\n  function showTip(u, tip, series, bed) {\\n    const i = u.cursor.idx;\\n    if (i === null || i === undefined || u.cursor.left < 0) {\\n      tip.hidden = true;\\n      return;\\n    }\\n    const run = series.runs[i];\\n    const info = bed.runs[run];\\n    const change = series.changes.find((c) => c.run === run);\\n    const lines = [\\n      [\`\${shortCommit(info.commit)}\`, 'commit'],\\n      [info.subject ?? '', 'subject'],\\n      [info.created.slice(0, 16).replace('T', ' '), 'time'],\\n      [\`median \${withUnit(series.median[i], series.scale)}\`, 'value'],\\n      [\`middle half \${withUnit(series.low[i], series.scale)} \u2013 \${withUnit(series.high[i], series.scale)}\`, 'spread'],\\n      [info.tags.length > 0 ? \`tag \${info.tags.join(', ')}\` : '', 'tags'],\\n      [change ? \`change point: \${percent(change.change)} (\${change.regression ? 'slower' : 'faster'})\` : '', change && change.regression ? 'slower' : 'faster'],\\n    ];\\n    tip.replaceChildren(\\n      ...lines\\n        .filter(([text]) => text !== '')\\n        .map(([text, cls]) => {\\n          const div = document.createElement('div');\\n          div.className = cls;\\n          div.textContent = text;\\n          return div;\\n        }),\\n    );\\n    tip.hidden = false;\\n    // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.\\n    const over = u.over.getBoundingClientRect();\\n    const box = tip.parentElement.getBoundingClientRect();\\n    const x = over.left - box.left + u.cursor.left;\\n    const flip = x + 16 + tip.offsetWidth > box.width;\\n    tip.style.left = \`\${flip ? x - 16 - tip.offsetWidth : x + 16}px\`;\\n    tip.style.top = \`\${over.top - box.top + Math.max(0, u.cursor.top - 20)}px\`;\\n  }\\n\\n  const charts = new Map();\\n\\n  function draw(card) {\\n    const series = model.series[Number(card.dataset.series)];\\n    const bed = testbeds.get(series.testbed);\\n    const target = card.querySelector('.chart');\\n    const tip = card.querySelector('.tip');\\n    const factor = series.scale.factor;\\n    const data = [\\n      series.runs.map((r) => bed.times[r]),\\n      series.low.map((v) => v / factor),\\n      series.median.map((v) => v / factor),\\n      series.high.map((v) => v / factor),\\n    ];\\n    const symbol = series.scale.symbol;\\n    const chart = new uPlot(\\n      {\\n        width: target.clientWidth,\\n        height: HEIGHT,\\n        legend: { show: false },\\n        cursor: { y: false, points: { size: 7 } },\\n        scales: { x: { time: true } },\\n        series: [\\n          {},\\n          { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n          { label: 'median', stroke: COLORS.median, width: 1.5 },\\n          { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n        ],\\n        bands: [{ series: [3, 1], fill: COLORS.band }],\\n        axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? \`\${formatNumber(v)} \${symbol}\` : formatNumber(v))) }],\\n        hooks: {\\n          draw: [\\n            (u) => {\\n              drawMarks(u, series, bed);\\n              card.dataset.drawn = 'true';\\n            },\\n          ],\\n          setCursor: [(u) => showTip(u, tip, series, bed)],\\n        },\\n      },\\n      data,\\n      target,\\n    );\\n    charts.set(card, chart);\\n  }\\n\\n  // Charts are drawn as their cards come within a screen of the viewport, once each.\\n  const observer = new IntersectionObserver(\\n    (entries) => {\\n      for (const entry of entries) {\\n        if (!entry.isIntersecting) continue;\\n        observer.unobserve(entry.target);\\n        draw(entry.target);\\n      }\\n    },\\n    { rootMargin: '400px 0px' },\\n  );\\n  for (const card of cards) observer.observe(card);\\n\\n  window.addEventListener('resize', () => {\\n    for (const [card, chart] of charts) chart.setSize({ width: card.querySelector('.chart').clientWidth, height: HEIGHT });\\n  });\\n\\n  // The search box keeps the cards whose benchmark id contains the text (any case).\\n  const search = document.getElementById('search');\\n  const count = document.getElementById('count');\\n  search.addEventListener('input', () => {\\n    const term = search.value.trim().toLowerCase();\\n    let shown = 0;\\n    for (const card of cards) {\\n      const keep = term === '' || card.dataset.search.includes(term);\\n      card.hidden = !keep;\\n      if (keep) shown++;\\n    }\\n    count.textContent = \`\${shown} of \${cards.length} charts\`;\\n  });\\n})();\\n","style":"/* The dashboard page's style (perf-gate dashboard); copied beside index.html. */\\nbody {\\n  font:\\n    14px/1.45 system-ui,\\n    sans-serif;\\n  margin: 0;\\n  color: #1f2328;\\n  background: #f6f8fa;\\n}\\nheader {\\n  position: sticky;\\n  top: 0;\\n  z-index: 2;\\n  background: #fff;\\n  border-bottom: 1px solid #d0d7de;\\n  padding: 10px 24px;\\n}\\nh1 {\\n  font-size: 20px;\\n  margin: 0 0 2px;\\n}\\n.meta,\\n.legend {\\n  margin: 0 0 6px;\\n  color: #57606a;\\n  font-size: 12px;\\n}\\n.key {\\n  display: inline-block;\\n  width: 14px;\\n  height: 10px;\\n  margin: 0 2px 0 10px;\\n  vertical-align: middle;\\n}\\n.key.median {\\n  border-top: 2px solid #0969da;\\n  height: 0;\\n}\\n.key.band {\\n  background: rgba(9, 105, 218, 0.16);\\n}\\n.key.slower {\\n  border-left: 2px dashed #cf222e;\\n  width: 0;\\n}\\n.key.faster {\\n  border-left: 2px dashed #1a7f37;\\n  width: 0;\\n}\\n.key.tag {\\n  border-left: 2px solid #6e7781;\\n  width: 0;\\n}\\n.search input {\\n  font: inherit;\\n  padding: 3px 8px;\\n  width: 22em;\\n  margin-left: 6px;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n}\\n#count {\\n  margin-left: 12px;\\n  color: #57606a;\\n}\\n#regressions {\\n  margin: 12px 24px;\\n  padding: 8px 16px;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-left: 4px solid #cf222e;\\n  border-radius: 6px;\\n}\\n#regressions h2 {\\n  font-size: 15px;\\n  margin: 4px 0;\\n}\\n#regressions ol {\\n  margin: 4px 0;\\n  padding-left: 24px;\\n}\\nmain {\\n  display: grid;\\n  grid-template-columns: repeat(auto-fill, minmax(520px, 1fr));\\n  gap: 12px;\\n  padding: 0 24px 24px;\\n}\\n.card {\\n  position: relative;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n  padding: 8px 12px;\\n  min-width: 0;\\n  scroll-margin-top: 140px;\\n}\\n.card.regressed {\\n  border-color: #cf222e;\\n}\\n.card[hidden] {\\n  display: none;\\n}\\n.card h3 {\\n  font-size: 14px;\\n  margin: 0;\\n  overflow-wrap: anywhere;\\n}\\n.card .metric,\\n.card .testbed {\\n  font-weight: normal;\\n  color: #57606a;\\n}\\n.badge {\\n  font-size: 11px;\\n  font-weight: 600;\\n  color: #fff;\\n  background: #cf222e;\\n  border-radius: 10px;\\n  padding: 1px 7px;\\n}\\n.summary {\\n  margin: 2px 0 4px;\\n  color: #57606a;\\n  font-size: 12px;\\n  overflow-wrap: anywhere;\\n}\\n.chart {\\n  height: 220px;\\n}\\n.tip {\\n  position: absolute;\\n  z-index: 1;\\n  pointer-events: none;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 4px;\\n  padding: 4px 8px;\\n  font-size: 12px;\\n  box-shadow: 0 2px 6px rgba(0, 0, 0, 0.12);\\n  max-width: 320px;\\n}\\n.tip .commit {\\n  font-family: ui-monospace, monospace;\\n  font-weight: 600;\\n}\\n.tip .subject {\\n  overflow-wrap: anywhere;\\n}\\n.tip .slower {\\n  color: #cf222e;\\n}\\n.tip .faster {\\n  color: #1a7f37;\\n}\\n.error {\\n  color: #cf222e;\\n  font-weight: 600;\\n}\\n"}`);
   const resolvePackage = createRequire(import.meta.url).resolve;
   const read = (path2) => readFileSync13(path2, "utf8");
   return {
@@ -66927,12 +67707,18 @@ async function writeDashboard(request2) {
   if (all.length === 0) throw new InputError(history.description, "holds no runs to chart; record runs with perf-gate history add (or run --mode main) first");
   const testbeds = [...new Set(all.map((e) => e.testbed))];
   if (request2.testbed !== void 0 && !testbeds.includes(request2.testbed)) {
-    throw new InputError("--testbed", `the history ${history.description} holds no runs of testbed ${request2.testbed}; it holds runs of ${testbeds.join(", ")}`);
+    throw new InputError(
+      "--testbed",
+      `the history ${history.description} holds no runs of testbed ${request2.testbed}; it holds runs of ${testbeds.join(", ")}`
+    );
   }
   const options = request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
   const inputs = [];
   for (const id of request2.testbed !== void 0 ? [request2.testbed] : testbeds) {
-    const ordered = await inCommitOrder(request2.repo, all.filter((e) => e.testbed === id));
+    const ordered = await inCommitOrder(
+      request2.repo,
+      all.filter((e) => e.testbed === id)
+    );
     const { entries: entries2, sets } = await history.readUsable(ordered.entries);
     inputs.push({ id, entries: entries2, sets, changes: changesOfRuns(id, entries2, sets, () => true, options) });
   }
@@ -66963,7 +67749,10 @@ async function commitInfo(repo, commits, tagPattern) {
       const [name, object, peeled] = line.split("\0");
       const commit = peeled || object;
       if (!name || !commit || !wanted.has(commit) || !pattern2.test(name)) continue;
-      tags.set(commit, [...tags.get(commit) ?? [], name].sort((a, b) => a.localeCompare(b, "en", { numeric: true })));
+      tags.set(
+        commit,
+        [...tags.get(commit) ?? [], name].sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
+      );
     }
     const log = (await git(repo, ["log", "--no-walk=unsorted", "--ignore-missing", "--stdin", "--format=%H%x00%s"], { input: commits.map((c) => `${c}
 `).join("") })).stdout.toString("utf8");
@@ -67173,13 +67962,22 @@ function outcomeText(report2, escape3) {
   const range2 = `${shortSha(report2.good)} and ${shortSha(report2.bad)}`;
   switch (o.kind) {
     case "culprit":
-      return [`culprit: ${commitLine(o.commit, escape3)}`, `  the first commit whose step against good matches the change (${report2.commits} commit(s) searched, ${report2.steps.length} measurement(s))`];
+      return [
+        `culprit: ${commitLine(o.commit, escape3)}`,
+        `  the first commit whose step against good matches the change (${report2.commits} commit(s) searched, ${report2.steps.length} measurement(s))`
+      ];
     case "no-step":
       return [`no step found between ${range2}: bad against good is ${o.status}${o.status === "inconclusive" ? " (also with more rounds)" : ""}`];
     case "inconclusive":
-      return [`inconclusive at ${commitLine(o.commit, escape3)}`, "  it could not be placed on either side, also with more rounds; the steps above are the evidence"];
+      return [
+        `inconclusive at ${commitLine(o.commit, escape3)}`,
+        "  it could not be placed on either side, also with more rounds; the steps above are the evidence"
+      ];
     case "differs":
-      return [`the change is not one step: ${commitLine(o.commit, escape3)}`, "  shows a change of its own against good that differs from the full change (see its row); bisect the narrower ranges separately"];
+      return [
+        `the change is not one step: ${commitLine(o.commit, escape3)}`,
+        "  shows a change of its own against good that differs from the full change (see its row); bisect the narrower ranges separately"
+      ];
     case "failed":
       return [`the benchmark could not be measured at ${commitLine(o.commit, escape3)}`, "  see its step folder for the logs"];
   }
@@ -67191,7 +67989,9 @@ function bisectText(report2) {
   const escape3 = (t) => escapeTerminal(t);
   const rows = [header(report2), ...report2.steps.map((s) => cells2(s, escape3))];
   const widths = rows[0].map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
-  const table = rows.map((r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd());
+  const table = rows.map(
+    (r) => r.map((cell, i2) => cell + " ".repeat(widths[i2] - [...cell].length)).join("  ").trimEnd()
+  );
   return `${title(report2, escape3)}
 
 ${table.join("\n")}
@@ -67223,26 +68023,38 @@ function bisectSuite(config, benchmark, suiteName) {
       const near = nearestName(suiteName, names);
       throw new InputError("--suite", `no suite "${suiteName}" in ${config.file}${near ? `; did you mean "${near}"?` : ""} (suites: ${names.join(", ")})`);
     }
-    if (!belongsTo2(benchmark, suite.name)) throw new InputError("--benchmark", `"${benchmark}" is not a benchmark of suite "${suite.name}": its ids are ${suite.name}/<name>`);
+    if (!belongsTo2(benchmark, suite.name))
+      throw new InputError("--benchmark", `"${benchmark}" is not a benchmark of suite "${suite.name}": its ids are ${suite.name}/<name>`);
   } else {
     suite = [...config.suites].sort((a, b) => b.name.length - a.name.length).find((s) => belongsTo2(benchmark, s.name));
     if (!suite) {
-      throw new InputError("--benchmark", `"${benchmark}" is not in any suite of ${config.file}: ids are <suite>/<name>, and the suites are ${names.join(", ")} (give the full id, e.g. ${names[0] ?? "suite"}/<name>)`);
+      throw new InputError(
+        "--benchmark",
+        `"${benchmark}" is not in any suite of ${config.file}: ids are <suite>/<name>, and the suites are ${names.join(", ")} (give the full id, e.g. ${names[0] ?? "suite"}/<name>)`
+      );
     }
   }
   if (suite.commands) {
     const ids = suite.commands.map((c) => `${suite.name}/${c.name}`);
     if (!ids.includes(benchmark)) {
       const near = nearestName(benchmark, ids);
-      throw new InputError("--benchmark", `suite "${suite.name}" has no command "${benchmark.slice(suite.name.length + 1)}"${near ? `; did you mean "${near}"?` : ""} (its benchmarks: ${ids.join(", ")})`);
+      throw new InputError(
+        "--benchmark",
+        `suite "${suite.name}" has no command "${benchmark.slice(suite.name.length + 1)}"${near ? `; did you mean "${near}"?` : ""} (its benchmarks: ${ids.join(", ")})`
+      );
     }
   }
-  if (!suite.measure.time) throw new InputError("--suite", `suite "${suite.name}" only counts; bisect times a suite in interleaved rounds, and counts do not drift (compare them with a stored baseline instead)`);
+  if (!suite.measure.time)
+    throw new InputError(
+      "--suite",
+      `suite "${suite.name}" only counts; bisect times a suite in interleaved rounds, and counts do not drift (compare them with a stored baseline instead)`
+    );
   return suite;
 }
 function resolveCommit2(repo, ref, flag) {
   const sha = headCommit(repo, ref);
-  if (!sha) throw new InputError(flag, `"${ref}" is not a commit in ${repo}; expected a commit, branch or tag (fetch it first: actions/checkout with fetch-depth: 0)`);
+  if (!sha)
+    throw new InputError(flag, `"${ref}" is not a commit in ${repo}; expected a commit, branch or tag (fetch it first: actions/checkout with fetch-depth: 0)`);
   return sha;
 }
 function bisectRange(dir, good, bad) {
@@ -67250,9 +68062,17 @@ function bisectRange(dir, good, bad) {
   const goodSha = resolveCommit2(repo, good, "--good");
   const badSha = resolveCommit2(repo, bad, "--bad");
   if (goodSha === badSha) throw new InputError("--bad", `"${bad}" is the same commit as --good "${good}" (${goodSha.slice(0, 12)}); expected a later commit`);
-  if (!isAncestor2(repo, goodSha, badSha)) throw new InputError("--good", `"${good}" (${goodSha.slice(0, 12)}) is not an ancestor of --bad "${bad}" (${badSha.slice(0, 12)}); expected an older commit of bad's history`);
+  if (!isAncestor2(repo, goodSha, badSha))
+    throw new InputError(
+      "--good",
+      `"${good}" (${goodSha.slice(0, 12)}) is not an ancestor of --bad "${bad}" (${badSha.slice(0, 12)}); expected an older commit of bad's history`
+    );
   const path2 = firstParentPath(repo, goodSha, badSha);
-  if (!path2) throw new InputError("--good", `"${good}" (${goodSha.slice(0, 12)}) is not on the first-parent history of "${bad}" (it came in through a merged branch); give the merge's first parent, or a commit of the branch as --bad`);
+  if (!path2)
+    throw new InputError(
+      "--good",
+      `"${good}" (${goodSha.slice(0, 12)}) is not on the first-parent history of "${bad}" (it came in through a merged branch); give the merge's first parent, or a commit of the branch as --bad`
+    );
   return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
 }
 function suiteIn(suite, repo, worktree, attempt) {
@@ -67273,7 +68093,10 @@ function rowOf(rows, benchmark, metric, suite) {
   const ids = [...new Set(rows.map((r) => r.benchmark))];
   if (!ids.includes(benchmark)) {
     const near = nearestName(benchmark, ids);
-    throw new InputError("--benchmark", `suite "${suite}" reported no benchmark "${benchmark}"${near ? `; did you mean "${near}"?` : ""} (it reported: ${ids.slice(0, 8).join(", ") || "nothing"})`);
+    throw new InputError(
+      "--benchmark",
+      `suite "${suite}" reported no benchmark "${benchmark}"${near ? `; did you mean "${near}"?` : ""} (it reported: ${ids.slice(0, 8).join(", ") || "nothing"})`
+    );
   }
   const metrics = rows.filter((r) => r.benchmark === benchmark).map((r) => r.metric);
   throw new InputError("--metric", `benchmark "${benchmark}" has no metric "${metric}" (it has: ${metrics.join(", ")})`);
@@ -67286,7 +68109,9 @@ async function bisect(request2) {
   const short = (c) => c.sha.slice(0, 7);
   const say = (text) => request2.write(`perf-gate: bisect: ${text}
 `);
-  say(`${path2.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request2.benchmark)}, metric ${escapeTerminal(metric)}`);
+  say(
+    `${path2.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request2.benchmark)}, metric ${escapeTerminal(metric)}`
+  );
   const goodCheckout = addBaseWorktree(repo, good.sha, "--good");
   request2.cleanups.push(() => goodCheckout.remove());
   try {
@@ -67294,7 +68119,9 @@ async function bisect(request2) {
     const measure = async (index, attempt) => {
       const commit = path2[index - 1];
       const step = steps.length + 1;
-      say(`step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path2.length}${attempt > 1 ? ", again with more rounds" : ""}) against good ${short(good)}`);
+      say(
+        `step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path2.length}${attempt > 1 ? ", again with more rounds" : ""}) against good ${short(good)}`
+      );
       let checkout;
       try {
         checkout = addBaseWorktree(repo, commit.sha, "--bad");
@@ -67316,7 +68143,14 @@ async function bisect(request2) {
           now: request2.now,
           deps: request2.deps
         });
-        const report2 = gate({ baseline: ab.base, current: ab.head, budgets: request2.budgets, confirmations: ab.confirmations, baselineInput: "--good", sameConfig: true });
+        const report2 = gate({
+          baseline: ab.base,
+          current: ab.head,
+          budgets: request2.budgets,
+          confirmations: ab.confirmations,
+          baselineInput: "--good",
+          sameConfig: true
+        });
         return rowOf(report2.rows, request2.benchmark, metric, suite.name);
       } finally {
         checkout?.remove();
@@ -67346,10 +68180,23 @@ async function bisect(request2) {
       changeSide = classifyChange(stepOf(change));
       record3(path2.length, attempt, change, changeSide);
     }
-    const base = { schema: BISECT_SCHEMA, benchmark: request2.benchmark, metric, unit: change.unit, direction: change.direction, good, bad, commits: path2.length, steps };
+    const base = {
+      schema: BISECT_SCHEMA,
+      benchmark: request2.benchmark,
+      metric,
+      unit: change.unit,
+      direction: change.direction,
+      good,
+      bad,
+      commits: path2.length,
+      steps
+    };
     if (changeSide.side === "failed") {
       const end = change.status === "new" ? { flag: "--good", commit: good } : { flag: "--bad", commit: bad };
-      throw new InputError(end.flag, `benchmark "${request2.benchmark}" could not be measured at ${short(end.commit)} (${change.error?.message ?? change.status}); bisect needs it to run at both ends. The logs are in ${request2.outDir}`);
+      throw new InputError(
+        end.flag,
+        `benchmark "${request2.benchmark}" could not be measured at ${short(end.commit)} (${change.error?.message ?? change.status}); bisect needs it to run at both ends. The logs are in ${request2.outDir}`
+      );
     }
     if (!isChange(stepOf(change))) return { ...base, outcome: { kind: "no-step", status: change.status } };
     full = stepOf(change);
@@ -72011,7 +72858,8 @@ var GitHubError = class extends Error {
 };
 function failedAnswer(error2, timeoutMs) {
   const e = typeof error2 === "object" && error2 !== null ? error2 : {};
-  if (e.cause?.name === "TimeoutError") return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
+  if (e.cause?.name === "TimeoutError")
+    return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
   const data2 = e.response?.data;
   const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
@@ -72086,10 +72934,7 @@ function createGitHubClient(options) {
       return all.map(toComment);
     }),
     createIssueComment: (repo, issue2, body) => wrap(`comment on #${issue2}`, async () => toComment((await octokit.rest.issues.createComment({ ...repo, issue_number: issue2, body })).data)),
-    updateIssueComment: (repo, commentId, body) => wrap(
-      `update comment ${commentId}`,
-      async () => toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data)
-    ),
+    updateIssueComment: (repo, commentId, body) => wrap(`update comment ${commentId}`, async () => toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data)),
     listLabelledIssues: (repo, label) => wrap(`list issues labelled ${label}`, async () => {
       const all = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, labels: label, state: "all", per_page: 100 });
       return all.filter((i2) => !i2.pull_request).map(toIssue);
@@ -72182,7 +73027,9 @@ function mainAlerts(rows, budgets, recentRuns) {
     const known = alerts.get(key2);
     if (!known || known.row.created < row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
   }
-  return [...alerts.values()].sort((p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1);
+  return [...alerts.values()].sort(
+    (p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1
+  );
 }
 
 // action/src/report/main-alert.ts
@@ -72284,7 +73131,8 @@ function readAlertMarker(body) {
   if (!found) return null;
   try {
     const mark = JSON.parse(Buffer.from(found[1], "base64url").toString("utf8"));
-    if (typeof mark.gate !== "string" || typeof mark.key !== "string" || typeof mark.commit !== "string" || typeof mark.created !== "string" || typeof mark.change !== "number") return null;
+    if (typeof mark.gate !== "string" || typeof mark.key !== "string" || typeof mark.commit !== "string" || typeof mark.created !== "string" || typeof mark.change !== "number")
+      return null;
     return mark;
   } catch {
     return null;
@@ -72342,7 +73190,10 @@ ${alert.body(previous)}`;
 
 // action/src/pipeline/main-alerts.ts
 async function findMainAlerts(request2) {
-  const ordered = await inCommitOrder(request2.repo, (await request2.history.list()).filter((e) => e.testbed === request2.testbed));
+  const ordered = await inCommitOrder(
+    request2.repo,
+    (await request2.history.list()).filter((e) => e.testbed === request2.testbed)
+  );
   const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
   const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
   const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
@@ -72482,7 +73333,8 @@ function list(env, name) {
 function runs(env, name, fallback) {
   const value = raw(env, name);
   if (value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1e3) throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1e3)
+    throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
   return Number(value);
 }
 function path(base, p) {
@@ -72494,7 +73346,10 @@ function readSettings(env, cwd) {
   const runnerTemp = env["RUNNER_TEMP"] || resolve18(workingDirectory, ".perf-gate-tmp");
   const gateName = raw(env, "gate-name") || "perf-gate";
   if (!GATE_NAME.test(gateName)) {
-    throw new InputError(where("gate-name"), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+    throw new InputError(
+      where("gate-name"),
+      `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`
+    );
   }
   const artifactName = raw(env, "artifact-name") || "perf-gate-handoff";
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(artifactName)) {
@@ -72555,7 +73410,10 @@ function readSettings(env, cwd) {
     throw new InputError(where("ab"), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
   }
   if (settings.alertBisect && (mode !== "main" || settings.alert !== "issue")) {
-    throw new InputError(where("alert-bisect"), `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`);
+    throw new InputError(
+      where("alert-bisect"),
+      `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`
+    );
   }
   if (mode === "report" && settings.results.length > 0) {
     throw new InputError(where("results"), "mode: report takes its results from the two-stage artifact; leave results empty");
@@ -72606,7 +73464,9 @@ async function watchMain(settings, config, budgets, current, deps) {
   return deps.log.group("perf-gate: watch main", async () => {
     const history = openHistoryAt(historyLocationOf(config.history), config.dir, false, dataBranchAuth(settings).auth);
     const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
-    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
+    deps.log.info(
+      `${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${settings.alertWindow} runs on ${testbed}`
+    );
     await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
     deps.log.setOutput("alerts", String(found.alerts.length));
     return found;
@@ -72625,7 +73485,9 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   try {
     const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
     const list2 = (what, issues) => issues.length ? `${what}: ${issues.map((i2) => i2.url).join(", ")}` : "";
-    log.info(["alert issues", list2("created", outcome.created), list2("updated", outcome.updated), list2("closed", outcome.closed)].filter((t) => t !== "").join("; "));
+    log.info(
+      ["alert issues", list2("created", outcome.created), list2("updated", outcome.updated), list2("closed", outcome.closed)].filter((t) => t !== "").join("; ")
+    );
     created = outcome.created;
   } catch (error2) {
     log.warning(`perf-gate: could not file the alert issues (${error2.message}); they are in the job summary. The token needs issues: write.`);
@@ -72725,10 +73587,16 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
     };
   }
   if (!selfHosted) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment` };
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment`
+    };
   }
   if (allowForks) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true` };
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true`
+    };
   }
   return {
     allowed: false,
@@ -72758,11 +73626,13 @@ function parseClaim(data2, file) {
   for (const key2 of Object.keys(obj)) if (!allowed.has(key2)) throw new InputError(file, `unexpected key "${key2.slice(0, 40)}"`, void 0, key2.slice(0, 40));
   if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
   const pr = obj["pullRequest"];
-  if (typeof pr !== "number" || !Number.isSafeInteger(pr) || pr < 1) throw new InputError(file, "expected a positive integer pull request number", void 0, "pullRequest");
+  if (typeof pr !== "number" || !Number.isSafeInteger(pr) || pr < 1)
+    throw new InputError(file, "expected a positive integer pull request number", void 0, "pullRequest");
   const sha = obj["headSha"];
   if (typeof sha !== "string" || !SHA.test(sha)) throw new InputError(file, "expected a 40- or 64-character lower-case hex commit SHA", void 0, "headSha");
   const gate2 = obj["gate"];
-  if (typeof gate2 !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate2)) throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', void 0, "gate");
+  if (typeof gate2 !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate2))
+    throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', void 0, "gate");
   return { schema: HANDOFF_SCHEMA, pullRequest: pr, headSha: sha, gate: gate2 };
 }
 function readRegularFile(path2, maxBytes) {
@@ -73349,7 +74219,8 @@ async function downloadHandoff(api, repo, runId, artifactName) {
     entries2 = unzipSync(archive, {
       filter: (file) => {
         if (!wanted.has(file.name)) return false;
-        if (file.originalSize > MAX_RESULTS_BYTES) throw new Error(`${file.name} unpacks to ${file.originalSize} bytes, more than the ${MAX_RESULTS_BYTES} accepted`);
+        if (file.originalSize > MAX_RESULTS_BYTES)
+          throw new Error(`${file.name} unpacks to ${file.originalSize} bytes, more than the ${MAX_RESULTS_BYTES} accepted`);
         return true;
       }
     });
@@ -73378,7 +74249,9 @@ async function runAction(settings, deps) {
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
+  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), {
+    onBaseline: (chosen) => sayBaseline(chosen, deps.log)
+  });
   const { report: report2 } = outcome;
   deps.log.info(`verdict: ${report2.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
@@ -73416,7 +74289,11 @@ function readTwoStageArtifact(settings, event, deps) {
     let found;
     if (settings.reportFrom !== "") found = readHandoffFolder(settings.reportFrom);
     else {
-      if (!run) throw new InputError("GITHUB_EVENT_PATH", "mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)");
+      if (!run)
+        throw new InputError(
+          "GITHUB_EVENT_PATH",
+          "mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)"
+        );
       found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
     }
     if (!run) log.warning("perf-gate: not a workflow_run event; the artifact is checked against the pull request only");
@@ -73439,12 +74316,14 @@ async function preflightPasses(settings, deps) {
     for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
     return result;
   });
-  if (checked.fails) log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
+  if (checked.fails)
+    log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
   return !checked.fails;
 }
 async function actionPlan(settings, config, budgets, pr, handoff, measuring, deps) {
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
-  if (settings.ab === "base" && abRef === "") throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
+  if (settings.ab === "base" && abRef === "")
+    throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join26(settings.outputDir, "runs");
   const created = deps.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
@@ -73461,9 +74340,21 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
   if (measuring && abRef !== "" && config) {
-    return { ...common, current: { interleaved: config, ref: abRef, shard: null, outDir }, baseline: null, labels: { baselineInput, current: `this run of ${config.file}` } };
+    return {
+      ...common,
+      current: { interleaved: config, ref: abRef, shard: null, outDir },
+      baseline: null,
+      labels: { baselineInput, current: `this run of ${config.file}` }
+    };
   }
-  const baseline = { paths: settings.baseline, input: "the baseline input", store, read, query: settings.github.sha ? { commit: settings.github.sha } : {}, emptyIsNone: true };
+  const baseline = {
+    paths: settings.baseline,
+    input: "the baseline input",
+    store,
+    read,
+    query: settings.github.sha ? { commit: settings.github.sha } : {},
+    emptyIsNone: true
+  };
   if (handoff) return { ...common, current: { results: handoff.results }, baseline, labels: { baselineInput, current: "the two-stage artifact" } };
   if (settings.results.length > 0) {
     return {
@@ -73480,7 +74371,10 @@ function runContext(deps) {
   return { env: deps.suiteEnv, write: deps.write, warn: (text) => deps.log.warning(text), now: deps.now, deps: deps.run, cleanups: deps.cleanups };
 }
 function sayBaseline(chosen, log) {
-  if (!chosen) log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
+  if (!chosen)
+    log.warning(
+      'perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.'
+    );
   else if (chosen.results.benchmarks.length === 0) log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
 }
 async function publishReports(settings, outcome, config, pr, deps) {
@@ -73504,7 +74398,9 @@ async function publishReports(settings, outcome, config, pr, deps) {
       log.info(`baseline written to ${outcome.stored.at}`);
       log.setOutput("baseline-file", outcome.stored.at);
     } else {
-      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`);
+      log.warning(
+        `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`
+      );
     }
   }
   if (settings.mode === "release") {
@@ -73522,7 +74418,9 @@ function writeRunFilesOrSay(settings, report2, current, log) {
   } catch (error2) {
     const code = error2.code;
     if (code === void 0) throw error2;
-    log.error(`perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${error2.message}); the report is in the job summary, the verdict stands`);
+    log.error(
+      `perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${error2.message}); the report is in the job summary, the verdict stands`
+    );
     return null;
   }
 }
@@ -73568,12 +74466,19 @@ async function postComment(github, repo, pullRequest, settings, report2, log) {
       mode: settings.comment,
       state,
       ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-      render: (previous) => commentMarkdown(report2, { title: settings.gateName, marker: stickyMarker(settings.gateName, state), maxLength: MAX_COMMENT_CHARS, previouslyFailed: previous?.verdict === "fail" })
+      render: (previous) => commentMarkdown(report2, {
+        title: settings.gateName,
+        marker: stickyMarker(settings.gateName, state),
+        maxLength: MAX_COMMENT_CHARS,
+        previouslyFailed: previous?.verdict === "fail"
+      })
     });
     log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
     log.setOutput("comment-url", outcome.url ?? "");
   } catch (error2) {
-    log.warning(`perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`);
+    log.warning(
+      `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
+    );
   }
 }
 async function postCheckRun(github, repo, headSha, settings, report2, log) {
@@ -73637,7 +74542,10 @@ function withHandedToken(env) {
   try {
     token = readFileSync17(fd2, "utf8").trim();
   } catch (error2) {
-    throw new InputError("PERF_GATE_TOKEN_FD", `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`);
+    throw new InputError(
+      "PERF_GATE_TOKEN_FD",
+      `the github-token could not be read from descriptor ${fd2}: ${error2.code ?? String(error2)}`
+    );
   } finally {
     try {
       closeSync4(fd2);

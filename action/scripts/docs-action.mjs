@@ -15,7 +15,10 @@ const action = parse(readFileSync(`${root}action.yml`, 'utf8'));
 
 /** Table cells: one line, pipes escaped. */
 function cell(text) {
-  return String(text ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+  return String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|');
 }
 
 function code(text) {

@@ -43,7 +43,17 @@ function runPass(name, list, concurrency) {
   const started = performance.now();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${out}`, ...list],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${reporter}`,
+      `--test-reporter-destination=${out}`,
+      ...list,
+    ],
     { stdio: 'inherit' },
   );
   const wall = (performance.now() - started) / 1000;
@@ -62,8 +72,12 @@ const first = runPass('ordinary', ordinary, process.env.PERF_GATE_TEST_CONCURREN
 const second = runPass('timing', timing, '1');
 
 // The slowest files, so a suite that grows too slow for CI's time is seen where it grows.
-const slowest = Object.entries({ ...first.seconds, ...second.seconds }).sort((a, b) => b[1] - a[1]).slice(0, 12);
-console.log(`\nslowest test files (seconds of their top-level tests; passes: ordinary ${first.wall.toFixed(0)} s wall at concurrency ${process.env.PERF_GATE_TEST_CONCURRENCY ?? '2'}, timing ${second.wall.toFixed(0)} s):`);
+const slowest = Object.entries({ ...first.seconds, ...second.seconds })
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 12);
+console.log(
+  `\nslowest test files (seconds of their top-level tests; passes: ordinary ${first.wall.toFixed(0)} s wall at concurrency ${process.env.PERF_GATE_TEST_CONCURRENCY ?? '2'}, timing ${second.wall.toFixed(0)} s):`,
+);
 for (const [file, seconds] of slowest) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${relative(root, file)}`);
 console.log(`${first.passed + second.passed} passed, ${first.failed + second.failed} failed`);
 rmSync(times, { recursive: true, force: true });

@@ -47,14 +47,20 @@ const RUNTIME_PATHS: ReadonlyMap<string, string> = new Map([
 
 /** The pages checked: the README and every Markdown page of docs/. */
 function pages(): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
   return ['README.md', ...docs.sort()];
 }
 
 /** Top-level folders of the repository (the first segment that makes a word a repository path). */
 function topLevelFolders(): Set<string> {
   const skip = new Set(['.git', 'node_modules']);
-  return new Set(readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && !skip.has(d.name)).map((d) => d.name));
+  return new Set(
+    readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !skip.has(d.name))
+      .map((d) => d.name),
+  );
 }
 
 interface Span {
@@ -90,8 +96,14 @@ export function headingIds(markdown: string): Set<string> {
   for (const { text } of splitPage(markdown).prose) {
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
     if (!h) continue;
-    const plain = h[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').replace(/[`*]/g, '');
-    const base = plain.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const plain = h[1]!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .replace(/[`*]/g, '');
+    const base = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     ids.add(n === 0 ? base : `${base}-${n}`);
@@ -189,7 +201,9 @@ describe('the link check itself', () => {
   const folders = new Set(['action', 'examples', 'scripts', 'bench', 'docs']);
 
   test('heading ids follow GitHub: punctuation dropped, code kept, repeats numbered', () => {
-    const ids = headingIds('# Deciding "regressed"\n## Compare results: `perf-gate compare`\n### Under heavy load (the first run)\n## Notes\n## Notes\n```\n# not a heading\n```\n');
+    const ids = headingIds(
+      '# Deciding "regressed"\n## Compare results: `perf-gate compare`\n### Under heavy load (the first run)\n## Notes\n## Notes\n```\n# not a heading\n```\n',
+    );
     assert.deepEqual([...ids], ['deciding-regressed', 'compare-results-perf-gate-compare', 'under-heavy-load-the-first-run', 'notes', 'notes-1']);
   });
 
@@ -202,7 +216,8 @@ describe('the link check itself', () => {
     assert.equal(repositoryPath('--config=examples/go/perf-gate.yml', folders), 'examples/go/perf-gate.yml');
     assert.equal(repositoryPath('action/src/gate/compare.ts:15', folders), 'action/src/gate/compare.ts');
     assert.equal(repositoryPath('perf-gate-out/report.md', folders), 'perf-gate-out/report.md');
-    for (const other of ['scan/prtip', '1/s', 'src/write.ts', '/sys/devices', './sieve', 'base.json']) assert.equal(repositoryPath(other, folders), null, other);
+    for (const other of ['scan/prtip', '1/s', 'src/write.ts', '/sys/devices', './sieve', 'base.json'])
+      assert.equal(repositoryPath(other, folders), null, other);
   });
 
   test('a missing path is reported, a runtime path is allowed', () => {
@@ -213,7 +228,13 @@ describe('the link check itself', () => {
   });
 
   test('every page of docs/ is checked', () => {
-    const onDisk = readdirSync(join(root, 'docs')).filter((f) => /\.md$/i.test(f)).map((f) => `docs/${f}`).sort();
-    assert.deepEqual(pages().filter((p) => p.startsWith('docs/')), onDisk);
+    const onDisk = readdirSync(join(root, 'docs'))
+      .filter((f) => /\.md$/i.test(f))
+      .map((f) => `docs/${f}`)
+      .sort();
+    assert.deepEqual(
+      pages().filter((p) => p.startsWith('docs/')),
+      onDisk,
+    );
   });
 });

@@ -33,12 +33,20 @@ function workflows(): { where: string; workflow: Workflow; example: boolean }[] 
   for (const f of readdirSync(join(ROOT, 'examples/workflows')).filter((n) => n.endsWith('.yml'))) {
     out.push({ where: `examples/workflows/${f}`, workflow: parse(readFileSync(join(ROOT, 'examples/workflows', f), 'utf8')) as Workflow, example: true });
   }
-  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const docs = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   for (const doc of docs) {
     const text = readFileSync(join(ROOT, doc), 'utf8');
     for (const m of text.matchAll(/```yaml\n([\s\S]*?)```/g)) {
       // Snippets elide with "..." lines; what is left must still parse.
-      const body = m[1]!.split('\n').filter((l) => l.trim() !== '...').join('\n');
+      const body = m[1]!
+        .split('\n')
+        .filter((l) => l.trim() !== '...')
+        .join('\n');
       let parsed: unknown;
       try {
         parsed = parse(body);
@@ -60,7 +68,8 @@ const triggeredByPullRequests = (w: Workflow): boolean => {
   return events.includes('pull_request') || events.includes('pull_request_target');
 };
 const selfHosted = (job: Job): boolean => [job['runs-on'] ?? []].flat().includes('self-hosted');
-const writes = (permissions: Job['permissions']): boolean => permissions === 'write-all' || (typeof permissions === 'object' && permissions.contents === 'write');
+const writes = (permissions: Job['permissions']): boolean =>
+  permissions === 'write-all' || (typeof permissions === 'object' && permissions.contents === 'write');
 
 const all = workflows();
 
@@ -84,7 +93,11 @@ test('a workflow that can write contents leaves no token in .git/config', () => 
       if (!writes(job.permissions ?? workflow.permissions)) continue;
       for (const step of job.steps ?? []) {
         if (!step.uses?.startsWith('actions/checkout@')) continue;
-        assert.equal(step.with?.['persist-credentials'], false, `${where}: job ${name}: actions/checkout keeps the contents: write token in .git/config, where the benchmarks can read it`);
+        assert.equal(
+          step.with?.['persist-credentials'],
+          false,
+          `${where}: job ${name}: actions/checkout keeps the contents: write token in .git/config, where the benchmarks can read it`,
+        );
       }
     }
   }

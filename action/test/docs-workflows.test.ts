@@ -14,8 +14,12 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const inputs = (parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> }).inputs;
 const documents = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
-  ...readdirSync(join(ROOT, 'examples/workflows')).filter((f) => f.endsWith('.yml')).map((f) => `examples/workflows/${f}`),
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+  ...readdirSync(join(ROOT, 'examples/workflows'))
+    .filter((f) => f.endsWith('.yml'))
+    .map((f) => `examples/workflows/${f}`),
 ];
 
 /** The `with:` block after each `uses: org/perf-gate@v1` line of a text: key → value. */
@@ -42,7 +46,10 @@ export function perfGateSteps(text: string): { line: number; with: Record<string
 }
 
 test('the parser finds the steps and their inputs', () => {
-  assert.deepEqual(perfGateSteps('      - uses: org/perf-gate@v1\n        with:\n          mode: main   # the branch\n          alert: issue\n      - run: x\n'), [{ line: 1, with: { mode: 'main', alert: 'issue' } }]);
+  assert.deepEqual(
+    perfGateSteps('      - uses: org/perf-gate@v1\n        with:\n          mode: main   # the branch\n          alert: issue\n      - run: x\n'),
+    [{ line: 1, with: { mode: 'main', alert: 'issue' } }],
+  );
 });
 
 test('every documented perf-gate step passes only inputs action.yml declares', () => {
@@ -52,7 +59,8 @@ test('every documented perf-gate step passes only inputs action.yml declares', (
       steps++;
       for (const [key, value] of Object.entries(step.with)) {
         assert.ok(key in inputs, `${doc}:${step.line}: input "${key}" is not in action.yml`);
-        if (inputs[key]!.default === 'true' || inputs[key]!.default === 'false') assert.match(value, /^(['"]?)(true|false)\1$|^\$\{\{.*\}\}$/, `${doc}:${step.line}: ${key}: ${value}`);
+        if (inputs[key]!.default === 'true' || inputs[key]!.default === 'false')
+          assert.match(value, /^(['"]?)(true|false)\1$|^\$\{\{.*\}\}$/, `${doc}:${step.line}: ${key}: ${value}`);
       }
     }
   }

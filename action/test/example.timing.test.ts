@@ -10,7 +10,10 @@ requireTool('git', 'cc', 'hyperfine');
 
 const root = new URL('../../', import.meta.url).pathname;
 
-interface JsonReport { verdict: string; rows: { benchmark: string; status: string; flags: string[] }[] }
+interface JsonReport {
+  verdict: string;
+  rows: { benchmark: string; status: string; flags: string[] }[];
+}
 
 /**
  * The README's main job, `npm run example` (scripts/example), as a new user
@@ -33,6 +36,9 @@ test('npm run example catches the slower head, passes head against itself, and n
   for (const row of caught) assert.ok(row.flags.includes('paired') && row.flags.includes('confirmed'), `${row.benchmark}: ${row.flags.join(',')}`);
   const aa = JSON.parse(readFileSync(join(out, 'aa.json'), 'utf8')) as JsonReport;
   assert.equal(aa.verdict, 'pass');
-  assert.ok(aa.rows.every((r) => r.status !== 'regressed'), JSON.stringify(aa.rows));
+  assert.ok(
+    aa.rows.every((r) => r.status !== 'regressed'),
+    JSON.stringify(aa.rows),
+  );
   for (const file of ['ab.md', 'aa.md']) assert.ok(existsSync(join(out, file)), file);
 });

@@ -38,15 +38,18 @@ function checkGolden(name: string, actual: string): void {
 
 /** Replaces what legitimately differs between machines and runs. */
 function normalise(text: string, root: string): string {
-  return text
-    .split(root).join('<tmp>')
-    // The machine's testbed id (a hash); the fixtures' ids and commits are one repeated character.
-    .replace(/\b[0-9a-f]{16,64}\b/g, (hex) => (/^(.)\1+$/.test(hex) || !/[a-f]/.test(hex) ? hex : '<hex>'))
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
-    .replace(/\b\d+(\.\d+)? ?(ms|s)\)/g, '<duration>)')
-    .replace(/elapsed \d+s, about \d+s left/g, 'elapsed <s>, about <s> left')
-    // What the machine running the test is (the testbed facts of a stored run): not what the faces decide.
-    .replace(/^(\s*"(?:cpu|cores|kernel|governor|turbo|smt|arch|mitigations|memory)": ).*?(,?)$/gm, '$1<machine>$2');
+  return (
+    text
+      .split(root)
+      .join('<tmp>')
+      // The machine's testbed id (a hash); the fixtures' ids and commits are one repeated character.
+      .replace(/\b[0-9a-f]{16,64}\b/g, (hex) => (/^(.)\1+$/.test(hex) || !/[a-f]/.test(hex) ? hex : '<hex>'))
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      .replace(/\b\d+(\.\d+)? ?(ms|s)\)/g, '<duration>)')
+      .replace(/elapsed \d+s, about \d+s left/g, 'elapsed <s>, about <s> left')
+      // What the machine running the test is (the testbed facts of a stored run): not what the faces decide.
+      .replace(/^(\s*"(?:cpu|cores|kernel|governor|turbo|smt|arch|mitigations|memory)": ).*?(,?)$/gm, '$1<machine>$2')
+  );
 }
 
 /** Every file below `dir`, as "path:\n<content>" blocks in sorted order. */
@@ -68,13 +71,16 @@ function withTestbed(set: ResultSet, id: string): ResultSet {
 }
 
 function failedBenchmark(set: ResultSet, id: string): ResultSet {
-  return { ...set, benchmarks: [...set.benchmarks, { id, status: 'failed', metrics: {}, error: { message: 'exited with code 3', logTail: 'panic: out of range\n' } }] };
+  return {
+    ...set,
+    benchmarks: [...set.benchmarks, { id, status: 'failed', metrics: {}, error: { message: 'exited with code 3', logTail: 'panic: out of range\n' } }],
+  };
 }
 
 /** A workspace with a baseline and a current run that differ in every way a row can. */
 function writeInputs(ws: string): void {
   mkdirSync(join(ws, 'budgets'), { recursive: true });
-  const base = resultSet('1'.repeat(40), { 'scan/fast': 0.010, 'scan/slow': 0.020, 'scan/same': 0.030, 'scan/gone': 0.005 });
+  const base = resultSet('1'.repeat(40), { 'scan/fast': 0.01, 'scan/slow': 0.02, 'scan/same': 0.03, 'scan/gone': 0.005 });
   const head = failedBenchmark(resultSet('2'.repeat(40), { 'scan/fast': 0.008, 'scan/slow': 0.026, 'scan/same': 0.0301, 'scan/added': 0.004 }), 'scan/crash');
   writeFileSync(join(ws, 'base.json'), JSON.stringify(base));
   writeFileSync(join(ws, 'head.json'), JSON.stringify(head));
@@ -93,13 +99,33 @@ describe('the command line prints and writes what it did before the refactor', (
   const hyperfine = new URL('fixtures/hyperfine/', import.meta.url).pathname;
 
   const CASES: Record<string, string[]> = {
-    'compare-mixed': ['compare', '--baseline', 'base.json', '--current', 'head.json', '--budgets', 'budgets', '--json', 'out/report.json', '--markdown', 'out/report.md'],
+    'compare-mixed': [
+      'compare',
+      '--baseline',
+      'base.json',
+      '--current',
+      'head.json',
+      '--budgets',
+      'budgets',
+      '--json',
+      'out/report.json',
+      '--markdown',
+      'out/report.md',
+    ],
     'compare-no-baseline': ['compare', '--current', 'head.json', '--budgets', 'budgets', '--json', 'out/report.json'],
     'compare-testbed-flag': ['compare', '--baseline', 'base-tb.json', '--current', 'head-tb.json', '--json', 'out/report.json'],
     'compare-testbed-compare': ['compare', '--baseline', 'base-tb.json', '--current', 'head-tb.json', '--testbed-mismatch', 'compare'],
     'compare-testbed-refuse': ['compare', '--baseline', 'base-tb.json', '--current', 'head-tb.json', '--testbed-mismatch', 'refuse'],
     'compare-bad-budget': ['compare', '--baseline', 'base.json', '--current', 'head.json', '--budgets', 'bad-budget.yml'],
-    'compare-hyperfine-aa': ['compare', '--baseline', join(hyperfine, 'two-commands.json'), '--current', join(hyperfine, 'two-commands.json'), '--json', 'out/report.json'],
+    'compare-hyperfine-aa': [
+      'compare',
+      '--baseline',
+      join(hyperfine, 'two-commands.json'),
+      '--current',
+      join(hyperfine, 'two-commands.json'),
+      '--json',
+      'out/report.json',
+    ],
     'convert-bmf': ['convert', '--to', 'bmf', '--input', 'head.json'],
   };
 
@@ -135,7 +161,10 @@ describe('the command line prints and writes what it did before the refactor', (
       ].join('\n'),
     );
     writeFileSync(join(proj, 'budgets', 'b.yml'), 'version: 1\nbenchmarks:\n  "copy/*":\n    time: { max: 1s }\n');
-    const first = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'results', '--json', 'report.json', '--markdown', 'report.md', '--mode', 'main'], proj);
+    const first = await runCli(
+      ['run', '--config', 'perf-gate.yml', '--out', 'results', '--json', 'report.json', '--markdown', 'report.md', '--mode', 'main'],
+      proj,
+    );
     const second = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'results', '--json', 'report.json'], proj);
     const text = [first, second].map((r, i) => `## run ${i + 1}\nexit ${r.status}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`).join('\n');
     const files = ['report.json', 'report.md', 'baselines/results.json', 'results/results.json']
@@ -189,9 +218,18 @@ describe('the action writes, posts and outputs what it did before the refactor',
       const commentsBefore = gh.comments.length;
       const runsBefore = gh.checkRuns.length;
       const r = await runAction(actionPath, s, m.inputs);
-      const outputs = Object.entries(r.outputs).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('\n');
-      const comments = gh.comments.slice(commentsBefore).map((c) => `=== comment on #${c.issue}\n${c.body}`).join('\n');
-      const runs = gh.checkRuns.slice(runsBefore).map((c) => `=== check run ${c.name} ${c.conclusion}\n${c.output.title}\n${c.output.summary}\n${JSON.stringify(c.output.annotations, null, 1)}`).join('\n');
+      const outputs = Object.entries(r.outputs)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n');
+      const comments = gh.comments
+        .slice(commentsBefore)
+        .map((c) => `=== comment on #${c.issue}\n${c.body}`)
+        .join('\n');
+      const runs = gh.checkRuns
+        .slice(runsBefore)
+        .map((c) => `=== check run ${c.name} ${c.conclusion}\n${c.output.title}\n${c.output.summary}\n${JSON.stringify(c.output.annotations, null, 1)}`)
+        .join('\n');
       const reportDir = r.outputs['report-json'] ? r.outputs['report-json'].replace(/\/report\.json$/, '') : '';
       const files = ['report.json', 'report.md', 'results.json', 'release-report.md']
         .map((f) => `=== ${f}\n${reportDir && existsSync(join(reportDir, f)) ? readFileSync(join(reportDir, f), 'utf8') : '(absent)\n'}`)
@@ -199,7 +237,10 @@ describe('the action writes, posts and outputs what it did before the refactor',
       const annotations = r.annotations.map((a) => `::${a.command}:: ${a.message}`).join('\n');
       checkGolden(
         `${name}.txt`,
-        normalise(`outcome ${r.outcome}\n--- outputs\n${outputs}\n--- annotations\n${annotations}\n--- summary\n${r.summary}--- comments\n${comments}\n--- check runs\n${runs}\n--- files\n${files}`, root),
+        normalise(
+          `outcome ${r.outcome}\n--- outputs\n${outputs}\n--- annotations\n${annotations}\n--- summary\n${r.summary}--- comments\n${comments}\n--- check runs\n${runs}\n--- files\n${files}`,
+          root,
+        ),
       );
       assert.deepEqual(gh.violations, []);
     });

@@ -51,7 +51,11 @@ describe('the main job on examples/cli-hyperfine', () => {
       cpSync(join(root, 'examples', 'cli-hyperfine'), join(dir, 'examples', 'cli-hyperfine'), { recursive: true });
       cpSync(join(root, 'action', 'dist'), join(dir, 'action', 'dist'), { recursive: true });
       const env = { ...process.env, PERF_GATE_TIMER: timer === 'builtin' ? 'builtin' : '' };
-      const result = await runCli(['run', '--config', 'examples/cli-hyperfine/perf-gate.yml', '--out', 'out', '--json', 'out/report.json', '--markdown', 'out/report.md'], dir, env);
+      const result = await runCli(
+        ['run', '--config', 'examples/cli-hyperfine/perf-gate.yml', '--out', 'out', '--json', 'out/report.json', '--markdown', 'out/report.md'],
+        dir,
+        env,
+      );
       assert.ok(result.status === 0 || result.status === 1, `a decided gate, not unusable input: ${result.stderr}`);
       const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as {
         rows: { benchmark: string; status: string; baseline: { n: number } | null; current: { n: number; value: number } | null }[];
@@ -80,22 +84,29 @@ describe('the main job on examples/cli-hyperfine', () => {
  * print. The README's error examples (`readme-errors`) show no command: the
  * test writes the inputs they describe and compares every line.
  */
-const pagesWithExamples = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const pagesWithExamples = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const tagged = pagesWithExamples.flatMap((page) => taggedBlocks(readFileSync(join(root, page), 'utf8')).map((b) => ({ ...b, page })));
 
 /** Output blocks whose input the test makes itself, because the page shows no command. */
 const MADE_BY_THE_TEST = new Set(['readme-errors']);
 
 describe('documented examples run as written', () => {
-  test('every output block belongs to a tested script, and every command it shows is one of the script\'s', () => {
+  test("every output block belongs to a tested script, and every command it shows is one of the script's", () => {
     const scripts = new Map(tagged.filter((b) => b.kind === 'tested').map((b) => [b.name, b]));
-    assert.ok(scripts.has('readme-compare'), 'the README\'s compare example is tested');
+    assert.ok(scripts.has('readme-compare'), "the README's compare example is tested");
     for (const out of tagged.filter((b) => b.kind === 'output')) {
       if (MADE_BY_THE_TEST.has(out.name)) continue;
       const script = scripts.get(out.name);
       assert.ok(script, `${out.page}:${out.line}: <!-- output: ${out.name} --> has no <!-- tested: ${out.name} --> script`);
       const commands = commandsOf(script.body);
-      for (const shown of splitShownOutput(out.body).commands) assert.ok(commands.includes(shown), `${out.page}:${out.line}: "$ ${shown}" is not a command of ${out.name}: ${commands.join(' | ')}`);
+      for (const shown of splitShownOutput(out.body).commands)
+        assert.ok(commands.includes(shown), `${out.page}:${out.line}: "$ ${shown}" is not a command of ${out.name}: ${commands.join(' | ')}`);
     }
   });
 
@@ -144,7 +155,13 @@ describe('documented examples run as written', () => {
     ].join('');
     for (const line of shown) {
       // "…" in the page stands for text left out of a long message.
-      const pattern = new RegExp(`^${line.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'm');
+      const pattern = new RegExp(
+        `^${line
+          .split('…')
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        'm',
+      );
       assert.match(printed, pattern, `README.md:${block.line}: "${line}" is not what perf-gate prints:\n${printed}`);
     }
   });
@@ -159,7 +176,10 @@ describe('comparing a shown terminal report with a printed one', () => {
   ].join('\n');
 
   test('other digits, units and notes are the same decision', () => {
-    const printed = shown.replace('9.11 ms ± 1.28', '1.011 s ± 0.3').replace('+201.3 % [+106.0, +512.0]', '+5.1 % [+2.0, +9.9]').replace('regressed', 'regressed (noisier)');
+    const printed = shown
+      .replace('9.11 ms ± 1.28', '1.011 s ± 0.3')
+      .replace('+201.3 % [+106.0, +512.0]', '+5.1 % [+2.0, +9.9]')
+      .replace('regressed', 'regressed (noisier)');
     assert.deepEqual(terminalOutputDifferences(shown, `${printed.replace('\n\n✗', '\n\nFlags\n  noisier: …\n\n✗')}\n`), []);
   });
 

@@ -38,7 +38,10 @@ try {
   execFileSync('cc', ['-O2', '-o', binary, new URL('./work.c', import.meta.url).pathname]);
   const sides = (factor: number): { base: string; head: string } => {
     const root = mkdtempSync(join(dir, 'pair-'));
-    for (const [side, n] of [['base', iterations], ['head', Math.round(iterations * factor)]] as const) {
+    for (const [side, n] of [
+      ['base', iterations],
+      ['head', Math.round(iterations * factor)],
+    ] as const) {
       mkdirSync(join(root, side));
       symlinkSync(binary, join(root, side, 'work'));
       writeFileSync(join(root, side, 'iters'), `${n}\n`);
@@ -48,8 +51,13 @@ try {
 
   const rows: string[] = [];
   const METRICS = ['time', 'cpu_time'] as const;
-  for (const [label, factor] of [['A/A (identical)', 1], ['A/B (head 5 % slower)', 1.05]] as const) {
-    const tallies = Object.fromEntries(METRICS.map((m) => [m, { paired: 0, unpaired: 0, pairedWidth: 0, unpairedWidth: 0, pairedInconclusive: 0, unpairedInconclusive: 0 }]));
+  for (const [label, factor] of [
+    ['A/A (identical)', 1],
+    ['A/B (head 5 % slower)', 1.05],
+  ] as const) {
+    const tallies = Object.fromEntries(
+      METRICS.map((m) => [m, { paired: 0, unpaired: 0, pairedWidth: 0, unpairedWidth: 0, pairedInconclusive: 0, unpairedInconclusive: 0 }]),
+    );
     const started = performance.now();
     for (let t = 1; t <= trials; t++) {
       const checkouts = sides(factor);
@@ -80,7 +88,9 @@ try {
     const pct = (n: number): string => `${n}/${trials} (${((100 * n) / trials).toFixed(0)} %)`;
     for (const metric of METRICS) {
       const tally = tallies[metric]!;
-      rows.push(`| ${label} | ${metric} | ${pct(tally.paired)} | ${pct(tally.unpaired)} | ${pct(tally.pairedInconclusive)} | ${pct(tally.unpairedInconclusive)} | ±${(50 * tally.pairedWidth).toFixed(2)} % | ±${(50 * tally.unpairedWidth).toFixed(2)} % |`);
+      rows.push(
+        `| ${label} | ${metric} | ${pct(tally.paired)} | ${pct(tally.unpaired)} | ${pct(tally.pairedInconclusive)} | ${pct(tally.unpairedInconclusive)} | ±${(50 * tally.pairedWidth).toFixed(2)} % | ±${(50 * tally.unpairedWidth).toFixed(2)} % |`,
+      );
     }
     process.stderr.write(`${label}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }

@@ -3,7 +3,15 @@ import { githubActionBenchmarkRule } from './rules/github-action-benchmark.js';
 import { benchstatRule } from './rules/benchstat.js';
 import { criterionRule } from './rules/criterion.js';
 import { bencherRule } from './rules/bencher.js';
-import { DEFAULT_BUDGET, OUT_OF_THE_BOX_BUDGET, TUNED_BUDGET, TUNED_WITH_DRIFT_FLOOR, perfGateRule, perfGateSuiteFlags, type PerfGateBudget } from './rules/perf-gate.js';
+import {
+  DEFAULT_BUDGET,
+  OUT_OF_THE_BOX_BUDGET,
+  TUNED_BUDGET,
+  TUNED_WITH_DRIFT_FLOOR,
+  perfGateRule,
+  perfGateSuiteFlags,
+  type PerfGateBudget,
+} from './rules/perf-gate.js';
 import type { Rule, TrialSamples } from './rules/rule.js';
 import { mean, median, variance } from '../../action/src/stats/descriptive.js';
 import { seededRandom } from '../../action/src/stats/prng.js';
@@ -77,7 +85,7 @@ export function estimateDrift(trials: readonly Trial[]): number {
     return 1.4826 * median(xs.map((x) => Math.abs(x - m)));
   };
   const d = aa.map((t) => median(logs(t.b)) - median(logs(t.a)));
-  const within = median(aa.map((t) => (robustSd(logs(t.a)) ** 2 + robustSd(logs(t.b)) ** 2) / 2)) * (Math.PI / 2) / (aa[0]?.a.length ?? 1);
+  const within = (median(aa.map((t) => (robustSd(logs(t.a)) ** 2 + robustSd(logs(t.b)) ** 2) / 2)) * (Math.PI / 2)) / (aa[0]?.a.length ?? 1);
   return Math.expm1(Math.sqrt(Math.max(0, robustSd(d) ** 2 / 2 - within)));
 }
 
@@ -243,23 +251,36 @@ function firstK(ks: number[], ok: (k: number) => boolean): number | null {
 export function renderMarkdown(a: Analysis): string {
   const out: string[] = [];
   const d = a.data;
-  out.push(`Data: ${d.mode} collection, ${d.trials.length} trials, ${d.samplesPerSide} samples per side, ` +
-    `${Math.round(d.durationSeconds)} s, started ${d.started}; load average before ${d.machine.loadBefore.join(' / ')}, after ${d.machine.loadAfter.join(' / ')}.`);
-  const loads = d.trials.map((t) => t.load1).filter((x): x is number => typeof x === 'number').sort((x, y) => x - y);
+  out.push(
+    `Data: ${d.mode} collection, ${d.trials.length} trials, ${d.samplesPerSide} samples per side, ` +
+      `${Math.round(d.durationSeconds)} s, started ${d.started}; load average before ${d.machine.loadBefore.join(' / ')}, after ${d.machine.loadAfter.join(' / ')}.`,
+  );
+  const loads = d.trials
+    .map((t) => t.load1)
+    .filter((x): x is number => typeof x === 'number')
+    .sort((x, y) => x - y);
   if (loads.length > 0)
-    out.push(`1-minute load average at trial start (other users' work included): median ${median(loads).toFixed(2)}, range ${loads[0]?.toFixed(2)}–${loads[loads.length - 1]?.toFixed(2)}.`);
+    out.push(
+      `1-minute load average at trial start (other users' work included): median ${median(loads).toFixed(2)}, range ${loads[0]?.toFixed(2)}–${loads[loads.length - 1]?.toFixed(2)}.`,
+    );
   out.push(`Machine: ${d.machine.nproc} CPUs, ${d.machine.cpu}, kernel ${d.machine.kernel}, Node ${d.machine.node}, ${d.machine.gcc}.`);
-  out.push(`Workload: ${d.calibration.iterations} iterations, A = ${(d.calibration.aSeconds * 1e3).toFixed(2)} ms per run ` +
-    `(spawn overhead ${(d.calibration.overheadSeconds * 1e3).toFixed(2)} ms); B's extra work is scaled by 1 / ${d.calibration.loopShare.toFixed(3)} so the nominal slowdown applies to wall time.`);
+  out.push(
+    `Workload: ${d.calibration.iterations} iterations, A = ${(d.calibration.aSeconds * 1e3).toFixed(2)} ms per run ` +
+      `(spawn overhead ${(d.calibration.overheadSeconds * 1e3).toFixed(2)} ms); B's extra work is scaled by 1 / ${d.calibration.loopShare.toFixed(3)} so the nominal slowdown applies to wall time.`,
+  );
   out.push('');
   out.push('### Noise of this machine during the collection');
   out.push('');
   out.push(`| design | load | per-run CV (median) | SD of A/A Δmean ÷ independent prediction | realised slowdown (median of median(B)/median(A) − 1) |`);
   out.push('|---|---|---|---|---|');
   for (const n of a.noise)
-    out.push(`| ${n.design} | ${n.load} | ${pct(n.cv, 2)} | ${n.inflation.toFixed(2)}× | ${[...n.realised].map(([s, r]) => `${s} %: ${pct(r, 2)}`).join(', ')} |`);
+    out.push(
+      `| ${n.design} | ${n.load} | ${pct(n.cv, 2)} | ${n.inflation.toFixed(2)}× | ${[...n.realised].map(([s, r]) => `${s} %: ${pct(r, 2)}`).join(', ')} |`,
+    );
   out.push('');
-  out.push(`Between-run drift estimated from the sequential A/A blocks (used by the "+ drift" variant): ${[...a.drift].map(([l, v]) => `${l} ${pct(v, 2)}`).join(', ')}.`);
+  out.push(
+    `Between-run drift estimated from the sequential A/A blocks (used by the "+ drift" variant): ${[...a.drift].map(([l, v]) => `${l} ${pct(v, 2)}`).join(', ')}.`,
+  );
   out.push('');
   for (const r of a.results) if (r.error) out.push(`**${r.rule.name} could not run:** ${r.error}`);
   out.push('');
@@ -268,9 +289,13 @@ export function renderMarkdown(a: Analysis): string {
       const aaN = a.ks.map((k) => a.counts.get(cellKey(design, load, 0, k)) ?? 0);
       const abN = a.ks.map((k) => a.counts.get(cellKey(design, load, a.slowdowns[1] ?? 0, k)) ?? 0);
       if (a.slowdowns.every((sd) => (a.counts.get(cellKey(design, load, sd, a.ks[0] ?? 0)) ?? 0) === 0)) continue;
-      out.push(`### ${design === 'sequential' ? 'Sequential blocks (stored baseline)' : 'Interleaved rounds'}, ${load === 'quiet' ? 'no added load' : 'other core busy'}`);
+      out.push(
+        `### ${design === 'sequential' ? 'Sequential blocks (stored baseline)' : 'Interleaved rounds'}, ${load === 'quiet' ? 'no added load' : 'other core busy'}`,
+      );
       out.push('');
-      out.push(`Rates with Wilson 95 % intervals. Sub-trials per cell: A/A ${a.ks.map((k, i) => `k=${k}: ${aaN[i]}`).join(', ')}; each A/B ${a.ks.map((k, i) => `k=${k}: ${abN[i]}`).join(', ')}.`);
+      out.push(
+        `Rates with Wilson 95 % intervals. Sub-trials per cell: A/A ${a.ks.map((k, i) => `k=${k}: ${aaN[i]}`).join(', ')}; each A/B ${a.ks.map((k, i) => `k=${k}: ${abN[i]}`).join(', ')}.`,
+      );
       out.push('');
       const header = ['rule', 'k', 'false alarms (A/A)', ...a.slowdowns.filter((s) => s > 0).map((s) => `detects +${s} %`)];
       out.push(`| ${header.join(' | ')} |`);
@@ -300,13 +325,17 @@ export function renderMarkdown(a: Analysis): string {
     if (r.error) continue;
     for (const design of r.rule.designs ?? DESIGNS) {
       const k = Math.min(design === 'sequential' ? 20 : 30, a.ks[a.ks.length - 1] ?? 0);
-      out.push(`| ${r.rule.name} | ${design} | ${k} | ${rate(pooled(r, design, 0, k))} | ${rate(pooled(r, design, 5, k))} | ${rate(pooled(r, design, 10, k))} | ${rate(pooled(r, design, 2, k))} |`);
+      out.push(
+        `| ${r.rule.name} | ${design} | ${k} | ${rate(pooled(r, design, 0, k))} | ${rate(pooled(r, design, 5, k))} | ${rate(pooled(r, design, 10, k))} | ${rate(pooled(r, design, 2, k))} |`,
+      );
     }
   }
   out.push('');
   out.push('### Targets: smallest k (samples per side / rounds) at which each is met (point estimates)');
   out.push('');
-  out.push('Sequential: issue 3 (false alarms ≤ 1 %, detects ≥ 95 % of +10 %, ≥ 80 % of +5 %, within k ≤ 20). Interleaved: issue 6 (≤ 1 %, ≥ 90 % of +5 % within 30 rounds; ≥ 95 % of +10 % shown too). "–" = not met at any measured k.');
+  out.push(
+    'Sequential: issue 3 (false alarms ≤ 1 %, detects ≥ 95 % of +10 %, ≥ 80 % of +5 %, within k ≤ 20). Interleaved: issue 6 (≤ 1 %, ≥ 90 % of +5 % within 30 rounds; ≥ 95 % of +10 % shown too). "–" = not met at any measured k.',
+  );
   out.push('');
   out.push('| rule | design | load | FA ≤ 1 % | +10 % ≥ 95 % | +5 % ≥ target | all three |');
   out.push('|---|---|---|---|---|---|---|');
@@ -319,7 +348,9 @@ export function renderMarkdown(a: Analysis): string {
         const fa = (k: number): boolean => share(cellOf(r, design, load, 0, k)) <= t.falseAlarm;
         const d10 = (k: number): boolean => share(cellOf(r, design, load, 10, k)) >= t.detect10;
         const d5 = (k: number): boolean => share(cellOf(r, design, load, 5, k)) >= t.detect5;
-        out.push(`| ${r.rule.name} | ${design} | ${load} | ${show(firstK(a.ks, fa))} | ${show(firstK(a.ks, d10))} | ${show(firstK(a.ks, d5))} | ${show(firstK(a.ks, (k) => fa(k) && d10(k) && d5(k)))} |`);
+        out.push(
+          `| ${r.rule.name} | ${design} | ${load} | ${show(firstK(a.ks, fa))} | ${show(firstK(a.ks, d10))} | ${show(firstK(a.ks, d5))} | ${show(firstK(a.ks, (k) => fa(k) && d10(k) && d5(k)))} |`,
+        );
       }
   }
   out.push('');
@@ -333,7 +364,9 @@ export function renderMarkdown(a: Analysis): string {
     out.push('| design | load | k | disjoint suites | resampled suites (point) |');
     out.push('|---|---|---|---|---|');
     for (const s of a.suites)
-      out.push(`| ${s.design} | ${s.load} | ${s.k} | ${s.disjoint.flagged}/${s.disjoint.n} = ${rate(s.disjoint)} | ${pct(s.resampled.flagged / s.resampled.n)} of ${s.resampled.n} |`);
+      out.push(
+        `| ${s.design} | ${s.load} | ${s.k} | ${s.disjoint.flagged}/${s.disjoint.n} = ${rate(s.disjoint)} | ${pct(s.resampled.flagged / s.resampled.n)} of ${s.resampled.n} |`,
+      );
   }
   out.push('');
   out.push('Rules:');

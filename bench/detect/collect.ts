@@ -30,10 +30,22 @@ export interface CollectPlan {
 }
 
 export const FULL_PLAN: CollectPlan = {
-  mode: 'full', samplesPerSide: 30, aaTrials: 80, abTrials: 30, slowdowns: [2, 5, 10], targetSeconds: 0.02, seed: 20261121,
+  mode: 'full',
+  samplesPerSide: 30,
+  aaTrials: 80,
+  abTrials: 30,
+  slowdowns: [2, 5, 10],
+  targetSeconds: 0.02,
+  seed: 20261121,
 };
 export const QUICK_PLAN: CollectPlan = {
-  mode: 'quick', samplesPerSide: 10, aaTrials: 6, abTrials: 3, slowdowns: [2, 5, 10], targetSeconds: 0.02, seed: 20261121,
+  mode: 'quick',
+  samplesPerSide: 10,
+  aaTrials: 6,
+  abTrials: 3,
+  slowdowns: [2, 5, 10],
+  targetSeconds: 0.02,
+  seed: 20261121,
 };
 
 /** Upper bound on one background spinner's life, whatever happens to this process. */
@@ -177,7 +189,7 @@ function runTrial(w: Workload, c: Condition, k: number, random: Random, startedA
 
 function machineText(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.split('\n')[0]?.trim() ?? '' : 'unknown';
+  return r.status === 0 ? (r.stdout.split('\n')[0]?.trim() ?? '') : 'unknown';
 }
 
 function cpuModel(): string {
@@ -210,13 +222,17 @@ export async function collect(plan: CollectPlan, log: (line: string) => void): P
   try {
     const binary = compile(dir);
     const calibration = calibrate(binary, plan.targetSeconds);
-    log(`calibrated: ${calibration.iterations} iterations, A ${(calibration.aSeconds * 1e3).toFixed(2)} ms, ` +
-      `spawn overhead ${(calibration.overheadSeconds * 1e3).toFixed(2)} ms, loop share ${(calibration.loopShare * 100).toFixed(1)} %`);
+    log(
+      `calibrated: ${calibration.iterations} iterations, A ${(calibration.aSeconds * 1e3).toFixed(2)} ms, ` +
+        `spawn overhead ${(calibration.overheadSeconds * 1e3).toFixed(2)} ms, loop share ${(calibration.loopShare * 100).toFixed(1)} %`,
+    );
     const w: Workload = { binary, iterations: calibration.iterations, loopShare: calibration.loopShare };
     const random = seededRandom(plan.seed);
     const todo = shuffled(conditions(plan), random);
     const runs = todo.length * 2 * (plan.samplesPerSide + 1);
-    log(`${todo.length} trials, ${runs} runs: about ${Math.round((runs * calibration.aSeconds * 1.2) / 60)} min if the machine stays as it is now (cap ${MAX_TOTAL_SECONDS / 60} min)`);
+    log(
+      `${todo.length} trials, ${runs} runs: about ${Math.round((runs * calibration.aSeconds * 1.2) / 60)} min if the machine stays as it is now (cap ${MAX_TOTAL_SECONDS / 60} min)`,
+    );
     const trials: Trial[] = [];
     const t0 = Date.now();
     for (const [i, c] of todo.entries()) {

@@ -38,8 +38,7 @@ function parseArgs(argv: string[]): Args {
 
 function readData(path: string): DataFile {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<DataFile>;
-  if (parsed.schema !== DATA_SCHEMA || !Array.isArray(parsed.trials))
-    throw new Error(`${path}: expected a ${DATA_SCHEMA} file with a "trials" array`);
+  if (parsed.schema !== DATA_SCHEMA || !Array.isArray(parsed.trials)) throw new Error(`${path}: expected a ${DATA_SCHEMA} file with a "trials" array`);
   return parsed as DataFile;
 }
 

@@ -66,11 +66,14 @@ export interface VariantResult {
 }
 
 function runOf(benchmarks: readonly string[], samples: readonly number[][]): ResultSet {
-  return newResultSet('2026-01-01T00:00:00Z', benchmarks.map((id, j) => ({
-    id,
-    status: 'ok' as const,
-    metrics: { time: { unit: 's', direction: 'lower' as const, samples: [...samples[j]!] } },
-  })));
+  return newResultSet(
+    '2026-01-01T00:00:00Z',
+    benchmarks.map((id, j) => ({
+      id,
+      status: 'ok' as const,
+      metrics: { time: { unit: 's', direction: 'lower' as const, samples: [...samples[j]!] } },
+    })),
+  );
 }
 
 function budgetsFor(v: DriftVariant): Budgets {

@@ -39,7 +39,10 @@ async function main(): Promise<void> {
     mkdirSync(dirname(path), { recursive: true });
     const { slots, ...head } = recorded;
     // One slot per line: diffable and still compact.
-    writeFileSync(path, `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "slots": [\n${slots.map((s) => '    ' + JSON.stringify(s)).join(',\n')}\n  ]\n}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "slots": [\n${slots.map((s) => '    ' + JSON.stringify(s)).join(',\n')}\n  ]\n}\n`,
+    );
     console.error(`[collect] wrote ${path} (${slots.length} slots, ${Math.round(recorded.durationSeconds)} s)`);
   }
   if (command !== 'collect') {

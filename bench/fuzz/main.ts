@@ -80,7 +80,9 @@ async function main(): Promise<void> {
   }
   const total = rows.reduce((n, r) => n + r.executions, 0);
   const found = rows.flatMap((r) => r.findings.map((f) => ({ target: r.target, ...f })));
-  console.log(`Fuzzing: ${targets.length} targets × ${SECONDS} s, seed ${SEED}, ${total.toLocaleString('en')} inputs in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `Fuzzing: ${targets.length} targets × ${SECONDS} s, seed ${SEED}, ${total.toLocaleString('en')} inputs in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   console.log(`(${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the end, Node ${process.version})\n`);
   console.log('| target | seed files | inputs | findings |\n| --- | ---: | ---: | ---: |');
   for (const r of rows) console.log(`| ${r.target} | ${r.seeds} | ${r.executions.toLocaleString('en')} | ${r.findings.length} |`);

@@ -34,7 +34,8 @@ for (let batch = 0; performance.now() < deadline; batch++) {
     post({ kind: 'input', executions, seedFile: seed.path, steps: m.steps });
     const why = judge(target, m.text, seed.path);
     executions++;
-    if (why !== null) post({ kind: 'finding', why, seedFile: seed.path, steps: m.steps, text: m.text.length > 100_000 ? `${m.text.slice(0, 100_000)}…` : m.text });
+    if (why !== null)
+      post({ kind: 'finding', why, seedFile: seed.path, steps: m.steps, text: m.text.length > 100_000 ? `${m.text.slice(0, 100_000)}…` : m.text });
     if (performance.now() >= deadline) break;
   }
 }

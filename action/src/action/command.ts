@@ -54,7 +54,10 @@ function withHandedToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   try {
     token = readFileSync(fd, 'utf8').trim();
   } catch (error) {
-    throw new InputError('PERF_GATE_TOKEN_FD', `the github-token could not be read from descriptor ${fd}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InputError(
+      'PERF_GATE_TOKEN_FD',
+      `the github-token could not be read from descriptor ${fd}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   } finally {
     try {
       closeSync(fd);
@@ -78,9 +81,7 @@ export const actionCommand: Command = {
       prepareOutputPaths([{ flag: 'the output-dir input', path: settings.outputDir, kind: 'folder' }], ctx.cwd);
       if (settings.token) core.setSecret(settings.token);
       for (const line of describeSettings(settings)) log.debug(line);
-      const github = settings.token
-        ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) })
-        : null;
+      const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
       // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.
       const run = defaultDeps();
       return await withInterruptCleanup(run.spawner, (cleanups) =>

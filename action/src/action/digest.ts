@@ -8,8 +8,9 @@ import type { GateReport } from '../pipeline/index.js';
  * the numbers themselves are left out because they move on every run.
  */
 export function reportDigest(report: GateReport): string {
-  const lines = report.rows
-    .map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate]))
-    .sort();
-  return createHash('sha256').update(`${report.verdict}\n${lines.join('\n')}`).digest('hex').slice(0, 16);
+  const lines = report.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
+  return createHash('sha256')
+    .update(`${report.verdict}\n${lines.join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -25,7 +25,8 @@ export async function downloadHandoff(api: GitHubApi, repo: RepoRef, runId: numb
     entries = unzipSync(archive, {
       filter: (file) => {
         if (!wanted.has(file.name)) return false;
-        if (file.originalSize > MAX_RESULTS_BYTES) throw new Error(`${file.name} unpacks to ${file.originalSize} bytes, more than the ${MAX_RESULTS_BYTES} accepted`);
+        if (file.originalSize > MAX_RESULTS_BYTES)
+          throw new Error(`${file.name} unpacks to ${file.originalSize} bytes, more than the ${MAX_RESULTS_BYTES} accepted`);
         return true;
       },
     });

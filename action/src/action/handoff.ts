@@ -56,11 +56,13 @@ export function parseClaim(data: unknown, file: string): HandoffClaim {
   for (const key of Object.keys(obj)) if (!allowed.has(key)) throw new InputError(file, `unexpected key "${key.slice(0, 40)}"`, undefined, key.slice(0, 40));
   if (obj['schema'] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, undefined, 'schema');
   const pr = obj['pullRequest'];
-  if (typeof pr !== 'number' || !Number.isSafeInteger(pr) || pr < 1) throw new InputError(file, 'expected a positive integer pull request number', undefined, 'pullRequest');
+  if (typeof pr !== 'number' || !Number.isSafeInteger(pr) || pr < 1)
+    throw new InputError(file, 'expected a positive integer pull request number', undefined, 'pullRequest');
   const sha = obj['headSha'];
   if (typeof sha !== 'string' || !SHA.test(sha)) throw new InputError(file, 'expected a 40- or 64-character lower-case hex commit SHA', undefined, 'headSha');
   const gate = obj['gate'];
-  if (typeof gate !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate)) throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', undefined, 'gate');
+  if (typeof gate !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(gate))
+    throw new InputError(file, 'expected a gate name of letters, digits, ".", "_" or "-"', undefined, 'gate');
   return { schema: HANDOFF_SCHEMA, pullRequest: pr, headSha: sha, gate };
 }
 

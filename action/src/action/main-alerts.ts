@@ -7,7 +7,15 @@
 import { join } from 'node:path';
 import type { ResultSet } from '../model/index.js';
 import { historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
-import { bisectNewAlerts, commentBisects, fileAlertIssues, findMainAlerts, mainAlertsMarkdown, type AlertIssueOutcome, type MainAlerts } from '../pipeline/main-alerts.js';
+import {
+  bisectNewAlerts,
+  commentBisects,
+  fileAlertIssues,
+  findMainAlerts,
+  mainAlertsMarkdown,
+  type AlertIssueOutcome,
+  type MainAlerts,
+} from '../pipeline/main-alerts.js';
 import { bisectMarkdown } from '../pipeline/bisect.js';
 import type { GitHubApi } from '../github/client.js';
 import type { ActionDeps } from './run-action.js';
@@ -18,7 +26,13 @@ import { dataBranchAuth, repoRef, type Settings } from './settings.js';
  * regressions beyond the budgets' tolerance, in the job summary (and the
  * `alerts` output). Reads the history the run was just appended to.
  */
-export async function watchMain(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, current: ResultSet, deps: ActionDeps): Promise<MainAlerts | null> {
+export async function watchMain(
+  settings: Settings,
+  config: PerfGateConfig | null,
+  budgets: Budgets,
+  current: ResultSet,
+  deps: ActionDeps,
+): Promise<MainAlerts | null> {
   if (settings.alert === 'off' || !config?.history) return null;
   const testbed = current.testbed?.id;
   if (!testbed) {
@@ -28,7 +42,9 @@ export async function watchMain(settings: Settings, config: PerfGateConfig | nul
   return deps.log.group('perf-gate: watch main', async () => {
     const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false, dataBranchAuth(settings).auth);
     const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
-    deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`);
+    deps.log.info(
+      `${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`,
+    );
     await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
     deps.log.setOutput('alerts', String(found.alerts.length));
     return found;
@@ -50,7 +66,9 @@ export async function fileAlerts(settings: Settings, alerts: MainAlerts, config:
   try {
     const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
     const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
-    log.info(['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '));
+    log.info(
+      ['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '),
+    );
     created = outcome.created;
   } catch (error) {
     log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
@@ -60,10 +78,25 @@ export async function fileAlerts(settings: Settings, alerts: MainAlerts, config:
 }
 
 /** `alert-bisect`: the commit of each newly opened alert, on its issue and in the job summary. */
-async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['created'], alerts: MainAlerts, config: PerfGateConfig, budgets: Budgets, github: GitHubApi, deps: ActionDeps): Promise<void> {
+async function bisectAlerts(
+  settings: Settings,
+  created: AlertIssueOutcome['created'],
+  alerts: MainAlerts,
+  config: PerfGateConfig,
+  budgets: Budgets,
+  github: GitHubApi,
+  deps: ActionDeps,
+): Promise<void> {
   await deps.log.group('perf-gate: bisect the new alerts', async () => {
     const bisects = await bisectNewAlerts(created, alerts, {
-      config, budgets, outDir: join(settings.outputDir, 'bisect'), env: deps.suiteEnv, write: deps.write, now: deps.now, deps: deps.run, cleanups: deps.cleanups,
+      config,
+      budgets,
+      outDir: join(settings.outputDir, 'bisect'),
+      env: deps.suiteEnv,
+      write: deps.write,
+      now: deps.now,
+      deps: deps.run,
+      cleanups: deps.cleanups,
     });
     for (const b of bisects) {
       if ('error' in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
@@ -76,4 +109,3 @@ async function bisectAlerts(settings: Settings, created: AlertIssueOutcome['crea
     }
   });
 }
-

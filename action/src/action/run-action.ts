@@ -12,9 +12,30 @@ import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
 import { releaseOfRun } from '../pipeline/release-report.js';
 import {
-  checkRunner, checkRunSummary, checkRunTitle, commentMarkdown, EXIT, gateOptions, historyStart, jobSummary, preflightText, readBudgets,
-  readConfigIfPresent, runGate, storeOf, writeReleaseReport, writeRunFiles, type BaselineRead, type Budgets, type GateReport, type PerfGateConfig, type RunContext, type RunDeps, type RunFiles,
-  type RunOutcome, type RunPlan,
+  checkRunner,
+  checkRunSummary,
+  checkRunTitle,
+  commentMarkdown,
+  EXIT,
+  gateOptions,
+  historyStart,
+  jobSummary,
+  preflightText,
+  readBudgets,
+  readConfigIfPresent,
+  runGate,
+  storeOf,
+  writeReleaseReport,
+  writeRunFiles,
+  type BaselineRead,
+  type Budgets,
+  type GateReport,
+  type PerfGateConfig,
+  type RunContext,
+  type RunDeps,
+  type RunFiles,
+  type RunOutcome,
+  type RunPlan,
 } from '../pipeline/index.js';
 import { fileAlerts, watchMain } from './main-alerts.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
@@ -57,7 +78,9 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
+  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), {
+    onBaseline: (chosen) => sayBaseline(chosen, deps.log),
+  });
   const { report } = outcome;
   deps.log.info(`verdict: ${report.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
@@ -76,7 +99,6 @@ function readEvent(path: string): unknown {
     throw new InputError(path, `the event payload is not JSON: ${(error as Error).message}`);
   }
 }
-
 
 /** mode pr: a fork's pull request runs on a self-hosted runner only when allowed. */
 function forkAllowed(settings: Settings, pr: PullRequestFacts | null, log: ActionLog): boolean {
@@ -101,7 +123,11 @@ function readTwoStageArtifact(settings: Settings, event: unknown, deps: ActionDe
     let found: Handoff;
     if (settings.reportFrom !== '') found = readHandoffFolder(settings.reportFrom);
     else {
-      if (!run) throw new InputError('GITHUB_EVENT_PATH', 'mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)');
+      if (!run)
+        throw new InputError(
+          'GITHUB_EVENT_PATH',
+          'mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)',
+        );
       found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
     }
     if (!run) log.warning('perf-gate: not a workflow_run event; the artifact is checked against the pull request only');
@@ -126,7 +152,8 @@ async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<bo
     for (const f of result.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
     return result;
   });
-  if (checked.fails) log.error('perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)');
+  if (checked.fails)
+    log.error('perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)');
   return !checked.fails;
 }
 
@@ -136,20 +163,29 @@ async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<bo
  * the two-stage artifact's against the baseline input's files, else the
  * store's choice; in mode main one store both chooses and records.
  */
-async function actionPlan(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, pr: PullRequestFacts | null, handoff: Handoff | null, measuring: boolean, deps: ActionDeps): Promise<RunPlan> {
+async function actionPlan(
+  settings: Settings,
+  config: PerfGateConfig | null,
+  budgets: Budgets,
+  pr: PullRequestFacts | null,
+  handoff: Handoff | null,
+  measuring: boolean,
+  deps: ActionDeps,
+): Promise<RunPlan> {
   const abRef = settings.ab === 'base' ? (pr?.baseSha ?? '') : settings.ab;
-  if (settings.ab === 'base' && abRef === '') throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
+  if (settings.ab === 'base' && abRef === '')
+    throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join(settings.outputDir, 'runs');
   const created = deps.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
   const store = config
     ? storeOf(config, created, {
-      start: await historyStart(config.dir, { release: settings.mode === 'release', ...(pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {}) }),
-      appends: settings.mode === 'main',
-      onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
-      ...dataBranchAuth(settings),
-    })
+        start: await historyStart(config.dir, { release: settings.mode === 'release', ...(pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {}) }),
+        appends: settings.mode === 'main',
+        onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+        ...dataBranchAuth(settings),
+      })
     : null;
   const common = {
     budgets,
@@ -158,9 +194,21 @@ async function actionPlan(settings: Settings, config: PerfGateConfig | null, bud
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
   if (measuring && abRef !== '' && config) {
-    return { ...common, current: { interleaved: config, ref: abRef, shard: null, outDir }, baseline: null, labels: { baselineInput, current: `this run of ${config.file}` } };
+    return {
+      ...common,
+      current: { interleaved: config, ref: abRef, shard: null, outDir },
+      baseline: null,
+      labels: { baselineInput, current: `this run of ${config.file}` },
+    };
   }
-  const baseline = { paths: settings.baseline, input: 'the baseline input', store, read, query: settings.github.sha ? { commit: settings.github.sha } : {}, emptyIsNone: true };
+  const baseline = {
+    paths: settings.baseline,
+    input: 'the baseline input',
+    store,
+    read,
+    query: settings.github.sha ? { commit: settings.github.sha } : {},
+    emptyIsNone: true,
+  };
   if (handoff) return { ...common, current: { results: handoff.results }, baseline, labels: { baselineInput, current: 'the two-stage artifact' } };
   if (settings.results.length > 0) {
     return {
@@ -182,12 +230,21 @@ function runContext(deps: ActionDeps): RunContext {
 
 /** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */
 function sayBaseline(chosen: BaselineRead | undefined, log: ActionLog): void {
-  if (!chosen) log.warning('perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.');
+  if (!chosen)
+    log.warning(
+      'perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.',
+    );
   else if (chosen.results.benchmarks.length === 0) log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
 }
 
 /** Reports on disk and in the job summary, the outputs, and what each mode adds — all before any API call. */
-async function publishReports(settings: Settings, outcome: RunOutcome, config: PerfGateConfig | null, pr: PullRequestFacts | null, deps: ActionDeps): Promise<void> {
+async function publishReports(
+  settings: Settings,
+  outcome: RunOutcome,
+  config: PerfGateConfig | null,
+  pr: PullRequestFacts | null,
+  deps: ActionDeps,
+): Promise<void> {
   const { log } = deps;
   const { report, current } = outcome;
   // The summary first: whatever the disk under output-dir does, the report reaches the job.
@@ -211,7 +268,9 @@ async function publishReports(settings: Settings, outcome: RunOutcome, config: P
       log.info(`baseline written to ${outcome.stored.at}`);
       log.setOutput('baseline-file', outcome.stored.at);
     } else {
-      log.warning(`perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? 'the job summary'}`);
+      log.warning(
+        `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? 'the job summary'}`,
+      );
     }
   }
   if (settings.mode === 'release') {
@@ -236,7 +295,9 @@ function writeRunFilesOrSay(settings: Settings, report: GateReport, current: Res
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
-    log.error(`perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${(error as Error).message}); the report is in the job summary, the verdict stands`);
+    log.error(
+      `perf-gate: could not write the run's files to output-dir ${settings.outputDir} (${(error as Error).message}); the report is in the job summary, the verdict stands`,
+    );
     return null;
   }
 }
@@ -269,8 +330,8 @@ function tellGitHub(settings: Settings, report: GateReport, pr: PullRequestFacts
       return;
     }
     const repo = repoRef(settings);
-    const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
-    const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
+    const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
+    const headSha = handoff ? handoff.claim.headSha : (pr?.headSha ?? settings.github.sha);
     if (prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report')) await postComment(github, repo, prNumber, settings, report, log);
     if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report, log);
   });
@@ -287,12 +348,19 @@ async function postComment(github: GitHubApi, repo: RepoRef, pullRequest: number
       state,
       ...(settings.commentAuthor ? { author: settings.commentAuthor } : {}),
       render: (previous) =>
-        commentMarkdown(report, { title: settings.gateName, marker: stickyMarker(settings.gateName, state), maxLength: MAX_COMMENT_CHARS, previouslyFailed: previous?.verdict === 'fail' }),
+        commentMarkdown(report, {
+          title: settings.gateName,
+          marker: stickyMarker(settings.gateName, state),
+          maxLength: MAX_COMMENT_CHARS,
+          previouslyFailed: previous?.verdict === 'fail',
+        }),
     });
     log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ''}${outcome.url ? `: ${outcome.url}` : ''}`);
     log.setOutput('comment-url', outcome.url ?? '');
   } catch (error) {
-    log.warning(`perf-gate: could not write the pull request comment (${(error as Error).message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`);
+    log.warning(
+      `perf-gate: could not write the pull request comment (${(error as Error).message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`,
+    );
   }
 }
 

@@ -133,7 +133,8 @@ function list(env: Env, name: string): string[] {
 function runs(env: Env, name: string, fallback: number): number {
   const value = raw(env, name);
   if (value === '') return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1000) throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1000)
+    throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
   return Number(value);
 }
 
@@ -148,7 +149,10 @@ export function readSettings(env: Env, cwd: string): Settings {
   const runnerTemp = env['RUNNER_TEMP'] || resolve(workingDirectory, '.perf-gate-tmp');
   const gateName = raw(env, 'gate-name') || 'perf-gate';
   if (!GATE_NAME.test(gateName)) {
-    throw new InputError(where('gate-name'), `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+    throw new InputError(
+      where('gate-name'),
+      `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
   }
   const artifactName = raw(env, 'artifact-name') || 'perf-gate-handoff';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(artifactName)) {
@@ -210,7 +214,10 @@ export function readSettings(env: Env, cwd: string): Settings {
   }
   if (settings.alertBisect && (mode !== 'main' || settings.alert !== 'issue')) {
     // The issue remembers that its step was bisected; without one, every run in the window would bisect it again.
-    throw new InputError(where('alert-bisect'), `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`);
+    throw new InputError(
+      where('alert-bisect'),
+      `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`,
+    );
   }
   if (mode === 'report' && settings.results.length > 0) {
     throw new InputError(where('results'), 'mode: report takes its results from the two-stage artifact; leave results empty');
@@ -232,8 +239,17 @@ export function describeSettings(settings: Settings): string[] {
  * the step's outputs, the verdict in the job summary, or later steps' env).
  */
 const SUITE_WITHHELD: ReadonlySet<string> = new Set([
-  'PERF_GATE_NODE', 'PERF_GATE_TOKEN_FD', 'GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
-  'GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY',
+  'PERF_GATE_NODE',
+  'PERF_GATE_TOKEN_FD',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'GITHUB_OUTPUT',
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY',
 ]);
 
 /**

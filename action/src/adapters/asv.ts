@@ -58,7 +58,10 @@ export const asvAdapter: Adapter = {
     const errors = jsonErrors(quoted, path);
     if (!isRecord(data)) throw new InputError(path, `expected ${what}`, 1);
     if (data.version !== 2) {
-      throw errors.error(['version'], `asv results version ${JSON.stringify(data.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`);
+      throw errors.error(
+        ['version'],
+        `asv results version ${JSON.stringify(data.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`,
+      );
     }
     const columns = columnIndexes(data.result_columns, errors);
     if (!isRecord(data.results) || Object.keys(data.results).length === 0) {
@@ -142,7 +145,13 @@ function typeFromName(name: string): string {
   return 'track';
 }
 
-function readBenchmark(name: string, row: unknown, columns: Columns, info: BenchmarkInfo | undefined, errors: JsonErrors): { results: BenchmarkResult[]; skipped: number } {
+function readBenchmark(
+  name: string,
+  row: unknown,
+  columns: Columns,
+  info: BenchmarkInfo | undefined,
+  errors: JsonErrors,
+): { results: BenchmarkResult[]; skipped: number } {
   const at: JsonPath = ['results', name];
   if (!Array.isArray(row) || row.length <= columns.result) {
     throw errors.error(at, `expected an array with a "result" at position ${columns.result + 1} for "${name}"`);
@@ -151,7 +160,17 @@ function readBenchmark(name: string, row: unknown, columns: Columns, info: Bench
   const combos = combinations(params);
   const value = row[columns.result] as unknown;
   if (value === null) {
-    return { results: [{ id: name, status: 'failed', error: { message: 'asv recorded no result: the benchmark failed (its traceback is in the asv run output)' }, metrics: {} }], skipped: 0 };
+    return {
+      results: [
+        {
+          id: name,
+          status: 'failed',
+          error: { message: 'asv recorded no result: the benchmark failed (its traceback is in the asv run output)' },
+          metrics: {},
+        },
+      ],
+      skipped: 0,
+    };
   }
   if (!Array.isArray(value) || value.length !== combos.length) {
     throw errors.error([...at, columns.result], `expected "result" to be an array of ${combos.length} value(s), one per parameter combination, for "${name}"`);
@@ -166,7 +185,12 @@ function readBenchmark(name: string, row: unknown, columns: Columns, info: Bench
     const id = combo.length > 0 ? `${name}(${combo.join(', ')})` : name;
     const base: Pick<BenchmarkResult, 'id' | 'params'> = combo.length > 0 ? { id, params: Object.fromEntries(names.map((n, k) => [n, combo[k]!])) } : { id };
     if (v === null) {
-      results.push({ ...base, status: 'failed', error: { message: 'asv recorded no result for this parameter combination: it failed (see the asv run output)' }, metrics: {} });
+      results.push({
+        ...base,
+        status: 'failed',
+        error: { message: 'asv recorded no result for this parameter combination: it failed (see the asv run output)' },
+        metrics: {},
+      });
       return;
     }
     if (v === 'NaN') {

@@ -48,13 +48,26 @@ interface MeasureMapping {
 }
 
 export function parseBencherPerf(text: string, file: string, choice: BencherPerfChoice = {}): BencherPerfImport {
-  const data = parseJsonText(text, file, "Bencher's perf export ({\"project\": …, \"results\": [ … ]})");
+  const data = parseJsonText(text, file, 'Bencher\'s perf export ({"project": …, "results": [ … ]})');
   const errors = jsonErrors(text, file);
-  if (!isRecord(data) || !Array.isArray(data['results'])) throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
+  if (!isRecord(data) || !Array.isArray(data['results']))
+    throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
   const lines = data['results'].map((line: unknown, i) => checkedLine(line, i, errors));
   const chosen = lines.filter((l) => matches(l.branch, choice.branch) && matches(l.testbed, choice.testbed));
-  requireOne('branch', 'branches', chosen.map((l) => l.branch), choice.branch, errors);
-  requireOne('testbed', 'testbeds', chosen.map((l) => l.testbed), choice.testbed, errors);
+  requireOne(
+    'branch',
+    'branches',
+    chosen.map((l) => l.branch),
+    choice.branch,
+    errors,
+  );
+  requireOne(
+    'testbed',
+    'testbeds',
+    chosen.map((l) => l.testbed),
+    choice.testbed,
+    errors,
+  );
 
   const skipped: string[] = [];
   const runs = new Map<string, ImportedRun & { points: Map<string, { mapping: MeasureMapping; values: number[] }> }>();
@@ -133,16 +146,36 @@ function requireOne(what: string, plural: string, found: string[][], wanted: str
   const distinct = [...new Set(found.map((n) => n[0]!))];
   if (wanted !== undefined && distinct.length === 0) throw errors.error(['results'], `no result line is on ${what} "${wanted}"`);
   if (distinct.length > 1) {
-    throw errors.error(['results'], `the export holds ${distinct.length} ${plural} (${distinct.join(', ')}); choose one with --bencher-${what} so one machine's history is not mixed with another's`);
+    throw errors.error(
+      ['results'],
+      `the export holds ${distinct.length} ${plural} (${distinct.join(', ')}); choose one with --bencher-${what} so one machine's history is not mixed with another's`,
+    );
   }
 }
 
-const TIME_UNITS: Record<string, number> = { ns: 1e-9, nanoseconds: 1e-9, us: 1e-6, µs: 1e-6, microseconds: 1e-6, ms: 1e-3, milliseconds: 1e-3, s: 1, seconds: 1 };
+const TIME_UNITS: Record<string, number> = {
+  ns: 1e-9,
+  nanoseconds: 1e-9,
+  us: 1e-6,
+  µs: 1e-6,
+  microseconds: 1e-6,
+  ms: 1e-3,
+  milliseconds: 1e-3,
+  s: 1,
+  seconds: 1,
+};
 
 /** A measure's metric, base unit and direction; undefined when the export does not say which way is better. */
 function mappingOf(measure: { slug: string; units: string }): MeasureMapping | undefined {
   const known = BMF_MEASURES[measure.slug];
-  if (known) return { metric: known.metric, unit: known.unit, direction: known.metric === 'throughput' ? 'higher' : 'lower', scale: known.toBase, sourceUnit: measure.units || measure.slug };
+  if (known)
+    return {
+      metric: known.metric,
+      unit: known.unit,
+      direction: known.metric === 'throughput' ? 'higher' : 'lower',
+      scale: known.toBase,
+      sourceUnit: measure.units || measure.slug,
+    };
   const units = measure.units.trim();
   const metric = measure.slug.replace(/-/g, '_');
   // "operations / second (ops/s)", "bytes / second", "MB/s": a rate, higher is better.
@@ -160,7 +193,12 @@ function benchmarksOf(points: Map<string, { mapping: MeasureMapping; values: num
   for (const [key, { mapping, values }] of points) {
     const [id] = key.split('\u0000') as [string];
     const present = values.filter((v) => v !== undefined);
-    const metric: Metric = { unit: mapping.unit, direction: mapping.direction, sourceUnit: mapping.sourceUnit, ...(present.length === 1 ? { value: present[0]! } : { samples: present }) };
+    const metric: Metric = {
+      unit: mapping.unit,
+      direction: mapping.direction,
+      sourceUnit: mapping.sourceUnit,
+      ...(present.length === 1 ? { value: present[0]! } : { samples: present }),
+    };
     const result = benchmarks.get(id) ?? { id, status: 'ok', metrics: {} };
     result.metrics[mapping.metric] = metric;
     benchmarks.set(id, result);

@@ -106,7 +106,10 @@ function parseReport(text: string, path: string): { ips: Map<string, number[]>; 
     const error = rubyErrorIn(line);
     if (error) {
       // The script is dead: Ruby's backtrace follows, no benchmark does.
-      fail(pending?.label ?? (line.slice(0, Math.min(error.at, LABEL_WIDTH)).trim() || line.slice(0, LABEL_WIDTH).trim()), `the block raised: ${error.message}`);
+      fail(
+        pending?.label ?? (line.slice(0, Math.min(error.at, LABEL_WIDTH)).trim() || line.slice(0, LABEL_WIDTH).trim()),
+        `the block raised: ${error.message}`,
+      );
       pending = undefined;
       break;
     }
@@ -121,7 +124,8 @@ function parseReport(text: string, path: string): { ips: Map<string, number[]>; 
       else ips.set(label, [...(ips.get(label) ?? []), Number(result![2]) * SCALE[result![3]!]!]);
       continue;
     }
-    if (PARTIAL.test(line)) throw new InputError(path, `expected "<label> <n> (± <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
+    if (PARTIAL.test(line))
+      throw new InputError(path, `expected "<label> <n> (± <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
     // Any other line may be a long label standing alone; only the row after it confirms it.
     pending = /^ruby \d/.test(line) || /% confidence$/.test(line) ? undefined : { label: line.trim(), line: i + 1 };
   }
@@ -146,14 +150,17 @@ function parseReport(text: string, path: string): { ips: Map<string, number[]>; 
 
 function parseJson(text: string, path: string): Map<string, number[]> {
   const data = parseJsonText(text, path, 'benchmark-ips JSON (x.json!)');
-  if (!Array.isArray(data) || data.length === 0) throw new InputError(path, 'expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, …})', 1);
+  if (!Array.isArray(data) || data.length === 0)
+    throw new InputError(path, 'expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, …})', 1);
   const errors = jsonErrors(text, path);
   const ips = new Map<string, number[]>();
   data.forEach((entry, index) => {
-    if (!isRecord(entry) || typeof entry.name !== 'string') throw errors.error(isRecord(entry) ? [index, 'name'] : [index], 'expected an object with a "name" string');
+    if (!isRecord(entry) || typeof entry.name !== 'string')
+      throw errors.error(isRecord(entry) ? [index, 'name'] : [index], 'expected an object with a "name" string');
     const key = entry.central_tendency !== undefined ? 'central_tendency' : 'ips';
     const value = finiteOrUndefined(entry[key]);
-    if (value === undefined || value < 0) throw errors.error([index, key], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key])}`);
+    if (value === undefined || value < 0)
+      throw errors.error([index, key], `expected iterations per second for "${entry.name}", found ${JSON.stringify(entry[key])}`);
     ips.set(entry.name, [...(ips.get(entry.name) ?? []), value]);
   });
   return ips;

@@ -79,10 +79,7 @@ function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): Benc
   }
   if (!isRecord(stats)) throw errors.error([...at, 'Statistics'], `expected "Statistics" to be an object or null for "${id}"`);
   const metrics: Record<string, Metric> = {};
-  const summary = buildSummary(
-    { n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max },
-    NS,
-  );
+  const summary = buildSummary({ n: stats.N, mean: stats.Mean, stddev: stats.StandardDeviation, median: stats.Median, min: stats.Min, max: stats.Max }, NS);
   let samples: number[] | undefined;
   if (Array.isArray(stats.OriginalValues) && stats.OriginalValues.length > 0) {
     samples = stats.OriginalValues.map((v, i) => {
@@ -115,7 +112,11 @@ function parseBenchmark(bench: unknown, index: number, errors: JsonErrors): Benc
 function jobOf(displayInfo: string): string | undefined {
   const at = displayInfo.indexOf(': ');
   if (at < 0) return undefined;
-  const job = displayInfo.slice(at + 2).replace(/\s*\[[^\]]*\]\s*$/, '').replace(/\(.*\)\s*$/, '').trim();
+  const job = displayInfo
+    .slice(at + 2)
+    .replace(/\s*\[[^\]]*\]\s*$/, '')
+    .replace(/\(.*\)\s*$/, '')
+    .trim();
   return job === '' ? undefined : job;
 }
 
@@ -145,7 +146,10 @@ function resultMeasurements(measurements: unknown[], at: JsonPath, errors: JsonE
     const ns = finiteOrUndefined(m.Nanoseconds);
     const ops = finiteOrUndefined(m.Operations);
     if (ns === undefined || ns < 0 || ops === undefined || ops <= 0) {
-      throw errors.error([...at, i], `expected "Nanoseconds" (≥ 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`);
+      throw errors.error(
+        [...at, i],
+        `expected "Nanoseconds" (≥ 0) and "Operations" (> 0), found ${JSON.stringify(m.Nanoseconds)} and ${JSON.stringify(m.Operations)}`,
+      );
     }
     samples.push((ns / ops) * NS);
   });

@@ -36,7 +36,10 @@ export const benchmarkLuauAdapter: Adapter = {
 
   parse({ text, path }: AdapterInput): BenchmarkResult[] {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected Luau bench.py "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" lines');
-    const lines = text.replace(ANSI, '').split('\n').map((l) => l.replace(/\r$/, ''));
+    const lines = text
+      .replace(ANSI, '')
+      .split('\n')
+      .map((l) => l.replace(/\r$/, ''));
     const results = new Map<string, BenchmarkResult>();
     let mainVm: string | undefined;
     let tableAt: number | undefined;
@@ -50,16 +53,20 @@ export const benchmarkLuauAdapter: Adapter = {
       if (tableAt !== undefined && /^Total\s+\|/.test(line)) tableClosed = true;
       if (line.startsWith('SUCCESS:')) {
         const m = SUCCESS.exec(line);
-        if (!m) throw new InputError(path, `expected "SUCCESS: <name> : <n>ms +/- <p>% on <vm>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
+        if (!m)
+          throw new InputError(path, `expected "SUCCESS: <name> : <n>ms +/- <p>% on <vm>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
         const [, name, ms, , vm] = m;
         mainVm ??= vm!;
         const other = vm !== mainVm;
-        add({
-          id: other ? `${name!} [${vm!}]` : name!,
-          status: 'ok',
-          ...(other ? { params: { vm: vm! } } : {}),
-          metrics: { time: buildMetric('time', 's', { value: Number(ms) * 1e-3 }, { sourceUnit: 'ms' }) },
-        }, i + 1);
+        add(
+          {
+            id: other ? `${name!} [${vm!}]` : name!,
+            status: 'ok',
+            ...(other ? { params: { vm: vm! } } : {}),
+            metrics: { time: buildMetric('time', 's', { value: Number(ms) * 1e-3 }, { sourceUnit: 'ms' }) },
+          },
+          i + 1,
+        );
         return;
       }
       const failed = FAILED.exec(line);

@@ -40,7 +40,8 @@ export const cachegrindAdapter: Adapter = {
     const head = text.slice(0, 4096);
     if (!/^events: /m.test(head)) return { match: false, reason: 'no "events:" line near the start' };
     // callgrind files have events too, under a header of their own.
-    if (/^# callgrind format|^(creator|version|positions): /m.test(head)) return { match: false, reason: 'a callgrind file (creator/version/positions header), not cachegrind' };
+    if (/^# callgrind format|^(creator|version|positions): /m.test(head))
+      return { match: false, reason: 'a callgrind file (creator/version/positions header), not cachegrind' };
     if (!/^(desc|cmd): /.test(head)) return { match: false, reason: 'does not start with the "desc:" or "cmd:" line of a cachegrind file' };
     return { match: true };
   },
@@ -90,7 +91,10 @@ export function cachegrindValues(events: Readonly<Record<string, number>>): Reco
 function cachegrindMetrics(events: Readonly<Record<string, number>>): Record<string, Metric> {
   return Object.fromEntries(
     // Only instructions is one event as cachegrind names it; the others are sums.
-    Object.entries(cachegrindValues(events)).map(([name, value]) => [name, buildMetric(name, 'count', { value }, name === 'instructions' ? { sourceUnit: 'Ir' } : {})]),
+    Object.entries(cachegrindValues(events)).map(([name, value]) => [
+      name,
+      buildMetric(name, 'count', { value }, name === 'instructions' ? { sourceUnit: 'Ir' } : {}),
+    ]),
   );
 }
 
@@ -113,13 +117,15 @@ export function readTotals(text: string, path: string): CachegrindTotals {
     const line = lines[i]!.replace(/\r$/, '');
     const at = i + 1;
     if (summary) {
-      if (line.trim() !== '') throw new InputError(path, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line.slice(0, 80))}`, at);
+      if (line.trim() !== '')
+        throw new InputError(path, `unexpected text after the "summary:" line (cachegrind writes it last): ${JSON.stringify(line.slice(0, 80))}`, at);
       continue;
     }
     if (line.startsWith('events:')) {
       if (events) throw new InputError(path, 'a second "events:" line; expected one cachegrind run per file', at);
       events = line.slice(7).trim().split(/\s+/).filter(Boolean);
-      if (!events.includes('Ir')) throw new InputError(path, `the events (${events.join(' ') || 'none'}) do not include Ir (instructions), which cachegrind always counts`, at);
+      if (!events.includes('Ir'))
+        throw new InputError(path, `the events (${events.join(' ') || 'none'}) do not include Ir (instructions), which cachegrind always counts`, at);
       sums = events.map(() => 0);
       inCmd = false;
     } else if (line.startsWith('cmd:')) {
@@ -135,7 +141,11 @@ export function readTotals(text: string, path: string): CachegrindTotals {
     } else if (line.startsWith('summary:')) {
       const values = line.slice(8).trim().split(/\s+/);
       if (values.length !== events.length || !values.every((v) => /^\d+$/.test(v))) {
-        throw new InputError(path, `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(' ')}), found ${JSON.stringify(line.slice(0, 120))}`, at);
+        throw new InputError(
+          path,
+          `expected ${events.length} whole counts in "summary:" (one per event: ${events.join(' ')}), found ${JSON.stringify(line.slice(0, 120))}`,
+          at,
+        );
       }
       summary = { values: values.map(Number), line: at };
     } else if (COST_LINE.test(line)) {
@@ -144,7 +154,11 @@ export function readTotals(text: string, path: string): CachegrindTotals {
       if (counts.length > events.length) throw new InputError(path, `a cost line with ${counts.length} counts, but there are ${events.length} events`, at);
       counts.forEach((c, k) => (sums[k]! += c));
     } else if (!NAME_LINE.test(line)) {
-      throw new InputError(path, `expected a cost line (a line number and ${events.length} counts), "fl=", "fn=" or "summary:", found ${JSON.stringify(line.slice(0, 80))}`, at);
+      throw new InputError(
+        path,
+        `expected a cost line (a line number and ${events.length} counts), "fl=", "fn=" or "summary:", found ${JSON.stringify(line.slice(0, 80))}`,
+        at,
+      );
     }
   }
   if (!events) throw new InputError(path, 'no "events:" line; expected a cachegrind output file', 1);

@@ -35,15 +35,19 @@ export const callgrindAdapter: Adapter = {
       else if (line.startsWith('totals:')) {
         if (!events) throw new InputError(path, 'a "totals:" line comes before the "events:" line', i + 1);
         const column = events.indexOf('Ir');
-        if (column < 0) throw new InputError(path, `the events (${events.join(' ')}) do not include Ir (instructions); collect Ir, callgrind's default event`, i + 1);
+        if (column < 0)
+          throw new InputError(path, `the events (${events.join(' ')}) do not include Ir (instructions); collect Ir, callgrind's default event`, i + 1);
         const value = line.slice(7).trim().split(/\s+/)[column];
-        if (value === undefined || !/^\d+$/.test(value)) throw new InputError(path, `expected a whole instruction count in column ${column + 1} of "totals:", found ${JSON.stringify(line)}`, i + 1);
+        if (value === undefined || !/^\d+$/.test(value))
+          throw new InputError(path, `expected a whole instruction count in column ${column + 1} of "totals:", found ${JSON.stringify(line)}`, i + 1);
         instructions += Number(value);
         totalsSeen++;
       }
     });
     if (!events) throw new InputError(path, 'no "events:" line; expected a callgrind output file', 1);
     if (totalsSeen === 0) throw new InputError(path, 'no "totals:" line; the callgrind file is truncated (callgrind writes it last)', lines.length);
-    return [{ id: cmd || 'callgrind', status: 'ok', metrics: { instructions: buildMetric('instructions', 'count', { value: instructions }, { sourceUnit: 'Ir' }) } }];
+    return [
+      { id: cmd || 'callgrind', status: 'ok', metrics: { instructions: buildMetric('instructions', 'count', { value: instructions }, { sourceUnit: 'Ir' }) } },
+    ];
   },
 };

@@ -43,7 +43,7 @@ export const cargoCriterionAdapter: Adapter = {
   },
 };
 
-const TIME_UNITS: Record<string, number> = { ps: 1e-12, ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1 };
+const TIME_UNITS: Record<string, number> = { ps: 1e-12, ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1 };
 
 function parseBenchmark(message: Record<string, unknown>, path: string, line: number): BenchmarkResult {
   const { id, iteration_count: iters, measured_values: values, unit } = message;

@@ -47,7 +47,10 @@ export const catch2Adapter: Adapter = {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected Catch2 benchmark output (console or -r xml)');
     const results = /^\s*</.test(text) ? parseXml(text, path) : parseConsole(text, path);
     if (results.length === 0) {
-      throw new InputError(path, 'no benchmark results; expected BENCHMARK tables (Catch2 console) or <BenchmarkResults> (-r xml); did the test filter match no benchmark?');
+      throw new InputError(
+        path,
+        'no benchmark results; expected BENCHMARK tables (Catch2 console) or <BenchmarkResults> (-r xml); did the test filter match no benchmark?',
+      );
     }
     return results;
   },
@@ -126,7 +129,11 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
     if (TABLE_HEADER.test(line)) {
       // The two header lines below it and the dashes close the header.
       if (!/^\s+mean\s+low mean\s+high mean\s*$/.test(lines[i + 1] ?? '') || !/^\s+std dev\s+low std dev\s+high std dev\s*$/.test(lines[i + 2] ?? '')) {
-        throw new InputError(path, 'expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" header lines below "benchmark name" (cut off?)', lineNo + 1);
+        throw new InputError(
+          path,
+          'expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" header lines below "benchmark name" (cut off?)',
+          lineNo + 1,
+        );
       }
       inTable = true;
       sawTable = true;
@@ -169,8 +176,12 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
     const sd = STATS.exec(lines[i + 2] ?? '');
     if (!mean || !sd) {
       const bad = !mean ? i + 2 : i + 3;
-      const cut = bad > lines.length || (lines[bad - 1] ?? '').trim() === '' && bad >= lines.length;
-      throw new InputError(path, `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? ' (the output stops early: truncated?)' : `, found ${JSON.stringify(lines[bad - 1])}`}`, Math.min(bad, lines.length));
+      const cut = bad > lines.length || ((lines[bad - 1] ?? '').trim() === '' && bad >= lines.length);
+      throw new InputError(
+        path,
+        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? ' (the output stops early: truncated?)' : `, found ${JSON.stringify(lines[bad - 1])}`}`,
+        Math.min(bad, lines.length),
+      );
     }
     const samples = Number(row[2]);
     if (!(samples >= 1)) throw new InputError(path, `expected a positive sample count for "${id}", found ${row[2]!}`, lineNo);
@@ -188,7 +199,10 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
 
 /** The parts of a wrapped name, as one name. */
 function joinName(parts: string[]): string {
-  return parts.map((p) => p.trim()).filter((p) => p !== '').join(' ');
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .join(' ');
 }
 
 /** The assertion below a `file:line: FAILED:` line: its expression and expansion, on one line. */
@@ -203,7 +217,10 @@ function failedAssertion(lines: string[], at: number): string {
 }
 
 function parseXml(text: string, path: string): BenchmarkResult[] {
-  const doc = parseXmlDocument(text, path, { arrays: ['Group', 'TestCase', 'Section', 'BenchmarkResults', 'Expression', 'failed', 'OverallResult'], expected: 'Catch2 -r xml output' });
+  const doc = parseXmlDocument(text, path, {
+    arrays: ['Group', 'TestCase', 'Section', 'BenchmarkResults', 'Expression', 'failed', 'OverallResult'],
+    expected: 'Catch2 -r xml output',
+  });
   const root = (doc['Catch'] ?? doc['Catch2TestRun']) as XmlNode | undefined;
   if (root === undefined) throw new InputError(path, 'expected a <Catch> or <Catch2TestRun> root element (Catch2 -r xml)', 1);
   const results = new Results(path);
@@ -214,7 +231,10 @@ function parseXml(text: string, path: string): BenchmarkResult[] {
     const overall = asArray(tc['OverallResult'])[0];
     if (overall && attr(overall, 'success') === 'false' && !results.has(tcName)) {
       const expression = nested(tc, 'Expression').find((e) => attr(e, 'success') === 'false');
-      results.add({ id: tcName, status: 'failed', metrics: {}, error: { message: expression ? describeExpression(expression) : 'the test case failed' } }, lineOf(overall, text));
+      results.add(
+        { id: tcName, status: 'failed', metrics: {}, error: { message: expression ? describeExpression(expression) : 'the test case failed' } },
+        lineOf(overall, text),
+      );
     }
   }
   return results.list();
@@ -235,7 +255,8 @@ function readBenchmark(bench: XmlNode, text: string, path: string, results: Resu
     return;
   }
   const samples = Number(attr(bench, 'samples'));
-  if (!Number.isInteger(samples) || samples < 1) throw new InputError(path, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr(bench, 'samples'))}`, line);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new InputError(path, `expected a positive samples attribute on benchmark "${id}", found ${JSON.stringify(attr(bench, 'samples'))}`, line);
   const mean = asArray(bench['mean'])[0];
   const sd = asArray(bench['standardDeviation'])[0];
   const meanNs = Number(mean ? attr(mean, 'value') : undefined);

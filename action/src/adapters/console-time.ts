@@ -50,7 +50,8 @@ export const consoleTimeAdapter: Adapter = {
     const lines = textLines(text, DETECT_LINES).filter((l) => l.trim() !== '');
     if (lines.length === 0) return { match: false, reason: 'no lines' };
     const other = lines.find((l) => !timerLine(l));
-    if (other !== undefined) return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
+    if (other !== undefined)
+      return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
     return { match: true };
   },
 

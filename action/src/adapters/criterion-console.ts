@@ -62,7 +62,10 @@ const PREFIX: Record<string, number> = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 
 const BINARY: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 
 /** Three values, each in the unit printed beside it (criterion scales each alone: `[972.83 ns 5.8924 µs 13.006 µs]`). */
-interface Triple { values: [number, number, number]; units: [string, string, string] }
+interface Triple {
+  values: [number, number, number];
+  units: [string, string, string];
+}
 
 /** The base unit and factor of a criterion rate unit, or undefined. */
 function rateUnit(unit: string): { metric: string; unit: string; factor: number } | undefined {
@@ -168,7 +171,11 @@ function parseReport(text: string, path: string): BenchmarkResult[] {
     }
   });
   if (started) {
-    throw new InputError(path, `benchmark "${started.id}" started (line ${started.line}) but has no result and no panic: the output stops early (truncated, or cargo bench was killed)`, lines.length);
+    throw new InputError(
+      path,
+      `benchmark "${started.id}" started (line ${started.line}) but has no result and no panic: the output stops early (truncated, or cargo bench was killed)`,
+      lines.length,
+    );
   }
   return [...results.values()];
 }

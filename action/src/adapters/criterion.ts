@@ -54,7 +54,11 @@ export const criterionAdapter: Adapter = {
     if (folder !== 'new' && input.readRelated('../new/estimates.json') !== undefined) return []; // base/, change/, saved baselines
     const estimates = parseJsonText(text, path, 'criterion estimates.json ({"mean": …, "median": …, "std_dev": …})');
     if (!isRecord(estimates)) throw new InputError(path, 'expected a JSON object of criterion estimates', 1);
-    if (estimateOf(estimates, 'std_dev', 'StdDev') === undefined && estimateOf(estimates, 'mean', 'Mean') !== undefined && estimateOf(estimates, 'median_abs_dev', 'MedianAbsDev') === undefined) {
+    if (
+      estimateOf(estimates, 'std_dev', 'StdDev') === undefined &&
+      estimateOf(estimates, 'mean', 'Mean') !== undefined &&
+      estimateOf(estimates, 'median_abs_dev', 'MedianAbsDev') === undefined
+    ) {
       return []; // change/estimates.json: relative changes, not measurements
     }
     return [parseBenchmark(input, estimates)];
@@ -161,7 +165,10 @@ function readThroughput(raw: unknown, text: string, path: string): { metric: str
   if (!isRecord(raw)) throw errors.error(['throughput'], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
   const [kind, amount] = Object.entries(raw)[0] ?? [];
   if (typeof amount !== 'number' || !(amount >= 0)) {
-    throw errors.error(kind === undefined ? ['throughput'] : ['throughput', kind], `expected a non-negative number in "throughput", found ${JSON.stringify(raw)}`);
+    throw errors.error(
+      kind === undefined ? ['throughput'] : ['throughput', kind],
+      `expected a non-negative number in "throughput", found ${JSON.stringify(raw)}`,
+    );
   }
   switch (kind) {
     case 'Bytes':

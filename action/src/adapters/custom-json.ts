@@ -43,7 +43,10 @@ export const CUSTOM_JSON_HINT =
 /** Never a match: a file that looks like custom JSON gets the hint as its reason. */
 function detectCustomJson({ text }: AdapterInput): Detection {
   if (looksLikeCustomJson(text)) return { match: false, reason: CUSTOM_JSON_HINT };
-  return { match: false, reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger' };
+  return {
+    match: false,
+    reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger',
+  };
 }
 
 /** A JSON array whose first object has "name", "unit" and "value" keys. */
@@ -62,7 +65,8 @@ function parseCustomJson({ text, path }: AdapterInput, format: string, direction
   const seen = new Map<string, number>();
   return data.map((entry: unknown, i): BenchmarkResult => {
     if (!isRecord(entry)) throw errors.error([i], 'expected an object {"name": string, "unit": string, "value": number}');
-    if (typeof entry.name !== 'string' || entry.name.trim() === '') throw errors.error([i, 'name'], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
+    if (typeof entry.name !== 'string' || entry.name.trim() === '')
+      throw errors.error([i, 'name'], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
     if (typeof entry.unit !== 'string') throw errors.error([i, 'unit'], `expected a "unit" string, found ${JSON.stringify(entry.unit)}`);
     if (typeof entry.value !== 'number' || !Number.isFinite(entry.value)) {
       throw errors.error([i, 'value'], `expected a finite number in "value", found ${JSON.stringify(entry.value)}`);
@@ -82,4 +86,3 @@ function parseCustomJson({ text, path }: AdapterInput, format: string, direction
     };
   });
 }
-

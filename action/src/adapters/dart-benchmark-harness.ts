@@ -40,7 +40,11 @@ export const dartBenchmarkHarnessAdapter: Adapter = {
       const m = REPORT.exec(line);
       if (!m) {
         if (STARTS_LIKE_REPORT.test(line)) {
-          throw new InputError(path, `expected "<Name>(RunTime): <score> us.", found ${JSON.stringify(line.slice(0, 120))} (cut short, or a score that is not a number)`, i + 1);
+          throw new InputError(
+            path,
+            `expected "<Name>(RunTime): <score> us.", found ${JSON.stringify(line.slice(0, 120))} (cut short, or a score that is not a number)`,
+            i + 1,
+          );
         }
         return;
       }

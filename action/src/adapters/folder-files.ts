@@ -40,7 +40,11 @@ export function whySkipped(path: string, text: string): string {
   }
   if (structured) {
     if (extname(path).toLowerCase() === '.json') parseJsonText(text, path, 'benchmark results (a JSON file in an input folder)');
-    else parseJsonLines(text, path, { cutOff: 'the last line is cut off (truncated?); expected one JSON value per line', invalid: 'invalid JSON; expected one JSON value per line' });
+    else
+      parseJsonLines(text, path, {
+        cutOff: 'the last line is cut off (truncated?); expected one JSON value per line',
+        invalid: 'invalid JSON; expected one JSON value per line',
+      });
     // Never detected, so the listed reason must say which --format reads it.
     if (looksLikeCustomJson(text)) return CUSTOM_JSON_HINT;
     return 'valid JSON, but no format recognised it';

@@ -56,11 +56,14 @@ export function parseGabHistory(text: string, file: string): ImportedRun[] {
     if (!Array.isArray(list)) throw errors.error(['entries', setName], `expected a list of runs under "${setName}"`);
     list.forEach((entry: unknown, i) => {
       const at = ['entries', setName, i];
-      if (!isRecord(entry) || !isRecord(entry['commit']) || !Array.isArray(entry['benches'])) throw errors.error(at, 'expected a run with "commit", "date" and "benches"');
+      if (!isRecord(entry) || !isRecord(entry['commit']) || !Array.isArray(entry['benches']))
+        throw errors.error(at, 'expected a run with "commit", "date" and "benches"');
       const commit = entry['commit']['id'];
-      if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit)) throw errors.error([...at, 'commit', 'id'], `expected a full commit id (40 hex digits), found ${JSON.stringify(commit)}`);
+      if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit))
+        throw errors.error([...at, 'commit', 'id'], `expected a full commit id (40 hex digits), found ${JSON.stringify(commit)}`);
       const date = entry['date'];
-      if (typeof date !== 'number' || !Number.isFinite(date)) throw errors.error([...at, 'date'], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
+      if (typeof date !== 'number' || !Number.isFinite(date))
+        throw errors.error([...at, 'date'], `expected a time in milliseconds, found ${JSON.stringify(date)}`);
       const created = new Date(date).toISOString();
       const tool = typeof entry['tool'] === 'string' ? entry['tool'] : '';
       const key = `${commit}@${created}`;
@@ -68,7 +71,13 @@ export function parseGabHistory(text: string, file: string): ImportedRun[] {
       runs.set(key, run);
       entry['benches'].forEach((bench: unknown, j) => {
         const benchAt = [...at, 'benches', j];
-        if (!isRecord(bench) || typeof bench['name'] !== 'string' || typeof bench['value'] !== 'number' || !Number.isFinite(bench['value']) || typeof bench['unit'] !== 'string') {
+        if (
+          !isRecord(bench) ||
+          typeof bench['name'] !== 'string' ||
+          typeof bench['value'] !== 'number' ||
+          !Number.isFinite(bench['value']) ||
+          typeof bench['unit'] !== 'string'
+        ) {
           throw errors.error(benchAt, 'expected { "name": string, "value": a finite number, "unit": string }');
         }
         addValue(run.set.benchmarks, bench['name'], mappingOf(bench['unit'], tool), bench['value'], bench['unit']);

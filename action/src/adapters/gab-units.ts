@@ -42,11 +42,16 @@ export function gabUnit(written: string): GabUnit {
   // "m" or "h" in custom JSON is as likely metres or hits as minutes or hours.
   const q = /^[^\d\s.+-]/.test(u) && u !== 'm' && u !== 'h' ? parseQuantity(`1 ${u}`) : undefined;
   switch (q?.dimension) {
-    case 'time': return { metric: 'time', unit: 's', scale: q.value, direction: 'lower' };
-    case 'bytes': return { metric: 'bytes', unit: 'B', scale: q.value, direction: 'lower' };
-    case 'rate': return { metric: 'throughput', unit: '1/s', scale: q.value, direction: 'higher' };
-    case 'byte-rate': return { metric: 'bytes_per_second', unit: 'B/s', scale: q.value, direction: 'higher' };
-    case 'fraction': return { metric: 'percent', unit: 'fraction', scale: q.value, direction: undefined };
+    case 'time':
+      return { metric: 'time', unit: 's', scale: q.value, direction: 'lower' };
+    case 'bytes':
+      return { metric: 'bytes', unit: 'B', scale: q.value, direction: 'lower' };
+    case 'rate':
+      return { metric: 'throughput', unit: '1/s', scale: q.value, direction: 'higher' };
+    case 'byte-rate':
+      return { metric: 'bytes_per_second', unit: 'B/s', scale: q.value, direction: 'higher' };
+    case 'fraction':
+      return { metric: 'percent', unit: 'fraction', scale: q.value, direction: undefined };
     default: {
       const name = u.replace(/\s+/g, '_') || 'value';
       return { metric: name, unit: u || 'count', scale: 1, direction: undefined };

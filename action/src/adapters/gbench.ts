@@ -51,10 +51,29 @@ export const gbenchAdapter: Adapter = {
 
 /** Keys of a run that are not user counters. */
 const RUN_KEYS = new Set([
-  'name', 'family_index', 'per_family_instance_index', 'run_name', 'run_type', 'repetitions', 'repetition_index',
-  'threads', 'iterations', 'real_time', 'cpu_time', 'time_unit', 'aggregate_name', 'aggregate_unit',
-  'error_occurred', 'error_message', 'skipped', 'skip_message', 'label', 'big_o', 'cpu_coefficient',
-  'real_coefficient', 'rms',
+  'name',
+  'family_index',
+  'per_family_instance_index',
+  'run_name',
+  'run_type',
+  'repetitions',
+  'repetition_index',
+  'threads',
+  'iterations',
+  'real_time',
+  'cpu_time',
+  'time_unit',
+  'aggregate_name',
+  'aggregate_unit',
+  'error_occurred',
+  'error_message',
+  'skipped',
+  'skip_message',
+  'label',
+  'big_o',
+  'cpu_coefficient',
+  'real_coefficient',
+  'rms',
 ]);
 
 const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 };
@@ -90,9 +109,7 @@ function collect(runs: unknown[], errors: JsonErrors): BenchmarkResult[] {
     const aggregateName = typeof run.aggregate_name === 'string' ? run.aggregate_name : undefined;
     if (runType === 'aggregate' && (aggregateName === 'BigO' || aggregateName === 'RMS')) return;
     if (run.skipped === true) return; // SkipWithMessage: not run, not failed
-    const id = runType === 'aggregate'
-      ? (typeof run.run_name === 'string' ? run.run_name : stripSuffix(run.name, aggregateName))
-      : run.name;
+    const id = runType === 'aggregate' ? (typeof run.run_name === 'string' ? run.run_name : stripSuffix(run.name, aggregateName)) : run.name;
     let group = groups.get(id);
     if (!group) {
       group = { id, iterations: new Map(), aggregates: new Map(), errors: [] };
@@ -129,12 +146,16 @@ function collect(runs: unknown[], errors: JsonErrors): BenchmarkResult[] {
   return [...groups.values()].map(toResult);
 }
 
-
 function stripSuffix(name: string, aggregateName: string | undefined): string {
   return aggregateName && name.endsWith(`_${aggregateName}`) ? name.slice(0, -aggregateName.length - 1) : name;
 }
 
-interface RunValue { metric: string; unit: string; sourceUnit: string; value: number }
+interface RunValue {
+  metric: string;
+  unit: string;
+  sourceUnit: string;
+  value: number;
+}
 
 /** The numbers of one run in base units: time, cpu_time and every counter. */
 function runValues(run: Record<string, unknown>, at: JsonPath, errors: JsonErrors): RunValue[] {
@@ -144,7 +165,10 @@ function runValues(run: Record<string, unknown>, at: JsonPath, errors: JsonError
   if (factor === undefined) {
     throw errors.error([...at, 'time_unit'], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
   }
-  for (const [key, metric] of [['real_time', 'time'], ['cpu_time', 'cpu_time']] as const) {
+  for (const [key, metric] of [
+    ['real_time', 'time'],
+    ['cpu_time', 'cpu_time'],
+  ] as const) {
     if (run[key] === undefined) throw errors.error([...at, key], `expected "${key}" (per-iteration time in ${timeUnit})`);
     out.push({ metric, unit: 's', sourceUnit: timeUnit, value: toNumber(run[key], [...at, key], errors) * factor });
   }

@@ -105,9 +105,10 @@ function toResult(command: string, runs: Run[], path: string): BenchmarkResult {
     const failures = runs.filter((r) => read(r, LABELS.exit, parseNumber) !== 0 || r.signal !== undefined).length;
     result.status = 'failed';
     result.error = {
-      message: bad.signal !== undefined
-        ? `terminated by signal ${bad.signal} in ${failures} of ${runs.length} runs`
-        : `exited with status ${code} in ${failures} of ${runs.length} runs`,
+      message:
+        bad.signal !== undefined
+          ? `terminated by signal ${bad.signal} in ${failures} of ${runs.length} runs`
+          : `exited with status ${code} in ${failures} of ${runs.length} runs`,
       exitCode: code,
       signal: bad.signal !== undefined ? `signal ${bad.signal}` : null,
     };

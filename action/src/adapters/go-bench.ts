@@ -32,7 +32,8 @@ export const goBenchAdapter: Adapter = {
     const head = text.slice(0, 65536);
     if (/^\s*\{/.test(head)) {
       if (!/"Action"\s*:/.test(head)) return { match: false, reason: 'JSON, but not go test -json events (no "Action" key)' };
-      if (!/"Output"\s*:\s*"(?:[^"\\]|\\.)*Benchmark/.test(head)) return { match: false, reason: 'go test -json events without benchmark output near the start' };
+      if (!/"Output"\s*:\s*"(?:[^"\\]|\\.)*Benchmark/.test(head))
+        return { match: false, reason: 'go test -json events without benchmark output near the start' };
       return { match: true };
     }
     if (RESULT_LINE.test(head) || /^--- FAIL: Benchmark/m.test(head)) return { match: true };
@@ -47,7 +48,10 @@ export const goBenchAdapter: Adapter = {
     const split = splitterFor(procsSuffixes(lines));
     const results = collect(lines, path, split);
     if (results.length === 0) {
-      throw new InputError(path, 'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)');
+      throw new InputError(
+        path,
+        'no benchmark result lines; expected "BenchmarkName  N  value ns/op" lines from go test -bench (did the package fail to build, or did -bench match nothing?)',
+      );
     }
     return results;
   },
@@ -86,13 +90,21 @@ function assertCompleteText(lines: readonly SourceLine[], path: string): void {
   lines.forEach((source, i) => {
     if (!source.text.startsWith('Benchmark')) return;
     if (!source.complete) {
-      throw new InputError(path, `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`, source.line);
+      throw new InputError(
+        path,
+        `the result line ${JSON.stringify(source.text)} stops without a newline at the end of the file; the go test output is cut off (truncated?)`,
+        source.line,
+      );
     }
     if (source.text.trim().split(/\s+/).length > 1) lastResult = i;
   });
   if (!lines.slice(lastResult + 1).some((source) => CLOSING_LINE.test(source.text))) {
     const last = lines[lines.length - 1];
-    throw new InputError(path, 'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line', last?.line);
+    throw new InputError(
+      path,
+      'the go test output stops early (truncated?): no closing "PASS", "FAIL", "ok  <pkg>" or "exit status" line after the last result line',
+      last?.line,
+    );
   }
 }
 
@@ -135,7 +147,11 @@ function linesFromTest2json(text: string, path: string): SourceLine[] {
   }
   const unfinished = [...seen].filter((p) => !finished.has(p));
   if (unfinished.length > 0) {
-    throw new InputError(path, `no final pass/fail event for package ${unfinished.join(', ')}; the go test -json stream stops early (truncated, or go test was killed)`, text.split('\n').length);
+    throw new InputError(
+      path,
+      `no final pass/fail event for package ${unfinished.join(', ')}; the go test -json stream stops early (truncated, or go test was killed)`,
+      text.split('\n').length,
+    );
   }
   return out;
 }
@@ -181,8 +197,9 @@ function collect(lines: readonly SourceLine[], path: string, split: SplitName): 
         // Go prints `--- FAIL: Name` without the -N suffix; a failed benchmark has no result
         // line, so its GOMAXPROCS is unknown (procs '').
         const { name, procs } = split(fail[2]!);
-        const known = byKey.get(`${currentPkg}\u0000${name}\u0000${procs}`)
-          ?? [...byKey.values()].find((a) => a.pkg === currentPkg && (a.name === fail[2] || a.name === name));
+        const known =
+          byKey.get(`${currentPkg}\u0000${name}\u0000${procs}`) ??
+          [...byKey.values()].find((a) => a.pkg === currentPkg && (a.name === fail[2] || a.name === name));
         const acc = known ?? accumulator(fail[2]!, '', source.line, currentPkg);
         acc.failed = { line: source.line, log: [] };
         logTarget = acc;

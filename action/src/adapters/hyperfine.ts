@@ -53,7 +53,11 @@ function parseResult(result: unknown, index: number, errors: JsonErrors): Benchm
   const { direction, exact } = metricTraits('time', 's');
   const metrics: Record<string, Metric> = {
     time: {
-      unit: 's', direction, exact, sourceUnit: 's', samples: [...samples],
+      unit: 's',
+      direction,
+      exact,
+      sourceUnit: 's',
+      samples: [...samples],
       summary: {
         n: samples.length,
         mean: numberOr(result.mean, described.mean),

@@ -55,7 +55,7 @@ export const iaiAdapter: Adapter = {
 
 /** Summary labels (lower case) → metric names. */
 const COUNTS: Record<string, string> = {
-  'instructions': 'instructions',
+  instructions: 'instructions',
   'l1 hits': 'l1_hits',
   'l1 accesses': 'l1_hits',
   'll hits': 'll_hits',
@@ -144,11 +144,19 @@ class BlockReader {
     if (!labelled || metric === undefined || !this.counted) return;
     const value = CURRENT_VALUE.exec(labelled[2]!.trim());
     if (!value) {
-      throw new InputError(this.path, `expected a whole count after "${labelled[1]}:" (optionally "|old" and a change in brackets), found ${JSON.stringify(labelled[2]!.trim())}`, lineNo);
+      throw new InputError(
+        this.path,
+        `expected a whole count after "${labelled[1]}:" (optionally "|old" and a change in brackets), found ${JSON.stringify(labelled[2]!.trim())}`,
+        lineNo,
+      );
     }
     const block = this.currentBlock(labelled[1]!, lineNo);
     if (block.counts.has(metric)) {
-      throw new InputError(this.path, `"${labelled[1]}" appears twice for benchmark "${block.id}" (several processes or tools in one block are not read)`, lineNo);
+      throw new InputError(
+        this.path,
+        `"${labelled[1]}" appears twice for benchmark "${block.id}" (several processes or tools in one block are not read)`,
+        lineNo,
+      );
     }
     block.counts.set(metric, Number(value[1]));
   }
@@ -177,14 +185,22 @@ class BlockReader {
   private checkEnd(lines: string[], endsCleanly: boolean): void {
     const last = lines.length;
     if (!endsCleanly && (this.block || this.pending)) {
-      throw new InputError(this.path, 'the output ends in the middle of a line (truncated?); the last benchmark\'s counts may be cut', last);
+      throw new InputError(this.path, "the output ends in the middle of a line (truncated?); the last benchmark's counts may be cut", last);
     }
     if (this.pending?.afterBlock) {
-      throw new InputError(this.path, `the output ends after the name "${this.pending.lines.join(' ')}" without its counts (truncated? a benchmark that panics stops the run)`, this.pending.line);
+      throw new InputError(
+        this.path,
+        `the output ends after the name "${this.pending.lines.join(' ')}" without its counts (truncated? a benchmark that panics stops the run)`,
+        this.pending.line,
+      );
     }
     const [before, final] = this.blocks.slice(-2);
     if (final && before && !final.closed && final.counts.size < before.counts.size && [...final.counts.keys()].every((k) => before.counts.has(k))) {
-      throw new InputError(this.path, `the last benchmark "${final.id}" has ${final.counts.size} counts where the one before has ${before.counts.size} (truncated?)`, last);
+      throw new InputError(
+        this.path,
+        `the last benchmark "${final.id}" has ${final.counts.size} counts where the one before has ${before.counts.size} (truncated?)`,
+        last,
+      );
     }
   }
 

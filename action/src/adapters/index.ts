@@ -270,7 +270,10 @@ export function readInputs(paths: readonly string[], options: { format?: string 
     }
     const parsed = checkedParse(adapter, input);
     if (parsed.length === 0 && !insideFolder) {
-      throw new InputError(path, `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`);
+      throw new InputError(
+        path,
+        `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`,
+      );
     }
     if (adapter === resultSetAdapter) {
       resultSetsRead++;

@@ -46,7 +46,11 @@ export const jmhAdapter: Adapter = {
     const data = parseJsonText(text, path, 'JMH -rf json output (an array of benchmark results)');
     if (!Array.isArray(data)) throw new InputError(path, 'expected a JSON array of JMH results (-rf json)', 1);
     if (data.length === 0) {
-      throw new InputError(path, 'the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)', 1);
+      throw new InputError(
+        path,
+        'the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)',
+        1,
+      );
     }
     const errors = jsonErrors(text, path);
     const entries = data.map((entry, index) => readEntry(entry, index, errors));
@@ -89,7 +93,10 @@ function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
   const metrics: Record<string, Metric> = {};
   const name = primaryName(entry.primaryMetric.scoreUnit);
   if (name === undefined && typeof entry.primaryMetric.scoreUnit === 'string') {
-    throw errors.error([...at, 'primaryMetric', 'scoreUnit'], `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`);
+    throw errors.error(
+      [...at, 'primaryMetric', 'scoreUnit'],
+      `expected "scoreUnit" to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(entry.primaryMetric.scoreUnit)}`,
+    );
   }
   const primary = readMetric(entry.primaryMetric, name ?? 'time', [...at, 'primaryMetric'], errors, entry.measurementIterations, entry.forks);
   if (!primary) {
@@ -117,7 +124,7 @@ function secondaryName(label: string): string {
 }
 
 /** JMH's time units (TimeUnit's short names) in seconds. */
-const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
+const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, hr: 3600, day: 86400 };
 
 /** 1/f, exact for powers of ten (1 / 1e-6 is 999999.9999999999 in binary). */
 function inverse(f: number): number {
@@ -172,16 +179,22 @@ function readMetric(
     throw errors.error([...at, 'score'], `expected a number or "NaN", found ${JSON.stringify(raw.score)}`);
   }
   const { unit, factor } = convertUnit(raw.scoreUnit);
-  const samples = rawSamples(raw, at, errors).filter(Number.isFinite).map((v) => scaleValue(v, factor));
+  const samples = rawSamples(raw, at, errors)
+    .filter(Number.isFinite)
+    .map((v) => scaleValue(v, factor));
   const score = scaleValue(jmhNumber(raw.score), factor);
   // gc.churn.<space> is an allocation rate like gc.alloc.rate: worse when higher, although its unit is a rate.
-  const options = { sourceUnit: raw.scoreUnit, ...(/^gc\.churn\./.test(name) ? { traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' } : {}) };
+  const options = {
+    sourceUnit: raw.scoreUnit,
+    ...(/^gc\.churn\./.test(name) ? { traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' } : {}),
+  };
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
   if (!Number.isFinite(score)) return undefined;
   const n = typeof iterations === 'number' && typeof forks === 'number' ? iterations * Math.max(forks, 1) : undefined;
-  const metric = n !== undefined && n > 0
-    ? buildMetric(name, unit, { summary: { n, mean: score, stddev: null } }, options)
-    : buildMetric(name, unit, { value: score }, options);
+  const metric =
+    n !== undefined && n > 0
+      ? buildMetric(name, unit, { summary: { n, mean: score, stddev: null } }, options)
+      : buildMetric(name, unit, { value: score }, options);
   return { name, metric };
 }
 
@@ -191,7 +204,9 @@ function rawSamples(raw: Record<string, unknown>, at: JsonPath, errors: JsonErro
     throw errors.error(where, `expected ${what}`);
   };
   if (Array.isArray(raw.rawData)) {
-    return raw.rawData.flatMap((fork, f) => (Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, 'rawData', f], '"rawData" to be an array of arrays (one per fork)')));
+    return raw.rawData.flatMap((fork, f) =>
+      Array.isArray(fork) ? fork.map(jmhNumber) : bad([...at, 'rawData', f], '"rawData" to be an array of arrays (one per fork)'),
+    );
   }
   if (Array.isArray(raw.rawDataHistogram)) {
     const out: number[] = [];

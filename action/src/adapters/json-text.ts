@@ -45,7 +45,12 @@ function checkDepth(root: unknown, path: string, line?: number): void {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) throw new InputError(path, `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`, line);
+    if (depth > MAX_JSON_DEPTH)
+      throw new InputError(
+        path,
+        `the JSON is nested more than ${MAX_JSON_DEPTH} levels deep; no harness writes that, so the file is not benchmark output`,
+        line,
+      );
     for (const child of Array.isArray(value) ? value : Object.values(value)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }

@@ -113,7 +113,10 @@ function estimate(id: string, fields: Record<string, unknown>, at: JsonPath, err
 
 /** `memory` (bytes) and `allocs`: Julia's minimum over the samples, per evaluation. */
 function addMemory(metrics: Record<string, Metric>, fields: Record<string, unknown>, at: JsonPath, errors: JsonErrors): void {
-  for (const [key, metric, unit, sourceUnit] of [['memory', 'alloc_bytes', 'B', 'bytes'], ['allocs', 'allocs', 'count', 'allocs']] as const) {
+  for (const [key, metric, unit, sourceUnit] of [
+    ['memory', 'alloc_bytes', 'B', 'bytes'],
+    ['allocs', 'allocs', 'count', 'allocs'],
+  ] as const) {
     if (fields[key] === undefined) continue;
     const v = finiteOrUndefined(fields[key]);
     if (v === undefined || v < 0) throw errors.error([...at, key], `expected a non-negative "${key}", found ${JSON.stringify(fields[key])}`);

@@ -45,7 +45,10 @@ export const libtestAdapter: Adapter = {
     if (text.trim() === '') throw new InputError(path, 'the file is empty; expected cargo bench (libtest) output');
     const results = /^\s*\{/.test(text) ? parseJsonEvents(text, path) : parseText(text, path);
     if (results.length === 0) {
-      throw new InputError(path, 'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)');
+      throw new InputError(
+        path,
+        'no benchmark lines; expected "test name ... bench: N ns/iter (+/- N)" (cargo bench with #[bench], or criterion --output-format bencher)',
+      );
     }
     return results;
   },
@@ -68,7 +71,11 @@ function parseText(text: string, path: string): BenchmarkResult[] {
   /** Two bench targets can each have a `bench_a`; keeping the last would silently drop the first. */
   const add = (result: BenchmarkResult, lineNo: number): void => {
     if (results.has(result.id)) {
-      throw new InputError(path, `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`, lineNo);
+      throw new InputError(
+        path,
+        `benchmark "${result.id}" appears twice (two bench targets?); give them distinct names or read each target's output as its own file`,
+        lineNo,
+      );
     }
     results.set(result.id, result);
   };
@@ -97,7 +104,12 @@ function parseText(text: string, path: string): BenchmarkResult[] {
       if (!m) throw new InputError(path, `expected "test name ... bench: N ns/iter (+/- N)", found ${JSON.stringify(line)} (cut off?)`, lineNo);
       const [, name, value, unit, , mbs] = m;
       const measure = readUnit(unit!);
-      if (!measure) throw new InputError(path, `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, µs, μs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`, lineNo);
+      if (!measure)
+        throw new InputError(
+          path,
+          `unknown unit "${unit}" for ${name}; expected <time>/iter with time ns, µs, μs, us, ms or s, another <unit>/iter (cycles/iter), or a per-second rate (MS/s)`,
+          lineNo,
+        );
       add({ id: name!, status: 'ok', metrics: metricsFor(number(value!), measure, mbs === undefined ? undefined : number(mbs)) }, lineNo);
       return;
     }
@@ -107,7 +119,11 @@ function parseText(text: string, path: string): BenchmarkResult[] {
     }
   });
   if (running > finished) {
-    throw new InputError(path, `"running N tests" without its closing "test result:" line; the output stops early (truncated, or cargo bench was killed)`, lines.length);
+    throw new InputError(
+      path,
+      `"running N tests" without its closing "test result:" line; the output stops early (truncated, or cargo bench was killed)`,
+      lines.length,
+    );
   }
   return [...results.values()];
 }
@@ -167,7 +183,7 @@ interface Measure {
 }
 
 /** Time units before `/iter`, as powers of ten of a second (µ is U+00B5, μ is U+03BC: forks print either). */
-const TIME_EXPONENTS: Record<string, number> = { ns: -9, 'µs': -6, 'μs': -6, us: -6, ms: -3, s: 0 };
+const TIME_EXPONENTS: Record<string, number> = { ns: -9, µs: -6, μs: -6, us: -6, ms: -3, s: 0 };
 
 /** Reads `ns/iter`, `cycles/iter`, `MS/s` …; undefined for anything else. */
 function readUnit(printed: string): Measure | undefined {

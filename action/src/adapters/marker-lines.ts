@@ -82,7 +82,11 @@ export function markerLinesAdapter(spec: MarkerLinesSpec, source = 'perf-gate.ym
       });
       const lines = text.split('\n').length;
       if (found.size === 0) {
-        throw new InputError(path, `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join('; ')}); the program's output is incomplete`, lines);
+        throw new InputError(
+          path,
+          `no line matches any configured marker (${markers.map((m) => `${m.metric}: ${m.pattern}`).join('; ')}); the program's output is incomplete`,
+          lines,
+        );
       }
       return [...found.entries()].map(([id, byMarker]) => {
         const metrics: Record<string, Metric> = {};
@@ -90,7 +94,11 @@ export function markerLinesAdapter(spec: MarkerLinesSpec, source = 'perf-gate.ym
           const values = byMarker.get(marker);
           if (!values) {
             if (marker.optional) continue;
-            throw new InputError(path, `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`, lines);
+            throw new InputError(
+              path,
+              `marker ${marker.metric} (${marker.pattern}) never appeared for ${id}; the program's output is incomplete (mark it optional if that is expected)`,
+              lines,
+            );
           }
           metrics[marker.metric] = buildMetric(marker.metric, marker.baseUnit, values.length === 1 ? { value: values[0]! } : { samples: values }, {
             sourceUnit: marker.unit,
@@ -149,7 +157,8 @@ function unitScale(unit: string): { scale: number; baseUnit: string } {
  */
 export function markerLinesFromOptions(options: Readonly<Record<string, unknown>>, source: string, suite: string): Adapter {
   for (const key of Object.keys(options)) {
-    if (key !== 'markers' && key !== 'benchmark') throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, undefined, `format.${key}`);
+    if (key !== 'markers' && key !== 'benchmark')
+      throw new InputError(source, `unknown option "${key}"; expected markers and benchmark`, undefined, `format.${key}`);
   }
   if (options.benchmark !== undefined && (typeof options.benchmark !== 'string' || options.benchmark === '')) {
     throw new InputError(source, 'expected a benchmark name', undefined, 'format.benchmark');
@@ -167,7 +176,8 @@ export function markerLinesFromOptions(options: Readonly<Record<string, unknown>
     for (const field of ['pattern', 'metric', 'unit'] as const) {
       if (typeof m[field] !== 'string' || m[field] === '') throw new InputError(source, `expected ${field} as a string`, undefined, `${key}.${field}`);
     }
-    if (m.optional !== undefined && typeof m.optional !== 'boolean') throw new InputError(source, 'expected optional: true or false', undefined, `${key}.optional`);
+    if (m.optional !== undefined && typeof m.optional !== 'boolean')
+      throw new InputError(source, 'expected optional: true or false', undefined, `${key}.optional`);
     const spec: MarkerSpec = { pattern: m.pattern as string, metric: m.metric as string, unit: m.unit as string };
     if (m.direction !== undefined) spec.direction = m.direction as Direction;
     if (m.optional === true) spec.optional = true;

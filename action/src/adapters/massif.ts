@@ -78,7 +78,11 @@ export const massifAdapter: Adapter = {
     let lastIndex = lines.length - 1;
     while (lastIndex > 0 && lines[lastIndex]!.trim() === '') lastIndex--;
     if (lines[lastIndex]!.startsWith('#')) {
-      throw new InputError(path, 'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated', lastIndex + 1);
+      throw new InputError(
+        path,
+        'the file ends on a snapshot separator ("#-----------") without the snapshot after it; the massif file is truncated',
+        lastIndex + 1,
+      );
     }
     let peak = 0;
     let previous = 0;
@@ -88,14 +92,19 @@ export const massifAdapter: Adapter = {
       if (missing.length > 0) throw new InputError(path, `snapshot ${s.index} lacks ${missing.join(', ')}; the massif file is truncated`, s.line);
       const tree = s.fields.heap_tree;
       if (tree !== 'empty' && tree !== 'detailed' && tree !== 'peak') {
-        throw new InputError(path, `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`, s.fieldLines.heap_tree);
+        throw new InputError(
+          path,
+          `expected heap_tree=empty, detailed or peak in snapshot ${s.index}, found ${JSON.stringify(tree)} (cut short?)`,
+          s.fieldLines.heap_tree,
+        );
       }
       if ((tree === 'detailed' || tree === 'peak') && s.treeLines !== s.treeExpected) {
         throw new InputError(path, `snapshot ${s.index}'s heap tree has ${s.treeLines} of ${s.treeExpected} nodes; the massif file is truncated`, s.line);
       }
       const bytes = (['mem_heap_B', 'mem_heap_extra_B', 'mem_stacks_B'] as const).map((f) => {
         const v = s.fields[f]!;
-        if (!/^\d+$/.test(v)) throw new InputError(path, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
+        if (!/^\d+$/.test(v))
+          throw new InputError(path, `expected ${f} to be a whole number of bytes in snapshot ${s.index}, found ${JSON.stringify(v)}`, s.fieldLines[f]);
         return Number(v);
       });
       const total = bytes.reduce((a, b) => a + b, 0);
@@ -104,7 +113,11 @@ export const massifAdapter: Adapter = {
       peak = Math.max(peak, total);
     }
     if (wentDown && !snapshots.some((s) => s.fields.heap_tree === 'peak')) {
-      throw new InputError(path, `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`, lines.length);
+      throw new InputError(
+        path,
+        `no heap_tree=peak snapshot, though memory goes down at snapshot ${wentDown.index}: the massif file is truncated`,
+        lines.length,
+      );
     }
     return [{ id: cmd || 'massif', status: 'ok', metrics: { memory_peak: buildMetric('memory_peak', 'B', { value: peak }, { sourceUnit: 'B' }) } }];
   },

@@ -55,7 +55,8 @@ function parseRun(run: unknown, at: JsonPath, errors: JsonErrors): BenchmarkResu
   }
   const stats = run.stats;
   const avg = finiteOrUndefined(stats.avg);
-  if (avg === undefined || avg < 0) throw errors.error([...at, 'stats', 'avg'], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
+  if (avg === undefined || avg < 0)
+    throw errors.error([...at, 'stats', 'avg'], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
   if (Array.isArray(stats.samples) && stats.samples.length > 0) {
     const samples = stats.samples.map((v, i) => {
       const ns = finiteOrUndefined(v);

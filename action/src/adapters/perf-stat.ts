@@ -37,7 +37,10 @@ export const perfStatAdapter: Adapter = {
   name: 'perf-stat',
 
   detect({ text }: AdapterInput) {
-    const first = text.slice(0, 8192).split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+    const first = text
+      .slice(0, 8192)
+      .split('\n')
+      .find((l) => l.trim() !== '' && !l.startsWith('#'));
     if (first === undefined) return { match: false, reason: 'no perf stat line' };
     const sep = separatorOf(first);
     if (!sep) return { match: false, reason: 'first line is not perf stat -x, or -x; CSV' };
@@ -56,7 +59,8 @@ export const perfStatAdapter: Adapter = {
       const line = raw.replace(/\r$/, '');
       if (line.trim() === '' || line.startsWith('#') || !line.includes(sep)) return;
       const parsed = parseLine(line, sep);
-      if (typeof parsed === 'string') throw new InputError(path, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i + 1);
+      if (typeof parsed === 'string')
+        throw new InputError(path, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i + 1);
       if (parsed.event === '') return; // a metric-only continuation line
       const entry = values.get(parsed.event) ?? { unit: parsed.unit, numbers: [], missing: [] };
       if (typeof parsed.value === 'number') entry.numbers.push(parsed.value);

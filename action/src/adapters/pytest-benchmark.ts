@@ -30,7 +30,10 @@ export const pytestBenchmarkAdapter: Adapter = {
     }
     const errors = jsonErrors(text, path);
     if (data.benchmarks.length === 0) {
-      throw errors.error(['benchmarks'], 'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)');
+      throw errors.error(
+        ['benchmarks'],
+        'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)',
+      );
     }
     return data.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   },

@@ -21,7 +21,10 @@ export function validateResultSet(data: unknown, path: string, text = ''): Resul
   if (check(data)) return data as unknown as ResultSet;
   const error = check.errors![0]!;
   // JSON Pointer segments, unescaped (RFC 6901).
-  const keys = error.instancePath.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   const key = keys.join('.') || undefined;
   const extraKey = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : undefined;
   // The offending token: the unexpected property itself, else the value that failed (for a missing key, its object).

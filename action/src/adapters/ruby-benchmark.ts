@@ -44,7 +44,10 @@ export const rubyBenchmarkAdapter: Adapter = {
   name: 'ruby-benchmark',
 
   detect({ text }: AdapterInput) {
-    const lines = text.slice(0, 65536).split('\n').map((l) => l.replace(/\r$/, ''));
+    const lines = text
+      .slice(0, 65536)
+      .split('\n')
+      .map((l) => l.replace(/\r$/, ''));
     const caption = lines.findIndex((l) => CAPTION.test(l));
     if (caption < 0) return { match: false, reason: 'no "user system total real" header (Ruby Benchmark.bm)' };
     if (!lines.some((l) => ROW.test(l))) return { match: false, reason: 'no "<label> <user> <system> <total> (<real>)" row' };
@@ -90,7 +93,8 @@ export const rubyBenchmarkAdapter: Adapter = {
       if (tableAt === undefined) continue;
       const row = ROW.exec(line);
       if (!row) {
-        if (PARTIAL_ROW.test(line)) throw new InputError(path, `expected "<label> <user> <system> <total> (<real>)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
+        if (PARTIAL_ROW.test(line))
+          throw new InputError(path, `expected "<label> <user> <system> <total> (<real>)", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i + 1);
         continue;
       }
       rowsInTable++;

@@ -60,7 +60,8 @@ export const straceAdapter: Adapter = {
         const line = lines[j]!;
         if (RULE.test(line)) {
           const row = readRow(lines[j + 1] ?? '', j + 2, spans, names, path);
-          if (row.name !== 'total') throw new InputError(path, `expected the "total" row after the closing rule, found ${JSON.stringify((lines[j + 1] ?? '').trim())}`, j + 2);
+          if (row.name !== 'total')
+            throw new InputError(path, `expected the "total" row after the closing rule, found ${JSON.stringify((lines[j + 1] ?? '').trim())}`, j + 2);
           total = total ? add(total, row) : row;
           closed = true;
           break;
@@ -77,11 +78,13 @@ export const straceAdapter: Adapter = {
 
     const metrics: Record<string, Metric> = {};
     metrics.syscalls = buildMetric('syscalls', 'count', { value: total.calls });
-    if (hasSeconds && total.seconds !== undefined) metrics['syscalls.seconds'] = buildMetric('syscalls.seconds', 's', { value: total.seconds }, { sourceUnit: 's' });
+    if (hasSeconds && total.seconds !== undefined)
+      metrics['syscalls.seconds'] = buildMetric('syscalls.seconds', 's', { value: total.seconds }, { sourceUnit: 's' });
     if (hasErrors) metrics['syscalls.errors'] = buildMetric('syscalls.errors', 'count', { value: total.errors ?? 0 });
     for (const row of totals.values()) {
       metrics[`syscalls.${row.name}`] = buildMetric(`syscalls.${row.name}`, 'count', { value: row.calls });
-      if (row.seconds !== undefined) metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, 's', { value: row.seconds }, { sourceUnit: 's' });
+      if (row.seconds !== undefined)
+        metrics[`syscalls.${row.name}.seconds`] = buildMetric(`syscalls.${row.name}.seconds`, 's', { value: row.seconds }, { sourceUnit: 's' });
       if (row.errors) metrics[`syscalls.${row.name}.errors`] = buildMetric(`syscalls.${row.name}.errors`, 'count', { value: row.errors });
     }
     return [{ id: name ?? idFromPath(path), status: 'ok', metrics }];
@@ -117,14 +120,16 @@ function readRow(line: string, lineNo: number, spans: [number, number][], names:
     return k < 0 ? undefined : cells[k];
   };
   const name = get('syscall');
-  if (!name || !/^[\w?:-]+$/.test(name)) throw new InputError(path, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
+  if (!name || !/^[\w?:-]+$/.test(name))
+    throw new InputError(path, `expected a syscall name in the strace -c row ${JSON.stringify(line.trim())} (truncated?)`, lineNo);
   const calls = integer(get('calls'), false, 'calls', line, lineNo, path)!;
   const errors = integer(get('errors'), true, 'errors', line, lineNo, path);
   const secondsText = get('seconds');
   let seconds: number | undefined;
   if (secondsText !== undefined) {
     seconds = Number(secondsText);
-    if (secondsText === '' || !Number.isFinite(seconds) || seconds < 0) throw new InputError(path, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
+    if (secondsText === '' || !Number.isFinite(seconds) || seconds < 0)
+      throw new InputError(path, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
   }
   return { name, calls, errors, seconds };
 }
@@ -132,7 +137,8 @@ function readRow(line: string, lineNo: number, spans: [number, number][], names:
 function integer(text: string | undefined, blankIsZero: boolean, what: string, line: string, lineNo: number, path: string): number | undefined {
   if (text === undefined) return undefined;
   if (text === '' && blankIsZero) return 0;
-  if (!/^\d+$/.test(text)) throw new InputError(path, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text)}`, lineNo);
+  if (!/^\d+$/.test(text))
+    throw new InputError(path, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text)}`, lineNo);
   return Number(text);
 }
 

@@ -37,23 +37,32 @@ export const tinybenchAdapter: Adapter = {
 };
 
 function parseTask(task: unknown, index: number, errors: JsonErrors): BenchmarkResult {
-  if (!isRecord(task) || typeof task.name !== 'string') throw errors.error(isRecord(task) ? [index, 'name'] : [index], 'expected an object with a "name" string');
+  if (!isRecord(task) || typeof task.name !== 'string')
+    throw errors.error(isRecord(task) ? [index, 'name'] : [index], 'expected an object with a "name" string');
   const result = task.result;
   if (!isRecord(result)) {
     throw errors.error([index, 'result'], `expected "result" to be an object for "${task.name}" (a task that never ran has no result)`);
   }
   const state = typeof result.state === 'string' ? result.state : undefined;
   if ((state !== undefined && !['completed', 'aborted-with-statistics'].includes(state)) || (result.error !== undefined && result.error !== null)) {
-    const message = isRecord(result.error) && typeof result.error.message === 'string' && result.error.message !== ''
-      ? result.error.message
-      : `tinybench task ${state ?? 'errored'}`;
+    const message =
+      isRecord(result.error) && typeof result.error.message === 'string' && result.error.message !== ''
+        ? result.error.message
+        : `tinybench task ${state ?? 'errored'}`;
     return { id: task.name, status: 'failed', error: { message }, metrics: {} };
   }
   const latency = isRecord(result.latency) ? result.latency : result;
   const latencyAt = isRecord(result.latency) ? [index, 'result', 'latency'] : [index, 'result'];
   const metrics: Record<string, Metric> = {};
   const summary = buildSummary(
-    { n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : undefined), mean: latency.mean, stddev: latency.sd, median: latency.p50, min: latency.min, max: latency.max },
+    {
+      n: latency.samplesCount ?? (Array.isArray(latency.samples) ? latency.samples.length : undefined),
+      mean: latency.mean,
+      stddev: latency.sd,
+      median: latency.p50,
+      min: latency.min,
+      max: latency.max,
+    },
     MS,
   );
   const rawSamples = Array.isArray(latency.samples) && latency.samples.length > 0 ? latency.samples : undefined;
@@ -72,6 +81,7 @@ function parseTask(task: unknown, index: number, errors: JsonErrors): BenchmarkR
   const tp = isRecord(result.throughput) ? result.throughput : undefined;
   const tpSummary = tp ? buildSummary({ n: tp.samplesCount, mean: tp.mean, stddev: tp.sd, median: tp.p50, min: tp.min, max: tp.max }) : undefined;
   if (tpSummary) metrics.throughput = buildMetric('throughput', '1/s', { summary: tpSummary }, { sourceUnit: 'ops/s' });
-  else if (finiteOrUndefined(result.hz) !== undefined) metrics.throughput = buildMetric('throughput', '1/s', { value: result.hz as number }, { sourceUnit: 'ops/s' });
+  else if (finiteOrUndefined(result.hz) !== undefined)
+    metrics.throughput = buildMetric('throughput', '1/s', { value: result.hz as number }, { sourceUnit: 'ops/s' });
   return { id: task.name, status: 'ok', metrics };
 }

@@ -65,10 +65,22 @@ function parseBenchmark(bench: unknown, fullName: string, at: JsonPath, errors: 
   const id = `${fullName} > ${bench.name}`;
   const samples = Array.isArray(bench.samples) ? bench.samples : [];
   if (bench.mean === undefined && bench.sampleCount === undefined && samples.length === 0) {
-    return { id, status: 'failed', error: { message: 'vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)' }, metrics: {} };
+    return {
+      id,
+      status: 'failed',
+      error: { message: 'vitest recorded no result for this benchmark (it threw or never ran; its error is in the vitest output)' },
+      metrics: {},
+    };
   }
   const summary = buildSummary(
-    { n: bench.sampleCount ?? (samples.length > 0 ? samples.length : undefined), mean: bench.mean, stddev: bench.sd, median: bench.median, min: bench.min, max: bench.max },
+    {
+      n: bench.sampleCount ?? (samples.length > 0 ? samples.length : undefined),
+      mean: bench.mean,
+      stddev: bench.sd,
+      median: bench.median,
+      min: bench.min,
+      max: bench.max,
+    },
     MS,
   );
   const metrics: Record<string, Metric> = {};
@@ -82,7 +94,10 @@ function parseBenchmark(bench: unknown, fullName: string, at: JsonPath, errors: 
   } else if (summary && summary.mean >= 0) {
     metrics.time = buildMetric('time', 's', { summary }, { sourceUnit: 'ms' });
   } else {
-    throw errors.error([...at, summary || finiteOrUndefined(bench.mean) === undefined ? 'mean' : 'sampleCount'], `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`);
+    throw errors.error(
+      [...at, summary || finiteOrUndefined(bench.mean) === undefined ? 'mean' : 'sampleCount'],
+      `expected "sampleCount" (a whole number) and "mean" (ms) for "${id}"`,
+    );
   }
   const hz = finiteOrUndefined(bench.hz);
   if (hz !== undefined && hz > 0) metrics.throughput = buildMetric('throughput', '1/s', { value: hz }, { sourceUnit: 'ops/s' });

@@ -51,7 +51,11 @@ export const wrkAdapter: Adapter = {
       if (!current) return;
       for (const required of ['requests_per_sec', 'transfer_per_sec']) {
         if (current.values[required] === undefined) {
-          throw new InputError(path, `the wrk run for ${current.id} (line ${current.line}) has no "${required === 'requests_per_sec' ? 'Requests/sec:' : 'Transfer/sec:'}" line; the output is truncated`, endLine);
+          throw new InputError(
+            path,
+            `the wrk run for ${current.id} (line ${current.line}) has no "${required === 'requests_per_sec' ? 'Requests/sec:' : 'Transfer/sec:'}" line; the output is truncated`,
+            endLine,
+          );
         }
       }
       blocks.push(current);
@@ -134,7 +138,8 @@ function unitOf(text: string): string {
 
 function parseNumber(text: string, path: string, line: number, what: string): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new InputError(path, `expected ${what} as a number, found ${JSON.stringify(text.trim())}`, line);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+    throw new InputError(path, `expected ${what} as a number, found ${JSON.stringify(text.trim())}`, line);
   return value;
 }
 

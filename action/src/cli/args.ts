@@ -23,7 +23,8 @@ export function parseFlags<S extends Record<string, FlagKind>>(argv: readonly st
     const kind = spec[name];
     if (kind === undefined) throw new UsageError(`unknown option --${name}`);
     if (kind === 'boolean') {
-      if (inline !== undefined && inline !== 'true' && inline !== 'false') throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
+      if (inline !== undefined && inline !== 'true' && inline !== 'false')
+        throw new UsageError(`--${name} takes no value, or =true / =false; found "${inline}"`);
       values[name] = inline !== 'false';
     } else if (kind === 'string') {
       const value = inline ?? argv[++i];
@@ -45,7 +46,10 @@ export function parseFlags<S extends Record<string, FlagKind>>(argv: readonly st
  * the words that are neither a flag nor a flag's value, in order, and the
  * flags. List flags are not allowed here: they would swallow the words.
  */
-export function parseFlagsAndWords<S extends Record<string, 'boolean' | 'string'>>(argv: readonly string[], spec: S): { flags: FlagValues<S>; words: string[] } {
+export function parseFlagsAndWords<S extends Record<string, 'boolean' | 'string'>>(
+  argv: readonly string[],
+  spec: S,
+): { flags: FlagValues<S>; words: string[] } {
   const flagArgs: string[] = [];
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -75,7 +79,8 @@ export function wholeNumberFlag(value: string | undefined, name: string, fallbac
  */
 export function commandNames(commands: readonly string[], names: readonly string[] | undefined): string[] | undefined {
   if (names === undefined) return undefined;
-  if (names.length !== commands.length) throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
+  if (names.length !== commands.length)
+    throw new UsageError(`--name gives ${names.length} name(s) for ${commands.length} --command(s); give one name per command, in the same order`);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw new UsageError(`--name "${repeated}" is given twice; each benchmark needs its own name`);
   const empty = names.find((n) => n.trim() === '');

@@ -1,5 +1,15 @@
 import { resolve } from 'node:path';
-import { defaultDeps, EXIT, prepareOutputPaths, readBudgets, readConfig, UsageError, withInterruptCleanup, type Command, type RunDeps } from '../pipeline/index.js';
+import {
+  defaultDeps,
+  EXIT,
+  prepareOutputPaths,
+  readBudgets,
+  readConfig,
+  UsageError,
+  withInterruptCleanup,
+  type Command,
+  type RunDeps,
+} from '../pipeline/index.js';
 import { bisect, bisectMarkdown, bisectText, type BisectReport } from '../pipeline/bisect.js';
 import { writeOutputFile } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
@@ -43,7 +53,15 @@ export function makeBisectCommand(makeDeps: () => RunDeps = defaultDeps): Comman
     usage: USAGE,
     async run(argv, ctx) {
       const flags = parseFlags(argv, {
-        good: 'string', bad: 'string', benchmark: 'string', metric: 'string', config: 'string', suite: 'string', json: 'string', markdown: 'string', out: 'string',
+        good: 'string',
+        bad: 'string',
+        benchmark: 'string',
+        metric: 'string',
+        config: 'string',
+        suite: 'string',
+        json: 'string',
+        markdown: 'string',
+        out: 'string',
       });
       for (const required of ['good', 'bad', 'benchmark'] as const) {
         if (flags[required] === undefined) throw new UsageError(`--${required} is required`);
@@ -55,10 +73,13 @@ export function makeBisectCommand(makeDeps: () => RunDeps = defaultDeps): Comman
       const deps = makeDeps();
       const report = await withInterruptCleanup(deps.spawner, (cleanups) =>
         bisect({
-          good: flags.good!, bad: flags.bad!, benchmark: flags.benchmark!,
+          good: flags.good!,
+          bad: flags.bad!,
+          benchmark: flags.benchmark!,
           ...(flags.metric !== undefined ? { metric: flags.metric } : {}),
           ...(flags.suite !== undefined ? { suite: flags.suite } : {}),
-          config, budgets,
+          config,
+          budgets,
           outDir: resolve(ctx.cwd, flags.out ?? 'perf-gate-bisect'),
           env: ctx.env,
           write: (t) => ctx.stdout(t),

@@ -1,6 +1,17 @@
 import { resolve } from 'node:path';
 import {
-  conventionalBudgets, defaultDeps, gateOptions, historyStart, historyStoreAt, prepareOutputs, publishToTerminal, readBudgets, runGate, UsageError, verdictExit, type Command,
+  conventionalBudgets,
+  defaultDeps,
+  gateOptions,
+  historyStart,
+  historyStoreAt,
+  prepareOutputs,
+  publishToTerminal,
+  readBudgets,
+  runGate,
+  UsageError,
+  verdictExit,
+  type Command,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -35,8 +46,16 @@ export const compareCommand: Command = {
   usage: USAGE,
   async run(argv, ctx) {
     const flags = parseFlags(argv, {
-      current: 'list', baseline: 'list', budgets: 'list', format: 'string', json: 'string', markdown: 'string', 'testbed-mismatch': 'string',
-      history: 'string', base: 'string', testbed: 'string',
+      current: 'list',
+      baseline: 'list',
+      budgets: 'list',
+      format: 'string',
+      json: 'string',
+      markdown: 'string',
+      'testbed-mismatch': 'string',
+      history: 'string',
+      base: 'string',
+      testbed: 'string',
     });
     if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
     for (const flag of ['base', 'testbed'] as const) {
@@ -44,29 +63,46 @@ export const compareCommand: Command = {
     }
     if (!flags.current) throw new UsageError('--current is required');
     const mismatch = flags['testbed-mismatch'] ?? 'flag';
-    if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse') throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
+    if (mismatch !== 'flag' && mismatch !== 'compare' && mismatch !== 'refuse')
+      throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
     const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
-    const store = history === undefined ? null : historyStoreAt({
-      location: { folder: history },
-      repo: ctx.cwd,
-      start: await historyStart(ctx.cwd, { ...(flags.base !== undefined ? { base: flags.base } : {}) }),
-      onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
-    });
+    const store =
+      history === undefined
+        ? null
+        : historyStoreAt({
+            location: { folder: history },
+            repo: ctx.cwd,
+            start: await historyStart(ctx.cwd, { ...(flags.base !== undefined ? { base: flags.base } : {}) }),
+            onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
+          });
     const { report } = await runGate(
       {
         current: { files: flags.current, read },
         // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
-        baseline: { paths: flags.baseline ?? [], store, read, query: { ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}), machineTestbed: true } },
+        baseline: {
+          paths: flags.baseline ?? [],
+          store,
+          read,
+          query: { ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}), machineTestbed: true },
+        },
         budgets: readBudgets(flags.budgets, conventionalBudgets(ctx.cwd), ctx.cwd),
         options: gateOptions(mismatch),
-        labels: { baselineInput: history ? '--history' : '--baseline', ...(history ? {} : { baselineSource: (source: string) => `--baseline ${source}` }), current: `--current ${flags.current.join(' ')}` },
+        labels: {
+          baselineInput: history ? '--history' : '--baseline',
+          ...(history ? {} : { baselineSource: (source: string) => `--baseline ${source}` }),
+          current: `--current ${flags.current.join(' ')}`,
+        },
         record: null,
       },
       { env: ctx.env, write: ctx.stdout, now: ctx.now, deps: defaultDeps(), cleanups: [] },
-      { onBaseline: (baseline) => { if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`); } },
+      {
+        onBaseline: (baseline) => {
+          if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
+        },
+      },
     );
     publishToTerminal(report, outputs, ctx);
     return verdictExit(report);

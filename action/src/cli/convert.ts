@@ -17,7 +17,9 @@ export const convertCommand: Command = {
     prepareOutputPaths([{ flag: '--out', path: flags.out, kind: 'file' }], ctx.cwd);
     const { text, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' });
     if (leftOut.length > 0) {
-      ctx.stderr(`perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(', ')}\n`);
+      ctx.stderr(
+        `perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(', ')}\n`,
+      );
     }
     if (flags.out !== undefined) writeOutputFile(ctx.cwd, flags.out, text, '--out', ctx.stdout);
     else ctx.stdout(text);

@@ -27,19 +27,23 @@ export const countCommand: Command = {
     const names = commandNames(flags.command, flags.name);
     const repeats = wholeNumberFlag(flags.repeat, 'repeat', 3, 1);
     const timeout = parseQuantity(flags.timeout ?? '60s');
-    if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0)
+      throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: '--export-json', path: flags['export-json'], kind: 'file' }], ctx.cwd);
     const testbed = defaultDeps().testbed(ctx.env);
-    const set = await countToFile({
-      commands: flags.command,
-      repeats,
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: timeout.value * 1000,
-      created: ctx.now().toISOString(),
-      ...(testbed ? { testbed } : {}),
-      ...(names ? { names } : {}),
-    }, flags['export-json']);
+    const set = await countToFile(
+      {
+        commands: flags.command,
+        repeats,
+        cwd: ctx.cwd,
+        env: ctx.env,
+        timeoutMs: timeout.value * 1000,
+        created: ctx.now().toISOString(),
+        ...(testbed ? { testbed } : {}),
+        ...(names ? { names } : {}),
+      },
+      flags['export-json'],
+    );
     for (const b of set.benchmarks) {
       if (b.status === 'failed') ctx.stderr(`perf-gate count: "${b.id}" ${b.error?.message ?? 'failed'}\n`);
       else ctx.stdout(`perf-gate count: "${b.id}": ${describeInstructions(b.metrics['instructions']?.samples ?? [])}\n`);

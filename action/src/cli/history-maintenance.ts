@@ -8,11 +8,12 @@
 import { InputError } from '../model/index.js';
 import { EXIT, parsePath, runsNamed, type CliContext, type HistoryStore, type UnreadableFile } from '../pipeline/index.js';
 
-
 /** `history verify`: exit 0 when every file decodes, 2 when one does not (each named, with the command that removes it). */
 export async function verifyHistory(history: HistoryStore, testbed: string | undefined, ctx: CliContext): Promise<number> {
   const result = await history.verify(testbed !== undefined ? { testbed } : {});
-  ctx.stdout(`perf-gate: read ${result.files} file(s) holding ${result.runs} run(s) in ${history.description}: ${result.unreadable.length === 0 ? 'all readable' : `${result.unreadable.length} unreadable`}\n`);
+  ctx.stdout(
+    `perf-gate: read ${result.files} file(s) holding ${result.runs} run(s) in ${history.description}: ${result.unreadable.length === 0 ? 'all readable' : `${result.unreadable.length} unreadable`}\n`,
+  );
   for (const f of result.unreadable) ctx.stdout(unreadableLine(f));
   return result.unreadable.length === 0 ? EXIT.pass : EXIT.unusable;
 }
@@ -24,8 +25,13 @@ export async function removeFromHistory(history: HistoryStore, words: readonly s
   const listed = runWords.length > 0 ? await history.list() : [];
   const entries = runWords.flatMap((word) => {
     const named = runsNamed(listed, word);
-    if (named.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/…); perf-gate history list shows the runs, history verify the damaged files`);
-    if (named.length > 1 && named[0]!.runId !== word) throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
+    if (named.length === 0)
+      throw new InputError(
+        history.description,
+        `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/…); perf-gate history list shows the runs, history verify the damaged files`,
+      );
+    if (named.length > 1 && named[0]!.runId !== word)
+      throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
     return named;
   });
   const removedRuns = entries.length > 0 ? await history.remove(entries) : [];

@@ -1,7 +1,24 @@
 import { resolve } from 'node:path';
 import {
-  DEFAULT_DRIFT_WINDOW, defaultDeps, EXIT, historyLocation, historyNoise, importHistory, openHistoryAt, prepareOutputPaths, readConfigIfPresent, readResults, recordRun, runsNamed, UsageError, type Command, noiseText, runListText,
-  type RunDeps, type CliContext, type HistoryStore,
+  DEFAULT_DRIFT_WINDOW,
+  defaultDeps,
+  EXIT,
+  historyLocation,
+  historyNoise,
+  importHistory,
+  openHistoryAt,
+  prepareOutputPaths,
+  readConfigIfPresent,
+  readResults,
+  recordRun,
+  runsNamed,
+  UsageError,
+  type Command,
+  noiseText,
+  runListText,
+  type RunDeps,
+  type CliContext,
+  type HistoryStore,
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError, parseQuantity } from '../model/index.js';
 import { compactHistory, printSkipped, removeFromHistory, verifyHistory } from './history-maintenance.js';
@@ -80,8 +97,20 @@ standard error that names it and the command that removes it.
                   this month and later stay single files`;
 
 const FLAGS = {
-  history: 'string', commit: 'string', testbed: 'string', before: 'string', runs: 'string', tolerance: 'string', suite: 'string', 'bencher-branch': 'string', 'bencher-testbed': 'string',
-  since: 'string', benchmark: 'string', json: 'string', markdown: 'string', previous: 'string',
+  history: 'string',
+  commit: 'string',
+  testbed: 'string',
+  before: 'string',
+  runs: 'string',
+  tolerance: 'string',
+  suite: 'string',
+  'bencher-branch': 'string',
+  'bencher-testbed': 'string',
+  since: 'string',
+  benchmark: 'string',
+  json: 'string',
+  markdown: 'string',
+  previous: 'string',
 } as const;
 
 type Flags = Partial<Record<keyof typeof FLAGS, string>>;
@@ -111,115 +140,131 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
   };
 
   async function runAction(action: string | undefined, flags: Flags, words: string[], history: HistoryStore, ctx: CliContext): Promise<number> {
-      const only = (allowed: (keyof typeof FLAGS)[]): void => {
-        const extra = (Object.keys(flags) as (keyof typeof FLAGS)[]).find((f) => !allowed.includes(f));
-        if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
-      };
-      switch (action) {
-        case 'add': {
-          only(['history', 'commit', 'testbed']);
-          if (words.length === 0) throw new UsageError('history add needs the results to record: PATH...');
-          // The folder is written: a path that cannot be is exit 2 naming it, before anything is read.
-          const created = ctx.now().toISOString();
-          const results = readResults(words, { cwd: ctx.cwd, created });
-          const entry = await recordRun(history, results, {
-            ...(flags.commit !== undefined ? { commit: flags.commit } : {}),
-            ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
-            repo: ctx.cwd,
-            env: ctx.env,
-            deps: makeDeps(),
-          });
-          ctx.stdout(
-            entry.alreadyRecorded
-              ? `perf-gate: these results are already recorded for ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}; nothing added\n`
-              : `perf-gate: recorded ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}\n`,
-          );
-          return EXIT.pass;
-        }
-        case 'list': {
-          only(['history', 'testbed']);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const entries = await history.list(flags.testbed !== undefined ? { testbed: flags.testbed } : {});
-          ctx.stdout(entries.length === 0 ? `no runs in ${history.description}\n` : runListText(entries));
-          return EXIT.pass;
-        }
-        case 'show': {
-          only(['history']);
-          if (words.length !== 1) throw new UsageError('history show takes one RUN: a run id, or a commit');
-          const entries = runsNamed(await history.list(), words[0]!);
-          if (entries.length === 0) throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
-          if (entries.length > 1) throw new InputError(history.description, `${entries.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:\n${runListText(entries)}`);
-          ctx.stdout(`${JSON.stringify(await history.read(entries[0]!), null, 2)}\n`);
-          return EXIT.pass;
-        }
-        case 'prune': {
-          only(['history', 'before']);
-          if (flags.before === undefined) throw new UsageError('history prune needs --before DATE');
-          const before = new Date(flags.before);
-          if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
-          const removed = await history.prune({ before });
-          ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}\n`);
-          return EXIT.pass;
-        }
-        case 'noise': {
-          only(['history', 'testbed', 'runs', 'tolerance']);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const runs = flags.runs === undefined ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
-          if (!Number.isInteger(runs) || runs < 2) throw new UsageError(`--runs takes a whole number ≥ 2, found "${flags.runs}"`);
-          const tolerance = flags.tolerance === undefined ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
-          const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
-          if (testbed === undefined) throw new InputError('--testbed', "this machine's testbed could not be read; give --testbed ID");
-          const noise = await historyNoise(history, testbed, runs);
-          ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
-          return EXIT.pass;
-        }
-        case 'changes': {
-          only(['history', 'testbed', 'since', 'benchmark', 'json', 'markdown', 'previous']);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const outputs = (['json', 'markdown'] as const).filter((f) => flags[f] !== undefined).map((f) => ({ flag: `--${f}`, path: flags[f]!, kind: 'file' as const }));
-          prepareOutputPaths(outputs, ctx.cwd);
-          const report = await historyChanges(history, {
-            ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
-            ...(flags.benchmark !== undefined ? { benchmark: flags.benchmark } : {}),
-            ...(flags.since !== undefined ? { since: sinceRun(flags.since, ctx.cwd) } : {}),
-            ...(flags.previous !== undefined ? { previous: readPreviousChanges(resolve(ctx.cwd, flags.previous)) } : {}),
-            repo: ctx.cwd,
-          });
-          if (!takesStdout(flags.json, flags.markdown)) ctx.stdout(changesText(report));
-          if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json', ctx.stdout);
-          if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report), '--markdown', ctx.stdout);
-          return EXIT.pass;
-        }
-        case 'import': {
-          only(['history', 'testbed', 'suite', 'bencher-branch', 'bencher-testbed']);
-          if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
-          if (flags.testbed === undefined) throw new UsageError('history import needs --testbed ID: the machine the imported runs were measured on');
-          const bencher = { ...(flags['bencher-branch'] !== undefined ? { branch: flags['bencher-branch'] } : {}), ...(flags['bencher-testbed'] !== undefined ? { testbed: flags['bencher-testbed'] } : {}) };
-          const imported = await importHistory(history, resolve(ctx.cwd, words[0]!), { testbed: flags.testbed, ...(flags.suite !== undefined ? { suite: flags.suite } : {}), bencher });
-          ctx.stdout(`perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}\n`);
-          for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}\n`);
-          return EXIT.pass;
-        }
-        case 'verify': {
-          only(['history', 'testbed']);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          return verifyHistory(history, flags.testbed, ctx);
-        }
-        case 'remove': {
-          only(['history']);
-          if (words.length === 0) throw new UsageError('history remove needs the runs or files to remove: RUN|FILE...');
-          return removeFromHistory(history, words, ctx);
-        }
-        case 'compact': {
-          only(['history', 'before']);
-          if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
-          const before = flags.before === undefined ? ctx.now() : new Date(flags.before);
-          if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
-          return compactHistory(history, before, ctx);
-        }
-        default:
-          throw new UsageError(action === undefined ? `history needs ${ACTIONS}` : `history takes ${ACTIONS}, found "${action}"`);
+    const only = (allowed: (keyof typeof FLAGS)[]): void => {
+      const extra = (Object.keys(flags) as (keyof typeof FLAGS)[]).find((f) => !allowed.includes(f));
+      if (extra) throw new UsageError(`history ${action} takes no --${extra}`);
+    };
+    switch (action) {
+      case 'add': {
+        only(['history', 'commit', 'testbed']);
+        if (words.length === 0) throw new UsageError('history add needs the results to record: PATH...');
+        // The folder is written: a path that cannot be is exit 2 naming it, before anything is read.
+        const created = ctx.now().toISOString();
+        const results = readResults(words, { cwd: ctx.cwd, created });
+        const entry = await recordRun(history, results, {
+          ...(flags.commit !== undefined ? { commit: flags.commit } : {}),
+          ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
+          repo: ctx.cwd,
+          env: ctx.env,
+          deps: makeDeps(),
+        });
+        ctx.stdout(
+          entry.alreadyRecorded
+            ? `perf-gate: these results are already recorded for ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}; nothing added\n`
+            : `perf-gate: recorded ${entry.commit.slice(0, 12)} on testbed ${entry.testbed} as run ${entry.runId} in ${history.description}\n`,
+        );
+        return EXIT.pass;
       }
+      case 'list': {
+        only(['history', 'testbed']);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const entries = await history.list(flags.testbed !== undefined ? { testbed: flags.testbed } : {});
+        ctx.stdout(entries.length === 0 ? `no runs in ${history.description}\n` : runListText(entries));
+        return EXIT.pass;
+      }
+      case 'show': {
+        only(['history']);
+        if (words.length !== 1) throw new UsageError('history show takes one RUN: a run id, or a commit');
+        const entries = runsNamed(await history.list(), words[0]!);
+        if (entries.length === 0)
+          throw new InputError(history.description, `no run has the id or commit ${JSON.stringify(words[0])}; perf-gate history list shows them`);
+        if (entries.length > 1)
+          throw new InputError(
+            history.description,
+            `${entries.length} runs match ${JSON.stringify(words[0])}; give one of their run ids:\n${runListText(entries)}`,
+          );
+        ctx.stdout(`${JSON.stringify(await history.read(entries[0]!), null, 2)}\n`);
+        return EXIT.pass;
+      }
+      case 'prune': {
+        only(['history', 'before']);
+        if (flags.before === undefined) throw new UsageError('history prune needs --before DATE');
+        const before = new Date(flags.before);
+        if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
+        const removed = await history.prune({ before });
+        ctx.stdout(`perf-gate: removed ${removed.length} run(s) created before ${before.toISOString()} from ${history.description}\n`);
+        return EXIT.pass;
+      }
+      case 'noise': {
+        only(['history', 'testbed', 'runs', 'tolerance']);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const runs = flags.runs === undefined ? DEFAULT_DRIFT_WINDOW : Number(flags.runs);
+        if (!Number.isInteger(runs) || runs < 2) throw new UsageError(`--runs takes a whole number ≥ 2, found "${flags.runs}"`);
+        const tolerance = flags.tolerance === undefined ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
+        const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
+        if (testbed === undefined) throw new InputError('--testbed', "this machine's testbed could not be read; give --testbed ID");
+        const noise = await historyNoise(history, testbed, runs);
+        ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
+        return EXIT.pass;
+      }
+      case 'changes': {
+        only(['history', 'testbed', 'since', 'benchmark', 'json', 'markdown', 'previous']);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const outputs = (['json', 'markdown'] as const)
+          .filter((f) => flags[f] !== undefined)
+          .map((f) => ({ flag: `--${f}`, path: flags[f]!, kind: 'file' as const }));
+        prepareOutputPaths(outputs, ctx.cwd);
+        const report = await historyChanges(history, {
+          ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}),
+          ...(flags.benchmark !== undefined ? { benchmark: flags.benchmark } : {}),
+          ...(flags.since !== undefined ? { since: sinceRun(flags.since, ctx.cwd) } : {}),
+          ...(flags.previous !== undefined ? { previous: readPreviousChanges(resolve(ctx.cwd, flags.previous)) } : {}),
+          repo: ctx.cwd,
+        });
+        if (!takesStdout(flags.json, flags.markdown)) ctx.stdout(changesText(report));
+        if (flags.json !== undefined) writeOutputFile(ctx.cwd, flags.json, `${JSON.stringify(report, null, 2)}\n`, '--json', ctx.stdout);
+        if (flags.markdown !== undefined) writeOutputFile(ctx.cwd, flags.markdown, changesMarkdown(report), '--markdown', ctx.stdout);
+        return EXIT.pass;
+      }
+      case 'import': {
+        only(['history', 'testbed', 'suite', 'bencher-branch', 'bencher-testbed']);
+        if (words.length !== 1) throw new UsageError("history import takes one FILE: github-action-benchmark's data.js or data.json, or Bencher's perf export");
+        if (flags.testbed === undefined) throw new UsageError('history import needs --testbed ID: the machine the imported runs were measured on');
+        const bencher = {
+          ...(flags['bencher-branch'] !== undefined ? { branch: flags['bencher-branch'] } : {}),
+          ...(flags['bencher-testbed'] !== undefined ? { testbed: flags['bencher-testbed'] } : {}),
+        };
+        const imported = await importHistory(history, resolve(ctx.cwd, words[0]!), {
+          testbed: flags.testbed,
+          ...(flags.suite !== undefined ? { suite: flags.suite } : {}),
+          bencher,
+        });
+        ctx.stdout(
+          `perf-gate: imported ${imported.runs} run(s) of ${imported.benchmarks} benchmark(s) from ${imported.source} on testbed ${flags.testbed} into ${history.description}\n`,
+        );
+        for (const note of imported.skipped) ctx.stdout(`  not imported: ${note}\n`);
+        return EXIT.pass;
+      }
+      case 'verify': {
+        only(['history', 'testbed']);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        return verifyHistory(history, flags.testbed, ctx);
+      }
+      case 'remove': {
+        only(['history']);
+        if (words.length === 0) throw new UsageError('history remove needs the runs or files to remove: RUN|FILE...');
+        return removeFromHistory(history, words, ctx);
+      }
+      case 'compact': {
+        only(['history', 'before']);
+        if (words.length > 0) throw new UsageError(`unexpected argument "${words[0]}"`);
+        const before = flags.before === undefined ? ctx.now() : new Date(flags.before);
+        if (Number.isNaN(before.getTime())) throw new UsageError(`--before takes a date such as 2026-01-31, found "${flags.before}"`);
+        return compactHistory(history, before, ctx);
+      }
+      default:
+        throw new UsageError(action === undefined ? `history needs ${ACTIONS}` : `history takes ${ACTIONS}, found "${action}"`);
+    }
   }
 }
 

@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import {
-  checkMachine, DEFAULT_PROBE_OPTIONS, EXIT, PREFLIGHT_LEVELS, prepareOutputPaths, preflightAnnotations, preflightText, UsageError, writeOutputFile, type Command, type PreflightLevel,
+  checkMachine,
+  DEFAULT_PROBE_OPTIONS,
+  EXIT,
+  PREFLIGHT_LEVELS,
+  prepareOutputPaths,
+  preflightAnnotations,
+  preflightText,
+  UsageError,
+  writeOutputFile,
+  type Command,
+  type PreflightLevel,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 

@@ -1,5 +1,14 @@
 import {
-  conventionalBudgets, EXIT, historyLocation, openHistoryAt, prepareOutputPaths, readBudgets, readConfig, readConfigIfPresent, UsageError, type Command,
+  conventionalBudgets,
+  EXIT,
+  historyLocation,
+  openHistoryAt,
+  prepareOutputPaths,
+  readBudgets,
+  readConfig,
+  readConfigIfPresent,
+  UsageError,
+  type Command,
 } from '../pipeline/index.js';
 import { releaseTerminalText, terminalColor, writeReleaseOutputs } from '../pipeline/index.js';
 import { releaseFromHistory } from '../pipeline/release-report.js';
@@ -33,7 +42,16 @@ Reports from the run history. The one kind of report so far:
   --out DIR       write the whole report: DIR/release-report.md and
                   DIR/release-report.json`;
 
-const FLAGS = { from: 'string', to: 'string', history: 'string', testbed: 'string', config: 'string', json: 'string', markdown: 'string', out: 'string' } as const;
+const FLAGS = {
+  from: 'string',
+  to: 'string',
+  history: 'string',
+  testbed: 'string',
+  config: 'string',
+  json: 'string',
+  markdown: 'string',
+  out: 'string',
+} as const;
 
 /** The kinds of report; the word after `report` picks one. */
 const KINDS = ['release'] as const;
@@ -51,10 +69,13 @@ export const reportCommand: Command = {
     if (flags.from === undefined) throw new UsageError('report release needs --from TAG: the previous release');
     if (flags.to === undefined) throw new UsageError('report release needs --to REF: the release candidate');
     // Every output path is checked (exit 2 naming it) before the history is read.
-    prepareOutputPaths([
-      ...(['json', 'markdown'] as const).map((f) => ({ flag: `--${f}`, path: flags[f], kind: 'file' as const })),
-      { flag: '--out', path: flags.out, kind: 'folder' as const },
-    ], ctx.cwd);
+    prepareOutputPaths(
+      [
+        ...(['json', 'markdown'] as const).map((f) => ({ flag: `--${f}`, path: flags[f], kind: 'file' as const })),
+        { flag: '--out', path: flags.out, kind: 'folder' as const },
+      ],
+      ctx.cwd,
+    );
     const config = flags.config !== undefined ? readConfig(flags.config, ctx.cwd) : readConfigIfPresent('perf-gate.yml', ctx.cwd);
     const history = openHistoryAt(historyLocation(flags.history, config?.history, ctx.cwd), ctx.cwd, false);
     const budgets = readBudgets(undefined, config?.budgets ?? conventionalBudgets(ctx.cwd), ctx.cwd);
@@ -72,7 +93,11 @@ export const reportCommand: Command = {
     const toStdout = flags.json === '-' || flags.markdown === '-';
     const say = toStdout ? ctx.stderr : ctx.stdout;
     say(`perf-gate: release ${flags.to}: ${release.candidateSource}\nperf-gate: previous ${flags.from}: ${release.previousSource}\n`);
-    const outputs = { ...(flags.out !== undefined ? { out: flags.out } : {}), ...(flags.json !== undefined ? { json: flags.json } : {}), ...(flags.markdown !== undefined ? { markdown: flags.markdown } : {}) };
+    const outputs = {
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(flags.json !== undefined ? { json: flags.json } : {}),
+      ...(flags.markdown !== undefined ? { markdown: flags.markdown } : {}),
+    };
     const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path) => path !== '-');
     if (written.length > 0) say(`perf-gate: wrote ${written.join(', ')}\n`);
     if (!toStdout) ctx.stdout(releaseTerminalText(release.model, terminalColor(ctx.env)));

@@ -1,7 +1,23 @@
 import { resolve } from 'node:path';
 import {
-  configuredStore, DEFAULT_GATE_OPTIONS, defaultDeps, historyLocationOf, historyStart, historyStoreAt, parseShard, prepareOutputPaths, prepareOutputs, publishToTerminal, readBudgets,
-  readConfig, runGate, UsageError, verdictExit, withInterruptCleanup, type Command, type RunDeps,
+  configuredStore,
+  DEFAULT_GATE_OPTIONS,
+  defaultDeps,
+  historyLocationOf,
+  historyStart,
+  historyStoreAt,
+  parseShard,
+  prepareOutputPaths,
+  prepareOutputs,
+  publishToTerminal,
+  readBudgets,
+  readConfig,
+  runGate,
+  UsageError,
+  verdictExit,
+  withInterruptCleanup,
+  type Command,
+  type RunDeps,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -44,8 +60,16 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
     usage: USAGE,
     async run(argv, ctx) {
       const flags = parseFlags(argv, {
-        config: 'string', baseline: 'list', json: 'string', markdown: 'string', out: 'string', ab: 'string', shard: 'string', mode: 'string',
-        history: 'string', base: 'string',
+        config: 'string',
+        baseline: 'list',
+        json: 'string',
+        markdown: 'string',
+        out: 'string',
+        ab: 'string',
+        shard: 'string',
+        mode: 'string',
+        history: 'string',
+        base: 'string',
       });
       const mode = flags.mode ?? 'pr';
       if (mode !== 'pr' && mode !== 'main' && mode !== 'release') throw new UsageError(`--mode takes pr, main or release, found "${mode}"`);
@@ -58,18 +82,27 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       const outDir = resolve(ctx.cwd, flags.out ?? 'perf-gate-results');
       const config = readConfig(flags.config ?? 'perf-gate.yml', ctx.cwd);
       const created = ctx.now().toISOString();
-      const history = flags.history !== undefined ? { location: { folder: resolve(ctx.cwd, flags.history) }, driftRuns: null } : config.history && { location: historyLocationOf(config.history), driftRuns: config.history.driftRuns };
-      const historyName = history === null ? null : 'folder' in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
-      if (flags.base !== undefined && history === null) throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
+      const history =
+        flags.history !== undefined
+          ? { location: { folder: resolve(ctx.cwd, flags.history) }, driftRuns: null }
+          : config.history && { location: historyLocationOf(config.history), driftRuns: config.history.driftRuns };
+      const historyName =
+        history === null ? null : 'folder' in history.location ? history.location.folder : `branch ${history.location.branch} of ${history.location.remote}`;
+      if (flags.base !== undefined && history === null)
+        throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
       if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
       const start = await historyStart(config.dir, { ...(flags.base !== undefined ? { base: flags.base } : {}), release: mode === 'release' });
-      const store = history !== null
-        ? historyStoreAt({
-          location: history.location, repo: config.dir, start, appends: mode === 'main',
-          ...(history.driftRuns !== null ? { driftRuns: history.driftRuns } : {}),
-          onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
-        })
-        : configuredStore(config, created);
+      const store =
+        history !== null
+          ? historyStoreAt({
+              location: history.location,
+              repo: config.dir,
+              start,
+              appends: mode === 'main',
+              ...(history.driftRuns !== null ? { driftRuns: history.driftRuns } : {}),
+              onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
+            })
+          : configuredStore(config, created);
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
       const read = { cwd: ctx.cwd, created };
@@ -81,18 +114,27 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
             budgets,
             options: DEFAULT_GATE_OPTIONS,
             labels: {
-              baselineInput: flags.baseline || flags.ab !== undefined ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
+              baselineInput:
+                flags.baseline || flags.ab !== undefined ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
               current: `this run of ${config.file}`,
             },
             record: mode === 'main' ? { store, shard } : null,
           },
           {
-            env: ctx.env, write: (t) => ctx.stdout(t), now: () => ctx.now(), deps, cleanups,
+            env: ctx.env,
+            write: (t) => ctx.stdout(t),
+            now: () => ctx.now(),
+            deps,
+            cleanups,
             // In an Actions `run:` step a warning is an annotation; this face may say so, nothing below it does.
             warn: (t) => ctx.stdout(`${ctx.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}${t}\n`),
           },
           // The baseline the history chose is named before the suites run (their output follows).
-          { onBaseline: (baseline) => { if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`); } },
+          {
+            onBaseline: (baseline) => {
+              if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
+            },
+          },
         ),
       );
       publishToTerminal(outcome.report, outputs, ctx);

@@ -20,16 +20,21 @@ export const timeCommand: Command = {
     if (!flags.command) throw new UsageError('--command is required');
     const names = commandNames(flags.command, flags.name);
     const timeout = parseQuantity(flags.timeout ?? '60s');
-    if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0) throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
+    if (!timeout || timeout.dimension !== 'time' || timeout.value <= 0)
+      throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: '--export-json', path: flags['export-json'], kind: 'file' }], ctx.cwd);
-    const data = timeToFile({
-      commands: flags.command,
-      runs: wholeNumberFlag(flags.runs, 'runs', 10, 1),
-      warmup: wholeNumberFlag(flags.warmup, 'warmup', 1, 0),
-      cwd: ctx.cwd,
-      env: ctx.env,
-      timeoutMs: timeout.value * 1000,
-    }, flags['export-json'], names);
+    const data = timeToFile(
+      {
+        commands: flags.command,
+        runs: wholeNumberFlag(flags.runs, 'runs', 10, 1),
+        warmup: wholeNumberFlag(flags.warmup, 'warmup', 1, 0),
+        cwd: ctx.cwd,
+        env: ctx.env,
+        timeoutMs: timeout.value * 1000,
+      },
+      flags['export-json'],
+      names,
+    );
     const failed = data.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(', ')})\n`);
     return failed.length > 0 ? EXIT.fail : EXIT.pass;

@@ -27,13 +27,35 @@ import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-s
 
 /** Which dimension a known metric's values have, to catch `time: { max: 20MB }` early. */
 const METRIC_DIMENSION: Record<string, Dimension> = {
-  time: 'time', latency_p50: 'time', latency_p75: 'time', latency_p90: 'time', latency_p99: 'time', user_time: 'time', system_time: 'time',
+  time: 'time',
+  latency_p50: 'time',
+  latency_p75: 'time',
+  latency_p90: 'time',
+  latency_p99: 'time',
+  user_time: 'time',
+  system_time: 'time',
   cpu_time: 'time',
-  throughput: 'rate', requests_per_sec: 'rate', transfer_per_sec: 'byte-rate', bytes_per_second: 'byte-rate', 'gc.alloc.rate': 'byte-rate',
-  memory_peak: 'bytes', max_rss: 'bytes', alloc_bytes: 'bytes', 'gc.alloc.rate.norm': 'bytes',
-  instructions: 'count', cycles: 'count', syscalls: 'count', allocs: 'count', errors: 'count',
-  l1_hits: 'count', ll_hits: 'count', ram_hits: 'count', total_read_write: 'count', estimated_cycles: 'count',
-  l1_misses: 'count', ll_misses: 'count',
+  throughput: 'rate',
+  requests_per_sec: 'rate',
+  transfer_per_sec: 'byte-rate',
+  bytes_per_second: 'byte-rate',
+  'gc.alloc.rate': 'byte-rate',
+  memory_peak: 'bytes',
+  max_rss: 'bytes',
+  alloc_bytes: 'bytes',
+  'gc.alloc.rate.norm': 'bytes',
+  instructions: 'count',
+  cycles: 'count',
+  syscalls: 'count',
+  allocs: 'count',
+  errors: 'count',
+  l1_hits: 'count',
+  ll_hits: 'count',
+  ram_hits: 'count',
+  total_read_write: 'count',
+  estimated_cycles: 'count',
+  l1_misses: 'count',
+  ll_misses: 'count',
 };
 
 /** The dimension a metric's values have, when perf-gate knows it. */
@@ -42,7 +64,6 @@ export function dimensionOfMetric(metric: string): Dimension | undefined {
 }
 
 let validator: ValidateFunction | undefined;
-
 
 function percent(source: YamlSource, path: string[], value: unknown): number {
   const where = (detail: string): never => {
@@ -73,15 +94,28 @@ function limit(source: YamlSource, path: string[], value: unknown, metric: strin
 }
 
 const WORD: Record<Dimension, string> = {
-  time: 'a time', bytes: 'a size in bytes', rate: 'a rate', 'byte-rate': 'a byte rate', fraction: 'a percentage', count: 'a count',
+  time: 'a time',
+  bytes: 'a size in bytes',
+  rate: 'a rate',
+  'byte-rate': 'a byte rate',
+  fraction: 'a percentage',
+  count: 'a count',
 };
 
 const EXAMPLE: Record<Dimension, string> = {
-  time: '10ms', bytes: '20MB', rate: '100/s', 'byte-rate': '50MB/s', fraction: '5%', count: '1000',
+  time: '10ms',
+  bytes: '20MB',
+  rate: '100/s',
+  'byte-rate': '50MB/s',
+  fraction: '5%',
+  count: '1000',
 };
 
 /** Parses one budget file's text. Pure: the file name only labels errors. */
-export function parseBudgets(text: string, file: string): { defaults: Partial<BudgetDefaults>; rules: BudgetRule[]; defaultLines: Record<string, number | undefined> } {
+export function parseBudgets(
+  text: string,
+  file: string,
+): { defaults: Partial<BudgetDefaults>; rules: BudgetRule[]; defaultLines: Record<string, number | undefined> } {
   const source = parseYaml(text, file);
   validator ??= compileSchema(schema);
   assertValid(source, validator);
@@ -181,7 +215,12 @@ export function loadBudgets(paths: readonly string[], cwd: string): Budgets {
       const here = `${shown}:${parsed.defaultLines[key] ?? '?'}`;
       if (setBy[key] !== undefined && defaults[key] !== value) {
         const name = key === 'countRegression' ? 'count-regression' : key;
-        throw new InputError(shown, `defaults.${name} is also set, differently, in ${setBy[key]}; set each default in one file`, parsed.defaultLines[key], `defaults.${name}`);
+        throw new InputError(
+          shown,
+          `defaults.${name} is also set, differently, in ${setBy[key]}; set each default in one file`,
+          parsed.defaultLines[key],
+          `defaults.${name}`,
+        );
       }
       defaults[key] = value;
       setBy[key] = here;

@@ -195,7 +195,12 @@ function mergeAb(base: AbSettings, raw: RawAb | undefined, source: YamlSource, p
     seed: raw.seed ?? base.seed,
   };
   if (merged.maxRounds < merged.rounds) {
-    throw new InputError(source.file, `expected max-rounds (${merged.maxRounds}) to be at least rounds (${merged.rounds})`, source.lineOf([...path, 'max-rounds']), [...path, 'max-rounds'].join('.'));
+    throw new InputError(
+      source.file,
+      `expected max-rounds (${merged.maxRounds}) to be at least rounds (${merged.rounds})`,
+      source.lineOf([...path, 'max-rounds']),
+      [...path, 'max-rounds'].join('.'),
+    );
   }
   return merged;
 }
@@ -217,14 +222,24 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     const line = source.lineOf(['suites', i]) ?? 1;
     const earlier = seen.get(s.name);
     if (earlier !== undefined) {
-      throw new InputError(file, `duplicate suite name "${s.name}" (first used on line ${earlier}); suite names must be unique`, source.lineOf(['suites', i, 'name']), `suites.${i}.name`);
+      throw new InputError(
+        file,
+        `duplicate suite name "${s.name}" (first used on line ${earlier}); suite names must be unique`,
+        source.lineOf(['suites', i, 'name']),
+        `suites.${i}.name`,
+      );
     }
     seen.set(s.name, line);
     let timeout = DEFAULT_TIMEOUT_SECONDS;
     if (s.timeout !== undefined) {
       const q = parseQuantity(s.timeout);
       if (!q || q.dimension !== 'time' || !(q.value > 0)) {
-        throw new InputError(file, `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`, source.lineOf(['suites', i, 'timeout']), `suites.${i}.timeout`);
+        throw new InputError(
+          file,
+          `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`,
+          source.lineOf(['suites', i, 'timeout']),
+          `suites.${i}.timeout`,
+        );
       }
       timeout = q.value;
     }
@@ -233,7 +248,13 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     if (params) {
       for (const [k, vs] of Object.entries(params)) {
         const dup = vs.find((v, j) => vs.indexOf(v) !== j);
-        if (dup !== undefined) throw new InputError(file, `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`, source.lineOf(['suites', i, 'params', k]), `suites.${i}.params.${k}`);
+        if (dup !== undefined)
+          throw new InputError(
+            file,
+            `duplicate value ${JSON.stringify(dup)} in the sweep of "${k}"`,
+            source.lineOf(['suites', i, 'params', k]),
+            `suites.${i}.params.${k}`,
+          );
       }
     }
     const commands = commandSuite(s, source, i);
@@ -306,15 +327,35 @@ function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: C
   const where = (key: string): [number | undefined, string] => [source.lineOf(['suites', i, key]) ?? source.lineOf(['suites', i]), `suites.${i}.${key}`];
   if (s.commands === undefined) {
     if (s.run === undefined) {
-      throw new InputError(source.file, 'missing required key "run" (a harness command), or "commands:" (benchmark name → command, measured by perf-gate)', source.lineOf(['suites', i]), `suites.${i}`);
+      throw new InputError(
+        source.file,
+        'missing required key "run" (a harness command), or "commands:" (benchmark name → command, measured by perf-gate)',
+        source.lineOf(['suites', i]),
+        `suites.${i}`,
+      );
     }
     const stray = COMMAND_KEYS.find((k) => s[k] !== undefined);
-    if (stray) throw new InputError(source.file, `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`, ...where(stray));
+    if (stray)
+      throw new InputError(
+        source.file,
+        `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`,
+        ...where(stray),
+      );
     return undefined;
   }
-  if (s.run !== undefined) throw new InputError(source.file, 'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself', ...where('run'));
+  if (s.run !== undefined)
+    throw new InputError(
+      source.file,
+      'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself',
+      ...where('run'),
+    );
   for (const key of ['format', 'params', 'repeat'] as const) {
-    if (s[key] !== undefined) throw new InputError(source.file, `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`, ...where(key));
+    if (s[key] !== undefined)
+      throw new InputError(
+        source.file,
+        `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`,
+        ...where(key),
+      );
   }
   const listed = s.measure === undefined ? ['time'] : typeof s.measure === 'string' ? [s.measure] : s.measure;
   const measure = { time: listed.includes('time'), counts: listed.includes('counts') };
@@ -332,7 +373,19 @@ function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: C
  * exceed a short command's own time and record it as 0 s.
  */
 export function hyperfineLine(commands: readonly CommandConfig[], runs: number, warmup: number): string {
-  const words = ['hyperfine', '--export-json', '{output}', '--runs', String(runs), '--warmup', String(warmup), '--ignore-failure', '--shell=none', '--style', 'basic'];
+  const words = [
+    'hyperfine',
+    '--export-json',
+    '{output}',
+    '--runs',
+    String(runs),
+    '--warmup',
+    String(warmup),
+    '--ignore-failure',
+    '--shell=none',
+    '--style',
+    'basic',
+  ];
   for (const c of commands) words.push('--command-name', shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(' ');
 }

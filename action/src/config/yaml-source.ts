@@ -89,7 +89,10 @@ export function assertValid(source: YamlSource, validate: ValidateFunction): voi
   if (validate(source.data)) return;
   const errors = [...(validate.errors ?? [])].filter((e) => e.keyword !== 'if' && e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const chosen = errors.sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? validate.errors![0]!;
-  const path = chosen.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = chosen.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const key = path.length ? path.join('.') : undefined;
   const found = path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), source.data);
   const foundText = chosen.keyword === 'required' || chosen.keyword === 'additionalProperties' ? '' : `, found ${JSON.stringify(found)}`;

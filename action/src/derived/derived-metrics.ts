@@ -1,4 +1,13 @@
-import { compileGlob, InputError, metricTraits, type BenchmarkResult, type DerivedMetricConfig, type Direction, type Glob, type Metric } from '../model/index.js';
+import {
+  compileGlob,
+  InputError,
+  metricTraits,
+  type BenchmarkResult,
+  type DerivedMetricConfig,
+  type Direction,
+  type Glob,
+  type Metric,
+} from '../model/index.js';
 import { describe } from '../stats/index.js';
 import { evaluate, ExpressionError, metricsOf, parseExpression, type Expr } from './expression.js';
 
@@ -46,7 +55,8 @@ export function compileDerived(configs: readonly DerivedMetricConfig[]): Compile
       throw error;
     }
     const inputs = metricsOf(expr);
-    if (inputs.length === 0) throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key);
+    if (inputs.length === 0)
+      throw new InputError(file, `"${config.expr}" reads no metric; expected an expression over metrics such as "10000 / time"`, line, key);
     if (inputs.includes(config.name)) throw new InputError(file, `"${config.expr}" reads the metric it defines (${config.name})`, line, key);
     return {
       name: config.name,
@@ -129,7 +139,9 @@ export function applyDerived(benchmarks: readonly BenchmarkResult[], derived: re
   });
   for (const d of derived) {
     if (!applied.has(d.name) && benchmarks.length > 0) {
-      warnings.push(`derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(' and ')}${d.matcher ? ' among the matching ids' : ''}`);
+      warnings.push(
+        `derived metric "${d.name}" (${d.source}) applied to no benchmark: none had ${d.inputs.map((m) => `"${m}"`).join(' and ')}${d.matcher ? ' among the matching ids' : ''}`,
+      );
     }
   }
   return { benchmarks: result, warnings };
@@ -149,7 +161,11 @@ function derive(d: CompiledDerived, metrics: Record<string, Metric>): Metric | s
     const bad = samples.findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) return `is not finite at sample ${bad + 1} (${samples[bad]}); not derived`;
     const s = describe(samples);
-    return { ...base, samples, summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max } };
+    return {
+      ...base,
+      samples,
+      summary: { n: s.n, mean: s.mean, stddev: Number.isFinite(s.stddev) ? s.stddev : null, median: s.median, min: s.min, max: s.max },
+    };
   }
   const value = evaluate(d.expr, (m) => central(metrics[m]!));
   if (!Number.isFinite(value)) return `is not finite (${value}); not derived`;

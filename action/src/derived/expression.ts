@@ -23,7 +23,11 @@ export class ExpressionError extends Error {
   }
 }
 
-type Token = { type: 'number'; value: number; at: number } | { type: 'name'; value: string; at: number } | { type: 'op'; value: string; at: number } | { type: 'end'; at: number };
+type Token =
+  | { type: 'number'; value: number; at: number }
+  | { type: 'name'; value: string; at: number }
+  | { type: 'op'; value: string; at: number }
+  | { type: 'end'; at: number };
 
 const OPERATOR: Record<string, string> = { '+': '+', '-': '-', '−': '-', '*': '*', '×': '*', '·': '*', '/': '/', '÷': '/', '(': '(', ')': ')' };
 

@@ -24,7 +24,11 @@ const seriesOf = (r: ChangeRow): string => `${r.testbed}\u0000${r.benchmark}\u00
  * testbed's runs). Earlier points left unmatched whose run is still in the
  * history are `gone`; those whose run was pruned are left out.
  */
-export function againstPrevious(rows: readonly ChangeRow[], previous: readonly ChangeRow[], runIndex: ReadonlyMap<string, number>): { rows: ChangeRow[]; gone: ChangeRow[] } {
+export function againstPrevious(
+  rows: readonly ChangeRow[],
+  previous: readonly ChangeRow[],
+  runIndex: ReadonlyMap<string, number>,
+): { rows: ChangeRow[]; gone: ChangeRow[] } {
   const unmatched = new Set(previous.filter((p) => runIndex.has(p.runId)));
   const annotated = rows.map((row) => {
     const at = runIndex.get(row.runId);

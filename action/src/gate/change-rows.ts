@@ -107,7 +107,14 @@ function intervalOf(s: StepStats): [number, number] {
 }
 
 /** The change rows of one testbed's runs (pure: the runs and their ResultSets in, rows out). */
-export function changesOfRuns(testbed: string, entries: readonly RunRef[], sets: readonly ResultSet[], include: (id: string) => boolean, options: ChangePointOptions, firstRun = 0): ChangeRow[] {
+export function changesOfRuns(
+  testbed: string,
+  entries: readonly RunRef[],
+  sets: readonly ResultSet[],
+  include: (id: string) => boolean,
+  options: ChangePointOptions,
+  firstRun = 0,
+): ChangeRow[] {
   const rows: ChangeRow[] = [];
   for (const series of seriesOf(sets, include)) {
     for (const point of changePoints(series.values, options)) {
@@ -135,6 +142,11 @@ export function changesOfRuns(testbed: string, entries: readonly RunRef[], sets:
     }
   }
   // Newest first, regressions before improvements at the same run, then by id.
-  return rows.sort((p, q) => (p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1));
+  return rows.sort((p, q) =>
+    p.created === q.created
+      ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0)
+      : p.created < q.created
+        ? 1
+        : -1,
+  );
 }
-

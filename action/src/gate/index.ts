@@ -113,12 +113,7 @@ function metricNames(current: BenchmarkResult | undefined, baseline: BenchmarkRe
  * benchmark, a regression of severity fail, an exceeded budget of severity
  * fail, or (when the budgets say so) a missing benchmark.
  */
-export function decide(
-  baseline: ResultSet | undefined,
-  current: ResultSet,
-  budgets: Budgets,
-  options: GateOptions = DEFAULT_GATE_OPTIONS,
-): GateReport {
+export function decide(baseline: ResultSet | undefined, current: ResultSet, budgets: Budgets, options: GateOptions = DEFAULT_GATE_OPTIONS): GateReport {
   const warnings: GateWarning[] = [];
   const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
   if (differentTestbed) {
@@ -128,7 +123,8 @@ export function decide(
   }
   if (!baseline) warnings.push({ code: 'no-baseline' });
   // Nothing to gate is not a pass: a run that produced no results must not turn the check green.
-  if (current.benchmarks.length === 0) throw new InputError('current results', 'they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)');
+  if (current.benchmarks.length === 0)
+    throw new InputError('current results', 'they hold no benchmarks; expected at least one (check that the suites ran and wrote their output)');
 
   const baseById = new Map((baseline?.benchmarks ?? []).map((b) => [b.id, b]));
   const curById = new Map(current.benchmarks.map((b) => [b.id, b]));
@@ -222,7 +218,10 @@ export function decide(
     );
   });
 
-  pushAll(rows, scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)));
+  pushAll(
+    rows,
+    scalingRows(current, baseline, budgets, (id) => ignored.has(id)).map((row) => finish(row, budgets, false, options)),
+  );
 
   const sides = [...current.benchmarks, ...(baseline?.benchmarks ?? [])];
   pushAll(warnings, unusedBudgetWarnings(budgets, usedRules, sides));

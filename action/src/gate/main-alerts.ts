@@ -56,5 +56,7 @@ export function mainAlerts(rows: readonly ChangeRow[], budgets: Budgets, recentR
     const known = alerts.get(key);
     if (!known || known.row.created < row.created) alerts.set(key, { key, row, tolerance: budget.tolerances.regression });
   }
-  return [...alerts.values()].sort((p, q) => (p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1));
+  return [...alerts.values()].sort((p, q) =>
+    p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1,
+  );
 }

@@ -165,12 +165,24 @@ function stddevRatio(row: VerdictRow): number | null {
  * not decide or what got noisier. Look at budgets kept with less than
  * NEAR_LIMIT of their limit left.
  */
-export function recommend(report: GateReport, changes: readonly ReleaseChange[], sides: { good: string | null; bad: string | null; chain?: readonly string[]; repositoryUrl: string | null }): ReleaseRecommendations {
+export function recommend(
+  report: GateReport,
+  changes: readonly ReleaseChange[],
+  sides: { good: string | null; bad: string | null; chain?: readonly string[]; repositoryUrl: string | null },
+): ReleaseRecommendations {
   const slower = changes.filter((c) => c.regression);
   const placed = new Set(slower.map((c) => `${c.benchmark}\u0000${c.metric}`));
   const bisect: BisectAdvice[] = slower
     .map((c): BisectAdvice => ({
-      benchmark: c.benchmark, metric: c.metric, good: c.previousCommit, bad: c.commit, commits: c.commits, change: c.change, interval: c.interval, from: 'change-point', compareUrl: c.compareUrl,
+      benchmark: c.benchmark,
+      metric: c.metric,
+      good: c.previousCommit,
+      bad: c.commit,
+      commits: c.commits,
+      change: c.change,
+      interval: c.interval,
+      from: 'change-point',
+      compareUrl: c.compareUrl,
     }))
     .sort((p, q) => Math.abs(q.change ?? 0) - Math.abs(p.change ?? 0));
   const { good, bad } = sides;
@@ -178,7 +190,15 @@ export function recommend(report: GateReport, changes: readonly ReleaseChange[],
     for (const row of report.rows) {
       if (row.status !== 'regressed' || placed.has(`${row.benchmark}\u0000${row.metric}`)) continue;
       bisect.push({
-        benchmark: row.benchmark, metric: row.metric, good, bad, commits: commitsBetween(sides.chain, good, bad), change: row.change, interval: row.ci, from: 'regression', compareUrl: compareUrl(sides.repositoryUrl, good, bad),
+        benchmark: row.benchmark,
+        metric: row.metric,
+        good,
+        bad,
+        commits: commitsBetween(sides.chain, good, bad),
+        change: row.change,
+        interval: row.ci,
+        from: 'regression',
+        compareUrl: compareUrl(sides.repositoryUrl, good, bad),
       });
     }
   }
@@ -206,7 +226,11 @@ export function assembleRelease(input: ReleaseInput): ReleaseModel {
   const { report } = input;
   const repositoryUrl = input.repositoryUrl ?? null;
   const changes: ReleaseChange[] | null = input.changes
-    ? input.changes.map((c) => ({ ...c, commits: commitsBetween(input.chain, c.previousCommit, c.commit), compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit) }))
+    ? input.changes.map((c) => ({
+        ...c,
+        commits: commitsBetween(input.chain, c.previousCommit, c.commit),
+        compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit),
+      }))
     : null;
   const previous = input.previous ?? null;
   const candidate = input.candidate ?? null;

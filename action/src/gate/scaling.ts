@@ -97,7 +97,12 @@ function centralValue(metric: Metric): number | undefined {
  * Benchmarks that do not vary the parameter are ignored; failed points are
  * listed in `skipped` and left out of the fit (their own rows already fail).
  */
-export function checkScaling(benchmarks: readonly BenchmarkResult[], metric: string, limit: ScalingLimit, options: Partial<ScalingOptions> = {}): ScalingCheck[] {
+export function checkScaling(
+  benchmarks: readonly BenchmarkResult[],
+  metric: string,
+  limit: ScalingLimit,
+  options: Partial<ScalingOptions> = {},
+): ScalingCheck[] {
   const opts = { ...DEFAULT_SCALING_OPTIONS, ...options };
   const families = new Map<string, { points: ScalingPoint[]; skipped: string[] }>();
   for (const b of benchmarks) {
@@ -111,7 +116,16 @@ export function checkScaling(benchmarks: readonly BenchmarkResult[], metric: str
     if (y === undefined || !(y > 0) || !(x > 0) || !Number.isFinite(x)) family.skipped.push(b.id);
     else family.points.push({ id: b.id, x, y });
   }
-  return [...families].map(([family, { points, skipped }]) => checkFamily(family, metric, limit, points.sort((a, b) => a.x - b.x), skipped, opts));
+  return [...families].map(([family, { points, skipped }]) =>
+    checkFamily(
+      family,
+      metric,
+      limit,
+      points.sort((a, b) => a.x - b.x),
+      skipped,
+      opts,
+    ),
+  );
 }
 
 /** Fits one sweep family and checks the exponent against the limit; unsure when the interval straddles it. */
@@ -119,12 +133,33 @@ function checkFamily(family: string, metric: string, limit: ScalingLimit, points
   const base = { family, metric, param: limit.param, points, skipped, limit };
   const distinct = new Set(points.map((p) => p.x)).size;
   if (distinct < Math.max(2, opts.minPoints)) {
-    return { ...base, fit: distinct >= 2 ? fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts) : null, result: 'inconclusive',
-      reason: { code: 'scaling-too-few-points', metric, param: limit.param, usable: distinct, skipped: skipped.length, minPoints: opts.minPoints } };
+    return {
+      ...base,
+      fit:
+        distinct >= 2
+          ? fitPowerLaw(
+              points.map((p) => p.x),
+              points.map((p) => p.y),
+              opts,
+            )
+          : null,
+      result: 'inconclusive',
+      reason: { code: 'scaling-too-few-points', metric, param: limit.param, usable: distinct, skipped: skipped.length, minPoints: opts.minPoints },
+    };
   }
-  const fit = fitPowerLaw(points.map((p) => p.x), points.map((p) => p.y), opts);
+  const fit = fitPowerLaw(
+    points.map((p) => p.x),
+    points.map((p) => p.y),
+    opts,
+  );
   const facts: ScalingFitFacts = {
-    metric, param: limit.param, exponent: fit.exponent, ci: [fit.ci[0], fit.ci[1]], confidence: fit.confidence, points: points.length, skipped: skipped.length,
+    metric,
+    param: limit.param,
+    exponent: fit.exponent,
+    ci: [fit.ci[0], fit.ci[1]],
+    confidence: fit.confidence,
+    points: points.length,
+    skipped: skipped.length,
   };
   const above = limit.max !== undefined && fit.exponent > limit.max;
   const below = limit.min !== undefined && fit.exponent < limit.min;

@@ -1,10 +1,28 @@
-import { matchingRules, maxOf, minOf, resolveBudget, type BenchmarkResult, type BudgetRule, type Budgets, type Metric, type SourceRef } from '../model/index.js';
+import {
+  matchingRules,
+  maxOf,
+  minOf,
+  resolveBudget,
+  type BenchmarkResult,
+  type BudgetRule,
+  type Budgets,
+  type Metric,
+  type SourceRef,
+} from '../model/index.js';
 import { median } from '../stats/index.js';
 import type { VerdictRow } from './types.js';
 
 /** The closed set of warning codes; the JSON report writes them as they are. */
 export type GateWarningCode =
-  | 'unused-budget' | 'unused-budget-metric' | 'different-testbed' | 'no-baseline' | 'ignored-benchmarks' | 'unavailable-metrics' | 'skipped-files' | 'unknown-direction' | 'unsteady-counts';
+  | 'unused-budget'
+  | 'unused-budget-metric'
+  | 'different-testbed'
+  | 'no-baseline'
+  | 'ignored-benchmarks'
+  | 'unavailable-metrics'
+  | 'skipped-files'
+  | 'unknown-direction'
+  | 'unsteady-counts';
 
 /** A file in an input folder that was not read as results, and why (a README, a binary, JSON no format knows). */
 export interface SkippedFile {
@@ -98,7 +116,11 @@ export function unknownDirectionWarnings(sides: readonly BenchmarkResult[], budg
  * them cannot be trusted until the cause (ASLR, environment size, hash
  * seeds, a JIT) is removed or the tolerance raised.
  */
-export function unsteadyCountWarnings(rows: readonly VerdictRow[], baseById: ReadonlyMap<string, BenchmarkResult>, curById: ReadonlyMap<string, BenchmarkResult>): GateWarning[] {
+export function unsteadyCountWarnings(
+  rows: readonly VerdictRow[],
+  baseById: ReadonlyMap<string, BenchmarkResult>,
+  curById: ReadonlyMap<string, BenchmarkResult>,
+): GateWarning[] {
   const byBenchmark = new Map<string, { metric: string; spread: number; tolerance: number }[]>();
   for (const row of rows) {
     if (!row.flags.includes('exact')) continue;
@@ -116,4 +138,3 @@ function repeatSpread(metric: Metric | undefined): number {
   const mid = median(samples);
   return mid > 0 ? (maxOf(samples) - minOf(samples)) / mid : 0;
 }
-

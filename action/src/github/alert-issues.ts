@@ -38,7 +38,14 @@ export function readAlertMarker(body: string): AlertMark | null {
   if (!found) return null;
   try {
     const mark = JSON.parse(Buffer.from(found[1]!, 'base64url').toString('utf8')) as Partial<AlertMark>;
-    if (typeof mark.gate !== 'string' || typeof mark.key !== 'string' || typeof mark.commit !== 'string' || typeof mark.created !== 'string' || typeof mark.change !== 'number') return null;
+    if (
+      typeof mark.gate !== 'string' ||
+      typeof mark.key !== 'string' ||
+      typeof mark.commit !== 'string' ||
+      typeof mark.created !== 'string' ||
+      typeof mark.change !== 'number'
+    )
+      return null;
     return mark as AlertMark;
   } catch {
     return null;
@@ -104,7 +111,13 @@ export interface AlertIssueOutcome {
 }
 
 /** Lists the gate's alert issues, plans, and makes the calls. */
-export async function syncAlertIssues(api: GitHubApi, repo: RepoRef, gate: string, alerts: readonly AlertIssueText[], reversal: ReversalCheck): Promise<AlertIssueOutcome> {
+export async function syncAlertIssues(
+  api: GitHubApi,
+  repo: RepoRef,
+  gate: string,
+  alerts: readonly AlertIssueText[],
+  reversal: ReversalCheck,
+): Promise<AlertIssueOutcome> {
   const issues = await api.listLabelledIssues(repo, ALERT_LABEL);
   const outcome: AlertIssueOutcome = { created: [], updated: [], closed: [] };
   for (const step of planAlertIssues(issues, gate, alerts, reversal)) {

@@ -135,12 +135,11 @@ interface OctokitLikeError {
 function failedAnswer(error: unknown, timeoutMs?: number): FailedAnswer {
   const e = (typeof error === 'object' && error !== null ? error : {}) as OctokitLikeError;
   // A timeout reaches here as Octokit's "500" with the abort as its cause: no answer came, which the policy treats like a dropped connection.
-  if ((e as { cause?: { name?: string } }).cause?.name === 'TimeoutError') return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
+  if ((e as { cause?: { name?: string } }).cause?.name === 'TimeoutError')
+    return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
   const data = e.response?.data;
   const apiMessage =
-    typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
-      ? (data as { message: string }).message
-      : '';
+    typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : '';
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ''} ${apiMessage}`.trim() };
 }
 
@@ -154,7 +153,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** fetch with a time limit on the whole exchange, headers and body. */
 function timedFetch(timeoutMs: number): typeof fetch {
-  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+  return (input, init) =>
+    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -239,16 +239,15 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
     createIssueComment: (repo, issue, body) =>
       wrap(`comment on #${issue}`, async () => toComment((await octokit.rest.issues.createComment({ ...repo, issue_number: issue, body })).data)),
     updateIssueComment: (repo, commentId, body) =>
-      wrap(`update comment ${commentId}`, async () =>
-        toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data),
-      ),
+      wrap(`update comment ${commentId}`, async () => toComment((await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body })).data)),
     listLabelledIssues: (repo, label) =>
       wrap(`list issues labelled ${label}`, async () => {
         const all = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, labels: label, state: 'all', per_page: 100 });
         return all.filter((i) => !i.pull_request).map(toIssue);
       }),
     createIssue: (repo, issue) => wrap(`create issue "${issue.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue })).data)),
-    updateIssue: (repo, number, update) => wrap(`update issue #${number}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number, ...update })).data)),
+    updateIssue: (repo, number, update) =>
+      wrap(`update issue #${number}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number, ...update })).data)),
     createCheckRun: (repo, run) =>
       wrap(`create check run "${run.name}"`, async () => {
         const { data } = await octokit.rest.checks.create({

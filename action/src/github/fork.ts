@@ -70,10 +70,16 @@ export function decideForkSafety(pr: PullRequestFacts | null, runnerEnvironment:
     };
   }
   if (!selfHosted) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}); under pull_request its token is read-only, so use the two-stage mode to comment` };
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}); under pull_request its token is read-only, so use the two-stage mode to comment`,
+    };
   }
   if (allowForks) {
-    return { allowed: true, note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}) and runs on this self-hosted runner because allow-fork-pull-requests is true` };
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? 'deleted repository'}) and runs on this self-hosted runner because allow-fork-pull-requests is true`,
+    };
   }
   return {
     allowed: false,

@@ -55,10 +55,7 @@ export function findStickyComment(comments: readonly IssueComment[], gate: strin
   return null;
 }
 
-export type CommentPlan =
-  | { action: 'create' }
-  | { action: 'update'; commentId: number }
-  | { action: 'skip'; reason: string };
+export type CommentPlan = { action: 'create' } | { action: 'update'; commentId: number } | { action: 'skip'; reason: string };
 
 /**
  * What to do, given the mode, the existing comment (if any) and the new state.

@@ -20,11 +20,27 @@ export const BMF_MEASURES: Record<string, { metric: string; unit: string; toBase
  * accepts any measure name as a key, so these travel as they are.
  */
 const NAMED_UNITS: Record<string, string> = {
-  cpu_time: 's', user_time: 's', system_time: 's', 'gc.time': 's', 'syscalls.seconds': 's',
-  memory_peak: 'B', max_rss: 'B', alloc_bytes: 'B', 'gc.alloc.rate.norm': 'B',
-  bytes_per_second: 'B/s', transfer_per_sec: 'B/s', 'gc.alloc.rate': 'B/s',
-  items_per_second: '1/s', requests_per_sec: '1/s',
-  allocs: 'count', instructions: 'count', cycles: 'count', syscalls: 'count', 'syscalls.errors': 'count', errors: 'count', 'gc.count': 'count',
+  cpu_time: 's',
+  user_time: 's',
+  system_time: 's',
+  'gc.time': 's',
+  'syscalls.seconds': 's',
+  memory_peak: 'B',
+  max_rss: 'B',
+  alloc_bytes: 'B',
+  'gc.alloc.rate.norm': 'B',
+  bytes_per_second: 'B/s',
+  transfer_per_sec: 'B/s',
+  'gc.alloc.rate': 'B/s',
+  items_per_second: '1/s',
+  requests_per_sec: '1/s',
+  allocs: 'count',
+  instructions: 'count',
+  cycles: 'count',
+  syscalls: 'count',
+  'syscalls.errors': 'count',
+  errors: 'count',
+  'gc.count': 'count',
 };
 
 /** What a BMF measure name says about the metric: its name, unit and direction, or that the direction is unknown. */

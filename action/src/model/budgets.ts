@@ -83,7 +83,15 @@ export interface Budgets {
  * baseline was measured at another time, so a shift that small is not evidence
  * (docs/detection.md measures what it buys). Interleaved runs ignore it.
  */
-export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = { regression: 0.05, noise: 0.01, alpha: 0.01, drift: 0.02, countRegression: 0.005, severity: 'fail', missing: 'show' };
+export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = {
+  regression: 0.05,
+  noise: 0.01,
+  alpha: 0.01,
+  drift: 0.02,
+  countRegression: 0.005,
+  severity: 'fail',
+  missing: 'show',
+};
 
 export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 

@@ -70,7 +70,8 @@ export function metricTraits(name: string, unit: string, override?: Direction): 
   if (known) traits = known;
   else if (name.startsWith('syscalls.') && name.endsWith('.calls')) traits = { direction: 'lower', exact: true };
   else if (name.startsWith('syscalls.')) traits = { direction: 'lower', exact: !name.endsWith('.seconds') };
-  else if (name.startsWith('errors.')) traits = { direction: 'lower', exact: true }; // wrk errors.timeout …: counted, never noise
+  else if (name.startsWith('errors.'))
+    traits = { direction: 'lower', exact: true }; // wrk errors.timeout …: counted, never noise
   else traits = { direction: isRateUnit(unit) ? 'higher' : 'lower', exact: false };
   return override ? { ...traits, direction: override } : traits;
 }

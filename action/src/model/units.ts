@@ -15,16 +15,29 @@ export interface Quantity {
   unit: string;
 }
 
-const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, m: 60, h: 3600 };
+const TIME: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, sec: 1, min: 60, m: 60, h: 3600 };
 // Decimal and binary byte units: "20MB" is 20e6 bytes, "20MiB" 20 × 2^20.
 const BYTES: Record<string, number> = {
-  B: 1, kB: 1e3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12,
-  KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4,
+  B: 1,
+  kB: 1e3,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+  TiB: 1024 ** 4,
 };
 
 /** The base unit of each dimension, as stored in a ResultSet metric. */
 export const BASE_UNIT: Record<Dimension, string> = {
-  time: 's', bytes: 'B', rate: '1/s', 'byte-rate': 'B/s', fraction: 'fraction', count: 'count',
+  time: 's',
+  bytes: 'B',
+  rate: '1/s',
+  'byte-rate': 'B/s',
+  fraction: 'fraction',
+  count: 'count',
 };
 
 const QUANTITY = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([^\s\d].*?)?\s*$/i;
@@ -99,23 +112,41 @@ export function dimensionOfUnit(unit: string): Dimension | undefined {
   return undefined;
 }
 
-interface Scale { factor: number; symbol: string }
+interface Scale {
+  factor: number;
+  symbol: string;
+}
 
 const SCALES: Record<string, Scale[]> = {
   s: [
-    { factor: 1e-9, symbol: 'ns' }, { factor: 1e-6, symbol: 'µs' }, { factor: 1e-3, symbol: 'ms' }, { factor: 1, symbol: 's' },
+    { factor: 1e-9, symbol: 'ns' },
+    { factor: 1e-6, symbol: 'µs' },
+    { factor: 1e-3, symbol: 'ms' },
+    { factor: 1, symbol: 's' },
   ],
   B: [
-    { factor: 1, symbol: 'B' }, { factor: 1e3, symbol: 'kB' }, { factor: 1e6, symbol: 'MB' }, { factor: 1e9, symbol: 'GB' },
+    { factor: 1, symbol: 'B' },
+    { factor: 1e3, symbol: 'kB' },
+    { factor: 1e6, symbol: 'MB' },
+    { factor: 1e9, symbol: 'GB' },
   ],
   '1/s': [
-    { factor: 1, symbol: '/s' }, { factor: 1e3, symbol: 'k/s' }, { factor: 1e6, symbol: 'M/s' }, { factor: 1e9, symbol: 'G/s' },
+    { factor: 1, symbol: '/s' },
+    { factor: 1e3, symbol: 'k/s' },
+    { factor: 1e6, symbol: 'M/s' },
+    { factor: 1e9, symbol: 'G/s' },
   ],
   'B/s': [
-    { factor: 1, symbol: 'B/s' }, { factor: 1e3, symbol: 'kB/s' }, { factor: 1e6, symbol: 'MB/s' }, { factor: 1e9, symbol: 'GB/s' },
+    { factor: 1, symbol: 'B/s' },
+    { factor: 1e3, symbol: 'kB/s' },
+    { factor: 1e6, symbol: 'MB/s' },
+    { factor: 1e9, symbol: 'GB/s' },
   ],
   count: [
-    { factor: 1, symbol: '' }, { factor: 1e3, symbol: 'k' }, { factor: 1e6, symbol: 'M' }, { factor: 1e9, symbol: 'G' },
+    { factor: 1, symbol: '' },
+    { factor: 1e3, symbol: 'k' },
+    { factor: 1e6, symbol: 'M' },
+    { factor: 1e9, symbol: 'G' },
   ],
 };
 

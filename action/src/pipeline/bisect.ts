@@ -9,8 +9,22 @@
 import { join, relative } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import {
-  afterStep, BISECT_SCHEMA, classifyChange, classifyStep, firstStep, isChange, roundsStatus, stepOf, MAX_ATTEMPTS,
-  type BisectCommit, type BisectNext, type BisectOutcome, type BisectReport, type BisectStep, type StepClassification, type StepMeasure,
+  afterStep,
+  BISECT_SCHEMA,
+  classifyChange,
+  classifyStep,
+  firstStep,
+  isChange,
+  roundsStatus,
+  stepOf,
+  MAX_ATTEMPTS,
+  type BisectCommit,
+  type BisectNext,
+  type BisectOutcome,
+  type BisectReport,
+  type BisectStep,
+  type StepClassification,
+  type StepMeasure,
 } from '../gate/bisect-steps.js';
 import { decide, type VerdictRow } from '../gate/index.js';
 import { InputError, nearestName, rowKey, type Budgets } from '../model/index.js';
@@ -49,7 +63,6 @@ export interface BisectRequest {
 /** The metric bisect follows when --metric is not given. */
 export const DEFAULT_BISECT_METRIC = 'time';
 
-
 /** Does benchmark `id` belong to suite `name`? Ids are `<suite>/<name>`, or the suite's own name for a failed suite. */
 function belongsTo(id: string, name: string): boolean {
   return id.startsWith(`${name}/`) || id === name || id.startsWith(`${name}[`);
@@ -68,29 +81,41 @@ export function bisectSuite(config: PerfGateConfig, benchmark: string, suiteName
       const near = nearestName(suiteName, names);
       throw new InputError('--suite', `no suite "${suiteName}" in ${config.file}${near ? `; did you mean "${near}"?` : ''} (suites: ${names.join(', ')})`);
     }
-    if (!belongsTo(benchmark, suite.name)) throw new InputError('--benchmark', `"${benchmark}" is not a benchmark of suite "${suite.name}": its ids are ${suite.name}/<name>`);
+    if (!belongsTo(benchmark, suite.name))
+      throw new InputError('--benchmark', `"${benchmark}" is not a benchmark of suite "${suite.name}": its ids are ${suite.name}/<name>`);
   } else {
     // The longest name wins, so suite "a/b"-like prefixes cannot shadow each other.
     suite = [...config.suites].sort((a, b) => b.name.length - a.name.length).find((s) => belongsTo(benchmark, s.name));
     if (!suite) {
-      throw new InputError('--benchmark', `"${benchmark}" is not in any suite of ${config.file}: ids are <suite>/<name>, and the suites are ${names.join(', ')} (give the full id, e.g. ${names[0] ?? 'suite'}/<name>)`);
+      throw new InputError(
+        '--benchmark',
+        `"${benchmark}" is not in any suite of ${config.file}: ids are <suite>/<name>, and the suites are ${names.join(', ')} (give the full id, e.g. ${names[0] ?? 'suite'}/<name>)`,
+      );
     }
   }
   if (suite.commands) {
     const ids = suite.commands.map((c) => `${suite.name}/${c.name}`);
     if (!ids.includes(benchmark)) {
       const near = nearestName(benchmark, ids);
-      throw new InputError('--benchmark', `suite "${suite.name}" has no command "${benchmark.slice(suite.name.length + 1)}"${near ? `; did you mean "${near}"?` : ''} (its benchmarks: ${ids.join(', ')})`);
+      throw new InputError(
+        '--benchmark',
+        `suite "${suite.name}" has no command "${benchmark.slice(suite.name.length + 1)}"${near ? `; did you mean "${near}"?` : ''} (its benchmarks: ${ids.join(', ')})`,
+      );
     }
   }
-  if (!suite.measure.time) throw new InputError('--suite', `suite "${suite.name}" only counts; bisect times a suite in interleaved rounds, and counts do not drift (compare them with a stored baseline instead)`);
+  if (!suite.measure.time)
+    throw new InputError(
+      '--suite',
+      `suite "${suite.name}" only counts; bisect times a suite in interleaved rounds, and counts do not drift (compare them with a stored baseline instead)`,
+    );
   return suite;
 }
 
 /** A ref as a full commit id, or an InputError naming the flag. */
 function resolveCommit(repo: string, ref: string, flag: string): string {
   const sha = headCommit(repo, ref);
-  if (!sha) throw new InputError(flag, `"${ref}" is not a commit in ${repo}; expected a commit, branch or tag (fetch it first: actions/checkout with fetch-depth: 0)`);
+  if (!sha)
+    throw new InputError(flag, `"${ref}" is not a commit in ${repo}; expected a commit, branch or tag (fetch it first: actions/checkout with fetch-depth: 0)`);
   return sha;
 }
 
@@ -108,9 +133,17 @@ export function bisectRange(dir: string, good: string, bad: string): BisectRange
   const goodSha = resolveCommit(repo, good, '--good');
   const badSha = resolveCommit(repo, bad, '--bad');
   if (goodSha === badSha) throw new InputError('--bad', `"${bad}" is the same commit as --good "${good}" (${goodSha.slice(0, 12)}); expected a later commit`);
-  if (!isAncestor(repo, goodSha, badSha)) throw new InputError('--good', `"${good}" (${goodSha.slice(0, 12)}) is not an ancestor of --bad "${bad}" (${badSha.slice(0, 12)}); expected an older commit of bad's history`);
+  if (!isAncestor(repo, goodSha, badSha))
+    throw new InputError(
+      '--good',
+      `"${good}" (${goodSha.slice(0, 12)}) is not an ancestor of --bad "${bad}" (${badSha.slice(0, 12)}); expected an older commit of bad's history`,
+    );
   const path = firstParentPath(repo, goodSha, badSha);
-  if (!path) throw new InputError('--good', `"${good}" (${goodSha.slice(0, 12)}) is not on the first-parent history of "${bad}" (it came in through a merged branch); give the merge's first parent, or a commit of the branch as --bad`);
+  if (!path)
+    throw new InputError(
+      '--good',
+      `"${good}" (${goodSha.slice(0, 12)}) is not on the first-parent history of "${bad}" (it came in through a merged branch); give the merge's first parent, or a commit of the branch as --bad`,
+    );
   return { repo, good: commitSummary(repo, goodSha), bad: path[path.length - 1]!, path };
 }
 
@@ -143,7 +176,10 @@ function rowOf(rows: readonly VerdictRow[], benchmark: string, metric: string, s
   const ids = [...new Set(rows.map((r) => r.benchmark))];
   if (!ids.includes(benchmark)) {
     const near = nearestName(benchmark, ids);
-    throw new InputError('--benchmark', `suite "${suite}" reported no benchmark "${benchmark}"${near ? `; did you mean "${near}"?` : ''} (it reported: ${ids.slice(0, 8).join(', ') || 'nothing'})`);
+    throw new InputError(
+      '--benchmark',
+      `suite "${suite}" reported no benchmark "${benchmark}"${near ? `; did you mean "${near}"?` : ''} (it reported: ${ids.slice(0, 8).join(', ') || 'nothing'})`,
+    );
   }
   const metrics = rows.filter((r) => r.benchmark === benchmark).map((r) => r.metric);
   throw new InputError('--metric', `benchmark "${benchmark}" has no metric "${metric}" (it has: ${metrics.join(', ')})`);
@@ -157,7 +193,9 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
   const steps: BisectStep[] = [];
   const short = (c: BisectCommit): string => c.sha.slice(0, 7);
   const say = (text: string): void => request.write(`perf-gate: bisect: ${text}\n`);
-  say(`${path.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request.benchmark)}, metric ${escapeTerminal(metric)}`);
+  say(
+    `${path.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request.benchmark)}, metric ${escapeTerminal(metric)}`,
+  );
 
   const goodCheckout = addBaseWorktree(repo, good.sha, '--good');
   request.cleanups.push(() => goodCheckout.remove());
@@ -166,7 +204,9 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
     const measure = async (index: number, attempt: number): Promise<VerdictRow> => {
       const commit = path[index - 1]!;
       const step = steps.length + 1;
-      say(`step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path.length}${attempt > 1 ? ', again with more rounds' : ''}) against good ${short(good)}`);
+      say(
+        `step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path.length}${attempt > 1 ? ', again with more rounds' : ''}) against good ${short(good)}`,
+      );
       let checkout: BaseCheckout | undefined;
       try {
         checkout = addBaseWorktree(repo, commit.sha, '--bad');
@@ -188,7 +228,14 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
           now: request.now,
           deps: request.deps,
         });
-        const report = gate({ baseline: ab.base, current: ab.head, budgets: request.budgets, confirmations: ab.confirmations, baselineInput: '--good', sameConfig: true });
+        const report = gate({
+          baseline: ab.base,
+          current: ab.head,
+          budgets: request.budgets,
+          confirmations: ab.confirmations,
+          baselineInput: '--good',
+          sameConfig: true,
+        });
         return rowOf(report.rows, request.benchmark, metric, suite.name);
       } finally {
         checkout?.remove();
@@ -196,9 +243,18 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
     };
     const record = (index: number, attempt: number, row: VerdictRow, side: StepClassification): void => {
       steps.push({
-        step: steps.length + 1, commit: path[index - 1]!, index, attempt,
-        status: row.status, change: row.change, ci: row.ci, ciLevel: row.ciLevel, p: row.p,
-        side: side.side, reason: side.reason, rounds: row.current?.n ?? 0,
+        step: steps.length + 1,
+        commit: path[index - 1]!,
+        index,
+        attempt,
+        status: row.status,
+        change: row.change,
+        ci: row.ci,
+        ciLevel: row.ciLevel,
+        p: row.p,
+        side: side.side,
+        reason: side.reason,
+        rounds: row.current?.n ?? 0,
       });
       say(`step ${steps.length}: ${row.status}${row.change !== null ? `, change ${(row.change * 100).toFixed(1)} %` : ''} → like ${side.side}`);
     };
@@ -211,11 +267,24 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
       changeSide = classifyChange(stepOf(change));
       record(path.length, attempt, change, changeSide);
     }
-    const base = { schema: BISECT_SCHEMA, benchmark: request.benchmark, metric, unit: change!.unit, direction: change!.direction, good, bad, commits: path.length, steps } as const;
+    const base = {
+      schema: BISECT_SCHEMA,
+      benchmark: request.benchmark,
+      metric,
+      unit: change!.unit,
+      direction: change!.direction,
+      good,
+      bad,
+      commits: path.length,
+      steps,
+    } as const;
     if (changeSide.side === 'failed') {
       // `new`: only bad reported it, so good is the end that did not run; `failed` and `missing`: bad is.
       const end = change!.status === 'new' ? { flag: '--good', commit: good } : { flag: '--bad', commit: bad };
-      throw new InputError(end.flag, `benchmark "${request.benchmark}" could not be measured at ${short(end.commit)} (${change!.error?.message ?? change!.status}); bisect needs it to run at both ends. The logs are in ${request.outDir}`);
+      throw new InputError(
+        end.flag,
+        `benchmark "${request.benchmark}" could not be measured at ${short(end.commit)} (${change!.error?.message ?? change!.status}); bisect needs it to run at both ends. The logs are in ${request.outDir}`,
+      );
     }
     if (!isChange(stepOf(change!))) return { ...base, outcome: { kind: 'no-step', status: change!.status } };
 

@@ -30,7 +30,9 @@ export async function countToFile(options: CountOptions, path: string): Promise<
   const workDir = mkdtempSync(join(tmpdir(), 'perf-gate-count-'));
   try {
     const runs = await countCommands({ ...options, tool: cachegrindTool, workDir });
-    const benchmarks = options.commands.map((command, i) => countedBenchmark(command, runs[i]!, options.repeats, cachegrindTool, options.names?.[i] ?? command));
+    const benchmarks = options.commands.map((command, i) =>
+      countedBenchmark(command, runs[i]!, options.repeats, cachegrindTool, options.names?.[i] ?? command),
+    );
     const set: ResultSet = { ...newResultSet(options.created, benchmarks), ...(options.testbed ? { testbed: options.testbed } : {}) };
     writeOutputFile(options.cwd, path, `${JSON.stringify(set, null, 2)}\n`, '--export-json');
     return set;

@@ -47,12 +47,18 @@ export async function writeDashboard(request: DashboardRequest): Promise<Dashboa
   if (all.length === 0) throw new InputError(history.description, 'holds no runs to chart; record runs with perf-gate history add (or run --mode main) first');
   const testbeds = [...new Set(all.map((e) => e.testbed))];
   if (request.testbed !== undefined && !testbeds.includes(request.testbed)) {
-    throw new InputError('--testbed', `the history ${history.description} holds no runs of testbed ${request.testbed}; it holds runs of ${testbeds.join(', ')}`);
+    throw new InputError(
+      '--testbed',
+      `the history ${history.description} holds no runs of testbed ${request.testbed}; it holds runs of ${testbeds.join(', ')}`,
+    );
   }
   const options = request.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
   const inputs: DashboardTestbedInput[] = [];
   for (const id of request.testbed !== undefined ? [request.testbed] : testbeds) {
-    const ordered = await inCommitOrder(request.repo, all.filter((e) => e.testbed === id));
+    const ordered = await inCommitOrder(
+      request.repo,
+      all.filter((e) => e.testbed === id),
+    );
     const { entries, sets } = await history.readUsable(ordered.entries);
     inputs.push({ id, entries, sets, changes: changesOfRuns(id, entries, sets, () => true, options) });
   }
@@ -97,9 +103,14 @@ async function commitInfo(repo: string, commits: readonly string[], tagPattern: 
       const [name, object, peeled] = line.split('\0');
       const commit = peeled || object;
       if (!name || !commit || !wanted.has(commit) || !pattern.test(name)) continue;
-      tags.set(commit, [...(tags.get(commit) ?? []), name].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
+      tags.set(
+        commit,
+        [...(tags.get(commit) ?? []), name].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+      );
     }
-    const log = (await git(repo, ['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%s'], { input: commits.map((c) => `${c}\n`).join('') })).stdout.toString('utf8');
+    const log = (
+      await git(repo, ['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%s'], { input: commits.map((c) => `${c}\n`).join('') })
+    ).stdout.toString('utf8');
     for (const line of log.split('\n')) {
       const [commit, subject] = line.split('\0');
       if (commit && subject !== undefined) subjects.set(commit, subject);

@@ -2,7 +2,18 @@
  * Phase 3 of a run: decide. The one call of the gate for every face, and the
  * one place a refused testbed mismatch becomes unusable input (exit 2).
  */
-import { decide, DEFAULT_GATE_OPTIONS, idOverlap, learnDrift, TestbedMismatchError, withConfirmations, type GateOptions, type GateReport, type IdOverlap, type SkippedFile } from '../gate/index.js';
+import {
+  decide,
+  DEFAULT_GATE_OPTIONS,
+  idOverlap,
+  learnDrift,
+  TestbedMismatchError,
+  withConfirmations,
+  type GateOptions,
+  type GateReport,
+  type IdOverlap,
+  type SkippedFile,
+} from '../gate/index.js';
 import { dimensionOfMetric } from '../config/budgets.js';
 import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type Budgets, type ResultSet } from '../model/index.js';
 import { withTrends } from '../gate/trend.js';
@@ -40,7 +51,11 @@ export function gate(request: GateRequest): GateReport {
   assertBudgetMetricsExist(request.budgets, request.baseline, request.current);
   if (request.baseline && !request.sameConfig) {
     const overlap = idOverlap(request.baseline, request.current);
-    if (overlap.unusable) throw new InputError(request.baselineInput, unmatchedIdsMessage(overlap, request.baselineSource ?? request.baselineInput, request.currentSource ?? 'the current results'));
+    if (overlap.unusable)
+      throw new InputError(
+        request.baselineInput,
+        unmatchedIdsMessage(overlap, request.baselineSource ?? request.baselineInput, request.currentSource ?? 'the current results'),
+      );
   }
   try {
     const options = request.options ?? DEFAULT_GATE_OPTIONS;
@@ -58,7 +73,10 @@ export function gate(request: GateRequest): GateReport {
 
 /** Up to three ids, and how many more. */
 function some(ids: readonly string[]): string {
-  const shown = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const shown = ids
+    .slice(0, 3)
+    .map((id) => `"${id}"`)
+    .join(', ');
   return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
 }
 
@@ -69,7 +87,7 @@ export function unmatchedIdsMessage(overlap: IdOverlap, baselineSource: string, 
     `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, ` +
     `so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. ` +
     'Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME, perf-gate time or count --name NAME); ' +
-    'in perf-gate.yml an id is <suite>/<name>, so keep each suite\'s name: (and the benchmark names) the same as when the baseline was recorded.'
+    "in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded."
   );
 }
 

@@ -33,13 +33,19 @@ export async function historyChanges(history: HistoryStore, query: ChangesQuery)
   const all = await history.list();
   const testbeds = [...new Set(all.map((e) => e.testbed))];
   if (query.testbed !== undefined && !testbeds.includes(query.testbed)) {
-    throw new InputError(history.description, `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`);
+    throw new InputError(
+      history.description,
+      `no runs of testbed ${query.testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`,
+    );
   }
   const pattern = query.benchmark === undefined ? null : compileGlob(query.benchmark);
   const include = (id: string): boolean => pattern === null || pattern.test(id);
   const report: ChangesReport = { schema: CHANGES_SCHEMA, runs: {}, options, changes: [] };
   for (const testbed of query.testbed !== undefined ? [query.testbed] : testbeds) {
-    const ordered = await inCommitOrder(query.repo, all.filter((e) => e.testbed === testbed));
+    const ordered = await inCommitOrder(
+      query.repo,
+      all.filter((e) => e.testbed === testbed),
+    );
     const { entries, sets } = await history.readUsable(ordered.entries);
     report.runs[testbed] = entries.length;
     (report.order ??= {})[testbed] = ordered.order;
@@ -72,8 +78,13 @@ export function readPreviousChanges(path: string): ChangesReport {
     throw new InputError(path, `expected the JSON of history changes --json (schema "${CHANGES_SCHEMA}")`, undefined, 'schema');
   }
   report.changes.forEach((c, i) => {
-    const ok = typeof c === 'object' && c !== null && ['testbed', 'benchmark', 'metric', 'runId', 'commit'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string') && typeof c.regression === 'boolean';
-    if (!ok) throw new InputError(path, 'expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)', undefined, `changes[${i}]`);
+    const ok =
+      typeof c === 'object' &&
+      c !== null &&
+      ['testbed', 'benchmark', 'metric', 'runId', 'commit'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string') &&
+      typeof c.regression === 'boolean';
+    if (!ok)
+      throw new InputError(path, 'expected testbed, benchmark, metric, runId and commit (strings) and regression (true or false)', undefined, `changes[${i}]`);
   });
   return report as ChangesReport;
 }
@@ -96,7 +107,11 @@ export function sinceRun(since: string, repo: string): (entries: readonly Histor
   if (!commit) throw new InputError('--since', `${JSON.stringify(since)} names no commit in ${repo} (give a commit, a ref or a date)`);
   return (entries) => {
     const last = entries.map((e) => e.commit).lastIndexOf(commit);
-    if (last < 0) throw new InputError('--since', `${since} (${commit.slice(0, 12)}) has no run in the history on testbed ${entries[0]?.testbed ?? '?'}; perf-gate history list shows the runs`);
+    if (last < 0)
+      throw new InputError(
+        '--since',
+        `${since} (${commit.slice(0, 12)}) has no run in the history on testbed ${entries[0]?.testbed ?? '?'}; perf-gate history list shows the runs`,
+      );
     return last + 1;
   };
 }

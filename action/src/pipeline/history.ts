@@ -42,12 +42,15 @@ export async function recordRun(history: HistoryStore, results: ResultSet, reque
   if (!commit) throw new InputError('--commit', `the results name no commit and ${request.repo} is not a git repository; give --commit SHA`);
   const machine = request.deps.testbed(request.env);
   const testbed = request.testbed ?? results.testbed?.id ?? machine?.id;
-  if (!testbed) throw new InputError('--testbed', 'the results name no testbed and this machine\'s could not be read; give --testbed ID');
+  if (!testbed) throw new InputError('--testbed', "the results name no testbed and this machine's could not be read; give --testbed ID");
   const full = /^[0-9a-f]{40}$/.test(commit) ? commit : headCommitOf(request.repo, commit);
   // The same results added twice (a retried step, a pasted command) would count twice in every series and pool.
   const same = await identicalRun(history, results, full, testbed);
   if (same !== undefined) return { ...same, alreadyRecorded: true };
-  return { ...(await history.append({ ...results, ...(results.testbed ? {} : machine ? { testbed: machine } : {}) }, { commit: full, testbed })), alreadyRecorded: false };
+  return {
+    ...(await history.append({ ...results, ...(results.testbed ? {} : machine ? { testbed: machine } : {}) }, { commit: full, testbed })),
+    alreadyRecorded: false,
+  };
 }
 
 /** A run of `commit` on `testbed` whose benchmarks are exactly these (creation time and machine facts aside). */
@@ -95,7 +98,10 @@ export async function historyNoise(history: HistoryStore, testbed: string, runs:
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {
     const testbeds = [...new Set(all.map((e) => e.testbed))];
-    throw new InputError(history.description, `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`);
+    throw new InputError(
+      history.description,
+      `no runs of testbed ${testbed}${testbeds.length ? `; it holds runs of ${testbeds.join(', ')} (give --testbed)` : ''}`,
+    );
   }
   const { sets } = await history.readUsable(mine.slice(-runs));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
@@ -140,9 +146,12 @@ export async function importHistory(history: HistoryStore, path: string, request
   const bencher = isBencherExport(text);
   const { runs, skipped } = bencher ? parseBencherPerf(text, path, request.bencher) : { runs: parseGabHistory(text, path), skipped: [] };
   if (runs.length === 0) {
-    throw new InputError(path, bencher
-      ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js`
-      : 'holds no runs; expected "entries" with at least one run');
+    throw new InputError(
+      path,
+      bencher
+        ? `holds no run to import${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}; expected Bencher's perf export with points in "results", or github-action-benchmark's data.js`
+        : 'holds no runs; expected "entries" with at least one run',
+    );
   }
   const ids = new Set<string>();
   for (const run of runs) {

@@ -109,7 +109,8 @@ export async function readBaseline(request: BaselineRequest): Promise<BaselineRe
   let chosen: BaselineRead | undefined;
   if (request.paths.length > 0) {
     if (request.input !== undefined) {
-      for (const p of request.paths) if (!existsSync(resolve(request.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request.input})`);
+      for (const p of request.paths)
+        if (!existsSync(resolve(request.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request.input})`);
     }
     const read = readResultFiles(request.paths, request.read);
     chosen = { results: read.results, source: request.paths.join(', '), skipped: read.skipped };

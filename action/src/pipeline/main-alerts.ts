@@ -43,7 +43,10 @@ export interface MainAlerts {
 
 /** Reads the testbed's runs and finds the alerts among their change points. */
 export async function findMainAlerts(request: MainAlertsRequest): Promise<MainAlerts> {
-  const ordered = await inCommitOrder(request.repo, (await request.history.list()).filter((e) => e.testbed === request.testbed));
+  const ordered = await inCommitOrder(
+    request.repo,
+    (await request.history.list()).filter((e) => e.testbed === request.testbed),
+  );
   const { entries, sets } = await request.history.readUsable(ordered.entries);
   const rows = changesOfRuns(request.testbed, entries, sets, () => true, request.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
   const recent = new Set(entries.slice(-request.window).map((e) => e.runId));

@@ -111,7 +111,6 @@ export function gateClassifier(budgets: Budgets): Classifier {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-
 export interface AbRequest {
   ref: string;
   config: PerfGateConfig;
@@ -139,14 +138,21 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   const share = selectShard(config.suites, shard);
   // Counts do not drift, so interleaving buys them nothing; A/B rounds time the commands only.
   for (const s of share.filter((s) => s.measure.counts)) {
-    request.write(`perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`);
+    request.write(
+      `perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`,
+    );
   }
   const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request.ref);
   request.cleanups.push(() => checkout.remove());
   try {
     request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
-    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request, suites, checkouts: { base: checkout.dir, head: repo }, commits: { base: checkout.commit, head: headSha } });
+    const { outcome: _outcome, ...measured } = await measureAbBetween({
+      ...request,
+      suites,
+      checkouts: { base: checkout.dir, head: repo },
+      commits: { base: checkout.commit, head: headSha },
+    });
     return measured;
   } finally {
     checkout.remove();
@@ -192,6 +198,10 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const head = metadata(outcome.head, request.commits.head, request.env, testbed);
   writeResultSet(join(outDir, 'base.json'), base);
   writeResultSet(join(outDir, 'results.json'), head);
-  request.write(`perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
+  request.write(
+    `perf-gate: rounds per suite: ${Object.entries(outcome.rounds)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}\n`,
+  );
   return { base, head, confirmations: outcome.confirmations, outcome };
 }

@@ -86,7 +86,7 @@ export interface ReleaseFiles {
 }
 
 /** Said where the release report's tables are cut: where the whole one is. */
-const FULL_RELEASE_HINT = 'the run\'s `perf-gate` artifact (`release-report.md`, `release-report.json`)';
+const FULL_RELEASE_HINT = "the run's `perf-gate` artifact (`release-report.md`, `release-report.json`)";
 
 /**
  * Writes the release report for the tag of `ref` into the output folder:
@@ -132,12 +132,14 @@ export function writeReleaseOutputs(model: ReleaseModel, outputs: ReleaseOutputs
     written.push(outputs.json);
   }
   if (outputs.markdown !== undefined) {
-    const hint = outputs.out !== undefined
-      ? escapeMarkdown(join(outputs.out, 'release-report.md'))
-      : outputs.json !== undefined ? 'the JSON report' : 'the report `--out DIR` writes';
+    const hint =
+      outputs.out !== undefined
+        ? escapeMarkdown(join(outputs.out, 'release-report.md'))
+        : outputs.json !== undefined
+          ? 'the JSON report'
+          : 'the report `--out DIR` writes';
     writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), '--markdown', stdout);
     written.push(outputs.markdown);
   }
   return written;
 }
-

@@ -57,7 +57,12 @@ export function configOutputParser(config: PerfGateConfig): OutputParser {
     if (suite.formatOptions === null) continue;
     const make = CONFIGURED_ADAPTERS[suite.format];
     if (!make) {
-      throw new InputError(config.file, `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(', ')}`, suite.formatLine, `suites.${i}.format`);
+      throw new InputError(
+        config.file,
+        `format "${suite.format}" takes no options; options are accepted for ${Object.keys(CONFIGURED_ADAPTERS).join(', ')}`,
+        suite.formatLine,
+        `suites.${i}.format`,
+      );
     }
     try {
       built.set(suite.formatOptions, make(suite.formatOptions, config.file, suite.name));

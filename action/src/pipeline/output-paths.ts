@@ -10,7 +10,6 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../model/index.js';
 import { describeFsError } from '../store/index.js';
 
-
 /** The report files a command was asked for (paths as given, relative to the working directory). */
 export interface ReportOutputs {
   json?: string;
@@ -145,6 +144,8 @@ export function prepareOutputPaths(outputs: readonly OutputPath[], cwd: string):
 
 /** Fails early (exit 2) when a report could not be written, before any suite runs. */
 export function prepareOutputs(outputs: ReportOutputs, cwd: string): void {
-  prepareOutputPaths(Object.entries(outputs).map(([flag, path]) => ({ flag: `--${flag}`, path, kind: 'file' as const })), cwd);
+  prepareOutputPaths(
+    Object.entries(outputs).map(([flag, path]) => ({ flag: `--${flag}`, path, kind: 'file' as const })),
+    cwd,
+  );
 }
-

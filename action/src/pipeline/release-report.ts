@@ -13,7 +13,16 @@ import type { GateReport } from '../gate/index.js';
 import { InputError, type Budgets } from '../model/index.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS } from '../stats/change-points.js';
 import {
-  DEFAULT_DRIFT_WINDOW, DEFAULT_TAG_PATTERN, firstParentRange, isAncestor, previousReleaseTag, resolveCommit, selectBaseline, type BaselineSelection, type HistoryEntry, type HistoryStore,
+  DEFAULT_DRIFT_WINDOW,
+  DEFAULT_TAG_PATTERN,
+  firstParentRange,
+  isAncestor,
+  previousReleaseTag,
+  resolveCommit,
+  selectBaseline,
+  type BaselineSelection,
+  type HistoryEntry,
+  type HistoryStore,
 } from '../store/history/index.js';
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
 import { gate, gateOptions } from './gate.js';
@@ -31,7 +40,14 @@ export interface ChangesBetween {
 }
 
 /** Reads the runs of `testbed` whose commits lie on the first-parent line from `from` to `to`, in that order, and finds their change points. */
-export async function changesBetween(history: HistoryStore, repo: string, from: string, to: string, testbed: string, listed?: readonly HistoryEntry[]): Promise<ChangesBetween> {
+export async function changesBetween(
+  history: HistoryStore,
+  repo: string,
+  from: string,
+  to: string,
+  testbed: string,
+  listed?: readonly HistoryEntry[],
+): Promise<ChangesBetween> {
   const chain = [from, ...(await firstParentRange(repo, from, to))];
   const position = new Map(chain.map((c, i) => [c, i]));
   const all = listed ?? (await history.list({ testbed }));
@@ -68,7 +84,11 @@ export interface ReleaseFromHistory {
 
 async function commitOf(repo: string, ref: string, flag: string, what: string): Promise<string> {
   const commit = await resolveCommit(repo, ref);
-  if (commit === undefined) throw new InputError(flag, `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`);
+  if (commit === undefined)
+    throw new InputError(
+      flag,
+      `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`,
+    );
   return commit;
 }
 
@@ -79,7 +99,12 @@ function noRunMessage(ref: string, commit: string, testbed: string | null, histo
 }
 
 /** The testbed to read: the one given, else the only one with runs of both commits. */
-function chooseTestbed(entries: readonly HistoryEntry[], sides: { flag: string; ref: string; commit: string }[], given: string | undefined, history: HistoryStore): string {
+function chooseTestbed(
+  entries: readonly HistoryEntry[],
+  sides: { flag: string; ref: string; commit: string }[],
+  given: string | undefined,
+  history: HistoryStore,
+): string {
   const bedsOf = (commit: string): Set<string> => new Set(entries.filter((e) => e.commit === commit).map((e) => e.testbed));
   for (const side of sides) {
     const beds = bedsOf(side.commit);
@@ -92,7 +117,11 @@ function chooseTestbed(entries: readonly HistoryEntry[], sides: { flag: string; 
   const [first, second] = sides.map((s) => bedsOf(s.commit));
   const both = [...first!].filter((t) => second!.has(t));
   if (both.length === 1) return both[0]!;
-  if (both.length === 0) throw new InputError('--testbed', `${sides[0]!.ref} has runs on ${[...first!].join(', ')} and ${sides[1]!.ref} on ${[...second!].join(', ')}: no testbed has runs of both, and runs of two machines are not compared`);
+  if (both.length === 0)
+    throw new InputError(
+      '--testbed',
+      `${sides[0]!.ref} has runs on ${[...first!].join(', ')} and ${sides[1]!.ref} on ${[...second!].join(', ')}: no testbed has runs of both, and runs of two machines are not compared`,
+    );
   throw new InputError('--testbed', `both commits have runs on testbeds ${both.join(', ')}; give --testbed ID to choose one`);
 }
 
@@ -113,10 +142,26 @@ export async function releaseFromHistory(request: ReleaseFromHistoryRequest): Pr
   const { history, repo } = request;
   const from = await commitOf(repo, request.from, '--from', 'the previous release');
   const to = await commitOf(repo, request.to, '--to', 'the release candidate');
-  if (from === to) throw new InputError('--to', `${request.to} and --from ${request.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`);
-  if (!(await isAncestor(repo, from, to))) throw new InputError('--from', `${request.from} (${from.slice(0, 12)}) is not an ancestor of ${request.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`);
+  if (from === to)
+    throw new InputError(
+      '--to',
+      `${request.to} and --from ${request.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`,
+    );
+  if (!(await isAncestor(repo, from, to)))
+    throw new InputError(
+      '--from',
+      `${request.from} (${from.slice(0, 12)}) is not an ancestor of ${request.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`,
+    );
   const all = await history.list();
-  const testbed = chooseTestbed(all, [{ flag: '--from', ref: request.from, commit: from }, { flag: '--to', ref: request.to, commit: to }], request.testbed, history);
+  const testbed = chooseTestbed(
+    all,
+    [
+      { flag: '--from', ref: request.from, commit: from },
+      { flag: '--to', ref: request.to, commit: to },
+    ],
+    request.testbed,
+    history,
+  );
   // The selection of a baseline, held to the one commit (distance 0): its runs pooled, the drift learned from the runs before it.
   const select = (commit: string, driftWindow: number): Promise<BaselineSelection> =>
     selectBaseline(history, { repo, testbed, head: to, from: { commit }, maxDistance: 0, driftWindow });
@@ -173,7 +218,10 @@ export async function releaseOfRun(report: GateReport, config: PerfGateConfig | 
   const tag = tagOfRef(run.ref);
   const head = run.sha || report.current.commit || 'HEAD';
   const candidate = { name: tag ?? (run.sha ? run.sha.slice(0, 12) : 'this run'), commit: run.sha || report.current.commit || null, runs: null };
-  const plain = (note: string | null): { model: ReleaseModel; note: string | null } => ({ model: assembleRelease({ report, candidate, repositoryUrl: run.repositoryUrl }), note });
+  const plain = (note: string | null): { model: ReleaseModel; note: string | null } => ({
+    model: assembleRelease({ report, candidate, repositoryUrl: run.repositoryUrl }),
+    note,
+  });
   if (!config?.history) return plain(null);
   const testbed = report.baseline?.testbed ?? report.current.testbed;
   if (testbed === undefined) return plain('change points not shown: the runs name no testbed');

@@ -24,9 +24,20 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
   const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), 'suites' in current ? current : null) : undefined;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? undefined : chosen;
   events.onBaseline?.(chosen);
-  const measured = 'suites' in current
-    ? await runConfiguredSuites({ config: current.suites, shard: current.shard, outDir: current.outDir, expected: baseline?.results.benchmarks ?? [], env: ctx.env, write: ctx.write, ...(ctx.warn ? { warn: ctx.warn } : {}), now: ctx.now, deps: ctx.deps })
-    : given!.results;
+  const measured =
+    'suites' in current
+      ? await runConfiguredSuites({
+          config: current.suites,
+          shard: current.shard,
+          outDir: current.outDir,
+          expected: baseline?.results.benchmarks ?? [],
+          env: ctx.env,
+          write: ctx.write,
+          ...(ctx.warn ? { warn: ctx.warn } : {}),
+          now: ctx.now,
+          deps: ctx.deps,
+        })
+      : given!.results;
   const skippedFiles: SkippedFile[] = [...(given?.skipped ?? []), ...(baseline?.skipped ?? [])];
   const report = gate({
     baseline: baseline?.results,
@@ -45,12 +56,27 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
 /** Base and head measured in alternating rounds: the run is its own baseline, decided paired. */
 async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interleaved: unknown }>, ctx: RunContext): Promise<RunOutcome> {
   const ab = await measureAb({
-    ref: current.ref, config: current.interleaved, shard: current.shard, outDir: current.outDir, budgets: plan.budgets, cwd: current.interleaved.dir,
-    env: ctx.env, write: ctx.write, now: ctx.now, deps: ctx.deps, cleanups: ctx.cleanups,
+    ref: current.ref,
+    config: current.interleaved,
+    shard: current.shard,
+    outDir: current.outDir,
+    budgets: plan.budgets,
+    cwd: current.interleaved.dir,
+    env: ctx.env,
+    write: ctx.write,
+    now: ctx.now,
+    deps: ctx.deps,
+    cleanups: ctx.cleanups,
   });
   const report = gate({
-    baseline: ab.base, current: ab.head, budgets: plan.budgets, options: plan.options, confirmations: ab.confirmations,
-    baselineInput: plan.labels.baselineInput, currentSource: plan.labels.current, sameConfig: true,
+    baseline: ab.base,
+    current: ab.head,
+    budgets: plan.budgets,
+    options: plan.options,
+    confirmations: ab.confirmations,
+    baselineInput: plan.labels.baselineInput,
+    currentSource: plan.labels.current,
+    sameConfig: true,
   });
   return { report, baseline: { results: ab.base, source: `${current.ref} (interleaved)` }, current: ab.head, stored: await record(plan, ab.head) };
 }
@@ -58,7 +84,11 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
 function readGiven(current: Extract<CurrentFrom, { files: unknown }>): { results: ResultSet; skipped: SkippedFile[] } {
   const read = readResultFiles(current.files, current.read);
   const stamp = current.stamp ?? {};
-  const results = { ...read.results, ...(read.results.commit ?? stamp.commit ? { commit: read.results.commit ?? stamp.commit } : {}), ...(read.results.ref ?? stamp.ref ? { ref: read.results.ref ?? stamp.ref } : {}) };
+  const results = {
+    ...read.results,
+    ...((read.results.commit ?? stamp.commit) ? { commit: read.results.commit ?? stamp.commit } : {}),
+    ...((read.results.ref ?? stamp.ref) ? { ref: read.results.ref ?? stamp.ref } : {}),
+  };
   return { results, skipped: read.skipped };
 }
 
@@ -72,7 +102,11 @@ function queryOf(plan: RunPlan, given: ResultSet | undefined, ctx: RunContext): 
 }
 
 /** The baseline of the run; a shard compares only its own suites (the others' benchmarks run elsewhere, they are not missing). */
-function chooseBaseline(from: BaselineFrom, query: BaselineQuery, measuring: Extract<CurrentFrom, { suites: unknown }> | null): Promise<BaselineRead | undefined> {
+function chooseBaseline(
+  from: BaselineFrom,
+  query: BaselineQuery,
+  measuring: Extract<CurrentFrom, { suites: unknown }> | null,
+): Promise<BaselineRead | undefined> {
   return readBaseline({
     paths: from.paths,
     ...(from.input !== undefined ? { input: from.input } : {}),

@@ -105,4 +105,3 @@ export function configuredStore(config: PerfGateConfig, created: string): Baseli
     record: async (results, part) => (guarded(), store.record(results, part)),
   };
 }
-

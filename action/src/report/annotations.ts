@@ -45,7 +45,10 @@ export function parseSource(source: string): { file: string; line?: number } {
 export function plainText(text: string, multiline: boolean): string {
   const lines = stripVTControlCharacters(String(text)).replace(/\r\n?/g, '\n');
   const cleaned = multiline ? lines : lines.replace(/\n/g, ' ');
-  return cleaned.replace(multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '\uFFFD');
+  return cleaned.replace(
+    multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g,
+    '\uFFFD',
+  );
 }
 
 function clip(text: string, max: number): string {
@@ -72,7 +75,13 @@ function rowAnnotations(row: VerdictRow): Annotation[] {
   const reason = reasonText(row.reason);
   const out: Annotation[] = [];
   if (row.status === 'failed') {
-    const tail = row.error?.logTail ? `\n${row.error.logTail.replace(/\s+$/, '').split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINES).join('\n')}` : '';
+    const tail = row.error?.logTail
+      ? `\n${row.error.logTail
+          .replace(/\s+$/, '')
+          .split(/\r\n|\r|\n/)
+          .slice(-LOG_TAIL_LINES)
+          .join('\n')}`
+      : '';
     out.push(make('failure', `${row.benchmark} failed`, `${row.error?.message ?? reason}${tail}`));
   } else if (row.status === 'regressed') {
     out.push(make(row.failsGate ? 'failure' : 'warning', `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${reason}`));
@@ -85,12 +94,14 @@ function rowAnnotations(row: VerdictRow): Annotation[] {
   if (row.budget?.result === 'fail') {
     const b = row.budget;
     const scale = rowScale(row);
-    out.push(make(
-      b.severity === 'fail' ? 'failure' : 'warning',
-      `${name} exceeds its budget`,
-      `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
-      parseSource(b.source),
-    ));
+    out.push(
+      make(
+        b.severity === 'fail' ? 'failure' : 'warning',
+        `${name} exceeds its budget`,
+        `${formatChecked(b, scale)} breaks the budget ${formatLimit(b, scale)} (${b.source}, severity ${b.severity}).`,
+        parseSource(b.source),
+      ),
+    );
   }
   if (row.flags.includes('noisier') && row.status !== 'failed') {
     out.push(make('notice', `${name} noisier`, `${comparison(row)} Noisier: ${FLAG_TEXT.noisier}.`));
@@ -100,10 +111,7 @@ function rowAnnotations(row: VerdictRow): Annotation[] {
 
 /** Every annotation of a report, rows in the gate's order, then the gate's warnings. */
 export function toAnnotations(report: GateReport): Annotation[] {
-  return [
-    ...report.rows.flatMap(rowAnnotations),
-    ...report.warnings.map((w) => make('warning', `perf-gate: ${w.code}`, warningText(w))),
-  ];
+  return [...report.rows.flatMap(rowAnnotations), ...report.warnings.map((w) => make('warning', `perf-gate: ${w.code}`, warningText(w)))];
 }
 
 /** Escaping of a workflow command's message (actions/toolkit escapeData). */

@@ -62,13 +62,22 @@ function outcomeText(report: BisectReport, escape: Escape): string[] {
   const range = `${shortSha(report.good)} and ${shortSha(report.bad)}`;
   switch (o.kind) {
     case 'culprit':
-      return [`culprit: ${commitLine(o.commit, escape)}`, `  the first commit whose step against good matches the change (${report.commits} commit(s) searched, ${report.steps.length} measurement(s))`];
+      return [
+        `culprit: ${commitLine(o.commit, escape)}`,
+        `  the first commit whose step against good matches the change (${report.commits} commit(s) searched, ${report.steps.length} measurement(s))`,
+      ];
     case 'no-step':
       return [`no step found between ${range}: bad against good is ${o.status}${o.status === 'inconclusive' ? ' (also with more rounds)' : ''}`];
     case 'inconclusive':
-      return [`inconclusive at ${commitLine(o.commit, escape)}`, '  it could not be placed on either side, also with more rounds; the steps above are the evidence'];
+      return [
+        `inconclusive at ${commitLine(o.commit, escape)}`,
+        '  it could not be placed on either side, also with more rounds; the steps above are the evidence',
+      ];
     case 'differs':
-      return [`the change is not one step: ${commitLine(o.commit, escape)}`, '  shows a change of its own against good that differs from the full change (see its row); bisect the narrower ranges separately'];
+      return [
+        `the change is not one step: ${commitLine(o.commit, escape)}`,
+        '  shows a change of its own against good that differs from the full change (see its row); bisect the narrower ranges separately',
+      ];
     case 'failed':
       return [`the benchmark could not be measured at ${commitLine(o.commit, escape)}`, '  see its step folder for the logs'];
   }
@@ -83,7 +92,12 @@ export function bisectText(report: BisectReport): string {
   const escape: Escape = (t) => escapeTerminal(t);
   const rows = [header(report), ...report.steps.map((s) => cells(s, escape))];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
-  const table = rows.map((r) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length)).join('  ').trimEnd());
+  const table = rows.map((r) =>
+    r
+      .map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length))
+      .join('  ')
+      .trimEnd(),
+  );
   return `${title(report, escape)}\n\n${table.join('\n')}\n\n${outcomeText(report, escape).join('\n')}\n`;
 }
 

@@ -35,13 +35,21 @@ function sinceText(row: ChangeRow): string {
 
 /** The earlier report's points this one no longer finds. */
 function goneLines(report: ChangesReport, escape: (text: string) => string, bullet: string): string[] {
-  return (report.gone ?? []).map((g) => `${bullet}${escape(g.benchmark)} ${escape(g.metric)} on ${escape(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`);
+  return (report.gone ?? []).map(
+    (g) =>
+      `${bullet}${escape(g.benchmark)} ${escape(g.metric)} on ${escape(g.testbed)}: ${shortCommit(g.previousCommit)}..${shortCommit(g.commit)} ${formatChange(g.change, g.interval)} is no longer found`,
+  );
 }
 
 function summary(report: ChangesReport): string {
-  const runs = Object.entries(report.runs).map(([testbed, n]) => `${n} on ${testbed}`).join(', ') || 'none';
+  const runs =
+    Object.entries(report.runs)
+      .map(([testbed, n]) => `${n} on ${testbed}`)
+      .join(', ') || 'none';
   const regressions = report.changes.filter((c) => c.regression).length;
-  const byTime = Object.entries(report.order ?? {}).flatMap(([testbed, o]) => (o.by === 'time' ? [`\nruns of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : []));
+  const byTime = Object.entries(report.order ?? {}).flatMap(([testbed, o]) =>
+    o.by === 'time' ? [`\nruns of ${testbed} in the order they were recorded, not by commit: ${o.why}`] : [],
+  );
   return `${plural(report.changes.length, 'change point')} (${regressions} slower) in the runs (${runs}); E-Divisive means, window ${report.options.windowLength}, p ≤ ${report.options.maxPValue}${byTime.join('')}`;
 }
 
@@ -54,13 +62,30 @@ export function changesText(report: ChangesReport): string {
   const header = compared ? [...HEADER, 'since --previous'] : HEADER;
   const rows = [header, ...report.changes.map((c) => [...cells(c, (t) => escapeTerminal(t)), ...(compared ? [sinceText(c)] : [])])];
   const widths = header.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
-  return head + rows.map((r) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    head +
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') +
+    '\n'
+  );
 }
 
 /** A Markdown table (the commit range as `a..b`), for a job summary or a file. */
 export function changesMarkdown(report: ChangesReport): string {
   const gone = goneLines(report, escapeMarkdown, '- ');
-  const lines = [`### Change points on main`, '', escapeMarkdown(summary(report)), '', ...(gone.length > 0 ? ['Gone since the earlier report:', '', ...gone, ''] : [])];
+  const lines = [
+    `### Change points on main`,
+    '',
+    escapeMarkdown(summary(report)),
+    '',
+    ...(gone.length > 0 ? ['Gone since the earlier report:', '', ...gone, ''] : []),
+  ];
   if (report.changes.length === 0) return `${lines.join('\n')}\n`;
   const compared = report.gone !== undefined;
   const header = compared ? [...HEADER, 'since earlier report'] : HEADER;

@@ -96,7 +96,12 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
   const testbeds: DashboardTestbed[] = [];
   const series: DashboardSeries[] = [];
   for (const bed of input.testbeds) {
-    const runs = bed.entries.map((e) => ({ commit: e.commit, created: e.created, subject: input.subjects.get(e.commit) ?? null, tags: [...(input.tags.get(e.commit) ?? [])] }));
+    const runs = bed.entries.map((e) => ({
+      commit: e.commit,
+      created: e.created,
+      subject: input.subjects.get(e.commit) ?? null,
+      tags: [...(input.tags.get(e.commit) ?? [])],
+    }));
     const tagged = runs.map((r, i) => (r.tags.length > 0 ? i : -1)).filter((i) => i >= 0);
     const last = tagged.at(-1);
     const lastTag = last === undefined ? null : { name: runs[last]!.tags.at(-1)!, run: last };
@@ -168,7 +173,8 @@ function pointsOf(sets: readonly ResultSet[]): Points[] {
         if (spread === null) continue;
         const key = seriesKey(b.id, name);
         let points = byKey.get(key);
-        if (!points) byKey.set(key, (points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] }));
+        if (!points)
+          byKey.set(key, (points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] }));
         points.runs.push(run);
         points.median.push(spread.median);
         points.low.push(spread.low);

@@ -14,7 +14,13 @@ import type { DashboardChange, DashboardModel, DashboardSeries, DashboardTestbed
 export const DASHBOARD_GLOBAL = 'PERF_GATE_DASHBOARD';
 
 /** The files index.html loads, beside it in the output folder. */
-export const DASHBOARD_FILES = { uplotJs: 'uPlot.iife.min.js', uplotCss: 'uPlot.min.css', script: 'dashboard.js', style: 'dashboard.css', data: 'data.js' } as const;
+export const DASHBOARD_FILES = {
+  uplotJs: 'uPlot.iife.min.js',
+  uplotCss: 'uPlot.min.css',
+  script: 'dashboard.js',
+  style: 'dashboard.css',
+  data: 'data.js',
+} as const;
 
 /**
  * data.js: the model as a script. `<` is written as \u003c so no string of
@@ -22,7 +28,10 @@ export const DASHBOARD_FILES = { uplotJs: 'uPlot.iife.min.js', uplotCss: 'uPlot.
  * file is ever inlined; JSON is otherwise valid JavaScript.
  */
 export function dashboardDataScript(model: DashboardModel): string {
-  const json = JSON.stringify(model).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(model)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `window.${DASHBOARD_GLOBAL} = ${json};\n`;
 }
 
@@ -76,7 +85,7 @@ const seriesName = (s: DashboardSeries): string => `${s.benchmark} · ${s.metric
 function sinceText(model: DashboardModel): string {
   const tags = [...new Set(model.testbeds.map((t) => t.lastTag?.name ?? null))];
   if (tags.length === 1) return tags[0] === null ? 'in the whole history (no release tag)' : `since ${tags[0]}`;
-  return 'since each testbed\'s last release tag';
+  return "since each testbed's last release tag";
 }
 
 function changeText(c: DashboardChange, s: DashboardSeries, t: DashboardTestbed): string {
@@ -97,13 +106,18 @@ function regressionList(model: DashboardModel, regressed: readonly { s: Dashboar
     return `<li><a href="#s-${i}">${escapeHtml(seriesName(s))}</a>: ${escapeHtml(steps.join('; '))}</li>`;
   });
   // The first few stay in view; a long list would push every chart below the fold.
-  const more = items.length > SHOWN_REGRESSIONS ? `\n<details><summary>${items.length - SHOWN_REGRESSIONS} more</summary><ol start="${SHOWN_REGRESSIONS + 1}">\n${items.slice(SHOWN_REGRESSIONS).join('\n')}\n</ol></details>` : '';
+  const more =
+    items.length > SHOWN_REGRESSIONS
+      ? `\n<details><summary>${items.length - SHOWN_REGRESSIONS} more</summary><ol start="${SHOWN_REGRESSIONS + 1}">\n${items.slice(SHOWN_REGRESSIONS).join('\n')}\n</ol></details>`
+      : '';
   return `<section id="regressions">${head}\n<ol>\n${items.slice(0, SHOWN_REGRESSIONS).join('\n')}\n</ol>${more}</section>`;
 }
 
 function card(s: DashboardSeries, i: number, t: DashboardTestbed): string {
   const last = s.median.at(-1);
-  const facts = [plural(s.median.length, 'run'), last === undefined ? '' : `latest ${formatValue(last, s.scale)}`, `${s.direction} is better`].filter((x) => x !== '');
+  const facts = [plural(s.median.length, 'run'), last === undefined ? '' : `latest ${formatValue(last, s.scale)}`, `${s.direction} is better`].filter(
+    (x) => x !== '',
+  );
   const changes = s.changes.length === 0 ? 'no change point' : `change points: ${s.changes.map((c) => changeText(c, s, t)).join('; ')}`;
   const badge = s.regressedSinceTag ? ` <span class="badge">${escapeHtml(t.lastTag ? `regressed since ${t.lastTag.name}` : 'regressed')}</span>` : '';
   return `<article class="card${s.regressedSinceTag ? ' regressed' : ''}" id="s-${i}" data-series="${i}" data-search="${escapeHtml(s.benchmark.toLowerCase())}">

@@ -8,16 +8,19 @@ import { formatCount } from './format.js';
  * its sentence.
  */
 export const FLAG_TEXT: Record<RowFlag, string> = {
-  noisier: 'the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work',
+  noisier:
+    'the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work',
   'single-sample': 'one value per side: compared with the tolerance alone, no significance test; repeat the measurement to get a test',
   'insufficient-samples': 'too few samples to decide; rerun with at least the number of samples per side shown in the row',
   'different-testbed': 'baseline and current were measured on different machines or settings: the change may come from the machine, not the code',
   'summary-only': 'only mean, stddev and n were available: compared with Welch’s test on the log scale',
-  exact: 'a deterministic count: the tolerance applies directly, no test needed; counts do not see time spent waiting (I/O, locks, sleep), so keep a time row beside them',
+  exact:
+    'a deterministic count: the tolerance applies directly, no test needed; counts do not see time spent waiting (I/O, locks, sleep), so keep a time row beside them',
   paired: 'measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels',
   confirmed: 'a re-run confirmed the change',
   'not-confirmed': 'a re-run did not confirm the change: treat it as noise unless it recurs',
-  'baseline-failed': 'the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone',
+  'baseline-failed':
+    'the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone',
   ignored: 'ignored by a budget (`ignore: true`): shown for information, never fails the gate',
 };
 

@@ -20,7 +20,10 @@ const PERCENT_SCALE: DisplayScale = { factor: 0.01, symbol: '%' };
 /** One scale for a set of values of a unit; fractions are shown as percentages. */
 export function scaleFor(unit: string, values: ReadonlyArray<number | null | undefined>): DisplayScale {
   if (unit === 'fraction') return PERCENT_SCALE;
-  return pickScale(unit, values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  return pickScale(
+    unit,
+    values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)),
+  );
 }
 
 /**

@@ -6,8 +6,17 @@ import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
 import { shortCommit } from './format.js';
 import {
-  COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, SECTIONS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
-  type CellHooks, type Section,
+  COLUMNS,
+  DELTA_EXPLAINED,
+  NUMERIC_COLUMNS,
+  SECTIONS,
+  groupRows,
+  outcomeOf,
+  statusLabel,
+  tableCells,
+  verdictText,
+  type CellHooks,
+  type Section,
 } from './table.js';
 
 /**
@@ -55,7 +64,12 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}small{color:#57606a}`;
 
 function sectionTable(section: Section, rows: readonly VerdictRow[]): string {
   const head = `<tr>${COLUMNS.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr>${tableCells(r, HOOKS).map((c, i) => (NUMERIC_COLUMNS.has(i) ? `<td class="n">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`);
+  const body = rows.map(
+    (r) =>
+      `<tr>${tableCells(r, HOOKS)
+        .map((c, i) => (NUMERIC_COLUMNS.has(i) ? `<td class="n">${c}</td>` : `<td>${c}</td>`))
+        .join('')}</tr>`,
+  );
   return `<h2>${SECTION_TITLE[section]} (${rows.length})</h2>\n<table>\n${head}\n${body.join('\n')}\n</table>`;
 }
 

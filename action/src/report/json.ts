@@ -38,10 +38,18 @@ function side(s: SideStats | null): SideStats | null {
 }
 
 function budget(b: BudgetCheck | null): BudgetCheck | null {
-  return b && {
-    kind: b.kind, limit: b.limit, stat: b.stat, value: b.value, result: b.result,
-    baselineResult: b.baselineResult, severity: b.severity, source: b.source,
-  };
+  return (
+    b && {
+      kind: b.kind,
+      limit: b.limit,
+      stat: b.stat,
+      value: b.value,
+      result: b.result,
+      baselineResult: b.baselineResult,
+      severity: b.severity,
+      source: b.source,
+    }
+  );
 }
 
 /** The report as a plain object in the JSON report's key order (a copy; the input is untouched). */

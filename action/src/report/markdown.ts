@@ -7,8 +7,17 @@ import { whyInconclusive } from './why-inconclusive.js';
 import { formatCount, formatValue, plural, rowScale, shortCommit } from './format.js';
 import { sparkline } from './sparkline.js';
 import {
-  COLUMNS, DELTA_EXPLAINED, NUMERIC_COLUMNS, groupRows, outcomeOf, statusLabel, tableCells, verdictText,
-  type CellHooks, type Outcome, type Section,
+  COLUMNS,
+  DELTA_EXPLAINED,
+  NUMERIC_COLUMNS,
+  groupRows,
+  outcomeOf,
+  statusLabel,
+  tableCells,
+  verdictText,
+  type CellHooks,
+  type Outcome,
+  type Section,
 } from './table.js';
 
 /**
@@ -191,7 +200,7 @@ function trendLines(rows: readonly VerdictRow[]): string {
     return `- **${escapeMarkdown(r.benchmark)}** ${escapeMarkdown(r.metric)}: \`${sparkline(trend, Math.min(...all), Math.max(...all))}\` → \`${sparkline([now], Math.min(...all), Math.max(...all))}\` main ${formatValue(lo, scale)} … ${formatValue(hi, scale)} over ${trend.length} runs, this run ${formatValue(now, scale)}`;
   });
   const more = withTrend.length > MAX_TRENDS ? [`- … and ${formatCount(withTrend.length - MAX_TRENDS)} more`] : [];
-  return ['**Trend on main** (each run\'s median, oldest first, then this run):', '', ...items, ...more].join('\n');
+  return ["**Trend on main** (each run's median, oldest first, then this run):", '', ...items, ...more].join('\n');
 }
 
 /** Why the shown inconclusive rows are inconclusive, folded; '' when none is. */
@@ -254,14 +263,18 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
   };
   const table = (rows: readonly VerdictRow[]): string => [tableHeader(), ...rows.map(lineOf)].join('\n');
   const render = (keep: Keep, truncated: boolean): string => {
-    const shownRows = [
-      ...main.slice(0, keep.main), ...groups.improved.slice(0, keep.improved), ...groups.unchanged.slice(0, keep.unchanged),
-    ];
+    const shownRows = [...main.slice(0, keep.main), ...groups.improved.slice(0, keep.improved), ...groups.unchanged.slice(0, keep.unchanged)];
     const mainTable = keep.main > 0 ? table(main.slice(0, keep.main)) : '';
     const blocks = [
       markdownHeadline(report, options),
       truncated
-        ? truncationNotice(report.rows.length, shownRows.length, failures.length - keep.failures, `${formatCount(maxLength)} ${options.measure === 'utf8-bytes' ? 'bytes' : 'characters'}`, options.fullReportHint)
+        ? truncationNotice(
+            report.rows.length,
+            shownRows.length,
+            failures.length - keep.failures,
+            `${formatCount(maxLength)} ${options.measure === 'utf8-bytes' ? 'bytes' : 'characters'}`,
+            options.fullReportHint,
+          )
         : '',
       markdownContext(report),
       mainTable,

@@ -47,7 +47,7 @@ export function reasonText(reason: RowReason): string {
       // The interval already lies beyond the tolerance: only the significance level stands between the row and a verdict.
       const onlyAlpha = reason.code === 'not-significant' && beyondTolerance(reason);
       const next = onlyAlpha
-        ? `; only α holds it back${reason.adjusted ? ' (p is adjusted for the suite\'s other rows)' : ''}, so more ${unit} will decide it`
+        ? `; only α holds it back${reason.adjusted ? " (p is adjusted for the suite's other rows)" : ''}, so more ${unit} will decide it`
         : reason.samplesNeeded === null
           ? `; more samples will not decide it at this drift, interleave the runs (paired rounds)${configuredDrift(reason.method) ? " or keep a run history so this runner's own drift is learned" : ''}`
           : `; about ${reason.samplesNeeded} ${unit} would decide a ${pct(reason.tolerance)} change`;

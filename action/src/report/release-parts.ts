@@ -32,20 +32,28 @@ export function changeNumbers(c: ReleaseChange): string[] {
 
 /** "v1.0.0 (0a1b2c3, 2 runs pooled)" */
 export function sideText(side: ReleaseSide): string {
-  const details = [side.commit && side.commit !== side.name ? shortCommit(side.commit) : '', side.runs !== null && side.runs > 1 ? `${side.runs} runs pooled` : ''].filter((d) => d !== '');
+  const details = [
+    side.commit && side.commit !== side.name ? shortCommit(side.commit) : '',
+    side.runs !== null && side.runs > 1 ? `${side.runs} runs pooled` : '',
+  ].filter((d) => d !== '');
   return details.length > 0 ? `${side.name} (${details.join(', ')})` : side.name;
 }
 
 /** "Change points between v1.0.0 and v1.1.0" */
 export function changesTitle(model: ReleaseModel): string {
-  return model.previous && model.candidate ? `Change points between ${model.previous.name} and ${model.candidate.name}` : 'Change points since the previous release';
+  return model.previous && model.candidate
+    ? `Change points between ${model.previous.name} and ${model.candidate.name}`
+    : 'Change points since the previous release';
 }
 
 /** "1 change point (1 slower) in the 61 runs on testbed ci, newest first" */
 export function changesIntro(model: ReleaseModel): string {
   const changes = model.changes ?? [];
   const slower = changes.filter((c) => c.regression).length;
-  const runs = model.historyRuns !== null ? ` in the ${formatCount(model.historyRuns)} runs${model.testbed ? ` on testbed ${model.testbed}` : ''} from one release to the other` : '';
+  const runs =
+    model.historyRuns !== null
+      ? ` in the ${formatCount(model.historyRuns)} runs${model.testbed ? ` on testbed ${model.testbed}` : ''} from one release to the other`
+      : '';
   if (changes.length === 0) return `No change point${runs}.`;
   return `${plural(changes.length, 'change point')} (${slower} slower)${runs}, newest first; a range runs from the last run before a step to the first run after it.`;
 }
@@ -67,7 +75,8 @@ export function singleCommit(a: BisectAdvice): boolean {
 export function remeasureWhy(a: RemeasureAdvice): string {
   return a.why
     .map((why) => {
-      if (why === 'inconclusive') return `inconclusive${a.samplesNeeded !== null ? `: about ${formatCount(a.samplesNeeded)} samples per side would decide it` : ': more samples will not decide it at this noise; interleave the runs (perf-gate run --ab REF, or the action input ab)'}`;
+      if (why === 'inconclusive')
+        return `inconclusive${a.samplesNeeded !== null ? `: about ${formatCount(a.samplesNeeded)} samples per side would decide it` : ': more samples will not decide it at this noise; interleave the runs (perf-gate run --ab REF, or the action input ab)'}`;
       return `noisier${a.stddevRatio !== null ? `: stddev ×${a.stddevRatio.toFixed(1)}` : ''}`;
     })
     .join('; ');
@@ -93,6 +102,9 @@ export function historySentence(model: ReleaseModel): string {
   if (n === null) return '';
   const between = model.previous && model.candidate ? 'between the two releases' : 'since the previous release';
   const bisect = model.recommendations.bisect.length;
-  const shows = n === 0 ? `The run history shows no change point ${between}` : `The run history shows ${plural(n, 'change point')} ${between} (${model.summary.slowerChangePoints} slower)`;
+  const shows =
+    n === 0
+      ? `The run history shows no change point ${between}`
+      : `The run history shows ${plural(n, 'change point')} ${between} (${model.summary.slowerChangePoints} slower)`;
   return `${shows}${bisect > 0 ? `; ${plural(bisect, 'range')} to bisect below` : ''}.`;
 }

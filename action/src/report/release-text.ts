@@ -11,7 +11,14 @@ import { bisectWhat, changeNumbers, changesIntro, changesTitle, commitsText, nea
 
 function aligned(rows: readonly string[][], indent: string): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...r[i]!].length)));
-  return rows.map((r) => indent + r.map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length)).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      indent +
+      r
+        .map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 function changesSection(model: ReleaseModel): string {
@@ -22,7 +29,12 @@ function changesSection(model: ReleaseModel): string {
     ['benchmark', 'metric', 'commits', 'before → after', 'change (95% CI)', 'p', 'verdict'],
     ...changes.map((c) => {
       const commits = commitsText(c.commits);
-      return [escapeTerminal(c.benchmark), escapeTerminal(c.metric), `${rangeText(c.previousCommit, c.commit)}${commits ? ` (${commits})` : ''}`, ...changeNumbers(c).map((t) => escapeTerminal(t))];
+      return [
+        escapeTerminal(c.benchmark),
+        escapeTerminal(c.metric),
+        `${rangeText(c.previousCommit, c.commit)}${commits ? ` (${commits})` : ''}`,
+        ...changeNumbers(c).map((t) => escapeTerminal(t)),
+      ];
     }),
   ];
   return [...head, ...aligned(rows, '  ')].join('\n');
@@ -44,7 +56,9 @@ function recommendationsSection(model: ReleaseModel): string {
   for (const a of remeasure) lines.push(`  re-measure ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)}: ${escapeTerminal(remeasureWhy(a))}`);
   for (const a of nearLimit) {
     const [budget, checked, left] = nearLimitCells(a);
-    lines.push(`  budget close to its limit: ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)} ${escapeTerminal(budget)}, ${escapeTerminal(checked)}, ${left} left (${escapeTerminal(a.budget.source)})`);
+    lines.push(
+      `  budget close to its limit: ${escapeTerminal(a.benchmark)} ${escapeTerminal(a.metric)} ${escapeTerminal(budget)}, ${escapeTerminal(checked)}, ${left} left (${escapeTerminal(a.budget.source)})`,
+    );
   }
   return lines.join('\n');
 }

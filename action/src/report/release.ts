@@ -5,7 +5,18 @@ import { fitBlocks, type Block } from './fit-blocks.js';
 import { formatChecked, formatCount, formatLimit, formatStddev, rowScale } from './format.js';
 import { MARKDOWN_HOOKS, markdownContext, markdownFailures, markdownLegend, markdownTable, markdownWarnings } from './markdown.js';
 import {
-  bisectWhat, CHANGE_COLUMNS, changeNumbers, changesIntro, changesTitle, commitsText, countsSentence, historySentence, nearLimitCells, rangeText, remeasureWhy, singleCommit,
+  bisectWhat,
+  CHANGE_COLUMNS,
+  changeNumbers,
+  changesIntro,
+  changesTitle,
+  commitsText,
+  countsSentence,
+  historySentence,
+  nearLimitCells,
+  rangeText,
+  remeasureWhy,
+  singleCommit,
 } from './release-parts.js';
 import { bisectCommands } from './release-commands.js';
 import { orderRows, verdictText } from './table.js';
@@ -50,10 +61,14 @@ function varianceBlock(rows: readonly VerdictRow[]): Block {
     scale.symbol = escapeMarkdown(scale.symbol);
     const before = r.baseline?.stddev;
     const after = r.current?.stddev;
-    const ratio = typeof before === 'number' && typeof after === 'number' && before > 0 && Number.isFinite(after / before) ? ` (×${(after / before).toFixed(1)})` : '';
+    const ratio =
+      typeof before === 'number' && typeof after === 'number' && before > 0 && Number.isFinite(after / before) ? ` (×${(after / before).toFixed(1)})` : '';
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatStddev(r.baseline, scale)} | ${formatStddev(r.current, scale)}${ratio} | ${MARKDOWN_HOOKS.verdict(r)} |`;
   });
-  return { head: tableHead('### Variance changes', ['Benchmark', 'Metric', 'Stddev baseline', 'Stddev current', 'Verdict'], [':--', ':--', '--:', '--:', ':--']), rows: lines };
+  return {
+    head: tableHead('### Variance changes', ['Benchmark', 'Metric', 'Stddev baseline', 'Stddev current', 'Verdict'], [':--', ':--', '--:', '--:', ':--']),
+    rows: lines,
+  };
 }
 
 function budgetBlock(rows: readonly VerdictRow[]): Block {
@@ -69,7 +84,11 @@ function budgetBlock(rows: readonly VerdictRow[]): Block {
     return `| ${escapeMarkdown(r.benchmark)} | ${escapeMarkdown(r.metric)} | ${formatLimit(b, scale)}${severity} | ${formatChecked(b, scale)} | ${mark(b.result, b.severity)} | ${mark(b.baselineResult, b.severity)} | ${escapeMarkdown(b.source)} |`;
   });
   return {
-    head: tableHead('### Budget validation', ['Benchmark', 'Metric', 'Budget', 'Checked', 'Release', 'Baseline', 'Source'], [':--', ':--', ':--', '--:', ':--', ':--', ':--']),
+    head: tableHead(
+      '### Budget validation',
+      ['Benchmark', 'Metric', 'Budget', 'Checked', 'Release', 'Baseline', 'Source'],
+      [':--', ':--', ':--', '--:', ':--', ':--', ':--'],
+    ),
     rows: lines,
   };
 }
@@ -100,10 +119,14 @@ function recommendationBlocks(model: ReleaseModel): Block[] {
   if (bisect.length > 0) {
     blocks.push({
       head: tableHead(
-        '**Bisect** where a benchmark got slower: `perf-gate bisect` finds the commit; `git bisect run` with `perf-gate run --base GOOD` does too (it fails on any regression against GOOD\'s run). A range of one commit needs no bisecting: read that commit.',
-        ['Benchmark', 'Metric', 'Step', 'Range'], [':--', ':--', ':--', ':--'],
+        "**Bisect** where a benchmark got slower: `perf-gate bisect` finds the commit; `git bisect run` with `perf-gate run --base GOOD` does too (it fails on any regression against GOOD's run). A range of one commit needs no bisecting: read that commit.",
+        ['Benchmark', 'Metric', 'Step', 'Range'],
+        [':--', ':--', ':--', ':--'],
       ),
-      rows: bisect.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`),
+      rows: bisect.map(
+        (a) =>
+          `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`,
+      ),
     });
     const commands = bisect.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));
     // The commands in one code block: ids are shell-quoted, and a fence shows them verbatim.
@@ -114,14 +137,25 @@ function recommendationBlocks(model: ReleaseModel): Block[] {
   }
   if (remeasure.length > 0) {
     blocks.push({
-      head: tableHead('**Re-measure** what the comparison could not decide or what got noisier (on a quiet runner, or interleaved: `perf-gate run --ab REF`, or the action input `ab`):', ['Benchmark', 'Metric', 'Why'], [':--', ':--', ':--']),
+      head: tableHead(
+        '**Re-measure** what the comparison could not decide or what got noisier (on a quiet runner, or interleaved: `perf-gate run --ab REF`, or the action input `ab`):',
+        ['Benchmark', 'Metric', 'Why'],
+        [':--', ':--', ':--'],
+      ),
       rows: remeasure.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(remeasureWhy(a))} |`),
     });
   }
   if (nearLimit.length > 0) {
     blocks.push({
-      head: tableHead('**Budgets close to their limit** (less than 10 % of it left): the next few percent break them.', ['Benchmark', 'Metric', 'Budget', 'Checked', 'Left', 'Source'], [':--', ':--', ':--', '--:', '--:', ':--']),
-      rows: nearLimit.map((a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${nearLimitCells(a).map(escapeMarkdown).join(' | ')} | ${escapeMarkdown(a.budget.source)} |`),
+      head: tableHead(
+        '**Budgets close to their limit** (less than 10 % of it left): the next few percent break them.',
+        ['Benchmark', 'Metric', 'Budget', 'Checked', 'Left', 'Source'],
+        [':--', ':--', ':--', '--:', '--:', ':--'],
+      ),
+      rows: nearLimit.map(
+        (a) =>
+          `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${nearLimitCells(a).map(escapeMarkdown).join(' | ')} | ${escapeMarkdown(a.budget.source)} |`,
+      ),
     });
   }
   return blocks;
@@ -138,7 +172,10 @@ export function renderReleaseModel(model: ReleaseModel, options: ReleaseOptions 
   const advice = go
     ? 'Nothing blocks this release.'
     : 'Do not release: fix the regressions and failures below, or change the budgets in a reviewed pull request.';
-  const why = [countsSentence(model), historySentence(model)].filter((s) => s !== '').map(escapeMarkdown).join(' ');
+  const why = [countsSentence(model), historySentence(model)]
+    .filter((s) => s !== '')
+    .map(escapeMarkdown)
+    .join(' ');
   const blocks: Block[] = [
     `## ${go ? '✅' : '🚫'} release${version}: ${go ? 'go' : 'no-go'}\n\n**${what}.** ${advice} ${why}`,
     markdownContext(report),

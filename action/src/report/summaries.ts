@@ -13,7 +13,7 @@ import { releaseTerminalSections } from './release-text.js';
 import { outcomeOf, verdictText } from './table.js';
 
 /** Said wherever a report is cut short: where the whole one is. */
-export const FULL_REPORT_HINT = 'The job summary and the run\'s `perf-gate` artifact have the full report.';
+export const FULL_REPORT_HINT = "The job summary and the run's `perf-gate` artifact have the full report.";
 
 /** The job summary's Markdown. */
 export function jobSummary(report: GateReport, title: string): string {

@@ -1,7 +1,5 @@
 import type { GateReport, VerdictRow } from '../gate/types.js';
-import {
-  NONE, formatBreach, formatChange, formatCount, formatCiLabel, formatLimit, formatSide, plural, rowScale, type DisplayScale,
-} from './format.js';
+import { NONE, formatBreach, formatChange, formatCount, formatCiLabel, formatLimit, formatSide, plural, rowScale, type DisplayScale } from './format.js';
 
 /**
  * The table every human-readable report shares: its columns, which section a

@@ -108,7 +108,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
     if (over > 0) widths[0] = Math.max(MIN_NAME_WIDTH, widths[0]! - over);
   }
   const line = (cs: string[]): string =>
-    cs.map((c, i) => pad(i === 0 ? fit(c, widths[0]!) : c, widths[i]!, NUMERIC_COLUMNS.has(i))).join('  ').trimEnd();
+    cs
+      .map((c, i) => pad(i === 0 ? fit(c, widths[0]!) : c, widths[i]!, NUMERIC_COLUMNS.has(i)))
+      .join('  ')
+      .trimEnd();
 
   const out: string[] = [];
   if (rows.length > 0) {

@@ -32,7 +32,10 @@ export function warningText(warning: GateWarning): string {
     }
     case 'skipped-files': {
       const { files } = warning;
-      const shown = files.slice(0, IGNORED_SHOWN).map((f) => `${f.path} (${f.reason})`).join('; ');
+      const shown = files
+        .slice(0, IGNORED_SHOWN)
+        .map((f) => `${f.path} (${f.reason})`)
+        .join('; ');
       return `${files.length} file(s) in the input folders were not read as results: ${shown}${files.length > IGNORED_SHOWN ? '; …' : ''}. If one should have been, name it directly to see why it is not recognised.`;
     }
     case 'unknown-direction':

@@ -206,8 +206,14 @@ function interleaved(created: string, rows: BenchmarkResult[]): ResultSet {
 /** Asks the classifier about the units' current samples. */
 function classifyUnits(units: readonly Unit[], ctx: AbContext): ReadonlyMap<string, RowStatus> {
   return ctx.classify(
-    interleaved(ctx.created, units.flatMap((u) => sideRows(u, 'base'))),
-    interleaved(ctx.created, units.flatMap((u) => sideRows(u, 'head'))),
+    interleaved(
+      ctx.created,
+      units.flatMap((u) => sideRows(u, 'base')),
+    ),
+    interleaved(
+      ctx.created,
+      units.flatMap((u) => sideRows(u, 'head')),
+    ),
   );
 }
 
@@ -220,7 +226,11 @@ function unitKeys(unit: Unit): string[] {
 function baseWorkdir(suite: SuiteConfig, checkouts: AbCheckouts): string {
   const rel = relative(checkouts.head, suite.workdir);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new InputError('perf-gate.yml', `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`, suite.line);
+    throw new InputError(
+      'perf-gate.yml',
+      `suite "${suite.name}": workdir ${suite.workdir} lies outside the repository ${checkouts.head}; A/B runs need it inside`,
+      suite.line,
+    );
   }
   return join(checkouts.base, rel);
 }
@@ -239,7 +249,10 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
     for (const [index, point] of sweepPoints(suite.params).entries()) {
       const rng = xoroshiro128plus((suite.ab.seed * 7919 + s * 104729 + index) >>> 0);
       const unit: Unit = {
-        suite, point, index, cwd,
+        suite,
+        point,
+        index,
+        cwd,
         label: `${suite.name}${pointSuffix(point)}`,
         rounds: 0,
         stopped: Boolean(buildErrors.base || buildErrors.head),

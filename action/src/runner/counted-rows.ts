@@ -44,7 +44,10 @@ export function countedBenchmark(command: string, runs: readonly CountedRun[], r
   }
   const all = counted.filter((v): v is RunCounts => v !== null);
   if (all.length < counted.length) {
-    return notCounted(id, 'started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c \'...\'" to count a shell script');
+    return notCounted(
+      id,
+      'started no program: only shell builtins ran, and perf-gate count leaves the wrapper shell out (docs/counting.md); run a program, e.g. "sh -c \'...\'" to count a shell script',
+    );
   }
   const values = all.map((c) => c.values);
   // Every run has the same metrics (the same flags); keep only those all have, in the first run's order.
@@ -52,11 +55,16 @@ export function countedBenchmark(command: string, runs: readonly CountedRun[], r
   const unavailable: Record<string, string> = Object.assign({}, ...all.map((c) => c.unavailable));
   for (const name of names) delete unavailable[name];
   if (names.length === 0) {
-    const what = Object.entries(unavailable).map(([metric, why]) => `${metric} ${why}`).join(', ');
+    const what = Object.entries(unavailable)
+      .map(([metric, why]) => `${metric} ${why}`)
+      .join(', ');
     return notCounted(id, `counts not measured: ${tool.name} counted none of its events here${what ? ` (${what})` : ''}: ${tool.nothingCountedFix}`);
   }
   const metrics: Record<string, Metric> = Object.fromEntries(
-    names.map((name) => [name, buildMetric(name, 'count', { samples: values.map((v) => v[name]!) }, name === 'instructions' && tool.name === 'cachegrind' ? { sourceUnit: 'Ir' } : {})]),
+    names.map((name) => [
+      name,
+      buildMetric(name, 'count', { samples: values.map((v) => v[name]!) }, name === 'instructions' && tool.name === 'cachegrind' ? { sourceUnit: 'Ir' } : {}),
+    ]),
   );
   return { id, status: 'ok', metrics, ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}) };
 }
@@ -65,4 +73,3 @@ export function countedBenchmark(command: string, runs: readonly CountedRun[], r
 function notCounted(id: string, message: string): BenchmarkResult {
   return { id, status: 'failed', error: { message, exitCode: 0, signal: null }, metrics: {} };
 }
-

@@ -119,7 +119,16 @@ function countOnce(command: string, repeat: number, dir: string, options: Counte
       if (child.pid !== undefined) killGroup(child.pid);
     });
     child.once('close', () => {
-      const run: CountedRun = { command, repeat, exitCode: ended.code, signal: ended.signal, timedOut, stderrTail: tailOf(stderr), pid: child.pid ?? null, dir };
+      const run: CountedRun = {
+        command,
+        repeat,
+        exitCode: ended.code,
+        signal: ended.signal,
+        timedOut,
+        stderrTail: tailOf(stderr),
+        pid: child.pid ?? null,
+        dir,
+      };
       // When the tool itself gave up (an instruction valgrind cannot run, a bad option), the reason may be only in its logs.
       if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join('\n'));
       resolve(run);

@@ -57,7 +57,8 @@ export interface InvocationOutcome {
  * summary). Benchmark code is the pull request's
  * code; a suite that really needs a value passes it through its `env:`.
  */
-const WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
+const WITHHELD =
+  /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 
 /** The environment of a suite's processes: the runner's, minus credentials, plus the suite's `env:` and PERF_GATE_SUITE. */
 export function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {

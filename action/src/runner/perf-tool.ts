@@ -30,7 +30,19 @@ export const PERF_UNSUPPORTED_FIX =
 export const perfTool: CountingTool = {
   name: 'perf',
   under: 'under perf stat',
-  argv: (command, dir) => ['perf', 'stat', '-x,', '-o', join(dir, PERF_FILE), '-e', PERF_EVENTS.map((e) => `${e.event}:u`).join(','), '--', 'sh', '-c', command],
+  argv: (command, dir) => [
+    'perf',
+    'stat',
+    '-x,',
+    '-o',
+    join(dir, PERF_FILE),
+    '-e',
+    PERF_EVENTS.map((e) => `${e.event}:u`).join(','),
+    '--',
+    'sh',
+    '-c',
+    command,
+  ],
   missing: (env) => (perfVersion(env) === null ? `${PERF_MISSING}: ${INSTALL_PERF}` : null),
   nothingCountedFix: PERF_UNSUPPORTED_FIX,
   complaints: () => '', // perf's own errors go to stderr, which the run keeps.
@@ -90,7 +102,7 @@ export function perfCounts(run: CountedRun): RunCounts | null {
     const counted = result!.metrics[`${event}:u`];
     const why = result!.unavailable?.[`${event}:u`];
     if (counted?.value !== undefined) values[metric] = counted.value;
-    else unavailable[metric] = why ?? 'not in perf stat\'s output';
+    else unavailable[metric] = why ?? "not in perf stat's output";
   }
   return { values, unavailable };
 }

@@ -27,17 +27,38 @@ export async function runCommandSuite(suite: SuiteConfig, ctx: RunnerContext, ex
   const dir = join(ctx.outDir, suite.name);
   const ids = commands.map((c) => `${suite.name}/${c.name}`);
   // Every command is expected, whether or not the baseline has it: a crash must name each.
-  const expectedHere = [...expected, ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id): BenchmarkResult => ({ id, suite: suite.name, status: 'ok', metrics: {} }))];
+  const expectedHere = [
+    ...expected,
+    ...ids.filter((id) => !expected.some((b) => b.id === id)).map((id): BenchmarkResult => ({ id, suite: suite.name, status: 'ok', metrics: {} })),
+  ];
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, '', new Set(), expectedHere, buildError);
   const timed: BenchmarkResult[] = [];
   if (suite.measure.time) {
     const outcome = await invoke({ suite, point: {}, cwd: suite.workdir, dir, stem: 'run', side: null, pin: null }, ctx);
     pushAll(timed, outcome.results);
-    if (outcome.error) pushAll(timed, failedRows(suite.name, {}, '', new Set(timed.map((b) => b.id)), expectedHere.filter((b) => ids.includes(b.id)), outcome.error));
+    if (outcome.error)
+      pushAll(
+        timed,
+        failedRows(
+          suite.name,
+          {},
+          '',
+          new Set(timed.map((b) => b.id)),
+          expectedHere.filter((b) => ids.includes(b.id)),
+          outcome.error,
+        ),
+      );
   }
   const counted = suite.measure.counts ? await countSuite(suite, ids, dir, ctx) : [];
-  return ids.map((id) => joinMeasurements(id, suite.name, timed.find((b) => b.id === id), counted.find((b) => b.id === id)));
+  return ids.map((id) =>
+    joinMeasurements(
+      id,
+      suite.name,
+      timed.find((b) => b.id === id),
+      counted.find((b) => b.id === id),
+    ),
+  );
 }
 
 /** The counting tool a suite's `counter:` names. */
@@ -50,16 +71,30 @@ async function countSuite(suite: SuiteConfig, ids: readonly string[], dir: strin
   const tool = COUNTING_TOOLS[suite.counter];
   const missing = tool.missing(env);
   if (missing !== null) {
-    const error: BenchmarkError = { message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`, exitCode: null, signal: null };
+    const error: BenchmarkError = {
+      message: `counts not measured: "counter: ${tool.name}" runs each command ${tool.under}, and ${missing}`,
+      exitCode: null,
+      signal: null,
+    };
     ctx.progress.line(`counts: ${error.message}`);
     return ids.map((id) => ({ id, suite: suite.name, status: 'failed', error, metrics: {} }));
   }
   const commands = suite.commands ?? [];
   // The counter's files stay in the suite's output folder (the artifact): cg_annotate reads cachegrind's.
-  const runs = await countCommands({ tool, commands: commands.map((c) => c.command), repeats: suite.countRepeat, cwd: suite.workdir, env, timeoutMs: suite.timeout * 1000, workDir: join(dir, 'counts') });
+  const runs = await countCommands({
+    tool,
+    commands: commands.map((c) => c.command),
+    repeats: suite.countRepeat,
+    cwd: suite.workdir,
+    env,
+    timeoutMs: suite.timeout * 1000,
+    workDir: join(dir, 'counts'),
+  });
   const rows = commands.map((c, i) => ({ ...countedBenchmark(c.command, runs[i]!, suite.countRepeat, tool, ids[i]!), suite: suite.name }));
   const failed = rows.filter((r) => r.status === 'failed').length;
-  ctx.progress.line(`counts: ${failed === 0 ? 'ok' : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) × ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  ctx.progress.line(
+    `counts: ${failed === 0 ? 'ok' : `${failed} of ${rows.length} failed`}, ${rows.length} command(s) × ${suite.countRepeat} ${tool.under} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
   return rows;
 }
 
@@ -67,8 +102,18 @@ async function countSuite(suite: SuiteConfig, ids: readonly string[], dir: strin
 export function joinMeasurements(id: string, suite: string, timed: BenchmarkResult | undefined, counted: BenchmarkResult | undefined): BenchmarkResult {
   const parts = [timed, counted].filter((b): b is BenchmarkResult => b !== undefined);
   const metrics: Record<string, Metric> = Object.assign({}, ...parts.map((b) => b.metrics));
-  if (parts.length === 0) return { id, suite, status: 'failed', error: { message: 'not measured: neither the timer nor the counter gave a result', exitCode: null, signal: null }, metrics: {} };
-  const failures = [timed?.status === 'failed' ? { side: 'timed', error: timed.error } : null, counted?.status === 'failed' ? { side: 'counted', error: counted.error } : null].filter((f) => f !== null);
+  if (parts.length === 0)
+    return {
+      id,
+      suite,
+      status: 'failed',
+      error: { message: 'not measured: neither the timer nor the counter gave a result', exitCode: null, signal: null },
+      metrics: {},
+    };
+  const failures = [
+    timed?.status === 'failed' ? { side: 'timed', error: timed.error } : null,
+    counted?.status === 'failed' ? { side: 'counted', error: counted.error } : null,
+  ].filter((f) => f !== null);
   if (failures.length === 0) return { ...(timed ?? counted)!, id, suite, metrics };
   const error: BenchmarkError = {
     ...failures[0]!.error!,

@@ -25,6 +25,10 @@ export function pointSuffix(point: SweepPoint): string {
 export function pointLabel(point: SweepPoint, index: number): string {
   const entries = Object.entries(point);
   if (entries.length === 0) return '';
-  const text = entries.map(([k, v]) => `${k}=${v}`).join(',').replace(/[^A-Za-z0-9._=,-]/g, '_').slice(0, 80);
+  const text = entries
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')
+    .replace(/[^A-Za-z0-9._=,-]/g, '_')
+    .slice(0, 80);
   return `p${index + 1}-${text}`;
 }

@@ -31,11 +31,7 @@ export function absoluteDeviations(values: readonly number[] | Float64Array): Fl
   return out;
 }
 
-export function widerSpread(
-  x: readonly number[] | Float64Array,
-  y: readonly number[] | Float64Array,
-  options: { presorted?: boolean } = {},
-): DispersionResult {
+export function widerSpread(x: readonly number[] | Float64Array, y: readonly number[] | Float64Array, options: { presorted?: boolean } = {}): DispersionResult {
   const dx = sortedAbsoluteDeviations(options.presorted ? x : sortedCopy(x));
   const dy = sortedAbsoluteDeviations(options.presorted ? y : sortedCopy(y));
   return widerSpreadOfDeviations(dx, dy);

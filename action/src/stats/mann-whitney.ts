@@ -64,14 +64,14 @@ export function mannWhitney(
   const { r1, tieTerm, hasTies } = o.presorted ? rankSumOfFirst(x, y) : rankSumOfFirst(sortedCopy(x), sortedCopy(y));
   const u1 = r1 - (nx * (nx + 1)) / 2;
   const u2 = nx * ny - u1;
-  const exact =
-    o.method === 'exact' || (o.method === 'auto' && !hasTies && nx <= o.exactLimit && ny <= o.exactLimit);
+  const exact = o.method === 'exact' || (o.method === 'auto' && !hasTies && nx <= o.exactLimit && ny <= o.exactLimit);
   if (exact) {
     const cdf = uDistributionCdf(nx, ny);
     const at = (u: number): number => (u < 0 ? 0 : (cdf[Math.min(cdf.length - 1, Math.floor(u))] as number));
     let p: number;
     if (o.alternative === 'two-sided') p = Math.min(1, 2 * at(Math.min(u1, u2)));
-    else if (o.alternative === 'greater') p = at(u2); // P(U ≥ u1) = P(U ≤ mn − u1) by symmetry
+    else if (o.alternative === 'greater')
+      p = at(u2); // P(U ≥ u1) = P(U ≤ mn − u1) by symmetry
     else p = at(u1);
     return { u: u1, p, method: 'exact', nx, ny, hasTies };
   }
@@ -110,10 +110,7 @@ export function minSamplesPerSide(alpha: number): number {
  * Rank sum of x in the pooled sample, with the tie term, by merging the two
  * sorted samples (as benchstat does): two native sorts instead of an index sort.
  */
-function rankSumOfFirst(
-  a: readonly number[] | Float64Array,
-  b: readonly number[] | Float64Array,
-): { r1: number; tieTerm: number; hasTies: boolean } {
+function rankSumOfFirst(a: readonly number[] | Float64Array, b: readonly number[] | Float64Array): { r1: number; tieTerm: number; hasTies: boolean } {
   let i = 0;
   let j = 0;
   let position = 0; // pooled values consumed so far

@@ -51,12 +51,7 @@ export function selectionWorkspace(m: number): SelectionWorkspace {
 /**
  * k-th smallest (1-based) of { y[j] − x[i] }, x and y ascending.
  */
-export function kthPairwiseDifference(
-  x: Float64Array,
-  y: Float64Array,
-  k: number,
-  workspace: SelectionWorkspace = selectionWorkspace(x.length),
-): number {
+export function kthPairwiseDifference(x: Float64Array, y: Float64Array, k: number, workspace: SelectionWorkspace = selectionWorkspace(x.length)): number {
   const m = x.length;
   const n = y.length;
   const total = m * n;
@@ -109,8 +104,7 @@ export function kthPairwiseDifference(
     if (round === 0 && m >= 8 && n >= 8) {
       // First guess: a normal approximation of the differences from the samples'
       // medians and interquartile ranges, bracketing the target by ±3 % of the ranks.
-      const iqr = (v: Float64Array, len: number): number =>
-        ((v[Math.floor(0.75 * (len - 1))] as number) - (v[Math.floor(0.25 * (len - 1))] as number)) / 1.349;
+      const iqr = (v: Float64Array, len: number): number => ((v[Math.floor(0.75 * (len - 1))] as number) - (v[Math.floor(0.25 * (len - 1))] as number)) / 1.349;
       const centre = (y[n >> 1] as number) - (x[m >> 1] as number);
       const spread = Math.hypot(iqr(x, m), iqr(y, n));
       const gap = Math.max(8, 0.03 * total);

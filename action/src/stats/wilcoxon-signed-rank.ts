@@ -78,10 +78,7 @@ export interface SignedRankResult {
   method: 'exact' | 'asymptotic';
 }
 
-export function wilcoxonSignedRank(
-  d: readonly number[] | Float64Array,
-  options: Partial<SignedRankOptions> = {},
-): SignedRankResult {
+export function wilcoxonSignedRank(d: readonly number[] | Float64Array, options: Partial<SignedRankOptions> = {}): SignedRankResult {
   const o = { ...DEFAULT_SIGNED_RANK, ...options };
   const nonzero: number[] = [];
   for (const v of d) if (v !== 0) nonzero.push(v);
@@ -99,7 +96,8 @@ export function wilcoxonSignedRank(
     const at = (t: number): number => (t < 0 ? 0 : (cdf[Math.min(max, Math.floor(t))] as number));
     let p: number;
     if (o.alternative === 'two-sided') p = Math.min(1, 2 * at(Math.min(tPlus, tMinus)));
-    else if (o.alternative === 'greater') p = at(tMinus); // P(T⁺ ≥ t) = P(T⁺ ≤ max − t)
+    else if (o.alternative === 'greater')
+      p = at(tMinus); // P(T⁺ ≥ t) = P(T⁺ ≤ max − t)
     else p = at(tPlus);
     return { tPlus, p, n, zeros, method: 'exact' };
   }
@@ -140,10 +138,7 @@ export interface CenterInterval {
  * sorted; beyond, each of the three order statistics is selected without them
  * (walsh-selection.ts: same answer, O(n) memory instead of n²/2 numbers).
  */
-export function hodgesLehmannCenter(
-  d: readonly number[] | Float64Array,
-  options: { confidence?: number; exactLimit?: number } = {},
-): CenterInterval {
+export function hodgesLehmannCenter(d: readonly number[] | Float64Array, options: { confidence?: number; exactLimit?: number } = {}): CenterInterval {
   const confidence = options.confidence ?? 0.95;
   const exactLimit = options.exactLimit ?? 50;
   const s = sortedCopy(d);

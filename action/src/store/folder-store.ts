@@ -27,7 +27,12 @@ export function folderStore(options: FolderStoreOptions): BaselineStore {
       try {
         mkdirSync(dir, { recursive: true });
       } catch (error) {
-        throw new InputError(configuredIn.file, `cannot create the baselines folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, undefined, configuredIn.key);
+        throw new InputError(
+          configuredIn.file,
+          `cannot create the baselines folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+          undefined,
+          configuredIn.key,
+        );
       }
     },
 

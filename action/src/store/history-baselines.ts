@@ -33,7 +33,10 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
     checkWritable: () => options.checkWritable(),
     async select(query: BaselineQuery): Promise<ChosenBaseline | undefined> {
       if (!query.testbed) {
-        throw new InputError(history.description, 'the testbed of this run is unknown, so no history can be chosen for it (give --testbed, or store the testbed in the results)');
+        throw new InputError(
+          history.description,
+          'the testbed of this run is unknown, so no history can be chosen for it (give --testbed, or store the testbed in the results)',
+        );
       }
       const selection = await selectBaseline(history, {
         repo: options.repo,
@@ -61,7 +64,11 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
 export function selectionText(selection: Extract<BaselineSelection, { found: true }>, where: string): string {
   const start = selection.start;
   const startText =
-    start.kind === 'merge-base' ? `the merge base with ${start.base}` : start.kind === 'release-tag' ? `release ${start.tag}` : `--base ${start.commit.slice(0, 12)}`;
+    start.kind === 'merge-base'
+      ? `the merge base with ${start.base}`
+      : start.kind === 'release-tag'
+        ? `release ${start.tag}`
+        : `--base ${start.commit.slice(0, 12)}`;
   const away = selection.distance === 0 ? startText : `${selection.distance} commit${selection.distance === 1 ? '' : 's'} before ${startText}`;
   const runs = selection.pooled.runs > 1 ? `; ${selection.pooled.runs} runs pooled` : '';
   return `the run of ${selection.commit.slice(0, 12)} (${selection.date.slice(0, 10)}, ${away}${runs}) in ${where}`;
@@ -74,7 +81,10 @@ export function selectionText(selection: Extract<BaselineSelection, { found: tru
  */
 export function unreadableText(files: readonly UnreadableFile[]): string {
   if (files.length === 0) return '';
-  const named = files.slice(0, 3).map((f) => `${f.file} (${f.problem})`).join(', ');
+  const named = files
+    .slice(0, 3)
+    .map((f) => `${f.file} (${f.problem})`)
+    .join(', ');
   const more = files.length > 3 ? ` and ${files.length - 3} more` : '';
   return `; skipped ${files.length} unreadable file${files.length === 1 ? '' : 's'}: ${named}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
 }

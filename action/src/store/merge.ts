@@ -103,7 +103,8 @@ function mergeTestbeds(inputs: readonly MergeInput[], warnings: string[]): Testb
     byId.set(set.testbed.id, entry);
   }
   if (byId.size === 0) return undefined;
-  if (without.length > 0) warnings.push(`${without.join(', ')} record${without.length === 1 ? 's' : ''} no testbed; the merged testbed describes only the others`);
+  if (without.length > 0)
+    warnings.push(`${without.join(', ')} record${without.length === 1 ? 's' : ''} no testbed; the merged testbed describes only the others`);
   if (byId.size === 1) return [...byId.values()][0]!.testbed;
   const ids = [...byId.keys()].sort();
   const members: MergedTestbedMember[] = [...byId.values()].map((e) => ({ ...e.testbed, files: e.files, suites: [...e.suites] }));

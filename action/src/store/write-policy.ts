@@ -38,7 +38,10 @@ export async function checkRemoteReachable(repo: string, location: { branch: str
     await git(repo, ['ls-remote', '--heads', location.remote, location.branch]);
   } catch (error) {
     const detail = error instanceof GitCommandError ? error.stderr.trim().split('\n')[0] : String(error);
-    throw new InputError('history', `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`);
+    throw new InputError(
+      'history',
+      `the data branch ${location.branch} cannot be written: the remote ${JSON.stringify(location.remote)} of ${repo} does not answer (${detail})`,
+    );
   }
 }
 
@@ -58,7 +61,8 @@ export function refuseRedirectedFolder(repo: string, folder: string, key: string
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   const real = realpathOrSelf(existing);
   if (real === root || real.startsWith(`${root}/`)) return;
-  throw new InputError(key, `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`);
+  throw new InputError(
+    key,
+    `${lexical} leads outside the repository (to ${real}) through a symbolic link; perf-gate does not write its store through one. Configure the real path in perf-gate.yml if that place is meant`,
+  );
 }
-
-

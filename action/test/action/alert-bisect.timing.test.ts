@@ -50,17 +50,40 @@ function run(commit: string, minute: number, level: number): ResultSet {
     ref: 'refs/heads/main',
     created: new Date(T0 + minute * 60_000).toISOString(),
     testbed: { id: 'bench-1' },
-    benchmarks: [{ id: NAP_BENCHMARK, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [0.995, 1, 1.005, 0.998, 1.002].map((f) => f * level * 1e-3 * (1 + ((minute * 7) % 5) / 500)) } } }],
+    benchmarks: [
+      {
+        id: NAP_BENCHMARK,
+        status: 'ok',
+        metrics: {
+          time: { unit: 's', direction: 'lower', samples: [0.995, 1, 1.005, 0.998, 1.002].map((f) => f * level * 1e-3 * (1 + ((minute * 7) % 5) / 500)) },
+        },
+      },
+    ],
   };
 }
 
 function mainRun(repo: PlantedRepo, minute: number, inputs: Record<string, string> = {}) {
   writeFileSync(join(repo.dir, 'measured.json'), JSON.stringify(run(repo.bad, minute, 4)));
   const scenario: Scenario = {
-    workspace: repo.dir, runnerTemp: join(root, `temp-${minute}`), apiUrl: gh.url, token: 'ghs', repository: 'acme/nap',
-    eventName: 'push', event: { ref: 'refs/heads/main' }, sha: repo.bad, ref: 'refs/heads/main',
+    workspace: repo.dir,
+    runnerTemp: join(root, `temp-${minute}`),
+    apiUrl: gh.url,
+    token: 'ghs',
+    repository: 'acme/nap',
+    eventName: 'push',
+    event: { ref: 'refs/heads/main' },
+    sha: repo.bad,
+    ref: 'refs/heads/main',
   };
-  return runAction(actionPath, scenario, { mode: 'main', results: 'measured.json', alert: 'issue', 'alert-bisect': 'true', 'check-run': 'false', 'fail-on': 'never', ...inputs });
+  return runAction(actionPath, scenario, {
+    mode: 'main',
+    results: 'measured.json',
+    alert: 'issue',
+    'alert-bisect': 'true',
+    'check-run': 'false',
+    'fail-on': 'never',
+    ...inputs,
+  });
 }
 
 test('a new alert issue gets the commit that caused it, found by bisect; the next run does not bisect again', async () => {
@@ -81,7 +104,11 @@ test('a new alert issue gets the commit that caused it, found by bisect; the nex
   const comment = comments()[0]!.body;
   const planted = repo.planted!.slice(0, 7);
   assert.match(comment, /^perf-gate bisected this range/);
-  assert.match(comment, new RegExp(`\\*\\*[^*]*${planted}[^*]*\\*\\*`), `the outcome names the planted commit ${planted} (commit ${repo.plantedIndex} of 12):\n${comment}`);
+  assert.match(
+    comment,
+    new RegExp(`\\*\\*[^*]*${planted}[^*]*\\*\\*`),
+    `the outcome names the planted commit ${planted} (commit ${repo.plantedIndex} of 12):\n${comment}`,
+  );
   assert.ok(comment.includes('retune the work'), 'the culprit subject is shown');
   assert.ok(first.summary.includes(planted), 'and the job summary has it too');
   assert.equal(gitSync(repo.dir, ['worktree', 'list']).split('\n').length, 1, 'the worktrees are removed');
@@ -97,5 +124,8 @@ test('alert-bisect without alert: issue stops the action naming the input', asyn
   const repo = plantedRepo({ seed: 1, commits: 2, plant: false });
   const result = await mainRun(repo, 0, { alert: 'summary' });
   assert.equal(result.outcome, 'failure');
-  assert.ok(result.annotations.some((a) => a.command === 'error' && /alert-bisect.*needs mode: main and alert: issue/.test(a.message)), JSON.stringify(result.annotations));
+  assert.ok(
+    result.annotations.some((a) => a.command === 'error' && /alert-bisect.*needs mode: main and alert: issue/.test(a.message)),
+    JSON.stringify(result.annotations),
+  );
 });

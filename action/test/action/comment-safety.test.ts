@@ -39,8 +39,14 @@ function scenario(name: string, pr: number): Scenario {
   const ws = join(root, name);
   mkdirSync(ws, { recursive: true });
   return {
-    workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'pat-bot', repository: 'acme/scanner',
-    eventName: 'pull_request', event: pullRequestEvent(pr, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'), sha: 'cd'.repeat(20),
+    workspace: ws,
+    runnerTemp: join(ws, '_temp'),
+    apiUrl: gh.url,
+    token: 'pat-bot',
+    repository: 'acme/scanner',
+    eventName: 'pull_request',
+    event: pullRequestEvent(pr, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'),
+    sha: 'cd'.repeat(20),
   };
 }
 

@@ -23,7 +23,11 @@ let repo: string;
 let root: string;
 
 function git(...args: string[]): string {
-  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } }).trim();
+  return execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+  }).trim();
 }
 
 function commitProgram(delay: string, message: string): string {
@@ -40,23 +44,27 @@ before(async () => {
   repo = join(root, 'repo');
   mkdirSync(join(repo, 'budgets'), { recursive: true });
   git('init', '-q', '-b', 'main');
-  writeFileSync(join(repo, 'perf-gate.yml'), [
-    'version: 1',
-    'budgets: budgets/',
-    'baselines: baselines/',
-    'suites:',
-    '  - name: speed',
-    '    build: env > suite-env.txt',
-    "    run: hyperfine --warmup 2 --runs 15 --export-json {output} 'bash prog.sh'",
-    '    format: hyperfine',
-    '    timeout: 2m',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(repo, 'perf-gate.yml'),
+    [
+      'version: 1',
+      'budgets: budgets/',
+      'baselines: baselines/',
+      'suites:',
+      '  - name: speed',
+      '    build: env > suite-env.txt',
+      "    run: hyperfine --warmup 2 --runs 15 --export-json {output} 'bash prog.sh'",
+      '    format: hyperfine',
+      '    timeout: 2m',
+      '',
+    ].join('\n'),
+  );
   // Generous tolerances: the slow head is 10x slower; the fix must pass despite a busy machine.
   // The absolute budget (the fast program takes about 25 ms) makes the slow head fail even if the load of the moment blurs the comparison.
-  writeFileSync(join(repo, 'budgets', 'speed.yml'), [
-    'version: 1', 'defaults:', '  regression: 30%', '  noise: 5%', 'benchmarks:', '  "speed/*":', '    time: { max: 150ms, stat: median }', '',
-  ].join('\n'));
+  writeFileSync(
+    join(repo, 'budgets', 'speed.yml'),
+    ['version: 1', 'defaults:', '  regression: 30%', '  noise: 5%', 'benchmarks:', '  "speed/*":', '    time: { max: 150ms, stat: median }', ''].join('\n'),
+  );
   gh = await startFakeGitHub();
   gh.tokens.set('ghs-token', null);
 });
@@ -68,8 +76,15 @@ afterEach(() => assert.deepEqual(gh.violations, []));
 
 function scenario(eventName: string, event: Record<string, unknown>, sha: string): Scenario {
   return {
-    workspace: repo, runnerTemp: join(repo, '..', `temp-${sha.slice(0, 8)}`), apiUrl: gh.url, token: 'ghs-token', repository: 'acme/prog',
-    eventName, event, sha, ref: eventName === 'push' ? 'refs/heads/main' : 'refs/pull/41/merge',
+    workspace: repo,
+    runnerTemp: join(repo, '..', `temp-${sha.slice(0, 8)}`),
+    apiUrl: gh.url,
+    token: 'ghs-token',
+    repository: 'acme/prog',
+    eventName,
+    event,
+    sha,
+    ref: eventName === 'push' ? 'refs/heads/main' : 'refs/pull/41/merge',
   };
 }
 
@@ -123,30 +138,36 @@ test('main records the baseline, a slower pull request fails with one comment, t
 });
 
 test('with ab, a pull request is measured interleaved against a base commit: the regression is paired and confirmed', async () => {
-  writeFileSync(join(repo, 'perf-gate-ab.yml'), [
-    'version: 1',
-    'budgets: budgets/',
-    'ab: { rounds: 8, max-rounds: 10, step: 2, confirm: true, confirm-rounds: 8 }',
-    'suites:',
-    '  - name: speed',
-    "    run: hyperfine --runs 1 --export-json {output} 'bash prog.sh'",
-    '    format: hyperfine',
-    '    timeout: 2m',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(repo, 'perf-gate-ab.yml'),
+    [
+      'version: 1',
+      'budgets: budgets/',
+      'ab: { rounds: 8, max-rounds: 10, step: 2, confirm: true, confirm-rounds: 8 }',
+      'suites:',
+      '  - name: speed',
+      "    run: hyperfine --runs 1 --export-json {output} 'bash prog.sh'",
+      '    format: hyperfine',
+      '    timeout: 2m',
+      '',
+    ].join('\n'),
+  );
   const base = commitProgram('0.02', 'fast program, the pull request base');
   const slow = commitProgram('0.2', 'slower program again');
   type Report = { rows: { benchmark: string; metric: string; status: string; flags: string[]; baseline: { n: number } | null }[] };
   // Measured again (at most three times in all) while the gate cannot decide; the comment is updated, never doubled.
-  const { result, report } = await measureUntilDecided(async () => {
-    const result = await runAction(actionPath, scenario('pull_request', pullRequestEvent(42, slow, 'acme/prog', 'acme/prog'), 'f2'.repeat(20)), {
-      config: 'perf-gate-ab.yml',
-      ab: base,
-      preflight: 'off',
-    });
-    const report = result.outputs['report-json'] ? JSON.parse(readFileSync(result.outputs['report-json'], 'utf8')) as Report : null;
-    return { result, report };
-  }, ({ report }) => isUndecided(report?.rows.find((r) => r.benchmark === 'speed/bash prog.sh' && r.metric === 'time')));
+  const { result, report } = await measureUntilDecided(
+    async () => {
+      const result = await runAction(actionPath, scenario('pull_request', pullRequestEvent(42, slow, 'acme/prog', 'acme/prog'), 'f2'.repeat(20)), {
+        config: 'perf-gate-ab.yml',
+        ab: base,
+        preflight: 'off',
+      });
+      const report = result.outputs['report-json'] ? (JSON.parse(readFileSync(result.outputs['report-json'], 'utf8')) as Report) : null;
+      return { result, report };
+    },
+    ({ report }) => isUndecided(report?.rows.find((r) => r.benchmark === 'speed/bash prog.sh' && r.metric === 'time')),
+  );
   assert.ok(report, result.stdout.slice(-3000));
   assert.equal(result.outputs['verdict'], 'fail', JSON.stringify(report.rows));
   const row = report.rows.find((r) => r.benchmark === 'speed/bash prog.sh' && r.metric === 'time')!;

@@ -43,8 +43,14 @@ function scenario(token = 'pat-bot', regressed = true): { s: Scenario; number: n
   return {
     number,
     s: {
-      workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token, repository: 'acme/scanner',
-      eventName: 'pull_request', event: pullRequestEvent(number, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'), sha: 'cd'.repeat(20),
+      workspace: ws,
+      runnerTemp: join(ws, '_temp'),
+      apiUrl: gh.url,
+      token,
+      repository: 'acme/scanner',
+      eventName: 'pull_request',
+      event: pullRequestEvent(number, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'),
+      sha: 'cd'.repeat(20),
     },
   };
 }
@@ -78,27 +84,42 @@ test('a 502 answering the POST of the comment is not retried (GitHub may have st
   const { result, comments } = await runWith([['issues/create-comment', { status: 502, message: 'Server Error' }]]);
   assertReportKept(result);
   assert.equal(comments.length, 0, 'the fake stored nothing, and the action did not post twice');
-  assert.ok(result.annotations.some((a) => a.command === 'warning' && /comment/.test(a.message)), JSON.stringify(result.annotations));
+  assert.ok(
+    result.annotations.some((a) => a.command === 'warning' && /comment/.test(a.message)),
+    JSON.stringify(result.annotations),
+  );
 });
 
 test('a secondary rate limit with retry-after is waited out, and the comment posted once', async () => {
-  const { result, comments } = await runWith([['issues/create-comment', { status: 403, message: 'You have exceeded a secondary rate limit', headers: { 'retry-after': '1' } }]]);
+  const { result, comments } = await runWith([
+    ['issues/create-comment', { status: 403, message: 'You have exceeded a secondary rate limit', headers: { 'retry-after': '1' } }],
+  ]);
   assertReportKept(result);
   assert.equal(comments.length, 1);
 });
 
 test('422 "body is too long" leaves the report in the job summary and fails nothing else', async () => {
-  const { result, comments } = await runWith([['issues/create-comment', { status: 422, message: 'Validation Failed: body is too long (maximum is 65536 characters)' }]]);
+  const { result, comments } = await runWith([
+    ['issues/create-comment', { status: 422, message: 'Validation Failed: body is too long (maximum is 65536 characters)' }],
+  ]);
   assertReportKept(result);
   assert.equal(comments.length, 0);
-  assert.ok(result.annotations.some((a) => a.command === 'warning' && /422|too long/.test(a.message)), JSON.stringify(result.annotations));
+  assert.ok(
+    result.annotations.some((a) => a.command === 'warning' && /422|too long/.test(a.message)),
+    JSON.stringify(result.annotations),
+  );
 });
 
 test('a sticky comment deleted while the next run updates it is posted again: still one comment', async () => {
   const { s, number } = scenario();
   await runAction(actionPath, s, INPUTS);
   const id = gh.comments.find((c) => c.issue === number)!.id;
-  gh.beforeNext('issues/update-comment', () => gh.comments.splice(gh.comments.findIndex((c) => c.id === id), 1));
+  gh.beforeNext('issues/update-comment', () =>
+    gh.comments.splice(
+      gh.comments.findIndex((c) => c.id === id),
+      1,
+    ),
+  );
   const second = await runAction(actionPath, s, INPUTS);
   assertReportKept(second);
   const comments = gh.comments.filter((c) => c.issue === number);
@@ -109,7 +130,10 @@ test('a sticky comment deleted while the next run updates it is posted again: st
 test('an expired token (401) is a warning; a failing gate still fails, a passing one still passes', async () => {
   const failing = await runWith([], { token: 'expired' });
   assertReportKept(failing.result);
-  assert.ok(failing.result.annotations.some((a) => a.command === 'warning' && /401|Bad credentials/.test(a.message)), JSON.stringify(failing.result.annotations));
+  assert.ok(
+    failing.result.annotations.some((a) => a.command === 'warning' && /401|Bad credentials/.test(a.message)),
+    JSON.stringify(failing.result.annotations),
+  );
   const passing = await runWith([], { token: 'expired', regressed: false });
   assertReportKept(passing.result, false);
   assert.equal(failing.comments.length + passing.comments.length, 0);

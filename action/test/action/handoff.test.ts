@@ -43,7 +43,9 @@ test('symbolic links in the artifact are refused', () => {
 });
 
 test('fork detection compares head and base repositories', () => {
-  const event = (head: string | null) => ({ pull_request: { number: 3, head: { sha, repo: head ? { full_name: head } : null }, base: { sha, repo: { full_name: 'acme/x' } } } });
+  const event = (head: string | null) => ({
+    pull_request: { number: 3, head: { sha, repo: head ? { full_name: head } : null }, base: { sha, repo: { full_name: 'acme/x' } } },
+  });
   assert.equal(pullRequestFromEvent(event('acme/x'))!.fromFork, false);
   assert.equal(pullRequestFromEvent(event('ACME/x'))!.fromFork, false);
   assert.equal(pullRequestFromEvent(event('eve/x'))!.fromFork, true);

@@ -45,7 +45,10 @@ before(async () => {
   git(root, 'init', '-q', '--bare', '--initial-branch=main', remote);
   git(root, 'clone', '-q', remote, ws);
   writeFileSync(join(ws, '.gitignore'), '*.json\n');
-  writeFileSync(join(ws, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n');
+  writeFileSync(
+    join(ws, 'perf-gate.yml'),
+    'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n',
+  );
   git(ws, 'add', '-A');
   git(ws, 'commit', '-q', '-m', 'main');
   git(ws, 'push', '-q', 'origin', 'main');
@@ -58,7 +61,17 @@ after(async () => {
 afterEach(() => assert.deepEqual(gh.violations, []));
 
 function scenario(eventName: string, event: Record<string, unknown>, sha: string, ref: string, workspace = ws): Scenario {
-  return { workspace, runnerTemp: join(root, `temp-${eventName}-${workspace === ws ? 'ws' : 'other'}`), apiUrl: gh.url, token: 'ghs', repository: 'acme/x', eventName, event, sha, ref };
+  return {
+    workspace,
+    runnerTemp: join(root, `temp-${eventName}-${workspace === ws ? 'ws' : 'other'}`),
+    apiUrl: gh.url,
+    token: 'ghs',
+    repository: 'acme/x',
+    eventName,
+    event,
+    sha,
+    ref,
+  };
 }
 
 test('mode main appends the run to the data branch; a pull request gates against it and writes nothing', async () => {
@@ -106,8 +119,14 @@ test('a main run appending while a pull request reads: both finish as they would
   assert.match(pr.summary, new RegExp(`Baseline <code>${mainSha.slice(0, 7)}</code>`));
   const after = git(root, '--git-dir', remote, 'ls-tree', '-r', '--name-only', 'perf-gate-data').split('\n');
   assert.equal(after.length, before.length + 1, `one run added: ${after.join(', ')}`);
-  assert.ok(before.every((f) => after.includes(f)), 'no run was lost');
-  assert.ok(after.some((f) => f.includes(main2)), `the new run is under commit ${main2}: ${after.join(', ')}`);
+  assert.ok(
+    before.every((f) => after.includes(f)),
+    'no run was lost',
+  );
+  assert.ok(
+    after.some((f) => f.includes(main2)),
+    `the new run is under commit ${main2}: ${after.join(', ')}`,
+  );
 });
 
 test('mode main whose data branch cannot be written stops before any suite runs, naming the remote', async () => {
@@ -115,9 +134,15 @@ test('mode main whose data branch cannot be written stops before any suite runs,
   git(root, 'clone', '-q', remote, other);
   git(other, 'remote', 'set-url', 'origin', join(root, 'no-such-remote.git'));
   const marker = join(root, 'suite-ran');
-  writeFileSync(join(other, 'perf-gate.yml'), `version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: touch '${marker}'; cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n`);
+  writeFileSync(
+    join(other, 'perf-gate.yml'),
+    `version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: touch '${marker}'; cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n`,
+  );
   writeFileSync(join(other, 'measured.json'), JSON.stringify(resultSet(mainSha, { a: 0.01, b: 0.02 })));
-  const run = await runAction(actionPath, scenario('push', { ref: 'refs/heads/main' }, mainSha, 'refs/heads/main', other), { mode: 'main', 'fail-on': 'never' });
+  const run = await runAction(actionPath, scenario('push', { ref: 'refs/heads/main' }, mainSha, 'refs/heads/main', other), {
+    mode: 'main',
+    'fail-on': 'never',
+  });
   assert.equal(run.outcome, 'failure');
   assert.match(JSON.stringify(run.annotations), /the data branch perf-gate-data cannot be written: the remote \\"origin\\" of .* does not answer/);
   assert.equal(existsSync(marker), false, 'no suite ran');

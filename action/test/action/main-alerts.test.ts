@@ -88,15 +88,25 @@ function nextMainRun(main: Main, i: number, inputs: Record<string, string> = {})
   main.commits.push(sha);
   writeFileSync(join(main.ws, 'measured.json'), JSON.stringify(run(sha, i, main.levels(i))));
   const scenario: Scenario = {
-    workspace: main.ws, runnerTemp: join(root, `temp-${i}`), apiUrl: gh.url, token: 'ghs', repository: 'acme/x',
-    eventName: 'push', event: { ref: 'refs/heads/main' }, sha, ref: 'refs/heads/main',
+    workspace: main.ws,
+    runnerTemp: join(root, `temp-${i}`),
+    apiUrl: gh.url,
+    token: 'ghs',
+    repository: 'acme/x',
+    eventName: 'push',
+    event: { ref: 'refs/heads/main' },
+    sha,
+    ref: 'refs/heads/main',
   };
   return runAction(actionPath, scenario, { mode: 'main', results: 'measured.json', alert: 'issue', 'check-run': 'false', 'fail-on': 'never', ...inputs });
 }
 
 test('a step on main opens one issue, later runs update it, and a reversal closes it', async () => {
   // 10 % slower from run 25 on, back to the old level from run 33 on.
-  const parse = seriesWithSteps(7, 45, 0.02, [{ at: 25, size: 0.1 }, { at: 33, size: 1 / 1.1 - 1 }]);
+  const parse = seriesWithSteps(7, 45, 0.02, [
+    { at: 25, size: 0.1 },
+    { at: 33, size: 1 / 1.1 - 1 },
+  ]);
   const stable = seriesWithSteps(8, 45, 0.02);
   const main = await mainWithHistory('ws-step', 30, parse, stable);
   const issuesOf = () => gh.issues.filter((i) => i.repo === 'acme/x');
@@ -104,7 +114,14 @@ test('a step on main opens one issue, later runs update it, and a reversal close
   const first = await nextMainRun(main, 30);
   assert.equal(first.outcome, 'success', JSON.stringify(first.annotations));
   assert.equal(first.outputs['alerts'], '1', first.stdout);
-  assert.equal(issuesOf().length, 1, `one issue for the one step: ${JSON.stringify(first.annotations)} ${first.stdout.split('\n').filter((l) => /alert|issue/i.test(l)).join('\n')}`);
+  assert.equal(
+    issuesOf().length,
+    1,
+    `one issue for the one step: ${JSON.stringify(first.annotations)} ${first.stdout
+      .split('\n')
+      .filter((l) => /alert|issue/i.test(l))
+      .join('\n')}`,
+  );
   const issue = issuesOf()[0]!;
   assert.equal(issue.state, 'open');
   assert.deepEqual(issue.labels, ['perf-gate-regression']);
@@ -127,7 +144,11 @@ test('a step on main opens one issue, later runs update it, and a reversal close
   assert.ok(issue.body.includes('(25 runs before, 7 after)'), issue.body);
 
   // Runs 32..43 on main: the level goes back at run 33.
-  for (let i = 32; i < 44; i++) await openFolder(join(main.ws, 'history')).append(run(`${i}`.padStart(40, 'a'), i, main.levels(i)), { commit: `${i}`.padStart(40, 'a'), testbed: 'bench-1' });
+  for (let i = 32; i < 44; i++)
+    await openFolder(join(main.ws, 'history')).append(run(`${i}`.padStart(40, 'a'), i, main.levels(i)), {
+      commit: `${i}`.padStart(40, 'a'),
+      testbed: 'bench-1',
+    });
   const last = await nextMainRun(main, 44);
   assert.equal(last.outcome, 'success', JSON.stringify(last.annotations));
   assert.equal(last.outputs['alerts'], '0');
@@ -146,7 +167,10 @@ test('a history without a step opens no issue', async () => {
   assert.equal(result.outcome, 'success', JSON.stringify(result.annotations));
   assert.equal(result.outputs['alerts'], '0');
   assert.equal(gh.requests.filter((r) => r.operationId === 'issues/create').length, before);
-  assert.ok(gh.requests.some((r) => r.operationId === 'issues/list-for-repo'), 'it looked for open alert issues to check for reversals');
+  assert.ok(
+    gh.requests.some((r) => r.operationId === 'issues/list-for-repo'),
+    'it looked for open alert issues to check for reversals',
+  );
   assert.match(result.summary, /No new regression beyond the budgets' tolerance among the change points of the last 10 runs/);
 });
 
@@ -157,5 +181,10 @@ test('alert: summary lists the step in the job summary and files no issue', asyn
   const result = await nextMainRun(main, 30, { alert: 'summary' });
   assert.equal(result.outputs['alerts'], '1');
   assert.equal(gh.requests.filter((r) => r.operationId?.startsWith('issues/')).length, creates, 'no issue call');
-  assert.ok(result.summary.includes(`[\`${main.commits[25]!.slice(0, 7)}..${main.commits[26]!.slice(0, 7)}\`](https://github.example.com/acme/x/compare/${main.commits[25]}...${main.commits[26]})`), result.summary);
+  assert.ok(
+    result.summary.includes(
+      `[\`${main.commits[25]!.slice(0, 7)}..${main.commits[26]!.slice(0, 7)}\`](https://github.example.com/acme/x/compare/${main.commits[25]}...${main.commits[26]})`,
+    ),
+    result.summary,
+  );
 });

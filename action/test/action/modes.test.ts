@@ -29,13 +29,29 @@ function scenario(name: string, eventName: string, ref: string): Scenario {
   mkdirSync(join(ws, 'budgets'), { recursive: true });
   writeFileSync(join(ws, 'release.json'), JSON.stringify(resultSet('1'.repeat(40), { 'scan/a': 0.01, 'scan/b': 0.02 })));
   writeFileSync(join(ws, 'budgets', 'scan.yml'), 'version: 1\nbenchmarks:\n  "scan/b":\n    time: { max: 25ms }\n');
-  return { workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'ghs', repository: 'acme/x', eventName, event: { ref }, sha: '9'.repeat(40), ref };
+  return {
+    workspace: ws,
+    runnerTemp: join(ws, '_temp'),
+    apiUrl: gh.url,
+    token: 'ghs',
+    repository: 'acme/x',
+    eventName,
+    event: { ref },
+    sha: '9'.repeat(40),
+    ref,
+  };
 }
 
 test('release: a regression blocks the release, with the release report', async () => {
   const s = scenario('release-fail', 'push', 'refs/tags/v1.4.0');
   writeFileSync(join(s.workspace, 'current.json'), JSON.stringify(resultSet('2'.repeat(40), { 'scan/a': 0.015, 'scan/b': 0.02 })));
-  const r = await runAction(actionPath, s, { mode: 'release', baseline: 'release.json', budgets: 'budgets', results: 'current.json', 'gate-name': 'perf-gate-release' });
+  const r = await runAction(actionPath, s, {
+    mode: 'release',
+    baseline: 'release.json',
+    budgets: 'budgets',
+    results: 'current.json',
+    'gate-name': 'perf-gate-release',
+  });
   assert.equal(r.outcome, 'failure');
   assert.equal(r.steps[0]?.exitCode, 1);
   const report = readFileSync(r.outputs['release-report']!, 'utf8');

@@ -46,14 +46,21 @@ function runnerWith(name: string, externals: Record<string, 'real' | string>): S
   }
   writeFileSync(join(workspace, 'current.json'), JSON.stringify(resultSet('a'.repeat(40), { 'b/x': 0.01 })));
   return {
-    workspace, runnerTemp: join(runner, '_work', '_temp'), apiUrl: 'http://127.0.0.1:9', token: '', repository: 'acme/x',
-    eventName: 'push', event: {}, sha: 'a'.repeat(40), path: noNodePath,
+    workspace,
+    runnerTemp: join(runner, '_work', '_temp'),
+    apiUrl: 'http://127.0.0.1:9',
+    token: '',
+    repository: 'acme/x',
+    eventName: 'push',
+    event: {},
+    sha: 'a'.repeat(40),
+    path: noNodePath,
   };
 }
 
 const inputs = { results: 'current.json', 'github-token': '' };
 
-test('without node on PATH, the runner\'s externals/node20 runs the action', async () => {
+test("without node on PATH, the runner's externals/node20 runs the action", async () => {
   const result = await runAction(actionPath, runnerWith('r20', { node16: '16.20.2', node20: 'real' }), inputs);
   assert.equal(result.outcome, 'success', result.steps[0]?.stderr);
   assert.equal(result.outputs['verdict'], 'pass');
@@ -100,8 +107,13 @@ test('the runner installation is also found from the Runner.Worker process that 
     timeout: 60_000,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: noNodePath, HOME: process.env['HOME'] ?? '/root', GITHUB_WORKSPACE: workspace, INPUT_RESULTS: 'current.json', INPUT_GITHUB_TOKEN: '',
-      INPUT_OUTPUT_DIR: join(workspace, 'out'), GITHUB_EVENT_NAME: 'push',
+      PATH: noNodePath,
+      HOME: process.env['HOME'] ?? '/root',
+      GITHUB_WORKSPACE: workspace,
+      INPUT_RESULTS: 'current.json',
+      INPUT_GITHUB_TOKEN: '',
+      INPUT_OUTPUT_DIR: join(workspace, 'out'),
+      GITHUB_EVENT_NAME: 'push',
     },
   });
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);

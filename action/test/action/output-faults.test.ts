@@ -39,15 +39,28 @@ test('a full disk under output-dir: an error naming it, and the verdict, exit st
   await withTmpfs(join(root, 'full'), 'size=64k', async (out) => {
     fillUp(out);
     const s: Scenario = {
-      workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'pat-bot', repository: 'acme/scanner',
-      eventName: 'pull_request', event: pullRequestEvent(61, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'), sha: 'cd'.repeat(20),
+      workspace: ws,
+      runnerTemp: join(ws, '_temp'),
+      apiUrl: gh.url,
+      token: 'pat-bot',
+      repository: 'acme/scanner',
+      eventName: 'pull_request',
+      event: pullRequestEvent(61, 'ab'.repeat(20), 'acme/scanner', 'acme/scanner'),
+      sha: 'cd'.repeat(20),
     };
     const result = await runAction(actionPath, s, { results: 'current.json', baseline: 'baseline.json', 'output-dir': out, 'check-run': 'false' });
     assert.equal(result.steps[0]?.exitCode, 1, `the regression's exit status: ${result.steps[0]?.stderr} ${JSON.stringify(result.annotations)}`);
     assert.equal(result.outputs['verdict'], 'fail');
     assert.match(result.summary, /\| parse \|/);
-    assert.ok(result.annotations.some((a) => a.command === 'error' && /could not write the run's files to output-dir .*ENOSPC/.test(a.message)), JSON.stringify(result.annotations));
+    assert.ok(
+      result.annotations.some((a) => a.command === 'error' && /could not write the run's files to output-dir .*ENOSPC/.test(a.message)),
+      JSON.stringify(result.annotations),
+    );
     assert.equal(gh.comments.filter((c) => c.issue === 61).length, 1, 'the comment is posted');
-    assert.deepEqual(readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-')), [], 'no temporary file left');
+    assert.deepEqual(
+      readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((n) => n.includes('.tmp-')),
+      [],
+      'no temporary file left',
+    );
   });
 });

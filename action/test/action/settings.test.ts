@@ -79,6 +79,9 @@ test('the settings as logged never show the token', () => {
 test('alert-bisect needs mode main and alert: issue, and is off by default', () => {
   assert.equal(readSettings(base, '/').alertBisect, false);
   assert.equal(readSettings(withInputs({ mode: 'main', alert: 'issue', 'alert-bisect': 'true' }), '/').alertBisect, true);
-  assert.throws(() => readSettings(withInputs({ mode: 'main', 'alert-bisect': 'true' }), '/'), (e: InputError) => /alert-bisect/.test(e.message) && /alert: issue/.test(e.message));
+  assert.throws(
+    () => readSettings(withInputs({ mode: 'main', 'alert-bisect': 'true' }), '/'),
+    (e: InputError) => /alert-bisect/.test(e.message) && /alert: issue/.test(e.message),
+  );
   assert.throws(() => readSettings(withInputs({ mode: 'main', alert: 'issue', 'alert-bisect': 'yes' }), '/'), InputError);
 });

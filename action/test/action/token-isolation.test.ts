@@ -37,33 +37,50 @@ afterEach(() => assert.deepEqual(gh.violations, []));
 test('a suite finds the token neither in its environment nor in its parent node process', async () => {
   const ws = join(root, 'ws');
   mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'perf-gate.yml'), [
-    'version: 1',
-    'baselines: baselines/',
-    'suites:',
-    '  - name: snoop',
-    // $PPID of the build's bash is the perf-gate node process.
-    "    build: tr '\\0' '\\n' < /proc/$PPID/environ > parent-env.txt; env > suite-env.txt; echo forged=1 >> \"${GITHUB_OUTPUT:-/dev/null}\"",
-    "    run: hyperfine --runs 2 --export-json {output} 'true'",
-    '    format: hyperfine',
-    '    timeout: 1m',
-    '',
-  ].join('\n'));
-  const r = await runAction(actionPath, {
-    workspace: ws, runnerTemp: join(root, 'temp'), apiUrl: gh.url, token: TOKEN, repository: 'acme/x',
-    eventName: 'push', event: { ref: 'refs/heads/main' }, sha: '7'.repeat(40),
-  }, { mode: 'main' });
+  writeFileSync(
+    join(ws, 'perf-gate.yml'),
+    [
+      'version: 1',
+      'baselines: baselines/',
+      'suites:',
+      '  - name: snoop',
+      // $PPID of the build's bash is the perf-gate node process.
+      "    build: tr '\\0' '\\n' < /proc/$PPID/environ > parent-env.txt; env > suite-env.txt; echo forged=1 >> \"${GITHUB_OUTPUT:-/dev/null}\"",
+      "    run: hyperfine --runs 2 --export-json {output} 'true'",
+      '    format: hyperfine',
+      '    timeout: 1m',
+      '',
+    ].join('\n'),
+  );
+  const r = await runAction(
+    actionPath,
+    {
+      workspace: ws,
+      runnerTemp: join(root, 'temp'),
+      apiUrl: gh.url,
+      token: TOKEN,
+      repository: 'acme/x',
+      eventName: 'push',
+      event: { ref: 'refs/heads/main' },
+      sha: '7'.repeat(40),
+    },
+    { mode: 'main' },
+  );
   assert.equal(r.outcome, 'success', r.steps.map((s) => s.stderr).join('\n'));
   // The fake answers 401 to any other token: requests that pass show the handoff on fd 3 delivered it.
   assert.ok(gh.requests.length > 0, 'the action talked to GitHub');
-  assert.deepEqual(gh.requests.filter((q) => q.status === 401), [], 'every request carried the real token');
+  assert.deepEqual(
+    gh.requests.filter((q) => q.status === 401),
+    [],
+    'every request carried the real token',
+  );
 
   const parentEnv = readFileSync(join(ws, 'parent-env.txt'), 'utf8');
   const suiteEnv = readFileSync(join(ws, 'suite-env.txt'), 'utf8');
   assert.match(parentEnv, /^GITHUB_REPOSITORY=acme\/x$/m, 'the parent environment was really read');
   assert.match(suiteEnv, /^PERF_GATE_SUITE=snoop$/m, 'the suite environment was really written');
-  assert.ok(!parentEnv.includes(TOKEN), 'node\'s startup environment holds no token');
-  assert.ok(!suiteEnv.includes(TOKEN), 'the suite\'s environment holds no token');
+  assert.ok(!parentEnv.includes(TOKEN), "node's startup environment holds no token");
+  assert.ok(!suiteEnv.includes(TOKEN), "the suite's environment holds no token");
   assert.doesNotMatch(parentEnv, /^INPUT_GITHUB_TOKEN=/m);
   for (const name of ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY', 'PERF_GATE_TOKEN_FD', 'GH_TOKEN']) {
     assert.doesNotMatch(suiteEnv, new RegExp(`^${name}=`, 'm'), `${name} is withheld from the suite`);

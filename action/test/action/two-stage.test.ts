@@ -47,7 +47,10 @@ function reportScenario(ws: string, runHeadSha = HEAD): Scenario {
     token: 'ghs-write',
     repository: 'acme/scanner',
     eventName: 'workflow_run',
-    event: { action: 'completed', workflow_run: { id: 77, head_sha: runHeadSha, event: 'pull_request', head_repository: { full_name: 'mallory/scanner' }, pull_requests: [] } },
+    event: {
+      action: 'completed',
+      workflow_run: { id: 77, head_sha: runHeadSha, event: 'pull_request', head_repository: { full_name: 'mallory/scanner' }, pull_requests: [] },
+    },
     sha: 'c3'.repeat(20),
     runnerEnvironment: 'github-hosted',
   };
@@ -57,10 +60,21 @@ test('stage one (pr, read-only token) saves results, pull request number and hea
   const ws = workspace('stage-one');
   // The fork's head is 40 % slower on one benchmark.
   writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(HEAD, { 'scan/ports-1000': 0.014, 'scan/ports-10000': 0.1 })));
-  const result = await runAction(actionPath, {
-    workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'ghs-read', repository: 'acme/scanner',
-    eventName: 'pull_request', event: pullRequestEvent(21, HEAD, 'mallory/scanner', 'acme/scanner'), sha: 'd4'.repeat(20), runnerEnvironment: 'github-hosted',
-  }, { results: 'current.json', baseline: 'baseline.json' });
+  const result = await runAction(
+    actionPath,
+    {
+      workspace: ws,
+      runnerTemp: join(ws, '_temp'),
+      apiUrl: gh.url,
+      token: 'ghs-read',
+      repository: 'acme/scanner',
+      eventName: 'pull_request',
+      event: pullRequestEvent(21, HEAD, 'mallory/scanner', 'acme/scanner'),
+      sha: 'd4'.repeat(20),
+      runnerEnvironment: 'github-hosted',
+    },
+    { results: 'current.json', baseline: 'baseline.json' },
+  );
   assert.equal(result.outputs['verdict'], 'fail');
   handoff = result.outputs['handoff-dir']!;
   const claim = JSON.parse(readFileSync(join(handoff, 'pull-request.json'), 'utf8')) as Record<string, unknown>;
@@ -120,7 +134,9 @@ test('tampered results are refused as unusable input, naming the file', async ()
 test('stage two downloads the artifact through the API and updates the same comment', async () => {
   const ws = workspace('download');
   gh.artifacts.push({
-    id: 9001, runId: 77, name: 'perf-gate-handoff',
+    id: 9001,
+    runId: 77,
+    name: 'perf-gate-handoff',
     zip: zipSync({
       'pull-request.json': strToU8(readFileSync(join(handoff, 'pull-request.json'), 'utf8')),
       'results.json': strToU8(readFileSync(join(handoff, 'results.json'), 'utf8')),
@@ -130,7 +146,8 @@ test('stage two downloads the artifact through the API and updates the same comm
   });
   const result = await runAction(actionPath, reportScenario(ws), { mode: 'report', baseline: 'baseline.json' });
   // Entries named outside the archive (path traversal, an absolute path) have nowhere to go: nothing is extracted to disk.
-  for (const path of [join(ws, '..', '..', 'escape.txt'), join(ws, '..', 'escape.txt'), join(root, 'absolute-escape.txt'), join(ws, '_temp', 'escape.txt')]) assert.equal(existsSync(path), false, path);
+  for (const path of [join(ws, '..', '..', 'escape.txt'), join(ws, '..', 'escape.txt'), join(root, 'absolute-escape.txt'), join(ws, '_temp', 'escape.txt')])
+    assert.equal(existsSync(path), false, path);
   assert.equal(result.outputs['verdict'], 'fail', result.steps[0]?.stderr);
   assert.equal(gh.comments.filter((c) => c.issue === 21).length, 1, 'the sticky comment was updated, not duplicated');
   assert.ok(gh.requests.some((r) => r.operationId === 'actions/download-artifact' && r.status === 302));

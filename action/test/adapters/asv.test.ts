@@ -14,7 +14,16 @@ const RESULTS = join(FIXTURES, 'asv/results');
 const FIXTURE = join(RESULTS, 'testbox/ea4485e8-existing-py.json');
 const fixtureText = readFileSync(FIXTURE, 'utf8');
 
-const CONF = JSON.stringify({ version: 1, project: 'tiny', project_url: '', repo: '.', environment_type: 'existing', benchmark_dir: 'benchmarks', results_dir: 'results', html_dir: 'html' });
+const CONF = JSON.stringify({
+  version: 1,
+  project: 'tiny',
+  project_url: '',
+  repo: '.',
+  environment_type: 'existing',
+  benchmark_dir: 'benchmarks',
+  results_dir: 'results',
+  html_dir: 'html',
+});
 
 /** The median, as asv reports it for a time benchmark's samples. */
 function median(xs: number[]): number {
@@ -40,19 +49,35 @@ describe('asv adapter on a real asv run --record-samples', () => {
     writeFileSync(join(dir, 'benchmarks/bench_sum.py'), readFileSync(new URL('../support/harness-src/asv_bench.py', import.meta.url), 'utf8'));
     writeFileSync(join(dir, 'asv.conf.json'), CONF);
     // asv keeps its machine description in ~/.asv-machine.json: a HOME of the test's own keeps the user's alone.
-    const env = { ...process.env, HOME: dir, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
+    const env = {
+      ...process.env,
+      HOME: dir,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+    };
     runTool('git', ['init', '-q'], { cwd: dir, env });
     runTool('git', ['commit', '-q', '--allow-empty', '-m', 'init'], { cwd: dir, env });
     const commit = runTool('git', ['rev-parse', 'HEAD'], { cwd: dir, env }).stdout.trim();
     runTool('python3', ['-m', 'asv', 'machine', '--yes', '--machine', 'testbox'], { cwd: dir, env });
     // --python=same runs in this Python (no environment to build); asv exits 2 because time_fails fails.
-    const run = runTool('python3', ['-m', 'asv', 'run', '--python=same', '--record-samples', '--machine', 'testbox', '--set-commit-hash', commit], { cwd: dir, env, timeoutMs: 240_000, allowFailure: true });
+    const run = runTool('python3', ['-m', 'asv', 'run', '--python=same', '--record-samples', '--machine', 'testbox', '--set-commit-hash', commit], {
+      cwd: dir,
+      env,
+      timeoutMs: 240_000,
+      allowFailure: true,
+    });
     assert.ok(run.status === 0 || run.status === 2, `asv run exited ${run.status}: ${run.stderr}`);
     const machine = join(dir, 'results/testbox');
     const file = readdirSync(machine).find((f) => f !== 'machine.json');
     assert.ok(file, `no results file in ${machine}`);
     out = join(machine, file);
-    raw = JSON.parse(readFileSync(out, 'utf8').replace(/\bNaN\b/g, 'null').replace(/-?Infinity/g, 'null')) as typeof raw;
+    raw = JSON.parse(
+      readFileSync(out, 'utf8')
+        .replace(/\bNaN\b/g, 'null')
+        .replace(/-?Infinity/g, 'null'),
+    ) as typeof raw;
     results = parseFile(adapter, out);
   });
 
@@ -74,7 +99,7 @@ describe('asv adapter on a real asv run --record-samples', () => {
     assert.match(readFileSync(out, 'utf8'), /\bNaN\b/, 'asv writes the skipped combination as NaN');
   });
 
-  test('time samples are the recorded repeats in seconds, in run order; asv\'s result is their median', () => {
+  test("time samples are the recorded repeats in seconds, in run order; asv's result is their median", () => {
     const r = byId(results, 'bench_sum.time_sum_100').metrics.time!;
     const samples = (column('samples', 'bench_sum.time_sum_100') as number[][])[0]!;
     assert.equal(r.unit, 's');
@@ -83,10 +108,13 @@ describe('asv adapter on a real asv run --record-samples', () => {
     assert.deepEqual(r.samples, samples);
     assert.equal(r.samples!.length, 5, 'repeat = 5');
     assert.equal(median(r.samples!), (column('result', 'bench_sum.time_sum_100') as number[])[0]);
-    assert.ok(r.samples!.every((s) => s > 1e-9 && s < 1e-3), 'sum(range(100)) takes between a nanosecond and a millisecond');
+    assert.ok(
+      r.samples!.every((s) => s > 1e-9 && s < 1e-3),
+      'sum(range(100)) takes between a nanosecond and a millisecond',
+    );
   });
 
-  test('parameters come from benchmarks.json param_names, in asv\'s order; more work takes longer', () => {
+  test("parameters come from benchmarks.json param_names, in asv's order; more work takes longer", () => {
     const small = byId(results, 'bench_sum.TimeSuite.time_range(10)');
     const big = byId(results, 'bench_sum.TimeSuite.time_range(1000)');
     assert.deepEqual(small.params, { n: '10' });
@@ -128,13 +156,16 @@ describe('asv adapter on the committed capture', () => {
   test('the results folder reads cleanly: benchmarks.json is recognised and gives no benchmark', () => {
     const read = readInputs([RESULTS], { cwd: '/', created: '2026-11-25T00:00:00Z' });
     assert.deepEqual(read.skipped, []);
-    assert.deepEqual(read.files.map((f) => [f.path.slice(RESULTS.length + 1), f.format, f.benchmarks]), [
-      ['benchmarks.json', 'asv', 0],
-      ['testbox/ea4485e8-existing-py.json', 'asv', 8],
-    ]);
+    assert.deepEqual(
+      read.files.map((f) => [f.path.slice(RESULTS.length + 1), f.format, f.benchmarks]),
+      [
+        ['benchmarks.json', 'asv', 0],
+        ['testbox/ea4485e8-existing-py.json', 'asv', 8],
+      ],
+    );
   });
 
-  test('without samples the result (asv\'s median) is one value', () => {
+  test("without samples the result (asv's median) is one value", () => {
     const doc = JSON.parse(fixtureText.replace(/\bNaN\b/g, '"NaN"')) as { result_columns: string[]; results: Record<string, unknown[]> };
     const s = doc.result_columns.indexOf('samples');
     for (const row of Object.values(doc.results)) if (row.length > s) row.length = s;

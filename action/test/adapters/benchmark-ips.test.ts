@@ -30,7 +30,12 @@ function runIps(dir: string, name: string, args: string[], merged: boolean): str
   return out;
 }
 
-interface IpsJson { name: string; ips: number; stddev: number; iterations: number }
+interface IpsJson {
+  name: string;
+  ips: number;
+  stddev: number;
+  iterations: number;
+}
 
 describe('benchmark-ips adapter on a real run (Ruby 3.1, benchmark-ips 2.7.2)', () => {
   const dir = tempDir('perf-gate-ips-');
@@ -54,7 +59,10 @@ describe('benchmark-ips adapter on a real run (Ruby 3.1, benchmark-ips 2.7.2)', 
   test('one benchmark per report, the long label read from its own line, the Comparison block ignored', () => {
     assert.match(text, /^Comparison:$/m);
     assert.match(text, new RegExp(`^${LONG}$`, 'm'), 'the long label stands alone');
-    assert.deepEqual(results.map((r) => r.id), ['addition', 'sleep 10ms', LONG]);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['addition', 'sleep 10ms', LONG],
+    );
   });
 
   test('i/s with its k/M scale is throughput (1/s, higher is better), matching the JSON within the printed precision', () => {
@@ -74,7 +82,10 @@ describe('benchmark-ips adapter on a real run (Ruby 3.1, benchmark-ips 2.7.2)', 
 
   test('the x.json! file gives the unrounded ips', () => {
     const fromJson = parseFile(adapter, jsonPath);
-    assert.deepEqual(fromJson.map((r) => r.id), json.map((e) => e.name));
+    assert.deepEqual(
+      fromJson.map((r) => r.id),
+      json.map((e) => e.name),
+    );
     fromJson.forEach((r, i) => assert.equal(r.metrics.throughput!.value, json[i]!.ips));
   });
 
@@ -109,7 +120,10 @@ describe('benchmark-ips adapter on a real run (Ruby 3.1, benchmark-ips 2.7.2)', 
       '',
     ].join('\n');
     const r = parseText(adapter, newer, 'newer.txt');
-    assert.deepEqual(r.map((b) => b.id), ['addition', 'sleep', 'nop', 'raw']);
+    assert.deepEqual(
+      r.map((b) => b.id),
+      ['addition', 'sleep', 'nop', 'raw'],
+    );
     assert.equal(byId(r, 'addition').metrics.throughput!.value, 29.862e6);
     assert.ok(Math.abs(byId(r, 'sleep').metrics.throughput!.value! - 99.123) < 1e-9);
     assert.equal(byId(r, 'nop').metrics.throughput!.value, 1.204e9);

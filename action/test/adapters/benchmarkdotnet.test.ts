@@ -21,7 +21,9 @@ describe('BenchmarkDotNet adapter', () => {
   });
 
   test('OriginalValues (ns per operation) become samples in seconds, in order', () => {
-    const raw = JSON.parse(readFileSync(REAL, 'utf8')) as { Benchmarks: { FullName: string; Statistics: { OriginalValues: number[]; N: number; Mean: number } }[] };
+    const raw = JSON.parse(readFileSync(REAL, 'utf8')) as {
+      Benchmarks: { FullName: string; Statistics: { OriginalValues: number[]; N: number; Mean: number } }[];
+    };
     const results = parseFile(adapter, REAL);
     assert.equal(results.length, raw.Benchmarks.length);
     const fib = byId(results, 'Sample.Benchmarks.Fib10');
@@ -34,7 +36,10 @@ describe('BenchmarkDotNet adapter', () => {
     time.samples!.forEach((s, i) => assert.ok(Math.abs(s - original[i]! * 1e-9) < 1e-20));
     assert.equal(time.summary!.n, 14);
     assert.ok(Math.abs(time.summary!.mean - 24.4202085009643e-9) < 1e-18);
-    assert.ok(time.samples!.every((s) => s > 1e-9 && s < 1e-6), 'Fib10 takes tens of nanoseconds');
+    assert.ok(
+      time.samples!.every((s) => s > 1e-9 && s < 1e-6),
+      'Fib10 takes tens of nanoseconds',
+    );
   });
 
   test('params, non-default jobs, allocated bytes and "" for NaN', () => {
@@ -62,7 +67,10 @@ describe('BenchmarkDotNet adapter', () => {
 
   test('before 0.10 (no FullName): the id is built as FullName is later, Statistics a summary in seconds', () => {
     const results = parseFile(adapter, OLD);
-    assert.deepEqual(results.map((r) => r.id), ['BenchmarkDotNet.Samples.Intro.IntroJsonExport.Sleep10', 'BenchmarkDotNet.Samples.Intro.IntroJsonExport.Sleep20']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['BenchmarkDotNet.Samples.Intro.IntroJsonExport.Sleep10', 'BenchmarkDotNet.Samples.Intro.IntroJsonExport.Sleep20'],
+    );
     const time = byId(results, 'BenchmarkDotNet.Samples.Intro.IntroJsonExport.Sleep10').metrics.time!;
     assert.equal(time.samples, undefined, 'a brief export has no per-iteration values');
     assert.equal(time.summary!.n, 20);
@@ -94,10 +102,16 @@ describe('BenchmarkDotNet adapter', () => {
 
   test('a current file without OriginalValues takes its Result workload Measurements', () => {
     // The captured 0.12.1 file keeps only its first Measurements (Jitting, Pilot), so Result ones are added here.
-    const raw = JSON.parse(readFileSync(REAL, 'utf8')) as { Benchmarks: { Statistics: { OriginalValues?: number[] }; Measurements: Record<string, unknown>[] }[] };
+    const raw = JSON.parse(readFileSync(REAL, 'utf8')) as {
+      Benchmarks: { Statistics: { OriginalValues?: number[] }; Measurements: Record<string, unknown>[] }[];
+    };
     delete raw.Benchmarks[0]!.Statistics.OriginalValues;
     assert.ok(!raw.Benchmarks[0]!.Measurements.some((m) => m.IterationStage === 'Result'));
-    assert.equal(byId(parseText(adapter, JSON.stringify(raw), 'a.json'), 'Sample.Benchmarks.Fib10').metrics.time!.samples, undefined, 'no Result measurements: summary only');
+    assert.equal(
+      byId(parseText(adapter, JSON.stringify(raw), 'a.json'), 'Sample.Benchmarks.Fib10').metrics.time!.samples,
+      undefined,
+      'no Result measurements: summary only',
+    );
     raw.Benchmarks[0]!.Measurements.push(
       { IterationMode: 'Workload', IterationStage: 'Actual', LaunchIndex: 1, IterationIndex: 1, Operations: 1000, Nanoseconds: 26000 },
       { IterationMode: 'Workload', IterationStage: 'Result', LaunchIndex: 1, IterationIndex: 1, Operations: 1000, Nanoseconds: 24000 },

@@ -97,20 +97,29 @@ describe('Benchmark.js adapter on the committed captures', () => {
   test('log lines around the cycle lines are ignored, never failed benchmarks', () => {
     const noisy = ['> bench', 'npm WARN config: the message about nodedir', 'Results:', cycleText.trimEnd(), 'Summary: 2 benchmarks', 'Done:', ''].join('\n');
     const r = parseText(adapter, noisy, 'noisy.txt');
-    assert.deepEqual(r.map((b) => [b.id, b.status]), [['RegExp#test', 'ok'], ['String#indexOf', 'ok']]);
+    assert.deepEqual(
+      r.map((b) => [b.id, b.status]),
+      [
+        ['RegExp#test', 'ok'],
+        ['String#indexOf', 'ok'],
+      ],
+    );
   });
 
   test("Benchmark.js's own error lines, wherever they are, are failed benchmarks", () => {
     // As benchmark 2.1.4 prints them: a plain Error (`name: `), an Error with own properties, a thrown "TypeError…" string.
     const withErrors = ['first throws: ', cycleText.trimEnd(), 'obj: code: E1', 'str: TypeError: x is not a function', ''].join('\n');
     const r = parseText(adapter, withErrors, 'errors.txt');
-    assert.deepEqual(r.map((b) => [b.id, b.status, b.error?.message]), [
-      ['first throws', 'failed', 'the benchmark threw'],
-      ['RegExp#test', 'ok', undefined],
-      ['String#indexOf', 'ok', undefined],
-      ['obj', 'failed', 'code: E1'],
-      ['str', 'failed', 'TypeError: x is not a function'],
-    ]);
+    assert.deepEqual(
+      r.map((b) => [b.id, b.status, b.error?.message]),
+      [
+        ['first throws', 'failed', 'the benchmark threw'],
+        ['RegExp#test', 'ok', undefined],
+        ['String#indexOf', 'ok', undefined],
+        ['obj', 'failed', 'code: E1'],
+        ['str', 'failed', 'TypeError: x is not a function'],
+      ],
+    );
   });
 
   test('error-like lines without any cycle line are not Benchmark.js output', () => {

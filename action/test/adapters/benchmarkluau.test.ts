@@ -17,7 +17,10 @@ describe('Luau bench.py adapter', () => {
 
   test('each SUCCESS line is one test: its average in seconds, lower is better', () => {
     const results = parseFile(adapter, OUTPUT);
-    assert.deepEqual(results.map((r) => r.id), ['base64', 'chess', 'life']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['base64', 'chess', 'life'],
+    );
     assert.deepEqual(byId(results, 'chess').metrics, { time: { unit: 's', direction: 'lower', sourceUnit: 'ms', value: 0.06956 } });
     assert.ok(Math.abs(byId(results, 'base64').metrics.time!.value! - 0.015041) < 1e-12);
     assert.ok(Math.abs(byId(results, 'life').metrics.time!.value! - 0.085089) < 1e-12);
@@ -34,7 +37,10 @@ describe('Luau bench.py adapter', () => {
       '',
     ].join('\n');
     const results = parseText(adapter, compared, 'compare.txt');
-    assert.deepEqual(results.map((r) => r.id), ['fib', 'fib [luau-new]', 'fib [luau-jit]', 'broken', 'fib [luau-old]']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['fib', 'fib [luau-new]', 'fib [luau-jit]', 'broken', 'fib [luau-old]'],
+    );
     assert.ok(Math.abs(byId(results, 'fib [luau-jit]').metrics.time!.value! - 0.0098) < 1e-12);
     assert.equal(byId(results, 'fib').metrics.time!.value, 0.01);
     assert.equal(byId(results, 'fib [luau-new]').metrics.time!.value, 0.0125);

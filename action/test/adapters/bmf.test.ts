@@ -26,7 +26,10 @@ const BMF = `{
 
 test('reads Bencher Metric Format into base units and perf-gate metric names', () => {
   const results = bmfAdapter.parse(fileInput('results.bmf.json', BMF));
-  assert.deepEqual(results.map((r) => r.id), ['sort/quick', 'sort/merge']);
+  assert.deepEqual(
+    results.map((r) => r.id),
+    ['sort/quick', 'sort/merge'],
+  );
   const quick = results[0]!.metrics;
   assert.ok(Math.abs(quick.time!.value! - 3500.5e-9) < 1e-18);
   assert.equal(quick.time!.unit, 's');
@@ -67,7 +70,8 @@ test('detects BMF by shape and declines other JSON', () => {
   }
 });
 
-const readBack = (results: BenchmarkResult[]): BenchmarkResult[] => bmfAdapter.parse(fileInput('back.json', JSON.stringify(toBmf(newResultSet('2026-11-25T00:00:00Z', results)))));
+const readBack = (results: BenchmarkResult[]): BenchmarkResult[] =>
+  bmfAdapter.parse(fileInput('back.json', JSON.stringify(toBmf(newResultSet('2026-11-25T00:00:00Z', results)))));
 
 test('ResultSet → BMF → ResultSet keeps the unit and direction of every metric perf-gate writes', () => {
   const metric = (unit: string, direction: 'lower' | 'higher', value: number, extra: Partial<Metric> = {}): Metric => ({ unit, direction, value, ...extra });
@@ -104,7 +108,11 @@ test('a Google Benchmark baseline read back from BMF keeps bytes/items per secon
     const original = base.find((b) => b.id === 'BM_Copy/4096')!.metrics[name]!;
     assert.equal(baseline.metrics[name]!.direction, 'higher', name);
     assert.equal(baseline.metrics[name]!.unit, original.unit, name);
-    const twiceAsFast: BenchmarkResult = { id: 'BM_Copy/4096', status: 'ok', metrics: { [name]: { ...original, samples: original.samples!.map((v) => v * 2) } } };
+    const twiceAsFast: BenchmarkResult = {
+      id: 'BM_Copy/4096',
+      status: 'ok',
+      metrics: { [name]: { ...original, samples: original.samples!.map((v) => v * 2) } },
+    };
     assert.equal(gateRow(baseline, twiceAsFast, name).status, 'improved', name);
   }
 });
@@ -116,9 +124,19 @@ test('a measure with no known direction is flagged by the gate until a budget se
   const report = decide(newResultSet('2026-11-25T00:00:00Z', base), newResultSet('2026-11-25T00:05:00Z', cur), EMPTY_BUDGETS);
   const warning = report.warnings.find((w) => w.code === 'unknown-direction');
   assert.ok(warning, JSON.stringify(report.warnings));
-  assert.equal(warningText(warning), 'parse: the input does not say which way is better for lines-of-log, so they are compared as lower-is-better and the verdict may be backwards. Set `direction: higher` or `direction: lower` for them in the budgets.');
+  assert.equal(
+    warningText(warning),
+    'parse: the input does not say which way is better for lines-of-log, so they are compared as lower-is-better and the verdict may be backwards. Set `direction: higher` or `direction: lower` for them in the budgets.',
+  );
   const parsed = parseBudgets('version: 1\nbenchmarks:\n  "parse":\n    lines-of-log: { direction: higher }\n', 'budgets/t.yml');
-  const told = decide(newResultSet('2026-11-25T00:00:00Z', base), newResultSet('2026-11-25T00:05:00Z', cur), { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: ['budgets/t.yml'] });
-  assert.equal(told.warnings.find((w) => w.code === 'unknown-direction'), undefined);
+  const told = decide(newResultSet('2026-11-25T00:00:00Z', base), newResultSet('2026-11-25T00:05:00Z', cur), {
+    defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults },
+    rules: parsed.rules,
+    files: ['budgets/t.yml'],
+  });
+  assert.equal(
+    told.warnings.find((w) => w.code === 'unknown-direction'),
+    undefined,
+  );
   assert.equal(told.rows[0]!.direction, 'higher');
 });

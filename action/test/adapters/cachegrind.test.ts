@@ -18,7 +18,11 @@ function annotatedTotals(path: string): Record<string, number> {
   const events = /^Events recorded:\s+(.+)$/m.exec(out)![1]!.trim().split(/\s+/);
   const line = /^(.*)PROGRAM TOTALS$/m.exec(out)![1]!;
   // "738,743 (100.0%) 528 (100.0%) …": the counts, without the percentages.
-  const counts = line.replace(/\([^)]*\)/g, ' ').trim().split(/\s+/).map((c) => Number(c.replace(/,/g, '')));
+  const counts = line
+    .replace(/\([^)]*\)/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .map((c) => Number(c.replace(/,/g, '')));
   assert.equal(counts.length, events.length, line);
   return Object.fromEntries(events.map((e, i) => [e, counts[i]!]));
 }
@@ -72,7 +76,7 @@ describe('cachegrind adapter on the committed captures', () => {
   });
 
   test('an id with a newline (valgrind writes arguments as they are) is read back whole', () => {
-    const text = busyText.replace('cmd: ./busy 100000', "cmd: sh -c ./busy 1\n./busy 2");
+    const text = busyText.replace('cmd: ./busy 100000', 'cmd: sh -c ./busy 1\n./busy 2');
     assert.equal(parseText(adapter, text, 'nl.out')[0]!.id, 'sh -c ./busy 1\n./busy 2');
   });
 

@@ -60,8 +60,14 @@ describe('catch2 adapter on a real Catch2 2.13 program (console and -r xml)', ()
   test('both reporters are detected and yield the same benchmarks, in program order', () => {
     for (const file of [consoleFile, xmlFile]) assert.equal(readInputs([file], { cwd: '/', created: 'now' }).files[0]!.format, 'catch2', file);
     const ids = ['fib 10', 'fib 20', WRAPPED, 'string append 100', 'throws', 'checked fib 5', 'Validated'];
-    assert.deepEqual(fromConsole.map((r) => r.id), ids);
-    assert.deepEqual(fromXml.map((r) => r.id), ids);
+    assert.deepEqual(
+      fromConsole.map((r) => r.id),
+      ids,
+    );
+    assert.deepEqual(
+      fromXml.map((r) => r.id),
+      ids,
+    );
   });
 
   test('console: each benchmark is a summary in seconds: n = samples, mean and std dev as printed, lower is better', () => {
@@ -86,7 +92,9 @@ describe('catch2 adapter on a real Catch2 2.13 program (console and -r xml)', ()
 
   test('xml: mean and standardDeviation (ns) become seconds, n = samples', () => {
     for (const id of OK_IDS) {
-      const element = new RegExp(`<BenchmarkResults name="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" samples="(\\d+)"[^>]*>\\s*<!--[^>]*-->\\s*<mean value="([^"]+)"[^>]*/>\\s*<standardDeviation value="([^"]+)"`).exec(xmlText);
+      const element = new RegExp(
+        `<BenchmarkResults name="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" samples="(\\d+)"[^>]*>\\s*<!--[^>]*-->\\s*<mean value="([^"]+)"[^>]*/>\\s*<standardDeviation value="([^"]+)"`,
+      ).exec(xmlText);
       assert.ok(element, id);
       const time = byId(fromXml, id).metrics.time!;
       assert.equal(time.summary!.n, Number(element[1]));
@@ -123,7 +131,10 @@ describe('catch2 adapter on a real Catch2 2.13 program (console and -r xml)', ()
     const base = byId(fromConsole, 'fib 20');
     const scaled = (factor: number): BenchmarkResult => {
       const time = base.metrics.time!;
-      return { ...base, metrics: { time: { ...time, summary: { ...time.summary!, mean: time.summary!.mean * factor, stddev: time.summary!.stddev! * factor } } } };
+      return {
+        ...base,
+        metrics: { time: { ...time, summary: { ...time.summary!, mean: time.summary!.mean * factor, stddev: time.summary!.stddev! * factor } } },
+      };
     };
     assert.equal(gateRow(base, scaled(0.1), 'time').status, 'improved');
     assert.equal(gateRow(base, scaled(10), 'time').status, 'regressed');
@@ -134,7 +145,11 @@ describe('catch2 adapter on committed outputs', () => {
   test("github-action-benchmark's Catch2 2.11 outputs ('estimated' and 'est run time' headers)", () => {
     for (const file of ['catch2_output-gab-external.txt', 'catch2_output_v3-gab-external.txt']) {
       const results = parseFile(catch2Adapter, join(DIR, file));
-      assert.deepEqual(results.map((r) => r.id), ['Fibonacci 10', 'Fibonacci 20', 'Fibonacci~ 5!', 'Fibonacci-15_bench'], file);
+      assert.deepEqual(
+        results.map((r) => r.id),
+        ['Fibonacci 10', 'Fibonacci 20', 'Fibonacci~ 5!', 'Fibonacci-15_bench'],
+        file,
+      );
       const fib20 = byId(results, 'Fibonacci 20').metrics.time!.summary!;
       assert.equal(fib20.n, 100);
       assert.ok(close(fib20.mean, 41.731e-6));
@@ -146,7 +161,10 @@ describe('catch2 adapter on committed outputs', () => {
   test('Catch2 v3.5.3 output with trailing blanks stripped and a Windows file(line) header', () => {
     const results = parseFile(catch2Adapter, join(DIR, 'v3.5.3-pyincpp-external.txt'));
     assert.equal(results.length, 12);
-    assert.deepEqual(results.slice(0, 2).map((r) => r.id), ['std::vector constructor', 'pyincpp::List constructor']);
+    assert.deepEqual(
+      results.slice(0, 2).map((r) => r.id),
+      ['std::vector constructor', 'pyincpp::List constructor'],
+    );
     const append = byId(results, 'pyincpp::List append').metrics.time!.summary!;
     assert.ok(close(append.mean, 8.87775e-6));
     assert.ok(close(append.stddev!, 5.06282e-6));
@@ -170,7 +188,12 @@ describe('catch2 adapter on unusable input', () => {
 
   test('console output cut off between benchmarks (no closing totals) is truncated', () => {
     const lines = real.split('\n');
-    const cut = lines.slice(0, lines.findIndex((l) => l.startsWith('Containers'))).join('\n');
+    const cut = lines
+      .slice(
+        0,
+        lines.findIndex((l) => l.startsWith('Containers')),
+      )
+      .join('\n');
     const error = inputErrorOf(() => parseText(catch2Adapter, cut, '/r/cut2.txt'));
     assert.match(error.message, /no closing "=====" totals line/);
     assert.equal(error.line, cut.split('\n').length);

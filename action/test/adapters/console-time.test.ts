@@ -31,7 +31,10 @@ describe('console.time adapter on a real Node run', () => {
   });
 
   test('one benchmark per label, a label holding ": " kept whole', () => {
-    assert.deepEqual(results.map((r) => r.id), ['wait 20ms', 'parse: config', 'busy', 'over a second']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['wait 20ms', 'parse: config', 'busy', 'over a second'],
+    );
     assert.ok(results.every((r) => r.status === 'ok'));
   });
 
@@ -44,7 +47,10 @@ describe('console.time adapter on a real Node run', () => {
     assert.equal(time.value, undefined);
     assert.equal(time.samples!.length, 3);
     time.samples!.forEach((v, i) => assert.ok(Math.abs(v - printed[i]!) < 1e-12, `sample ${i}: ${v} vs ${printed[i]}`));
-    assert.ok(time.samples!.every((s) => s >= 0.019 && s < 5), 'each wait is at least 20 ms');
+    assert.ok(
+      time.samples!.every((s) => s >= 0.019 && s < 5),
+      'each wait is at least 20 ms',
+    );
   });
 
   test('Node switches to seconds past one second: "1.091s"', () => {
@@ -60,7 +66,10 @@ describe('console.time adapter on a real Node run', () => {
     assert.equal(byId(r, 'migrate').metrics.time!.value, 2 * 3600 + 3 * 60 + 4.5);
     assert.equal(byId(r, 'fast').metrics.time!.value, 0.012);
     const bencher = parseFile(adapter, BENCHER);
-    assert.deepEqual(bencher.map((b) => b.id), ['default', 'benchmark_1', 'benchmark 2', 'benchmark 3: The Third - timer/timerEnd']);
+    assert.deepEqual(
+      bencher.map((b) => b.id),
+      ['default', 'benchmark_1', 'benchmark 2', 'benchmark 3: The Third - timer/timerEnd'],
+    );
     assert.equal(byId(bencher, 'benchmark_1').metrics.time!.value, 12.714);
   });
 
@@ -70,7 +79,10 @@ describe('console.time adapter on a real Node run', () => {
     assert.equal(detection.match, false);
     assert.match(!detection.match ? detection.reason : '', /not every line/);
     const named = parseText(adapter, log, 'log.txt');
-    assert.deepEqual(named.map((r) => r.id), results.map((r) => r.id));
+    assert.deepEqual(
+      named.map((r) => r.id),
+      results.map((r) => r.id),
+    );
   });
 
   test('a last line cut inside its number is an error naming the line', () => {

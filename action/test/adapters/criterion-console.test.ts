@@ -43,18 +43,28 @@ describe('criterion-console adapter on a real cargo bench run (examples/rust-cri
     stdoutText = runHarness('cargo', BENCH_ARGS, { cwd: EXAMPLES.rustCriterion, env: { CRITERION_HOME: stdoutHome }, timeoutMs: 170_000 }).stdout;
     writeFileSync(join(dir, 'stdout.txt'), stdoutText);
     stdoutOnly = parseFile(criterionConsoleAdapter, join(dir, 'stdout.txt'));
-    const both = runHarness('bash', ['-c', 'cargo "$@" 2>&1', 'cargo', ...BENCH_ARGS], { cwd: EXAMPLES.rustCriterion, env: { CRITERION_HOME: mergedHome }, timeoutMs: 170_000 }).stdout;
+    const both = runHarness('bash', ['-c', 'cargo "$@" 2>&1', 'cargo', ...BENCH_ARGS], {
+      cwd: EXAMPLES.rustCriterion,
+      env: { CRITERION_HOME: mergedHome },
+      timeoutMs: 170_000,
+    }).stdout;
     writeFileSync(join(dir, 'merged.txt'), both);
     merged = parseFile(criterionConsoleAdapter, join(dir, 'merged.txt'));
   });
 
   test('stdout is detected as criterion-console; every benchmark is read once, in order', () => {
     assert.equal(readInputs([join(dir, 'stdout.txt')], { cwd: '/', created: 'now' }).files[0]!.format, 'criterion-console');
-    assert.deepEqual(stdoutOnly.map((r) => r.id), IDS);
-    assert.deepEqual(merged.map((r) => r.id), IDS);
+    assert.deepEqual(
+      stdoutOnly.map((r) => r.id),
+      IDS,
+    );
+    assert.deepEqual(
+      merged.map((r) => r.id),
+      IDS,
+    );
   });
 
-  test('stdout only: time is the estimate in seconds, one value, equal to target/criterion\'s typical estimate', () => {
+  test("stdout only: time is the estimate in seconds, one value, equal to target/criterion's typical estimate", () => {
     for (const id of IDS) {
       const time = byId(stdoutOnly, id).metrics.time!;
       assert.equal(time.unit, 's');
@@ -65,7 +75,10 @@ describe('criterion-console adapter on a real cargo bench run (examples/rust-cri
   });
 
   test('Throughput::Bytes (MiB/s, GiB/s) becomes bytes_per_second in B/s, higher is better, bytes / time', () => {
-    for (const [id, n] of [['sum/bytes/100', 100], ['sum/split/1000', 1000]] as const) {
+    for (const [id, n] of [
+      ['sum/bytes/100', 100],
+      ['sum/split/1000', 1000],
+    ] as const) {
       const m = byId(stdoutOnly, id).metrics;
       assert.equal(m.bytes_per_second!.unit, 'B/s');
       assert.equal(m.bytes_per_second!.direction, 'higher');
@@ -79,9 +92,12 @@ describe('criterion-console adapter on a real cargo bench run (examples/rust-cri
       const time = byId(merged, id).metrics.time!;
       assert.equal(time.summary!.n, 10);
       assert.ok(near(time.summary!.mean, typicalNs(mergedHome, id) * 1e-9), id);
-      const e = JSON.parse(readFileSync(join(mergedHome, id, 'new/estimates.json'), 'utf8')) as Record<string, { confidence_interval: { lower_bound: number; upper_bound: number } } | null>;
+      const e = JSON.parse(readFileSync(join(mergedHome, id, 'new/estimates.json'), 'utf8')) as Record<
+        string,
+        { confidence_interval: { lower_bound: number; upper_bound: number } } | null
+      >;
       const ci = (e.slope ?? e.mean)!.confidence_interval;
-      const expected = ((ci.upper_bound - ci.lower_bound) * 1e-9 / 2 / 1.96) * Math.sqrt(10);
+      const expected = (((ci.upper_bound - ci.lower_bound) * 1e-9) / 2 / 1.96) * Math.sqrt(10);
       // Each printed bound is rounded to 5 significant digits; their difference carries both roundings.
       const rounding = ((5e-5 * (ci.upper_bound + ci.lower_bound) * 1e-9) / 2 / 1.96) * Math.sqrt(10);
       assert.ok(Math.abs(time.summary!.stddev! - expected) <= rounding, `${id}: ${time.summary!.stddev} vs ${expected}`);
@@ -117,7 +133,10 @@ describe('criterion-console adapter on a real cargo bench run (examples/rust-cri
 describe('criterion-console adapter on committed outputs', () => {
   test("Bencher's outputs: a name on its own line, Melem/s, ps, change blocks ignored, a name with spaces", () => {
     const thrpt = parseFile(criterionConsoleAdapter, join(DIR, 'bencher-throughput-external.txt'));
-    assert.deepEqual(thrpt.map((r) => r.id), ['execution/naive/select_1_column/10', 'execution/naive/select_1_column/100']);
+    assert.deepEqual(
+      thrpt.map((r) => r.id),
+      ['execution/naive/select_1_column/10', 'execution/naive/select_1_column/100'],
+    );
     const m = byId(thrpt, 'execution/naive/select_1_column/10').metrics;
     assert.ok(near(m.time!.summary!.mean, 7.7152e-6, 1e-12));
     assert.equal(m.time!.summary!.n, 100);
@@ -125,12 +144,15 @@ describe('criterion-console adapter on committed outputs', () => {
     assert.equal(m.throughput!.direction, 'higher');
     assert.ok(near(m.throughput!.summary!.mean, 1.2961e6, 1e-12));
     const many = parseFile(criterionConsoleAdapter, join(DIR, 'bencher-many-external.txt'));
-    assert.deepEqual(many.map((r) => r.id), ['file', 'rolling_file', 'tracing_file', 'tracing_rolling_file', 'benchmark: name with spaces']);
-    assert.ok(near(byId(many, 'file').metrics.time!.summary!.mean, 323.90e-12, 1e-12));
-    assert.ok(near(byId(many, 'benchmark: name with spaces').metrics.time!.summary!.mean, 20.930e-9, 1e-12));
+    assert.deepEqual(
+      many.map((r) => r.id),
+      ['file', 'rolling_file', 'tracing_file', 'tracing_rolling_file', 'benchmark: name with spaces'],
+    );
+    assert.ok(near(byId(many, 'file').metrics.time!.summary!.mean, 323.9e-12, 1e-12));
+    assert.ok(near(byId(many, 'benchmark: name with spaces').metrics.time!.summary!.mean, 20.93e-9, 1e-12));
   });
 
-  test('a panic after the last benchmark fails the bench target, named from cargo\'s Running line', () => {
+  test("a panic after the last benchmark fails the bench target, named from cargo's Running line", () => {
     const r = parseFile(criterionConsoleAdapter, join(DIR, 'bencher-failed-external.txt'));
     assert.equal(r.length, 5);
     const failed = byId(r, 'trace4rs_bench (bench target)');

@@ -33,11 +33,15 @@ describe('criterion adapter on a real cargo bench run', () => {
   const home = tempDir('perf-gate-criterion-');
   let results: BenchmarkResult[];
   before(() => {
-    runHarness('cargo', ['bench', '--quiet', '--bench', 'parse', '--', '--warm-up-time', '0.05', '--measurement-time', '0.1', '--sample-size', '10', '--noplot'], {
-      cwd: EXAMPLES.rustCriterion,
-      env: { CRITERION_HOME: home },
-      timeoutMs: 170_000,
-    });
+    runHarness(
+      'cargo',
+      ['bench', '--quiet', '--bench', 'parse', '--', '--warm-up-time', '0.05', '--measurement-time', '0.1', '--sample-size', '10', '--noplot'],
+      {
+        cwd: EXAMPLES.rustCriterion,
+        env: { CRITERION_HOME: home },
+        timeoutMs: 170_000,
+      },
+    );
     results = readTree(home);
   });
 
@@ -57,7 +61,10 @@ describe('criterion adapter on a real cargo bench run', () => {
       assert.equal(time.samples!.length, 10);
       time.samples!.forEach((s, i) => assert.ok(Math.abs(s - (raw.times[i]! / raw.iters[i]!) * 1e-9) < 1e-18));
       // Summing a few hundred bytes takes between a nanosecond and a millisecond per iteration.
-      assert.ok(time.samples!.every((s) => s > 1e-9 && s < 1e-3), `${id}: ${time.samples!.join(', ')}`);
+      assert.ok(
+        time.samples!.every((s) => s > 1e-9 && s < 1e-3),
+        `${id}: ${time.samples!.join(', ')}`,
+      );
       const estimates = JSON.parse(readFileSync(join(home, id, 'new/estimates.json'), 'utf8')) as { mean: { point_estimate: number } };
       assert.ok(Math.abs(time.summary!.mean - estimates.mean.point_estimate * 1e-9) < 1e-18);
       assert.equal(time.summary!.n, 10);
@@ -72,7 +79,10 @@ describe('criterion adapter on a real cargo bench run', () => {
   });
 
   test('Throughput::Bytes becomes bytes_per_second in B/s, higher is better, consistent with time', () => {
-    for (const [id, n] of [['sum/bytes/100', 100], ['sum/split/1000', 1000]] as const) {
+    for (const [id, n] of [
+      ['sum/bytes/100', 100],
+      ['sum/split/1000', 1000],
+    ] as const) {
       const b = byId(results, id);
       const thrpt = b.metrics.bytes_per_second!;
       assert.equal(thrpt.unit, 'B/s');
@@ -114,7 +124,9 @@ describe('criterion adapter on the committed target/criterion tree', () => {
   test('the legacy criterion 0.2 files (capitalised keys) are recognised; a change file yields nothing', () => {
     const legacy = join(FIXTURES, 'criterion/legacy-0.2-external/Fibonacci/Iterative');
     assert.deepEqual(parseFile(criterionAdapter, join(legacy, 'change/estimates.json')), []);
-    assert.deepEqual(criterionAdapter.detect(fileInput(join(legacy, 'new/benchmark.json'), readFileSync(join(legacy, 'new/benchmark.json'), 'utf8'))), { match: true });
+    assert.deepEqual(criterionAdapter.detect(fileInput(join(legacy, 'new/benchmark.json'), readFileSync(join(legacy, 'new/benchmark.json'), 'utf8'))), {
+      match: true,
+    });
   });
 });
 

@@ -17,7 +17,10 @@ describe('custom-smaller / custom-bigger on github-action-benchmark test data', 
   test('time units become seconds; names, order and values as in the file; smaller is better', () => {
     const raw = JSON.parse(readFileSync(SMALLER, 'utf8')) as { name: string; unit: string; value: number }[];
     const results = parseFile(customSmallerAdapter, SMALLER);
-    assert.deepEqual(results.map((r) => r.id), ['No instrumentation', 'Deactivated probe', 'No logging', 'Binary file']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['No instrumentation', 'Deactivated probe', 'No logging', 'Binary file'],
+    );
     results.forEach((r, i) => {
       assert.equal(r.status, 'ok');
       assert.deepEqual(Object.keys(r.metrics), ['time']);
@@ -80,7 +83,10 @@ describe('custom JSON is never auto-detected', () => {
   test('no adapter claims custom JSON; the error lists the hint', () => {
     const error = inputErrorOf(() => readInputs([BIGGER], { cwd: '/', created: '2026-11-25T00:00:00Z' }));
     assert.match(error.message, /no format recognised this file/);
-    assert.match(error.message, /\n {2}custom-smaller: github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger/);
+    assert.match(
+      error.message,
+      /\n {2}custom-smaller: github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger/,
+    );
     for (const name of Object.keys(ADAPTERS)) assert.match(error.message, new RegExp(`\\n  ${name}: `));
   });
 
@@ -100,7 +106,10 @@ describe('custom JSON is never auto-detected', () => {
     mkdirSync(join(dir, 'out'));
     copyFileSync(SMALLER, join(dir, 'out', 'bench.json'));
     writeFileSync(join(dir, 'out', 'notes.txt'), 'x');
-    assert.throws(() => readInputs(['out'], { cwd: dir, created: 'now' }), (e: unknown) => e instanceof InputError && e.message.includes(`bench.json (${CUSTOM_JSON_HINT})`));
+    assert.throws(
+      () => readInputs(['out'], { cwd: dir, created: 'now' }),
+      (e: unknown) => e instanceof InputError && e.message.includes(`bench.json (${CUSTOM_JSON_HINT})`),
+    );
   });
 });
 

@@ -16,7 +16,10 @@ describe('Dart benchmark_harness adapter', () => {
 
   test('each RunTime line is one benchmark, microseconds → seconds, lower is better', () => {
     const results = parseFile(adapter, TWO);
-    assert.deepEqual(results.map((r) => r.id), ['Template', 'ForLoop']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['Template', 'ForLoop'],
+    );
     assert.deepEqual(byId(results, 'Template').metrics, { time: { unit: 's', direction: 'lower', sourceUnit: 'us', value: 1e-6 } });
     assert.equal(byId(results, 'ForLoop').metrics.time!.value, 2e-6);
   });
@@ -24,7 +27,10 @@ describe('Dart benchmark_harness adapter', () => {
   test("Dart's double forms, other lines ignored, a repeated name gives samples in order", () => {
     const text = 'Running benchmarks…\nFib(RunTime): 1234.5678 us.\nTiny(RunTime): 1e-7 us.\nFib(RunTime): 1200.25 us.\nBig(RunTime): 1.5e+3 us.\ndone\n';
     const results = parseText(adapter, text, 'mixed.txt');
-    assert.deepEqual(results.map((r) => r.id), ['Fib', 'Tiny', 'Big']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['Fib', 'Tiny', 'Big'],
+    );
     const fib = byId(results, 'Fib').metrics.time!;
     assert.equal(fib.value, undefined);
     assert.equal(fib.samples!.length, 2);

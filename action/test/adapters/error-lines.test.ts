@@ -127,7 +127,8 @@ const CASES: Case[] = [
     what: 'benchmarkjs cycle lines: a line cut short',
     adapter: benchmarkJsAdapter,
     name: 'cycle-lines.txt',
-    broken: () => breakAt(fixture('benchmarkjs/cycle-lines.txt'), 'String#indexOf x 1,236,622,708 ops/sec ±0.69% (95 runs sampled)', 'String#indexOf x 1,236,622'),
+    broken: () =>
+      breakAt(fixture('benchmarkjs/cycle-lines.txt'), 'String#indexOf x 1,236,622,708 ops/sec ±0.69% (95 runs sampled)', 'String#indexOf x 1,236,622'),
   },
   {
     what: 'bmf (hand-written): a measure of the second benchmark without a value',

@@ -65,7 +65,10 @@ test('files that are clearly not results are returned as skipped, with the reaso
     'notes.txt': 'ran on the quiet machine\n',
   });
   const read = readInputs([folder], { cwd: dir, created: 'now' });
-  assert.deepEqual(read.resultSet.benchmarks.map((b) => b.id), ['sleep 0.01', 'sleep 0.02']);
+  assert.deepEqual(
+    read.resultSet.benchmarks.map((b) => b.id),
+    ['sleep 0.01', 'sleep 0.02'],
+  );
   assert.deepEqual(read.skipped, [
     { path: join(folder, 'build.log'), reason: 'empty file' },
     { path: join(folder, 'logo.png'), reason: 'binary file' },
@@ -73,5 +76,8 @@ test('files that are clearly not results are returned as skipped, with the reaso
     { path: join(folder, 'package.json'), reason: 'valid JSON, but no format recognised it' },
     { path: join(folder, 'README.md'), reason: 'no format recognised it' },
   ]);
-  assert.deepEqual(read.files.map((f) => f.path), [join(folder, 'good.json')]);
+  assert.deepEqual(
+    read.files.map((f) => f.path),
+    [join(folder, 'good.json')],
+  );
 });

@@ -38,14 +38,26 @@ test('a number past 1.8e308 in a harness file is refused, naming the benchmark a
 });
 
 test('the registry refuses non-finite samples, summaries and values, whatever the adapter', () => {
-  assert.match(errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', samples: [1, Number.NaN] } })])), /sample 2 \(NaN\) is not a finite number/);
-  assert.match(errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 3, mean: Infinity } } })])), /its mean \(Infinity\) is not a finite number/);
+  assert.match(
+    errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', samples: [1, Number.NaN] } })])),
+    /sample 2 \(NaN\) is not a finite number/,
+  );
+  assert.match(
+    errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 3, mean: Infinity } } })])),
+    /its mean \(Infinity\) is not a finite number/,
+  );
   assert.match(errorOf('x', '/r/a', returning([ok({ rps: { unit: '1/s', direction: 'higher', value: -Infinity } })])), /its value \(-Infinity\)/);
 });
 
 test('a sample count that is not a whole number, or a negative spread, is refused', () => {
-  assert.match(errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 1e-320, mean: 1 } } })])), /its sample count \(1e-320\) is not a whole number of at least 1/);
-  assert.match(errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 5, mean: 1, stddev: -1 } } })])), /its standard deviation \(-1\) is negative/);
+  assert.match(
+    errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 1e-320, mean: 1 } } })])),
+    /its sample count \(1e-320\) is not a whole number of at least 1/,
+  );
+  assert.match(
+    errorOf('x', '/r/a', returning([ok({ time: { unit: 's', direction: 'lower', summary: { n: 5, mean: 1, stddev: -1 } } })])),
+    /its standard deviation \(-1\) is negative/,
+  );
 });
 
 test('a criterion estimate with a negative standard deviation is refused', () => {
@@ -88,6 +100,6 @@ test('a 10 MB line is searched for a Ruby error report in linear time (it was qu
   const started = performance.now();
   assert.equal(rubyErrorIn('x'.repeat(10 * 1024 * 1024)), undefined);
   assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
-  assert.deepEqual(rubyErrorIn('times:  bench.rb:23:in `block (2 levels) in <main>\': boom (RuntimeError)'), { at: 8, message: 'boom (RuntimeError)' });
-  assert.deepEqual(rubyErrorIn('label -e:1:in \'<main>\': boom (RuntimeError)'), { at: 6, message: 'boom (RuntimeError)' });
+  assert.deepEqual(rubyErrorIn("times:  bench.rb:23:in `block (2 levels) in <main>': boom (RuntimeError)"), { at: 8, message: 'boom (RuntimeError)' });
+  assert.deepEqual(rubyErrorIn("label -e:1:in '<main>': boom (RuntimeError)"), { at: 6, message: 'boom (RuntimeError)' });
 });

@@ -26,7 +26,6 @@ function isJson(text: string): boolean {
 }
 
 describe('adapters survive mutated input', () => {
-
   test('every adapter with a fixture is fuzzed', () => {
     // custom-json's two directions and console-time are the only formats whose fixtures are shared or sparse; all 37 have seeds.
     assert.ok(targets.length >= 35, `only ${targets.length} adapters have seeds: ${targets.map((t) => t.name).join(', ')}`);
@@ -48,7 +47,8 @@ describe('adapters ignore what does not matter', () => {
     const jsonSeeds = target.seeds.filter((s) => isJson(s.text));
     if (jsonSeeds.length === 0) continue;
     // Benchmarks keyed by name (BMF, JMH params) come in key order, which is no part of the result: compared by id.
-    const parse = (text: string, path: string) => parseInput(fileInput(path, text), target.name.replace('adapter ', '')).sort((a, b) => a.id.localeCompare(b.id));
+    const parse = (text: string, path: string) =>
+      parseInput(fileInput(path, text), target.name.replace('adapter ', '')).sort((a, b) => a.id.localeCompare(b.id));
     test(`${target.name}: indentation and key order leave the parse unchanged`, () => {
       for (const seed of jsonSeeds) {
         const expected = parse(seed.text, seed.path);

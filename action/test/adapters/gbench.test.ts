@@ -47,7 +47,10 @@ describe('gbench adapter on a real Google Benchmark run (libbenchmark-dev)', () 
 
   test('repetitions are the samples; the mean/median/stddev/cv rows are not counted again', () => {
     assert.match(text, /"aggregate_name": "mean"/);
-    assert.deepEqual(results.map((r) => r.id), ['BM_Copy/64', 'BM_Copy/4096', 'BM_StringBuild', 'BM_Error']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['BM_Copy/64', 'BM_Copy/4096', 'BM_StringBuild', 'BM_Error'],
+    );
     for (const id of ['BM_Copy/64', 'BM_Copy/4096', 'BM_StringBuild']) {
       assert.equal(byId(results, id).metrics.time!.samples!.length, 6, id);
       assert.equal(byId(results, id).metrics.cpu_time!.samples!.length, 6, id);
@@ -85,7 +88,11 @@ describe('gbench adapter on a real Google Benchmark run (libbenchmark-dev)', () 
     assert.equal(m.not_a_number, undefined);
     assert.equal(m.infinite, undefined);
     // -NaN (printed for a negative NaN) and -Infinity are read the same way.
-    const negative = parseText(gbenchAdapter, text.replace(/"not_a_number": NaN/g, '"not_a_number": -NaN').replace(/"infinite": Infinity/g, '"infinite": -Infinity'), 'neg.json');
+    const negative = parseText(
+      gbenchAdapter,
+      text.replace(/"not_a_number": NaN/g, '"not_a_number": -NaN').replace(/"infinite": Infinity/g, '"infinite": -Infinity'),
+      'neg.json',
+    );
     assert.equal(byId(negative, 'BM_Copy/64').metrics.not_a_number, undefined);
     assert.equal(byId(negative, 'BM_Copy/64').metrics.time!.samples!.length, 6);
   });
@@ -129,7 +136,10 @@ describe('gbench adapter on committed captures', () => {
 
   test('a 2019 file without family_index or run_type reads the same way', () => {
     const old = parseFile(gbenchAdapter, join(DIR, 'old-schema-2019-external.json'));
-    assert.deepEqual(old.map((r) => r.id), ['fib_10', 'fib_20']);
+    assert.deepEqual(
+      old.map((r) => r.id),
+      ['fib_10', 'fib_20'],
+    );
     assert.ok(old[1]!.metrics.time!.samples![0]! > old[0]!.metrics.time!.samples![0]!);
   });
 });

@@ -65,8 +65,14 @@ describe('hyperfine adapter on real hyperfine output', () => {
     const out = join(dir, 'params.json');
     hyperfine(['--runs', '2', '-L', 'n', '1000,2000', `${busy} {n}`], out);
     const results = parseFile(out);
-    assert.deepEqual(results.map((r) => r.params), [{ n: '1000' }, { n: '2000' }]);
-    assert.deepEqual(results.map((r) => r.id), [`${busy} 1000`, `${busy} 2000`]);
+    assert.deepEqual(
+      results.map((r) => r.params),
+      [{ n: '1000' }, { n: '2000' }],
+    );
+    assert.deepEqual(
+      results.map((r) => r.id),
+      [`${busy} 1000`, `${busy} 2000`],
+    );
   });
 
   test('a command failing under -i is a failed benchmark with its exit code', () => {
@@ -93,7 +99,10 @@ describe('hyperfine adapter on real hyperfine output', () => {
     const status = hyperfine(['--runs', '2', `${busy} 1000`, "sh -c 'exit 4'"], out, { allowFailure: true });
     assert.notEqual(status, 0);
     const results = parseFile(out);
-    assert.deepEqual(results.map((r) => r.id), [`${busy} 1000`]);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      [`${busy} 1000`],
+    );
   });
 });
 
@@ -143,7 +152,12 @@ describe('hyperfine detection', () => {
   });
 
   test('declines other formats with a reason', () => {
-    const others = ['{"schema": "perf-gate/results@1", "created": "x", "benchmarks": []}', '{"bench": {"latency": {"value": 1}}}', '<testsuite/>', 'BenchmarkX-8 100 5 ns/op'];
+    const others = [
+      '{"schema": "perf-gate/results@1", "created": "x", "benchmarks": []}',
+      '{"bench": {"latency": {"value": 1}}}',
+      '<testsuite/>',
+      'BenchmarkX-8 100 5 ns/op',
+    ];
     for (const text of others) {
       const d = hyperfineAdapter.detect(fileInput('x', text));
       assert.equal(d.match, false, text);
@@ -151,4 +165,3 @@ describe('hyperfine detection', () => {
     }
   });
 });
-

@@ -21,7 +21,10 @@ function printed(text: string, label: string): number[] {
 function writeCrate(dir: string): void {
   mkdirSync(join(dir, 'src'), { recursive: true });
   mkdirSync(join(dir, 'benches'), { recursive: true });
-  writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "iai-sum"\nversion = "0.1.0"\nedition = "2021"\n\n[dev-dependencies]\niai = "=0.1.1"\n\n[[bench]]\nname = "iai_sum"\nharness = false\n');
+  writeFileSync(
+    join(dir, 'Cargo.toml'),
+    '[package]\nname = "iai-sum"\nversion = "0.1.0"\nedition = "2021"\n\n[dev-dependencies]\niai = "=0.1.1"\n\n[[bench]]\nname = "iai_sum"\nharness = false\n',
+  );
   writeFileSync(join(dir, 'src/lib.rs'), '');
   writeFileSync(join(dir, 'benches/iai_sum.rs'), readFileSync(new URL('../support/harness-src/iai-benches.rs', import.meta.url), 'utf8'));
 }
@@ -48,11 +51,24 @@ describe('iai adapter on a real iai 0.1.1 cargo bench run (cachegrind)', () => {
     assert.equal(chooseAdapter(fileInput('iai.txt', second)).name, 'iai');
   });
 
-  test('each function is a benchmark with iai\'s five counts, exact and lower-is-better, as printed', () => {
-    assert.deepEqual(results.map((r) => r.id), ['iai_sum_1000', 'iai_sum_2000']);
-    const columns: [string, string][] = [['instructions', 'Instructions'], ['l1_hits', 'L1 Accesses'], ['ll_hits', 'L2 Accesses'], ['ram_hits', 'RAM Accesses'], ['estimated_cycles', 'Estimated Cycles']];
+  test("each function is a benchmark with iai's five counts, exact and lower-is-better, as printed", () => {
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['iai_sum_1000', 'iai_sum_2000'],
+    );
+    const columns: [string, string][] = [
+      ['instructions', 'Instructions'],
+      ['l1_hits', 'L1 Accesses'],
+      ['ll_hits', 'L2 Accesses'],
+      ['ram_hits', 'RAM Accesses'],
+      ['estimated_cycles', 'Estimated Cycles'],
+    ];
     for (const [metric, label] of columns) {
-      assert.deepEqual(results.map((r) => r.metrics[metric]!.value), printed(first, label), metric);
+      assert.deepEqual(
+        results.map((r) => r.metrics[metric]!.value),
+        printed(first, label),
+        metric,
+      );
       for (const r of results) {
         const m = r.metrics[metric]!;
         assert.equal(m.unit, 'count');
@@ -73,35 +89,54 @@ describe('iai adapter on a real iai 0.1.1 cargo bench run (cachegrind)', () => {
   test('the rerun prints changes against the first run and reads the same counts', () => {
     assert.match(second, /\((?:No change|[+-]\d)/);
     const again = parseText(adapter, second, join(dir, 'iai-2.txt'));
-    assert.deepEqual(again.map((r) => r.metrics.instructions!.value), results.map((r) => r.metrics.instructions!.value));
+    assert.deepEqual(
+      again.map((r) => r.metrics.instructions!.value),
+      results.map((r) => r.metrics.instructions!.value),
+    );
   });
 });
 
 describe('iai adapter on committed captures', () => {
   test('iai with changes: the value before the bracket, accesses as hits', () => {
     const results = parseFile(adapter, join(DIR, 'iai-change.txt'));
-    assert.deepEqual(results.map((r) => r.id), ['iai_benchmark_short', 'iai_benchmark_long']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['iai_benchmark_short', 'iai_benchmark_long'],
+    );
     const long = byId(results, 'iai_benchmark_long');
     assert.deepEqual(Object.fromEntries(Object.entries(long.metrics).map(([k, m]) => [k, m.value])), {
-      instructions: 18454953, l1_hits: 23447195, ll_hits: 6, ram_hits: 2, estimated_cycles: 23447295,
+      instructions: 18454953,
+      l1_hits: 23447195,
+      ll_hits: 6,
+      ram_hits: 2,
+      estimated_cycles: 23447295,
     });
   });
 
   test('iai "(  +inf%)" after a count that was 0 is read', () => {
     const results = parseFile(adapter, join(DIR, 'iai-0.1.1-rerun.txt'));
-    assert.deepEqual(results.map((r) => r.metrics.ll_hits!.value), [1, 1]);
-    assert.deepEqual(results.map((r) => r.metrics.instructions!.value), [381, 45006]);
+    assert.deepEqual(
+      results.map((r) => r.metrics.ll_hits!.value),
+      [1, 1],
+    );
+    assert.deepEqual(
+      results.map((r) => r.metrics.instructions!.value),
+      [381, 45006],
+    );
   });
 
   test('iai-callgrind with comparisons "new|old (+x%) [+yx]": only the new value; the trailer is ignored', () => {
     const results = parseFile(adapter, join(DIR, 'iai-callgrind-with-summary-and-regressions.txt'));
-    assert.deepEqual(results.map((r) => r.id), [
-      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
-      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
-    ]);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10', 'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30'],
+    );
     const short = results[0]!;
     assert.deepEqual(Object.keys(short.metrics), ALL_SIX);
-    assert.deepEqual(ALL_SIX.map((k) => short.metrics[k]!.value), [1734, 2359, 0, 3, 2362, 2464]);
+    assert.deepEqual(
+      ALL_SIX.map((k) => short.metrics[k]!.value),
+      [1734, 2359, 0, 3, 2362, 2464],
+    );
     for (const m of Object.values(short.metrics)) assert.equal(m.exact, true);
   });
 
@@ -115,18 +150,24 @@ describe('iai adapter on committed captures', () => {
 
   test('gungraun "LL Hits" in any order, only the counts printed; trailing text ignored', () => {
     const results = parseFile(adapter, join(DIR, 'gungraun-callgrind-ll-hits.txt'));
-    assert.deepEqual(results.map((r) => [r.id, r.metrics.instructions!.value, r.metrics.ll_hits!.value, Object.keys(r.metrics).length]), [
-      ['rust_iai_callgrind::custom_format::callgrind_format ll_hits', 10, 20, 2],
-      ['rust_iai_callgrind::custom_format::callgrind_format ll_hits_mixed', 1, 2, 2],
-    ]);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.metrics.instructions!.value, r.metrics.ll_hits!.value, Object.keys(r.metrics).length]),
+      [
+        ['rust_iai_callgrind::custom_format::callgrind_format ll_hits', 10, 20, 2],
+        ['rust_iai_callgrind::custom_format::callgrind_format ll_hits_mixed', 1, 2, 2],
+      ],
+    );
   });
 
   test('a name spread over lines is joined with spaces', () => {
     const results = parseFile(adapter, join(DIR, 'iai-callgrind-name-on-multiple-lines.txt'));
-    assert.deepEqual(results.map((r) => r.id), [
-      'rust_iai_callgrind::bench::multiple_lines id:string with two lines',
-      'rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more',
-    ]);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      [
+        'rust_iai_callgrind::bench::multiple_lines id:string with two lines',
+        'rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more',
+      ],
+    );
     assert.equal(results[1]!.metrics.estimated_cycles!.value, 12);
   });
 

@@ -40,17 +40,25 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     cpSync(join(EXAMPLES.javaJmh, 'src'), join(project, 'src'), { recursive: true });
     runHarness('mvn', ['-q', '-B', '-Dstyle.color=never', 'package', '-DskipTests'], { cwd: project, timeoutMs: 170_000 });
     const jar = join(project, 'target/benchmarks.jar');
-    runHarness('java', ['-jar', jar, '-f', '1', '-wi', '3', '-i', '8', '-w', '100ms', '-r', '100ms', '-prof', 'gc', '-rf', 'json', '-rff', out], { timeoutMs: 120_000 });
+    runHarness('java', ['-jar', jar, '-f', '1', '-wi', '3', '-i', '8', '-w', '100ms', '-r', '100ms', '-prof', 'gc', '-rf', 'json', '-rff', out], {
+      timeoutMs: 120_000,
+    });
     raw = JSON.parse(readFileSync(out, 'utf8')) as RawEntry[];
     results = parseFile(jmhAdapter, out);
   });
 
   test('ids are the method with its params in brackets', () => {
-    assert.deepEqual(results.map((r) => r.id).sort(), [
-      `${PKG}.JoinBench.builder[size=100]`, `${PKG}.JoinBench.builder[size=10]`,
-      `${PKG}.JoinBench.join[size=100]`, `${PKG}.JoinBench.join[size=10]`,
-      `${PKG}.ParseBench.parseSample`, `${PKG}.ParseBench.parseSingleShot`,
-    ].sort());
+    assert.deepEqual(
+      results.map((r) => r.id).sort(),
+      [
+        `${PKG}.JoinBench.builder[size=100]`,
+        `${PKG}.JoinBench.builder[size=10]`,
+        `${PKG}.JoinBench.join[size=100]`,
+        `${PKG}.JoinBench.join[size=10]`,
+        `${PKG}.ParseBench.parseSample`,
+        `${PKG}.ParseBench.parseSingleShot`,
+      ].sort(),
+    );
     assert.deepEqual(byId(results, `${PKG}.JoinBench.join[size=10]`).params, { size: '10', mode: 'avgt', threads: '1' });
   });
 
@@ -62,7 +70,10 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     assert.equal(m.direction, 'higher');
     assert.equal(m.sourceUnit, 'ops/ms');
     // Converted decimally: each sample is the double nearest the printed ops/ms × 1000, with no binary noise.
-    assert.deepEqual(m.samples, entry.primaryMetric.rawData!.flat().map((v) => Number(`${v}e3`)));
+    assert.deepEqual(
+      m.samples,
+      entry.primaryMetric.rawData!.flat().map((v) => Number(`${v}e3`)),
+    );
     assert.equal(m.samples!.length, 8);
     // Appending 10 short strings: between a thousand and a billion times a second.
     assert.ok(m.samples!.every((v) => v > 1e3 && v < 1e9));
@@ -86,7 +97,10 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     assert.equal(sample.latency_p50!.direction, 'lower');
     const ss = byId(results, `${PKG}.ParseBench.parseSingleShot`).metrics.time!;
     assert.equal(ss.samples!.length, 8);
-    assert.ok(ss.samples!.every((v) => v > 1e-7 && v < 1), 'one cold call parsing 1000 numbers');
+    assert.ok(
+      ss.samples!.every((v) => v > 1e-7 && v < 1),
+      'one cold call parsing 1000 numbers',
+    );
   });
 
   test('-prof gc secondaries are their own metrics with base units and the right direction', () => {
@@ -113,7 +127,9 @@ describe('jmh adapter on a real JMH run (-prof gc, every mode, @Param)', () => {
     const id = `${PKG}.JoinBench.builder[size=10]`;
     const base = byId(results, id);
     const factor = factorBeyondSpread(base.metrics.throughput!.samples!);
-    const faster = raw.map((e, i) => (i === entry ? { ...e, primaryMetric: { ...e.primaryMetric, rawData: e.primaryMetric.rawData!.map((f) => f.map((v) => v * factor)) } } : e));
+    const faster = raw.map((e, i) =>
+      i === entry ? { ...e, primaryMetric: { ...e.primaryMetric, rawData: e.primaryMetric.rawData!.map((f) => f.map((v) => v * factor)) } } : e,
+    );
     const cur = byId(parseText(jmhAdapter, JSON.stringify(faster, null, 4), 'faster.json'), id);
     const up = gateRow(base, cur, 'throughput');
     assert.equal(up.status, 'improved', reasonText(up.reason));
@@ -174,25 +190,38 @@ describe('jmh adapter: the score unit decides the metric, the mode only names it
 
   test('mode avgt with ops/ns is throughput, higher is better; mode thrpt with ns/op is time, lower is better', () => {
     const raw = JSON.parse(readFileSync(join(DIR, edited), 'utf8')) as RawEntry[];
-    assert.deepEqual(raw.map((e) => [e.mode, e.primaryMetric.scoreUnit]), [['avgt', 'ops/ns'], ['thrpt', 'ns/op']]);
+    assert.deepEqual(
+      raw.map((e) => [e.mode, e.primaryMetric.scoreUnit]),
+      [
+        ['avgt', 'ops/ns'],
+        ['thrpt', 'ns/op'],
+      ],
+    );
     const results = parseFile(jmhAdapter, join(DIR, edited));
     const rate = byId(results, `${PKG}.JoinBench.join[size=10,mode=avgt]`);
     assert.equal(rate.params!.mode, 'avgt');
     assert.equal(rate.metrics.time, undefined);
     assert.equal(rate.metrics.throughput!.unit, '1/s');
     assert.equal(rate.metrics.throughput!.direction, 'higher');
-    assert.deepEqual(rate.metrics.throughput!.samples, raw[0]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e9`)));
+    assert.deepEqual(
+      rate.metrics.throughput!.samples,
+      raw[0]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e9`)),
+    );
     const time = byId(results, `${PKG}.JoinBench.join[size=10,mode=thrpt]`);
     assert.equal(time.metrics.throughput, undefined);
     assert.equal(time.metrics.time!.unit, 's');
     assert.equal(time.metrics.time!.direction, 'lower');
-    assert.deepEqual(time.metrics.time!.samples, raw[1]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e-9`)));
+    assert.deepEqual(
+      time.metrics.time!.samples,
+      raw[1]!.primaryMetric.rawData![0]!.map((v) => Number(`${v}e-9`)),
+    );
   });
 
   test('secondaries keep their own unit and direction whatever the mode', () => {
     for (const file of [edited, 'jmh-1.36-thrpt-avgt-dot-prefix.json', 'jmh-1.37-all-modes-params-prof-gc.json']) {
       for (const result of parseFile(jmhAdapter, join(DIR, file))) {
-        const shape = (name: string): [string, string] | undefined => (result.metrics[name] ? [result.metrics[name].unit, result.metrics[name].direction] : undefined);
+        const shape = (name: string): [string, string] | undefined =>
+          result.metrics[name] ? [result.metrics[name].unit, result.metrics[name].direction] : undefined;
         assert.deepEqual(shape('gc.alloc.rate'), ['B/s', 'lower'], `${file} ${result.id}`);
         assert.deepEqual(shape('gc.alloc.rate.norm'), ['B', 'lower'], `${file} ${result.id}`);
         assert.deepEqual(shape('gc.count'), ['count', 'lower'], `${file} ${result.id}`);
@@ -214,7 +243,10 @@ describe('jmh adapter: the score unit decides the metric, the mode only names it
     const text = readFileSync(join(DIR, edited), 'utf8').replace('"scoreUnit" : "ops/ns"', '"scoreUnit" : "B/op"');
     const error = inputErrorOf(() => parseText(jmhAdapter, text, '/work/out/jmh.json'));
     assert.equal(error.line, text.split('\n').findIndex((l) => l.includes('"scoreUnit" : "B/op"')) + 1);
-    assert.match(error.message, /operations per time \(ops\/s, ops\/ms, ops\/us, ops\/ns\) or time per operation \(s\/op, ms\/op, us\/op, ns\/op\); found "B\/op"/);
+    assert.match(
+      error.message,
+      /operations per time \(ops\/s, ops\/ms, ops\/us, ops\/ns\) or time per operation \(s\/op, ms\/op, us\/op, ns\/op\); found "B\/op"/,
+    );
   });
 });
 

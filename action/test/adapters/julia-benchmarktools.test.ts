@@ -38,7 +38,11 @@ describe('Julia BenchmarkTools adapter', () => {
   test('Trials: times are the samples, ns → s, in the order measured', () => {
     const results = parseFile(adapter, TRIALS);
     assert.deepEqual(results.map((r) => r.id).sort(), ['parse/large', 'parse/small', 'trig/("sin", 0.0)']);
-    for (const keys of [['parse', 'small'], ['parse', 'large'], ['trig', '("sin", 0.0)']]) {
+    for (const keys of [
+      ['parse', 'small'],
+      ['parse', 'large'],
+      ['trig', '("sin", 0.0)'],
+    ]) {
       const raw = rawTrial(...keys) as { times: number[]; memory: number; allocs: number };
       const m = byId(results, keys.join('/')).metrics;
       assert.equal(m.time!.samples!.length, raw.times.length, keys.join('/'));

@@ -52,7 +52,11 @@ describe('JUnit adapter on node --test --test-reporter=junit', () => {
     // Without NODE_TEST_CONTEXT the child is a top-level run that writes its own report.
     const env = { ...process.env };
     delete env.NODE_TEST_CONTEXT;
-    runTool(process.execPath, ['--test', '--test-reporter=junit', `--test-reporter-destination=${out}`, join(dir, 'sample.test.mjs')], { cwd: dir, allowFailure: true, env });
+    runTool(process.execPath, ['--test', '--test-reporter=junit', `--test-reporter-destination=${out}`, join(dir, 'sample.test.mjs')], {
+      cwd: dir,
+      allowFailure: true,
+      env,
+    });
     results = parseFile(adapter, out);
   });
 
@@ -86,12 +90,21 @@ describe('JUnit adapter on pytest --junitxml', () => {
 
   before(() => {
     writeFileSync(join(dir, 'test_sample.py'), PY_TESTS);
-    runTool('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-p', 'no:benchmark', `--junitxml=${out}`, 'test_sample.py'], { cwd: dir, allowFailure: true, timeoutMs: 60_000 });
+    runTool('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-p', 'no:benchmark', `--junitxml=${out}`, 'test_sample.py'], {
+      cwd: dir,
+      allowFailure: true,
+      timeoutMs: 60_000,
+    });
     results = parseFile(adapter, out);
   });
 
   test('classname.name ids, times, the failure message, skipped left out', () => {
-    assert.deepEqual(results.map((r) => r.id).sort(), ['test_sample.TestGroup.test_in_class', 'test_sample.test_fail', 'test_sample.test_fast', 'test_sample.test_sleeps_60ms']);
+    assert.deepEqual(results.map((r) => r.id).sort(), [
+      'test_sample.TestGroup.test_in_class',
+      'test_sample.test_fail',
+      'test_sample.test_fast',
+      'test_sample.test_sleeps_60ms',
+    ]);
     assert.ok(byId(results, 'test_sample.test_sleeps_60ms').metrics.time!.value! >= 0.055);
     const fail = byId(results, 'test_sample.test_fail');
     assert.equal(fail.status, 'failed');
@@ -117,7 +130,10 @@ describe('JUnit adapter on Surefire and Swift (hand-written) and the committed c
     assert.equal(byId(xc, 'ActorPoolTests.CodecTests.testRoundTrip').metrics.time!.value, 1e-5);
     assert.equal(byId(xc, 'ActorPoolTests.ConcurrencyTests.testCancellationIsPrompt').status, 'failed');
     const st = parseFile(adapter, join(FIXTURES, 'junit/swift-testing-handwritten.xml'));
-    assert.deepEqual(st.map((r) => r.id), ['ActorPoolTests.PoolSuite.drainsQueue()', 'ActorPoolTests.PoolSuite.emptyPool()']);
+    assert.deepEqual(
+      st.map((r) => r.id),
+      ['ActorPoolTests.PoolSuite.drainsQueue()', 'ActorPoolTests.PoolSuite.emptyPool()'],
+    );
     assert.equal(byId(st, 'ActorPoolTests.PoolSuite.emptyPool()').metrics.time!.value, 3.2e-5);
   });
 

@@ -59,7 +59,11 @@ describe('libtest adapter on a real RUSTC_BOOTSTRAP=1 cargo bench run', () => {
     // The panicking bench makes cargo exit 101, as it would in a user's CI.
     text = runHarness('cargo', ['bench', '--bench', 'b'], { cwd: dir, env, allowFailure: true, timeoutMs: 150_000 }).stdout;
     quiet = runHarness('cargo', ['bench', '--quiet', '--bench', 'b'], { cwd: dir, env, allowFailure: true }).stdout;
-    json = runHarness('cargo', ['bench', '--quiet', '--bench', 'b', '--', '-Z', 'unstable-options', '--format', 'json'], { cwd: dir, env, allowFailure: true }).stdout;
+    json = runHarness('cargo', ['bench', '--quiet', '--bench', 'b', '--', '-Z', 'unstable-options', '--format', 'json'], {
+      cwd: dir,
+      env,
+      allowFailure: true,
+    }).stdout;
   });
 
   test('text output: decimal ns/iter in seconds, MB/s as bytes per second, the panicking bench failed', () => {
@@ -89,13 +93,23 @@ describe('libtest adapter on committed captures', () => {
 
   test('criterion --output-format bencher lines keep names with spaces', () => {
     const results = parseFile(libtestAdapter, join(DIR, 'criterion-bencher-old-external.txt'));
-    assert.deepEqual(results.map((r) => r.id), ['Create Realm', 'Symbols (Execution)', 'For loop (Execution)', 'Fibonacci (Execution)']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['Create Realm', 'Symbols (Execution)', 'For loop (Execution)', 'Fibonacci (Execution)'],
+    );
     assert.ok(Math.abs(byId(results, 'Fibonacci (Execution)').metrics.time!.value! - 1672496e-9) < 1e-12);
   });
 
   test('a faster median is improved and a slower one regressed, on the tolerance alone (one value per side)', () => {
     const base = byId(parseFile(libtestAdapter, join(DIR, 'decimal.txt')), 'bench_copy_4k');
-    const cur = byId(parseText(libtestAdapter, readFileSync(join(DIR, 'decimal.txt'), 'utf8').replace('49.43 ns/iter (+/- 15.43) = 83591 MB/s', '24.71 ns/iter (+/- 7.10) = 167180 MB/s'), 'cur.txt'), 'bench_copy_4k');
+    const cur = byId(
+      parseText(
+        libtestAdapter,
+        readFileSync(join(DIR, 'decimal.txt'), 'utf8').replace('49.43 ns/iter (+/- 15.43) = 83591 MB/s', '24.71 ns/iter (+/- 7.10) = 167180 MB/s'),
+        'cur.txt',
+      ),
+      'bench_copy_4k',
+    );
     assert.equal(gateRow(base, cur, 'bytes_per_second').status, 'improved');
     assert.equal(gateRow(cur, base, 'bytes_per_second').status, 'regressed');
   });
@@ -104,8 +118,16 @@ describe('libtest adapter on committed captures', () => {
 describe('libtest adapter on units other than ns and older panics', () => {
   test('µs, ms and s per iteration are time in seconds, exactly as printed', () => {
     const results = parseFile(libtestAdapter, join(DIR, 'time-units-external.txt'));
-    assert.deepEqual(results.map((r) => r.id), ['tests::benchmark', 'tests::other_benchmark', 'tests::last_benchmark', 'tests::one_digit', 'tests::two_digit', 'tests::three_digit']);
-    const expected: [string, number, string][] = [['tests::benchmark', 3161e-9, 'ns/iter'], ['tests::one_digit', 1e-6, '\u03bcs/iter'], ['tests::two_digit', 22e-3, 'ms/iter'], ['tests::three_digit', 333, 's/iter']];
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['tests::benchmark', 'tests::other_benchmark', 'tests::last_benchmark', 'tests::one_digit', 'tests::two_digit', 'tests::three_digit'],
+    );
+    const expected: [string, number, string][] = [
+      ['tests::benchmark', 3161e-9, 'ns/iter'],
+      ['tests::one_digit', 1e-6, '\u03bcs/iter'],
+      ['tests::two_digit', 22e-3, 'ms/iter'],
+      ['tests::three_digit', 333, 's/iter'],
+    ];
     for (const [id, seconds, sourceUnit] of expected) {
       const result = byId(results, id);
       assert.deepEqual(Object.keys(result.metrics), ['time'], id);
@@ -121,9 +143,12 @@ describe('libtest adapter on units other than ns and older panics', () => {
     }
   });
 
-  test('cycles/iter is a lower-is-better count and a fork\'s MS/s a higher-is-better rate', () => {
+  test("cycles/iter is a lower-is-better count and a fork's MS/s a higher-is-better rate", () => {
     const results = parseFile(libtestAdapter, join(DIR, 'cycles-and-rate-units-external.txt'));
-    assert.deepEqual(results.map((r) => r.id), ['cmov', 'cmov2', 'mov', 'upload', 'download']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['cmov', 'cmov2', 'mov', 'upload', 'download'],
+    );
     assert.deepEqual(byId(results, 'cmov').metrics, { cycles: { unit: 'count', direction: 'lower', sourceUnit: 'cycles/iter', value: 2835 } });
     assert.deepEqual(byId(results, 'download').metrics, { 'MS/s': { unit: 'MS/s', direction: 'higher', sourceUnit: 'MS/s', value: 9001 } });
   });
@@ -133,7 +158,10 @@ describe('libtest adapter on units other than ns and older panics', () => {
     const error = inputErrorOf(() => parseText(libtestAdapter, text, '/work/out/units.txt'));
     assert.equal(error.file, '/work/out/units.txt');
     assert.equal(error.line, 5);
-    assert.match(error.message, /unknown unit "cycles" for mov; expected <time>\/iter with time ns, µs, μs, us, ms or s, another <unit>\/iter \(cycles\/iter\), or a per-second rate \(MS\/s\)/);
+    assert.match(
+      error.message,
+      /unknown unit "cycles" for mov; expected <time>\/iter with time ns, µs, μs, us, ms or s, another <unit>\/iter \(cycles\/iter\), or a per-second rate \(MS\/s\)/,
+    );
   });
 
   test('an older Rust panic (message quoted on the "panicked at" line) gives that message, not the backtrace hint', () => {

@@ -54,7 +54,10 @@ describe('marker-lines adapter on a real program printing markers', () => {
   });
 
   test('is not in the auto-detect registry: it needs its configuration', () => {
-    assert.equal(Object.values(ADAPTERS).some((a) => a.name === 'marker-lines'), false);
+    assert.equal(
+      Object.values(ADAPTERS).some((a) => a.name === 'marker-lines'),
+      false,
+    );
   });
 
   test('each marker becomes its metric; repeats are samples in output order', () => {
@@ -74,15 +77,24 @@ describe('marker-lines adapter on a real program printing markers', () => {
     p99.samples!.forEach((s, i) => assert.ok(Math.abs(s - printed[i]!) < 1e-12));
     const heap = result.metrics.heap!;
     assert.equal(heap.unit, 'B');
-    assert.ok(heap.samples!.every((b) => b > 1024 * 1024 && b < 1024 ** 3), 'a node heap is between 1 MiB and 1 GiB');
+    assert.ok(
+      heap.samples!.every((b) => b > 1024 * 1024 && b < 1024 ** 3),
+      'a node heap is between 1 MiB and 1 GiB',
+    );
   });
 });
 
 describe('marker-lines adapter configuration and errors', () => {
   test('a named benchmark group splits lines into benchmarks', () => {
-    const multi = markerLinesAdapter({ benchmark: 'unnamed', markers: [{ pattern: '^(?<benchmark>\\w+) throughput: (?<value>[\\d.]+) ops/s$', metric: 'throughput', unit: 'ops/s' }] });
+    const multi = markerLinesAdapter({
+      benchmark: 'unnamed',
+      markers: [{ pattern: '^(?<benchmark>\\w+) throughput: (?<value>[\\d.]+) ops/s$', metric: 'throughput', unit: 'ops/s' }],
+    });
     const r = parseText(multi, 'a throughput: 100 ops/s\nb throughput: 250 ops/s\na throughput: 110 ops/s\n', 'x.log');
-    assert.deepEqual(r.map((b) => b.id), ['a', 'b']);
+    assert.deepEqual(
+      r.map((b) => b.id),
+      ['a', 'b'],
+    );
     assert.deepEqual(r[0]!.metrics.throughput!.samples, [100, 110]);
     assert.equal(r[1]!.metrics.throughput!.value, 250);
     assert.equal(r[1]!.metrics.throughput!.direction, 'higher', 'a rate is higher-is-better by default');
@@ -99,8 +111,14 @@ describe('marker-lines adapter configuration and errors', () => {
 
   test('bad configuration names the key', () => {
     assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [] })).key, 'format.markers');
-    assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: '(', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
-    assert.equal(inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: 'X: \\d+', metric: 'x', unit: 'ms' }] })).key, 'format.markers[0].pattern');
+    assert.equal(
+      inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: '(', metric: 'x', unit: 'ms' }] })).key,
+      'format.markers[0].pattern',
+    );
+    assert.equal(
+      inputErrorOf(() => markerLinesAdapter({ benchmark: 'm', markers: [{ pattern: 'X: \\d+', metric: 'x', unit: 'ms' }] })).key,
+      'format.markers[0].pattern',
+    );
   });
 
   test('the perf-gate.yml format mapping builds the same adapter, and typos name their key', () => {
@@ -117,7 +135,10 @@ describe('marker-lines adapter configuration and errors', () => {
     const [fromYaml] = parseText(markerLinesFromOptions(options, 'perf-gate.yml', 'migration'), fixtureText, 'run.log');
     const [direct] = parseText(adapter, fixtureText, 'run.log');
     assert.deepEqual(fromYaml, direct);
-    assert.equal(inputErrorOf(() => markerLinesFromOptions({ markers: [{ patern: 'x', metric: 'm', unit: 'ms' }] }, 'perf-gate.yml', 'migration')).key, 'format.markers[0].patern');
+    assert.equal(
+      inputErrorOf(() => markerLinesFromOptions({ markers: [{ patern: 'x', metric: 'm', unit: 'ms' }] }, 'perf-gate.yml', 'migration')).key,
+      'format.markers[0].patern',
+    );
     assert.equal(inputErrorOf(() => markerLinesFromOptions({ marker: [] }, 'perf-gate.yml', 'migration')).key, 'format.marker');
   });
 

@@ -41,7 +41,8 @@ describe('massif adapter on real valgrind --tool=massif output', () => {
 
   test('--stacks=yes adds the stack to the peak', () => {
     const heapOnly = parseText(adapter, massif(join(dir, 'heap.massif'), ['--time-unit=B', alloc]), 'heap.massif')[0]!.metrics.memory_peak!.value!;
-    const withStacks = parseText(adapter, massif(join(dir, 'stacks.massif'), ['--stacks=yes', '--time-unit=B', alloc]), 'stacks.massif')[0]!.metrics.memory_peak!.value!;
+    const withStacks = parseText(adapter, massif(join(dir, 'stacks.massif'), ['--stacks=yes', '--time-unit=B', alloc]), 'stacks.massif')[0]!.metrics
+      .memory_peak!.value!;
     assert.ok(withStacks > heapOnly, `with stacks ${withStacks} B, heap only ${heapOnly} B`);
   });
 

@@ -75,10 +75,16 @@ describe('perf stat adapter on real perf stat -x, output', () => {
     const text = perfStat(['-I', '100', '-e', 'task-clock', '--', busy, '300000000'], join(dir, 'interval.csv'));
     const lines = text.split('\n').filter((l) => /task-clock/.test(l) && !/<not/.test(l));
     const stamps = lines.map((l) => Number(l.split(',')[0]));
-    assert.deepEqual([...stamps].sort((a, b) => a - b), stamps);
+    assert.deepEqual(
+      [...stamps].sort((a, b) => a - b),
+      stamps,
+    );
     const [r] = parseText(adapter, text, 'interval.csv');
     const samples = r!.metrics['task-clock']!.samples!;
-    assert.deepEqual(samples, lines.map((l) => Number(l.split(',')[1]) * 1e-3));
+    assert.deepEqual(
+      samples,
+      lines.map((l) => Number(l.split(',')[1]) * 1e-3),
+    );
     assert.ok(samples.length >= 2, `a run of several 100 ms intervals gave ${samples.length} samples`);
     // Each sample is that interval's CPU time, not the running total: together
     // they add up to no more than the whole run took. (Per interval no bound

@@ -36,7 +36,11 @@ describe('pytest-benchmark adapter on real pytest --benchmark-json output', () =
 
   before(() => {
     writeFileSync(join(dir, 'test_bench.py'), TESTS);
-    runTool('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--benchmark-min-rounds=8', '--benchmark-max-time=0.05', `--benchmark-json=${out}`, 'test_bench.py'], { cwd: dir, timeoutMs: 120_000 });
+    runTool(
+      'python3',
+      ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--benchmark-min-rounds=8', '--benchmark-max-time=0.05', `--benchmark-json=${out}`, 'test_bench.py'],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
     raw = JSON.parse(readFileSync(out, 'utf8'));
     results = parseFile(adapter, out);
   });
@@ -56,7 +60,10 @@ describe('pytest-benchmark adapter on real pytest --benchmark-json output', () =
       assert.deepEqual(time.samples, rawBench.stats.data);
       assert.equal(time.summary!.n, rawBench.stats.rounds);
       assert.ok(time.samples!.length >= 8, 'min rounds is 8');
-      assert.ok(time.samples!.every((s) => s > 1e-8 && s < 1), 'fib(15) in Python takes between 10 ns and 1 s');
+      assert.ok(
+        time.samples!.every((s) => s > 1e-8 && s < 1),
+        'fib(15) in Python takes between 10 ns and 1 s',
+      );
     }
   });
 

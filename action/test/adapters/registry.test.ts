@@ -38,7 +38,10 @@ test('folders are read recursively; unrecognised files there are skipped and lis
   writeFileSync(join(dir, 'out', 'run.log'), 'build ok\n');
   const read = readInputs(['out'], { cwd: dir, created: 'now' });
   assert.equal(read.resultSet.benchmarks.length, 2);
-  assert.deepEqual(read.skipped.map((s) => s.reason), ['no format recognised it']);
+  assert.deepEqual(
+    read.skipped.map((s) => s.reason),
+    ['no format recognised it'],
+  );
   mkdirSync(join(dir, 'nothing'));
   writeFileSync(join(dir, 'nothing', 'log.txt'), 'x');
   assert.throws(() => readInputs(['nothing'], { cwd: dir, created: 'now' }), /holds no benchmark results; skipped: log\.txt/);
@@ -47,7 +50,10 @@ test('folders are read recursively; unrecognised files there are skipped and lis
 test('the same benchmark id from two inputs is an error naming both', () => {
   copyFileSync(HYPERFINE, join(dir, 'b1.json'));
   copyFileSync(HYPERFINE, join(dir, 'b2.json'));
-  assert.throws(() => readInputs(['b1.json', 'b2.json'], { cwd: dir, created: 'now' }), (e: unknown) => e instanceof InputError && /b2\.json/.test(e.file) && /also appears in .*b1\.json/.test(e.message));
+  assert.throws(
+    () => readInputs(['b1.json', 'b2.json'], { cwd: dir, created: 'now' }),
+    (e: unknown) => e instanceof InputError && /b2\.json/.test(e.file) && /also appears in .*b1\.json/.test(e.message),
+  );
 });
 
 test('missing paths and unknown formats are clear errors', () => {
@@ -65,7 +71,9 @@ test('hidden files in a folder are never read (an interrupted atomic write leave
 test('a file named on its own that holds no benchmark is an error, not an empty run', () => {
   mkdirSync(join(dir, 'crit', 'base'), { recursive: true });
   const fixture = new URL('../fixtures/criterion/', import.meta.url).pathname;
-  const estimates = readdirSync(fixture, { recursive: true }).map(String).find((p) => p.endsWith(join('base', 'estimates.json')));
+  const estimates = readdirSync(fixture, { recursive: true })
+    .map(String)
+    .find((p) => p.endsWith(join('base', 'estimates.json')));
   assert.ok(estimates, 'the criterion fixtures include a base/ copy');
   assert.throws(() => readInputs([join(fixture, estimates)], { cwd: dir, created: 'now' }), /holds no benchmark of its own/);
 });

@@ -13,10 +13,15 @@ const DESIGN_EXAMPLE = {
   testbed: { id: 'a1b2c3', cpu: 'AMD EPYC', cores: 20, kernel: '6.1.0', governor: 'performance', turbo: false, smt: true, runner: 'bm-01' },
   benchmarks: [
     {
-      id: 'scan/prtip -p 1-1000 127.0.0.1', suite: 'scan', params: { ports: '1000' }, status: 'ok',
+      id: 'scan/prtip -p 1-1000 127.0.0.1',
+      suite: 'scan',
+      params: { ports: '1000' },
+      status: 'ok',
       metrics: {
         time: {
-          unit: 's', direction: 'lower', samples: [0.00441, 0.00452],
+          unit: 's',
+          direction: 'lower',
+          samples: [0.00441, 0.00452],
           summary: { n: 20, mean: 0.00446, stddev: 0.00039, median: 0.00444, min: 0.00365, max: 0.00508 },
         },
       },

@@ -30,7 +30,10 @@ function runRuby(dir: string, name: string, args: string[], merged: boolean): st
 
 /** The `real` column of the rows labelled `label`, in output order, read straight off the text. */
 function realOf(text: string, label: string): number[] {
-  return text.split('\n').filter((l) => l.startsWith(`${label} `)).map((l) => Number(/\(\s*([\d.]+)\)$/.exec(l)![1]));
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${label} `))
+    .map((l) => Number(/\(\s*([\d.]+)\)$/.exec(l)![1]));
 }
 
 describe('Ruby Benchmark adapter on a real run (Ruby 3.1)', () => {
@@ -51,7 +54,10 @@ describe('Ruby Benchmark adapter on a real run (Ruby 3.1)', () => {
   test('one benchmark per label; rehearsals and the >total/>avg rows are not runs', () => {
     assert.match(okText, /^Rehearsal -+$/m);
     assert.match(okText, /^>total: /m);
-    assert.deepEqual(results.map((r) => r.id), ['sleep 20ms', 'sum 200k', 'sleep 5ms', 'sort 20k', 'for', 'times']);
+    assert.deepEqual(
+      results.map((r) => r.id),
+      ['sleep 20ms', 'sum 200k', 'sleep 5ms', 'sort 20k', 'for', 'times'],
+    );
     assert.ok(results.every((r) => r.status === 'ok'));
   });
 
@@ -92,16 +98,23 @@ describe('Ruby Benchmark adapter on a real run (Ruby 3.1)', () => {
 
   test("bencher's bmbm output (last line without a newline) reads the second table", () => {
     const bencher = parseFile(adapter, BENCHER);
-    assert.deepEqual(bencher.map((r) => r.id), ['sort!', 'sort']);
+    assert.deepEqual(
+      bencher.map((r) => r.id),
+      ['sort!', 'sort'],
+    );
     assert.equal(byId(bencher, 'sort!').metrics.time!.value, 1.460465);
     assert.equal(byId(bencher, 'sort').metrics.time!.value, 1.448327);
     assert.equal(byId(bencher, 'sort').metrics.system_time!.value, 0.01);
   });
 
   test('rows without a label are named by their place; a table cut after its header names the header line', () => {
-    const unlabelled = '      user     system      total        real\n  0.000010   0.000002   0.000012 (  0.000013)\n  0.000020   0.000001   0.000021 (  0.000024)\n';
+    const unlabelled =
+      '      user     system      total        real\n  0.000010   0.000002   0.000012 (  0.000013)\n  0.000020   0.000001   0.000021 (  0.000024)\n';
     const r = parseText(adapter, unlabelled, 'unlabelled.txt');
-    assert.deepEqual(r.map((b) => b.id), ['#1', '#2']);
+    assert.deepEqual(
+      r.map((b) => b.id),
+      ['#1', '#2'],
+    );
     assert.equal(byId(r, '#2').metrics.time!.value, 0.000024);
     const cut = `${okText.split('\n').slice(0, 3).join('\n')}\n              user     system      total        real\n`;
     const e = inputErrorOf(() => parseText(adapter, cut, 'cut.txt'));

@@ -78,13 +78,24 @@ describe('tinybench adapter on a real tinybench run', () => {
 describe('tinybench adapter on the committed capture and 2.x results', () => {
   test('the captured errored task is failed and the others ok', () => {
     const r = parseText(adapter, fixtureText, 'tasks.json');
-    assert.deepEqual(r.map((x) => x.status), ['ok', 'ok', 'failed']);
+    assert.deepEqual(
+      r.map((x) => x.status),
+      ['ok', 'ok', 'failed'],
+    );
   });
 
   test('tinybench 2.x flat results (ms, hz) are read too', () => {
-    const v2 = JSON.stringify([{ name: 'old', result: { totalTime: 500, min: 0.01, max: 0.05, hz: 50000, period: 0.02, mean: 0.02, sd: 0.004, samples: [0.02, 0.019, 0.021], p75: 0.021 } }]);
+    const v2 = JSON.stringify([
+      {
+        name: 'old',
+        result: { totalTime: 500, min: 0.01, max: 0.05, hz: 50000, period: 0.02, mean: 0.02, sd: 0.004, samples: [0.02, 0.019, 0.021], p75: 0.021 },
+      },
+    ]);
     const [r] = parseText(adapter, v2, 'v2.json');
-    assert.deepEqual(r!.metrics.time!.samples!.map((s) => Math.round(s * 1e9)), [20000, 19000, 21000]);
+    assert.deepEqual(
+      r!.metrics.time!.samples!.map((s) => Math.round(s * 1e9)),
+      [20000, 19000, 21000],
+    );
     assert.equal(r!.metrics.throughput!.value, 50000);
     assert.equal(r!.metrics.throughput!.direction, 'higher');
   });

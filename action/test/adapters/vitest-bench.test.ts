@@ -23,8 +23,20 @@ describe('sums', () => {
 bench('top level', () => { sum(10); }, { time: 50 });
 `;
 
-interface RawBench { name: string; hz?: number; mean?: number; sd?: number; median?: number; min?: number; max?: number; sampleCount?: number; samples: number[] }
-interface RawReport { files: { filepath: string; groups: { fullName: string; benchmarks: RawBench[] }[] }[] }
+interface RawBench {
+  name: string;
+  hz?: number;
+  mean?: number;
+  sd?: number;
+  median?: number;
+  min?: number;
+  max?: number;
+  sampleCount?: number;
+  samples: number[];
+}
+interface RawReport {
+  files: { filepath: string; groups: { fullName: string; benchmarks: RawBench[] }[] }[];
+}
 
 describe('vitest-bench adapter on a real vitest bench --outputJson run', () => {
   const dir = tempDir('perf-gate-vitest-');
@@ -46,8 +58,13 @@ describe('vitest-bench adapter on a real vitest bench --outputJson run', () => {
     assert.equal(chooseAdapter(fileInput(out, readFileSync(out, 'utf8'))).name, 'vitest-bench');
   });
 
-  test('ids are the group\'s full name and the bench name', () => {
-    assert.deepEqual(results.map((r) => r.id).sort(), ['sum.bench.ts > sums > sum 100', 'sum.bench.ts > sums > sum 10000', 'sum.bench.ts > sums > throws', 'sum.bench.ts > top level']);
+  test("ids are the group's full name and the bench name", () => {
+    assert.deepEqual(results.map((r) => r.id).sort(), [
+      'sum.bench.ts > sums > sum 100',
+      'sum.bench.ts > sums > sum 10000',
+      'sum.bench.ts > sums > throws',
+      'sum.bench.ts > top level',
+    ]);
   });
 
   test('vitest writes no samples: time is the summary, milliseconds in seconds', () => {
@@ -63,7 +80,13 @@ describe('vitest-bench adapter on a real vitest bench --outputJson run', () => {
       assert.equal(time.samples, undefined);
       assert.equal(time.summary!.n, b.sampleCount);
       assert.ok(time.summary!.n > 10, `${name}: ${time.summary!.n} samples`);
-      for (const [key, from] of [['mean', b.mean], ['median', b.median], ['min', b.min], ['max', b.max], ['stddev', b.sd]] as const) {
+      for (const [key, from] of [
+        ['mean', b.mean],
+        ['median', b.median],
+        ['min', b.min],
+        ['max', b.max],
+        ['stddev', b.sd],
+      ] as const) {
         assert.ok(Math.abs((time.summary![key] as number) - from! / 1000) <= 1e-12 * Math.abs(from!), `${name} ${key}`);
       }
     }
@@ -91,12 +114,15 @@ describe('vitest-bench adapter on a real vitest bench --outputJson run', () => {
 describe('vitest-bench adapter on the committed capture', () => {
   test('the capture gives three ok benchmarks and one failed', () => {
     const results = parseFile(adapter, FIXTURE);
-    assert.deepEqual(results.map((r) => [r.id, r.status]), [
-      ['sum.bench.ts > top level', 'ok'],
-      ['sum.bench.ts > sums > sum 100', 'ok'],
-      ['sum.bench.ts > sums > sum 10000', 'ok'],
-      ['sum.bench.ts > sums > throws', 'failed'],
-    ]);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [
+        ['sum.bench.ts > top level', 'ok'],
+        ['sum.bench.ts > sums > sum 100', 'ok'],
+        ['sum.bench.ts > sums > sum 10000', 'ok'],
+        ['sum.bench.ts > sums > throws', 'failed'],
+      ],
+    );
   });
 
   test('samples, when a file has them, are read in file order in seconds, with the summary', () => {
@@ -104,7 +130,10 @@ describe('vitest-bench adapter on the committed capture', () => {
     const b = doc.files[0]!.groups[1]!.benchmarks[0]!;
     b.samples = [0.002, 0.001, 0.003];
     const r = byId(parseText(adapter, JSON.stringify(doc), 'with-samples.json'), 'sum.bench.ts > sums > sum 100');
-    assert.deepEqual(r.metrics.time!.samples!.map((s) => Math.round(s * 1e9)), [2000, 1000, 3000]);
+    assert.deepEqual(
+      r.metrics.time!.samples!.map((s) => Math.round(s * 1e9)),
+      [2000, 1000, 3000],
+    );
     assert.equal(r.metrics.time!.summary!.n, b.sampleCount);
   });
 

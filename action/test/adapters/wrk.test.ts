@@ -99,7 +99,10 @@ describe('wrk adapter on real wrk runs against a loopback server', () => {
       assert.equal(p.direction, 'lower');
     }
     const values = ps.map((p) => p.value!);
-    assert.deepEqual([...values].sort((a, b) => a - b), values);
+    assert.deepEqual(
+      [...values].sort((a, b) => a - b),
+      values,
+    );
     assert.ok(values[0]! >= 0.004 && values[0]! < 0.5, `p50 ${values[0]} s`);
   });
 

@@ -36,10 +36,23 @@ test('a cancelled action (SIGTERM) kills the running benchmark and removes the A
   const eventPath = join(temp, 'event.json');
   writeFileSync(eventPath, JSON.stringify({ ref: 'refs/heads/main' }));
   const env = {
-    PATH: process.env.PATH, HOME: process.env.HOME,
-    GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: repo, GITHUB_REPOSITORY: 'acme/x', GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: eventPath,
-    GITHUB_SHA: git(repo, 'rev-parse', 'HEAD'), GITHUB_REF: 'refs/heads/main', GITHUB_API_URL: 'http://127.0.0.1:9', RUNNER_TEMP: temp, RUNNER_OS: 'Linux',
-    INPUT_AB: 'v0', INPUT_MODE: 'pr', INPUT_CONFIG: 'perf-gate.yml', INPUT_PREFLIGHT: 'off', INPUT_OUTPUT_DIR: 'out',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: repo,
+    GITHUB_REPOSITORY: 'acme/x',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_SHA: git(repo, 'rev-parse', 'HEAD'),
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_API_URL: 'http://127.0.0.1:9',
+    RUNNER_TEMP: temp,
+    RUNNER_OS: 'Linux',
+    INPUT_AB: 'v0',
+    INPUT_MODE: 'pr',
+    INPUT_CONFIG: 'perf-gate.yml',
+    INPUT_PREFLIGHT: 'off',
+    INPUT_OUTPUT_DIR: 'out',
   };
   const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

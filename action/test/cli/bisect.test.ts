@@ -25,11 +25,31 @@ describe('perf-gate bisect: unusable input (exit 2, the flag named)', () => {
 
   const cases: { what: string; argv: string[]; stderr: RegExp }[] = [
     { what: 'a missing --good', argv: ['bisect', '--bad', 'main', '--benchmark', NAP_BENCHMARK], stderr: /--good is required/ },
-    { what: 'an unknown --good ref', argv: ['bisect', '--good', 'no-such-ref', '--bad', 'main', '--benchmark', NAP_BENCHMARK], stderr: /--good: "no-such-ref" is not a commit/ },
-    { what: 'an unknown --bad ref', argv: ['bisect', '--good', 'good', '--bad', 'nope', '--benchmark', NAP_BENCHMARK], stderr: /--bad: "nope" is not a commit/ },
-    { what: 'good not an ancestor of bad', argv: ['bisect', '--good', 'main', '--bad', 'good', '--benchmark', NAP_BENCHMARK], stderr: /--good: "main" \([0-9a-f]{12}\) is not an ancestor of --bad "good"/ },
-    { what: 'good and bad the same commit', argv: ['bisect', '--good', 'main', '--bad', 'main', '--benchmark', NAP_BENCHMARK], stderr: /--bad: "main" is the same commit as --good/ },
-    { what: 'a benchmark in no suite', argv: ['bisect', '--good', 'good', '--bad', 'main', '--benchmark', 'parse/big'], stderr: /--benchmark: "parse\/big" is not in any suite of perf-gate\.yml: ids are <suite>\/<name>, and the suites are nap/ },
+    {
+      what: 'an unknown --good ref',
+      argv: ['bisect', '--good', 'no-such-ref', '--bad', 'main', '--benchmark', NAP_BENCHMARK],
+      stderr: /--good: "no-such-ref" is not a commit/,
+    },
+    {
+      what: 'an unknown --bad ref',
+      argv: ['bisect', '--good', 'good', '--bad', 'nope', '--benchmark', NAP_BENCHMARK],
+      stderr: /--bad: "nope" is not a commit/,
+    },
+    {
+      what: 'good not an ancestor of bad',
+      argv: ['bisect', '--good', 'main', '--bad', 'good', '--benchmark', NAP_BENCHMARK],
+      stderr: /--good: "main" \([0-9a-f]{12}\) is not an ancestor of --bad "good"/,
+    },
+    {
+      what: 'good and bad the same commit',
+      argv: ['bisect', '--good', 'main', '--bad', 'main', '--benchmark', NAP_BENCHMARK],
+      stderr: /--bad: "main" is the same commit as --good/,
+    },
+    {
+      what: 'a benchmark in no suite',
+      argv: ['bisect', '--good', 'good', '--bad', 'main', '--benchmark', 'parse/big'],
+      stderr: /--benchmark: "parse\/big" is not in any suite of perf-gate\.yml: ids are <suite>\/<name>, and the suites are nap/,
+    },
     { what: 'an unknown --suite', argv: args('--suite', 'naps'), stderr: /--suite: no suite "naps" in perf-gate\.yml; did you mean "nap"\?/ },
     { what: 'an unknown option', argv: args('--rounds', '3'), stderr: /unknown option --rounds/ },
   ];
@@ -60,7 +80,9 @@ describe('perf-gate bisect: unusable input (exit 2, the flag named)', () => {
     const r = await runCli(['bisect', '--good', 'good', '--bad', 'main', '--benchmark', `${NAP_BENCHMARK}p`, '--out', 'out'], dir, ENV);
     assert.equal(r.status, 2, r.stdout + r.stderr);
     assert.match(r.stderr, new RegExp(`--benchmark: suite "nap" reported no benchmark "${NAP_BENCHMARK}p"; did you mean "${NAP_BENCHMARK}"\\?`));
-    const rounds = readdirSync(join(dir, 'out'), { recursive: true }).map(String).filter((f) => /round-\d+/.test(f));
+    const rounds = readdirSync(join(dir, 'out'), { recursive: true })
+      .map(String)
+      .filter((f) => /round-\d+/.test(f));
     assert.ok(rounds.length > 0 && rounds.every((f) => /round-0*1-/.test(f)), rounds.join(', '));
     assert.equal(gitSync(dir, ['worktree', 'list']).split('\n').length, 1, 'no worktree was left');
   });
@@ -74,17 +96,36 @@ describe('perf-gate bisect: unusable input (exit 2, the flag named)', () => {
   });
 });
 
-const commit = (n: number, subject: string): BisectReport['good'] => ({ sha: String(n).repeat(40).slice(0, 40), subject, author: 'A. Author <a@example.invalid>' });
+const commit = (n: number, subject: string): BisectReport['good'] => ({
+  sha: String(n).repeat(40).slice(0, 40),
+  subject,
+  author: 'A. Author <a@example.invalid>',
+});
 
-function stepRow(n: number, c: BisectReport['good'], index: number, side: BisectStep['side'], reason: BisectStep['reason'], change: number, ci: [number, number], status: BisectStep['status']): BisectStep {
+function stepRow(
+  n: number,
+  c: BisectReport['good'],
+  index: number,
+  side: BisectStep['side'],
+  reason: BisectStep['reason'],
+  change: number,
+  ci: [number, number],
+  status: BisectStep['status'],
+): BisectStep {
   return { step: n, commit: c, index, attempt: 1, status, change, ci, ciLevel: 0.95, p: 0.001, side, reason, rounds: 10 };
 }
 
 describe('the bisect report', () => {
   const hostile = commit(3, 'Speed up `parse` | see @octocat #12 <b>\x1b[31mred\u202e</b>');
   const report: BisectReport = {
-    schema: BISECT_SCHEMA, benchmark: 'nap/nap', metric: 'time', unit: 's', direction: 'lower',
-    good: commit(1, 'start'), bad: commit(4, 'last'), commits: 4,
+    schema: BISECT_SCHEMA,
+    benchmark: 'nap/nap',
+    metric: 'time',
+    unit: 's',
+    direction: 'lower',
+    good: commit(1, 'start'),
+    bad: commit(4, 'last'),
+    commits: 4,
     steps: [
       stepRow(1, commit(4, 'last'), 4, 'bad', 'is-the-change', 1.5, [1.2, 1.9], 'regressed'),
       stepRow(2, commit(2, 'notes'), 2, 'good', 'rules-out-change', 0.01, [-0.05, 0.2], 'inconclusive'),
@@ -114,6 +155,9 @@ describe('the bisect report', () => {
     assert.equal(bisectExit({ ...report, outcome: { kind: 'no-step', status: 'unchanged' } }), 0);
     for (const kind of ['inconclusive', 'differs', 'failed'] as const) assert.equal(bisectExit({ ...report, outcome: { kind, commit: hostile } }), 1);
     assert.match(bisectText({ ...report, outcome: { kind: 'inconclusive', commit: hostile } }), /^inconclusive at 3{40} /m);
-    assert.match(bisectText({ ...report, outcome: { kind: 'no-step', status: 'unchanged' } }), /^no step found between 1111111 and 4444444: bad against good is unchanged$/m);
+    assert.match(
+      bisectText({ ...report, outcome: { kind: 'no-step', status: 'unchanged' } }),
+      /^no step found between 1111111 and 4444444: bad against good is unchanged$/m,
+    );
   });
 });

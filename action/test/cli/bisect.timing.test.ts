@@ -42,18 +42,27 @@ describe('perf-gate bisect (real git, real compiler, real timing)', () => {
     for (let seed = 1; seed <= RUNS; seed++) {
       const repo = plantedRepo({ seed });
       const t0 = performance.now();
-      const r = await runCli(['bisect', '--good', 'good', '--bad', 'main', '--benchmark', NAP_BENCHMARK, '--json', 'bisect.json', '--markdown', 'bisect.md'], repo.dir, ENV);
+      const r = await runCli(
+        ['bisect', '--good', 'good', '--bad', 'main', '--benchmark', NAP_BENCHMARK, '--json', 'bisect.json', '--markdown', 'bisect.md'],
+        repo.dir,
+        ENV,
+      );
       const seconds = (performance.now() - t0) / 1000;
       assert.ok(r.status === 0 || r.status === 1, `seed ${seed}: exit ${r.status}\n${r.stderr}\n${r.stdout.slice(-2000)}`);
       const report = readReport(repo.dir);
       const steps = commitsMeasured(report);
       const culprit = report.outcome.kind === 'culprit' ? report.outcome.commit.sha : null;
-      outcomes.push(`seed ${seed}: planted ${repo.plantedIndex}, ${report.outcome.kind}${culprit ? ` ${repo.path.indexOf(culprit) + 1}` : ''}, ${steps} commits measured, ${report.steps.length} measurements, ${seconds.toFixed(1)} s`);
+      outcomes.push(
+        `seed ${seed}: planted ${repo.plantedIndex}, ${report.outcome.kind}${culprit ? ` ${repo.path.indexOf(culprit) + 1}` : ''}, ${steps} commits measured, ${report.steps.length} measurements, ${seconds.toFixed(1)} s`,
+      );
       // A wrong culprit is never acceptable; an honest "inconclusive at …" is allowed once in ten.
       if (culprit !== null) assert.equal(culprit, repo.planted, `seed ${seed}: named a commit that did not change anything\n${r.stdout.slice(-3000)}`);
       assert.equal(r.status, culprit !== null ? 0 : 1, `seed ${seed}: exit status`);
       assert.equal(report.steps[0]!.commit.sha, repo.bad, 'step 1 measures the bad end');
-      assert.ok(report.steps.every((s) => s.rounds >= 8), 'every step rests on at least the configured 8 rounds');
+      assert.ok(
+        report.steps.every((s) => s.rounds >= 8),
+        'every step rests on at least the configured 8 rounds',
+      );
       assert.equal(gitSync(repo.dir, ['worktree', 'list']).split('\n').length, 1, `seed ${seed}: the worktrees are removed`);
       if (culprit === repo.planted && steps <= MAX_STEPS) found++;
     }
@@ -69,7 +78,10 @@ describe('perf-gate bisect (real git, real compiler, real timing)', () => {
     const report = readReport(repo.dir);
     assert.equal(report.outcome.kind, 'no-step', JSON.stringify(report.steps));
     assert.match(r.stdout, new RegExp(`no step found between ${repo.good.slice(0, 7)} and ${repo.bad.slice(0, 7)}`));
-    assert.ok(report.steps.every((s) => s.commit.sha === repo.bad), 'only the bad end was measured');
+    assert.ok(
+      report.steps.every((s) => s.commit.sha === repo.bad),
+      'only the bad end was measured',
+    );
     assert.equal(gitSync(repo.dir, ['worktree', 'list']).split('\n').length, 1);
   });
 });

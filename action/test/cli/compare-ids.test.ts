@@ -8,10 +8,29 @@ import { tempDir } from '../support/temp.js';
 /** A hyperfine export of one command, as `hyperfine --export-json` writes it. */
 function hyperfine(command: string, times: number[]): string {
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  return JSON.stringify({ results: [{ command, mean, stddev: 0.0001, median: mean, user: 0, system: 0, min: Math.min(...times), max: Math.max(...times), times, exit_codes: times.map(() => 0) }] }, null, 2);
+  return JSON.stringify(
+    {
+      results: [
+        {
+          command,
+          mean,
+          stddev: 0.0001,
+          median: mean,
+          user: 0,
+          system: 0,
+          min: Math.min(...times),
+          max: Math.max(...times),
+          times,
+          exit_codes: times.map(() => 0),
+        },
+      ],
+    },
+    null,
+    2,
+  );
 }
 
-const base = Array.from({ length: 10 }, (_, i) => 0.010 * (1 + 0.001 * i));
+const base = Array.from({ length: 10 }, (_, i) => 0.01 * (1 + 0.001 * i));
 const slow = base.map((t) => t * 2);
 
 test('the README compare example (commands named after themselves) is exit 2, not a green 2× slowdown', async () => {

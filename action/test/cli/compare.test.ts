@@ -25,9 +25,17 @@ describe('perf-gate compare on unusable input exits 2 naming the file', () => {
     ['a 0-byte file', ['--current', 'empty.json'], /empty\.json: the file is empty/],
     ['a truncated file', ['--current', 'truncated.json', '--format', 'hyperfine'], /truncated\.json:\d+: the JSON ends early \(truncated\?\)/],
     ['malformed JSON', ['--current', 'malformed.json'], /malformed\.json:\d+: invalid JSON/],
-    ['a negative time', ['--current', 'negative.json'], /negative\.json:\d+: results\[0\]\.times\[0\]: expected a non-negative number of seconds, found -0\.01/],
+    [
+      'a negative time',
+      ['--current', 'negative.json'],
+      /negative\.json:\d+: results\[0\]\.times\[0\]: expected a non-negative number of seconds, found -0\.01/,
+    ],
     ['a NaN time', ['--current', 'nan.json'], /nan\.json:\d+: results\[0\]\.times\[0\]: .*found "NaN"/],
-    ['an unknown unit in a budget', ['--current', 'good.json', '--budgets', 'budgets-bad'], /budgets-bad\/b\.yml:4: benchmarks\.\*\.time\.max: expected a number with a unit.*found "10parsecs"/],
+    [
+      'an unknown unit in a budget',
+      ['--current', 'good.json', '--budgets', 'budgets-bad'],
+      /budgets-bad\/b\.yml:4: benchmarks\.\*\.time\.max: expected a number with a unit.*found "10parsecs"/,
+    ],
     ['a YAML syntax error in a budget', ['--current', 'good.json', '--budgets', 'budgets-syntax'], /budgets-syntax\/b\.yml:\d+: YAML syntax error/],
     ['a missing file', ['--current', 'nope.json'], /nope\.json: no such file or folder/],
   ];
@@ -65,7 +73,10 @@ test('files in an input folder that are not results are listed in the report, an
   writeFileSync(join(dir, 'results', 'package.json'), '{ "name": "not-results" }\n');
   const result = await runCli(['compare', '--current', 'results', '--json', 'report.json'], dir);
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  assert.match(result.stdout, /2 file\(s\) in the input folders were not read as results: .*results\/package\.json \(.*\); .*results\/README\.md \(no format recognised it\)/);
+  assert.match(
+    result.stdout,
+    /2 file\(s\) in the input folders were not read as results: .*results\/package\.json \(.*\); .*results\/README\.md \(no format recognised it\)/,
+  );
   const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; warnings: { code: string; message: string }[] };
   assert.equal(report.verdict, 'pass');
   const skipped = report.warnings.find((w) => w.code === 'skipped-files');

@@ -10,8 +10,20 @@ import { isUndecided, measureUntilDecided } from '../support/undecided.js';
 
 requireTool('hyperfine', 'cc');
 
-interface JsonRow { benchmark: string; metric: string; status: string; flags: string[]; change: number | null; ci: [number, number] | null; budget: { result: string } | null; reason: string }
-interface JsonReport { verdict: string; rows: JsonRow[] }
+interface JsonRow {
+  benchmark: string;
+  metric: string;
+  status: string;
+  flags: string[];
+  change: number | null;
+  ci: [number, number] | null;
+  budget: { result: string } | null;
+  reason: string;
+}
+interface JsonReport {
+  verdict: string;
+  rows: JsonRow[];
+}
 
 /**
  * End to end with real hyperfine: a CPU-bound program in two variants, the

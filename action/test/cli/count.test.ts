@@ -35,7 +35,10 @@ describe('perf-gate count on two builds of a C program, one doing 1 % more work'
     mkdirSync(pr);
     compileC(base, 'work', busyLoopSource(1_000_000), '-O2');
     compileC(pr, 'work', busyLoopSource(1_010_000), '-O2');
-    for (const [cwd, out] of [[base, '../a.json'], [pr, '../b.json']] as const) {
+    for (const [cwd, out] of [
+      [base, '../a.json'],
+      [pr, '../b.json'],
+    ] as const) {
       const r = await runCli(['count', '--repeat', '3', '--export-json', out, '--command', './work'], cwd, process.env);
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /perf-gate count: "\.\/work": [\d,]+ instructions \(3 repeats, spread/);
@@ -68,7 +71,7 @@ describe('perf-gate count on two builds of a C program, one doing 1 % more work'
     for (const xs of [ia, ib]) assert.ok(spread(xs) < 0.0005, `repeat spread ${(spread(xs) * 100).toFixed(4)} % of ${xs.join(', ')}`);
   });
 
-  test('the counts are the program\'s, not the wrapper shell\'s', () => {
+  test("the counts are the program's, not the wrapper shell's", () => {
     // The program alone under cachegrind: the count must be it (give or take the environment), not it plus
     // the dash wrapper's ~200k instructions (~3 % here).
     const out = join(dir, 'direct.cachegrind');
@@ -140,14 +143,31 @@ describe('perf-gate count failures', () => {
   });
 
   test('--name names each command, as hyperfine -n does, so a renamed command keeps its id', async () => {
-    const r = await runCli(['count', '--repeat', '1', '--export-json', 'named.json', '--command', 'ls /', 'ls /usr', '--name', 'list-root', 'list-usr'], dir, process.env);
+    const r = await runCli(
+      ['count', '--repeat', '1', '--export-json', 'named.json', '--command', 'ls /', 'ls /usr', '--name', 'list-root', 'list-usr'],
+      dir,
+      process.env,
+    );
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(readSet(join(dir, 'named.json')).map((b) => [b.id, b.status]), [['list-root', 'ok'], ['list-usr', 'ok']]);
+    assert.deepEqual(
+      readSet(join(dir, 'named.json')).map((b) => [b.id, b.status]),
+      [
+        ['list-root', 'ok'],
+        ['list-usr', 'ok'],
+      ],
+    );
     assert.match(r.stdout, /perf-gate count: "list-root": [\d,]+ instructions/);
   });
 
   test('bad flags are usage errors (exit 2)', async () => {
-    for (const args of [['--export-json', 'x.json'], ['--command', 'true'], ['--repeat', '0', '--export-json', 'x', '--command', 'true'], ['--timeout', 'soon', '--export-json', 'x', '--command', 'true'], ['--export-json', 'x', '--command', 'a', 'b', '--name', 'one'], ['--export-json', 'x', '--command', 'a', 'b', '--name', 'n', 'n']]) {
+    for (const args of [
+      ['--export-json', 'x.json'],
+      ['--command', 'true'],
+      ['--repeat', '0', '--export-json', 'x', '--command', 'true'],
+      ['--timeout', 'soon', '--export-json', 'x', '--command', 'true'],
+      ['--export-json', 'x', '--command', 'a', 'b', '--name', 'one'],
+      ['--export-json', 'x', '--command', 'a', 'b', '--name', 'n', 'n'],
+    ]) {
       const r = await runCli(['count', ...args], dir, process.env);
       assert.equal(r.status, 2, args.join(' '));
     }

@@ -31,7 +31,12 @@ function results(writer: number): string {
     status: 'ok',
     metrics: { time: { unit: 's', direction: 'lower', samples: [1, 2, 3, 4, 5].map((k) => 0.001 * (1 + b) * (1 + 0.001 * ((writer * 7 + k) % 11))) } },
   }));
-  return JSON.stringify({ schema: 'perf-gate/results@1', created: new Date(Date.UTC(2026, 10, 1, 0, writer)).toISOString(), testbed: { id: 'bed' }, benchmarks });
+  return JSON.stringify({
+    schema: 'perf-gate/results@1',
+    created: new Date(Date.UTC(2026, 10, 1, 0, writer)).toISOString(),
+    testbed: { id: 'bed' },
+    benchmarks,
+  });
 }
 
 test(`${WRITERS} concurrent processes add to one history folder and write one report file: nothing lost, nothing mixed`, async () => {
@@ -43,7 +48,15 @@ test(`${WRITERS} concurrent processes add to one history folder and write one re
   const exits = await Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
       const added = await run(dir, ['history', 'add', '--history', join(shared, 'history'), '--commit', commit(w), '--testbed', 'bed', `results-${w}.json`]);
-      const compared = await run(dir, ['compare', '--current', `results-${w}.json`, '--json', join(shared, 'report.json'), '--markdown', join(shared, 'report.md')]);
+      const compared = await run(dir, [
+        'compare',
+        '--current',
+        `results-${w}.json`,
+        '--json',
+        join(shared, 'report.json'),
+        '--markdown',
+        join(shared, 'report.md'),
+      ]);
       return { w, added, compared };
     }),
   );
@@ -56,7 +69,10 @@ test(`${WRITERS} concurrent processes add to one history folder and write one re
   assert.equal(entries.length, WRITERS, 'every run is in the history');
   assert.deepEqual(new Set(entries.map((e) => e.commit)), new Set(Array.from({ length: WRITERS }, (_, w) => commit(w))));
   const sets = await store.readMany(entries);
-  assert.ok(sets.every((s) => s.benchmarks.length === 20), 'every run reads back whole');
+  assert.ok(
+    sets.every((s) => s.benchmarks.length === 20),
+    'every run reads back whole',
+  );
   const report = JSON.parse(readFileSync(join(shared, 'report.json'), 'utf8')) as { rows: unknown[] };
   assert.equal(report.rows.length, 20, 'report.json is one whole report');
   assert.match(readFileSync(join(shared, 'report.md'), 'utf8'), /suite\/bench-19/);

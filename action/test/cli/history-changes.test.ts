@@ -45,7 +45,14 @@ describe('perf-gate history changes on a recorded history', () => {
     const report = JSON.parse(readFileSync(join(repo, 'changes.json'), 'utf8')) as ChangesReport;
     assert.equal(report.schema, 'perf-gate/changes@1');
     assert.deepEqual(report.runs, { vm: 80 });
-    assert.deepEqual(report.changes.map((c) => [c.benchmark, c.metric]), [['parse/small', 'time'], ['serve', 'throughput']], 'newest first');
+    assert.deepEqual(
+      report.changes.map((c) => [c.benchmark, c.metric]),
+      [
+        ['parse/small', 'time'],
+        ['serve', 'throughput'],
+      ],
+      'newest first',
+    );
     const [slower, faster] = report.changes;
     assert.equal(slower!.commit, commits[50]);
     assert.equal(slower!.previousCommit, commits[49]);
@@ -66,10 +73,16 @@ describe('perf-gate history changes on a recorded history', () => {
     gitSync(repo, ['tag', 'v1', commits[30]!]);
     const since = await runCli(['history', 'changes', '--history', 'history', '--since', 'v1', '--json', 'since.json'], repo, process.env);
     assert.equal(since.status, 0, since.stderr);
-    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'since.json'), 'utf8')) as ChangesReport).changes.map((c) => c.benchmark), ['parse/small']);
+    assert.deepEqual(
+      (JSON.parse(readFileSync(join(repo, 'since.json'), 'utf8')) as ChangesReport).changes.map((c) => c.benchmark),
+      ['parse/small'],
+    );
     const glob = await runCli(['history', 'changes', '--history', 'history', '--benchmark', 'serve*', '--json', 'glob.json'], repo, process.env);
     assert.equal(glob.status, 0, glob.stderr);
-    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'glob.json'), 'utf8')) as ChangesReport).changes.map((c) => c.benchmark), ['serve']);
+    assert.deepEqual(
+      (JSON.parse(readFileSync(join(repo, 'glob.json'), 'utf8')) as ChangesReport).changes.map((c) => c.benchmark),
+      ['serve'],
+    );
   });
 
   test('--previous: each point says whether it is new, the same, or moved, and a point no longer found is listed as gone', async () => {
@@ -90,13 +103,24 @@ describe('perf-gate history changes on a recorded history', () => {
     const r = await runCli(['history', 'changes', '--history', 'history', '--previous', 'earlier.json', '--json', 'compared.json'], repo, process.env);
     assert.equal(r.status, 0, r.stderr);
     const compared = JSON.parse(readFileSync(join(repo, 'compared.json'), 'utf8')) as ChangesReport;
-    assert.deepEqual(compared.changes.map((c) => [c.benchmark, c.since]), [
-      ['parse/small', { kind: 'moved', commit: commits[51], runs: 1 }],
-      ['serve', { kind: 'new' }],
-    ]);
+    assert.deepEqual(
+      compared.changes.map((c) => [c.benchmark, c.since]),
+      [
+        ['parse/small', { kind: 'moved', commit: commits[51], runs: 1 }],
+        ['serve', { kind: 'new' }],
+      ],
+    );
     assert.equal(faster!.commit, compared.changes[1]!.commit);
-    assert.deepEqual(compared.gone?.map((g) => [g.benchmark, g.commit]), [['parse/large', commits[60]]]);
-    assert.match(r.stdout, new RegExp(`gone since --previous:\\n  parse/large time on vm: ${commits[59]!.slice(0, 7)}\\w*\\.\\.${commits[60]!.slice(0, 7)}\\w* \\+7\\.0 % .* is no longer found`));
+    assert.deepEqual(
+      compared.gone?.map((g) => [g.benchmark, g.commit]),
+      [['parse/large', commits[60]]],
+    );
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `gone since --previous:\\n  parse/large time on vm: ${commits[59]!.slice(0, 7)}\\w*\\.\\.${commits[60]!.slice(0, 7)}\\w* \\+7\\.0 % .* is no longer found`,
+      ),
+    );
     assert.match(r.stdout, new RegExp(`slower\\s+moved from ${commits[51]!.slice(0, 7)}\\w* \\(1 run later\\)`));
     const same = await runCli(['history', 'changes', '--history', 'history', '--previous', 'now.json'], repo, process.env);
     assert.equal((same.stdout.match(/ same$/gm) ?? []).length, 2, same.stdout);

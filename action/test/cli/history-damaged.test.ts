@@ -46,7 +46,8 @@ describe('a history with damaged files', () => {
     commits = commitChain(repo, 40);
     gitSync(repo, ['reset', '--quiet', '--hard', 'main']);
     const store = openFolder(history);
-    for (let i = 0; i < 40; i++) await store.append(runOf(commits[i]!, i, new Date(Date.UTC(2026, 9, 1) + i * 3600_000)), { commit: commits[i]!, testbed: 'vm' });
+    for (let i = 0; i < 40; i++)
+      await store.append(runOf(commits[i]!, i, new Date(Date.UTC(2026, 9, 1) + i * 3600_000)), { commit: commits[i]!, testbed: 'vm' });
     // Two flipped bytes in one run, a month's file cut in half in another testbed's past month.
     const files = runFiles(history);
     const victim = files[5]!;
@@ -62,7 +63,10 @@ describe('a history with damaged files', () => {
     const report = JSON.parse(readFileSync(join(repo, 'changes.json'), 'utf8')) as ChangesReport;
     assert.deepEqual(report.runs, { vm: 39 }, 'one run left out');
     assert.equal(report.changes[0]?.commit, commits[20], 'the step is still found');
-    assert.match(changes.stderr, /^perf-gate: warning: skipped vm\/2026\/10\/[0-9a-f]{40}-\d{8}T\d{6}Z-[0-9a-f]{12}\.json\.gz \(run [^)]+\): not a whole gzip file/);
+    assert.match(
+      changes.stderr,
+      /^perf-gate: warning: skipped vm\/2026\/10\/[0-9a-f]{40}-\d{8}T\d{6}Z-[0-9a-f]{12}\.json\.gz \(run [^)]+\): not a whole gzip file/,
+    );
     assert.match(changes.stderr, /remove it with: perf-gate history remove vm\/2026\/10\//);
 
     const noise = await runCli(['history', 'noise', '--history', 'history', '--testbed', 'vm', '--runs', '40'], repo, process.env);
@@ -72,9 +76,16 @@ describe('a history with damaged files', () => {
     // The baseline's own run is the damaged one: the gate falls back to the commit before it and says so.
     const current = join(repo, 'current.json');
     writeFileSync(current, JSON.stringify(runOf(commits[5]!, 5, new Date(Date.UTC(2026, 10, 1)))));
-    const compare = await runCli(['compare', '--history', 'history', '--base', commits[5]!, '--current', 'current.json', '--testbed', 'vm', '--json', 'report.json'], repo, process.env);
+    const compare = await runCli(
+      ['compare', '--history', 'history', '--base', commits[5]!, '--current', 'current.json', '--testbed', 'vm', '--json', 'report.json'],
+      repo,
+      process.env,
+    );
     assert.equal(compare.status, 0, compare.stdout + compare.stderr);
-    assert.match(compare.stdout, new RegExp(`baseline: the run of ${commits[4]!.slice(0, 12)} .*1 commit before --base.*; skipped 1 unreadable file: vm/2026/10/`));
+    assert.match(
+      compare.stdout,
+      new RegExp(`baseline: the run of ${commits[4]!.slice(0, 12)} .*1 commit before --base.*; skipped 1 unreadable file: vm/2026/10/`),
+    );
     const json = JSON.parse(readFileSync(join(repo, 'report.json'), 'utf8')) as { baseline: { commit: string } };
     assert.equal(json.baseline.commit, commits[4]);
   });
@@ -100,7 +111,10 @@ describe('a history with damaged files', () => {
     truncateSync(month, Math.floor(readFileSync(month).length / 2));
     const changes = await runCli(['history', 'changes', '--history', 'history'], repo, process.env);
     assert.equal(changes.status, 0, changes.stderr);
-    assert.match(changes.stderr, /skipped vm\/2026\/10\/month\.json\.br: truncated: the month header line never ends; remove it with: perf-gate history remove vm\/2026\/10\/month\.json\.br/);
+    assert.match(
+      changes.stderr,
+      /skipped vm\/2026\/10\/month\.json\.br: truncated: the month header line never ends; remove it with: perf-gate history remove vm\/2026\/10\/month\.json\.br/,
+    );
     const prune = await runCli(['history', 'prune', '--history', 'history', '--before', '2026-10-02'], repo, process.env);
     assert.equal(prune.status, 0, prune.stderr);
     assert.match(prune.stderr, /skipped vm\/2026\/10\/month\.json\.br/);
@@ -116,7 +130,10 @@ describe('a history with damaged files', () => {
     const r = await runCli(['history', 'remove', '--history', 'history', 'vm/2026/10/month.json.br'], repo, process.env);
     assert.equal(r.status, 2, r.stdout + r.stderr);
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
-    assert.match(r.stderr, /\.lock: process 2147480000 \(no longer running on this machine\) since 2026-11-20T10:00:00\.000Z holds this history's lock.*remove it with rm /);
+    assert.match(
+      r.stderr,
+      /\.lock: process 2147480000 \(no longer running on this machine\) since 2026-11-20T10:00:00\.000Z holds this history's lock.*remove it with rm /,
+    );
   });
 });
 
@@ -144,7 +161,11 @@ describe('series in commit order; history add of the same results twice', () => 
     assert.equal(report.changes.length, 1, r.stdout);
     assert.equal(report.changes[0]!.commit, commits[20]);
     assert.ok(Math.abs(report.changes[0]!.change - 0.149) < 0.01, String(report.changes[0]!.change));
-    const release = await runCli(['report', 'release', '--history', 'history', '--from', 'v1.0.0', '--to', 'main', '--testbed', 'vm', '--json', 'release.json'], repo, process.env);
+    const release = await runCli(
+      ['report', 'release', '--history', 'history', '--from', 'v1.0.0', '--to', 'main', '--testbed', 'vm', '--json', 'release.json'],
+      repo,
+      process.env,
+    );
     assert.ok(release.status === 0 || release.status === 1, release.stderr);
     assert.match(readFileSync(join(repo, 'release.json'), 'utf8'), new RegExp(commits[20]!));
   });

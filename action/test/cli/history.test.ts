@@ -9,7 +9,9 @@ import { requireTool } from '../support/tools.js';
 
 requireTool('git');
 
-interface HyperfineFile { results: Record<string, unknown>[] }
+interface HyperfineFile {
+  results: Record<string, unknown>[];
+}
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8')) as HyperfineFile;
 
@@ -29,7 +31,10 @@ function gitIn(repo: string): (...args: string[]) => string {
     }).trim();
 }
 
-interface JsonReport { verdict: string; rows: { benchmark: string; status: string; baseline: { n: number } | null }[] }
+interface JsonReport {
+  verdict: string;
+  rows: { benchmark: string; status: string; baseline: { n: number } | null }[];
+}
 
 /**
  * The run history on a real git repository: main has commits A and B, each
@@ -88,7 +93,10 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
     assert.equal(shown.status, 0, shown.stderr);
     const set = JSON.parse(shown.stdout) as { commit: string; benchmarks: { id: string }[] };
     assert.equal(set.commit, a);
-    assert.deepEqual(set.benchmarks.map((x) => x.id), ['sleep 0.01', 'sleep 0.02']);
+    assert.deepEqual(
+      set.benchmarks.map((x) => x.id),
+      ['sleep 0.01', 'sleep 0.02'],
+    );
     const ambiguous = await cli('history', 'show', '--history', 'history', b.slice(0, 8));
     assert.equal(ambiguous.status, 2);
     assert.match(ambiguous.stderr, /2 runs match/);
@@ -97,27 +105,36 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
     assert.match(unknown.stderr, /no run has the id or commit "ffff0000"/);
   });
 
-  test('compare --history gates against the merge base\'s run on this testbed and names it', async () => {
+  test("compare --history gates against the merge base's run on this testbed and names it", async () => {
     const slower = await cli('compare', '--current', 'slower.json', '--history', 'history', '--json', 'slower-report.json');
     assert.equal(slower.status, 1, slower.stdout + slower.stderr);
     assert.match(slower.stdout, new RegExp(`baseline: the run of ${b.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d, the merge base with main\\) in .*history`));
     const report = JSON.parse(readFileSync(join(repo, 'slower-report.json'), 'utf8')) as JsonReport;
-    assert.deepEqual(report.rows.map((r) => r.status), ['regressed', 'regressed']);
+    assert.deepEqual(
+      report.rows.map((r) => r.status),
+      ['regressed', 'regressed'],
+    );
     // The same results as B's run: unchanged, so the faster run of the other testbed was not used.
     const same = await cli('compare', '--current', 'same.json', '--history', 'history', '--json', 'same-report.json');
     assert.equal(same.status, 0, same.stdout);
     const sameReport = JSON.parse(readFileSync(join(repo, 'same-report.json'), 'utf8')) as JsonReport;
     // Not regressed, as it would be against the other testbed's faster run. (Five samples against the
     // 2 % drift allowance read as inconclusive rather than unchanged: docs/history.md, learned drift.)
-    assert.ok(sameReport.rows.every((r) => r.status === 'unchanged' || r.status === 'inconclusive'), same.stdout);
+    assert.ok(
+      sameReport.rows.every((r) => r.status === 'unchanged' || r.status === 'inconclusive'),
+      same.stdout,
+    );
   });
 
-  test('--base picks another commit\'s run: against A (slow) the same results are improved', async () => {
+  test("--base picks another commit's run: against A (slow) the same results are improved", async () => {
     const result = await cli('compare', '--current', 'same.json', '--history', 'history', '--base', a, '--json', 'base-report.json');
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.match(result.stdout, new RegExp(`baseline: the run of ${a.slice(0, 12)} \\(.*--base ${a.slice(0, 12)}\\)`));
     const report = JSON.parse(readFileSync(join(repo, 'base-report.json'), 'utf8')) as JsonReport;
-    assert.deepEqual(report.rows.map((r) => r.status), ['improved', 'improved']);
+    assert.deepEqual(
+      report.rows.map((r) => r.status),
+      ['improved', 'improved'],
+    );
   });
 
   test('an empty history says why there is no baseline, and only the budgets decide', async () => {
@@ -144,7 +161,10 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
     const pr = await runCli(['run', '--base', 'HEAD', '--out', 'out/pr', '--json', 'run.json'], repo, { ...env, PERF_GATE_RESULT: join(repo, 'slower.json') });
     assert.equal(pr.status, 1, pr.stdout + pr.stderr);
     assert.match(pr.stdout, new RegExp(`baseline: the run of ${feature.slice(0, 12)}`));
-    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'run.json'), 'utf8')) as JsonReport).rows.map((r) => r.status), ['regressed', 'regressed']);
+    assert.deepEqual(
+      (JSON.parse(readFileSync(join(repo, 'run.json'), 'utf8')) as JsonReport).rows.map((r) => r.status),
+      ['regressed', 'regressed'],
+    );
   });
 
   test('prune removes the runs created before a date', async () => {
@@ -158,7 +178,14 @@ describe('perf-gate history, and compare/run choosing their baseline from it', (
   });
 
   test('mistakes are usage errors (exit 2)', async () => {
-    for (const argv of [['history'], ['history', 'frob'], ['history', 'add'], ['history', 'prune'], ['history', 'list', '--before', 'x'], ['compare', '--current', 'same.json', '--base', 'HEAD']]) {
+    for (const argv of [
+      ['history'],
+      ['history', 'frob'],
+      ['history', 'add'],
+      ['history', 'prune'],
+      ['history', 'list', '--before', 'x'],
+      ['compare', '--current', 'same.json', '--base', 'HEAD'],
+    ]) {
       const result = await cli(...argv);
       assert.equal(result.status, 2, `${argv.join(' ')}: ${result.stdout}`);
       assert.doesNotMatch(result.stderr, /internal error/);
@@ -184,7 +211,10 @@ describe('perf-gate history noise, and the drift compare learns from the history
       writeFileSync(join(repo, 'README'), `${i}\n`);
       git('add', '-A');
       git('commit', '-q', '-m', `c${i}`);
-      for (const [testbed, factors] of [['quiet-bed', quiet], ['noisy-bed', noisy]] as const) {
+      for (const [testbed, factors] of [
+        ['quiet-bed', quiet],
+        ['noisy-bed', noisy],
+      ] as const) {
         writeFileSync(join(repo, 'run.json'), scaled(factors[i]!));
         const added = await cli('history', 'add', '--history', 'history', '--testbed', testbed, 'run.json');
         assert.equal(added.status, 0, added.stderr);
@@ -192,7 +222,7 @@ describe('perf-gate history noise, and the drift compare learns from the history
     }
   });
 
-  test('noise prints each benchmark\'s drift and whether the tolerance can be gated', async () => {
+  test("noise prints each benchmark's drift and whether the tolerance can be gated", async () => {
     const calm = await cli('history', 'noise', '--history', 'history', '--testbed', 'quiet-bed');
     assert.equal(calm.status, 0, calm.stderr);
     assert.match(calm.stdout, /^between-run drift on testbed quiet-bed, from its newest 6 run\(s\); tolerance 5\.0 %\n/);
@@ -202,12 +232,16 @@ describe('perf-gate history noise, and the drift compare learns from the history
     const swinging = await cli('history', 'noise', '--history', 'history', '--testbed', 'noisy-bed', '--tolerance', '10%');
     assert.equal(swinging.status, 0, swinging.stderr);
     assert.match(swinging.stdout, /tolerance 10\.0 %/);
-    for (const row of swinging.stdout.split('\n').slice(2).filter(Boolean)) assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+no: interleave \(perf-gate run --ab, ab: base\) or widen the tolerance$/, row);
+    for (const row of swinging.stdout.split('\n').slice(2).filter(Boolean))
+      assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+no: interleave \(perf-gate run --ab, ab: base\) or widen the tolerance$/, row);
   });
 
   test('compare --history widens each row by the drift it learned, and says from how many runs', async () => {
     writeFileSync(join(repo, 'same.json'), scaled(1));
-    for (const [testbed, status] of [['quiet-bed', 'unchanged'], ['noisy-bed', 'inconclusive']] as const) {
+    for (const [testbed, status] of [
+      ['quiet-bed', 'unchanged'],
+      ['noisy-bed', 'inconclusive'],
+    ] as const) {
       const result = await cli('compare', '--current', 'same.json', '--history', 'history', '--testbed', testbed, '--json', `${testbed}.json`);
       assert.equal(result.status, 0, result.stdout + result.stderr);
       const report = JSON.parse(readFileSync(join(repo, `${testbed}.json`), 'utf8')) as { rows: { metric: string; status: string; reason: string }[] };
@@ -241,7 +275,15 @@ describe('a history on a data branch of the remote', () => {
     execFileSync(cmd, args, {
       cwd,
       encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.invalid',
+        GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z',
+        GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z',
+      },
     }).trim();
   const git = (...args: string[]): string => run(repo, 'git', '-c', 'commit.gpgsign=false', ...args);
   const branches = (): string => run(root, 'git', '--git-dir', remote, 'branch', '--list');
@@ -250,7 +292,10 @@ describe('a history on a data branch of the remote', () => {
     run(root, 'git', 'init', '-q', '--bare', '--initial-branch=main', remote);
     run(root, 'git', 'clone', '-q', remote, repo);
     writeFileSync(join(repo, '.gitignore'), '*.json\nout/\n');
-    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n');
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n',
+    );
     writeFileSync(join(repo, 'same.json'), scaled(1));
     writeFileSync(join(repo, 'slower.json'), scaled(2));
     git('add', '-A');
@@ -277,7 +322,10 @@ describe('a history on a data branch of the remote', () => {
     const pr = await runCli(['run', '--out', 'out/pr', '--json', 'pr.json'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'slower.json') });
     assert.equal(pr.status, 1, pr.stdout + pr.stderr);
     assert.match(pr.stdout, /baseline: the run of [0-9a-f]{12} \(\d{4}-\d\d-\d\d, the merge base with origin\/main\) in branch perf-gate-data of origin/);
-    assert.deepEqual((JSON.parse(readFileSync(join(repo, 'pr.json'), 'utf8')) as JsonReport).rows.map((r) => r.status), ['regressed', 'regressed']);
+    assert.deepEqual(
+      (JSON.parse(readFileSync(join(repo, 'pr.json'), 'utf8')) as JsonReport).rows.map((r) => r.status),
+      ['regressed', 'regressed'],
+    );
     assert.equal(run(root, 'git', '--git-dir', remote, 'rev-parse', 'perf-gate-data'), tip, 'a pull request run never writes the branch');
   });
 
@@ -298,7 +346,10 @@ describe('a history on a data branch of the remote', () => {
   });
 
   test('mode main with a remote that does not answer fails before measuring (exit 2)', async () => {
-    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\n  remote: nowhere\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n');
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      'version: 1\nhistory:\n  branch: perf-gate-data\n  remote: nowhere\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: hyperfine\n',
+    );
     const result = await runCli(['run', '--mode', 'main', '--out', 'out/bad'], repo, { ...process.env, PERF_GATE_RESULT: join(repo, 'same.json') });
     assert.equal(result.status, 2, result.stdout + result.stderr);
     assert.match(result.stderr, /the data branch perf-gate-data cannot be written: the remote "nowhere" of .* does not answer/);
@@ -306,7 +357,10 @@ describe('a history on a data branch of the remote', () => {
   });
 
   test('a history: naming both a folder and a branch is unusable input naming the line', async () => {
-    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory:\n  branch: perf-gate-data\n  folder: h\nsuites:\n  - name: copy\n    run: "true"\n    format: hyperfine\n');
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      'version: 1\nhistory:\n  branch: perf-gate-data\n  folder: h\nsuites:\n  - name: copy\n    run: "true"\n    format: hyperfine\n',
+    );
     const result = await runCli(['run', '--out', 'out/bad'], repo, process.env);
     assert.equal(result.status, 2, result.stdout + result.stderr);
     assert.match(result.stderr, /perf-gate\.yml:\d+.*history/);
@@ -327,10 +381,16 @@ describe('perf-gate history import (github-action-benchmark data.js)', () => {
     const list = await cli('history', 'list', '--history', 'h');
     const lines = list.stdout.trim().split('\n').slice(1);
     assert.equal(lines.length, 3, list.stdout);
-    assert.deepEqual(lines.map((l) => l.split(/\s+/)[2]), ['111111111111', '222222222222', '222222222222']);
+    assert.deepEqual(
+      lines.map((l) => l.split(/\s+/)[2]),
+      ['111111111111', '222222222222', '222222222222'],
+    );
     const shown = await cli('history', 'show', '--history', 'h', lines[0]!.split(/\s+/)[3]!);
     const set = JSON.parse(shown.stdout) as { benchmarks: { id: string; metrics: Record<string, { value: number }> }[] };
-    assert.deepEqual(set.benchmarks.map((b) => b.id), ['rust/bench_parse', 'rust/bench_render']);
+    assert.deepEqual(
+      set.benchmarks.map((b) => b.id),
+      ['rust/bench_parse', 'rust/bench_render'],
+    );
     assert.equal(set.benchmarks[0]!.metrics['time']!.value, 254e-9);
   });
 
@@ -367,9 +427,15 @@ describe("perf-gate history import (Bencher's perf export)", () => {
     assert.equal(again.status, 0, again.stderr);
     const list = await cli('history', 'list', '--history', 'h');
     const lines = list.stdout.trim().split('\n').slice(1);
-    assert.deepEqual(lines.map((l) => l.split(/\s+/)[2]), ['111111111111', '222222222222']);
+    assert.deepEqual(
+      lines.map((l) => l.split(/\s+/)[2]),
+      ['111111111111', '222222222222'],
+    );
     const shown = await cli('history', 'show', '--history', 'h', '2222');
     const set = JSON.parse(shown.stdout) as { benchmarks: { id: string; metrics: Record<string, { samples?: number[] }> }[] };
-    assert.deepEqual(set.benchmarks[0]!.metrics['time']!.samples!.map((v) => Math.round(v * 1e9)), [262, 258]);
+    assert.deepEqual(
+      set.benchmarks[0]!.metrics['time']!.samples!.map((v) => Math.round(v * 1e9)),
+      [262, 258],
+    );
   });
 });

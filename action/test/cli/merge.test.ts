@@ -20,7 +20,10 @@ async function run(argv: string[]) {
 
 function writeShard(path: string, ids: string[], samples = [0.01, 0.011]): void {
   const set: ResultSet = {
-    schema: RESULT_SET_SCHEMA, commit: 'abc', created: '2026-11-21T12:00:00Z', testbed: { id: 'aaaa000011112222', cores: 2 },
+    schema: RESULT_SET_SCHEMA,
+    commit: 'abc',
+    created: '2026-11-21T12:00:00Z',
+    testbed: { id: 'aaaa000011112222', cores: 2 },
     benchmarks: ids.map((id) => ({ id, suite: id.split('/')[0], status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples } } })),
   };
   mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -37,7 +40,10 @@ describe('perf-gate merge', () => {
     assert.match(stdout, /3 benchmark\(s\) from 2 file\(s\)/);
     const text = readFileSync(join(dir, 'merged.json'), 'utf8');
     const merged = validateResultSet(JSON.parse(text), 'merged.json', text);
-    assert.deepEqual(merged.benchmarks.map((b) => b.id), ['scan/a', 'scan/b', 'parse/c']);
+    assert.deepEqual(
+      merged.benchmarks.map((b) => b.id),
+      ['scan/a', 'scan/b', 'parse/c'],
+    );
     // Merging again into a file inside the scanned folder does not read the old output as a shard.
     const again = await run(['--out', 'artifacts/merged.json', 'artifacts']);
     assert.equal(again.status, 0);
@@ -49,7 +55,10 @@ describe('perf-gate merge', () => {
   test('a conflicting duplicate id names both files', async () => {
     writeShard('dup/one.json', ['scan/a']);
     writeShard('dup/two.json', ['scan/a'], [0.5]);
-    await assert.rejects(run(['dup/one.json', 'dup/two.json', '--out', 'x.json']), /dup\/two.json: .*"scan\/a" is also in dup\/one.json with different results/);
+    await assert.rejects(
+      run(['dup/one.json', 'dup/two.json', '--out', 'x.json']),
+      /dup\/two.json: .*"scan\/a" is also in dup\/one.json with different results/,
+    );
   });
 
   test('usage errors: no --out, no inputs, unknown options', async () => {
@@ -67,7 +76,13 @@ describe('perf-gate merge', () => {
     writeShard('cli/one.json', ['scan/a']);
     writeShard('cli/two.json', ['scan/a'], [0.7]);
     let stderr = '';
-    const status = await main(['merge', '--out', 'y.json', 'cli/one.json', 'cli/two.json'], { cwd: dir, env: {}, stdout: () => {}, stderr: (t) => (stderr += t), now: () => new Date(0) });
+    const status = await main(['merge', '--out', 'y.json', 'cli/one.json', 'cli/two.json'], {
+      cwd: dir,
+      env: {},
+      stdout: () => {},
+      stderr: (t) => (stderr += t),
+      now: () => new Date(0),
+    });
     assert.equal(status, 2);
     assert.match(stderr, /^perf-gate: error: cli\/two.json: .*"scan\/a" is also in cli\/one.json/);
   });

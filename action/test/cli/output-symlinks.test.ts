@@ -43,7 +43,10 @@ describe('output paths that are symbolic links', () => {
     const r = await runCli(['compare', '--baseline', results(dir, 'a.json', 1e-3), '--current', results(dir, 'b.json', 1.2e-3), '--json', '-'], dir);
     assert.equal(r.status, 1, r.stderr);
     const report = JSON.parse(r.stdout) as { rows: { benchmark: string; status: string }[] };
-    assert.deepEqual(report.rows.map((row) => [row.benchmark, row.status]), [['parse', 'regressed']]);
+    assert.deepEqual(
+      report.rows.map((row) => [row.benchmark, row.status]),
+      [['parse', 'regressed']],
+    );
     const both = await runCli(['compare', '--baseline', 'a.json', '--current', 'b.json', '--json', '-', '--markdown', '-'], dir);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /--markdown "-": standard output is already taken by --json/);
@@ -69,6 +72,9 @@ describe('input paths with symbolic links', () => {
     assert.equal(r.status, 0, r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { warnings: { code: string; message: string }[] };
     const skipped = report.warnings.find((w) => w.code === 'skipped-files');
-    assert.equal(skipped?.message.replace(dir, ''), '1 file(s) in the input folders were not read as results: /results/elsewhere.json (a symbolic link: links inside a results folder are not followed (give the file itself)). If one should have been, name it directly to see why it is not recognised.');
+    assert.equal(
+      skipped?.message.replace(dir, ''),
+      '1 file(s) in the input folders were not read as results: /results/elsewhere.json (a symbolic link: links inside a results folder are not followed (give the file itself)). If one should have been, name it directly to see why it is not recognised.',
+    );
   });
 });

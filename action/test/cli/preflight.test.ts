@@ -21,7 +21,9 @@ interface Report {
 test('perf-gate preflight on this machine: the exit status follows the strict verdict, the JSON names what it could not read', () => {
   const json = join(dir, 'preflight.json');
   const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'preflight', '--level', 'strict', '--probe-seconds', '0.5', '--json', json], {
-    encoding: 'utf8', timeout: 60_000, env: { ...process.env, GITHUB_ACTIONS: '', RUNNER_NAME: 'test-runner' },
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, GITHUB_ACTIONS: '', RUNNER_NAME: 'test-runner' },
   });
   const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
   assert.equal(result.status, report.fails ? 1 : 0, result.stdout + result.stderr);

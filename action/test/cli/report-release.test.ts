@@ -44,7 +44,8 @@ describe('perf-gate report release on a recorded history with two tags', () => {
       gitSync(repo, ['commit', '--quiet', '--allow-empty', '-m', `commit ${i}`], { GIT_COMMITTER_DATE: commitDate(i), GIT_AUTHOR_DATE: commitDate(i) });
       const commit = gitSync(repo, ['rev-parse', 'HEAD']);
       commits.push(commit);
-      const samples = (level: number, scale: number, spread = 1): number[] => [0.99, 1, 1.01, 0.995, 1.005, 0.998, 1.002, 0.993].map((f) => level * (1 + (f - 1) * spread) * scale);
+      const samples = (level: number, scale: number, spread = 1): number[] =>
+        [0.99, 1, 1.01, 0.995, 1.005, 0.998, 1.002, 0.993].map((f) => level * (1 + (f - 1) * spread) * scale);
       const created = new Date(Date.parse(commitDate(i)) + 60_000).toISOString();
       const set = newResultSet(created, [
         { id: 'parse/small', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: samples(small[i]!, 1e-5) } } },
@@ -61,7 +62,11 @@ describe('perf-gate report release on a recorded history with two tags', () => {
   });
 
   test('no-go: every section, the change point between the tags with its exact range, and what to bisect', async () => {
-    const r = await runCli(['report', 'release', '--from', 'v1.0.0', '--to', 'v1.1.0', '--history', 'history', '--out', 'out', '--json', 'release.json', '--markdown', 'summary.md'], repo, env);
+    const r = await runCli(
+      ['report', 'release', '--from', 'v1.0.0', '--to', 'v1.1.0', '--history', 'history', '--out', 'out', '--json', 'release.json', '--markdown', 'summary.md'],
+      repo,
+      env,
+    );
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const good = commits[STEP - 1]!;
     const bad = commits[STEP]!;
@@ -69,12 +74,25 @@ describe('perf-gate report release on a recorded history with two tags', () => {
 
     const markdown = readFileSync(join(repo, 'out', 'release-report.md'), 'utf8');
     assert.match(markdown, /^## 🚫 release v1\.1\.0: no-go\n\n\*\*1 regression, .*\.\*\* Do not release/);
-    assert.match(markdown, /Against v1\.0\.0 \(\w{7}\): 1 regression, 0 budget failures and 1 noisier benchmark among 3 compared\./, 'the executive summary says why');
+    assert.match(
+      markdown,
+      /Against v1\.0\.0 \(\w{7}\): 1 regression, 0 budget failures and 1 noisier benchmark among 3 compared\./,
+      'the executive summary says why',
+    );
     assert.match(markdown, /The run history shows 1 change point between the two releases \(1 slower\)/);
-    for (const heading of ['### Benchmarks', '### Variance changes', '### Budget validation', '### Change points between v1.0.0 and v1.1.0', '### Recommendations']) {
+    for (const heading of [
+      '### Benchmarks',
+      '### Variance changes',
+      '### Budget validation',
+      '### Change points between v1.0.0 and v1.1.0',
+      '### Recommendations',
+    ]) {
       assert.ok(markdown.includes(heading), heading);
     }
-    assert.match(markdown, /\| parse\/small \| time \| [\d.]+ \w?s ± [\d.]+ \| [\d.]+ \w?s ± [\d.]+ \| \+\d+\.\d % \[\+[\d.]+, \+[\d.]+\] \| — \| ❌ regressed/);
+    assert.match(
+      markdown,
+      /\| parse\/small \| time \| [\d.]+ \w?s ± [\d.]+ \| [\d.]+ \w?s ± [\d.]+ \| \+\d+\.\d % \[\+[\d.]+, \+[\d.]+\] \| — \| ❌ regressed/,
+    );
     assert.match(markdown, /\| serve \| throughput \| .* \(×\d+\.\d\) \|/, 'serve is noisier');
     assert.match(markdown, /\| parse\/large \| time \| ≤ 104 ms \| mean \d+\.\d+ ms \| ✅ pass \| ✅ pass \| budgets\/parse\.yml:4 \|/);
     // The change point: its range is the planted step's, linked to GitHub's compare page, 1 commit long.
@@ -82,13 +100,24 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     assert.ok(markdown.includes(`| parse/small | time | ${link} (1 commit) |`), markdown);
     assert.equal(markdown.split('\n').filter((l) => /^\| (parse\/large|serve) \| \w+ \| \[/.test(l)).length, 0, 'no change point in the steady series');
     // Recommendations: a one-commit range needs no bisecting; re-measure serve; parse/large is close to its budget.
-    assert.match(markdown, /\*\*Bisect\*\*[^\n]*\n\n\| Benchmark \| Metric \| Step \| Range \|\n.*\n\| parse\/small \| time \| \+[\d.]+ % &#91;.*&#93; in \w+\.\.\w+ \(1 commit\), change point \|/);
+    assert.match(
+      markdown,
+      /\*\*Bisect\*\*[^\n]*\n\n\| Benchmark \| Metric \| Step \| Range \|\n.*\n\| parse\/small \| time \| \+[\d.]+ % &#91;.*&#93; in \w+\.\.\w+ \(1 commit\), change point \|/,
+    );
     assert.match(markdown, /\*\*Re-measure\*\*.*\n\n.*\n.*\n(?:\|.*\n)*\| serve \| throughput \| (?:inconclusive: .*; )?noisier: stddev ×\d+\.\d \|/);
-    assert.match(markdown, /\*\*Budgets close to their limit\*\*.*\n\n.*\n.*\n\| parse\/large \| time \| ≤ 104 ms \| mean [\d.]+ ms \| \d\.\d % \| budgets\/parse\.yml:4 \|/);
+    assert.match(
+      markdown,
+      /\*\*Budgets close to their limit\*\*.*\n\n.*\n.*\n\| parse\/large \| time \| ≤ 104 ms \| mean [\d.]+ ms \| \d\.\d % \| budgets\/parse\.yml:4 \|/,
+    );
 
     // The terminal: the comparison table, the change points, the recommendations, the verdict last.
     assert.match(r.stdout, /^perf-gate: release v1\.1\.0: the run of v1\.1\.0 \(\w{12}\) on testbed vm in /);
-    assert.match(r.stdout, new RegExp(`Change points between v1\\.0\\.0 and v1\\.1\\.0\\n.*61 runs on testbed vm.*\\n.*\\n  parse/small\\s+time\\s+${range} \\(1 commit\\)\\s+.*slower`));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `Change points between v1\\.0\\.0 and v1\\.1\\.0\\n.*61 runs on testbed vm.*\\n.*\\n  parse/small\\s+time\\s+${range} \\(1 commit\\)\\s+.*slower`,
+      ),
+    );
     assert.match(r.stdout, /Recommendations\n {2}bisect parse\/small time: .*\n {4}one commit: read \w{12}, it brought the step\n/);
     assert.match(r.stdout, /\n\n✗ FAIL — 1 regression, .*\n$/);
 
@@ -105,15 +134,34 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     assert.equal(json.historyRuns, TO - FROM + 1);
     assert.equal(json.repositoryUrl, 'https://github.com/octo/app');
     assert.deepEqual(
-      { regressions: json.summary.regressions, budgetFailures: json.summary.budgetFailures, noisier: json.summary.noisier, changePoints: json.summary.changePoints, slower: json.summary.slowerChangePoints },
+      {
+        regressions: json.summary.regressions,
+        budgetFailures: json.summary.budgetFailures,
+        noisier: json.summary.noisier,
+        changePoints: json.summary.changePoints,
+        slower: json.summary.slowerChangePoints,
+      },
       { regressions: 1, budgetFailures: 0, noisier: 1, changePoints: 1, slower: 1 },
     );
-    assert.deepEqual(json.changes!.map((c) => [c.benchmark, c.previousCommit, c.commit, c.commits, c.regression]), [['parse/small', good, bad, 1, true]]);
+    assert.deepEqual(
+      json.changes!.map((c) => [c.benchmark, c.previousCommit, c.commit, c.commits, c.regression]),
+      [['parse/small', good, bad, 1, true]],
+    );
     assert.equal(json.report.schema, 'perf-gate/report@1');
     assert.equal(json.report.rows.length, 3);
-    assert.deepEqual(json.recommendations.bisect.map((b) => b.commands), [null], 'one commit: nothing to bisect');
-    assert.deepEqual(json.recommendations.remeasure.filter((a) => a.why.includes('noisier')).map((a) => a.benchmark), ['serve']);
-    assert.deepEqual(json.recommendations.nearLimit.map((a) => a.benchmark), ['parse/large']);
+    assert.deepEqual(
+      json.recommendations.bisect.map((b) => b.commands),
+      [null],
+      'one commit: nothing to bisect',
+    );
+    assert.deepEqual(
+      json.recommendations.remeasure.filter((a) => a.why.includes('noisier')).map((a) => a.benchmark),
+      ['serve'],
+    );
+    assert.deepEqual(
+      json.recommendations.nearLimit.map((a) => a.benchmark),
+      ['parse/large'],
+    );
 
     // The job summary's Markdown is the whole report when it fits.
     assert.equal(readFileSync(join(repo, 'summary.md'), 'utf8'), markdown);
@@ -124,7 +172,10 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     const sparse = join(repo, 'sparse');
     const store = openFolder(sparse);
     const all = openFolder(history);
-    const kept = (await all.list()).filter((e) => { const i = commits.indexOf(e.commit); return i <= 30 || i >= 50 || i % 5 === 0; });
+    const kept = (await all.list()).filter((e) => {
+      const i = commits.indexOf(e.commit);
+      return i <= 30 || i >= 50 || i % 5 === 0;
+    });
     const sets = await all.readMany(kept);
     for (const [k, e] of kept.entries()) await store.append(sets[k]!, { commit: e.commit, testbed: e.testbed, runId: e.runId });
     const r = await runCli(['report', 'release', '--from', 'v1.0.0', '--to', 'v1.1.0', '--history', 'sparse', '--json', 'sparse.json'], repo, {});
@@ -138,7 +189,10 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     assert.equal(json.repositoryUrl, null, 'no GitHub environment and no origin: no links');
     const short = (i: number): string => commits[i]!.slice(0, 12);
     assert.ok(r.stdout.includes(`    perf-gate bisect --good ${short(lastBefore)} --bad ${short(firstAfter)} --benchmark parse/small\n`), r.stdout);
-    assert.ok(r.stdout.includes(`    or: git bisect start ${short(firstAfter)} ${short(lastBefore)} && git bisect run perf-gate run --base ${short(lastBefore)}\n`), r.stdout);
+    assert.ok(
+      r.stdout.includes(`    or: git bisect start ${short(firstAfter)} ${short(lastBefore)} && git bisect run perf-gate run --base ${short(lastBefore)}\n`),
+      r.stdout,
+    );
   });
 
   test('go: a candidate before the step, compared with the previous release, passes (exit 0)', async () => {
@@ -156,12 +210,16 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     const config = readConfig('perf-gate.yml', repo);
     // The gate's report of the released commit (as the action decides it), against the tag's run.
     const report = reportOf([row({ benchmark: 'parse/small', status: 'regressed', failsGate: true, change: 0.1, ci: [0.05, 0.15] })], {
-      baseline: { commit: commits[FROM]!, testbed: 'vm' }, current: { commit: commits[TO]!, ref: 'refs/tags/v1.1.0' },
+      baseline: { commit: commits[FROM]!, testbed: 'vm' },
+      current: { commit: commits[TO]!, ref: 'refs/tags/v1.1.0' },
     });
     const { model, note } = await releaseOfRun(report, config, { ref: 'refs/tags/v1.1.0', sha: commits[TO]!, repositoryUrl: 'https://github.com/octo/app' });
     assert.equal(note, null);
     assert.equal(model.previous?.name, 'v1.0.0', 'the tag before the released one');
-    assert.deepEqual(model.changes!.map((c) => [c.benchmark, c.previousCommit, c.commit]), [['parse/small', commits[STEP - 1], commits[STEP]]]);
+    assert.deepEqual(
+      model.changes!.map((c) => [c.benchmark, c.previousCommit, c.commit]),
+      [['parse/small', commits[STEP - 1], commits[STEP]]],
+    );
     const out = join(repo, 'action-out');
     const files = writeReleaseReport(report, out, 'refs/tags/v1.1.0', { model, title: 'perf-gate-release' });
     assert.equal((JSON.parse(readFileSync(files.jsonPath, 'utf8')) as { schema: string }).schema, 'perf-gate/release@1');
@@ -181,7 +239,10 @@ describe('perf-gate report release on a recorded history with two tags', () => {
     gitSync(repo, ['tag', 'v2.0.0']);
     const noRun = await runCli(['report', 'release', '--from', 'v1.1.0', '--to', 'v2.0.0', '--history', 'history'], repo, {});
     assert.equal(noRun.status, 2);
-    assert.match(noRun.stderr, /--to: v2\.0\.0 \(\w{12}\) has no run in .*history; record one: check out v2\.0\.0, measure it and run `perf-gate history add --commit \w{12} RESULTS`/);
+    assert.match(
+      noRun.stderr,
+      /--to: v2\.0\.0 \(\w{12}\) has no run in .*history; record one: check out v2\.0\.0, measure it and run `perf-gate history add --commit \w{12} RESULTS`/,
+    );
     const testbed = await runCli(['report', 'release', '--from', 'v1.0.0', '--to', 'v1.1.0', '--history', 'history', '--testbed', 'metal'], repo, {});
     assert.equal(testbed.status, 2);
     assert.match(testbed.stderr, /--from: v1\.0\.0 \(\w{12}\) has no run on testbed metal .*\(it has runs on vm; give --testbed\)/);
@@ -200,15 +261,31 @@ describe('the release report under the job summary limit', () => {
   let made: ReleaseModel | undefined;
   function hugeModel(): ReleaseModel {
     if (made) return made;
-    const rows = Array.from({ length: 6_000 }, (_, i) => row({
-      benchmark: `suite/${'long-benchmark-name-'.repeat(3)}${i}`,
-      status: i % 3 === 0 ? 'inconclusive' : 'unchanged',
-      flags: i % 5 === 0 ? ['noisier'] : [],
-      baseline: side(0.001, 0.00001, 20),
-      current: side(0.001, 0.0001, 20),
-      budget: { kind: 'max', limit: 0.00105, stat: 'mean', value: 0.001, result: 'pass', baselineResult: 'pass', severity: 'fail', source: 'budgets/x.yml:3' },
-    }));
-    made = assembleRelease({ report: reportOf(rows), previous: { name: 'v1.0.0', commit: 'a'.repeat(40), runs: 1 }, candidate: { name: 'v1.1.0', commit: 'b'.repeat(40), runs: 1 }, changes: [] });
+    const rows = Array.from({ length: 6_000 }, (_, i) =>
+      row({
+        benchmark: `suite/${'long-benchmark-name-'.repeat(3)}${i}`,
+        status: i % 3 === 0 ? 'inconclusive' : 'unchanged',
+        flags: i % 5 === 0 ? ['noisier'] : [],
+        baseline: side(0.001, 0.00001, 20),
+        current: side(0.001, 0.0001, 20),
+        budget: {
+          kind: 'max',
+          limit: 0.00105,
+          stat: 'mean',
+          value: 0.001,
+          result: 'pass',
+          baselineResult: 'pass',
+          severity: 'fail',
+          source: 'budgets/x.yml:3',
+        },
+      }),
+    );
+    made = assembleRelease({
+      report: reportOf(rows),
+      previous: { name: 'v1.0.0', commit: 'a'.repeat(40), runs: 1 },
+      candidate: { name: 'v1.1.0', commit: 'b'.repeat(40), runs: 1 },
+      changes: [],
+    });
     return made;
   }
 
@@ -227,7 +304,11 @@ describe('the release report under the job summary limit', () => {
     for (const heading of ['### Benchmarks', '### Variance changes', '### Budget validation', '**Re-measure**', '**Budgets close to their limit**']) {
       const at = summary.indexOf(heading);
       assert.ok(at >= 0, heading);
-      assert.match(summary.slice(at), /^[^\n]*\n(?:.*\n){2,}?\| suite\/[^\n]*\n(?:\|[^\n]*\n)*\n\*… [\d,]+ more rows left out here; the full report is in `release-report\.md`\.\*/, heading);
+      assert.match(
+        summary.slice(at),
+        /^[^\n]*\n(?:.*\n){2,}?\| suite\/[^\n]*\n(?:\|[^\n]*\n)*\n\*… [\d,]+ more rows left out here; the full report is in `release-report\.md`\.\*/,
+        heading,
+      );
     }
     // Rows are cut whole: every table line is complete.
     for (const line of summary.split('\n').filter((l) => l.startsWith('| suite/'))) assert.match(line, /\|$/);
@@ -242,7 +323,12 @@ describe('the release report under the job summary limit', () => {
 
 describe('the repository address of a remote', () => {
   test('github.com remotes in every form, credentials dropped; other hosts none', () => {
-    for (const remote of ['https://github.com/octo/app.git', 'https://x-access-token:secret@github.com/octo/app', 'git@github.com:octo/app.git', 'ssh://git@github.com/octo/app.git']) {
+    for (const remote of [
+      'https://github.com/octo/app.git',
+      'https://x-access-token:secret@github.com/octo/app',
+      'git@github.com:octo/app.git',
+      'ssh://git@github.com/octo/app.git',
+    ]) {
       assert.equal(webUrlOfRemote(remote), 'https://github.com/octo/app', remote);
     }
     assert.equal(webUrlOfRemote('https://gitlab.com/octo/app.git'), null);

@@ -54,20 +54,30 @@ describe('a commands: suite measured both ways: time and counts of each command 
   let slowRun: { status: number; stdout: string; stderr: string };
 
   before(async () => {
-    for (const [folder, sleepMs] of [[base, 0], [slow, 40]] as const) {
+    for (const [folder, sleepMs] of [
+      [base, 0],
+      [slow, 40],
+    ] as const) {
       mkdirSync(folder);
       writeFileSync(join(folder, 'work.c'), workThenSleep(sleepMs));
       writeFileSync(join(folder, 'perf-gate.yml'), config('      work: ./work'));
     }
     baseRun = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'out', '--json', 'report.json'], base, process.env);
     // The same program sleeping 40 ms more, against the first run as its baseline.
-    slowRun = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'out', '--json', 'report.json', '--baseline', join(base, 'out', 'results.json')], slow, process.env);
+    slowRun = await runCli(
+      ['run', '--config', 'perf-gate.yml', '--out', 'out', '--json', 'report.json', '--baseline', join(base, 'out', 'results.json')],
+      slow,
+      process.env,
+    );
   });
 
-  test('one benchmark per command, named <suite>/<name>, with hyperfine\'s time samples and the counted repeats', () => {
+  test("one benchmark per command, named <suite>/<name>, with hyperfine's time samples and the counted repeats", () => {
     assert.equal(baseRun.status, 0, baseRun.stdout + baseRun.stderr);
     const set = readJson<ResultSet>(join(base, 'out', 'results.json'));
-    assert.deepEqual(set.benchmarks.map((b) => b.id), ['prog/work']);
+    assert.deepEqual(
+      set.benchmarks.map((b) => b.id),
+      ['prog/work'],
+    );
     const { metrics } = set.benchmarks[0]!;
     assert.deepEqual(Object.keys(metrics).sort(), ['estimated_cycles', 'instructions', 'l1_misses', 'll_misses', 'time']);
     assert.equal(metrics.time!.samples!.length, 10);
@@ -101,7 +111,11 @@ describe('a commands: suite: failures are rows', () => {
   before(() => {
     writeFileSync(join(dir, 'work.c'), workThenSleep(0));
     // Exits 3 under valgrind only: valgrind preloads its core into every process it runs.
-    writeFileSync(join(dir, 'fussy.sh'), '#!/bin/sh\ncase "$LD_PRELOAD" in *vgpreload*) echo "refusing to run under valgrind" >&2; exit 3;; esac\nexec ./work\n', { mode: 0o755 });
+    writeFileSync(
+      join(dir, 'fussy.sh'),
+      '#!/bin/sh\ncase "$LD_PRELOAD" in *vgpreload*) echo "refusing to run under valgrind" >&2; exit 3;; esac\nexec ./work\n',
+      { mode: 0o755 },
+    );
   });
 
   test('a command that fails only under valgrind is a failed row saying so, its time kept', async () => {
@@ -141,7 +155,10 @@ describe('a commands: suite: failures are rows', () => {
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const fine = readJson<ResultSet>(join(dir, 'out-none', 'results.json')).benchmarks[0]!;
     assert.equal(fine.status, 'failed');
-    assert.match(fine.error!.message, /^counted: counts not measured: "counter: cachegrind" runs each command under valgrind, and valgrind is not on PATH .*install the valgrind package/);
+    assert.match(
+      fine.error!.message,
+      /^counted: counts not measured: "counter: cachegrind" runs each command under valgrind, and valgrind is not on PATH .*install the valgrind package/,
+    );
     assert.equal(fine.metrics.time!.samples!.length, 10);
     // One benchmark failed, said once: not once per counted metric.
     assert.match(r.stdout, /✗ FAIL — 1 benchmark failed\b/);
@@ -149,7 +166,7 @@ describe('a commands: suite: failures are rows', () => {
   });
 });
 
-describe('counter: perf: the CPU\'s own counters through perf stat', () => {
+describe("counter: perf: the CPU's own counters through perf stat", () => {
   const dir = tempDir();
   // What this machine's perf can count decides which outcome is right: a VM without a virtual PMU counts nothing.
   const probe = probePerfCounters(process.env);
@@ -164,7 +181,10 @@ describe('counter: perf: the CPU\'s own counters through perf stat', () => {
     const r = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'out', '--json', 'report.json'], dir, process.env);
     const work = readJson<ResultSet>(join(dir, 'out', 'results.json')).benchmarks[0]!;
     assert.equal(work.metrics.time!.samples!.length, 10, 'time is measured either way');
-    assert.ok(readdirSync(join(dir, 'out', 'prog', 'counts'), { recursive: true }).some((f) => String(f).endsWith('perf-stat.csv')), 'perf stat\'s files are kept');
+    assert.ok(
+      readdirSync(join(dir, 'out', 'prog', 'counts'), { recursive: true }).some((f) => String(f).endsWith('perf-stat.csv')),
+      "perf stat's files are kept",
+    );
     if (probe.counted.includes('instructions:u')) {
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.equal(work.metrics.instructions!.samples!.length, 2);
@@ -172,7 +192,10 @@ describe('counter: perf: the CPU\'s own counters through perf stat', () => {
     } else {
       assert.equal(r.status, 1, r.stdout + r.stderr);
       assert.equal(work.status, 'failed');
-      assert.match(work.error!.message, /^counted: counts not measured: perf counted none of its events here \(instructions <not supported>, cycles <not supported>, .*\): the CPU or VM exposes no hardware counters .*use "counter: cachegrind"/);
+      assert.match(
+        work.error!.message,
+        /^counted: counts not measured: perf counted none of its events here \(instructions <not supported>, cycles <not supported>, .*\): the CPU or VM exposes no hardware counters .*use "counter: cachegrind"/,
+      );
       assert.equal(work.metrics.instructions, undefined, 'no count is recorded as zero');
     }
   });
@@ -186,7 +209,10 @@ describe('counter: perf: the CPU\'s own counters through perf stat', () => {
     const r = await runCli(['run', '--config', 'no-perf.yml', '--out', 'out-none'], dir, { PATH: bin });
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const work = readJson<ResultSet>(join(dir, 'out-none', 'results.json')).benchmarks[0]!;
-    assert.match(work.error!.message, /^counted: counts not measured: "counter: perf" runs each command under perf stat, and perf is not on PATH .*apt-get install linux-perf/);
+    assert.match(
+      work.error!.message,
+      /^counted: counts not measured: "counter: perf" runs each command under perf stat, and perf is not on PATH .*apt-get install linux-perf/,
+    );
     assert.equal(work.metrics.time!.samples!.length, 10);
   });
 });

@@ -11,7 +11,8 @@ requireTool('hyperfine');
 const dir = tempDir();
 
 test('a shard compares only its own suites with the stored baselines of every shard', async () => {
-  const suite = (name: string) => `  - name: ${name}\n    run: hyperfine --style none --runs 3 --export-json {output} --command-name t 'true'\n    format: hyperfine\n`;
+  const suite = (name: string) =>
+    `  - name: ${name}\n    run: hyperfine --style none --runs 3 --export-json {output} --command-name t 'true'\n    format: hyperfine\n`;
   writeFileSync(join(dir, 'perf-gate.yml'), `version: 1\nsuites:\n${suite('sa')}${suite('sb')}`);
   mkdirSync(join(dir, 'budgets'));
   // missing: fail makes the bug visible: the other shard's benchmarks are not in this run.

@@ -59,7 +59,13 @@ suites:
     assert.match(broken?.error?.logTail ?? '', /harness exploded/);
     assert.equal(report.rows.find((row) => row.benchmark === 'quick/true')?.status, 'new');
     const stored = JSON.parse(readFileSync(join(dir, 'stored', 'results.json'), 'utf8')) as ResultSet;
-    assert.deepEqual(stored.benchmarks.map((b) => [b.id, b.status]), [['quick/true', 'ok'], ['broken', 'failed']]);
+    assert.deepEqual(
+      stored.benchmarks.map((b) => [b.id, b.status]),
+      [
+        ['quick/true', 'ok'],
+        ['broken', 'failed'],
+      ],
+    );
     assert.deepEqual(JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')), stored);
     assert.match(r.stdout, /baseline written to .*stored\/results\.json/);
     assert.ok(existsSync(join(dir, 'out', 'broken', 'run.log')));
@@ -161,12 +167,17 @@ describe('perf-gate run --ab (real git worktree, real compiler, real hyperfine)'
   // 17–59 % of a core per half second, in stalls of up to 300 ms; a 50 % slower head was
   // measured at +99 % there. How small a change --ab resolves is measured by npm run bench:detect.
   test('a head twice as slow is regressed, paired, and confirmed by fresh rounds; the worktree is removed', async () => {
-    const { repo, r, row } = await measureUntilDecided(async () => {
-      const repo = abRepository(2);
-      const r = await runCli(['run', '--config', 'perf-gate.yml', '--ab', 'base', '--json', 'report.json', '--out', 'out'], repo, ENV);
-      const row = existsSync(join(repo, 'report.json')) ? reportRows(join(repo, 'report.json')).rows.find((x) => x.benchmark === 'loop/./busy' && x.metric === 'time') : undefined;
-      return { repo, r, row };
-    }, ({ row }) => isUndecided(row));
+    const { repo, r, row } = await measureUntilDecided(
+      async () => {
+        const repo = abRepository(2);
+        const r = await runCli(['run', '--config', 'perf-gate.yml', '--ab', 'base', '--json', 'report.json', '--out', 'out'], repo, ENV);
+        const row = existsSync(join(repo, 'report.json'))
+          ? reportRows(join(repo, 'report.json')).rows.find((x) => x.benchmark === 'loop/./busy' && x.metric === 'time')
+          : undefined;
+        return { repo, r, row };
+      },
+      ({ row }) => isUndecided(row),
+    );
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.equal(row?.status, 'regressed', JSON.stringify(row));
     assert.ok(row!.flags.includes('paired'), `flags: ${row!.flags.join(',')}`);
@@ -210,7 +221,11 @@ describe('perf-gate run --ab (real git worktree, real compiler, real hyperfine)'
     writeFileSync(join(repo, 'perf-gate.yml'), `version: 1\nsuites:\n  - name: hang\n    run: sleep 60 & echo $! > ${pidFile}; wait\n`);
     const cli = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const child = spawn(process.execPath, ['--import', tsx, cli, 'run', '--config', 'perf-gate.yml', '--ab', 'base', '--out', 'out'], { cwd: repo, env: { ...process.env, ...ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', tsx, cli, 'run', '--config', 'perf-gate.yml', '--ab', 'base', '--out', 'out'], {
+      cwd: repo,
+      env: { ...process.env, ...ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
     const exited = once(child, 'exit');

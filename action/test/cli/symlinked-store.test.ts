@@ -37,12 +37,19 @@ test('history add into a history folder that links out of the repository is refu
 test('mode main writing its baseline into a baselines folder that links out of the repository is refused before any suite runs', async () => {
   const { repo, outside } = project();
   symlinkSync(outside, join(repo, 'baselines'));
-  writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nbaselines: baselines/\nsuites:\n  - name: s\n    run: "echo never > ran.txt; true"\n    format: hyperfine\n');
+  writeFileSync(
+    join(repo, 'perf-gate.yml'),
+    'version: 1\nbaselines: baselines/\nsuites:\n  - name: s\n    run: "echo never > ran.txt; true"\n    format: hyperfine\n',
+  );
   const r = await runCli(['run', '--config', 'perf-gate.yml', '--mode', 'main'], repo);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /baselines: .*leads outside the repository/);
   assert.deepEqual(readdirSync(outside), []);
-  assert.deepEqual(readdirSync(repo).filter((n) => n === 'ran.txt'), [], 'refused before the suite ran');
+  assert.deepEqual(
+    readdirSync(repo).filter((n) => n === 'ran.txt'),
+    [],
+    'refused before the suite ran',
+  );
 });
 
 test('an ordinary history folder, and one configured outside the repository by its real path, are written', async () => {

@@ -26,7 +26,12 @@ function benchmarks(level: number): BenchmarkResult[] {
   const samples = [0.99, 1, 1.01, 0.995, 1.005].map((f) => f * level);
   return [
     ...HOSTILE.map((id): BenchmarkResult => ({ id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples } } })),
-    { id: '::warning::crashed', status: 'failed', error: { message: '::error::in the message', exitCode: 1, logTail: 'ok\n::error file=x::in the log\n   ::notice::indented' }, metrics: {} },
+    {
+      id: '::warning::crashed',
+      status: 'failed',
+      error: { message: '::error::in the message', exitCode: 1, logTail: 'ok\n::error file=x::in the log\n   ::notice::indented' },
+      metrics: {},
+    },
   ];
 }
 

@@ -66,7 +66,22 @@ test('a folder the user may not write (EACCES, as user nobody): exit 2 naming th
   let status = 0;
   let stderr = '';
   try {
-    execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'compare', '--current', 'current.json', '--markdown', join(locked, 'report.md')], { cwd: work, env: { PATH: process.env.PATH, HOME: outside }, stdio: 'pipe' });
+    execFileSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        cli,
+        'compare',
+        '--current',
+        'current.json',
+        '--markdown',
+        join(locked, 'report.md'),
+      ],
+      { cwd: work, env: { PATH: process.env.PATH, HOME: outside }, stdio: 'pipe' },
+    );
   } catch (error) {
     status = (error as { status: number }).status;
     stderr = String((error as { stderr: Buffer }).stderr);

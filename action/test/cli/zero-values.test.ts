@@ -11,12 +11,19 @@ function compare(base: BenchmarkResult[], current: BenchmarkResult[]): ReturnTyp
   const dir = tempDir('perf-gate-zeros-');
   writeFileSync(join(dir, 'base.json'), JSON.stringify(newResultSet('2026-11-20T00:00:00Z', base)));
   writeFileSync(join(dir, 'cur.json'), JSON.stringify(newResultSet('2026-11-20T00:00:00Z', current)));
-  return runCli(['compare', '--baseline', 'base.json', '--current', 'cur.json', '--json', 'report.json'], dir).then((r) => ({ ...r, stdout: `${r.stdout}\n${readFileSync(join(dir, 'report.json'), 'utf8')}` }));
+  return runCli(['compare', '--baseline', 'base.json', '--current', 'cur.json', '--json', 'report.json'], dir).then((r) => ({
+    ...r,
+    stdout: `${r.stdout}\n${readFileSync(join(dir, 'report.json'), 'utf8')}`,
+  }));
 }
 
 describe('zeros', () => {
   test('a count from 0 to 1 shows "from 0", not "Infinity %", and regresses', async () => {
-    const count = (n: number): BenchmarkResult => ({ id: 'alloc', status: 'ok', metrics: { allocations: { unit: 'count', direction: 'lower', exact: true, samples: [n, n, n] } } });
+    const count = (n: number): BenchmarkResult => ({
+      id: 'alloc',
+      status: 'ok',
+      metrics: { allocations: { unit: 'count', direction: 'lower', exact: true, samples: [n, n, n] } },
+    });
     const r = await compare([count(0)], [count(1)]);
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /^alloc\s+allocations\s+.*\bfrom 0\s+.*regressed/m);

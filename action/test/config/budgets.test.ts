@@ -41,10 +41,7 @@ function errorOf(text: string): InputError {
 describe('budget files', () => {
   test('the docs/design.md example parses into base units with its source lines', () => {
     const b = budgetsOf(DESIGN_EXAMPLE);
-    assert.deepEqual(
-      { regression: b.defaults.regression, noise: b.defaults.noise, alpha: b.defaults.alpha },
-      { regression: 0.05, noise: 0.01, alpha: 0.01 },
-    );
+    assert.deepEqual({ regression: b.defaults.regression, noise: b.defaults.noise, alpha: b.defaults.alpha }, { regression: 0.05, noise: 0.01, alpha: 0.01 });
     const big = resolveBudget(b, 'scan/./target/release/prtip -p 1-10000 127.0.0.1', 'time');
     assert.equal(big.budget?.max?.value, 0.1);
     assert.equal(big.tolerances.regression, 0.1);
@@ -120,7 +117,10 @@ benchmarks:
     assert.equal(b.defaults.regression, 0.03);
     assert.equal(resolveBudget(b, 'y/1', 'time').budget?.max?.value, 0.007);
     writeFileSync(join(dir, 'budgets', 'c.yml'), 'version: 1\ndefaults:\n  regression: 10%\n');
-    assert.throws(() => loadBudgets(['budgets'], dir), (e: unknown) => e instanceof InputError && /budgets\/c\.yml:3/.test(e.message) && /budgets\/a\.yml:3/.test(e.message));
+    assert.throws(
+      () => loadBudgets(['budgets'], dir),
+      (e: unknown) => e instanceof InputError && /budgets\/c\.yml:3/.test(e.message) && /budgets\/a\.yml:3/.test(e.message),
+    );
     assert.throws(() => loadBudgets(['nope'], dir), /nope: no such budget file or folder/);
   });
 });
@@ -131,8 +131,12 @@ describe('budget resolution, field by field', () => {
     return { defaults: { ...DEFAULT_BUDGET_DEFAULTS, ...parsed.defaults }, rules: parsed.rules, files: [] };
   };
 
-  test('a more specific rule that sets only severity keeps the broader rule\'s limit', () => {
-    const r = resolveBudget(b('version: 1\nbenchmarks:\n  "scan/*":\n    time: { max: 10ms }\n  "scan/sweep-*":\n    time: { severity: warn }\n'), 'scan/sweep-1', 'time');
+  test("a more specific rule that sets only severity keeps the broader rule's limit", () => {
+    const r = resolveBudget(
+      b('version: 1\nbenchmarks:\n  "scan/*":\n    time: { max: 10ms }\n  "scan/sweep-*":\n    time: { severity: warn }\n'),
+      'scan/sweep-1',
+      'time',
+    );
     assert.equal(r.budget?.max?.value, 0.01);
     assert.equal(r.severity, 'warn');
     assert.equal(r.budget?.source.line, 4);
@@ -146,7 +150,10 @@ describe('budget resolution, field by field', () => {
 
   test('a bare number where a percentage is expected is rejected, not guessed', () => {
     for (const yaml of ['version: 1\ndefaults:\n  regression: 0.05\n', 'version: 1\nbenchmarks:\n  a:\n    time: { noise: 1 }\n']) {
-      assert.throws(() => parseBudgets(yaml, 'budgets/n.yml'), (e: unknown) => e instanceof InputError && /expected a percentage such as 5%, found [0-9.]+/.test(e.message) && e.line !== undefined);
+      assert.throws(
+        () => parseBudgets(yaml, 'budgets/n.yml'),
+        (e: unknown) => e instanceof InputError && /expected a percentage such as 5%, found [0-9.]+/.test(e.message) && e.line !== undefined,
+      );
     }
   });
 });

@@ -21,7 +21,15 @@ for (const [target, seed] of [
 
     test('an alias bomb, 10,000 nested sequences and a 10 MB key end within the bound in an InputError', () => {
       const path = `/repo/${target.name === 'budgets' ? 'budgets/hostile.yml' : 'perf-gate.yml'}`;
-      const bomb = ['version: 1', 'a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
+      const bomb = [
+        'version: 1',
+        'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+        ...Array.from(
+          { length: 9 },
+          (_, i) =>
+            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+        ),
+      ].join('\n');
       const cases = [bomb, `version: 1\nbenchmarks: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`, `version: 1\n${'k'.repeat(10 * 1024 * 1024)}: 1\n`];
       for (const text of cases) {
         const outcome = target.run(text, path);

@@ -62,11 +62,23 @@ describe('perf-gate.yml', () => {
     assert.deepEqual(
       { ...scan, ab: undefined },
       {
-        name: 'scan', build: 'cargo build --release',
+        name: 'scan',
+        build: 'cargo build --release',
         run: "hyperfine --runs 20 --export-json {output} './target/release/prtip -p 1-1000 127.0.0.1'",
-        format: 'hyperfine', formatOptions: null, timeout: 600, env: { RUST_LOG: 'warn', THREADS: '4' },
-        workdir: '/repo/scanner', repeat: 2, params: null, ab: undefined, line: 5, formatLine: 8,
-        commands: null, measure: { time: true, counts: false }, countRepeat: 3, counter: 'cachegrind',
+        format: 'hyperfine',
+        formatOptions: null,
+        timeout: 600,
+        env: { RUST_LOG: 'warn', THREADS: '4' },
+        workdir: '/repo/scanner',
+        repeat: 2,
+        params: null,
+        ab: undefined,
+        line: 5,
+        formatLine: 8,
+        commands: null,
+        measure: { time: true, counts: false },
+        countRepeat: 3,
+        counter: 'cachegrind',
       },
     );
     assert.deepEqual(scan!.ab, { ...DEFAULT_AB, rounds: 8, confirm: false, seed: 42 });
@@ -120,14 +132,32 @@ describe('perf-gate.yml', () => {
       '/',
     );
     const suite = config.suites[0]!;
-    assert.deepEqual(suite.commands, [{ name: 'small run', command: './prog 1000' }, { name: "it's big", command: "./prog 'a b'" }]);
+    assert.deepEqual(suite.commands, [
+      { name: 'small run', command: './prog 1000' },
+      { name: "it's big", command: "./prog 'a b'" },
+    ]);
     assert.deepEqual(suite.measure, { time: true, counts: true });
     assert.equal(suite.countRepeat, 5);
     assert.equal(suite.format, 'hyperfine');
     // The words bash hands hyperfine, and how hyperfine (POSIX shell words) splits each command.
-    const words = (line: string): string[] => execFileSync('bash', ['-c', `args() { printf '%s\\0' "$@"; }; ${line}`.replace('hyperfine', 'args')], { encoding: 'utf8' }).split('\0').slice(0, -1);
+    const words = (line: string): string[] =>
+      execFileSync('bash', ['-c', `args() { printf '%s\\0' "$@"; }; ${line}`.replace('hyperfine', 'args')], { encoding: 'utf8' })
+        .split('\0')
+        .slice(0, -1);
     const argv = words(suite.run.replace('{output}', 'out.json'));
-    assert.deepEqual(argv.slice(0, 11), ['--export-json', 'out.json', '--runs', '20', '--warmup', '1', '--ignore-failure', '--shell=none', '--style', 'basic', '--command-name']);
+    assert.deepEqual(argv.slice(0, 11), [
+      '--export-json',
+      'out.json',
+      '--runs',
+      '20',
+      '--warmup',
+      '1',
+      '--ignore-failure',
+      '--shell=none',
+      '--style',
+      'basic',
+      '--command-name',
+    ]);
     assert.deepEqual([argv[11], argv[13], argv[14]], ['small run', '--command-name', "it's big"]);
     assert.deepEqual(words(`hyperfine ${argv[12]}`), ['sh', '-c', './prog 1000']);
     assert.deepEqual(words(`hyperfine ${argv[15]}`), ['sh', '-c', "./prog 'a b'"]);
@@ -136,7 +166,8 @@ describe('perf-gate.yml', () => {
     assert.equal(countsOnly.run, '');
     assert.equal(countsOnly.countRepeat, 3);
     assert.equal(countsOnly.counter, 'cachegrind', 'cachegrind counts by default');
-    const perf = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    commands: { a: ./a }\n    measure: counts\n    counter: perf\n', 'p.yml', '/').suites[0]!;
+    const perf = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    commands: { a: ./a }\n    measure: counts\n    counter: perf\n', 'p.yml', '/')
+      .suites[0]!;
     assert.equal(perf.counter, 'perf');
     const plain = parsePerfGateConfig('version: 1\nsuites:\n  - name: r\n    run: x\n', 'p.yml', '/').suites[0]!;
     assert.equal(plain.commands, null);
@@ -176,7 +207,9 @@ describe('perf-gate.yml', () => {
     assert.match(name.message, /^p\.yml:3: suites\.0\.name: expected .*found "a b"/);
     const yaml = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: [a\n', 'p.yml', '/'));
     assert.match(yaml.message, /^p\.yml:\d+: YAML syntax error/);
-    const derived = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - { name: a, run: x }\nderived:\n  pps: { expr: "1/time", direction: up }\n', 'p.yml', '/'));
+    const derived = errorOf(() =>
+      parsePerfGateConfig('version: 1\nsuites:\n  - { name: a, run: x }\nderived:\n  pps: { expr: "1/time", direction: up }\n', 'p.yml', '/'),
+    );
     assert.equal(derived.line, 5);
     assert.match(derived.message, /expected one of "lower", "higher"/);
   });
@@ -216,7 +249,9 @@ describe('perf-gate.yml', () => {
 
   test('every perf-gate.yml shipped in the repository still parses', () => {
     const root = join(import.meta.dirname, '../../..');
-    const files = ['perf-gate.yml', ...readdirSync(join(root, 'examples')).map((d) => join('examples', d, 'perf-gate.yml'))].filter((f) => existsSync(join(root, f)));
+    const files = ['perf-gate.yml', ...readdirSync(join(root, 'examples')).map((d) => join('examples', d, 'perf-gate.yml'))].filter((f) =>
+      existsSync(join(root, f)),
+    );
     assert.ok(files.length >= 4, `found ${files.join(', ')}`);
     for (const f of files) assert.ok(loadPerfGateConfig(f, root).suites.length > 0, f);
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -227,7 +262,12 @@ describe('perf-gate.yml', () => {
 
   test('every suite shown in README.md and docs/ parses (fragments completed with the lines they leave out)', () => {
     const root = join(import.meta.dirname, '../../..');
-    const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join('docs', f)),
+    ];
     let parsed = 0;
     for (const page of pages) {
       const text = readFileSync(join(root, page), 'utf8');

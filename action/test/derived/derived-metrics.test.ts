@@ -15,7 +15,11 @@ describe('compiling the derived: section', () => {
     assert.throws(
       () => compileDerived(cfg.derived),
       (e: unknown) =>
-        e instanceof InputError && e.file === 'perf-gate.yml' && e.line === 7 && e.key === 'derived.broken' && /expected "\)" to close the "\(" at column 12 \(column 17 of "requests \/ \(time"\)/.test(e.message),
+        e instanceof InputError &&
+        e.file === 'perf-gate.yml' &&
+        e.line === 7 &&
+        e.key === 'derived.broken' &&
+        /expected "\)" to close the "\(" at column 12 \(column 17 of "requests \/ \(time"\)/.test(e.message),
     );
   });
   test('an expression without metrics, or reading itself, is refused', () => {
@@ -25,7 +29,9 @@ describe('compiling the derived: section', () => {
 });
 
 const hyperfineLike = (id: string, times: number[]): BenchmarkResult => ({
-  id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: times, summary: { n: times.length, mean: times.reduce((a, b) => a + b) / times.length } } },
+  id,
+  status: 'ok',
+  metrics: { time: { unit: 's', direction: 'lower', samples: times, summary: { n: times.length, mean: times.reduce((a, b) => a + b) / times.length } } },
 });
 
 describe('applying derived metrics', () => {
@@ -46,7 +52,8 @@ describe('applying derived metrics', () => {
   test('from central values when samples do not line up, as a single value, with unit and direction from config', () => {
     const [d] = compileDerived(config('  rps:\n    expr: requests / time\n    unit: req/s\n    direction: higher\n').derived);
     const b: BenchmarkResult = {
-      id: 'load/wrk', status: 'ok',
+      id: 'load/wrk',
+      status: 'ok',
       metrics: {
         requests: { unit: 'count', direction: 'higher', value: 90000 },
         time: { unit: 's', direction: 'lower', summary: { n: 5, mean: 30, stddev: 0.1 } },
@@ -67,14 +74,21 @@ describe('applying derived metrics', () => {
     assert.equal(benchmarks[0], failed);
     assert.equal(benchmarks[1]!.metrics.per_sec, undefined);
     assert.equal(benchmarks[2]!.metrics.per_sec, undefined, 'glob scan/* does not match build/x');
-    assert.ok(warnings.some((w) => /scan\/z: per_sec \(perf-gate.yml:6\) is not finite at sample 1 \(Infinity\)/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /scan\/z: per_sec \(perf-gate.yml:6\) is not finite at sample 1 \(Infinity\)/.test(w)),
+      warnings.join('\n'),
+    );
     assert.ok(warnings.some((w) => /"per_sec" .* applied to no benchmark/.test(w)));
   });
   test('a later derived metric may read an earlier one; exact inputs give an exact result', () => {
     const derived = compileDerived(config('  ipc: instructions / cycles\n  ipc_pct: ipc * 100\n').derived);
     const b: BenchmarkResult = {
-      id: 'x', status: 'ok',
-      metrics: { instructions: { unit: 'count', direction: 'lower', exact: true, value: 300 }, cycles: { unit: 'count', direction: 'lower', exact: true, value: 100 } },
+      id: 'x',
+      status: 'ok',
+      metrics: {
+        instructions: { unit: 'count', direction: 'lower', exact: true, value: 300 },
+        cycles: { unit: 'count', direction: 'lower', exact: true, value: 100 },
+      },
     };
     const m = applyDerived([b], derived).benchmarks[0]!.metrics;
     assert.equal(m.ipc?.value, 3);

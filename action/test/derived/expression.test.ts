@@ -29,7 +29,11 @@ describe('derived-metric expressions', () => {
       ['time; rm -rf /', 4, /unexpected character ";"/],
       ['2 ** 3', 3, /expected a number, a metric name or "\(", found "\*"/],
     ] as const) {
-      assert.throws(() => parseExpression(text), (e: unknown) => e instanceof ExpressionError && e.column === column && message.test(e.message), text);
+      assert.throws(
+        () => parseExpression(text),
+        (e: unknown) => e instanceof ExpressionError && e.column === column && message.test(e.message),
+        text,
+      );
     }
   });
 });

@@ -32,7 +32,9 @@ describe('a JUnit testcase that failed in the baseline and passes now', () => {
     assert.ok(result.stdout.includes(FLAG_TEXT['baseline-failed']), result.stdout);
 
     const { readFileSync } = await import('node:fs');
-    const report = JSON.parse(readFileSync(`${dir}/report.json`, 'utf8')) as { rows: { benchmark: string; status: string; change: number; flags: string[]; reason: string }[] };
+    const report = JSON.parse(readFileSync(`${dir}/report.json`, 'utf8')) as {
+      rows: { benchmark: string; status: string; change: number; flags: string[]; reason: string }[];
+    };
     const row = report.rows.find((r) => r.benchmark === SCAN)!;
     assert.equal(row.status, 'improved');
     assert.ok(Math.abs(row.change - (1.2012019157409668 / 6.0612340211868286 - 1)) < 1e-9, `change ${row.change}`);

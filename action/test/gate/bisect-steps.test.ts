@@ -1,12 +1,26 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  afterStep, classifyChange, classifyStep, firstStep, maxSearchSteps, narrow, nextMidpoint, roundsStatus,
-  type BisectNext, type StepMeasure, type StepSide,
+  afterStep,
+  classifyChange,
+  classifyStep,
+  firstStep,
+  maxSearchSteps,
+  narrow,
+  nextMidpoint,
+  roundsStatus,
+  type BisectNext,
+  type StepMeasure,
+  type StepSide,
 } from '../../src/gate/bisect-steps.js';
 import { seededRandom } from '../../src/stats/prng.js';
 
-const step = (status: StepMeasure['status'], change: number | null, ci: [number, number] | null = null): StepMeasure => ({ status, change, ci, tolerance: 0.05 });
+const step = (status: StepMeasure['status'], change: number | null, ci: [number, number] | null = null): StepMeasure => ({
+  status,
+  change,
+  ci,
+  tolerance: 0.05,
+});
 
 /** A +150 % slowdown [+120, +190]: the change a search follows. */
 const SLOWER = step('regressed', 1.5, [1.2, 1.9]);
@@ -53,7 +67,8 @@ describe('classifyStep: a midpoint against good, compared with the change', () =
   });
 
   test('a benchmark that failed or went missing on a side was not measured', () => {
-    for (const status of ['failed', 'missing', 'new'] as const) assert.deepEqual(classifyStep(SLOWER, step(status, null)), { side: 'failed', reason: 'not-measured' });
+    for (const status of ['failed', 'missing', 'new'] as const)
+      assert.deepEqual(classifyStep(SLOWER, step(status, null)), { side: 'failed', reason: 'not-measured' });
   });
 
   test('without an interval the point estimate stands for it', () => {
@@ -67,11 +82,11 @@ describe('classifyStep: a midpoint against good, compared with the change', () =
 });
 
 describe('roundsStatus: when an A/B step needs more rounds', () => {
-  test('a step already placed by its interval counts as decided; everything else is the gate\'s status', () => {
+  test("a step already placed by its interval counts as decided; everything else is the gate's status", () => {
     assert.equal(roundsStatus(SLOWER, step('inconclusive', 0.02, [-0.08, 0.3])), 'unchanged');
     assert.equal(roundsStatus(SLOWER, step('inconclusive', 0.5, [-0.1, 1.3])), 'inconclusive');
     assert.equal(roundsStatus(SLOWER, step('regressed', 1.8, [1.5, 2.4])), 'regressed');
-    assert.equal(roundsStatus(null, step('inconclusive', 0.02, [-0.08, 0.3])), 'inconclusive', 'the bad end is the gate\'s alone');
+    assert.equal(roundsStatus(null, step('inconclusive', 0.02, [-0.08, 0.3])), 'inconclusive', "the bad end is the gate's alone");
   });
 });
 

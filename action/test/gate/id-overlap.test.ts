@@ -4,7 +4,10 @@ import { idOverlap } from '../../src/gate/index.js';
 import { newResultSet, type ResultSet } from '../../src/model/index.js';
 
 const set = (...ids: string[]): ResultSet =>
-  newResultSet('2026-11-21T12:00:00Z', ids.map((id) => ({ id, status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, samples: [1, 2, 3] } } })));
+  newResultSet(
+    '2026-11-21T12:00:00Z',
+    ids.map((id) => ({ id, status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, samples: [1, 2, 3] } } })),
+  );
 
 test('no id in common is unusable, and says which ids are on each side', () => {
   const o = idOverlap(set('h/./app-old input'), set('h/./app-new input'));

@@ -30,8 +30,8 @@ function budgets(yaml: string): Budgets {
 describe('the gate', () => {
   test('a 30 % slowdown is regressed and fails; an unchanged benchmark passes', () => {
     const report = decide(
-      set([bench('a', samples(0.010, 20, 1)), bench('b', samples(0.020, 20, 2))]),
-      set([bench('a', samples(0.013, 20, 3)), bench('b', samples(0.020, 20, 4))]),
+      set([bench('a', samples(0.01, 20, 1)), bench('b', samples(0.02, 20, 2))]),
+      set([bench('a', samples(0.013, 20, 3)), bench('b', samples(0.02, 20, 4))]),
       EMPTY_BUDGETS,
     );
     const a = report.rows.find((r) => r.benchmark === 'a')!;
@@ -47,8 +47,11 @@ describe('the gate', () => {
 
   test('without a baseline every row is new and only the budgets decide', () => {
     const b = budgets('version: 1\nbenchmarks:\n  "slow":\n    time: { max: 5ms }\n  "fast":\n    time: { max: 50ms }\n');
-    const report = decide(undefined, set([bench('slow', samples(0.010, 5, 1)), bench('fast', samples(0.010, 5, 2))]), b);
-    assert.deepEqual(report.rows.map((r) => r.status), ['new', 'new']);
+    const report = decide(undefined, set([bench('slow', samples(0.01, 5, 1)), bench('fast', samples(0.01, 5, 2))]), b);
+    assert.deepEqual(
+      report.rows.map((r) => r.status),
+      ['new', 'new'],
+    );
     const slow = report.rows[0]!;
     assert.equal(slow.budget?.result, 'fail');
     assert.equal(slow.budget?.source, 'budgets/t.yml:4');
@@ -61,7 +64,7 @@ describe('the gate', () => {
 
   test('a budget of severity warn is reported but does not fail the gate', () => {
     const b = budgets('version: 1\nbenchmarks:\n  "*":\n    time: { max: 1ms, severity: warn }\n');
-    const report = decide(undefined, set([bench('x', samples(0.010, 5, 1))]), b);
+    const report = decide(undefined, set([bench('x', samples(0.01, 5, 1))]), b);
     assert.equal(report.rows[0]!.budget?.result, 'fail');
     assert.equal(report.verdict, 'pass');
     assert.equal(report.counts.budgetWarned, 1);
@@ -80,7 +83,14 @@ describe('the gate', () => {
     const base = set([bench('kept', samples(0.01, 10, 1)), bench('gone', samples(0.01, 10, 2))]);
     const cur = set([bench('kept', samples(0.01, 10, 3)), bench('added', samples(0.01, 10, 4))]);
     const shown = decide(base, cur, EMPTY_BUDGETS);
-    assert.deepEqual(shown.rows.map((r) => [r.benchmark, r.status === 'missing' || r.status === 'new' ? r.status : 'compared']), [['kept', 'compared'], ['added', 'new'], ['gone', 'missing']]);
+    assert.deepEqual(
+      shown.rows.map((r) => [r.benchmark, r.status === 'missing' || r.status === 'new' ? r.status : 'compared']),
+      [
+        ['kept', 'compared'],
+        ['added', 'new'],
+        ['gone', 'missing'],
+      ],
+    );
     assert.equal(shown.verdict, 'pass');
     const strict = decide(base, cur, budgets('version: 1\ndefaults:\n  missing: fail\n'));
     assert.equal(strict.verdict, 'fail');
@@ -89,7 +99,10 @@ describe('the gate', () => {
   test('ignored benchmarks leave the table and are listed in a warning; unused globs warn', () => {
     const b = budgets('version: 1\nbenchmarks:\n  "legacy/*": { ignore: true }\n  "typo/*":\n    time: { max: 1s }\n');
     const report = decide(undefined, set([bench('legacy/old', samples(0.01, 5, 1)), bench('new/x', samples(0.01, 5, 2))]), b);
-    assert.deepEqual(report.rows.map((r) => r.benchmark), ['new/x']);
+    assert.deepEqual(
+      report.rows.map((r) => r.benchmark),
+      ['new/x'],
+    );
     assert.ok(report.warnings.some((w) => w.code === 'ignored-benchmarks' && warningText(w).includes('legacy/old')));
     assert.ok(report.warnings.some((w) => w.code === 'unused-budget' && warningText(w).includes('"typo/*"') && warningText(w).startsWith('budgets/t.yml:4')));
   });
@@ -104,7 +117,11 @@ describe('the gate', () => {
   });
 
   test('a budget can override the direction: a higher value is then an improvement', () => {
-    const metric = (values: number[]) => ({ id: 'q', status: 'ok' as const, metrics: { score: { unit: 'count', direction: 'lower' as const, samples: values } } });
+    const metric = (values: number[]) => ({
+      id: 'q',
+      status: 'ok' as const,
+      metrics: { score: { unit: 'count', direction: 'lower' as const, samples: values } },
+    });
     const b = budgets('version: 1\nbenchmarks:\n  "q":\n    score: { direction: higher }\n');
     const report = decide(set([metric(samples(100, 20, 1))]), set([metric(samples(130, 20, 2))]), b);
     assert.equal(report.rows[0]!.direction, 'higher');
@@ -114,7 +131,7 @@ describe('the gate', () => {
 
   test('a regression with severity warn does not fail the gate', () => {
     const b = budgets('version: 1\nbenchmarks:\n  "a":\n    time: { severity: warn }\n');
-    const report = decide(set([bench('a', samples(0.010, 20, 1))]), set([bench('a', samples(0.013, 20, 2))]), b);
+    const report = decide(set([bench('a', samples(0.01, 20, 1))]), set([bench('a', samples(0.013, 20, 2))]), b);
     assert.equal(report.rows[0]!.status, 'regressed');
     assert.equal(report.verdict, 'pass');
   });
@@ -164,7 +181,7 @@ test('metrics the tool could not measure are named in a warning, never shown as 
 });
 
 test('across testbeds a regression is shown but fails the gate only with testbedMismatch "compare"', () => {
-  const base = set([bench('a', samples(0.010, 20, 1))], { testbed: { id: 'box-1' } });
+  const base = set([bench('a', samples(0.01, 20, 1))], { testbed: { id: 'box-1' } });
   const cur = set([bench('a', samples(0.013, 20, 2))], { testbed: { id: 'box-2' } });
   const flagged = decide(base, cur, EMPTY_BUDGETS);
   assert.equal(flagged.rows[0]!.status, 'regressed');
@@ -177,7 +194,7 @@ test('across testbeds a regression is shown but fails the gate only with testbed
 
 test('a configured between-run drift keeps a shift of that size from being called a regression', () => {
   // Tight samples 8 % apart: significant on their own, but within a 10 % drift between runs.
-  const base = set([bench('a', samples(0.0100, 20, 1, 0.005))]);
+  const base = set([bench('a', samples(0.01, 20, 1, 0.005))]);
   const cur = set([bench('a', samples(0.0108, 20, 2, 0.005))]);
   const withoutDrift = decide(base, cur, budgets('version: 1\ndefaults:\n  regression: 5%\n'));
   assert.equal(withoutDrift.rows[0]!.status, 'regressed');
@@ -191,7 +208,10 @@ test('a configured between-run drift keeps a shift of that size from being calle
 
 describe('odd input the gate must not wave through', () => {
   test('an empty current run is unusable input, not a pass', () => {
-    assert.throws(() => decide(set([bench('a', samples(0.01, 5, 1))]), set([]), EMPTY_BUDGETS), (e: unknown) => e instanceof InputError && /no benchmarks/.test(e.message));
+    assert.throws(
+      () => decide(set([bench('a', samples(0.01, 5, 1))]), set([]), EMPTY_BUDGETS),
+      (e: unknown) => e instanceof InputError && /no benchmarks/.test(e.message),
+    );
   });
 
   test('a limit in bytes on a custom metric measured in seconds names the budget line', () => {
@@ -209,7 +229,11 @@ describe('odd input the gate must not wave through', () => {
   });
 
   test('p95 on a summary without samples is checked on its max, and says so', () => {
-    const summary = { id: 's', status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, summary: { n: 10, mean: 0.005, stddev: 0.001, max: 0.02 } } } };
+    const summary = {
+      id: 's',
+      status: 'ok' as const,
+      metrics: { time: { unit: 's', direction: 'lower' as const, summary: { n: 10, mean: 0.005, stddev: 0.001, max: 0.02 } } },
+    };
     const report = decide(undefined, set([summary]), budgets('version: 1\nbenchmarks:\n  "s":\n    time: { max: 10ms, stat: p95 }\n'));
     assert.equal(report.rows[0]!.budget?.stat, 'max');
     assert.equal(report.rows[0]!.budget?.result, 'fail');
@@ -223,11 +247,13 @@ describe('odd input the gate must not wave through', () => {
   });
 });
 
-test('each --testbed-mismatch mode says what that mode does, and no other mode\'s words', () => {
-  const base = set([bench('a', samples(0.010, 20, 1))], { testbed: { id: 'box-1' } });
+test("each --testbed-mismatch mode says what that mode does, and no other mode's words", () => {
+  const base = set([bench('a', samples(0.01, 20, 1))], { testbed: { id: 'box-1' } });
   const cur = set([bench('a', samples(0.013, 20, 2))], { testbed: { id: 'box-2' } });
   const warning = (mode: 'flag' | 'compare'): string =>
-    decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: mode }).warnings.map(warningText).find((t) => t.includes('testbed'))!;
+    decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: mode })
+      .warnings.map(warningText)
+      .find((t) => t.includes('testbed'))!;
   const flag = warning('flag');
   assert.match(flag, /regressions are shown but do not fail the gate; budgets still do/);
   const compare = warning('compare');
@@ -247,12 +273,17 @@ test('each --testbed-mismatch mode says what that mode does, and no other mode\'
 });
 
 describe('the gate on exact counts', () => {
-  const counts = (id: string, values: number[]): BenchmarkResult => ({ id, status: 'ok', metrics: { instructions: { unit: 'count', direction: 'lower', exact: true, samples: values } } });
+  const counts = (id: string, values: number[]): BenchmarkResult => ({
+    id,
+    status: 'ok',
+    metrics: { instructions: { unit: 'count', direction: 'lower', exact: true, samples: values } },
+  });
 
-  test('counts are gated at 0.5 % by default, at a budget\'s tolerance when one sets it, and at defaults.count-regression', () => {
+  test("counts are gated at 0.5 % by default, at a budget's tolerance when one sets it, and at defaults.count-regression", () => {
     const base = set([counts('a', [1_000_000, 1_000_000, 1_000_000]), counts('b', [1_000_000, 1_000_000, 1_000_000])]);
     const head = set([counts('a', [1_015_000, 1_015_000, 1_015_000]), counts('b', [1_003_000, 1_003_000, 1_003_000])]);
-    const status = (b: Budgets): Record<string, string> => Object.fromEntries(decide(base, head, b).rows.map((r) => [r.benchmark, `${r.status} ${r.tolerance}`]));
+    const status = (b: Budgets): Record<string, string> =>
+      Object.fromEntries(decide(base, head, b).rows.map((r) => [r.benchmark, `${r.status} ${r.tolerance}`]));
     assert.deepEqual(status(EMPTY_BUDGETS), { a: 'regressed 0.005', b: 'unchanged 0.005' });
     // A time default does not loosen counts; a rule for the metric does, and so does the count default.
     assert.deepEqual(status(budgets('version: 1\ndefaults:\n  regression: 10%\n')), { a: 'regressed 0.005', b: 'unchanged 0.005' });
@@ -269,7 +300,7 @@ describe('the gate on exact counts', () => {
     assert.deepEqual(warnings[0], { code: 'unsteady-counts', benchmark: 'wobbly', metrics: [{ metric: 'instructions', spread: 0.02, tolerance: 0.005 }] });
     assert.equal(
       warningText(warnings[0]!),
-      'wobbly: instructions moved 2 % between identical runs (tolerance 0.5 %): these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT\'s warm-up) or set a wider `regression:` for them in the budgets.',
+      "wobbly: instructions moved 2 % between identical runs (tolerance 0.5 %): these counts are not deterministic here, so their verdict cannot be trusted. Remove the cause (address-space randomisation, environment size, hash seeds, a JIT's warm-up) or set a wider `regression:` for them in the budgets.",
     );
   });
 });

@@ -11,7 +11,9 @@ const run = (benchmarks: BenchmarkResult[]): ResultSet => newResultSet('2026-11-
 /** `count` runs of benchmark "a": each run's level moves by `drift` (log-sd), 10 samples scatter by 0.5 %. */
 function runs(seed: number, count: number, drift: number): ResultSet[] {
   const d = testData(seed);
-  return Array.from({ length: count }, () => run([{ id: 'a', status: 'ok', metrics: time({ samples: d.times(10, 0.01 * Math.exp(drift * d.normal()), 0.005) }) }]));
+  return Array.from({ length: count }, () =>
+    run([{ id: 'a', status: 'ok', metrics: time({ samples: d.times(10, 0.01 * Math.exp(drift * d.normal()), 0.005) }) }]),
+  );
 }
 
 describe('learnDrift', () => {
@@ -39,7 +41,9 @@ describe('learnDrift', () => {
     assert.equal(learnDrift(few, { minRuns: 4 }).get(rowKey('a', 'time'))?.runs, 4);
     const failed = runs(3, 6, 0.02).map((r, i) => (i < 2 ? { ...r, benchmarks: r.benchmarks.map((b) => ({ ...b, status: 'failed' as const })) } : r));
     assert.equal(learnDrift(failed).size, 0, 'four ok runs of six');
-    const exact = Array.from({ length: 6 }, (_, i) => run([{ id: 'c', status: 'ok', metrics: { instructions: { unit: 'count', direction: 'lower', value: 1000 + i, exact: true } } }]));
+    const exact = Array.from({ length: 6 }, (_, i) =>
+      run([{ id: 'c', status: 'ok', metrics: { instructions: { unit: 'count', direction: 'lower', value: 1000 + i, exact: true } } }]),
+    );
     assert.equal(learnDrift(exact).size, 0);
   });
 });

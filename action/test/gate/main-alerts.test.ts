@@ -12,9 +12,18 @@ import { alertIssueBody } from '../../src/report/main-alert.js';
 function row(benchmark: string, minute: number, change: number, direction: 'lower' | 'higher' = 'lower'): ChangeRow {
   const created = new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString();
   return {
-    testbed: 'vm', benchmark, metric: 'time', unit: 's', direction,
-    commit: `${minute}`.padStart(40, 'c'), runId: `run-${minute}`, created, previousCommit: `${minute - 1}`.padStart(40, 'c'),
-    change, interval: [change - 0.01, change + 0.01], pValue: 1e-4,
+    testbed: 'vm',
+    benchmark,
+    metric: 'time',
+    unit: 's',
+    direction,
+    commit: `${minute}`.padStart(40, 'c'),
+    runId: `run-${minute}`,
+    created,
+    previousCommit: `${minute - 1}`.padStart(40, 'c'),
+    change,
+    interval: [change - 0.01, change + 0.01],
+    pValue: 1e-4,
     regression: direction === 'lower' ? change > 0 : change < 0,
     stats: { meanBefore: 1, meanAfter: 1 + change, stdBefore: 0.01, stdAfter: 0.01, nBefore: 20, nAfter: 8, pValue: 1e-4 },
     runs: 40,
@@ -34,21 +43,31 @@ describe('mainAlerts', () => {
   test('a regression in the window beyond the default 5 % tolerance is an alert; one below it, an improvement, or one outside the window is not', () => {
     const rows = [row('a', 30, 0.08), row('b', 31, 0.04), row('c', 32, -0.1), row('d', 10, 0.2), row('e', 33, -0.1, 'higher')];
     const alerts = mainAlerts(rows, none, recent(30, 31, 32, 33));
-    assert.deepEqual(alerts.map((a) => a.row.benchmark), ['a', 'e'], 'slower time and lower throughput');
+    assert.deepEqual(
+      alerts.map((a) => a.row.benchmark),
+      ['a', 'e'],
+      'slower time and lower throughput',
+    );
     assert.equal(alerts[0]!.tolerance, 0.05);
   });
 
   test("a budget's regression tolerance and ignore apply", () => {
     const rows = [row('parse/a', 30, 0.08), row('parse/b', 30, 0.08), row('noisy', 30, 0.3)];
     const b = budgets('version: 1\nbenchmarks:\n  "parse/a":\n    time: { regression: 10% }\n  "noisy":\n    ignore: true\n');
-    assert.deepEqual(mainAlerts(rows, b, recent(30)).map((a) => a.row.benchmark), ['parse/b']);
+    assert.deepEqual(
+      mainAlerts(rows, b, recent(30)).map((a) => a.row.benchmark),
+      ['parse/b'],
+    );
   });
 
   test('a step that a later one reversed raises nothing; the newest unreversed step of a series is the one alert', () => {
     const reversed = [row('a', 30, 0.1), row('a', 34, -0.085)];
     assert.deepEqual(mainAlerts(reversed, none, recent(30, 34)), []);
     const twice = [row('a', 30, 0.1), row('a', 34, 0.1)];
-    assert.deepEqual(mainAlerts(twice, none, recent(30, 34)).map((a) => a.row.created), [row('a', 34, 0.1).created]);
+    assert.deepEqual(
+      mainAlerts(twice, none, recent(30, 34)).map((a) => a.row.created),
+      [row('a', 34, 0.1).created],
+    );
   });
 
   test('reversalOf: half the step back counts, less does not; a throughput drop is reversed by a rise', () => {
@@ -64,7 +83,13 @@ describe('mainAlerts', () => {
 
 describe('planAlertIssues', () => {
   const mark = (key: string, commit: string, gate = 'perf-gate'): AlertMark => ({ gate, key, commit, created: '2026-11-01T00:30:00.000Z', change: 0.1 });
-  const issue = (number: number, m: AlertMark, state: 'open' | 'closed' = 'open'): IssueInfo => ({ number, title: 't', body: `${alertMarker(m)}\nwords`, state, url: `u${number}` });
+  const issue = (number: number, m: AlertMark, state: 'open' | 'closed' = 'open'): IssueInfo => ({
+    number,
+    title: 't',
+    body: `${alertMarker(m)}\nwords`,
+    state,
+    url: `u${number}`,
+  });
   const alert = (m: AlertMark): AlertIssueText => ({ mark: m, title: 't', body: () => 'b' });
   const never = (): null => null;
 
@@ -82,7 +107,14 @@ describe('planAlertIssues', () => {
       [alert(mark('k1', 'c1b')), alert(mark('k2', 'c2')), alert(mark('k3', 'c3'))],
       never,
     );
-    assert.deepEqual(steps.map((s) => [s.kind, 'issue' in s ? s.issue.number : null]), [['update', 1], ['keep-closed', 2], ['create', null]]);
+    assert.deepEqual(
+      steps.map((s) => [s.kind, 'issue' in s ? s.issue.number : null]),
+      [
+        ['update', 1],
+        ['keep-closed', 2],
+        ['create', null],
+      ],
+    );
     assert.equal(steps[0]!.kind === 'update' && steps[0]!.previous.commit, 'c1', 'the update knows where the step was');
   });
 

@@ -10,19 +10,40 @@ const B = 'b'.repeat(40);
 const C = 'c'.repeat(40);
 
 function budget(kind: 'max' | 'min', limit: number, value: number): BudgetCheck {
-  return { kind, limit, stat: 'mean', value, result: (kind === 'max' ? value <= limit : value >= limit) ? 'pass' : 'fail', baselineResult: 'pass', severity: 'fail', source: 'budgets/b.yml:2' };
+  return {
+    kind,
+    limit,
+    stat: 'mean',
+    value,
+    result: (kind === 'max' ? value <= limit : value >= limit) ? 'pass' : 'fail',
+    baselineResult: 'pass',
+    severity: 'fail',
+    source: 'budgets/b.yml:2',
+  };
 }
 
 function change(benchmark: string, previousCommit: string, commit: string, regression: boolean, size: number): ChangeRow {
   return {
-    testbed: 'vm', benchmark, metric: 'time', unit: 's', direction: 'lower', commit, runId: 'r', created: '2026-01-01T00:00:00Z', previousCommit,
-    change: size, interval: [size - 0.01, size + 0.01], pValue: 1e-6, regression,
-    stats: { meanBefore: 1, meanAfter: 1 + size, stdBefore: 0.01, stdAfter: 0.01, nBefore: 10, nAfter: 10, pValue: 1e-6 }, runs: 20,
+    testbed: 'vm',
+    benchmark,
+    metric: 'time',
+    unit: 's',
+    direction: 'lower',
+    commit,
+    runId: 'r',
+    created: '2026-01-01T00:00:00Z',
+    previousCommit,
+    change: size,
+    interval: [size - 0.01, size + 0.01],
+    pValue: 1e-6,
+    regression,
+    stats: { meanBefore: 1, meanAfter: 1 + size, stdBefore: 0.01, stdAfter: 0.01, nBefore: 10, nAfter: 10, pValue: 1e-6 },
+    runs: 20,
   };
 }
 
 describe('assembleRelease', () => {
-  test('go is the gate\'s pass; the counts are the gate\'s', () => {
+  test("go is the gate's pass; the counts are the gate's", () => {
     const model = assembleRelease({ report: reportOf([row({ benchmark: 'x', status: 'unchanged', flags: ['noisier'] })]) });
     assert.equal(model.verdict, 'go');
     assert.equal(model.summary.noisier, 1);
@@ -33,7 +54,10 @@ describe('assembleRelease', () => {
   });
 
   test('bisects slower change points, biggest first, with their commit counts; a regression the history placed is not bisected again', () => {
-    const report = reportOf([row({ benchmark: 'p', status: 'regressed', failsGate: true }), row({ benchmark: 'q', status: 'regressed', failsGate: true, change: 0.2 })]);
+    const report = reportOf([
+      row({ benchmark: 'p', status: 'regressed', failsGate: true }),
+      row({ benchmark: 'q', status: 'regressed', failsGate: true, change: 0.2 }),
+    ]);
     const model = assembleRelease({
       report,
       previous: { name: 'v1', commit: A, runs: 1 },
@@ -42,11 +66,14 @@ describe('assembleRelease', () => {
       chain: [A, 'x'.repeat(40), B, C],
       repositoryUrl: 'https://github.com/o/r',
     });
-    assert.deepEqual(model.recommendations.bisect.map((b) => [b.benchmark, b.good, b.bad, b.commits, b.from]), [
-      ['p', B, C, 1, 'change-point'],
-      ['p', A, B, 2, 'change-point'],
-      ['q', A, C, 3, 'regression'],
-    ]);
+    assert.deepEqual(
+      model.recommendations.bisect.map((b) => [b.benchmark, b.good, b.bad, b.commits, b.from]),
+      [
+        ['p', B, C, 1, 'change-point'],
+        ['p', A, B, 2, 'change-point'],
+        ['q', A, C, 3, 'regression'],
+      ],
+    );
     assert.equal(model.recommendations.bisect[0]!.compareUrl, `https://github.com/o/r/compare/${B}...${C}`);
     assert.equal(model.summary.slowerChangePoints, 2);
   });
@@ -61,8 +88,20 @@ describe('assembleRelease', () => {
       row({ benchmark: 'broken', status: 'unchanged', budget: budget('max', 10, 11) }),
     ]);
     const model = assembleRelease({ report });
-    assert.deepEqual(model.recommendations.remeasure.map((r) => [r.benchmark, r.why, r.samplesNeeded]), [['i', ['inconclusive'], 80], ['n', ['noisier'], null]]);
-    assert.deepEqual(model.recommendations.nearLimit.map((r) => [r.benchmark, Number(r.headroom.toFixed(3))]), [['rate', 0.04], ['close', 0.05]]);
+    assert.deepEqual(
+      model.recommendations.remeasure.map((r) => [r.benchmark, r.why, r.samplesNeeded]),
+      [
+        ['i', ['inconclusive'], 80],
+        ['n', ['noisier'], null],
+      ],
+    );
+    assert.deepEqual(
+      model.recommendations.nearLimit.map((r) => [r.benchmark, Number(r.headroom.toFixed(3))]),
+      [
+        ['rate', 0.04],
+        ['close', 0.05],
+      ],
+    );
   });
 
   test('headroom means nothing for a zero limit', () => {

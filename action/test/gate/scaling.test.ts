@@ -16,13 +16,19 @@ import { requireTool } from '../support/tools.js';
 requireTool('cc', 'hyperfine');
 
 const point = (id: string, params: Record<string, string> | undefined, samples: number[], metric = 'time'): BenchmarkResult => ({
-  id, status: 'ok', ...(params ? { params } : {}), metrics: { [metric]: { unit: 's', direction: 'lower', samples } },
+  id,
+  status: 'ok',
+  ...(params ? { params } : {}),
+  metrics: { [metric]: { unit: 's', direction: 'lower', samples } },
 });
 
 describe('sweep families', () => {
-  test('the bracket suffix of the runner\'s sweeps: the swept parameter is taken out, the others stay', () => {
+  test("the bracket suffix of the runner's sweeps: the swept parameter is taken out, the others stay", () => {
     assert.deepEqual(sweepCoordinate(point('sim/run[entityCount=800]', { entityCount: '800' }, [1]), 'entityCount'), { family: 'sim/run', value: '800' });
-    assert.deepEqual(sweepCoordinate(point('sim/run[entityCount=800,threads=4]', undefined, [1]), 'entityCount'), { family: 'sim/run[threads=4]', value: '800' });
+    assert.deepEqual(sweepCoordinate(point('sim/run[entityCount=800,threads=4]', undefined, [1]), 'entityCount'), {
+      family: 'sim/run[threads=4]',
+      value: '800',
+    });
     assert.equal(sweepCoordinate(point('sim/run[threads=4]', undefined, [1]), 'entityCount'), undefined);
   });
   test('hyperfine -P ids spell the value in the command: it becomes {param}', () => {
@@ -34,11 +40,23 @@ describe('sweep families', () => {
 
 describe('scaling decisions on known data', () => {
   const sweep = (family: string, k: number, noise: number[] = [1, 1.02, 0.98]) =>
-    [100, 200, 400, 800, 1600].map((n) => point(`${family}[n=${n}]`, { n: String(n) }, noise.map((f) => 1e-6 * n ** k * f)));
+    [100, 200, 400, 800, 1600].map((n) =>
+      point(
+        `${family}[n=${n}]`,
+        { n: String(n) },
+        noise.map((f) => 1e-6 * n ** k * f),
+      ),
+    );
 
   test('linear passes max 1.1, quadratic fails it, each family separately', () => {
     const checks = checkScaling([...sweep('a/lin', 1), ...sweep('a/quad', 2), point('a/other', undefined, [1])], 'time', { param: 'n', max: 1.1 });
-    assert.deepEqual(checks.map((c) => [c.family, c.result]), [['a/lin', 'pass'], ['a/quad', 'fail']]);
+    assert.deepEqual(
+      checks.map((c) => [c.family, c.result]),
+      [
+        ['a/lin', 'pass'],
+        ['a/quad', 'fail'],
+      ],
+    );
     assert.ok(Math.abs(checks[0]!.fit!.exponent - 1) < 1e-9);
     assert.match(reasonText(checks[1]!.reason), /time grows as n\^2\.00 .*above the maximum exponent 1\.1/);
   });
@@ -101,7 +119,10 @@ describe('scaling of real programs measured on this machine', () => {
         cpu.push(Number(result.stdout.trim()));
       }
       return {
-        id: `scale/${name}[n=${n}]`, suite: 'scale', params: { n: String(n) }, status: 'ok',
+        id: `scale/${name}[n=${n}]`,
+        suite: 'scale',
+        params: { n: String(n) },
+        status: 'ok',
         metrics: { cpu: { unit: 's', direction: 'lower', value: Math.min(...cpu) }, time: { unit: 's', direction: 'lower', samples: wall } },
       };
     });
@@ -119,7 +140,11 @@ describe('scaling of real programs measured on this machine', () => {
     let benchmarks: BenchmarkResult[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       benchmarks = [...measure('linear', [5e5, 1e6, 2e6, 4e6, 8e6]), ...measure('quadratic', [1000, 1414, 2000, 2828, 4000, 5657, 8000])];
-      checked = checkScaling(benchmarks.filter((b) => rules[0]!.matcher.test(b.id)), 'cpu', limit);
+      checked = checkScaling(
+        benchmarks.filter((b) => rules[0]!.matcher.test(b.id)),
+        'cpu',
+        limit,
+      );
       attempts.push(checked.map((c) => `attempt ${attempt}: ${c.family}: ${reasonText(c.reason)}`).join('\n'));
       const [l, q] = checked;
       if (l?.result === 'pass' && Math.abs(l.fit!.exponent - 1) < 0.08 && q?.result === 'fail' && Math.abs(q.fit!.exponent - 2) < 0.15) break;
@@ -141,14 +166,21 @@ describe('scaling of real programs measured on this machine', () => {
 
   test('a real hyperfine -P sweep groups into one family through the hyperfine adapter', () => {
     const json = join(dir, 'sweep.json');
-    const run = spawnSync('hyperfine', ['-N', '--runs', '3', '--warmup', '1', '-P', 'n', '1000', '3000', '-D', '1000', '--export-json', json, `${join(dir, 'quadratic')} {n}`], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(
+      'hyperfine',
+      ['-N', '--runs', '3', '--warmup', '1', '-P', 'n', '1000', '3000', '-D', '1000', '--export-json', json, `${join(dir, 'quadratic')} {n}`],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.ok(!run.error, 'hyperfine is not installed: run npm run setup');
     assert.equal(run.status, 0, run.stderr);
     const benchmarks = parseInput(fileInput(json, readFileSync(json, 'utf8')), 'hyperfine');
     const checks = checkScaling(benchmarks, 'time', { param: 'n', max: 1.1 });
     assert.equal(checks.length, 1);
     assert.equal(checks[0]!.family, `${join(dir, 'quadratic')} {n}`);
-    assert.deepEqual(checks[0]!.points.map((p) => p.x), [1000, 2000, 3000]);
+    assert.deepEqual(
+      checks[0]!.points.map((p) => p.x),
+      [1000, 2000, 3000],
+    );
     assert.ok(checks[0]!.fit !== null && Number.isFinite(checks[0]!.fit.exponent));
   });
 });

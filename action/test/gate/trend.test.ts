@@ -47,7 +47,10 @@ describe('the trend of a regressed row on main', () => {
     const line = /^- \*\*parse\*\* time: `([▁-█]{8})` → `([▁-█])` main (.+) over 8 runs, this run (.+)$/m.exec(text);
     assert.ok(line, text);
     assert.equal(line[2], '█', 'this run is the highest');
-    assert.ok([...line[1]!].every((bar) => bar <= '▂'), `main's runs sit at the bottom of the scale: ${line[1]}`);
+    assert.ok(
+      [...line[1]!].every((bar) => bar <= '▂'),
+      `main's runs sit at the bottom of the scale: ${line[1]}`,
+    );
     assert.match(text, /\*\*Trend on main\*\*/);
   });
 

@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => gh.close());
 afterEach(() => {
-  assert.deepEqual(gh.violations, [], 'every request and response matches GitHub\'s OpenAPI description');
+  assert.deepEqual(gh.violations, [], "every request and response matches GitHub's OpenAPI description");
   delays = [];
 });
 delays = [];
@@ -36,9 +36,23 @@ describe('sticky comment', () => {
   test('is created once, then updated in place on the next run', async () => {
     const api = client('pat-bot');
     const fail: MarkerState = { verdict: 'fail', digest: 'aa11' };
-    const first = await upsertStickyComment(api, { repo, pullRequest: 1, gate: 'perf-gate', mode: 'always', state: fail, render: body('perf-gate', fail, 'first') });
+    const first = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 1,
+      gate: 'perf-gate',
+      mode: 'always',
+      state: fail,
+      render: body('perf-gate', fail, 'first'),
+    });
     assert.equal(first.action, 'created');
-    const second = await upsertStickyComment(api, { repo, pullRequest: 1, gate: 'perf-gate', mode: 'always', state: fail, render: body('perf-gate', fail, 'second') });
+    const second = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 1,
+      gate: 'perf-gate',
+      mode: 'always',
+      state: fail,
+      render: body('perf-gate', fail, 'second'),
+    });
     assert.equal(second.action, 'updated');
     const mine = gh.comments.filter((c) => c.issue === 1);
     assert.equal(mine.length, 1);
@@ -53,7 +67,11 @@ describe('sticky comment', () => {
     await upsertStickyComment(api, { repo, pullRequest: 2, gate: 'perf-gate', mode: 'always', state: fail, render: body('perf-gate', fail, 'regressed') });
     let seen: MarkerState | null = null;
     const outcome = await upsertStickyComment(api, {
-      repo, pullRequest: 2, gate: 'perf-gate', mode: 'always', state: pass,
+      repo,
+      pullRequest: 2,
+      gate: 'perf-gate',
+      mode: 'always',
+      state: pass,
       render: (previous) => {
         seen = previous;
         return `resolved\n\n${stickyMarker('perf-gate', pass)}`;
@@ -69,9 +87,23 @@ describe('sticky comment', () => {
     // 130 comments by someone else first (two pages of 100), one of them quoting our marker at the end.
     for (let i = 0; i < 130; i++) gh.addComment('acme/scanner', 3, OTHER, i === 7 ? `quote\n${stickyMarker('perf-gate', state)}` : `chatter ${i}`);
     const api = client('pat-bot');
-    const created = await upsertStickyComment(api, { repo, pullRequest: 3, gate: 'perf-gate', mode: 'always', state, render: body('perf-gate', state, 'ours') });
-    assert.equal(created.action, 'created', 'the other user\'s comment is not ours to edit');
-    const again = await upsertStickyComment(api, { repo, pullRequest: 3, gate: 'perf-gate', mode: 'always', state, render: body('perf-gate', state, 'ours again') });
+    const created = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 3,
+      gate: 'perf-gate',
+      mode: 'always',
+      state,
+      render: body('perf-gate', state, 'ours'),
+    });
+    assert.equal(created.action, 'created', "the other user's comment is not ours to edit");
+    const again = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 3,
+      gate: 'perf-gate',
+      mode: 'always',
+      state,
+      render: body('perf-gate', state, 'ours again'),
+    });
     assert.equal(again.action, 'updated', 'our comment, on the second page, is found');
     const listCalls = gh.requests.filter((r) => r.operationId === 'issues/list-comments' && r.path.endsWith('/issues/3/comments'));
     assert.equal(listCalls.length, 4, 'two pages per lookup');
@@ -105,21 +137,50 @@ describe('sticky comment', () => {
     const api = client('pat-bot');
     const pass: MarkerState = { verdict: 'pass', digest: '0101' };
     const fail: MarkerState = { verdict: 'fail', digest: '0202' };
-    const skipped = await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: pass, render: body('perf-gate', pass, 'p') });
+    const skipped = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 6,
+      gate: 'perf-gate',
+      mode: 'on-change',
+      state: pass,
+      render: body('perf-gate', pass, 'p'),
+    });
     assert.equal(skipped.action, 'skipped');
     assert.equal(gh.comments.filter((c) => c.issue === 6).length, 0);
-    assert.equal((await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: fail, render: body('perf-gate', fail, 'f') })).action, 'created');
-    assert.equal((await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: fail, render: body('perf-gate', fail, 'f2') })).action, 'skipped');
-    assert.equal((await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: pass, render: body('perf-gate', pass, 'p2') })).action, 'updated');
+    assert.equal(
+      (await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: fail, render: body('perf-gate', fail, 'f') }))
+        .action,
+      'created',
+    );
+    assert.equal(
+      (await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: fail, render: body('perf-gate', fail, 'f2') }))
+        .action,
+      'skipped',
+    );
+    assert.equal(
+      (await upsertStickyComment(api, { repo, pullRequest: 6, gate: 'perf-gate', mode: 'on-change', state: pass, render: body('perf-gate', pass, 'p2') }))
+        .action,
+      'updated',
+    );
     assert.match(gh.comments.find((c) => c.issue === 6)!.body, /^p2/);
   });
 
   test('refuses a body that lacks the marker at the end or exceeds 65,536 characters', async () => {
     const api = client('pat-bot');
     const s: MarkerState = { verdict: 'fail', digest: '0303' };
-    await assert.rejects(upsertStickyComment(api, { repo, pullRequest: 7, gate: 'perf-gate', mode: 'always', state: s, render: () => 'no marker' }), /must end with/);
     await assert.rejects(
-      upsertStickyComment(api, { repo, pullRequest: 7, gate: 'perf-gate', mode: 'always', state: s, render: () => `${'x'.repeat(65_536)}${stickyMarker('perf-gate', s)}` }),
+      upsertStickyComment(api, { repo, pullRequest: 7, gate: 'perf-gate', mode: 'always', state: s, render: () => 'no marker' }),
+      /must end with/,
+    );
+    await assert.rejects(
+      upsertStickyComment(api, {
+        repo,
+        pullRequest: 7,
+        gate: 'perf-gate',
+        mode: 'always',
+        state: s,
+        render: () => `${'x'.repeat(65_536)}${stickyMarker('perf-gate', s)}`,
+      }),
       /at most 65536/,
     );
     assert.equal(gh.comments.filter((c) => c.issue === 7).length, 0);
@@ -137,7 +198,10 @@ describe('retries', () => {
     const outcome = await upsertStickyComment(api, { repo, pullRequest: 8, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'y') });
     assert.equal(outcome.action, 'updated');
     const patches = gh.requests.slice(before).filter((r) => r.method === 'PATCH');
-    assert.deepEqual(patches.map((r) => r.status), [502, 502, 200]);
+    assert.deepEqual(
+      patches.map((r) => r.status),
+      [502, 502, 200],
+    );
     const mine = gh.comments.filter((c) => c.issue === 8);
     assert.equal(mine.length, 1);
     assert.match(mine[0]!.body, /^y\n/);
@@ -155,7 +219,10 @@ describe('retries', () => {
       (e: Error & { status?: number }) => e.status === 502,
     );
     const posts = gh.requests.slice(before).filter((r) => r.method === 'POST');
-    assert.deepEqual(posts.map((r) => `${r.operationId} ${r.status}`), ['issues/create-comment 502', 'checks/create 502']);
+    assert.deepEqual(
+      posts.map((r) => `${r.operationId} ${r.status}`),
+      ['issues/create-comment 502', 'checks/create 502'],
+    );
     assert.deepEqual(delays, []);
   });
 
@@ -163,13 +230,23 @@ describe('retries', () => {
     gh.failNext('issues/create-comment', { status: 403, message: 'You have exceeded a secondary rate limit', headers: { 'retry-after': '5' } });
     const before = gh.requests.length;
     await client('pat-bot').createIssueComment(repo, 12, 'once');
-    assert.deepEqual(gh.requests.slice(before).filter((r) => r.method === 'POST').map((r) => r.status), [403, 201]);
+    assert.deepEqual(
+      gh.requests
+        .slice(before)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+      [403, 201],
+    );
     assert.equal(gh.comments.filter((c) => c.issue === 12).length, 1);
     assert.deepEqual(delays, [5000]);
   });
 
   test('a secondary rate limit waits as long as retry-after says', async () => {
-    gh.failNext('issues/list-comments', { status: 403, message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', headers: { 'retry-after': '7' } });
+    gh.failNext('issues/list-comments', {
+      status: 403,
+      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      headers: { 'retry-after': '7' },
+    });
     gh.failNext('issues/list-comments', { status: 429, message: 'Too many requests', headers: { 'retry-after': '3' } });
     const api = client('pat-bot');
     const comments = await api.listIssueComments(repo, 1);
@@ -185,7 +262,7 @@ describe('retries', () => {
     assert.deepEqual(delays, [60_000]);
   });
 
-  test('gives up after the policy\'s retries and reports the status', async () => {
+  test("gives up after the policy's retries and reports the status", async () => {
     for (let i = 0; i <= DEFAULT_RETRY_POLICY.retries; i++) gh.failNext('pulls/get', { status: 503, message: 'Unavailable' });
     gh.addPull('acme/scanner', { number: 9, headSha: 'b'.repeat(40), headRepo: 'acme/scanner', baseRepo: 'acme/scanner' });
     await assert.rejects(client('pat-bot').getPullRequest(repo, 9), (e: Error & { status?: number }) => e.status === 503);
@@ -222,18 +299,36 @@ describe('faults', () => {
     const s: MarkerState = { verdict: 'fail', digest: '4242' };
     const first = await upsertStickyComment(api, { repo, pullRequest: 42, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'first') });
     const id = gh.comments.find((c) => c.issue === 42)!.id;
-    gh.beforeNext('issues/update-comment', () => gh.comments.splice(gh.comments.findIndex((c) => c.id === id), 1));
-    const second = await upsertStickyComment(api, { repo, pullRequest: 42, gate: 'perf-gate', mode: 'always', state: s, render: body('perf-gate', s, 'second') });
+    gh.beforeNext('issues/update-comment', () =>
+      gh.comments.splice(
+        gh.comments.findIndex((c) => c.id === id),
+        1,
+      ),
+    );
+    const second = await upsertStickyComment(api, {
+      repo,
+      pullRequest: 42,
+      gate: 'perf-gate',
+      mode: 'always',
+      state: s,
+      render: body('perf-gate', s, 'second'),
+    });
     assert.equal(first.action, 'created');
     assert.equal(second.action, 'created');
     const left = gh.comments.filter((c) => c.issue === 42);
     assert.equal(left.length, 1, 'exactly one sticky comment');
     assert.match(left[0]!.body, /^second/);
-    assert.ok(gh.requests.some((r) => r.operationId === 'issues/update-comment' && r.status === 404), 'the update met the deletion');
+    assert.ok(
+      gh.requests.some((r) => r.operationId === 'issues/update-comment' && r.status === 404),
+      'the update met the deletion',
+    );
   });
 
   test('an expired token (401) is not retried and names the status', async () => {
-    await assert.rejects(client('expired-token').listIssueComments(repo, 43), (e: Error & { status?: number }) => e.status === 401 && /Bad credentials/.test(e.message));
+    await assert.rejects(
+      client('expired-token').listIssueComments(repo, 43),
+      (e: Error & { status?: number }) => e.status === 401 && /Bad credentials/.test(e.message),
+    );
     assert.deepEqual(delays, []);
   });
 
@@ -247,16 +342,29 @@ describe('faults', () => {
 describe('check run', () => {
   test('sends 120 annotations in batches of at most 50', async () => {
     const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-      path: 'budgets/scan.yml', start_line: i + 1, end_line: i + 1, annotation_level: 'failure', message: `row ${i}`,
+      path: 'budgets/scan.yml',
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: 'failure',
+      message: `row ${i}`,
     }));
     const outcome = await publishCheckRun(client('pat-bot'), {
-      repo, name: 'perf-gate', headSha: 'c'.repeat(40), conclusion: 'failure', title: 'Fail', summary: 'summary', annotations,
+      repo,
+      name: 'perf-gate',
+      headSha: 'c'.repeat(40),
+      conclusion: 'failure',
+      title: 'Fail',
+      summary: 'summary',
+      annotations,
     });
     assert.equal(outcome.batches, 3);
     const run = gh.checkRuns.find((r) => r.id === outcome.id)!;
     assert.equal(run.conclusion, 'failure');
     assert.equal(run.output.annotations.length, 120);
-    assert.deepEqual(run.requests.map((r) => ((r['output'] as { annotations: unknown[] }).annotations).length), [50, 50, 20]);
+    assert.deepEqual(
+      run.requests.map((r) => (r['output'] as { annotations: unknown[] }).annotations.length),
+      [50, 50, 20],
+    );
     assert.equal((run.output.annotations[119] as { message: string }).message, 'row 119');
   });
 });

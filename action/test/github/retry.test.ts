@@ -6,7 +6,10 @@ const policy = { ...DEFAULT_RETRY_POLICY, retries: 3, baseDelayMs: 100 };
 
 test('server errors back off exponentially, then give up', () => {
   const answer = { status: 502, headers: {}, message: 'Bad Gateway' };
-  assert.deepEqual([0, 1, 2, 3].map((a) => retryDelay(answer, a, policy)), [100, 200, 400, null]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((a) => retryDelay(answer, a, policy)),
+    [100, 200, 400, null],
+  );
 });
 
 test('secondary rate limits honour retry-after, or wait the fallback', () => {

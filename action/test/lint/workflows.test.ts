@@ -43,28 +43,34 @@ function files(dir: string, keep: (name: string, path: string) => boolean): stri
     .filter((p) => statSync(p).isFile() && keep(p.split('/').pop()!, p));
 }
 
-const workflows = [
-  ...files('.github/workflows', (n) => /\.ya?ml$/.test(n)),
-  ...files('examples/workflows', (n) => /\.ya?ml$/.test(n)),
-];
+const workflows = [...files('.github/workflows', (n) => /\.ya?ml$/.test(n)), ...files('examples/workflows', (n) => /\.ya?ml$/.test(n))];
 
 const isBash = (_n: string, p: string): boolean => /^#!.*\b(bash|sh)\b/.test(readFileSync(p, 'utf8').split('\n')[0] ?? '');
-const scripts = [
-  ...files('action/bin', isBash),
-  ...files('scripts', isBash),
-  ...files('.ci', isBash),
-  ...files('scripts/install', (n) => n.endsWith('.sh')),
-];
+const scripts = [...files('action/bin', isBash), ...files('scripts', isBash), ...files('.ci', isBash), ...files('scripts/install', (n) => n.endsWith('.sh'))];
 
 function actionlint(paths: string[], cwd = root): { status: number | null; output: string } {
   const shellcheckDir = tool('shellcheck').replace(/\/shellcheck$/, '');
-  const r = spawnSync(tool('actionlint'), ['-no-color', ...paths], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${shellcheckDir}:${process.env['PATH'] ?? ''}` } });
+  const r = spawnSync(tool('actionlint'), ['-no-color', ...paths], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${shellcheckDir}:${process.env['PATH'] ?? ''}` },
+  });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
 test('the workflows to lint are all there', () => {
   const names = workflows.map((w) => w.replace(root, ''));
-  for (const expected of ['.github/workflows/ci.yml', '.github/workflows/gate.yml', '.github/workflows/release.yml', 'examples/workflows/pr-gate.yml', 'examples/workflows/fork-stage-1.yml', 'examples/workflows/fork-stage-2.yml', 'examples/workflows/main-baseline.yml', 'examples/workflows/main-history.yml', 'examples/workflows/release-gate.yml']) {
+  for (const expected of [
+    '.github/workflows/ci.yml',
+    '.github/workflows/gate.yml',
+    '.github/workflows/release.yml',
+    'examples/workflows/pr-gate.yml',
+    'examples/workflows/fork-stage-1.yml',
+    'examples/workflows/fork-stage-2.yml',
+    'examples/workflows/main-baseline.yml',
+    'examples/workflows/main-history.yml',
+    'examples/workflows/release-gate.yml',
+  ]) {
     assert.ok(names.includes(expected), `${expected} exists`);
   }
 });

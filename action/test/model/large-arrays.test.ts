@@ -47,15 +47,22 @@ test('convert to BMF, history pooling and display scaling take a million samples
   const bmf = toBmf(set);
   assert.equal(bmf.big!.latency!.lower_value, 500_000);
   assert.equal(bmf.big!.latency!.upper_value, 9_000_000);
-  const summaryOnly = newResultSet('2026-11-25T00:00:00Z', [{ id: 'big', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', summary: { n: 2, mean: 1, stddev: 0, min: 1, max: 1 } } } }]);
-  const pooled = poolRuns([{ ...set, commit: 'a'.repeat(40) }, { ...summaryOnly, commit: 'a'.repeat(40) }]).set.benchmarks[0]!.metrics.time!;
+  const summaryOnly = newResultSet('2026-11-25T00:00:00Z', [
+    { id: 'big', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', summary: { n: 2, mean: 1, stddev: 0, min: 1, max: 1 } } } },
+  ]);
+  const pooled = poolRuns([
+    { ...set, commit: 'a'.repeat(40) },
+    { ...summaryOnly, commit: 'a'.repeat(40) },
+  ]).set.benchmarks[0]!.metrics.time!;
   assert.equal(pooled.summary!.min, 5e-4);
   assert.equal(pooled.summary!.max, 1);
   assert.equal(pickScale('s', samples).symbol, 'µs');
 });
 
 test('convert --to bmf on a pytest-benchmark file with a million rounds (the reported RangeError)', () => {
-  const file = JSON.parse(readFileSync(join(FIXTURES, 'pytest-benchmark', 'pedantic-six-rounds.json'), 'utf8')) as { benchmarks: { stats: { data: number[]; rounds: number; min: number; max: number } }[] };
+  const file = JSON.parse(readFileSync(join(FIXTURES, 'pytest-benchmark', 'pedantic-six-rounds.json'), 'utf8')) as {
+    benchmarks: { stats: { data: number[]; rounds: number; min: number; max: number } }[];
+  };
   const stats = file.benchmarks[0]!.stats;
   stats.data = millionSamples();
   Object.assign(stats, { rounds: MILLION, min: 5e-4, max: 9e-3 });

@@ -10,7 +10,35 @@ import { HOSTILE_NUMBERS } from '../support/mutations.js';
  * names its file and key), whatever the text: never Infinity from a number
  * that overflows once scaled (`1e308GB`), never NaN, never a throw.
  */
-const UNITS = ['', '%', 'ns', 'us', 'µs', 'ms', 's', 'sec', 'min', 'h', 'B', 'KB', 'KiB', 'MB', 'MiB', 'GB', 'GiB', 'TB', '/s', 'ops/s', 'req/s', 'MB/s', 'GiB/s', 'Mbps', '/ms', '/min', 'ops/ms'];
+const UNITS = [
+  '',
+  '%',
+  'ns',
+  'us',
+  'µs',
+  'ms',
+  's',
+  'sec',
+  'min',
+  'h',
+  'B',
+  'KB',
+  'KiB',
+  'MB',
+  'MiB',
+  'GB',
+  'GiB',
+  'TB',
+  '/s',
+  'ops/s',
+  'req/s',
+  'MB/s',
+  'GiB/s',
+  'Mbps',
+  '/ms',
+  '/min',
+  'ops/ms',
+];
 
 function checkQuantity(text: string): void {
   const q = parseQuantity(text);
@@ -18,11 +46,18 @@ function checkQuantity(text: string): void {
 }
 
 test('arbitrary text is a finite quantity or undefined', () => {
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 30 }), (s) => checkQuantity(s)), { numRuns: 3000, seed: 11 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 30 }), (s) => checkQuantity(s)),
+    { numRuns: 3000, seed: 11 },
+  );
 });
 
 test('a number of any size or form with any unit is a finite quantity or undefined', () => {
-  const number = fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS, '1e308', '1.7976931348623157e308', '-1e308', '1e-400', '5e-324'), fc.double().map(String), fc.integer().map(String));
+  const number = fc.oneof(
+    fc.constantFrom(...HOSTILE_NUMBERS, '1e308', '1.7976931348623157e308', '-1e308', '1e-400', '5e-324'),
+    fc.double().map(String),
+    fc.integer().map(String),
+  );
   fc.assert(
     fc.property(number, fc.constantFrom(...UNITS), fc.constantFrom('', ' ', '  '), (n, unit, space) => checkQuantity(`${n}${space}${unit}`)),
     { numRuns: 3000, seed: 12 },

@@ -4,10 +4,20 @@ import { formatInScale, parseQuantity, pickScale } from '../../src/model/units.j
 
 test('parses quantities as people write them into base units', () => {
   const cases: [string, number, string][] = [
-    ['10ms', 0.01, 's'], ['1.5s', 1.5, 's'], ['250 us', 250e-6, 's'], ['3µs', 3e-6, 's'], ['2min', 120, 's'],
-    ['20MB', 20e6, 'B'], ['1.5 GiB', 1.5 * 1024 ** 3, 'B'], ['512KiB', 512 * 1024, 'B'],
-    ['100/s', 100, '1/s'], ['5 ops/s', 5, '1/s'], ['2k/s', NaN, ''],
-    ['20MB/s', 20e6, 'B/s'], ['5%', 0.05, 'fraction'], ['1000', 1000, 'count'],
+    ['10ms', 0.01, 's'],
+    ['1.5s', 1.5, 's'],
+    ['250 us', 250e-6, 's'],
+    ['3µs', 3e-6, 's'],
+    ['2min', 120, 's'],
+    ['20MB', 20e6, 'B'],
+    ['1.5 GiB', 1.5 * 1024 ** 3, 'B'],
+    ['512KiB', 512 * 1024, 'B'],
+    ['100/s', 100, '1/s'],
+    ['5 ops/s', 5, '1/s'],
+    ['2k/s', NaN, ''],
+    ['20MB/s', 20e6, 'B/s'],
+    ['5%', 0.05, 'fraction'],
+    ['1000', 1000, 'count'],
   ];
   for (const [text, value, unit] of cases) {
     const q = parseQuantity(text);

@@ -14,9 +14,10 @@ const on = (testbed: string, center: number): ResultSet => ({
   testbed: { id: testbed },
 });
 
-test('a refused testbed mismatch is unusable input naming the baseline\'s flag or input', () => {
+test("a refused testbed mismatch is unusable input naming the baseline's flag or input", () => {
   assert.throws(
-    () => gate({ baseline: on('one', 1), current: on('two', 1), budgets: EMPTY_BUDGETS, options: gateOptions('refuse'), baselineInput: 'action input "baseline"' }),
+    () =>
+      gate({ baseline: on('one', 1), current: on('two', 1), budgets: EMPTY_BUDGETS, options: gateOptions('refuse'), baselineInput: 'action input "baseline"' }),
     (error: unknown) => error instanceof InputError && error.file === 'action input "baseline"' && /testbed one/.test(error.message),
   );
 });
@@ -35,7 +36,10 @@ test('the exit status follows the verdict', () => {
 });
 
 const named = (...ids: string[]): ResultSet =>
-  newResultSet('2026-11-21T12:00:00Z', ids.map((id) => ({ id, status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, samples: [1, 1.01, 0.99] } } })));
+  newResultSet(
+    '2026-11-21T12:00:00Z',
+    ids.map((id) => ({ id, status: 'ok' as const, metrics: { time: { unit: 's', direction: 'lower' as const, samples: [1, 1.01, 0.99] } } })),
+  );
 
 test('a baseline whose ids do not match the current run is unusable input, not a pass', () => {
   assert.throws(
@@ -71,11 +75,15 @@ function budgetsOf(yaml: string): Budgets {
 }
 
 test('a typo in a budget metric is unusable input naming the file, the line of the key and the nearest name', () => {
-  for (const [key, limit, meant] of [['tiem', '10ms', 'time'], ['memroy_peak', '1MB', 'memory_peak']] as const) {
+  for (const [key, limit, meant] of [
+    ['tiem', '10ms', 'time'],
+    ['memroy_peak', '1MB', 'memory_peak'],
+  ] as const) {
     const budgets = budgetsOf(`version: 1\nbenchmarks:\n  "*":\n    ${key}: { max: ${limit} }\n`);
     assert.throws(
       () => gate({ baseline: undefined, current: named('h/a'), budgets, baselineInput: '--baseline' }),
-      (error: unknown) => error instanceof InputError && error.file === 'budgets/t.yml' && error.line === 4 && error.message.includes(`did you mean \`${meant}\`?`),
+      (error: unknown) =>
+        error instanceof InputError && error.file === 'budgets/t.yml' && error.line === 4 && error.message.includes(`did you mean \`${meant}\`?`),
       key,
     );
   }

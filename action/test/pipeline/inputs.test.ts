@@ -28,7 +28,7 @@ function fakeStore(): BaselineStore & { queries: unknown[] } {
 
 const read = { cwd: dir, created: '2026-11-21T12:00:00Z' };
 
-test('without named paths the store chooses, asked with the run\'s commit and testbed', async () => {
+test("without named paths the store chooses, asked with the run's commit and testbed", async () => {
   const store = fakeStore();
   const chosen = await readBaseline({ paths: [], store, query: { commit: 'head', testbed: 'tb' }, suites: null, read });
   assert.equal(chosen?.results, stored);
@@ -43,14 +43,20 @@ test('named paths win over the store', async () => {
   writeFileSync(join(dir, 'base.json'), `${JSON.stringify(stored)}\n`);
   const store = fakeStore();
   const chosen = await readBaseline({ paths: ['base.json'], store, query: {}, suites: null, read });
-  assert.deepEqual(chosen?.results.benchmarks.map((b) => b.id), ['sa/x', 'sb/y']);
+  assert.deepEqual(
+    chosen?.results.benchmarks.map((b) => b.id),
+    ['sa/x', 'sb/y'],
+  );
   assert.equal(chosen?.source, 'base.json');
   assert.equal(store.queries.length, 0);
 });
 
-test('a shard\'s baseline keeps only its own suites', async () => {
+test("a shard's baseline keeps only its own suites", async () => {
   const chosen = await readBaseline({ paths: [], store: fakeStore(), query: {}, suites: ['sa'], read });
-  assert.deepEqual(chosen?.results.benchmarks.map((b) => b.id), ['sa/x']);
+  assert.deepEqual(
+    chosen?.results.benchmarks.map((b) => b.id),
+    ['sa/x'],
+  );
 });
 
 test('a named path that does not exist blames the input that named it', async () => {

@@ -19,12 +19,12 @@ const run = (center: number): ResultSet =>
     { id: 'b', status: 'failed', error: { message: 'exit 3', exitCode: 3 }, metrics: {} },
   ]);
 
-test('the check run\'s title is the reports\' own verdict line', () => {
+test("the check run's title is the reports' own verdict line", () => {
   const report = gate({ baseline: run(1), current: run(1.5), budgets: EMPTY_BUDGETS, baselineInput: '--baseline' });
   assert.equal(checkRunTitle(report), `Fail: ${verdictText(report, outcomeOf(report))}`);
 });
 
-test('a run\'s files: the JSON report, the full Markdown and results.json, serialised like a stored baseline', () => {
+test("a run's files: the JSON report, the full Markdown and results.json, serialised like a stored baseline", () => {
   const current = run(1);
   const report = gate({ baseline: run(1), current, budgets: EMPTY_BUDGETS, baselineInput: '--baseline' });
   const files = writeRunFiles(report, current, join(dir, 'out'), 'perf-gate');

@@ -18,7 +18,23 @@ const sets: ResultSet[] = entries.map((_, i) =>
 function row(benchmark: string, metric: string, run: number, regression: boolean): ChangeRow {
   const e = entries[run]!;
   const stats = { index: 0, meanBefore: 1, meanAfter: 1.1, stdBefore: 0, stdAfter: 0, nBefore: 3, nAfter: 3, pValue: 0 } as unknown as ChangeRow['stats'];
-  return { testbed: 'vm', benchmark, metric, unit: 's', direction: 'lower', commit: e.commit, runId: e.runId, created: e.created, previousCommit: entries[run - 1]!.commit, change: 0.1, interval: [0.05, 0.15], pValue: 0, regression, stats, runs: 6 };
+  return {
+    testbed: 'vm',
+    benchmark,
+    metric,
+    unit: 's',
+    direction: 'lower',
+    commit: e.commit,
+    runId: e.runId,
+    created: e.created,
+    previousCommit: entries[run - 1]!.commit,
+    change: 0.1,
+    interval: [0.05, 0.15],
+    pValue: 0,
+    regression,
+    stats,
+    runs: 6,
+  };
 }
 
 const input = (changes: ChangeRow[], tags: Record<number, string[]>): DashboardInput => ({
@@ -45,12 +61,31 @@ describe('the dashboard model', () => {
   });
 
   test('a regression after the last release tag comes first; one at the tagged run, before it or an improvement does not count', () => {
-    const model = dashboardModel(input([row('a', 'time', 2, true), row('<b>', 'time', 4, true), row('c', 'rate', 5, false)], { 1: ['v0.9'], 2: ['v1.0', 'v1.0-rc'] }));
+    const model = dashboardModel(
+      input([row('a', 'time', 2, true), row('<b>', 'time', 4, true), row('c', 'rate', 5, false)], { 1: ['v0.9'], 2: ['v1.0', 'v1.0-rc'] }),
+    );
     assert.deepEqual(model.testbeds[0]!.lastTag, { name: 'v1.0-rc', run: 2 });
-    assert.deepEqual(model.series.map((s) => [s.benchmark, s.regressedSinceTag]), [['<b>', true], ['a', false], ['c', false]]);
-    assert.deepEqual(model.series[0]!.changes.map((c) => [c.previousRun, c.run]), [[3, 4]]);
+    assert.deepEqual(
+      model.series.map((s) => [s.benchmark, s.regressedSinceTag]),
+      [
+        ['<b>', true],
+        ['a', false],
+        ['c', false],
+      ],
+    );
+    assert.deepEqual(
+      model.series[0]!.changes.map((c) => [c.previousRun, c.run]),
+      [[3, 4]],
+    );
     // Without a tag every regression counts.
-    assert.deepEqual(dashboardModel(input([row('a', 'time', 2, true)], {})).series.map((s) => [s.benchmark, s.regressedSinceTag]), [['a', true], ['<b>', false], ['c', false]]);
+    assert.deepEqual(
+      dashboardModel(input([row('a', 'time', 2, true)], {})).series.map((s) => [s.benchmark, s.regressedSinceTag]),
+      [
+        ['a', true],
+        ['<b>', false],
+        ['c', false],
+      ],
+    );
   });
 
   test('the page escapes ids and the data file cannot close a script element', () => {

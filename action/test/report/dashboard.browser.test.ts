@@ -39,7 +39,10 @@ describe('perf-gate dashboard in a browser', () => {
   const problems: string[] = [];
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is missing at ${CHROMIUM}: the dashboard's browser test needs it. Install it with npm run setup (scripts/install/10-debian.sh: apt-get install chromium), or set PERF_GATE_CHROMIUM to a Chromium binary.`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `Chromium is missing at ${CHROMIUM}: the dashboard's browser test needs it. Install it with npm run setup (scripts/install/10-debian.sh: apt-get install chromium), or set PERF_GATE_CHROMIUM to a Chromium binary.`,
+    );
     const small = seriesWithSteps(1, 60, 0.01, [{ at: 45, size: 0.1 }]);
     const large = seriesWithSteps(2, 60, 0.01, [{ at: 15, size: 0.1 }]);
     const rate = seriesWithSteps(3, 60, 0.01, [{ at: 40, size: 0.12 }]);
@@ -84,7 +87,10 @@ describe('perf-gate dashboard in a browser', () => {
   test('the regression since the last release tag is listed first; the older step and the improvement are not', async () => {
     const listed = await page.locator('#regressions li').allTextContents();
     assert.equal(listed.length, 1, listed.join('\n'));
-    assert.match(listed[0]!, new RegExp(`^parse/small · time · vm: \\+\\d+\\.\\d % \\[.*\\] slower at ${commits[44]!.slice(0, 7)}\\.\\.${commits[45]!.slice(0, 7)}`));
+    assert.match(
+      listed[0]!,
+      new RegExp(`^parse/small · time · vm: \\+\\d+\\.\\d % \\[.*\\] slower at ${commits[44]!.slice(0, 7)}\\.\\.${commits[45]!.slice(0, 7)}`),
+    );
     assert.match(await page.locator('#regressions h2').innerText(), /Regressions since v1 \(1\)/);
     const order = await page.locator('article.card .bench').allTextContents();
     assert.equal(order[0], 'parse/small', order.join(', '));
@@ -95,22 +101,28 @@ describe('perf-gate dashboard in a browser', () => {
   test('every chart draws when scrolled to, with its change points marked', async () => {
     const cards = page.locator('article.card');
     for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => [...document.querySelectorAll('article.card')].every((c) => c instanceof HTMLElement && c.dataset.drawn === 'true'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('article.card')].every((c) => c instanceof HTMLElement && c.dataset.drawn === 'true'),
+      undefined,
+      { timeout: 10_000 },
+    );
     // Per card: painted pixels, and pixels of the slower (red) and faster (green) change-point colours.
-    const paint = await page.evaluate(() => [...document.querySelectorAll('article.card')].map((card) => {
-      const canvas = card.querySelector('canvas')!;
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let painted = 0;
-      let red = 0;
-      let green = 0;
-      for (let p = 0; p < data.length; p += 4) {
-        if (data[p + 3]! === 0) continue;
-        painted++;
-        if (data[p]! > 180 && data[p + 1]! < 70 && data[p + 2]! < 80) red++;
-        if (data[p]! < 60 && data[p + 1]! > 100 && data[p + 2]! < 80) green++;
-      }
-      return { bench: card.querySelector('.bench')!.textContent, painted, red, green };
-    }));
+    const paint = await page.evaluate(() =>
+      [...document.querySelectorAll('article.card')].map((card) => {
+        const canvas = card.querySelector('canvas')!;
+        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let painted = 0;
+        let red = 0;
+        let green = 0;
+        for (let p = 0; p < data.length; p += 4) {
+          if (data[p + 3]! === 0) continue;
+          painted++;
+          if (data[p]! > 180 && data[p + 1]! < 70 && data[p + 2]! < 80) red++;
+          if (data[p]! < 60 && data[p + 1]! > 100 && data[p + 2]! < 80) green++;
+        }
+        return { bench: card.querySelector('.bench')!.textContent, painted, red, green };
+      }),
+    );
     const of = (bench: string) => paint.find((p) => p.bench === bench)!;
     for (const p of paint) assert.ok(p.painted > 2000, `${p.bench}: the canvas is blank (${p.painted} painted pixels)`);
     assert.ok(of('parse/small').red > 50 && of('parse/small').green === 0, JSON.stringify(of('parse/small')));

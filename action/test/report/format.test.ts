@@ -1,8 +1,19 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  formatBreach, formatChange, formatCiLabel, formatCount, formatLimit, formatP, formatPercent, formatSide, formatStddev, formatTolerance,
-  rowScale, scaleFor, shortCommit,
+  formatBreach,
+  formatChange,
+  formatCiLabel,
+  formatCount,
+  formatLimit,
+  formatP,
+  formatPercent,
+  formatSide,
+  formatStddev,
+  formatTolerance,
+  rowScale,
+  scaleFor,
+  shortCommit,
 } from '../../src/report/format.js';
 import { row, side } from './handwritten-reports.js';
 
@@ -36,7 +47,10 @@ describe('display scale', () => {
 
   test('a row without values takes its budget limit scale', () => {
     const r = row({
-      benchmark: 'b', status: 'failed', baseline: null, current: null,
+      benchmark: 'b',
+      status: 'failed',
+      baseline: null,
+      current: null,
       budget: { kind: 'max', limit: 0.01, stat: 'mean', value: Number.NaN, result: 'fail', baselineResult: null, severity: 'fail', source: 'b.yml:1' },
     });
     assert.equal(rowScale(r).symbol, 'ms');

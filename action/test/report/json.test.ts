@@ -24,7 +24,10 @@ describe('renderJson', () => {
   test('keeps rows in the gate order, not the table order', () => {
     const report = mixedReport();
     const json = JSON.parse(renderJson(report));
-    assert.deepEqual(json.rows.map((r: { benchmark: string }) => r.benchmark), report.rows.map((r) => r.benchmark));
+    assert.deepEqual(
+      json.rows.map((r: { benchmark: string }) => r.benchmark),
+      report.rows.map((r) => r.benchmark),
+    );
   });
 
   test('keeps full precision', () => {

@@ -19,13 +19,17 @@ function outsideFences(md: string): string {
 
 function manyRows(n: number, status: VerdictRow['status']): VerdictRow[] {
   return Array.from({ length: n }, (_x, i) =>
-    row({ benchmark: `suite/benchmark-with-a-long-name-${String(i).padStart(5, '0')} --flag value`, status, failsGate: status === 'regressed' }));
+    row({ benchmark: `suite/benchmark-with-a-long-name-${String(i).padStart(5, '0')} --flag value`, status, failsGate: status === 'regressed' }),
+  );
 }
 
 describe('renderMarkdown layout', () => {
   test('opens with the one-line verdict and ends with the marker', () => {
     const md = renderMarkdown(mixedReport(), { marker: MARKER });
-    assert.equal(md.split('\n')[0], '### ❌ perf-gate — 1 benchmark failed, 2 regressions, 1 budget warning, 2 inconclusive, 1 new, 1 missing, 1 improved, 3 unchanged');
+    assert.equal(
+      md.split('\n')[0],
+      '### ❌ perf-gate — 1 benchmark failed, 2 regressions, 1 budget warning, 2 inconclusive, 1 new, 1 missing, 1 improved, 3 unchanged',
+    );
     assert.ok(md.endsWith(`\n${MARKER}`));
   });
 
@@ -50,7 +54,10 @@ describe('renderMarkdown layout', () => {
 
   test('a failed row shows its error and log tail in a details block', () => {
     const md = renderMarkdown(mixedReport());
-    assert.match(md, /<details><summary>💥 <b>sim\/tick&#91;nodes=64&#93;<\/b>: exit code 137 \(killed by SIGKILL\)<\/summary>\n\n```text\n\[info\] warming up\n/);
+    assert.match(
+      md,
+      /<details><summary>💥 <b>sim\/tick&#91;nodes=64&#93;<\/b>: exit code 137 \(killed by SIGKILL\)<\/summary>\n\n```text\n\[info\] warming up\n/,
+    );
     assert.match(md, /java.lang.OutOfMemoryError: Java heap space/);
   });
 
@@ -135,7 +142,10 @@ describe('renderMarkdown size limit', () => {
     const md = renderMarkdown(report, { marker: MARKER, fullReportHint: 'See the job summary for every row.' });
     assert.ok(md.length <= GITHUB_COMMENT_LIMIT, `${md.length}`);
     assert.ok(md.length > GITHUB_COMMENT_LIMIT - 10_000, `uses the room it has (${md.length})`);
-    assert.match(md, /\*\*Truncated:\*\* [\d,]+ of 5,000 rows are left out to stay within 65,536 characters; the verdict above counts every row\. See the job summary for every row\./);
+    assert.match(
+      md,
+      /\*\*Truncated:\*\* [\d,]+ of 5,000 rows are left out to stay within 65,536 characters; the verdict above counts every row\. See the job summary for every row\./,
+    );
     assert.ok(md.endsWith(`\n${MARKER}`));
     assert.match(md.split('\n')[0]!, /300 regressions, 4,700 unchanged/);
     // Main-table rows are kept before any folded row.
@@ -182,8 +192,13 @@ describe('renderMarkdown size limit', () => {
 describe('why rows are inconclusive (Markdown)', () => {
   test('a folded list under the table, escaped, that says why each inconclusive row is', () => {
     const md = renderMarkdown(mixedReport());
-    assert.match(md, /<details><summary>Why 2 rows are inconclusive<\/summary>\n\n- \*\*http\/wrk GET \/index\.html\*\* latency&#95;p99: The interval spans both sides of the tolerance with 3 samples per side\.\n- \*\*odd\/nan-data\*\* time: Baseline samples are not numbers\.\n\n<\/details>/);
-    const hostile = renderMarkdown(reportOf([row({ benchmark: '<img src=x onerror=alert(1)>', status: 'inconclusive', reason: { code: 'text', text: '@everyone *bold*' } })]));
+    assert.match(
+      md,
+      /<details><summary>Why 2 rows are inconclusive<\/summary>\n\n- \*\*http\/wrk GET \/index\.html\*\* latency&#95;p99: The interval spans both sides of the tolerance with 3 samples per side\.\n- \*\*odd\/nan-data\*\* time: Baseline samples are not numbers\.\n\n<\/details>/,
+    );
+    const hostile = renderMarkdown(
+      reportOf([row({ benchmark: '<img src=x onerror=alert(1)>', status: 'inconclusive', reason: { code: 'text', text: '@everyone *bold*' } })]),
+    );
     const why = hostile.slice(hostile.indexOf('Why 1 row'));
     assert.doesNotMatch(why, /<img|@everyone|\*bold\*/);
     assert.doesNotMatch(renderMarkdown(passingReport()), /inconclusive<\/summary>/);

@@ -29,13 +29,22 @@ describe('reason sentences', () => {
       'Mann–Whitney (exact) with a Hodges–Lehmann interval widened for the configured 2% between-run drift: p < 0.0001 (BH-adjusted) and the 95% interval [+27%, +36%] clears the 1% noise floor, with the +31% estimate beyond the 5% tolerance.',
     );
     const learned = { ...facts, method: { id: 'mann-whitney' as const, exact: true, drift: 0.031, driftRuns: 18 } };
-    assert.match(reasonText({ code: 'significant-change', ...learned }), /^Mann–Whitney \(exact\) with a Hodges–Lehmann interval widened for ±3\.1% between-run drift learned from 18 runs: /);
+    assert.match(
+      reasonText({ code: 'significant-change', ...learned }),
+      /^Mann–Whitney \(exact\) with a Hodges–Lehmann interval widened for ±3\.1% between-run drift learned from 18 runs: /,
+    );
   });
 
   test('an undecided paired comparison says how many rounds would decide it, then its notes in order', () => {
     assert.equal(
       reasonText({
-        code: 'not-significant', ...facts, method: { id: 'wilcoxon-signed-rank', rounds: 12, exact: false }, p: 0.2, adjusted: false, samplesNeeded: 40, ci: [-0.02, 0.09],
+        code: 'not-significant',
+        ...facts,
+        method: { id: 'wilcoxon-signed-rank', rounds: 12, exact: false },
+        p: 0.2,
+        adjusted: false,
+        samplesNeeded: 40,
+        ci: [-0.02, 0.09],
         notes: [{ code: 'non-finite-ignored', count: 2 }, { code: 'rounds-not-aligned' }],
       }),
       'Wilcoxon signed-rank on 12 paired rounds (normal approximation) with a Hodges–Lehmann interval: p = 0.2 is not significant at α = 0.01 and the 95% interval [−2%, +9%] still allows a change beyond ±5%; about 40 paired rounds would decide a 5% change (2 non-finite sample(s) ignored; rounds not aligned, compared as independent samples).',
@@ -46,7 +55,7 @@ describe('reason sentences', () => {
     for (const samplesNeeded of [null, 40]) {
       assert.equal(
         reasonText({ code: 'not-significant', ...facts, p: 0.012, adjusted: true, samplesNeeded }),
-        'Mann–Whitney (exact) with a Hodges–Lehmann interval widened for the configured 2% between-run drift: p = 0.012 (BH-adjusted) is not significant at α = 0.01 and the 95% interval [+27%, +36%] lies beyond ±5%; only α holds it back (p is adjusted for the suite\'s other rows), so more samples per side will decide it.',
+        "Mann–Whitney (exact) with a Hodges–Lehmann interval widened for the configured 2% between-run drift: p = 0.012 (BH-adjusted) is not significant at α = 0.01 and the 95% interval [+27%, +36%] lies beyond ±5%; only α holds it back (p is adjusted for the suite's other rows), so more samples per side will decide it.",
       );
     }
   });
@@ -60,7 +69,12 @@ describe('reason sentences', () => {
 
   test('a scaling fit beyond its limit gives the exponent, its interval and the skipped points', () => {
     assert.equal(
-      reasonText({ code: 'scaling-beyond-limit', fit: { metric: 'time', param: 'n', exponent: 2, ci: [1.97, 2.03], confidence: 0.95, points: 5, skipped: 1 }, side: 'above', bound: 1.1 }),
+      reasonText({
+        code: 'scaling-beyond-limit',
+        fit: { metric: 'time', param: 'n', exponent: 2, ci: [1.97, 2.03], confidence: 0.95, points: 5, skipped: 1 },
+        side: 'above',
+        bound: 1.1,
+      }),
       'time grows as n^2.00 (95 % CI 1.97…2.03, 5 points) (1 point failed or without time, left out): above the maximum exponent 1.1',
     );
   });
@@ -78,6 +92,9 @@ describe('warning sentences', () => {
       warningText({ code: 'unused-budget', pattern: 'typo/*', source: { file: 'budgets/t.yml', line: 4 } }),
       'budgets/t.yml:4: the glob "typo/*" matches no benchmark; check it against the benchmark ids in the report.',
     );
-    assert.equal(warningText({ code: 'ignored-benchmarks', benchmarks: ['a', 'b', 'c', 'd', 'e', 'f'] }), '6 benchmark(s) ignored by the budgets: a, b, c, d, e, …');
+    assert.equal(
+      warningText({ code: 'ignored-benchmarks', benchmarks: ['a', 'b', 'c', 'd', 'e', 'f'] }),
+      '6 benchmark(s) ignored by the budgets: a, b, c, d, e, …',
+    );
   });
 });

@@ -15,7 +15,10 @@ describe('renderRelease', () => {
 
   test('lists variance changes of noisier rows: stddev baseline → current', () => {
     const md = renderRelease(releaseReport());
-    assert.match(md, /### Variance changes\n\n\| Benchmark \| Metric \| Stddev baseline \| Stddev current \| Verdict \|\n.*\n\| scan\/prtip -p 1-10000 127\.0\.0\.1 \| time \| 3\.10 ms \| 29\.70 ms \(×9\.6\) \|/);
+    assert.match(
+      md,
+      /### Variance changes\n\n\| Benchmark \| Metric \| Stddev baseline \| Stddev current \| Verdict \|\n.*\n\| scan\/prtip -p 1-10000 127\.0\.0\.1 \| time \| 3\.10 ms \| 29\.70 ms \(×9\.6\) \|/,
+    );
     assert.match(renderRelease(passingReport()), /No benchmark became noisier than in the baseline\./);
   });
 

@@ -32,7 +32,18 @@ const budget: fc.Arbitrary<BudgetCheck | null> = fc.option(
   }),
   { nil: null },
 );
-const flags: RowFlag[] = ['noisier', 'single-sample', 'insufficient-samples', 'different-testbed', 'summary-only', 'exact', 'paired', 'confirmed', 'not-confirmed', 'ignored'];
+const flags: RowFlag[] = [
+  'noisier',
+  'single-sample',
+  'insufficient-samples',
+  'different-testbed',
+  'summary-only',
+  'exact',
+  'paired',
+  'confirmed',
+  'not-confirmed',
+  'ignored',
+];
 const verdictRow: fc.Arbitrary<VerdictRow> = fc.record({
   benchmark: text,
   metric: text,
@@ -44,7 +55,15 @@ const verdictRow: fc.Arbitrary<VerdictRow> = fc.record({
   ci: fc.option(fc.tuple(number, number), { nil: null }),
   ciLevel: nullableNumber,
   p: nullableNumber,
-  status: fc.constantFrom('regressed' as const, 'improved' as const, 'unchanged' as const, 'inconclusive' as const, 'new' as const, 'missing' as const, 'failed' as const),
+  status: fc.constantFrom(
+    'regressed' as const,
+    'improved' as const,
+    'unchanged' as const,
+    'inconclusive' as const,
+    'new' as const,
+    'missing' as const,
+    'failed' as const,
+  ),
   flags: fc.subarray(flags),
   budget,
   severity: fc.constantFrom('fail' as const, 'warn' as const),

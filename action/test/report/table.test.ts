@@ -9,13 +9,24 @@ describe('table layout', () => {
   test('rows come failed, regressed, budget, inconclusive, new/missing, improved, unchanged', () => {
     const order = orderRows(mixedReport().rows).map(sectionOf);
     assert.deepEqual(order, [
-      'failed', 'regressed', 'regressed', 'budget', 'inconclusive', 'inconclusive', 'new-missing', 'new-missing', 'improved', 'unchanged', 'unchanged',
+      'failed',
+      'regressed',
+      'regressed',
+      'budget',
+      'inconclusive',
+      'inconclusive',
+      'new-missing',
+      'new-missing',
+      'improved',
+      'unchanged',
+      'unchanged',
     ]);
   });
 
   test('a budget failure outranks an unchanged status', () => {
     const r = row({
-      benchmark: 'b', status: 'unchanged',
+      benchmark: 'b',
+      status: 'unchanged',
       budget: { kind: 'max', limit: 1, stat: 'mean', value: 2, result: 'fail', baselineResult: 'pass', severity: 'warn', source: 'b.yml:1' },
     });
     assert.equal(sectionOf(r), 'budget');
@@ -26,7 +37,13 @@ describe('table layout', () => {
     for (const r of rows) assert.equal(tableCells(r, PLAIN).length, COLUMNS.length);
     const regressed = rows.find((r) => r.benchmark === 'scan/prtip -p 1-1000 127.0.0.1')!;
     assert.deepEqual(tableCells(regressed, PLAIN), [
-      'scan/prtip -p 1-1000 127.0.0.1', 'time', '4.46 ms ± 0.39', '5.85 ms ± 0.41', '+31.2 % [+27.0, +35.5]', '≤ 10 ms pass', 'regressed',
+      'scan/prtip -p 1-1000 127.0.0.1',
+      'time',
+      '4.46 ms ± 0.39',
+      '5.85 ms ± 0.41',
+      '+31.2 % [+27.0, +35.5]',
+      '≤ 10 ms pass',
+      'regressed',
     ]);
     const budget = rows.find((r) => r.metric === 'memory_peak')!;
     assert.equal(tableCells(budget, PLAIN)[5], 'mean 20.60 MB > 20 MB fail');
@@ -41,7 +58,14 @@ describe('table layout', () => {
 describe('verdict line', () => {
   test('counts come from the report, failures first', () => {
     assert.deepEqual(verdictParts(mixedReport()), [
-      '1 benchmark failed', '2 regressions', '1 budget warning', '2 inconclusive', '1 new', '1 missing', '1 improved', '3 unchanged',
+      '1 benchmark failed',
+      '2 regressions',
+      '1 budget warning',
+      '2 inconclusive',
+      '1 new',
+      '1 missing',
+      '1 improved',
+      '3 unchanged',
     ]);
   });
 

@@ -65,11 +65,23 @@ describe('escapeTerminal', () => {
 describe('why rows are inconclusive', () => {
   test('each inconclusive row says why in words under the table, at most five, and how many more', () => {
     const text = renderTerminal(mixedReport(), { color: false });
-    assert.match(text, /\n\nWhy inconclusive\n {2}http\/wrk GET \/index\.html latency_p99: The interval spans both sides of the tolerance with 3 samples per side\.\n {2}odd\/nan-data time: Baseline samples are not numbers\.\n/);
-    const many = reportOf(Array.from({ length: 7 }, (_, i) => row({ benchmark: `b${i}`, status: 'inconclusive', reason: { code: 'text', text: `reason ${i}` } })));
+    assert.match(
+      text,
+      /\n\nWhy inconclusive\n {2}http\/wrk GET \/index\.html latency_p99: The interval spans both sides of the tolerance with 3 samples per side\.\n {2}odd\/nan-data time: Baseline samples are not numbers\.\n/,
+    );
+    const many = reportOf(
+      Array.from({ length: 7 }, (_, i) => row({ benchmark: `b${i}`, status: 'inconclusive', reason: { code: 'text', text: `reason ${i}` } })),
+    );
     const lines = renderTerminal(many, { color: false }).split('\n');
     const at = lines.indexOf('Why inconclusive');
-    assert.deepEqual(lines.slice(at + 1, at + 7), ['  b0 time: reason 0', '  b1 time: reason 1', '  b2 time: reason 2', '  b3 time: reason 3', '  b4 time: reason 4', "  … and 2 more (every row's reason is in the JSON report)"]);
+    assert.deepEqual(lines.slice(at + 1, at + 7), [
+      '  b0 time: reason 0',
+      '  b1 time: reason 1',
+      '  b2 time: reason 2',
+      '  b3 time: reason 3',
+      '  b4 time: reason 4',
+      "  … and 2 more (every row's reason is in the JSON report)",
+    ]);
     assert.doesNotMatch(renderTerminal(passingReport(), { color: false }), /Why inconclusive/);
   });
 });

@@ -34,16 +34,24 @@ async function trial(seed: number, slowdown: number, dir: string): Promise<{ pai
   const root = join(dir, `t${seed}-${slowdown}`);
   mkdirSync(join(root, 'base'), { recursive: true });
   mkdirSync(join(root, 'head'), { recursive: true });
-  const suites = parsePerfGateConfig(`version: 1\nab: { rounds: 12, max-rounds: 12, confirm: false, seed: ${seed} }\nsuites:\n  - { name: s, run: "w > {output}" }\n`, 'p.yml', join(root, 'head')).suites;
-  const outcome = await runAb(suites, { base: join(root, 'base'), head: join(root, 'head') }, {
-    spawner,
-    parse: parseOutputFile,
-    outDir: join(root, 'out'),
-    env: {},
-    progress: logProgress({ githubActions: false, write: () => undefined, clock: () => 0 }),
-    classify: () => new Map(),
-    created: '2026-11-21T12:00:00Z',
-  });
+  const suites = parsePerfGateConfig(
+    `version: 1\nab: { rounds: 12, max-rounds: 12, confirm: false, seed: ${seed} }\nsuites:\n  - { name: s, run: "w > {output}" }\n`,
+    'p.yml',
+    join(root, 'head'),
+  ).suites;
+  const outcome = await runAb(
+    suites,
+    { base: join(root, 'base'), head: join(root, 'head') },
+    {
+      spawner,
+      parse: parseOutputFile,
+      outDir: join(root, 'out'),
+      env: {},
+      progress: logProgress({ githubActions: false, write: () => undefined, clock: () => 0 }),
+      classify: () => new Map(),
+      created: '2026-11-21T12:00:00Z',
+    },
+  );
   const baseline = outcome.base.benchmarks[0]!.metrics.time!;
   const current = outcome.head.benchmarks[0]!.metrics.time!;
   const tolerance = { regression: 0.02, noise: 0.01, alpha: 0.01, exact: false };
@@ -53,7 +61,7 @@ async function trial(seed: number, slowdown: number, dir: string): Promise<{ pai
 }
 
 describe('pairing interleaved rounds under simulated block drift', () => {
-  test('paired analysis of the runner\'s rounds: no more false alarms, tighter intervals, more detections than unpaired', async (t) => {
+  test("paired analysis of the runner's rounds: no more false alarms, tighter intervals, more detections than unpaired", async (t) => {
     const dir = tempDir('pg-pairing-');
     const trials = 20;
     const count = { aaPaired: 0, aaUnpaired: 0, abPaired: 0, abUnpaired: 0, narrower: 0 };
@@ -67,7 +75,10 @@ describe('pairing interleaved rounds under simulated block drift', () => {
       if (ab.pairedWidth < ab.unpairedWidth) count.narrower++;
     }
     t.diagnostic(JSON.stringify(count));
-    assert.ok(count.aaPaired <= count.aaUnpaired && count.aaPaired <= 1, `A/A false alarms: paired ${count.aaPaired}, unpaired ${count.aaUnpaired} of ${trials}`);
+    assert.ok(
+      count.aaPaired <= count.aaUnpaired && count.aaPaired <= 1,
+      `A/A false alarms: paired ${count.aaPaired}, unpaired ${count.aaUnpaired} of ${trials}`,
+    );
     assert.ok(count.abPaired >= 18, `5 % slowdown detected paired in ${count.abPaired} of ${trials}`);
     assert.ok(count.abPaired > count.abUnpaired, `detections: paired ${count.abPaired}, unpaired ${count.abUnpaired}`);
     assert.ok(count.narrower >= 18, `paired interval narrower in ${count.narrower} of ${trials}`);

@@ -81,7 +81,13 @@ describe('interleaved A/B rounds (mock measurement source)', () => {
     const a = setup(yaml, respond, ratioClassifier());
     const outcome = await runAb(a.suites, a.checkouts, a.ctx);
     const builds = a.spawner.calls.filter((c) => c.outputPath === null);
-    assert.deepEqual(builds.map((c) => [side(c), c.cwd]), [['base', a.checkouts.base], ['head', a.checkouts.head]]);
+    assert.deepEqual(
+      builds.map((c) => [side(c), c.cwd]),
+      [
+        ['base', a.checkouts.base],
+        ['head', a.checkouts.head],
+      ],
+    );
     const runs = a.spawner.calls.filter((c) => c.outputPath !== null);
     assert.equal(runs.length, 16);
     const order = Array.from({ length: 8 }, (_, i) => runs[2 * i]!.env.PERF_GATE_SIDE).join(',');
@@ -101,11 +107,19 @@ describe('interleaved A/B rounds (mock measurement source)', () => {
     // The same seed gives the same order; another seed another one.
     const again = setup(yaml, respond, ratioClassifier());
     await runAb(again.suites, again.checkouts, again.ctx);
-    const orderAgain = again.spawner.calls.filter((c) => c.outputPath !== null).filter((_, i) => i % 2 === 0).map((c) => c.env.PERF_GATE_SIDE).join(',');
+    const orderAgain = again.spawner.calls
+      .filter((c) => c.outputPath !== null)
+      .filter((_, i) => i % 2 === 0)
+      .map((c) => c.env.PERF_GATE_SIDE)
+      .join(',');
     assert.equal(orderAgain, order);
     const other = setup(yaml.replace('seed: 5', 'seed: 6'), respond, ratioClassifier());
     await runAb(other.suites, other.checkouts, other.ctx);
-    const orderOther = other.spawner.calls.filter((c) => c.outputPath !== null).filter((_, i) => i % 2 === 0).map((c) => c.env.PERF_GATE_SIDE).join(',');
+    const orderOther = other.spawner.calls
+      .filter((c) => c.outputPath !== null)
+      .filter((_, i) => i % 2 === 0)
+      .map((c) => c.env.PERF_GATE_SIDE)
+      .join(',');
     assert.notEqual(orderOther, order);
   });
 
@@ -144,10 +158,13 @@ suites:
     };
     const a = setup('ab: { rounds: 6, max-rounds: 6, confirm-rounds: 5 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n', respond, ratioClassifier());
     const outcome = await runAb(a.suites, a.checkouts, a.ctx);
-    assert.deepEqual([...outcome.confirmations.entries()], [
-      [rowKey('s/t', 'time'), 'not-confirmed'],
-      [rowKey('s/steady', 'time'), 'confirmed'],
-    ]);
+    assert.deepEqual(
+      [...outcome.confirmations.entries()],
+      [
+        [rowKey('s/t', 'time'), 'not-confirmed'],
+        [rowKey('s/steady', 'time'), 'confirmed'],
+      ],
+    );
     const t = outcome.head.benchmarks.find((b) => b.id === 's/t')!.metrics.time!.samples!;
     assert.deepEqual(t, [0.01, 0.01, 0.01, 0.01, 0.01], 'the confirmation rounds replace the first ones');
     assert.equal(outcome.base.benchmarks.find((b) => b.id === 's/t')!.metrics.time!.samples!.length, 5);
@@ -155,14 +172,18 @@ suites:
     assert.match(a.log(), /A\/B confirming regressions in fresh rounds: s, 5 round\(s\)/);
   });
 
-  test('a crash on one side fails that side\'s rows; sweep points are separate units; CPUs are pinned', async () => {
+  test("a crash on one side fails that side's rows; sweep points are separate units; CPUs are pinned", async () => {
     const respond = (r: SpawnRequest): MockOutcome => {
       if (r.outputPath === null) return {};
       const n = r.env.PERF_GATE_PARAM_N;
       if (n === '2' && side(r) === 'head') return { exitCode: 139, log: 'Segmentation fault\n' };
       return { output: output({ b: 0.001 * Number(n) }) };
     };
-    const a = setup('ab: { rounds: 3, max-rounds: 3, pin: "1" }\nsuites:\n  - { name: s, run: "bench {n} > {output}", params: { n: [1, 2] } }\n', respond, ratioClassifier());
+    const a = setup(
+      'ab: { rounds: 3, max-rounds: 3, pin: "1" }\nsuites:\n  - { name: s, run: "bench {n} > {output}", params: { n: [1, 2] } }\n',
+      respond,
+      ratioClassifier(),
+    );
     const outcome = await runAb(a.suites, a.checkouts, a.ctx);
     assert.ok(a.spawner.calls.every((c) => c.outputPath === null || c.pin === '1'));
     const head = new Map(outcome.head.benchmarks.map((b) => [b.id, b]));

@@ -32,14 +32,21 @@ describe('counter: perf rows from perf stat files', () => {
     assert.deepEqual(row.unavailable, { branch_misses: '<not counted>' });
     // The gate lists what was not measured, so a missing count is never a silent pass.
     const report = decide(newResultSet('2026-11-25T00:00:00Z', [row]), newResultSet('2026-11-25T00:00:00Z', [row]), EMPTY_BUDGETS);
-    assert.deepEqual(report.warnings.find((w) => w.code === 'unavailable-metrics'), { code: 'unavailable-metrics', benchmark: 'prog/work', metrics: [{ metric: 'branch_misses', why: '<not counted>' }] });
+    assert.deepEqual(
+      report.warnings.find((w) => w.code === 'unavailable-metrics'),
+      { code: 'unavailable-metrics', benchmark: 'prog/work', metrics: [{ metric: 'branch_misses', why: '<not counted>' }] },
+    );
   });
 
   test('nothing counted (no PMU) is a failed row with the fix', () => {
-    const noPmu = '<not supported>,,instructions:u,0,100.00,,\n<not supported>,,cycles:u,0,100.00,,\n<not supported>,,branches:u,0,100.00,,\n<not supported>,,branch-misses:u,0,100.00,,\n';
+    const noPmu =
+      '<not supported>,,instructions:u,0,100.00,,\n<not supported>,,cycles:u,0,100.00,,\n<not supported>,,branches:u,0,100.00,,\n<not supported>,,branch-misses:u,0,100.00,,\n';
     const row = countedBenchmark('./work', [run(0, noPmu)], 1, perfTool, 'prog/work');
     assert.equal(row.status, 'failed');
-    assert.match(row.error!.message, /^counts not measured: perf counted none of its events here \(instructions <not supported>, cycles <not supported>, branches <not supported>, branch_misses <not supported>\): .*sysctl -w kernel.perf_event_paranoid=2.*counter: cachegrind/);
+    assert.match(
+      row.error!.message,
+      /^counts not measured: perf counted none of its events here \(instructions <not supported>, cycles <not supported>, branches <not supported>, branch_misses <not supported>\): .*sysctl -w kernel.perf_event_paranoid=2.*counter: cachegrind/,
+    );
     assert.deepEqual(row.metrics, {});
   });
 

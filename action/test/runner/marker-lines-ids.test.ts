@@ -45,8 +45,17 @@ suites:
   const result = await runCli(['run', '--config', 'perf-gate.yml', '--out', 'out'], dir);
   assert.equal(result.status, 0, result.stdout + result.stderr);
   const set = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as ResultSet;
-  assert.deepEqual(set.benchmarks.map((b) => b.id), ['m/m', 'sweep/sweep[n=100]', 'sweep/sweep[n=200]', 'named/cluster']);
+  assert.deepEqual(
+    set.benchmarks.map((b) => b.id),
+    ['m/m', 'sweep/sweep[n=100]', 'sweep/sweep[n=200]', 'named/cluster'],
+  );
   const repeated = set.benchmarks[0]!.metrics.latency_p99!;
-  assert.deepEqual(repeated.samples?.map((s) => Math.round(s * 1e6) / 1e6), [0.001, 0.002, 0.003]);
-  assert.deepEqual(set.benchmarks.slice(1, 3).map((b) => b.params), [{ n: '100' }, { n: '200' }]);
+  assert.deepEqual(
+    repeated.samples?.map((s) => Math.round(s * 1e6) / 1e6),
+    [0.001, 0.002, 0.003],
+  );
+  assert.deepEqual(
+    set.benchmarks.slice(1, 3).map((b) => b.params),
+    [{ n: '100' }, { n: '200' }],
+  );
 });

@@ -18,7 +18,10 @@ describe('progress', () => {
     now = 30_000;
     gh.begin(2, 2, 'suite b\n::error::x');
     gh.end();
-    assert.equal(out, '::group::suite a (1 of 2, elapsed 0s, time left unknown)\nhello\n::endgroup::\n::group::suite b ::error::x (2 of 2, elapsed 30s, about 30s left)\n::endgroup::\n');
+    assert.equal(
+      out,
+      '::group::suite a (1 of 2, elapsed 0s, time left unknown)\nhello\n::endgroup::\n::group::suite b ::error::x (2 of 2, elapsed 30s, about 30s left)\n::endgroup::\n',
+    );
     out = '';
     const plain = logProgress({ githubActions: false, write: (t) => void (out += t), clock: () => 0 });
     plain.begin(1, 1, 'suite a');

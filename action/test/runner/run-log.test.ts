@@ -20,13 +20,18 @@ suites:
 `;
   const suites = parsePerfGateConfig(yaml, 'perf-gate.yml', dir).suites;
   const outDir = join(dir, 'out');
-  const run = () => runSuites(suites, {
-    spawner: processSpawner(),
-    parse: parseOutputFile,
-    outDir,
-    env: { PATH: process.env.PATH },
-    progress: logProgress({ githubActions: false, write: () => undefined, clock: () => 0 }),
-  }, []);
+  const run = () =>
+    runSuites(
+      suites,
+      {
+        spawner: processSpawner(),
+        parse: parseOutputFile,
+        outDir,
+        env: { PATH: process.env.PATH },
+        progress: logProgress({ githubActions: false, write: () => undefined, clock: () => 0 }),
+      },
+      [],
+    );
 
   await run();
   await run();
@@ -35,6 +40,6 @@ suites:
   assert.equal(row?.error?.message, 'run exited with code 4');
   assert.equal(row?.error?.logTail, 'output of run 3');
   assert.equal(readFileSync(join(outDir, 'crash', 'run.log'), 'utf8'), 'output of run 3\n');
-  assert.equal(readFileSync(join(outDir, 'crash', 'run.log.1'), 'utf8'), 'output of run 2\n', 'the previous run\'s log is kept once');
+  assert.equal(readFileSync(join(outDir, 'crash', 'run.log.1'), 'utf8'), 'output of run 2\n', "the previous run's log is kept once");
   assert.equal(readFileSync(join(outDir, 'crash', 'build.log'), 'utf8'), 'built\n');
 });

@@ -88,7 +88,10 @@ describe('running suites with real processes and real hyperfine', () => {
     assert.equal(first?.metrics.time?.samples?.length, 3);
     // Seconds, not milliseconds: at least the 10 ms slept (-N: no shell start-up subtracted), and under
     // 5 s even on a virtual machine that stalls for hundreds of milliseconds.
-    assert.ok(first!.metrics.time!.samples!.every((t) => t >= 0.009 && t < 5), `sleep 0.01 measured in seconds: ${first!.metrics.time!.samples!.join(', ')}`);
+    assert.ok(
+      first!.metrics.time!.samples!.every((t) => t >= 0.009 && t < 5),
+      `sleep 0.01 measured in seconds: ${first!.metrics.time!.samples!.join(', ')}`,
+    );
     assert.equal(rows.get('last/true')?.status, 'ok', 'the suite after the failures still ran');
 
     // The crashed suite: one failed row per expected benchmark, with exit code and log tail.
@@ -100,7 +103,7 @@ describe('running suites with real processes and real hyperfine', () => {
       assert.match(row?.error?.logTail ?? '', /about to crash/);
     }
     assert.equal(rows.has('crash'), false, 'no extra suite row when expected rows carry the failure');
-    assert.equal(rows.has('other/a'), false, 'another suite\'s expected benchmarks are not touched');
+    assert.equal(rows.has('other/a'), false, "another suite's expected benchmarks are not touched");
 
     const slow = rows.get('slow');
     assert.equal(slow?.status, 'failed');
@@ -130,12 +133,25 @@ describe('running suites with real processes and real hyperfine', () => {
     const expected: BenchmarkResult[] = ['cut/sleep 0.001', 'cut/exit 3', 'cut/sleep 0.002'].map((id) => ({ id, suite: 'cut', status: 'ok', metrics: {} }));
     const { ctx } = context(dir);
     const rows = byId(await runSuites(suites, ctx, expected));
-    assert.deepEqual([...rows.entries()].map(([id, r]) => [id, r.status]), [['cut/sleep 0.001', 'ok'], ['cut/exit 3', 'failed'], ['cut/sleep 0.002', 'failed']]);
+    assert.deepEqual(
+      [...rows.entries()].map(([id, r]) => [id, r.status]),
+      [
+        ['cut/sleep 0.001', 'ok'],
+        ['cut/exit 3', 'failed'],
+        ['cut/sleep 0.002', 'failed'],
+      ],
+    );
     assert.equal(rows.get('cut/exit 3')?.error?.message, 'run exited with code 1');
     assert.match(rows.get('cut/exit 3')?.error?.logTail ?? '', /non-zero exit code: 3/);
     // Without a baseline the non-zero exit still shows, as one row named after the suite.
     const alone = byId(await runSuites(suites, context(tempDir('pg-cut2-')).ctx, []));
-    assert.deepEqual([...alone.entries()].map(([id, r]) => [id, r.status]), [['cut/sleep 0.001', 'ok'], ['cut', 'failed']]);
+    assert.deepEqual(
+      [...alone.entries()].map(([id, r]) => [id, r.status]),
+      [
+        ['cut/sleep 0.001', 'ok'],
+        ['cut', 'failed'],
+      ],
+    );
   });
 
   test('a sweep runs once per point, records params, and a crash at one point fails only that point', async () => {

@@ -8,7 +8,11 @@ describe('shard i/n', () => {
     assert.deepEqual(parseShard('2/3'), { index: 2, count: 3 });
     assert.deepEqual(parseShard(' 1 / 1 '), { index: 1, count: 1 });
     for (const bad of ['0/3', '4/3', '1/0', '1', 'a/b', '1/2/3', '-1/2']) {
-      assert.throws(() => parseShard(bad), (e: unknown) => e instanceof InputError && e.file === '--shard' && e.message.includes(JSON.stringify(bad)), bad);
+      assert.throws(
+        () => parseShard(bad),
+        (e: unknown) => e instanceof InputError && e.file === '--shard' && e.message.includes(JSON.stringify(bad)),
+        bad,
+      );
     }
   });
 

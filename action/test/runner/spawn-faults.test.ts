@@ -14,13 +14,25 @@ import { tempDir } from '../support/temp.js';
  * does not grow with what a benchmark prints.
  */
 function request(dir: string, command: string, extra: Partial<SpawnRequest> = {}): SpawnRequest {
-  return { command, cwd: dir, env: { PATH: process.env.PATH ?? '' }, timeoutSeconds: 20, logPath: join(dir, 'log'), stdoutPath: null, outputPath: null, pin: null, ...extra };
+  return {
+    command,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '' },
+    timeoutSeconds: 20,
+    logPath: join(dir, 'log'),
+    stdoutPath: null,
+    outputPath: null,
+    pin: null,
+    ...extra,
+  };
 }
 
 /** `sleep` processes whose whole command line is `command` (not the shells or node processes that mention it). */
 function processesWith(command: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', `^${command.replace(/\./g, '\\.')}$`], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+    return execFileSync('pgrep', ['-f', `^${command.replace(/\./g, '\\.')}$`], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l !== '');
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -63,11 +75,13 @@ describe('misbehaving benchmarks', () => {
     assert.deepEqual(processesWith(`sleep ${marker}`), [], 'no benchmark process outlives the killed perf-gate by 10 s');
   });
 
-  test('a benchmark that prints 1 GiB is streamed to its files: perf-gate\'s memory stays bounded', async () => {
+  test("a benchmark that prints 1 GiB is streamed to its files: perf-gate's memory stays bounded", async () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const r = await processSpawner().run(request(dir, 'head -c 1073741824 /dev/zero', { stdoutPath: join(dir, 'stdout'), logPath: join(dir, 'gigabyte.log'), timeoutSeconds: 120 }));
+    const r = await processSpawner().run(
+      request(dir, 'head -c 1073741824 /dev/zero', { stdoutPath: join(dir, 'stdout'), logPath: join(dir, 'gigabyte.log'), timeoutSeconds: 120 }),
+    );
     clearInterval(sampler);
     assert.equal(r.exitCode, 0);
     assert.equal(statSync(join(dir, 'stdout')).size, 1024 ** 3, 'the whole output is kept for the adapter');

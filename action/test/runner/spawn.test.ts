@@ -6,7 +6,17 @@ import { processSpawner, type SpawnRequest } from '../../src/runner/spawn.js';
 import { tempDir } from '../support/temp.js';
 
 function request(dir: string, command: string, extra: Partial<SpawnRequest> = {}): SpawnRequest {
-  return { command, cwd: dir, env: { PATH: process.env.PATH ?? '' }, timeoutSeconds: 20, logPath: join(dir, 'log'), stdoutPath: null, outputPath: null, pin: null, ...extra };
+  return {
+    command,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '' },
+    timeoutSeconds: 20,
+    logPath: join(dir, 'log'),
+    stdoutPath: null,
+    outputPath: null,
+    pin: null,
+    ...extra,
+  };
 }
 
 describe('the process spawner', () => {
@@ -20,7 +30,9 @@ describe('the process spawner', () => {
   });
 
   test('a process killed by a signal reports the signal; the environment is exactly the one given', async () => {
-    const r = await processSpawner().run(request(dir, 'test "$ONLY" = yes && test -z "${HOME:-}" && kill -SEGV $$', { env: { PATH: process.env.PATH ?? '', ONLY: 'yes' } }));
+    const r = await processSpawner().run(
+      request(dir, 'test "$ONLY" = yes && test -z "${HOME:-}" && kill -SEGV $$', { env: { PATH: process.env.PATH ?? '', ONLY: 'yes' } }),
+    );
     assert.equal(r.signal, 'SIGSEGV');
     assert.equal(r.exitCode, null);
   });

@@ -8,7 +8,11 @@ import { requireTool } from '../support/tools.js';
 
 requireTool('perf', 'strace');
 
-interface Row { benchmark: string; metric: string; current: { n: number } | null }
+interface Row {
+  benchmark: string;
+  metric: string;
+  current: { n: number } | null;
+}
 
 /**
  * perf stat and strace never print the command they measured. Run by hand,

@@ -46,7 +46,11 @@ test('moves v1 to the new release and pushes it', () => {
 test('refuses a tag that is not vX.Y.Z or does not exist', () => {
   const { work } = setup();
   commit(work, 'one');
-  for (const [tag, message] of [['main', /expected a release tag/], ['v1.2', /expected a release tag/], ['v9.9.9', /no tag v9\.9\.9/]] as const) {
+  for (const [tag, message] of [
+    ['main', /expected a release tag/],
+    ['v1.2', /expected a release tag/],
+    ['v9.9.9', /no tag v9\.9\.9/],
+  ] as const) {
     const r = spawnSync('bash', [script, tag], { cwd: work, encoding: 'utf8', env });
     assert.equal(r.status, 2);
     assert.match(r.stderr, message);

@@ -19,7 +19,8 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 /** The real utilities the scripts and shims use; nothing else of the machine is on PATH. */
 const UTILITIES = ['bash', 'env', 'dirname', 'mktemp', 'rm', 'paste', 'sed', 'find', 'touch', 'mkdir', 'cat', 'grep', 'ln'];
 /** An invocation that installs or builds something. */
-const INSTALLS = /^(apt-get (install|update)|python3 -m (pip|venv)|pip install|go (install|build|test)|cargo (install|build|bench|fetch|criterion --bench)|mvn )/;
+const INSTALLS =
+  /^(apt-get (install|update)|python3 -m (pip|venv)|pip install|go (install|build|test)|cargo (install|build|bench|fetch|criterion --bench)|mvn )/;
 
 function fakeMachine(world: string): { run: (env?: Record<string, string>) => { status: number | null; out: string; calls: string[] } } {
   const bash = findTool('bash')!;
@@ -27,7 +28,13 @@ function fakeMachine(world: string): { run: (env?: Record<string, string>) => { 
   for (const u of UTILITIES) symlinkSync(findTool(u)!, join(world, 'sys', u));
   cpSync(join(ROOT, 'scripts/setup.sh'), join(world, 'repo/scripts/setup.sh'));
   cpSync(join(ROOT, 'scripts/install'), join(world, 'repo/scripts/install'), { recursive: true });
-  for (const [example, file] of [['go', 'go.mod'], ['rust-criterion', 'Cargo.toml'], ['rust-criterion', 'benches/parse.rs'], ['rust-iai-callgrind', 'Cargo.toml'], ['java-jmh', 'pom.xml']] as const) {
+  for (const [example, file] of [
+    ['go', 'go.mod'],
+    ['rust-criterion', 'Cargo.toml'],
+    ['rust-criterion', 'benches/parse.rs'],
+    ['rust-iai-callgrind', 'Cargo.toml'],
+    ['java-jmh', 'pom.xml'],
+  ] as const) {
     mkdirSync(join(world, 'repo/examples', example, file, '..'), { recursive: true });
     writeFileSync(join(world, 'repo/examples', example, file), '');
   }
@@ -106,11 +113,44 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     const installs = first.calls.filter((c) => INSTALLS.test(c));
     const apt = installs.find((c) => c.startsWith('apt-get install'));
     assert.ok(apt, first.calls.join('\n'));
-    for (const pkg of ['hyperfine', 'gcc', 'g++', 'libbenchmark-dev', 'catch2', 'ruby', 'ruby-benchmark-ips', 'time', 'wrk', 'linux-perf', 'strace', 'valgrind', 'patch', 'shellcheck', 'git', 'maven']) {
+    for (const pkg of [
+      'hyperfine',
+      'gcc',
+      'g++',
+      'libbenchmark-dev',
+      'catch2',
+      'ruby',
+      'ruby-benchmark-ips',
+      'time',
+      'wrk',
+      'linux-perf',
+      'strace',
+      'valgrind',
+      'patch',
+      'shellcheck',
+      'git',
+      'maven',
+    ]) {
       assert.ok(apt.split(' ').includes(pkg), `${pkg} in: ${apt}`);
     }
-    for (const expected of [/^python3 -m pip install .*scipy.*pytest-benchmark/, /^go install golang.org\/x\/perf\/cmd\/benchstat@/, /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/, /^go test /, /^cargo install .*cargo-criterion/, /^cargo install .*iai-callgrind-runner/, /^cargo fetch/, /^cargo bench .*--bench parse/, /^cargo bench .*--bench counts/, /^python3 -m venv .*otava-venv/, /^pip install .*apache-otava==0\.8\.0/, /^mvn .*package/]) {
-      assert.ok(installs.some((c) => expected.test(c)), `${expected} among:\n${installs.join('\n')}`);
+    for (const expected of [
+      /^python3 -m pip install .*scipy.*pytest-benchmark/,
+      /^go install golang.org\/x\/perf\/cmd\/benchstat@/,
+      /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/,
+      /^go test /,
+      /^cargo install .*cargo-criterion/,
+      /^cargo install .*iai-callgrind-runner/,
+      /^cargo fetch/,
+      /^cargo bench .*--bench parse/,
+      /^cargo bench .*--bench counts/,
+      /^python3 -m venv .*otava-venv/,
+      /^pip install .*apache-otava==0\.8\.0/,
+      /^mvn .*package/,
+    ]) {
+      assert.ok(
+        installs.some((c) => expected.test(c)),
+        `${expected} among:\n${installs.join('\n')}`,
+      );
     }
     assert.match(first.out, /setup: done in \d+ s; installed or built: apt-get install hyperfine/);
   });
@@ -118,10 +158,16 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
   test('the second run only looks: no install, no build, and it says so', () => {
     const second = machine.run();
     assert.equal(second.status, 0, second.out);
-    assert.deepEqual(second.calls.filter((c) => INSTALLS.test(c)), []);
+    assert.deepEqual(
+      second.calls.filter((c) => INSTALLS.test(c)),
+      [],
+    );
     // It did look (the shims were on its PATH), so an empty list means something.
     for (const check of [/^dpkg-query /, /^python3 -c /, /^cargo criterion --version/, /^go env GOPATH/]) {
-      assert.ok(second.calls.some((c) => check.test(c)), `${check} among:\n${second.calls.join('\n')}`);
+      assert.ok(
+        second.calls.some((c) => check.test(c)),
+        `${check} among:\n${second.calls.join('\n')}`,
+      );
     }
     assert.match(second.out, /setup: everything was already installed; nothing to do/);
   });
@@ -135,7 +181,15 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     const third = machine.run();
     assert.equal(third.status, 0, third.out);
     assert.deepEqual(
-      third.calls.filter((c) => INSTALLS.test(c)).map((c) => c.split(' ').filter((w) => !w.startsWith('-')).slice(0, 3).join(' ')),
+      third.calls
+        .filter((c) => INSTALLS.test(c))
+        .map((c) =>
+          c
+            .split(' ')
+            .filter((w) => !w.startsWith('-'))
+            .slice(0, 3)
+            .join(' '),
+        ),
       ['apt-get install wrk', 'cargo bench parse', 'cargo criterion parse'],
     );
   });
@@ -148,7 +202,10 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
     symlinkSync(join(world, 'fake'), join(world, 'shims/sudo'));
     const viaSudo = machine.run({ FAKE_UID: '1000' });
     assert.equal(viaSudo.status, 0, viaSudo.out);
-    assert.ok(viaSudo.calls.some((c) => /^sudo env DEBIAN_FRONTEND=noninteractive apt-get install .*strace/.test(c)), viaSudo.calls.join('\n'));
+    assert.ok(
+      viaSudo.calls.some((c) => /^sudo env DEBIAN_FRONTEND=noninteractive apt-get install .*strace/.test(c)),
+      viaSudo.calls.join('\n'),
+    );
   });
 });
 
@@ -156,8 +213,13 @@ describe("the README's test command is the one CI runs", () => {
   test('README (Set-up), .ci/run and package.json agree on `npm ci && npm run setup && npm test`', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const setup = readme.slice(readme.indexOf('## Set-up'), readme.indexOf('\n## ', readme.indexOf('## Set-up') + 1));
-    assert.ok(setup.split('\n').some((l) => l.startsWith(TEST_COMMAND)), `the Set-up section shows ${TEST_COMMAND}`);
-    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    assert.ok(
+      setup.split('\n').some((l) => l.startsWith(TEST_COMMAND)),
+      `the Set-up section shows ${TEST_COMMAND}`,
+    );
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('#'));
     assert.deepEqual(ci, ['set -euo pipefail', 'cd "$(dirname "$0")/.."', TEST_COMMAND], '.ci/run runs that line and nothing else');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     assert.equal(pkg.scripts['setup'], 'bash scripts/setup.sh');

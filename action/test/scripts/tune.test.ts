@@ -122,7 +122,10 @@ describe('scripts/tune', () => {
       const before = snapshot(root);
       const result = tune(root, '--restore');
       assert.equal(result.status, 2, result.out);
-      assert.match(result.out, /refusing .*tune\.state: it names ".*etc\/passwd", which is not under \/sys\/devices\/system\/cpu\/ or \/proc\/sys\/kernel\/; nothing was restored/);
+      assert.match(
+        result.out,
+        /refusing .*tune\.state: it names ".*etc\/passwd", which is not under \/sys\/devices\/system\/cpu\/ or \/proc\/sys\/kernel\/; nothing was restored/,
+      );
       assert.deepEqual(snapshot(root), before, 'nothing written, the state file kept');
     }
   });
@@ -132,7 +135,11 @@ describe('scripts/tune', () => {
     const state = join(root, 'tune.state');
     const rate = read(root, '/proc/sys/kernel/perf_event_max_sample_rate');
     const withState = (file = state) => {
-      const r = spawnSync('bash', [TUNE, '--restore'], { env: { PATH: process.env.PATH, PERF_GATE_SYSFS_ROOT: root, PERF_GATE_TUNE_STATE: file }, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync('bash', [TUNE, '--restore'], {
+        env: { PATH: process.env.PATH, PERF_GATE_SYSFS_ROOT: root, PERF_GATE_TUNE_STATE: file },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       return { status: r.status, out: `${r.stdout}${r.stderr}` };
     };
     writeFileSync(state, '/proc/sys/kernel/perf_event_max_sample_rate\t7\n');

@@ -52,8 +52,21 @@ describe('betweenRunDrift', () => {
   test('fewer than two usable levels give nothing; non-finite levels are skipped', () => {
     assert.equal(betweenRunDrift([]), null);
     assert.equal(betweenRunDrift([{ level: 1, variance: 0 }]), null);
-    assert.equal(betweenRunDrift([{ level: 1, variance: 0 }, { level: NaN, variance: 0 }]), null);
-    assert.equal(betweenRunDrift([{ level: 0, variance: 0 }, { level: Math.log(1.1), variance: 0 }, { level: NaN, variance: 0 }])!.runs, 2);
+    assert.equal(
+      betweenRunDrift([
+        { level: 1, variance: 0 },
+        { level: NaN, variance: 0 },
+      ]),
+      null,
+    );
+    assert.equal(
+      betweenRunDrift([
+        { level: 0, variance: 0 },
+        { level: Math.log(1.1), variance: 0 },
+        { level: NaN, variance: 0 },
+      ])!.runs,
+      2,
+    );
   });
 });
 

@@ -31,9 +31,17 @@ describe('change points against Apache Otava on the same series', () => {
     reference = otavaChangePoints(corpus.map((c) => c.series));
   });
 
-  test('with Otava\'s merge order, the same change points as Otava on every series, to the position', () => {
-    const differ = corpus.filter((c, i) => changePoints(c.series, { ...DEFAULT_CHANGE_POINT_OPTIONS, reTest: 'otava' }).map((p) => p.index).join() !== reference[i]!.join());
-    assert.deepEqual(differ.map((c) => c.kind), []);
+  test("with Otava's merge order, the same change points as Otava on every series, to the position", () => {
+    const differ = corpus.filter(
+      (c, i) =>
+        changePoints(c.series, { ...DEFAULT_CHANGE_POINT_OPTIONS, reTest: 'otava' })
+          .map((p) => p.index)
+          .join() !== reference[i]!.join(),
+    );
+    assert.deepEqual(
+      differ.map((c) => c.kind),
+      [],
+    );
   });
 
   test(`by default, the same change points within ±1 on at least ${(MEASURED_AGREEMENT * 100).toFixed(1)} % of the series, and at least as good: as many A/A series clean, as many steps found`, () => {
@@ -70,7 +78,10 @@ describe('change points on synthetic series', () => {
 
   test('of three steps of 3–10 % in 1–3 % noise, at least 160 of 180 are found at their place', () => {
     const threeSteps = corpus.filter((c) => c.kind === 'three steps');
-    const { found } = score(threeSteps, threeSteps.map((c) => changePoints(c.series).map((p) => p.index)));
+    const { found } = score(
+      threeSteps,
+      threeSteps.map((c) => changePoints(c.series).map((p) => p.index)),
+    );
     assert.ok(found >= 160, `${found} of ${threeSteps.length * 3}`);
   });
 
@@ -78,11 +89,14 @@ describe('change points on synthetic series', () => {
     assert.deepEqual(changePoints([1, 2]), []);
     assert.deepEqual(changePoints(new Array(100).fill(5)), []);
     const stepped = [...new Array(30).fill(5), ...new Array(30).fill(6)];
-    assert.deepEqual(changePoints(stepped).map((p) => p.index), [30]);
+    assert.deepEqual(
+      changePoints(stepped).map((p) => p.index),
+      [30],
+    );
     assert.throws(() => changePoints(seriesWithSteps(1, 10, 0.01), { ...DEFAULT_CHANGE_POINT_OPTIONS, windowLength: 1 }), RangeError);
   });
 
-  test('the step test is scipy\'s pooled t-test on population deviations (Otava\'s call)', () => {
+  test("the step test is scipy's pooled t-test on population deviations (Otava's call)", () => {
     // scipy.stats.ttest_ind_from_stats(2, np.std([1,2,3]), 3, 5, np.std([4,5,6]), 3): p = 0.0108225504626…
     const s = stepStats([1, 2, 3], [4, 5, 6]);
     assert.equal(s.meanBefore, 2);

@@ -9,7 +9,10 @@ describe('rank Brown–Forsythe spread test', () => {
   test('a pure shift of location does not look like a wider spread', () => {
     const data = testData(101);
     const x = data.times(30, 1, 0.03).map(Math.log);
-    const r = widerSpread(x, x.map((v) => v + 0.5));
+    const r = widerSpread(
+      x,
+      x.map((v) => v + 0.5),
+    );
     assert.ok(r.p > 0.4, `p ${r.p}`);
     assert.ok(Math.abs(r.ratio - 1) < 1e-9);
   });

@@ -18,8 +18,7 @@ describe('Hodges–Lehmann shift and Moses interval', () => {
       const m = data.int(1, 60);
       const n = data.int(1, 60);
       const tied = trial % 3 === 0;
-      const draw = (k: number): number[] =>
-        Array.from({ length: k }, () => (tied ? data.int(0, 5) : data.normal()));
+      const draw = (k: number): number[] => Array.from({ length: k }, () => (tied ? data.int(0, 5) : data.normal()));
       const x = sortedCopy(draw(m));
       const y = sortedCopy(draw(n));
       const all: number[] = [];

@@ -113,7 +113,9 @@ describe('Walsh averages selected without materialising them', () => {
   });
 
   test('the centre of 3,000 rounds (selected) equals the centre from all 4.5 M averages', () => {
-    const d = testData(32).times(3000, 1, 0.02).map((v) => Math.log(v) + 0.03);
+    const d = testData(32)
+      .times(3000, 1, 0.02)
+      .map((v) => Math.log(v) + 0.03);
     const s = sortedCopy(d);
     const all = new Float64Array((3000 * 3001) / 2);
     let c = 0;

@@ -6,10 +6,7 @@ import { testData } from './random-data.js';
 
 /** Agreement to 1e-9, relative for small values (tail p-values). */
 export function close(actual: number, expected: number, what: string, tol = 1e-9): void {
-  assert.ok(
-    Math.abs(actual - expected) <= tol * Math.max(Math.abs(expected), 1e-6),
-    `${what}: ${actual} vs reference ${expected}`,
-  );
+  assert.ok(Math.abs(actual - expected) <= tol * Math.max(Math.abs(expected), 1e-6), `${what}: ${actual} vs reference ${expected}`);
 }
 
 const ALTERNATIVES: Alternative[] = ['two-sided', 'greater', 'less'];

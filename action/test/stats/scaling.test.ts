@@ -18,7 +18,10 @@ test('matches scipy.stats.linregress on the logs, with a t interval on n − 2 d
 
 test('an exact power law gives its exponent and a zero-width interval', () => {
   const x = [1, 2, 3, 5, 8];
-  const fit = fitPowerLaw(x, x.map((v) => 3 * v ** 2));
+  const fit = fitPowerLaw(
+    x,
+    x.map((v) => 3 * v ** 2),
+  );
   close(fit.exponent, 2);
   close(fit.coefficient, 3);
   close(fit.ci[0], 2, 1e-7);
@@ -29,9 +32,27 @@ test('scaling y or x by a constant leaves the exponent unchanged', () => {
   const x = [100, 200, 400, 800];
   const y = [0.9, 2.2, 3.7, 8.8];
   const base = fitPowerLaw(x, y).exponent;
-  close(fitPowerLaw(x, y.map((v) => v * 1000)).exponent, base);
-  close(fitPowerLaw(x.map((v) => v / 7), y).exponent, base);
-  close(fitPowerLaw(x, y.map((v) => 1 / v)).exponent, -base);
+  close(
+    fitPowerLaw(
+      x,
+      y.map((v) => v * 1000),
+    ).exponent,
+    base,
+  );
+  close(
+    fitPowerLaw(
+      x.map((v) => v / 7),
+      y,
+    ).exponent,
+    base,
+  );
+  close(
+    fitPowerLaw(
+      x,
+      y.map((v) => 1 / v),
+    ).exponent,
+    -base,
+  );
 });
 
 test('a wider confidence level gives a wider interval', () => {

@@ -54,7 +54,11 @@ describe('upper-tail excess', () => {
       const b = logRuns(data, data.int(3, 40), 0.05, 0.05, 1.2, 3);
       const c = logRuns(data, data.int(3, 40), 0.05, 0.2, 1.2, 3);
       const r = upperTailExcess(b, c, { factor: 1.5 });
-      const shifted = upperTailExcess(b.map((v) => v + 3.7), c.map((v) => v - 1.25), { factor: 1.5 });
+      const shifted = upperTailExcess(
+        b.map((v) => v + 3.7),
+        c.map((v) => v - 1.25),
+        { factor: 1.5 },
+      );
       const reversed = upperTailExcess([...b].reverse(), [...c].reverse(), { factor: 1.5 });
       const presorted = upperTailExcess(sortedCopy(b), sortedCopy(c), { factor: 1.5, presorted: true });
       for (const other of [shifted, reversed, presorted]) {

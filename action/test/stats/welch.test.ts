@@ -28,7 +28,11 @@ describe("Welch's t-test from summaries", () => {
   });
 
   test('log moments invert the log-normal mean and standard deviation', () => {
-    for (const [mu, s2] of [[-3, 0.01], [0, 0.25], [2, 1]] as const) {
+    for (const [mu, s2] of [
+      [-3, 0.01],
+      [0, 0.25],
+      [2, 1],
+    ] as const) {
       const m = Math.exp(mu + s2 / 2);
       const sd = m * Math.sqrt(Math.expm1(s2));
       const r = logMoments(m, sd, 10);

@@ -34,9 +34,7 @@ describe('Wilcoxon signed-rank', () => {
     const cases = Array.from({ length: 200 }, (_, i) => {
       const n = data.int(5, 120);
       const tied = i % 2 === 0;
-      const d = Array.from({ length: n }, () =>
-        tied ? data.int(-3, 4) : 0.01 + 0.03 * data.normal(),
-      );
+      const d = Array.from({ length: n }, () => (tied ? data.int(-3, 4) : 0.01 + 0.03 * data.normal()));
       return { kind: 'wilcoxon', d, alternative: ALTERNATIVES[i % 3] as Alternative, method: 'approx', correction: i % 4 < 2 };
     });
     const ref = pythonReference<{ p: number }>(cases);

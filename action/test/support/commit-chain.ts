@@ -15,7 +15,9 @@ export function commitChain(repo: string, count: number, subjects: Record<number
     const commit = `commit refs/heads/main\nmark :${i + 1}\ncommitter t <t@t> ${when}\n${data(subjects[i] ?? `commit ${i}`)}`;
     const tag = tags[i];
     if (tag === undefined) return commit;
-    return tag.startsWith('v') ? `${commit}tag ${tag}\nfrom :${i + 1}\ntagger t <t@t> ${when}\n${data(`release ${tag}`)}` : `${commit}reset refs/tags/${tag}\nfrom :${i + 1}\n\n`;
+    return tag.startsWith('v')
+      ? `${commit}tag ${tag}\nfrom :${i + 1}\ntagger t <t@t> ${when}\n${data(`release ${tag}`)}`
+      : `${commit}reset refs/tags/${tag}\nfrom :${i + 1}\n\n`;
   });
   execFileSync('git', ['fast-import', '--quiet'], { cwd: repo, input: stream.join('') });
   return gitSync(repo, ['rev-list', '--reverse', 'main']).split('\n');

@@ -52,11 +52,7 @@ export function runHarness(
  */
 export function gateRow(baseline: BenchmarkResult, current: BenchmarkResult, metric: string): VerdictRow {
   const only = (b: BenchmarkResult): BenchmarkResult => ({ ...b, metrics: { [metric]: b.metrics[metric]! } });
-  const report = decide(
-    newResultSet('2026-11-21T12:00:00Z', [only(baseline)]),
-    newResultSet('2026-11-21T12:05:00Z', [only(current)]),
-    EMPTY_BUDGETS,
-  );
+  const report = decide(newResultSet('2026-11-21T12:00:00Z', [only(baseline)]), newResultSet('2026-11-21T12:05:00Z', [only(current)]), EMPTY_BUDGETS);
   const row = report.rows.find((r) => r.metric === metric);
   if (!row) throw new Error(`the gate produced no row for ${metric}`);
   return row;

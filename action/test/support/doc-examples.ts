@@ -100,7 +100,8 @@ export function runDocumentedScript(script: string, dir: string, root: string, t
   // The program each command runs: its first word after any NAME=value assignments.
   for (const tool of new Set(commandsOf(script).map((c) => c.split(/\s+/).find((w) => !/^[A-Za-z_]\w*=/.test(w)) ?? ''))) {
     const found = spawnSync('sh', ['-c', `command -v '${tool}'`], { env, encoding: 'utf8' });
-    if (found.status !== 0) throw new Error(`the documented example needs ${tool}, which is not installed; CI installs it with ${INSTALLED_BY[tool] ?? '.ci/run'}`);
+    if (found.status !== 0)
+      throw new Error(`the documented example needs ${tool}, which is not installed; CI installs it with ${INSTALLED_BY[tool] ?? '.ci/run'}`);
   }
   const r = spawnSync('sh', ['-e', '-c', script], { cwd: dir, env, encoding: 'utf8', timeout: timeoutMs });
   if (r.error) throw new Error(`the documented example could not run: ${r.error.message}`);
@@ -131,22 +132,32 @@ export function terminalOutputDifferences(shown: string, printed: string): strin
   const a = parseTerminal(withoutInfoLines(shown));
   const b = parseTerminal(withoutInfoLines(printed));
   const diffs: string[] = [];
-  if (infoKinds(shown).join('|') !== infoKinds(printed).join('|')) diffs.push(`"perf-gate:" lines: shown ${infoKinds(shown).join(', ')}, printed ${infoKinds(printed).join(', ')}`);
+  if (infoKinds(shown).join('|') !== infoKinds(printed).join('|'))
+    diffs.push(`"perf-gate:" lines: shown ${infoKinds(shown).join(', ')}, printed ${infoKinds(printed).join(', ')}`);
   if (a.header.join('|') !== b.header.join('|')) diffs.push(`header: shown "${a.header.join('  ')}", printed "${b.header.join('  ')}"`);
   if (a.rows.length !== b.rows.length) diffs.push(`rows: shown ${a.rows.length}, printed ${b.rows.length}`);
   a.rows.forEach((row, i) => {
     const other = b.rows[i];
     if (!other) return;
     const name = row[0];
-    for (const [col, label] of [[0, 'Benchmark'], [1, 'Metric'], [5, 'Budget']] as const) {
+    for (const [col, label] of [
+      [0, 'Benchmark'],
+      [1, 'Metric'],
+      [5, 'Budget'],
+    ] as const) {
       if (row[col] !== other[col]) diffs.push(`row ${i + 1} ${label}: shown "${row[col]}", printed "${other[col]}"`);
     }
     if (statusOf(row[6]) !== statusOf(other[6])) diffs.push(`${name}: status shown "${statusOf(row[6])}", printed "${statusOf(other[6])}"`);
-    for (const [col, label] of [[2, 'Baseline'], [3, 'Current'], [4, 'Δ']] as const) {
+    for (const [col, label] of [
+      [2, 'Baseline'],
+      [3, 'Current'],
+      [4, 'Δ'],
+    ] as const) {
       if (shapeOf(row[col]) !== shapeOf(other[col])) diffs.push(`${name} ${label}: shown "${row[col]}", printed "${other[col]}" (a different form)`);
     }
   });
-  if (a.sections.join('\n\n') !== b.sections.join('\n\n')) diffs.push(`sections under the table: shown\n${a.sections.join('\n\n')}\nprinted\n${b.sections.join('\n\n')}`);
+  if (a.sections.join('\n\n') !== b.sections.join('\n\n'))
+    diffs.push(`sections under the table: shown\n${a.sections.join('\n\n')}\nprinted\n${b.sections.join('\n\n')}`);
   if (a.verdict !== b.verdict) diffs.push(`verdict: shown "${a.verdict}", printed "${b.verdict}"`);
   return diffs;
 }
@@ -165,7 +176,10 @@ interface TerminalReport {
  * "perf-gate:") is compared, in order.
  */
 function infoKinds(text: string): string[] {
-  return text.split('\n').filter((l) => l.startsWith('perf-gate: ')).map((l) => l.split(' ')[1]!);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('perf-gate: '))
+    .map((l) => l.split(' ')[1]!);
 }
 
 /** `perf-gate run`'s progress lines ("=== suite demo (1 of 1, …) ===", "build: ok (1.6 s)"): their timings change on every run. */
@@ -199,7 +213,5 @@ function statusOf(cell: string | undefined): string {
 
 /** The form of a numeric cell: digits become #, so "6.93 ms ± 1.20" and "12.1 ms ± 0.4" compare equal, "—" does not. */
 function shapeOf(cell: string | undefined): string {
-  return (cell ?? '')
-    .replace(/[+-]?\d+(?:[.,]\d+)*/g, '#')
-    .replace(/\b(?:ns|µs|us|ms|s|min|h)\b/, 'unit');
+  return (cell ?? '').replace(/[+-]?\d+(?:[.,]\d+)*/g, '#').replace(/\b(?:ns|µs|us|ms|s|min|h)\b/, 'unit');
 }

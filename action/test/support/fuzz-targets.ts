@@ -60,7 +60,8 @@ export function classifyError(error: unknown, path: string): Outcome {
   if (!(error instanceof InputError)) return { kind: 'crash', why: `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };
   const named = error.file === path || error.file.startsWith(`${dirname(path)}/`);
   if (!named) return { kind: 'crash', why: `an InputError naming ${JSON.stringify(error.file)} instead of ${path}` };
-  if (!error.message.startsWith(error.file)) return { kind: 'crash', why: `an InputError whose message does not start with its file: ${error.message.slice(0, 200)}` };
+  if (!error.message.startsWith(error.file))
+    return { kind: 'crash', why: `an InputError whose message does not start with its file: ${error.message.slice(0, 200)}` };
   return { kind: 'input-error', error };
 }
 
@@ -119,22 +120,37 @@ function fixturesByAdapter(): Map<string, Seed[]> {
 export function adapterTargets(): FuzzTarget[] {
   const seeds = fixturesByAdapter();
   seeds.set('resultset', storedBaselines());
-  seeds.set('bmf', storedBaselines().map((s) => ({ path: s.path.replace(/\.json$/, '.bmf.json'), text: JSON.stringify(toBmf(validateResultSet(JSON.parse(s.text), s.path)), null, 2) })));
+  seeds.set(
+    'bmf',
+    storedBaselines().map((s) => ({
+      path: s.path.replace(/\.json$/, '.bmf.json'),
+      text: JSON.stringify(toBmf(validateResultSet(JSON.parse(s.text), s.path)), null, 2),
+    })),
+  );
   return Object.values(ADAPTERS).flatMap((adapter) => {
     const own = seeds.get(adapter.name) ?? folderSeeds(adapter.name);
     if (own.length === 0) return [];
-    return [{ name: `adapter ${adapter.name}`, seeds: own, run: (text: string, path: string) => outcomeOf(path, () => parseInput(fileInput(path, text), adapter)) }];
+    return [
+      { name: `adapter ${adapter.name}`, seeds: own, run: (text: string, path: string) => outcomeOf(path, () => parseInput(fileInput(path, text), adapter)) },
+    ];
   });
 }
 
 /** Auto-detection over every fixture: a mutated file may look like another format, and must still end in a parse or an InputError. */
 export function autoDetectTarget(): FuzzTarget {
-  return { name: 'auto-detection', seeds: [...fixturesByAdapter().values()].flat(), run: (text, path) => outcomeOf(path, () => parseInput(fileInput(path, text))) };
+  return {
+    name: 'auto-detection',
+    seeds: [...fixturesByAdapter().values()].flat(),
+    run: (text, path) => outcomeOf(path, () => parseInput(fileInput(path, text))),
+  };
 }
 
 /** perf-gate's own ResultSets: the baselines committed in the repository and its example (BMF seeds are made from them). */
 function storedBaselines(): Seed[] {
-  return ['baselines/results.json', 'examples/cli-hyperfine/baselines/results.json'].map((rel) => ({ path: join(ROOT, rel), text: readFileSync(join(ROOT, rel), 'utf8') }));
+  return ['baselines/results.json', 'examples/cli-hyperfine/baselines/results.json'].map((rel) => ({
+    path: join(ROOT, rel),
+    text: readFileSync(join(ROOT, rel), 'utf8'),
+  }));
 }
 
 function folderSeeds(format: string): Seed[] {
@@ -223,7 +239,9 @@ export function quantityTarget(): FuzzTarget {
  */
 export function historyFileTargets(): FuzzTarget[] {
   const run = (commit: string, i: number): ResultSet => ({
-    ...newResultSet(`2026-01-0${i}T00:00:00Z`, [{ id: `bench-${i}`, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [0.0011 * i, 0.0012, 0.00105] } } }]),
+    ...newResultSet(`2026-01-0${i}T00:00:00Z`, [
+      { id: `bench-${i}`, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [0.0011 * i, 0.0012, 0.00105] } } },
+    ]),
     commit,
     testbed: { id: 'bed' },
   });
@@ -263,7 +281,8 @@ export function globTarget(): FuzzTarget {
       const id = cut === -1 ? '' : text.slice(cut + 1);
       try {
         const matched = compileGlob(glob).test(id);
-        if (glob.length <= 12 && id.length <= 24 && matched !== reference(glob).test(id)) return { kind: 'crash', why: `${JSON.stringify(glob)} on ${JSON.stringify(id)}: ${matched}, the regular expression says ${!matched}` };
+        if (glob.length <= 12 && id.length <= 24 && matched !== reference(glob).test(id))
+          return { kind: 'crash', why: `${JSON.stringify(glob)} on ${JSON.stringify(id)}: ${matched}, the regular expression says ${!matched}` };
         return { kind: 'parsed' };
       } catch (error) {
         return { kind: 'crash', why: `threw ${String(error)}` };

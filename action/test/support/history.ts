@@ -41,7 +41,9 @@ export function sampleRun(commit: string, created: string, testbed = 'bed-a', se
     Array.from({ length: benchmarks }, (_, i) => ({
       id: `bench-${i}`,
       status: 'ok' as const,
-      metrics: { time: { unit: 's', direction: 'lower' as const, samples: Array.from({ length: 5 }, (_, k) => 0.001 * (1 + i) + 1e-6 * ((seed * 31 + k * 7) % 97)) } },
+      metrics: {
+        time: { unit: 's', direction: 'lower' as const, samples: Array.from({ length: 5 }, (_, k) => 0.001 * (1 + i) + 1e-6 * ((seed * 31 + k * 7) % 97)) },
+      },
     })),
   );
   return { ...set, commit, testbed: { id: testbed } };

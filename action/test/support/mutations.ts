@@ -15,7 +15,26 @@ export interface Mutated {
 }
 
 /** Values a number in a harness file is replaced by: the ones parsers forget. */
-export const HOSTILE_NUMBERS = ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '-1', '-0', '0', '1e-320', '99999999999999999999999', '0x10', '1_000', '', '.', '-', '1e', '+5', '٣'] as const;
+export const HOSTILE_NUMBERS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  '-1',
+  '-0',
+  '0',
+  '1e-320',
+  '99999999999999999999999',
+  '0x10',
+  '1_000',
+  '',
+  '.',
+  '-',
+  '1e',
+  '+5',
+  '٣',
+] as const;
 
 /** Values a JSON value is replaced by. */
 const HOSTILE_VALUES: unknown[] = [null, '', 'NaN', -1, 0, 1e308, -1e308, true, [], {}, [null], { '': null }, '\u0000', '\u202e\u200b', '1e309'];
@@ -37,7 +56,10 @@ function truncate(text: string): fc.Arbitrary<Mutated> {
 
 /** One character replaced by an arbitrary one (control characters, quotes, brackets, surrogates). */
 function flip(text: string): fc.Arbitrary<Mutated> {
-  const replacement = fc.oneof(fc.constantFrom('\0', '"', "'", '{', '}', '[', ']', ',', ':', '\n', '\r', '\t', ' ', '<', '>', '&', '#', '-', '.', 'e', '\uFFFD', '\uD800', '\u202E'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+  const replacement = fc.oneof(
+    fc.constantFrom('\0', '"', "'", '{', '}', '[', ']', ',', ':', '\n', '\r', '\t', ' ', '<', '>', '&', '#', '-', '.', 'e', '\uFFFD', '\uD800', '\u202E'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  );
   return fc.tuple(fc.nat({ max: Math.max(0, text.length - 1) }), replacement).map(([at, c]) => ({
     text: text.slice(0, at) + c + text.slice(at + 1),
     steps: [`character ${at} → ${JSON.stringify(c)}`],
@@ -50,7 +72,10 @@ function number(text: string): fc.Arbitrary<Mutated> {
   if (spans.length === 0) return flip(text);
   return fc.tuple(fc.nat({ max: spans.length - 1 }), fc.constantFrom(...HOSTILE_NUMBERS)).map(([i, value]) => {
     const { start, end } = spans[i]!;
-    return { text: text.slice(0, start) + value + text.slice(end), steps: [`number ${i + 1} of ${spans.length} (${text.slice(start, end)}) → ${JSON.stringify(value)}`] };
+    return {
+      text: text.slice(0, start) + value + text.slice(end),
+      steps: [`number ${i + 1} of ${spans.length} (${text.slice(start, end)}) → ${JSON.stringify(value)}`],
+    };
   });
 }
 
@@ -63,7 +88,10 @@ function lineEdit(text: string): fc.Arbitrary<Mutated> {
     if (op === 'remove') copy.splice(i, 1);
     else if (op === 'duplicate') copy.splice(i, 0, copy[i]!);
     else [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-    return { text: copy.join('\n'), steps: [op === 'swap' ? `lines ${i + 1} and ${j + 1} swapped` : `line ${i + 1} ${op === 'remove' ? 'removed' : 'duplicated'}`] };
+    return {
+      text: copy.join('\n'),
+      steps: [op === 'swap' ? `lines ${i + 1} and ${j + 1} swapped` : `line ${i + 1} ${op === 'remove' ? 'removed' : 'duplicated'}`],
+    };
   });
 }
 
@@ -134,7 +162,8 @@ function jsonEdit(text: string): fc.Arbitrary<Mutated> {
     parent[key] = marker;
     const serialised = JSON.stringify(copy, null, indent);
     const original = JSON.stringify(parentOf(data, path)[key]);
-    if (kind === 'deepen') return { text: serialised.replace(JSON.stringify(marker), deepNesting(3000, original)), steps: [`${where} nested 3,000 arrays deep`] };
+    if (kind === 'deepen')
+      return { text: serialised.replace(JSON.stringify(marker), deepNesting(3000, original)), steps: [`${where} nested 3,000 arrays deep`] };
     // duplicate: the same key twice in one object, the first with a hostile value
     if (Array.isArray(parent)) return { text: serialised.replace(JSON.stringify(marker), `${original}, ${original}`), steps: [`${where} written twice`] };
     return {

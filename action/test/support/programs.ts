@@ -87,7 +87,10 @@ export function interleavedHyperfine(
       hyperfine(['-N', '--warmup', '1', '--runs', String(options.runsPerRound), '--command-name', v.name, v.command], part);
       const result = (JSON.parse(readFileSync(part, 'utf8')) as { results: HyperfineResult[] }).results[0]!;
       const previous = merged.get(v.file);
-      merged.set(v.file, previous ? { ...previous, times: [...previous.times, ...result.times], exit_codes: [...previous.exit_codes, ...result.exit_codes] } : result);
+      merged.set(
+        v.file,
+        previous ? { ...previous, times: [...previous.times, ...result.times], exit_codes: [...previous.exit_codes, ...result.exit_codes] } : result,
+      );
     }
   }
   for (const [file, result] of merged) {

@@ -19,8 +19,18 @@ function missing(command: string): Error {
  * error naming it and the install command; a non-zero exit throws with its stderr
  * unless `allowFailure`.
  */
-export function runTool(command: string, args: string[], options: { cwd?: string; timeoutMs?: number; allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}): ToolRun {
-  const r = spawnSync(command, args, { cwd: options.cwd, timeout: options.timeoutMs ?? 60_000, encoding: 'utf8', env: options.env ?? process.env, maxBuffer: 256 * 1024 * 1024 });
+export function runTool(
+  command: string,
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {},
+): ToolRun {
+  const r = spawnSync(command, args, {
+    cwd: options.cwd,
+    timeout: options.timeoutMs ?? 60_000,
+    encoding: 'utf8',
+    env: options.env ?? process.env,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw missing(command);
   if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0 && !options.allowFailure) throw new Error(`${command} ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);

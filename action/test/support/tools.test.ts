@@ -18,11 +18,14 @@ describe('a test that needs a missing tool fails naming the tool and the install
   const env = { PATH: bin, HOME: dir };
 
   test('requireTool: the message names the tool and the README install step', () => {
-    assert.throws(() => requireTool('hyperfine', { env }), (e: unknown) => {
-      assert.ok(e instanceof AssertionError, 'an assertion failure, not a skip or a TypeError');
-      assert.match(e.message, new RegExp(`^hyperfine is not installed: run ${INSTALL_COMMAND} `));
-      return true;
-    });
+    assert.throws(
+      () => requireTool('hyperfine', { env }),
+      (e: unknown) => {
+        assert.ok(e instanceof AssertionError, 'an assertion failure, not a skip or a TypeError');
+        assert.match(e.message, new RegExp(`^hyperfine is not installed: run ${INSTALL_COMMAND} `));
+        return true;
+      },
+    );
     assert.equal(requireTool('sh', { env }), join(bin, 'sh'), 'a tool that is there passes and gives its path');
     assert.throws(() => requireTool('sh', 'wrk', { env }), /^AssertionError.*wrk is not installed: run npm run setup/);
   });
@@ -38,16 +41,26 @@ describe('a test that needs a missing tool fails naming the tool and the install
   test('requirePython: no python3, or a module missing, each named (not EPIPE)', () => {
     assert.throws(() => requirePython('numpy', { env }), /^AssertionError.*python3 is not installed: run npm run setup/);
     requireTool('python3');
-    assert.throws(() => requirePython('json', 'no_such_module_pg', 'no_such_other_pg'), /^AssertionError.*python3 modules no_such_module_pg, no_such_other_pg are not installed: run npm run setup/);
+    assert.throws(
+      () => requirePython('json', 'no_such_module_pg', 'no_such_other_pg'),
+      /^AssertionError.*python3 modules no_such_module_pg, no_such_other_pg are not installed: run npm run setup/,
+    );
     requirePython('json', 'sqlite3');
   });
 
   test('a test file whose tool is missing FAILS (not skipped) with that message', () => {
     const file = join(dir, 'needs-hyperfine.test.ts');
-    writeFileSync(file, `import { test } from 'node:test';\nimport { requireTool } from ${JSON.stringify(TOOLS)};\nrequireTool('hyperfine');\ntest('uses hyperfine', () => {});\n`);
+    writeFileSync(
+      file,
+      `import { test } from 'node:test';\nimport { requireTool } from ${JSON.stringify(TOOLS)};\nrequireTool('hyperfine');\ntest('uses hyperfine', () => {});\n`,
+    );
     const childEnv: NodeJS.ProcessEnv = { ...process.env, PATH: bin, HOME: dir };
     delete childEnv['NODE_TEST_CONTEXT']; // else the child thinks it runs inside this test run and runs nothing
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', file], { encoding: 'utf8', env: childEnv, cwd: fileURLToPath(new URL('../../../', import.meta.url)) });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', file], {
+      encoding: 'utf8',
+      env: childEnv,
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+    });
     const out = r.stdout + r.stderr;
     assert.equal(r.status, 1, out);
     assert.match(out, /hyperfine is not installed: run npm run setup/);

@@ -26,7 +26,9 @@ export interface ToolCheckOptions {
 
 /** The error for a missing tool: `${what} is not installed: run npm run setup …`. */
 export function notInstalled(what: string, plural = false): AssertionError {
-  return new AssertionError({ message: `${what} ${plural ? 'are' : 'is'} not installed: run ${INSTALL_COMMAND} (the README's install step; as root, or with sudo for apt-get)` });
+  return new AssertionError({
+    message: `${what} ${plural ? 'are' : 'is'} not installed: run ${INSTALL_COMMAND} (the README's install step; as root, or with sudo for apt-get)`,
+  });
 }
 
 function isExecutable(path: string): boolean {

@@ -28,7 +28,11 @@ export interface CriterionOptions {
 }
 
 export const CRITERION_DEFAULTS: CriterionOptions = {
-  significance: 0.05, noiseThreshold: 0.01, confidence: 0.95, resamples: 10_000, seed: 7,
+  significance: 0.05,
+  noiseThreshold: 0.01,
+  confidence: 0.95,
+  resamples: 10_000,
+  seed: 7,
 };
 
 function welchT(a: ArrayLike<number>, na: number, b: ArrayLike<number>, nb: number): number {

@@ -81,7 +81,7 @@ export function perfGateRule(budget: PerfGateBudget, label: string, variant: Per
   const how = variant.ignorePairing
     ? 'interleaved rounds analysed as unpaired samples'
     : variant.useDrift
-      ? 'with the between-run drift estimated from this testbed\'s A/A blocks'
+      ? "with the between-run drift estimated from this testbed's A/A blocks"
       : 'paired for interleaved, no drift';
   return {
     name: `perf-gate ${label}${variant.ignorePairing ? ' unpaired' : ''}${variant.useDrift ? ' + drift' : ''}`,
@@ -92,7 +92,7 @@ export function perfGateRule(budget: PerfGateBudget, label: string, variant: Per
         ...trial,
         paired: variant.ignorePairing ? false : trial.paired,
         // The gate applies drift to unpaired comparisons only: interleaved rounds cancel it.
-        drift: trial.paired && !variant.ignorePairing ? 0 : variant.useDrift ? trial.drift ?? 0 : budget.drift ?? 0,
+        drift: trial.paired && !variant.ignorePairing ? 0 : variant.useDrift ? (trial.drift ?? 0) : (budget.drift ?? 0),
       };
       return perfGateSuiteFlags([t], budget)[0] === true;
     },

@@ -106,10 +106,7 @@ export interface Comparison {
 }
 
 /** Compares every input; rows are returned in input order. */
-export function compareMetrics(
-  inputs: readonly ComparisonInput[],
-  options: ComparisonOptions = DEFAULT_COMPARISON_OPTIONS,
-): Comparison[] {
+export function compareMetrics(inputs: readonly ComparisonInput[], options: ComparisonOptions = DEFAULT_COMPARISON_OPTIONS): Comparison[] {
   const o = resolveOptions(options);
   const results = inputs.map((input) => runStrategy(input, o));
   const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
@@ -216,7 +213,10 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
       if (input.paired) notes.push({ code: 'rounds-not-aligned' });
-      result = compareSamples({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null }, o);
+      result = compareSamples(
+        { baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null },
+        o,
+      );
     }
   } else {
     const sb = summarySide(baseline);

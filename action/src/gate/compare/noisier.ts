@@ -37,12 +37,7 @@ export function sortedSide(sorted: Float64Array): SortedSide {
  * Values are ascending, log values when the metric is positive, raw values
  * otherwise (then only the spread test runs).
  */
-export function noisierSamples(
-  baselineSide: SortedSide,
-  currentSide: SortedSide,
-  onLogScale: boolean,
-  options: StrategyOptions,
-): boolean {
+export function noisierSamples(baselineSide: SortedSide, currentSide: SortedSide, onLogScale: boolean, options: StrategyOptions): boolean {
   const baseline = baselineSide.values;
   const current = currentSide.values;
   if (baseline.length < 3 || current.length < 3) return false;

@@ -1,11 +1,4 @@
-import {
-  hodgesLehmannCenter,
-  minRounds,
-  RANK_TEST_EFFICIENCY,
-  samplesNeeded,
-  sortedCopy,
-  wilcoxonSignedRank,
-} from '../../stats/index.js';
+import { hodgesLehmannCenter, minRounds, RANK_TEST_EFFICIENCY, samplesNeeded, sortedCopy, wilcoxonSignedRank } from '../../stats/index.js';
 import { logs } from './scale.js';
 import { noisierSamples, robustSigma, sortedSide } from './noisier.js';
 import type { StrategyOptions, StrategyResult } from './strategy.js';

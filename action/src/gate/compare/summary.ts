@@ -43,8 +43,7 @@ export function compareSummary(input: SummaryInput, options: StrategyOptions): S
     mc = { mean: c.mean, variance: c.stddev * c.stddev, n: c.n };
   }
   // Drift is a variance of the side's level, not of one run: add n·drift² to the per-run variance.
-  const withDrift = (m: Moments): Moments =>
-    driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m;
+  const withDrift = (m: Moments): Moments => (driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m);
   const w = welch(withDrift(mc), withDrift(mb), options.confidence);
   const scale = Math.abs(b.mean) || 1;
   const toShift = (v: number): number => (onLogScale ? v : relativeToLog(v / scale));

@@ -86,12 +86,16 @@
       [info.tags.length > 0 ? `tag ${info.tags.join(', ')}` : '', 'tags'],
       [change ? `change point: ${percent(change.change)} (${change.regression ? 'slower' : 'faster'})` : '', change && change.regression ? 'slower' : 'faster'],
     ];
-    tip.replaceChildren(...lines.filter(([text]) => text !== '').map(([text, cls]) => {
-      const div = document.createElement('div');
-      div.className = cls;
-      div.textContent = text;
-      return div;
-    }));
+    tip.replaceChildren(
+      ...lines
+        .filter(([text]) => text !== '')
+        .map(([text, cls]) => {
+          const div = document.createElement('div');
+          div.className = cls;
+          div.textContent = text;
+          return div;
+        }),
+    );
     tip.hidden = false;
     // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.
     const over = u.over.getBoundingClientRect();
@@ -110,41 +114,55 @@
     const target = card.querySelector('.chart');
     const tip = card.querySelector('.tip');
     const factor = series.scale.factor;
-    const data = [series.runs.map((r) => bed.times[r]), series.low.map((v) => v / factor), series.median.map((v) => v / factor), series.high.map((v) => v / factor)];
+    const data = [
+      series.runs.map((r) => bed.times[r]),
+      series.low.map((v) => v / factor),
+      series.median.map((v) => v / factor),
+      series.high.map((v) => v / factor),
+    ];
     const symbol = series.scale.symbol;
-    const chart = new uPlot({
-      width: target.clientWidth,
-      height: HEIGHT,
-      legend: { show: false },
-      cursor: { y: false, points: { size: 7 } },
-      scales: { x: { time: true } },
-      series: [
-        {},
-        { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },
-        { label: 'median', stroke: COLORS.median, width: 1.5 },
-        { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },
-      ],
-      bands: [{ series: [3, 1], fill: COLORS.band }],
-      axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? `${formatNumber(v)} ${symbol}` : formatNumber(v))) }],
-      hooks: {
-        draw: [(u) => {
-          drawMarks(u, series, bed);
-          card.dataset.drawn = 'true';
-        }],
-        setCursor: [(u) => showTip(u, tip, series, bed)],
+    const chart = new uPlot(
+      {
+        width: target.clientWidth,
+        height: HEIGHT,
+        legend: { show: false },
+        cursor: { y: false, points: { size: 7 } },
+        scales: { x: { time: true } },
+        series: [
+          {},
+          { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },
+          { label: 'median', stroke: COLORS.median, width: 1.5 },
+          { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },
+        ],
+        bands: [{ series: [3, 1], fill: COLORS.band }],
+        axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? `${formatNumber(v)} ${symbol}` : formatNumber(v))) }],
+        hooks: {
+          draw: [
+            (u) => {
+              drawMarks(u, series, bed);
+              card.dataset.drawn = 'true';
+            },
+          ],
+          setCursor: [(u) => showTip(u, tip, series, bed)],
+        },
       },
-    }, data, target);
+      data,
+      target,
+    );
     charts.set(card, chart);
   }
 
   // Charts are drawn as their cards come within a screen of the viewport, once each.
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      observer.unobserve(entry.target);
-      draw(entry.target);
-    }
-  }, { rootMargin: '400px 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        draw(entry.target);
+      }
+    },
+    { rootMargin: '400px 0px' },
+  );
   for (const card of cards) observer.observe(card);
 
   window.addEventListener('resize', () => {

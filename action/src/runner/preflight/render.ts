@@ -41,5 +41,9 @@ export function preflightAnnotations(report: PreflightReport): string {
     const text = f.fix ? `${f.message}\nFix: ${f.fix}` : f.message;
     return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
   };
-  return report.findings.map(line).filter((l) => l !== null).map((l) => `${l}\n`).join('');
+  return report.findings
+    .map(line)
+    .filter((l) => l !== null)
+    .map((l) => `${l}\n`)
+    .join('');
 }

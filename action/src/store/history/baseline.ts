@@ -2,7 +2,17 @@ import type { HistoryStore } from './history-store.js';
 import type { HistoryEntry } from './layout.js';
 import { firstParentChain, mergeBase, previousReleaseTag, resolveCommit } from './commit-graph.js';
 import { poolRuns, type PooledRuns } from './pool.js';
-import { DEFAULT_DRIFT_WINDOW, DEFAULT_MAX_DISTANCE, driftWindow, earliestRelevantTime, pickBaseline, type BaselineChoice, type BaselineStart, type ChainCommit, type PickInput } from './select.js';
+import {
+  DEFAULT_DRIFT_WINDOW,
+  DEFAULT_MAX_DISTANCE,
+  driftWindow,
+  earliestRelevantTime,
+  pickBaseline,
+  type BaselineChoice,
+  type BaselineStart,
+  type ChainCommit,
+  type PickInput,
+} from './select.js';
 import { InputError, type ResultSet } from '../../model/index.js';
 
 /** Where to start looking for a baseline. */
@@ -34,8 +44,7 @@ export interface BaselineRequest {
 
 /** The choice, with the pooled runs when one was found, and the runs to learn the drift from (creation order). */
 export type BaselineSelection =
-  | (Extract<BaselineChoice, { found: true }> & { pooled: PooledRuns; driftRuns: ResultSet[] })
-  | Extract<BaselineChoice, { found: false }>;
+  (Extract<BaselineChoice, { found: true }> & { pooled: PooledRuns; driftRuns: ResultSet[] }) | Extract<BaselineChoice, { found: false }>;
 
 export const DEFAULT_TAG_PATTERN = 'v*';
 
@@ -48,8 +57,10 @@ export const DEFAULT_TAG_PATTERN = 'v*';
 export async function selectBaseline(store: HistoryStore, request: BaselineRequest): Promise<BaselineSelection> {
   const maxDistance = request.maxDistance ?? DEFAULT_MAX_DISTANCE;
   const window = request.driftWindow ?? DEFAULT_DRIFT_WINDOW;
-  if (!Number.isInteger(window) || window < 0) throw new InputError('baseline selection', `the drift window must be a whole number ≥ 0, found ${window}`, undefined, 'driftWindow');
-  if (!Number.isInteger(maxDistance) || maxDistance < 0) throw new InputError('baseline selection', `the search distance must be a whole number ≥ 0, found ${maxDistance}`, undefined, 'maxDistance');
+  if (!Number.isInteger(window) || window < 0)
+    throw new InputError('baseline selection', `the drift window must be a whole number ≥ 0, found ${window}`, undefined, 'driftWindow');
+  if (!Number.isInteger(maxDistance) || maxDistance < 0)
+    throw new InputError('baseline selection', `the search distance must be a whole number ≥ 0, found ${maxDistance}`, undefined, 'maxDistance');
   const head = request.head ?? 'HEAD';
   const start = await startOf(request.repo, head, request.from);
   let chain: ChainCommit[] = [];

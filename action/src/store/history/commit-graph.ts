@@ -57,7 +57,16 @@ export async function firstParentChain(repo: string, start: string, limit: numbe
 export async function previousReleaseTag(repo: string, head: string, pattern: string): Promise<{ tag: string; commit: string } | undefined> {
   const onHead = (await gitText(repo, ['tag', '--list', '--points-at', head, pattern])).split('\n').filter((t) => t !== '');
   try {
-    const tag = await gitText(repo, ['describe', '--tags', '--abbrev=0', '--match', pattern, ...onHead.flatMap((t) => ['--exclude', t]), '--end-of-options', head]);
+    const tag = await gitText(repo, [
+      'describe',
+      '--tags',
+      '--abbrev=0',
+      '--match',
+      pattern,
+      ...onHead.flatMap((t) => ['--exclude', t]),
+      '--end-of-options',
+      head,
+    ]);
     const commit = await resolveCommit(repo, `refs/tags/${tag}`);
     return commit !== undefined ? { tag, commit } : undefined;
   } catch (error) {

@@ -45,7 +45,9 @@ export function monthsToCompact(months: readonly MonthContents[], before: Date):
 /** Months that may hold a run created before `before` (a month file's runs are only known once read). */
 export function monthsToPrune(months: readonly MonthContents[], before: Date): MonthContents[] {
   const limit = monthOf(before);
-  return months.filter((m) => m.key.month < limit || (m.key.month === limit && (m.monthFile !== undefined || m.runs.some((r) => Date.parse(r.created) < before.getTime()))));
+  return months.filter(
+    (m) => m.key.month < limit || (m.key.month === limit && (m.monthFile !== undefined || m.runs.some((r) => Date.parse(r.created) < before.getTime()))),
+  );
 }
 
 /**

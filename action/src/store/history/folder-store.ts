@@ -104,7 +104,10 @@ function lock(path: string): () => void {
       return lock(path);
     }
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new InputError(path, `${lockHolder(path)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path)}`);
+    throw new InputError(
+      path,
+      `${lockHolder(path)} holds this history's lock for compacting, pruning or removing runs; if no perf-gate is running, a killed one left it: remove it with rm ${JSON.stringify(path)}`,
+    );
   }
   writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
   closeSync(fd);

@@ -34,7 +34,8 @@ export interface GitBranchOptions {
   auth?: GitAuth;
 }
 
-const RACE = /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
+const RACE =
+  /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
 
 /**
  * The history on a data branch of a git repository, never checked out.
@@ -67,7 +68,15 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
     // A ref of our own per fetch: concurrent processes in one repository never
     // contend for a ref lock, and a killed fetch leaves nothing others trip on.
     const scratch = `refs/perf-gate/fetch/${process.pid}-${randomBytes(4).toString('hex')}`;
-    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', ...(options.depth !== undefined ? [`--depth=${options.depth}`] : []), remote, `+refs/heads/${branch}:${scratch}`];
+    const args = [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      ...(options.depth !== undefined ? [`--depth=${options.depth}`] : []),
+      remote,
+      `+refs/heads/${branch}:${scratch}`,
+    ];
     try {
       await git(repo, args, { env: authEnv(options.auth) });
     } catch (error) {
@@ -78,7 +87,10 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
       if (fetched !== undefined) return fetched;
       if (error instanceof GitCommandError) {
         const why = error.stderr.trim().split('\n')[0] ?? '';
-        throw new InputError(description, `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`);
+        throw new InputError(
+          description,
+          `cannot fetch the data branch (${why}); a job without push access can fetch it in an earlier step into refs/remotes/${remote}/${branch} (docs/history.md)`,
+        );
       }
       throw error;
     }
@@ -103,11 +115,17 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
       async paths(testbed) {
         if (tip === undefined) return [];
         const out = await git(repo, ['ls-tree', '-r', '--name-only', '-z', tip, ...(testbed !== undefined ? ['--', `${testbed}/`] : [])]);
-        return out.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+        return out.stdout
+          .toString('utf8')
+          .split('\0')
+          .filter((p) => p !== '');
       },
       async read(paths) {
         if (tip === undefined) return new Map(paths.map((p) => [p, undefined]));
-        const blobs = await catFileBatch(repo, paths.map((p) => `${tip}:${p}`));
+        const blobs = await catFileBatch(
+          repo,
+          paths.map((p) => `${tip}:${p}`),
+        );
         return new Map(paths.map((p) => [p, blobs.get(`${tip}:${p}`)]));
       },
     };
@@ -170,7 +188,9 @@ export function gitBranchBackend(options: GitBranchOptions): Backend {
         const delay = Math.min(backoff * 2 ** (attempt - 1), backoff * 30) * (0.5 + random());
         await new Promise((r) => setTimeout(r, delay));
       }
-      throw new Error(`gave up writing to ${description} after ${maxAttempts} attempts, each overtaken by another writer; last: ${(lastError as Error).message}`);
+      throw new Error(
+        `gave up writing to ${description} after ${maxAttempts} attempts, each overtaken by another writer; last: ${(lastError as Error).message}`,
+      );
     },
   };
 }

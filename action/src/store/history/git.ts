@@ -41,7 +41,11 @@ export interface GitAuth {
 export function authEnv(auth: GitAuth | undefined): Record<string, string> {
   if (auth === undefined || auth.token === '') return {};
   const basic = Buffer.from(`x-access-token:${auth.token}`).toString('base64');
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${auth.serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${auth.serverUrl.replace(/\/+$/, '')}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
 }
 
 export interface GitOutput {

@@ -45,20 +45,29 @@ const RUN_FILE = /^([0-9a-f]{40}|[0-9a-f]{64})-(\d{8}T\d{6}Z-[0-9a-f]{12})\.json
 /** Rejects a testbed id that cannot be a single folder name (it becomes a path component). */
 export function checkTestbed(testbed: string, source: string): string {
   if (!TESTBED.test(testbed)) {
-    throw new InputError(source, `testbed id ${JSON.stringify(testbed)} cannot name a history folder: expected letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")`, undefined, 'testbed.id');
+    throw new InputError(
+      source,
+      `testbed id ${JSON.stringify(testbed)} cannot name a history folder: expected letters, digits, ".", "_" or "-" (at most 128, not starting with "." or "-")`,
+      undefined,
+      'testbed.id',
+    );
   }
   return testbed;
 }
 
 /** Rejects anything but a full commit id: selection compares full ids, an abbreviation would never match. */
 export function checkCommit(commit: string, source: string): string {
-  if (!COMMIT.test(commit)) throw new InputError(source, `expected a full commit id (40 or 64 lowercase hex digits), found ${JSON.stringify(commit)}`, undefined, 'commit');
+  if (!COMMIT.test(commit))
+    throw new InputError(source, `expected a full commit id (40 or 64 lowercase hex digits), found ${JSON.stringify(commit)}`, undefined, 'commit');
   return commit;
 }
 
 /** A new run id for a run created at `created`; `random` is injectable so tests can be deterministic. */
 export function newRunId(created: Date, random: () => Buffer = () => randomBytes(6)): string {
-  const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = created
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${random().toString('hex').slice(0, 12).padEnd(12, '0')}`;
 }
 

@@ -60,7 +60,8 @@ function poolBenchmark(runs: readonly BenchmarkResult[], warnings: string[]): Be
     const all = ok.flatMap((r) => (r.metrics[name] !== undefined ? [r.metrics[name]] : []));
     const unit = all[0]!.unit;
     const same = all.filter((m) => m.unit === unit);
-    if (same.length < all.length) warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
+    if (same.length < all.length)
+      warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
     metrics[name] = poolMetric(same);
   }
   const pooled: BenchmarkResult = { ...first, status: 'ok', metrics };

@@ -134,9 +134,17 @@ export function unpackResultSet(data: unknown, file: string): unknown {
     const step = /^([125])e(-?\d+)$/.exec(steps[metricIndex] ?? '');
     const chars = columns.d.slice(offsetIndex, offsetIndex + count);
     if (!Number.isInteger(count) || count < 0 || step === null || chars.length !== count) {
-      throw new InputError(file, `${where}: its ${count} packed samples do not match the packed columns (step ${metricIndex + 1} of ${steps.length}, offset ${offsetIndex} of ${columns.d.length})`);
+      throw new InputError(
+        file,
+        `${where}: its ${count} packed samples do not match the packed columns (step ${metricIndex + 1} of ${steps.length}, offset ${offsetIndex} of ${columns.d.length})`,
+      );
     }
-    const samples = unpackSamples({ m: Number(step[1]) as 1 | 2 | 5, k: Number(step[2]), at: columns.at[metricIndex]!, d: [...chars].map((c) => DIGITS.indexOf(c) - OFFSET) });
+    const samples = unpackSamples({
+      m: Number(step[1]) as 1 | 2 | 5,
+      k: Number(step[2]),
+      at: columns.at[metricIndex]!,
+      d: [...chars].map((c) => DIGITS.indexOf(c) - OFFSET),
+    });
     metricIndex++;
     offsetIndex += count;
     return { ...(metric as object), samples };
@@ -145,12 +153,18 @@ export function unpackResultSet(data: unknown, file: string): unknown {
     ? set.benchmarks.map((b: unknown, i: number) => {
         const metrics = (b as { metrics?: unknown } | null)?.metrics;
         if (metrics === null || typeof metrics !== 'object' || Array.isArray(metrics)) return b;
-        const entries = Object.entries(metrics as Record<string, unknown>).map(([name, m]) => [name, unpackMetric(m, `benchmarks[${i}].metrics.${name}.samples`)]);
+        const entries = Object.entries(metrics as Record<string, unknown>).map(([name, m]) => [
+          name,
+          unpackMetric(m, `benchmarks[${i}].metrics.${name}.samples`),
+        ]);
         return { ...(b as object), metrics: Object.fromEntries(entries) };
       })
     : set.benchmarks;
   if (metricIndex !== steps.length || offsetIndex !== columns.d.length) {
-    throw new InputError(file, `the packed columns hold ${steps.length} metrics and ${columns.d.length} samples, but the benchmarks name ${metricIndex} and ${offsetIndex}`);
+    throw new InputError(
+      file,
+      `the packed columns hold ${steps.length} metrics and ${columns.d.length} samples, but the benchmarks name ${metricIndex} and ${offsetIndex}`,
+    );
   }
   return { ...set, benchmarks };
 }

@@ -24,7 +24,8 @@ export interface ChainCommit {
 }
 
 /** Where the search starts and why. */
-export type BaselineStart = { kind: 'merge-base'; commit: string; base: string } | { kind: 'release-tag'; commit: string; tag: string } | { kind: 'commit'; commit: string };
+export type BaselineStart =
+  { kind: 'merge-base'; commit: string; base: string } | { kind: 'release-tag'; commit: string; tag: string } | { kind: 'commit'; commit: string };
 
 /** Why there is no baseline: no start commit at all, or no run near it. */
 export type NoBaselineReason = 'no-merge-base' | 'no-previous-tag' | 'no-run-within-distance';
@@ -91,7 +92,13 @@ export const DEFAULT_DRIFT_WINDOW = 20;
  * runs included), in creation order. Chain order decides which runs are the
  * newest, so a run of a side branch never enters.
  */
-export function driftWindow(chain: readonly ChainCommit[], entries: readonly HistoryEntry[], testbed: string, fromCommit: string, window: number): HistoryEntry[] {
+export function driftWindow(
+  chain: readonly ChainCommit[],
+  entries: readonly HistoryEntry[],
+  testbed: string,
+  fromCommit: string,
+  window: number,
+): HistoryEntry[] {
   if (window <= 0) return [];
   const at = chain.findIndex((c) => c.commit === fromCommit);
   if (at < 0) return [];
@@ -104,7 +111,10 @@ export function driftWindow(chain: readonly ChainCommit[], entries: readonly His
 
 /** The earliest time a run of any chain commit can have been created (listing reads only months from there on). */
 export function earliestRelevantTime(chain: readonly ChainCommit[], length: number): Date | undefined {
-  const times = chain.slice(0, length).map((c) => Date.parse(c.date)).filter((t) => !Number.isNaN(t));
+  const times = chain
+    .slice(0, length)
+    .map((c) => Date.parse(c.date))
+    .filter((t) => !Number.isNaN(t));
   if (times.length === 0) return undefined;
   // A day of slack for a runner's clock running behind the committer's.
   return new Date(minOf(times) - 24 * 3600 * 1000);

@@ -12,7 +12,11 @@ export type SeriesOrder = { by: 'commit' } | { by: 'time'; why: string };
  * is the fallback when that order cannot be known (no repository, or runs
  * of commits that are not on the line), and the result says so.
  */
-export async function inCommitOrder(repo: string | undefined, entries: readonly HistoryEntry[], head = 'HEAD'): Promise<{ entries: HistoryEntry[]; order: SeriesOrder }> {
+export async function inCommitOrder(
+  repo: string | undefined,
+  entries: readonly HistoryEntry[],
+  head = 'HEAD',
+): Promise<{ entries: HistoryEntry[]; order: SeriesOrder }> {
   const byTime = [...entries];
   if (repo === undefined) return { entries: byTime, order: { by: 'time', why: 'no git repository was given' } };
   if (!(await isGitRepository(repo))) return { entries: byTime, order: { by: 'time', why: 'this folder is not in a git repository' } };
@@ -22,7 +26,13 @@ export async function inCommitOrder(repo: string | undefined, entries: readonly 
   const position = new Map(line.map((c, i) => [c, i]));
   const off = entries.filter((e) => !position.has(e.commit));
   if (off.length > 0) {
-    return { entries: byTime, order: { by: 'time', why: `${off.length} run(s) measured commits that are not on the first-parent line of ${head} (a shallow clone, or runs of other branches)` } };
+    return {
+      entries: byTime,
+      order: {
+        by: 'time',
+        why: `${off.length} run(s) measured commits that are not on the first-parent line of ${head} (a shallow clone, or runs of other branches)`,
+      },
+    };
   }
   const ordered = byTime.sort((a, b) => position.get(a.commit)! - position.get(b.commit)! || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
   return { entries: ordered, order: { by: 'commit' } };

@@ -32,7 +32,13 @@ describe('sub-trial windows', () => {
 
 describe('analyse', () => {
   const data: DataFile = {
-    schema: DATA_SCHEMA, mode: 'quick', timing: 'test', seed: 1, started: '', finished: '', durationSeconds: 0,
+    schema: DATA_SCHEMA,
+    mode: 'quick',
+    timing: 'test',
+    seed: 1,
+    started: '',
+    finished: '',
+    durationSeconds: 0,
     machine: { nproc: 2, cpu: 'test', kernel: 'test', node: 'test', gcc: 'test', loadBefore: [0, 0, 0], loadAfter: [0, 0, 0] },
     calibration: { iterations: 1, aSeconds: 0.02, overheadSeconds: 0.002, loopShare: 0.9 },
     samplesPerSide: 10,

@@ -16,7 +16,13 @@ describe('collector (real gcc, real processes)', () => {
   test('times every design, load and slowdown, and stops its background load', async () => {
     const plan: CollectPlan = {
       // 30 ms runs: long enough that the spawn overhead stays a small share of a run on a stalling VM.
-      mode: 'quick', samplesPerSide: 2, aaTrials: 1, abTrials: 1, slowdowns: [10], targetSeconds: 0.03, seed: 3,
+      mode: 'quick',
+      samplesPerSide: 2,
+      aaTrials: 1,
+      abTrials: 1,
+      slowdowns: [10],
+      targetSeconds: 0.03,
+      seed: 3,
     };
     const data = await collect(plan, () => {});
     assert.equal(data.trials.length, 2 * 2 * 2, 'designs × loads × (A/A + one slowdown)');

@@ -29,7 +29,7 @@ describe('github-action-benchmark rule', () => {
 });
 
 describe('Bencher t-test threshold', () => {
-  test('limit equals Bencher\'s own reference for mean 0, population sd 1, 5 degrees of freedom', () => {
+  test("limit equals Bencher's own reference for mean 0, population sd 1, 5 degrees of freedom", () => {
     // bencher_boundary's test: StudentsT(0, 1, 5).inverse_cdf(0.85) = 1.1557673428942912.
     const history = [-1, 1, -1, 1, -1, 1]; // mean 0, population sd 1, n − 1 = 5
     assert.ok(Math.abs(bencherLimit(history, 0.85) - 1.1557673428942912) < 1e-9);
@@ -84,7 +84,7 @@ describe('criterion.rs rule', () => {
     assert.deepEqual(r1, r2);
     assert.ok(r1.p > 0.05);
   });
-  test('defaults are criterion\'s: alpha 0.05, noise 1 %, 95 % interval', () => {
+  test("defaults are criterion's: alpha 0.05, noise 1 %, 95 % interval", () => {
     assert.equal(CRITERION_DEFAULTS.significance, 0.05);
     assert.equal(CRITERION_DEFAULTS.noiseThreshold, 0.01);
     assert.equal(CRITERION_DEFAULTS.confidence, 0.95);

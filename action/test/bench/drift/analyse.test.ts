@@ -21,7 +21,10 @@ const rate = (part: number, t: Tally): number => part / t.trials;
 
 describe('learned drift on the committed real histories', () => {
   test('configured 2 %: no A/A run is ever "unchanged"; learned on the calm machine: a fifth or more are', () => {
-    for (const { replay, results: [c] } of results) {
+    for (const {
+      replay,
+      results: [c],
+    } of results) {
       for (const b of replay.benchmarks) assert.equal(aa(c!.tallies.get(b)!).unchanged, 0, `${replay.label} ${b}`);
     }
     const quiet = results[0]!.results[1]!.tallies.get('work-20ms')!;
@@ -29,7 +32,10 @@ describe('learned drift on the committed real histories', () => {
   });
 
   test('learning never raises false alarms above the configured 2 %', () => {
-    for (const { replay, results: [c, l] } of results) {
+    for (const {
+      replay,
+      results: [c, l],
+    } of results) {
       for (const b of replay.benchmarks) {
         const fc = aa(c!.tallies.get(b)!).regressed;
         const fl = aa(l!.tallies.get(b)!).regressed;

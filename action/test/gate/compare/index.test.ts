@@ -39,10 +39,22 @@ describe('compareMetrics: the decision rule with samples', () => {
   });
 
   test('the same slowdown of a throughput (higher is better) is improved when it rises and regressed when it falls', () => {
-    const up = one({ baseline: samples(base, 'higher'), current: samples(base.map((v) => v * 1.1), 'higher') });
+    const up = one({
+      baseline: samples(base, 'higher'),
+      current: samples(
+        base.map((v) => v * 1.1),
+        'higher',
+      ),
+    });
     assert.equal(up.status, 'improved');
     assert.ok(up.change > 0);
-    const down = one({ baseline: samples(base, 'higher'), current: samples(base.map((v) => v / 1.1), 'higher') });
+    const down = one({
+      baseline: samples(base, 'higher'),
+      current: samples(
+        base.map((v) => v / 1.1),
+        'higher',
+      ),
+    });
     assert.equal(down.status, 'regressed');
     assert.ok(down.change < 0);
   });
@@ -140,7 +152,10 @@ describe('compareMetrics: other kinds of data', () => {
 
   test('zero and negative values are compared on the raw scale relative to the baseline median', () => {
     const b = [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
-    const r = one({ baseline: { unit: 'count', direction: 'lower', samples: b }, current: { unit: 'count', direction: 'lower', samples: b.map((v) => v + 7) } });
+    const r = one({
+      baseline: { unit: 'count', direction: 'lower', samples: b },
+      current: { unit: 'count', direction: 'lower', samples: b.map((v) => v + 7) },
+    });
     assert.ok(Math.abs(r.change - 7 / 6) < 1e-12, `change ${r.change}`); // shift 7 over the baseline median 6
     assert.equal(r.status, 'regressed');
   });
@@ -200,7 +215,10 @@ describe('compareMetrics: noisier', () => {
 
   test('a handful of runs several times slower than the median are flagged noisier: 3 of 10, 4 of 20', () => {
     const data = testData(204);
-    for (const [n, every] of [[10, 3], [20, 5]] as const) {
+    for (const [n, every] of [
+      [10, 3],
+      [20, 5],
+    ] as const) {
       const b = data.times(n, 0.025, 0.02);
       const c = data.times(n, 0.025, 0.02).map((v, i) => (i % every === 2 ? v * 3 : v));
       const r = one({ baseline: samples(b), current: samples(c) });
@@ -214,8 +232,7 @@ describe('compareMetrics: noisier', () => {
 
   test('false alarms: at most 1 % of 1,000 A/A comparisons flag noisier, with or without rare slow runs on both sides', () => {
     const data = testData(205);
-    const draw = (contaminated: boolean): number[] =>
-      data.times(20, 0.025, 0.03).map((v) => (contaminated && data.rng.next() < 0.02 ? v * 3 : v));
+    const draw = (contaminated: boolean): number[] => data.times(20, 0.025, 0.03).map((v) => (contaminated && data.rng.next() < 0.02 ? v * 3 : v));
     for (const contaminated of [false, true]) {
       let alarms = 0;
       const trials = 1000;
@@ -245,7 +262,10 @@ describe('compareMetrics: noisier on a port scanner that users called highly uns
     assert.ok((b.max as number) / b.median < 1.2);
     assert.equal(c.median, 66);
     assert.ok(Math.abs((c.stddev as number) - 29.7) < 0.1, `current stddev ${c.stddev}`);
-    assert.deepEqual(currentMs.filter((v) => v > 1.2 * 66).map((v) => Math.round((100 * v) / 66) / 100), [1.6, 2.4, 2.4]);
+    assert.deepEqual(
+      currentMs.filter((v) => v > 1.2 * 66).map((v) => Math.round((100 * v) / 66) / 100),
+      [1.6, 2.4, 2.4],
+    );
   });
 
   test('three runs at 1.6–2.4× the median where the baseline stayed within 1.2× are flagged noisier', () => {
@@ -304,11 +324,7 @@ describe('compareMetrics: properties', () => {
         const paired = kind === 'paired';
         const fwd = one({ baseline: samples(b), current: samples(c), paired });
         const back = one({ baseline: samples(c), current: samples(b), paired });
-        return (
-          back.status === mirror[fwd.status] &&
-          back.p === fwd.p &&
-          Math.abs((1 + back.change) * (1 + fwd.change) - 1) < 1e-9
-        );
+        return back.status === mirror[fwd.status] && back.p === fwd.p && Math.abs((1 + back.change) * (1 + fwd.change) - 1) < 1e-9;
       }),
       { numRuns: 200, seed: 2 },
     );

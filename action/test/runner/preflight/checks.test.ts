@@ -76,7 +76,10 @@ describe('turbo', () => {
     assert.match(f.fix ?? '', /echo 0 \| sudo tee \/sys\/devices\/system\/cpu\/cpufreq\/boost/);
   });
   test('amd-pstate per-policy boost is read when the global switches are absent', () => {
-    const tree = without(bareMetal({ '/sys/devices/system/cpu/cpufreq/policy0/boost': '0', '/sys/devices/system/cpu/cpufreq/policy1/boost': '1' }), /intel_pstate/);
+    const tree = without(
+      bareMetal({ '/sys/devices/system/cpu/cpufreq/policy0/boost': '0', '/sys/devices/system/cpu/cpufreq/policy1/boost': '1' }),
+      /intel_pstate/,
+    );
     const f = checkTurbo(files(tree));
     assert.equal(f.status, 'warn');
     assert.equal(f.observed?.source, '/sys/devices/system/cpu/cpufreq/policy*/boost');
@@ -153,7 +156,10 @@ describe('load, swap, ASLR, perf events, CPU, kernel', () => {
     assert.equal(checkPerfEvents(files(tunedBareMetal())).status, 'ok');
   });
   test('perf that is allowed to count but counts nothing (a VM without a PMU) is advice naming cachegrind', () => {
-    const noPmu = checkPerfEvents(files(tunedBareMetal()), { counted: [], unavailable: { 'instructions:u': '<not supported>', 'cycles:u': '<not supported>' } });
+    const noPmu = checkPerfEvents(files(tunedBareMetal()), {
+      counted: [],
+      unavailable: { 'instructions:u': '<not supported>', 'cycles:u': '<not supported>' },
+    });
     assert.equal(noPmu.status, 'advice');
     assert.match(noPmu.message, /cannot count instructions:u \(<not supported>\), cycles:u \(<not supported>\).*"counter: perf" suites fail/);
     assert.match(noPmu.fix ?? '', /counter: cachegrind/);

@@ -8,7 +8,9 @@ export type Tree = Record<string, string>;
 /** A bare-metal Intel machine as the kernel shows it: 4 CPUs (2 cores × 2 threads), in the state a fresh desktop install leaves it. */
 export function bareMetal(overrides: Tree = {}): Tree {
   const tree: Tree = {
-    '/proc/cpuinfo': [0, 1, 2, 3].map((n) => `processor\t: ${n}\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz\n`).join('\n'),
+    '/proc/cpuinfo': [0, 1, 2, 3]
+      .map((n) => `processor\t: ${n}\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz\n`)
+      .join('\n'),
     '/proc/sys/kernel/osrelease': '6.8.0-45-generic',
     '/proc/sys/kernel/arch': 'x86_64',
     '/proc/cmdline': 'BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=1234 ro quiet splash',

@@ -23,7 +23,10 @@ describe('runPreflight on fake bare-metal trees', () => {
     const tree = bareMetal({ '/proc/meminfo': 'MemTotal: 32657412 kB\nSwapTotal: 2097148 kB\nSwapFree: 2000000 kB\n' });
     const report = runPreflight({ files: systemFiles(root(tree)), level: 'strict', probe: false });
     assert.equal(report.fails, true);
-    const warned = report.findings.filter((f) => f.status === 'warn').map((f) => f.check).sort();
+    const warned = report.findings
+      .filter((f) => f.status === 'warn')
+      .map((f) => f.check)
+      .sort();
     assert.deepEqual(warned, ['governor', 'swap', 'turbo']);
     for (const f of report.findings.filter((x) => x.status === 'warn' || x.status === 'advice')) assert.ok(f.fix, `${f.check} has a fix`);
     assert.equal(statusOf(report, 'smt'), 'advice');

@@ -53,20 +53,37 @@ describe('baseline selection on a real repository', () => {
   const pr = { repo, testbed: 'bed-a', head: 'pr', from: { mergeBaseWith: 'main' } };
 
   test('the merge base has a run: it is the baseline, distance 0', async () => {
-    const choice = await selectBaseline(await storeWith([['c4', 'bed-a'], ['c2', 'bed-a']]), pr);
+    const choice = await selectBaseline(
+      await storeWith([
+        ['c4', 'bed-a'],
+        ['c2', 'bed-a'],
+      ]),
+      pr,
+    );
     assert.ok(choice.found);
     assert.deepEqual([choice.commit, choice.distance, choice.start], [c.c4, 0, { kind: 'merge-base', commit: c.c4, base: 'main' }]);
     assert.equal(choice.pooled.set.commit, c.c4);
   });
 
   test('the merge base has no run: the nearest first-parent ancestor with one, named with its date and distance; a merged branch is not searched', async () => {
-    const choice = await selectBaseline(await storeWith([['f1', 'bed-a'], ['c2', 'bed-a'], ['c0', 'bed-a']]), pr);
+    const choice = await selectBaseline(
+      await storeWith([
+        ['f1', 'bed-a'],
+        ['c2', 'bed-a'],
+        ['c0', 'bed-a'],
+      ]),
+      pr,
+    );
     assert.ok(choice.found);
     assert.deepEqual([choice.commit, choice.date, choice.distance], [c.c2, '2026-11-04T10:00:00Z', 2]);
   });
 
   test("another testbed's runs are ignored", async () => {
-    const store = await storeWith([['c4', 'bed-b'], ['M', 'bed-b'], ['c1', 'bed-a']]);
+    const store = await storeWith([
+      ['c4', 'bed-b'],
+      ['M', 'bed-b'],
+      ['c1', 'bed-a'],
+    ]);
     const choice = await selectBaseline(store, pr);
     assert.ok(choice.found);
     assert.deepEqual([choice.commit, choice.distance], [c.c1, 3]);
@@ -77,7 +94,14 @@ describe('baseline selection on a real repository', () => {
 
   test('no run at all, or none within the distance: budgets only, with the reason', async () => {
     const none = await selectBaseline(await storeWith([['c4', 'bed-b']]), pr);
-    assert.deepEqual(none, { found: false, use: 'budgets-only', reason: 'no-run-within-distance', start: { kind: 'merge-base', commit: c.c4, base: 'main' }, searched: 5, maxDistance: 50 });
+    assert.deepEqual(none, {
+      found: false,
+      use: 'budgets-only',
+      reason: 'no-run-within-distance',
+      start: { kind: 'merge-base', commit: c.c4, base: 'main' },
+      searched: 5,
+      maxDistance: 50,
+    });
     const far = await selectBaseline(await storeWith([['c0', 'bed-a']]), { ...pr, maxDistance: 2 });
     assert.deepEqual(far.found === false && [far.reason, far.searched], ['no-run-within-distance', 3]);
     const unrelated = await selectBaseline(await storeWith([['c4', 'bed-a']]), { ...pr, from: { mergeBaseWith: 'orphan' } });
@@ -85,7 +109,11 @@ describe('baseline selection on a real repository', () => {
   });
 
   test('re-runs of the chosen commit are pooled into one baseline', async () => {
-    const store = await storeWith([['c4', 'bed-a'], ['c4', 'bed-a'], ['c4', 'bed-b']]);
+    const store = await storeWith([
+      ['c4', 'bed-a'],
+      ['c4', 'bed-a'],
+      ['c4', 'bed-b'],
+    ]);
     const choice = await selectBaseline(store, pr);
     assert.ok(choice.found);
     assert.equal(choice.runs.length, 2);
@@ -95,7 +123,13 @@ describe('baseline selection on a real repository', () => {
 
   test('a release compares with the previous release tag, falling back along its first-parent chain', async () => {
     const release = { repo, testbed: 'bed-a', head: 'v1.1', from: { previousTag: true as const } };
-    const tagged = await selectBaseline(await storeWith([['c1', 'bed-a'], ['c4', 'bed-a']]), release);
+    const tagged = await selectBaseline(
+      await storeWith([
+        ['c1', 'bed-a'],
+        ['c4', 'bed-a'],
+      ]),
+      release,
+    );
     assert.ok(tagged.found);
     assert.deepEqual([tagged.commit, tagged.distance, tagged.start], [c.c1, 0, { kind: 'release-tag', commit: c.c1, tag: 'v1.0' }]);
     const fallback = await selectBaseline(await storeWith([['c0', 'bed-a']]), release);

@@ -18,7 +18,14 @@ const MONTH_FILE = 'bed-a/2026/01/month.jsonl.br';
 
 const run = sampleRun('a'.repeat(40), '2026-01-01T00:00:00Z', 'bed-a', 3, 4);
 const runBytes = encodeRun(run);
-const month = encodeMonth({ testbed: 'bed-a', month: '2026-01' }, [1, 2, 3].map((i) => ({ commit: String(i).repeat(40), runId: `2026010${i}T000000Z-aaaa`, json: runLine(sampleRun(String(i).repeat(40), `2026-01-0${i}T00:00:00Z`, 'bed-a', i, 4)) })));
+const month = encodeMonth(
+  { testbed: 'bed-a', month: '2026-01' },
+  [1, 2, 3].map((i) => ({
+    commit: String(i).repeat(40),
+    runId: `2026010${i}T000000Z-aaaa`,
+    json: runLine(sampleRun(String(i).repeat(40), `2026-01-0${i}T00:00:00Z`, 'bed-a', i, 4)),
+  })),
+);
 
 function outcome(decode: () => unknown, file: string): string | null {
   try {
@@ -38,7 +45,11 @@ test('the seeds decode', () => {
 test('a damaged single-run file (gzip) decodes to a valid run or an InputError naming it', () => {
   fc.assert(
     fc.property(mutatedBytes(runBytes), ({ bytes, steps }) => {
-      assert.equal(outcome(() => decodeRun(bytes, RUN_FILE, validate), RUN_FILE), null, steps.join('; '));
+      assert.equal(
+        outcome(() => decodeRun(bytes, RUN_FILE, validate), RUN_FILE),
+        null,
+        steps.join('; '),
+      );
     }),
     { numRuns: 400, seed: 31 },
   );
@@ -47,8 +58,16 @@ test('a damaged single-run file (gzip) decodes to a valid run or an InputError n
 test('a damaged month file (brotli) decodes whole or is an InputError naming it, header and runs alike', () => {
   fc.assert(
     fc.property(mutatedBytes(month), ({ bytes, steps }) => {
-      assert.equal(outcome(() => decodeMonth(bytes, MONTH_FILE, validate), MONTH_FILE), null, steps.join('; '));
-      assert.equal(outcome(() => decodeMonthHeader(bytes, MONTH_FILE, true), MONTH_FILE), null, `header: ${steps.join('; ')}`);
+      assert.equal(
+        outcome(() => decodeMonth(bytes, MONTH_FILE, validate), MONTH_FILE),
+        null,
+        steps.join('; '),
+      );
+      assert.equal(
+        outcome(() => decodeMonthHeader(bytes, MONTH_FILE, true), MONTH_FILE),
+        null,
+        `header: ${steps.join('; ')}`,
+      );
     }),
     { numRuns: 400, seed: 32 },
   );

@@ -11,7 +11,14 @@ const NOW = new Date('2026-11-21T12:00:00Z');
 
 /** Runs in three past months on two testbeds, and one in the current month. */
 async function fill(store: HistoryStore): Promise<void> {
-  const times = ['2026-08-03T10:00:00Z', '2026-08-30T23:59:59Z', '2026-09-01T00:00:00Z', '2026-10-15T12:00:00Z', '2026-10-15T12:00:00Z', '2026-11-02T00:00:00Z'];
+  const times = [
+    '2026-08-03T10:00:00Z',
+    '2026-08-30T23:59:59Z',
+    '2026-09-01T00:00:00Z',
+    '2026-10-15T12:00:00Z',
+    '2026-10-15T12:00:00Z',
+    '2026-11-02T00:00:00Z',
+  ];
   for (const [i, t] of times.entries()) {
     await store.append(sampleRun(fakeCommit(i), t, 'bed-a', i));
     if (i % 2 === 0) await store.append(sampleRun(fakeCommit(i), t, 'bed-b', 100 + i));
@@ -61,9 +68,15 @@ describe('compaction on a folder', () => {
       [first.runId, late.runId],
     );
     const done = await store.compact({ before: NOW });
-    assert.deepEqual(done.map((m) => [m.runs, m.removed.length]), [[2, 2]]);
+    assert.deepEqual(
+      done.map((m) => [m.runs, m.removed.length]),
+      [[2, 2]],
+    );
     assert.deepEqual(readdirSync(join(root, 'bed-a/2026/09')), ['month.json.br']);
-    assert.deepEqual((await store.readMany(await store.list())).map((s) => s.commit), [fakeCommit(1), fakeCommit(2)]);
+    assert.deepEqual(
+      (await store.readMany(await store.list())).map((s) => s.commit),
+      [fakeCommit(1), fakeCommit(2)],
+    );
   });
 });
 
@@ -89,8 +102,18 @@ describe('compaction on a git data branch', () => {
     const files = gitSync(remote, ['ls-tree', '-r', '--name-only', 'perf-gate-data']).split('\n');
     assert.deepEqual(
       files.filter((f) => !f.startsWith('bed-a/2026/11/')),
-      ['bed-a/2026/08/month.json.br', 'bed-a/2026/09/month.json.br', 'bed-a/2026/10/month.json.br', 'bed-b/2026/08/month.json.br', 'bed-b/2026/09/month.json.br', 'bed-b/2026/10/month.json.br'],
+      [
+        'bed-a/2026/08/month.json.br',
+        'bed-a/2026/09/month.json.br',
+        'bed-a/2026/10/month.json.br',
+        'bed-b/2026/08/month.json.br',
+        'bed-b/2026/09/month.json.br',
+        'bed-b/2026/10/month.json.br',
+      ],
     );
-    assert.deepEqual(await reader.list({ testbed: 'bed-a', since: new Date('2026-10-01T00:00:00Z') }), after.filter((e) => e.testbed === 'bed-a' && e.created >= '2026-10'));
+    assert.deepEqual(
+      await reader.list({ testbed: 'bed-a', since: new Date('2026-10-01T00:00:00Z') }),
+      after.filter((e) => e.testbed === 'bed-a' && e.created >= '2026-10'),
+    );
   });
 });

@@ -59,10 +59,7 @@ async function assertAllThere(store: HistoryStore, exits: Exit[]): Promise<void>
   const written = exits.flatMap((e) => e.entries);
   assert.equal(written.length, WRITERS);
   const listed = await store.list();
-  assert.deepEqual(
-    listed.map((e) => e.runId).sort(),
-    written.map((e) => e.runId).sort(),
-  );
+  assert.deepEqual(listed.map((e) => e.runId).sort(), written.map((e) => e.runId).sort());
   const sets = await store.readMany(listed);
   assert.deepEqual(
     sets.map((s) => s.commit),
@@ -76,7 +73,12 @@ describe(`${WRITERS} processes appending at once`, { timeout: 30 * 60 * 1000 }, 
   test('to one data branch of a bare repository, each from its own clone: every run is there, no file is corrupt', async () => {
     const remote = bareRepo(join(dir, 'remote.git'));
     // Attempts enough for the last of 20 writers to win one push race each round.
-    const exits = await race(join(dir, 'git-race'), (writer) => ({ kind: 'git', repo: workRepo(join(dir, `job-${writer}`), remote), remote: 'origin', maxAttempts: 60 }));
+    const exits = await race(join(dir, 'git-race'), (writer) => ({
+      kind: 'git',
+      repo: workRepo(join(dir, `job-${writer}`), remote),
+      remote: 'origin',
+      maxAttempts: 60,
+    }));
     await assertAllThere(openBranch({ repo: workRepo(join(dir, 'reader'), remote), remote: 'origin', readOnly: true }), exits);
     assert.equal(Number(gitSync(remote, ['rev-list', '--count', 'perf-gate-data'])), WRITERS, 'one commit per run, none lost to a race');
     gitSync(remote, ['fsck', '--strict', '--no-progress']);

@@ -38,7 +38,10 @@ describe('the data-branch token', () => {
       await assert.rejects(store.append(sampleRun(fakeCommit(1), '2026-11-20T00:00:00Z'), { testbed: 'bed-a' }), /cannot fetch the data branch|refused/);
       const expected = `basic ${Buffer.from('x-access-token:ghs_secret123').toString('base64')}`;
       assert.ok(seen.length > 0, 'git reached the server');
-      assert.ok(seen.every((h) => h.authorization === expected), JSON.stringify(seen.map((h) => h.authorization)));
+      assert.ok(
+        seen.every((h) => h.authorization === expected),
+        JSON.stringify(seen.map((h) => h.authorization)),
+      );
       assert.doesNotMatch(readFileSync(join(repo, '.git/config'), 'utf8'), /secret123|extraheader|AUTHORIZATION/i);
     });
   });
@@ -49,7 +52,10 @@ describe('the data-branch token', () => {
       const store = openBranch({ repo, remote: 'origin', auth: { token: 'ghs_secret123', serverUrl: 'https://github.com' } });
       await assert.rejects(store.append(sampleRun(fakeCommit(1), '2026-11-20T00:00:00Z'), { testbed: 'bed-a' }));
       assert.ok(seen.length > 0);
-      assert.ok(seen.every((h) => h.authorization === undefined), JSON.stringify(seen.map((h) => h.authorization)));
+      assert.ok(
+        seen.every((h) => h.authorization === undefined),
+        JSON.stringify(seen.map((h) => h.authorization)),
+      );
     });
   });
 });

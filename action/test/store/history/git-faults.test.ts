@@ -33,7 +33,7 @@ function repositories(dir: string): { origin: string; clone: string; c: Record<s
   return { origin, clone, c };
 }
 
-test('a push the server refuses for good (a pre-receive hook) fails the append with the server\'s words, and the branch does not move', async () => {
+test("a push the server refuses for good (a pre-receive hook) fails the append with the server's words, and the branch does not move", async () => {
   const dir = tempDir('pg-git-faults-');
   const { origin, clone } = repositories(dir);
   const store = openBranch({ repo: clone, remote: 'origin', maxAttempts: 3, backoffMs: 1 });
@@ -42,10 +42,17 @@ test('a push the server refuses for good (a pre-receive hook) fails the append w
   const hook = join(origin, 'hooks', 'pre-receive');
   writeFileSync(hook, '#!/bin/sh\necho "perf-gate-data is a protected branch" >&2\nexit 1\n');
   chmodSync(hook, 0o755);
-  await assert.rejects(store.append(sampleRun('b'.repeat(40), '2026-11-02T00:00:00Z', 'bed')), (e: Error) => /protected branch/.test(e.message) && /pre-receive hook declined/.test(e.message));
+  await assert.rejects(
+    store.append(sampleRun('b'.repeat(40), '2026-11-02T00:00:00Z', 'bed')),
+    (e: Error) => /protected branch/.test(e.message) && /pre-receive hook declined/.test(e.message),
+  );
   assert.equal(gitSync(origin, ['rev-parse', 'perf-gate-data']), before, 'the data branch did not move');
   const reader = openBranch({ repo: workRepo(join(dir, 'reader'), origin), remote: 'origin', readOnly: true });
-  assert.deepEqual((await reader.list()).map((e) => e.commit), ['a'.repeat(40)], 'the earlier run is still there, whole');
+  assert.deepEqual(
+    (await reader.list()).map((e) => e.commit),
+    ['a'.repeat(40)],
+    'the earlier run is still there, whole',
+  );
 });
 
 test('a shallow clone without the merge base: no baseline, said as no-merge-base (budgets only), never a wrong commit', async () => {
@@ -61,7 +68,7 @@ test('a shallow clone without the merge base: no baseline, said as no-merge-base
   assert.ok(!choice.found && choice.reason === 'no-merge-base', JSON.stringify(choice));
 });
 
-test('a detached HEAD (as actions/checkout leaves a pull request) finds the merge base\'s run', async () => {
+test("a detached HEAD (as actions/checkout leaves a pull request) finds the merge base's run", async () => {
   const dir = tempDir('pg-git-faults-');
   const { clone, c } = repositories(dir);
   gitSync(clone, ['checkout', '-q', '--detach', c.f2!]);

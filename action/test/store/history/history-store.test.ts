@@ -67,7 +67,9 @@ for (const backend of backends) {
           const step = chooseStep(metric.samples!);
           const half = step === undefined ? 0 : (step.m * 10 ** step.k) / 2;
           assert.equal(back.length, metric.samples!.length);
-          metric.samples!.forEach((x, j) => assert.ok(Math.abs(back[j]! - x) <= half * (1 + 1e-9), `${b.id} ${name}[${j}]: ${back[j]} against ${x}, step ${2 * half}`));
+          metric.samples!.forEach((x, j) =>
+            assert.ok(Math.abs(back[j]! - x) <= half * (1 + 1e-9), `${b.id} ${name}[${j}]: ${back[j]} against ${x}, step ${2 * half}`),
+          );
         }
       }
     });
@@ -97,7 +99,10 @@ for (const backend of backends) {
       const entries = await store.list();
       assert.equal(entries.length, 3);
       assert.ok(gunzipSync(gzipSync('ok')));
-      await assert.rejects(store.read(entries.find((e) => e.commit === fakeCommit(7))!), (e: unknown) => e instanceof InputError && e.file === truncated && /gzip/.test(e.message));
+      await assert.rejects(
+        store.read(entries.find((e) => e.commit === fakeCommit(7))!),
+        (e: unknown) => e instanceof InputError && e.file === truncated && /gzip/.test(e.message),
+      );
       await assert.rejects(store.read(entries.find((e) => e.commit === fakeCommit(8))!), (e: unknown) => e instanceof InputError && e.file === invalid);
       assert.equal((await store.read(good)).commit, fakeCommit(6));
     });
@@ -110,10 +115,19 @@ for (const backend of backends) {
       const keep2 = await store.append(sampleRun(fakeCommit(13), '2026-11-20T00:00:00Z'));
       await store.compact({ before: new Date('2026-11-21T00:00:00Z') });
       const removed = await store.prune({ before: new Date('2026-09-15T00:00:00Z') });
-      assert.deepEqual(removed.map((e) => e.runId), [old1.runId, old2.runId]);
+      assert.deepEqual(
+        removed.map((e) => e.runId),
+        [old1.runId, old2.runId],
+      );
       const left = await store.list();
-      assert.deepEqual(left.map((e) => e.runId), [keep1.runId, keep2.runId]);
-      assert.deepEqual((await store.readMany(left)).map((s) => s.commit), [fakeCommit(12), fakeCommit(13)]);
+      assert.deepEqual(
+        left.map((e) => e.runId),
+        [keep1.runId, keep2.runId],
+      );
+      assert.deepEqual(
+        (await store.readMany(left)).map((s) => s.commit),
+        [fakeCommit(12), fakeCommit(13)],
+      );
     });
   });
 }
@@ -121,7 +135,7 @@ for (const backend of backends) {
 describe('history store on a folder, specifics', () => {
   const dir = tempDir('perf-gate-history-');
 
-  test('a killed writer\'s hidden temporary file is ignored by listing', async () => {
+  test("a killed writer's hidden temporary file is ignored by listing", async () => {
     const root = join(dir, 'temp-files');
     const store = openFolder(root);
     const entry = await store.append(sampleRun(fakeCommit(1), '2026-11-21T12:00:00Z'));
@@ -135,7 +149,10 @@ describe('history store on a folder, specifics', () => {
     const store = openFolder(root);
     await store.append(sampleRun(fakeCommit(1), '2026-10-21T12:00:00Z'));
     writeFileSync(join(root, '.lock'), '1 then\n');
-    await assert.rejects(store.compact({ before: new Date('2026-11-21T00:00:00Z') }), (error: unknown) => error instanceof InputError && /\.lock: process 1 since then holds this history's lock .* remove it with rm /.test(error.message));
+    await assert.rejects(
+      store.compact({ before: new Date('2026-11-21T00:00:00Z') }),
+      (error: unknown) => error instanceof InputError && /\.lock: process 1 since then holds this history's lock .* remove it with rm /.test(error.message),
+    );
     assert.ok(existsSync(join(root, '.lock')));
   });
 });
@@ -177,5 +194,8 @@ describe('history store on a git data branch, specifics', () => {
 
 /** A ResultSet with every metric's samples left out, to compare everything else exactly. */
 function withoutSamples(set: ResultSet): unknown {
-  return { ...set, benchmarks: set.benchmarks.map((b) => ({ ...b, metrics: Object.fromEntries(Object.entries(b.metrics).map(([k, { samples: _, ...m }]) => [k, m])) })) };
+  return {
+    ...set,
+    benchmarks: set.benchmarks.map((b) => ({ ...b, metrics: Object.fromEntries(Object.entries(b.metrics).map(([k, { samples: _, ...m }]) => [k, m])) })),
+  };
 }

@@ -24,7 +24,10 @@ function rng(seed: number): () => number {
  * group with SIGKILL (git children included). Returns the runs it reported.
  */
 async function killMidWrite(options: Record<string, unknown>, after: number, delayMs: number): Promise<HistoryEntry[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, JSON.stringify({ ...options, writer: 7, count: 1000 })], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, JSON.stringify({ ...options, writer: 7, count: 1000 })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -52,7 +55,10 @@ async function assertReadableAfterKill(reader: HistoryStore, writer: HistoryStor
     listed.map((e) => e.commit),
   );
   const next = await writer.append(sampleRun(fakeCommit(999_999), '2026-11-22T00:00:00Z'));
-  assert.ok((await reader.list()).some((e) => e.runId === next.runId), 'the writer that was killed can append again');
+  assert.ok(
+    (await reader.list()).some((e) => e.runId === next.runId),
+    'the writer that was killed can append again',
+  );
 }
 
 describe('a writer killed at a random point', { timeout: 15 * 60 * 1000 }, () => {

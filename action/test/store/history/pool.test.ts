@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { newResultSet, type BenchmarkResult, type ResultSet } from '../../../src/model/index.js';
 import { poolRuns } from '../../../src/store/history/index.js';
 
-const run = (created: string, benchmarks: BenchmarkResult[]): ResultSet => ({ ...newResultSet(created, benchmarks), commit: 'a'.repeat(40), testbed: { id: 'bed-a' } });
+const run = (created: string, benchmarks: BenchmarkResult[]): ResultSet => ({
+  ...newResultSet(created, benchmarks),
+  commit: 'a'.repeat(40),
+  testbed: { id: 'bed-a' },
+});
 const timed = (id: string, samples: number[]): BenchmarkResult => ({ id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples } } });
 const failed = (id: string, message: string): BenchmarkResult => ({ id, status: 'failed', error: { message }, metrics: {} });
 
@@ -13,7 +17,10 @@ test('one run is its own pool', () => {
 });
 
 test('re-runs concatenate samples per benchmark and metric, in run order; created is the latest', () => {
-  const { set, runs, warnings } = poolRuns([run('2026-11-01T00:00:00Z', [timed('x', [1, 2]), timed('y', [5])]), run('2026-11-02T00:00:00Z', [timed('x', [3]), timed('z', [9])])]);
+  const { set, runs, warnings } = poolRuns([
+    run('2026-11-01T00:00:00Z', [timed('x', [1, 2]), timed('y', [5])]),
+    run('2026-11-02T00:00:00Z', [timed('x', [3]), timed('z', [9])]),
+  ]);
   assert.equal(runs, 2);
   assert.deepEqual(warnings, []);
   assert.equal(set.created, '2026-11-02T00:00:00Z');
@@ -39,7 +46,11 @@ test('a benchmark is failed only if every run failed it; else its ok runs are po
 });
 
 test('summaries pool into one summary (pooled standard deviation); a unit mismatch is left out with a warning', () => {
-  const sum = (n: number, mean: number, stddev: number): BenchmarkResult => ({ id: 's', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', summary: { n, mean, stddev, min: mean - 1, max: mean + 1 } } } });
+  const sum = (n: number, mean: number, stddev: number): BenchmarkResult => ({
+    id: 's',
+    status: 'ok',
+    metrics: { time: { unit: 's', direction: 'lower', summary: { n, mean, stddev, min: mean - 1, max: mean + 1 } } },
+  });
   const { set, warnings } = poolRuns([
     run('2026-11-01T00:00:00Z', [sum(2, 1, Math.SQRT2)]),
     run('2026-11-02T00:00:00Z', [sum(2, 3, Math.SQRT2)]),

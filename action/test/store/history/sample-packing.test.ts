@@ -23,7 +23,12 @@ const stepOf = (samples: number[]): number => {
 
 describe('stored samples: a resolution fine against their own spread', () => {
   test('the step is 1, 2 or 5 × 10^k and at most a quarter of 1.4826 × MAD, and more than a tenth of it', () => {
-    for (const [seed, sd] of [[1, 0.03], [2, 0.001], [3, 0.2], [4, 0.01]] as const) {
+    for (const [seed, sd] of [
+      [1, 0.03],
+      [2, 0.001],
+      [3, 0.2],
+      [4, 0.01],
+    ] as const) {
       const samples = noisyTimes(50, 0.0123, sd, seed);
       const spread = 1.4826 * median(samples.map((x) => Math.abs(x - median(samples))));
       const step = chooseStep(samples)!;
@@ -67,7 +72,11 @@ describe('stored samples: a resolution fine against their own spread', () => {
     run.benchmarks[0]!.metrics.instructions = { unit: 'count', direction: 'lower', exact: true, samples: [5_000_000, 5_000_000, 5_000_000] };
     run.benchmarks[1]!.metrics.time!.samples = noisyTimes(30, 0.02, 0.02, 8);
     const fromRun = decodeRun(encodeRun(run), 'run.json.gz', validate);
-    const { runs } = decodeMonth(encodeMonth({ testbed: 'bed-a', month: '2026-11' }, [{ commit: run.commit!, runId: 'r1', json: runLine(run) }]), 'month.json.br', validate);
+    const { runs } = decodeMonth(
+      encodeMonth({ testbed: 'bed-a', month: '2026-11' }, [{ commit: run.commit!, runId: 'r1', json: runLine(run) }]),
+      'month.json.br',
+      validate,
+    );
     for (const back of [fromRun, runs[0]!.set]) {
       assert.deepEqual(back.benchmarks[0]!.metrics.instructions, run.benchmarks[0]!.metrics.instructions);
       const original = run.benchmarks[1]!.metrics.time!.samples!;

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { driftWindow, earliestRelevantTime, pickBaseline, type ChainCommit, type HistoryEntry } from '../../../src/store/history/index.js';
 
 const chain: ChainCommit[] = ['a', 'b', 'c', 'd'].map((c, i) => ({ commit: c.repeat(40), date: `2026-11-0${4 - i}T00:00:00Z` }));
-const entry = (commit: string, runId: string, testbed = 'bed-a'): HistoryEntry => ({ testbed, commit: commit.repeat(40), runId, created: '2026-11-05T00:00:00Z', file: `${testbed}/x` });
+const entry = (commit: string, runId: string, testbed = 'bed-a'): HistoryEntry => ({
+  testbed,
+  commit: commit.repeat(40),
+  runId,
+  created: '2026-11-05T00:00:00Z',
+  file: `${testbed}/x`,
+});
 const start = { kind: 'merge-base' as const, commit: 'a'.repeat(40), base: 'origin/main' };
 
 test('the start commit itself is chosen when it has a run (distance 0)', () => {
@@ -14,7 +20,12 @@ test('the start commit itself is chosen when it has a run (distance 0)', () => {
 
 test('else the nearest first-parent ancestor with a run, with its date and distance; all its runs in run order', () => {
   const choice = pickBaseline({ testbed: 'bed-a', start, chain, entries: [entry('d', '1'), entry('c', '3'), entry('c', '2')], maxDistance: 50 });
-  assert.deepEqual(choice.found && [choice.commit, choice.date, choice.distance, choice.runs.map((r) => r.runId)], ['c'.repeat(40), '2026-11-02T00:00:00Z', 2, ['2', '3']]);
+  assert.deepEqual(choice.found && [choice.commit, choice.date, choice.distance, choice.runs.map((r) => r.runId)], [
+    'c'.repeat(40),
+    '2026-11-02T00:00:00Z',
+    2,
+    ['2', '3'],
+  ]);
 });
 
 test("another testbed's runs are never chosen", () => {

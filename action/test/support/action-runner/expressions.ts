@@ -20,12 +20,7 @@ function statusFunctions(status: JobStatus): Map<string, FunctionDefinition> {
     name,
     { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(value()) },
   ];
-  return new Map([
-    fn('success', () => !status.failed),
-    fn('failure', () => status.failed),
-    fn('always', () => true),
-    fn('cancelled', () => false),
-  ]);
+  return new Map([fn('success', () => !status.failed), fn('failure', () => status.failed), fn('always', () => true), fn('cancelled', () => false)]);
 }
 
 function toData(contexts: Record<string, unknown>): data.Dictionary {

@@ -12,8 +12,11 @@ function actionDir(yml: string): string {
 }
 
 const base = (dir: string) => ({
-  actionPath: dir, env: { PATH: process.env['PATH'] ?? '', GITHUB_WORKSPACE: dir }, github: { token: 'tok', event_name: 'push' },
-  runner: { temp: dir }, tempDir: join(dir, 'files'),
+  actionPath: dir,
+  env: { PATH: process.env['PATH'] ?? '', GITHUB_WORKSPACE: dir },
+  github: { token: 'tok', event_name: 'push' },
+  runner: { temp: dir },
+  tempDir: join(dir, 'files'),
 });
 
 test('file commands: multi-line outputs, exported env, step summary; outputs evaluated from steps', async () => {
@@ -55,7 +58,14 @@ runs:
 `);
   const r = await runComposite({ ...base(dir), inputs: {} });
   assert.equal(r.outcome, 'failure');
-  assert.deepEqual(r.steps.map((s) => [s.id, s.outcome]), [['a', 'failure'], ['b', 'skipped'], ['c', 'success']]);
+  assert.deepEqual(
+    r.steps.map((s) => [s.id, s.outcome]),
+    [
+      ['a', 'failure'],
+      ['b', 'skipped'],
+      ['c', 'success'],
+    ],
+  );
   assert.equal(r.steps[0]!.exitCode, 3);
 });
 

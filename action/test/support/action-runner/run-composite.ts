@@ -101,9 +101,19 @@ export function parseFileCommand(text: string): Record<string, string> {
   return result;
 }
 
-function runBash(script: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -179,7 +189,7 @@ export async function runComposite(options: CompositeOptions): Promise<Composite
       GITHUB_ACTION_PATH: options.actionPath,
       GITHUB_ACTION: id,
     };
-    const cwd = step['working-directory'] ? evaluateTemplate(step['working-directory'], contexts, status) : options.env['GITHUB_WORKSPACE'] ?? process.cwd();
+    const cwd = step['working-directory'] ? evaluateTemplate(step['working-directory'], contexts, status) : (options.env['GITHUB_WORKSPACE'] ?? process.cwd());
     const result = await runBash(step.run, cwd, env, options.timeoutMs ?? 120_000);
     stdoutAll += result.stdout;
     for (const line of result.stdout.split('\n')) {
@@ -188,7 +198,12 @@ export async function runComposite(options: CompositeOptions): Promise<Composite
     }
     const outputs = parseFileCommand(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
     Object.assign(exportedEnv, parseFileCommand(readFileSync(files.GITHUB_ENV, 'utf8')));
-    extraPath.unshift(...readFileSync(files.GITHUB_PATH, 'utf8').split('\n').filter((l) => l !== '').reverse());
+    extraPath.unshift(
+      ...readFileSync(files.GITHUB_PATH, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .reverse(),
+    );
     if (existsSync(files.GITHUB_STEP_SUMMARY)) appendFileSync(summaryFile, readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'));
     const outcome = result.code === 0 ? 'success' : 'failure';
     if (outcome === 'failure') status.failed = true;

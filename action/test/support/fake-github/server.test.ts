@@ -39,9 +39,20 @@ test('valid requests are answered with responses that match the description', as
   assert.equal(await call('GET', '/repos/o/r/issues/3/comments?per_page=100'), 200);
   assert.equal(await call('GET', '/repos/o/r/pulls/3'), 200);
   assert.equal(await call('GET', '/user'), 200);
-  assert.equal(await call('POST', '/repos/o/r/check-runs', { name: 'g', head_sha: 'd'.repeat(40), status: 'completed', conclusion: 'success', output: { title: 't', summary: 's' } }), 201);
+  assert.equal(
+    await call('POST', '/repos/o/r/check-runs', {
+      name: 'g',
+      head_sha: 'd'.repeat(40),
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 't', summary: 's' },
+    }),
+    201,
+  );
   assert.deepEqual(gh.violations, []);
-  const pr = (await (await fetch(`${gh.url}/repos/o/r/pulls/3`, { headers: { authorization: 'token t' } })).json()) as { head: { sha: string; repo: { full_name: string } } };
+  const pr = (await (await fetch(`${gh.url}/repos/o/r/pulls/3`, { headers: { authorization: 'token t' } })).json()) as {
+    head: { sha: string; repo: { full_name: string } };
+  };
   assert.equal(pr.head.sha, 'd'.repeat(40));
   assert.equal(pr.head.repo.full_name, 'fork/r');
 });

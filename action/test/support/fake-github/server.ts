@@ -115,19 +115,39 @@ const GITHUB_ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 4189828
 function userJson(user: FakeUser, base: string): Json {
   const u = `${base}/users/${encodeURIComponent(user.login)}`;
   return {
-    login: user.login, id: user.id, node_id: `U_${user.id}`, avatar_url: `https://avatars.example.com/u/${user.id}`, gravatar_id: '',
-    url: u, html_url: `https://github.example.com/${encodeURIComponent(user.login)}`, followers_url: `${u}/followers`,
-    following_url: `${u}/following{/other_user}`, gists_url: `${u}/gists{/gist_id}`, starred_url: `${u}/starred{/owner}{/repo}`,
-    subscriptions_url: `${u}/subscriptions`, organizations_url: `${u}/orgs`, repos_url: `${u}/repos`, events_url: `${u}/events{/privacy}`,
-    received_events_url: `${u}/received_events`, type: user.type, site_admin: false,
+    login: user.login,
+    id: user.id,
+    node_id: `U_${user.id}`,
+    avatar_url: `https://avatars.example.com/u/${user.id}`,
+    gravatar_id: '',
+    url: u,
+    html_url: `https://github.example.com/${encodeURIComponent(user.login)}`,
+    followers_url: `${u}/followers`,
+    following_url: `${u}/following{/other_user}`,
+    gists_url: `${u}/gists{/gist_id}`,
+    starred_url: `${u}/starred{/owner}{/repo}`,
+    subscriptions_url: `${u}/subscriptions`,
+    organizations_url: `${u}/orgs`,
+    repos_url: `${u}/repos`,
+    events_url: `${u}/events{/privacy}`,
+    received_events_url: `${u}/received_events`,
+    type: user.type,
+    site_admin: false,
   };
 }
 
 function commentJson(c: StoredComment, repo: string, base: string): Json {
   return {
-    id: c.id, node_id: `IC_${c.id}`, url: `${base}/repos/${repo}/issues/comments/${c.id}`,
-    html_url: `https://github.example.com/${repo}/pull/${c.issue}#issuecomment-${c.id}`, body: c.body, user: userJson(c.user, base),
-    created_at: c.created_at, updated_at: c.updated_at, issue_url: `${base}/repos/${repo}/issues/${c.issue}`, author_association: 'NONE',
+    id: c.id,
+    node_id: `IC_${c.id}`,
+    url: `${base}/repos/${repo}/issues/comments/${c.id}`,
+    html_url: `https://github.example.com/${repo}/pull/${c.issue}#issuecomment-${c.id}`,
+    body: c.body,
+    user: userJson(c.user, base),
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    issue_url: `${base}/repos/${repo}/issues/${c.issue}`,
+    author_association: 'NONE',
   };
 }
 
@@ -180,14 +200,28 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
   function checkRunJson(run: StoredCheckRun, repo: string): Json {
     return {
-      id: run.id, head_sha: run.head_sha, node_id: `CR_${run.id}`, external_id: '', url: `${base}/repos/${repo}/check-runs/${run.id}`,
-      html_url: `https://github.example.com/${repo}/runs/${run.id}`, details_url: null, status: run.status, conclusion: run.conclusion,
-      started_at: TIME, completed_at: run.status === 'completed' ? TIME : null,
+      id: run.id,
+      head_sha: run.head_sha,
+      node_id: `CR_${run.id}`,
+      external_id: '',
+      url: `${base}/repos/${repo}/check-runs/${run.id}`,
+      html_url: `https://github.example.com/${repo}/runs/${run.id}`,
+      details_url: null,
+      status: run.status,
+      conclusion: run.conclusion,
+      started_at: TIME,
+      completed_at: run.status === 'completed' ? TIME : null,
       output: {
-        title: run.output.title, summary: run.output.summary, text: run.output.text, annotations_count: run.output.annotations.length,
+        title: run.output.title,
+        summary: run.output.summary,
+        text: run.output.text,
+        annotations_count: run.output.annotations.length,
         annotations_url: `${base}/repos/${repo}/check-runs/${run.id}/annotations`,
       },
-      name: run.name, check_suite: { id: 1 }, app: null, pull_requests: [],
+      name: run.name,
+      check_suite: { id: 1 },
+      app: null,
+      pull_requests: [],
     };
   }
 
@@ -198,13 +232,33 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     delete copy['pull_request'];
     return {
       ...copy,
-      id: 5000 + issue.number, node_id: `I_${issue.number}`, number: issue.number, title: issue.title, body: issue.body, state: issue.state,
-      state_reason: issue.state === 'closed' ? 'completed' : null, closed_at: issue.state === 'closed' ? TIME : null,
-      url, html_url: `https://github.example.com/${issue.repo}/issues/${issue.number}`, comments_url: `${url}/comments`, events_url: `${url}/events`,
-      labels_url: `${url}/labels{/name}`, repository_url: `${base}/repos/${issue.repo}`, user: userJson(issue.user, base),
-      labels: issue.labels.map((name, i) => ({ id: 700 + i, node_id: `L_${i}`, url: `${base}/repos/${issue.repo}/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null })),
+      id: 5000 + issue.number,
+      node_id: `I_${issue.number}`,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state,
+      state_reason: issue.state === 'closed' ? 'completed' : null,
+      closed_at: issue.state === 'closed' ? TIME : null,
+      url,
+      html_url: `https://github.example.com/${issue.repo}/issues/${issue.number}`,
+      comments_url: `${url}/comments`,
+      events_url: `${url}/events`,
+      labels_url: `${url}/labels{/name}`,
+      repository_url: `${base}/repos/${issue.repo}`,
+      user: userJson(issue.user, base),
+      labels: issue.labels.map((name, i) => ({
+        id: 700 + i,
+        node_id: `L_${i}`,
+        url: `${base}/repos/${issue.repo}/labels/${encodeURIComponent(name)}`,
+        name,
+        color: 'ededed',
+        default: false,
+        description: null,
+      })),
       comments: state.comments.filter((c) => c.issue === issue.number && commentRepo.get(c.id) === issue.repo).length,
-      created_at: TIME, updated_at: TIME,
+      created_at: TIME,
+      updated_at: TIME,
     };
   }
 
@@ -222,17 +276,43 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     return copy;
   }
 
-  async function handle(req: IncomingMessage, operationId: string, params: Record<string, string>, query: Record<string, string>, body: Json | undefined, user: FakeUser | null | undefined): Promise<Answer> {
+  async function handle(
+    req: IncomingMessage,
+    operationId: string,
+    params: Record<string, string>,
+    query: Record<string, string>,
+    body: Json | undefined,
+    user: FakeUser | null | undefined,
+  ): Promise<Answer> {
     const repo = `${params['owner']}/${params['repo']}`;
     switch (operationId) {
       case 'users/get-authenticated': {
-        if (user === null) return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' } };
+        if (user === null)
+          return {
+            status: 403,
+            body: {
+              message: 'Resource not accessible by integration',
+              documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+            },
+          };
         const u = user!;
         return {
           status: 200,
           body: {
-            ...userJson(u, base), name: null, company: null, blog: null, location: null, email: null, hireable: null, bio: null,
-            public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: TIME, updated_at: TIME,
+            ...userJson(u, base),
+            name: null,
+            company: null,
+            blog: null,
+            location: null,
+            email: null,
+            hireable: null,
+            bio: null,
+            public_repos: 0,
+            public_gists: 0,
+            followers: 0,
+            following: 0,
+            created_at: TIME,
+            updated_at: TIME,
           },
         };
       }
@@ -250,9 +330,22 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       }
       case 'issues/create-comment': {
         const comment: StoredComment = {
-          id: nextId++, issue: Number(params['issue_number']), body: String(body?.['body']), user: user ?? GITHUB_ACTIONS_BOT, created_at: TIME, updated_at: TIME,
+          id: nextId++,
+          issue: Number(params['issue_number']),
+          body: String(body?.['body']),
+          user: user ?? GITHUB_ACTIONS_BOT,
+          created_at: TIME,
+          updated_at: TIME,
         };
-        if (comment.body.length > 65_536) return { status: 422, body: { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest', errors: ['body is too long (maximum is 65536 characters)'] } };
+        if (comment.body.length > 65_536)
+          return {
+            status: 422,
+            body: {
+              message: 'Validation Failed',
+              documentation_url: 'https://docs.github.com/rest',
+              errors: ['body is too long (maximum is 65536 characters)'],
+            },
+          };
         state.comments.push(comment);
         commentRepo.set(comment.id, repo);
         return { status: 201, body: commentJson(comment, repo, base), headers: { location: `${base}/repos/${repo}/issues/comments/${comment.id}` } };
@@ -262,7 +355,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         const comment = state.comments.find((c) => c.id === id && commentRepo.get(c.id) === repo);
         if (!comment) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
         const author = user ?? GITHUB_ACTIONS_BOT;
-        if (comment.user.login !== author.login) return { status: 403, body: { message: 'You cannot edit another user\'s comment', documentation_url: 'https://docs.github.com/rest' } };
+        if (comment.user.login !== author.login)
+          return { status: 403, body: { message: "You cannot edit another user's comment", documentation_url: 'https://docs.github.com/rest' } };
         const text = String(body?.['body']);
         if (text.length > 65_536) return { status: 422, body: { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest' } };
         comment.body = text;
@@ -277,7 +371,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         const page = Number(query['page'] ?? 1);
         const headers: Record<string, string> = {};
         if (page * perPage < all.length) {
-          headers['link'] = `<${base}/repos/${repo}/issues?state=${wanted}&labels=${encodeURIComponent(labels.join(','))}&per_page=${perPage}&page=${page + 1}>; rel="next"`;
+          headers['link'] =
+            `<${base}/repos/${repo}/issues?state=${wanted}&labels=${encodeURIComponent(labels.join(','))}&per_page=${perPage}&page=${page + 1}>; rel="next"`;
         }
         return { status: 200, body: all.slice((page - 1) * perPage, page * perPage).map(issueJson), headers };
       }
@@ -287,7 +382,16 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         const labels = ((body?.['labels'] ?? []) as unknown[]).map((l) => (typeof l === 'string' ? l : String((l as Json)['name'])));
         // Issues and pull requests share their numbers.
         const number = Math.max(0, ...state.issues.map((i) => i.number), ...[...state.pulls.values()].map((p) => p.number)) + 1;
-        const issue: StoredIssue = { number, repo, title: String(body?.['title']), body: text, state: 'open', labels, user: user ?? GITHUB_ACTIONS_BOT, requests: [body ?? {}] };
+        const issue: StoredIssue = {
+          number,
+          repo,
+          title: String(body?.['title']),
+          body: text,
+          state: 'open',
+          labels,
+          user: user ?? GITHUB_ACTIONS_BOT,
+          requests: [body ?? {}],
+        };
         state.issues.push(issue);
         return { status: 201, body: issueJson(issue), headers: { location: `${base}/repos/${repo}/issues/${number}` } };
       }
@@ -306,10 +410,15 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       case 'checks/create': {
         const output = (body?.['output'] ?? {}) as Json;
         const run: StoredCheckRun = {
-          id: nextId++, name: String(body?.['name']), head_sha: String(body?.['head_sha']), status: String(body?.['status'] ?? 'queued'),
+          id: nextId++,
+          name: String(body?.['name']),
+          head_sha: String(body?.['head_sha']),
+          status: String(body?.['status'] ?? 'queued'),
           conclusion: typeof body?.['conclusion'] === 'string' ? (body['conclusion'] as string) : null,
           output: {
-            title: (output['title'] as string) ?? null, summary: (output['summary'] as string) ?? null, text: (output['text'] as string) ?? null,
+            title: (output['title'] as string) ?? null,
+            summary: (output['summary'] as string) ?? null,
+            text: (output['text'] as string) ?? null,
             annotations: [...((output['annotations'] as Json[]) ?? [])],
           },
           requests: [body ?? {}],
@@ -345,8 +454,16 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
           body: {
             total_count: list.length,
             artifacts: list.map((a) => ({
-              id: a.id, node_id: `A_${a.id}`, name: a.name, size_in_bytes: a.zip.byteLength, url: `${base}/repos/${repo}/actions/artifacts/${a.id}`,
-              archive_download_url: `${base}/repos/${repo}/actions/artifacts/${a.id}/zip`, expired: false, created_at: TIME, expires_at: '2026-12-21T12:00:00Z', updated_at: TIME,
+              id: a.id,
+              node_id: `A_${a.id}`,
+              name: a.name,
+              size_in_bytes: a.zip.byteLength,
+              url: `${base}/repos/${repo}/actions/artifacts/${a.id}`,
+              archive_download_url: `${base}/repos/${repo}/actions/artifacts/${a.id}/zip`,
+              expired: false,
+              created_at: TIME,
+              expires_at: '2026-12-21T12:00:00Z',
+              updated_at: TIME,
             })),
           },
         };
@@ -373,7 +490,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     if (documented) {
       const check = api.validateResponse(answer.body, operation, answer.status);
       if (check.errors && check.errors.length > 0) {
-        violation(`${operationId} ${answer.status}: the fake server's response does not match the OpenAPI description: ${JSON.stringify(check.errors).slice(0, 2000)}`);
+        violation(
+          `${operationId} ${answer.status}: the fake server's response does not match the OpenAPI description: ${JSON.stringify(check.errors).slice(0, 2000)}`,
+        );
       }
     } else if (!validateBasicError(answer.body)) {
       violation(`${operationId} ${answer.status}: the error body is not GitHub's basic-error shape: ${JSON.stringify(validateBasicError.errors)}`);
@@ -434,7 +553,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const operationId = operation.operationId!;
       const validation = api.validateRequest(request, operation);
       if (!validation.valid) {
-        violation(`${method.toUpperCase()} ${url.pathname} (${operationId}): request does not match the OpenAPI description: ${JSON.stringify(validation.errors)}`);
+        violation(
+          `${method.toUpperCase()} ${url.pathname} (${operationId}): request does not match the OpenAPI description: ${JSON.stringify(validation.errors)}`,
+        );
         send({ status: 422, body: { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest' } }, operationId);
         return;
       }
@@ -448,7 +569,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         return;
       }
       if (method !== 'get' && state.readOnly.has(token)) {
-        sendChecked(operation, operationId, { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' } });
+        sendChecked(operation, operationId, {
+          status: 403,
+          body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' },
+        });
         return;
       }
       races.get(operationId)?.shift()?.();
@@ -464,7 +588,14 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         send(faultAnswer, operationId);
         return;
       }
-      const answer = await handle(req, operationId, (operation as unknown as { params?: Record<string, string> }).params ?? pathParams(operation.path!, url.pathname), query, body, state.tokens.get(token));
+      const answer = await handle(
+        req,
+        operationId,
+        (operation as unknown as { params?: Record<string, string> }).params ?? pathParams(operation.path!, url.pathname),
+        query,
+        body,
+        state.tokens.get(token),
+      );
       checkResponse(operation, operationId, answer);
       send(answer, operationId);
     })().catch((error: unknown) => {
@@ -497,20 +628,23 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     addPull(repo, pull) {
       state.pulls.set(`${repo}#${pull.number}`, pull);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Path parameters of a matched template ("/repos/{owner}/{repo}" against "/repos/o/r"). */
 function pathParams(template: string, path: string): Record<string, string> {
   const names: string[] = [];
-  const pattern = new RegExp(`^${template.replace(/\{([^}]+)\}/g, (_m, n: string) => {
-    names.push(n);
-    return '([^/]+)';
-  })}$`);
+  const pattern = new RegExp(
+    `^${template.replace(/\{([^}]+)\}/g, (_m, n: string) => {
+      names.push(n);
+      return '([^/]+)';
+    })}$`,
+  );
   const match = pattern.exec(path);
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match?.[i + 1] ?? '')]));
 }

@@ -34,8 +34,10 @@ export function checkCpu(files: SystemFiles): Finding {
   }
   const observed = { model, cpus, ...freq };
   const mhz = (khz: number): string => `${Math.round(khz / 1000)} MHz`;
-  const limits = freq.scaling_min_freq !== undefined && freq.scaling_max_freq !== undefined
-    ? `, frequency ${mhz(freq.scaling_min_freq)}–${mhz(freq.scaling_max_freq)}` : ', frequency limits unknown';
+  const limits =
+    freq.scaling_min_freq !== undefined && freq.scaling_max_freq !== undefined
+      ? `, frequency ${mhz(freq.scaling_min_freq)}–${mhz(freq.scaling_max_freq)}`
+      : ', frequency limits unknown';
   const base = `CPU ${model ?? 'model unknown'}, ${cpus} online CPU${cpus === 1 ? '' : 's'}${limits}`;
   const unread = unreadable.length > 0 ? { unreadable } : {};
   const hw = freq.cpuinfo_max_freq;

@@ -32,7 +32,11 @@ export function readGovernor(files: SystemFiles): string | null {
 export function checkGovernor(files: SystemFiles): Finding {
   const { byGovernor, unreadable } = readGovernors(files);
   if (byGovernor.size === 0) {
-    return unknownFinding('governor', 'CPU frequency governor', unreadable.length > 0 ? [unreadable[0]!.replace(/cpu\d+\//, 'cpu*/')] : ['/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor']);
+    return unknownFinding(
+      'governor',
+      'CPU frequency governor',
+      unreadable.length > 0 ? [unreadable[0]!.replace(/cpu\d+\//, 'cpu*/')] : ['/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor'],
+    );
   }
   const governor = governorSummary(byGovernor);
   const driver = files.read('/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver') ?? null;

@@ -73501,11 +73501,7 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
       config,
       budgets,
       outDir: join24(settings.outputDir, "bisect"),
-      env: deps.suiteEnv,
-      write: deps.write,
-      now: deps.now,
-      deps: deps.run,
-      cleanups: deps.cleanups
+      ...deps.run
     });
     for (const b of bisects) {
       if ("error" in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);
@@ -74249,7 +74245,7 @@ async function runAction(settings, deps) {
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), {
+  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log)
   });
   const { report: report2 } = outcome;
@@ -74311,7 +74307,7 @@ async function preflightPasses(settings, deps) {
   if (settings.preflight === "off") return true;
   const { log } = deps;
   const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
-    const result = checkRunner(settings.preflight, deps.suiteEnv.RUNNER_NAME || void 0, deps.suiteEnv);
+    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || void 0, deps.run.env);
     for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
     for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
     return result;
@@ -74325,7 +74321,7 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   if (settings.ab === "base" && abRef === "")
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join26(settings.outputDir, "runs");
-  const created = deps.now().toISOString();
+  const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   const store = config ? storeOf(config, created, {
     start: await historyStart(config.dir, { release: settings.mode === "release", ...pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {} }),
@@ -74366,9 +74362,6 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   }
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
-}
-function runContext(deps) {
-  return { env: deps.suiteEnv, write: deps.write, warn: (text) => deps.log.warning(text), now: deps.now, deps: deps.run, cleanups: deps.cleanups };
 }
 function sayBaseline(chosen, log) {
   if (!chosen)
@@ -74571,7 +74564,11 @@ var actionCommand = {
       const run = defaultDeps();
       return await withInterruptCleanup(
         run.spawner,
-        (cleanups) => runAction(settings, { github, log, run, cleanups, suiteEnv: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now })
+        (cleanups) => runAction(settings, {
+          github,
+          log,
+          run: { env: suiteEnvironment(ctx.env), write: ctx.stdout, warn: (text) => log.warning(text), now: ctx.now, deps: run, cleanups }
+        })
       );
     } catch (error2) {
       if (error2 instanceof InputError) {

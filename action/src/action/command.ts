@@ -85,7 +85,11 @@ export const actionCommand: Command = {
       // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.
       const run = defaultDeps();
       return await withInterruptCleanup(run.spawner, (cleanups) =>
-        runAction(settings, { github, log, run, cleanups, suiteEnv: suiteEnvironment(ctx.env), write: ctx.stdout, now: ctx.now }),
+        runAction(settings, {
+          github,
+          log,
+          run: { env: suiteEnvironment(ctx.env), write: ctx.stdout, warn: (text) => log.warning(text), now: ctx.now, deps: run, cleanups },
+        }),
       );
     } catch (error) {
       // One clear message as an error annotation, then the CLI's usual mapping (2 for unusable input).

@@ -92,11 +92,7 @@ async function bisectAlerts(
       config,
       budgets,
       outDir: join(settings.outputDir, 'bisect'),
-      env: deps.suiteEnv,
-      write: deps.write,
-      now: deps.now,
-      deps: deps.run,
-      cleanups: deps.cleanups,
+      ...deps.run,
     });
     for (const b of bisects) {
       if ('error' in b) deps.log.warning(`perf-gate: could not bisect ${b.alert.row.benchmark}: ${b.error}`);

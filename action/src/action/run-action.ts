@@ -32,7 +32,6 @@ import {
   type GateReport,
   type PerfGateConfig,
   type RunContext,
-  type RunDeps,
   type RunFiles,
   type RunOutcome,
   type RunPlan,
@@ -54,15 +53,13 @@ export interface ActionDeps {
   /** The GitHub client, or null when there is no token. */
   github: GitHubApi | null;
   log: ActionLog;
-  /** Processes and the machine, one for every phase, so a cancelled workflow stops whatever benchmark runs. */
-  run: RunDeps;
-  /** Cleanups to run if the process is interrupted (the A/B worktree). */
-  cleanups: Array<() => void>;
-  /** The environment the suites get: the runner's, without the action's inputs and tokens. */
-  suiteEnv: NodeJS.ProcessEnv;
-  /** Where the runner's progress lines go (standard output). */
-  write(text: string): void;
-  now(): Date;
+  /**
+   * The run's context, one for every phase (so a cancelled workflow stops
+   * whatever benchmark runs): `env` is what the suites get, the runner's
+   * environment without the action's inputs and tokens; `write` takes the
+   * runner's progress lines (standard output); `warn` becomes an annotation.
+   */
+  run: RunContext;
 }
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
@@ -78,7 +75,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), runContext(deps), {
+  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log),
   });
   const { report } = outcome;
@@ -147,7 +144,7 @@ async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<bo
   if (settings.preflight === 'off') return true;
   const { log } = deps;
   const checked = await log.group('perf-gate: preflight (is this runner fit to measure on?)', async () => {
-    const result = checkRunner(settings.preflight, deps.suiteEnv.RUNNER_NAME || undefined, deps.suiteEnv);
+    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || undefined, deps.run.env);
     for (const line of preflightText(result).trimEnd().split('\n')) log.info(line);
     for (const f of result.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
     return result;
@@ -176,7 +173,7 @@ async function actionPlan(
   if (settings.ab === 'base' && abRef === '')
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join(settings.outputDir, 'runs');
-  const created = deps.now().toISOString();
+  const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
   const store = config
@@ -221,11 +218,6 @@ async function actionPlan(
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
-}
-
-/** The action's outside world as one run's context. */
-function runContext(deps: ActionDeps): RunContext {
-  return { env: deps.suiteEnv, write: deps.write, warn: (text) => deps.log.warning(text), now: deps.now, deps: deps.run, cleanups: deps.cleanups };
 }
 
 /** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */

@@ -34,13 +34,14 @@ import { commitSummary, firstParentPath, isAncestor } from '../runner/commits.js
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
 import { gate } from './gate.js';
 import { measureAbBetween } from './measure.js';
-import type { RunDeps } from './run-deps.js';
+import type { RunContext } from './run-deps.js';
 import { realpathOrSelf } from '../store/index.js';
 
 export { BISECT_SCHEMA, commitsMeasured, type BisectReport, type BisectOutcome, type BisectStep } from '../gate/bisect-steps.js';
 export { bisectMarkdown, bisectText } from '../report/bisect.js';
 
-export interface BisectRequest {
+/** What to bisect, in the run's context (its cleanups remove the worktrees if the process is interrupted). */
+export interface BisectRequest extends RunContext {
   good: string;
   bad: string;
   benchmark: string;
@@ -52,12 +53,6 @@ export interface BisectRequest {
   budgets: Budgets;
   /** Each step's harness outputs, logs and ResultSets go to `<outDir>/step-N-<sha>/`. */
   outDir: string;
-  env: NodeJS.ProcessEnv;
-  write(text: string): void;
-  now(): Date;
-  deps: RunDeps;
-  /** Cleanups to run if the process is interrupted (the worktrees). */
-  cleanups: Array<() => void>;
 }
 
 /** The metric bisect follows when --metric is not given. */

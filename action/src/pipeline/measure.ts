@@ -22,24 +22,20 @@ import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.
 import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
-import { defaultDeps, type RunDeps } from './run-deps.js';
+import { defaultDeps, type RunContext, type RunDeps } from './run-deps.js';
 import { realpathOrSelf } from '../store/index.js';
 
 export { parseShard, selectShard, type Shard } from '../runner/shard.js';
 export type { AbMeasurement } from '../runner/ab.js';
 
-export interface RunSuitesOptions {
+/** The run's context (the throttle warning goes through `warn`), with the real machine as the default deps. */
+export interface RunSuitesOptions extends Pick<RunContext, 'env' | 'write' | 'warn' | 'now'> {
   config: PerfGateConfig;
   shard: Shard | null;
   /** Harness outputs and logs go here (one folder per suite). */
   outDir: string;
   /** The baseline's benchmarks: a crashed suite shows them as failed rows. */
   expected: readonly BenchmarkResult[];
-  env: NodeJS.ProcessEnv;
-  write(text: string): void;
-  /** A warning about the run (the CPU throttled): the action makes it an annotation; default a line through `write`. */
-  warn?(text: string): void;
-  now(): Date;
   deps?: RunDeps;
 }
 
@@ -111,19 +107,14 @@ export function gateClassifier(budgets: Budgets): Classifier {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-export interface AbRequest {
+export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'cleanups'> {
   ref: string;
   config: PerfGateConfig;
   shard: Shard | null;
   outDir: string;
   budgets: Budgets;
   cwd: string;
-  env: NodeJS.ProcessEnv;
-  write(text: string): void;
-  now(): Date;
   deps?: RunDeps;
-  /** Cleanups to run if the process is interrupted (the worktree). */
-  cleanups: Array<() => void>;
 }
 
 /**
@@ -159,7 +150,7 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   }
 }
 
-export interface AbBetweenRequest {
+export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'now'> {
   config: PerfGateConfig;
   /** The suites to time, their workdirs inside `checkouts.head`. */
   suites: readonly SuiteConfig[];
@@ -172,9 +163,6 @@ export interface AbBetweenRequest {
   classify?: Classifier;
   /** See AbContext.afterFirstRound. */
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
-  env: NodeJS.ProcessEnv;
-  write(text: string): void;
-  now(): Date;
   deps?: RunDeps;
 }
 

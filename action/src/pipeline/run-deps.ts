@@ -28,3 +28,15 @@ export function defaultDeps(): RunDeps {
     throttle: () => readThrottleCounters(systemFiles('/')),
   };
 }
+
+/** The outside world of one run: one shape for every face and step. */
+export interface RunContext {
+  env: NodeJS.ProcessEnv;
+  write(text: string): void;
+  /** A warning the face shows its own way (the action: an annotation); default a line through `write`. */
+  warn?(text: string): void;
+  now(): Date;
+  deps: RunDeps;
+  /** Run if the process is interrupted (the A/B worktree). */
+  cleanups: Array<() => void>;
+}

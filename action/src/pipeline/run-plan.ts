@@ -12,7 +12,6 @@ import type { Shard } from '../runner/shard.js';
 import type { BaselineStore } from '../store/index.js';
 import type { BaselineRead, ReadOptions } from './inputs.js';
 import { defaultBaseBranch, type HistoryStart } from './stores.js';
-import type { RunDeps } from './run-deps.js';
 
 /** Where the current results come from. */
 export type CurrentFrom =
@@ -59,18 +58,6 @@ export interface RunPlan {
   labels: RunLabels;
   /** Mode main: the store this run is recorded in. Its writability is checked before anything is measured. */
   record: { store: BaselineStore; shard: Shard | null } | null;
-}
-
-/** The outside world of one run: one shape for every face and step. */
-export interface RunContext {
-  env: NodeJS.ProcessEnv;
-  write(text: string): void;
-  /** A warning the face shows its own way (the action: an annotation); default a line through `write`. */
-  warn?(text: string): void;
-  now(): Date;
-  deps: RunDeps;
-  /** Run if the process is interrupted (the A/B worktree). */
-  cleanups: Array<() => void>;
 }
 
 /** What a face may say while the run happens (before the suites' own output). */

@@ -10,7 +10,8 @@ import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measureAb, measuredRun, runConfiguredSuites, shardSuites } from './measure.js';
-import type { BaselineFrom, CurrentFrom, RunContext, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
+import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
+import type { RunContext } from './run-deps.js';
 import type { SkippedFile } from '../gate/index.js';
 
 export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {

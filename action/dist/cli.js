@@ -63806,7 +63806,7 @@ function runnerContext(options, deps) {
     parse: configOutputParser(options.config),
     outDir: options.outDir,
     env: options.env,
-    progress: logProgress({ githubActions: options.env.GITHUB_ACTIONS === "true", write: options.write, clock: () => performance.now() })
+    progress: logProgress({ githubActions: options.groups === true, write: options.write, clock: () => performance.now() })
   };
 }
 function metadata(set, commit, env, testbed) {
@@ -63879,7 +63879,10 @@ async function measureAbBetween(request2) {
   const { config, outDir } = request2;
   const testbed = deps.testbed(request2.env);
   const outcome = await runAb(request2.suites, request2.checkouts, {
-    ...runnerContext({ config, shard: null, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now }, deps),
+    ...runnerContext(
+      { config, shard: null, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
+      deps
+    ),
     classify: request2.classify ?? gateClassifier(request2.budgets),
     ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
     created: request2.now().toISOString()
@@ -65972,6 +65975,7 @@ async function runGate(plan, ctx, events = {}) {
     env: ctx.env,
     write: ctx.write,
     ...ctx.warn ? { warn: ctx.warn } : {},
+    ...ctx.groups ? { groups: true } : {},
     now: ctx.now,
     deps: ctx.deps
   }) : given.results;
@@ -66001,7 +66005,8 @@ async function interleaved2(plan, current, ctx) {
     write: ctx.write,
     now: ctx.now,
     deps: ctx.deps,
-    cleanups: ctx.cleanups
+    cleanups: ctx.cleanups,
+    ...ctx.groups ? { groups: true } : {}
   });
   const report2 = gate({
     baseline: ab.base,
@@ -66523,9 +66528,10 @@ function makeRunCommand(makeDeps = defaultDeps) {
             now: () => ctx.now(),
             deps,
             cleanups,
-            // In an Actions `run:` step a warning is an annotation; this face may say so, nothing below it does.
+            // In an Actions `run:` step a warning is an annotation and a suite's output a log group; this face may say so, nothing below it does.
             warn: (t) => ctx.stdout(`${ctx.env.GITHUB_ACTIONS === "true" ? "::warning::" : ""}${t}
-`)
+`),
+            groups: ctx.env.GITHUB_ACTIONS === "true"
           },
           // The baseline the history chose is named before the suites run (their output follows).
           {
@@ -68141,7 +68147,8 @@ async function bisect(request2) {
           env: request2.env,
           write: request2.write,
           now: request2.now,
-          deps: request2.deps
+          deps: request2.deps,
+          ...request2.groups ? { groups: true } : {}
         });
         const report2 = gate({
           baseline: ab.base,
@@ -68284,7 +68291,8 @@ function makeBisectCommand(makeDeps = defaultDeps) {
           write: (t) => ctx.stdout(t),
           now: () => ctx.now(),
           deps,
-          cleanups
+          cleanups,
+          groups: ctx.env.GITHUB_ACTIONS === "true"
         })
       );
       ctx.stdout(`
@@ -74567,7 +74575,15 @@ var actionCommand = {
         (cleanups) => runAction(settings, {
           github,
           log,
-          run: { env: suiteEnvironment(ctx.env), write: ctx.stdout, warn: (text) => log.warning(text), now: ctx.now, deps: run, cleanups }
+          run: {
+            env: suiteEnvironment(ctx.env),
+            write: ctx.stdout,
+            warn: (text) => log.warning(text),
+            now: ctx.now,
+            deps: run,
+            cleanups,
+            groups: ctx.env.GITHUB_ACTIONS === "true"
+          }
         })
       );
     } catch (error2) {

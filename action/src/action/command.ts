@@ -88,7 +88,15 @@ export const actionCommand: Command = {
         runAction(settings, {
           github,
           log,
-          run: { env: suiteEnvironment(ctx.env), write: ctx.stdout, warn: (text) => log.warning(text), now: ctx.now, deps: run, cleanups },
+          run: {
+            env: suiteEnvironment(ctx.env),
+            write: ctx.stdout,
+            warn: (text) => log.warning(text),
+            now: ctx.now,
+            deps: run,
+            cleanups,
+            groups: ctx.env.GITHUB_ACTIONS === 'true',
+          },
         }),
       );
     } catch (error) {

@@ -86,6 +86,7 @@ export function makeBisectCommand(makeDeps: () => RunDeps = defaultDeps): Comman
           now: () => ctx.now(),
           deps,
           cleanups,
+          groups: ctx.env.GITHUB_ACTIONS === 'true',
         }),
       );
       ctx.stdout(`\n${bisectText(report)}`);

@@ -126,8 +126,9 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
             now: () => ctx.now(),
             deps,
             cleanups,
-            // In an Actions `run:` step a warning is an annotation; this face may say so, nothing below it does.
+            // In an Actions `run:` step a warning is an annotation and a suite's output a log group; this face may say so, nothing below it does.
             warn: (t) => ctx.stdout(`${ctx.env.GITHUB_ACTIONS === 'true' ? '::warning::' : ''}${t}\n`),
+            groups: ctx.env.GITHUB_ACTIONS === 'true',
           },
           // The baseline the history chose is named before the suites run (their output follows).
           {

@@ -222,6 +222,7 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
           write: request.write,
           now: request.now,
           deps: request.deps,
+          ...(request.groups ? { groups: true } : {}),
         });
         const report = gate({
           baseline: ab.base,

@@ -29,7 +29,7 @@ export { parseShard, selectShard, type Shard } from '../runner/shard.js';
 export type { AbMeasurement } from '../runner/ab.js';
 
 /** The run's context (the throttle warning goes through `warn`), with the real machine as the default deps. */
-export interface RunSuitesOptions extends Pick<RunContext, 'env' | 'write' | 'warn' | 'now'> {
+export interface RunSuitesOptions extends Pick<RunContext, 'env' | 'write' | 'warn' | 'now' | 'groups'> {
   config: PerfGateConfig;
   shard: Shard | null;
   /** Harness outputs and logs go here (one folder per suite). */
@@ -57,7 +57,7 @@ function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext 
     parse: configOutputParser(options.config),
     outDir: options.outDir,
     env: options.env,
-    progress: logProgress({ githubActions: options.env.GITHUB_ACTIONS === 'true', write: options.write, clock: () => performance.now() }),
+    progress: logProgress({ githubActions: options.groups === true, write: options.write, clock: () => performance.now() }),
   };
 }
 
@@ -107,7 +107,7 @@ export function gateClassifier(budgets: Budgets): Classifier {
   return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'cleanups'> {
+export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'cleanups' | 'groups'> {
   ref: string;
   config: PerfGateConfig;
   shard: Shard | null;
@@ -150,7 +150,7 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   }
 }
 
-export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'now'> {
+export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'groups'> {
   config: PerfGateConfig;
   /** The suites to time, their workdirs inside `checkouts.head`. */
   suites: readonly SuiteConfig[];
@@ -177,7 +177,10 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const { config, outDir } = request;
   const testbed = deps.testbed(request.env);
   const outcome = await runAb(request.suites, request.checkouts, {
-    ...runnerContext({ config, shard: null, outDir, expected: [], env: request.env, write: request.write, now: request.now }, deps),
+    ...runnerContext(
+      { config, shard: null, outDir, expected: [], env: request.env, write: request.write, now: request.now, ...(request.groups ? { groups: true } : {}) },
+      deps,
+    ),
     classify: request.classify ?? gateClassifier(request.budgets),
     ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
     created: request.now().toISOString(),

@@ -39,4 +39,6 @@ export interface RunContext {
   deps: RunDeps;
   /** Run if the process is interrupted (the A/B worktree). */
   cleanups: Array<() => void>;
+  /** The face runs in GitHub Actions: each suite's output goes in a log group (`::group::`); else under a plain header. */
+  groups?: boolean;
 }

@@ -35,6 +35,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
           env: ctx.env,
           write: ctx.write,
           ...(ctx.warn ? { warn: ctx.warn } : {}),
+          ...(ctx.groups ? { groups: true } : {}),
           now: ctx.now,
           deps: ctx.deps,
         })
@@ -68,6 +69,7 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
     now: ctx.now,
     deps: ctx.deps,
     cleanups: ctx.cleanups,
+    ...(ctx.groups ? { groups: true } : {}),
   });
   const report = gate({
     baseline: ab.base,

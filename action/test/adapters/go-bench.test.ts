@@ -43,8 +43,12 @@ function checkExample(results: BenchmarkResult[], count: number): void {
     assert.equal(r.metrics.allocs!.exact, true);
   }
   // strings.Split of 10 fields: one slice of 10 string headers (160 bytes on 64-bit), one allocation.
+  // Go's B/op is the bytes allocated during the timed loop ÷ N, so a repeat in which the runtime itself
+  // allocated (a GC cycle's bookkeeping) reads a few bytes more: 160 in most repeats, never less.
   const small = byId(results, 'BenchmarkSum/n=10');
-  assert.deepEqual(small.metrics.alloc_bytes!.samples, Array(count).fill(160));
+  const bytes = small.metrics.alloc_bytes!.samples!;
+  assert.equal(bytes.length, count);
+  assert.ok(bytes.every((b) => b >= 160 && b <= 176) && bytes.filter((b) => b === 160).length > count / 2, bytes.join(', '));
   assert.deepEqual(small.metrics.allocs!.samples, Array(count).fill(1));
   // b.SetBytes: MB/s (10^6 bytes) becomes bytes per second, higher is better, consistent with ns/op.
   const rate = small.metrics.bytes_per_second!;

@@ -3915,50 +3915,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative8, options, skipNormalization) {
+    function resolveComponent(base, relative9, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options), options);
-        relative8 = parse6(serialize(relative8, options), options);
+        relative9 = parse6(serialize(relative9, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative8.scheme) {
-        target.scheme = relative8.scheme;
-        target.userinfo = relative8.userinfo;
-        target.host = relative8.host;
-        target.port = relative8.port;
-        target.path = removeDotSegments(relative8.path || "");
-        target.query = relative8.query;
+      if (!options.tolerant && relative9.scheme) {
+        target.scheme = relative9.scheme;
+        target.userinfo = relative9.userinfo;
+        target.host = relative9.host;
+        target.port = relative9.port;
+        target.path = removeDotSegments(relative9.path || "");
+        target.query = relative9.query;
       } else {
-        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
-          target.userinfo = relative8.userinfo;
-          target.host = relative8.host;
-          target.port = relative8.port;
-          target.path = removeDotSegments(relative8.path || "");
-          target.query = relative8.query;
+        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
+          target.userinfo = relative9.userinfo;
+          target.host = relative9.host;
+          target.port = relative9.port;
+          target.path = removeDotSegments(relative9.path || "");
+          target.query = relative9.query;
         } else {
-          if (!relative8.path) {
+          if (!relative9.path) {
             target.path = base.path;
-            if (relative8.query !== void 0) {
-              target.query = relative8.query;
+            if (relative9.query !== void 0) {
+              target.query = relative9.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative8.path[0] === "/") {
-              target.path = removeDotSegments(relative8.path);
+            if (relative9.path[0] === "/") {
+              target.path = removeDotSegments(relative9.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative8.path;
+                target.path = "/" + relative9.path;
               } else if (!base.path) {
-                target.path = relative8.path;
+                target.path = relative9.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative8.query;
+            target.query = relative9.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3966,7 +3966,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative8.fragment;
+      target.fragment = relative9.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -48501,7 +48501,7 @@ function processSpawner() {
         child.once("exit", (code2, signal2) => resolve20({ code: code2, signal: signal2 }));
       });
       const { code, signal, error: error2 } = await exit;
-      const seconds = (performance.now() - started) / 1e3;
+      const seconds2 = (performance.now() - started) / 1e3;
       clearTimeout(timer);
       if (child.pid !== void 0) {
         killGroup(child.pid, "SIGKILL");
@@ -48516,7 +48516,7 @@ function processSpawner() {
       if (error2) log.write(`perf-gate: could not start ${argv[0]}: ${error2.message}
 `);
       await Promise.all([closeStream(log), out ? closeStream(out) : Promise.resolve()]);
-      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds };
+      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds: seconds2 };
     }
   };
 }
@@ -55435,12 +55435,12 @@ var junitAdapter = {
       seen.add(id);
       const timeText = attr(node, "time");
       if (timeText === void 0) throw new InputError(path2, `expected a time attribute (seconds) on testcase "${id}"`, line);
-      const seconds = parseSeconds(timeText);
-      if (seconds === void 0) throw new InputError(path2, `expected time in seconds on testcase "${id}", found ${JSON.stringify(timeText)}`, line);
+      const seconds2 = parseSeconds(timeText);
+      if (seconds2 === void 0) throw new InputError(path2, `expected time in seconds on testcase "${id}", found ${JSON.stringify(timeText)}`, line);
       const result = {
         id,
         status: "ok",
-        metrics: { time: buildMetric("time", "s", { value: seconds }, { sourceUnit: "s" }) }
+        metrics: { time: buildMetric("time", "s", { value: seconds2 }, { sourceUnit: "s" }) }
       };
       if (suitePath) result.suite = suitePath;
       const problem = [...asArray(node.failure), ...asArray(node.error)][0];
@@ -56039,13 +56039,13 @@ function readRow(line, lineNo, spans, names, path2) {
   const calls = integer(get("calls"), false, "calls", line, lineNo, path2);
   const errors = integer(get("errors"), true, "errors", line, lineNo, path2);
   const secondsText = get("seconds");
-  let seconds;
+  let seconds2;
   if (secondsText !== void 0) {
-    seconds = Number(secondsText);
-    if (secondsText === "" || !Number.isFinite(seconds) || seconds < 0)
+    seconds2 = Number(secondsText);
+    if (secondsText === "" || !Number.isFinite(seconds2) || seconds2 < 0)
       throw new InputError(path2, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
   }
-  return { name, calls, errors, seconds };
+  return { name, calls, errors, seconds: seconds2 };
 }
 function integer(text, blankIsZero, what, line, lineNo, path2) {
   if (text === void 0) return void 0;
@@ -57882,10 +57882,10 @@ var consoleTimeAdapter = {
       if (timer) times.set(timer.label, [...times.get(timer.label) ?? [], timer.seconds]);
     }
     if (times.size === 0) throw new InputError(path2, 'no console.time line ("<label>: <n>ms", "<label>: <n>s") found');
-    return [...times.entries()].map(([id, seconds]) => ({
+    return [...times.entries()].map(([id, seconds2]) => ({
       id,
       status: "ok",
-      metrics: { time: buildMetric("time", "s", seconds.length === 1 ? { value: seconds[0] } : { samples: seconds }, { sourceUnit: "ms" }) }
+      metrics: { time: buildMetric("time", "s", seconds2.length === 1 ? { value: seconds2[0] } : { samples: seconds2 }, { sourceUnit: "ms" }) }
     }));
   }
 };
@@ -58104,12 +58104,12 @@ function parseBenchmark5(bench, fullName, at, errors) {
   );
   const metrics = {};
   if (samples.length > 0) {
-    const seconds = samples.map((v, i2) => {
+    const seconds2 = samples.map((v, i2) => {
       const ms = finiteOrUndefined(v);
       if (ms === void 0 || ms < 0) throw errors.error([...at, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS2;
     });
-    metrics.time = buildMetric("time", "s", summary3 ? { samples: seconds, summary: summary3 } : { samples: seconds }, { sourceUnit: "ms" });
+    metrics.time = buildMetric("time", "s", summary3 ? { samples: seconds2, summary: summary3 } : { samples: seconds2 }, { sourceUnit: "ms" });
   } else if (summary3 && summary3.mean >= 0) {
     metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ms" });
   } else {
@@ -59249,6 +59249,14 @@ var perf_gate_config_schema_default = {
     },
     ab: {
       $ref: "#/$defs/ab"
+    },
+    confirm: {
+      description: "Two-stage verdict of a pull request compared with a stored baseline: the suspects the screen finds are measured again interleaved against the base commit (interleaved, the default), or the screen decides alone (off).",
+      enum: ["interleaved", "off"]
+    },
+    "confirm-time-cap": {
+      description: 'Most runner time the interleaved second stage may take, such as "20m"; suspects it could not reach are suspected.',
+      $ref: "#/$defs/duration"
     }
   },
   $defs: {
@@ -59365,6 +59373,10 @@ var perf_gate_config_schema_default = {
         },
         ab: {
           $ref: "#/$defs/ab"
+        },
+        confirm: {
+          description: "This suite's setting of the two-stage verdict (interleaved or off); default: the file's confirm.",
+          enum: ["interleaved", "off"]
         }
       }
     },
@@ -59447,6 +59459,7 @@ var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRou
 var DEFAULT_COMMAND_RUNS = 10;
 var DEFAULT_COMMAND_WARMUP = 1;
 var DEFAULT_COUNT_REPEAT = 3;
+var DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var validator3;
 function validate3(source) {
@@ -59475,6 +59488,18 @@ function mergeAb(base, raw2, source, path2) {
   }
   return merged;
 }
+function positiveDuration(text, source, path2) {
+  const q = parseQuantity(text);
+  if (!q || q.dimension !== "time" || !(q.value > 0)) {
+    throw new InputError(
+      source.file,
+      `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(text)}`,
+      source.lineOf(path2),
+      path2.join(".")
+    );
+  }
+  return q.value;
+}
 function scalarText(v) {
   return typeof v === "string" ? v : String(v);
 }
@@ -59482,6 +59507,8 @@ function parsePerfGateConfig(text, file, baseDir) {
   const source = parseYaml(text, file);
   const raw2 = validate3(source);
   const ab = mergeAb(DEFAULT_AB, raw2.ab, source, ["ab"]);
+  const confirmOn = raw2.confirm !== "off";
+  const timeCap = raw2["confirm-time-cap"] !== void 0 ? positiveDuration(raw2["confirm-time-cap"], source, ["confirm-time-cap"]) : DEFAULT_CONFIRM_TIME_CAP_SECONDS;
   const seen = /* @__PURE__ */ new Map();
   const suites = raw2.suites.map((s, i2) => {
     const line = source.lineOf(["suites", i2]) ?? 1;
@@ -59495,19 +59522,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       );
     }
     seen.set(s.name, line);
-    let timeout = DEFAULT_TIMEOUT_SECONDS;
-    if (s.timeout !== void 0) {
-      const q = parseQuantity(s.timeout);
-      if (!q || q.dimension !== "time" || !(q.value > 0)) {
-        throw new InputError(
-          file,
-          `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`,
-          source.lineOf(["suites", i2, "timeout"]),
-          `suites.${i2}.timeout`
-        );
-      }
-      timeout = q.value;
-    }
+    const timeout = s.timeout !== void 0 ? positiveDuration(s.timeout, source, ["suites", i2, "timeout"]) : DEFAULT_TIMEOUT_SECONDS;
     const { name: formatName, ...formatRest } = typeof s.format === "object" ? s.format : { name: s.format ?? "auto" };
     const params = s.params ? Object.fromEntries(Object.entries(s.params).map(([k, vs]) => [k, vs.map(scalarText)])) : null;
     if (params) {
@@ -59551,6 +59566,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       repeat: s.repeat ?? 1,
       params,
       ab: mergeAb(ab, s.ab, source, ["suites", i2, "ab"]),
+      confirm: (s.confirm ?? (confirmOn ? "interleaved" : "off")) === "interleaved",
       line,
       formatLine: source.lineOf(["suites", i2, "format"]) ?? line
     };
@@ -59575,7 +59591,8 @@ function parsePerfGateConfig(text, file, baseDir) {
     history: historySetting(raw2.history, baseDir),
     suites,
     derived,
-    ab
+    ab,
+    confirm: { on: confirmOn, timeCap }
   };
 }
 var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
@@ -59879,8 +59896,8 @@ async function readBaseline(request2) {
 }
 function onlySuites(set, suites) {
   const names = new Set(suites);
-  const suiteOf = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
-  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf(b))) };
+  const suiteOf2 = (b) => b.suite ?? (b.id.includes("/") ? b.id.slice(0, b.id.indexOf("/")) : b.id);
+  return { ...set, benchmarks: set.benchmarks.filter((b) => names.has(suiteOf2(b))) };
 }
 
 // action/src/pipeline/stores.ts
@@ -61706,6 +61723,20 @@ function checkBudget(budget2, current, baseline, severity) {
   };
 }
 
+// action/src/gate/counts.ts
+var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "suspected", "new", "missing", "failed"];
+function countRows(rows) {
+  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
+  counts.budgetFailed = 0;
+  counts.budgetWarned = 0;
+  for (const r of rows) {
+    counts[r.status]++;
+    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts.budgetFailed++;
+    else if (r.budget?.result === "fail") counts.budgetWarned++;
+  }
+  return counts;
+}
+
 // action/src/gate/warning.ts
 function unusedBudgetWarnings(budgets, usedRules, sides) {
   const warnings = [];
@@ -62353,6 +62384,83 @@ function withConfirmations(report2, confirmations) {
   };
 }
 
+// action/src/gate/screen.ts
+var DEFAULT_SCREEN_ALPHA = 0.3;
+function worseSign(row) {
+  return row.direction === "higher" ? -1 : 1;
+}
+function worseLog(change, sign) {
+  return sign * Math.log1p(change);
+}
+function worseBeyondToleranceP(row) {
+  if (row.change === null || row.ci === null || row.ciLevel === null) return null;
+  const sign = worseSign(row);
+  const shift = worseLog(row.change, sign);
+  const margin = Math.log1p(Math.max(0, row.tolerance));
+  const width2 = Math.abs(Math.log1p(row.ci[1]) - Math.log1p(row.ci[0]));
+  const se = width2 / (2 * zQuantile(1 - (1 - row.ciLevel) / 2));
+  if (!Number.isFinite(shift) || !Number.isFinite(se)) return null;
+  if (se === 0) return shift > margin ? 0 : 1;
+  return upperTail((shift - margin) / se);
+}
+function worseBound(row) {
+  if (row.ci === null) return null;
+  const sign = worseSign(row);
+  const worst = Math.max(worseLog(row.ci[0], sign), worseLog(row.ci[1], sign));
+  return Math.max(0, Math.expm1(worst));
+}
+function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
+  if (row.status === "failed") return { suspect: true, why: "failed", p: null };
+  const p = worseBeyondToleranceP(row);
+  if (row.status === "regressed") return { suspect: true, why: "regressed", p };
+  if (row.baseline === null || row.current === null) return { suspect: false, bound: null };
+  if (row.flags.includes("noisier") && row.change !== null && worseLog(row.change, worseSign(row)) > 0) return { suspect: true, why: "noisier", p };
+  if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };
+  return { suspect: false, bound: worseBound(row) };
+}
+
+// action/src/gate/two-stage.ts
+function screenReport(report2, alpha, include = () => true) {
+  const calls = /* @__PURE__ */ new Map();
+  const suspects = [];
+  for (const row of report2.rows.filter(include)) {
+    const call = screenRow(row, alpha);
+    calls.set(rowKey(row.benchmark, row.metric), call);
+    if (call.suspect) suspects.push(row);
+  }
+  return { report: report2, calls, suspects };
+}
+function mergeStages(inputs) {
+  const { screened } = inputs;
+  const confirmedRows = new Map((inputs.confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  const rows = screened.report.rows.map((row) => {
+    const key2 = rowKey(row.benchmark, row.metric);
+    const call = screened.calls.get(key2);
+    if (call === void 0) return row;
+    if (!call.suspect) return { ...row, stage: { by: "screen", suspect: false, bound: call.bound } };
+    const screen = { status: row.status, change: row.change, ci: row.ci, why: call.why };
+    const skipped = inputs.unconfirmed(key2);
+    const again = confirmedRows.get(key2);
+    if (skipped || !again || again.baseline === null) {
+      return unconfirmedRow(row, screen, skipped ?? { code: "not-measured" }, inputs.failSuspected);
+    }
+    return { ...again, stage: { by: "interleaved", rounds: again.current?.n ?? 0, screen } };
+  });
+  return {
+    ...screened.report,
+    rows,
+    counts: countRows(rows),
+    verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
+    stages: inputs.stages
+  };
+}
+function unconfirmedRow(row, screen, unconfirmed, failSuspected) {
+  const stage = { by: "screen", suspect: true, screen, unconfirmed };
+  if (row.status === "failed") return { ...row, stage };
+  const budgetFails = row.budget?.result === "fail" && row.budget.severity === "fail";
+  return { ...row, status: "suspected", failsGate: budgetFails || failSuspected && row.severity === "fail", stage };
+}
+
 // action/src/gate/id-overlap.ts
 function idOverlap(baseline, current) {
   const baseIds = [...new Set(baseline.benchmarks.map((b) => b.id))];
@@ -62415,7 +62523,6 @@ function smallestDecidableChange(drift, confidence = 0.95) {
 
 // action/src/gate/index.ts
 var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
-var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "new", "missing", "failed"];
 function emptyRow(benchmark, metric, resolved, sample) {
   return {
     benchmark,
@@ -62563,14 +62670,7 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
   if (ignored.size > 0) {
     warnings.push({ code: "ignored-benchmarks", benchmarks: [...ignored] });
   }
-  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
-  counts.budgetFailed = 0;
-  counts.budgetWarned = 0;
-  for (const r of rows) {
-    counts[r.status]++;
-    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts.budgetFailed++;
-    else if (r.budget?.result === "fail") counts.budgetWarned++;
-  }
+  const counts = countRows(rows);
   return {
     schema: REPORT_SCHEMA,
     verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
@@ -62749,7 +62849,7 @@ function isBencherExport(text) {
 
 // action/src/pipeline/measure.ts
 import { mkdirSync as mkdirSync7 } from "node:fs";
-import { join as join16 } from "node:path";
+import { join as join16, relative as relative4 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -63348,13 +63448,18 @@ async function runRound(unit, stemPrefix, round2, ctx) {
   for (const side2 of order) for (const entry of got[side2].values()) push(unit.data[side2], entry);
   return true;
 }
-async function runRounds(units, count, phase, stemPrefix, ctx) {
+function pastDeadline(ctx, cut) {
+  if (ctx.deadline === void 0 || performance.now() < ctx.deadline) return false;
+  cut.capped = true;
+  return true;
+}
+async function runRounds(units, count, phase, stemPrefix, ctx, cut) {
   const active = units.filter((u) => !u.stopped && count(u) > 0);
   for (const [i2, unit] of active.entries()) {
     const n = count(unit);
     ctx.progress.begin(i2 + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
     const start = unit.rounds;
-    for (let r = 1; r <= n && !unit.stopped; r++) {
+    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut); r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
       if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
         ctx.afterFirstRound(interleaved(ctx.created, sideRows(unit, "base")), interleaved(ctx.created, sideRows(unit, "head")));
@@ -63362,15 +63467,15 @@ async function runRounds(units, count, phase, stemPrefix, ctx) {
     }
   }
 }
-async function extendInconclusive(units, relevant, stemPrefix, ctx) {
-  for (; ; ) {
+async function extendInconclusive(units, relevant, stemPrefix, ctx, cut) {
+  while (!pastDeadline(ctx, cut)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter(
       (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive")
     );
     if (undecided.length === 0) return;
     const phase = stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds";
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx);
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut);
   }
 }
 function sideRows(unit, side2, replace) {
@@ -63443,8 +63548,9 @@ async function runAb(suites, checkouts, ctx) {
       units.push(unit);
     }
   }
-  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx);
-  await extendInconclusive(units, () => true, "round-", ctx);
+  const cut = { capped: false };
+  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut);
+  await extendInconclusive(units, () => true, "round-", ctx, cut);
   const confirmations = /* @__PURE__ */ new Map();
   const confirmRounds = {};
   const fresh = /* @__PURE__ */ new Map();
@@ -63457,8 +63563,8 @@ async function runAb(suites, checkouts, ctx) {
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx);
+    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut);
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
@@ -63483,49 +63589,10 @@ async function runAb(suites, checkouts, ctx) {
     head: interleaved(ctx.created, rows("head")),
     confirmations,
     rounds: Object.fromEntries(units.map((u) => [u.label, u.rounds])),
-    confirmRounds
+    confirmRounds,
+    capped: cut.capped
   };
 }
-
-// action/src/runner/progress.ts
-function formatDuration(seconds) {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
-}
-function progressHeader(index, total, title2, elapsed) {
-  const done = index - 1;
-  const left = done > 0 ? `about ${formatDuration(elapsed / done * (total - done))} left` : "time left unknown";
-  return `${title2} (${index} of ${total}, elapsed ${formatDuration(elapsed)}, ${left})`;
-}
-function logProgress(options) {
-  const start = options.clock();
-  let open2 = false;
-  const end = () => {
-    if (open2 && options.githubActions) options.write("::endgroup::\n");
-    open2 = false;
-  };
-  return {
-    begin(index, total, title2) {
-      end();
-      const header2 = progressHeader(index, total, title2.replace(/[\r\n]+/g, " "), (options.clock() - start) / 1e3);
-      options.write(options.githubActions ? `::group::${header2}
-` : `
-=== ${header2} ===
-`);
-      open2 = true;
-    },
-    line(text) {
-      options.write(`${text}
-`);
-    },
-    end
-  };
-}
-
-// action/src/runner/run-suite.ts
-import { join as join15 } from "node:path";
 
 // action/src/runner/run-commands.ts
 import { join as join14 } from "node:path";
@@ -63733,7 +63800,45 @@ function joinMeasurements(id, suite, timed, counted) {
   return { id, suite, status: "failed", error: error2, metrics };
 }
 
+// action/src/runner/progress.ts
+function formatDuration(seconds2) {
+  const s = Math.max(0, Math.round(seconds2));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
+}
+function progressHeader(index, total, title2, elapsed) {
+  const done = index - 1;
+  const left = done > 0 ? `about ${formatDuration(elapsed / done * (total - done))} left` : "time left unknown";
+  return `${title2} (${index} of ${total}, elapsed ${formatDuration(elapsed)}, ${left})`;
+}
+function logProgress(options) {
+  const start = options.clock();
+  let open2 = false;
+  const end = () => {
+    if (open2 && options.githubActions) options.write("::endgroup::\n");
+    open2 = false;
+  };
+  return {
+    begin(index, total, title2) {
+      end();
+      const header2 = progressHeader(index, total, title2.replace(/[\r\n]+/g, " "), (options.clock() - start) / 1e3);
+      options.write(options.githubActions ? `::group::${header2}
+` : `
+=== ${header2} ===
+`);
+      open2 = true;
+    },
+    line(text) {
+      options.write(`${text}
+`);
+    },
+    end
+  };
+}
+
 // action/src/runner/run-suite.ts
+import { join as join15 } from "node:path";
 function mergeRepeats(runs2) {
   const byId = /* @__PURE__ */ new Map();
   for (const run of runs2) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -63844,20 +63949,24 @@ async function runConfiguredSuites(options) {
   return current;
 }
 function gateClassifier(budgets) {
-  return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
+  return (base, head) => head.benchmarks.length === 0 ? /* @__PURE__ */ new Map() : new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
+}
+function withCounts(set, counted) {
+  if (counted.length === 0) return set;
+  const byId = new Map(counted.map((b) => [b.id, b]));
+  const benchmarks = set.benchmarks.map((b) => {
+    const c = byId.get(b.id);
+    if (!c) return b;
+    byId.delete(b.id);
+    return joinMeasurements(b.id, b.suite ?? c.suite ?? "", b, c);
+  });
+  return { ...set, benchmarks: [...benchmarks, ...byId.values()] };
 }
 async function measureAb(request2) {
   const { config, shard } = request2;
   const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
-  const share = selectShard(config.suites, shard);
-  for (const s of share.filter((s2) => s2.measure.counts)) {
-    request2.write(
-      `perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? "its commands are timed" : "it is skipped"}. Compare counts against a stored baseline.
-`
-    );
-  }
-  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request2.ref);
   request2.cleanups.push(() => checkout.remove());
   try {
@@ -63878,17 +63987,32 @@ async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
   const { config, outDir } = request2;
   const testbed = deps.testbed(request2.env);
-  const outcome = await runAb(request2.suites, request2.checkouts, {
-    ...runnerContext(
-      { config, shard: null, outDir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
-      deps
+  const context2 = (dir) => runnerContext(
+    { config, shard: null, outDir: dir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
+    deps
+  );
+  const outcome = await runAb(
+    request2.suites.filter((s) => s.measure.time),
+    request2.checkouts,
+    {
+      ...context2(outDir),
+      classify: request2.classify ?? gateClassifier(request2.budgets),
+      ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
+      ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
+      created: request2.now().toISOString()
+    }
+  );
+  const counting = request2.suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
+  const counted = {
+    base: await runSuites(
+      counting.map((s) => ({ ...s, workdir: join16(request2.checkouts.base, relative4(request2.checkouts.head, s.workdir)) })),
+      context2(join16(outDir, "base-counts")),
+      []
     ),
-    classify: request2.classify ?? gateClassifier(request2.budgets),
-    ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
-    created: request2.now().toISOString()
-  });
-  const base = metadata(outcome.base, request2.commits.base, {}, testbed);
-  const head = metadata(outcome.head, request2.commits.head, request2.env, testbed);
+    head: await runSuites(counting, context2(join16(outDir, "head-counts")), [])
+  };
+  const base = metadata(withCounts(outcome.base, counted.base), request2.commits.base, {}, testbed);
+  const head = metadata(withCounts(outcome.head, counted.head), request2.commits.head, request2.env, testbed);
   writeResultSet(join16(outDir, "base.json"), base);
   writeResultSet(join16(outDir, "results.json"), head);
   request2.write(
@@ -64331,6 +64455,55 @@ function trimZeros2(text) {
   return text.replace(/(\d)\.(\d*?)0+(?=\D|$)/, (_m, int, frac) => frac ? `${int}.${frac}` : int);
 }
 
+// action/src/report/stage-text.ts
+var WHY = {
+  failed: "the benchmark failed",
+  regressed: "regressed against the baseline",
+  noisier: "noisier and slower",
+  "worse-beyond-tolerance": "may be slower than the tolerance"
+};
+function unconfirmedText(u) {
+  const at = u.commit ? ` ${shortCommit(u.commit)}` : "";
+  switch (u.code) {
+    case "confirm-off":
+      return "not confirmed: confirmation is off for this suite (confirm: off)";
+    case "no-base-commit":
+      return "not confirmed: the baseline names no commit to measure against";
+    case "base-not-in-checkout":
+      return `not confirmed: the base commit${at} is not in the checkout (a shallow clone); check out with fetch-depth: 0`;
+    case "base-failed":
+      return `not confirmed: the base commit${at} did not build or run${u.message ? ` (${u.message})` : ""}`;
+    case "fork":
+      return "not confirmed: a fork\u2019s pull request ran code in this checkout, so perf-gate does not build the base in it (git hooks could run); set confirm-forks: true on a disposable runner";
+    case "time-cap":
+      return `not confirmed: the interleaved stage reached its time cap${u.message ? ` (${u.message})` : ""}; raise confirm-time-cap or split the suite`;
+    case "not-measured":
+      return "not confirmed: the interleaved run did not measure this row on both sides";
+  }
+}
+function stageNote(stage) {
+  if (stage.by === "interleaved")
+    return `decided by ${plural(stage.rounds, "interleaved round")} (screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]})`;
+  if (stage.suspect) return `screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]}; ${unconfirmedText(stage.unconfirmed)}`;
+  return stage.bound === null ? "screened" : `screened: no slowdown beyond ${formatChange(stage.bound, null)} seen`;
+}
+function seconds(s) {
+  return s >= 100 ? `${Math.round(s)} s` : `${s.toFixed(1)} s`;
+}
+function stagesText(stages) {
+  const { screen, confirm } = stages;
+  const against = screen.driftRuns !== null ? `the stored baseline, with the drift of ${plural(screen.driftRuns, "run")} of history` : "the stored baseline";
+  const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds(screen.seconds)}).`;
+  if (screen.suspects === 0) return [first, "Confirmation: not needed."];
+  const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : "";
+  const measured = confirm.suites.length === 0 ? "no suite measured again" : confirm.suites.map((s) => `${s.suite} (${plural(s.rounds, "round")}, for ${s.rows.join(", ")})`).join("; ");
+  const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
+  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
+}
+function capitalise(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // action/src/report/flags.ts
 var FLAG_TEXT = {
   noisier: "the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work",
@@ -64354,6 +64527,7 @@ function rowNotes(row) {
   if (row.samplesNeeded !== null && (row.status === "inconclusive" || row.flags.includes("insufficient-samples"))) {
     notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} samples per side`);
   }
+  if (row.stage) notes.push(stageNote(row.stage));
   return notes;
 }
 
@@ -64544,10 +64718,11 @@ function sparkline(values, lo = Math.min(...values), hi = Math.max(...values)) {
 // action/src/report/table.ts
 var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
 var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
-var SECTIONS = ["failed", "regressed", "budget", "inconclusive", "new-missing", "improved", "unchanged"];
+var SECTIONS = ["failed", "regressed", "suspected", "budget", "inconclusive", "new-missing", "improved", "unchanged"];
 function sectionOf(row) {
   if (row.status === "failed") return "failed";
   if (row.status === "regressed") return "regressed";
+  if (row.status === "suspected") return "suspected";
   if (row.budget?.result === "fail") return "budget";
   if (row.status === "inconclusive") return "inconclusive";
   if (row.status === "new" || row.status === "missing") return "new-missing";
@@ -64598,6 +64773,7 @@ function verdictParts(report2) {
   if (c.failed) parts.push(`${plural(new Set(report2.rows.filter((r) => r.status === "failed").map((r) => r.benchmark)).size, "benchmark")} failed`);
   if (c.regressed) parts.push(plural(c.regressed, "regression"));
   if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, "budget")} exceeded`);
+  if (c.suspected) parts.push(`${formatCount(c.suspected)} suspected`);
   if (c.budgetWarned) parts.push(plural(c.budgetWarned, "budget warning"));
   if (c.inconclusive) parts.push(`${formatCount(c.inconclusive)} inconclusive`);
   if (c.new) parts.push(`${formatCount(c.new)} new`);
@@ -64609,7 +64785,7 @@ function verdictParts(report2) {
 function outcomeOf(report2, previouslyFailed = false) {
   if (report2.verdict === "fail") return "fail";
   if (previouslyFailed) return "resolved";
-  if (report2.counts.regressed > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
+  if (report2.counts.regressed > 0 || report2.counts.suspected > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
   return "pass";
 }
 function verdictText(report2, outcome) {
@@ -64641,6 +64817,7 @@ var ICON = {
   improved: "\u{1F680}",
   unchanged: "\u2796",
   inconclusive: "\u2754",
+  suspected: "\u26A0\uFE0F",
   new: "\u{1F195}",
   missing: "\u{1F6AB}"
 };
@@ -64673,6 +64850,9 @@ function markdownHeadline(report2, options = {}) {
   const outcome = outcomeOf(report2, options.previouslyFailed);
   const title2 = escapeMarkdown(options.title ?? "perf-gate");
   return `### ${OUTCOME_ICON[outcome]} ${title2} \u2014 ${escapeMarkdown(verdictText(report2, outcome))}`;
+}
+function markdownStages(report2) {
+  return report2.stages ? stagesText(report2.stages).map((l) => escapeMarkdown(l)).join("<br>\n") : "";
 }
 function markdownContext(report2) {
   const side2 = (s) => {
@@ -64775,7 +64955,7 @@ function renderMarkdown(report2, options = {}) {
   }
   const measure = options.measure === "utf8-bytes" ? (t) => Buffer.byteLength(t, "utf8") : (t) => t.length;
   const groups = groupRows(report2.rows);
-  const main2 = [...groups.failed, ...groups.regressed, ...groups.budget, ...groups.inconclusive, ...groups["new-missing"]];
+  const main2 = [...groups.failed, ...groups.regressed, ...groups.suspected, ...groups.budget, ...groups.inconclusive, ...groups["new-missing"]];
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
   const lines = /* @__PURE__ */ new Map();
@@ -64801,6 +64981,7 @@ function renderMarkdown(report2, options = {}) {
         options.fullReportHint
       ) : "",
       markdownContext(report2),
+      markdownStages(report2),
       mainTable,
       folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
       folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
@@ -64893,6 +65074,7 @@ function toJsonReport(report2) {
     baseline: report2.baseline && { ...report2.baseline },
     current: { ...report2.current },
     warnings: report2.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
+    ...report2.stages ? { stages: { ...report2.stages, text: stagesText(report2.stages) } } : {},
     rows: report2.rows.map((r) => ({
       benchmark: r.benchmark,
       metric: r.metric,
@@ -64912,7 +65094,8 @@ function toJsonReport(report2) {
       samplesNeeded: r.samplesNeeded,
       failsGate: r.failsGate,
       reason: reasonText(r.reason),
-      error: r.error && { message: r.error.message, ...r.error.logTail !== void 0 ? { logTail: r.error.logTail } : {} }
+      error: r.error && { message: r.error.message, ...r.error.logTail !== void 0 ? { logTail: r.error.logTail } : {} },
+      ...r.stage ? { stage: { ...r.stage, text: stageNote(r.stage) } } : {}
     }))
   };
 }
@@ -65183,7 +65366,7 @@ function painter(color) {
 }
 function statusStyle(row) {
   if (row.status === "failed" || row.status === "regressed" && row.failsGate) return "red";
-  if (row.status === "regressed" || row.status === "inconclusive" || row.status === "missing") return "yellow";
+  if (row.status === "regressed" || row.status === "suspected" || row.status === "inconclusive" || row.status === "missing") return "yellow";
   if (row.status === "improved") return "green";
   return "dim";
 }
@@ -65258,6 +65441,10 @@ function renderTerminal(report2, options) {
       const tail = r.error.logTail ? escapeTerminal(r.error.logTail, { multiline: true }).replace(/\s+$/, "").split("\n") : [];
       for (const l of tail.slice(-LOG_TAIL_LINES3)) out.push(paint(`    \u2502 ${l}`, "dim"));
     }
+  }
+  if (report2.stages) {
+    out.push("", paint("Two stages", "bold"));
+    for (const l of stagesText(report2.stages)) out.push(`  ${escapeTerminal(l)}`);
   }
   const why = whyInconclusive(rows);
   if (why.lines.length > 0) {
@@ -65334,6 +65521,14 @@ ${row.error.logTail.replace(/\s+$/, "").split(/\r\n|\r|\n/).slice(-LOG_TAIL_LINE
     out.push(make("failure", `${row.benchmark} failed`, `${row.error?.message ?? reason}${tail}`));
   } else if (row.status === "regressed") {
     out.push(make(row.failsGate ? "failure" : "warning", `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${reason}`));
+  } else if (row.status === "suspected" && row.stage?.by === "screen" && row.stage.suspect) {
+    out.push(
+      make(
+        row.failsGate ? "failure" : "warning",
+        `${name} suspected ${formatChange(row.change, null)}`,
+        `${comparison(row)} ${unconfirmedText(row.stage.unconfirmed)}.`
+      )
+    );
   } else if (row.status === "inconclusive") {
     const need = row.samplesNeeded !== null ? ` About ${row.samplesNeeded} samples per side would decide it.` : "";
     out.push(make("notice", `${name} inconclusive`, `${comparison(row)} ${reason}${need}`));
@@ -65855,7 +66050,7 @@ function convertResults(paths, to, options) {
 
 // action/src/pipeline/merge-shards.ts
 import { readdirSync as readdirSync7, readFileSync as readFileSync11, statSync as statSync7 } from "node:fs";
-import { join as join19, relative as relative4, resolve as resolve10 } from "node:path";
+import { join as join19, relative as relative5, resolve as resolve10 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -65871,7 +66066,7 @@ function readResultSets(given, cwd, exclude) {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync11(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative4(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync11(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
@@ -65900,10 +66095,10 @@ import { spawnSync as spawnSync3 } from "node:child_process";
 function runOnce(command, options) {
   const start = process.hrtime.bigint();
   const result = spawnSync3("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.error && result.error.code === "ETIMEDOUT") return { seconds, code: 124 };
+  const seconds2 = Number(process.hrtime.bigint() - start) / 1e9;
+  if (result.error && result.error.code === "ETIMEDOUT") return { seconds: seconds2, code: 124 };
   const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
-  return { seconds, code };
+  return { seconds: seconds2, code };
 }
 function signalNumber(signal) {
   const numbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
@@ -65958,6 +66153,103 @@ async function historyStart(repo, choice) {
   return { mergeBaseWith: choice.mergeBaseWith ?? await defaultBaseBranch(repo) };
 }
 
+// action/src/pipeline/confirm.ts
+import { join as join21 } from "node:path";
+function suiteOf(benchmark, current, suites) {
+  const named = current.benchmarks.find((b) => b.id === benchmark)?.suite;
+  return suites.find((s) => s.name === named) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
+}
+async function confirmSuspects(request2, ctx) {
+  const { plan } = request2;
+  const confirmable = (row) => suiteOf(row.benchmark, request2.current, request2.suites)?.confirm !== false;
+  const screened = screenReport(request2.report, plan.screenAlpha, confirmable);
+  const bySuite = /* @__PURE__ */ new Map();
+  for (const row of screened.suspects) {
+    const suite = suiteOf(row.benchmark, request2.current, request2.suites);
+    if (suite) bySuite.set(suite, [...bySuite.get(suite) ?? [], row]);
+  }
+  const base = plan.ref ?? request2.baselineCommit;
+  const stages = (seconds2, suites, skipped) => ({
+    screen: { seconds: request2.screen.seconds, rows: request2.report.rows.length, suspects: screened.suspects.length, driftRuns: request2.screen.driftRuns },
+    confirm: { seconds: seconds2, base: base ?? null, suites, skipped }
+  });
+  const all = (skipped) => mergeStages({ screened, confirmed: null, unconfirmed: () => skipped, failSuspected: plan.failSuspected, stages: stages(0, [], skipped) });
+  if (screened.suspects.length === 0 || bySuite.size === 0) {
+    return mergeStages({ screened, confirmed: null, unconfirmed: () => null, failSuspected: plan.failSuspected, stages: stages(0, [], null) });
+  }
+  if (plan.refused) return all(plan.refused);
+  if (!base) return all({ code: "no-base-commit" });
+  const started = performance.now();
+  const repo = realpathOrSelf(repositoryRoot(request2.config.dir));
+  let checkout;
+  try {
+    checkout = addBaseWorktree(repo, base);
+  } catch (error2) {
+    return all({ code: "base-not-in-checkout", commit: base, message: error2.message });
+  }
+  ctx.cleanups.push(() => checkout.remove());
+  try {
+    ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
+`);
+    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+    const ab = await measureAbBetween({
+      config: request2.config,
+      suites,
+      checkouts: { base: checkout.dir, head: repo },
+      commits: { base: checkout.commit, head: headCommit(repo) },
+      outDir: join21(request2.outDir, "confirm"),
+      budgets: request2.budgets,
+      deadline: started + request2.config.confirm.timeCap * 1e3,
+      env: ctx.env,
+      write: ctx.write,
+      now: ctx.now,
+      deps: ctx.deps,
+      ...ctx.groups ? { groups: true } : {}
+    });
+    const confirmed = ab.head.benchmarks.length === 0 ? null : gate({
+      baseline: ab.base,
+      current: ab.head,
+      budgets: request2.budgets,
+      options: request2.options,
+      confirmations: ab.confirmations,
+      baselineInput: request2.labels.baselineInput,
+      currentSource: request2.labels.current,
+      sameConfig: true
+    });
+    const seconds2 = (performance.now() - started) / 1e3;
+    const suiteNames = new Map([...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), suite.name])));
+    const unconfirmed = whyNot(suiteNames, confirmed, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
+    const measured = [...bySuite.entries()].map(([suite, rows]) => ({
+      suite: suite.name,
+      rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
+      rounds: roundsOf(suite.name, ab.outcome.rounds) + roundsOf(suite.name, ab.outcome.confirmRounds)
+    }));
+    const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
+    return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds2, measured, skipped) });
+  } finally {
+    checkout.remove();
+  }
+}
+function roundsOf(suite, rounds) {
+  return Math.max(
+    0,
+    ...Object.entries(rounds).filter(([unit]) => unit === suite || unit.startsWith(`${suite}[`)).map(([, n]) => n)
+  );
+}
+function whyNot(suiteOfKey, confirmed, base, capped, commit, timeCap) {
+  const failures = base.benchmarks.filter((b) => b.status === "failed");
+  const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  return (key2) => {
+    const row = rows.get(key2);
+    const [benchmark] = key2.split("\0");
+    const suite = suiteOfKey.get(key2);
+    const failure2 = failures.find((b) => b.id === benchmark || suite !== void 0 && (b.suite === suite || b.id === suite));
+    if (failure2) return { code: "base-failed", commit, message: (failure2.error?.message ?? "failed").split("\n")[0].slice(0, 200) };
+    if (capped && (!row || row.status === "inconclusive")) return { code: "time-cap", message: `${Math.round(timeCap)} s` };
+    return null;
+  };
+}
+
 // action/src/pipeline/run.ts
 async function runGate(plan, ctx, events = {}) {
   if (plan.record) await plan.record.store.checkWritable();
@@ -65967,6 +66259,7 @@ async function runGate(plan, ctx, events = {}) {
   const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), "suites" in current ? current : null) : void 0;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? void 0 : chosen;
   events.onBaseline?.(chosen);
+  const started = performance.now();
   const measured = "suites" in current ? await runConfiguredSuites({
     config: current.suites,
     shard: current.shard,
@@ -65979,8 +66272,9 @@ async function runGate(plan, ctx, events = {}) {
     now: ctx.now,
     deps: ctx.deps
   }) : given.results;
+  const screenSeconds = (performance.now() - started) / 1e3;
   const skippedFiles = [...given?.skipped ?? [], ...baseline?.skipped ?? []];
-  const report2 = gate({
+  const oneStage = gate({
     baseline: baseline?.results,
     current: measured,
     budgets: plan.budgets,
@@ -65991,6 +66285,22 @@ async function runGate(plan, ctx, events = {}) {
     ...skippedFiles.length > 0 ? { skippedFiles } : {},
     ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
   });
+  const report2 = plan.confirm && baseline && "suites" in current ? await confirmSuspects(
+    {
+      report: oneStage,
+      config: current.suites,
+      suites: selectShard(current.suites.suites, current.shard),
+      current: measured,
+      baselineCommit: baseline.results.commit,
+      budgets: plan.budgets,
+      options: plan.options,
+      plan: plan.confirm,
+      screen: { seconds: screenSeconds, driftRuns: baseline.driftRuns && baseline.driftRuns.length > 0 ? baseline.driftRuns.length : null },
+      outDir: current.outDir,
+      labels: { baselineInput: plan.labels.baselineInput, current: plan.labels.current }
+    },
+    ctx
+  ) : oneStage;
   return { report: report2, baseline: chosen, current: measured, stored: await record(plan, measured) };
 }
 async function interleaved2(plan, current, ctx) {
@@ -66366,9 +66676,9 @@ var preflightCommand = {
     if (aslr !== "on" && aslr !== "off" && aslr !== "any") throw new UsageError(`--aslr takes on, off or any; found "${aslr}"`);
     let durationMs = DEFAULT_PROBE_OPTIONS.durationMs;
     if (flags["probe-seconds"] !== void 0) {
-      const seconds = Number(flags["probe-seconds"]);
-      if (!(seconds > 0 && seconds <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
-      durationMs = seconds * 1e3;
+      const seconds2 = Number(flags["probe-seconds"]);
+      if (!(seconds2 > 0 && seconds2 <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
+      durationMs = seconds2 * 1e3;
     }
     prepareOutputPaths([{ flag: "--json", path: flags.json, kind: "file" }], ctx.cwd);
     const report2 = checkMachine({
@@ -66433,7 +66743,7 @@ function splitArgs(argv) {
 import { resolve as resolve14 } from "node:path";
 var USAGE7 = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
                      [--json FILE] [--markdown FILE] [--out DIR] [--ab REF] [--shard i/n]
-                     [--mode pr|main|release]
+                     [--mode pr|main|release] [--confirm interleaved|off] [--fail-on fail|suspected]
 
 Runs the suites of perf-gate.yml (build, then run), compares the results with the
 baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
@@ -66460,7 +66770,15 @@ or 2 (unusable input).
   --mode MODE         pr (default), release, or main: main also stores the
                       results (in the history, else where the config's
                       baselines: points); release compares with the previous
-                      release tag's run when there is a history`;
+                      release tag's run when there is a history
+  --confirm MODE      the two-stage verdict: interleaved measures the rows the
+                      comparison with the baseline suspects again, interleaved
+                      against the baseline's commit, and lets that decide; off
+                      lets the comparison decide alone (default: interleaved
+                      with a history, unless the config says confirm: off;
+                      off with --baseline files)
+  --fail-on WHAT      fail (default): the gate's verdict decides; suspected:
+                      also fail on a suspect that could not be confirmed`;
 function makeRunCommand(makeDeps = defaultDeps) {
   return {
     name: "run",
@@ -66477,12 +66795,20 @@ function makeRunCommand(makeDeps = defaultDeps) {
         shard: "string",
         mode: "string",
         history: "string",
-        base: "string"
+        base: "string",
+        confirm: "string",
+        "fail-on": "string"
       });
       const mode = flags.mode ?? "pr";
       if (mode !== "pr" && mode !== "main" && mode !== "release") throw new UsageError(`--mode takes pr, main or release, found "${mode}"`);
       if (flags.ab !== void 0 && flags.baseline) throw new UsageError("--ab measures its own baseline; it cannot be combined with --baseline");
       if (flags.ab !== void 0 && mode === "main") throw new UsageError("--mode main stores a baseline from a plain run; it cannot be combined with --ab");
+      if (flags.confirm !== void 0 && flags.confirm !== "interleaved" && flags.confirm !== "off")
+        throw new UsageError(`--confirm takes interleaved or off, found "${flags.confirm}"`);
+      if (flags["fail-on"] !== void 0 && flags["fail-on"] !== "fail" && flags["fail-on"] !== "suspected")
+        throw new UsageError(`--fail-on takes fail or suspected, found "${flags["fail-on"]}"`);
+      if (flags.confirm === "interleaved" && (flags.ab !== void 0 || mode === "main"))
+        throw new UsageError("--confirm interleaved confirms a comparison with a stored baseline; --ab and --mode main have none");
       const shard = flags.shard !== void 0 ? parseShard(flags.shard) : null;
       const outputs = { json: flags.json, markdown: flags.markdown };
       prepareOutputs(outputs, ctx.cwd);
@@ -66520,7 +66846,8 @@ function makeRunCommand(makeDeps = defaultDeps) {
               baselineInput: flags.baseline || flags.ab !== void 0 ? "--baseline" : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
               current: `this run of ${config.file}`
             },
-            record: mode === "main" ? { store, shard } : null
+            record: mode === "main" ? { store, shard } : null,
+            confirm: confirms(flags.confirm, { history: history !== null && !flags.baseline, config: config.confirm.on, mode, ab: flags.ab !== void 0 }) ? { failSuspected: flags["fail-on"] === "suspected" } : null
           },
           {
             env: ctx.env,
@@ -66551,6 +66878,11 @@ function makeRunCommand(makeDeps = defaultDeps) {
       return verdictExit(outcome.report);
     }
   };
+}
+function confirms(flag, run) {
+  if (run.ab || run.mode === "main") return false;
+  if (flag !== void 0) return flag === "interleaved";
+  return run.history && run.config;
 }
 var runCommand = makeRunCommand();
 
@@ -67492,10 +67824,10 @@ perf-gate: previous ${flags.from}: ${release.previousSource}
 };
 
 // action/src/cli/dashboard.ts
-import { relative as relative5, resolve as resolve16 } from "node:path";
+import { relative as relative6, resolve as resolve16 } from "node:path";
 
 // action/src/pipeline/dashboard.ts
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 
 // action/src/report/dashboard-data.ts
 var DASHBOARD_SCHEMA = "perf-gate/dashboard@1";
@@ -67741,7 +68073,7 @@ async function writeDashboard(request2) {
     [DASHBOARD_FILES.uplotJs, assets.uplotJs],
     [DASHBOARD_FILES.uplotCss, assets.uplotCss]
   ];
-  for (const [name, text] of files) writeOutputFile(request2.out, join21(request2.out, name), text, "--out");
+  for (const [name, text] of files) writeOutputFile(request2.out, join22(request2.out, name), text, "--out");
   return { model, files: files.map(([name]) => name), gitNote: note };
 }
 async function commitInfo(repo, commits, tagPattern) {
@@ -67819,7 +68151,7 @@ var dashboardCommand = {
     const { model } = written;
     const runs2 = model.testbeds.map((t) => `${t.runs.length} run(s) on ${t.id}`).join(" and ");
     const regressed = model.series.filter((s) => s.regressedSinceTag).length;
-    const shown = relative5(ctx.cwd, out) || ".";
+    const shown = relative6(ctx.cwd, out) || ".";
     ctx.stdout(`perf-gate: wrote ${model.series.length} chart(s) from ${runs2}, ${regressed} regressed since the last release tag, to ${shown}/index.html
 `);
     return EXIT.pass;
@@ -67830,7 +68162,7 @@ var dashboardCommand = {
 import { resolve as resolve17 } from "node:path";
 
 // action/src/pipeline/bisect.ts
-import { join as join22, relative as relative6 } from "node:path";
+import { join as join23, relative as relative7 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
 function stepOf(row) {
@@ -68082,7 +68414,7 @@ function bisectRange(dir, good, bad) {
   return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
 }
 function suiteIn(suite, repo, worktree, attempt) {
-  const workdir = join22(worktree, relative6(repo, realpathOrSelf(suite.workdir)));
+  const workdir = join23(worktree, relative7(repo, realpathOrSelf(suite.workdir)));
   if (attempt === 1) return { ...suite, workdir };
   const ab = suite.ab;
   return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
@@ -68133,7 +68465,7 @@ async function bisect(request2) {
         checkout = addBaseWorktree(repo, commit.sha, "--bad");
         const mine = checkout;
         request2.cleanups.push(() => mine.remove());
-        const outDir = join22(request2.outDir, `step-${step}-${short(commit)}`);
+        const outDir = join23(request2.outDir, `step-${step}-${short(commit)}`);
         const ab = await measureAbBetween({
           config: request2.config,
           suites: [suiteIn(suite, repo, checkout.dir, attempt)],
@@ -72839,8 +73171,8 @@ function isSecondaryRateLimit(answer) {
 function retryAfterMs(answer) {
   const raw2 = answer.headers["retry-after"];
   if (raw2 === void 0) return null;
-  const seconds = Number(raw2);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1e3 : null;
+  const seconds2 = Number(raw2);
+  return Number.isFinite(seconds2) && seconds2 >= 0 ? seconds2 * 1e3 : null;
 }
 function retryDelay(answer, attempt, policy = DEFAULT_RETRY_POLICY) {
   if (attempt >= policy.retries) return null;
@@ -73007,13 +73339,13 @@ function limit2(bytes2, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync9, readFileSync as readFileSync16 } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // action/src/action/main-alerts.ts
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 
 // action/src/pipeline/main-alerts.ts
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -73233,7 +73565,7 @@ async function bisectNewAlerts(created, found, request2) {
         bad: alert.row.commit,
         benchmark: alert.row.benchmark,
         metric: alert.row.metric,
-        outDir: join23(request2.outDir, `bisect-${issue2.number}`)
+        outDir: join24(request2.outDir, `bisect-${issue2.number}`)
       });
       out.push({ issue: issue2, alert, report: report2 });
     } catch (error2) {
@@ -73309,7 +73641,8 @@ async function upsertStickyComment(api, request2) {
 // action/src/action/settings.ts
 var MODES2 = ["pr", "main", "release", "report"];
 var COMMENT_MODES = ["always", "on-change", "never"];
-var FAIL_ON = ["fail", "warn", "never"];
+var FAIL_ON = ["fail", "suspected", "warn", "never"];
+var CONFIRM = ["auto", "interleaved", "off"];
 var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
 var PREFLIGHT = ["warn", "strict", "off"];
 var ALERT = ["summary", "issue", "off"];
@@ -73390,6 +73723,8 @@ function readSettings(env, cwd) {
     testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
     preflight: oneOf(env, "preflight", PREFLIGHT, "warn"),
     ab: raw(env, "ab"),
+    confirm: oneOf(env, "confirm", CONFIRM, "auto"),
+    confirmForks: bool(env, "confirm-forks", false),
     alert: oneOf(env, "alert", ALERT, "summary"),
     alertWindow: runs(env, "alert-window", 10),
     alertBisect: bool(env, "alert-bisect", false),
@@ -73508,7 +73843,7 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
     const bisects = await bisectNewAlerts(created, alerts, {
       config,
       budgets,
-      outDir: join24(settings.outputDir, "bisect"),
+      outDir: join25(settings.outputDir, "bisect"),
       ...deps.run
     });
     for (const b of bisects) {
@@ -73610,7 +73945,7 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
 
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync15 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -73668,8 +74003,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join25(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join25(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join26(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join26(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -73711,10 +74046,10 @@ ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // action/src/action/check-run-annotations.ts
-import { relative as relative7, resolve as resolve19 } from "node:path";
+import { relative as relative8, resolve as resolve19 } from "node:path";
 function repoPath(file, paths) {
-  const rel = relative7(paths.workspace, resolve19(paths.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative7(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+  const rel = relative8(paths.workspace, resolve19(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative8(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
   const rank2 = { failure: 0, warning: 1, notice: 2 };
@@ -74328,7 +74663,7 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "")
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join26(settings.outputDir, "runs");
+  const outDir = join27(settings.outputDir, "runs");
   const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   const store = config ? storeOf(config, created, {
@@ -74340,7 +74675,8 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   const common = {
     budgets,
     options: gateOptions(settings.testbedMismatch),
-    record: settings.mode === "main" && store ? { store, shard: null } : null
+    record: settings.mode === "main" && store ? { store, shard: null } : null,
+    confirm: settings.mode === "pr" && confirming(settings, config) ? confirmPlan(settings, pr) : null
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
   if (measuring && abRef !== "" && config) {
@@ -74371,6 +74707,13 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
 }
+function confirming(settings, config) {
+  return settings.confirm === "interleaved" || settings.confirm === "auto" && config?.confirm.on === true;
+}
+function confirmPlan(settings, pr) {
+  const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";
+  return pr?.fromFork && !settings.confirmForks ? { failSuspected, refused: { code: "fork" } } : { failSuspected };
+}
 function sayBaseline(chosen, log) {
   if (!chosen)
     log.warning(
@@ -74386,7 +74729,7 @@ async function publishReports(settings, outcome, config, pr, deps) {
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr && files !== null) {
     try {
-      const dir = writeHandoff(join26(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+      const dir = writeHandoff(join27(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
       log.setOutput("handoff-dir", dir);
     } catch (error2) {
       if (!(error2 instanceof InputError)) throw error2;
@@ -74504,7 +74847,7 @@ function stepFails(report2, failOn) {
   if (failOn === "never") return false;
   if (report2.verdict === "fail") return true;
   if (failOn === "warn") {
-    return report2.rows.some((r) => r.status === "regressed" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
+    return report2.rows.some((r) => r.status === "regressed" || r.status === "suspected" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
   }
   return false;
 }

@@ -7,6 +7,7 @@
  * comment or create the check run is a warning: it never hides or changes the
  * verdict, which is decided before any API call.
  */
+import type { ConfirmPlan } from '../pipeline/confirm.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
@@ -188,6 +189,7 @@ async function actionPlan(
     budgets,
     options: gateOptions(settings.testbedMismatch),
     record: settings.mode === 'main' && store ? { store, shard: null } : null,
+    confirm: settings.mode === 'pr' && confirming(settings, config) ? confirmPlan(settings, pr) : null,
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
   if (measuring && abRef !== '' && config) {
@@ -218,6 +220,22 @@ async function actionPlan(
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
+}
+
+/** Is the two-stage verdict on? The input decides; `auto` follows perf-gate.yml's `confirm:`. */
+export function confirming(settings: Pick<Settings, 'confirm'>, config: PerfGateConfig | null): boolean {
+  return settings.confirm === 'interleaved' || (settings.confirm === 'auto' && config?.confirm.on === true);
+}
+
+/**
+ * The second stage of a pull request: against the baseline's own commit. A
+ * fork's head has already run in this checkout and could have planted git
+ * hooks that `git worktree add` would run, so its base is not built unless
+ * `confirm-forks` says the runner is disposable.
+ */
+function confirmPlan(settings: Settings, pr: PullRequestFacts | null): ConfirmPlan {
+  const failSuspected = settings.failOn === 'suspected' || settings.failOn === 'warn';
+  return pr?.fromFork && !settings.confirmForks ? { failSuspected, refused: { code: 'fork' } } : { failSuspected };
 }
 
 /** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */
@@ -380,7 +398,7 @@ export function stepFails(report: GateReport, failOn: Settings['failOn']): boole
   if (failOn === 'never') return false;
   if (report.verdict === 'fail') return true;
   if (failOn === 'warn') {
-    return report.rows.some((r) => r.status === 'regressed' || r.budget?.result === 'fail') || report.counts.budgetWarned > 0;
+    return report.rows.some((r) => r.status === 'regressed' || r.status === 'suspected' || r.budget?.result === 'fail') || report.counts.budgetWarned > 0;
   }
   return false;
 }

@@ -12,11 +12,12 @@ import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
 import type { RepoRef } from '../github/client.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report';
-export type FailOn = 'fail' | 'warn' | 'never';
+export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
 
 export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
-export const FAIL_ON: readonly FailOn[] = ['fail', 'warn', 'never'];
+export const FAIL_ON: readonly FailOn[] = ['fail', 'suspected', 'warn', 'never'];
+export const CONFIRM = ['auto', 'interleaved', 'off'] as const;
 export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
 export const ALERT = ['summary', 'issue', 'off'] as const;
@@ -36,7 +37,7 @@ export interface Settings {
   token: string;
   /** When to write the pull request comment. */
   comment: CommentMode;
-  /** What fails the step: the gate's verdict, also warnings, or nothing. */
+  /** What fails the step: the gate's verdict, also suspects that could not be confirmed, also warnings, or nothing. */
   failOn: FailOn;
   /** Create a check run with the verdict and annotations. */
   checkRun: boolean;
@@ -59,6 +60,15 @@ export interface Settings {
    * against ("base" = the pull request's base commit); empty means off.
    */
   ab: string;
+  /**
+   * The two-stage verdict: `interleaved` measures the screen's suspects again
+   * against the base commit (mode pr), and confirms a main-branch alert's step
+   * before it opens an issue; `off` lets one stage decide; `auto` follows
+   * perf-gate.yml's `confirm:` (interleaved unless it says off).
+   */
+  confirm: (typeof CONFIRM)[number];
+  /** Build the base commit for confirmation in a fork pull request's checkout too (a disposable runner). */
+  confirmForks: boolean;
   /** mode main with a history: report new regressions in the job summary, also as GitHub issues, or not at all. */
   alert: (typeof ALERT)[number];
   /** The last runs whose change points count as new for the alert. */
@@ -185,6 +195,8 @@ export function readSettings(env: Env, cwd: string): Settings {
     testbedMismatch: oneOf(env, 'testbed-mismatch', TESTBED_MISMATCH, 'flag'),
     preflight: oneOf(env, 'preflight', PREFLIGHT, 'warn'),
     ab: raw(env, 'ab'),
+    confirm: oneOf(env, 'confirm', CONFIRM, 'auto'),
+    confirmForks: bool(env, 'confirm-forks', false),
     alert: oneOf(env, 'alert', ALERT, 'summary'),
     alertWindow: runs(env, 'alert-window', 10),
     alertBisect: bool(env, 'alert-bisect', false),

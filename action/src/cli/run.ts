@@ -23,7 +23,7 @@ import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate run --config perf-gate.yml [--baseline PATH...] [--history DIR [--base REF]]
                      [--json FILE] [--markdown FILE] [--out DIR] [--ab REF] [--shard i/n]
-                     [--mode pr|main|release]
+                     [--mode pr|main|release] [--confirm interleaved|off] [--fail-on fail|suspected]
 
 Runs the suites of perf-gate.yml (build, then run), compares the results with the
 baseline and the budgets, prints the regression table, and exits 0 (pass), 1 (fail)
@@ -50,7 +50,15 @@ or 2 (unusable input).
   --mode MODE         pr (default), release, or main: main also stores the
                       results (in the history, else where the config's
                       baselines: points); release compares with the previous
-                      release tag's run when there is a history`;
+                      release tag's run when there is a history
+  --confirm MODE      the two-stage verdict: interleaved measures the rows the
+                      comparison with the baseline suspects again, interleaved
+                      against the baseline's commit, and lets that decide; off
+                      lets the comparison decide alone (default: interleaved
+                      with a history, unless the config says confirm: off;
+                      off with --baseline files)
+  --fail-on WHAT      fail (default): the gate's verdict decides; suspected:
+                      also fail on a suspect that could not be confirmed`;
 
 /** The `perf-gate run` command, with its outside world injectable for tests. */
 export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
@@ -70,11 +78,19 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         mode: 'string',
         history: 'string',
         base: 'string',
+        confirm: 'string',
+        'fail-on': 'string',
       });
       const mode = flags.mode ?? 'pr';
       if (mode !== 'pr' && mode !== 'main' && mode !== 'release') throw new UsageError(`--mode takes pr, main or release, found "${mode}"`);
       if (flags.ab !== undefined && flags.baseline) throw new UsageError('--ab measures its own baseline; it cannot be combined with --baseline');
       if (flags.ab !== undefined && mode === 'main') throw new UsageError('--mode main stores a baseline from a plain run; it cannot be combined with --ab');
+      if (flags.confirm !== undefined && flags.confirm !== 'interleaved' && flags.confirm !== 'off')
+        throw new UsageError(`--confirm takes interleaved or off, found "${flags.confirm}"`);
+      if (flags['fail-on'] !== undefined && flags['fail-on'] !== 'fail' && flags['fail-on'] !== 'suspected')
+        throw new UsageError(`--fail-on takes fail or suspected, found "${flags['fail-on']}"`);
+      if (flags.confirm === 'interleaved' && (flags.ab !== undefined || mode === 'main'))
+        throw new UsageError('--confirm interleaved confirms a comparison with a stored baseline; --ab and --mode main have none');
       const shard = flags.shard !== undefined ? parseShard(flags.shard) : null;
       const outputs = { json: flags.json, markdown: flags.markdown };
       prepareOutputs(outputs, ctx.cwd);
@@ -119,6 +135,9 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
               current: `this run of ${config.file}`,
             },
             record: mode === 'main' ? { store, shard } : null,
+            confirm: confirms(flags.confirm, { history: history !== null && !flags.baseline, config: config.confirm.on, mode, ab: flags.ab !== undefined })
+              ? { failSuspected: flags['fail-on'] === 'suspected' }
+              : null,
           },
           {
             env: ctx.env,
@@ -146,6 +165,13 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
       return verdictExit(outcome.report);
     },
   };
+}
+
+/** Is the two-stage verdict on? The flag decides; else on for a pull request gated against a history, unless the config says off. */
+function confirms(flag: string | undefined, run: { history: boolean; config: boolean; mode: string; ab: boolean }): boolean {
+  if (run.ab || run.mode === 'main') return false;
+  if (flag !== undefined) return flag === 'interleaved';
+  return run.history && run.config;
 }
 
 export const runCommand: Command = makeRunCommand();

@@ -72,6 +72,8 @@ export interface SuiteConfig {
   params: Readonly<Record<string, readonly string[]>> | null;
   /** A/B settings after merging the suite's `ab:` over the file's. */
   ab: AbSettings;
+  /** Does a pull request's screen send this suite's suspects to interleaved confirmation? (`confirm:`, the suite's over the file's.) */
+  confirm: boolean;
   /** Line of the suite in perf-gate.yml, for messages. */
   line: number;
   /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
@@ -108,7 +110,12 @@ export interface PerfGateConfig {
   suites: readonly SuiteConfig[];
   derived: readonly DerivedMetricConfig[];
   ab: AbSettings;
+  /** The two-stage verdict's second stage: on unless `confirm: off`; `timeCap` bounds its runner time (seconds). */
+  confirm: { on: boolean; timeCap: number };
 }
+
+/** Default cap of the interleaved second stage: twenty minutes of runner time. */
+export const DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
 
 /** Default timeout of build and run: ten minutes. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -140,6 +147,7 @@ interface RawSuite {
   repeat?: number;
   params?: Record<string, (string | number | boolean)[]>;
   ab?: RawAb;
+  confirm?: 'interleaved' | 'off';
 }
 
 interface RawDerived {
@@ -174,6 +182,8 @@ interface RawConfig {
   suites: RawSuite[];
   derived?: Record<string, string | RawDerived>;
   ab?: RawAb;
+  confirm?: 'interleaved' | 'off';
+  'confirm-time-cap'?: string;
 }
 
 let validator: ValidateFunction | undefined;
@@ -205,6 +215,20 @@ function mergeAb(base: AbSettings, raw: RawAb | undefined, source: YamlSource, p
   return merged;
 }
 
+/** A duration key's value in seconds, or an InputError naming the key's line. */
+function positiveDuration(text: string, source: YamlSource, path: (string | number)[]): number {
+  const q = parseQuantity(text);
+  if (!q || q.dimension !== 'time' || !(q.value > 0)) {
+    throw new InputError(
+      source.file,
+      `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(text)}`,
+      source.lineOf(path),
+      path.join('.'),
+    );
+  }
+  return q.value;
+}
+
 function scalarText(v: string | number | boolean): string {
   return typeof v === 'string' ? v : String(v);
 }
@@ -217,6 +241,9 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
   const source = parseYaml(text, file);
   const raw = validate(source);
   const ab = mergeAb(DEFAULT_AB, raw.ab, source, ['ab']);
+  const confirmOn = raw.confirm !== 'off';
+  const timeCap =
+    raw['confirm-time-cap'] !== undefined ? positiveDuration(raw['confirm-time-cap'], source, ['confirm-time-cap']) : DEFAULT_CONFIRM_TIME_CAP_SECONDS;
   const seen = new Map<string, number>();
   const suites = raw.suites.map((s, i): SuiteConfig => {
     const line = source.lineOf(['suites', i]) ?? 1;
@@ -230,19 +257,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       );
     }
     seen.set(s.name, line);
-    let timeout = DEFAULT_TIMEOUT_SECONDS;
-    if (s.timeout !== undefined) {
-      const q = parseQuantity(s.timeout);
-      if (!q || q.dimension !== 'time' || !(q.value > 0)) {
-        throw new InputError(
-          file,
-          `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(s.timeout)}`,
-          source.lineOf(['suites', i, 'timeout']),
-          `suites.${i}.timeout`,
-        );
-      }
-      timeout = q.value;
-    }
+    const timeout = s.timeout !== undefined ? positiveDuration(s.timeout, source, ['suites', i, 'timeout']) : DEFAULT_TIMEOUT_SECONDS;
     const { name: formatName, ...formatRest } = typeof s.format === 'object' ? s.format : { name: s.format ?? 'auto' };
     const params = s.params ? Object.fromEntries(Object.entries(s.params).map(([k, vs]) => [k, vs.map(scalarText)])) : null;
     if (params) {
@@ -287,6 +302,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       repeat: s.repeat ?? 1,
       params,
       ab: mergeAb(ab, s.ab, source, ['suites', i, 'ab']),
+      confirm: (s.confirm ?? (confirmOn ? 'interleaved' : 'off')) === 'interleaved',
       line,
       formatLine: source.lineOf(['suites', i, 'format']) ?? line,
     };
@@ -312,6 +328,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     suites,
     derived,
     ab,
+    confirm: { on: confirmOn, timeCap },
   };
 }
 

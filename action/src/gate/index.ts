@@ -28,14 +28,18 @@ import {
   rowKey,
 } from '../model/index.js';
 import { checkBudget } from './budget-check.js';
+import { countRows } from './counts.js';
 import { unknownDirectionWarnings, unsteadyCountWarnings, unusedBudgetWarnings } from './warning.js';
 import type { LearnedDriftTable } from './learned-drift.js';
 import { scalingRows } from './scaling-rows.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
-import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowReason, type RowStatus, type VerdictRow } from './types.js';
+import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowReason, type VerdictRow } from './types.js';
 
 export * from './types.js';
 export { withConfirmations } from './confirmations.js';
+export { countRows } from './counts.js';
+export { screenRow, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
+export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
 export { learnDrift, smallestDecidableChange, DEFAULT_MIN_DRIFT_RUNS, type LearnedDrift, type LearnedDriftTable, type LearnOptions } from './learned-drift.js';
@@ -63,8 +67,6 @@ interface PendingRow {
   /** Index into the comparison inputs when this row is decided by a statistical comparison. */
   comparison?: number;
 }
-
-const ALL_STATUSES: RowStatus[] = ['regressed', 'improved', 'unchanged', 'inconclusive', 'new', 'missing', 'failed'];
 
 function emptyRow(benchmark: string, metric: string, resolved: ResolvedBudget, sample: Metric | undefined): VerdictRow {
   return {
@@ -236,14 +238,7 @@ export function decide(baseline: ResultSet | undefined, current: ResultSet, budg
     warnings.push({ code: 'ignored-benchmarks', benchmarks: [...ignored] });
   }
 
-  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as GateReport['counts'];
-  counts.budgetFailed = 0;
-  counts.budgetWarned = 0;
-  for (const r of rows) {
-    counts[r.status]++;
-    if (r.budget?.result === 'fail' && r.budget.severity === 'fail') counts.budgetFailed++;
-    else if (r.budget?.result === 'fail') counts.budgetWarned++;
-  }
+  const counts = countRows(rows);
   return {
     schema: REPORT_SCHEMA,
     verdict: rows.some((r) => r.failsGate) ? 'fail' : 'pass',

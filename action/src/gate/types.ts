@@ -1,6 +1,7 @@
 import type { Direction, RowStatus } from '../model/index.js';
 import type { RowReason } from './reason.js';
 import type { GateWarning } from './warning.js';
+import type { SuspectWhy } from './screen.js';
 
 export type { RowStatus };
 export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
@@ -87,6 +88,55 @@ export interface VerdictRow {
    * baseline itself was stable (gate/trend.ts).
    */
   trend?: number[];
+  /** Which stage of a two-stage verdict decided the row (absent when the run had one stage). */
+  stage?: RowStage;
+}
+
+/** Why a suspect could not be measured again interleaved. */
+export interface Unconfirmed {
+  code: 'confirm-off' | 'no-base-commit' | 'base-not-in-checkout' | 'base-failed' | 'fork' | 'time-cap' | 'not-measured';
+  /** The base commit (or ref) the second stage needed, when known. */
+  commit?: string;
+  /** The error or log line behind the code (the base's build error, git's words). */
+  message?: string;
+}
+
+/** What the screen saw of a row that went on to the second stage. */
+export interface ScreenedFacts {
+  status: RowStatus;
+  change: number | null;
+  ci: [number, number] | null;
+  why: SuspectWhy;
+}
+
+export type RowStage =
+  /** The screen cleared the row: it keeps the screen's verdict; `bound` is the largest slowdown the screen could not rule out. */
+  | { by: 'screen'; suspect: false; bound: number | null }
+  /** A suspect that could not be measured again: `suspected` (or still `failed`), and why. */
+  | { by: 'screen'; suspect: true; screen: ScreenedFacts; unconfirmed: Unconfirmed }
+  /** A suspect decided by interleaved rounds against the base commit. */
+  | { by: 'interleaved'; rounds: number; screen: ScreenedFacts };
+
+/** What each stage of a two-stage verdict did and cost. */
+export interface TwoStages {
+  screen: {
+    /** Runner time of the plain run (seconds). */
+    seconds: number;
+    rows: number;
+    suspects: number;
+    /** Earlier runs the screen's drift was learned from; null when the configured drift applied. */
+    driftRuns: number | null;
+  };
+  confirm: {
+    /** Runner time of the interleaved stage (seconds); 0 when it did not run. */
+    seconds: number;
+    /** The base commit measured against; null when none was known. */
+    base: string | null;
+    /** The suites measured again, with the rows that sent each and the rounds run. */
+    suites: { suite: string; rows: string[]; rounds: number }[];
+    /** Why the second stage did not run for (some of) the suspects; null when it ran for all. */
+    skipped: Unconfirmed | null;
+  };
 }
 
 export const REPORT_SCHEMA = 'perf-gate/report@1';
@@ -100,4 +150,6 @@ export interface GateReport {
   warnings: GateWarning[];
   baseline: { commit?: string; ref?: string; created?: string; testbed?: string } | null;
   current: { commit?: string; ref?: string; created?: string; testbed?: string };
+  /** A two-stage verdict's stages and their cost (absent when the run had one stage). */
+  stages?: TwoStages;
 }

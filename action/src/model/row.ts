@@ -5,8 +5,12 @@
  * both key rows the same way.
  */
 
-/** The status of one benchmark × metric row. */
-export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'new' | 'missing' | 'failed';
+/**
+ * The status of one benchmark × metric row. `suspected`: the screen against
+ * the stored history pointed at a slowdown that could not be measured again
+ * interleaved (gate/two-stage.ts says why).
+ */
+export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'suspected' | 'new' | 'missing' | 'failed';
 
 /** Key of one benchmark × metric in A/B classifier answers and confirmations. */
 export function rowKey(benchmark: string, metric: string): string {

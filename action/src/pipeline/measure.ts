@@ -6,7 +6,7 @@
  * written after every suite, so a cancelled job still leaves them.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { applyDerived, compileDerived } from '../derived/index.js';
 import { decide } from '../gate/index.js';
@@ -14,6 +14,7 @@ import { rowKey, type Budgets } from '../model/index.js';
 import { newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
 import { runAb, type AbCheckouts, type AbMeasurement, type AbOutcome, type Classifier } from '../runner/ab.js';
 import type { RunnerContext } from '../runner/invoke.js';
+import { joinMeasurements } from '../runner/run-commands.js';
 import { throttleRise } from '../runner/preflight/index.js';
 import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';
@@ -104,7 +105,9 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
 
 /** The gate's own decision as the A/B classifier, so adaptivity uses the budgets' tolerances. */
 export function gateClassifier(budgets: Budgets): Classifier {
-  return (base, head) => new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
+  // A side with no rounds yet (a build failed) has nothing open to classify.
+  return (base, head) =>
+    head.benchmarks.length === 0 ? new Map() : new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
 export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'cleanups' | 'groups'> {
@@ -117,6 +120,19 @@ export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'c
   deps?: RunDeps;
 }
 
+/** The interleaved rows with each side's counted metrics joined in (a benchmark only counted becomes a row of its own). */
+function withCounts(set: ResultSet, counted: readonly BenchmarkResult[]): ResultSet {
+  if (counted.length === 0) return set;
+  const byId = new Map(counted.map((b) => [b.id, b]));
+  const benchmarks = set.benchmarks.map((b) => {
+    const c = byId.get(b.id);
+    if (!c) return b;
+    byId.delete(b.id);
+    return joinMeasurements(b.id, b.suite ?? c.suite ?? '', b, c);
+  });
+  return { ...set, benchmarks: [...benchmarks, ...byId.values()] };
+}
+
 /**
  * Interleaved A/B: checks `ref` out in a temporary worktree, runs base and
  * head in rounds (adaptive, with confirmation rounds), and returns both
@@ -126,14 +142,7 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   const { config, shard } = request;
   const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
-  const share = selectShard(config.suites, shard);
-  // Counts do not drift, so interleaving buys them nothing; A/B rounds time the commands only.
-  for (const s of share.filter((s) => s.measure.counts)) {
-    request.write(
-      `perf-gate: suite ${s.name}: counts are not measured in an A/B run (they do not drift between runs); ${s.measure.time ? 'its commands are timed' : 'it is skipped'}. Compare counts against a stored baseline.\n`,
-    );
-  }
-  const suites = share.filter((s) => s.measure.time).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
   const checkout = addBaseWorktree(repo, request.ref);
   request.cleanups.push(() => checkout.remove());
   try {
@@ -152,7 +161,7 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
 
 export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'groups'> {
   config: PerfGateConfig;
-  /** The suites to time, their workdirs inside `checkouts.head`. */
+  /** The suites to measure, their workdirs inside `checkouts.head`: timed in rounds, counted once per side. */
   suites: readonly SuiteConfig[];
   checkouts: AbCheckouts;
   /** The commits the two checkouts hold, stamped on their ResultSets. */
@@ -163,6 +172,8 @@ export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'no
   classify?: Classifier;
   /** See AbContext.afterFirstRound. */
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
+  /** See AbContext.deadline. */
+  deadline?: number;
   deps?: RunDeps;
 }
 
@@ -176,17 +187,34 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const deps = request.deps ?? defaultDeps();
   const { config, outDir } = request;
   const testbed = deps.testbed(request.env);
-  const outcome = await runAb(request.suites, request.checkouts, {
-    ...runnerContext(
-      { config, shard: null, outDir, expected: [], env: request.env, write: request.write, now: request.now, ...(request.groups ? { groups: true } : {}) },
+  const context = (dir: string): RunnerContext =>
+    runnerContext(
+      { config, shard: null, outDir: dir, expected: [], env: request.env, write: request.write, now: request.now, ...(request.groups ? { groups: true } : {}) },
       deps,
+    );
+  const outcome = await runAb(
+    request.suites.filter((s) => s.measure.time),
+    request.checkouts,
+    {
+      ...context(outDir),
+      classify: request.classify ?? gateClassifier(request.budgets),
+      ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
+      ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
+      created: request.now().toISOString(),
+    },
+  );
+  // Counts do not drift, so rounds buy them nothing: each side is counted once, as a plain run counts it, and never dropped.
+  const counting = request.suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
+  const counted = {
+    base: await runSuites(
+      counting.map((s) => ({ ...s, workdir: join(request.checkouts.base, relative(request.checkouts.head, s.workdir)) })),
+      context(join(outDir, 'base-counts')),
+      [],
     ),
-    classify: request.classify ?? gateClassifier(request.budgets),
-    ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
-    created: request.now().toISOString(),
-  });
-  const base = metadata(outcome.base, request.commits.base, {}, testbed);
-  const head = metadata(outcome.head, request.commits.head, request.env, testbed);
+    head: await runSuites(counting, context(join(outDir, 'head-counts')), []),
+  };
+  const base = metadata(withCounts(outcome.base, counted.base), request.commits.base, {}, testbed);
+  const head = metadata(withCounts(outcome.head, counted.head), request.commits.head, request.env, testbed);
   writeResultSet(join(outDir, 'base.json'), base);
   writeResultSet(join(outDir, 'results.json'), head);
   request.write(

@@ -11,6 +11,7 @@ import type { Budgets, ResultSet } from '../model/index.js';
 import type { Shard } from '../runner/shard.js';
 import type { BaselineStore } from '../store/index.js';
 import type { BaselineRead, ReadOptions } from './inputs.js';
+import type { ConfirmPlan } from './confirm.js';
 import { defaultBaseBranch, type HistoryStart } from './stores.js';
 
 /** Where the current results come from. */
@@ -58,6 +59,13 @@ export interface RunPlan {
   labels: RunLabels;
   /** Mode main: the store this run is recorded in. Its writability is checked before anything is measured. */
   record: { store: BaselineStore; shard: Shard | null } | null;
+  /**
+   * A pull request's two-stage verdict (pipeline/confirm.ts): the suites' run
+   * against the baseline screens, the suspects are measured again interleaved
+   * against the base commit. Absent or null: the comparison decides alone.
+   * Only a run of the config's suites with a baseline has a second stage.
+   */
+  confirm?: ConfirmPlan | null;
 }
 
 /** What a face may say while the run happens (before the suites' own output). */

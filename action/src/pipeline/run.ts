@@ -9,7 +9,8 @@ import type { BaselineQuery } from '../store/index.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
-import { measureAb, measuredRun, runConfiguredSuites, shardSuites } from './measure.js';
+import { measureAb, measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
+import { confirmSuspects } from './confirm.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
 import type { SkippedFile } from '../gate/index.js';
@@ -25,6 +26,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
   const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), 'suites' in current ? current : null) : undefined;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? undefined : chosen;
   events.onBaseline?.(chosen);
+  const started = performance.now();
   const measured =
     'suites' in current
       ? await runConfiguredSuites({
@@ -40,8 +42,9 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
           deps: ctx.deps,
         })
       : given!.results;
+  const screenSeconds = (performance.now() - started) / 1000;
   const skippedFiles: SkippedFile[] = [...(given?.skipped ?? []), ...(baseline?.skipped ?? [])];
-  const report = gate({
+  const oneStage = gate({
     baseline: baseline?.results,
     current: measured,
     budgets: plan.budgets,
@@ -52,6 +55,25 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
     ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
     ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
   });
+  const report =
+    plan.confirm && baseline && 'suites' in current
+      ? await confirmSuspects(
+          {
+            report: oneStage,
+            config: current.suites,
+            suites: selectShard(current.suites.suites, current.shard),
+            current: measured,
+            baselineCommit: baseline.results.commit,
+            budgets: plan.budgets,
+            options: plan.options,
+            plan: plan.confirm,
+            screen: { seconds: screenSeconds, driftRuns: baseline.driftRuns && baseline.driftRuns.length > 0 ? baseline.driftRuns.length : null },
+            outDir: current.outDir,
+            labels: { baselineInput: plan.labels.baselineInput, current: plan.labels.current },
+          },
+          ctx,
+        )
+      : oneStage;
   return { report, baseline: chosen, current: measured, stored: await record(plan, measured) };
 }
 

@@ -1,3 +1,4 @@
+import { unconfirmedText } from './stage-text.js';
 import type { GateReport, VerdictRow } from '../gate/types.js';
 import { stripVTControlCharacters } from 'node:util';
 import { FLAG_TEXT } from './flags.js';
@@ -85,6 +86,14 @@ function rowAnnotations(row: VerdictRow): Annotation[] {
     out.push(make('failure', `${row.benchmark} failed`, `${row.error?.message ?? reason}${tail}`));
   } else if (row.status === 'regressed') {
     out.push(make(row.failsGate ? 'failure' : 'warning', `${name} ${statusLabel(row)} ${formatChange(row.change, null)}`, `${comparison(row)} ${reason}`));
+  } else if (row.status === 'suspected' && row.stage?.by === 'screen' && row.stage.suspect) {
+    out.push(
+      make(
+        row.failsGate ? 'failure' : 'warning',
+        `${name} suspected ${formatChange(row.change, null)}`,
+        `${comparison(row)} ${unconfirmedText(row.stage.unconfirmed)}.`,
+      ),
+    );
   } else if (row.status === 'inconclusive') {
     const need = row.samplesNeeded !== null ? ` About ${row.samplesNeeded} samples per side would decide it.` : '';
     out.push(make('notice', `${name} inconclusive`, `${comparison(row)} ${reason}${need}`));

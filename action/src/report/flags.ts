@@ -1,5 +1,6 @@
 import type { RowFlag, VerdictRow } from '../gate/types.js';
 import { formatCount } from './format.js';
+import { stageNote } from './stage-text.js';
 
 /**
  * What each row flag means to a reader, in one sentence that says what to do
@@ -32,12 +33,14 @@ export function flagsIn(rows: readonly VerdictRow[]): RowFlag[] {
 
 /**
  * The short notes shown beside a row's verdict: its flags and, for a row that
- * could not be decided, how many samples per side would decide it.
+ * could not be decided, how many samples per side would decide it; in a
+ * two-stage verdict, which stage decided it.
  */
 export function rowNotes(row: VerdictRow): string[] {
   const notes: string[] = [...row.flags];
   if (row.samplesNeeded !== null && (row.status === 'inconclusive' || row.flags.includes('insufficient-samples'))) {
     notes.push(`needs ≈ ${formatCount(row.samplesNeeded)} samples per side`);
   }
+  if (row.stage) notes.push(stageNote(row.stage));
   return notes;
 }

@@ -33,6 +33,7 @@ export interface HtmlOptions {
 const SECTION_TITLE: Record<Section, string> = {
   failed: 'Failed',
   regressed: 'Regressed',
+  suspected: 'Suspected (not confirmed)',
   budget: 'Budget exceeded',
   inconclusive: 'Inconclusive',
   'new-missing': 'New and missing',

@@ -1,4 +1,5 @@
-import type { BudgetCheck, GateReport, GateWarningCode, SideStats, VerdictRow } from '../gate/types.js';
+import type { BudgetCheck, GateReport, GateWarningCode, RowStage, SideStats, TwoStages, VerdictRow } from '../gate/types.js';
+import { stageNote, stagesText } from './stage-text.js';
 import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
 
@@ -14,8 +15,8 @@ import { warningText } from './warning-text.js';
  * the same sentences every other format shows.
  */
 
-/** One row of the JSON report: the gate's row, with its reason in words. */
-export type JsonRow = { [K in keyof VerdictRow]: K extends 'reason' ? string : VerdictRow[K] };
+/** One row of the JSON report: the gate's row, with its reason (and a two-stage verdict's stage) in words too. */
+export type JsonRow = Omit<VerdictRow, 'reason' | 'stage'> & { reason: string; stage?: RowStage & { text: string } };
 
 /** One warning of the JSON report: its code and its sentence. */
 export interface JsonWarning {
@@ -30,6 +31,8 @@ export interface JsonReport {
   baseline: GateReport['baseline'];
   current: GateReport['current'];
   warnings: JsonWarning[];
+  /** A two-stage verdict's stages, their cost and their sentences; absent for a run of one stage. */
+  stages?: TwoStages & { text: string[] };
   rows: JsonRow[];
 }
 
@@ -61,6 +64,7 @@ export function toJsonReport(report: GateReport): JsonReport {
     baseline: report.baseline && { ...report.baseline },
     current: { ...report.current },
     warnings: report.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
+    ...(report.stages ? { stages: { ...report.stages, text: stagesText(report.stages) } } : {}),
     rows: report.rows.map((r) => ({
       benchmark: r.benchmark,
       metric: r.metric,
@@ -81,6 +85,7 @@ export function toJsonReport(report: GateReport): JsonReport {
       failsGate: r.failsGate,
       reason: reasonText(r.reason),
       error: r.error && { message: r.error.message, ...(r.error.logTail !== undefined ? { logTail: r.error.logTail } : {}) },
+      ...(r.stage ? { stage: { ...r.stage, text: stageNote(r.stage) } } : {}),
     })),
   };
 }

@@ -6,6 +6,7 @@ import { warningText } from './warning-text.js';
 import { whyInconclusive } from './why-inconclusive.js';
 import { formatCount, formatValue, plural, rowScale, shortCommit } from './format.js';
 import { sparkline } from './sparkline.js';
+import { stagesText } from './stage-text.js';
 import {
   COLUMNS,
   DELTA_EXPLAINED,
@@ -72,6 +73,7 @@ const ICON: Record<VerdictRow['status'], string> = {
   improved: '🚀',
   unchanged: '➖',
   inconclusive: '❔',
+  suspected: '⚠️',
   new: '🆕',
   missing: '🚫',
 };
@@ -112,6 +114,15 @@ export function markdownHeadline(report: GateReport, options: { title?: string; 
   const outcome = outcomeOf(report, options.previouslyFailed);
   const title = escapeMarkdown(options.title ?? 'perf-gate');
   return `### ${OUTCOME_ICON[outcome]} ${title} — ${escapeMarkdown(verdictText(report, outcome))}`;
+}
+
+/** The two stages of a two-stage verdict and their cost, or '' for a run of one stage. */
+export function markdownStages(report: GateReport): string {
+  return report.stages
+    ? stagesText(report.stages)
+        .map((l) => escapeMarkdown(l))
+        .join('<br>\n')
+    : '';
 }
 
 /** "Baseline abc1234 (refs/heads/main) → current def5678", or why there is no baseline, and how to read Δ. */
@@ -247,7 +258,7 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
   const measure = options.measure === 'utf8-bytes' ? (t: string) => Buffer.byteLength(t, 'utf8') : (t: string) => t.length;
 
   const groups = groupRows(report.rows);
-  const main = [...groups.failed, ...groups.regressed, ...groups.budget, ...groups.inconclusive, ...groups['new-missing']];
+  const main = [...groups.failed, ...groups.regressed, ...groups.suspected, ...groups.budget, ...groups.inconclusive, ...groups['new-missing']];
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all: Keep = { main: main.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
 
@@ -277,6 +288,7 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
           )
         : '',
       markdownContext(report),
+      markdownStages(report),
       mainTable,
       folded('improved', groups.improved.slice(0, keep.improved), all.improved, table),
       folded('unchanged', groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),

@@ -4,6 +4,7 @@ import { escapeTerminal } from './escape-terminal.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { warningText } from './warning-text.js';
 import { whyInconclusive } from './why-inconclusive.js';
+import { stagesText } from './stage-text.js';
 import { NUMERIC_COLUMNS, COLUMNS, orderRows, outcomeOf, statusLabel, tableCells, verdictText, type CellHooks } from './table.js';
 
 /**
@@ -34,7 +35,7 @@ function painter(color: boolean): Paint {
 
 function statusStyle(row: VerdictRow): keyof typeof SGR {
   if (row.status === 'failed' || (row.status === 'regressed' && row.failsGate)) return 'red';
-  if (row.status === 'regressed' || row.status === 'inconclusive' || row.status === 'missing') return 'yellow';
+  if (row.status === 'regressed' || row.status === 'suspected' || row.status === 'inconclusive' || row.status === 'missing') return 'yellow';
   if (row.status === 'improved') return 'green';
   return 'dim';
 }
@@ -126,6 +127,10 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
       const tail = r.error!.logTail ? escapeTerminal(r.error!.logTail, { multiline: true }).replace(/\s+$/, '').split('\n') : [];
       for (const l of tail.slice(-LOG_TAIL_LINES)) out.push(paint(`    │ ${l}`, 'dim'));
     }
+  }
+  if (report.stages) {
+    out.push('', paint('Two stages', 'bold'));
+    for (const l of stagesText(report.stages)) out.push(`  ${escapeTerminal(l)}`);
   }
   const why = whyInconclusive(rows);
   if (why.lines.length > 0) {

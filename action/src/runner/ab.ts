@@ -58,6 +58,11 @@ export interface AbContext extends RunnerContext {
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   /** ISO time written into the intermediate ResultSets. */
   created: string;
+  /**
+   * `performance.now()` after which no round starts (the second stage's time
+   * cap); the outcome says whether rounds were cut. Absent: no cap.
+   */
+  deadline?: number;
 }
 
 export interface AbOutcome {
@@ -69,6 +74,8 @@ export interface AbOutcome {
   rounds: Readonly<Record<string, number>>;
   /** Confirmation rounds of the units that had a suspected regression. */
   confirmRounds: Readonly<Record<string, number>>;
+  /** The deadline stopped rounds that would otherwise have run. */
+  capped: boolean;
 }
 
 interface Series {
@@ -149,13 +156,27 @@ async function runRound(unit: Unit, stemPrefix: string, round: number, ctx: AbCo
   return true;
 }
 
-async function runRounds(units: readonly Unit[], count: (u: Unit) => number, phase: string, stemPrefix: string, ctx: AbContext): Promise<void> {
+/** Has the deadline passed? Remembers that it cut something, for the outcome. */
+function pastDeadline(ctx: AbContext, cut: { capped: boolean }): boolean {
+  if (ctx.deadline === undefined || performance.now() < ctx.deadline) return false;
+  cut.capped = true;
+  return true;
+}
+
+async function runRounds(
+  units: readonly Unit[],
+  count: (u: Unit) => number,
+  phase: string,
+  stemPrefix: string,
+  ctx: AbContext,
+  cut: { capped: boolean },
+): Promise<void> {
   const active = units.filter((u) => !u.stopped && count(u) > 0);
   for (const [i, unit] of active.entries()) {
     const n = count(unit);
     ctx.progress.begin(i + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
     const start = unit.rounds;
-    for (let r = 1; r <= n && !unit.stopped; r++) {
+    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut); r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
       // Only for a run of one unit: with a parameter sweep, the benchmark may be another point's.
       if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
@@ -169,16 +190,22 @@ async function runRounds(units: readonly Unit[], count: (u: Unit) => number, pha
  * Adds `step` rounds to the units that still have an inconclusive row (among
  * the keys `relevant` accepts), until none has or each reached `maxRounds`.
  */
-async function extendInconclusive(units: readonly Unit[], relevant: (key: string) => boolean, stemPrefix: string, ctx: AbContext): Promise<void> {
-  // Each pass adds at least one round to every unit it keeps, so maxRounds bounds the loop.
-  for (;;) {
+async function extendInconclusive(
+  units: readonly Unit[],
+  relevant: (key: string) => boolean,
+  stemPrefix: string,
+  ctx: AbContext,
+  cut: { capped: boolean },
+): Promise<void> {
+  // Each pass adds at least one round to every unit it keeps (or the deadline ends it), so maxRounds bounds the loop.
+  while (!pastDeadline(ctx, cut)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter(
       (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'),
     );
     if (undecided.length === 0) return;
     const phase = stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds';
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx);
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut);
   }
 }
 
@@ -263,8 +290,9 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
     }
   }
 
-  await runRounds(units, (u) => u.suite.ab.rounds, 'first rounds', 'round-', ctx);
-  await extendInconclusive(units, () => true, 'round-', ctx);
+  const cut = { capped: false };
+  await runRounds(units, (u) => u.suite.ab.rounds, 'first rounds', 'round-', ctx, cut);
+  await extendInconclusive(units, () => true, 'round-', ctx, cut);
 
   const confirmations = new Map<string, 'confirmed' | 'not-confirmed'>();
   const confirmRounds: Record<string, number> = {};
@@ -278,8 +306,8 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx);
+    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx, cut);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx, cut);
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
@@ -308,5 +336,6 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
     confirmations,
     rounds: Object.fromEntries(units.map((u) => [u.label, u.rounds])),
     confirmRounds,
+    capped: cut.capped,
   };
 }

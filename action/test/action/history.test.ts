@@ -45,9 +45,11 @@ before(async () => {
   git(root, 'init', '-q', '--bare', '--initial-branch=main', remote);
   git(root, 'clone', '-q', remote, ws);
   writeFileSync(join(ws, '.gitignore'), '*.json\n');
+  // The suite copies a prepared ResultSet, so the base measured again would read the same file:
+  // these tests of the data branch gate in one stage (confirm: off).
   writeFileSync(
     join(ws, 'perf-gate.yml'),
-    'version: 1\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n',
+    'version: 1\nconfirm: off\nhistory:\n  branch: perf-gate-data\nsuites:\n  - name: scan\n    run: cp "$GITHUB_WORKSPACE/measured.json" {output}\n    format: resultset\n',
   );
   git(ws, 'add', '-A');
   git(ws, 'commit', '-q', '-m', 'main');

@@ -34,7 +34,8 @@ test('GITHUB_API_URL is honoured, trailing slash dropped', () => {
 for (const [input, value, accepted] of [
   ['mode', 'nightly', 'pr, main, release, report'],
   ['comment', 'sometimes', 'always, on-change, never'],
-  ['fail-on', 'regression', 'fail, warn, never'],
+  ['fail-on', 'regression', 'fail, suspected, warn, never'],
+  ['confirm', 'always', 'auto, interleaved, off'],
   ['testbed-mismatch', 'ignore', 'flag, compare, refuse'],
   ['preflight', 'loud', 'warn, strict, off'],
 ] as const) {

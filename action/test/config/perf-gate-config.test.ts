@@ -3,7 +3,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_AB, DEFAULT_TIMEOUT_SECONDS, loadPerfGateConfig, parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
+import {
+  DEFAULT_AB,
+  DEFAULT_CONFIRM_TIME_CAP_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  loadPerfGateConfig,
+  parsePerfGateConfig,
+} from '../../src/config/perf-gate-config.js';
 import { InputError } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
 
@@ -73,6 +79,7 @@ describe('perf-gate.yml', () => {
         repeat: 2,
         params: null,
         ab: undefined,
+        confirm: true,
         line: 5,
         formatLine: 8,
         commands: null,
@@ -103,6 +110,7 @@ describe('perf-gate.yml', () => {
     assert.equal(c.suites[0]!.build, null);
     assert.deepEqual(c.derived, []);
     assert.deepEqual(c.ab, DEFAULT_AB);
+    assert.deepEqual(c.confirm, { on: true, timeCap: DEFAULT_CONFIRM_TIME_CAP_SECONDS });
   });
 
   test('an unknown key names file, line and key', () => {

@@ -1,0 +1,83 @@
+/**
+ * The first stage of a pull request's two-stage verdict: which rows of a
+ * comparison with a stored baseline point towards a slowdown the gate cares
+ * about (suspects, measured again interleaved against the base commit), and
+ * which show no such sign (clear: they keep the screen's verdict).
+ *
+ * Against a stored baseline whole runs drift together, so "not provably
+ * unchanged" would make almost every row a suspect and the second stage would
+ * run on every pull request. The screen asks a narrower question: a one-sided
+ * test of "worse by more than the tolerance", at a relaxed level. A failed
+ * row, a row the comparison already called regressed, and a row that became
+ * noisier in the worse direction are suspects whatever the test says. Pure:
+ * rows in, calls out.
+ */
+import { upperTail, zQuantile } from '../stats/index.js';
+import type { VerdictRow } from './types.js';
+
+/**
+ * The screen's one-sided level: a row is a suspect when the evidence that it
+ * is worse by more than its tolerance reaches this p-value. Chosen by the
+ * detection benchmark (docs/detection.md, "Two stages"): at 0.3 the screen
+ * passes on about 19 in 20 slowdowns of twice the tolerance at a ±2 % drift
+ * while sending few unchanged rows to the second stage.
+ */
+export const DEFAULT_SCREEN_ALPHA = 0.3;
+
+/** Why a row is a suspect. */
+export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'worse-beyond-tolerance';
+
+export type ScreenCall =
+  /** `p`: the one-sided p-value of "worse by more than the tolerance" (null when no interval was computed). */
+  | { suspect: true; why: SuspectWhy; p: number | null }
+  /**
+   * `bound`: the largest slowdown (a fraction, in the row's worse direction)
+   * the screen's interval leaves possible; null when the row had no interval.
+   */
+  | { suspect: false; bound: number | null };
+
+/** The worse direction as a sign: +1 when an increase is worse (times, sizes), −1 when a decrease is (throughput). */
+function worseSign(row: Pick<VerdictRow, 'direction'>): 1 | -1 {
+  return row.direction === 'higher' ? -1 : 1;
+}
+
+/** A relative change in the worse direction on the log scale. */
+function worseLog(change: number, sign: 1 | -1): number {
+  return sign * Math.log1p(change);
+}
+
+/**
+ * One-sided p-value of "worse by more than the tolerance", from the row's
+ * estimate and its two-sided interval read as a normal interval on the log
+ * scale (the comparison builds it there, drift included).
+ */
+export function worseBeyondToleranceP(row: Pick<VerdictRow, 'change' | 'ci' | 'ciLevel' | 'tolerance' | 'direction'>): number | null {
+  if (row.change === null || row.ci === null || row.ciLevel === null) return null;
+  const sign = worseSign(row);
+  const shift = worseLog(row.change, sign);
+  const margin = Math.log1p(Math.max(0, row.tolerance));
+  const width = Math.abs(Math.log1p(row.ci[1]) - Math.log1p(row.ci[0]));
+  const se = width / (2 * zQuantile(1 - (1 - row.ciLevel) / 2));
+  if (!Number.isFinite(shift) || !Number.isFinite(se)) return null;
+  if (se === 0) return shift > margin ? 0 : 1;
+  return upperTail((shift - margin) / se);
+}
+
+/** The worse end of the row's interval as a fraction (0 when the whole interval is better). */
+function worseBound(row: VerdictRow): number | null {
+  if (row.ci === null) return null;
+  const sign = worseSign(row);
+  const worst = Math.max(worseLog(row.ci[0], sign), worseLog(row.ci[1], sign));
+  return Math.max(0, Math.expm1(worst));
+}
+
+/** Screens one decided row; rows that were not compared (new, missing) are clear with no bound. */
+export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA): ScreenCall {
+  if (row.status === 'failed') return { suspect: true, why: 'failed', p: null };
+  const p = worseBeyondToleranceP(row);
+  if (row.status === 'regressed') return { suspect: true, why: 'regressed', p };
+  if (row.baseline === null || row.current === null) return { suspect: false, bound: null };
+  if (row.flags.includes('noisier') && row.change !== null && worseLog(row.change, worseSign(row)) > 0) return { suspect: true, why: 'noisier', p };
+  if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
+  return { suspect: false, bound: worseBound(row) };
+}

@@ -1,0 +1,171 @@
+/**
+ * The second stage of a pull request's two-stage verdict: the screen's
+ * suspects (gate/screen.ts) are measured again, interleaved against the base
+ * commit in a temporary worktree, suite by suite (only the suites that hold
+ * a suspect), with the adaptive rounds and confirmation of `run --ab`. The
+ * interleaved rows then replace the suspects' (gate/two-stage.ts). When the
+ * base cannot be measured — no commit, not in the checkout, refused, it does
+ * not build, the time cap — each suspect says so and becomes `suspected`.
+ */
+import { join } from 'node:path';
+import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
+import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconfirmed, type VerdictRow } from '../gate/index.js';
+import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
+import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
+import { realpathOrSelf } from '../store/index.js';
+import { gate, type GateOptions } from './gate.js';
+import { measureAbBetween } from './measure.js';
+import type { RunContext } from './run-deps.js';
+
+/** How a run confirms its screen's suspects (RunPlan.confirm). */
+export interface ConfirmPlan {
+  /** The commit to measure against; default: the commit the baseline names. */
+  ref?: string;
+  /** Confirmation refused for every suspect (a fork's pull request); the reason the rows give. */
+  refused?: Unconfirmed;
+  /** Do `suspected` rows fail the gate? */
+  failSuspected: boolean;
+  /** The screen's one-sided level; default gate/screen.ts's. */
+  screenAlpha?: number;
+}
+
+export interface SecondStageRequest {
+  report: GateReport;
+  config: PerfGateConfig;
+  /** The suites the first stage ran (this shard's share). */
+  suites: readonly SuiteConfig[];
+  /** The plain run: which suite each benchmark came from. */
+  current: ResultSet;
+  /** The commit the baseline names, if any. */
+  baselineCommit: string | undefined;
+  budgets: Budgets;
+  options: GateOptions;
+  plan: ConfirmPlan;
+  /** The screen's runner time (seconds) and the history runs its drift came from. */
+  screen: { seconds: number; driftRuns: number | null };
+  outDir: string;
+  labels: { baselineInput: string; current: string };
+}
+
+/** The suite a benchmark came from: the plain run says; else the suite its id names (`<suite>/…`). */
+function suiteOf(benchmark: string, current: ResultSet, suites: readonly SuiteConfig[]): SuiteConfig | undefined {
+  const named = current.benchmarks.find((b) => b.id === benchmark)?.suite;
+  return suites.find((s) => s.name === named) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
+}
+
+/** Screens the run, measures the suspects' suites again interleaved, and joins both stages into one report. */
+export async function confirmSuspects(request: SecondStageRequest, ctx: RunContext): Promise<GateReport> {
+  const { plan } = request;
+  // A suite with `confirm: off` is decided by the screen alone, as a one-stage run.
+  const confirmable = (row: VerdictRow): boolean => suiteOf(row.benchmark, request.current, request.suites)?.confirm !== false;
+  const screened = screenReport(request.report, plan.screenAlpha, confirmable);
+  const bySuite = new Map<SuiteConfig, VerdictRow[]>();
+  for (const row of screened.suspects) {
+    const suite = suiteOf(row.benchmark, request.current, request.suites);
+    if (suite) bySuite.set(suite, [...(bySuite.get(suite) ?? []), row]);
+  }
+  const base = plan.ref ?? request.baselineCommit;
+  const stages = (seconds: number, suites: TwoStages['confirm']['suites'], skipped: Unconfirmed | null): TwoStages => ({
+    screen: { seconds: request.screen.seconds, rows: request.report.rows.length, suspects: screened.suspects.length, driftRuns: request.screen.driftRuns },
+    confirm: { seconds, base: base ?? null, suites, skipped },
+  });
+  const all = (skipped: Unconfirmed): GateReport =>
+    mergeStages({ screened, confirmed: null, unconfirmed: () => skipped, failSuspected: plan.failSuspected, stages: stages(0, [], skipped) });
+  if (screened.suspects.length === 0 || bySuite.size === 0) {
+    return mergeStages({ screened, confirmed: null, unconfirmed: () => null, failSuspected: plan.failSuspected, stages: stages(0, [], null) });
+  }
+  if (plan.refused) return all(plan.refused);
+  if (!base) return all({ code: 'no-base-commit' });
+
+  const started = performance.now();
+  const repo = realpathOrSelf(repositoryRoot(request.config.dir));
+  let checkout: BaseCheckout;
+  try {
+    checkout = addBaseWorktree(repo, base);
+  } catch (error) {
+    return all({ code: 'base-not-in-checkout', commit: base, message: (error as Error).message });
+  }
+  ctx.cleanups.push(() => checkout.remove());
+  try {
+    ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
+    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+    const ab = await measureAbBetween({
+      config: request.config,
+      suites,
+      checkouts: { base: checkout.dir, head: repo },
+      commits: { base: checkout.commit, head: headCommit(repo) },
+      outDir: join(request.outDir, 'confirm'),
+      budgets: request.budgets,
+      deadline: started + request.config.confirm.timeCap * 1000,
+      env: ctx.env,
+      write: ctx.write,
+      now: ctx.now,
+      deps: ctx.deps,
+      ...(ctx.groups ? { groups: true } : {}),
+    });
+    // A base that did not build leaves the head side without rounds too: nothing to gate, every suspect says why.
+    const confirmed =
+      ab.head.benchmarks.length === 0
+        ? null
+        : gate({
+            baseline: ab.base,
+            current: ab.head,
+            budgets: request.budgets,
+            options: request.options,
+            confirmations: ab.confirmations,
+            baselineInput: request.labels.baselineInput,
+            currentSource: request.labels.current,
+            sameConfig: true,
+          });
+    const seconds = (performance.now() - started) / 1000;
+    const suiteNames = new Map([...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), suite.name] as const)));
+    const unconfirmed = whyNot(suiteNames, confirmed, ab.base, ab.outcome.capped, checkout.commit, request.config.confirm.timeCap);
+    const measured = [...bySuite.entries()].map(([suite, rows]) => ({
+      suite: suite.name,
+      rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
+      rounds: roundsOf(suite.name, ab.outcome.rounds) + roundsOf(suite.name, ab.outcome.confirmRounds),
+    }));
+    // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
+    const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
+    return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped) });
+  } finally {
+    checkout.remove();
+  }
+}
+
+/** The rounds a suite ran (its most at any sweep point, `suite[param=value]`). */
+function roundsOf(suite: string, rounds: Readonly<Record<string, number>>): number {
+  return Math.max(
+    0,
+    ...Object.entries(rounds)
+      .filter(([unit]) => unit === suite || unit.startsWith(`${suite}[`))
+      .map(([, n]) => n),
+  );
+}
+
+/**
+ * Why a measured suspect is still no confirmation: its benchmark failed on
+ * the base side (the base did not build or run), or the time cap cut its
+ * rounds before they decided it.
+ */
+function whyNot(
+  suiteOfKey: ReadonlyMap<string, string>,
+  confirmed: GateReport | null,
+  base: ResultSet,
+  capped: boolean,
+  commit: string,
+  timeCap: number,
+): (key: string) => Unconfirmed | null {
+  // A failed build fails the suite as one row; a crash at one benchmark fails that benchmark.
+  const failures = base.benchmarks.filter((b) => b.status === 'failed');
+  const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  return (key) => {
+    const row = rows.get(key);
+    const [benchmark] = key.split('\u0000');
+    const suite = suiteOfKey.get(key);
+    const failure = failures.find((b) => b.id === benchmark || (suite !== undefined && (b.suite === suite || b.id === suite)));
+    if (failure) return { code: 'base-failed', commit, message: (failure.error?.message ?? 'failed').split('\n')[0]!.slice(0, 200) };
+    if (capped && (!row || row.status === 'inconclusive')) return { code: 'time-cap', message: `${Math.round(timeCap)} s` };
+    return null;
+  };
+}

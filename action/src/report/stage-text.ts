@@ -1,0 +1,70 @@
+/**
+ * The words of a two-stage verdict (gate/two-stage.ts): which stage decided a
+ * row, why a suspect could not be measured again, and what each stage cost.
+ * Every format (Markdown, terminal, HTML, annotations) uses these sentences.
+ */
+import type { RowStage, TwoStages, Unconfirmed } from '../gate/types.js';
+import type { SuspectWhy } from '../gate/screen.js';
+import { formatChange, plural, shortCommit } from './format.js';
+
+const WHY: Record<SuspectWhy, string> = {
+  failed: 'the benchmark failed',
+  regressed: 'regressed against the baseline',
+  noisier: 'noisier and slower',
+  'worse-beyond-tolerance': 'may be slower than the tolerance',
+};
+
+/** Why a suspect was not measured again, and what to do about it. */
+export function unconfirmedText(u: Unconfirmed): string {
+  const at = u.commit ? ` ${shortCommit(u.commit)}` : '';
+  switch (u.code) {
+    case 'confirm-off':
+      return 'not confirmed: confirmation is off for this suite (confirm: off)';
+    case 'no-base-commit':
+      return 'not confirmed: the baseline names no commit to measure against';
+    case 'base-not-in-checkout':
+      return `not confirmed: the base commit${at} is not in the checkout (a shallow clone); check out with fetch-depth: 0`;
+    case 'base-failed':
+      return `not confirmed: the base commit${at} did not build or run${u.message ? ` (${u.message})` : ''}`;
+    case 'fork':
+      return 'not confirmed: a fork’s pull request ran code in this checkout, so perf-gate does not build the base in it (git hooks could run); set confirm-forks: true on a disposable runner';
+    case 'time-cap':
+      return `not confirmed: the interleaved stage reached its time cap${u.message ? ` (${u.message})` : ''}; raise confirm-time-cap or split the suite`;
+    case 'not-measured':
+      return 'not confirmed: the interleaved run did not measure this row on both sides';
+  }
+}
+
+/** The short note beside a row's verdict: "screened", "confirmed by 12 interleaved rounds (screen +7.1%)", or why not. */
+export function stageNote(stage: RowStage): string {
+  if (stage.by === 'interleaved')
+    return `decided by ${plural(stage.rounds, 'interleaved round')} (screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]})`;
+  if (stage.suspect) return `screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]}; ${unconfirmedText(stage.unconfirmed)}`;
+  return stage.bound === null ? 'screened' : `screened: no slowdown beyond ${formatChange(stage.bound, null)} seen`;
+}
+
+function seconds(s: number): string {
+  return s >= 100 ? `${Math.round(s)} s` : `${s.toFixed(1)} s`;
+}
+
+/**
+ * The two stages in two sentences: what the screen looked at and found, and
+ * what the second stage measured, for which rows, and what it cost.
+ */
+export function stagesText(stages: TwoStages): string[] {
+  const { screen, confirm } = stages;
+  const against = screen.driftRuns !== null ? `the stored baseline, with the drift of ${plural(screen.driftRuns, 'run')} of history` : 'the stored baseline';
+  const first = `Screen: ${plural(screen.rows, 'row')} against ${against}; ${screen.suspects === 0 ? 'no suspect' : plural(screen.suspects, 'suspect')} (${seconds(screen.seconds)}).`;
+  if (screen.suspects === 0) return [first, 'Confirmation: not needed.'];
+  const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : '';
+  const measured =
+    confirm.suites.length === 0
+      ? 'no suite measured again'
+      : confirm.suites.map((s) => `${s.suite} (${plural(s.rounds, 'round')}, for ${s.rows.join(', ')})`).join('; ');
+  const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : '';
+  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,161 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { decide, mergeStages, screenReport, screenRow, worseBeyondToleranceP, type TwoStages, type VerdictRow } from '../../src/gate/index.js';
+import { EMPTY_BUDGETS, newResultSet, rowKey, type BenchmarkResult } from '../../src/model/index.js';
+import { reportOf, row } from '../report/handwritten-reports.js';
+
+/** A row whose log-scale interval is estimate ± 1.96·se, as the comparison builds it. */
+function logRow(change: number, se: number, extra: Partial<VerdictRow> = {}): VerdictRow {
+  const shift = Math.log1p(change);
+  return row({
+    benchmark: 'b',
+    status: 'inconclusive',
+    change,
+    ci: [Math.expm1(shift - 1.959964 * se), Math.expm1(shift + 1.959964 * se)],
+    ciLevel: 0.95,
+    tolerance: 0.05,
+    ...extra,
+  });
+}
+
+const STAGES: TwoStages = {
+  screen: { seconds: 10, rows: 3, suspects: 1, driftRuns: 20 },
+  confirm: { seconds: 30, base: 'a'.repeat(40), suites: [{ suite: 's', rows: ['s/slow time'], rounds: 22 }], skipped: null },
+};
+
+describe('the screen (first stage)', () => {
+  test('the one-sided p of "worse by more than the tolerance" is the normal upper tail on the log scale', () => {
+    // (ln 1.1 − ln 1.05) / 0.02 = 2.326, the 99th percentile: p = 0.01.
+    assert.ok(Math.abs(worseBeyondToleranceP(logRow(0.1, 0.02))! - 0.01) < 2e-4);
+    // Exactly at the tolerance: p = 0.5, whatever the spread.
+    assert.ok(Math.abs(worseBeyondToleranceP(logRow(0.05, 0.03))! - 0.5) < 1e-9);
+    // A throughput (higher is better) is worse when it falls: −9.09 % is ln(1/1.1).
+    assert.ok(Math.abs(worseBeyondToleranceP(logRow(1 / 1.1 - 1, 0.02, { direction: 'higher' }))! - 0.01) < 2e-4);
+    assert.equal(worseBeyondToleranceP(logRow(0.1, 0.02, { ci: null })), null);
+  });
+
+  test('suspects: failed, regressed, noisier and slower, and evidence of a slowdown beyond the tolerance', () => {
+    assert.deepEqual(screenRow(row({ benchmark: 'x', status: 'failed' })), { suspect: true, why: 'failed', p: null });
+    assert.equal(screenRow(logRow(0.2, 0.02, { status: 'regressed' })).suspect, true);
+    const noisier = screenRow(logRow(0.01, 0.02, { flags: ['noisier'] }));
+    assert.equal(noisier.suspect && noisier.why, 'noisier');
+    // Noisier but faster is no suspect.
+    assert.equal(screenRow(logRow(-0.03, 0.02, { flags: ['noisier'] })).suspect, false);
+    // +9 % at ±3 % drift: not significant for the gate, but the screen sends it on (p of "worse than 5 %" ≈ 0.09).
+    const nine = screenRow(logRow(0.09, 0.03));
+    assert.equal(nine.suspect, true);
+    assert.equal(nine.suspect && nine.why, 'worse-beyond-tolerance');
+  });
+
+  test('clear: an interval wide enough to allow a slowdown is not a suspect by itself, and says the slowdown it cannot rule out', () => {
+    // +1 % ± 6 %: "not provably unchanged", yet no sign of a slowdown beyond 5 %.
+    const call = screenRow(logRow(0.01, 0.03));
+    assert.equal(call.suspect, false);
+    assert.ok(!call.suspect && Math.abs(call.bound! - Math.expm1(Math.log1p(0.01) + 1.959964 * 0.03)) < 1e-9);
+    // New and missing rows are clear with no bound.
+    assert.deepEqual(screenRow(row({ benchmark: 'n', status: 'new', baseline: null, change: null, ci: null })), { suspect: false, bound: null });
+  });
+
+  test('the screen agrees with the gate: a 30 % slowdown with samples is a suspect, identical samples are clear', () => {
+    const samples = (level: number): number[] => Array.from({ length: 10 }, (_v, i) => level * (1 + 0.01 * ((i * 7) % 5)));
+    const bench = (id: string, level: number): BenchmarkResult => ({
+      id,
+      status: 'ok',
+      metrics: { time: { unit: 's', direction: 'lower', samples: samples(level) } },
+    });
+    const report = decide(
+      newResultSet('t', [bench('slow', 0.01), bench('same', 0.01)]),
+      newResultSet('t', [bench('slow', 0.013), bench('same', 0.01)]),
+      EMPTY_BUDGETS,
+    );
+    const screened = screenReport(report);
+    assert.deepEqual(
+      screened.suspects.map((r) => r.benchmark),
+      ['slow'],
+    );
+  });
+});
+
+describe('joining the stages', () => {
+  const slow = logRow(0.2, 0.04, { benchmark: 's/slow', status: 'regressed', failsGate: true });
+  const calm = logRow(0.0, 0.03, { benchmark: 's/calm' });
+  const crashed = row({ benchmark: 's/crash', status: 'failed', failsGate: true, change: null, ci: null });
+  const screen = reportOf([slow, calm, crashed], { verdict: 'fail' });
+
+  test('a confirmed suspect takes the interleaved row; a clear row keeps the screen verdict; the verdict and counts follow', () => {
+    const again = logRow(0.19, 0.01, {
+      benchmark: 's/slow',
+      status: 'regressed',
+      failsGate: true,
+      flags: ['paired', 'confirmed'],
+      current: { value: 1, n: 22, mean: 1, median: 1, stddev: null, min: 1, max: 1 },
+    });
+    const merged = mergeStages({
+      screened: screenReport(screen, undefined, (r) => r.benchmark !== 's/crash'),
+      confirmed: reportOf([again]),
+      unconfirmed: () => null,
+      failSuspected: false,
+      stages: STAGES,
+    });
+    const by = new Map(merged.rows.map((r) => [r.benchmark, r]));
+    assert.equal(by.get('s/slow')!.change, 0.19);
+    assert.deepEqual(by.get('s/slow')!.flags, ['paired', 'confirmed']);
+    assert.deepEqual(by.get('s/slow')!.stage, { by: 'interleaved', rounds: 22, screen: { status: 'regressed', change: 0.2, ci: slow.ci, why: 'regressed' } });
+    assert.equal(by.get('s/calm')!.status, 'inconclusive');
+    assert.equal(by.get('s/calm')!.stage?.by, 'screen');
+    // A row left out of the screen (its suite has confirm: off) keeps its one-stage verdict and no stage.
+    assert.equal(by.get('s/crash')!.stage, undefined);
+    assert.equal(merged.verdict, 'fail');
+    assert.equal(merged.counts.regressed, 1);
+    assert.deepEqual(merged.stages, STAGES);
+  });
+
+  test('a suspect the interleaved rounds do not confirm passes', () => {
+    const again = logRow(0.004, 0.01, { benchmark: 's/slow', status: 'unchanged', flags: ['paired'] });
+    const merged = mergeStages({
+      screened: screenReport(reportOf([slow, calm])),
+      confirmed: reportOf([again]),
+      unconfirmed: () => null,
+      failSuspected: true,
+      stages: STAGES,
+    });
+    assert.equal(merged.verdict, 'pass');
+    assert.equal(merged.rows[0]!.status, 'unchanged');
+  });
+
+  test('a suspect that could not be measured again is suspected, fails only with fail-on suspected; a crash stays failed', () => {
+    const why = { code: 'base-not-in-checkout' as const, commit: 'b'.repeat(40) };
+    const merged = (failSuspected: boolean) =>
+      mergeStages({
+        screened: screenReport(screen),
+        confirmed: null,
+        unconfirmed: (key) => (key === rowKey('s/calm', 'time') ? null : why),
+        failSuspected,
+        stages: STAGES,
+      });
+    const lenient = merged(false);
+    const strict = merged(true);
+    const slowRow = lenient.rows.find((r) => r.benchmark === 's/slow')!;
+    assert.equal(slowRow.status, 'suspected');
+    assert.equal(slowRow.failsGate, false);
+    assert.deepEqual(slowRow.stage, {
+      by: 'screen',
+      suspect: true,
+      screen: { status: 'regressed', change: 0.2, ci: slow.ci, why: 'regressed' },
+      unconfirmed: why,
+    });
+    assert.equal(lenient.counts.suspected, 1);
+    // The crash still fails the gate either way.
+    assert.equal(lenient.rows.find((r) => r.benchmark === 's/crash')!.status, 'failed');
+    assert.equal(lenient.verdict, 'fail');
+    assert.equal(strict.rows.find((r) => r.benchmark === 's/slow')!.failsGate, true);
+    const withoutCrash = mergeStages({
+      screened: screenReport(reportOf([slow, calm])),
+      confirmed: null,
+      unconfirmed: () => why,
+      failSuspected: false,
+      stages: STAGES,
+    });
+    assert.equal(withoutCrash.verdict, 'pass');
+  });
+});

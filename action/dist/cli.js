@@ -3915,50 +3915,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options), options);
-        relative9 = parse6(serialize(relative9, options), options);
+        relative10 = parse6(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3966,7 +3966,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -73345,7 +73345,7 @@ import { join as join27 } from "node:path";
 import { join as join25 } from "node:path";
 
 // action/src/pipeline/main-alerts.ts
-import { join as join24 } from "node:path";
+import { join as join24, relative as relative8 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -73459,6 +73459,16 @@ Run the \`perf-gate bisect\` line above on a checkout with the range's commits.
 
 ${bisectMarkdown(result.report)}`;
 }
+function unconfirmedAlertsMarkdown(unconfirmed) {
+  if (unconfirmed.length === 0) return "";
+  const items = unconfirmed.map(({ alert, row, error: error2 }) => {
+    const step = `**${escapeMarkdown(alert.row.benchmark)}** ${escapeMarkdown(alert.row.metric)} ${formatChange(alert.row.change, null)} at <code>${shortCommit(alert.row.commit)}</code>`;
+    if (row)
+      return `- ${step}: not confirmed: one run's outlier. Measured again interleaved between <code>${shortCommit(alert.row.previousCommit)}</code> and <code>${shortCommit(alert.row.commit)}</code>: ${escapeMarkdown(row.status)}, ${formatChange(row.change, row.ci)}.`;
+    return `- ${step}: not confirmed: it could not be measured again (${escapeMarkdown(error2 ?? "unknown")}); no issue is opened for an unconfirmed step.`;
+  });
+  return [`**Not confirmed** (${plural(unconfirmed.length, "step")} measured again; no issue opened)`, "", ...items].join("\n");
+}
 
 // action/src/github/alert-issues.ts
 var ALERT_LABEL = "perf-gate-regression";
@@ -73502,12 +73512,16 @@ function planAlertIssues(issues, gate2, alerts, reversal) {
   }
   return steps;
 }
-async function syncAlertIssues(api, repo, gate2, alerts, reversal) {
+async function syncAlertIssues(api, repo, gate2, alerts, reversal, confirmNew) {
   const issues = await api.listLabelledIssues(repo, ALERT_LABEL);
-  const outcome = { created: [], updated: [], closed: [] };
+  const outcome = { created: [], updated: [], closed: [], notConfirmed: [] };
   for (const step of planAlertIssues(issues, gate2, alerts, reversal)) {
     switch (step.kind) {
       case "create":
+        if (confirmNew && !await confirmNew(step.alert)) {
+          outcome.notConfirmed.push(step.alert.mark);
+          break;
+        }
         outcome.created.push(await api.createIssue(repo, { title: step.alert.title, body: withMarker(step.alert, null), labels: [ALERT_LABEL] }));
         break;
       case "update":
@@ -73542,15 +73556,64 @@ async function findMainAlerts(request2) {
 function mainAlertsMarkdown(found, links) {
   return alertsSummary(found.alerts, found.window, links);
 }
-function fileAlertIssues(api, repo, gate2, found, links) {
+function fileAlertIssues(api, repo, gate2, found, links, confirm) {
+  const byKey = new Map(found.alerts.map((a) => [a.key, a]));
   const texts = found.alerts.map((alert) => {
     const mark = { gate: gate2, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change };
     return { mark, title: alertTitle(alert), body: (previous) => alertIssueBody(alert, previous, links) };
   });
-  return syncAlertIssues(api, repo, gate2, texts, (mark) => {
-    const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
-    return reversal ? reversalComment(reversal, links) : null;
-  });
+  return syncAlertIssues(
+    api,
+    repo,
+    gate2,
+    texts,
+    (mark) => {
+      const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
+      return reversal ? reversalComment(reversal, links) : null;
+    },
+    confirm ? (text) => confirm(byKey.get(text.mark.key)) : void 0
+  );
+}
+async function confirmAlertStep(alert, request2) {
+  const { benchmark, metric, previousCommit, commit } = alert.row;
+  const checkouts = [];
+  try {
+    const suite = bisectSuite(request2.config, benchmark, void 0);
+    const repo = realpathOrSelf(repositoryRoot(request2.config.dir, "--bad"));
+    const good = addBaseWorktree(repo, previousCommit, "--good");
+    checkouts.push(good);
+    request2.cleanups.push(() => good.remove());
+    const bad = addBaseWorktree(repo, commit, "--bad");
+    checkouts.push(bad);
+    request2.cleanups.push(() => bad.remove());
+    const ab = await measureAbBetween({
+      config: request2.config,
+      suites: [{ ...suite, workdir: join24(bad.dir, relative8(repo, realpathOrSelf(suite.workdir))) }],
+      checkouts: { base: good.dir, head: bad.dir },
+      commits: { base: good.commit, head: bad.commit },
+      outDir: join24(request2.outDir, `confirm-${commit.slice(0, 12)}`),
+      budgets: request2.budgets,
+      env: request2.env,
+      write: request2.write,
+      now: request2.now,
+      deps: request2.deps,
+      ...request2.groups ? { groups: true } : {}
+    });
+    const report2 = gate({
+      baseline: ab.base,
+      current: ab.head,
+      budgets: request2.budgets,
+      confirmations: ab.confirmations,
+      baselineInput: "--good",
+      sameConfig: true
+    });
+    const row = report2.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
+    return { alert, confirmed: row?.status === "regressed", row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
+  } catch (error2) {
+    return { alert, confirmed: false, row: null, error: error2.message };
+  } finally {
+    for (const c of checkouts) c.remove();
+  }
 }
 async function bisectNewAlerts(created, found, request2) {
   const out = [];
@@ -73795,6 +73858,9 @@ function repoRef(settings) {
 function dataBranchAuth(settings) {
   return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }
+function confirming(settings, config) {
+  return settings.confirm === "interleaved" || settings.confirm === "auto" && config?.confirm.on === true;
+}
 
 // action/src/action/main-alerts.ts
 async function watchMain(settings, config, budgets, current, deps) {
@@ -73825,11 +73891,28 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
     return;
   }
   let created;
+  const unconfirmed = [];
+  const confirm = config && confirming(settings, config) ? async (alert) => {
+    const c = await log.group(
+      `perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`,
+      () => confirmAlertStep(alert, { config, budgets, outDir: join25(settings.outputDir, "confirm-alerts"), ...deps.run })
+    );
+    if (!c.confirmed) unconfirmed.push(c);
+    if (c.error !== null) log.warning(`perf-gate: the step of ${alert.row.benchmark} could not be measured again (${c.error}); no issue opened`);
+    return c.confirmed;
+  } : void 0;
   try {
-    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
+    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings), confirm);
+    await log.appendSummary(unconfirmedAlertsMarkdown(unconfirmed));
     const list2 = (what, issues) => issues.length ? `${what}: ${issues.map((i2) => i2.url).join(", ")}` : "";
     log.info(
-      ["alert issues", list2("created", outcome.created), list2("updated", outcome.updated), list2("closed", outcome.closed)].filter((t) => t !== "").join("; ")
+      [
+        "alert issues",
+        list2("created", outcome.created),
+        list2("updated", outcome.updated),
+        list2("closed", outcome.closed),
+        outcome.notConfirmed.length > 0 ? `not confirmed (no issue): ${outcome.notConfirmed.length}` : ""
+      ].filter((t) => t !== "").join("; ")
     );
     created = outcome.created;
   } catch (error2) {
@@ -74046,10 +74129,10 @@ ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // action/src/action/check-run-annotations.ts
-import { relative as relative8, resolve as resolve19 } from "node:path";
+import { relative as relative9, resolve as resolve19 } from "node:path";
 function repoPath(file, paths) {
-  const rel = relative8(paths.workspace, resolve19(paths.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative8(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+  const rel = relative9(paths.workspace, resolve19(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative9(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
   const rank2 = { failure: 0, warning: 1, notice: 2 };
@@ -74706,9 +74789,6 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   }
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
-}
-function confirming(settings, config) {
-  return settings.confirm === "interleaved" || settings.confirm === "auto" && config?.confirm.on === true;
 }
 function confirmPlan(settings, pr) {
   const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";

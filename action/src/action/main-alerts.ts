@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import type { ResultSet } from '../model/index.js';
 import { historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
 import {
+  confirmAlertStep,
+  unconfirmedAlertsMarkdown,
+  type MainAlert,
+  type StepConfirmation,
   bisectNewAlerts,
   commentBisects,
   fileAlertIssues,
@@ -19,7 +23,7 @@ import {
 import { bisectMarkdown } from '../pipeline/bisect.js';
 import type { GitHubApi } from '../github/client.js';
 import type { ActionDeps } from './run-action.js';
-import { dataBranchAuth, repoRef, type Settings } from './settings.js';
+import { confirming, dataBranchAuth, repoRef, type Settings } from './settings.js';
 
 /**
  * mode main with a history: the change points of the last runs that are
@@ -63,11 +67,33 @@ export async function fileAlerts(settings: Settings, alerts: MainAlerts, config:
     return;
   }
   let created: AlertIssueOutcome['created'];
+  // The second stage on main: a step that would open an issue is measured again interleaved first.
+  const unconfirmed: StepConfirmation[] = [];
+  const confirm =
+    config && confirming(settings, config)
+      ? async (alert: MainAlert): Promise<boolean> => {
+          const c = await log.group(`perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`, () =>
+            confirmAlertStep(alert, { config, budgets, outDir: join(settings.outputDir, 'confirm-alerts'), ...deps.run }),
+          );
+          if (!c.confirmed) unconfirmed.push(c);
+          if (c.error !== null) log.warning(`perf-gate: the step of ${alert.row.benchmark} could not be measured again (${c.error}); no issue opened`);
+          return c.confirmed;
+        }
+      : undefined;
   try {
-    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings));
+    const outcome = await fileAlertIssues(github, repoRef(settings), settings.gateName, alerts, alertLinks(settings), confirm);
+    await log.appendSummary(unconfirmedAlertsMarkdown(unconfirmed));
     const list = (what: string, issues: readonly { url: string }[]): string => (issues.length ? `${what}: ${issues.map((i) => i.url).join(', ')}` : '');
     log.info(
-      ['alert issues', list('created', outcome.created), list('updated', outcome.updated), list('closed', outcome.closed)].filter((t) => t !== '').join('; '),
+      [
+        'alert issues',
+        list('created', outcome.created),
+        list('updated', outcome.updated),
+        list('closed', outcome.closed),
+        outcome.notConfirmed.length > 0 ? `not confirmed (no issue): ${outcome.notConfirmed.length}` : '',
+      ]
+        .filter((t) => t !== '')
+        .join('; '),
     );
     created = outcome.created;
   } catch (error) {

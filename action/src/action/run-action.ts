@@ -47,7 +47,7 @@ import { reportDigest } from './digest.js';
 import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
-import { dataBranchAuth, repoRef, type Settings } from './settings.js';
+import { confirming, dataBranchAuth, repoRef, type Settings } from './settings.js';
 
 /** What the orchestration needs from outside; the entry point builds it. */
 export interface ActionDeps {
@@ -220,11 +220,6 @@ async function actionPlan(
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
-}
-
-/** Is the two-stage verdict on? The input decides; `auto` follows perf-gate.yml's `confirm:`. */
-export function confirming(settings: Pick<Settings, 'confirm'>, config: PerfGateConfig | null): boolean {
-  return settings.confirm === 'interleaved' || (settings.confirm === 'auto' && config?.confirm.on === true);
 }
 
 /**

@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../model/index.js';
 import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
 import type { RepoRef } from '../github/client.js';
+import type { PerfGateConfig } from '../pipeline/index.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report';
 export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
@@ -293,4 +294,9 @@ export function repoRef(settings: Settings): RepoRef {
  */
 export function dataBranchAuth(settings: Settings): { auth?: { token: string; serverUrl: string } } {
   return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
+}
+
+/** Is the two-stage verdict on? The input decides; `auto` follows perf-gate.yml's `confirm:`. */
+export function confirming(settings: Pick<Settings, 'confirm'>, config: PerfGateConfig | null): boolean {
+  return settings.confirm === 'interleaved' || (settings.confirm === 'auto' && config?.confirm.on === true);
 }

@@ -108,6 +108,8 @@ export interface AlertIssueOutcome {
   created: IssueInfo[];
   updated: IssueInfo[];
   closed: IssueInfo[];
+  /** Alerts that would have opened an issue but were not confirmed when measured again. */
+  notConfirmed: AlertMark[];
 }
 
 /** Lists the gate's alert issues, plans, and makes the calls. */
@@ -117,12 +119,18 @@ export async function syncAlertIssues(
   gate: string,
   alerts: readonly AlertIssueText[],
   reversal: ReversalCheck,
+  confirmNew?: (alert: AlertIssueText) => Promise<boolean>,
 ): Promise<AlertIssueOutcome> {
   const issues = await api.listLabelledIssues(repo, ALERT_LABEL);
-  const outcome: AlertIssueOutcome = { created: [], updated: [], closed: [] };
+  const outcome: AlertIssueOutcome = { created: [], updated: [], closed: [], notConfirmed: [] };
   for (const step of planAlertIssues(issues, gate, alerts, reversal)) {
     switch (step.kind) {
       case 'create':
+        // A new issue only for a step measured again and confirmed (when the caller confirms).
+        if (confirmNew && !(await confirmNew(step.alert))) {
+          outcome.notConfirmed.push(step.alert.mark);
+          break;
+        }
         outcome.created.push(await api.createIssue(repo, { title: step.alert.title, body: withMarker(step.alert, null), labels: [ALERT_LABEL] }));
         break;
       case 'update':

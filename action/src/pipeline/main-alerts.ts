@@ -7,7 +7,7 @@
  * range narrowed to one commit by `perf-gate bisect` (pipeline/bisect.ts),
  * its evidence commented on the issue.
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
 import { mainAlerts, reversalOf, type MainAlert } from '../gate/main-alerts.js';
 import type { Budgets } from '../model/index.js';
@@ -15,7 +15,12 @@ import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertL
 import { syncAlertIssues, type AlertIssueOutcome, type AlertIssueText, type AlertMark } from '../github/alert-issues.js';
 import type { GitHubApi, IssueInfo, RepoRef } from '../github/client.js';
 import { readAlertMarker } from '../github/alert-issues.js';
-import { bisect, type BisectRequest, type BisectReport } from './bisect.js';
+import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
+import { measureAbBetween } from './measure.js';
+import { gate } from './gate.js';
+import type { VerdictRow } from '../gate/index.js';
+import { addBaseWorktree, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
+import { realpathOrSelf } from '../store/index.js';
 import { bisectIssueComment } from '../report/main-alert.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
 import { inCommitOrder, type HistoryStore } from '../store/history/index.js';
@@ -53,21 +58,96 @@ export async function findMainAlerts(request: MainAlertsRequest): Promise<MainAl
   return { alerts: mainAlerts(rows, request.budgets, recent), rows, window: request.window };
 }
 
+export { unconfirmedAlertsMarkdown } from '../report/main-alert.js';
+
 /** The job summary's section. */
 export function mainAlertsMarkdown(found: MainAlerts, links: AlertLinks): string {
   return alertsSummary(found.alerts, found.window, links);
 }
 
-/** One issue per alert, updated while confirmed, closed when reversed. */
-export function fileAlertIssues(api: GitHubApi, repo: RepoRef, gate: string, found: MainAlerts, links: AlertLinks): Promise<AlertIssueOutcome> {
+/**
+ * One issue per alert, updated while confirmed, closed when reversed. With
+ * `confirm`, an alert that would open a new issue is first measured again
+ * (confirmAlertStep); one that is not confirmed opens none. An open issue
+ * was confirmed when it was opened, so updating it measures nothing.
+ */
+export function fileAlertIssues(
+  api: GitHubApi,
+  repo: RepoRef,
+  gate: string,
+  found: MainAlerts,
+  links: AlertLinks,
+  confirm?: (alert: MainAlert) => Promise<boolean>,
+): Promise<AlertIssueOutcome> {
+  const byKey = new Map(found.alerts.map((a) => [a.key, a]));
   const texts: AlertIssueText[] = found.alerts.map((alert) => {
     const mark: AlertMark = { gate, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change };
     return { mark, title: alertTitle(alert), body: (previous) => alertIssueBody(alert, previous, links) };
   });
-  return syncAlertIssues(api, repo, gate, texts, (mark) => {
-    const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
-    return reversal ? reversalComment(reversal, links) : null;
-  });
+  return syncAlertIssues(
+    api,
+    repo,
+    gate,
+    texts,
+    (mark) => {
+      const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
+      return reversal ? reversalComment(reversal, links) : null;
+    },
+    confirm ? (text) => confirm(byKey.get(text.mark.key)!) : undefined,
+  );
+}
+
+/** An alert's step measured again: confirmed, or why not (the interleaved row, or the error that stopped the measurement). */
+export type StepConfirmation = { alert: MainAlert; confirmed: boolean; row: VerdictRow | null; error: string | null };
+
+/**
+ * The second stage on main: the alert's step measured again, interleaved
+ * between its two end commits (the last run at the old level and the first
+ * at the new one), each built in a temporary worktree, as `run --ab` and
+ * bisect measure. Confirmed only when the interleaved rounds call the row
+ * regressed: a step that one stalled run made is gone when the two commits
+ * run side by side.
+ */
+export async function confirmAlertStep(alert: MainAlert, request: AlertBisectRequest): Promise<StepConfirmation> {
+  const { benchmark, metric, previousCommit, commit } = alert.row;
+  const checkouts: BaseCheckout[] = [];
+  try {
+    const suite = bisectSuite(request.config, benchmark, undefined);
+    const repo = realpathOrSelf(repositoryRoot(request.config.dir, '--bad'));
+    const good = addBaseWorktree(repo, previousCommit, '--good');
+    checkouts.push(good);
+    request.cleanups.push(() => good.remove());
+    const bad = addBaseWorktree(repo, commit, '--bad');
+    checkouts.push(bad);
+    request.cleanups.push(() => bad.remove());
+    const ab = await measureAbBetween({
+      config: request.config,
+      suites: [{ ...suite, workdir: join(bad.dir, relative(repo, realpathOrSelf(suite.workdir))) }],
+      checkouts: { base: good.dir, head: bad.dir },
+      commits: { base: good.commit, head: bad.commit },
+      outDir: join(request.outDir, `confirm-${commit.slice(0, 12)}`),
+      budgets: request.budgets,
+      env: request.env,
+      write: request.write,
+      now: request.now,
+      deps: request.deps,
+      ...(request.groups ? { groups: true } : {}),
+    });
+    const report = gate({
+      baseline: ab.base,
+      current: ab.head,
+      budgets: request.budgets,
+      confirmations: ab.confirmations,
+      baselineInput: '--good',
+      sameConfig: true,
+    });
+    const row = report.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
+    return { alert, confirmed: row?.status === 'regressed', row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
+  } catch (error) {
+    return { alert, confirmed: false, row: null, error: (error as Error).message };
+  } finally {
+    for (const c of checkouts) c.remove();
+  }
 }
 
 /** What bisecting an alert needs besides the alert: bisect's own request, less the range and the series. */

@@ -113,3 +113,25 @@ export function bisectIssueComment(result: { report: BisectReport } | { error: s
   }
   return `perf-gate bisected this range (each step measured interleaved against the good end):\n\n${bisectMarkdown(result.report)}`;
 }
+
+/** One alert measured again and not confirmed: the interleaved row's verdict, or why it could not be measured. */
+export interface UnconfirmedAlert {
+  alert: MainAlert;
+  row: { status: string; change: number | null; ci: readonly [number, number] | null } | null;
+  error: string | null;
+}
+
+/**
+ * The job summary's section for alerts whose step interleaved rounds did not
+ * confirm: no issue was opened for them. '' when there are none.
+ */
+export function unconfirmedAlertsMarkdown(unconfirmed: readonly UnconfirmedAlert[]): string {
+  if (unconfirmed.length === 0) return '';
+  const items = unconfirmed.map(({ alert, row, error }) => {
+    const step = `**${escapeMarkdown(alert.row.benchmark)}** ${escapeMarkdown(alert.row.metric)} ${formatChange(alert.row.change, null)} at <code>${shortCommit(alert.row.commit)}</code>`;
+    if (row)
+      return `- ${step}: not confirmed: one run's outlier. Measured again interleaved between <code>${shortCommit(alert.row.previousCommit)}</code> and <code>${shortCommit(alert.row.commit)}</code>: ${escapeMarkdown(row.status)}, ${formatChange(row.change, row.ci)}.`;
+    return `- ${step}: not confirmed: it could not be measured again (${escapeMarkdown(error ?? 'unknown')}); no issue is opened for an unconfirmed step.`;
+  });
+  return [`**Not confirmed** (${plural(unconfirmed.length, 'step')} measured again; no issue opened)`, '', ...items].join('\n');
+}

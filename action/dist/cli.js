@@ -62418,6 +62418,11 @@ function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };
   return { suspect: false, bound: worseBound(row) };
 }
+function screenSuspectRate(drift, tolerance, alpha = DEFAULT_SCREEN_ALPHA) {
+  const se = Math.SQRT2 * Math.log1p(drift);
+  if (!(se > 0)) return 0;
+  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - alpha));
+}
 
 // action/src/gate/two-stage.ts
 function screenReport(report2, alpha, include = () => true) {
@@ -62801,7 +62806,7 @@ function runsNamed(entries2, word) {
   if (byId.length > 0) return byId;
   return /^[0-9a-f]{4,40}$/.test(word) ? entries2.filter((e) => e.commit.startsWith(word)) : [];
 }
-async function historyNoise(history, testbed, runs2) {
+async function historyNoise(history, testbed, runs2, tolerance) {
   const all = await history.list();
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {
@@ -62814,7 +62819,7 @@ async function historyNoise(history, testbed, runs2) {
   const { sets } = await history.readUsable(mine.slice(-runs2));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key2, d]) => {
     const [benchmark, metric] = key2.split("\0");
-    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
+    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }
@@ -66010,6 +66015,7 @@ function writeReleaseOutputs(model, outputs, cwd, stdout) {
 }
 
 // action/src/report/history-text.ts
+var OFTEN = 0.1;
 function noiseText(rows, runs2, testbed, tolerance) {
   const pct2 = (x2) => `${(x2 * 100).toFixed(1)} %`;
   const head = `between-run drift on testbed ${testbed}, from its newest ${runs2} run(s); tolerance ${pct2(tolerance)}
@@ -66017,17 +66023,22 @@ function noiseText(rows, runs2, testbed, tolerance) {
   if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs
 `;
   const cells3 = [
-    ["benchmark", "metric", "runs", "drift", "decides changes of", `gates ${pct2(tolerance)}`],
+    ["benchmark", "metric", "runs", "drift", "decides changes of", "confirmed when unchanged", `gates ${pct2(tolerance)} alone`],
     ...rows.map((r) => [
       escapeTerminal(r.benchmark),
       escapeTerminal(r.metric),
       String(r.runs),
       `\xB1${pct2(r.drift)}`,
       `> ${pct2(r.smallest)}`,
-      r.smallest < tolerance ? "yes" : "no: interleave (perf-gate run --ab, ab: base) or widen the tolerance"
+      `${pct2(r.suspectRate)} of runs`,
+      r.smallest < tolerance ? "yes" : "no: the interleaved second stage decides (confirm: interleaved) or widen the tolerance"
     ])
   ];
-  return head + aligned2(cells3);
+  const usually = rows.filter((r) => r.suspectRate >= OFTEN);
+  const note = usually.length === 0 ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct2(OFTEN)} of unchanged runs
+` : `often need confirmation (sent to the interleaved stage in ${pct2(OFTEN)} or more of unchanged runs, each costing interleaved rounds of its suite): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(", ")}
+`;
+  return head + aligned2(cells3) + note;
 }
 function runListText(entries2) {
   return aligned2([["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])]);
@@ -67500,7 +67511,7 @@ ${runListText(entries2)}`
         const tolerance = flags.tolerance === void 0 ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
         const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
         if (testbed === void 0) throw new InputError("--testbed", "this machine's testbed could not be read; give --testbed ID");
-        const noise = await historyNoise(history, testbed, runs2);
+        const noise = await historyNoise(history, testbed, runs2, tolerance);
         ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
         return EXIT.pass;
       }

@@ -203,7 +203,7 @@ export function makeHistoryCommand(makeDeps: () => Pick<RunDeps, 'testbed'> = de
         const tolerance = flags.tolerance === undefined ? DEFAULT_BUDGET_DEFAULTS.regression : percentFlag(flags.tolerance);
         const testbed = flags.testbed ?? makeDeps().testbed(ctx.env)?.id;
         if (testbed === undefined) throw new InputError('--testbed', "this machine's testbed could not be read; give --testbed ID");
-        const noise = await historyNoise(history, testbed, runs);
+        const noise = await historyNoise(history, testbed, runs, tolerance);
         ctx.stdout(noiseText(noise.rows, noise.runs, testbed, tolerance));
         return EXIT.pass;
       }

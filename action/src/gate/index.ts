@@ -38,7 +38,7 @@ import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type Ro
 export * from './types.js';
 export { withConfirmations } from './confirmations.js';
 export { countRows } from './counts.js';
-export { screenRow, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
+export { screenRow, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
 export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };

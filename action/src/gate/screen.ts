@@ -81,3 +81,16 @@ export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA)
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
   return { suspect: false, bound: worseBound(row) };
 }
+
+/**
+ * How often the screen sends an unchanged row to the second stage at a
+ * between-run drift (a fraction): the chance that a run-to-run difference of
+ * standard deviation √2·drift (on the log scale) looks worse than the
+ * tolerance at the screen's level. The within-run noise is left out, so this
+ * is a lower bound; `history noise` shows it per benchmark.
+ */
+export function screenSuspectRate(drift: number, tolerance: number, alpha: number = DEFAULT_SCREEN_ALPHA): number {
+  const se = Math.SQRT2 * Math.log1p(drift);
+  if (!(se > 0)) return 0;
+  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - alpha));
+}

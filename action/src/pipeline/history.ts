@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { parseBencherPerf, type BencherPerfChoice } from '../adapters/bencher-perf.js';
 import { parseGabHistory } from '../adapters/gab-history.js';
 import type { HistorySetting } from '../config/perf-gate-config.js';
-import { learnDrift, smallestDecidableChange } from '../gate/index.js';
+import { learnDrift, screenSuspectRate, smallestDecidableChange } from '../gate/index.js';
 import { InputError, type ResultSet } from '../model/index.js';
 import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
@@ -86,6 +86,8 @@ export interface NoiseRow {
   drift: number;
   /** The smallest change a stored-baseline comparison can decide at that drift (fraction). */
   smallest: number;
+  /** How often the two-stage screen would send the row to the interleaved stage when nothing changed, at `tolerance` (fraction). */
+  suspectRate: number;
 }
 
 /**
@@ -93,7 +95,7 @@ export interface NoiseRow {
  * testbed, noisiest first; InputError naming the testbeds the history holds
  * when it has none of this one.
  */
-export async function historyNoise(history: HistoryStore, testbed: string, runs: number): Promise<{ runs: number; rows: NoiseRow[] }> {
+export async function historyNoise(history: HistoryStore, testbed: string, runs: number, tolerance: number): Promise<{ runs: number; rows: NoiseRow[] }> {
   const all = await history.list();
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {
@@ -106,7 +108,7 @@ export async function historyNoise(history: HistoryStore, testbed: string, runs:
   const { sets } = await history.readUsable(mine.slice(-runs));
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
     const [benchmark, metric] = key.split('\u0000') as [string, string];
-    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift) };
+    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }

@@ -13,25 +13,36 @@ export interface NoiseLine {
   drift: number;
   /** The smallest change a stored-baseline comparison can decide at that drift (fraction). */
   smallest: number;
+  /** How often the screen would send this row to the interleaved second stage when nothing changed (fraction). */
+  suspectRate: number;
 }
 
-/** The drift table, noisiest first, with what each row can gate. */
+/** A benchmark the screen sends on at least this often when nothing changed "often needs confirmation": one pull request in ten. */
+const OFTEN = 0.1;
+
+/** The drift table, noisiest first, with what each row can gate alone and how often the second stage would run for it. */
 export function noiseText(rows: readonly NoiseLine[], runs: number, testbed: string, tolerance: number): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
   const head = `between-run drift on testbed ${testbed}, from its newest ${runs} run(s); tolerance ${pct(tolerance)}\n`;
   if (rows.length === 0) return `${head}no benchmark has a level in two or more of these runs\n`;
   const cells = [
-    ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', `gates ${pct(tolerance)}`],
+    ['benchmark', 'metric', 'runs', 'drift', 'decides changes of', 'confirmed when unchanged', `gates ${pct(tolerance)} alone`],
     ...rows.map((r) => [
       escapeTerminal(r.benchmark),
       escapeTerminal(r.metric),
       String(r.runs),
       `±${pct(r.drift)}`,
       `> ${pct(r.smallest)}`,
-      r.smallest < tolerance ? 'yes' : 'no: interleave (perf-gate run --ab, ab: base) or widen the tolerance',
+      `${pct(r.suspectRate)} of runs`,
+      r.smallest < tolerance ? 'yes' : 'no: the interleaved second stage decides (confirm: interleaved) or widen the tolerance',
     ]),
   ];
-  return head + aligned(cells);
+  const usually = rows.filter((r) => r.suspectRate >= OFTEN);
+  const note =
+    usually.length === 0
+      ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct(OFTEN)} of unchanged runs\n`
+      : `often need confirmation (sent to the interleaved stage in ${pct(OFTEN)} or more of unchanged runs, each costing interleaved rounds of its suite): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(', ')}\n`;
+  return head + aligned(cells) + note;
 }
 
 /** One run a line, columns aligned: created, testbed, commit (12), run id. */

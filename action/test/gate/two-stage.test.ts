@@ -1,6 +1,15 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { decide, mergeStages, screenReport, screenRow, worseBeyondToleranceP, type TwoStages, type VerdictRow } from '../../src/gate/index.js';
+import {
+  decide,
+  mergeStages,
+  screenReport,
+  screenRow,
+  screenSuspectRate,
+  worseBeyondToleranceP,
+  type TwoStages,
+  type VerdictRow,
+} from '../../src/gate/index.js';
 import { EMPTY_BUDGETS, newResultSet, rowKey, type BenchmarkResult } from '../../src/model/index.js';
 import { reportOf, row } from '../report/handwritten-reports.js';
 
@@ -32,6 +41,13 @@ describe('the screen (first stage)', () => {
     // A throughput (higher is better) is worse when it falls: −9.09 % is ln(1/1.1).
     assert.ok(Math.abs(worseBeyondToleranceP(logRow(1 / 1.1 - 1, 0.02, { direction: 'higher' }))! - 0.01) < 2e-4);
     assert.equal(worseBeyondToleranceP(logRow(0.1, 0.02, { ci: null })), null);
+  });
+
+  test('how often an unchanged row is a suspect at a drift: the normal tail beyond the tolerance plus the screen quantile', () => {
+    // √2·ln 1.02 = 0.0280; ln 1.05 / 0.0280 + z(0.7) = 2.266; upper tail 0.011708 (scipy.stats.norm.sf).
+    assert.ok(Math.abs(screenSuspectRate(0.02, 0.05, 0.3) - 0.011708) < 1e-5);
+    assert.equal(screenSuspectRate(0, 0.05), 0);
+    assert.ok(screenSuspectRate(0.1, 0.05) > screenSuspectRate(0.05, 0.05));
   });
 
   test('suspects: failed, regressed, noisier and slower, and evidence of a slowdown beyond the tolerance', () => {

@@ -64470,8 +64470,6 @@ var WHY = {
 function unconfirmedText(u) {
   const at = u.commit ? ` ${shortCommit(u.commit)}` : "";
   switch (u.code) {
-    case "confirm-off":
-      return "not confirmed: confirmation is off for this suite (confirm: off)";
     case "no-base-commit":
       return "not confirmed: the baseline names no commit to measure against";
     case "base-not-in-checkout":
@@ -64501,7 +64499,9 @@ function stagesText(stages) {
   const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds(screen.seconds)}).`;
   if (screen.suspects === 0) return [first, "Confirmation: not needed."];
   const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : "";
-  const measured = confirm.suites.length === 0 ? "no suite measured again" : confirm.suites.map((s) => `${s.suite} (${plural(s.rounds, "round")}, for ${s.rows.join(", ")})`).join("; ");
+  const measured = confirm.suites.length === 0 ? "no suite measured again" : confirm.suites.map(
+    (s) => `${s.suite} (${plural(s.rounds, "round")}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ""}, for ${s.rows.join(", ")})`
+  ).join("; ");
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
   return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
 }
@@ -66233,7 +66233,8 @@ async function confirmSuspects(request2, ctx) {
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
-      rounds: roundsOf(suite.name, ab.outcome.rounds) + roundsOf(suite.name, ab.outcome.confirmRounds)
+      rounds: roundsOf(suite.name, ab.outcome.rounds),
+      confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds)
     }));
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
     return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds2, measured, skipped) });
@@ -66306,7 +66307,11 @@ async function runGate(plan, ctx, events = {}) {
       budgets: plan.budgets,
       options: plan.options,
       plan: plan.confirm,
-      screen: { seconds: screenSeconds, driftRuns: baseline.driftRuns && baseline.driftRuns.length > 0 ? baseline.driftRuns.length : null },
+      // The history's drift is learned only from enough runs; fewer leave the configured drift in place.
+      screen: {
+        seconds: screenSeconds,
+        driftRuns: baseline.driftRuns && baseline.driftRuns.length >= DEFAULT_MIN_DRIFT_RUNS ? baseline.driftRuns.length : null
+      },
       outDir: current.outDir,
       labels: { baselineInput: plan.labels.baselineInput, current: plan.labels.current }
     },

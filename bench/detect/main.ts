@@ -3,18 +3,22 @@ import { dirname } from 'node:path';
 import { DATA_SCHEMA, type DataFile } from './data-file.js';
 import { collect, FULL_PLAN, QUICK_PLAN, writeData } from './collect.js';
 import { analyse, renderMarkdown } from './analyse.js';
+import { measureBuildSeconds, twoStageMarkdown } from '../two-stage/report.js';
 
 /**
  * `npm run bench:detect [-- collect|analyse] [--quick] [--data FILE] [--markdown FILE]`
  *   collect   times the trials and writes the data file (full: ~15–18 min; --quick: ~1 min)
  *   analyse   applies every rule to a data file and prints the Markdown tables
+ *   two-stage replays the data file through the three designs of a pull
+ *             request's verdict (stored baseline, two stages, interleaved);
+ *             see bench/two-stage/analyse.ts
  *   (none)    collect, then analyse
  * Defaults: data file bench/detect/data/detect-full.json (quick: detect-quick.json).
  */
-const USAGE = 'usage: npm run bench:detect -- [collect|analyse] [--quick] [--data FILE] [--markdown FILE]';
+const USAGE = 'usage: npm run bench:detect -- [collect|analyse|two-stage] [--quick] [--data FILE] [--markdown FILE]';
 
 interface Args {
-  command: 'collect' | 'analyse' | 'all';
+  command: 'collect' | 'analyse' | 'two-stage' | 'all';
   quick: boolean;
   data: string | null;
   markdown: string | null;
@@ -25,6 +29,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === 'collect' || a === 'analyse' || a === 'analyze') args.command = a === 'collect' ? 'collect' : 'analyse';
+    else if (a === 'two-stage') args.command = 'two-stage';
     else if (a === '--quick') args.quick = true;
     else if (a === '--data' || a === '--markdown') {
       const v = argv[++i];
@@ -46,6 +51,15 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const root = new URL('./data/', import.meta.url).pathname;
   const dataPath = args.data ?? `${root}detect-${args.quick ? 'quick' : 'full'}.json`;
+  if (args.command === 'two-stage') {
+    const t0 = Date.now();
+    const buildSeconds = measureBuildSeconds(new URL('./work.c', import.meta.url).pathname);
+    const md = twoStageMarkdown(readData(dataPath), buildSeconds);
+    console.error(`[two-stage] one build ${buildSeconds.toFixed(3)} s; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    if (args.markdown) writeFileSync(args.markdown, md);
+    process.stdout.write(md);
+    return;
+  }
   if (args.command !== 'analyse') {
     const plan = args.quick ? QUICK_PLAN : FULL_PLAN;
     const data = await collect(plan, (line) => console.error(`[collect] ${line}`));

@@ -7,7 +7,7 @@
  * comment or create the check run is a warning: it never hides or changes the
  * verdict, which is decided before any API call.
  */
-import type { ConfirmPlan } from '../pipeline/confirm.js';
+import type { ConfirmPlan } from '../pipeline/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
@@ -228,7 +228,7 @@ async function actionPlan(
  * hooks that `git worktree add` would run, so its base is not built unless
  * `confirm-forks` says the runner is disposable.
  */
-function confirmPlan(settings: Settings, pr: PullRequestFacts | null): ConfirmPlan {
+export function confirmPlan(settings: Pick<Settings, 'failOn' | 'confirmForks'>, pr: Pick<PullRequestFacts, 'fromFork'> | null): ConfirmPlan {
   const failSuspected = settings.failOn === 'suspected' || settings.failOn === 'warn';
   return pr?.fromFork && !settings.confirmForks ? { failSuspected, refused: { code: 'fork' } } : { failSuspected };
 }

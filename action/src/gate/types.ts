@@ -94,7 +94,7 @@ export interface VerdictRow {
 
 /** Why a suspect could not be measured again interleaved. */
 export interface Unconfirmed {
-  code: 'confirm-off' | 'no-base-commit' | 'base-not-in-checkout' | 'base-failed' | 'fork' | 'time-cap' | 'not-measured';
+  code: 'no-base-commit' | 'base-not-in-checkout' | 'base-failed' | 'fork' | 'time-cap' | 'not-measured';
   /** The base commit (or ref) the second stage needed, when known. */
   commit?: string;
   /** The error or log line behind the code (the base's build error, git's words). */
@@ -132,8 +132,8 @@ export interface TwoStages {
     seconds: number;
     /** The base commit measured against; null when none was known. */
     base: string | null;
-    /** The suites measured again, with the rows that sent each and the rounds run. */
-    suites: { suite: string; rows: string[]; rounds: number }[];
+    /** The suites measured again, with the rows that sent each, the rounds run, and the fresh rounds that confirmed a regression (0: none needed). */
+    suites: { suite: string; rows: string[]; rounds: number; confirmRounds: number }[];
     /** Why the second stage did not run for (some of) the suspects; null when it ran for all. */
     skipped: Unconfirmed | null;
   };

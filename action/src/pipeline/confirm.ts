@@ -123,7 +123,8 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
-      rounds: roundsOf(suite.name, ab.outcome.rounds) + roundsOf(suite.name, ab.outcome.confirmRounds),
+      rounds: roundsOf(suite.name, ab.outcome.rounds),
+      confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
     }));
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;

@@ -52,4 +52,5 @@ export * from './merge-shards.js';
 export * from './time-commands.js';
 export * from './count-commands.js';
 export * from './run-plan.js';
+export type { ConfirmPlan } from './confirm.js';
 export * from './run.js';

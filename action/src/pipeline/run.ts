@@ -13,7 +13,7 @@ import { measureAb, measuredRun, runConfiguredSuites, selectShard, shardSuites }
 import { confirmSuspects } from './confirm.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
-import type { SkippedFile } from '../gate/index.js';
+import { DEFAULT_MIN_DRIFT_RUNS, type SkippedFile } from '../gate/index.js';
 
 export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
   // A store that cannot take the run is found out before minutes of measuring, not after.
@@ -67,7 +67,11 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
             budgets: plan.budgets,
             options: plan.options,
             plan: plan.confirm,
-            screen: { seconds: screenSeconds, driftRuns: baseline.driftRuns && baseline.driftRuns.length > 0 ? baseline.driftRuns.length : null },
+            // The history's drift is learned only from enough runs; fewer leave the configured drift in place.
+            screen: {
+              seconds: screenSeconds,
+              driftRuns: baseline.driftRuns && baseline.driftRuns.length >= DEFAULT_MIN_DRIFT_RUNS ? baseline.driftRuns.length : null,
+            },
             outDir: current.outDir,
             labels: { baselineInput: plan.labels.baselineInput, current: plan.labels.current },
           },

@@ -18,8 +18,6 @@ const WHY: Record<SuspectWhy, string> = {
 export function unconfirmedText(u: Unconfirmed): string {
   const at = u.commit ? ` ${shortCommit(u.commit)}` : '';
   switch (u.code) {
-    case 'confirm-off':
-      return 'not confirmed: confirmation is off for this suite (confirm: off)';
     case 'no-base-commit':
       return 'not confirmed: the baseline names no commit to measure against';
     case 'base-not-in-checkout':
@@ -60,7 +58,12 @@ export function stagesText(stages: TwoStages): string[] {
   const measured =
     confirm.suites.length === 0
       ? 'no suite measured again'
-      : confirm.suites.map((s) => `${s.suite} (${plural(s.rounds, 'round')}, for ${s.rows.join(', ')})`).join('; ');
+      : confirm.suites
+          .map(
+            (s) =>
+              `${s.suite} (${plural(s.rounds, 'round')}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ''}, for ${s.rows.join(', ')})`,
+          )
+          .join('; ');
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : '';
   return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
 }

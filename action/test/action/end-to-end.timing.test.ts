@@ -53,9 +53,11 @@ before(async () => {
       'suites:',
       '  - name: speed',
       '    build: env > suite-env.txt',
-      "    run: hyperfine --warmup 2 --runs 15 --export-json {output} 'bash prog.sh'",
+      "    run: hyperfine --warmup 1 --runs 5 --export-json {output} 'bash prog.sh'",
       '    format: hyperfine',
       '    timeout: 2m',
+      // The pull request's suspects are measured again interleaved: few rounds, as the slow head is 10x slower.
+      'ab: { rounds: 8, max-rounds: 8, confirm-rounds: 8 }',
       '',
     ].join('\n'),
   );
@@ -115,6 +117,10 @@ test('main records the baseline, a slower pull request fails with one comment, t
   assert.match(comments[0]!.body, /speed\/bash prog\.sh/);
   assert.match(comments[0]!.body, /❌/);
   assert.match(comments[0]!.body, /regress/i);
+  // Both stages are in the comment: the screen against the stored baseline, and the interleaved rounds that decided.
+  assert.match(comments[0]!.body, /Screen: 1 row against the stored baseline; 1 suspect/);
+  assert.match(comments[0]!.body, new RegExp(`Confirmation: interleaved against ${base.slice(0, 7)}: speed \\(8 rounds`));
+  assert.match(comments[0]!.body, /decided by 8 interleaved rounds \(screen: \+\d/);
   let run = gh.checkRuns.at(-1)!;
   assert.equal(run.head_sha, slow);
   assert.equal(run.conclusion, 'failure');
@@ -177,4 +183,77 @@ test('with ab, a pull request is measured interleaved against a base commit: the
   assert.ok(row.baseline && row.baseline.n >= 8, 'the baseline was measured in this run, round by round');
   assert.equal(gh.comments.filter((c) => c.issue === 42).length, 1);
   assert.equal(git('worktree', 'list').split('\n').length, 1, 'the base worktree is removed');
+});
+
+/**
+ * The same on a run history kept on a data branch of the remote (a real bare
+ * repository): main's runs are pushed there; a pull request's screen reads
+ * its merge base's run from it, and its suspect is built at that commit and
+ * measured again interleaved before the gate fails.
+ */
+test('with a history on a data branch, a slower pull request is screened, confirmed interleaved, and the comment shows both stages', async () => {
+  const remote = join(root, 'history-remote.git');
+  const ws = join(root, 'history-ws');
+  const run = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+    }).trim();
+  run(root, 'init', '-q', '--bare', '--initial-branch=main', remote);
+  run(root, 'clone', '-q', remote, ws);
+  writeFileSync(
+    join(ws, 'perf-gate.yml'),
+    [
+      'version: 1',
+      'history:',
+      '  branch: perf-gate-data',
+      'ab: { rounds: 8, max-rounds: 8, confirm-rounds: 8 }',
+      'suites:',
+      '  - name: speed',
+      "    run: hyperfine --runs 5 --export-json {output} 'bash prog.sh'",
+      '    format: hyperfine',
+      '',
+    ].join('\n'),
+  );
+  const program = (delay: string): void => writeFileSync(join(ws, 'prog.sh'), `#!/usr/bin/env bash\nsleep ${delay}\n`);
+  program('0.005');
+  run(ws, 'add', '-A');
+  run(ws, 'commit', '-q', '-m', 'fast program');
+  run(ws, 'push', '-q', 'origin', 'main');
+  const base = run(ws, 'rev-parse', 'HEAD');
+  const at = (eventName: string, event: Record<string, unknown>, sha: string): Scenario => ({
+    ...scenario(eventName, event, sha),
+    workspace: ws,
+    runnerTemp: join(root, `history-temp-${eventName}-${sha.slice(0, 8)}`),
+    ref: eventName === 'push' ? 'refs/heads/main' : 'refs/pull/43/merge',
+  });
+  const main = await runAction(actionPath, at('push', { ref: 'refs/heads/main' }, base), { mode: 'main', preflight: 'off' });
+  assert.equal(main.outcome, 'success', main.stdout.slice(-3000));
+  assert.match(main.outputs['baseline-file'] ?? '', /^branch perf-gate-data of origin/);
+
+  run(ws, 'switch', '-q', '-c', 'slower');
+  program('0.05');
+  run(ws, 'commit', '-q', '-am', 'slower program');
+  const slow = run(ws, 'rev-parse', 'HEAD');
+  const event = { ...pullRequestEvent(43, slow, 'acme/prog', 'acme/prog') };
+  (event['pull_request'] as { base: { sha: string } }).base.sha = base;
+  const pr = await runAction(actionPath, at('pull_request', event, slow), { preflight: 'off' });
+  const report = JSON.parse(readFileSync(pr.outputs['report-json']!, 'utf8')) as {
+    stages: { confirm: { base: string; suites: { suite: string; rounds: number }[] } };
+    rows: { status: string; stage?: { by: string } }[];
+  };
+  assert.equal(pr.outcome, 'failure', pr.stdout.slice(-3000));
+  assert.equal(report.rows[0]!.status, 'regressed', JSON.stringify(report.rows[0]));
+  assert.equal(report.rows[0]!.stage?.by, 'interleaved');
+  assert.equal(report.stages.confirm.base, base);
+  assert.deepEqual(
+    report.stages.confirm.suites.map((s) => [s.suite, s.rounds]),
+    [['speed', 8]],
+  );
+  const comment = gh.comments.filter((c) => c.issue === 43);
+  assert.equal(comment.length, 1);
+  assert.match(comment[0]!.body, /Screen: 1 row against the stored baseline; 1 suspect/);
+  assert.match(comment[0]!.body, new RegExp(`Confirmation: interleaved against ${base.slice(0, 7)}: speed \\(8 rounds`));
+  assert.equal(run(ws, 'worktree', 'list').split('\n').length, 1, 'the base worktree is removed');
 });

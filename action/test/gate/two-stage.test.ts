@@ -29,7 +29,7 @@ function logRow(change: number, se: number, extra: Partial<VerdictRow> = {}): Ve
 
 const STAGES: TwoStages = {
   screen: { seconds: 10, rows: 3, suspects: 1, driftRuns: 20 },
-  confirm: { seconds: 30, base: 'a'.repeat(40), suites: [{ suite: 's', rows: ['s/slow time'], rounds: 22 }], skipped: null },
+  confirm: { seconds: 30, base: 'a'.repeat(40), suites: [{ suite: 's', rows: ['s/slow time'], rounds: 10, confirmRounds: 12 }], skipped: null },
 };
 
 describe('the screen (first stage)', () => {

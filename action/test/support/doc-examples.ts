@@ -121,7 +121,8 @@ export function runDocumentedScript(script: string, dir: string, root: string, t
  * - Baseline, Current and Δ only in form: a value with a unit and ± spread,
  *   a signed percentage with its interval, or — on both sides;
  * - every section under the table (Warnings, Failed benchmarks) exactly,
- *   except the Flags legend, which lists the notes' flags;
+ *   except the Flags legend, which lists the notes' flags, and the Two
+ *   stages lines, whose numbers and commit are this run's;
  * - the verdict line (the last line), exactly;
  * - perf-gate's own "perf-gate: …" lines only by kind (see infoKinds);
  *   `perf-gate run`'s progress lines not at all.
@@ -202,7 +203,11 @@ function parseTerminal(text: string): TerminalReport {
     header: table.length > 0 ? cells(table[0]!) : [],
     rows: table.slice(1).map(cells),
     // The flag legend and the reasons of inconclusive rows carry this run's numbers (p-values, intervals); the rows' statuses already say whether they match.
-    sections: blocks.filter((b) => !b.startsWith('Flags') && !b.startsWith('Why inconclusive')).map((b) => b.replace(/\s+$/gm, '')),
+    // The two stages' lines carry this run's rounds, seconds and commit: compared with those as placeholders.
+    sections: blocks
+      .filter((b) => !b.startsWith('Flags') && !b.startsWith('Why inconclusive'))
+      .map((b) => b.replace(/\s+$/gm, ''))
+      .map((b) => (b.startsWith('Two stages') ? b.replace(/\b[0-9a-f]{7,40}\b/g, '<commit>').replace(/\d+(\.\d+)?/g, '#') : b)),
     verdict: verdict.trim(),
   };
 }

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { confirmPlan } from '../../src/action/run-action.js';
+
+/**
+ * The action's second stage of mode pr: a fork's head already ran in the
+ * checkout and could have left git hooks that `git worktree add` runs, so its
+ * base is not built unless the runner is disposable (`confirm-forks`);
+ * `fail-on: suspected` and `warn` make unconfirmed suspects fail.
+ */
+test("a fork's pull request is not confirmed unless confirm-forks says the runner is disposable", () => {
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, { fromFork: true }), { failSuspected: false, refused: { code: 'fork' } });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: true }, { fromFork: true }), { failSuspected: false });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, { fromFork: false }), { failSuspected: false });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, null), { failSuspected: false });
+});
+
+test('fail-on: suspected and warn make an unconfirmed suspect fail; fail and never do not', () => {
+  for (const [failOn, fails] of [
+    ['fail', false],
+    ['suspected', true],
+    ['warn', true],
+    ['never', false],
+  ] as const)
+    assert.equal(confirmPlan({ failOn, confirmForks: false }, null).failSuspected, fails, failOn);
+});

@@ -1,0 +1,82 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPerfGateConfig } from '../../src/config/perf-gate-config.js';
+import { DEFAULT_GATE_OPTIONS } from '../../src/gate/index.js';
+import { EMPTY_BUDGETS } from '../../src/model/index.js';
+import { defaultDeps, runGate, type ConfirmPlan } from '../../src/pipeline/index.js';
+import { resultSet } from '../action/fixtures.js';
+import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+requireTool('git');
+
+/**
+ * When the second stage must not or cannot run, every suspect says why and
+ * nothing is built: the plan refuses it (a fork's pull request), or the
+ * baseline names no commit. The suite copies a prepared ResultSet twice as
+ * slow as the baseline, so the screen always suspects it.
+ */
+function project(): string {
+  const dir = tempDir('pg-confirm-');
+  execFileSync('git', ['init', '-q', '--initial-branch=main', dir]);
+  writeFileSync(join(dir, 'perf-gate.yml'), 'version: 1\nsuites:\n  - name: copy\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: resultset\n');
+  writeFileSync(join(dir, 'current.json'), JSON.stringify(resultSet('c'.repeat(40), { parse: 0.02 })));
+  return dir;
+}
+
+async function gateWith(dir: string, baselineCommit: string | undefined, confirm: ConfirmPlan) {
+  const baseline = resultSet(baselineCommit ?? 'b'.repeat(40), { 'copy/parse': 0.01 });
+  if (baselineCommit === undefined) delete baseline.commit;
+  writeFileSync(join(dir, 'baseline.json'), JSON.stringify(baseline));
+  let printed = '';
+  const outcome = await runGate(
+    {
+      current: { suites: loadPerfGateConfig('perf-gate.yml', dir), shard: null, outDir: join(dir, 'out') },
+      baseline: { paths: [join(dir, 'baseline.json')], store: null, read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
+      budgets: EMPTY_BUDGETS,
+      options: DEFAULT_GATE_OPTIONS,
+      labels: { baselineInput: '--baseline', current: 'this run' },
+      record: null,
+      confirm,
+    },
+    {
+      env: { ...process.env, PERF_GATE_RESULT: join(dir, 'current.json') },
+      write: (t) => void (printed += t),
+      now: () => new Date('2026-11-21T12:00:00Z'),
+      deps: defaultDeps(),
+      cleanups: [],
+    },
+  );
+  return { report: outcome.report, printed };
+}
+
+describe('a suspect the second stage cannot measure again', () => {
+  test("a fork's pull request: suspected, nothing built, and it passes unless suspects fail", async () => {
+    const dir = project();
+    const { report, printed } = await gateWith(dir, 'b'.repeat(40), { failSuspected: false, refused: { code: 'fork' } });
+    const row = report.rows[0]!;
+    assert.equal(row.status, 'suspected');
+    assert.equal(row.failsGate, false);
+    assert.equal(report.verdict, 'pass');
+    assert.deepEqual(row.stage, {
+      by: 'screen',
+      suspect: true,
+      screen: { status: 'regressed', change: row.change, ci: row.ci, why: 'regressed' },
+      unconfirmed: { code: 'fork' },
+    });
+    assert.deepEqual(report.stages?.confirm, { seconds: 0, base: 'b'.repeat(40), suites: [], skipped: { code: 'fork' } });
+    assert.doesNotMatch(printed, /confirming/);
+    assert.equal(execFileSync('git', ['-C', dir, 'worktree', 'list'], { encoding: 'utf8' }).trim().split('\n').length, 1);
+    const strict = await gateWith(dir, 'b'.repeat(40), { failSuspected: true, refused: { code: 'fork' } });
+    assert.equal(strict.report.verdict, 'fail');
+  });
+
+  test('a baseline that names no commit: suspected, saying so', async () => {
+    const { report } = await gateWith(project(), undefined, { failSuspected: false });
+    assert.equal(report.rows[0]!.status, 'suspected');
+    assert.deepEqual(report.stages?.confirm.skipped, { code: 'no-base-commit' });
+  });
+});

@@ -74,6 +74,24 @@ describe('a suspect the second stage cannot measure again', () => {
     assert.equal(strict.report.verdict, 'fail');
   });
 
+  test('the time cap: a second stage whose builds outlast it runs no round, and the suspect says the cap stopped it', async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'perf-gate.yml'),
+      'version: 1\nconfirm-time-cap: 1s\nsuites:\n  - name: copy\n    build: sleep 1.5\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: resultset\n',
+    );
+    execFileSync('git', ['-C', dir, 'add', 'perf-gate.yml']);
+    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'base']);
+    const base = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const { report, printed } = await gateWith(dir, base, { failSuspected: false });
+    const row = report.rows[0]!;
+    assert.equal(row.status, 'suspected', printed);
+    assert.ok(row.stage?.by === 'screen' && row.stage.suspect && row.stage.unconfirmed.code === 'time-cap', JSON.stringify(row.stage));
+    assert.match(printed, /confirming 1 suspect\(s\) in 1 suite\(s\)/);
+    assert.deepEqual(report.stages?.confirm.skipped, { code: 'time-cap', message: '1 s' });
+    assert.equal(execFileSync('git', ['-C', dir, 'worktree', 'list'], { encoding: 'utf8' }).trim().split('\n').length, 1);
+  });
+
   test('a baseline that names no commit: suspected, saying so', async () => {
     const { report } = await gateWith(project(), undefined, { failSuspected: false });
     assert.equal(report.rows[0]!.status, 'suspected');

@@ -66228,8 +66228,12 @@ async function confirmSuspects(request2, ctx) {
       sameConfig: true
     });
     const seconds2 = (performance.now() - started) / 1e3;
-    const suiteNames = new Map([...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), suite.name])));
-    const unconfirmed = whyNot(suiteNames, confirmed, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
+    const suspects = new Map(
+      [...bySuite.entries()].flatMap(
+        ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
+      )
+    );
+    const unconfirmed = whyNot(suspects, confirmed, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
@@ -66248,14 +66252,13 @@ function roundsOf(suite, rounds) {
     ...Object.entries(rounds).filter(([unit]) => unit === suite || unit.startsWith(`${suite}[`)).map(([, n]) => n)
   );
 }
-function whyNot(suiteOfKey, confirmed, base, capped, commit, timeCap) {
+function whyNot(suspects, confirmed, base, capped, commit, timeCap) {
   const failures = base.benchmarks.filter((b) => b.status === "failed");
   const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
   return (key2) => {
     const row = rows.get(key2);
-    const [benchmark] = key2.split("\0");
-    const suite = suiteOfKey.get(key2);
-    const failure2 = failures.find((b) => b.id === benchmark || suite !== void 0 && (b.suite === suite || b.id === suite));
+    const suspect = suspects.get(key2);
+    const failure2 = suspect && failures.find((b) => b.id === suspect.benchmark || b.id === suspect.suite);
     if (failure2) return { code: "base-failed", commit, message: (failure2.error?.message ?? "failed").split("\n")[0].slice(0, 200) };
     if (capped && (!row || row.status === "inconclusive")) return { code: "time-cap", message: `${Math.round(timeCap)} s` };
     return null;

@@ -18,9 +18,11 @@ import type { VerdictRow } from './types.js';
 /**
  * The screen's one-sided level: a row is a suspect when the evidence that it
  * is worse by more than its tolerance reaches this p-value. Chosen by the
- * detection benchmark (docs/detection.md, "Two stages"): at 0.3 the screen
- * passes on about 19 in 20 slowdowns of twice the tolerance at a ±2 % drift
- * while sending few unchanged rows to the second stage.
+ * replay in docs/detection.md ("Two stages", "Tuning the screen"): lower
+ * levels save little runner time, because the rows the comparison already
+ * calls regressed or noisier go on whatever the level; higher levels catch
+ * more slowdowns at a steep cost (0.5: +13 points of +10 % caught for 1.57×
+ * the runner time instead of 1.39×).
  */
 export const DEFAULT_SCREEN_ALPHA = 0.3;
 

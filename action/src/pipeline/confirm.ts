@@ -118,8 +118,12 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
             sameConfig: true,
           });
     const seconds = (performance.now() - started) / 1000;
-    const suiteNames = new Map([...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), suite.name] as const)));
-    const unconfirmed = whyNot(suiteNames, confirmed, ab.base, ab.outcome.capped, checkout.commit, request.config.confirm.timeCap);
+    const suspects = new Map(
+      [...bySuite.entries()].flatMap(([suite, rows]) =>
+        rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }] as const),
+      ),
+    );
+    const unconfirmed = whyNot(suspects, confirmed, ab.base, ab.outcome.capped, checkout.commit, request.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
@@ -150,21 +154,20 @@ function roundsOf(suite: string, rounds: Readonly<Record<string, number>>): numb
  * rounds before they decided it.
  */
 function whyNot(
-  suiteOfKey: ReadonlyMap<string, string>,
+  suspects: ReadonlyMap<string, { benchmark: string; suite: string }>,
   confirmed: GateReport | null,
   base: ResultSet,
   capped: boolean,
   commit: string,
   timeCap: number,
 ): (key: string) => Unconfirmed | null {
-  // A failed build fails the suite as one row; a crash at one benchmark fails that benchmark.
+  // A failed build fails the suite as one row named after it; a crash at one benchmark fails that benchmark alone.
   const failures = base.benchmarks.filter((b) => b.status === 'failed');
   const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
   return (key) => {
     const row = rows.get(key);
-    const [benchmark] = key.split('\u0000');
-    const suite = suiteOfKey.get(key);
-    const failure = failures.find((b) => b.id === benchmark || (suite !== undefined && (b.suite === suite || b.id === suite)));
+    const suspect = suspects.get(key);
+    const failure = suspect && failures.find((b) => b.id === suspect.benchmark || b.id === suspect.suite);
     if (failure) return { code: 'base-failed', commit, message: (failure.error?.message ?? 'failed').split('\n')[0]!.slice(0, 200) };
     if (capped && (!row || row.status === 'inconclusive')) return { code: 'time-cap', message: `${Math.round(timeCap)} s` };
     return null;

@@ -59555,6 +59555,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       build: s.build ?? null,
       run,
       commands: commands?.commands ?? null,
+      commandRuns: commands?.runs ?? null,
       measure: commands?.measure ?? { time: true, counts: false },
       countRepeat: s["count-repeat"] ?? DEFAULT_COUNT_REPEAT,
       counter: s.counter ?? "cachegrind",
@@ -59633,7 +59634,15 @@ function commandSuite(s, source, i2) {
   const listed = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
   const measure = { time: listed.includes("time"), counts: listed.includes("counts") };
   const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
-  return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : "" };
+  const runs2 = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
+  return { commands, measure, run: measure.time ? hyperfineLine(commands, runs2.runs, runs2.warmup) : "", runs: runs2 };
+}
+function withCommandsOnly(suite, keep) {
+  if (suite.commands === null || suite.commandRuns === null) return suite;
+  const commands = suite.commands.filter(keep);
+  if (commands.length === suite.commands.length || commands.length === 0) return suite;
+  const { runs: runs2, warmup } = suite.commandRuns;
+  return { ...suite, commands, run: suite.measure.time ? hyperfineLine(commands, runs2, warmup) : "" };
 }
 function hyperfineLine(commands, runs2, warmup) {
   const words = [
@@ -66202,7 +66211,10 @@ async function confirmSuspects(request2, ctx) {
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
 `);
-    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+    const suites = [...bySuite.entries()].map(([s, rows]) => ({
+      ...withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`)),
+      workdir: realpathOrSelf(s.workdir)
+    }));
     const ab = await measureAbBetween({
       config: request2.config,
       suites,

@@ -51,6 +51,8 @@ export interface SuiteConfig {
   run: string;
   /** `commands:` (benchmark name → shell command, in file order) when perf-gate measures the commands itself, else null. */
   commands: readonly CommandConfig[] | null;
+  /** A `commands:` suite's timed and warm-up runs per command (what its `run` line says), else null. */
+  commandRuns: { runs: number; warmup: number } | null;
   /** What a `commands:` suite measures; `{ time: true, counts: false }` for every `run:` suite. */
   measure: { time: boolean; counts: boolean };
   /** Counted runs per command of a `commands:` suite that measures counts. */
@@ -291,6 +293,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       build: s.build ?? null,
       run,
       commands: commands?.commands ?? null,
+      commandRuns: commands?.runs ?? null,
       measure: commands?.measure ?? { time: true, counts: false },
       countRepeat: s['count-repeat'] ?? DEFAULT_COUNT_REPEAT,
       counter: s.counter ?? 'cachegrind',
@@ -340,7 +343,11 @@ const COMMAND_KEYS = ['measure', 'runs', 'warmup', 'counter', 'count-repeat'] as
  * that times them; undefined for a `run:` suite. Exactly one of `run:` and
  * `commands:` is required, and the keys of the one are errors beside the other.
  */
-function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: CommandConfig[]; measure: SuiteConfig['measure']; run: string } | undefined {
+function commandSuite(
+  s: RawSuite,
+  source: YamlSource,
+  i: number,
+): { commands: CommandConfig[]; measure: SuiteConfig['measure']; run: string; runs: NonNullable<SuiteConfig['commandRuns']> } | undefined {
   const where = (key: string): [number | undefined, string] => [source.lineOf(['suites', i, key]) ?? source.lineOf(['suites', i]), `suites.${i}.${key}`];
   if (s.commands === undefined) {
     if (s.run === undefined) {
@@ -377,7 +384,22 @@ function commandSuite(s: RawSuite, source: YamlSource, i: number): { commands: C
   const listed = s.measure === undefined ? ['time'] : typeof s.measure === 'string' ? [s.measure] : s.measure;
   const measure = { time: listed.includes('time'), counts: listed.includes('counts') };
   const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
-  return { commands, measure, run: measure.time ? hyperfineLine(commands, s.runs ?? DEFAULT_COMMAND_RUNS, s.warmup ?? DEFAULT_COMMAND_WARMUP) : '' };
+  const runs = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
+  return { commands, measure, run: measure.time ? hyperfineLine(commands, runs.runs, runs.warmup) : '', runs };
+}
+
+/**
+ * A `commands:` suite cut down to the commands `keep` accepts, its hyperfine
+ * line rebuilt for them with the same runs: the two-stage verdict's second
+ * stage measures only the commands it suspects, not the whole suite. Any
+ * other suite is returned as it is (its harness decides what it runs).
+ */
+export function withCommandsOnly(suite: SuiteConfig, keep: (command: CommandConfig) => boolean): SuiteConfig {
+  if (suite.commands === null || suite.commandRuns === null) return suite;
+  const commands = suite.commands.filter(keep);
+  if (commands.length === suite.commands.length || commands.length === 0) return suite;
+  const { runs, warmup } = suite.commandRuns;
+  return { ...suite, commands, run: suite.measure.time ? hyperfineLine(commands, runs, warmup) : '' };
 }
 
 /**

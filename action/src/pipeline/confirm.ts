@@ -6,9 +6,10 @@
  * interleaved rows then replace the suspects' (gate/two-stage.ts). When the
  * base cannot be measured — no commit, not in the checkout, refused, it does
  * not build, the time cap — each suspect says so and becomes `suspected`.
+ * A `commands:` suite re-measures only its suspect commands.
  */
 import { join } from 'node:path';
-import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
+import { withCommandsOnly, type PerfGateConfig, type SuiteConfig } from '../config/perf-gate-config.js';
 import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconfirmed, type VerdictRow } from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
@@ -88,7 +89,11 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   ctx.cleanups.push(() => checkout.remove());
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
-    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
+    // A commands: suite re-measures only its suspect commands; a harness suite runs whole.
+    const suites = [...bySuite.entries()].map(([s, rows]) => ({
+      ...withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`)),
+      workdir: realpathOrSelf(s.workdir),
+    }));
     const ab = await measureAbBetween({
       config: request.config,
       suites,

@@ -139,6 +139,15 @@ describe('a pull request fails only on a confirmed regression (real git, cc and 
     assert.equal(b.stage?.by, 'interleaved');
     assert.ok(b.stage.by === 'interleaved' && b.stage.screen.change! > 0.3 && b.stage.rounds >= 10, JSON.stringify(b.stage));
     assert.ok(report.stages!.confirm.suites.some((s) => s.suite === 'work' && s.rows.includes('work/b time')));
+    // Only the suspect commands were measured again, not the whole suite.
+    const again = JSON.parse(readFileSync(join(repo, 'out', 'confirm', 'results.json'), 'utf8')) as { benchmarks: { id: string }[] };
+    assert.deepEqual(
+      again.benchmarks.map((x) => x.id).sort(),
+      report.rows
+        .filter((row) => row.stage?.by === 'interleaved')
+        .map((row) => row.benchmark)
+        .sort(),
+    );
     assert.ok(report.stages!.confirm.seconds > 0);
     const markdown = readFileSync(join(repo, 'report.md'), 'utf8');
     assert.match(markdown, /decided by \d+ interleaved rounds \(screen: \+\d/);

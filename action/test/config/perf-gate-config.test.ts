@@ -7,8 +7,10 @@ import {
   DEFAULT_AB,
   DEFAULT_CONFIRM_TIME_CAP_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
+  hyperfineLine,
   loadPerfGateConfig,
   parsePerfGateConfig,
+  withCommandsOnly,
 } from '../../src/config/perf-gate-config.js';
 import { InputError } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
@@ -83,6 +85,7 @@ describe('perf-gate.yml', () => {
         line: 5,
         formatLine: 8,
         commands: null,
+        commandRuns: null,
         measure: { time: true, counts: false },
         countRepeat: 3,
         counter: 'cachegrind',
@@ -300,5 +303,37 @@ describe('perf-gate.yml', () => {
     const c = loadPerfGateConfig('perf-gate.yml', dir);
     assert.equal(c.suites[0]!.workdir, join(dir, 'sub'));
     assert.equal(c.budgets, join(dir, 'budgets'));
+  });
+});
+
+describe('a commands: suite cut down to some commands (the second stage re-measures only its suspects)', () => {
+  const config = parsePerfGateConfig(
+    'version: 1\nsuites:\n  - name: c\n    commands: { small: ./prog 1, big: ./prog 9 }\n    runs: 7\n    warmup: 2\n  - name: h\n    run: ./bench > {output}\n',
+    'p.yml',
+    '/',
+  );
+  test('keeps the chosen commands, with the same runs and warm-up in the rebuilt hyperfine line', () => {
+    const cut = withCommandsOnly(config.suites[0]!, (c) => c.name === 'big');
+    assert.deepEqual(
+      cut.commands!.map((c) => c.name),
+      ['big'],
+    );
+    assert.equal(cut.run, hyperfineLine([{ name: 'big', command: './prog 9' }], 7, 2));
+    assert.match(cut.run, /--runs 7 --warmup 2 /);
+    assert.doesNotMatch(cut.run, /small/);
+  });
+  test('a harness suite, or a cut that keeps every command or none, is the suite as it is', () => {
+    assert.equal(
+      withCommandsOnly(config.suites[1]!, () => false),
+      config.suites[1],
+    );
+    assert.equal(
+      withCommandsOnly(config.suites[0]!, () => true),
+      config.suites[0],
+    );
+    assert.equal(
+      withCommandsOnly(config.suites[0]!, () => false),
+      config.suites[0],
+    );
   });
 });

@@ -61281,6 +61281,9 @@ async function previousReleaseTag(repo, head, pattern2) {
     throw error2;
   }
 }
+async function isShallow(repo) {
+  return (await git(repo, ["rev-parse", "--is-shallow-repository"])).stdout.toString("utf8").trim() === "true";
+}
 async function isAncestor(repo, ancestor, descendant) {
   try {
     await git(repo, ["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant]);
@@ -61401,7 +61404,8 @@ function historyBaselines(options) {
       });
       const skipped = unreadableText(history.unreadable());
       if (!selection.found) {
-        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description) + skipped);
+        const shallow = selection.searched > 0 && await isShallow(options.repo).catch(() => false);
+        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description, shallow) + skipped);
         return void 0;
       }
       return { results: selection.pooled.set, source: selectionText(selection, history.description) + skipped, driftRuns: selection.driftRuns };
@@ -61425,9 +61429,10 @@ function unreadableText(files) {
   const more = files.length > 3 ? ` and ${files.length - 3} more` : "";
   return `; skipped ${files.length} unreadable file${files.length === 1 ? "" : "s"}: ${named}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
 }
-function noBaselineText(selection, testbed, where2) {
+function noBaselineText(selection, testbed, where2, shallow = false) {
   const why = selection.reason === "no-merge-base" ? "this commit has no merge base with the base branch" : selection.reason === "no-previous-tag" ? "there is no earlier release tag" : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
-  return `no baseline in ${where2}: ${why}; budgets only`;
+  const fix = shallow ? " (this checkout is a shallow clone, so the commits that have runs are missing from it: check out with fetch-depth: 0)" : "";
+  return `no baseline in ${where2}: ${why}${fix}; budgets only`;
 }
 
 // action/src/pipeline/stores.ts

@@ -7,7 +7,7 @@
  */
 import { InputError } from '../model/index.js';
 import type { BaselineQuery, BaselineStore, ChosenBaseline } from './baseline-store.js';
-import { selectBaseline, type BaselineFrom, type BaselineSelection, type HistoryStore, type UnreadableFile } from './history/index.js';
+import { isShallow, selectBaseline, type BaselineFrom, type BaselineSelection, type HistoryStore, type UnreadableFile } from './history/index.js';
 
 export interface HistoryBaselinesOptions {
   history: HistoryStore;
@@ -48,7 +48,9 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
       });
       const skipped = unreadableText(history.unreadable());
       if (!selection.found) {
-        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description) + skipped);
+        // A shallow clone's chain stops at its first commit: the runs of main are there, the commits that find them are not.
+        const shallow = selection.searched > 0 && (await isShallow(options.repo).catch(() => false));
+        options.onNoBaseline?.(noBaselineText(selection, query.testbed, history.description, shallow) + skipped);
         return undefined;
       }
       return { results: selection.pooled.set, source: selectionText(selection, history.description) + skipped, driftRuns: selection.driftRuns };
@@ -90,12 +92,13 @@ export function unreadableText(files: readonly UnreadableFile[]): string {
 }
 
 /** Why the history gave no baseline, and what that means for the verdict. */
-export function noBaselineText(selection: Extract<BaselineSelection, { found: false }>, testbed: string, where: string): string {
+export function noBaselineText(selection: Extract<BaselineSelection, { found: false }>, testbed: string, where: string, shallow = false): string {
   const why =
     selection.reason === 'no-merge-base'
       ? 'this commit has no merge base with the base branch'
       : selection.reason === 'no-previous-tag'
         ? 'there is no earlier release tag'
         : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
-  return `no baseline in ${where}: ${why}; budgets only`;
+  const fix = shallow ? ' (this checkout is a shallow clone, so the commits that have runs are missing from it: check out with fetch-depth: 0)' : '';
+  return `no baseline in ${where}: ${why}${fix}; budgets only`;
 }

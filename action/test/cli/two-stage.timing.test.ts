@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonReport, JsonRow } from '../../src/report/json.js';
 import { runCli } from '../support/cli.js';
@@ -190,6 +190,10 @@ describe('a pull request fails only on a confirmed regression (real git, cc and 
     assert.match(b.stage.text, /is not in the checkout \(a shallow clone\); check out with fetch-depth: 0/);
     assert.match(report.stages!.text.join('\n'), /Not confirmed: the base commit [0-9a-f]{7} is not in the checkout/);
     assert.equal(git(shallow, 'worktree', 'list').split('\n').length, 1, 'no worktree was left behind');
+    // With the history itself, a shallow clone cannot even find its merge base's run: the message says why and how to fix it.
+    cpSync(join(repo, 'history'), join(shallow, 'history'), { recursive: true });
+    const fromHistory = await runCli(['run', '--out', 'out'], shallow, ENV);
+    assert.match(fromHistory.stdout, /no baseline in .*history: .*\(this checkout is a shallow clone, .*check out with fetch-depth: 0\); budgets only/);
   });
 
   test('--confirm off: the comparison decides alone, as a run of one stage', async () => {

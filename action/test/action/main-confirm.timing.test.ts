@@ -128,13 +128,10 @@ test('one stalled run (twice as slow, the code unchanged) opens no issue: measur
 
 test('a real step (the loop twice as long) is measured again, confirmed, and opens one issue', async () => {
   const ws = await mainWithRealRuns('step', 10);
-  const sha = await measuredRun(ws, 'twice the work', 1);
-  // The commit measured above is the old code: make it the slow one, and measure it again for real.
-  writeFileSync(join(ws, 'busy.c'), loop(12_000_000));
-  gitSync(ws, ['add', '.'], DATED);
-  gitSync(ws, ['commit', '-q', '--amend', '-m', 'twice the work'], DATED);
+  // The loop twice as long, recorded on main once; the action's run is the second at the new level (a step at the
+  // very end of a series, one run long, is not reliably a change point yet).
+  await recordRun(ws, 'twice the work', () => writeFileSync(join(ws, 'busy.c'), loop(12_000_000)));
   const slow = await measuredRun(ws, 'after the step', 1);
-  assert.notEqual(slow, sha);
   const result = await actionOnMain(ws, slow, 'step');
   assert.equal(result.outcome, 'success', JSON.stringify(result.annotations));
   const issues = gh.issues.filter((i) => i.repo === 'acme/step');

@@ -33,7 +33,7 @@ export function unconfirmedText(u: Unconfirmed): string {
   }
 }
 
-/** The short note beside a row's verdict: "screened", "confirmed by 12 interleaved rounds (screen +7.1%)", or why not. */
+/** The short note beside a row's verdict: "screened: no slowdown beyond +7.1 % seen", "decided by 12 interleaved rounds (screen: +9.0 %, …)", or why not. */
 export function stageNote(stage: RowStage): string {
   if (stage.by === 'interleaved')
     return `decided by ${plural(stage.rounds, 'interleaved round')} (screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]})`;

@@ -8,6 +8,7 @@ import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { runAction, type Scenario } from '../support/action-runner/scenario.js';
 import { runCli } from '../support/cli.js';
+import { busyLoopSource } from '../support/programs.js';
 import { gitSync } from '../support/history.js';
 import { requireTool } from '../support/tools.js';
 
@@ -41,17 +42,6 @@ afterEach(() => assert.deepEqual(gh.violations, []));
 /** Commits dated a day back: the history looks for a commit's runs from its date on, and runCli's clock is fixed. */
 const DATED = { GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
 
-function loop(iterations: number): string {
-  return `#include <stdio.h>
-int main(void) {
-  volatile unsigned long x = 1;
-  for (unsigned long i = 0; i < ${iterations}UL; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
-  printf("%lu\\n", (unsigned long)x);
-  return 0;
-}
-`;
-}
-
 /** A repository whose main has `runs` commits, each measured for real once and recorded in the history folder. */
 async function mainWithRealRuns(name: string, runs: number): Promise<string> {
   const ws = join(root, name);
@@ -60,7 +50,7 @@ async function mainWithRealRuns(name: string, runs: number): Promise<string> {
     join(ws, 'perf-gate.yml'),
     'version: 1\nhistory:\n  folder: history\nsuites:\n  - name: work\n    build: cc -O2 -o busy busy.c\n    commands:\n      loop: ./busy\n    runs: 10\n',
   );
-  writeFileSync(join(ws, 'busy.c'), loop(6_000_000));
+  writeFileSync(join(ws, 'busy.c'), busyLoopSource(6_000_000));
   writeFileSync(join(ws, '.gitignore'), 'busy\nhistory/\nout/\n*.json\n');
   gitSync(ws, ['add', '.'], DATED);
   gitSync(ws, ['commit', '-q', '-m', 'main'], DATED);
@@ -130,7 +120,7 @@ test('a real step (the loop twice as long) is measured again, confirmed, and ope
   const ws = await mainWithRealRuns('step', 10);
   // The loop twice as long, recorded on main once; the action's run is the second at the new level (a step at the
   // very end of a series, one run long, is not reliably a change point yet).
-  await recordRun(ws, 'twice the work', () => writeFileSync(join(ws, 'busy.c'), loop(12_000_000)));
+  await recordRun(ws, 'twice the work', () => writeFileSync(join(ws, 'busy.c'), busyLoopSource(12_000_000)));
   const slow = await measuredRun(ws, 'after the step', 1);
   const result = await actionOnMain(ws, slow, 'step');
   assert.equal(result.outcome, 'success', JSON.stringify(result.annotations));

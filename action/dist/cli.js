@@ -3915,50 +3915,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative10, options, skipNormalization) {
+    function resolveComponent(base, relative9, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options), options);
-        relative10 = parse6(serialize(relative10, options), options);
+        relative9 = parse6(serialize(relative9, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative10.scheme) {
-        target.scheme = relative10.scheme;
-        target.userinfo = relative10.userinfo;
-        target.host = relative10.host;
-        target.port = relative10.port;
-        target.path = removeDotSegments(relative10.path || "");
-        target.query = relative10.query;
+      if (!options.tolerant && relative9.scheme) {
+        target.scheme = relative9.scheme;
+        target.userinfo = relative9.userinfo;
+        target.host = relative9.host;
+        target.port = relative9.port;
+        target.path = removeDotSegments(relative9.path || "");
+        target.query = relative9.query;
       } else {
-        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
-          target.userinfo = relative10.userinfo;
-          target.host = relative10.host;
-          target.port = relative10.port;
-          target.path = removeDotSegments(relative10.path || "");
-          target.query = relative10.query;
+        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
+          target.userinfo = relative9.userinfo;
+          target.host = relative9.host;
+          target.port = relative9.port;
+          target.path = removeDotSegments(relative9.path || "");
+          target.query = relative9.query;
         } else {
-          if (!relative10.path) {
+          if (!relative9.path) {
             target.path = base.path;
-            if (relative10.query !== void 0) {
-              target.query = relative10.query;
+            if (relative9.query !== void 0) {
+              target.query = relative9.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative10.path[0] === "/") {
-              target.path = removeDotSegments(relative10.path);
+            if (relative9.path[0] === "/") {
+              target.path = removeDotSegments(relative9.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative10.path;
+                target.path = "/" + relative9.path;
               } else if (!base.path) {
-                target.path = relative10.path;
+                target.path = relative9.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative10.query;
+            target.query = relative9.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3966,7 +3966,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative10.fragment;
+      target.fragment = relative9.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -73381,7 +73381,7 @@ import { join as join27 } from "node:path";
 import { join as join25 } from "node:path";
 
 // action/src/pipeline/main-alerts.ts
-import { join as join24, relative as relative8 } from "node:path";
+import { join as join24 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -73624,7 +73624,7 @@ async function confirmAlertStep(alert, request2) {
     request2.cleanups.push(() => bad.remove());
     const ab = await measureAbBetween({
       config: request2.config,
-      suites: [{ ...suite, workdir: join24(bad.dir, relative8(repo, realpathOrSelf(suite.workdir))) }],
+      suites: [suiteIn(suite, repo, bad.dir, 1)],
       checkouts: { base: good.dir, head: bad.dir },
       commits: { base: good.commit, head: bad.commit },
       outDir: join24(request2.outDir, `confirm-${commit.slice(0, 12)}`),
@@ -74165,10 +74165,10 @@ ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // action/src/action/check-run-annotations.ts
-import { relative as relative9, resolve as resolve19 } from "node:path";
+import { relative as relative8, resolve as resolve19 } from "node:path";
 function repoPath(file, paths) {
-  const rel = relative9(paths.workspace, resolve19(paths.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative9(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+  const rel = relative8(paths.workspace, resolve19(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative8(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
   const rank2 = { failure: 0, warning: 1, notice: 2 };

@@ -142,8 +142,8 @@ export function bisectRange(dir: string, good: string, bad: string): BisectRange
   return { repo, good: commitSummary(repo, goodSha), bad: path[path.length - 1]!, path };
 }
 
-/** The suite, checked out at one commit: its workdir mapped into the worktree. */
-function suiteIn(suite: SuiteConfig, repo: string, worktree: string, attempt: number): SuiteConfig {
+/** The suite, checked out at one commit: its workdir mapped into the worktree (attempt 2 on: with more rounds). */
+export function suiteIn(suite: SuiteConfig, repo: string, worktree: string, attempt: number): SuiteConfig {
   const workdir = join(worktree, relative(repo, realpathOrSelf(suite.workdir)));
   if (attempt === 1) return { ...suite, workdir };
   // "More rounds": twice the first, the maximum and the confirmation rounds.

@@ -7,7 +7,7 @@
  * range narrowed to one commit by `perf-gate bisect` (pipeline/bisect.ts),
  * its evidence commented on the issue.
  */
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
 import { mainAlerts, reversalOf, type MainAlert } from '../gate/main-alerts.js';
 import type { Budgets } from '../model/index.js';
@@ -15,7 +15,7 @@ import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertL
 import { syncAlertIssues, type AlertIssueOutcome, type AlertIssueText, type AlertMark } from '../github/alert-issues.js';
 import type { GitHubApi, IssueInfo, RepoRef } from '../github/client.js';
 import { readAlertMarker } from '../github/alert-issues.js';
-import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
+import { bisect, bisectSuite, suiteIn, type BisectRequest, type BisectReport } from './bisect.js';
 import { measureAbBetween } from './measure.js';
 import { gate } from './gate.js';
 import type { VerdictRow } from '../gate/index.js';
@@ -122,7 +122,7 @@ export async function confirmAlertStep(alert: MainAlert, request: AlertBisectReq
     request.cleanups.push(() => bad.remove());
     const ab = await measureAbBetween({
       config: request.config,
-      suites: [{ ...suite, workdir: join(bad.dir, relative(repo, realpathOrSelf(suite.workdir))) }],
+      suites: [suiteIn(suite, repo, bad.dir, 1)],
       checkouts: { base: good.dir, head: bad.dir },
       commits: { base: good.commit, head: bad.commit },
       outDir: join(request.outDir, `confirm-${commit.slice(0, 12)}`),

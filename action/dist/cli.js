@@ -1767,7 +1767,7 @@ var require_code2 = __commonJS({
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
     exports2.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data: data2, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context2, passSchema) {
+    function callValidateCode({ schemaCode, data: data2, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
       const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data2}, ${topSchemaRef}${schemaPath}` : data2;
       const valCxt = [
         [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
@@ -1778,7 +1778,7 @@ var require_code2 = __commonJS({
       if (it.opts.dynamicRef)
         valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
       const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
-      return context2 !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context2}, ${args})` : (0, codegen_1._)`${func}(${args})`;
+      return context3 !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context3}, ${args})` : (0, codegen_1._)`${func}(${args})`;
     }
     exports2.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
@@ -3768,7 +3768,7 @@ var require_schemes = __commonJS({
       urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
       return urnComponent;
     }
-    var http = (
+    var http2 = (
       /** @type {SchemeHandler} */
       {
         scheme: "http",
@@ -3777,11 +3777,11 @@ var require_schemes = __commonJS({
         serialize: httpSerialize
       }
     );
-    var https = (
+    var https2 = (
       /** @type {SchemeHandler} */
       {
         scheme: "https",
-        domainHost: http.domainHost,
+        domainHost: http2.domainHost,
         parse: httpParse,
         serialize: httpSerialize
       }
@@ -3825,8 +3825,8 @@ var require_schemes = __commonJS({
     var SCHEMES = (
       /** @type {Record<SchemeName, SchemeHandler>} */
       {
-        http,
-        https,
+        http: http2,
+        https: https2,
         ws,
         wss,
         urn,
@@ -25166,15 +25166,15 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value, context2) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context2;
+    function createScalarToken(value, context3) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
         indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
-      const end = context2.end ?? [
+      const end = context3.end ?? [
         { type: "newline", offset: -1, indent, source: "\n" }
       ];
       switch (source[0]) {
@@ -25198,8 +25198,8 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value, context2 = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context2;
+    function setScalarValue(token, value, context3 = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
       let indent = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent === "number")
         indent += 2;
@@ -27197,8 +27197,8 @@ var require_tunnel = __commonJS({
     "use strict";
     var net = __require("net");
     var tls = __require("tls");
-    var http = __require("http");
-    var https = __require("https");
+    var http2 = __require("http");
+    var https2 = __require("https");
     var events = __require("events");
     var assert = __require("assert");
     var util = __require("util");
@@ -27208,24 +27208,24 @@ var require_tunnel = __commonJS({
     exports2.httpsOverHttps = httpsOverHttps2;
     function httpOverHttp2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = http.request;
+      agent.request = http2.request;
       return agent;
     }
     function httpsOverHttp2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = http.request;
+      agent.request = http2.request;
       agent.createSocket = createSecureSocket;
       agent.defaultPort = 443;
       return agent;
     }
     function httpOverHttps2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = https.request;
+      agent.request = https2.request;
       return agent;
     }
     function httpsOverHttps2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = https.request;
+      agent.request = https2.request;
       agent.createSocket = createSecureSocket;
       agent.defaultPort = 443;
       return agent;
@@ -27234,7 +27234,7 @@ var require_tunnel = __commonJS({
       var self = this;
       self.options = options || {};
       self.proxyOptions = self.options.proxy || {};
-      self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
+      self.maxSockets = self.options.maxSockets || http2.Agent.defaultMaxSockets;
       self.requests = [];
       self.sockets = [];
       self.on("free", function onFree(socket, host, port, localAddress) {
@@ -30823,18 +30823,18 @@ var require_webidl = __commonJS({
     webidl.errors.exception = function(message) {
       return new TypeError(`${message.header}: ${message.message}`);
     };
-    webidl.errors.conversionFailed = function(context2) {
-      const plural2 = context2.types.length === 1 ? "" : " one of";
-      const message = `${context2.argument} could not be converted to${plural2}: ${context2.types.join(", ")}.`;
+    webidl.errors.conversionFailed = function(context3) {
+      const plural2 = context3.types.length === 1 ? "" : " one of";
+      const message = `${context3.argument} could not be converted to${plural2}: ${context3.types.join(", ")}.`;
       return webidl.errors.exception({
-        header: context2.prefix,
+        header: context3.prefix,
         message
       });
     };
-    webidl.errors.invalidArgument = function(context2) {
+    webidl.errors.invalidArgument = function(context3) {
       return webidl.errors.exception({
-        header: context2.prefix,
-        message: `"${context2.value}" is an invalid ${context2.type}.`
+        header: context3.prefix,
+        message: `"${context3.value}" is an invalid ${context3.type}.`
       });
     };
     webidl.brandCheck = function(V, I, opts) {
@@ -34778,7 +34778,7 @@ var require_client = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var net = __require("node:net");
-    var http = __require("node:http");
+    var http2 = __require("node:http");
     var util = require_util2();
     var { channels } = require_diagnostics();
     var Request = require_request();
@@ -34967,7 +34967,7 @@ var require_client = __commonJS({
         this[kUrl] = util.parseOrigin(url);
         this[kConnector] = connect2;
         this[kPipelining] = pipelining != null ? pipelining : 1;
-        this[kMaxHeadersSize] = maxHeaderSize || http.maxHeaderSize;
+        this[kMaxHeadersSize] = maxHeaderSize || http2.maxHeaderSize;
         this[kKeepAliveDefaultTimeout] = keepAliveTimeout == null ? 4e3 : keepAliveTimeout;
         this[kKeepAliveMaxTimeout] = keepAliveMaxTimeout == null ? 6e5 : keepAliveMaxTimeout;
         this[kKeepAliveTimeoutThreshold] = keepAliveTimeoutThreshold == null ? 2e3 : keepAliveTimeoutThreshold;
@@ -35774,7 +35774,7 @@ var require_agent = __commonJS({
     function defaultFactory(origin, opts) {
       return opts && opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
     }
-    var Agent = class extends DispatcherBase {
+    var Agent3 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxRedirections = 0, connect, tls, ...options } = {}) {
         if (typeof factory !== "function") {
           throw new InvalidArgumentError("factory must be a function.");
@@ -35849,7 +35849,7 @@ var require_agent = __commonJS({
         await Promise.all(destroyPromises);
       }
     };
-    module.exports = Agent;
+    module.exports = Agent3;
   }
 });
 
@@ -35859,7 +35859,7 @@ var require_proxy_agent = __commonJS({
     "use strict";
     var { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var { URL: URL2 } = __require("node:url");
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
     var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors3();
@@ -35974,7 +35974,7 @@ var require_proxy_agent = __commonJS({
           return agentFactory(origin2, options);
         };
         this[kClient] = clientFactory(url, { connect });
-        this[kAgent] = new Agent({
+        this[kAgent] = new Agent3({
           ...opts,
           factory,
           connect: async (opts2, callback) => {
@@ -36083,7 +36083,7 @@ var require_env_http_proxy_agent = __commonJS({
     var DispatcherBase = require_dispatcher_base();
     var { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = require_symbols();
     var ProxyAgent2 = require_proxy_agent();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var DEFAULT_PORTS = {
       "http:": 80,
       "https:": 443
@@ -36103,7 +36103,7 @@ var require_env_http_proxy_agent = __commonJS({
           });
         }
         const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts;
-        this[kNoProxyAgent] = new Agent(agentOpts);
+        this[kNoProxyAgent] = new Agent3(agentOpts);
         const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY;
         if (HTTP_PROXY) {
           this[kHttpProxyAgent] = new ProxyAgent2({ ...agentOpts, uri: HTTP_PROXY });
@@ -37029,17 +37029,17 @@ var require_api_request = __commonJS({
           }
         }
       }
-      onConnect(abort, context2) {
+      onConnect(abort, context3) {
         if (this.reason) {
           abort(this.reason);
           return;
         }
         assert(this.callback);
         this.abort = abort;
-        this.context = context2;
+        this.context = context3;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { callback, opaque, abort, context: context2, responseHeaders, highWaterMark } = this;
+        const { callback, opaque, abort, context: context3, responseHeaders, highWaterMark } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
@@ -37076,7 +37076,7 @@ var require_api_request = __commonJS({
               trailers: this.trailers,
               opaque,
               body: res,
-              context: context2
+              context: context3
             });
           }
         }
@@ -37245,17 +37245,17 @@ var require_api_stream = __commonJS({
         }
         addSignal(this, signal);
       }
-      onConnect(abort, context2) {
+      onConnect(abort, context3) {
         if (this.reason) {
           abort(this.reason);
           return;
         }
         assert(this.callback);
         this.abort = abort;
-        this.context = context2;
+        this.context = context3;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { factory, opaque, context: context2, callback, responseHeaders } = this;
+        const { factory, opaque, context: context3, callback, responseHeaders } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
@@ -37283,7 +37283,7 @@ var require_api_stream = __commonJS({
             statusCode,
             headers,
             opaque,
-            context: context2
+            context: context3
           });
           if (!res || typeof res.write !== "function" || typeof res.end !== "function" || typeof res.on !== "function") {
             throw new InvalidReturnValueError("expected Writable");
@@ -37475,7 +37475,7 @@ var require_api_pipeline = __commonJS({
         this.res = null;
         addSignal(this, signal);
       }
-      onConnect(abort, context2) {
+      onConnect(abort, context3) {
         const { ret, res } = this;
         if (this.reason) {
           abort(this.reason);
@@ -37484,10 +37484,10 @@ var require_api_pipeline = __commonJS({
         assert(!res, "pipeline cannot be retried");
         assert(!ret.destroyed);
         this.abort = abort;
-        this.context = context2;
+        this.context = context3;
       }
       onHeaders(statusCode, rawHeaders, resume) {
-        const { opaque, handler: handler2, context: context2 } = this;
+        const { opaque, handler: handler2, context: context3 } = this;
         if (statusCode < 200) {
           if (this.onInfo) {
             const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
@@ -37505,7 +37505,7 @@ var require_api_pipeline = __commonJS({
             headers,
             opaque,
             body: this.res,
-            context: context2
+            context: context3
           });
         } catch (err2) {
           this.res.on("error", util.nop);
@@ -37589,7 +37589,7 @@ var require_api_upgrade = __commonJS({
         this.context = null;
         addSignal(this, signal);
       }
-      onConnect(abort, context2) {
+      onConnect(abort, context3) {
         if (this.reason) {
           abort(this.reason);
           return;
@@ -37603,7 +37603,7 @@ var require_api_upgrade = __commonJS({
       }
       onUpgrade(statusCode, rawHeaders, socket) {
         assert(statusCode === 101);
-        const { callback, opaque, context: context2 } = this;
+        const { callback, opaque, context: context3 } = this;
         removeSignal(this);
         this.callback = null;
         const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
@@ -37611,7 +37611,7 @@ var require_api_upgrade = __commonJS({
           headers,
           socket,
           opaque,
-          context: context2
+          context: context3
         });
       }
       onError(err2) {
@@ -37680,20 +37680,20 @@ var require_api_connect = __commonJS({
         this.abort = null;
         addSignal(this, signal);
       }
-      onConnect(abort, context2) {
+      onConnect(abort, context3) {
         if (this.reason) {
           abort(this.reason);
           return;
         }
         assert(this.callback);
         this.abort = abort;
-        this.context = context2;
+        this.context = context3;
       }
       onHeaders() {
         throw new SocketError("bad connect", null);
       }
       onUpgrade(statusCode, rawHeaders, socket) {
-        const { callback, opaque, context: context2 } = this;
+        const { callback, opaque, context: context3 } = this;
         removeSignal(this);
         this.callback = null;
         let headers = rawHeaders;
@@ -37705,7 +37705,7 @@ var require_api_connect = __commonJS({
           headers,
           socket,
           opaque,
-          context: context2
+          context: context3
         });
       }
       onError(err2) {
@@ -38448,7 +38448,7 @@ var require_mock_agent = __commonJS({
   "node_modules/undici/lib/mock/mock-agent.js"(exports2, module) {
     "use strict";
     var { kClients } = require_symbols();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var {
       kAgent,
       kMockAgentSet,
@@ -38475,7 +38475,7 @@ var require_mock_agent = __commonJS({
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
           throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
-        const agent = opts?.agent ? opts.agent : new Agent(opts);
+        const agent = opts?.agent ? opts.agent : new Agent3(opts);
         this[kAgent] = agent;
         this[kClients] = agent[kClients];
         this[kOptions] = buildMockOptions(opts);
@@ -38579,9 +38579,9 @@ var require_global2 = __commonJS({
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
     var { InvalidArgumentError } = require_errors3();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     if (getGlobalDispatcher() === void 0) {
-      setGlobalDispatcher(new Agent());
+      setGlobalDispatcher(new Agent3());
     }
     function setGlobalDispatcher(agent) {
       if (!agent || typeof agent.dispatch !== "function") {
@@ -40763,7 +40763,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch3(input, init = void 0) {
+    function fetch2(input, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
@@ -41718,7 +41718,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch: fetch3,
+      fetch: fetch2,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -46171,7 +46171,7 @@ var require_undici = __commonJS({
     var Dispatcher = require_dispatcher();
     var Pool = require_pool();
     var BalancedPool = require_balanced_pool();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var ProxyAgent2 = require_proxy_agent();
     var EnvHttpProxyAgent = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
@@ -46194,7 +46194,7 @@ var require_undici = __commonJS({
     module.exports.Client = Client;
     module.exports.Pool = Pool;
     module.exports.BalancedPool = BalancedPool;
-    module.exports.Agent = Agent;
+    module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
     module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
     module.exports.RetryAgent = RetryAgent;
@@ -46256,7 +46256,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch3(init, options = void 0) {
+    module.exports.fetch = async function fetch2(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err2) {
@@ -46311,10 +46311,10 @@ var require_proxy = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getProxyUrl = getProxyUrl2;
-    exports2.checkBypass = checkBypass;
+    exports2.checkBypass = checkBypass2;
     function getProxyUrl2(reqUrl) {
       const usingSsl = reqUrl.protocol === "https:";
-      if (checkBypass(reqUrl)) {
+      if (checkBypass2(reqUrl)) {
         return void 0;
       }
       const proxyVar = (() => {
@@ -46326,21 +46326,21 @@ var require_proxy = __commonJS({
       })();
       if (proxyVar) {
         try {
-          return new DecodedURL(proxyVar);
+          return new DecodedURL2(proxyVar);
         } catch (_a2) {
           if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
-            return new DecodedURL(`http://${proxyVar}`);
+            return new DecodedURL2(`http://${proxyVar}`);
         }
       } else {
         return void 0;
       }
     }
-    function checkBypass(reqUrl) {
+    function checkBypass2(reqUrl) {
       if (!reqUrl.hostname) {
         return false;
       }
       const reqHost = reqUrl.hostname;
-      if (isLoopbackAddress(reqHost)) {
+      if (isLoopbackAddress2(reqHost)) {
         return true;
       }
       const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
@@ -46366,11 +46366,11 @@ var require_proxy = __commonJS({
       }
       return false;
     }
-    function isLoopbackAddress(host) {
+    function isLoopbackAddress2(host) {
       const hostLower = host.toLowerCase();
       return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
     }
-    var DecodedURL = class extends URL {
+    var DecodedURL2 = class extends URL {
       constructor(url, base) {
         super(url, base);
         this._decodedUsername = decodeURIComponent(super.username);
@@ -46427,7 +46427,7 @@ var require_lib143 = __commonJS({
         return result;
       };
     })();
-    var __awaiter4 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
+    var __awaiter5 = exports2 && exports2.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
         return value instanceof P ? value : new P(function(resolve20) {
           resolve20(value);
@@ -46458,8 +46458,8 @@ var require_lib143 = __commonJS({
     exports2.HttpClient = exports2.HttpClientResponse = exports2.HttpClientError = exports2.MediaTypes = exports2.Headers = exports2.HttpCodes = void 0;
     exports2.getProxyUrl = getProxyUrl2;
     exports2.isHttps = isHttps;
-    var http = __importStar(__require("http"));
-    var https = __importStar(__require("https"));
+    var http2 = __importStar(__require("http"));
+    var https2 = __importStar(__require("https"));
     var pm = __importStar(require_proxy());
     var tunnel2 = __importStar(require_tunnel2());
     var undici_1 = require_undici();
@@ -46518,10 +46518,10 @@ var require_lib143 = __commonJS({
       HttpCodes2.ServiceUnavailable,
       HttpCodes2.GatewayTimeout
     ];
-    var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
-    var ExponentialBackoffCeiling = 10;
-    var ExponentialBackoffTimeSlice = 5;
-    var HttpClientError = class _HttpClientError extends Error {
+    var RetryableHttpVerbs2 = ["OPTIONS", "GET", "DELETE", "HEAD"];
+    var ExponentialBackoffCeiling2 = 10;
+    var ExponentialBackoffTimeSlice2 = 5;
+    var HttpClientError2 = class _HttpClientError extends Error {
       constructor(message, statusCode) {
         super(message);
         this.name = "HttpClientError";
@@ -46529,14 +46529,14 @@ var require_lib143 = __commonJS({
         Object.setPrototypeOf(this, _HttpClientError.prototype);
       }
     };
-    exports2.HttpClientError = HttpClientError;
-    var HttpClientResponse = class {
+    exports2.HttpClientError = HttpClientError2;
+    var HttpClientResponse2 = class {
       constructor(message) {
         this.message = message;
       }
       readBody() {
-        return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve20) => __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
+          return new Promise((resolve20) => __awaiter5(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
@@ -46548,8 +46548,8 @@ var require_lib143 = __commonJS({
         });
       }
       readBodyBuffer() {
-        return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve20) => __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
+          return new Promise((resolve20) => __awaiter5(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
@@ -46561,7 +46561,7 @@ var require_lib143 = __commonJS({
         });
       }
     };
-    exports2.HttpClientResponse = HttpClientResponse;
+    exports2.HttpClientResponse = HttpClientResponse2;
     function isHttps(requestUrl) {
       const parsedUrl = new URL(requestUrl);
       return parsedUrl.protocol === "https:";
@@ -46605,42 +46605,42 @@ var require_lib143 = __commonJS({
         }
       }
       options(requestUrl, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
         });
       }
       get(requestUrl, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("GET", requestUrl, null, additionalHeaders || {});
         });
       }
       del(requestUrl, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("DELETE", requestUrl, null, additionalHeaders || {});
         });
       }
       post(requestUrl, data2, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("POST", requestUrl, data2, additionalHeaders || {});
         });
       }
       patch(requestUrl, data2, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
         });
       }
       put(requestUrl, data2, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("PUT", requestUrl, data2, additionalHeaders || {});
         });
       }
       head(requestUrl, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request("HEAD", requestUrl, null, additionalHeaders || {});
         });
       }
       sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return this.request(verb, requestUrl, stream, additionalHeaders);
         });
       }
@@ -46649,14 +46649,14 @@ var require_lib143 = __commonJS({
        * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
        */
       getJson(requestUrl_1) {
-        return __awaiter4(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+        return __awaiter5(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           const res = yield this.get(requestUrl, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
       postJson(requestUrl_1, obj_1) {
-        return __awaiter4(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+        return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
           const data2 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
@@ -46665,7 +46665,7 @@ var require_lib143 = __commonJS({
         });
       }
       putJson(requestUrl_1, obj_1) {
-        return __awaiter4(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+        return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
           const data2 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
@@ -46674,7 +46674,7 @@ var require_lib143 = __commonJS({
         });
       }
       patchJson(requestUrl_1, obj_1) {
-        return __awaiter4(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+        return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
           const data2 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
@@ -46688,13 +46688,13 @@ var require_lib143 = __commonJS({
        * Prefer get, del, post and patch
        */
       request(verb, requestUrl, data2, headers) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           if (this._disposed) {
             throw new Error("Client has already been disposed.");
           }
           const parsedUrl = new URL(requestUrl);
           let info2 = this._prepareRequest(verb, parsedUrl, headers);
-          const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+          const maxTries = this._allowRetries && RetryableHttpVerbs2.includes(verb) ? this._maxRetries + 1 : 1;
           let numTries = 0;
           let response;
           do {
@@ -46762,7 +46762,7 @@ var require_lib143 = __commonJS({
        * @param data
        */
       requestRaw(info2, data2) {
-        return __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
           return new Promise((resolve20, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
@@ -46798,7 +46798,7 @@ var require_lib143 = __commonJS({
           }
         }
         const req = info2.httpModule.request(info2.options, (msg) => {
-          const res = new HttpClientResponse(msg);
+          const res = new HttpClientResponse2(msg);
           handleResult(void 0, res);
         });
         let socket;
@@ -46848,7 +46848,7 @@ var require_lib143 = __commonJS({
         const info2 = {};
         info2.parsedUrl = requestUrl;
         const usingSsl = info2.parsedUrl.protocol === "https:";
-        info2.httpModule = usingSsl ? https : http;
+        info2.httpModule = usingSsl ? https2 : http2;
         const defaultPort = usingSsl ? 443 : 80;
         info2.options = {};
         info2.options.host = info2.parsedUrl.hostname;
@@ -46869,9 +46869,9 @@ var require_lib143 = __commonJS({
       }
       _mergeHeaders(headers) {
         if (this.requestOptions && this.requestOptions.headers) {
-          return Object.assign({}, lowercaseKeys2(this.requestOptions.headers), lowercaseKeys2(headers || {}));
+          return Object.assign({}, lowercaseKeys3(this.requestOptions.headers), lowercaseKeys3(headers || {}));
         }
-        return lowercaseKeys2(headers || {});
+        return lowercaseKeys3(headers || {});
       }
       /**
        * Gets an existing header value or returns a default.
@@ -46883,7 +46883,7 @@ var require_lib143 = __commonJS({
       _getExistingOrDefaultHeader(additionalHeaders, header2, _default) {
         let clientHeader;
         if (this.requestOptions && this.requestOptions.headers) {
-          const headerValue = lowercaseKeys2(this.requestOptions.headers)[header2];
+          const headerValue = lowercaseKeys3(this.requestOptions.headers)[header2];
           if (headerValue) {
             clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
           }
@@ -46907,7 +46907,7 @@ var require_lib143 = __commonJS({
       _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
         let clientHeader;
         if (this.requestOptions && this.requestOptions.headers) {
-          const headerValue = lowercaseKeys2(this.requestOptions.headers)[Headers2.ContentType];
+          const headerValue = lowercaseKeys3(this.requestOptions.headers)[Headers2.ContentType];
           if (headerValue) {
             if (typeof headerValue === "number") {
               clientHeader = String(headerValue);
@@ -46949,7 +46949,7 @@ var require_lib143 = __commonJS({
         const usingSsl = parsedUrl.protocol === "https:";
         let maxSockets = 100;
         if (this.requestOptions) {
-          maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+          maxSockets = this.requestOptions.maxSockets || http2.globalAgent.maxSockets;
         }
         if (proxyUrl && proxyUrl.hostname) {
           const agentOptions = {
@@ -46971,7 +46971,7 @@ var require_lib143 = __commonJS({
         }
         if (!agent) {
           const options = { keepAlive: this._keepAlive, maxSockets };
-          agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+          agent = usingSsl ? new https2.Agent(options) : new http2.Agent(options);
           this._agent = agent;
         }
         if (usingSsl && this._ignoreSslError) {
@@ -47011,15 +47011,15 @@ var require_lib143 = __commonJS({
         return baseUserAgent;
       }
       _performExponentialBackoff(retryNumber) {
-        return __awaiter4(this, void 0, void 0, function* () {
-          retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-          const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+        return __awaiter5(this, void 0, void 0, function* () {
+          retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
+          const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
           return new Promise((resolve20) => setTimeout(() => resolve20(), ms));
         });
       }
       _processResponse(res, options) {
-        return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve20, reject) => __awaiter4(this, void 0, void 0, function* () {
+        return __awaiter5(this, void 0, void 0, function* () {
+          return new Promise((resolve20, reject) => __awaiter5(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -47062,7 +47062,7 @@ var require_lib143 = __commonJS({
               } else {
                 msg = `Failed request: (${statusCode})`;
               }
-              const err2 = new HttpClientError(msg, statusCode);
+              const err2 = new HttpClientError2(msg, statusCode);
               err2.result = response.result;
               reject(err2);
             } else {
@@ -47073,7 +47073,7 @@ var require_lib143 = __commonJS({
       }
     };
     exports2.HttpClient = HttpClient3;
-    var lowercaseKeys2 = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
+    var lowercaseKeys3 = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
   }
 });
 
@@ -51736,13 +51736,13 @@ var EntityDecoder = class {
    * @param {string} context  — used in error messages ('external' | 'input')
    * @returns {boolean}  true = accept, false = skip
    */
-  _applyRegistrationHook(hook2, name, value, context2) {
+  _applyRegistrationHook(hook2, name, value, context3) {
     if (!hook2) return true;
     const action = hook2(name, value);
     if (action === ENTITY_ACTION.BLOCK) return false;
     if (action === ENTITY_ACTION.THROW) {
       throw new Error(
-        `[EntityDecoder] Registration of ${context2} entity "&${name};" was rejected by hook`
+        `[EntityDecoder] Registration of ${context3} entity "&${name};" was rejected by hook`
       );
     }
     return true;
@@ -54478,14 +54478,14 @@ function assertString(value) {
     );
   }
 }
-function assertContext(context2) {
-  if (context2 instanceof RegExp) return;
-  if (Array.isArray(context2)) {
-    if (context2.length === 0) {
+function assertContext(context3) {
+  if (context3 instanceof RegExp) return;
+  if (Array.isArray(context3)) {
+    if (context3.length === 0) {
       throw new TypeError("is-unsafe: context must not be an empty array");
     }
-    if (Array.isArray(context2[0])) {
-      for (const list2 of context2) {
+    if (Array.isArray(context3[0])) {
+      for (const list2 of context3) {
         if (!Array.isArray(list2) || list2.length === 0) {
           throw new TypeError(
             "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
@@ -54496,13 +54496,13 @@ function assertContext(context2) {
     return;
   }
   throw new TypeError(
-    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context2}`
+    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context3}`
   );
 }
-function normalise(context2) {
-  if (context2 instanceof RegExp) return { lists: null, regex: context2 };
-  if (Array.isArray(context2[0])) return { lists: context2, regex: null };
-  return { lists: [context2], regex: null };
+function normalise(context3) {
+  if (context3 instanceof RegExp) return { lists: null, regex: context3 };
+  if (Array.isArray(context3[0])) return { lists: context3, regex: null };
+  return { lists: [context3], regex: null };
 }
 function decodedCopy(value, list2) {
   if (!list2.decodeEntities) return null;
@@ -54519,10 +54519,10 @@ function matchList(value, list2) {
   }
   return null;
 }
-function isUnsafe(value, context2) {
+function isUnsafe(value, context3) {
   assertString(value);
-  assertContext(context2);
-  const { lists, regex: regex2 } = normalise(context2);
+  assertContext(context3);
+  const { lists, regex: regex2 } = normalise(context3);
   if (regex2) return regex2.test(value);
   for (const list2 of lists) {
     if (matchList(value, list2) !== null) return true;
@@ -54825,8 +54825,8 @@ var parseXml = function(xmlData) {
       } else {
         let result = readTagExp(xmlData, i2, options.removeNSPrefix);
         if (!result) {
-          const context2 = xmlData.substring(Math.max(0, i2 - 50), Math.min(xmlLen, i2 + 50));
-          throw new Error(`readTagExp returned undefined at position ${i2}. Context: "${context2}"`);
+          const context3 = xmlData.substring(Math.max(0, i2 - 50), Math.min(xmlLen, i2 + 50));
+          throw new Error(`readTagExp returned undefined at position ${i2}. Context: "${context3}"`);
         }
         let tagName = result.tagName;
         const rawTagName = result.rawTagName;
@@ -64006,7 +64006,7 @@ async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
   const { config, outDir } = request2;
   const testbed = deps.testbed(request2.env);
-  const context2 = (dir) => runnerContext(
+  const context3 = (dir) => runnerContext(
     { config, shard: null, outDir: dir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
     deps
   );
@@ -64014,7 +64014,7 @@ async function measureAbBetween(request2) {
     request2.suites.filter((s) => s.measure.time),
     request2.checkouts,
     {
-      ...context2(outDir),
+      ...context3(outDir),
       classify: request2.classify ?? gateClassifier(request2.budgets),
       ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
       ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
@@ -64025,10 +64025,10 @@ async function measureAbBetween(request2) {
   const counted = {
     base: await runSuites(
       counting.map((s) => ({ ...s, workdir: join16(request2.checkouts.base, relative4(request2.checkouts.head, s.workdir)) })),
-      context2(join16(outDir, "base-counts")),
+      context3(join16(outDir, "base-counts")),
       []
     ),
-    head: await runSuites(counting, context2(join16(outDir, "head-counts")), [])
+    head: await runSuites(counting, context3(join16(outDir, "head-counts")), [])
   };
   const base = metadata(withCounts(outcome.base, counted.base), request2.commits.base, {}, testbed);
   const head = metadata(withCounts(outcome.head, counted.head), request2.commits.head, request2.env, testbed);
@@ -64881,8 +64881,8 @@ function markdownContext(report2) {
   };
   const current = side2(report2.current);
   const baseline = report2.baseline ? side2(report2.baseline) : null;
-  const context2 = !report2.baseline ? `No baseline${current ? `; current ${current}` : ""}.` : baseline || current ? `Baseline ${baseline ?? "file"} \u2192 current ${current ?? "file"}.` : "";
-  return `<sub>${context2 ? `${context2} ` : ""}${DELTA_EXPLAINED}</sub>`;
+  const context3 = !report2.baseline ? `No baseline${current ? `; current ${current}` : ""}.` : baseline || current ? `Baseline ${baseline ?? "file"} \u2192 current ${current ?? "file"}.` : "";
+  return `<sub>${context3 ? `${context3} ` : ""}${DELTA_EXPLAINED}</sub>`;
 }
 function failureEntry(row) {
   const message = row.error?.message ?? reasonText(row.reason);
@@ -68780,8 +68780,112 @@ function prepareKeyValueMessage(key2, value) {
 import * as os4 from "os";
 
 // node_modules/@actions/http-client/lib/index.js
+import * as http from "http";
+import * as https from "https";
+
+// node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+  const usingSsl = reqUrl.protocol === "https:";
+  if (checkBypass(reqUrl)) {
+    return void 0;
+  }
+  const proxyVar = (() => {
+    if (usingSsl) {
+      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
+    } else {
+      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
+    }
+  })();
+  if (proxyVar) {
+    try {
+      return new DecodedURL(proxyVar);
+    } catch (_a2) {
+      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
+        return new DecodedURL(`http://${proxyVar}`);
+    }
+  } else {
+    return void 0;
+  }
+}
+function checkBypass(reqUrl) {
+  if (!reqUrl.hostname) {
+    return false;
+  }
+  const reqHost = reqUrl.hostname;
+  if (isLoopbackAddress(reqHost)) {
+    return true;
+  }
+  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
+  if (!noProxy) {
+    return false;
+  }
+  let reqPort;
+  if (reqUrl.port) {
+    reqPort = Number(reqUrl.port);
+  } else if (reqUrl.protocol === "http:") {
+    reqPort = 80;
+  } else if (reqUrl.protocol === "https:") {
+    reqPort = 443;
+  }
+  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+  if (typeof reqPort === "number") {
+    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+  }
+  for (const upperNoProxyItem of noProxy.split(",").map((x2) => x2.trim().toUpperCase()).filter((x2) => x2)) {
+    if (upperNoProxyItem === "*" || upperReqHosts.some((x2) => x2 === upperNoProxyItem || x2.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x2.endsWith(`${upperNoProxyItem}`))) {
+      return true;
+    }
+  }
+  return false;
+}
+function isLoopbackAddress(host) {
+  const hostLower = host.toLowerCase();
+  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
+}
+var DecodedURL = class extends URL {
+  constructor(url, base) {
+    super(url, base);
+    this._decodedUsername = decodeURIComponent(super.username);
+    this._decodedPassword = decodeURIComponent(super.password);
+  }
+  get username() {
+    return this._decodedUsername;
+  }
+  get password() {
+    return this._decodedPassword;
+  }
+};
+
+// node_modules/@actions/http-client/lib/index.js
 var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
+var __awaiter = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve20) {
+      resolve20(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve20, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve20(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
 var HttpCodes;
 (function(HttpCodes2) {
   HttpCodes2[HttpCodes2["OK"] = 200] = "OK";
@@ -68833,11 +68937,560 @@ var HttpResponseRetryCodes = [
   HttpCodes.ServiceUnavailable,
   HttpCodes.GatewayTimeout
 ];
+var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
+var ExponentialBackoffCeiling = 10;
+var ExponentialBackoffTimeSlice = 5;
+var HttpClientError = class _HttpClientError extends Error {
+  constructor(message, statusCode) {
+    super(message);
+    this.name = "HttpClientError";
+    this.statusCode = statusCode;
+    Object.setPrototypeOf(this, _HttpClientError.prototype);
+  }
+};
+var HttpClientResponse = class {
+  constructor(message) {
+    this.message = message;
+  }
+  readBody() {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve20) => __awaiter(this, void 0, void 0, function* () {
+        let output = Buffer.alloc(0);
+        this.message.on("data", (chunk) => {
+          output = Buffer.concat([output, chunk]);
+        });
+        this.message.on("end", () => {
+          resolve20(output.toString());
+        });
+      }));
+    });
+  }
+  readBodyBuffer() {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve20) => __awaiter(this, void 0, void 0, function* () {
+        const chunks = [];
+        this.message.on("data", (chunk) => {
+          chunks.push(chunk);
+        });
+        this.message.on("end", () => {
+          resolve20(Buffer.concat(chunks));
+        });
+      }));
+    });
+  }
+};
+var HttpClient = class {
+  constructor(userAgent2, handlers, requestOptions) {
+    this._ignoreSslError = false;
+    this._allowRedirects = true;
+    this._allowRedirectDowngrade = false;
+    this._maxRedirects = 50;
+    this._allowRetries = false;
+    this._maxRetries = 1;
+    this._keepAlive = false;
+    this._disposed = false;
+    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent2);
+    this.handlers = handlers || [];
+    this.requestOptions = requestOptions;
+    if (requestOptions) {
+      if (requestOptions.ignoreSslError != null) {
+        this._ignoreSslError = requestOptions.ignoreSslError;
+      }
+      this._socketTimeout = requestOptions.socketTimeout;
+      if (requestOptions.allowRedirects != null) {
+        this._allowRedirects = requestOptions.allowRedirects;
+      }
+      if (requestOptions.allowRedirectDowngrade != null) {
+        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+      }
+      if (requestOptions.maxRedirects != null) {
+        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+      }
+      if (requestOptions.keepAlive != null) {
+        this._keepAlive = requestOptions.keepAlive;
+      }
+      if (requestOptions.allowRetries != null) {
+        this._allowRetries = requestOptions.allowRetries;
+      }
+      if (requestOptions.maxRetries != null) {
+        this._maxRetries = requestOptions.maxRetries;
+      }
+    }
+  }
+  options(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  get(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("GET", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  del(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  post(requestUrl, data2, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("POST", requestUrl, data2, additionalHeaders || {});
+    });
+  }
+  patch(requestUrl, data2, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
+    });
+  }
+  put(requestUrl, data2, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("PUT", requestUrl, data2, additionalHeaders || {});
+    });
+  }
+  head(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  sendStream(verb, requestUrl, stream, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request(verb, requestUrl, stream, additionalHeaders);
+    });
+  }
+  /**
+   * Gets a typed object from an endpoint
+   * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+   */
+  getJson(requestUrl_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      const res = yield this.get(requestUrl, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  postJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data2 = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.post(requestUrl, data2, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  putJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data2 = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.put(requestUrl, data2, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  patchJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data2 = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.patch(requestUrl, data2, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  /**
+   * Makes a raw http request.
+   * All other methods such as get, post, patch, and request ultimately call this.
+   * Prefer get, del, post and patch
+   */
+  request(verb, requestUrl, data2, headers) {
+    return __awaiter(this, void 0, void 0, function* () {
+      if (this._disposed) {
+        throw new Error("Client has already been disposed.");
+      }
+      const parsedUrl = new URL(requestUrl);
+      let info2 = this._prepareRequest(verb, parsedUrl, headers);
+      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+      let numTries = 0;
+      let response;
+      do {
+        response = yield this.requestRaw(info2, data2);
+        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
+          let authenticationHandler;
+          for (const handler2 of this.handlers) {
+            if (handler2.canHandleAuthentication(response)) {
+              authenticationHandler = handler2;
+              break;
+            }
+          }
+          if (authenticationHandler) {
+            return authenticationHandler.handleAuthentication(this, info2, data2);
+          } else {
+            return response;
+          }
+        }
+        let redirectsRemaining = this._maxRedirects;
+        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
+          const redirectUrl = response.message.headers["location"];
+          if (!redirectUrl) {
+            break;
+          }
+          const parsedRedirectUrl = new URL(redirectUrl);
+          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
+            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
+          }
+          yield response.readBody();
+          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+            for (const header2 in headers) {
+              if (header2.toLowerCase() === "authorization") {
+                delete headers[header2];
+              }
+            }
+          }
+          info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
+          response = yield this.requestRaw(info2, data2);
+          redirectsRemaining--;
+        }
+        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+          return response;
+        }
+        numTries += 1;
+        if (numTries < maxTries) {
+          yield response.readBody();
+          yield this._performExponentialBackoff(numTries);
+        }
+      } while (numTries < maxTries);
+      return response;
+    });
+  }
+  /**
+   * Needs to be called if keepAlive is set to true in request options.
+   */
+  dispose() {
+    if (this._agent) {
+      this._agent.destroy();
+    }
+    this._disposed = true;
+  }
+  /**
+   * Raw request.
+   * @param info
+   * @param data
+   */
+  requestRaw(info2, data2) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve20, reject) => {
+        function callbackForResult(err2, res) {
+          if (err2) {
+            reject(err2);
+          } else if (!res) {
+            reject(new Error("Unknown error"));
+          } else {
+            resolve20(res);
+          }
+        }
+        this.requestRawWithCallback(info2, data2, callbackForResult);
+      });
+    });
+  }
+  /**
+   * Raw request with callback.
+   * @param info
+   * @param data
+   * @param onResult
+   */
+  requestRawWithCallback(info2, data2, onResult) {
+    if (typeof data2 === "string") {
+      if (!info2.options.headers) {
+        info2.options.headers = {};
+      }
+      info2.options.headers["Content-Length"] = Buffer.byteLength(data2, "utf8");
+    }
+    let callbackCalled = false;
+    function handleResult(err2, res) {
+      if (!callbackCalled) {
+        callbackCalled = true;
+        onResult(err2, res);
+      }
+    }
+    const req = info2.httpModule.request(info2.options, (msg) => {
+      const res = new HttpClientResponse(msg);
+      handleResult(void 0, res);
+    });
+    let socket;
+    req.on("socket", (sock) => {
+      socket = sock;
+    });
+    req.setTimeout(this._socketTimeout || 3 * 6e4, () => {
+      if (socket) {
+        socket.end();
+      }
+      handleResult(new Error(`Request timeout: ${info2.options.path}`));
+    });
+    req.on("error", function(err2) {
+      handleResult(err2);
+    });
+    if (data2 && typeof data2 === "string") {
+      req.write(data2, "utf8");
+    }
+    if (data2 && typeof data2 !== "string") {
+      data2.on("close", function() {
+        req.end();
+      });
+      data2.pipe(req);
+    } else {
+      req.end();
+    }
+  }
+  /**
+   * Gets an http agent. This function is useful when you need an http agent that handles
+   * routing through a proxy server - depending upon the url and proxy environment variables.
+   * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+   */
+  getAgent(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    return this._getAgent(parsedUrl);
+  }
+  getAgentDispatcher(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (!useProxy) {
+      return;
+    }
+    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+  }
+  _prepareRequest(method, requestUrl, headers) {
+    const info2 = {};
+    info2.parsedUrl = requestUrl;
+    const usingSsl = info2.parsedUrl.protocol === "https:";
+    info2.httpModule = usingSsl ? https : http;
+    const defaultPort = usingSsl ? 443 : 80;
+    info2.options = {};
+    info2.options.host = info2.parsedUrl.hostname;
+    info2.options.port = info2.parsedUrl.port ? parseInt(info2.parsedUrl.port) : defaultPort;
+    info2.options.path = (info2.parsedUrl.pathname || "") + (info2.parsedUrl.search || "");
+    info2.options.method = method;
+    info2.options.headers = this._mergeHeaders(headers);
+    if (this.userAgent != null) {
+      info2.options.headers["user-agent"] = this.userAgent;
+    }
+    info2.options.agent = this._getAgent(info2.parsedUrl);
+    if (this.handlers) {
+      for (const handler2 of this.handlers) {
+        handler2.prepareRequest(info2.options);
+      }
+    }
+    return info2;
+  }
+  _mergeHeaders(headers) {
+    if (this.requestOptions && this.requestOptions.headers) {
+      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+    }
+    return lowercaseKeys(headers || {});
+  }
+  /**
+   * Gets an existing header value or returns a default.
+   * Handles converting number header values to strings since HTTP headers must be strings.
+   * Note: This returns string | string[] since some headers can have multiple values.
+   * For headers that must always be a single string (like Content-Type), use the
+   * specialized _getExistingOrDefaultContentTypeHeader method instead.
+   */
+  _getExistingOrDefaultHeader(additionalHeaders, header2, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[header2];
+      if (headerValue) {
+        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
+      }
+    }
+    const additionalValue = additionalHeaders[header2];
+    if (additionalValue !== void 0) {
+      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
+    }
+    if (clientHeader !== void 0) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  /**
+   * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+   * Always returns a single string (not an array) since Content-Type should be a single value.
+   * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+   * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+   * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+   */
+  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+      if (headerValue) {
+        if (typeof headerValue === "number") {
+          clientHeader = String(headerValue);
+        } else if (Array.isArray(headerValue)) {
+          clientHeader = headerValue.join(", ");
+        } else {
+          clientHeader = headerValue;
+        }
+      }
+    }
+    const additionalValue = additionalHeaders[Headers.ContentType];
+    if (additionalValue !== void 0) {
+      if (typeof additionalValue === "number") {
+        return String(additionalValue);
+      } else if (Array.isArray(additionalValue)) {
+        return additionalValue.join(", ");
+      } else {
+        return additionalValue;
+      }
+    }
+    if (clientHeader !== void 0) {
+      return clientHeader;
+    }
+    return _default;
+  }
+  _getAgent(parsedUrl) {
+    let agent;
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (this._keepAlive && useProxy) {
+      agent = this._proxyAgent;
+    }
+    if (!useProxy) {
+      agent = this._agent;
+    }
+    if (agent) {
+      return agent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    let maxSockets = 100;
+    if (this.requestOptions) {
+      maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+    }
+    if (proxyUrl && proxyUrl.hostname) {
+      const agentOptions = {
+        maxSockets,
+        keepAlive: this._keepAlive,
+        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
+          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+        }), { host: proxyUrl.hostname, port: proxyUrl.port })
+      };
+      let tunnelAgent;
+      const overHttps = proxyUrl.protocol === "https:";
+      if (usingSsl) {
+        tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+      } else {
+        tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+      }
+      agent = tunnelAgent(agentOptions);
+      this._proxyAgent = agent;
+    }
+    if (!agent) {
+      const options = { keepAlive: this._keepAlive, maxSockets };
+      agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+      this._agent = agent;
+    }
+    if (usingSsl && this._ignoreSslError) {
+      agent.options = Object.assign(agent.options || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return agent;
+  }
+  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+    let proxyAgent;
+    if (this._keepAlive) {
+      proxyAgent = this._proxyAgentDispatcher;
+    }
+    if (proxyAgent) {
+      return proxyAgent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    proxyAgent = new import_undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
+      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
+    }));
+    this._proxyAgentDispatcher = proxyAgent;
+    if (usingSsl && this._ignoreSslError) {
+      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return proxyAgent;
+  }
+  _getUserAgentWithOrchestrationId(userAgent2) {
+    const baseUserAgent = userAgent2 || "actions/http-client";
+    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
+    if (orchId) {
+      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
+      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+    }
+    return baseUserAgent;
+  }
+  _performExponentialBackoff(retryNumber) {
+    return __awaiter(this, void 0, void 0, function* () {
+      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+      return new Promise((resolve20) => setTimeout(() => resolve20(), ms));
+    });
+  }
+  _processResponse(res, options) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve20, reject) => __awaiter(this, void 0, void 0, function* () {
+        const statusCode = res.message.statusCode || 0;
+        const response = {
+          statusCode,
+          result: null,
+          headers: {}
+        };
+        if (statusCode === HttpCodes.NotFound) {
+          resolve20(response);
+        }
+        function dateTimeDeserializer(key2, value) {
+          if (typeof value === "string") {
+            const a = new Date(value);
+            if (!isNaN(a.valueOf())) {
+              return a;
+            }
+          }
+          return value;
+        }
+        let obj;
+        let contents;
+        try {
+          contents = yield res.readBody();
+          if (contents && contents.length > 0) {
+            if (options && options.deserializeDates) {
+              obj = JSON.parse(contents, dateTimeDeserializer);
+            } else {
+              obj = JSON.parse(contents);
+            }
+            response.result = obj;
+          }
+          response.headers = res.message.headers;
+        } catch (err2) {
+        }
+        if (statusCode > 299) {
+          let msg;
+          if (obj && obj.message) {
+            msg = obj.message;
+          } else if (contents && contents.length > 0) {
+            msg = contents;
+          } else {
+            msg = `Failed request: (${statusCode})`;
+          }
+          const err2 = new HttpClientError(msg, statusCode);
+          err2.result = response.result;
+          reject(err2);
+        } else {
+          resolve20(response);
+        }
+      }));
+    });
+  }
+};
+var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
 
 // node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
 import { constants as constants4, promises } from "fs";
-var __awaiter = function(thisArg, _arguments, P, generator) {
+var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
     return value instanceof P ? value : new P(function(resolve20) {
       resolve20(value);
@@ -68877,7 +69530,7 @@ var Summary = class {
    * @returns step summary file path
    */
   filePath() {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter2(this, void 0, void 0, function* () {
       if (this._filePath) {
         return this._filePath;
       }
@@ -68918,7 +69571,7 @@ var Summary = class {
    * @returns {Promise<Summary>} summary instance
    */
   write(options) {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter2(this, void 0, void 0, function* () {
       const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
       const filePath = yield this.filePath();
       const writeFunc = overwrite ? writeFile : appendFile;
@@ -68932,7 +69585,7 @@ var Summary = class {
    * @returns {Summary} summary instance
    */
   clear() {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter2(this, void 0, void 0, function* () {
       return this.emptyBuffer().write({ overwrite: true });
     });
   }
@@ -69136,7 +69789,7 @@ var platform = os3.platform();
 var arch = os3.arch();
 
 // node_modules/@actions/core/lib/core.js
-var __awaiter2 = function(thisArg, _arguments, P, generator) {
+var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
     return value instanceof P ? value : new P(function(resolve20) {
       resolve20(value);
@@ -69198,7 +69851,7 @@ function endGroup() {
   issue("endgroup");
 }
 function group2(name, fn) {
-  return __awaiter2(this, void 0, void 0, function* () {
+  return __awaiter3(this, void 0, void 0, function* () {
     startGroup(name);
     let result;
     try {
@@ -69267,7 +69920,7 @@ var Context = class {
 // node_modules/@actions/github/lib/internal/utils.js
 var httpClient = __toESM(require_lib143(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
-var __awaiter3 = function(thisArg, _arguments, P, generator) {
+var __awaiter4 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
     return value instanceof P ? value : new P(function(resolve20) {
       resolve20(value);
@@ -69312,7 +69965,7 @@ function getProxyAgentDispatcher(destinationUrl) {
 }
 function getProxyFetch(destinationUrl) {
   const httpDispatcher = getProxyAgentDispatcher(destinationUrl);
-  const proxyFetch = (url, opts) => __awaiter3(this, void 0, void 0, function* () {
+  const proxyFetch = (url, opts) => __awaiter4(this, void 0, void 0, function* () {
     return (0, import_undici2.fetch)(url, Object.assign(Object.assign({}, opts), { dispatcher: httpDispatcher }));
   });
   return proxyFetch;
@@ -69465,7 +70118,7 @@ var DEFAULTS = {
     format: ""
   }
 };
-function lowercaseKeys(object) {
+function lowercaseKeys2(object) {
   if (!object) {
     return {};
   }
@@ -69509,7 +70162,7 @@ function merge(defaults2, route, options) {
   } else {
     options = Object.assign({}, route);
   }
-  options.headers = lowercaseKeys(options.headers);
+  options.headers = lowercaseKeys2(options.headers);
   removeUndefinedProperties(options);
   removeUndefinedProperties(options.headers);
   const mergedOptions = mergeDeep(defaults2 || {}, options);
@@ -69583,8 +70236,8 @@ function isDefined(value) {
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
-function getValues(context2, operator, key2, modifier) {
-  var value = context2[key2], result = [];
+function getValues(context3, operator, key2, modifier) {
+  var value = context3[key2], result = [];
   if (isDefined(value) && value !== "") {
     if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
       value = value.toString();
@@ -69648,7 +70301,7 @@ function parseUrl(template) {
     expand: expand.bind(null, template)
   };
 }
-function expand(template, context2) {
+function expand(template, context3) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
@@ -69662,7 +70315,7 @@ function expand(template, context2) {
         }
         expression.split(/,/g).forEach(function(variable) {
           var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
-          values.push(getValues(context2, operator, tmp[1], tmp[2] || tmp[3]));
+          values.push(getValues(context3, operator, tmp[1], tmp[2] || tmp[3]));
         });
         if (operator && operator !== "+") {
           var separator = ",";
@@ -69991,7 +70644,7 @@ var isContextSourceSupported = () => {
   try {
     const result = JSON.parse(
       "1",
-      (_, __, context2) => !!context2?.source && context2.source === "1"
+      (_, __, context3) => !!context3?.source && context3.source === "1"
     );
     featureCache.set(parseFingerprint, result);
     return result;
@@ -70000,26 +70653,26 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key2, value, context2, userReviver) => {
+var convertMarkedBigIntsReviver = (key2, value, context3, userReviver) => {
   const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
   if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
   const isNoiseValue = typeof value === "string" && noiseValue.test(value);
   if (isNoiseValue) return value.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
   if (!hasUserReviver) return value;
-  return userReviver(key2, value, context2);
+  return userReviver(key2, value, context3);
 };
 var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key2, value, context2) => {
+  return JSON.parse(text, (key2, value, context3) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
-    const isInt = context2 && intRegex.test(context2.source);
+    const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
-    if (isBigInt) return BigInt(context2.source);
+    if (isBigInt) return BigInt(context3.source);
     const hasCustomReviver = typeof reviver === "function";
     if (!hasCustomReviver) return value;
-    return reviver(key2, value, context2);
+    return reviver(key2, value, context3);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -70090,7 +70743,7 @@ var JSONParse = (text, reviver) => {
     const serializedData = serializeBigInts(text);
     return originalParse(
       serializedData,
-      (key2, value, context2) => convertMarkedBigIntsReviver(key2, value, context2, reviver)
+      (key2, value, context3) => convertMarkedBigIntsReviver(key2, value, context3, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
@@ -70158,8 +70811,8 @@ function isPlainObject2(value) {
 }
 var noop = () => "";
 async function fetchWrapper(requestOptions) {
-  const fetch3 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch3) {
+  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch2) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -70175,7 +70828,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch3(requestOptions.url, {
+    fetchResponse = await fetch2(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -73223,6 +73876,23 @@ function retryDelay(answer, attempt, policy = DEFAULT_RETRY_POLICY) {
   return null;
 }
 
+// action/src/github/http.ts
+var import_undici3 = __toESM(require_undici(), 1);
+function proxyDispatcher(url) {
+  return new HttpClient("perf-gate").getAgentDispatcher(url);
+}
+function proxyAwareFetch(baseUrl2, timeoutMs) {
+  const dispatcher = proxyDispatcher(baseUrl2);
+  return ((input, init) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    return (0, import_undici3.fetch)(input, {
+      ...init,
+      signal,
+      ...dispatcher ? { dispatcher } : {}
+    });
+  });
+}
+
 // action/src/github/client.ts
 var GitHubError = class extends Error {
   constructor(message, status) {
@@ -73241,9 +73911,6 @@ function failedAnswer(error2, timeoutMs) {
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
 var DEFAULT_REQUEST_TIMEOUT_MS = 6e4;
-function timedFetch(timeoutMs) {
-  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
-}
 var defaultSleep = (ms) => new Promise((resolve20) => setTimeout(resolve20, ms));
 function createGitHubClient(options) {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
@@ -73253,8 +73920,9 @@ function createGitHubClient(options) {
     getOctokitOptions(options.token, {
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       userAgent: options.userAgent ?? "perf-gate",
-      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here.
-      request: { redirect: "manual", fetch: timedFetch(timeoutMs) }
+      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here;
+      // getOctokitOptions' own proxy-aware fetch is replaced by one that is both (http.ts).
+      request: { redirect: "manual", fetch: proxyAwareFetch(options.baseUrl, timeoutMs) }
     })
   );
   octokit.hook.wrap("request", async (request2, requestOptions) => {
@@ -73360,7 +74028,7 @@ function createGitHubClient(options) {
         location = typeof header2 === "string" ? header2 : void 0;
       }
       if (!location) throw new GitHubError(`download artifact ${artifactId}: no archive location in the answer`, 0);
-      const response = await fetch(location, { redirect: "follow" });
+      const response = await proxyAwareFetch(location, timeoutMs)(location, { redirect: "follow" });
       if (!response.ok) throw new GitHubError(`download artifact ${artifactId}: HTTP ${response.status} from the archive URL`, response.status);
       const declared = Number(response.headers.get("content-length") ?? "0");
       if (declared > maxBytes) throw new GitHubError(`download artifact ${artifactId}: ${declared} bytes, more than the ${maxBytes} allowed`, 0);
@@ -73745,6 +74413,10 @@ var CONFIRM = ["auto", "interleaved", "off"];
 var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
 var PREFLIGHT = ["warn", "strict", "off"];
 var ALERT = ["summary", "issue", "off"];
+var NOTIFY = ["off", "slack", "json"];
+var INCONCLUSIVE = ["pass", "neutral", "fail"];
+var WEBHOOK_URL_VARIABLE = "PERF_GATE_WEBHOOK_URL";
+var WEBHOOK_SECRET_VARIABLE = "PERF_GATE_WEBHOOK_SECRET";
 function inputVariable(name) {
   return `INPUT_${name.replace(/[- ]/g, "_").toUpperCase()}`;
 }
@@ -73827,6 +74499,8 @@ function readSettings(env, cwd) {
     alert: oneOf(env, "alert", ALERT, "summary"),
     alertWindow: runs(env, "alert-window", 10),
     alertBisect: bool(env, "alert-bisect", false),
+    webhook: webhookTarget(env, oneOf(env, "notify", NOTIFY, "off")),
+    inconclusive: oneOf(env, "inconclusive", INCONCLUSIVE, "pass"),
     workingDirectory,
     github: {
       apiUrl,
@@ -73862,12 +74536,33 @@ function readSettings(env, cwd) {
   }
   return settings;
 }
+function webhookTarget(env, format2) {
+  if (format2 === "off") return null;
+  const url = (env[WEBHOOK_URL_VARIABLE] ?? "").trim();
+  const secret = env[WEBHOOK_SECRET_VARIABLE] ?? "";
+  const how = `action input notify: ${format2} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
+  if (url === "") throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how}`);
+  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InputError(WEBHOOK_URL_VARIABLE, "is not an http(s) URL (its value is a secret and is not shown)");
+  if (format2 === "json" && secret.length < 16)
+    throw new InputError(
+      WEBHOOK_SECRET_VARIABLE,
+      `${secret === "" ? "is not set" : "is shorter than 16 characters"}; notify: json signs every body with HMAC-SHA256 over this shared secret, so the receiver can tell a real notification from a forged one`
+    );
+  return { format: format2, url, secret };
+}
 function describeSettings(settings) {
-  return Object.entries(settings).filter(([key2]) => key2 !== "github").map(([key2, value]) => `${key2}: ${key2 === "token" ? value ? "***" : "(none)" : JSON.stringify(value)}`);
+  const shown = (key2, value) => {
+    if (key2 === "token") return value ? "***" : "(none)";
+    if (key2 === "webhook") return settings.webhook ? `${settings.webhook.format} (URL and secret hidden)` : "off";
+    return JSON.stringify(value);
+  };
+  return Object.entries(settings).filter(([key2]) => key2 !== "github").map(([key2, value]) => `${key2}: ${shown(key2, value)}`);
 }
 var SUITE_WITHHELD = /* @__PURE__ */ new Set([
   "PERF_GATE_NODE",
   "PERF_GATE_TOKEN_FD",
+  WEBHOOK_URL_VARIABLE,
+  WEBHOOK_SECRET_VARIABLE,
   "GITHUB_TOKEN",
   "GH_TOKEN",
   "ACTIONS_RUNTIME_TOKEN",
@@ -73924,7 +74619,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   const { github, log } = deps;
   if (!github) {
     log.warning("perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary");
-    return;
+    return null;
   }
   let created;
   const unconfirmed = [];
@@ -73953,9 +74648,10 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
     created = outcome.created;
   } catch (error2) {
     log.warning(`perf-gate: could not file the alert issues (${error2.message}); they are in the job summary. The token needs issues: write.`);
-    return;
+    return null;
   }
   if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
+  return created;
 }
 async function bisectAlerts(settings, created, alerts, config, budgets, github, deps) {
   await deps.log.group("perf-gate: bisect the new alerts", async () => {
@@ -73975,6 +74671,163 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
       deps.log.warning(`perf-gate: could not comment the bisect on the alert issues (${error2.message}); it is in the job summary`);
     }
   });
+}
+
+// action/src/pipeline/notifications.ts
+function mainAlertNotification(found, opened, ctx) {
+  const issues = /* @__PURE__ */ new Map();
+  for (const a of found) {
+    const issue2 = opened?.find((i2) => i2.title === alertTitle(a));
+    if (issue2) issues.set(a.key, issue2.url);
+  }
+  const alerts = opened === null ? found : found.filter((a) => issues.has(a.key));
+  if (alerts.length === 0) return null;
+  return {
+    ...ctx,
+    event: "main-alert",
+    title: `${ctx.gate}: ${alerts.length} new regression${alerts.length === 1 ? "" : "s"} on ${ctx.ref.replace(/^refs\/heads\//, "")}`,
+    lines: alerts.map((a) => {
+      const issue2 = issues.get(a.key);
+      return `${alertTitle(a).replace(/^perf-gate: /, "")}${issue2 ? ` ${issue2}` : ""}`;
+    }),
+    data: {
+      alerts: alerts.map((a) => ({
+        testbed: a.row.testbed,
+        benchmark: a.row.benchmark,
+        metric: a.row.metric,
+        change: a.row.change,
+        interval: a.row.interval,
+        previousCommit: a.row.previousCommit,
+        commit: a.row.commit,
+        tolerance: a.tolerance,
+        issue: issues.get(a.key) ?? null
+      }))
+    }
+  };
+}
+function releaseNoGoNotification(report2, ctx) {
+  if (report2.verdict !== "fail") return null;
+  const failing = report2.rows.filter((r) => r.failsGate);
+  const tag = /^refs\/tags\/(.+)$/.exec(ctx.ref)?.[1] ?? ctx.ref;
+  return {
+    ...ctx,
+    event: "release-no-go",
+    title: `${ctx.gate}: release ${tag} is a no-go \u2014 ${checkRunTitle(report2)}`,
+    lines: failing.map((r) => {
+      const change = r.change === null ? "" : ` ${formatPercent(r.change)}`;
+      const budget2 = r.budget?.result === "fail" ? ` (over its budget, ${r.budget.source})` : "";
+      return `${r.benchmark} ${r.metric}: ${r.status}${change}${budget2}`;
+    }),
+    data: {
+      verdict: report2.verdict,
+      counts: report2.counts,
+      failing: failing.map((r) => ({ benchmark: r.benchmark, metric: r.metric, status: r.status, change: r.change, budget: r.budget?.result ?? null }))
+    }
+  };
+}
+
+// action/src/github/webhook.ts
+import { createHmac } from "node:crypto";
+var NOTIFICATION_SCHEMA = "perf-gate/notification@1";
+function escapeSlack(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+var MAX_LINES = 20;
+function webhookBody(format2, n, sent) {
+  const shown = n.lines.slice(0, MAX_LINES);
+  const more = n.lines.length - shown.length;
+  if (format2 === "slack") {
+    const text = [
+      `*${escapeSlack(n.title)}*`,
+      ...shown.map((l) => `\u2022 ${escapeSlack(l)}`),
+      ...more > 0 ? [`\u2026 and ${more} more`] : [],
+      ...n.runUrl ? [`<${n.runUrl}|Details>`] : []
+    ].join("\n");
+    return JSON.stringify({ text });
+  }
+  return JSON.stringify({
+    schema: NOTIFICATION_SCHEMA,
+    event: n.event,
+    sent: sent.toISOString(),
+    gate: n.gate,
+    repository: n.repository,
+    ref: n.ref,
+    sha: n.sha,
+    title: n.title,
+    lines: n.lines,
+    runUrl: n.runUrl,
+    data: n.data
+  });
+}
+function webhookSignature(secret, body) {
+  return `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
+}
+var WebhookError = class extends Error {
+  name = "WebhookError";
+};
+async function sendWebhook(target, n, options) {
+  const body = webhookBody(target.format, n, options.now);
+  const headers = { "content-type": "application/json", "user-agent": "perf-gate" };
+  if (target.format === "json") {
+    headers["x-perf-gate-event"] = n.event;
+    headers["x-perf-gate-signature-256"] = webhookSignature(target.secret, body);
+  }
+  let response;
+  try {
+    response = await proxyAwareFetch(target.url, options.timeoutMs ?? 3e4)(target.url, { method: "POST", headers, body, redirect: "manual" });
+  } catch (error2) {
+    const cause = error2.cause;
+    throw new WebhookError(`no answer (${cause?.code ?? cause?.message ?? error2.message})`);
+  }
+  await response.arrayBuffer().catch(() => void 0);
+  if (response.status < 200 || response.status > 299) throw new WebhookError(`HTTP ${response.status}`);
+  return { status: response.status };
+}
+
+// action/src/action/notify.ts
+function context2(settings) {
+  const g = settings.github;
+  return {
+    gate: settings.gateName,
+    repository: g.repository,
+    ref: g.ref,
+    sha: g.sha,
+    runUrl: g.runId && g.repository ? `${g.serverUrl}/${g.repository}/actions/runs/${g.runId}` : null
+  };
+}
+async function send(settings, notification, deps) {
+  const target = settings.webhook;
+  if (!target || !notification) return;
+  try {
+    const { status } = await sendWebhook(target, notification, { now: deps.run.now() });
+    deps.log.info(`notified the ${target.format} webhook of ${notification.event} (HTTP ${status})`);
+  } catch (error2) {
+    if (!(error2 instanceof WebhookError)) throw error2;
+    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${error2.message}); the verdict stands`);
+  }
+}
+function notifyMainAlerts(settings, found, opened, deps) {
+  return send(settings, mainAlertNotification(found.alerts, opened, context2(settings)), deps);
+}
+function notifyRelease(settings, report2, deps) {
+  return send(settings, releaseNoGoNotification(report2, context2(settings)), deps);
+}
+
+// action/src/action/conclusion.ts
+function stepFails(report2, settings) {
+  if (settings.failOn === "never") return false;
+  if (report2.verdict === "fail") return true;
+  if (settings.inconclusive === "fail" && report2.counts.inconclusive > 0) return true;
+  if (settings.failOn === "warn") {
+    return report2.rows.some((r) => r.status === "regressed" || r.status === "suspected" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
+  }
+  return false;
+}
+function checkConclusion(report2, settings) {
+  const inconclusive = report2.counts.inconclusive > 0 ? settings.inconclusive : "pass";
+  if (report2.verdict === "fail" || inconclusive === "fail") return settings.failOn === "never" ? "neutral" : "failure";
+  if (settings.mode === "report" || inconclusive === "neutral") return "neutral";
+  return "success";
 }
 
 // action/src/github/check-run.ts
@@ -74715,9 +75568,15 @@ async function runAction(settings, deps) {
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
   await tellGitHub(settings, report2, pr, handoff, deps);
-  if (alerts && settings.alert === "issue") await fileAlerts(settings, alerts, config, budgets, deps);
+  const opened = alerts && settings.alert === "issue" ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
+  if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
+  if (settings.mode === "release") await notifyRelease(settings, report2, deps);
   if (report2.verdict === "fail") deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
-  return stepFails(report2, settings.failOn) ? EXIT.fail : EXIT.pass;
+  if (report2.counts.inconclusive > 0 && settings.inconclusive !== "pass")
+    deps.log.info(
+      `${report2.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === "fail" ? "fail" : "neutral"}`
+    );
+  return stepFails(report2, settings) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
   if (path2 === "" || !existsSync9(path2)) return null;
@@ -74959,18 +75818,6 @@ async function postCheckRun(github, repo, headSha, settings, report2, log) {
     log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
   }
 }
-function stepFails(report2, failOn) {
-  if (failOn === "never") return false;
-  if (report2.verdict === "fail") return true;
-  if (failOn === "warn") {
-    return report2.rows.some((r) => r.status === "regressed" || r.status === "suspected" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
-  }
-  return false;
-}
-function checkConclusion(report2, settings) {
-  if (report2.verdict === "pass") return settings.mode === "report" ? "neutral" : "success";
-  return settings.failOn === "never" ? "neutral" : "failure";
-}
 
 // action/src/action/command.ts
 var USAGE12 = `Usage: perf-gate action
@@ -75026,6 +75873,9 @@ var actionCommand = {
       const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
       prepareOutputPaths([{ flag: "the output-dir input", path: settings.outputDir, kind: "folder" }], ctx.cwd);
       if (settings.token) setSecret(settings.token);
+      if (settings.webhook) {
+        for (const secret of [settings.webhook.url, settings.webhook.secret]) if (secret) setSecret(secret);
+      }
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
       const run = defaultDeps();

@@ -80,6 +80,8 @@ export const actionCommand: Command = {
       const settings = readSettings(withHandedToken(ctx.env), ctx.cwd);
       prepareOutputPaths([{ flag: 'the output-dir input', path: settings.outputDir, kind: 'folder' }], ctx.cwd);
       if (settings.token) core.setSecret(settings.token);
+      // The webhook's URL is its own credential (Slack's is): masked like the token, wherever a tool might print it.
+      if (settings.webhook) for (const secret of [settings.webhook.url, settings.webhook.secret]) if (secret) core.setSecret(secret);
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
       // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.

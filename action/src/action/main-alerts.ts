@@ -59,12 +59,22 @@ function alertLinks(settings: Settings): { repositoryUrl: string | null } {
   return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
 }
 
-/** `alert: issue`: one issue per alert, and with `alert-bisect` each new one bisected. A failure is a warning; the run is already stored. */
-export async function fileAlerts(settings: Settings, alerts: MainAlerts, config: PerfGateConfig | null, budgets: Budgets, deps: ActionDeps): Promise<void> {
+/**
+ * `alert: issue`: one issue per alert, and with `alert-bisect` each new one
+ * bisected. Returns the issues this run opened, or null when none could be
+ * filed (no token, GitHub refused). A failure is a warning; the run is already stored.
+ */
+export async function fileAlerts(
+  settings: Settings,
+  alerts: MainAlerts,
+  config: PerfGateConfig | null,
+  budgets: Budgets,
+  deps: ActionDeps,
+): Promise<AlertIssueOutcome['created'] | null> {
   const { github, log } = deps;
   if (!github) {
     log.warning('perf-gate: alert: issue needs a github-token with issues: write; the alerts are only in the job summary');
-    return;
+    return null;
   }
   let created: AlertIssueOutcome['created'];
   // The second stage on main: a step that would open an issue is measured again interleaved first.
@@ -98,9 +108,10 @@ export async function fileAlerts(settings: Settings, alerts: MainAlerts, config:
     created = outcome.created;
   } catch (error) {
     log.warning(`perf-gate: could not file the alert issues (${(error as Error).message}); they are in the job summary. The token needs issues: write.`);
-    return;
+    return null;
   }
   if (settings.alertBisect && config && created.length > 0) await bisectAlerts(settings, created, alerts, config, budgets, github, deps);
+  return created;
 }
 
 /** `alert-bisect`: the commit of each newly opened alert, on its issue and in the job summary. */

@@ -38,6 +38,8 @@ import {
   type RunPlan,
 } from '../pipeline/index.js';
 import { fileAlerts, watchMain } from './main-alerts.js';
+import { notifyMainAlerts, notifyRelease } from './notify.js';
+import { checkConclusion, stepFails } from './conclusion.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
@@ -84,9 +86,15 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
   await tellGitHub(settings, report, pr, handoff, deps);
-  if (alerts && settings.alert === 'issue') await fileAlerts(settings, alerts, config, budgets, deps);
+  const opened = alerts && settings.alert === 'issue' ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
+  if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
+  if (settings.mode === 'release') await notifyRelease(settings, report, deps);
   if (report.verdict === 'fail') deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report)}`);
-  return stepFails(report, settings.failOn) ? EXIT.fail : EXIT.pass;
+  if (report.counts.inconclusive > 0 && settings.inconclusive !== 'pass')
+    deps.log.info(
+      `${report.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === 'fail' ? 'fail' : 'neutral'}`,
+    );
+  return stepFails(report, settings) ? EXIT.fail : EXIT.pass;
 }
 
 function readEvent(path: string): unknown {
@@ -386,25 +394,4 @@ async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, s
   } catch (error) {
     log.warning(`perf-gate: could not create the check run (${(error as Error).message}); the verdict stands. The token needs checks: write.`);
   }
-}
-
-/** Does the step fail, given the verdict and `fail-on`? */
-export function stepFails(report: GateReport, failOn: Settings['failOn']): boolean {
-  if (failOn === 'never') return false;
-  if (report.verdict === 'fail') return true;
-  if (failOn === 'warn') {
-    return report.rows.some((r) => r.status === 'regressed' || r.status === 'suspected' || r.budget?.result === 'fail') || report.counts.budgetWarned > 0;
-  }
-  return false;
-}
-
-/**
- * The check run's conclusion. In the two-stage report mode the numbers were
- * measured by the pull request's own workflow (a fork's, possibly edited), so
- * a pass is self-reported: `neutral`, never `success`, so that it cannot
- * satisfy a required check. A failure is still reported as one.
- */
-export function checkConclusion(report: GateReport, settings: Pick<Settings, 'mode' | 'failOn'>): 'success' | 'failure' | 'neutral' {
-  if (report.verdict === 'pass') return settings.mode === 'report' ? 'neutral' : 'success';
-  return settings.failOn === 'never' ? 'neutral' : 'failure';
 }

@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../model/index.js';
 import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
 import type { RepoRef } from '../github/client.js';
+import type { WebhookFormat, WebhookTarget } from '../github/webhook.js';
 import type { PerfGateConfig } from '../pipeline/index.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report';
@@ -22,6 +23,12 @@ export const CONFIRM = ['auto', 'interleaved', 'off'] as const;
 export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
 export const ALERT = ['summary', 'issue', 'off'] as const;
+export const NOTIFY = ['off', 'slack', 'json'] as const;
+export const INCONCLUSIVE = ['pass', 'neutral', 'fail'] as const;
+
+/** The step's environment variables that hold the webhook; secrets, so never inputs (inputs are logged in debug). */
+export const WEBHOOK_URL_VARIABLE = 'PERF_GATE_WEBHOOK_URL';
+export const WEBHOOK_SECRET_VARIABLE = 'PERF_GATE_WEBHOOK_SECRET';
 
 export interface Settings {
   /** What this run is for: gate a pull request, record main's baseline, gate a release, or post a two-stage report. */
@@ -76,6 +83,14 @@ export interface Settings {
   alertWindow: number;
   /** With alert: issue, bisect each newly opened alert's commit range and comment the culprit on the issue. */
   alertBisect: boolean;
+  /**
+   * Where main's new regressions and a release's no-go are told: a Slack
+   * incoming webhook or a signed JSON endpoint; null: nowhere. The URL and
+   * secret come from the step's env (secrets), never from inputs.
+   */
+  webhook: WebhookTarget | null;
+  /** What an inconclusive row does to the check: nothing (pass), a neutral check run, or a failure. */
+  inconclusive: (typeof INCONCLUSIVE)[number];
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */
@@ -201,6 +216,8 @@ export function readSettings(env: Env, cwd: string): Settings {
     alert: oneOf(env, 'alert', ALERT, 'summary'),
     alertWindow: runs(env, 'alert-window', 10),
     alertBisect: bool(env, 'alert-bisect', false),
+    webhook: webhookTarget(env, oneOf(env, 'notify', NOTIFY, 'off')),
+    inconclusive: oneOf(env, 'inconclusive', INCONCLUSIVE, 'pass'),
     workingDirectory,
     github: {
       apiUrl,
@@ -238,11 +255,33 @@ export function readSettings(env: Env, cwd: string): Settings {
   return settings;
 }
 
-/** The settings as log lines, with the token hidden. */
+/** The webhook of `notify`: its URL (and for json its signing secret) from the step's env. */
+function webhookTarget(env: Env, format: (typeof NOTIFY)[number]): WebhookTarget | null {
+  if (format === 'off') return null;
+  const url = (env[WEBHOOK_URL_VARIABLE] ?? '').trim();
+  const secret = env[WEBHOOK_SECRET_VARIABLE] ?? '';
+  const how = `action input notify: ${format} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
+  if (url === '') throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how}`);
+  // The URL is a secret (a Slack webhook URL is its own credential): it is never quoted in a message.
+  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InputError(WEBHOOK_URL_VARIABLE, 'is not an http(s) URL (its value is a secret and is not shown)');
+  if (format === 'json' && secret.length < 16)
+    throw new InputError(
+      WEBHOOK_SECRET_VARIABLE,
+      `${secret === '' ? 'is not set' : 'is shorter than 16 characters'}; notify: json signs every body with HMAC-SHA256 over this shared secret, so the receiver can tell a real notification from a forged one`,
+    );
+  return { format: format as WebhookFormat, url, secret };
+}
+
+/** The settings as log lines, with the token and the webhook's URL and secret hidden. */
 export function describeSettings(settings: Settings): string[] {
+  const shown = (key: string, value: unknown): string => {
+    if (key === 'token') return value ? '***' : '(none)';
+    if (key === 'webhook') return settings.webhook ? `${settings.webhook.format} (URL and secret hidden)` : 'off';
+    return JSON.stringify(value);
+  };
   return Object.entries(settings)
     .filter(([key]) => key !== 'github')
-    .map(([key, value]) => `${key}: ${key === 'token' ? (value ? '***' : '(none)') : JSON.stringify(value)}`);
+    .map(([key, value]) => `${key}: ${shown(key, value)}`);
 }
 
 /**
@@ -254,6 +293,8 @@ export function describeSettings(settings: Settings): string[] {
 const SUITE_WITHHELD: ReadonlySet<string> = new Set([
   'PERF_GATE_NODE',
   'PERF_GATE_TOKEN_FD',
+  WEBHOOK_URL_VARIABLE,
+  WEBHOOK_SECRET_VARIABLE,
   'GITHUB_TOKEN',
   'GH_TOKEN',
   'ACTIONS_RUNTIME_TOKEN',

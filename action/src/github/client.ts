@@ -5,10 +5,12 @@
  * retries for 5xx answers and secondary rate limits (see retry.ts); a POST is
  * retried only on a secondary rate limit, never after a 5xx or a lost answer.
  *
- * This module never decides a verdict and never reads the environment.
+ * This module never decides a verdict; the only environment it reads is the
+ * proxy configuration, through http.ts.
  */
 import { GitHub, getOctokitOptions } from '@actions/github/lib/utils';
 import { DEFAULT_RETRY_POLICY, isSecondaryRateLimit, retryDelay, type FailedAnswer, type RetryPolicy } from './retry.js';
+import { proxyAwareFetch } from './http.js';
 
 /** owner/name of a repository. */
 export interface RepoRef {
@@ -151,12 +153,6 @@ function failedAnswer(error: unknown, timeoutMs?: number): FailedAnswer {
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
-/** fetch with a time limit on the whole exchange, headers and body. */
-function timedFetch(timeoutMs: number): typeof fetch {
-  return (input, init) =>
-    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
-}
-
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the GitHub client. No request is made until a method is called. */
@@ -168,8 +164,9 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
     getOctokitOptions(options.token, {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       userAgent: options.userAgent ?? 'perf-gate',
-      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here.
-      request: { redirect: 'manual', fetch: timedFetch(timeoutMs) },
+      // Octokit drops a per-request `signal` on its way to fetch, so the time limit is put on every fetch here;
+      // getOctokitOptions' own proxy-aware fetch is replaced by one that is both (http.ts).
+      request: { redirect: 'manual', fetch: proxyAwareFetch(options.baseUrl, timeoutMs) },
     }),
   );
   octokit.hook.wrap('request', async (request, requestOptions) => {
@@ -297,7 +294,7 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
         }
         if (!location) throw new GitHubError(`download artifact ${artifactId}: no archive location in the answer`, 0);
         // The archive URL is pre-signed: send no token to it.
-        const response = await fetch(location, { redirect: 'follow' });
+        const response = await proxyAwareFetch(location, timeoutMs)(location, { redirect: 'follow' });
         if (!response.ok) throw new GitHubError(`download artifact ${artifactId}: HTTP ${response.status} from the archive URL`, response.status);
         const declared = Number(response.headers.get('content-length') ?? '0');
         if (declared > maxBytes) throw new GitHubError(`download artifact ${artifactId}: ${declared} bytes, more than the ${maxBytes} allowed`, 0);

@@ -3,11 +3,16 @@
  * interface given a base URL and a token (GITHUB_API_URL honoured), retries
  * for 5xx and secondary rate limits, the sticky pull request comment, the
  * check run with batched annotations, and the fork-safety decision from the
- * event payload. It must never decide or change a verdict, read the
- * environment, or render a report: it is handed finished text and a verdict.
+ * event payload — and the action's other outward HTTP: notification webhooks
+ * (webhook.ts), all through the runner's proxy (http.ts). It must never decide
+ * or change a verdict, or render a report: it is handed finished text and a
+ * verdict. The one environment it reads is the proxy's, through
+ * @actions/http-client, exactly as the runner's own actions do.
  */
 export * from './client.js';
 export * from './retry.js';
 export * from './sticky-comment.js';
 export * from './check-run.js';
 export * from './fork.js';
+export * from './webhook.js';
+export * from './http.js';

@@ -1,13 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkConclusion } from '../../src/action/run-action.js';
+import { checkConclusion, stepFails } from '../../src/action/conclusion.js';
 import type { GateReport } from '../../src/gate/index.js';
 
-const report = (verdict: 'pass' | 'fail') => ({ verdict }) as GateReport;
+const report = (verdict: 'pass' | 'fail', inconclusive = 0) => ({ verdict, counts: { inconclusive }, rows: [] }) as unknown as GateReport;
 
 test('a pass posted from a two-stage artifact is neutral, so self-reported numbers cannot satisfy a required check', () => {
-  assert.equal(checkConclusion(report('pass'), { mode: 'report', failOn: 'fail' }), 'neutral');
-  assert.equal(checkConclusion(report('fail'), { mode: 'report', failOn: 'fail' }), 'failure');
-  assert.equal(checkConclusion(report('pass'), { mode: 'pr', failOn: 'fail' }), 'success');
-  assert.equal(checkConclusion(report('fail'), { mode: 'pr', failOn: 'never' }), 'neutral');
+  const policy = { failOn: 'fail', inconclusive: 'pass' } as const;
+  assert.equal(checkConclusion(report('pass'), { mode: 'report', ...policy }), 'neutral');
+  assert.equal(checkConclusion(report('fail'), { mode: 'report', ...policy }), 'failure');
+  assert.equal(checkConclusion(report('pass'), { mode: 'pr', ...policy }), 'success');
+  assert.equal(checkConclusion(report('fail'), { mode: 'pr', ...policy, failOn: 'never' }), 'neutral');
+});
+
+test('inconclusive: pass lets a run with inconclusive rows succeed, neutral makes its check neutral, fail fails the step and the check', () => {
+  const undecided = report('pass', 2);
+  assert.equal(checkConclusion(undecided, { mode: 'pr', failOn: 'fail', inconclusive: 'pass' }), 'success');
+  assert.equal(stepFails(undecided, { failOn: 'fail', inconclusive: 'pass' }), false);
+  assert.equal(checkConclusion(undecided, { mode: 'pr', failOn: 'fail', inconclusive: 'neutral' }), 'neutral');
+  assert.equal(stepFails(undecided, { failOn: 'fail', inconclusive: 'neutral' }), false);
+  assert.equal(checkConclusion(undecided, { mode: 'pr', failOn: 'fail', inconclusive: 'fail' }), 'failure');
+  assert.equal(stepFails(undecided, { failOn: 'fail', inconclusive: 'fail' }), true);
+  // fail-on: never still never fails, and a run without inconclusive rows is untouched by the policy.
+  assert.equal(stepFails(undecided, { failOn: 'never', inconclusive: 'fail' }), false);
+  assert.equal(checkConclusion(undecided, { mode: 'pr', failOn: 'never', inconclusive: 'fail' }), 'neutral');
+  assert.equal(checkConclusion(report('pass'), { mode: 'pr', failOn: 'fail', inconclusive: 'fail' }), 'success');
+  assert.equal(stepFails(report('pass'), { failOn: 'fail', inconclusive: 'fail' }), false);
 });

@@ -1,14 +1,14 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResultSet } from '../../src/model/index.js';
 import { readAlertMarker } from '../../src/github/alert-issues.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { runAction, type Scenario } from '../support/action-runner/scenario.js';
-import { gitSync, openFolder, workRepo } from '../support/history.js';
+import { openFolder } from '../support/history.js';
+import { mainWithHistory, mainRun, nextMainCommit, type Main } from '../support/main-history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
 import { requireTool } from '../support/tools.js';
 
@@ -39,54 +39,9 @@ after(async () => {
 });
 afterEach(() => assert.deepEqual(gh.violations, []));
 
-/** Runs are created after their commits (the history looks for a commit's runs from a day before its date on), so the clock starts now. */
-const T0 = Date.now();
-
-/** One run's results: five samples around each level (milliseconds), created `minute` minutes after T0. */
-function run(commit: string, minute: number, levels: Record<string, number>): ResultSet {
-  return {
-    schema: 'perf-gate/results@1',
-    commit,
-    ref: 'refs/heads/main',
-    created: new Date(T0 + minute * 60_000).toISOString(),
-    testbed: { id: 'bench-1' },
-    benchmarks: Object.entries(levels).map(([id, level]) => ({
-      id,
-      status: 'ok' as const,
-      metrics: { time: { unit: 's', direction: 'lower' as const, samples: [0.995, 1, 1.005, 0.998, 1.002].map((f) => f * level * 1e-3) } },
-    })),
-  };
-}
-
-interface Main {
-  ws: string;
-  commits: string[];
-  /** Level of scan/parse and scan/stable at run i. */
-  levels: (i: number) => Record<string, number>;
-}
-
-/** A workspace whose main has `n` commits, each with a run in the history folder. */
-async function mainWithHistory(name: string, n: number, parse: number[], stable: number[]): Promise<Main> {
-  const ws = join(root, name);
-  workRepo(ws);
-  writeFileSync(join(ws, 'perf-gate.yml'), 'version: 1\nhistory:\n  folder: history\nsuites:\n  - name: scan\n    run: "true"\n');
-  const store = openFolder(join(ws, 'history'));
-  const commits: string[] = [];
-  const main: Main = { ws, commits, levels: (i) => ({ 'scan/parse': parse[i]!, 'scan/stable': stable[i]! }) };
-  for (let i = 0; i < n; i++) {
-    gitSync(ws, ['commit', '-q', '--allow-empty', '-m', `commit ${i}`]);
-    commits.push(gitSync(ws, ['rev-parse', 'HEAD']));
-    await store.append(run(commits[i]!, i, main.levels(i)), { commit: commits[i]!, testbed: 'bench-1' });
-  }
-  return main;
-}
-
 /** The action in mode main on the next commit of `main`, with run i's results. */
 function nextMainRun(main: Main, i: number, inputs: Record<string, string> = {}) {
-  gitSync(main.ws, ['commit', '-q', '--allow-empty', '-m', `commit ${i}`]);
-  const sha = gitSync(main.ws, ['rev-parse', 'HEAD']);
-  main.commits.push(sha);
-  writeFileSync(join(main.ws, 'measured.json'), JSON.stringify(run(sha, i, main.levels(i))));
+  const sha = nextMainCommit(main, i);
   const scenario: Scenario = {
     workspace: main.ws,
     runnerTemp: join(root, `temp-${i}`),
@@ -118,7 +73,7 @@ test('a step on main opens one issue, later runs update it, and a reversal close
     { at: 33, size: 1 / 1.1 - 1 },
   ]);
   const stable = seriesWithSteps(8, 45, 0.02);
-  const main = await mainWithHistory('ws-step', 30, parse, stable);
+  const main = await mainWithHistory(root, 'ws-step', 30, parse, stable);
   const issuesOf = () => gh.issues.filter((i) => i.repo === 'acme/x');
 
   const first = await nextMainRun(main, 30);
@@ -155,7 +110,7 @@ test('a step on main opens one issue, later runs update it, and a reversal close
 
   // Runs 32..43 on main: the level goes back at run 33.
   for (let i = 32; i < 44; i++)
-    await openFolder(join(main.ws, 'history')).append(run(`${i}`.padStart(40, 'a'), i, main.levels(i)), {
+    await openFolder(join(main.ws, 'history')).append(mainRun(`${i}`.padStart(40, 'a'), i, main.levels(i)), {
       commit: `${i}`.padStart(40, 'a'),
       testbed: 'bench-1',
     });
@@ -171,7 +126,7 @@ test('a step on main opens one issue, later runs update it, and a reversal close
 });
 
 test('a history without a step opens no issue', async () => {
-  const main = await mainWithHistory('ws-flat', 30, seriesWithSteps(11, 40, 0.02), seriesWithSteps(12, 40, 0.02));
+  const main = await mainWithHistory(root, 'ws-flat', 30, seriesWithSteps(11, 40, 0.02), seriesWithSteps(12, 40, 0.02));
   const before = gh.requests.filter((r) => r.operationId === 'issues/create').length;
   const result = await nextMainRun(main, 30);
   assert.equal(result.outcome, 'success', JSON.stringify(result.annotations));
@@ -186,7 +141,7 @@ test('a history without a step opens no issue', async () => {
 
 test('alert: summary lists the step in the job summary and files no issue', async () => {
   const parse = seriesWithSteps(21, 40, 0.02, [{ at: 26, size: 0.12 }]);
-  const main = await mainWithHistory('ws-summary', 30, parse, seriesWithSteps(22, 40, 0.02));
+  const main = await mainWithHistory(root, 'ws-summary', 30, parse, seriesWithSteps(22, 40, 0.02));
   const creates = gh.requests.filter((r) => r.operationId?.startsWith('issues/')).length;
   const result = await nextMainRun(main, 30, { alert: 'summary' });
   assert.equal(result.outputs['alerts'], '1');

@@ -1,0 +1,45 @@
+/**
+ * `notify:` — main's new regressions and a release's no-go, told to a Slack
+ * channel or a signed JSON endpoint. A notification is a courtesy: its
+ * failure is a warning, after the verdict and the reports, and never changes
+ * the exit status.
+ */
+import type { MainAlerts } from '../pipeline/main-alerts.js';
+import { mainAlertNotification, releaseNoGoNotification, type NotificationContext } from '../pipeline/notifications.js';
+import type { GateReport } from '../pipeline/index.js';
+import { sendWebhook, WebhookError, type Notification } from '../github/webhook.js';
+import type { ActionDeps } from './run-action.js';
+import type { Settings } from './settings.js';
+
+function context(settings: Settings): NotificationContext {
+  const g = settings.github;
+  return {
+    gate: settings.gateName,
+    repository: g.repository,
+    ref: g.ref,
+    sha: g.sha,
+    runUrl: g.runId && g.repository ? `${g.serverUrl}/${g.repository}/actions/runs/${g.runId}` : null,
+  };
+}
+
+async function send(settings: Settings, notification: Notification | null, deps: ActionDeps): Promise<void> {
+  const target = settings.webhook;
+  if (!target || !notification) return;
+  try {
+    const { status } = await sendWebhook(target, notification, { now: deps.run.now() });
+    deps.log.info(`notified the ${target.format} webhook of ${notification.event} (HTTP ${status})`);
+  } catch (error) {
+    if (!(error instanceof WebhookError)) throw error;
+    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${error.message}); the verdict stands`);
+  }
+}
+
+/** mode main: the new alerts; with `alert: issue`, those whose issue this run opened (`opened`). */
+export function notifyMainAlerts(settings: Settings, found: MainAlerts, opened: readonly { title: string; url: string }[] | null, deps: ActionDeps) {
+  return send(settings, mainAlertNotification(found.alerts, opened, context(settings)), deps);
+}
+
+/** mode release: a failing verdict. */
+export function notifyRelease(settings: Settings, report: GateReport, deps: ActionDeps) {
+  return send(settings, releaseNoGoNotification(report, context(settings)), deps);
+}

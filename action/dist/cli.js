@@ -1205,8 +1205,8 @@ var require_util = __commonJS({
     })(Type || (exports2.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber2 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -7556,10 +7556,10 @@ var require_builtin = __commonJS({
 var require_is_number = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports2, module) {
     "use strict";
-    function isNumber(value) {
+    function isNumber2(value) {
       return typeof value === "number";
     }
-    module.exports = isNumber;
+    module.exports = isNumber2;
   }
 });
 
@@ -7602,7 +7602,7 @@ var require_zero_pad = __commonJS({
 var require_format_integer = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports2, module) {
     "use strict";
-    var isNumber = require_is_number();
+    var isNumber2 = require_is_number();
     var zeroPad = require_zero_pad();
     var lowercase = String.prototype.toLowerCase;
     var uppercase = String.prototype.toUpperCase;
@@ -7631,7 +7631,7 @@ var require_format_integer = __commonJS({
       out = token.arg;
       i2 = parseInt(out, 10);
       if (!isFinite(i2)) {
-        if (!isNumber(out)) {
+        if (!isNumber2(out)) {
           throw new Error("invalid integer. Value: " + out);
         }
         i2 = 0;
@@ -7677,10 +7677,10 @@ var require_format_integer = __commonJS({
 var require_is_string = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports2, module) {
     "use strict";
-    function isString(value) {
+    function isString2(value) {
       return typeof value === "string";
     }
-    module.exports = isString;
+    module.exports = isString2;
   }
 });
 
@@ -7776,8 +7776,8 @@ var require_main = __commonJS({
   "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports2, module) {
     "use strict";
     var formatInteger = require_format_integer();
-    var isString = require_is_string();
-    var isNumber = require_is_number();
+    var isString2 = require_is_string();
+    var isNumber2 = require_is_number();
     var formatDouble = require_format_double();
     var spacePad = require_space_pad();
     var zeroPad = require_zero_pad();
@@ -7813,7 +7813,7 @@ var require_main = __commonJS({
       pos = 1;
       for (i2 = 0; i2 < tokens.length; i2++) {
         token = tokens[i2];
-        if (isString(token)) {
+        if (isString2(token)) {
           out += token;
         } else {
           hasPeriod = token.precision !== void 0;
@@ -7910,7 +7910,7 @@ var require_main = __commonJS({
               }
               f = parseFloat(token.arg);
               if (!isFinite(f)) {
-                if (!isNumber(token.arg)) {
+                if (!isNumber2(token.arg)) {
                   throw new Error("invalid floating-point number. Value: " + out);
                 }
                 f = token.arg;
@@ -8010,10 +8010,10 @@ var require_lib2 = __commonJS({
 var require_is_string2 = __commonJS({
   "node_modules/@stdlib/string-format/lib/is_string.js"(exports2, module) {
     "use strict";
-    function isString(value) {
+    function isString2(value) {
       return typeof value === "string";
     }
-    module.exports = isString;
+    module.exports = isString2;
   }
 });
 
@@ -8023,11 +8023,11 @@ var require_main3 = __commonJS({
     "use strict";
     var interpolate = require_lib();
     var tokenize2 = require_lib2();
-    var isString = require_is_string2();
+    var isString2 = require_is_string2();
     function format2(str) {
       var args;
       var i2;
-      if (!isString(str)) {
+      if (!isString2(str)) {
         throw new TypeError(format2("invalid argument. First argument must be a string. Value: `%s`.", str));
       }
       args = [tokenize2(str)];
@@ -22951,9 +22951,9 @@ var require_timestamp = __commonJS({
         const match = str.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const [, year, month, day, hour, minute2, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute2 || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
@@ -38950,16 +38950,16 @@ var require_dns = __commonJS({
       setRecords(origin, addresses) {
         const timestamp = Date.now();
         const records = { records: { 4: null, 6: null } };
-        for (const record3 of addresses) {
-          record3.timestamp = timestamp;
-          if (typeof record3.ttl === "number") {
-            record3.ttl = Math.min(record3.ttl, this.#maxTTL);
+        for (const record4 of addresses) {
+          record4.timestamp = timestamp;
+          if (typeof record4.ttl === "number") {
+            record4.ttl = Math.min(record4.ttl, this.#maxTTL);
           } else {
-            record3.ttl = this.#maxTTL;
+            record4.ttl = this.#maxTTL;
           }
-          const familyRecords = records.records[record3.family] ?? { ips: [] };
-          familyRecords.ips.push(record3);
-          records.records[record3.family] = familyRecords;
+          const familyRecords = records.records[record4.family] ?? { ips: [] };
+          familyRecords.ips.push(record4);
+          records.records[record4.family] = familyRecords;
         }
         this.#records.set(origin.hostname, records);
       }
@@ -61738,7 +61738,7 @@ function checkBudget(budget2, current, baseline, severity) {
 }
 
 // action/src/gate/counts.ts
-var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "suspected", "new", "missing", "failed"];
+var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "suspected", "accepted", "new", "missing", "failed"];
 function countRows(rows) {
   const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
   counts.budgetFailed = 0;
@@ -62396,6 +62396,52 @@ function withConfirmations(report2, confirmations) {
       return c && !r.flags.includes(c) ? { ...r, flags: [...r.flags, c] } : r;
     })
   };
+}
+
+// action/src/gate/acceptance.ts
+function acceptable(row) {
+  return (row.status === "regressed" || row.status === "suspected" || row.status === "accepted") && row.change !== null;
+}
+function worse(change, direction) {
+  return direction === "higher" ? -change : change;
+}
+function withinAccepted(now, accepted, direction, tolerance) {
+  return worse(now, direction) <= worse(accepted, direction) + tolerance;
+}
+function rowsToAccept(rows, glob) {
+  const matcher = compileGlob(glob);
+  return rows.filter((r) => acceptable(r) && matcher.test(r.benchmark)).map((r) => ({ benchmark: r.benchmark, metric: r.metric, change: r.change, direction: r.direction }));
+}
+function acceptanceOf(row, acceptances) {
+  for (let i2 = acceptances.length - 1; i2 >= 0; i2--) {
+    const a = acceptances[i2];
+    const named = a.rows.find((r) => r.benchmark === row.benchmark && r.metric === row.metric);
+    if (named) return { acceptance: a, row: named };
+  }
+  return null;
+}
+function acceptRow(row, acceptances) {
+  if (!acceptable(row)) return row;
+  const found = acceptanceOf(row, acceptances);
+  if (!found) return row;
+  const { acceptance, row: accepted } = found;
+  const holds = withinAccepted(row.change, accepted.change, row.direction, row.tolerance);
+  const facts = {
+    by: acceptance.by,
+    reason: acceptance.reason,
+    commit: acceptance.commit,
+    source: acceptance.source,
+    change: accepted.change,
+    holds
+  };
+  if (!holds) return { ...row, acceptance: facts };
+  const budgetFails = row.budget?.result === "fail" && row.budget.severity === "fail";
+  return { ...row, status: "accepted", failsGate: budgetFails, acceptance: facts };
+}
+function applyAcceptances(report2, acceptances) {
+  if (acceptances.length === 0) return report2;
+  const rows = report2.rows.map((r) => acceptRow(r, acceptances));
+  return { ...report2, rows, counts: countRows(rows), verdict: rows.some((r) => r.failsGate) ? "fail" : "pass" };
 }
 
 // action/src/gate/screen.ts
@@ -64523,6 +64569,68 @@ function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// action/src/report/acceptance-text.ts
+function how(source) {
+  return source.kind === "label" ? ` with the label ${source.label}` : "";
+}
+function acceptanceNote(a) {
+  const given = `accepted at ${formatPercent(a.change)} by @${a.by}${how(a.source)} on ${shortCommit(a.commit)}: ${a.reason}`;
+  return a.holds ? given : `${given}; it got worse since, beyond its tolerance, so it fails again`;
+}
+var RECORD_START = "<!-- perf-gate:accepted -->";
+var RECORD_END = "<!-- /perf-gate:accepted -->";
+var STATUS_START = "<!-- perf-gate:run -->";
+var STATUS_END = "<!-- /perf-gate:run -->";
+function spliceBlock(body, start, end, block) {
+  const from = body.indexOf(start);
+  const to = body.indexOf(end);
+  if (from === -1 || to < from) return `${block}${body}`;
+  return body.slice(0, from) + block + body.slice(to + end.length).replace(/^\n/, "");
+}
+function acceptanceRecordMarkdown(acceptances, stillFailing2) {
+  if (acceptances.length === 0) return "";
+  const lines = [
+    RECORD_START,
+    "### \u2611\uFE0F Regressions accepted on the record",
+    "",
+    "| Accepted by | Benchmarks | Rows, at the change accepted | On | Reason |",
+    "| :-- | :-- | :-- | :-- | :-- |",
+    ...acceptances.map((a) => {
+      const rows = a.rows.map((r) => `${escapeMarkdown(r.benchmark)} ${escapeMarkdown(r.metric)} ${formatPercent(r.change)}`).join("<br>");
+      const how2 = a.source.kind === "comment" ? ` ([comment](${a.source.url}))` : ` (label ${escapeMarkdown(a.source.label)})`;
+      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(a.benchmarks)} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how2} |`;
+    }),
+    ""
+  ];
+  if (stillFailing2 !== null) {
+    const commit = shortCommit(acceptances.at(-1).commit);
+    lines.push(
+      stillFailing2.length === 0 ? `**\u2705 The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.` : `**\u274C Still failing on \`${commit}\`:** ${stillFailing2.map((s) => escapeMarkdown(s)).join("; ")}.`,
+      ""
+    );
+  }
+  lines.push(RECORD_END, "");
+  return lines.join("\n");
+}
+function withAcceptanceRecord(body, record4) {
+  return spliceBlock(body, RECORD_START, RECORD_END, record4);
+}
+function minute(iso) {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+function runStatusMarkdown(s) {
+  const asked = `requested by ${escapeMarkdown(`@${s.by}`)} at ${minute(s.requested)}`;
+  const line = s.finished ? `\u{1F3C1} Run ${asked} \xB7 started ${minute(s.started ?? s.requested)} \xB7 finished ${minute(s.finished)}.` : s.started ? `\u25B6\uFE0F **Running** since ${minute(s.started)}, ${asked}. This comment is updated when it finishes.` : `\u23F3 **Run ${asked}**: queued for the benchmark runner, which runs one gate at a time.`;
+  return `${STATUS_START}
+${line}
+
+${STATUS_END}
+`;
+}
+function withRunStatus(body, status) {
+  return spliceBlock(body, STATUS_START, STATUS_END, status);
+}
+
 // action/src/report/flags.ts
 var FLAG_TEXT = {
   noisier: "the spread grew significantly (wider or heavier upper tail than the baseline): the benchmark became less stable; look for new contention or variable work",
@@ -64547,6 +64655,7 @@ function rowNotes(row) {
     notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} samples per side`);
   }
   if (row.stage) notes.push(stageNote(row.stage));
+  if (row.acceptance) notes.push(acceptanceNote(row.acceptance));
   return notes;
 }
 
@@ -64737,12 +64846,13 @@ function sparkline(values, lo = Math.min(...values), hi = Math.max(...values)) {
 // action/src/report/table.ts
 var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
 var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
-var SECTIONS = ["failed", "regressed", "suspected", "budget", "inconclusive", "new-missing", "improved", "unchanged"];
+var SECTIONS = ["failed", "regressed", "suspected", "budget", "accepted", "inconclusive", "new-missing", "improved", "unchanged"];
 function sectionOf(row) {
   if (row.status === "failed") return "failed";
   if (row.status === "regressed") return "regressed";
   if (row.status === "suspected") return "suspected";
   if (row.budget?.result === "fail") return "budget";
+  if (row.status === "accepted") return "accepted";
   if (row.status === "inconclusive") return "inconclusive";
   if (row.status === "new" || row.status === "missing") return "new-missing";
   return row.status;
@@ -64793,6 +64903,7 @@ function verdictParts(report2) {
   if (c.regressed) parts.push(plural(c.regressed, "regression"));
   if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, "budget")} exceeded`);
   if (c.suspected) parts.push(`${formatCount(c.suspected)} suspected`);
+  if (c.accepted) parts.push(`${formatCount(c.accepted)} accepted`);
   if (c.budgetWarned) parts.push(plural(c.budgetWarned, "budget warning"));
   if (c.inconclusive) parts.push(`${formatCount(c.inconclusive)} inconclusive`);
   if (c.new) parts.push(`${formatCount(c.new)} new`);
@@ -64804,7 +64915,7 @@ function verdictParts(report2) {
 function outcomeOf(report2, previouslyFailed = false) {
   if (report2.verdict === "fail") return "fail";
   if (previouslyFailed) return "resolved";
-  if (report2.counts.regressed > 0 || report2.counts.suspected > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
+  if (report2.counts.regressed > 0 || report2.counts.suspected > 0 || report2.counts.accepted > 0 || report2.counts.budgetWarned > 0) return "pass-with-warnings";
   return "pass";
 }
 function verdictText(report2, outcome) {
@@ -64837,6 +64948,7 @@ var ICON = {
   unchanged: "\u2796",
   inconclusive: "\u2754",
   suspected: "\u26A0\uFE0F",
+  accepted: "\u2611\uFE0F",
   new: "\u{1F195}",
   missing: "\u{1F6AB}"
 };
@@ -64974,7 +65086,15 @@ function renderMarkdown(report2, options = {}) {
   }
   const measure = options.measure === "utf8-bytes" ? (t) => Buffer.byteLength(t, "utf8") : (t) => t.length;
   const groups = groupRows(report2.rows);
-  const main2 = [...groups.failed, ...groups.regressed, ...groups.suspected, ...groups.budget, ...groups.inconclusive, ...groups["new-missing"]];
+  const main2 = [
+    ...groups.failed,
+    ...groups.regressed,
+    ...groups.suspected,
+    ...groups.budget,
+    ...groups.accepted,
+    ...groups.inconclusive,
+    ...groups["new-missing"]
+  ];
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all = { main: main2.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
   const lines = /* @__PURE__ */ new Map();
@@ -65385,7 +65505,7 @@ function painter(color) {
 }
 function statusStyle(row) {
   if (row.status === "failed" || row.status === "regressed" && row.failsGate) return "red";
-  if (row.status === "regressed" || row.status === "suspected" || row.status === "inconclusive" || row.status === "missing") return "yellow";
+  if (["regressed", "suspected", "accepted", "inconclusive", "missing"].includes(row.status)) return "yellow";
   if (row.status === "improved") return "green";
   return "dim";
 }
@@ -66400,6 +66520,82 @@ async function record(plan, results) {
   } catch (error2) {
     return { error: error2 };
   }
+}
+
+// action/src/pipeline/pr-ledger.ts
+var LEDGER_VERSION = 1;
+var MAX_ROWS = 100;
+var MAX_ACCEPTANCES = 50;
+var MAX_REASON_CHARS = 500;
+function ledgerOf(report2, head, acceptances) {
+  const rows = report2.rows.filter((r) => acceptable(r)).slice(0, MAX_ROWS);
+  return {
+    version: LEDGER_VERSION,
+    head,
+    rows: rows.map((r) => ({
+      benchmark: r.benchmark,
+      metric: r.metric,
+      change: r.change,
+      direction: r.direction,
+      status: r.status,
+      tolerance: r.tolerance,
+      failsGate: r.failsGate,
+      budgetFails: r.budget?.result === "fail" && r.budget.severity === "fail"
+    })),
+    otherFailures: report2.rows.filter((r) => r.failsGate && !acceptable(r)).slice(0, MAX_ROWS).map((r) => `${r.benchmark} ${r.metric}: ${r.budget?.result === "fail" ? "budget exceeded" : r.status}`),
+    acceptances: acceptances.slice(-MAX_ACCEPTANCES)
+  };
+}
+function encodeLedger(ledger) {
+  return Buffer.from(JSON.stringify(ledger), "utf8").toString("base64");
+}
+var isString = (v) => typeof v === "string";
+var isNumber = (v) => typeof v === "number" && Number.isFinite(v);
+function isAcceptedRow(v) {
+  const r = v;
+  return typeof v === "object" && v !== null && isString(r.benchmark) && isString(r.metric) && isNumber(r.change) && (r.direction === "lower" || r.direction === "higher");
+}
+function isAcceptance(v) {
+  const a = v;
+  const source = a?.source;
+  return typeof v === "object" && v !== null && [a.benchmarks, a.reason, a.by, a.commit, a.at].every(isString) && (source?.kind === "comment" ? isString(source.url) : source?.kind === "label" && isString(source.label)) && Array.isArray(a.rows) && a.rows.every(isAcceptedRow);
+}
+function decodeLedger(text) {
+  if (!text) return null;
+  let data2;
+  try {
+    data2 = JSON.parse(Buffer.from(text, "base64").toString("utf8"));
+  } catch {
+    return null;
+  }
+  const l = data2;
+  if (typeof data2 !== "object" || data2 === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
+  if (!Array.isArray(l.rows) || !l.rows.every((r) => isAcceptedRow(r) && isNumber(r.tolerance) && typeof r.failsGate === "boolean")) return null;
+  if (!Array.isArray(l.otherFailures) || !l.otherFailures.every(isString)) return null;
+  if (!Array.isArray(l.acceptances) || !l.acceptances.every(isAcceptance)) return null;
+  return l;
+}
+function stillFailing(ledger) {
+  const open2 = ledger.rows.filter((r) => {
+    if (r.budgetFails) return true;
+    if (!r.failsGate) return false;
+    const accepted = [...ledger.acceptances].reverse().flatMap((a) => a.rows).find((a) => a.benchmark === r.benchmark && a.metric === r.metric);
+    return !accepted || !withinAccepted(r.change, accepted.change, r.direction, r.tolerance);
+  });
+  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${r.change >= 0 ? "+" : ""}${(r.change * 100).toFixed(1)} %`), ...ledger.otherFailures];
+}
+function recordAcceptance(ledger, given) {
+  const rows = rowsToAccept(ledger.rows, given.benchmarks);
+  if (rows.length === 0) return { accepted: false, why: "no-rows", acceptable: ledger.rows.map((r) => `${r.benchmark} ${r.metric}`) };
+  const acceptance = { ...given, reason: given.reason.slice(0, MAX_REASON_CHARS), commit: ledger.head, rows };
+  const next = { ...ledger, acceptances: [...ledger.acceptances, acceptance].slice(-MAX_ACCEPTANCES) };
+  return { accepted: true, ledger: next, acceptance, stillFailing: stillFailing(next) };
+}
+function withdrawLabel(ledger, label) {
+  return { ...ledger, acceptances: ledger.acceptances.filter((a) => !(a.source.kind === "label" && a.source.label === label)) };
+}
+function withLedger(report2, ledger) {
+  return ledger ? applyAcceptances(report2, ledger.acceptances) : report2;
 }
 
 // action/src/cli/compare.ts
@@ -68269,8 +68465,8 @@ function git3(repo, args) {
 }
 var FORMAT = "--format=%H%x00%s%x00%an <%ae>%x00%P%x1e";
 function parseLog(text) {
-  return text.split("").map((record3) => record3.replace(/^\n/, "")).filter((record3) => record3.length > 0).map((record3) => {
-    const [sha = "", subject = "", author = "", parents = ""] = record3.split("\0");
+  return text.split("").map((record4) => record4.replace(/^\n/, "")).filter((record4) => record4.length > 0).map((record4) => {
+    const [sha = "", subject = "", author = "", parents = ""] = record4.split("\0");
     return { sha, subject, author, parents: parents.trim().split(" ").filter(Boolean) };
   });
 }
@@ -68531,7 +68727,7 @@ async function bisect(request2) {
         checkout?.remove();
       }
     };
-    const record3 = (index, attempt, row, side2) => {
+    const record4 = (index, attempt, row, side2) => {
       steps.push({
         step: steps.length + 1,
         commit: path2[index - 1],
@@ -68553,7 +68749,7 @@ async function bisect(request2) {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && changeSide.side === "inconclusive"; attempt++) {
       change = await measure(path2.length, attempt);
       changeSide = classifyChange(stepOf(change));
-      record3(path2.length, attempt, change, changeSide);
+      record4(path2.length, attempt, change, changeSide);
     }
     const base = {
       schema: BISECT_SCHEMA,
@@ -68579,7 +68775,7 @@ async function bisect(request2) {
     while (next.kind === "measure") {
       const row = await measure(next.index, next.attempt);
       const side2 = classifyStep(full, stepOf(row));
-      record3(next.index, next.attempt, row, side2);
+      record4(next.index, next.attempt, row, side2);
       next = afterStep(next.search, next.index, next.attempt, side2.side);
     }
     const at = path2[next.index - 1];
@@ -70664,9 +70860,9 @@ var convertMarkedBigIntsReviver = (key2, value, context3, userReviver) => {
 };
 var JSONParseV2 = (text, reviver) => {
   return JSON.parse(text, (key2, value, context3) => {
-    const isNumber = typeof value === "number";
+    const isNumber2 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber && isOutOfBounds;
+    const isBigNumber = isNumber2 && isOutOfBounds;
     const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context3.source);
@@ -70725,12 +70921,12 @@ var serializeBigInts = (text) => {
   return text.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
-      const isString = match[0] === '"';
-      const isNoise = isString && noiseValueWithQuotes.test(match);
+      const isString2 = match[0] === '"';
+      const isNoise = isString2 && noiseValueWithQuotes.test(match);
       if (isNoise) return match.substring(0, match.length - 1) + 'n"';
       const hasFractionalOrExponential = fractional || exponential;
       const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
-      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+      const isStandardValue = isString2 || hasFractionalOrExponential || isLessThanMaxSafeInt;
       if (isStandardValue) return match;
       return '"' + match + 'n"';
     }
@@ -74001,6 +74197,23 @@ function createGitHubClient(options) {
     updateCheckRun: (repo, checkRunId, output) => wrap(`update check run ${checkRunId}`, async () => {
       await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output });
     }),
+    collaboratorRole: (repo, login) => wrap(`get the permission of ${login}`, async () => {
+      try {
+        const { data: data2 } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+        const role = data2.role_name || data2.permission;
+        return ["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data2.permission;
+      } catch (error2) {
+        if (failedAnswer(error2).status === 404) return "none";
+        throw error2;
+      }
+    }),
+    dispatchWorkflow: (repo, workflow, ref, inputs) => wrap(`start workflow ${workflow}`, async () => {
+      await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs });
+    }),
+    pullRequestsOfCommit: (repo, sha) => wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
+      const { data: data2 } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
+      return data2.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
+    }),
     getPullRequest: (repo, number2) => wrap(`get pull request #${number2}`, async () => {
       const { data: data2 } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
       return {
@@ -74008,6 +74221,7 @@ function createGitHubClient(options) {
         headSha: data2.head.sha,
         headRepo: data2.head.repo?.full_name ?? null,
         baseRepo: data2.base.repo.full_name,
+        baseSha: data2.base.sha,
         state: data2.state
       };
     }),
@@ -74352,13 +74566,19 @@ import { isAbsolute as isAbsolute2, resolve as resolve18 } from "node:path";
 var MAX_COMMENT_CHARS = 65536;
 var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 function stickyMarker(gate2, state) {
-  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest} -->`;
+  const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
+  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
 }
-var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64}) -->\s*$/;
+var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
 function readMarker(body, gate2) {
   const match = MARKER_AT_END.exec(body);
   if (!match || match[1] !== gate2) return null;
-  return { verdict: match[2], digest: match[3] };
+  return { verdict: match[2], digest: match[3], ...match[4] ? { ledger: match[4] } : {} };
+}
+function withMarker2(body, gate2, state) {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
 }
 function findStickyComment(comments, gate2, self) {
   const selfLower = self.toLowerCase();
@@ -74379,9 +74599,17 @@ function planComment(mode, existing, previous, state) {
   return existing ? { action: "update", commentId: existing.id } : { action: "create" };
 }
 var GITHUB_ACTIONS_BOT = "github-actions[bot]";
+async function selfLogin(api, author) {
+  return author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
+}
+async function readStickyComment(api, repo, pullRequest, gate2, author) {
+  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate2, await selfLogin(api, author));
+  const state = comment ? readMarker(comment.body, gate2) : null;
+  return comment && state ? { comment, state } : null;
+}
 async function upsertStickyComment(api, request2) {
   if (request2.mode === "never") return { action: "skipped", url: null, reason: "comment: never", resolved: false };
-  const self = request2.author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
+  const self = await selfLogin(api, request2.author);
   const comments = await api.listIssueComments(request2.repo, request2.pullRequest);
   const existing = findStickyComment(comments, request2.gate, self);
   const previous = existing ? readMarker(existing.body, request2.gate) : null;
@@ -74406,7 +74634,7 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/settings.ts
-var MODES2 = ["pr", "main", "release", "report"];
+var MODES2 = ["pr", "main", "release", "report", "command"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "suspected", "warn", "never"];
 var CONFIRM = ["auto", "interleaved", "off"];
@@ -74501,6 +74729,8 @@ function readSettings(env, cwd) {
     alertBisect: bool(env, "alert-bisect", false),
     webhook: webhookTarget(env, oneOf(env, "notify", NOTIFY, "off")),
     inconclusive: oneOf(env, "inconclusive", INCONCLUSIVE, "pass"),
+    acceptLabel: raw(env, "accept-label") || "perf-gate-accept",
+    runWorkflow: raw(env, "run-workflow"),
     workingDirectory,
     github: {
       apiUrl,
@@ -74531,6 +74761,12 @@ function readSettings(env, cwd) {
       `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`
     );
   }
+  if (settings.runWorkflow !== "" && !/^[A-Za-z0-9._-]+\.ya?ml$/.test(settings.runWorkflow)) {
+    throw new InputError(
+      where("run-workflow"),
+      `"${settings.runWorkflow.slice(0, 60)}" is not a workflow file name; expected e.g. perf-gate.yml (the file in .github/workflows/)`
+    );
+  }
   if (mode === "report" && settings.results.length > 0) {
     throw new InputError(where("results"), "mode: report takes its results from the two-stage artifact; leave results empty");
   }
@@ -74540,8 +74776,8 @@ function webhookTarget(env, format2) {
   if (format2 === "off") return null;
   const url = (env[WEBHOOK_URL_VARIABLE] ?? "").trim();
   const secret = env[WEBHOOK_SECRET_VARIABLE] ?? "";
-  const how = `action input notify: ${format2} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
-  if (url === "") throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how}`);
+  const how2 = `action input notify: ${format2} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
+  if (url === "") throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how2}`);
   if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InputError(WEBHOOK_URL_VARIABLE, "is not an http(s) URL (its value is a secret and is not shown)");
   if (format2 === "json" && secret.length < 16)
     throw new InputError(
@@ -74915,6 +75151,311 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
   };
 }
 
+// action/src/action/digest.ts
+import { createHash as createHash4 } from "node:crypto";
+function reportDigest(report2) {
+  const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
+  return createHash4("sha256").update(`${report2.verdict}
+${lines.join("\n")}`).digest("hex").slice(0, 16);
+}
+
+// action/src/action/pr-comment.ts
+var NOTHING_YET = { verdict: "pass", digest: "0" };
+async function sayRunStatus(github, repo, pullRequest, settings, status) {
+  const line = runStatusMarkdown(status);
+  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || void 0);
+  if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
+  else await github.createIssueComment(repo, pullRequest, `${line}
+${stickyMarker(settings.gateName, NOTHING_YET)}`);
+}
+async function readPrLedger(settings, pullRequest, deps) {
+  if (!deps.github || settings.comment === "never") return null;
+  try {
+    const sticky = await readStickyComment(deps.github, repoRef(settings), pullRequest, settings.gateName, settings.commentAuthor || void 0);
+    const ledger = decodeLedger(sticky?.state.ledger);
+    if (ledger && ledger.acceptances.length > 0)
+      deps.log.info(
+        `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(", ")}`
+      );
+    return ledger;
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not read the pull request comment for acceptances (${error2.message}); none applies to this run`);
+    return null;
+  }
+}
+async function postComment(github, target, settings, report2, ledger, log, status = null) {
+  const acceptances = ledger.read?.acceptances ?? [];
+  const state = {
+    verdict: report2.verdict,
+    digest: reportDigest(report2),
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances))
+  };
+  const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
+  try {
+    const outcome = await upsertStickyComment(github, {
+      repo: target.repo,
+      pullRequest: target.pullRequest,
+      gate: settings.gateName,
+      mode: settings.comment,
+      state,
+      ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
+      render: (previous) => record4 + commentMarkdown(report2, {
+        title: settings.gateName,
+        marker: stickyMarker(settings.gateName, state),
+        maxLength: MAX_COMMENT_CHARS - record4.length,
+        previouslyFailed: previous?.verdict === "fail"
+      })
+    });
+    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
+    log.setOutput("comment-url", outcome.url ?? "");
+  } catch (error2) {
+    log.warning(
+      `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
+    );
+  }
+}
+
+// action/src/action/pr-command-text.ts
+var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
+var PREFIX2 = /^\/perf-gate(?:\s+|$)/;
+function parseLine2(line) {
+  const rest = line.replace(PREFIX2, "").trim();
+  const [verb = "", ...words] = rest.split(/\s+/);
+  if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
+  if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
+  const match = /^accept\s+(`[^`\n]+`|\S+)\s*(.*)$/.exec(rest);
+  if (!match) return { kind: "unknown", text: line, problem: "`accept` needs a benchmark glob and a reason" };
+  const benchmarks = match[1].replace(/^`|`$/g, "");
+  const reason = match[2].trim();
+  if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
+  return { kind: "accept", benchmarks, reason };
+}
+function parsePrCommands(body) {
+  const commands = [];
+  let fenced = false;
+  for (const raw2 of body.split(/\r?\n/)) {
+    const line = raw2.trim();
+    if (/^(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || !PREFIX2.test(line)) continue;
+    commands.push(parseLine2(line));
+  }
+  return commands;
+}
+
+// action/src/action/pr-run-request.ts
+var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
+async function requestRun(settings, github, repo, request2, deps, reply2) {
+  if (settings.runWorkflow === "") {
+    await reply2(`@${request2.login}: \`/perf-gate run\` is not set up here: the command workflow names no benchmark workflow (its input \`run-workflow\`).`);
+    return;
+  }
+  const pr = await github.getPullRequest(repo, request2.pullRequest);
+  if (pr.state !== "open") {
+    await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
+    return;
+  }
+  const fromFork = pr.headRepo === null || pr.headRepo.toLowerCase() !== pr.baseRepo.toLowerCase();
+  if (fromFork && !settings.allowForkPullRequests) {
+    await reply2(
+      `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
+    );
+    return;
+  }
+  const requested = deps.run.now().toISOString();
+  await github.dispatchWorkflow(repo, settings.runWorkflow, request2.ref, {
+    [RUN_INPUTS.pullRequest]: String(pr.number),
+    [RUN_INPUTS.requestedBy]: request2.login,
+    [RUN_INPUTS.requestedAt]: requested
+  });
+  deps.log.info(`started ${settings.runWorkflow} on ${request2.ref} for #${pr.number} at ${pr.headSha.slice(0, 7)}`);
+  await sayRunStatus(github, repo, pr.number, settings, { by: request2.login, requested });
+}
+async function dispatchedRun(settings, payload, deps) {
+  if (settings.mode !== "pr" || settings.github.eventName !== "workflow_dispatch") return null;
+  const inputs = payload?.inputs ?? {};
+  if (inputs[RUN_INPUTS.pullRequest] === void 0 || inputs[RUN_INPUTS.pullRequest] === "") return null;
+  const number2 = Number(inputs[RUN_INPUTS.pullRequest]);
+  if (!Number.isInteger(number2) || number2 <= 0) {
+    throw new InputError(
+      "workflow_dispatch inputs",
+      `"${RUN_INPUTS.pullRequest}" must be the pull request's number; a mode: pr run started by hand or by /perf-gate run needs it`
+    );
+  }
+  if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
+  const repo = repoRef(settings);
+  const info2 = await deps.github.getPullRequest(repo, number2);
+  const pr = {
+    number: number2,
+    headSha: info2.headSha,
+    baseSha: info2.baseSha,
+    headRepo: info2.headRepo,
+    baseRepo: info2.baseRepo,
+    fromFork: info2.headRepo === null || info2.headRepo.toLowerCase() !== info2.baseRepo.toLowerCase()
+  };
+  const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
+  const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
+  const status = {
+    by,
+    requested: /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(requested) ? requested : deps.run.now().toISOString(),
+    started: deps.run.now().toISOString()
+  };
+  try {
+    await sayRunStatus(deps.github, repo, number2, settings, status);
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not say in the pull request comment that the run started (${error2.message})`);
+  }
+  return { pr, status };
+}
+
+// action/src/action/pr-commands.ts
+var record3 = (v) => typeof v === "object" && v !== null ? v : null;
+function commandEvent(payload) {
+  const p = record3(payload);
+  const comment = record3(p?.["comment"]);
+  const issue2 = record3(p?.["issue"]);
+  if (comment && issue2) {
+    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
+    const login = record3(comment["user"])?.["login"];
+    if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
+    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
+    return {
+      kind: "comment",
+      pullRequest: issue2["number"],
+      login,
+      body: comment["body"],
+      url: String(comment["html_url"] ?? ""),
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
+  }
+  const pr = record3(p?.["pull_request"]);
+  const label = record3(p?.["label"])?.["name"];
+  const sender = record3(p?.["sender"])?.["login"];
+  if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
+    return { kind: "label", pullRequest: pr["number"], login: sender, label, added: p["action"] === "labeled" };
+  }
+  return null;
+}
+var MAY_MERGE = /* @__PURE__ */ new Set(["write", "maintain", "admin"]);
+async function runPrCommands(settings, payload, deps) {
+  const event = commandEvent(payload);
+  if (!event) {
+    deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
+    return 0;
+  }
+  if (!deps.github) throw new Error("mode: command needs a github-token");
+  const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
+  if (event.kind === "label") {
+    if (event.label !== settings.acceptLabel) {
+      deps.log.info(`label ${event.label} is not ${settings.acceptLabel}: nothing to do`);
+      return 0;
+    }
+    await onAcceptLabel(ctx, event);
+    return 0;
+  }
+  const commands = parsePrCommands(event.body);
+  if (commands.length === 0) deps.log.info("the comment gives no /perf-gate command");
+  for (const command of commands) await onCommand(ctx, event, command);
+  return 0;
+}
+async function reply(ctx, text) {
+  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text);
+  ctx.deps.log.info(`replied: ${text.split("\n")[0]}`);
+}
+async function mayMerge(ctx, what) {
+  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
+  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
+  if (MAY_MERGE.has(role)) return true;
+  await reply(
+    ctx,
+    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
+  );
+  return false;
+}
+async function onCommand(ctx, event, command) {
+  if (command.kind === "unknown") {
+    await reply(ctx, `@${event.login}: perf-gate did not understand this: ${command.problem}. It takes ${COMMAND_USAGE}.`);
+    return;
+  }
+  if (command.kind === "run") {
+    if (await mayMerge(ctx, "`/perf-gate run`"))
+      await requestRun(
+        ctx.settings,
+        ctx.github,
+        ctx.repo,
+        { pullRequest: event.pullRequest, login: event.login, ref: event.defaultBranch },
+        ctx.deps,
+        (text) => reply(ctx, text)
+      );
+    return;
+  }
+  if (!await mayMerge(ctx, "accepting a regression")) return;
+  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
+}
+async function onAcceptLabel(ctx, event) {
+  if (!event.added) {
+    await updateLedger(ctx, (ledger) => withdrawLabel(ledger, event.label), `the label ${event.label} was removed`);
+    return;
+  }
+  if (!await mayMerge(ctx, `the label ${event.label}`)) return;
+  await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
+}
+async function readLedger(ctx) {
+  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || void 0);
+  const ledger = decodeLedger(sticky?.state.ledger);
+  if (!sticky || !ledger) {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
+    );
+    return null;
+  }
+  return { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger };
+}
+async function accept(ctx, given) {
+  const found = await readLedger(ctx);
+  if (!found) return;
+  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted) {
+    const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
+    await reply(
+      ctx,
+      `@${ctx.event.login}: \`${given.benchmarks.replace(/`/g, "'")}\` names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
+    );
+    return;
+  }
+  await saveLedger(ctx, found, outcome.ledger);
+  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
+}
+async function updateLedger(ctx, change, why) {
+  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || void 0);
+  const ledger = decodeLedger(sticky?.state.ledger);
+  if (!sticky || !ledger) return;
+  ctx.deps.log.info(why);
+  await saveLedger(ctx, { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger }, change(ledger));
+}
+async function saveLedger(ctx, found, ledger) {
+  const failing = stillFailing(ledger);
+  const verdict = failing.length === 0 ? "pass" : "fail";
+  const state = { ...found.state, verdict, ledger: encodeLedger(ledger) };
+  const gate2 = ctx.settings.gateName;
+  const body = withMarker2(withAcceptanceRecord(found.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate2, state);
+  await ctx.github.updateIssueComment(ctx.repo, found.id, body);
+  if (!ctx.settings.checkRun) return;
+  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
+  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
+  await ctx.github.createCheckRun(ctx.repo, {
+    name: gate2,
+    headSha: ledger.head,
+    conclusion: verdict === "pass" ? "success" : "failure",
+    output: {
+      title: verdict === "pass" ? `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}` : `Fail: ${failing.length} row${failing.length === 1 ? "" : "s"} still failing${accepted > 0 ? ` after ${accepted} accepted` : ""}`,
+      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
+
+${failing.map((f) => `- ${escapeMarkdown(f)}`).join("\n")}`
+    }
+  });
+}
+
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync15 } from "node:fs";
 import { join as join26 } from "node:path";
@@ -75007,14 +75548,6 @@ async function verifyClaim(api, repo, claim, run, gate2) {
   if (run?.headRepo && pr.headRepo && pr.headRepo.toLowerCase() !== run.headRepo.toLowerCase()) {
     throw new HandoffRejected(`pull request #${claim.pullRequest} comes from ${pr.headRepo}, but the workflow run came from ${run.headRepo}`);
   }
-}
-
-// action/src/action/digest.ts
-import { createHash as createHash4 } from "node:crypto";
-function reportDigest(report2) {
-  const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
-  return createHash4("sha256").update(`${report2.verdict}
-${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // action/src/action/check-run-annotations.ts
@@ -75550,7 +76083,9 @@ async function downloadHandoff(api, repo, runId, artifactName) {
 // action/src/action/run-action.ts
 async function runAction(settings, deps) {
   const event = readEvent(settings.github.eventPath);
-  const pr = settings.mode === "report" ? null : pullRequestFromEvent(event);
+  if (settings.mode === "command") return runPrCommands(settings, event, deps);
+  const dispatched = await dispatchedRun(settings, event, deps);
+  const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
   if (!forkAllowed(settings, pr, deps.log)) return EXIT.unusable;
   const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
   const config = readConfigIfPresent(settings.config, settings.workingDirectory);
@@ -75560,14 +76095,18 @@ async function runAction(settings, deps) {
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
+  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log)
   });
+  const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
+  const ledger = { raw: measured.report, read: prNumber !== null && settings.mode !== "main" ? await readPrLedger(settings, prNumber, deps) : null };
+  const outcome = { ...measured, report: withLedger(measured.report, ledger.read) };
   const { report: report2 } = outcome;
   deps.log.info(`verdict: ${report2.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
-  await tellGitHub(settings, report2, pr, handoff, deps);
+  const status = dispatched ? { ...dispatched.status, finished: deps.run.now().toISOString() } : null;
+  await tellGitHub(settings, report2, { ...ledger, status }, pr, handoff, deps);
   const opened = alerts && settings.alert === "issue" ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
   if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
   if (settings.mode === "release") await notifyRelease(settings, report2, deps);
@@ -75761,7 +76300,7 @@ function setReportOutputs(log, report2, files) {
   log.setOutput("report-markdown", files.reportMarkdown);
   log.setOutput("results", files.results);
 }
-function tellGitHub(settings, report2, pr, handoff, deps) {
+function tellGitHub(settings, report2, ledger, pr, handoff, deps) {
   const { log, github } = deps;
   return log.group("perf-gate: tell GitHub", async () => {
     if (!github) {
@@ -75771,34 +76310,10 @@ function tellGitHub(settings, report2, pr, handoff, deps) {
     const repo = repoRef(settings);
     const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
     const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
-    if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report")) await postComment(github, repo, prNumber, settings, report2, log);
+    if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report2, ledger, log, ledger.status);
     if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report2, log);
   });
-}
-async function postComment(github, repo, pullRequest, settings, report2, log) {
-  const state = { verdict: report2.verdict, digest: reportDigest(report2) };
-  try {
-    const outcome = await upsertStickyComment(github, {
-      repo,
-      pullRequest,
-      gate: settings.gateName,
-      mode: settings.comment,
-      state,
-      ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-      render: (previous) => commentMarkdown(report2, {
-        title: settings.gateName,
-        marker: stickyMarker(settings.gateName, state),
-        maxLength: MAX_COMMENT_CHARS,
-        previouslyFailed: previous?.verdict === "fail"
-      })
-    });
-    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
-    log.setOutput("comment-url", outcome.url ?? "");
-  } catch (error2) {
-    log.warning(
-      `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
-    );
-  }
 }
 async function postCheckRun(github, repo, headSha, settings, report2, log) {
   try {

@@ -16,7 +16,6 @@ import {
   checkRunner,
   checkRunSummary,
   checkRunTitle,
-  commentMarkdown,
   EXIT,
   gateOptions,
   historyStart,
@@ -36,6 +35,8 @@ import {
   type RunFiles,
   type RunOutcome,
   type RunPlan,
+  type RunStatus,
+  withLedger,
 } from '../pipeline/index.js';
 import { fileAlerts, watchMain } from './main-alerts.js';
 import { notifyMainAlerts, notifyRelease } from './notify.js';
@@ -43,9 +44,10 @@ import { checkConclusion, stepFails } from './conclusion.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
-import { MAX_COMMENT_CHARS, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
+import { postComment, readPrLedger, type LedgerInput } from './pr-comment.js';
+import { runPrCommands } from './pr-commands.js';
+import { dispatchedRun } from './pr-run-request.js';
 import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, writeHandoff, type Handoff } from './handoff.js';
-import { reportDigest } from './digest.js';
 import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
@@ -68,7 +70,9 @@ export interface ActionDeps {
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
 export async function runAction(settings: Settings, deps: ActionDeps): Promise<number> {
   const event = readEvent(settings.github.eventPath);
-  const pr: PullRequestFacts | null = settings.mode === 'report' ? null : pullRequestFromEvent(event);
+  if (settings.mode === 'command') return runPrCommands(settings, event, deps);
+  const dispatched = await dispatchedRun(settings, event, deps);
+  const pr: PullRequestFacts | null = settings.mode === 'report' ? null : (dispatched?.pr ?? pullRequestFromEvent(event));
   if (!forkAllowed(settings, pr, deps.log)) return EXIT.unusable;
   const handoff = settings.mode === 'report' ? await readTwoStageArtifact(settings, event, deps) : null;
   const config = readConfigIfPresent(settings.config, settings.workingDirectory);
@@ -78,14 +82,19 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
-  const outcome = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
+  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log),
   });
+  // Regressions accepted on the record in this pull request's comment pass as `accepted` (gate/acceptance.ts).
+  const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
+  const ledger = { raw: measured.report, read: prNumber !== null && settings.mode !== 'main' ? await readPrLedger(settings, prNumber, deps) : null };
+  const outcome = { ...measured, report: withLedger(measured.report, ledger.read) };
   const { report } = outcome;
   deps.log.info(`verdict: ${report.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
-  await tellGitHub(settings, report, pr, handoff, deps);
+  const status = dispatched ? { ...dispatched.status, finished: deps.run.now().toISOString() } : null;
+  await tellGitHub(settings, report, { ...ledger, status }, pr, handoff, deps);
   const opened = alerts && settings.alert === 'issue' ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
   if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
   if (settings.mode === 'release') await notifyRelease(settings, report, deps);
@@ -335,7 +344,14 @@ function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles | 
 }
 
 /** Last: the sticky comment and the check run. Failures are warnings; the verdict stands. */
-function tellGitHub(settings: Settings, report: GateReport, pr: PullRequestFacts | null, handoff: Handoff | null, deps: ActionDeps): Promise<void> {
+function tellGitHub(
+  settings: Settings,
+  report: GateReport,
+  ledger: LedgerInput & { status: RunStatus | null },
+  pr: PullRequestFacts | null,
+  handoff: Handoff | null,
+  deps: ActionDeps,
+): Promise<void> {
   const { log, github } = deps;
   return log.group('perf-gate: tell GitHub', async () => {
     if (!github) {
@@ -345,36 +361,10 @@ function tellGitHub(settings: Settings, report: GateReport, pr: PullRequestFacts
     const repo = repoRef(settings);
     const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
     const headSha = handoff ? handoff.claim.headSha : (pr?.headSha ?? settings.github.sha);
-    if (prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report')) await postComment(github, repo, prNumber, settings, report, log);
+    if (prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report'))
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report, ledger, log, ledger.status);
     if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report, log);
   });
-}
-
-async function postComment(github: GitHubApi, repo: RepoRef, pullRequest: number, settings: Settings, report: GateReport, log: ActionLog): Promise<void> {
-  const state: MarkerState = { verdict: report.verdict, digest: reportDigest(report) };
-  try {
-    const outcome = await upsertStickyComment(github, {
-      repo,
-      pullRequest,
-      gate: settings.gateName,
-      mode: settings.comment,
-      state,
-      ...(settings.commentAuthor ? { author: settings.commentAuthor } : {}),
-      render: (previous) =>
-        commentMarkdown(report, {
-          title: settings.gateName,
-          marker: stickyMarker(settings.gateName, state),
-          maxLength: MAX_COMMENT_CHARS,
-          previouslyFailed: previous?.verdict === 'fail',
-        }),
-    });
-    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ''}${outcome.url ? `: ${outcome.url}` : ''}`);
-    log.setOutput('comment-url', outcome.url ?? '');
-  } catch (error) {
-    log.warning(
-      `perf-gate: could not write the pull request comment (${(error as Error).message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`,
-    );
-  }
 }
 
 async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, settings: Settings, report: GateReport, log: ActionLog): Promise<void> {

@@ -13,10 +13,10 @@ import type { RepoRef } from '../github/client.js';
 import type { WebhookFormat, WebhookTarget } from '../github/webhook.js';
 import type { PerfGateConfig } from '../pipeline/index.js';
 
-export type Mode = 'pr' | 'main' | 'release' | 'report';
+export type Mode = 'pr' | 'main' | 'release' | 'report' | 'command';
 export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
 
-export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report'];
+export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report', 'command'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
 export const FAIL_ON: readonly FailOn[] = ['fail', 'suspected', 'warn', 'never'];
 export const CONFIRM = ['auto', 'interleaved', 'off'] as const;
@@ -89,6 +89,10 @@ export interface Settings {
    * secret come from the step's env (secrets), never from inputs.
    */
   webhook: WebhookTarget | null;
+  /** mode command: the label whose adding accepts every regressed row of the last run (removing it withdraws that). */
+  acceptLabel: string;
+  /** mode command: the benchmark workflow's file that `/perf-gate run` starts (workflow_dispatch); empty: the command is refused. */
+  runWorkflow: string;
   /** What an inconclusive row does to the check: nothing (pass), a neutral check run, or a failure. */
   inconclusive: (typeof INCONCLUSIVE)[number];
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
@@ -218,6 +222,8 @@ export function readSettings(env: Env, cwd: string): Settings {
     alertBisect: bool(env, 'alert-bisect', false),
     webhook: webhookTarget(env, oneOf(env, 'notify', NOTIFY, 'off')),
     inconclusive: oneOf(env, 'inconclusive', INCONCLUSIVE, 'pass'),
+    acceptLabel: raw(env, 'accept-label') || 'perf-gate-accept',
+    runWorkflow: raw(env, 'run-workflow'),
     workingDirectory,
     github: {
       apiUrl,
@@ -247,6 +253,12 @@ export function readSettings(env: Env, cwd: string): Settings {
     throw new InputError(
       where('alert-bisect'),
       `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`,
+    );
+  }
+  if (settings.runWorkflow !== '' && !/^[A-Za-z0-9._-]+\.ya?ml$/.test(settings.runWorkflow)) {
+    throw new InputError(
+      where('run-workflow'),
+      `"${settings.runWorkflow.slice(0, 60)}" is not a workflow file name; expected e.g. perf-gate.yml (the file in .github/workflows/)`,
     );
   }
   if (mode === 'report' && settings.results.length > 0) {

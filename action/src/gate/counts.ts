@@ -1,7 +1,7 @@
 import type { RowStatus } from '../model/index.js';
 import type { GateReport, VerdictRow } from './types.js';
 
-const ALL_STATUSES: RowStatus[] = ['regressed', 'improved', 'unchanged', 'inconclusive', 'suspected', 'new', 'missing', 'failed'];
+const ALL_STATUSES: RowStatus[] = ['regressed', 'improved', 'unchanged', 'inconclusive', 'suspected', 'accepted', 'new', 'missing', 'failed'];
 
 /** The report's counts of its rows: one per status, and the budgets that failed or warned. */
 export function countRows(rows: readonly VerdictRow[]): GateReport['counts'] {

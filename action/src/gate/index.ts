@@ -38,6 +38,17 @@ import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type Ro
 export * from './types.js';
 export { withConfirmations } from './confirmations.js';
 export { countRows } from './counts.js';
+export {
+  applyAcceptances,
+  acceptRow,
+  acceptable,
+  rowsToAccept,
+  withinAccepted,
+  type Acceptance,
+  type AcceptanceSource,
+  type AcceptedRow,
+  type RowAcceptance,
+} from './acceptance.js';
 export { screenRow, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
 export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';

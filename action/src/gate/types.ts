@@ -2,6 +2,7 @@ import type { Direction, RowStatus } from '../model/index.js';
 import type { RowReason } from './reason.js';
 import type { GateWarning } from './warning.js';
 import type { SuspectWhy } from './screen.js';
+import type { RowAcceptance } from './acceptance.js';
 
 export type { RowStatus };
 export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
@@ -90,6 +91,8 @@ export interface VerdictRow {
   trend?: number[];
   /** Which stage of a two-stage verdict decided the row (absent when the run had one stage). */
   stage?: RowStage;
+  /** A regression accepted on the record (status `accepted`), or accepted at a smaller change than now (`holds: false`). */
+  acceptance?: RowAcceptance;
 }
 
 /** Why a suspect could not be measured again interleaved. */

@@ -71,6 +71,8 @@ export interface PullRequestInfo {
   /** owner/name of the head repository; null when the fork was deleted. */
   headRepo: string | null;
   baseRepo: string;
+  /** The base branch's commit the pull request is compared with. */
+  baseSha: string;
   state: string;
 }
 
@@ -79,6 +81,18 @@ export interface ArtifactInfo {
   name: string;
   sizeInBytes: number;
   expired: boolean;
+}
+
+/** A person's role on a repository, as GitHub names it (custom roles answer their base role's permission). */
+export type RepoRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+/** A pull request a commit belongs to. */
+export interface CommitPullRequest {
+  number: number;
+  state: string;
+  merged: boolean;
+  /** The base branch's name. */
+  base: string;
 }
 
 /** Everything the action asks of GitHub. Tests use the real implementation against a loopback server. */
@@ -100,6 +114,12 @@ export interface GitHubApi {
   listRunArtifacts(repo: RepoRef, runId: number): Promise<ArtifactInfo[]>;
   /** The artifact's zip archive, at most maxBytes long. */
   downloadArtifact(repo: RepoRef, artifactId: number, maxBytes: number): Promise<Uint8Array>;
+  /** A login's role on the repository; `none` for someone who is no collaborator (GitHub answers 404). */
+  collaboratorRole(repo: RepoRef, login: string): Promise<RepoRole>;
+  /** Starts a workflow_dispatch run of a workflow file (its name, e.g. perf-gate.yml) on a ref. */
+  dispatchWorkflow(repo: RepoRef, workflow: string, ref: string, inputs: Record<string, string>): Promise<void>;
+  /** The pull requests a commit belongs to (the merged one for a merge or squash commit on main). */
+  pullRequestsOfCommit(repo: RepoRef, sha: string): Promise<CommitPullRequest[]>;
 }
 
 export interface ClientOptions {
@@ -263,6 +283,26 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
       wrap(`update check run ${checkRunId}`, async () => {
         await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output });
       }),
+    collaboratorRole: (repo, login) =>
+      wrap(`get the permission of ${login}`, async () => {
+        try {
+          const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+          const role = (data.role_name || data.permission) as string;
+          return (['admin', 'maintain', 'write', 'triage', 'read'].includes(role) ? role : data.permission) as RepoRole;
+        } catch (error) {
+          if (failedAnswer(error).status === 404) return 'none';
+          throw error;
+        }
+      }),
+    dispatchWorkflow: (repo, workflow, ref, inputs) =>
+      wrap(`start workflow ${workflow}`, async () => {
+        await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs });
+      }),
+    pullRequestsOfCommit: (repo, sha) =>
+      wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
+        const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
+        return data.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== undefined, base: p.base.ref }));
+      }),
     getPullRequest: (repo, number) =>
       wrap(`get pull request #${number}`, async () => {
         const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
@@ -271,6 +311,7 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
           headSha: data.head.sha,
           headRepo: data.head.repo?.full_name ?? null,
           baseRepo: data.base.repo.full_name,
+          baseSha: data.base.sha,
           state: data.state,
         };
       }),

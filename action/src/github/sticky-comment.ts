@@ -25,20 +25,36 @@ export interface MarkerState {
   verdict: 'pass' | 'fail';
   /** A short digest of what the comment shows (statuses, budgets), to tell "changed" from "same". */
   digest: string;
+  /**
+   * The pull request's ledger (the last run's acceptable rows and the
+   * acceptances on record), base64 of its JSON: standard base64 has no "-",
+   * so the marker stays one well-formed HTML comment. Only this gate's own
+   * comment carries it, and only the token's user can edit that comment, so
+   * what it records is what perf-gate wrote.
+   */
+  ledger?: string;
 }
 
 /** The hidden marker placed at the end of the comment body. */
 export function stickyMarker(gate: string, state: MarkerState): string {
-  return `<!-- perf-gate:sticky gate=${gate} verdict=${state.verdict} digest=${state.digest} -->`;
+  const ledger = state.ledger ? ` ledger=${state.ledger}` : '';
+  return `<!-- perf-gate:sticky gate=${gate} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
 }
 
-const MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64}) -->\s*$/;
+const MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
 
 /** Reads the marker at the end of a body, for this gate; null when there is none. */
 export function readMarker(body: string, gate: string): MarkerState | null {
   const match = MARKER_AT_END.exec(body);
   if (!match || match[1] !== gate) return null;
-  return { verdict: match[2] as 'pass' | 'fail', digest: match[3]! };
+  return { verdict: match[2] as 'pass' | 'fail', digest: match[3]!, ...(match[4] ? { ledger: match[4] } : {}) };
+}
+
+/** The body with its marker replaced (the ledger and verdict after an acceptance); the text above is kept. */
+export function withMarker(body: string, gate: string, state: MarkerState): string {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate) throw new Error(`the comment has no marker of gate ${gate}`);
+  return `${body.slice(0, match.index)}${stickyMarker(gate, state)}`;
 }
 
 /**
@@ -101,10 +117,28 @@ export interface StickyRequest {
 /** The login used when the token cannot call GET /user: the GITHUB_TOKEN's app bot. */
 export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
 
+/** The login whose comments are the gate's own: the configured author, else the token's user, else the GITHUB_TOKEN's bot. */
+export async function selfLogin(api: GitHubApi, author?: string): Promise<string> {
+  return author ?? (await api.authenticatedLogin()) ?? GITHUB_ACTIONS_BOT;
+}
+
+/** The gate's sticky comment on a pull request and its marker, or null when there is none yet. */
+export async function readStickyComment(
+  api: GitHubApi,
+  repo: RepoRef,
+  pullRequest: number,
+  gate: string,
+  author?: string,
+): Promise<{ comment: IssueComment; state: MarkerState } | null> {
+  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate, await selfLogin(api, author));
+  const state = comment ? readMarker(comment.body, gate) : null;
+  return comment && state ? { comment, state } : null;
+}
+
 /** Finds, then creates or updates, the gate's sticky comment. Errors propagate; the caller turns them into warnings. */
 export async function upsertStickyComment(api: GitHubApi, request: StickyRequest): Promise<StickyOutcome> {
   if (request.mode === 'never') return { action: 'skipped', url: null, reason: 'comment: never', resolved: false };
-  const self = request.author ?? (await api.authenticatedLogin()) ?? GITHUB_ACTIONS_BOT;
+  const self = await selfLogin(api, request.author);
   const comments = await api.listIssueComments(request.repo, request.pullRequest);
   const existing = findStickyComment(comments, request.gate, self);
   const previous = existing ? readMarker(existing.body, request.gate) : null;

@@ -8,9 +8,10 @@
 /**
  * The status of one benchmark × metric row. `suspected`: the screen against
  * the stored history pointed at a slowdown that could not be measured again
- * interleaved (gate/two-stage.ts says why).
+ * interleaved (gate/two-stage.ts says why). `accepted`: a regression that a
+ * person who may merge accepted on the record, with a reason (gate/acceptance.ts).
  */
-export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'suspected' | 'new' | 'missing' | 'failed';
+export type RowStatus = 'regressed' | 'improved' | 'unchanged' | 'inconclusive' | 'suspected' | 'accepted' | 'new' | 'missing' | 'failed';
 
 /** Key of one benchmark × metric in A/B classifier answers and confirmations. */
 export function rowKey(benchmark: string, metric: string): string {

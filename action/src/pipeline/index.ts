@@ -54,3 +54,6 @@ export * from './count-commands.js';
 export * from './run-plan.js';
 export type { ConfirmPlan } from './confirm.js';
 export * from './run.js';
+export * from './pr-ledger.js';
+export { acceptanceRecordMarkdown, withAcceptanceRecord, runStatusMarkdown, withRunStatus, type RunStatus } from '../report/acceptance-text.js';
+export { escapeMarkdown } from '../report/escape-markdown.js';

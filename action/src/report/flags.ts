@@ -1,6 +1,7 @@
 import type { RowFlag, VerdictRow } from '../gate/types.js';
 import { formatCount } from './format.js';
 import { stageNote } from './stage-text.js';
+import { acceptanceNote } from './acceptance-text.js';
 
 /**
  * What each row flag means to a reader, in one sentence that says what to do
@@ -42,5 +43,6 @@ export function rowNotes(row: VerdictRow): string[] {
     notes.push(`needs ≈ ${formatCount(row.samplesNeeded)} samples per side`);
   }
   if (row.stage) notes.push(stageNote(row.stage));
+  if (row.acceptance) notes.push(acceptanceNote(row.acceptance));
   return notes;
 }

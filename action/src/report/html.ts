@@ -35,6 +35,7 @@ const SECTION_TITLE: Record<Section, string> = {
   regressed: 'Regressed',
   suspected: 'Suspected (not confirmed)',
   budget: 'Budget exceeded',
+  accepted: 'Accepted on the record',
   inconclusive: 'Inconclusive',
   'new-missing': 'New and missing',
   improved: 'Improved',

@@ -74,6 +74,7 @@ const ICON: Record<VerdictRow['status'], string> = {
   unchanged: '➖',
   inconclusive: '❔',
   suspected: '⚠️',
+  accepted: '☑️',
   new: '🆕',
   missing: '🚫',
 };
@@ -258,7 +259,15 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
   const measure = options.measure === 'utf8-bytes' ? (t: string) => Buffer.byteLength(t, 'utf8') : (t: string) => t.length;
 
   const groups = groupRows(report.rows);
-  const main = [...groups.failed, ...groups.regressed, ...groups.suspected, ...groups.budget, ...groups.inconclusive, ...groups['new-missing']];
+  const main = [
+    ...groups.failed,
+    ...groups.regressed,
+    ...groups.suspected,
+    ...groups.budget,
+    ...groups.accepted,
+    ...groups.inconclusive,
+    ...groups['new-missing'],
+  ];
   const failures = dedupeFailures(groups.failed).map(failureEntry);
   const all: Keep = { main: main.length, failures: failures.length, improved: groups.improved.length, unchanged: groups.unchanged.length };
 

@@ -19,8 +19,8 @@ export const NUMERIC_COLUMNS: ReadonlySet<number> = new Set([2, 3, 4]);
  * Sections in reading order: what fails or needs attention first, good news
  * and non-news last. "budget" holds rows whose only problem is a budget.
  */
-export type Section = 'failed' | 'regressed' | 'suspected' | 'budget' | 'inconclusive' | 'new-missing' | 'improved' | 'unchanged';
-export const SECTIONS: readonly Section[] = ['failed', 'regressed', 'suspected', 'budget', 'inconclusive', 'new-missing', 'improved', 'unchanged'];
+export type Section = 'failed' | 'regressed' | 'suspected' | 'budget' | 'accepted' | 'inconclusive' | 'new-missing' | 'improved' | 'unchanged';
+export const SECTIONS: readonly Section[] = ['failed', 'regressed', 'suspected', 'budget', 'accepted', 'inconclusive', 'new-missing', 'improved', 'unchanged'];
 
 /** Sections a short report folds away (Markdown `<details>`). */
 export const FOLDED_SECTIONS: ReadonlySet<Section> = new Set<Section>(['improved', 'unchanged']);
@@ -30,6 +30,7 @@ export function sectionOf(row: VerdictRow): Section {
   if (row.status === 'regressed') return 'regressed';
   if (row.status === 'suspected') return 'suspected';
   if (row.budget?.result === 'fail') return 'budget';
+  if (row.status === 'accepted') return 'accepted';
   if (row.status === 'inconclusive') return 'inconclusive';
   if (row.status === 'new' || row.status === 'missing') return 'new-missing';
   return row.status;
@@ -114,6 +115,7 @@ export function verdictParts(report: GateReport): string[] {
   if (c.regressed) parts.push(plural(c.regressed, 'regression'));
   if (c.budgetFailed) parts.push(`${plural(c.budgetFailed, 'budget')} exceeded`);
   if (c.suspected) parts.push(`${formatCount(c.suspected)} suspected`);
+  if (c.accepted) parts.push(`${formatCount(c.accepted)} accepted`);
   if (c.budgetWarned) parts.push(plural(c.budgetWarned, 'budget warning'));
   if (c.inconclusive) parts.push(`${formatCount(c.inconclusive)} inconclusive`);
   if (c.new) parts.push(`${formatCount(c.new)} new`);
@@ -134,7 +136,8 @@ export type Outcome = 'fail' | 'pass' | 'pass-with-warnings' | 'resolved';
 export function outcomeOf(report: GateReport, previouslyFailed = false): Outcome {
   if (report.verdict === 'fail') return 'fail';
   if (previouslyFailed) return 'resolved';
-  if (report.counts.regressed > 0 || report.counts.suspected > 0 || report.counts.budgetWarned > 0) return 'pass-with-warnings';
+  // An accepted regression passes, but is still a slowdown a reviewer should see on the verdict line.
+  if (report.counts.regressed > 0 || report.counts.suspected > 0 || report.counts.accepted > 0 || report.counts.budgetWarned > 0) return 'pass-with-warnings';
   return 'pass';
 }
 

@@ -35,7 +35,7 @@ function painter(color: boolean): Paint {
 
 function statusStyle(row: VerdictRow): keyof typeof SGR {
   if (row.status === 'failed' || (row.status === 'regressed' && row.failsGate)) return 'red';
-  if (row.status === 'regressed' || row.status === 'suspected' || row.status === 'inconclusive' || row.status === 'missing') return 'yellow';
+  if (['regressed', 'suspected', 'accepted', 'inconclusive', 'missing'].includes(row.status)) return 'yellow';
   if (row.status === 'improved') return 'green';
   return 'dim';
 }

@@ -70,7 +70,7 @@ test('hostile benchmark names are escaped in the comment and never reach a shell
   assert.equal(comments.length, 1, 'a marker-like benchmark name does not create or hijack a second comment');
   const body = comments[0]!.body;
   assert.equal(body.split('<!--').length - 1, 1, 'exactly one real HTML comment: the marker');
-  assert.match(body, /<!-- perf-gate:sticky gate=perf-gate verdict=fail digest=[0-9a-f]+ -->\s*$/);
+  assert.match(body, /<!-- perf-gate:sticky gate=perf-gate verdict=fail digest=[0-9a-f]+(?: ledger=[A-Za-z0-9+/=]+)? -->\s*$/);
   assert.equal(body.includes('@someone'), false, 'no live mention');
   assert.equal(body.includes('`tick`'), false, 'no code span from a name');
   assert.equal(body.includes('$(touch pwned)'), false, 'the name is shown with entities, not as raw text');
@@ -100,7 +100,7 @@ test('a report too long for one comment is cut below 65,536 characters, full in 
   assert.ok(body.length > 30_000, 'the comment is filled, not emptied');
   assert.match(body, /Truncated/);
   assert.match(body, /job summary/);
-  assert.match(body, /<!-- perf-gate:sticky gate=perf-gate verdict=fail digest=[0-9a-f]+ -->\s*$/);
+  assert.match(body, /<!-- perf-gate:sticky gate=perf-gate verdict=fail digest=[0-9a-f]+(?: ledger=[A-Za-z0-9+/=]+)? -->\s*$/);
   const shown = names.filter((n) => body.includes(n.replace(/-/g, '-'))).length;
   assert.ok(shown < names.length);
   for (const n of names) assert.ok(result.summary.includes(n), `job summary lists ${n}`);

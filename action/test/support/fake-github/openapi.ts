@@ -26,6 +26,9 @@ export const OPERATIONS = [
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
   ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts'],
   ['get', '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}'],
+  ['get', '/repos/{owner}/{repo}/collaborators/{username}/permission'],
+  ['post', '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches'],
+  ['get', '/repos/{owner}/{repo}/commits/{commit_sha}/pulls'],
 ] as const;
 
 type Json = Record<string, unknown>;

@@ -96,6 +96,12 @@ export interface FakeGitHub {
   checkRuns: StoredCheckRun[];
   pulls: Map<string, StoredPull>;
   artifacts: StoredArtifact[];
+  /** "owner/name#login" → the login's role; anyone else reads (a public repository). */
+  roles: Map<string, 'admin' | 'maintain' | 'write' | 'triage' | 'read'>;
+  /** workflow_dispatch runs started through the API. */
+  dispatches: { repo: string; workflow: string; ref: string; inputs: Record<string, unknown> }[];
+  /** "owner/name@sha" → the numbers of the stored pull requests that commit belongs to. */
+  commitPulls: Map<string, number[]>;
   requests: RecordedRequest[];
   /** Every request or response that did not match GitHub's OpenAPI description. */
   violations: string[];
@@ -188,6 +194,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     checkRuns: [],
     pulls: new Map(),
     artifacts: [],
+    roles: new Map(),
+    dispatches: [],
+    commitPulls: new Map(),
     requests: [],
     violations: [],
   };
@@ -472,6 +481,42 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         const artifact = state.artifacts.find((a) => a.id === Number(params['artifact_id']));
         if (!artifact) return { status: 410, body: { message: 'Gone', documentation_url: 'https://docs.github.com/rest' } };
         return { status: 302, headers: { location: `${base}/_archives/${artifact.id}.zip` } };
+      }
+      case 'repos/get-collaborator-permission-level': {
+        const login = params['username']!;
+        const role = state.roles.get(`${repo}#${login}`) ?? 'read';
+        const mock = structuredClone(api.mockResponseForOperation(operationId, { code: 200 }).mock as Json);
+        // The REST permission folds maintain into write and triage into read; role_name keeps the role.
+        const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        const user = {
+          ...(mock['user'] as Json),
+          ...userJson({ login, id: 9000 + login.length, type: 'User' }, base),
+          permissions: undefined,
+          role_name: role,
+        };
+        delete user['permissions'];
+        return { status: 200, body: { ...mock, permission, role_name: role, user } };
+      }
+      case 'actions/create-workflow-dispatch': {
+        state.dispatches.push({
+          repo,
+          workflow: params['workflow_id']!,
+          ref: String(body?.['ref'] ?? ''),
+          inputs: (body?.['inputs'] as Record<string, unknown>) ?? {},
+        });
+        return { status: 204 };
+      }
+      case 'repos/list-pull-requests-associated-with-commit': {
+        const numbers = state.commitPulls.get(`${repo}@${params['commit_sha']}`) ?? [];
+        const mock = api.mockResponseForOperation(operationId, { code: 200 }).mock as Json[];
+        return {
+          status: 200,
+          body: numbers.map((n) => {
+            const pull = state.pulls.get(`${repo}#${n}`)!;
+            const json = pullJson(mock[0]!, pull, repo);
+            return { ...json, state: 'closed', merged_at: TIME };
+          }),
+        };
       }
       default:
         void req;

@@ -1,0 +1,226 @@
+/**
+ * `mode: command`: what people ask of the gate on a pull request, handled by
+ * a job on `issue_comment` (a `/perf-gate …` comment) or
+ * `pull_request_target` (the accept label added or removed). The job never
+ * checks out or runs the pull request's code: it reads the gate's own comment
+ * (the last run's numbers in its ledger), checks that the person may merge
+ * (write, maintain or admin, from the REST API — the pull request's author
+ * counts only with write), and then
+ *
+ * - `accept`: records the acceptance in the ledger, re-decides from the last
+ *   run without measuring, updates the comment, and posts a new check run on
+ *   the commit the run measured (the latest check run of a name is the one
+ *   that counts);
+ * - `run`: starts the benchmark workflow through workflow_dispatch (queued by
+ *   its concurrency group on the runner) and says so in the comment.
+ *
+ * Refusals are answered with one reply that says why.
+ */
+import {
+  acceptanceRecordMarkdown,
+  decodeLedger,
+  encodeLedger,
+  escapeMarkdown,
+  recordAcceptance,
+  stillFailing,
+  withAcceptanceRecord,
+  withdrawLabel,
+  type PrLedger,
+} from '../pipeline/index.js';
+import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
+import { readStickyComment, withMarker, type MarkerState } from '../github/sticky-comment.js';
+import { COMMAND_USAGE, parsePrCommands, type PrCommand } from './pr-command-text.js';
+import type { ActionDeps } from './run-action.js';
+import { repoRef, type Settings } from './settings.js';
+import { requestRun } from './pr-run-request.js';
+
+/** What the event asks, reduced to what the handler needs. */
+export type CommandEvent =
+  | { kind: 'comment'; pullRequest: number; login: string; body: string; url: string; defaultBranch: string }
+  | { kind: 'label'; pullRequest: number; login: string; label: string; added: boolean };
+
+const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : null);
+
+/** The command event of an issue_comment or a labeled/unlabeled payload; null when the event asks nothing of the gate. */
+export function commandEvent(payload: unknown): CommandEvent | null {
+  const p = record(payload);
+  const comment = record(p?.['comment']);
+  const issue = record(p?.['issue']);
+  if (comment && issue) {
+    // Only a new comment gives a command: editing one must not give it again (or change what was accepted).
+    if (p?.['action'] !== 'created' || !record(issue['pull_request'])) return null;
+    const login = record(comment['user'])?.['login'];
+    if (typeof issue['number'] !== 'number' || typeof login !== 'string' || typeof comment['body'] !== 'string') return null;
+    const defaultBranch = record(p?.['repository'])?.['default_branch'];
+    return {
+      kind: 'comment',
+      pullRequest: issue['number'],
+      login,
+      body: comment['body'],
+      url: String(comment['html_url'] ?? ''),
+      defaultBranch: typeof defaultBranch === 'string' ? defaultBranch : 'main',
+    };
+  }
+  const pr = record(p?.['pull_request']);
+  const label = record(p?.['label'])?.['name'];
+  const sender = record(p?.['sender'])?.['login'];
+  if (
+    pr &&
+    typeof label === 'string' &&
+    typeof sender === 'string' &&
+    typeof pr['number'] === 'number' &&
+    (p?.['action'] === 'labeled' || p?.['action'] === 'unlabeled')
+  ) {
+    return { kind: 'label', pullRequest: pr['number'], login: sender, label, added: p['action'] === 'labeled' };
+  }
+  return null;
+}
+
+/** Roles that may merge, and so may accept a slowdown or spend the runner's time. */
+const MAY_MERGE: ReadonlySet<RepoRole> = new Set(['write', 'maintain', 'admin']);
+
+interface Context {
+  github: GitHubApi;
+  repo: RepoRef;
+  settings: Settings;
+  deps: ActionDeps;
+  event: CommandEvent;
+}
+
+/** Handles the event; returns the exit status (0 also for a refused request: the reply says why). */
+export async function runPrCommands(settings: Settings, payload: unknown, deps: ActionDeps): Promise<number> {
+  const event = commandEvent(payload);
+  if (!event) {
+    deps.log.info('mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)');
+    return 0;
+  }
+  if (!deps.github) throw new Error('mode: command needs a github-token');
+  const ctx: Context = { github: deps.github, repo: repoRef(settings), settings, deps, event };
+  if (event.kind === 'label') {
+    if (event.label !== settings.acceptLabel) {
+      deps.log.info(`label ${event.label} is not ${settings.acceptLabel}: nothing to do`);
+      return 0;
+    }
+    await onAcceptLabel(ctx, event);
+    return 0;
+  }
+  const commands = parsePrCommands(event.body);
+  if (commands.length === 0) deps.log.info('the comment gives no /perf-gate command');
+  for (const command of commands) await onCommand(ctx, event, command);
+  return 0;
+}
+
+async function reply(ctx: Context, text: string): Promise<void> {
+  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text);
+  ctx.deps.log.info(`replied: ${text.split('\n')[0]}`);
+}
+
+/** Is the person allowed? Replies why not. */
+async function mayMerge(ctx: Context, what: string): Promise<boolean> {
+  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
+  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
+  if (MAY_MERGE.has(role)) return true;
+  await reply(
+    ctx,
+    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`,
+  );
+  return false;
+}
+
+async function onCommand(ctx: Context, event: Extract<CommandEvent, { kind: 'comment' }>, command: PrCommand): Promise<void> {
+  if (command.kind === 'unknown') {
+    await reply(ctx, `@${event.login}: perf-gate did not understand this: ${command.problem}. It takes ${COMMAND_USAGE}.`);
+    return;
+  }
+  if (command.kind === 'run') {
+    if (await mayMerge(ctx, '`/perf-gate run`'))
+      await requestRun(ctx.settings, ctx.github, ctx.repo, { pullRequest: event.pullRequest, login: event.login, ref: event.defaultBranch }, ctx.deps, (text) =>
+        reply(ctx, text),
+      );
+    return;
+  }
+  if (!(await mayMerge(ctx, 'accepting a regression'))) return;
+  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: 'comment', url: event.url } });
+}
+
+async function onAcceptLabel(ctx: Context, event: Extract<CommandEvent, { kind: 'label' }>): Promise<void> {
+  if (!event.added) {
+    // Removing the label withdraws what it accepted; anyone who could add it may remove it.
+    await updateLedger(ctx, (ledger) => withdrawLabel(ledger, event.label), `the label ${event.label} was removed`);
+    return;
+  }
+  if (!(await mayMerge(ctx, `the label ${event.label}`))) return;
+  await accept(ctx, { benchmarks: '*', reason: `label ${event.label} added by @${event.login}`, source: { kind: 'label', label: event.label } });
+}
+
+/** The gate's comment and its ledger; replies and returns null when there is none yet. */
+async function readLedger(ctx: Context): Promise<{ body: string; id: number; state: MarkerState; ledger: PrLedger } | null> {
+  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || undefined);
+  const ledger = decodeLedger(sticky?.state.ledger);
+  if (!sticky || !ledger) {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`,
+    );
+    return null;
+  }
+  return { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger };
+}
+
+async function accept(
+  ctx: Context,
+  given: { benchmarks: string; reason: string; source: { kind: 'comment'; url: string } | { kind: 'label'; label: string } },
+): Promise<void> {
+  const found = await readLedger(ctx);
+  if (!found) return;
+  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted) {
+    const list =
+      outcome.acceptable.length > 0
+        ? `rows that can be accepted: ${outcome.acceptable
+            .slice(0, 20)
+            .map((r) => escapeMarkdown(r))
+            .join(', ')}`
+        : 'the last run has no regressed or suspected row';
+    await reply(
+      ctx,
+      `@${ctx.event.login}: \`${given.benchmarks.replace(/`/g, "'")}\` names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list}.`,
+    );
+    return;
+  }
+  await saveLedger(ctx, found, outcome.ledger);
+  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
+}
+
+async function updateLedger(ctx: Context, change: (ledger: PrLedger) => PrLedger, why: string): Promise<void> {
+  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || undefined);
+  const ledger = decodeLedger(sticky?.state.ledger);
+  if (!sticky || !ledger) return;
+  ctx.deps.log.info(why);
+  await saveLedger(ctx, { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger }, change(ledger));
+}
+
+/** Re-decides from the ledger, rewrites the comment's record and marker, and posts the check run for the measured commit. */
+async function saveLedger(ctx: Context, found: { body: string; id: number; state: MarkerState; ledger?: PrLedger }, ledger: PrLedger): Promise<void> {
+  const failing = stillFailing(ledger);
+  const verdict = failing.length === 0 ? 'pass' : 'fail';
+  const state: MarkerState = { ...found.state, verdict, ledger: encodeLedger(ledger) };
+  const gate = ctx.settings.gateName;
+  const body = withMarker(withAcceptanceRecord(found.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate, state);
+  await ctx.github.updateIssueComment(ctx.repo, found.id, body);
+  if (!ctx.settings.checkRun) return;
+  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
+  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(', ');
+  await ctx.github.createCheckRun(ctx.repo, {
+    name: gate,
+    headSha: ledger.head,
+    conclusion: verdict === 'pass' ? 'success' : 'failure',
+    output: {
+      title:
+        verdict === 'pass'
+          ? `Pass: ${accepted} regression${accepted === 1 ? '' : 's'} accepted on the record${by ? ` by ${by}` : ''}`
+          : `Fail: ${failing.length} row${failing.length === 1 ? '' : 's'} still failing${accepted > 0 ? ` after ${accepted} accepted` : ''}`,
+      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.\n\n${failing.map((f) => `- ${escapeMarkdown(f)}`).join('\n')}`,
+    },
+  });
+}

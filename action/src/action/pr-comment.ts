@@ -1,0 +1,107 @@
+/**
+ * The gate's one comment on a pull request, with its ledger: the sticky
+ * comment's marker carries the last run's acceptable rows and the
+ * acceptances on record (pipeline/pr-ledger.ts), and the record of
+ * acceptances is shown above the report. Reading it before the verdict is
+ * final is the one API call a pull request run makes that early; when it
+ * fails, no acceptance applies — the safe side — and a warning says so.
+ */
+import {
+  acceptanceRecordMarkdown,
+  commentMarkdown,
+  decodeLedger,
+  encodeLedger,
+  ledgerOf,
+  runStatusMarkdown,
+  withRunStatus,
+  type GateReport,
+  type RunStatus,
+  type PrLedger,
+} from '../pipeline/index.js';
+import type { GitHubApi, RepoRef } from '../github/client.js';
+import { MAX_COMMENT_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
+
+/** A fresh comment's marker: nothing measured yet, so nothing failed. */
+const NOTHING_YET: MarkerState = { verdict: 'pass', digest: '0' };
+
+/**
+ * The run-status line on top of the gate's comment (requested, started); a
+ * pull request without the comment gets one holding just that line, which
+ * the run's report then replaces.
+ */
+export async function sayRunStatus(github: GitHubApi, repo: RepoRef, pullRequest: number, settings: Settings, status: RunStatus): Promise<void> {
+  const line = runStatusMarkdown(status);
+  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || undefined);
+  if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
+  else await github.createIssueComment(repo, pullRequest, `${line}\n${stickyMarker(settings.gateName, NOTHING_YET)}`);
+}
+import { reportDigest } from './digest.js';
+import type { ActionDeps } from './run-action.js';
+import type { ActionLog } from './log.js';
+import { repoRef, type Settings } from './settings.js';
+
+/** The run's report before any acceptance (the ledger records it) and the ledger read from the comment. */
+export interface LedgerInput {
+  raw: GateReport;
+  read: PrLedger | null;
+}
+
+/** The ledger of the gate's comment on the pull request; null when there is none, or GitHub could not be asked. */
+export async function readPrLedger(settings: Settings, pullRequest: number, deps: ActionDeps): Promise<PrLedger | null> {
+  if (!deps.github || settings.comment === 'never') return null;
+  try {
+    const sticky = await readStickyComment(deps.github, repoRef(settings), pullRequest, settings.gateName, settings.commentAuthor || undefined);
+    const ledger = decodeLedger(sticky?.state.ledger);
+    if (ledger && ledger.acceptances.length > 0)
+      deps.log.info(
+        `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(', ')}`,
+      );
+    return ledger;
+  } catch (error) {
+    deps.log.warning(`perf-gate: could not read the pull request comment for acceptances (${(error as Error).message}); none applies to this run`);
+    return null;
+  }
+}
+
+/** Creates or updates the sticky comment: the record of acceptances, the report, and the marker with the new ledger. */
+export async function postComment(
+  github: GitHubApi,
+  target: { repo: RepoRef; pullRequest: number; headSha: string },
+  settings: Settings,
+  report: GateReport,
+  ledger: LedgerInput,
+  log: ActionLog,
+  status: RunStatus | null = null,
+): Promise<void> {
+  const acceptances = ledger.read?.acceptances ?? [];
+  const state: MarkerState = {
+    verdict: report.verdict,
+    digest: reportDigest(report),
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances)),
+  };
+  const record = (status ? runStatusMarkdown(status) : '') + acceptanceRecordMarkdown(acceptances, null);
+  try {
+    const outcome = await upsertStickyComment(github, {
+      repo: target.repo,
+      pullRequest: target.pullRequest,
+      gate: settings.gateName,
+      mode: settings.comment,
+      state,
+      ...(settings.commentAuthor ? { author: settings.commentAuthor } : {}),
+      render: (previous) =>
+        record +
+        commentMarkdown(report, {
+          title: settings.gateName,
+          marker: stickyMarker(settings.gateName, state),
+          maxLength: MAX_COMMENT_CHARS - record.length,
+          previouslyFailed: previous?.verdict === 'fail',
+        }),
+    });
+    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ''}${outcome.url ? `: ${outcome.url}` : ''}`);
+    log.setOutput('comment-url', outcome.url ?? '');
+  } catch (error) {
+    log.warning(
+      `perf-gate: could not write the pull request comment (${(error as Error).message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`,
+    );
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * How an acceptance reads next to its row and in a list: who accepted the
+ * slowdown, on which commit, why — and, when the row got worse since, that it
+ * no longer holds. Plain text; each format escapes it.
+ */
+import type { Acceptance, RowAcceptance } from '../gate/acceptance.js';
+import { escapeMarkdown } from './escape-markdown.js';
+import { formatPercent, shortCommit } from './format.js';
+
+function how(source: RowAcceptance['source']): string {
+  return source.kind === 'label' ? ` with the label ${source.label}` : '';
+}
+
+/** "accepted at +8.0 % by @ana on abc1234: the new parser is exact" / "… now beyond it". */
+export function acceptanceNote(a: RowAcceptance): string {
+  const given = `accepted at ${formatPercent(a.change)} by @${a.by}${how(a.source)} on ${shortCommit(a.commit)}: ${a.reason}`;
+  return a.holds ? given : `${given}; it got worse since, beyond its tolerance, so it fails again`;
+}
+
+const RECORD_START = '<!-- perf-gate:accepted -->';
+const RECORD_END = '<!-- /perf-gate:accepted -->';
+const STATUS_START = '<!-- perf-gate:run -->';
+const STATUS_END = '<!-- /perf-gate:run -->';
+
+/** The body with the block between `start` and `end` replaced by `block` in place, or `block` put on top when there was none. */
+function spliceBlock(body: string, start: string, end: string, block: string): string {
+  const from = body.indexOf(start);
+  const to = body.indexOf(end);
+  if (from === -1 || to < from) return `${block}${body}`;
+  return body.slice(0, from) + block + body.slice(to + end.length).replace(/^\n/, '');
+}
+
+/**
+ * The pull request comment's record of acceptances, above the report: who
+ * accepted which rows at what change, on which commit, why. `stillFailing`
+ * (from the issue_comment job, which re-decides without re-measuring) adds
+ * what the gate says now; null on a measured run, whose report says it.
+ */
+export function acceptanceRecordMarkdown(acceptances: readonly Acceptance[], stillFailing: readonly string[] | null): string {
+  if (acceptances.length === 0) return '';
+  const lines = [
+    RECORD_START,
+    '### ☑️ Regressions accepted on the record',
+    '',
+    '| Accepted by | Benchmarks | Rows, at the change accepted | On | Reason |',
+    '| :-- | :-- | :-- | :-- | :-- |',
+    ...acceptances.map((a) => {
+      const rows = a.rows.map((r) => `${escapeMarkdown(r.benchmark)} ${escapeMarkdown(r.metric)} ${formatPercent(r.change)}`).join('<br>');
+      const how = a.source.kind === 'comment' ? ` ([comment](${a.source.url}))` : ` (label ${escapeMarkdown(a.source.label)})`;
+      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(a.benchmarks)} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how} |`;
+    }),
+    '',
+  ];
+  if (stillFailing !== null) {
+    const commit = shortCommit(acceptances.at(-1)!.commit);
+    lines.push(
+      stillFailing.length === 0
+        ? `**✅ The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.`
+        : `**❌ Still failing on \`${commit}\`:** ${stillFailing.map((s) => escapeMarkdown(s)).join('; ')}.`,
+      '',
+    );
+  }
+  lines.push(RECORD_END, '');
+  return lines.join('\n');
+}
+
+/** The comment body with its record replaced by `record` (or added above the report; removed when empty). */
+export function withAcceptanceRecord(body: string, record: string): string {
+  return spliceBlock(body, RECORD_START, RECORD_END, record);
+}
+
+/** A run asked for with `/perf-gate run`: who asked and when, then when it started and finished (ISO times). */
+export interface RunStatus {
+  by: string;
+  requested: string;
+  started?: string;
+  finished?: string;
+}
+
+/** "2026-11-21 12:00 UTC" */
+function minute(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** The line on top of the comment that follows a requested run: queued, running, done. */
+export function runStatusMarkdown(s: RunStatus): string {
+  const asked = `requested by ${escapeMarkdown(`@${s.by}`)} at ${minute(s.requested)}`;
+  const line = s.finished
+    ? `🏁 Run ${asked} · started ${minute(s.started ?? s.requested)} · finished ${minute(s.finished)}.`
+    : s.started
+      ? `▶️ **Running** since ${minute(s.started)}, ${asked}. This comment is updated when it finishes.`
+      : `⏳ **Run ${asked}**: queued for the benchmark runner, which runs one gate at a time.`;
+  return `${STATUS_START}\n${line}\n\n${STATUS_END}\n`;
+}
+
+/** The comment body with its run status line replaced (or put on top). */
+export function withRunStatus(body: string, status: string): string {
+  return spliceBlock(body, STATUS_START, STATUS_END, status);
+}

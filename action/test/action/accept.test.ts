@@ -1,0 +1,214 @@
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
+import { bundleAction } from '../support/action-runner/bundle.js';
+import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
+import { decodeLedger } from '../../src/pipeline/pr-ledger.js';
+import { readMarker } from '../../src/github/sticky-comment.js';
+import { resultSet } from './fixtures.js';
+
+/**
+ * Accepting a regression on the record, end to end: the bundled action in
+ * mode pr posts its comment (with the ledger in its marker), then in mode
+ * command — the issue_comment / pull_request_target job that checks nothing
+ * out — handles `/perf-gate accept` and the accept label against the
+ * OpenAPI-checked fake GitHub, which answers each person's role. Later pushes
+ * of the pull request are gated with the acceptances applied.
+ */
+let gh: FakeGitHub;
+let actionPath: string;
+let root: string;
+const REPO = 'acme/x';
+const BOT = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' as const };
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'perf-gate-accept-'));
+  actionPath = await bundleAction(join(root, 'action'));
+  gh = await startFakeGitHub();
+  gh.tokens.set('ghs', null);
+  gh.roles.set(`${REPO}#ana`, 'maintain');
+  gh.roles.set(`${REPO}#pat`, 'triage');
+});
+after(async () => {
+  await gh.close();
+  rmSync(root, { recursive: true, force: true });
+});
+afterEach(() => assert.deepEqual(gh.violations, []));
+
+const sha = (n: number): string => String(n).repeat(40).slice(0, 40);
+
+/** A workspace for pull request `number`; `level(commit)` is scan/parse's time at a head (the baseline is 10 ms). */
+function workspace(name: string): string {
+  const ws = join(root, name);
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'baseline.json'), JSON.stringify(resultSet(sha(1), { 'scan/parse': 0.01, 'scan/stable': 0.02 })));
+  return ws;
+}
+
+function scenario(ws: string, eventName: string, event: Record<string, unknown>, headSha: string): Scenario {
+  return { workspace: ws, runnerTemp: join(ws, '_temp'), apiUrl: gh.url, token: 'ghs', repository: REPO, eventName, event, sha: headSha };
+}
+
+/** The gate on a push of pull request `number` at `head`, scan/parse at `parse` seconds. */
+function prRun(ws: string, number: number, head: string, parse: number) {
+  writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(head, { 'scan/parse': parse, 'scan/stable': 0.02 })));
+  gh.addPull(REPO, { number, headSha: head, headRepo: REPO, baseRepo: REPO });
+  return runAction(actionPath, scenario(ws, 'pull_request', pullRequestEvent(number, head, REPO, REPO), head), {
+    results: 'current.json',
+    baseline: 'baseline.json',
+    confirm: 'off',
+  });
+}
+
+/** The command job for a new comment by `login` on pull request `number`. */
+function commentJob(ws: string, number: number, login: string, body: string) {
+  const comment = gh.addComment(REPO, number, { login, id: 7000 + login.length, type: 'User' }, body);
+  const event = {
+    action: 'created',
+    issue: { number, pull_request: { url: `${gh.url}/repos/${REPO}/pulls/${number}` } },
+    comment: { id: comment.id, body, html_url: `https://github.example.com/${REPO}/pull/${number}#issuecomment-${comment.id}`, user: { login } },
+    repository: { full_name: REPO, default_branch: 'main' },
+  };
+  return runAction(actionPath, scenario(ws, 'issue_comment', event, sha(9)), { mode: 'command', 'run-workflow': 'perf-gate.yml' });
+}
+
+const sticky = (number: number) => gh.comments.find((c) => c.issue === number && c.user.login === BOT.login && readMarker(c.body, 'perf-gate'))!;
+const repliesTo = (number: number, since: number) =>
+  gh.comments.filter((c) => c.issue === number && c.user.login === BOT.login && c.id > since && c !== sticky(number));
+
+test('a maintainer accepts a regression: the row passes as accepted; a non-member and a triager are refused; a push that makes it worse fails again', async () => {
+  const ws = workspace('accept');
+  const first = await prRun(ws, 7, sha(2), 0.015);
+  assert.equal(first.outcome, 'failure', first.stdout);
+  const ledger = decodeLedger(readMarker(sticky(7).body, 'perf-gate')!.ledger);
+  assert.deepEqual(
+    ledger?.rows.map((r) => [r.benchmark, r.status, Math.round(r.change * 100)]),
+    [['scan/parse', 'regressed', 50]],
+  );
+
+  // Someone without write permission, and the pull request's author with only triage: refused, with a reply saying why.
+  const checkRuns = gh.checkRuns.length;
+  const lastId = Math.max(...gh.comments.map((c) => c.id));
+  for (const login of ['mallory', 'pat']) {
+    const r = await commentJob(ws, 7, login, '/perf-gate accept scan/* it is fine');
+    assert.equal(r.outcome, 'success', r.stdout);
+  }
+  const refusals = repliesTo(7, lastId);
+  assert.equal(refusals.length, 2);
+  assert.match(
+    refusals[0]!.body,
+    /^@mallory: accepting a regression was refused: it needs write permission on acme\/x \(the right to merge\), and your role is read\./,
+  );
+  assert.match(refusals[1]!.body, /your role is triage/);
+  assert.equal(gh.checkRuns.length, checkRuns, 'no check run from a refused acceptance');
+  assert.equal(readMarker(sticky(7).body, 'perf-gate')!.verdict, 'fail');
+
+  // A maintainer: the ledger records it, the comment shows it, and a new check run on the measured commit passes.
+  const accepted = await commentJob(ws, 7, 'ana', 'LGTM\n/perf-gate accept `scan/*` the exact parser is slower by design');
+  assert.equal(accepted.outcome, 'success', accepted.stdout);
+  const marker = readMarker(sticky(7).body, 'perf-gate')!;
+  assert.equal(marker.verdict, 'pass');
+  const record = decodeLedger(marker.ledger)!.acceptances;
+  assert.deepEqual(
+    record.map((a) => [a.by, a.benchmarks, a.reason, a.commit, a.rows.map((r) => r.benchmark)]),
+    [['ana', 'scan/*', 'the exact parser is slower by design', sha(2), ['scan/parse']]],
+  );
+  assert.match(sticky(7).body, /^<!-- perf-gate:accepted -->\n### ☑️ Regressions accepted on the record/);
+  assert.match(sticky(7).body, /\*\*✅ The gate passes on `2222222` with these acceptances\.\*\*/);
+  const passed = gh.checkRuns.at(-1)!;
+  assert.deepEqual([passed.head_sha, passed.conclusion, passed.output.title], [sha(2), 'success', 'Pass: 1 regression accepted on the record by @ana']);
+
+  // A push within the accepted change plus the tolerance: the run itself passes, the row shown as accepted.
+  const next = await prRun(ws, 7, sha(3), 0.0152);
+  assert.equal(next.outcome, 'success', next.stdout);
+  assert.equal(next.outputs['verdict'], 'pass');
+  assert.match(sticky(7).body, /☑️ accepted<br><sub>accepted at \+50\.0 % by @&#8203;ana on 2222222: the exact parser is slower by design/);
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'success');
+
+  // A push that makes it much worse: fails again, and says at what it was accepted.
+  const worse = await prRun(ws, 7, sha(4), 0.02);
+  assert.equal(worse.outcome, 'failure', worse.stdout);
+  assert.match(
+    sticky(7).body,
+    /accepted at \+50\.0 % by @&#8203;ana on 2222222: the exact parser is slower by design; it got worse since, beyond its tolerance, so it fails again/,
+  );
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'failure');
+});
+
+test('a glob that names no regressed row, and a command without a reason, are answered, not recorded', async () => {
+  const ws = workspace('no-match');
+  await prRun(ws, 8, sha(5), 0.015);
+  const lastId = Math.max(...gh.comments.map((c) => c.id));
+  await commentJob(ws, 8, 'ana', '/perf-gate accept io/* faster disks');
+  await commentJob(ws, 8, 'ana', '/perf-gate accept scan/*');
+  const replies = repliesTo(8, lastId);
+  assert.equal(replies.length, 2);
+  assert.match(replies[0]!.body, /`io\/\*` names no regressed row of the last run on 5555555; rows that can be accepted: scan\/parse time\./);
+  assert.match(replies[1]!.body, /an acceptance needs a reason after the glob, for the record/);
+  assert.deepEqual(decodeLedger(readMarker(sticky(8).body, 'perf-gate')!.ledger)!.acceptances, []);
+});
+
+test('the accept label: added by a maintainer it accepts every regressed row; removed, it withdraws them', async () => {
+  const ws = workspace('label');
+  await prRun(ws, 9, sha(6), 0.015);
+  const labelEvent = (action: string, login: string) => ({
+    ...pullRequestEvent(9, sha(6), REPO, REPO),
+    action,
+    label: { name: 'perf-gate-accept' },
+    sender: { login },
+  });
+  const added = await runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent('labeled', 'ana'), sha(6)), { mode: 'command' });
+  assert.equal(added.outcome, 'success', added.stdout);
+  assert.equal(readMarker(sticky(9).body, 'perf-gate')!.verdict, 'pass');
+  assert.deepEqual(
+    decodeLedger(readMarker(sticky(9).body, 'perf-gate')!.ledger)!.acceptances.map((a) => [a.source, a.reason]),
+    [[{ kind: 'label', label: 'perf-gate-accept' }, 'label perf-gate-accept added by @ana']],
+  );
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'success');
+  const removed = await runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent('unlabeled', 'ana'), sha(6)), { mode: 'command' });
+  assert.equal(removed.outcome, 'success', removed.stdout);
+  assert.equal(readMarker(sticky(9).body, 'perf-gate')!.verdict, 'fail');
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'failure');
+});
+
+test('/perf-gate run: one workflow_dispatch, the comment says queued, then the dispatched run reports started and finished on the same comment', async () => {
+  const ws = workspace('run');
+  gh.addPull(REPO, { number: 10, headSha: sha(7), headRepo: REPO, baseRepo: REPO });
+  const before = gh.dispatches.length;
+  const asked = await commentJob(ws, 10, 'ana', '/perf-gate run');
+  assert.equal(asked.outcome, 'success', asked.stdout);
+  assert.deepEqual(gh.dispatches.slice(before), [
+    {
+      repo: REPO,
+      workflow: 'perf-gate.yml',
+      ref: 'main',
+      inputs: { 'pull-request': '10', 'requested-by': 'ana', 'requested-at': gh.dispatches.at(-1)!.inputs['requested-at'] },
+    },
+  ]);
+  assert.match(
+    sticky(10).body,
+    /^<!-- perf-gate:run -->\n⏳ \*\*Run requested by @&#8203;ana at \d{4}-\d\d-\d\d \d\d:\d\d UTC\*\*: queued for the benchmark runner/,
+  );
+  const stickyId = sticky(10).id;
+
+  // The dispatched run: workflow_dispatch with the inputs; it finds the pull request through the API.
+  writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(sha(7), { 'scan/parse': 0.01, 'scan/stable': 0.02 })));
+  const run = await runAction(actionPath, scenario(ws, 'workflow_dispatch', { inputs: gh.dispatches.at(-1)!.inputs, ref: 'refs/heads/main' }, sha(1)), {
+    results: 'current.json',
+    baseline: 'baseline.json',
+    confirm: 'off',
+  });
+  assert.equal(run.outcome, 'success', run.stdout);
+  assert.equal(sticky(10).id, stickyId, 'the same comment, updated');
+  assert.equal(gh.comments.filter((c) => c.issue === 10 && c.user.login === BOT.login).length, 1, 'one comment, never a pile');
+  assert.match(sticky(10).body, /^<!-- perf-gate:run -->\n🏁 Run requested by @&#8203;ana at [^·]+ · started [^·]+ · finished \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+  assert.match(sticky(10).body, /no regressions/);
+  assert.equal(gh.checkRuns.at(-1)!.head_sha, sha(7), 'the check run is on the pull request head, not on the dispatching branch');
+  // Who may not merge may not spend the runner's time either.
+  const dispatched = gh.dispatches.length;
+  await commentJob(ws, 10, 'mallory', '/perf-gate run');
+  assert.equal(gh.dispatches.length, dispatched);
+});

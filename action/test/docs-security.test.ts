@@ -110,3 +110,25 @@ test('every example job has a time limit', () => {
     }
   }
 });
+
+test('every example workflow states its token permissions', () => {
+  for (const { where, workflow } of all.filter((w) => w.example)) {
+    for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
+      assert.ok((job.permissions ?? workflow.permissions) !== undefined, `${where}: job ${name} has no permissions: block`);
+    }
+  }
+});
+
+test('a mode: command job, which holds a write token, checks nothing out and never runs on the self-hosted runner', () => {
+  let commandJobs = 0;
+  for (const { where, workflow } of all) {
+    for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
+      const steps = job.steps ?? [];
+      if (!steps.some((s) => s.uses?.startsWith('org/perf-gate@') && s.with?.['mode'] === 'command')) continue;
+      commandJobs++;
+      assert.ok(!selfHosted(job), `${where}: job ${name} runs mode: command on a self-hosted runner`);
+      assert.ok(!steps.some((s) => s.uses?.startsWith('actions/checkout@')), `${where}: job ${name} checks out code next to a write token`);
+    }
+  }
+  assert.ok(commandJobs >= 1, 'the command workflow is among the examples');
+});

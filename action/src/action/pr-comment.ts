@@ -18,6 +18,7 @@ import {
   type RunStatus,
   type PrLedger,
 } from '../pipeline/index.js';
+import type { RecordedAcceptance } from '../model/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { MAX_COMMENT_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
 
@@ -60,6 +61,37 @@ export async function readPrLedger(settings: Settings, pullRequest: number, deps
   } catch (error) {
     deps.log.warning(`perf-gate: could not read the pull request comment for acceptances (${(error as Error).message}); none applies to this run`);
     return null;
+  }
+}
+
+/**
+ * mode main: the acceptances of the pull request this commit merged, for the
+ * history to keep with the run. A lookup that fails records none, with a
+ * warning: the run is stored all the same.
+ */
+export async function mergedAcceptances(settings: Settings, deps: ActionDeps): Promise<RecordedAcceptance[]> {
+  if (!deps.github || settings.mode !== 'main' || settings.github.sha === '') return [];
+  const repo = repoRef(settings);
+  try {
+    const merged = (await deps.github.pullRequestsOfCommit(repo, settings.github.sha)).filter((p) => p.merged);
+    const kept: RecordedAcceptance[] = [];
+    for (const pr of merged) {
+      const sticky = await readStickyComment(deps.github, repo, pr.number, settings.gateName, settings.commentAuthor || undefined);
+      for (const a of decodeLedger(sticky?.state.ledger)?.acceptances ?? []) {
+        kept.push({
+          pullRequest: pr.number,
+          by: a.by,
+          reason: a.reason,
+          benchmarks: a.benchmarks,
+          rows: a.rows.map((r) => ({ benchmark: r.benchmark, metric: r.metric, change: r.change })),
+        });
+      }
+    }
+    if (kept.length > 0) deps.log.info(`recording ${kept.length} acceptance(s) of ${merged.map((p) => `#${p.number}`).join(', ')} with this run`);
+    return kept;
+  } catch (error) {
+    deps.log.warning(`perf-gate: could not look up the merged pull request's acceptances (${(error as Error).message}); the run is recorded without them`);
+    return [];
   }
 }
 

@@ -44,7 +44,7 @@ import { checkConclusion, stepFails } from './conclusion.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
-import { postComment, readPrLedger, type LedgerInput } from './pr-comment.js';
+import { mergedAcceptances, postComment, readPrLedger, type LedgerInput } from './pr-comment.js';
 import { runPrCommands } from './pr-commands.js';
 import { dispatchedRun } from './pr-run-request.js';
 import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, writeHandoff, type Handoff } from './handoff.js';
@@ -205,7 +205,7 @@ async function actionPlan(
   const common = {
     budgets,
     options: gateOptions(settings.testbedMismatch),
-    record: settings.mode === 'main' && store ? { store, shard: null } : null,
+    record: settings.mode === 'main' && store ? { store, shard: null, accepted: await mergedAcceptances(settings, deps) } : null,
     confirm: settings.mode === 'pr' && confirming(settings, config) ? confirmPlan(settings, pr) : null,
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';

@@ -46,6 +46,19 @@ export interface ChangeRow {
   runs: number;
   /** Against an earlier report (`--previous`): new, the same, or moved from where it was (gate/change-history.ts). */
   since?: ChangeSince;
+  /** The merged pull request that accepted this slowdown on the record, as main's history kept it with a run in the range. */
+  accepted?: { pullRequest: number; by: string; reason: string; change: number };
+}
+
+/** An acceptance kept with a run of the range (after `from`, up to and including `to`) that names the series; null when none. */
+function acceptedIn(sets: readonly ResultSet[], from: number, to: number, benchmark: string, metric: string): ChangeRow['accepted'] | null {
+  for (let run = to; run > from; run--) {
+    for (const a of sets[run]?.accepted ?? []) {
+      const named = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
+      if (named) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named.change };
+    }
+  }
+  return null;
 }
 
 export interface ChangesReport {
@@ -122,6 +135,8 @@ export function changesOfRuns(
       if (run < firstRun) continue;
       const entry = entries[run]!;
       const change = forwardChange(point.stats);
+      const previous = series.at[point.index - 1]!;
+      const accepted = acceptedIn(sets, previous, run, series.benchmark, series.metric);
       rows.push({
         testbed,
         benchmark: series.benchmark,
@@ -131,13 +146,14 @@ export function changesOfRuns(
         commit: entry.commit,
         runId: entry.runId,
         created: entry.created,
-        previousCommit: entries[series.at[point.index - 1]!]!.commit,
+        previousCommit: entries[previous]!.commit,
         change,
         interval: intervalOf(point.stats),
         pValue: point.stats.pValue,
         regression: series.direction === 'higher' ? change < 0 : change > 0,
         stats: point.stats,
         runs: series.values.length,
+        ...(accepted ? { accepted } : {}),
       });
     }
   }

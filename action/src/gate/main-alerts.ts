@@ -7,6 +7,7 @@
  */
 import { resolveBudget, type Budgets } from '../model/index.js';
 import type { ChangeRow } from './change-rows.js';
+import { withinAccepted } from './acceptance.js';
 
 /** Runs at the end of a testbed's history whose change points are "new": a step older than this was reported when it was. */
 export const DEFAULT_ALERT_WINDOW = 10;
@@ -51,6 +52,8 @@ export function mainAlerts(rows: readonly ChangeRow[], budgets: Budgets, recentR
     if (!row.regression || !recentRuns.has(row.runId)) continue;
     const budget = resolveBudget(budgets, row.benchmark, row.metric);
     if (budget.ignore || Math.abs(row.change) <= budget.tolerances.regression) continue;
+    // A slowdown its pull request accepted on the record is known and intended, as long as main's step is no larger than what was accepted.
+    if (row.accepted && withinAccepted(row.change, row.accepted.change, row.direction, budget.tolerances.regression)) continue;
     const key = seriesKey(row);
     if (reversalOf(rows, key, row.created, row.change) !== null) continue;
     const known = alerts.get(key);

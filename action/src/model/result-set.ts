@@ -91,7 +91,23 @@ export interface ResultSet {
    * (samples index-aligned by round); absent for ordinary sequential runs.
    */
   design?: 'sequential' | 'interleaved';
+  /**
+   * Regressions accepted on the record in the pull request this commit
+   * merged (mode main records them): the history then shows the change point
+   * at this commit as accepted, and the main-branch alert stays quiet for it.
+   */
+  accepted?: RecordedAcceptance[];
   benchmarks: BenchmarkResult[];
+}
+
+/** An acceptance as main's history keeps it: which pull request, who, why, and the rows at the change accepted. */
+export interface RecordedAcceptance {
+  pullRequest: number;
+  by: string;
+  reason: string;
+  /** The glob as written. */
+  benchmarks: string;
+  rows: { benchmark: string; metric: string; change: number }[];
 }
 
 /** Builds an empty ResultSet; callers fill benchmarks. `created` is passed in so this stays pure. */

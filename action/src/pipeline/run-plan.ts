@@ -7,7 +7,7 @@
  */
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
 import type { GateOptions, GateReport } from '../gate/index.js';
-import type { Budgets, ResultSet } from '../model/index.js';
+import type { Budgets, RecordedAcceptance, ResultSet } from '../model/index.js';
 import type { Shard } from '../runner/shard.js';
 import type { BaselineStore } from '../store/index.js';
 import type { BaselineRead, ReadOptions } from './inputs.js';
@@ -57,8 +57,12 @@ export interface RunPlan {
   budgets: Budgets;
   options: GateOptions;
   labels: RunLabels;
-  /** Mode main: the store this run is recorded in. Its writability is checked before anything is measured. */
-  record: { store: BaselineStore; shard: Shard | null } | null;
+  /**
+   * Mode main: the store this run is recorded in. Its writability is checked
+   * before anything is measured. `accepted`: the regressions the merged pull
+   * request accepted on the record, kept with the run.
+   */
+  record: { store: BaselineStore; shard: Shard | null; accepted?: RecordedAcceptance[] } | null;
   /**
    * A pull request's two-stage verdict (pipeline/confirm.ts): the suites' run
    * against the baseline screens, the suspects are measured again interleaved

@@ -150,7 +150,8 @@ function chooseBaseline(
 async function record(plan: RunPlan, results: ResultSet): Promise<RunOutcome['stored']> {
   if (!plan.record) return null;
   try {
-    return { at: await plan.record.store.record(results, { shard: plan.record.shard }) };
+    const { accepted } = plan.record;
+    return { at: await plan.record.store.record(accepted && accepted.length > 0 ? { ...results, accepted } : results, { shard: plan.record.shard }) };
   } catch (error) {
     return { error: error as Error };
   }

@@ -11,6 +11,11 @@ function how(source: RowAcceptance['source']): string {
   return source.kind === 'label' ? ` with the label ${source.label}` : '';
 }
 
+/** A change point on main that its pull request accepted: "slower, accepted in #12 by @ana: the exact parser is slower by design". Plain text. */
+export function acceptedChangeText(accepted: { pullRequest: number; by: string; reason: string }): string {
+  return `slower, accepted in #${accepted.pullRequest} by @${accepted.by}: ${accepted.reason}`;
+}
+
 /** "accepted at +8.0 % by @ana on abc1234: the new parser is exact" / "… now beyond it". */
 export function acceptanceNote(a: RowAcceptance): string {
   const given = `accepted at ${formatPercent(a.change)} by @${a.by}${how(a.source)} on ${shortCommit(a.commit)}: ${a.reason}`;

@@ -41,6 +41,8 @@ export interface DashboardChange {
   interval: [number, number];
   pValue: number;
   regression: boolean;
+  /** The pull request that accepted the slowdown on the record. */
+  accepted?: { pullRequest: number; by: string; reason: string; change: number };
 }
 
 export interface DashboardSeries {
@@ -114,7 +116,15 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
       const previousRun = lastRunOf(bed.entries, row.previousCommit, run);
       const key = seriesKey(row.benchmark, row.metric);
       const list = changesOf.get(key) ?? [];
-      list.push({ run, previousRun, change: row.change, interval: row.interval, pValue: row.pValue, regression: row.regression });
+      list.push({
+        run,
+        previousRun,
+        change: row.change,
+        interval: row.interval,
+        pValue: row.pValue,
+        regression: row.regression,
+        ...(row.accepted ? { accepted: row.accepted } : {}),
+      });
       changesOf.set(key, list);
     }
     for (const s of pointsOf(bed.sets)) {

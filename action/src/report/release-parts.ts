@@ -6,6 +6,7 @@
  */
 import type { BisectAdvice, NearLimitAdvice, ReleaseChange, ReleaseModel, ReleaseSide, RemeasureAdvice } from '../gate/release-model.js';
 import { formatChange, formatChecked, formatCount, formatLimit, formatP, formatValue, plural, scaleFor, shortCommit } from './format.js';
+import { acceptedChangeText } from './acceptance-text.js';
 
 export const CHANGE_COLUMNS = ['Benchmark', 'Metric', 'Commits', 'Before → after', 'Change (95% CI)', 'p', 'Verdict'];
 
@@ -26,7 +27,7 @@ export function changeNumbers(c: ReleaseChange): string[] {
     `${formatValue(c.stats.meanBefore, scale)} → ${formatValue(c.stats.meanAfter, scale)} (${c.stats.nBefore} | ${c.stats.nAfter} runs)`,
     formatChange(c.change, c.interval),
     formatP(c.pValue),
-    c.regression ? 'slower' : 'faster',
+    c.regression ? (c.accepted ? acceptedChangeText(c.accepted) : 'slower') : 'faster',
   ];
 }
 

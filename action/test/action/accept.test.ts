@@ -6,8 +6,12 @@ import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
-import { decodeLedger } from '../../src/pipeline/pr-ledger.js';
-import { readMarker } from '../../src/github/sticky-comment.js';
+import { decodeLedger, encodeLedger } from '../../src/pipeline/pr-ledger.js';
+import { readMarker, stickyMarker } from '../../src/github/sticky-comment.js';
+import { mainRun, mainWithHistory, nextMainCommit } from '../support/main-history.js';
+import { openFolder } from '../support/history.js';
+import { seriesWithSteps } from '../support/synthetic-series.js';
+import { runCli } from '../support/cli.js';
 import { resultSet } from './fixtures.js';
 
 /**
@@ -211,4 +215,60 @@ test('/perf-gate run: one workflow_dispatch, the comment says queued, then the d
   const dispatched = gh.dispatches.length;
   await commentJob(ws, 10, 'mallory', '/perf-gate run');
   assert.equal(gh.dispatches.length, dispatched);
+});
+
+test('the merge records the acceptance on main: the change point reads "accepted in #12", and the alert opens no issue for it', async () => {
+  // 25 runs on main at one level, then the pull request's merge commit 12 % slower, accepted in #12 at +12 %.
+  const parse = seriesWithSteps(41, 31, 0.02, [{ at: 25, size: 0.12 }]);
+  const main = await mainWithHistory(root, 'main-accepted', 25, parse, seriesWithSteps(42, 31, 0.02));
+  const mergeSha = nextMainCommit(main, 25);
+  gh.addPull(REPO, { number: 12, headSha: sha(8), headRepo: REPO, baseRepo: REPO });
+  gh.commitPulls.set(`${REPO}@${mergeSha}`, [12]);
+  const ledger = encodeLedger({
+    version: 1,
+    head: sha(8),
+    rows: [
+      { benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower', status: 'regressed', tolerance: 0.05, failsGate: true, budgetFails: false },
+    ],
+    otherFailures: [],
+    acceptances: [
+      {
+        benchmarks: 'scan/*',
+        reason: 'the exact parser is slower by design',
+        by: 'ana',
+        commit: sha(8),
+        at: '2026-11-20T10:00:00Z',
+        source: { kind: 'comment', url: 'https://github.example.com/acme/x/pull/12#issuecomment-1' },
+        rows: [{ benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower' }],
+      },
+    ],
+  });
+  gh.addComment(REPO, 12, BOT, `report\n\n${stickyMarker('perf-gate', { verdict: 'pass', digest: 'ab', ledger })}`);
+  const mainScenario = (commit: string, name: string): Scenario => ({
+    ...scenario(main.ws, 'push', { ref: 'refs/heads/main' }, commit),
+    runnerTemp: join(root, `temp-${name}`),
+  });
+  const merged = await runAction(actionPath, mainScenario(mergeSha, 'merge'), { mode: 'main', results: 'measured.json', alert: 'off', 'fail-on': 'never' });
+  assert.equal(merged.outcome, 'success', merged.stdout);
+  assert.match(merged.stdout, /recording 1 acceptance\(s\) of #12 with this run/);
+  for (let i = 26; i < 30; i++) {
+    const commit = nextMainCommit(main, i);
+    await openFolder(join(main.ws, 'history')).append(mainRun(commit, i, main.levels(i)), { commit, testbed: 'bench-1' });
+  }
+  const issuesBefore = gh.issues.length;
+  const last = await runAction(actionPath, mainScenario(nextMainCommit(main, 30), 'after'), {
+    mode: 'main',
+    results: 'measured.json',
+    alert: 'issue',
+    confirm: 'off',
+    'fail-on': 'never',
+  });
+  assert.equal(last.outcome, 'success', last.stdout);
+  assert.equal(last.outputs['alerts'], '0', last.stdout);
+  assert.equal(gh.issues.length, issuesBefore, 'no issue for an accepted step');
+
+  // perf-gate history changes shows the step as accepted.
+  const changes = await runCli(['history', 'changes', '--history', 'history'], main.ws, process.env);
+  assert.equal(changes.status, 0, changes.stderr);
+  assert.match(changes.stdout, /scan\/parse .*slower, accepted in #12 by @ana: the exact parser is slower by design/);
 });

@@ -4,6 +4,7 @@ import type { ChangeRow } from '../../src/gate/change-rows.js';
 import { newResultSet, type ResultSet } from '../../src/model/index.js';
 import { dashboardModel, spreadOf, type DashboardInput } from '../../src/report/dashboard-data.js';
 import { dashboardDataScript, renderDashboardHtml } from '../../src/report/dashboard-page.js';
+import { changeNumbers } from '../../src/report/release-parts.js';
 
 /** Runs of commits c0…c5 on testbed vm; `a` and `<b>` have samples, `c` a single value and only from run 2 on. */
 const entries = Array.from({ length: 6 }, (_, i) => ({ commit: `c${i}`.padEnd(40, '0'), runId: `run-${i}`, created: `2026-10-0${i + 1}T00:00:00Z` }));
@@ -100,4 +101,12 @@ describe('the dashboard model', () => {
     const parsed = JSON.parse(data.replace(/^window\.PERF_GATE_DASHBOARD = /, '').replace(/;\n$/, '')) as typeof model;
     assert.equal(parsed.testbeds[0]!.runs[3]!.subject, 'fix <script>alert(1)</script>');
   });
+});
+
+test('a change point accepted on the record carries its pull request to the dashboard, and reads so in the release report', () => {
+  const accepted = { pullRequest: 12, by: 'ana', reason: 'slower <by> design', change: 0.1 };
+  const model = dashboardModel(input([{ ...row('a', 'time', 3, true), accepted }], {}));
+  assert.deepEqual(model.series.find((s) => s.benchmark === 'a')!.changes[0]!.accepted, accepted);
+  assert.equal(changeNumbers({ ...row('a', 'time', 3, true), accepted } as never).at(-1), 'slower, accepted in #12 by @ana: slower <by> design');
+  assert.equal(changeNumbers(row('a', 'time', 3, true) as never).at(-1), 'slower');
 });

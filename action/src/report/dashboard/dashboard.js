@@ -85,6 +85,7 @@
       [`middle half ${withUnit(series.low[i], series.scale)} – ${withUnit(series.high[i], series.scale)}`, 'spread'],
       [info.tags.length > 0 ? `tag ${info.tags.join(', ')}` : '', 'tags'],
       [change ? `change point: ${percent(change.change)} (${change.regression ? 'slower' : 'faster'})` : '', change && change.regression ? 'slower' : 'faster'],
+      [change && change.accepted ? `accepted in #${change.accepted.pullRequest} by @${change.accepted.by}: ${change.accepted.reason}` : '', 'accepted'],
     ];
     tip.replaceChildren(
       ...lines

@@ -27,7 +27,7 @@ export function perfGateSteps(text: string): { line: number; with: Record<string
   const lines = text.split('\n');
   const out: { line: number; with: Record<string, string> }[] = [];
   lines.forEach((l, i) => {
-    const uses = /^(\s*)(?:- )?uses: org\/perf-gate@v1\s*(?:#.*)?$/.exec(l);
+    const uses = /^(\s*)(?:- )?uses: org\/perf-gate@(?:v1|[0-9a-f]{40})\s*(?:#.*)?$/.exec(l);
     if (!uses) return;
     const step: Record<string, string> = {};
     let j = i + 1;
@@ -46,6 +46,7 @@ export function perfGateSteps(text: string): { line: number; with: Record<string
 }
 
 test('the parser finds the steps and their inputs', () => {
+  assert.equal(perfGateSteps(`      - uses: org/perf-gate@${'0a'.repeat(20)}   # v1.0.0, pinned\n`).length, 1, 'a step pinned to a commit');
   assert.deepEqual(
     perfGateSteps('      - uses: org/perf-gate@v1\n        with:\n          mode: main   # the branch\n          alert: issue\n      - run: x\n'),
     [{ line: 1, with: { mode: 'main', alert: 'issue' } }],

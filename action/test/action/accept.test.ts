@@ -13,6 +13,7 @@ import { openFolder } from '../support/history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
 import { runCli } from '../support/cli.js';
 import { resultSet } from './fixtures.js';
+import { webhookPayload } from '../support/fake-github/webhooks.js';
 
 /**
  * Accepting a regression on the record, end to end: the bundled action in
@@ -70,12 +71,13 @@ function prRun(ws: string, number: number, head: string, parse: number) {
 /** The command job for a new comment by `login` on pull request `number`. */
 function commentJob(ws: string, number: number, login: string, body: string) {
   const comment = gh.addComment(REPO, number, { login, id: 7000 + login.length, type: 'User' }, body);
-  const event = {
+  const event = webhookPayload('issue-comment-created', {
     action: 'created',
     issue: { number, pull_request: { url: `${gh.url}/repos/${REPO}/pulls/${number}` } },
     comment: { id: comment.id, body, html_url: `https://github.example.com/${REPO}/pull/${number}#issuecomment-${comment.id}`, user: { login } },
     repository: { full_name: REPO, default_branch: 'main' },
-  };
+    sender: { login },
+  });
   return runAction(actionPath, scenario(ws, 'issue_comment', event, sha(9)), { mode: 'command', 'run-workflow': 'perf-gate.yml' });
 }
 
@@ -158,12 +160,15 @@ test('a glob that names no regressed row, and a command without a reason, are an
 test('the accept label: added by a maintainer it accepts every regressed row; removed, it withdraws them', async () => {
   const ws = workspace('label');
   await prRun(ws, 9, sha(6), 0.015);
-  const labelEvent = (action: string, login: string) => ({
-    ...pullRequestEvent(9, sha(6), REPO, REPO),
-    action,
-    label: { name: 'perf-gate-accept' },
-    sender: { login },
-  });
+  const labelEvent = (action: 'labeled' | 'unlabeled', login: string) =>
+    webhookPayload(action === 'labeled' ? 'pull-request-labeled' : 'pull-request-unlabeled', {
+      action,
+      number: 9,
+      label: { name: 'perf-gate-accept' },
+      sender: { login },
+      pull_request: { number: 9, head: { sha: sha(6), repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
+      repository: { full_name: REPO },
+    });
   const added = await runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent('labeled', 'ana'), sha(6)), { mode: 'command' });
   assert.equal(added.outcome, 'success', added.stdout);
   assert.equal(readMarker(sticky(9).body, 'perf-gate')!.verdict, 'pass');
@@ -200,11 +205,15 @@ test('/perf-gate run: one workflow_dispatch, the comment says queued, then the d
 
   // The dispatched run: workflow_dispatch with the inputs; it finds the pull request through the API.
   writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(sha(7), { 'scan/parse': 0.01, 'scan/stable': 0.02 })));
-  const run = await runAction(actionPath, scenario(ws, 'workflow_dispatch', { inputs: gh.dispatches.at(-1)!.inputs, ref: 'refs/heads/main' }, sha(1)), {
-    results: 'current.json',
-    baseline: 'baseline.json',
-    confirm: 'off',
-  });
+  const run = await runAction(
+    actionPath,
+    scenario(ws, 'workflow_dispatch', webhookPayload('workflow-dispatch', { inputs: gh.dispatches.at(-1)!.inputs, ref: 'refs/heads/main' }), sha(1)),
+    {
+      results: 'current.json',
+      baseline: 'baseline.json',
+      confirm: 'off',
+    },
+  );
   assert.equal(run.outcome, 'success', run.stdout);
   assert.equal(sticky(10).id, stickyId, 'the same comment, updated');
   assert.equal(gh.comments.filter((c) => c.issue === 10 && c.user.login === BOT.login).length, 1, 'one comment, never a pile');

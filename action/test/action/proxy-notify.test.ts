@@ -12,6 +12,7 @@ import { startProxy, type TestProxy } from '../support/proxy.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { requireTool } from '../support/tools.js';
 import { resultSet } from './fixtures.js';
+import { webhookPayload } from '../support/fake-github/webhooks.js';
 
 requireTool('git');
 
@@ -188,4 +189,42 @@ test('notify: json without its secret is unusable input that names the variable'
     r.annotations.some((a) => a.command === 'error' && a.message.startsWith('perf-gate: PERF_GATE_WEBHOOK_SECRET: is not set; notify: json signs every body')),
     JSON.stringify(r.annotations),
   );
+});
+
+test('behind a proxy: a pull request command, its permission check and its reply go through the proxy too', async () => {
+  const ws = join(root, 'command');
+  mkdirSync(ws, { recursive: true });
+  const comment = gh.addComment('acme/x', 21, { login: 'mallory', id: 7100, type: 'User' }, '/perf-gate run');
+  const event = webhookPayload('issue-comment-created', {
+    action: 'created',
+    issue: { number: 21, pull_request: { url: `${gh.url}/repos/acme/x/pulls/21` } },
+    comment: { id: comment.id, body: comment.body, html_url: 'https://github.example.com/acme/x/pull/21#issuecomment-1', user: { login: 'mallory' } },
+    repository: { full_name: 'acme/x', default_branch: 'main' },
+    sender: { login: 'mallory' },
+  });
+  const seenBefore = proxy.seen.length;
+  const requestsBefore = gh.requests.length;
+  const r = await runAction(
+    actionPath,
+    {
+      workspace: ws,
+      runnerTemp: join(ws, '_temp'),
+      apiUrl: `http://api.github.test:${ghPort}`,
+      token: 'ghs',
+      repository: 'acme/x',
+      eventName: 'issue_comment',
+      event,
+      sha: '9'.repeat(40),
+      extraEnv: behindProxy({}),
+    },
+    { mode: 'command', 'run-workflow': 'perf-gate-on-demand.yml' },
+  );
+  assert.equal(r.outcome, 'success', r.stdout);
+  const made = gh.requests.slice(requestsBefore);
+  assert.deepEqual(
+    made.map((q) => q.operationId),
+    ['repos/get-collaborator-permission-level', 'issues/create-comment'],
+  );
+  assert.equal(proxy.seen.slice(seenBefore).filter((s) => s === `CONNECT api.github.test:${ghPort}`).length, made.length);
+  assert.match(gh.comments.at(-1)!.body, /^@mallory: `\/perf-gate run` was refused: it needs write permission/);
 });

@@ -72,7 +72,7 @@ export function trimSpec(spec: Json): Json {
  * it; with an `enum` (an issue's state_reason) ajv still rejects null unless
  * the enum lists it. It means "this, or null", so it is written that way.
  */
-function nullableWithoutType(node: unknown): void {
+export function nullableWithoutType(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(nullableWithoutType);
   if (typeof node !== 'object' || node === null) return;
   const object = node as Json;

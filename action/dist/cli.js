@@ -48396,10 +48396,10 @@ function systemFiles(root = "/") {
 
 // action/src/runner/preflight/index.ts
 var PREFLIGHT_SCHEMA = "perf-gate/preflight@1";
-function runPreflight(run) {
-  const options = { ...DEFAULT_PREFLIGHT_OPTIONS, ...run.options };
-  const { files } = run;
-  if (run.level === "off") return report(run, [], null, null);
+function runPreflight(run2) {
+  const options = { ...DEFAULT_PREFLIGHT_OPTIONS, ...run2.options };
+  const { files } = run2;
+  if (run2.level === "off") return report(run2, [], null, null);
   const before = readThrottleCounters(files);
   const findings = [
     checkCpu(files),
@@ -48411,31 +48411,31 @@ function runPreflight(run) {
     checkLoad(files, options),
     checkSwap(files),
     checkAslr(files, options),
-    checkPerfEvents(files, run.perfCounters)
+    checkPerfEvents(files, run2.perfCounters)
   ];
   let probe = null;
-  if (run.probe !== false) {
-    probe = runNoiseProbe(run.probe, run.clock ?? monotonicMs);
+  if (run2.probe !== false) {
+    probe = runNoiseProbe(run2.probe, run2.clock ?? monotonicMs);
     findings.push(checkProbe(probe, options));
     const rise = throttleRise(before, readThrottleCounters(files), "the noise probe");
     findings.push(rise.status === "warn" || before === void 0 ? rise : checkThrottle(before));
   } else {
     findings.push(checkThrottle(before));
   }
-  return report(run, findings, probe, readTestbed(files, run.runner));
+  return report(run2, findings, probe, readTestbed(files, run2.runner));
 }
-function report(run, findings, probe, testbed) {
+function report(run2, findings, probe, testbed) {
   const counts = { ok: 0, info: 0, advice: 0, warn: 0, unknown: 0 };
   for (const f of findings) counts[f.status]++;
   return {
     schema: PREFLIGHT_SCHEMA,
-    level: run.level,
-    root: run.files.root,
+    level: run2.level,
+    root: run2.files.root,
     findings,
     probe,
     testbed,
     counts,
-    fails: run.level === "strict" && counts.warn > 0
+    fails: run2.level === "strict" && counts.warn > 0
   };
 }
 
@@ -51064,24 +51064,24 @@ var mitataAdapter = {
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
         throw errors.error(isRecord(bench) ? ["benchmarks", b, "runs"] : ["benchmarks", b], 'expected a benchmark with a "runs" array');
       }
-      bench.runs.forEach((run, r) => results.push(parseRun(run, ["benchmarks", b, "runs", r], errors)));
+      bench.runs.forEach((run2, r) => results.push(parseRun(run2, ["benchmarks", b, "runs", r], errors)));
     });
     if (results.length === 0) throw errors.error(["benchmarks"], 'the "benchmarks" hold no runs; expected at least one benchmark');
     return results;
   }
 };
-function parseRun(run, at, errors) {
-  if (!isRecord(run) || typeof run.name !== "string") throw errors.error(isRecord(run) ? [...at, "name"] : at, 'expected a run with a "name" string');
-  const params = isRecord(run.args) ? Object.fromEntries(Object.entries(run.args).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) : {};
+function parseRun(run2, at, errors) {
+  if (!isRecord(run2) || typeof run2.name !== "string") throw errors.error(isRecord(run2) ? [...at, "name"] : at, 'expected a run with a "name" string');
+  const params = isRecord(run2.args) ? Object.fromEntries(Object.entries(run2.args).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) : {};
   const keys = Object.keys(params);
-  const id = keys.length ? `${run.name}[${keys.map((k) => `${k}=${params[k]}`).join(",")}]` : run.name;
+  const id = keys.length ? `${run2.name}[${keys.map((k) => `${k}=${params[k]}`).join(",")}]` : run2.name;
   const base = { id, status: "ok", metrics: {} };
   if (keys.length) base.params = params;
-  if (isRecord(run.error) || !isRecord(run.stats)) {
-    const message = isRecord(run.error) && typeof run.error.message === "string" ? run.error.message : "the benchmark produced no stats";
+  if (isRecord(run2.error) || !isRecord(run2.stats)) {
+    const message = isRecord(run2.error) && typeof run2.error.message === "string" ? run2.error.message : "the benchmark produced no stats";
     return { ...base, status: "failed", error: { message } };
   }
-  const stats = run.stats;
+  const stats = run2.stats;
   const avg = finiteOrUndefined(stats.avg);
   if (avg === void 0 || avg < 0)
     throw errors.error([...at, "stats", "avg"], `expected "avg" in nanoseconds per iteration, found ${JSON.stringify(stats.avg)}`);
@@ -55670,14 +55670,14 @@ var gnuTimeAdapter = {
     if (current) throw new InputError(path2, `the run of ${current.command} has no "Exit status:" line; the report is truncated`, lines.length);
     if (runs2.length === 0) throw new InputError(path2, 'no GNU time -v report found; expected "Command being timed:" \u2026 "Exit status:"');
     const byCommand = /* @__PURE__ */ new Map();
-    for (const run of runs2) byCommand.set(run.command, [...byCommand.get(run.command) ?? [], run]);
+    for (const run2 of runs2) byCommand.set(run2.command, [...byCommand.get(run2.command) ?? [], run2]);
     return [...byCommand.entries()].map(([command, group3]) => toResult(command, group3, path2));
   }
 };
 function toResult(command, runs2, path2) {
-  const read = (run, label, parse6) => {
-    const field = run.fields.get(label);
-    if (!field) throw new InputError(path2, `the report for ${command} lacks "${label}:"`, run.line);
+  const read = (run2, label, parse6) => {
+    const field = run2.fields.get(label);
+    if (!field) throw new InputError(path2, `the report for ${command} lacks "${label}:"`, run2.line);
     const v = parse6(field.value);
     if (v === void 0) throw new InputError(path2, `expected a number for "${label}", found ${JSON.stringify(field.value)}`, field.line);
     return v;
@@ -57005,36 +57005,36 @@ var COUNTER_UNITS = {
 };
 function collect2(runs2, errors) {
   const groups = /* @__PURE__ */ new Map();
-  runs2.forEach((run, index) => {
+  runs2.forEach((run2, index) => {
     const at = ["benchmarks", index];
-    if (!isRecord(run) || typeof run.name !== "string") {
-      throw errors.error(isRecord(run) ? [...at, "name"] : at, 'expected a run object with a "name" string');
+    if (!isRecord(run2) || typeof run2.name !== "string") {
+      throw errors.error(isRecord(run2) ? [...at, "name"] : at, 'expected a run object with a "name" string');
     }
-    const runType = typeof run.run_type === "string" ? run.run_type : "iteration";
-    const aggregateName = typeof run.aggregate_name === "string" ? run.aggregate_name : void 0;
+    const runType = typeof run2.run_type === "string" ? run2.run_type : "iteration";
+    const aggregateName = typeof run2.aggregate_name === "string" ? run2.aggregate_name : void 0;
     if (runType === "aggregate" && (aggregateName === "BigO" || aggregateName === "RMS")) return;
-    if (run.skipped === true) return;
-    const id = runType === "aggregate" ? typeof run.run_name === "string" ? run.run_name : stripSuffix(run.name, aggregateName) : run.name;
+    if (run2.skipped === true) return;
+    const id = runType === "aggregate" ? typeof run2.run_name === "string" ? run2.run_name : stripSuffix(run2.name, aggregateName) : run2.name;
     let group3 = groups.get(id);
     if (!group3) {
       group3 = { id, iterations: /* @__PURE__ */ new Map(), aggregates: /* @__PURE__ */ new Map(), errors: [] };
       groups.set(id, group3);
     }
-    if (typeof run.threads === "number") group3.threads = run.threads;
-    if (typeof run.label === "string" && run.label !== "") group3.label = run.label;
-    if (run.error_occurred === true) {
-      group3.errors.push(typeof run.error_message === "string" ? run.error_message : "error_occurred");
+    if (typeof run2.threads === "number") group3.threads = run2.threads;
+    if (typeof run2.label === "string" && run2.label !== "") group3.label = run2.label;
+    if (run2.error_occurred === true) {
+      group3.errors.push(typeof run2.error_message === "string" ? run2.error_message : "error_occurred");
       return;
     }
-    const values = runValues(run, at, errors);
+    const values = runValues(run2, at, errors);
     if (runType === "aggregate") {
       if (aggregateName === void 0) throw errors.error(at, 'an aggregate run without "aggregate_name"');
-      if (run.aggregate_unit === "percentage") return;
+      if (run2.aggregate_unit === "percentage") return;
       for (const v of values) {
         const entry = group3.aggregates.get(v.metric) ?? { unit: v.unit, sourceUnit: v.sourceUnit, byAggregate: /* @__PURE__ */ new Map() };
         if (Number.isFinite(v.value)) entry.byAggregate.set(aggregateName, v.value);
-        if (typeof run.repetitions === "number" && run.repetitions > 0) entry.n = run.repetitions;
-        else if (aggregateName === "mean" && typeof run.iterations === "number") entry.n = run.iterations;
+        if (typeof run2.repetitions === "number" && run2.repetitions > 0) entry.n = run2.repetitions;
+        else if (aggregateName === "mean" && typeof run2.iterations === "number") entry.n = run2.iterations;
         group3.aggregates.set(v.metric, entry);
       }
       return;
@@ -57053,21 +57053,21 @@ function collect2(runs2, errors) {
 function stripSuffix(name, aggregateName) {
   return aggregateName && name.endsWith(`_${aggregateName}`) ? name.slice(0, -aggregateName.length - 1) : name;
 }
-function runValues(run, at, errors) {
+function runValues(run2, at, errors) {
   const out = [];
-  const timeUnit = typeof run.time_unit === "string" ? run.time_unit : "ns";
+  const timeUnit = typeof run2.time_unit === "string" ? run2.time_unit : "ns";
   const factor = TIME_UNITS3[timeUnit];
   if (factor === void 0) {
-    throw errors.error([...at, "time_unit"], `unknown time_unit ${JSON.stringify(run.time_unit)}; expected ns, us, ms or s`);
+    throw errors.error([...at, "time_unit"], `unknown time_unit ${JSON.stringify(run2.time_unit)}; expected ns, us, ms or s`);
   }
   for (const [key2, metric] of [
     ["real_time", "time"],
     ["cpu_time", "cpu_time"]
   ]) {
-    if (run[key2] === void 0) throw errors.error([...at, key2], `expected "${key2}" (per-iteration time in ${timeUnit})`);
-    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run[key2], [...at, key2], errors) * factor });
+    if (run2[key2] === void 0) throw errors.error([...at, key2], `expected "${key2}" (per-iteration time in ${timeUnit})`);
+    out.push({ metric, unit: "s", sourceUnit: timeUnit, value: toNumber2(run2[key2], [...at, key2], errors) * factor });
   }
-  for (const [key2, raw2] of Object.entries(run)) {
+  for (const [key2, raw2] of Object.entries(run2)) {
     if (RUN_KEYS.has(key2)) continue;
     if (typeof raw2 !== "number" && raw2 !== "NaN" && raw2 !== "Infinity" && raw2 !== "-Infinity") continue;
     const known = COUNTER_UNITS[key2];
@@ -57735,11 +57735,11 @@ var rubyBenchmarkAdapter = {
       rowsInTable++;
       if (row[1].trim().startsWith(">")) continue;
       const label = labelOf(row[1]) || `#${rowsInTable}`;
-      const run = runs2.get(label) ?? { real: [], user: [], system: [] };
-      run.user.push(Number(row[2]));
-      run.system.push(Number(row[3]));
-      run.real.push(Number(row[5]));
-      runs2.set(label, run);
+      const run2 = runs2.get(label) ?? { real: [], user: [], system: [] };
+      run2.user.push(Number(row[2]));
+      run2.system.push(Number(row[3]));
+      run2.real.push(Number(row[5]));
+      runs2.set(label, run2);
     }
     const open2 = failed ? void 0 : labelLeftOpen(text);
     if (open2 && !ROW2.test(lines[open2.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
@@ -57749,13 +57749,13 @@ var rubyBenchmarkAdapter = {
       closeTable();
     }
     if (runs2.size === 0 && !failed) throw new InputError(path2, 'no "user system total real" table with rows found (Ruby Benchmark.bm)');
-    const results = [...runs2.entries()].map(([id, run]) => ({
+    const results = [...runs2.entries()].map(([id, run2]) => ({
       id,
       status: "ok",
       metrics: {
-        time: buildMetric("time", "s", one(run.real), { sourceUnit: "s" }),
-        user_time: buildMetric("user_time", "s", one(run.user), { sourceUnit: "s" }),
-        system_time: buildMetric("system_time", "s", one(run.system), { sourceUnit: "s" })
+        time: buildMetric("time", "s", one(run2.real), { sourceUnit: "s" }),
+        user_time: buildMetric("user_time", "s", one(run2.user), { sourceUnit: "s" }),
+        system_time: buildMetric("system_time", "s", one(run2.system), { sourceUnit: "s" })
       }
     }));
     if (!failed) return results;
@@ -58630,7 +58630,7 @@ function countOnce(command, repeat, dir, options) {
       if (child.pid !== void 0) killGroup2(child.pid);
     });
     child.once("close", () => {
-      const run = {
+      const run2 = {
         command,
         repeat,
         exitCode: ended.code,
@@ -58640,22 +58640,22 @@ function countOnce(command, repeat, dir, options) {
         pid: child.pid ?? null,
         dir
       };
-      if (runFailed(run)) run.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
-      resolve20(run);
+      if (runFailed(run2)) run2.stderrTail = tailOf([stderr, options.tool.complaints(dir)].filter(Boolean).join("\n"));
+      resolve20(run2);
     });
   });
 }
-function runFailed(run) {
-  return run.timedOut || run.signal !== null || run.exitCode !== 0;
+function runFailed(run2) {
+  return run2.timedOut || run2.signal !== null || run2.exitCode !== 0;
 }
 async function countCommands(options) {
   const all = [];
   for (const [i2, command] of options.commands.entries()) {
     const runs2 = [];
     for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const run = await countOnce(command, repeat, join3(options.workDir, `${i2}-${repeat}`), options);
-      runs2.push(run);
-      if (runFailed(run)) break;
+      const run2 = await countOnce(command, repeat, join3(options.workDir, `${i2}-${repeat}`), options);
+      runs2.push(run2);
+      if (runFailed(run2)) break;
     }
     all.push(runs2);
   }
@@ -58709,8 +58709,8 @@ function probePerfCounters(env) {
     throw error2;
   }
 }
-function perfCounts(run) {
-  const path2 = join4(run.dir, PERF_FILE);
+function perfCounts(run2) {
+  const path2 = join4(run2.dir, PERF_FILE);
   if (!existsSync(path2)) throw new InputError(path2, 'perf stat wrote no output file; expected its -x, lines ("value,unit,event,\u2026")');
   const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync4(path2, "utf8")));
   const values = {};
@@ -59564,9 +59564,9 @@ function parsePerfGateConfig(text, file, baseDir) {
       }
     }
     const commands = commandSuite(s, source, i2);
-    const run = commands?.run ?? s.run;
+    const run2 = commands?.run ?? s.run;
     const names = ["output", ...Object.keys(params ?? {})];
-    const [quoted] = commands ? [] : quotedPlaceholders(run, names);
+    const [quoted] = commands ? [] : quotedPlaceholders(run2, names);
     if (quoted) {
       const env = quoted.name === "output" ? "$PERF_GATE_OUTPUT" : `$${paramEnvName(quoted.name)}`;
       throw new InputError(
@@ -59579,7 +59579,7 @@ function parsePerfGateConfig(text, file, baseDir) {
     return {
       name: s.name,
       build: s.build ?? null,
-      run,
+      run: run2,
       commands: commands?.commands ?? null,
       commandRuns: commands?.runs ?? null,
       measure: commands?.measure ?? { time: true, counts: false },
@@ -60542,7 +60542,7 @@ function monthsToPrune(months, before) {
 }
 function mergeMonth(existing, singles) {
   const byId = /* @__PURE__ */ new Map();
-  for (const run of [...existing, ...singles]) if (!byId.has(run.runId)) byId.set(run.runId, run);
+  for (const run2 of [...existing, ...singles]) if (!byId.has(run2.runId)) byId.set(run2.runId, run2);
   return [...byId.values()].sort((a, b) => a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
 function monthId(key2) {
@@ -61562,16 +61562,16 @@ function parseBencherPerf(text, file, choice = {}) {
         return;
       }
       const created = new Date(point["start_time"]).toISOString();
-      const run = runs2.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
-      runs2.set(point["report"], run);
+      const run2 = runs2.get(point["report"]) ?? { commit: hash, created, set: { ...newResultSet(created), commit: hash }, points: /* @__PURE__ */ new Map() };
+      runs2.set(point["report"], run2);
       const key2 = `${line.benchmark}\0${mapping.metric}`;
-      const values = run.points.get(key2) ?? { mapping, values: [] };
+      const values = run2.points.get(key2) ?? { mapping, values: [] };
       values.values[typeof point["iteration"] === "number" ? point["iteration"] : values.values.length] = point["metric"]["value"] * mapping.scale;
-      run.points.set(key2, values);
+      run2.points.set(key2, values);
     });
   }
   if (withoutHash > 0) skipped.push(`${withoutHash} point(s) without a git hash: perf-gate keys runs by commit`);
-  const out = [...runs2.values()].map(({ points, ...run }) => ({ ...run, set: { ...run.set, benchmarks: benchmarksOf(points) } }));
+  const out = [...runs2.values()].map(({ points, ...run2 }) => ({ ...run2, set: { ...run2.set, benchmarks: benchmarksOf(points) } }));
   return { runs: out.sort((p, q) => p.created < q.created ? -1 : p.created > q.created ? 1 : 0), skipped };
 }
 function checkedLine(line, index, errors) {
@@ -61684,14 +61684,14 @@ function parseGabHistory(text, file) {
       const created = new Date(date).toISOString();
       const tool = typeof entry["tool"] === "string" ? entry["tool"] : "";
       const key2 = `${commit}@${created}`;
-      const run = runs2.get(key2) ?? { commit, created, set: { ...newResultSet(created), commit } };
-      runs2.set(key2, run);
+      const run2 = runs2.get(key2) ?? { commit, created, set: { ...newResultSet(created), commit } };
+      runs2.set(key2, run2);
       entry["benches"].forEach((bench, j) => {
         const benchAt = [...at, "benches", j];
         if (!isRecord(bench) || typeof bench["name"] !== "string" || typeof bench["value"] !== "number" || !Number.isFinite(bench["value"]) || typeof bench["unit"] !== "string") {
           throw errors.error(benchAt, 'expected { "name": string, "value": a finite number, "unit": string }');
         }
-        addValue(run.set.benchmarks, bench["name"], mappingOf2(bench["unit"], tool), bench["value"], bench["unit"]);
+        addValue(run2.set.benchmarks, bench["name"], mappingOf2(bench["unit"], tool), bench["value"], bench["unit"]);
       });
     });
   }
@@ -62576,8 +62576,8 @@ var DEFAULT_MIN_DRIFT_RUNS = 5;
 function learnDrift(runs2, options = {}) {
   const minRuns = Math.max(2, options.minRuns ?? DEFAULT_MIN_DRIFT_RUNS);
   const levels = /* @__PURE__ */ new Map();
-  for (const run of runs2) {
-    for (const b of run.benchmarks) {
+  for (const run2 of runs2) {
+    for (const b of run2.benchmarks) {
       if (b.status !== "ok") continue;
       for (const [name, metric] of Object.entries(b.metrics)) {
         if (metric.exact) continue;
@@ -62925,11 +62925,11 @@ async function importHistory(history, path2, request2) {
     );
   }
   const ids = /* @__PURE__ */ new Set();
-  for (const run of runs2) {
-    const benchmarks = run.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
+  for (const run2 of runs2) {
+    const benchmarks = run2.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
     benchmarks.forEach((b) => ids.add(b.id));
-    const digest = createHash3("sha256").update(`${run.commit}@${run.created}`).digest();
-    await history.append({ ...run.set, benchmarks }, { testbed: request2.testbed, commit: run.commit, runId: newRunId(new Date(run.created), () => digest) });
+    const digest = createHash3("sha256").update(`${run2.commit}@${run2.created}`).digest();
+    await history.append({ ...run2.set, benchmarks }, { testbed: request2.testbed, commit: run2.commit, runId: newRunId(new Date(run2.created), () => digest) });
   }
   return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs2.length, benchmarks: ids.size, skipped };
 }
@@ -63689,11 +63689,11 @@ async function runAb(suites, checkouts, ctx) {
 import { join as join14 } from "node:path";
 
 // action/src/runner/counted-rows.ts
-function failureMessage(run, repeats, tool) {
-  const which2 = `repeat ${run.repeat + 1} of ${repeats}`;
-  if (run.timedOut) return `timed out ${tool.under} (${which2}); the time limit covers the counter's slowdown, raise the timeout`;
-  if (run.signal) return `was killed by ${run.signal} ${tool.under} (${which2})`;
-  return `exited with code ${String(run.exitCode)} ${tool.under} (${which2})`;
+function failureMessage(run2, repeats, tool) {
+  const which2 = `repeat ${run2.repeat + 1} of ${repeats}`;
+  if (run2.timedOut) return `timed out ${tool.under} (${which2}); the time limit covers the counter's slowdown, raise the timeout`;
+  if (run2.signal) return `was killed by ${run2.signal} ${tool.under} (${which2})`;
+  return `exited with code ${String(run2.exitCode)} ${tool.under} (${which2})`;
 }
 function countedBenchmark(command, runs2, repeats, tool, id = command) {
   const failed = runs2.find(runFailed);
@@ -63707,7 +63707,7 @@ function countedBenchmark(command, runs2, repeats, tool, id = command) {
   }
   let counted;
   try {
-    counted = runs2.map((run) => tool.read(run));
+    counted = runs2.map((run2) => tool.read(run2));
   } catch (error2) {
     if (!(error2 instanceof InputError)) throw error2;
     return notCounted(id, `its ${tool.name} output is unusable: ${error2.message}`);
@@ -63776,22 +63776,22 @@ var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache
 function valgrindComplaints(dir) {
   return readdirSync6(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync10(join13(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
 }
-function cachegrindFiles(run) {
-  const files = readdirSync6(run.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join13(run.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
-  const started = files.find((f) => f.pid === run.pid);
+function cachegrindFiles(run2) {
+  const files = readdirSync6(run2.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join13(run2.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const started = files.find((f) => f.pid === run2.pid);
   return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
 }
 function wrapperCmd(command) {
   return `sh -c ${command}`.trim();
 }
-function cachegrindCounts(run) {
-  const { startedFile, childFiles } = cachegrindFiles(run);
+function cachegrindCounts(run2) {
+  const { startedFile, childFiles } = cachegrindFiles(run2);
   const files = [...startedFile ? [startedFile] : [], ...childFiles];
   const values = {};
   let counted = 0;
   for (const path2 of files) {
     const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync10(path2, "utf8")));
-    if (path2 === startedFile && result.id === wrapperCmd(run.command)) continue;
+    if (path2 === startedFile && result.id === wrapperCmd(run2.command)) continue;
     counted++;
     for (const [name, metric] of Object.entries(result.metrics)) values[name] = (values[name] ?? 0) + metric.value;
   }
@@ -63932,7 +63932,7 @@ function logProgress(options) {
 import { join as join15 } from "node:path";
 function mergeRepeats(runs2) {
   const byId = /* @__PURE__ */ new Map();
-  for (const run of runs2) for (const b of run) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
+  for (const run2 of runs2) for (const b of run2) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
   return [...byId.values()].map((parts) => {
     const names = [...new Set(parts.flatMap((p) => Object.keys(p.metrics)))];
     const metrics = {};
@@ -64116,8 +64116,8 @@ async function measureAbBetween(request2) {
 // action/src/gate/trend.ts
 function levelsOf(runs2, benchmark, metric) {
   const levels = [];
-  for (const run of runs2) {
-    const m = run.benchmarks.find((b) => b.id === benchmark && b.status === "ok")?.metrics[metric];
+  for (const run2 of runs2) {
+    const m = run2.benchmarks.find((b) => b.id === benchmark && b.status === "ok")?.metrics[metric];
     if (!m) continue;
     const level = m.samples && m.samples.length > 0 ? median(m.samples) : m.value;
     if (level !== void 0 && level !== null && Number.isFinite(level)) levels.push(level);
@@ -67141,10 +67141,10 @@ function makeRunCommand(makeDeps = defaultDeps) {
     }
   };
 }
-function confirms(flag, run) {
-  if (run.ab || run.mode === "main") return false;
+function confirms(flag, run2) {
+  if (run2.ab || run2.mode === "main") return false;
   if (flag !== void 0) return flag === "interleaved";
-  return run.history && run.config;
+  return run2.history && run2.config;
 }
 var runCommand = makeRunCommand();
 
@@ -67381,8 +67381,8 @@ function changePoints(series, options = DEFAULT_CHANGE_POINT_OPTIONS) {
 // action/src/gate/change-rows.ts
 var CHANGES_SCHEMA = "perf-gate/changes@1";
 function acceptedIn(sets, from, to, benchmark, metric) {
-  for (let run = to; run > from; run--) {
-    for (const a of sets[run]?.accepted ?? []) {
+  for (let run2 = to; run2 > from; run2--) {
+    for (const a of sets[run2]?.accepted ?? []) {
       const named = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
       if (named) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named.change };
     }
@@ -67395,7 +67395,7 @@ function pointOf(metric) {
 }
 function seriesOf2(sets, include) {
   const byKey = /* @__PURE__ */ new Map();
-  sets.forEach((set, run) => {
+  sets.forEach((set, run2) => {
     for (const b of set.benchmarks) {
       if (b.status !== "ok" || !include(b.id)) continue;
       for (const [name, metric] of Object.entries(b.metrics)) {
@@ -67403,7 +67403,7 @@ function seriesOf2(sets, include) {
         if (value === void 0 || !Number.isFinite(value)) continue;
         const key2 = `${b.id}\0${name}`;
         const series = byKey.get(key2) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
-        series.at.push(run);
+        series.at.push(run2);
         series.values.push(value);
         byKey.set(key2, series);
       }
@@ -67423,12 +67423,12 @@ function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) 
   const rows = [];
   for (const series of seriesOf2(sets, include)) {
     for (const point of changePoints(series.values, options)) {
-      const run = series.at[point.index];
-      if (run < firstRun) continue;
-      const entry = entries2[run];
+      const run2 = series.at[point.index];
+      if (run2 < firstRun) continue;
+      const entry = entries2[run2];
       const change = forwardChange(point.stats);
       const previous = series.at[point.index - 1];
-      const accepted = acceptedIn(sets, previous, run, series.benchmark, series.metric);
+      const accepted = acceptedIn(sets, previous, run2, series.benchmark, series.metric);
       rows.push({
         testbed,
         benchmark: series.benchmark,
@@ -67950,12 +67950,12 @@ async function releaseFromHistory(request2) {
 function tagOfRef(ref) {
   return /^refs\/tags\/(.+)$/.exec(ref)?.[1];
 }
-async function releaseOfRun(report2, config, run) {
-  const tag = tagOfRef(run.ref);
-  const head = run.sha || report2.current.commit || "HEAD";
-  const candidate = { name: tag ?? (run.sha ? run.sha.slice(0, 12) : "this run"), commit: run.sha || report2.current.commit || null, runs: null };
+async function releaseOfRun(report2, config, run2) {
+  const tag = tagOfRef(run2.ref);
+  const head = run2.sha || report2.current.commit || "HEAD";
+  const candidate = { name: tag ?? (run2.sha ? run2.sha.slice(0, 12) : "this run"), commit: run2.sha || report2.current.commit || null, runs: null };
   const plain = (note) => ({
-    model: assembleRelease({ report: report2, candidate, repositoryUrl: run.repositoryUrl }),
+    model: assembleRelease({ report: report2, candidate, repositoryUrl: run2.repositoryUrl }),
     note
   });
   if (!config?.history) return plain(null);
@@ -67976,7 +67976,7 @@ async function releaseOfRun(report2, config, run) {
         changes: between.changes,
         historyRuns: between.runs,
         chain: between.chain,
-        repositoryUrl: run.repositoryUrl
+        repositoryUrl: run2.repositoryUrl
       }),
       note: null
     };
@@ -68122,13 +68122,13 @@ function dashboardModel(input) {
     const runIndex = new Map(bed.entries.map((e, i2) => [e.runId, i2]));
     const changesOf = /* @__PURE__ */ new Map();
     for (const row of bed.changes) {
-      const run = runIndex.get(row.runId);
-      if (run === void 0) continue;
-      const previousRun = lastRunOf(bed.entries, row.previousCommit, run);
+      const run2 = runIndex.get(row.runId);
+      if (run2 === void 0) continue;
+      const previousRun = lastRunOf(bed.entries, row.previousCommit, run2);
       const key2 = seriesKey(row.benchmark, row.metric);
       const list2 = changesOf.get(key2) ?? [];
       list2.push({
-        run,
+        run: run2,
         previousRun,
         change: row.change,
         interval: row.interval,
@@ -68170,7 +68170,7 @@ function dashboardOrder(p, q) {
 var compareText = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 function pointsOf(sets) {
   const byKey = /* @__PURE__ */ new Map();
-  sets.forEach((set, run) => {
+  sets.forEach((set, run2) => {
     for (const b of set.benchmarks) {
       if (b.status !== "ok") continue;
       for (const [name, metric] of Object.entries(b.metrics)) {
@@ -68180,7 +68180,7 @@ function pointsOf(sets) {
         let points = byKey.get(key2);
         if (!points)
           byKey.set(key2, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
-        points.runs.push(run);
+        points.runs.push(run2);
         points.median.push(spread.median);
         points.low.push(spread.low);
         points.high.push(spread.high);
@@ -68267,8 +68267,8 @@ function sinceText2(model) {
   return "since each testbed's last release tag";
 }
 function changeText(c, s, t) {
-  const run = t.runs[c.run];
-  return `${formatChange(c.change, c.interval)} ${c.regression ? "slower" : "faster"} at ${shortCommit(t.runs[c.previousRun].commit)}..${shortCommit(run.commit)} (${run.created.slice(0, 10)})`;
+  const run2 = t.runs[c.run];
+  return `${formatChange(c.change, c.interval)} ${c.regression ? "slower" : "faster"} at ${shortCommit(t.runs[c.previousRun].commit)}..${shortCommit(run2.commit)} (${run2.created.slice(0, 10)})`;
 }
 var SHOWN_REGRESSIONS = 8;
 function regressionList(model, regressed) {
@@ -74231,16 +74231,16 @@ function createGitHubClient(options) {
     }),
     createIssue: (repo, issue2) => wrap(`create issue "${issue2.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue2 })).data)),
     updateIssue: (repo, number2, update) => wrap(`update issue #${number2}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number2, ...update })).data)),
-    createCheckRun: (repo, run) => wrap(`create check run "${run.name}"`, async () => {
+    createCheckRun: (repo, run2) => wrap(`create check run "${run2.name}"`, async () => {
       const { data: data2 } = await octokit.rest.checks.create({
         ...repo,
-        name: run.name,
-        head_sha: run.headSha,
+        name: run2.name,
+        head_sha: run2.headSha,
         status: "completed",
-        conclusion: run.conclusion,
+        conclusion: run2.conclusion,
         completed_at: (/* @__PURE__ */ new Date()).toISOString(),
-        output: run.output,
-        ...run.detailsUrl ? { details_url: run.detailsUrl } : {}
+        output: run2.output,
+        ...run2.detailsUrl ? { details_url: run2.detailsUrl } : {}
       });
       return { id: data2.id, url: data2.html_url ?? data2.url };
     }),
@@ -74782,6 +74782,7 @@ function readSettings(env, cwd) {
     inconclusive: oneOf(env, "inconclusive", INCONCLUSIVE, "pass"),
     acceptLabel: raw(env, "accept-label") || "perf-gate-accept",
     runWorkflow: raw(env, "run-workflow"),
+    runLabel: raw(env, "run-label") || "perf",
     workingDirectory,
     github: {
       apiUrl,
@@ -75259,7 +75260,8 @@ async function mergedAcceptances(settings, deps) {
     return [];
   }
 }
-async function postComment(github, target, settings, report2, ledger, log, status = null) {
+async function postComment(github, target, settings, report2, ledger, log) {
+  const status = ledger.status ?? null;
   const acceptances = ledger.read?.acceptances ?? [];
   const state = {
     verdict: report2.verdict,
@@ -75407,7 +75409,15 @@ function commandEvent(payload) {
   const label = record3(p?.["label"])?.["name"];
   const sender = record3(p?.["sender"])?.["login"];
   if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
-    return { kind: "label", pullRequest: pr["number"], login: sender, label, added: p["action"] === "labeled" };
+    const defaultBranch = record3(p["repository"])?.["default_branch"];
+    return {
+      kind: "label",
+      pullRequest: pr["number"],
+      login: sender,
+      label,
+      added: p["action"] === "labeled",
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
   }
   return null;
 }
@@ -75421,11 +75431,9 @@ async function runPrCommands(settings, payload, deps) {
   if (!deps.github) throw new Error("mode: command needs a github-token");
   const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
   if (event.kind === "label") {
-    if (event.label !== settings.acceptLabel) {
-      deps.log.info(`label ${event.label} is not ${settings.acceptLabel}: nothing to do`);
-      return 0;
-    }
-    await onAcceptLabel(ctx, event);
+    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
+    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
+    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
     return 0;
   }
   const commands = parsePrCommands(event.body);
@@ -75453,19 +75461,18 @@ async function onCommand(ctx, event, command) {
     return;
   }
   if (command.kind === "run") {
-    if (await mayMerge(ctx, "`/perf-gate run`"))
-      await requestRun(
-        ctx.settings,
-        ctx.github,
-        ctx.repo,
-        { pullRequest: event.pullRequest, login: event.login, ref: event.defaultBranch },
-        ctx.deps,
-        (text) => reply(ctx, text)
-      );
+    if (await mayMerge(ctx, "`/perf-gate run`")) await run(ctx, event.defaultBranch);
     return;
   }
   if (!await mayMerge(ctx, "accepting a regression")) return;
   await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
+}
+function run(ctx, defaultBranch) {
+  const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
+  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text) => reply(ctx, text));
+}
+async function onRunLabel(ctx, event) {
+  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
 }
 async function onAcceptLabel(ctx, event) {
   if (!event.added) {
@@ -75599,21 +75606,21 @@ function readHandoffFolder(dir) {
   );
 }
 function workflowRunFromEvent(payload) {
-  const run = payload?.workflow_run;
-  if (!run || typeof run !== "object") return null;
-  const id = run["id"];
-  const sha = run["head_sha"];
+  const run2 = payload?.workflow_run;
+  if (!run2 || typeof run2 !== "object") return null;
+  const id = run2["id"];
+  const sha = run2["head_sha"];
   if (typeof id !== "number" || typeof sha !== "string") return null;
-  const headRepo = run["head_repository"]?.full_name;
-  return { runId: id, headSha: sha, headRepo: typeof headRepo === "string" ? headRepo : null, event: String(run["event"] ?? "") };
+  const headRepo = run2["head_repository"]?.full_name;
+  return { runId: id, headSha: sha, headRepo: typeof headRepo === "string" ? headRepo : null, event: String(run2["event"] ?? "") };
 }
 var HandoffRejected = class extends Error {
   name = "HandoffRejected";
 };
-async function verifyClaim(api, repo, claim, run, gate2) {
+async function verifyClaim(api, repo, claim, run2, gate2) {
   if (claim.gate !== gate2) throw new HandoffRejected(`the artifact is for gate "${claim.gate}", not "${gate2}"`);
-  if (run && run.headSha !== claim.headSha) {
-    throw new HandoffRejected(`the artifact claims commit ${claim.headSha} but the workflow run that produced it ran on ${run.headSha}`);
+  if (run2 && run2.headSha !== claim.headSha) {
+    throw new HandoffRejected(`the artifact claims commit ${claim.headSha} but the workflow run that produced it ran on ${run2.headSha}`);
   }
   const pr = await api.getPullRequest(repo, claim.pullRequest);
   if (pr.headSha !== claim.headSha) {
@@ -75621,8 +75628,8 @@ async function verifyClaim(api, repo, claim, run, gate2) {
       `pull request #${claim.pullRequest} has head ${pr.headSha}, not the artifact's ${claim.headSha}: the pull request number is forged or the pull request moved on; nothing is posted`
     );
   }
-  if (run?.headRepo && pr.headRepo && pr.headRepo.toLowerCase() !== run.headRepo.toLowerCase()) {
-    throw new HandoffRejected(`pull request #${claim.pullRequest} comes from ${pr.headRepo}, but the workflow run came from ${run.headRepo}`);
+  if (run2?.headRepo && pr.headRepo && pr.headRepo.toLowerCase() !== run2.headRepo.toLowerCase()) {
+    throw new HandoffRejected(`pull request #${claim.pullRequest} comes from ${pr.headRepo}, but the workflow run came from ${run2.headRepo}`);
   }
 }
 
@@ -76215,22 +76222,22 @@ function forkAllowed(settings, pr, log) {
 function readTwoStageArtifact(settings, event, deps) {
   const { log } = deps;
   return log.group("perf-gate: read the two-stage artifact", async () => {
-    const run = workflowRunFromEvent(event);
+    const run2 = workflowRunFromEvent(event);
     if (!deps.github) throw new InputError('action input "github-token"', "mode: report needs a token to verify the pull request and post");
     const repo = repoRef(settings);
     let found;
     if (settings.reportFrom !== "") found = readHandoffFolder(settings.reportFrom);
     else {
-      if (!run)
+      if (!run2)
         throw new InputError(
           "GITHUB_EVENT_PATH",
           "mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)"
         );
-      found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
+      found = await downloadHandoff(deps.github, repo, run2.runId, settings.artifactName);
     }
-    if (!run) log.warning("perf-gate: not a workflow_run event; the artifact is checked against the pull request only");
+    if (!run2) log.warning("perf-gate: not a workflow_run event; the artifact is checked against the pull request only");
     try {
-      await verifyClaim(deps.github, repo, found.claim, run, settings.gateName);
+      await verifyClaim(deps.github, repo, found.claim, run2, settings.gateName);
     } catch (error2) {
       if (error2 instanceof HandoffRejected) throw new InputError("two-stage artifact", error2.message);
       throw error2;
@@ -76387,7 +76394,7 @@ function tellGitHub(settings, report2, ledger, pr, handoff, deps) {
     const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
     const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
     if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
-      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report2, ledger, log, ledger.status);
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report2, ledger, log);
     if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report2, log);
   });
 }
@@ -76469,9 +76476,9 @@ var actionCommand = {
       }
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
-      const run = defaultDeps();
+      const run2 = defaultDeps();
       return await withInterruptCleanup(
-        run.spawner,
+        run2.spawner,
         (cleanups) => runAction(settings, {
           github,
           log,
@@ -76480,7 +76487,7 @@ var actionCommand = {
             write: ctx.stdout,
             warn: (text) => log.warning(text),
             now: ctx.now,
-            deps: run,
+            deps: run2,
             cleanups,
             groups: ctx.env.GITHUB_ACTIONS === "true"
           }

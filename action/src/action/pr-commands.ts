@@ -11,8 +11,8 @@
  *   run without measuring, updates the comment, and posts a new check run on
  *   the commit the run measured (the latest check run of a name is the one
  *   that counts);
- * - `run`: starts the benchmark workflow through workflow_dispatch (queued by
- *   its concurrency group on the runner) and says so in the comment.
+ * - `run` (or the run label): starts the benchmark workflow through
+ *   workflow_dispatch and says so in the comment.
  *
  * Refusals are answered with one reply that says why.
  */
@@ -37,7 +37,7 @@ import { requestRun } from './pr-run-request.js';
 /** What the event asks, reduced to what the handler needs. */
 export type CommandEvent =
   | { kind: 'comment'; pullRequest: number; login: string; body: string; url: string; defaultBranch: string }
-  | { kind: 'label'; pullRequest: number; login: string; label: string; added: boolean };
+  | { kind: 'label'; pullRequest: number; login: string; label: string; added: boolean; defaultBranch: string };
 
 const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : null);
 
@@ -71,7 +71,15 @@ export function commandEvent(payload: unknown): CommandEvent | null {
     typeof pr['number'] === 'number' &&
     (p?.['action'] === 'labeled' || p?.['action'] === 'unlabeled')
   ) {
-    return { kind: 'label', pullRequest: pr['number'], login: sender, label, added: p['action'] === 'labeled' };
+    const defaultBranch = record(p['repository'])?.['default_branch'];
+    return {
+      kind: 'label',
+      pullRequest: pr['number'],
+      login: sender,
+      label,
+      added: p['action'] === 'labeled',
+      defaultBranch: typeof defaultBranch === 'string' ? defaultBranch : 'main',
+    };
   }
   return null;
 }
@@ -97,11 +105,9 @@ export async function runPrCommands(settings: Settings, payload: unknown, deps: 
   if (!deps.github) throw new Error('mode: command needs a github-token');
   const ctx: Context = { github: deps.github, repo: repoRef(settings), settings, deps, event };
   if (event.kind === 'label') {
-    if (event.label !== settings.acceptLabel) {
-      deps.log.info(`label ${event.label} is not ${settings.acceptLabel}: nothing to do`);
-      return 0;
-    }
-    await onAcceptLabel(ctx, event);
+    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
+    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
+    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
     return 0;
   }
   const commands = parsePrCommands(event.body);
@@ -133,14 +139,22 @@ async function onCommand(ctx: Context, event: Extract<CommandEvent, { kind: 'com
     return;
   }
   if (command.kind === 'run') {
-    if (await mayMerge(ctx, '`/perf-gate run`'))
-      await requestRun(ctx.settings, ctx.github, ctx.repo, { pullRequest: event.pullRequest, login: event.login, ref: event.defaultBranch }, ctx.deps, (text) =>
-        reply(ctx, text),
-      );
+    if (await mayMerge(ctx, '`/perf-gate run`')) await run(ctx, event.defaultBranch);
     return;
   }
   if (!(await mayMerge(ctx, 'accepting a regression'))) return;
   await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: 'comment', url: event.url } });
+}
+
+/** Starts the benchmark workflow for the event's pull request (the permission is checked by the caller). */
+function run(ctx: Context, defaultBranch: string): Promise<void> {
+  const request = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
+  return requestRun(ctx.settings, ctx.github, ctx.repo, request, ctx.deps, (text) => reply(ctx, text));
+}
+
+/** The run label: like `/perf-gate run`, with the same permission check (a triager may add labels, but not spend the runner). */
+async function onRunLabel(ctx: Context, event: Extract<CommandEvent, { kind: 'label' }>): Promise<void> {
+  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
 }
 
 async function onAcceptLabel(ctx: Context, event: Extract<CommandEvent, { kind: 'label' }>): Promise<void> {

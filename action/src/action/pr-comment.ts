@@ -45,6 +45,8 @@ import { repoRef, type Settings } from './settings.js';
 export interface LedgerInput {
   raw: GateReport;
   read: PrLedger | null;
+  /** A run started by `/perf-gate run`: who asked when, and when it started and finished. */
+  status?: RunStatus | null;
 }
 
 /** The ledger of the gate's comment on the pull request; null when there is none, or GitHub could not be asked. */
@@ -103,8 +105,8 @@ export async function postComment(
   report: GateReport,
   ledger: LedgerInput,
   log: ActionLog,
-  status: RunStatus | null = null,
 ): Promise<void> {
+  const status = ledger.status ?? null;
   const acceptances = ledger.read?.acceptances ?? [];
   const state: MarkerState = {
     verdict: report.verdict,

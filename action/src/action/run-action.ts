@@ -35,7 +35,6 @@ import {
   type RunFiles,
   type RunOutcome,
   type RunPlan,
-  type RunStatus,
   withLedger,
 } from '../pipeline/index.js';
 import { fileAlerts, watchMain } from './main-alerts.js';
@@ -347,7 +346,7 @@ function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles | 
 function tellGitHub(
   settings: Settings,
   report: GateReport,
-  ledger: LedgerInput & { status: RunStatus | null },
+  ledger: LedgerInput,
   pr: PullRequestFacts | null,
   handoff: Handoff | null,
   deps: ActionDeps,
@@ -362,7 +361,7 @@ function tellGitHub(
     const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
     const headSha = handoff ? handoff.claim.headSha : (pr?.headSha ?? settings.github.sha);
     if (prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report'))
-      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report, ledger, log, ledger.status);
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report, ledger, log);
     if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report, log);
   });
 }

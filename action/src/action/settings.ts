@@ -91,6 +91,8 @@ export interface Settings {
   webhook: WebhookTarget | null;
   /** mode command: the label whose adding accepts every regressed row of the last run (removing it withdraws that). */
   acceptLabel: string;
+  /** mode command: the label whose adding starts a run, like `/perf-gate run` (with the same permission check). */
+  runLabel: string;
   /** mode command: the benchmark workflow's file that `/perf-gate run` starts (workflow_dispatch); empty: the command is refused. */
   runWorkflow: string;
   /** What an inconclusive row does to the check: nothing (pass), a neutral check run, or a failure. */
@@ -224,6 +226,7 @@ export function readSettings(env: Env, cwd: string): Settings {
     inconclusive: oneOf(env, 'inconclusive', INCONCLUSIVE, 'pass'),
     acceptLabel: raw(env, 'accept-label') || 'perf-gate-accept',
     runWorkflow: raw(env, 'run-workflow'),
+    runLabel: raw(env, 'run-label') || 'perf',
     workingDirectory,
     github: {
       apiUrl,

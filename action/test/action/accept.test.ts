@@ -220,10 +220,36 @@ test('/perf-gate run: one workflow_dispatch, the comment says queued, then the d
   assert.match(sticky(10).body, /^<!-- perf-gate:run -->\n🏁 Run requested by @&#8203;ana at [^·]+ · started [^·]+ · finished \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
   assert.match(sticky(10).body, /no regressions/);
   assert.equal(gh.checkRuns.at(-1)!.head_sha, sha(7), 'the check run is on the pull request head, not on the dispatching branch');
-  // Who may not merge may not spend the runner's time either.
+  // Who may not merge may not spend the runner's time either, by comment or by the run label.
   const dispatched = gh.dispatches.length;
   await commentJob(ws, 10, 'mallory', '/perf-gate run');
-  assert.equal(gh.dispatches.length, dispatched);
+  const runLabel = (login: string) =>
+    runAction(
+      actionPath,
+      scenario(
+        ws,
+        'pull_request_target',
+        webhookPayload('pull-request-labeled', {
+          action: 'labeled',
+          number: 10,
+          label: { name: 'perf' },
+          sender: { login },
+          pull_request: { number: 10, head: { sha: sha(7), repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
+          repository: { full_name: REPO, default_branch: 'main' },
+        }),
+        sha(7),
+      ),
+      { mode: 'command', 'run-workflow': 'perf-gate.yml' },
+    );
+  await runLabel('pat');
+  assert.equal(gh.dispatches.length, dispatched, 'a triager adding the run label is refused');
+  assert.match(gh.comments.at(-1)!.body, /^@pat: the label perf was refused: it needs write permission/);
+  const labelled = await runLabel('ana');
+  assert.equal(labelled.outcome, 'success', labelled.stdout);
+  assert.deepEqual(
+    gh.dispatches.slice(dispatched).map((d) => [d.workflow, d.inputs['pull-request'], d.inputs['requested-by']]),
+    [['perf-gate.yml', '10', 'ana']],
+  );
 });
 
 test('the merge records the acceptance on main: the change point reads "accepted in #12", and the alert opens no issue for it', async () => {

@@ -217,7 +217,8 @@ describe('perf-gate history noise, and the drift compare learns from the history
         ['noisy-bed', noisy],
       ] as const) {
         writeFileSync(join(repo, 'run.json'), scaled(factors[i]!));
-        const added = await cli('history', 'add', '--history', 'history', '--testbed', testbed, 'run.json');
+        // A minute apart, as real runs are: runs recorded at one instant have no order but their random ids, and the drift is learned in run order.
+        const added = await runCli(['history', 'add', '--history', 'history', '--testbed', testbed, 'run.json'], repo, process.env, `2026-11-21T12:0${i}:00Z`);
         assert.equal(added.status, 0, added.stderr);
       }
     }

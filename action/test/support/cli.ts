@@ -7,8 +7,8 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the perf-gate CLI in-process with captured output and a fixed clock. */
-export async function runCli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** Runs the perf-gate CLI in-process with captured output and a fixed clock (2026-11-21T12:00Z unless `at` says otherwise). */
+export async function runCli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}, at = '2026-11-21T12:00:00Z'): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const ctx: CliContext = {
@@ -16,7 +16,7 @@ export async function runCli(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     env: { ...env },
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
-    now: () => new Date('2026-11-21T12:00:00Z'),
+    now: () => new Date(at),
   };
   const status = await main(argv, ctx);
   return { status, stdout, stderr };

@@ -55649,10 +55649,10 @@ var gnuTimeAdapter = {
       const n = i2 + 1;
       const signal = /^Command terminated by signal (\d+)$/.exec(line);
       if (signal) pendingSignal = signal[1];
-      const cut = line.startsWith(`${LABELS.command}: `) ? LABELS.command.length : line.lastIndexOf(": ");
-      if (cut <= 0) return;
-      const label = line.slice(0, cut);
-      const value = line.slice(cut + 2);
+      const cut2 = line.startsWith(`${LABELS.command}: `) ? LABELS.command.length : line.lastIndexOf(": ");
+      if (cut2 <= 0) return;
+      const label = line.slice(0, cut2);
+      const value = line.slice(cut2 + 2);
       if (label === LABELS.command) {
         if (current) throw new InputError(path2, `the run of ${current.command} (line ${current.line}) has no "Exit status:" line; the report is truncated`, n);
         current = { command: unquote(value), line: n, fields: /* @__PURE__ */ new Map() };
@@ -57244,10 +57244,10 @@ function parseConsole(text, path2) {
     const sd = STATS.exec(lines[i2 + 2] ?? "");
     if (!mean2 || !sd) {
       const bad = !mean2 ? i2 + 2 : i2 + 3;
-      const cut = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
+      const cut2 = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
       throw new InputError(
         path2,
-        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`,
+        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut2 ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`,
         Math.min(bad, lines.length)
       );
     }
@@ -63539,18 +63539,18 @@ async function runRound(unit, stemPrefix, round2, ctx) {
   for (const side2 of order) for (const entry of got[side2].values()) push(unit.data[side2], entry);
   return true;
 }
-function pastDeadline(ctx, cut) {
+function pastDeadline(ctx, cut2) {
   if (ctx.deadline === void 0 || performance.now() < ctx.deadline) return false;
-  cut.capped = true;
+  cut2.capped = true;
   return true;
 }
-async function runRounds(units, count, phase, stemPrefix, ctx, cut) {
+async function runRounds(units, count, phase, stemPrefix, ctx, cut2) {
   const active = units.filter((u) => !u.stopped && count(u) > 0);
   for (const [i2, unit] of active.entries()) {
     const n = count(unit);
     ctx.progress.begin(i2 + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
     const start = unit.rounds;
-    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut); r++) {
+    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut2); r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
       if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
         ctx.afterFirstRound(interleaved(ctx.created, sideRows(unit, "base")), interleaved(ctx.created, sideRows(unit, "head")));
@@ -63558,15 +63558,15 @@ async function runRounds(units, count, phase, stemPrefix, ctx, cut) {
     }
   }
 }
-async function extendInconclusive(units, relevant, stemPrefix, ctx, cut) {
-  while (!pastDeadline(ctx, cut)) {
+async function extendInconclusive(units, relevant, stemPrefix, ctx, cut2) {
+  while (!pastDeadline(ctx, cut2)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter(
       (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive")
     );
     if (undecided.length === 0) return;
     const phase = stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds";
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut);
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut2);
   }
 }
 function sideRows(unit, side2, replace) {
@@ -63639,9 +63639,9 @@ async function runAb(suites, checkouts, ctx) {
       units.push(unit);
     }
   }
-  const cut = { capped: false };
-  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut);
-  await extendInconclusive(units, () => true, "round-", ctx, cut);
+  const cut2 = { capped: false };
+  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut2);
+  await extendInconclusive(units, () => true, "round-", ctx, cut2);
   const confirmations = /* @__PURE__ */ new Map();
   const confirmRounds = {};
   const fresh = /* @__PURE__ */ new Map();
@@ -63654,8 +63654,8 @@ async function runAb(suites, checkouts, ctx) {
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut);
+    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut2);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut2);
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
@@ -63681,7 +63681,7 @@ async function runAb(suites, checkouts, ctx) {
     confirmations,
     rounds: Object.fromEntries(units.map((u) => [u.label, u.rounds])),
     confirmRounds,
-    capped: cut.capped
+    capped: cut2.capped
   };
 }
 
@@ -64606,6 +64606,12 @@ function acceptanceNote(a) {
   const given = `accepted at ${formatPercent(a.change)} by @${a.by}${how(a.source)} on ${shortCommit(a.commit)}: ${a.reason}`;
   return a.holds ? given : `${given}; it got worse since, beyond its tolerance, so it fails again`;
 }
+var MAX_RECORD_ACCEPTANCES = 20;
+var MAX_RECORD_ROWS = 5;
+var MAX_NAME_CHARS = 120;
+function cut(text) {
+  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS - 1)}\u2026` : text;
+}
 var RECORD_START = "<!-- perf-gate:accepted -->";
 var RECORD_END = "<!-- /perf-gate:accepted -->";
 var STATUS_START = "<!-- perf-gate:run -->";
@@ -64618,17 +64624,21 @@ function spliceBlock(body, start, end, block) {
 }
 function acceptanceRecordMarkdown(acceptances, stillFailing2) {
   if (acceptances.length === 0) return "";
+  const shown = acceptances.slice(-MAX_RECORD_ACCEPTANCES);
+  const earlier = acceptances.length - shown.length;
   const lines = [
     RECORD_START,
     "### \u2611\uFE0F Regressions accepted on the record",
     "",
     "| Accepted by | Benchmarks | Rows, at the change accepted | On | Reason |",
     "| :-- | :-- | :-- | :-- | :-- |",
-    ...acceptances.map((a) => {
-      const rows = a.rows.map((r) => `${escapeMarkdown(r.benchmark)} ${escapeMarkdown(r.metric)} ${formatPercent(r.change)}`).join("<br>");
+    ...shown.map((a) => {
+      const listed = a.rows.slice(0, MAX_RECORD_ROWS).map((r) => `${escapeMarkdown(cut(r.benchmark))} ${escapeMarkdown(cut(r.metric))} ${formatPercent(r.change)}`);
+      const rows = [...listed, ...a.rows.length > listed.length ? [`and ${a.rows.length - listed.length} more`] : []].join("<br>");
       const how2 = a.source.kind === "comment" ? ` ([comment](${a.source.url}))` : ` (label ${escapeMarkdown(a.source.label)})`;
-      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(a.benchmarks)} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how2} |`;
+      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(cut(a.benchmarks))} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how2} |`;
     }),
+    ...earlier > 0 ? ["", `${earlier} earlier acceptance${earlier === 1 ? "" : "s"} not shown (the JSON report's rows name what each accepted).`] : [],
     ""
   ];
   if (stillFailing2 !== null) {
@@ -66576,8 +66586,18 @@ function ledgerOf(report2, head, acceptances) {
     acceptances: acceptances.slice(-MAX_ACCEPTANCES)
   };
 }
+var MAX_LEDGER_CHARS = 24e3;
 function encodeLedger(ledger) {
-  return Buffer.from(JSON.stringify(ledger), "utf8").toString("base64");
+  const encode = (l) => Buffer.from(JSON.stringify(l), "utf8").toString("base64");
+  let fitted = ledger;
+  let text = encode(fitted);
+  while (text.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
+    if (fitted.rows.length > 0) fitted = { ...fitted, rows: fitted.rows.slice(0, Math.floor(fitted.rows.length / 2)) };
+    else if (fitted.otherFailures.length > 0) fitted = { ...fitted, otherFailures: fitted.otherFailures.slice(0, Math.floor(fitted.otherFailures.length / 2)) };
+    else fitted = { ...fitted, acceptances: fitted.acceptances.slice(1) };
+    text = encode(fitted);
+  }
+  return text;
 }
 var isString = (v) => typeof v === "string";
 var isNumber = (v) => typeof v === "number" && Number.isFinite(v);
@@ -75090,8 +75110,8 @@ async function send(settings, notification, deps) {
     const { status } = await sendWebhook(target, notification, { now: deps.run.now() });
     deps.log.info(`notified the ${target.format} webhook of ${notification.event} (HTTP ${status})`);
   } catch (error2) {
-    if (!(error2 instanceof WebhookError)) throw error2;
-    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${error2.message}); the verdict stands`);
+    const why = error2 instanceof WebhookError ? error2.message : `${error2.name}: ${error2.message}`;
+    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${why}); the verdict stands`);
   }
 }
 function notifyMainAlerts(settings, found, opened, deps) {
@@ -75428,7 +75448,7 @@ async function runPrCommands(settings, payload, deps) {
     deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
     return 0;
   }
-  if (!deps.github) throw new Error("mode: command needs a github-token");
+  if (!deps.github) throw new InputError('action input "github-token"', "mode: command needs a token to check permissions, update the comment and reply");
   const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
   if (event.kind === "label") {
     if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);

@@ -29,8 +29,9 @@ async function send(settings: Settings, notification: Notification | null, deps:
     const { status } = await sendWebhook(target, notification, { now: deps.run.now() });
     deps.log.info(`notified the ${target.format} webhook of ${notification.event} (HTTP ${status})`);
   } catch (error) {
-    if (!(error instanceof WebhookError)) throw error;
-    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${error.message}); the verdict stands`);
+    // Whatever went wrong (an unreadable proxy setting, a refusal), the verdict and exit status are already decided.
+    const why = error instanceof WebhookError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+    deps.log.warning(`perf-gate: the ${target.format} webhook did not take the ${notification.event} notification (${why}); the verdict stands`);
   }
 }
 

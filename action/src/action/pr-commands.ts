@@ -27,6 +27,7 @@ import {
   withdrawLabel,
   type PrLedger,
 } from '../pipeline/index.js';
+import { InputError } from '../model/index.js';
 import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
 import { readStickyComment, withMarker, type MarkerState } from '../github/sticky-comment.js';
 import { COMMAND_USAGE, parsePrCommands, type PrCommand } from './pr-command-text.js';
@@ -102,7 +103,7 @@ export async function runPrCommands(settings: Settings, payload: unknown, deps: 
     deps.log.info('mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)');
     return 0;
   }
-  if (!deps.github) throw new Error('mode: command needs a github-token');
+  if (!deps.github) throw new InputError('action input "github-token"', 'mode: command needs a token to check permissions, update the comment and reply');
   const ctx: Context = { github: deps.github, repo: repoRef(settings), settings, deps, event };
   if (event.kind === 'label') {
     if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);

@@ -68,8 +68,27 @@ export function ledgerOf(report: GateReport, head: string, acceptances: readonly
   };
 }
 
+/** The most characters the encoded ledger may take of the comment's 65,536 (the report needs the rest). */
+export const MAX_LEDGER_CHARS = 24_000;
+
+/**
+ * The ledger as the marker carries it (base64 of its JSON), at most
+ * MAX_LEDGER_CHARS long: long benchmark names could otherwise crowd the
+ * report out of the comment. What does not fit goes, least needed first: the
+ * last run's rows from the end (they can no longer be accepted from the
+ * comment), then the oldest acceptances.
+ */
 export function encodeLedger(ledger: PrLedger): string {
-  return Buffer.from(JSON.stringify(ledger), 'utf8').toString('base64');
+  const encode = (l: PrLedger): string => Buffer.from(JSON.stringify(l), 'utf8').toString('base64');
+  let fitted = ledger;
+  let text = encode(fitted);
+  while (text.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
+    if (fitted.rows.length > 0) fitted = { ...fitted, rows: fitted.rows.slice(0, Math.floor(fitted.rows.length / 2)) };
+    else if (fitted.otherFailures.length > 0) fitted = { ...fitted, otherFailures: fitted.otherFailures.slice(0, Math.floor(fitted.otherFailures.length / 2)) };
+    else fitted = { ...fitted, acceptances: fitted.acceptances.slice(1) };
+    text = encode(fitted);
+  }
+  return text;
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

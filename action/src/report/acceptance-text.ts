@@ -22,6 +22,15 @@ export function acceptanceNote(a: RowAcceptance): string {
   return a.holds ? given : `${given}; it got worse since, beyond its tolerance, so it fails again`;
 }
 
+const MAX_RECORD_ACCEPTANCES = 20;
+const MAX_RECORD_ROWS = 5;
+const MAX_NAME_CHARS = 120;
+
+/** A name cut to MAX_NAME_CHARS, with an ellipsis. */
+function cut(text: string): string {
+  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS - 1)}…` : text;
+}
+
 const RECORD_START = '<!-- perf-gate:accepted -->';
 const RECORD_END = '<!-- /perf-gate:accepted -->';
 const STATUS_START = '<!-- perf-gate:run -->';
@@ -43,17 +52,24 @@ function spliceBlock(body: string, start: string, end: string, block: string): s
  */
 export function acceptanceRecordMarkdown(acceptances: readonly Acceptance[], stillFailing: readonly string[] | null): string {
   if (acceptances.length === 0) return '';
+  // Bounded, so the record never crowds the report out of the comment: the newest acceptances, a few rows each, names cut.
+  const shown = acceptances.slice(-MAX_RECORD_ACCEPTANCES);
+  const earlier = acceptances.length - shown.length;
   const lines = [
     RECORD_START,
     '### ☑️ Regressions accepted on the record',
     '',
     '| Accepted by | Benchmarks | Rows, at the change accepted | On | Reason |',
     '| :-- | :-- | :-- | :-- | :-- |',
-    ...acceptances.map((a) => {
-      const rows = a.rows.map((r) => `${escapeMarkdown(r.benchmark)} ${escapeMarkdown(r.metric)} ${formatPercent(r.change)}`).join('<br>');
+    ...shown.map((a) => {
+      const listed = a.rows
+        .slice(0, MAX_RECORD_ROWS)
+        .map((r) => `${escapeMarkdown(cut(r.benchmark))} ${escapeMarkdown(cut(r.metric))} ${formatPercent(r.change)}`);
+      const rows = [...listed, ...(a.rows.length > listed.length ? [`and ${a.rows.length - listed.length} more`] : [])].join('<br>');
       const how = a.source.kind === 'comment' ? ` ([comment](${a.source.url}))` : ` (label ${escapeMarkdown(a.source.label)})`;
-      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(a.benchmarks)} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how} |`;
+      return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(cut(a.benchmarks))} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how} |`;
     }),
+    ...(earlier > 0 ? ['', `${earlier} earlier acceptance${earlier === 1 ? '' : 's'} not shown (the JSON report's rows name what each accepted).`] : []),
     '',
   ];
   if (stillFailing !== null) {

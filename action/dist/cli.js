@@ -66629,10 +66629,10 @@ function stillFailing(ledger) {
   const open2 = ledger.rows.filter((r) => {
     if (r.budgetFails) return true;
     if (!r.failsGate) return false;
-    const accepted = [...ledger.acceptances].reverse().flatMap((a) => a.rows).find((a) => a.benchmark === r.benchmark && a.metric === r.metric);
-    return !accepted || !withinAccepted(r.change, accepted.change, r.direction, r.tolerance);
+    const accepted = acceptanceOf(r, ledger.acceptances);
+    return !accepted || !withinAccepted(r.change, accepted.row.change, r.direction, r.tolerance);
   });
-  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${r.change >= 0 ? "+" : ""}${(r.change * 100).toFixed(1)} %`), ...ledger.otherFailures];
+  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures];
 }
 function recordAcceptance(ledger, given) {
   const rows = rowsToAccept(ledger.rows, given.benchmarks);
@@ -75172,6 +75172,9 @@ async function publishCheckRun(api, request2) {
 function record2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
 }
+function isFork(headRepo, baseRepo) {
+  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
+}
 function repoName(value) {
   const name = record2(value)?.["full_name"];
   return typeof name === "string" ? name : null;
@@ -75193,7 +75196,7 @@ function pullRequestFromEvent(payload) {
     baseSha: typeof baseSha === "string" ? baseSha : null,
     headRepo,
     baseRepo,
-    fromFork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase()
+    fromFork: isFork(headRepo, baseRepo)
   };
 }
 function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
@@ -75232,10 +75235,14 @@ ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
 // action/src/action/pr-comment.ts
+async function readGateComment(github, repo, pullRequest, settings) {
+  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || void 0);
+  return sticky ? { ...sticky, ledger: decodeLedger(sticky.state.ledger) } : null;
+}
 var NOTHING_YET = { verdict: "pass", digest: "0" };
 async function sayRunStatus(github, repo, pullRequest, settings, status) {
   const line = runStatusMarkdown(status);
-  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || void 0);
+  const sticky = await readGateComment(github, repo, pullRequest, settings);
   if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
   else await github.createIssueComment(repo, pullRequest, `${line}
 ${stickyMarker(settings.gateName, NOTHING_YET)}`);
@@ -75243,8 +75250,7 @@ ${stickyMarker(settings.gateName, NOTHING_YET)}`);
 async function readPrLedger(settings, pullRequest, deps) {
   if (!deps.github || settings.comment === "never") return null;
   try {
-    const sticky = await readStickyComment(deps.github, repoRef(settings), pullRequest, settings.gateName, settings.commentAuthor || void 0);
-    const ledger = decodeLedger(sticky?.state.ledger);
+    const ledger = (await readGateComment(deps.github, repoRef(settings), pullRequest, settings))?.ledger ?? null;
     if (ledger && ledger.acceptances.length > 0)
       deps.log.info(
         `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(", ")}`
@@ -75262,8 +75268,7 @@ async function mergedAcceptances(settings, deps) {
     const merged = (await deps.github.pullRequestsOfCommit(repo, settings.github.sha)).filter((p) => p.merged);
     const kept = [];
     for (const pr of merged) {
-      const sticky = await readStickyComment(deps.github, repo, pr.number, settings.gateName, settings.commentAuthor || void 0);
-      for (const a of decodeLedger(sticky?.state.ledger)?.acceptances ?? []) {
+      for (const a of (await readGateComment(deps.github, repo, pr.number, settings))?.ledger?.acceptances ?? []) {
         kept.push({
           pullRequest: pr.number,
           by: a.by,
@@ -75352,8 +75357,7 @@ async function requestRun(settings, github, repo, request2, deps, reply2) {
     await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
     return;
   }
-  const fromFork = pr.headRepo === null || pr.headRepo.toLowerCase() !== pr.baseRepo.toLowerCase();
-  if (fromFork && !settings.allowForkPullRequests) {
+  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
     await reply2(
       `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
     );
@@ -75388,7 +75392,7 @@ async function dispatchedRun(settings, payload, deps) {
     baseSha: info2.baseSha,
     headRepo: info2.headRepo,
     baseRepo: info2.baseRepo,
-    fromFork: info2.headRepo === null || info2.headRepo.toLowerCase() !== info2.baseRepo.toLowerCase()
+    fromFork: isFork(info2.headRepo, info2.baseRepo)
   };
   const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
   const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
@@ -75503,20 +75507,18 @@ async function onAcceptLabel(ctx, event) {
   await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
 }
 async function readLedger(ctx) {
-  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || void 0);
-  const ledger = decodeLedger(sticky?.state.ledger);
-  if (!sticky || !ledger) {
+  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
+  return found?.ledger ? { ...found, ledger: found.ledger } : null;
+}
+async function accept(ctx, given) {
+  const found = await readLedger(ctx);
+  if (!found) {
     await reply(
       ctx,
       `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
     );
-    return null;
+    return;
   }
-  return { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger };
-}
-async function accept(ctx, given) {
-  const found = await readLedger(ctx);
-  if (!found) return;
   const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
   if (!outcome.accepted) {
     const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
@@ -75530,19 +75532,18 @@ async function accept(ctx, given) {
   ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
 }
 async function updateLedger(ctx, change, why) {
-  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || void 0);
-  const ledger = decodeLedger(sticky?.state.ledger);
-  if (!sticky || !ledger) return;
+  const found = await readLedger(ctx);
+  if (!found) return;
   ctx.deps.log.info(why);
-  await saveLedger(ctx, { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger }, change(ledger));
+  await saveLedger(ctx, found, change(found.ledger));
 }
 async function saveLedger(ctx, found, ledger) {
   const failing = stillFailing(ledger);
   const verdict = failing.length === 0 ? "pass" : "fail";
   const state = { ...found.state, verdict, ledger: encodeLedger(ledger) };
   const gate2 = ctx.settings.gateName;
-  const body = withMarker2(withAcceptanceRecord(found.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate2, state);
-  await ctx.github.updateIssueComment(ctx.repo, found.id, body);
+  const body = withMarker2(withAcceptanceRecord(found.comment.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate2, state);
+  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (!ctx.settings.checkRun) return;
   const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
   const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");

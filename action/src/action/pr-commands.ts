@@ -18,7 +18,6 @@
  */
 import {
   acceptanceRecordMarkdown,
-  decodeLedger,
   encodeLedger,
   escapeMarkdown,
   recordAcceptance,
@@ -29,7 +28,8 @@ import {
 } from '../pipeline/index.js';
 import { InputError } from '../model/index.js';
 import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
-import { readStickyComment, withMarker, type MarkerState } from '../github/sticky-comment.js';
+import { withMarker, type MarkerState } from '../github/sticky-comment.js';
+import { readGateComment, type GateComment } from './pr-comment.js';
 import { COMMAND_USAGE, parsePrCommands, type PrCommand } from './pr-command-text.js';
 import type { ActionDeps } from './run-action.js';
 import { repoRef, type Settings } from './settings.js';
@@ -168,18 +168,10 @@ async function onAcceptLabel(ctx: Context, event: Extract<CommandEvent, { kind: 
   await accept(ctx, { benchmarks: '*', reason: `label ${event.label} added by @${event.login}`, source: { kind: 'label', label: event.label } });
 }
 
-/** The gate's comment and its ledger; replies and returns null when there is none yet. */
-async function readLedger(ctx: Context): Promise<{ body: string; id: number; state: MarkerState; ledger: PrLedger } | null> {
-  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || undefined);
-  const ledger = decodeLedger(sticky?.state.ledger);
-  if (!sticky || !ledger) {
-    await reply(
-      ctx,
-      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`,
-    );
-    return null;
-  }
-  return { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger };
+/** The gate's comment with its ledger; null when there is no comment with a ledger yet. */
+async function readLedger(ctx: Context): Promise<(GateComment & { ledger: PrLedger }) | null> {
+  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
+  return found?.ledger ? { ...found, ledger: found.ledger } : null;
 }
 
 async function accept(
@@ -187,7 +179,13 @@ async function accept(
   given: { benchmarks: string; reason: string; source: { kind: 'comment'; url: string } | { kind: 'label'; label: string } },
 ): Promise<void> {
   const found = await readLedger(ctx);
-  if (!found) return;
+  if (!found) {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`,
+    );
+    return;
+  }
   const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
   if (!outcome.accepted) {
     const list =
@@ -208,21 +206,20 @@ async function accept(
 }
 
 async function updateLedger(ctx: Context, change: (ledger: PrLedger) => PrLedger, why: string): Promise<void> {
-  const sticky = await readStickyComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings.gateName, ctx.settings.commentAuthor || undefined);
-  const ledger = decodeLedger(sticky?.state.ledger);
-  if (!sticky || !ledger) return;
+  const found = await readLedger(ctx);
+  if (!found) return;
   ctx.deps.log.info(why);
-  await saveLedger(ctx, { body: sticky.comment.body, id: sticky.comment.id, state: sticky.state, ledger }, change(ledger));
+  await saveLedger(ctx, found, change(found.ledger));
 }
 
 /** Re-decides from the ledger, rewrites the comment's record and marker, and posts the check run for the measured commit. */
-async function saveLedger(ctx: Context, found: { body: string; id: number; state: MarkerState; ledger?: PrLedger }, ledger: PrLedger): Promise<void> {
+async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): Promise<void> {
   const failing = stillFailing(ledger);
   const verdict = failing.length === 0 ? 'pass' : 'fail';
   const state: MarkerState = { ...found.state, verdict, ledger: encodeLedger(ledger) };
   const gate = ctx.settings.gateName;
-  const body = withMarker(withAcceptanceRecord(found.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate, state);
-  await ctx.github.updateIssueComment(ctx.repo, found.id, body);
+  const body = withMarker(withAcceptanceRecord(found.comment.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate, state);
+  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (!ctx.settings.checkRun) return;
   const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
   const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(', ');

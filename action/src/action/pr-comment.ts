@@ -19,8 +19,22 @@ import {
   type PrLedger,
 } from '../pipeline/index.js';
 import type { RecordedAcceptance } from '../model/index.js';
-import type { GitHubApi, RepoRef } from '../github/client.js';
+import type { GitHubApi, IssueComment, RepoRef } from '../github/client.js';
 import { MAX_COMMENT_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
+
+/** The gate's comment on a pull request as the action reads it: the comment, its marker, and the ledger the marker carries. */
+export interface GateComment {
+  comment: IssueComment;
+  state: MarkerState;
+  /** Null when the marker has none (a comment from before ledgers, or one holding only a run status). */
+  ledger: PrLedger | null;
+}
+
+/** The gate's comment on a pull request, or null when there is none yet. */
+export async function readGateComment(github: GitHubApi, repo: RepoRef, pullRequest: number, settings: Settings): Promise<GateComment | null> {
+  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || undefined);
+  return sticky ? { ...sticky, ledger: decodeLedger(sticky.state.ledger) } : null;
+}
 
 /** A fresh comment's marker: nothing measured yet, so nothing failed. */
 const NOTHING_YET: MarkerState = { verdict: 'pass', digest: '0' };
@@ -32,7 +46,7 @@ const NOTHING_YET: MarkerState = { verdict: 'pass', digest: '0' };
  */
 export async function sayRunStatus(github: GitHubApi, repo: RepoRef, pullRequest: number, settings: Settings, status: RunStatus): Promise<void> {
   const line = runStatusMarkdown(status);
-  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || undefined);
+  const sticky = await readGateComment(github, repo, pullRequest, settings);
   if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
   else await github.createIssueComment(repo, pullRequest, `${line}\n${stickyMarker(settings.gateName, NOTHING_YET)}`);
 }
@@ -53,8 +67,7 @@ export interface LedgerInput {
 export async function readPrLedger(settings: Settings, pullRequest: number, deps: ActionDeps): Promise<PrLedger | null> {
   if (!deps.github || settings.comment === 'never') return null;
   try {
-    const sticky = await readStickyComment(deps.github, repoRef(settings), pullRequest, settings.gateName, settings.commentAuthor || undefined);
-    const ledger = decodeLedger(sticky?.state.ledger);
+    const ledger = (await readGateComment(deps.github, repoRef(settings), pullRequest, settings))?.ledger ?? null;
     if (ledger && ledger.acceptances.length > 0)
       deps.log.info(
         `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(', ')}`,
@@ -78,8 +91,7 @@ export async function mergedAcceptances(settings: Settings, deps: ActionDeps): P
     const merged = (await deps.github.pullRequestsOfCommit(repo, settings.github.sha)).filter((p) => p.merged);
     const kept: RecordedAcceptance[] = [];
     for (const pr of merged) {
-      const sticky = await readStickyComment(deps.github, repo, pr.number, settings.gateName, settings.commentAuthor || undefined);
-      for (const a of decodeLedger(sticky?.state.ledger)?.acceptances ?? []) {
+      for (const a of (await readGateComment(deps.github, repo, pr.number, settings))?.ledger?.acceptances ?? []) {
         kept.push({
           pullRequest: pr.number,
           by: a.by,

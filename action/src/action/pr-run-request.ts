@@ -9,7 +9,7 @@
 import { InputError } from '../model/index.js';
 import type { RunStatus } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
-import type { PullRequestFacts } from '../github/fork.js';
+import { isFork, type PullRequestFacts } from '../github/fork.js';
 import type { ActionDeps } from './run-action.js';
 import { sayRunStatus } from './pr-comment.js';
 import { repoRef, type Settings } from './settings.js';
@@ -41,8 +41,7 @@ export async function requestRun(
     await reply(`@${request.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
     return;
   }
-  const fromFork = pr.headRepo === null || pr.headRepo.toLowerCase() !== pr.baseRepo.toLowerCase();
-  if (fromFork && !settings.allowForkPullRequests) {
+  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
     await reply(
       `@${request.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`,
     );
@@ -90,7 +89,7 @@ export async function dispatchedRun(settings: Settings, payload: unknown, deps: 
     baseSha: info.baseSha,
     headRepo: info.headRepo,
     baseRepo: info.baseRepo,
-    fromFork: info.headRepo === null || info.headRepo.toLowerCase() !== info.baseRepo.toLowerCase(),
+    fromFork: isFork(info.headRepo, info.baseRepo),
   };
   const by =
     typeof inputs[RUN_INPUTS.requestedBy] === 'string' && inputs[RUN_INPUTS.requestedBy] !== '' ? String(inputs[RUN_INPUTS.requestedBy]) : 'workflow_dispatch';

@@ -76,8 +76,11 @@ export function rowsToAccept(rows: readonly Pick<VerdictRow, 'benchmark' | 'metr
     .map((r) => ({ benchmark: r.benchmark, metric: r.metric, change: r.change!, direction: r.direction }));
 }
 
-/** The latest acceptance that names the row, or null. */
-function acceptanceOf(row: Pick<VerdictRow, 'benchmark' | 'metric'>, acceptances: readonly Acceptance[]): { acceptance: Acceptance; row: AcceptedRow } | null {
+/** The latest acceptance that names the row, and the row as it accepted it; null when none does. */
+export function acceptanceOf(
+  row: Pick<VerdictRow, 'benchmark' | 'metric'>,
+  acceptances: readonly Acceptance[],
+): { acceptance: Acceptance; row: AcceptedRow } | null {
   for (let i = acceptances.length - 1; i >= 0; i--) {
     const a = acceptances[i]!;
     const named = a.rows.find((r) => r.benchmark === row.benchmark && r.metric === row.metric);

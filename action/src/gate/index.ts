@@ -42,6 +42,7 @@ export {
   applyAcceptances,
   acceptRow,
   acceptable,
+  acceptanceOf,
   rowsToAccept,
   withinAccepted,
   type Acceptance,

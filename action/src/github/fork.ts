@@ -23,6 +23,11 @@ function record(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
+/** Does a pull request come from a fork? Its head lives in another repository (or in one since deleted). */
+export function isFork(headRepo: string | null, baseRepo: string): boolean {
+  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
+}
+
 function repoName(value: unknown): string | null {
   const name = record(value)?.['full_name'];
   return typeof name === 'string' ? name : null;
@@ -49,7 +54,7 @@ export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null 
     baseSha: typeof baseSha === 'string' ? baseSha : null,
     headRepo,
     baseRepo,
-    fromFork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+    fromFork: isFork(headRepo, baseRepo),
   };
 }
 

@@ -17,22 +17,8 @@ import { HttpClient } from '@actions/http-client';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 
 /** The proxy dispatcher for a URL, or undefined when the URL is reached directly (no proxy set, loopback, or NO_PROXY). */
-export function proxyDispatcher(url: string): Dispatcher | undefined {
+function proxyDispatcher(url: string): Dispatcher | undefined {
   return new HttpClient('perf-gate').getAgentDispatcher(url) as Dispatcher | undefined;
-}
-
-/** The proxy's address for a URL, credentials removed, for log lines; null when the URL is reached directly. */
-export function proxyFor(url: string): string | null {
-  const dispatcher = proxyDispatcher(url);
-  if (!dispatcher) return null;
-  const variable = new URL(url).protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  const raw = variable.map((v) => process.env[v]).find((v) => v);
-  try {
-    const proxy = new URL(raw ?? '');
-    return `${proxy.protocol}//${proxy.host}`;
-  } catch {
-    return 'the configured proxy';
-  }
 }
 
 /**

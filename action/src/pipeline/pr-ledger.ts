@@ -6,8 +6,10 @@
  * checking out or running the pull request's code, and the next run of the
  * pull request finds the acceptances to apply.
  */
+import { formatPercent } from '../report/format.js';
 import {
   acceptable,
+  acceptanceOf,
   applyAcceptances,
   rowsToAccept,
   withinAccepted,
@@ -141,13 +143,10 @@ export function stillFailing(ledger: PrLedger): string[] {
   const open = ledger.rows.filter((r) => {
     if (r.budgetFails) return true;
     if (!r.failsGate) return false;
-    const accepted = [...ledger.acceptances]
-      .reverse()
-      .flatMap((a) => a.rows)
-      .find((a) => a.benchmark === r.benchmark && a.metric === r.metric);
-    return !accepted || !withinAccepted(r.change, accepted.change, r.direction, r.tolerance);
+    const accepted = acceptanceOf(r, ledger.acceptances);
+    return !accepted || !withinAccepted(r.change, accepted.row.change, r.direction, r.tolerance);
   });
-  return [...open.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(1)} %`), ...ledger.otherFailures];
+  return [...open.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures];
 }
 
 export type AcceptOutcome =

@@ -165,10 +165,10 @@ var require_code = __commonJS({
     function interpolate(x2) {
       return typeof x2 == "number" || typeof x2 == "boolean" || x2 === null ? x2 : safeStringify(Array.isArray(x2) ? x2.join(",") : x2);
     }
-    function stringify(x2) {
+    function stringify2(x2) {
       return new _Code(safeStringify(x2));
     }
-    exports2.stringify = stringify;
+    exports2.stringify = stringify2;
     function safeStringify(x2) {
       return JSON.stringify(x2).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -3875,7 +3875,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse6(serialize(uri, options), options);
+        parse7(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3915,50 +3915,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse6(serialize(base, options), options);
-        relative9 = parse6(serialize(relative9, options), options);
+        base = parse7(serialize(base, options), options);
+        relative11 = parse7(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative9.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3966,7 +3966,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4237,7 +4237,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse6(uri, opts) {
+    function parse7(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4274,7 +4274,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse6
+      parse: parse7
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -4685,7 +4685,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -7953,7 +7953,7 @@ var require_main2 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports2, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
-    function parse6(match) {
+    function parse7(match) {
       var token = {
         "mapping": match[1] ? parseInt(match[1], 10) : void 0,
         "flags": match[2],
@@ -7982,7 +7982,7 @@ var require_main2 = __commonJS({
         if (match[6] === "%") {
           tokens.push("%");
         } else {
-          tokens.push(parse6(match));
+          tokens.push(parse7(match));
         }
         prev = RE.lastIndex;
         match = RE.exec(str);
@@ -17634,7 +17634,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse6(val);
+        return parse7(val);
       } else if (type === "number" && isNaN(val) === false) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -17642,7 +17642,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse6(str) {
+    function parse7(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -20828,14 +20828,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -20852,14 +20852,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i2 = consumeMoreIndentedLines(text, i2, indent.length);
+        i2 = consumeMoreIndentedLines(text2, i2, indent.length);
         if (i2 !== -1)
           end = i2 + endStep;
       }
-      for (let ch; ch = text[i2 += 1]; ) {
+      for (let ch; ch = text2[i2 += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i2;
-          switch (text[i2 + 1]) {
+          switch (text2[i2 + 1]) {
             case "x":
               i2 += 3;
               break;
@@ -20876,12 +20876,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i2 = consumeMoreIndentedLines(text, i2, indent.length);
+            i2 = consumeMoreIndentedLines(text2, i2, indent.length);
           end = i2 + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i2 + 1];
+            const next = text2[i2 + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i2;
           }
@@ -20893,12 +20893,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i2 += 1];
+                ch = text2[i2 += 1];
                 overflow = true;
               }
               const j = i2 > escEnd + 1 ? i2 - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -20913,39 +20913,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i3 = 0; i3 < folds.length; ++i3) {
         const fold = folds[i3];
-        const end2 = folds[i3 + 1] || text.length;
+        const end2 = folds[i3 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i2, indent) {
+    function consumeMoreIndentedLines(text2, i2, indent) {
       let end = i2;
       let start = i2 + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i2 < start + indent) {
-          ch = text[++i2];
+          ch = text2[++i2];
         } else {
           do {
-            ch = text[++i2];
+            ch = text2[++i2];
           } while (ch && ch !== "\n");
           end = i2;
           start = i2 + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -21331,7 +21331,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -21360,7 +21360,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports2.createStringifyContext = createStringifyContext;
-    exports2.stringify = stringify;
+    exports2.stringify = stringify2;
   }
 });
 
@@ -21370,7 +21370,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -21392,7 +21392,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -21444,7 +21444,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -21585,7 +21585,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key: key2, value }) {
@@ -21621,7 +21621,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -21688,12 +21688,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -21718,7 +21718,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -21785,7 +21785,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i2 < items.length - 1) {
           str += ",";
@@ -23146,7 +23146,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -23161,7 +23161,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -23183,7 +23183,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -23191,7 +23191,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -23824,10 +23824,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23841,7 +23841,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23865,7 +23865,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23881,7 +23881,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23972,7 +23972,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23986,13 +23986,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -24035,18 +24035,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i2 = 0; i2 < fc.items.length; ++i2) {
         const collItem = fc.items[i2];
-        const { start, key: key2, sep: sep4, value } = collItem;
+        const { start, key: key2, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep4?.[0],
+          next: key2 ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i2 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i2 < fc.items.length - 1)
@@ -24100,8 +24100,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap2 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -24113,7 +24113,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -24124,8 +24124,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -24142,7 +24142,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -24322,7 +24322,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i2 + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i2 = 0; i2 < contentStart; ++i2)
         value += lines[i2][0].slice(trimIndent) + "\n";
@@ -24339,24 +24339,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -24539,25 +24539,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -25327,7 +25327,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -25367,20 +25367,20 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep4, value }) {
+    function stringifyItem({ start, key: key2, sep: sep5, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports2.stringify = stringify;
+    exports2.stringify = stringify2;
   }
 });
 
@@ -26541,18 +26541,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            items: [{ start, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -26705,15 +26705,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep4 }]
+                    items: [{ start: start2, key: key2, sep: sep5 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26907,13 +26907,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep4 }]
+              items: [{ start, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -27091,7 +27091,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse6(src, reviver, options) {
+    function parse7(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -27110,7 +27110,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -27132,10 +27132,10 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse6;
+    exports2.parse = parse7;
     exports2.parseAllDocuments = parseAllDocuments;
     exports2.parseDocument = parseDocument2;
-    exports2.stringify = stringify;
+    exports2.stringify = stringify2;
   }
 });
 
@@ -28125,7 +28125,7 @@ var require_util2 = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors3();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -28185,7 +28185,7 @@ var require_util2 = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -30666,7 +30666,7 @@ var require_data_url = __commonJS({
       const buffer = Buffer.from(data2, "base64");
       return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     }
-    function collectAnHTTPQuotedString(input, position, extractValue) {
+    function collectAnHTTPQuotedString(input, position, extractValue2) {
       const positionStart = position.position;
       let value = "";
       assert(input[position.position] === '"');
@@ -30694,7 +30694,7 @@ var require_data_url = __commonJS({
           break;
         }
       }
-      if (extractValue) {
+      if (extractValue2) {
         return value;
       }
       return input.slice(positionStart, position.position);
@@ -43392,7 +43392,7 @@ var require_util7 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -43450,7 +43450,7 @@ var require_util7 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -43596,7 +43596,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports2, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util7();
+    var { stringify: stringify2 } = require_util7();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     function getCookies(headers) {
@@ -43639,7 +43639,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -47083,7 +47083,7 @@ var require_dist2 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format2;
-    exports2.parse = parse6;
+    exports2.parse = parse7;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     var QUOTE_REGEXP = /[\\"]/g;
@@ -47110,7 +47110,7 @@ var require_dist2 = __commonJS({
       }
       return result;
     }
-    function parse6(header2, options) {
+    function parse7(header2, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
       const len = header2.length;
       let index = skipOWS(header2, options?.start ?? 0, len);
@@ -47241,10 +47241,10 @@ var InputError = class extends Error {
   key;
   name = "InputError";
 };
-function lineOfOffset(text, offset) {
+function lineOfOffset(text2, offset) {
   let line = 1;
-  const end = Math.min(offset, text.length);
-  for (let i2 = 0; i2 < end; i2++) if (text.charCodeAt(i2) === 10) line++;
+  const end = Math.min(offset, text2.length);
+  for (let i2 = 0; i2 < end; i2++) if (text2.charCodeAt(i2) === 10) line++;
   return line;
 }
 
@@ -47348,13 +47348,13 @@ var BASE_UNIT = {
   count: "count"
 };
 var QUANTITY = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([^\s\d].*?)?\s*$/i;
-function parseQuantity(text) {
-  const q = readQuantity(text);
+function parseQuantity(text2) {
+  const q = readQuantity(text2);
   return q !== void 0 && Number.isFinite(q.value) ? q : void 0;
 }
-function readQuantity(text) {
-  if (typeof text === "number") return Number.isFinite(text) ? { value: text, dimension: "count", unit: "count" } : void 0;
-  const m = QUANTITY.exec(text);
+function readQuantity(text2) {
+  if (typeof text2 === "number") return Number.isFinite(text2) ? { value: text2, dimension: "count", unit: "count" } : void 0;
+  const m = QUANTITY.exec(text2);
   if (!m) return void 0;
   const n = Number(m[1]);
   const suffix = (m[2] ?? "").trim();
@@ -47377,9 +47377,9 @@ function readQuantity(text) {
 }
 function shiftDecimal(value, exponent) {
   if (exponent === 0 || value === 0 || !Number.isFinite(value)) return value;
-  const text = String(value);
-  const e = text.indexOf("e");
-  return e < 0 ? Number(`${text}e${exponent}`) : Number(`${text.slice(0, e)}e${Number(text.slice(e + 1)) + exponent}`);
+  const text2 = String(value);
+  const e = text2.indexOf("e");
+  return e < 0 ? Number(`${text2}e${exponent}`) : Number(`${text2.slice(0, e)}e${Number(text2.slice(e + 1)) + exponent}`);
 }
 function scaleValue(value, factor) {
   const exponent = Math.round(Math.log10(factor));
@@ -47574,33 +47574,33 @@ function compileGlob(pattern2) {
   };
 }
 var QUESTION = 63;
-function pieceAt(text, at, piece) {
-  if (at + piece.length > text.length) return false;
+function pieceAt(text2, at, piece) {
+  if (at + piece.length > text2.length) return false;
   for (let i2 = 0; i2 < piece.length; i2++) {
     const p = piece.charCodeAt(i2);
-    if (p !== QUESTION && p !== text.charCodeAt(at + i2)) return false;
+    if (p !== QUESTION && p !== text2.charCodeAt(at + i2)) return false;
   }
   return true;
 }
-function findPiece(text, from, end, piece) {
+function findPiece(text2, from, end, piece) {
   if (!piece.includes("?")) {
-    const i2 = text.indexOf(piece, from);
+    const i2 = text2.indexOf(piece, from);
     return i2 !== -1 && i2 + piece.length <= end ? i2 : -1;
   }
-  for (let i2 = from; i2 + piece.length <= end; i2++) if (pieceAt(text, i2, piece)) return i2;
+  for (let i2 = from; i2 + piece.length <= end; i2++) if (pieceAt(text2, i2, piece)) return i2;
   return -1;
 }
-function matchPieces(text, pieces, starred) {
+function matchPieces(text2, pieces, starred) {
   const first = pieces[0];
-  if (!starred) return text.length === first.length && pieceAt(text, 0, first);
+  if (!starred) return text2.length === first.length && pieceAt(text2, 0, first);
   const last = pieces[pieces.length - 1];
-  if (first.length + last.length > text.length) return false;
-  if (!pieceAt(text, 0, first) || !pieceAt(text, text.length - last.length, last)) return false;
+  if (first.length + last.length > text2.length) return false;
+  if (!pieceAt(text2, 0, first) || !pieceAt(text2, text2.length - last.length, last)) return false;
   let at = first.length;
-  const end = text.length - last.length;
+  const end = text2.length - last.length;
   for (let p = 1; p < pieces.length - 1; p++) {
     const piece = pieces[p];
-    const found = findPiece(text, at, end, piece);
+    const found = findPiece(text2, at, end, piece);
     if (found === -1) return false;
     at = found + piece.length;
   }
@@ -47752,6 +47752,10 @@ function quotedPlaceholders(template, names) {
 }
 
 // action/src/model/testbed-mismatch.ts
+function sameTestbedIds(a, b) {
+  if (a === void 0 || b === void 0) return false;
+  return a.id === b.id || a.id === b.formerId || b.id === a.formerId;
+}
 var TESTBED_CONSEQUENCE = {
   flag: "regressions are shown but do not fail the gate; budgets still do",
   compare: "regressions still fail the gate (--testbed-mismatch compare)",
@@ -47830,9 +47834,9 @@ function bootParams(files) {
 }
 
 // action/src/runner/preflight/cpu-list.ts
-function parseCpuList(text) {
+function parseCpuList(text2) {
   const cpus = /* @__PURE__ */ new Set();
-  const trimmed = text.trim();
+  const trimmed = text2.trim();
   if (trimmed === "") return [];
   for (const part of trimmed.split(",")) {
     const item = part.trim();
@@ -48022,14 +48026,14 @@ function checkSmt(files) {
 
 // action/src/runner/preflight/checks/swap.ts
 var MEMINFO = "/proc/meminfo";
-function meminfoBytes(text, field) {
-  const m = new RegExp(`^${field}:\\s*(\\d+)\\s*kB`, "m").exec(text);
+function meminfoBytes(text2, field) {
+  const m = new RegExp(`^${field}:\\s*(\\d+)\\s*kB`, "m").exec(text2);
   return m ? Number(m[1]) * 1024 : void 0;
 }
 function checkSwap(files) {
-  const text = files.read(MEMINFO);
-  const total = text === void 0 ? void 0 : meminfoBytes(text, "SwapTotal");
-  const free = text === void 0 ? void 0 : meminfoBytes(text, "SwapFree");
+  const text2 = files.read(MEMINFO);
+  const total = text2 === void 0 ? void 0 : meminfoBytes(text2, "SwapTotal");
+  const free = text2 === void 0 ? void 0 : meminfoBytes(text2, "SwapFree");
   if (total === void 0 || free === void 0) return unknownFinding("swap", "Swap usage", [MEMINFO]);
   const used = Math.max(0, total - free);
   const observed = { swapTotal: total, swapUsed: used };
@@ -48073,7 +48077,8 @@ function checkTurbo(files) {
 }
 
 // action/src/runner/testbed.ts
-var TESTBED_ID_VERSION = "perf-gate/testbed@1";
+var TESTBED_ID_VERSION = "perf-gate/testbed@2";
+var FORMER_ID_VERSION = "perf-gate/testbed@1";
 function readTestbedFacts(files) {
   const params = bootParams(files);
   const meminfo = files.read("/proc/meminfo");
@@ -48090,12 +48095,10 @@ function readTestbedFacts(files) {
   };
 }
 function idParts(facts) {
-  const kernel = facts.kernel === null ? null : /^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel;
   return [
     ["cpu", facts.cpu === null ? null : facts.cpu.replace(/\s+/g, " ").trim()],
     ["cores", facts.cores],
     ["arch", facts.arch],
-    ["kernel", kernel],
     ["mitigations", facts.mitigations],
     ["governor", facts.governor],
     ["turbo", facts.turbo],
@@ -48103,13 +48106,21 @@ function idParts(facts) {
     ["memoryGiB", facts.memory === null ? null : Math.round(facts.memory / 2 ** 30)]
   ];
 }
+function hashOf(version, parts) {
+  return createHash("sha256").update(JSON.stringify([version, ...parts])).digest("hex").slice(0, 16);
+}
 function testbedId(facts) {
-  const canonical = JSON.stringify([TESTBED_ID_VERSION, ...idParts(facts)]);
-  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+  return hashOf(TESTBED_ID_VERSION, idParts(facts));
+}
+function formerTestbedId(facts) {
+  const kernel = facts.kernel === null ? null : /^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel;
+  const parts = idParts(facts);
+  return hashOf(FORMER_ID_VERSION, [...parts.slice(0, 3), ["kernel", kernel], ...parts.slice(3)]);
 }
 function testbedFromFacts(facts, runner) {
   const testbed = {
     id: testbedId(facts),
+    formerId: formerTestbedId(facts),
     cpu: facts.cpu ?? void 0,
     cores: facts.cores > 0 ? facts.cores : void 0,
     kernel: facts.kernel ?? void 0,
@@ -48153,8 +48164,8 @@ var NOHZ_FULL = "/sys/devices/system/cpu/nohz_full";
 function readIsolation(files) {
   const params = bootParams(files);
   const fromSys = (path2, param) => {
-    const text = files.read(path2);
-    const parsed = text === void 0 ? void 0 : parseCpuList(text);
+    const text2 = files.read(path2);
+    const parsed = text2 === void 0 ? void 0 : parseCpuList(text2);
     if (parsed) return parsed;
     if (params === void 0) return null;
     return parseCpuList(params.get(param) ?? "") ?? null;
@@ -48193,8 +48204,8 @@ function checkIsolation(files) {
 // action/src/runner/preflight/checks/load.ts
 var LOADAVG = "/proc/loadavg";
 function checkLoad(files, options) {
-  const text = files.read(LOADAVG);
-  const load1 = text === void 0 ? NaN : Number(text.split(/\s+/)[0]);
+  const text2 = files.read(LOADAVG);
+  const load1 = text2 === void 0 ? NaN : Number(text2.split(/\s+/)[0]);
   if (!Number.isFinite(load1)) return unknownFinding("load", "Load average", [LOADAVG]);
   const cpus = Math.max(1, onlineCpus(files).length);
   const perCpu = load1 / cpus;
@@ -48247,6 +48258,27 @@ function checkPerfEvents(files, counters) {
     message: `perf_event_paranoid is ${paranoid}: perf stat can count user-space events${paranoid <= 1 ? " and kernel events" : ""}`,
     observed,
     ...unreadable2
+  };
+}
+
+// action/src/runner/preflight/checks/profiler.ts
+function checkProfiler(probe) {
+  const observed = { perf_samples: probe.perf === null, callgrind: probe.callgrind };
+  if (probe.perf === null)
+    return { check: "profiler", status: "info", message: "profile: auto uses perf record here (it samples; callgrind is the fallback)", observed };
+  if (probe.callgrind)
+    return {
+      check: "profiler",
+      status: "info",
+      message: `profile: auto uses callgrind here (${probe.perf}): exact instruction counts, tens of times slower`,
+      observed
+    };
+  return {
+    check: "profiler",
+    status: "advice",
+    message: `no profiler runs here (${probe.perf}; valgrind does not run): suites with profile: get no differential profile`,
+    fix: "apt-get install valgrind",
+    observed
   };
 }
 
@@ -48411,7 +48443,8 @@ function runPreflight(run2) {
     checkLoad(files, options),
     checkSwap(files),
     checkAslr(files, options),
-    checkPerfEvents(files, run2.perfCounters)
+    checkPerfEvents(files, run2.perfCounters),
+    ...run2.profiler ? [checkProfiler(run2.profiler)] : []
   ];
   let probe = null;
   if (run2.probe !== false) {
@@ -48521,6 +48554,216 @@ function processSpawner() {
   };
 }
 
+// action/src/runner/environment.ts
+import { relative, sep } from "node:path";
+
+// action/src/runner/lockfiles.ts
+import { execFileSync } from "node:child_process";
+import { createHash as createHash2 } from "node:crypto";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { join as join2, posix } from "node:path";
+var LOCKFILE_NAMES = /* @__PURE__ */ new Set([
+  "Cargo.lock",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "go.sum",
+  "poetry.lock",
+  "uv.lock",
+  "Pipfile.lock",
+  "pom.xml",
+  "gradle.lockfile",
+  "Package.resolved",
+  "Gemfile.lock",
+  "composer.lock",
+  "packages.lock.json"
+]);
+function isLockfile(path2) {
+  const name = posix.basename(path2);
+  return LOCKFILE_NAMES.has(name) || /^requirements.*\.txt$/.test(name) || /\.lockfile$/.test(name);
+}
+var MAX_LOCKFILES = 200;
+function trackedLockfiles(dir) {
+  let listing;
+  try {
+    listing = execFileSync("git", ["-C", dir, "ls-files", "-z"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 });
+  } catch {
+    return [];
+  }
+  return listing.split("\0").filter((p) => p !== "" && isLockfile(p)).sort().slice(0, MAX_LOCKFILES);
+}
+function contentHash(bytes2) {
+  return createHash2("sha256").update(bytes2).digest("hex").slice(0, 16);
+}
+function lockfileHashes(dir) {
+  const hashes = {};
+  for (const path2 of trackedLockfiles(dir)) {
+    try {
+      hashes[path2] = contentHash(readFileSync2(join2(dir, path2)));
+    } catch {
+    }
+  }
+  return hashes;
+}
+
+// action/src/runner/toolchains.ts
+import { spawnSync } from "node:child_process";
+import { basename } from "node:path";
+var VERSION_COMMANDS = {
+  cc: "cc --version",
+  "c++": "c++ --version",
+  gcc: "gcc --version",
+  clang: "clang --version",
+  rustc: "rustc --version",
+  cargo: "cargo --version",
+  go: "go version",
+  java: "java -version",
+  mvn: "mvn --version",
+  node: "node --version",
+  python: "python3 --version",
+  swift: "swift --version",
+  dotnet: "dotnet --version",
+  hyperfine: "hyperfine --version",
+  valgrind: "valgrind --version",
+  perf: "perf --version"
+};
+var IMPLIED = {
+  cargo: ["rustc", "cargo"],
+  rustc: ["rustc"],
+  go: ["go"],
+  java: ["java"],
+  javac: ["java"],
+  mvn: ["java", "mvn"],
+  mvnw: ["java", "mvn"],
+  gradle: ["java"],
+  gradlew: ["java"],
+  node: ["node"],
+  npm: ["node"],
+  npx: ["node"],
+  yarn: ["node"],
+  pnpm: ["node"],
+  tsx: ["node"],
+  python: ["python"],
+  python3: ["python"],
+  pytest: ["python"],
+  uv: ["python"],
+  poetry: ["python"],
+  cc: ["cc"],
+  gcc: ["gcc"],
+  make: ["cc"],
+  cmake: ["cc", "c++"],
+  "c++": ["c++"],
+  "g++": ["c++"],
+  clang: ["clang"],
+  "clang++": ["clang"],
+  swift: ["swift"],
+  dotnet: ["dotnet"],
+  hyperfine: ["hyperfine"],
+  valgrind: ["valgrind"],
+  perf: ["perf"]
+};
+function toolsOfCommand(command) {
+  const tools = [];
+  for (const word of command.split(/[\s;&|()<>`$"'=]+/)) {
+    for (const tool of IMPLIED[basename(word)] ?? []) if (!tools.includes(tool)) tools.push(tool);
+  }
+  return tools;
+}
+function configuredProbe(entry, cwd, env) {
+  const trimmed = entry.trim();
+  if (/\s/.test(trimmed)) return { name: trimmed.split(/\s+/)[0], command: trimmed, cwd, env };
+  return { name: trimmed, command: VERSION_COMMANDS[trimmed] ?? `${trimmed} --version`, cwd, env };
+}
+function knownProbe(tool, cwd, env) {
+  return { name: tool, command: VERSION_COMMANDS[tool] ?? `${tool} --version`, cwd, env };
+}
+var VERSION_TIMEOUT_MS = 15e3;
+function probeVersion(probe) {
+  const result = spawnSync("sh", ["-c", probe.command], {
+    cwd: probe.cwd,
+    env: probe.env,
+    encoding: "utf8",
+    timeout: VERSION_TIMEOUT_MS,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1024 * 1024
+  });
+  if (result.error || result.status !== 0) return null;
+  const line = `${result.stdout}
+${result.stderr}`.split(/\r?\n/).map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim()).find((l) => l !== "");
+  return line === void 0 ? null : line.slice(0, 300);
+}
+
+// action/src/runner/environment.ts
+var FLAG_VARIABLES = [
+  "CFLAGS",
+  "CXXFLAGS",
+  "CPPFLAGS",
+  "LDFLAGS",
+  "RUSTFLAGS",
+  "CARGO_PROFILE_BENCH_DEBUG",
+  "GOFLAGS",
+  "GOAMD64",
+  "JAVA_TOOL_OPTIONS",
+  "NODE_OPTIONS"
+];
+function readMicrocode(files) {
+  const m = /^microcode\s*:\s*(\S+)/m.exec(files.read("/proc/cpuinfo") ?? "");
+  return m ? m[1] : null;
+}
+function workdirIn(suite, dir, configDir) {
+  const rel = relative(configDir, suite.workdir);
+  return rel === "" ? dir : `${dir}${sep}${rel}`;
+}
+function commandsOf(suite) {
+  const counters = suite.measure.counts ? [suite.counter === "perf" ? "perf" : "valgrind"] : [];
+  return [suite.build ?? "", suite.run, ...(suite.commands ?? []).map((c) => c.command), ...counters];
+}
+function buildFlags(suites, env) {
+  const flags = {};
+  for (const name of FLAG_VARIABLES) if (env[name] !== void 0 && env[name] !== "") flags[name] = env[name];
+  for (const suite of suites) {
+    for (const name of FLAG_VARIABLES) if (suite.env[name] !== void 0) flags[`${suite.name}:${name}`] = suite.env[name];
+  }
+  return flags;
+}
+function toolchains(request2, configDir) {
+  const probes = /* @__PURE__ */ new Map();
+  for (const suite of request2.suites) {
+    const cwd = workdirIn(suite, request2.dir, configDir);
+    const env = { ...request2.env, ...suite.env };
+    for (const tool of commandsOf(suite).flatMap(toolsOfCommand)) if (!probes.has(tool)) probes.set(tool, knownProbe(tool, cwd, env));
+  }
+  for (const entry of request2.toolchain) {
+    const probe = configuredProbe(entry, request2.dir, request2.env);
+    probes.set(probe.name, probe);
+  }
+  const ask = request2.probe ?? probeVersion;
+  const versions = {};
+  for (const [name, probe] of [...probes].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
+    const version = ask(probe);
+    if (version !== null) versions[name] = version;
+  }
+  return versions;
+}
+function readEnvironment(request2) {
+  const configDir = request2.configDir ?? request2.dir;
+  const kernel = readKernel(request2.files);
+  const microcode = readMicrocode(request2.files);
+  const environment = {
+    ...kernel !== null ? { kernel } : {},
+    ...microcode !== null ? { microcode } : {},
+    toolchains: toolchains(request2, configDir),
+    flags: buildFlags(request2.suites, request2.env),
+    lockfiles: lockfileHashes(request2.dir)
+  };
+  for (const key2 of ["toolchains", "flags", "lockfiles"]) {
+    if (Object.keys(environment[key2]).length === 0) delete environment[key2];
+  }
+  return environment;
+}
+
 // action/src/runner/interrupt.ts
 async function withInterruptCleanup(spawner, body) {
   const cleanups = [];
@@ -48549,21 +48792,22 @@ function defaultDeps() {
   return {
     spawner: processSpawner(),
     testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
-    throttle: () => readThrottleCounters(systemFiles("/"))
+    throttle: () => readThrottleCounters(systemFiles("/")),
+    environment: (request2) => readEnvironment({ ...request2, files: systemFiles("/") })
   };
 }
 
 // action/src/runner/perf-tool.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
-import { existsSync, readFileSync as readFileSync4 } from "node:fs";
-import { join as join4 } from "node:path";
+import { spawnSync as spawnSync3 } from "node:child_process";
+import { existsSync, readFileSync as readFileSync5 } from "node:fs";
+import { join as join5 } from "node:path";
 
 // action/src/adapters/index.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync2, statSync } from "node:fs";
-import { dirname, join as join2, relative, resolve } from "node:path";
+import { readdirSync as readdirSync2, readFileSync as readFileSync3, statSync } from "node:fs";
+import { dirname, join as join3, relative as relative2, resolve } from "node:path";
 
 // action/src/adapters/folder-files.ts
-import { basename, extname } from "node:path";
+import { basename as basename2, extname } from "node:path";
 
 // action/src/adapters/gab-units.ts
 var BYTE_WORDS = /* @__PURE__ */ new Set(["byte", "bytes", "Byte", "Bytes"]);
@@ -48598,14 +48842,14 @@ function gabUnit(written) {
 }
 
 // node_modules/jsonc-parser/lib/esm/impl/scanner.js
-function createScanner(text, ignoreTrivia = false) {
-  const len = text.length;
+function createScanner(text2, ignoreTrivia = false) {
+  const len = text2.length;
   let pos = 0, value = "", tokenOffset = 0, token = 16, lineNumber = 0, lineStartOffset = 0, tokenLineStartOffset = 0, prevTokenLineStartOffset = 0, scanError = 0;
   function scanHexDigits(count, exact) {
     let digits = 0;
     let value2 = 0;
     while (digits < count || !exact) {
-      let ch = text.charCodeAt(pos);
+      let ch = text2.charCodeAt(pos);
       if (ch >= 48 && ch <= 57) {
         value2 = value2 * 16 + ch - 48;
       } else if (ch >= 65 && ch <= 70) {
@@ -48632,35 +48876,35 @@ function createScanner(text, ignoreTrivia = false) {
   }
   function scanNumber() {
     let start = pos;
-    if (text.charCodeAt(pos) === 48) {
+    if (text2.charCodeAt(pos) === 48) {
       pos++;
     } else {
       pos++;
-      while (pos < text.length && isDigit(text.charCodeAt(pos))) {
+      while (pos < text2.length && isDigit(text2.charCodeAt(pos))) {
         pos++;
       }
     }
-    if (pos < text.length && text.charCodeAt(pos) === 46) {
+    if (pos < text2.length && text2.charCodeAt(pos) === 46) {
       pos++;
-      if (pos < text.length && isDigit(text.charCodeAt(pos))) {
+      if (pos < text2.length && isDigit(text2.charCodeAt(pos))) {
         pos++;
-        while (pos < text.length && isDigit(text.charCodeAt(pos))) {
+        while (pos < text2.length && isDigit(text2.charCodeAt(pos))) {
           pos++;
         }
       } else {
         scanError = 3;
-        return text.substring(start, pos);
+        return text2.substring(start, pos);
       }
     }
     let end = pos;
-    if (pos < text.length && (text.charCodeAt(pos) === 69 || text.charCodeAt(pos) === 101)) {
+    if (pos < text2.length && (text2.charCodeAt(pos) === 69 || text2.charCodeAt(pos) === 101)) {
       pos++;
-      if (pos < text.length && text.charCodeAt(pos) === 43 || text.charCodeAt(pos) === 45) {
+      if (pos < text2.length && text2.charCodeAt(pos) === 43 || text2.charCodeAt(pos) === 45) {
         pos++;
       }
-      if (pos < text.length && isDigit(text.charCodeAt(pos))) {
+      if (pos < text2.length && isDigit(text2.charCodeAt(pos))) {
         pos++;
-        while (pos < text.length && isDigit(text.charCodeAt(pos))) {
+        while (pos < text2.length && isDigit(text2.charCodeAt(pos))) {
           pos++;
         }
         end = pos;
@@ -48668,30 +48912,30 @@ function createScanner(text, ignoreTrivia = false) {
         scanError = 3;
       }
     }
-    return text.substring(start, end);
+    return text2.substring(start, end);
   }
   function scanString() {
     let result = "", start = pos;
     while (true) {
       if (pos >= len) {
-        result += text.substring(start, pos);
+        result += text2.substring(start, pos);
         scanError = 2;
         break;
       }
-      const ch = text.charCodeAt(pos);
+      const ch = text2.charCodeAt(pos);
       if (ch === 34) {
-        result += text.substring(start, pos);
+        result += text2.substring(start, pos);
         pos++;
         break;
       }
       if (ch === 92) {
-        result += text.substring(start, pos);
+        result += text2.substring(start, pos);
         pos++;
         if (pos >= len) {
           scanError = 2;
           break;
         }
-        const ch2 = text.charCodeAt(pos++);
+        const ch2 = text2.charCodeAt(pos++);
         switch (ch2) {
           case 34:
             result += '"';
@@ -48733,7 +48977,7 @@ function createScanner(text, ignoreTrivia = false) {
       }
       if (ch >= 0 && ch <= 31) {
         if (isLineBreak(ch)) {
-          result += text.substring(start, pos);
+          result += text2.substring(start, pos);
           scanError = 2;
           break;
         } else {
@@ -48754,19 +48998,19 @@ function createScanner(text, ignoreTrivia = false) {
       tokenOffset = len;
       return token = 17;
     }
-    let code = text.charCodeAt(pos);
+    let code = text2.charCodeAt(pos);
     if (isWhiteSpace(code)) {
       do {
         pos++;
         value += String.fromCharCode(code);
-        code = text.charCodeAt(pos);
+        code = text2.charCodeAt(pos);
       } while (isWhiteSpace(code));
       return token = 15;
     }
     if (isLineBreak(code)) {
       pos++;
       value += String.fromCharCode(code);
-      if (code === 13 && text.charCodeAt(pos) === 10) {
+      if (code === 13 && text2.charCodeAt(pos) === 10) {
         pos++;
         value += "\n";
       }
@@ -48802,31 +49046,31 @@ function createScanner(text, ignoreTrivia = false) {
       // comments
       case 47:
         const start = pos - 1;
-        if (text.charCodeAt(pos + 1) === 47) {
+        if (text2.charCodeAt(pos + 1) === 47) {
           pos += 2;
           while (pos < len) {
-            if (isLineBreak(text.charCodeAt(pos))) {
+            if (isLineBreak(text2.charCodeAt(pos))) {
               break;
             }
             pos++;
           }
-          value = text.substring(start, pos);
+          value = text2.substring(start, pos);
           return token = 12;
         }
-        if (text.charCodeAt(pos + 1) === 42) {
+        if (text2.charCodeAt(pos + 1) === 42) {
           pos += 2;
           const safeLength = len - 1;
           let commentClosed = false;
           while (pos < safeLength) {
-            const ch = text.charCodeAt(pos);
-            if (ch === 42 && text.charCodeAt(pos + 1) === 47) {
+            const ch = text2.charCodeAt(pos);
+            if (ch === 42 && text2.charCodeAt(pos + 1) === 47) {
               pos += 2;
               commentClosed = true;
               break;
             }
             pos++;
             if (isLineBreak(ch)) {
-              if (ch === 13 && text.charCodeAt(pos) === 10) {
+              if (ch === 13 && text2.charCodeAt(pos) === 10) {
                 pos++;
               }
               lineNumber++;
@@ -48837,7 +49081,7 @@ function createScanner(text, ignoreTrivia = false) {
             pos++;
             scanError = 1;
           }
-          value = text.substring(start, pos);
+          value = text2.substring(start, pos);
           return token = 13;
         }
         value += String.fromCharCode(code);
@@ -48847,7 +49091,7 @@ function createScanner(text, ignoreTrivia = false) {
       case 45:
         value += String.fromCharCode(code);
         pos++;
-        if (pos === len || !isDigit(text.charCodeAt(pos))) {
+        if (pos === len || !isDigit(text2.charCodeAt(pos))) {
           return token = 16;
         }
       // found a minus, followed by a number so
@@ -48869,10 +49113,10 @@ function createScanner(text, ignoreTrivia = false) {
       default:
         while (pos < len && isUnknownContentCharacter(code)) {
           pos++;
-          code = text.charCodeAt(pos);
+          code = text2.charCodeAt(pos);
         }
         if (tokenOffset !== pos) {
-          value = text.substring(tokenOffset, pos);
+          value = text2.substring(tokenOffset, pos);
           switch (value) {
             case "true":
               return token = 8;
@@ -49055,7 +49299,7 @@ var ParseOptions;
     allowTrailingComma: false
   };
 })(ParseOptions || (ParseOptions = {}));
-function parse(text, errors = [], options = ParseOptions.DEFAULT) {
+function parse(text2, errors = [], options = ParseOptions.DEFAULT) {
   let currentProperty = null;
   let currentParent = [];
   const previousParents = [];
@@ -49095,10 +49339,10 @@ function parse(text, errors = [], options = ParseOptions.DEFAULT) {
       errors.push({ error: error2, offset, length });
     }
   };
-  visit(text, visitor, options);
+  visit(text2, visitor, options);
   return currentParent[0];
 }
-function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
+function parseTree(text2, errors = [], options = ParseOptions.DEFAULT) {
   let currentParent = { type: "array", offset: -1, length: -1, children: [], parent: void 0 };
   function ensurePropertyComplete(endOffset) {
     if (currentParent.type === "property") {
@@ -49136,11 +49380,11 @@ function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
       onValue({ type: getNodeType(value), offset, length, parent: currentParent, value });
       ensurePropertyComplete(offset + length);
     },
-    onSeparator: (sep4, offset, length) => {
+    onSeparator: (sep5, offset, length) => {
       if (currentParent.type === "property") {
-        if (sep4 === ":") {
+        if (sep5 === ":") {
           currentParent.colonOffset = offset;
-        } else if (sep4 === ",") {
+        } else if (sep5 === ",") {
           ensurePropertyComplete(offset);
         }
       }
@@ -49149,15 +49393,15 @@ function parseTree(text, errors = [], options = ParseOptions.DEFAULT) {
       errors.push({ error: error2, offset, length });
     }
   };
-  visit(text, visitor, options);
+  visit(text2, visitor, options);
   const result = currentParent.children[0];
   if (result) {
     delete result.parent;
   }
   return result;
 }
-function visit(text, visitor, options = ParseOptions.DEFAULT) {
-  const _scanner = createScanner(text, false);
+function visit(text2, visitor, options = ParseOptions.DEFAULT) {
+  const _scanner = createScanner(text2, false);
   const _jsonPath = [];
   let suppressedCallbacks = 0;
   function toNoArgVisit(visitFunction) {
@@ -49278,7 +49522,7 @@ function visit(text, visitor, options = ParseOptions.DEFAULT) {
       }
     }
   }
-  function parseString(isValue) {
+  function parseString2(isValue) {
     const value = _scanner.getTokenValue();
     if (isValue) {
       onLiteralValue(value);
@@ -49327,7 +49571,7 @@ function visit(text, visitor, options = ParseOptions.DEFAULT) {
       ]);
       return false;
     }
-    parseString(false);
+    parseString2(false);
     if (_scanner.getToken() === 6) {
       onSeparator(":");
       scanNext();
@@ -49385,7 +49629,7 @@ function visit(text, visitor, options = ParseOptions.DEFAULT) {
     }
     return true;
   }
-  function parseArray() {
+  function parseArray2() {
     onArrayBegin();
     scanNext();
     let isFirstElement = true;
@@ -49435,11 +49679,11 @@ function visit(text, visitor, options = ParseOptions.DEFAULT) {
   function parseValue2() {
     switch (_scanner.getToken()) {
       case 3:
-        return parseArray();
+        return parseArray2();
       case 1:
         return parseObject();
       case 10:
-        return parseString(true);
+        return parseString2(true);
       default:
         return parseLiteral();
     }
@@ -49573,22 +49817,22 @@ function printParseErrorCode(code) {
 }
 
 // action/src/adapters/json-text.ts
-function parseJsonText(text, path2, what) {
-  if (text.trim() === "") throw new InputError(path2, `the file is empty; expected ${what}`);
+function parseJsonText(text2, path2, what) {
+  if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected ${what}`);
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text2);
   } catch (error2) {
     const native = error2 instanceof Error ? error2.message : String(error2);
     const errors = [];
-    parse2(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    parse2(text2, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
     const first = errors[0];
-    const end = text.trimEnd().length;
+    const end = text2.trimEnd().length;
     if (first && (first.offset >= end || /EndOfFile|UnexpectedEnd/.test(printParseErrorCode(first.error)))) {
-      throw new InputError(path2, `the JSON ends early (truncated?); expected ${what}`, lineOfOffset(text, end));
+      throw new InputError(path2, `the JSON ends early (truncated?); expected ${what}`, lineOfOffset(text2, end));
     }
-    const line = first ? lineOfOffset(text, first.offset) : void 0;
-    const found = first ? JSON.stringify(text.slice(first.offset, first.offset + Math.max(1, Math.min(first.length, 20)))) : void 0;
+    const line = first ? lineOfOffset(text2, first.offset) : void 0;
+    const found = first ? JSON.stringify(text2.slice(first.offset, first.offset + Math.max(1, Math.min(first.length, 20)))) : void 0;
     const detail = first ? `${describeCode(printParseErrorCode(first.error))} at ${found}` : native.replace(/^JSON\.parse: /, "");
     throw new InputError(path2, `invalid JSON (${detail}); expected ${what}`, line);
   }
@@ -49613,8 +49857,8 @@ function checkDepth(root, path2, line) {
 function describeCode(code) {
   return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
-function parseJsonLines(text, path2, messages) {
-  const rows = text.split("\n");
+function parseJsonLines(text2, path2, messages) {
+  const rows = text2.split("\n");
   const out = [];
   rows.forEach((row, index) => {
     if (row.trim() === "") return;
@@ -49630,12 +49874,12 @@ function parseJsonLines(text, path2, messages) {
   });
   return out;
 }
-function jsonErrors(text, file) {
+function jsonErrors(text2, file) {
   let root;
   const lineOf2 = (at) => {
-    root ??= parseTree2(text, [], { allowTrailingComma: true, disallowComments: false });
+    root ??= parseTree2(text2, [], { allowTrailingComma: true, disallowComments: false });
     if (!root) return 1;
-    return lineOfOffset(text, deepestNode(root, at).offset);
+    return lineOfOffset(text2, deepestNode(root, at).offset);
   };
   return {
     lineOf: lineOf2,
@@ -49665,8 +49909,8 @@ function keyOfPath(at) {
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function quoteNonFinite(text) {
-  return text.replace(/"[^"\\]*(?:\\.[^"\\]*)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
+function quoteNonFinite(text2) {
+  return text2.replace(/"[^"\\]*(?:\\.[^"\\]*)*"|-?\b(?:NaN|Infinity)\b/g, (token) => {
     if (token.startsWith('"')) return token;
     return token === "Infinity" ? '"Infinity"' : token === "-Infinity" ? '"-Infinity"' : '"NaN"';
   });
@@ -49683,22 +49927,22 @@ function customJsonAdapter(name, direction) {
 var customSmallerAdapter = customJsonAdapter("custom-smaller", "lower");
 var customBiggerAdapter = customJsonAdapter("custom-bigger", "higher");
 var CUSTOM_JSON_HINT = "github-action-benchmark custom JSON: its direction is not in the file; give --format custom-smaller or custom-bigger (format: in perf-gate.yml)";
-function detectCustomJson({ text }) {
-  if (looksLikeCustomJson(text)) return { match: false, reason: CUSTOM_JSON_HINT };
+function detectCustomJson({ text: text2 }) {
+  if (looksLikeCustomJson(text2)) return { match: false, reason: CUSTOM_JSON_HINT };
   return {
     match: false,
     reason: 'not github-action-benchmark custom JSON ([{"name", "unit", "value"}]); read only with --format custom-smaller or custom-bigger'
   };
 }
-function looksLikeCustomJson(text) {
-  const head = text.slice(0, 4096);
+function looksLikeCustomJson(text2) {
+  const head = text2.slice(0, 4096);
   const first = /^\s*\[\s*\{([^{}]*)\}/.exec(head);
   return first !== null && ["name", "unit", "value"].every((key2) => new RegExp(`"${key2}"\\s*:`).test(first[1]));
 }
-function parseCustomJson({ text, path: path2 }, format2, direction) {
+function parseCustomJson({ text: text2, path: path2 }, format2, direction) {
   const what = `github-action-benchmark custom JSON ([{"name": \u2026, "unit": \u2026, "value": \u2026}]) for --format ${format2}`;
-  const data2 = parseJsonText(text, path2, what);
-  const errors = jsonErrors(text, path2);
+  const data2 = parseJsonText(text2, path2, what);
+  const errors = jsonErrors(text2, path2);
   if (!Array.isArray(data2)) throw errors.error([], `expected a JSON array; found ${data2 === null ? "null" : typeof data2}: ${what}`);
   if (data2.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
   const seen = /* @__PURE__ */ new Map();
@@ -49730,23 +49974,23 @@ function parseCustomJson({ text, path: path2 }, format2, direction) {
 var STRUCTURED = /* @__PURE__ */ new Set([".json", ".jsonl", ".ndjson"]);
 var RESULTS = /* @__PURE__ */ new Set([...STRUCTURED, ".xml", ".csv", ".txt", ".out", ".output"]);
 function looksLikeResults(path2) {
-  return RESULTS.has(extname(path2).toLowerCase()) || /\.out\.\d+$/.test(basename(path2));
+  return RESULTS.has(extname(path2).toLowerCase()) || /\.out\.\d+$/.test(basename2(path2));
 }
-function whySkipped(path2, text) {
+function whySkipped(path2, text2) {
   const structured = STRUCTURED.has(extname(path2).toLowerCase());
-  if (text.includes("\0") && !structured) return "binary file";
-  if (text.trim() === "") {
+  if (text2.includes("\0") && !structured) return "binary file";
+  if (text2.trim() === "") {
     if (!looksLikeResults(path2)) return "empty file";
     throw new InputError(path2, "the file is empty; a harness that crashed before writing its results leaves an empty file (remove it, or rerun the harness)");
   }
   if (structured) {
-    if (extname(path2).toLowerCase() === ".json") parseJsonText(text, path2, "benchmark results (a JSON file in an input folder)");
+    if (extname(path2).toLowerCase() === ".json") parseJsonText(text2, path2, "benchmark results (a JSON file in an input folder)");
     else
-      parseJsonLines(text, path2, {
+      parseJsonLines(text2, path2, {
         cutOff: "the last line is cut off (truncated?); expected one JSON value per line",
         invalid: "invalid JSON; expected one JSON value per line"
       });
-    if (looksLikeCustomJson(text)) return CUSTOM_JSON_HINT;
+    if (looksLikeCustomJson(text2)) return CUSTOM_JSON_HINT;
     return "valid JSON, but no format recognised it";
   }
   return "no format recognised it";
@@ -49770,6 +50014,18 @@ var result_set_schema_default = {
     ref: { type: "string" },
     created: { type: "string", description: "ISO 8601 time the run finished" },
     design: { enum: ["sequential", "interleaved"] },
+    environment: {
+      description: "The software the run was measured with: kernel, CPU microcode, toolchain versions, build flags and lockfile hashes.",
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        kernel: { type: "string", maxLength: 200 },
+        microcode: { type: "string", maxLength: 100 },
+        toolchains: { type: "object", maxProperties: 50, additionalProperties: { type: "string", maxLength: 300 } },
+        flags: { type: "object", maxProperties: 50, additionalProperties: { type: "string", maxLength: 2e3 } },
+        lockfiles: { type: "object", maxProperties: 200, additionalProperties: { type: "string", pattern: "^[0-9a-f]{16}$" } }
+      }
+    },
     accepted: {
       description: "Regressions accepted on the record in the pull request this commit merged (recorded by mode main).",
       type: "array",
@@ -49875,47 +50131,47 @@ function validate() {
   validator ??= new import__.Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true }).compile(result_set_schema_default);
   return validator;
 }
-function validateResultSet(data2, path2, text = "") {
+function validateResultSet(data2, path2, text2 = "") {
   const check = validate();
   if (check(data2)) return data2;
   const error2 = check.errors[0];
   const keys = error2.instancePath.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
   const key2 = keys.join(".") || void 0;
   const extraKey = error2.keyword === "additionalProperties" ? String(error2.params.additionalProperty) : void 0;
-  const line = text === "" ? void 0 : jsonErrors(text, path2).lineOf(extraKey === void 0 ? keys : [...keys, extraKey]);
+  const line = text2 === "" ? void 0 : jsonErrors(text2, path2).lineOf(extraKey === void 0 ? keys : [...keys, extraKey]);
   const extra = extraKey === void 0 ? "" : ` "${extraKey}"`;
   throw new InputError(path2, `not a valid ${RESULT_SET_SCHEMA} file: ${error2.message ?? error2.keyword}${extra}`, line, key2);
 }
 var resultSetAdapter = {
   name: "resultset",
-  detect({ text }) {
-    return /"schema"\s*:\s*"perf-gate\/results@/.test(text.slice(0, 1024)) ? { match: true } : { match: false, reason: `no "schema": "${RESULT_SET_SCHEMA}" near the start` };
+  detect({ text: text2 }) {
+    return /"schema"\s*:\s*"perf-gate\/results@/.test(text2.slice(0, 1024)) ? { match: true } : { match: false, reason: `no "schema": "${RESULT_SET_SCHEMA}" near the start` };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
-    return validateResultSet(data2, path2, text).benchmarks;
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
+    return validateResultSet(data2, path2, text2).benchmarks;
   }
 };
 
 // action/src/adapters/bmf.ts
 var bmfAdapter = {
   name: "bmf",
-  detect({ text }) {
-    if (!/^\s*\{/.test(text)) return { match: false, reason: "not a JSON object" };
-    if (/"schema"\s*:\s*"perf-gate\//.test(text.slice(0, 512)) || /^\s*\{\s*"results"\s*:/.test(text)) {
+  detect({ text: text2 }) {
+    if (!/^\s*\{/.test(text2)) return { match: false, reason: "not a JSON object" };
+    if (/"schema"\s*:\s*"perf-gate\//.test(text2.slice(0, 512)) || /^\s*\{\s*"results"\s*:/.test(text2)) {
       return { match: false, reason: "a perf-gate ResultSet or hyperfine file, not BMF" };
     }
-    if (!/^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:value|lower_value|upper_value)"\s*:/.test(text)) {
+    if (!/^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:value|lower_value|upper_value)"\s*:/.test(text2)) {
       return { match: false, reason: 'not shaped like {"<benchmark>": {"<measure>": {"value": \u2026}}}' };
     }
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, "Bencher Metric Format JSON");
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, "Bencher Metric Format JSON");
     if (!isRecord(data2)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
     const entries2 = Object.entries(data2);
     if (entries2.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     return entries2.map(([name, measures]) => {
       if (!isRecord(measures)) throw errors.error([name], "expected an object of measures");
       const metrics = {};
@@ -50245,7 +50501,7 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
   const total = m * n;
   if (m === 0 || n === 0 || k < 1 || k > total) return NaN;
   if (workspace.lo.length < m) workspace = selectionWorkspace(m);
-  const { lo, hi, less1, le1, less2, le2, collect: collect4 } = workspace;
+  const { lo, hi, less1, le1, less2, le2, collect: collect5 } = workspace;
   lo.fill(0, 0, m);
   hi.fill(n, 0, m);
   let state = m * 2654435761 + n * 40503 + k >>> 0 || 1;
@@ -50265,14 +50521,14 @@ function kthPairwiseDifference(x2, y, k, workspace = selectionWorkspace(x2.lengt
         for (let j = lo[i2]; j < end; j++) {
           const v = y[j] - xi;
           let q = c2++;
-          while (q > 0 && collect4[q - 1] > v) {
-            collect4[q] = collect4[q - 1];
+          while (q > 0 && collect5[q - 1] > v) {
+            collect5[q] = collect5[q - 1];
             q--;
           }
-          collect4[q] = v;
+          collect5[q] = v;
         }
       }
-      return collect4[k - 1 - below];
+      return collect5[k - 1 - below];
     }
     state ^= state << 13;
     state >>>= 0;
@@ -50709,15 +50965,15 @@ function levelOfSamples(samples) {
 // action/src/adapters/hyperfine.ts
 var hyperfineAdapter = {
   name: "hyperfine",
-  detect({ text }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
     if (!/^\s*\{\s*"results"\s*:\s*\[/.test(head)) return { match: false, reason: 'not a JSON object starting with "results": [' };
     if (!/"command"\s*:/.test(head) && !/"results"\s*:\s*\[\s*\]/.test(head)) return { match: false, reason: 'no "command" key in the results' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, 'hyperfine --export-json output ({"results": [...]})');
-    const errors = jsonErrors(text, path2);
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, 'hyperfine --export-json output ({"results": [...]})');
+    const errors = jsonErrors(text2, path2);
     if (!isRecord(data2) || !Array.isArray(data2.results)) {
       throw new InputError(path2, 'expected a JSON object with a "results" array (hyperfine --export-json)', 1);
     }
@@ -50817,19 +51073,19 @@ function buildSummary(fields, scale = 1) {
 // action/src/adapters/pytest-benchmark.ts
 var pytestBenchmarkAdapter = {
   name: "pytest-benchmark",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
     if (!/"machine_info"\s*:/.test(head)) return { match: false, reason: 'no "machine_info" key near the start' };
-    if (!/"benchmarks"\s*:/.test(text)) return { match: false, reason: 'no "benchmarks" key' };
+    if (!/"benchmarks"\s*:/.test(text2)) return { match: false, reason: 'no "benchmarks" key' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (pytest --benchmark-json)', 1);
     }
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     if (data2.benchmarks.length === 0) {
       throw errors.error(
         ["benchmarks"],
@@ -50873,19 +51129,19 @@ function parseBenchmark(bench, index, errors) {
 var NS = 1e-9;
 var benchmarkDotNetAdapter = {
   name: "benchmarkdotnet",
-  detect({ text }) {
-    const head = text.slice(0, 16384);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 16384);
     if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
     if (!/"HostEnvironmentInfo"\s*:/.test(head)) return { match: false, reason: 'no "HostEnvironmentInfo" key near the start' };
-    if (!/"Benchmarks"\s*:/.test(text)) return { match: false, reason: 'no "Benchmarks" key' };
+    if (!/"Benchmarks"\s*:/.test(text2)) return { match: false, reason: 'no "Benchmarks" key' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
     if (!isRecord(data2) || !Array.isArray(data2.Benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "Benchmarks" array (BenchmarkDotNet JSON exporter)', 1);
     }
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     if (data2.Benchmarks.length === 0) {
       throw errors.error(["Benchmarks"], 'the "Benchmarks" array is empty; expected at least one benchmark');
     }
@@ -50979,19 +51235,19 @@ function resultMeasurements(measurements, at, errors) {
 var MS = 1e-3;
 var tinybenchAdapter = {
   name: "tinybench",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\[/.test(head)) return { match: false, reason: "not a JSON array of {name, result}" };
     if (!/"result"\s*:/.test(head)) return { match: false, reason: 'no tinybench "result" key' };
     if (!/"(latency|period|totalTime)"\s*:/.test(head)) return { match: false, reason: 'no tinybench "latency"/"period" keys' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, "a JSON array of tinybench tasks ({name, result})");
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, "a JSON array of tinybench tasks ({name, result})");
     if (!Array.isArray(data2) || data2.length === 0) {
       throw new InputError(path2, "expected a non-empty JSON array of tinybench tasks ({name, result})", 1);
     }
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     return data2.map((task, index) => parseTask(task, index, errors));
   }
 };
@@ -51046,19 +51302,19 @@ function parseTask(task, index, errors) {
 var NS2 = 1e-9;
 var mitataAdapter = {
   name: "mitata",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
     if (!/"benchmarks"\s*:/.test(head) || !/"runs"\s*:/.test(head)) return { match: false, reason: 'no mitata "benchmarks" with "runs"' };
-    if (!/"(layout|context)"\s*:/.test(text)) return { match: false, reason: 'no mitata "layout"/"context" keys' };
+    if (!/"(layout|context)"\s*:/.test(text2)) return { match: false, reason: 'no mitata "layout"/"context" keys' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, "mitata JSON ({layout, benchmarks, context})");
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, "mitata JSON ({layout, benchmarks, context})");
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (mitata run({format: "json"}))', 1);
     }
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     const results = [];
     data2.benchmarks.forEach((bench, b) => {
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
@@ -51107,8 +51363,8 @@ function looksLikeCycle(line) {
 var ERROR_LINE = /^(.+?): (?:|\w+: .*|\w*Error\b.*)$/;
 var benchmarkJsAdapter = {
   name: "benchmarkjs",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^\s*\[/.test(head)) {
       if (/"hz"\s*:/.test(head) && (/"deviation"\s*:/.test(head) || /"stats"\s*:/.test(head))) return { match: true };
       return { match: false, reason: 'a JSON array without Benchmark.js "hz" and "stats"/"deviation" keys' };
@@ -51116,15 +51372,15 @@ var benchmarkJsAdapter = {
     if (head.split("\n").some((line) => CYCLE.test(line.trimEnd()))) return { match: true };
     return { match: false, reason: 'no "<name> x <n> ops/sec \xB1<r>% (<k> runs sampled)" line' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Benchmark.js cycle lines or JSON");
-    return /^\s*\[/.test(text) ? parseJson(text, path2) : parseLines(text, path2);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected Benchmark.js cycle lines or JSON");
+    return /^\s*\[/.test(text2) ? parseJson(text2, path2) : parseLines(text2, path2);
   }
 };
-function parseLines(text, path2) {
+function parseLines(text2, path2) {
   const results = [];
   let cycles = 0;
-  const lines = text.split("\n");
+  const lines = text2.split("\n");
   lines.forEach((raw2, i2) => {
     const line = raw2.trimEnd();
     const cycle = CYCLE.exec(line);
@@ -51152,12 +51408,12 @@ function parseLines(text, path2) {
   }
   return results;
 }
-function parseJson(text, path2) {
-  const data2 = parseJsonText(text, path2, "a JSON array of Benchmark.js benchmarks");
+function parseJson(text2, path2) {
+  const data2 = parseJsonText(text2, path2, "a JSON array of Benchmark.js benchmarks");
   if (!Array.isArray(data2) || data2.length === 0) {
     throw new InputError(path2, "expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})", 1);
   }
-  const errors = jsonErrors(text, path2);
+  const errors = jsonErrors(text2, path2);
   return data2.map((bench, index) => {
     if (!isRecord(bench) || typeof bench.name !== "string") {
       throw errors.error(isRecord(bench) ? [index, "name"] : [index], 'expected an object with a "name" string');
@@ -53618,21 +53874,21 @@ var Matcher = class {
    * @returns {string}
    */
   toString(separator, includeNamespace = true) {
-    const sep4 = separator || this.separator;
-    const isDefault = sep4 === this.separator && includeNamespace === true;
+    const sep5 = separator || this.separator;
+    const isDefault = sep5 === this.separator && includeNamespace === true;
     if (isDefault) {
       if (this._pathStringCache !== null) {
         return this._pathStringCache;
       }
       const result = this.path.map(
         (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-      ).join(sep4);
+      ).join(sep5);
       this._pathStringCache = result;
       return result;
     }
     return this.path.map(
       (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-    ).join(sep4);
+    ).join(sep5);
   }
   /**
    * Get path as array of tag names.
@@ -54270,73 +54526,73 @@ var REDOS_PATTERNS = [
 var redos_default = REDOS_PATTERNS;
 
 // node_modules/is-unsafe/src/contexts/nosql.js
-var sep = `["'\\s]*:`;
+var sep2 = `["'\\s]*:`;
 var NOSQL_PATTERNS = [
   // ─── MongoDB $ operator injection ────────────────────────────────────────
   {
     id: "nosql-where-operator",
     description: "$where \u2014 executes arbitrary JavaScript server-side in MongoDB",
-    pattern: new RegExp(`\\$where${sep}`, "i")
+    pattern: new RegExp(`\\$where${sep2}`, "i")
   },
   {
     id: "nosql-ne-operator",
     description: '$ne \u2014 "not equal" operator used to bypass equality checks',
-    pattern: new RegExp(`\\$ne${sep}`, "i")
+    pattern: new RegExp(`\\$ne${sep2}`, "i")
   },
   {
     id: "nosql-gt-operator",
     description: '$gt \u2014 "greater than" used to bypass password/value checks',
-    pattern: new RegExp(`\\$gte?${sep}`, "i")
+    pattern: new RegExp(`\\$gte?${sep2}`, "i")
   },
   {
     id: "nosql-lt-operator",
     description: '$lt / $lte \u2014 "less than" bypass variants',
-    pattern: new RegExp(`\\$lte?${sep}`, "i")
+    pattern: new RegExp(`\\$lte?${sep2}`, "i")
   },
   {
     id: "nosql-regex-operator",
     description: "$regex \u2014 can be used to extract data character by character (blind injection)",
-    pattern: new RegExp(`\\$regex${sep}`, "i")
+    pattern: new RegExp(`\\$regex${sep2}`, "i")
   },
   {
     id: "nosql-or-operator",
     description: "$or \u2014 logical OR; used to create always-true conditions",
-    pattern: new RegExp(`\\$or${sep}\\s*\\[`, "i")
+    pattern: new RegExp(`\\$or${sep2}\\s*\\[`, "i")
   },
   {
     id: "nosql-and-operator",
     description: "$and \u2014 logical AND operator injection",
-    pattern: new RegExp(`\\$and${sep}\\s*\\[`, "i")
+    pattern: new RegExp(`\\$and${sep2}\\s*\\[`, "i")
   },
   {
     id: "nosql-nor-operator",
     description: "$nor \u2014 logical NOR operator injection",
-    pattern: new RegExp(`\\$nor${sep}\\s*\\[`, "i")
+    pattern: new RegExp(`\\$nor${sep2}\\s*\\[`, "i")
   },
   {
     id: "nosql-exists-operator",
     description: "$exists \u2014 can enumerate fields to determine schema",
-    pattern: new RegExp(`\\$exists${sep}`, "i")
+    pattern: new RegExp(`\\$exists${sep2}`, "i")
   },
   {
     id: "nosql-in-operator",
     description: "$in \u2014 matches any value in a list; can enumerate values",
-    pattern: new RegExp(`\\$in${sep}\\s*\\[`, "i")
+    pattern: new RegExp(`\\$in${sep2}\\s*\\[`, "i")
   },
   {
     id: "nosql-expr-operator",
     description: "$expr \u2014 allows aggregation expressions in queries (MongoDB 3.6+)",
-    pattern: new RegExp(`\\$expr${sep}`, "i")
+    pattern: new RegExp(`\\$expr${sep2}`, "i")
   },
   {
     id: "nosql-function-operator",
     description: "$function \u2014 executes arbitrary JavaScript in MongoDB 4.4+",
-    pattern: new RegExp(`\\$function${sep}`, "i")
+    pattern: new RegExp(`\\$function${sep2}`, "i")
   },
   {
     id: "nosql-accumulator-operator",
     description: "$accumulator \u2014 custom aggregation with arbitrary JS execution",
-    pattern: new RegExp(`\\$accumulator${sep}`, "i")
+    pattern: new RegExp(`\\$accumulator${sep2}`, "i")
   },
   // ─── Prototype pollution ─────────────────────────────────────────────────
   {
@@ -55151,8 +55407,8 @@ function readStopNodeData(xmlData, tagName, i2) {
           const nextLt = xmlData.indexOf("<", i2 + 1);
           if (nextLt === -1 || nextLt > nextGt) {
             const exp = xmlData.substring(i2 + 1, nextGt);
-            const sep4 = exp.search(/\s/);
-            const name = sep4 === -1 ? exp : exp.substring(0, sep4);
+            const sep5 = exp.search(/\s/);
+            const name = sep5 === -1 ? exp : exp.substring(0, sep5);
             if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
             i2 = nextGt;
           }
@@ -55215,7 +55471,7 @@ function prettify(node, options, matcher, readonlyMatcher) {
   return compress(node, options, matcher, readonlyMatcher);
 }
 function compress(arr, options, matcher, readonlyMatcher) {
-  let text;
+  let text2;
   const compressedObj = {};
   for (let i2 = 0; i2 < arr.length; i2++) {
     const tagObj = arr[i2];
@@ -55228,8 +55484,8 @@ function compress(arr, options, matcher, readonlyMatcher) {
       matcher.push(property, rawAttrs);
     }
     if (property === options.textNodeName) {
-      if (text === void 0) text = tagObj[property];
-      else text += "" + tagObj[property];
+      if (text2 === void 0) text2 = tagObj[property];
+      else text2 += "" + tagObj[property];
     } else if (property === void 0) {
       continue;
     } else if (tagObj[property]) {
@@ -55267,9 +55523,9 @@ function compress(arr, options, matcher, readonlyMatcher) {
       }
     }
   }
-  if (typeof text === "string") {
-    if (text.length > 0) compressedObj[options.textNodeName] = text;
-  } else if (text !== void 0) compressedObj[options.textNodeName] = text;
+  if (typeof text2 === "string") {
+    if (text2.length > 0) compressedObj[options.textNodeName] = text2;
+  } else if (text2 !== void 0) compressedObj[options.textNodeName] = text2;
   return compressedObj;
 }
 function propName(obj) {
@@ -55378,8 +55634,8 @@ var XMLValidator = {
 
 // action/src/adapters/xml-nodes.ts
 var META = XMLParser.getMetaDataSymbol();
-function parseXmlDocument(text, path2, options) {
-  const valid = XMLValidator.validate(text);
+function parseXmlDocument(text2, path2, options) {
+  const valid = XMLValidator.validate(text2);
   if (valid !== true) {
     const truncated = /closed|Unclosed|unexpected end/i.test(valid.err.msg) ? " (the file looks truncated)" : "";
     throw new InputError(path2, `invalid XML: ${valid.err.msg}${truncated}${options.expected ? `; expected ${options.expected}` : ""}`, valid.err.line);
@@ -55393,7 +55649,7 @@ function parseXmlDocument(text, path2, options) {
     isArray: (name) => options.arrays.includes(name)
   });
   try {
-    return parser.parse(text);
+    return parser.parse(text2);
   } catch (error2) {
     throw new InputError(path2, `invalid XML: ${error2.message}${options.expected ? `; expected ${options.expected}` : ""}`);
   }
@@ -55408,24 +55664,24 @@ function attr(node, name) {
   const v = node[`@${name}`];
   return typeof v === "string" ? v : void 0;
 }
-function lineOf(node, text) {
+function lineOf(node, text2) {
   const meta2 = node[META];
-  return meta2?.startIndex !== void 0 ? lineOfOffset(text, meta2.startIndex) : void 0;
+  return meta2?.startIndex !== void 0 ? lineOfOffset(text2, meta2.startIndex) : void 0;
 }
 
 // action/src/adapters/junit.ts
 var junitAdapter = {
   name: "junit",
-  detect({ text }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
     if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<testsuites?[\s>]/.test(head)) {
       return { match: false, reason: "not XML with a <testsuites> or <testsuite> root" };
     }
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected JUnit XML (<testsuites>/<testsuite> with <testcase> elements)");
-    const doc = parseXmlDocument(text, path2, { arrays: ["testsuite", "testcase", "failure", "error", "skipped"] });
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected JUnit XML (<testsuites>/<testsuite> with <testcase> elements)");
+    const doc = parseXmlDocument(text2, path2, { arrays: ["testsuite", "testcase", "failure", "error", "skipped"] });
     const root = doc.testsuites ?? doc.testsuite;
     if (root === void 0) throw new InputError(path2, "expected a <testsuites> or <testsuite> root element", 1);
     const cases = [];
@@ -55446,7 +55702,7 @@ var junitAdapter = {
     const seen = /* @__PURE__ */ new Set();
     let skipped = 0;
     for (const { node, suites } of cases) {
-      const line = lineOf(node, text);
+      const line = lineOf(node, text2);
       const name = attr(node, "name");
       if (name === void 0) throw new InputError(path2, "expected a name attribute on <testcase>", line);
       if (asArray(node.skipped).length > 0) {
@@ -55481,8 +55737,8 @@ var junitAdapter = {
     return results;
   }
 };
-function parseSeconds(text) {
-  let t = text.trim();
+function parseSeconds(text2) {
+  let t = text2.trim();
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) t = t.replace(/,/g, "");
   else if (/^\d+,\d+$/.test(t)) t = t.replace(",", ".");
   if (!/^[+]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(t)) return void 0;
@@ -55505,16 +55761,16 @@ var PERCENTILES = { "50": "latency_p50", "75": "latency_p75", "90": "latency_p90
 var ERROR_KINDS = ["connect", "read", "write", "timeout", "status"];
 var wrkAdapter = {
   name: "wrk",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^unable to connect to \S+/m.test(head)) return { match: true };
     if (!/^Running \S+ test @ /m.test(head)) return { match: false, reason: 'no "Running <duration> test @ <url>" line' };
-    if (!/^Requests\/sec:/m.test(text)) return { match: false, reason: 'no "Requests/sec:" line' };
+    if (!/^Requests\/sec:/m.test(text2)) return { match: false, reason: 'no "Requests/sec:" line' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected wrk output ("Running \u2026 test @ <url>" \u2026 "Requests/sec:")');
-    const lines = text.split("\n");
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected wrk output ("Running \u2026 test @ <url>" \u2026 "Requests/sec:")');
+    const lines = text2.split("\n");
     const blocks = [];
     const failed = [];
     let current;
@@ -55599,23 +55855,23 @@ function group(blocks) {
 function data(values) {
   return values.length === 1 ? { value: values[0] } : { samples: values };
 }
-function unitOf(text) {
-  return /[A-Za-z]+$/.exec(text)?.[0] ?? "";
+function unitOf(text2) {
+  return /[A-Za-z]+$/.exec(text2)?.[0] ?? "";
 }
-function parseNumber(text, path2, line, what) {
-  const value = Number(text.trim());
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
-    throw new InputError(path2, `expected ${what} as a number, found ${JSON.stringify(text.trim())}`, line);
+function parseNumber(text2, path2, line, what) {
+  const value = Number(text2.trim());
+  if (text2.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new InputError(path2, `expected ${what} as a number, found ${JSON.stringify(text2.trim())}`, line);
   return value;
 }
-function parseTime(text, path2, line) {
-  const m = /^(\d+(?:\.\d+)?)(us|ms|s|m|h)$/.exec(text);
-  if (!m) throw new InputError(path2, `expected a wrk time such as 2.78ms or 950.00us, found ${JSON.stringify(text)}`, line);
+function parseTime(text2, path2, line) {
+  const m = /^(\d+(?:\.\d+)?)(us|ms|s|m|h)$/.exec(text2);
+  if (!m) throw new InputError(path2, `expected a wrk time such as 2.78ms or 950.00us, found ${JSON.stringify(text2)}`, line);
   return Number(m[1]) * TIME_UNITS[m[2]];
 }
-function parseBytes(text, path2, line) {
-  const m = /^(\d+(?:\.\d+)?)(B|KB|MB|GB|TB|PB)$/.exec(text);
-  if (!m) throw new InputError(path2, `expected a wrk byte amount such as 247.98KB, found ${JSON.stringify(text)}`, line);
+function parseBytes(text2, path2, line) {
+  const m = /^(\d+(?:\.\d+)?)(B|KB|MB|GB|TB|PB)$/.exec(text2);
+  if (!m) throw new InputError(path2, `expected a wrk byte amount such as 247.98KB, found ${JSON.stringify(text2)}`, line);
   return Number(m[1]) * BINARY_UNITS[m[2]];
 }
 
@@ -55632,15 +55888,15 @@ var LABELS = {
 };
 var gnuTimeAdapter = {
   name: "gnu-time",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*Command being timed: /m.test(head)) return { match: false, reason: 'no "Command being timed:" line (GNU time -v)' };
     if (!/Maximum resident set size \(kbytes\):/.test(head)) return { match: false, reason: 'no "Maximum resident set size (kbytes):" line' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected GNU time -v output ("Command being timed: \u2026" \u2026 "Exit status: N")');
-    const lines = text.split("\n");
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected GNU time -v output ("Command being timed: \u2026" \u2026 "Exit status: N")');
+    const lines = text2.split("\n");
     const runs2 = [];
     let current;
     let pendingSignal;
@@ -55649,10 +55905,10 @@ var gnuTimeAdapter = {
       const n = i2 + 1;
       const signal = /^Command terminated by signal (\d+)$/.exec(line);
       if (signal) pendingSignal = signal[1];
-      const cut2 = line.startsWith(`${LABELS.command}: `) ? LABELS.command.length : line.lastIndexOf(": ");
-      if (cut2 <= 0) return;
-      const label = line.slice(0, cut2);
-      const value = line.slice(cut2 + 2);
+      const cut3 = line.startsWith(`${LABELS.command}: `) ? LABELS.command.length : line.lastIndexOf(": ");
+      if (cut3 <= 0) return;
+      const label = line.slice(0, cut3);
+      const value = line.slice(cut3 + 2);
       if (label === LABELS.command) {
         if (current) throw new InputError(path2, `the run of ${current.command} (line ${current.line}) has no "Exit status:" line; the report is truncated`, n);
         current = { command: unquote(value), line: n, fields: /* @__PURE__ */ new Map() };
@@ -55675,10 +55931,10 @@ var gnuTimeAdapter = {
   }
 };
 function toResult(command, runs2, path2) {
-  const read = (run2, label, parse6) => {
+  const read = (run2, label, parse7) => {
     const field = run2.fields.get(label);
     if (!field) throw new InputError(path2, `the report for ${command} lacks "${label}:"`, run2.line);
-    const v = parse6(field.value);
+    const v = parse7(field.value);
     if (v === void 0) throw new InputError(path2, `expected a number for "${label}", found ${JSON.stringify(field.value)}`, field.line);
     return v;
   };
@@ -55712,34 +55968,34 @@ function toResult(command, runs2, path2) {
 function unquote(value) {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }
-function parseNumber2(text) {
-  if (!/^\d+(\.\d+)?$/.test(text.trim())) return void 0;
-  return Number(text.trim());
+function parseNumber2(text2) {
+  if (!/^\d+(\.\d+)?$/.test(text2.trim())) return void 0;
+  return Number(text2.trim());
 }
-function parseElapsed(text) {
-  const parts = text.trim().split(":");
+function parseElapsed(text2) {
+  const parts = text2.trim().split(":");
   if (parts.length < 2 || parts.length > 3 || !parts.every((p) => /^\d+(\.\d+)?$/.test(p))) return void 0;
   return parts.reduce((acc, p) => acc * 60 + Number(p), 0);
 }
 
 // action/src/adapters/text-lines.ts
-function textLines(text, limit3) {
-  return text.split("\n", limit3).map((line) => line.trimEnd());
+function textLines(text2, limit3) {
+  return text2.split("\n", limit3).map((line) => line.trimEnd());
 }
 
 // action/src/adapters/massif.ts
 var FIELDS = ["time", "mem_heap_B", "mem_heap_extra_B", "mem_stacks_B", "heap_tree"];
 var massifAdapter = {
   name: "massif",
-  detect({ text }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
     if (!/^desc:/.test(head)) return { match: false, reason: 'does not start with "desc:"' };
     if (!/^time_unit: /m.test(head) || !/^snapshot=\d+/m.test(head)) return { match: false, reason: 'no massif "time_unit:" and "snapshot=" lines' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a massif.out file (desc:, cmd:, time_unit:, snapshots)");
-    const lines = textLines(text);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected a massif.out file (desc:, cmd:, time_unit:, snapshots)");
+    const lines = textLines(text2);
     let cmd;
     const snapshots = [];
     let current;
@@ -55822,15 +56078,15 @@ var massifAdapter = {
 // action/src/adapters/callgrind.ts
 var callgrindAdapter = {
   name: "callgrind",
-  detect({ text }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
     if (/^# callgrind format/.test(head)) return { match: true };
     if (/^creator: callgrind/m.test(head) && /^events: /m.test(head)) return { match: true };
     return { match: false, reason: 'no "# callgrind format" header or "creator: callgrind" line' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a callgrind.out file");
-    const lines = text.split("\n");
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected a callgrind.out file");
+    const lines = text2.split("\n");
     let cmd;
     let events;
     let instructions = 0;
@@ -55862,8 +56118,8 @@ var callgrindAdapter = {
 // action/src/adapters/cachegrind.ts
 var cachegrindAdapter = {
   name: "cachegrind",
-  detect({ text }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
     if (!/^events: /m.test(head)) return { match: false, reason: 'no "events:" line near the start' };
     if (/^# callgrind format|^(creator|version|positions): /m.test(head))
       return { match: false, reason: "a callgrind file (creator/version/positions header), not cachegrind" };
@@ -55871,9 +56127,9 @@ var cachegrindAdapter = {
     return { match: true };
   },
   parse(input) {
-    const { path: path2, text } = input;
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a cachegrind.out file");
-    const totals = readTotals(text, path2);
+    const { path: path2, text: text2 } = input;
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected a cachegrind.out file");
+    const totals = readTotals(text2, path2);
     const id = totals.cmd || input.name || "cachegrind";
     return [{ id, status: "ok", metrics: cachegrindMetrics(totals.events) }];
   }
@@ -55907,8 +56163,8 @@ function cachegrindMetrics(events) {
 }
 var COST_LINE = /^\d+(?: \d+)*$/;
 var NAME_LINE = /^(?:fl|fi|fe|fn|ob)=/;
-function readTotals(text, path2) {
-  const lines = textLines(text);
+function readTotals(text2, path2) {
+  const lines = textLines(text2);
   let cmd;
   let inCmd = false;
   let events;
@@ -55975,17 +56231,17 @@ ${line2}`;
 var RULE = /^-+( +-+)+\s*$/;
 var straceAdapter = {
   name: "strace",
-  detect({ text }) {
-    const lines = text.slice(0, 65536).split("\n");
+  detect({ text: text2 }) {
+    const lines = text2.slice(0, 65536).split("\n");
     const at = lines.findIndex((l) => RULE.test(l));
     if (at < 1) return { match: false, reason: 'no strace -c table (a header with "calls" and "syscall" over a dashed rule)' };
     const header2 = lines[at - 1];
     if (!/\bcalls\b/.test(header2) || !/\bsyscall\b/.test(header2)) return { match: false, reason: 'the table header lacks "calls" and "syscall" columns' };
     return { match: true };
   },
-  parse({ text, path: path2, name }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected an strace -c summary table");
-    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected an strace -c summary table");
+    const lines = text2.split("\n").map((l) => l.replace(/\r$/, ""));
     const totals = /* @__PURE__ */ new Map();
     let total;
     let tables = 0;
@@ -56073,12 +56329,12 @@ function readRow(line, lineNo, spans, names, path2) {
   }
   return { name, calls, errors, seconds: seconds2 };
 }
-function integer(text, blankIsZero, what, line, lineNo, path2) {
-  if (text === void 0) return void 0;
-  if (text === "" && blankIsZero) return 0;
-  if (!/^\d+$/.test(text))
-    throw new InputError(path2, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text)}`, lineNo);
-  return Number(text);
+function integer(text2, blankIsZero, what, line, lineNo, path2) {
+  if (text2 === void 0) return void 0;
+  if (text2 === "" && blankIsZero) return 0;
+  if (!/^\d+$/.test(text2))
+    throw new InputError(path2, `expected a whole number of ${what} in the strace -c row ${JSON.stringify(line.trim())}, found ${JSON.stringify(text2)}`, lineNo);
+  return Number(text2);
 }
 function add(a, b) {
   return {
@@ -56099,25 +56355,25 @@ var NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 var UNIT_SCALE = { msec: ["s", 1e-3], ns: ["s", 1e-9], usec: ["s", 1e-6], sec: ["s", 1] };
 var perfStatAdapter = {
   name: "perf-stat",
-  detect({ text }) {
-    const first = text.slice(0, 8192).split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
+  detect({ text: text2 }) {
+    const first = text2.slice(0, 8192).split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
     if (first === void 0) return { match: false, reason: "no perf stat line" };
-    const sep4 = separatorOf(first);
-    if (!sep4) return { match: false, reason: "first line is not perf stat -x, or -x; CSV" };
-    const parsed = parseLine(first, sep4);
+    const sep5 = separatorOf(first);
+    if (!sep5) return { match: false, reason: "first line is not perf stat -x, or -x; CSV" };
+    const parsed = parseLine(first, sep5);
     return typeof parsed === "string" ? { match: false, reason: `first line is not a perf stat -x record: ${parsed}` } : { match: true };
   },
-  parse({ text, path: path2, name }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected perf stat -x, output (one "value,unit,event,\u2026" line per event)');
-    const lines = text.split("\n");
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected perf stat -x, output (one "value,unit,event,\u2026" line per event)');
+    const lines = text2.split("\n");
     const firstData = lines.find((l) => l.trim() !== "" && !l.startsWith("#"));
-    const sep4 = firstData ? separatorOf(firstData) : void 0;
-    if (!sep4) throw new InputError(path2, 'expected perf stat -x, (or -x;) lines such as "1.15,msec,task-clock,1150586,100.00,0.417,CPUs utilized"', 1);
+    const sep5 = firstData ? separatorOf(firstData) : void 0;
+    if (!sep5) throw new InputError(path2, 'expected perf stat -x, (or -x;) lines such as "1.15,msec,task-clock,1150586,100.00,0.417,CPUs utilized"', 1);
     const values = /* @__PURE__ */ new Map();
     lines.forEach((raw2, i2) => {
       const line = raw2.replace(/\r$/, "");
-      if (line.trim() === "" || line.startsWith("#") || !line.includes(sep4)) return;
-      const parsed = parseLine(line, sep4);
+      if (line.trim() === "" || line.startsWith("#") || !line.includes(sep5)) return;
+      const parsed = parseLine(line, sep5);
       if (typeof parsed === "string")
         throw new InputError(path2, `${parsed} in ${JSON.stringify(line.slice(0, 120))} (truncated or not perf stat -x output?)`, i2 + 1);
       if (parsed.event === "") return;
@@ -56151,8 +56407,8 @@ function separatorOf(line) {
   if (line.split(",").length >= 5) return ",";
   return void 0;
 }
-function parseLine(line, sep4) {
-  let fields = line.split(sep4).map((f) => f.trim());
+function parseLine(line, sep5) {
+  let fields = line.split(sep5).map((f) => f.trim());
   const [f0 = "", f1 = "", f2 = "", f3 = ""] = fields;
   if (NUMBER.test(f0) && (NUMBER.test(f1) || NOT_MEASURED.test(f1) || f1 === "" && f2 === "" && f3 === "")) fields = fields.slice(1);
   if (fields[0] === "" && fields[2] === "") return { event: "", value: 0, unit: "" };
@@ -56174,8 +56430,8 @@ function idFromPath2(path2) {
 // action/src/adapters/criterion.ts
 var criterionAdapter = {
   name: "criterion",
-  detect({ text, path: path2 }) {
-    const head = text.slice(0, 4096);
+  detect({ text: text2, path: path2 }) {
+    const head = text2.slice(0, 4096);
     const file = baseName(path2);
     if (/^\s*\{/.test(head)) {
       if (/"(?:mean|Mean)"\s*:\s*\{\s*"confidence_interval"/.test(head)) return { match: true };
@@ -56188,15 +56444,15 @@ var criterionAdapter = {
     return { match: false, reason: "not a criterion target/criterion file (new/estimates.json, benchmark.json, sample.json)" };
   },
   parse(input) {
-    const { text, path: path2 } = input;
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected a criterion JSON file (new/estimates.json)");
+    const { text: text2, path: path2 } = input;
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected a criterion JSON file (new/estimates.json)");
     if (baseName(path2) !== "estimates.json") {
-      if (baseName(path2).endsWith(".json")) parseJsonText(text, path2, "criterion JSON");
+      if (baseName(path2).endsWith(".json")) parseJsonText(text2, path2, "criterion JSON");
       return [];
     }
     const folder = parentName(path2);
     if (folder !== "new" && input.readRelated("../new/estimates.json") !== void 0) return [];
-    const estimates = parseJsonText(text, path2, 'criterion estimates.json ({"mean": \u2026, "median": \u2026, "std_dev": \u2026})');
+    const estimates = parseJsonText(text2, path2, 'criterion estimates.json ({"mean": \u2026, "median": \u2026, "std_dev": \u2026})');
     if (!isRecord(estimates)) throw new InputError(path2, "expected a JSON object of criterion estimates", 1);
     if (estimateOf(estimates, "std_dev", "StdDev") === void 0 && estimateOf(estimates, "mean", "Mean") !== void 0 && estimateOf(estimates, "median_abs_dev", "MedianAbsDev") === void 0) {
       return [];
@@ -56257,8 +56513,8 @@ function parseBenchmark3(input, estimates) {
 function siblingPath(path2, name) {
   return path2.replace(/[^\\/]+$/, name);
 }
-function readSamples(data2, text, path2) {
-  const errors = jsonErrors(text, path2);
+function readSamples(data2, text2, path2) {
+  const errors = jsonErrors(text2, path2);
   let iters;
   let times;
   const legacy = Array.isArray(data2);
@@ -56281,9 +56537,9 @@ function readSamples(data2, text, path2) {
     return t / n;
   });
 }
-function readThroughput(raw2, text, path2) {
+function readThroughput(raw2, text2, path2) {
   if (raw2 === null || raw2 === void 0) return void 0;
-  const errors = jsonErrors(text, path2);
+  const errors = jsonErrors(text2, path2);
   if (!isRecord(raw2)) throw errors.error(["throughput"], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
   const [kind, amount] = Object.entries(raw2)[0] ?? [];
   if (typeof amount !== "number" || !(amount >= 0)) {
@@ -56308,16 +56564,16 @@ function readThroughput(raw2, text, path2) {
 // action/src/adapters/cargo-criterion.ts
 var cargoCriterionAdapter = {
   name: "cargo-criterion",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{\s*"reason"\s*:/.test(head)) return { match: false, reason: 'not JSON lines starting with "reason"' };
     if (!/"reason"\s*:\s*"(?:benchmark-complete|group-complete)"/.test(head)) return { match: false, reason: 'no "benchmark-complete" message near the start' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected cargo criterion --message-format=json output");
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected cargo criterion --message-format=json output");
     const results = [];
-    const messages = parseJsonLines(text, path2, {
+    const messages = parseJsonLines(text2, path2, {
       cutOff: "the last message is cut off (truncated?)",
       invalid: "invalid JSON; expected one cargo-criterion message per line"
     });
@@ -56367,17 +56623,17 @@ function parseBenchmark4(message, path2, line) {
 // action/src/adapters/libtest.ts
 var libtestAdapter = {
   name: "libtest",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^\s*\{/.test(head)) {
       return /"type"\s*:\s*"(?:bench|suite)"/.test(head) && /"type"\s*:\s*"bench"|"event"\s*:\s*"started"/.test(head) && !/"Action"\s*:/.test(head) ? { match: true } : { match: false, reason: 'JSON, but not libtest --format json events ("type": "bench")' };
     }
     if (BENCH_LINE.test(head)) return { match: true };
     return { match: false, reason: 'no "test name ... bench: N ns/iter (+/- N)" line near the start' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected cargo bench (libtest) output");
-    const results = /^\s*\{/.test(text) ? parseJsonEvents(text, path2) : parseText(text, path2);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected cargo bench (libtest) output");
+    const results = /^\s*\{/.test(text2) ? parseJsonEvents(text2, path2) : parseText(text2, path2);
     if (results.length === 0) {
       throw new InputError(
         path2,
@@ -56390,11 +56646,11 @@ var libtestAdapter = {
 var BENCH_LINE = /^test .+? \.\.\. bench:\s+[\d,]+(?:\.\d+)? \S+\/(?:iter|s)\b/m;
 var BENCH_FULL = /^test (.+?)\s+\.\.\. bench:\s+([\d,]+(?:\.\d+)?) (\S+) \(\+\/- ([\d,]+(?:\.\d+)?)\)(?: = ([\d,]+(?:\.\d+)?) MB\/s)?\s*$/;
 var OUTCOME_LINE = /^test (.+?)\s+\.\.\. (FAILED|ok|ignored)\b/;
-function number(text) {
-  return Number(text.replace(/,/g, ""));
+function number(text2) {
+  return Number(text2.replace(/,/g, ""));
 }
-function parseText(text, path2) {
-  const lines = textLines(text);
+function parseText(text2, path2) {
+  const lines = textLines(text2);
   const results = /* @__PURE__ */ new Map();
   let running = 0;
   let finished = 0;
@@ -56457,11 +56713,11 @@ function parseText(text, path2) {
   }
   return [...results.values()];
 }
-function parseJsonEvents(text, path2) {
+function parseJsonEvents(text2, path2) {
   const results = [];
   let started = false;
   let ended = false;
-  const events = parseJsonLines(text, path2, {
+  const events = parseJsonLines(text2, path2, {
     cutOff: "the last libtest JSON event is cut off (truncated?)",
     invalid: "invalid JSON; expected one libtest event per line"
   });
@@ -56484,7 +56740,7 @@ function parseJsonEvents(text, path2) {
     results.push({ id: event.name, status: "ok", metrics: metricsFor(event.median, readUnit("ns/iter"), mbs) });
   }
   if (started && !ended) {
-    throw new InputError(path2, "no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)", text.split("\n").length);
+    throw new InputError(path2, "no closing suite event; the libtest JSON stops early (truncated, or cargo bench was killed)", text2.split("\n").length);
   }
   return results;
 }
@@ -56521,14 +56777,14 @@ function metricsFor(value, measure, mbPerSecond) {
 // action/src/adapters/jmh.ts
 var jmhAdapter = {
   name: "jmh",
-  detect({ text }) {
-    const head = text.slice(0, 8192);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 8192);
     if (!/^\s*\[/.test(head)) return { match: false, reason: "not a JSON array" };
     if (!/"jmhVersion"\s*:|"primaryMetric"\s*:/.test(head)) return { match: false, reason: 'no "jmhVersion" or "primaryMetric" key near the start' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const data2 = parseJsonText(text, path2, "JMH -rf json output (an array of benchmark results)");
+  parse({ text: text2, path: path2 }) {
+    const data2 = parseJsonText(text2, path2, "JMH -rf json output (an array of benchmark results)");
     if (!Array.isArray(data2)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
     if (data2.length === 0) {
       throw new InputError(
@@ -56537,7 +56793,7 @@ var jmhAdapter = {
         1
       );
     }
-    const errors = jsonErrors(text, path2);
+    const errors = jsonErrors(text2, path2);
     const entries2 = data2.map((entry, index) => readEntry(entry, index, errors));
     return assemble(entries2);
   }
@@ -56706,8 +56962,8 @@ function assemble(entries2) {
 // action/src/adapters/go-bench.ts
 var goBenchAdapter = {
   name: "go-bench",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^\s*\{/.test(head)) {
       if (!/"Action"\s*:/.test(head)) return { match: false, reason: 'JSON, but not go test -json events (no "Action" key)' };
       if (!/"Output"\s*:\s*"(?:[^"\\]|\\.)*Benchmark/.test(head))
@@ -56717,10 +56973,10 @@ var goBenchAdapter = {
     if (RESULT_LINE.test(head) || /^--- FAIL: Benchmark/m.test(head)) return { match: true };
     return { match: false, reason: 'no "BenchmarkName  N  value ns/op" result line near the start' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected go test -bench output");
-    const json = /^\s*\{/.test(text);
-    const lines = json ? linesFromTest2json(text, path2) : linesFromText(text);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected go test -bench output");
+    const json = /^\s*\{/.test(text2);
+    const lines = json ? linesFromTest2json(text2, path2) : linesFromText(text2);
     if (!json) assertCompleteText(lines, path2);
     const split = splitterFor(procsSuffixes(lines));
     const results = collect(lines, path2, split);
@@ -56734,9 +56990,9 @@ var goBenchAdapter = {
   }
 };
 var RESULT_LINE = /^Benchmark\S*\s+\d+\s+[-+\d.eE]+\s+\S+/m;
-function linesFromText(text) {
-  const parts = text.split("\n");
-  const endsWithNewline = text.endsWith("\n");
+function linesFromText(text2) {
+  const parts = text2.split("\n");
+  const endsWithNewline = text2.endsWith("\n");
   if (endsWithNewline) parts.pop();
   return parts.map((t, i2) => ({ text: t.replace(/\r$/, ""), line: i2 + 1, complete: endsWithNewline || i2 < parts.length - 1 }));
 }
@@ -56763,12 +57019,12 @@ function assertCompleteText(lines, path2) {
     );
   }
 }
-function linesFromTest2json(text, path2) {
+function linesFromTest2json(text2, path2) {
   const out = [];
   const pending = /* @__PURE__ */ new Map();
   const finished = /* @__PURE__ */ new Set();
   const seen = /* @__PURE__ */ new Set();
-  const events = parseJsonLines(text, path2, {
+  const events = parseJsonLines(text2, path2, {
     cutOff: "the last go test -json event is cut off (truncated?)",
     invalid: "invalid JSON event; expected one go test -json object per line"
   });
@@ -56800,7 +57056,7 @@ function linesFromTest2json(text, path2) {
     throw new InputError(
       path2,
       `no final pass/fail event for package ${unfinished.join(", ")}; the go test -json stream stops early (truncated, or go test was killed)`,
-      text.split("\n").length
+      text2.split("\n").length
     );
   }
   return out;
@@ -56821,9 +57077,9 @@ function collect(lines, path2, split) {
     return acc;
   };
   for (const source of lines) {
-    const text = source.text;
+    const text2 = source.text;
     const currentPkg = source.pkg ?? pkg;
-    const fail = FAIL_LINE.exec(text);
+    const fail = FAIL_LINE.exec(text2);
     if (fail) {
       logTarget = void 0;
       if (fail[1] === "FAIL") {
@@ -56835,21 +57091,21 @@ function collect(lines, path2, split) {
       }
       continue;
     }
-    if (logTarget && /^\s{4,}\S/.test(text)) {
-      logTarget.failed.log.push(text.trim());
+    if (logTarget && /^\s{4,}\S/.test(text2)) {
+      logTarget.failed.log.push(text2.trim());
       continue;
     }
     logTarget = void 0;
-    if (text.startsWith("Benchmark")) {
-      const fields = text.trim().split(/\s+/);
+    if (text2.startsWith("Benchmark")) {
+      const fields = text2.trim().split(/\s+/);
       if (fields.length === 1 && source.complete) continue;
       if (!source.complete && (fields.length < 4 || fields.length % 2 !== 0)) {
-        throw new InputError(path2, `the result line for ${fields[0]} is cut off (truncated?): ${JSON.stringify(text)}`, source.line);
+        throw new InputError(path2, `the result line for ${fields[0]} is cut off (truncated?): ${JSON.stringify(text2)}`, source.line);
       }
       parseResultLine(fields, source, currentPkg, path2, accumulator, split);
       continue;
     }
-    const config = CONFIG_LINE.exec(text);
+    const config = CONFIG_LINE.exec(text2);
     if (config && config[1] === "pkg" && source.pkg === void 0) pkg = (config[2] ?? "").trim();
   }
   const all = [...byKey.values()];
@@ -56884,9 +57140,9 @@ function parseResultLine(fields, source, pkg, path2, accumulator, split) {
 }
 function procsSuffixes(lines) {
   const printed = /* @__PURE__ */ new Set();
-  for (const { text } of lines) {
-    if (!text.startsWith("Benchmark")) continue;
-    const fields = text.trim().split(/\s+/);
+  for (const { text: text2 } of lines) {
+    if (!text2.startsWith("Benchmark")) continue;
+    const fields = text2.trim().split(/\s+/);
     if (fields.length >= 4 && /^\d+$/.test(fields[1])) printed.add(fields[0]);
   }
   const suffixed = [...printed].map((name) => /^(.+)-(\d+)$/.exec(name)).filter((m) => m !== null);
@@ -56946,18 +57202,18 @@ function toResult2(acc, severalPkgs, severalProcs) {
 // action/src/adapters/gbench.ts
 var gbenchAdapter = {
   name: "gbench",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
     if (!/"context"\s*:/.test(head)) return { match: false, reason: 'no "context" key near the start' };
-    if (!/"benchmarks"\s*:/.test(text)) return { match: false, reason: 'no "benchmarks" key' };
-    if (!/"(?:real_time|cpu_time|run_type|time_unit|big_o)"\s*:|"benchmarks"\s*:\s*\[\s*\]/.test(text)) {
+    if (!/"benchmarks"\s*:/.test(text2)) return { match: false, reason: 'no "benchmarks" key' };
+    if (!/"(?:real_time|cpu_time|run_type|time_unit|big_o)"\s*:|"benchmarks"\s*:\s*\[\s*\]/.test(text2)) {
       return { match: false, reason: 'no real_time/cpu_time/run_type keys in "benchmarks"' };
     }
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    const quoted = quoteNonFinite(text);
+  parse({ text: text2, path: path2 }) {
+    const quoted = quoteNonFinite(text2);
     const data2 = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
     const errors = jsonErrors(quoted, path2);
     if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
@@ -57113,17 +57369,17 @@ function toResult3(group3) {
 // action/src/adapters/catch2.ts
 var catch2Adapter = {
   name: "catch2",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^\s*(?:<\?xml[^>]*\?>\s*)?<(?:Catch|Catch2TestRun)[\s>]/.test(head)) {
-      return /<BenchmarkResults[\s>]/.test(text) ? { match: true } : { match: false, reason: "Catch2 XML without <BenchmarkResults> (no BENCHMARK ran)" };
+      return /<BenchmarkResults[\s>]/.test(text2) ? { match: true } : { match: false, reason: "Catch2 XML without <BenchmarkResults> (no BENCHMARK ran)" };
     }
     if (TABLE_HEADER.test(head)) return { match: true };
     return { match: false, reason: 'no Catch2 "benchmark name  samples  iterations  estimated" table or <Catch> XML' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Catch2 benchmark output (console or -r xml)");
-    const results = /^\s*</.test(text) ? parseXml2(text, path2) : parseConsole(text, path2);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected Catch2 benchmark output (console or -r xml)");
+    const results = /^\s*</.test(text2) ? parseXml2(text2, path2) : parseConsole(text2, path2);
     if (results.length === 0) {
       throw new InputError(
         path2,
@@ -57163,8 +57419,8 @@ function timeMetric(samples, mean2, stddev2, sourceUnit) {
   const summary3 = { n: samples, mean: mean2, stddev: Number.isFinite(stddev2) && stddev2 >= 0 ? stddev2 : null };
   return { time: buildMetric("time", "s", { summary: summary3 }, { sourceUnit }) };
 }
-function parseConsole(text, path2) {
-  const lines = textLines(text);
+function parseConsole(text2, path2) {
+  const lines = textLines(text2);
   const results = new Results(path2);
   let testCase;
   let inTable = false;
@@ -57244,10 +57500,10 @@ function parseConsole(text, path2) {
     const sd = STATS.exec(lines[i2 + 2] ?? "");
     if (!mean2 || !sd) {
       const bad = !mean2 ? i2 + 2 : i2 + 3;
-      const cut2 = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
+      const cut3 = bad > lines.length || (lines[bad - 1] ?? "").trim() === "" && bad >= lines.length;
       throw new InputError(
         path2,
-        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut2 ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`,
+        `expected the "mean  low mean  high mean" and "std dev  low std dev  high std dev" lines of "${id}"${cut3 ? " (the output stops early: truncated?)" : `, found ${JSON.stringify(lines[bad - 1])}`}`,
         Math.min(bad, lines.length)
       );
     }
@@ -57276,8 +57532,8 @@ function failedAssertion(lines, at) {
   }
   return `${lines[at].replace(/:\s*$/, "")}${body.length ? `: ${body.join(" ")}` : ""}`;
 }
-function parseXml2(text, path2) {
-  const doc = parseXmlDocument(text, path2, {
+function parseXml2(text2, path2) {
+  const doc = parseXmlDocument(text2, path2, {
     arrays: ["Group", "TestCase", "Section", "BenchmarkResults", "Expression", "failed", "OverallResult"],
     expected: "Catch2 -r xml output"
   });
@@ -57287,13 +57543,13 @@ function parseXml2(text, path2) {
   const testCases = [...asArray(root["TestCase"]), ...asArray(root["Group"]).flatMap((g) => asArray(g["TestCase"]))];
   for (const tc of testCases) {
     const tcName = attr(tc, "name") ?? "";
-    for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, text, path2, results);
+    for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, text2, path2, results);
     const overall = asArray(tc["OverallResult"])[0];
     if (overall && attr(overall, "success") === "false" && !results.has(tcName)) {
       const expression = nested(tc, "Expression").find((e) => attr(e, "success") === "false");
       results.add(
         { id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } },
-        lineOf(overall, text)
+        lineOf(overall, text2)
       );
     }
   }
@@ -57302,8 +57558,8 @@ function parseXml2(text, path2) {
 function nested(node, name) {
   return [...asArray(node[name]), ...asArray(node["Section"]).flatMap((s) => nested(s, name))];
 }
-function readBenchmark(bench, text, path2, results) {
-  const line = lineOf(bench, text);
+function readBenchmark(bench, text2, path2, results) {
+  const line = lineOf(bench, text2);
   const id = attr(bench, "name");
   if (id === void 0 || id === "") throw new InputError(path2, "expected a name attribute on <BenchmarkResults>", line);
   const failed = asArray(bench["failed"])[0];
@@ -57317,7 +57573,7 @@ function readBenchmark(bench, text, path2, results) {
   const mean2 = asArray(bench["mean"])[0];
   const sd = asArray(bench["standardDeviation"])[0];
   const meanNs = Number(mean2 ? attr(mean2, "value") : void 0);
-  if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf(mean2, text) : line);
+  if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf(mean2, text2) : line);
   const sdNs = Number(sd ? attr(sd, "value") : Number.NaN);
   results.add({ id, status: "ok", metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, "ns") }, line);
 }
@@ -57332,13 +57588,13 @@ function describeExpression(e) {
 // action/src/adapters/criterion-console.ts
 var criterionConsoleAdapter = {
   name: "criterion-console",
-  detect({ text }) {
-    if (TIME_LINE.test(text.slice(0, 65536))) return { match: true };
+  detect({ text: text2 }) {
+    if (TIME_LINE.test(text2.slice(0, 65536))) return { match: true };
     return { match: false, reason: 'no criterion console "name  time:   [low estimate high]" line near the start' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected criterion console output (cargo bench)");
-    const results = parseReport(text, path2);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected criterion console output (cargo bench)");
+    const results = parseReport(text2, path2);
     if (results.length === 0) {
       throw new InputError(path2, 'no benchmark results; expected "name  time:   [low estimate high]" lines (cargo bench with criterion)');
     }
@@ -57373,8 +57629,8 @@ function metricOf(name, unit, sourceUnit, [low, estimate2, high], n) {
   }
   return buildMetric(name, unit, data2, { sourceUnit });
 }
-function parseReport(text, path2) {
-  const lines = textLines(text);
+function parseReport(text2, path2) {
+  const lines = textLines(text2);
   const results = /* @__PURE__ */ new Map();
   const samples = /* @__PURE__ */ new Map();
   let started;
@@ -57404,9 +57660,9 @@ function parseReport(text, path2) {
       const where2 = panic[1].replace(/:$/, "");
       const message = /^'(.*)', (.*)$/.exec(where2);
       const next = lines[index + 1]?.trim();
-      const text2 = message ? `panicked at ${message[2]}: ${message[1]}` : `panicked at ${where2}${next ? `: ${next}` : ""}`;
+      const text3 = message ? `panicked at ${message[2]}: ${message[1]}` : `panicked at ${where2}${next ? `: ${next}` : ""}`;
       const id = started?.id ?? `${target ?? "cargo bench"} (bench target)`;
-      if (!results.has(id)) add2({ id, status: "failed", metrics: {}, error: { message: text2 } }, lineNo);
+      if (!results.has(id)) add2({ id, status: "failed", metrics: {}, error: { message: text3 } }, lineNo);
       started = void 0;
       return;
     }
@@ -57458,18 +57714,18 @@ function parseReport(text, path2) {
 var NS4 = 1e-9;
 var juliaBenchmarkToolsAdapter = {
   name: "julia-benchmarktools",
-  detect({ text }) {
-    const head = text.slice(0, 16384);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 16384);
     if (!/^\s*\[\s*\{/.test(head)) return { match: false, reason: "not a JSON array starting with a version object" };
     if (!/"BenchmarkTools"\s*:/.test(head) || !/"Julia"\s*:/.test(head)) {
       return { match: false, reason: 'no {"Julia", "BenchmarkTools"} version object (BenchmarkTools.save)' };
     }
     return { match: true };
   },
-  parse({ text, path: path2 }) {
+  parse({ text: text2, path: path2 }) {
     const what = 'BenchmarkTools.save JSON ([{"Julia", "BenchmarkTools"}, [["BenchmarkGroup", {...}]]])';
-    const data2 = parseJsonText(text, path2, what);
-    const errors = jsonErrors(text, path2);
+    const data2 = parseJsonText(text2, path2, what);
+    const errors = jsonErrors(text2, path2);
     if (!Array.isArray(data2) || data2.length !== 2 || !isRecord(data2[0]) || !Array.isArray(data2[1])) {
       throw new InputError(path2, `expected ${what}`, 1);
     }
@@ -57556,9 +57812,9 @@ function rubyErrorIn(line) {
   const m = RUBY_ERROR.exec(line);
   return m ? { at: m.index, message: m[1].trim() } : void 0;
 }
-function labelLeftOpen(text) {
-  if (text.endsWith("\n")) return void 0;
-  const lines = text.split("\n");
+function labelLeftOpen(text2) {
+  if (text2.endsWith("\n")) return void 0;
+  const lines = text2.split("\n");
   const label = lines[lines.length - 1].replace(/\r$/, "").trim();
   return label === "" ? void 0 : { label, line: lines.length };
 }
@@ -57572,8 +57828,8 @@ var WARMUP = new RegExp(String.raw`^(.*?)\s*${SCALED}\s*i/100ms\s*$`);
 var PARTIAL = /\(±\s*\d|\d i\/s\b|i\/100/;
 var benchmarkIpsAdapter = {
   name: "benchmark-ips",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (/^\s*\[/.test(head)) {
       return /"central_tendency"\s*:/.test(head) || /"ips"\s*:/.test(head) && /"cycles"\s*:/.test(head) ? { match: true } : { match: false, reason: 'a JSON array without benchmark-ips "ips"/"central_tendency" and "cycles" keys' };
     }
@@ -57582,9 +57838,9 @@ var benchmarkIpsAdapter = {
     if (lines.some((l) => /^Warming up -+\s*$/.test(l)) && lines.some((l) => WARMUP.test(l))) return { match: true };
     return { match: false, reason: 'no "<label> <n> (\xB1 <p>%) i/s - <iterations>" line (Ruby benchmark-ips)' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected Ruby benchmark-ips output");
-    const { ips, failed } = /^\s*\[/.test(text) ? { ips: parseJson2(text, path2), failed: [] } : parseReport2(text, path2);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected Ruby benchmark-ips output");
+    const { ips, failed } = /^\s*\[/.test(text2) ? { ips: parseJson2(text2, path2), failed: [] } : parseReport2(text2, path2);
     const results = [...ips.entries()].map(([id, values]) => ({
       id,
       status: "ok",
@@ -57594,8 +57850,8 @@ var benchmarkIpsAdapter = {
   }
 };
 var LABEL_WIDTH = 20;
-function parseReport2(text, path2) {
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+function parseReport2(text2, path2) {
+  const lines = text2.split("\n").map((l) => l.replace(/\r$/, ""));
   const ips = /* @__PURE__ */ new Map();
   const warmed = /* @__PURE__ */ new Map();
   const failed = [];
@@ -57639,7 +57895,7 @@ function parseReport2(text, path2) {
       throw new InputError(path2, `expected "<label> <n> (\xB1 <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
     pending = /^ruby \d/.test(line) || /% confidence$/.test(line) ? void 0 : { label: line.trim(), line: i2 + 1 };
   }
-  const open2 = text.endsWith("\n") ? void 0 : labelLeftOpen(text) ?? pending;
+  const open2 = text2.endsWith("\n") ? void 0 : labelLeftOpen(text2) ?? pending;
   if (open2 && failed.length === 0 && !RESULT2.test(lines[open2.line - 1]) && !WARMUP.test(lines[open2.line - 1])) {
     fail(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
   }
@@ -57655,11 +57911,11 @@ function parseReport2(text, path2) {
   if (ips.size === 0 && failed.length === 0) throw new InputError(path2, 'no "<label> <n> (\xB1 <p>%) i/s - <iterations>" result line found (Ruby benchmark-ips)');
   return { ips, failed };
 }
-function parseJson2(text, path2) {
-  const data2 = parseJsonText(text, path2, "benchmark-ips JSON (x.json!)");
+function parseJson2(text2, path2) {
+  const data2 = parseJsonText(text2, path2, "benchmark-ips JSON (x.json!)");
   if (!Array.isArray(data2) || data2.length === 0)
     throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
-  const errors = jsonErrors(text, path2);
+  const errors = jsonErrors(text2, path2);
   const ips = /* @__PURE__ */ new Map();
   data2.forEach((entry, index) => {
     if (!isRecord(entry) || typeof entry.name !== "string")
@@ -57682,16 +57938,16 @@ var REHEARSAL = /^Rehearsal -+\s*$/;
 var REHEARSAL_END = /^-+ total: \d+(?:\.\d+)?sec\s*$/;
 var rubyBenchmarkAdapter = {
   name: "ruby-benchmark",
-  detect({ text }) {
-    const lines = text.slice(0, 65536).split("\n").map((l) => l.replace(/\r$/, ""));
+  detect({ text: text2 }) {
+    const lines = text2.slice(0, 65536).split("\n").map((l) => l.replace(/\r$/, ""));
     const caption = lines.findIndex((l) => CAPTION.test(l));
     if (caption < 0) return { match: false, reason: 'no "user system total real" header (Ruby Benchmark.bm)' };
     if (!lines.some((l) => ROW2.test(l))) return { match: false, reason: 'no "<label> <user> <system> <total> (<real>)" row' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Ruby Benchmark.bm output ("user system total real" and rows)');
-    const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected Ruby Benchmark.bm output ("user system total real" and rows)');
+    const lines = text2.split("\n").map((l) => l.replace(/\r$/, ""));
     const runs2 = /* @__PURE__ */ new Map();
     let failed;
     let rehearsalAt;
@@ -57741,7 +57997,7 @@ var rubyBenchmarkAdapter = {
       run2.real.push(Number(row[5]));
       runs2.set(label, run2);
     }
-    const open2 = failed ? void 0 : labelLeftOpen(text);
+    const open2 = failed ? void 0 : labelLeftOpen(text2);
     if (open2 && !ROW2.test(lines[open2.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
       failed = failure(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
     } else if (!failed) {
@@ -57762,8 +58018,8 @@ var rubyBenchmarkAdapter = {
     return [...results.filter((r) => r.id !== failed.id), failed];
   }
 };
-function labelOf(text) {
-  return text.trim().replace(/:$/, "");
+function labelOf(text2) {
+  return text2.trim().replace(/:$/, "");
 }
 function failure(labelText, message) {
   return { id: labelOf(labelText) || "(unlabelled block)", status: "failed", error: { message }, metrics: {} };
@@ -57778,15 +58034,15 @@ var REPORT = new RegExp(String.raw`^(.+)\(RunTime\): (${DART_DOUBLE}) us\.$`);
 var STARTS_LIKE_REPORT = /^.+\(RunTime\):/;
 var dartBenchmarkHarnessAdapter = {
   name: "dart-benchmark-harness",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (textLines(head).some((line) => REPORT.test(line))) return { match: true };
     return { match: false, reason: 'no "<Name>(RunTime): <score> us." line (Dart benchmark_harness)' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Dart benchmark_harness "<Name>(RunTime): <score> us." lines');
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected Dart benchmark_harness "<Name>(RunTime): <score> us." lines');
     const scores = /* @__PURE__ */ new Map();
-    textLines(text).forEach((line, i2) => {
+    textLines(text2).forEach((line, i2) => {
       const m = REPORT.exec(line);
       if (!m) {
         if (STARTS_LIKE_REPORT.test(line)) {
@@ -57817,14 +58073,14 @@ var SUCCESS = /^SUCCESS: (.+?)\s*:\s+(\d+(?:\.\d+)?)ms \+\/-\s+(\d+(?:\.\d+)?)% 
 var FAILED = /^FAILED:\s+'(.+)' on '(.+)'\s*$/;
 var benchmarkLuauAdapter = {
   name: "benchmarkluau",
-  detect({ text }) {
-    const head = text.slice(0, 65536).replace(ANSI, "");
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536).replace(ANSI, "");
     if (head.split("\n").some((line) => SUCCESS.test(line))) return { match: true };
     return { match: false, reason: 'no "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" line (Luau bench.py)' };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected Luau bench.py "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" lines');
-    const lines = text.replace(ANSI, "").split("\n").map((l) => l.replace(/\r$/, ""));
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected Luau bench.py "SUCCESS: <name> : <n>ms +/- <p>% on <vm>" lines');
+    const lines = text2.replace(ANSI, "").split("\n").map((l) => l.replace(/\r$/, ""));
     const results = /* @__PURE__ */ new Map();
     let mainVm;
     let tableAt;
@@ -57887,19 +58143,19 @@ function timerLine(line) {
 }
 var consoleTimeAdapter = {
   name: "console-time",
-  detect({ text }) {
-    const lines = textLines(text, DETECT_LINES).filter((l) => l.trim() !== "");
+  detect({ text: text2 }) {
+    const lines = textLines(text2, DETECT_LINES).filter((l) => l.trim() !== "");
     if (lines.length === 0) return { match: false, reason: "no lines" };
     const other = lines.find((l) => !timerLine(l));
     if (other !== void 0)
       return { match: false, reason: `not every line is a console.time line ("<label>: <n>ms"), e.g. ${JSON.stringify(other.slice(0, 60))}` };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, 'the file is empty; expected console.time lines ("<label>: <n>ms")');
-    const lines = textLines(text);
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, 'the file is empty; expected console.time lines ("<label>: <n>ms")');
+    const lines = textLines(text2);
     const last = lines.length - 1 - [...lines].reverse().findIndex((l) => l.trim() !== "");
-    if (!text.endsWith("\n") && CUT.test(lines[last]) && !timerLine(lines[last])) {
+    if (!text2.endsWith("\n") && CUT.test(lines[last]) && !timerLine(lines[last])) {
       throw new InputError(path2, `the last line stops inside its time, ${JSON.stringify(lines[last].slice(0, 120))} (the output was cut short)`, last + 1);
     }
     const times = /* @__PURE__ */ new Map();
@@ -57919,8 +58175,8 @@ var consoleTimeAdapter = {
 // action/src/adapters/iai.ts
 var iaiAdapter = {
   name: "iai",
-  detect({ text }) {
-    const head = stripAnsi(text.slice(0, 65536));
+  detect({ text: text2 }) {
+    const head = stripAnsi(text2.slice(0, 65536));
     if (!/^[ \t]+Instructions:[ \t]+\d+[ \t]*(?:\||\(|$)/m.test(head)) {
       return { match: false, reason: 'no indented "Instructions:  <count>" line of iai / iai-callgrind' };
     }
@@ -57929,9 +58185,9 @@ var iaiAdapter = {
     }
     return { match: true };
   },
-  parse({ text, path: path2 }) {
-    if (text.trim() === "") throw new InputError(path2, "the file is empty; expected iai / iai-callgrind output (cargo bench)");
-    return new BlockReader(path2).read(stripAnsi(text));
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, "the file is empty; expected iai / iai-callgrind output (cargo bench)");
+    return new BlockReader(path2).read(stripAnsi(text2));
   }
 };
 var COUNTS = {
@@ -57951,8 +58207,8 @@ var LABEL_LINE = /^[ \t]+([A-Za-z][A-Za-z0-9 +]*?):[ \t]*(.*)$/;
 var SECTION_LINE = /^[ \t]+=+ ([A-Z][A-Z -]*?) =+[ \t]*$/;
 var CURRENT_VALUE = /^(\d+)(?:[ \t]*\|[ \t]*\S+)?(?:[ \t]+\(.*)?[ \t]*$/;
 var ANSI2 = /\u001b\[[0-9;]*[A-Za-z]/g;
-function stripAnsi(text) {
-  return text.replace(ANSI2, "");
+function stripAnsi(text2) {
+  return text2.replace(ANSI2, "");
 }
 var BlockReader = class {
   constructor(path2) {
@@ -57963,9 +58219,9 @@ var BlockReader = class {
   block;
   pending;
   counted = true;
-  read(text) {
-    const lines = text.split("\n");
-    const endsCleanly = text.endsWith("\n");
+  read(text2) {
+    const lines = text2.split("\n");
+    const endsCleanly = text2.endsWith("\n");
     if (endsCleanly) lines.pop();
     lines.forEach((raw2, index) => this.line(raw2.replace(/\r$/, ""), index + 1));
     this.checkEnd(lines, endsCleanly);
@@ -58013,14 +58269,14 @@ var BlockReader = class {
     }
     block.counts.set(metric, Number(value[1]));
   }
-  nameLine(text, lineNo) {
+  nameLine(text2, lineNo) {
     if (this.block || !this.pending || this.pending.complete) {
       const afterBlock = this.block !== void 0;
       this.block = void 0;
-      this.pending = { lines: [text], line: lineNo, complete: false, afterBlock };
+      this.pending = { lines: [text2], line: lineNo, complete: false, afterBlock };
       this.counted = true;
     } else {
-      this.pending.lines.push(text);
+      this.pending.lines.push(text2);
     }
   }
   currentBlock(label, lineNo) {
@@ -58072,16 +58328,16 @@ function toMetrics(counts) {
 var MS2 = 1e-3;
 var vitestBenchAdapter = {
   name: "vitest-bench",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{\s*"files"\s*:\s*\[/.test(head)) return { match: false, reason: 'not a JSON object starting with a "files" array' };
     if (!/"groups"\s*:/.test(head) || !/"fullName"\s*:/.test(head)) return { match: false, reason: 'no vitest "groups" / "fullName" keys' };
     return { match: true };
   },
-  parse({ text, path: path2 }) {
+  parse({ text: text2, path: path2 }) {
     const what = 'vitest bench JSON ({"files": [{"groups": [{"fullName", "benchmarks": [...]}]}]})';
-    const data2 = parseJsonText(text, path2, what);
-    const errors = jsonErrors(text, path2);
+    const data2 = parseJsonText(text2, path2, what);
+    const errors = jsonErrors(text2, path2);
     if (!isRecord(data2) || !Array.isArray(data2.files)) throw new InputError(path2, `expected ${what}`, 1);
     const results = [];
     data2.files.forEach((file, f) => {
@@ -58152,19 +58408,19 @@ function parseBenchmark5(bench, fullName, at, errors) {
 // action/src/adapters/asv.ts
 var asvAdapter = {
   name: "asv",
-  detect({ text }) {
-    const head = text.slice(0, 65536);
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
     if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
     if (isBenchmarksJson(head)) return { match: true };
     if (!/"result_columns"\s*:/.test(head)) return { match: false, reason: 'no asv "result_columns" key' };
-    if (!/"results"\s*:/.test(text) || !/"(?:commit_hash|env_name)"\s*:/.test(head)) {
+    if (!/"results"\s*:/.test(text2) || !/"(?:commit_hash|env_name)"\s*:/.test(head)) {
       return { match: false, reason: 'no asv "results" with "commit_hash" / "env_name"' };
     }
     return { match: true };
   },
-  parse({ text, path: path2, readRelated }) {
-    if (/^\s*\{/.test(text) && isBenchmarksJson(text.slice(0, 65536)) && !/"result_columns"\s*:/.test(text)) return [];
-    const quoted = quoteNonFinite(text);
+  parse({ text: text2, path: path2, readRelated }) {
+    if (/^\s*\{/.test(text2) && isBenchmarksJson(text2.slice(0, 65536)) && !/"result_columns"\s*:/.test(text2)) return [];
+    const quoted = quoteNonFinite(text2);
     const what = "an asv results file (results/<machine>/<commit>-<env>.json, version 2)";
     const data2 = parseJsonText(quoted, path2, what);
     const errors = jsonErrors(quoted, path2);
@@ -58210,11 +58466,11 @@ function isBenchmarksJson(head) {
   return /"code"\s*:\s*"/.test(head) && /"param_names"\s*:/.test(head) && /"type"\s*:\s*"(?:time|memory|peakmemory|track)"/.test(head);
 }
 function benchmarkInfo(readRelated) {
-  const text = readRelated("../benchmarks.json");
-  if (text === void 0) return {};
+  const text2 = readRelated("../benchmarks.json");
+  if (text2 === void 0) return {};
   let data2;
   try {
-    data2 = JSON.parse(quoteNonFinite(text));
+    data2 = JSON.parse(quoteNonFinite(text2));
   } catch {
     return {};
   }
@@ -58369,14 +58625,14 @@ var ADAPTERS = {
 function formatNames() {
   return ["auto", ...Object.keys(ADAPTERS)];
 }
-function fileInput(path2, text, name) {
+function fileInput(path2, text2, name) {
   return {
     path: path2,
-    text,
+    text: text2,
     ...name !== void 0 ? { name } : {},
     readRelated(relativePath) {
       try {
-        return readFileSync2(join2(dirname(path2), relativePath), "utf8");
+        return readFileSync3(join3(dirname(path2), relativePath), "utf8");
       } catch {
         return void 0;
       }
@@ -58443,7 +58699,7 @@ function metricProblem(m) {
 }
 function listFiles(dir, skipped) {
   return readdirSync2(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const path2 = join2(dir, entry.name);
+    const path2 = join3(dir, entry.name);
     if (entry.name.startsWith(".")) return [];
     if (entry.isSymbolicLink()) {
       skipped.push({ path: path2, reason: "a symbolic link: links inside a results folder are not followed (give the file itself)" });
@@ -58462,7 +58718,7 @@ function unreadable(error2) {
 }
 function readText(path2) {
   try {
-    return readFileSync2(path2, "utf8");
+    return readFileSync3(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, unreadable(error2));
   }
@@ -58475,14 +58731,14 @@ function readInputs(paths, options) {
   let metadata2;
   let resultSetsRead = 0;
   const addFile = (path2, insideFolder) => {
-    const text = readText(path2);
-    const input = fileInput(path2, text);
+    const text2 = readText(path2);
+    const input = fileInput(path2, text2);
     let adapter;
     try {
       adapter = chooseAdapter(input, options.format ?? "auto");
     } catch (error2) {
       if (insideFolder && error2 instanceof InputError && (options.format ?? "auto") === "auto") {
-        skipped.push({ path: path2, reason: whySkipped(path2, text) });
+        skipped.push({ path: path2, reason: whySkipped(path2, text2) });
         return;
       }
       throw error2;
@@ -58496,7 +58752,7 @@ function readInputs(paths, options) {
     }
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
-      const { benchmarks: _ignored, ...meta2 } = JSON.parse(text);
+      const { benchmarks: _ignored, ...meta2 } = JSON.parse(text2);
       void _ignored;
       metadata2 = meta2;
     }
@@ -58522,7 +58778,7 @@ function readInputs(paths, options) {
       const before = benchmarks.length;
       for (const file of listFiles(path2, skipped)) addFile(file, true);
       if (benchmarks.length === before) {
-        const why = skipped.filter((s) => s.path.startsWith(path2)).map((s) => `${relative(path2, s.path)} (${s.reason})`);
+        const why = skipped.filter((s) => s.path.startsWith(path2)).map((s) => `${relative2(path2, s.path)} (${s.reason})`);
         throw new InputError(given, `the folder holds no benchmark results${why.length ? `; skipped: ${why.slice(0, 10).join(", ")}` : ""}`);
       }
     } else {
@@ -58537,22 +58793,22 @@ function pickShared(meta2) {
 }
 
 // action/src/runner/counter.ts
-import { spawn as spawn2, spawnSync } from "node:child_process";
+import { spawn as spawn2, spawnSync as spawnSync2 } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // action/src/runner/failure.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 var LOG_TAIL_LINES = 20;
 var LOG_TAIL_CHARS = 4e3;
 function logTail(path2, lines = LOG_TAIL_LINES) {
-  let text;
+  let text2;
   try {
-    text = readFileSync3(path2, "utf8");
+    text2 = readFileSync4(path2, "utf8");
   } catch {
     return "";
   }
-  const tail = text.replace(/\s+$/, "").split("\n").slice(-lines).join("\n");
+  const tail = text2.replace(/\s+$/, "").split("\n").slice(-lines).join("\n");
   return tail.length > LOG_TAIL_CHARS ? tail.slice(-LOG_TAIL_CHARS) : tail;
 }
 function describeExit(step, result, timeoutSeconds) {
@@ -58590,7 +58846,7 @@ function failedRows(suite, point, suffix, delivered, expected, error2) {
 
 // action/src/runner/counter.ts
 function toolVersion(program, env) {
-  const r = spawnSync(program, ["--version"], { env, encoding: "utf8", timeout: 3e4 });
+  const r = spawnSync2(program, ["--version"], { env, encoding: "utf8", timeout: 3e4 });
   if (r.error || r.status !== 0) return null;
   return r.stdout.trim();
 }
@@ -58601,8 +58857,8 @@ function killGroup2(pid) {
   } catch {
   }
 }
-function tailOf(text) {
-  const tail = text.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
+function tailOf(text2) {
+  const tail = text2.replace(/\s+$/, "").split("\n").slice(-LOG_TAIL_LINES).join("\n");
   return tail.length > STDERR_KEEP_CHARS ? tail.slice(-STDERR_KEEP_CHARS) : tail;
 }
 function countOnce(command, repeat, dir, options) {
@@ -58653,7 +58909,7 @@ async function countCommands(options) {
   for (const [i2, command] of options.commands.entries()) {
     const runs2 = [];
     for (let repeat = 0; repeat < options.repeats; repeat++) {
-      const run2 = await countOnce(command, repeat, join3(options.workDir, `${i2}-${repeat}`), options);
+      const run2 = await countOnce(command, repeat, join4(options.workDir, `${i2}-${repeat}`), options);
       runs2.push(run2);
       if (runFailed(run2)) break;
     }
@@ -58672,7 +58928,7 @@ var perfTool = {
     "stat",
     "-x,",
     "-o",
-    join4(dir, PERF_FILE),
+    join5(dir, PERF_FILE),
     "-e",
     PERF_EVENTS.map((e) => `${e.event}:u`).join(","),
     "--",
@@ -58699,7 +58955,7 @@ function perfVersion(env) {
   return toolVersion("perf", env);
 }
 function probePerfCounters(env) {
-  const r = spawnSync2("perf", ["stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
+  const r = spawnSync3("perf", ["stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
   if (r.error || r.status !== 0) return null;
   try {
     const [result] = perfStatAdapter.parse(fileInput("perf stat", r.stderr));
@@ -58710,9 +58966,9 @@ function probePerfCounters(env) {
   }
 }
 function perfCounts(run2) {
-  const path2 = join4(run2.dir, PERF_FILE);
+  const path2 = join5(run2.dir, PERF_FILE);
   if (!existsSync(path2)) throw new InputError(path2, 'perf stat wrote no output file; expected its -x, lines ("value,unit,event,\u2026")');
-  const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync4(path2, "utf8")));
+  const [result] = perfStatAdapter.parse(fileInput(path2, readFileSync5(path2, "utf8")));
   const values = {};
   const unavailable = {};
   for (const { event, metric } of PERF_EVENTS) {
@@ -58722,6 +58978,153 @@ function perfCounts(run2) {
     else unavailable[metric] = why ?? "not in perf stat's output";
   }
   return { values, unavailable };
+}
+
+// action/src/runner/profile/record.ts
+import { spawnSync as spawnSync4 } from "node:child_process";
+import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync6, rmSync, writeFileSync } from "node:fs";
+import { join as join6 } from "node:path";
+
+// action/src/runner/profile/callgrind-stacks.ts
+function nameOf(value, names) {
+  const m = /^\((\d+)\)(?:\s+(.*))?$/.exec(value.trim());
+  if (!m) return value.trim();
+  if (m[2] !== void 0) {
+    names.set(m[1], m[2]);
+    return m[2];
+  }
+  return names.get(m[1]) ?? `(${m[1]})`;
+}
+function stackOf(context3) {
+  return context3.split("'").map((frame) => frame.replace(/;/g, ":")).reverse().join(";");
+}
+function addCallgrindStacks(text2, path2, into = /* @__PURE__ */ new Map()) {
+  const names = /* @__PURE__ */ new Map();
+  let positions = 1;
+  let events;
+  let current;
+  let program = "unknown";
+  let callCostNext = false;
+  const lines = text2.split("\n");
+  lines.forEach((raw2, i2) => {
+    const line = raw2.replace(/\r$/, "");
+    if (line.startsWith("cmd:")) program = (line.slice(4).trim().split(/\s+/)[0] ?? "").split("/").pop() || "unknown";
+    else if (line.startsWith("positions:")) positions = line.slice(10).trim().split(/\s+/).length;
+    else if (line.startsWith("events:")) events = line.slice(7).trim().split(/\s+/);
+    else if (line.startsWith("fn=")) current = `${program.replace(/;/g, ":")};${stackOf(nameOf(line.slice(3), names))}`;
+    else if (line.startsWith("cfn=")) nameOf(line.slice(4), names);
+    else if (line.startsWith("calls=")) callCostNext = true;
+    else if (/^[0-9+*-]/.test(line)) {
+      if (callCostNext) {
+        callCostNext = false;
+        return;
+      }
+      if (current === void 0) return;
+      const fields = line.trim().split(/\s+/);
+      const cost = fields[positions];
+      if (cost === void 0) return;
+      if (!/^\d+$/.test(cost)) throw new InputError(path2, `expected a whole cost after ${positions} position field(s), found ${JSON.stringify(line)}`, i2 + 1);
+      into.set(current, (into.get(current) ?? 0) + Number(cost));
+    }
+  });
+  if (events === void 0) throw new InputError(path2, 'no "events:" line; expected a callgrind output file', 1);
+  return into;
+}
+function foldedText(stacks) {
+  return [...stacks].filter(([, cost]) => cost > 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([stack, cost]) => `${stack} ${cost}
+`).join("");
+}
+function parseFolded(text2) {
+  const stacks = /* @__PURE__ */ new Map();
+  for (const line of text2.split("\n")) {
+    const m = /^(.*)\s(\d+)$/.exec(line.trim());
+    if (m) stacks.set(m[1], (stacks.get(m[1]) ?? 0) + Number(m[2]));
+  }
+  return stacks;
+}
+
+// action/src/runner/profile/record.ts
+var CALLGRIND_DEPTH = 40;
+function perfCannotSample(env) {
+  const r = spawnSync4("perf", ["record", "-q", "-g", "-o", "/dev/null", "--", "true"], { env, encoding: "utf8", timeout: 3e4 });
+  if (r.error) return "perf is not installed";
+  if (r.status === 0) return null;
+  const said = `${r.stderr}`.split("\n").find((l) => l.trim() !== "") ?? `exit ${r.status}`;
+  return `perf record refused: ${said.trim().slice(0, 200)}`;
+}
+function valgrindRuns(env) {
+  const r = spawnSync4("valgrind", ["--version"], { env, timeout: 3e4 });
+  return !r.error && r.status === 0;
+}
+var PERF_SAMPLE_FIX = "perf samples only where the CPU or VM exposes a PMU and perf_event_paranoid allows it (sudo sysctl -w kernel.perf_event_paranoid=1); or set profile: callgrind";
+var VALGRIND_FIX = "install valgrind (apt-get install valgrind, dnf install valgrind)";
+function chooseProfiler(choice, probe) {
+  if (choice === "callgrind")
+    return probe.callgrind() ? { tool: "callgrind", warning: null } : { tool: null, warning: `valgrind does not run here: ${VALGRIND_FIX}` };
+  const refused = probe.perf();
+  if (refused === null) return { tool: "perf", warning: null };
+  const callgrind = probe.callgrind();
+  if (choice === "auto" && callgrind) return { tool: "callgrind", warning: null };
+  if (choice === "perf" && callgrind) return { tool: "callgrind", warning: `${refused}; profiled with callgrind instead. Fix: ${PERF_SAMPLE_FIX}` };
+  return { tool: null, warning: `${refused}, and valgrind does not run here: ${VALGRIND_FIX}` };
+}
+function profilerCommand(request2) {
+  const run2 = ["sh", "-c", request2.command].map(quote).join(" ");
+  if (request2.tool === "callgrind") {
+    return [
+      "valgrind",
+      "-q",
+      "--tool=callgrind",
+      `--separate-callers=${CALLGRIND_DEPTH}`,
+      "--trace-children=yes",
+      `--callgrind-out-file=${quote(join6(request2.dir, "callgrind.out.%p"))}`,
+      run2
+    ].join(" ");
+  }
+  return `perf record -q -g -o ${quote(join6(request2.dir, "perf.data"))} -- ${run2}`;
+}
+async function recordSide(request2) {
+  mkdirSync2(request2.dir, { recursive: true });
+  const logPath = join6(request2.dir, "profile.log");
+  writeFileSync(logPath, "");
+  const result = await request2.spawner.run({
+    command: profilerCommand(request2),
+    cwd: request2.cwd,
+    env: request2.env,
+    timeoutSeconds: request2.timeoutSeconds,
+    logPath,
+    stdoutPath: null,
+    outputPath: null,
+    pin: null
+  });
+  const seconds2 = result.seconds;
+  if (result.timedOut) return { error: `cut at the time cap after ${Math.round(seconds2)} s`, seconds: seconds2 };
+  if (result.exitCode !== 0)
+    return { error: `exited with ${result.exitCode === null ? `signal ${result.signal}` : `code ${result.exitCode}`} (log: ${logPath})`, seconds: seconds2 };
+  try {
+    return { stacks: request2.tool === "callgrind" ? callgrindStacks(request2.dir) : perfStacks(request2), seconds: seconds2 };
+  } catch (error2) {
+    return { error: error2.message, seconds: seconds2 };
+  } finally {
+    for (const file of readdirSync3(request2.dir))
+      if (file.startsWith("callgrind.out.") || file === "perf.data") rmSync(join6(request2.dir, file), { force: true });
+  }
+}
+function callgrindStacks(dir) {
+  const stacks = /* @__PURE__ */ new Map();
+  const files = readdirSync3(dir).filter((f) => f.startsWith("callgrind.out."));
+  if (files.length === 0) throw new Error(`callgrind wrote no file in ${dir}`);
+  for (const file of files.sort()) addCallgrindStacks(readFileSync6(join6(dir, file), "utf8"), join6(dir, file), stacks);
+  return stacks;
+}
+function perfStacks(request2) {
+  const data2 = join6(request2.dir, "perf.data");
+  if (!existsSync2(data2)) throw new Error(`perf wrote no ${data2}`);
+  const script = spawnSync4("perf", ["script", "-i", data2], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
+  if (script.status !== 0) throw new Error(`perf script failed: ${String(script.stderr).split("\n")[0]}`);
+  const folded2 = spawnSync4("inferno-collapse-perf", [], { input: script.stdout, env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4, encoding: "utf8" });
+  if (folded2.error || folded2.status !== 0) throw new Error("inferno-collapse-perf did not run: cargo install inferno");
+  return parseFolded(folded2.stdout);
 }
 
 // action/src/runner/preflight/render.ts
@@ -58741,19 +59144,19 @@ function preflightText(report2) {
   return `${lines.join("\n")}
 `;
 }
-function escapeData(text) {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function escapeData(text2) {
+  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
-function escapeProperty(text) {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+function escapeProperty(text2) {
+  return escapeData(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 function preflightAnnotations(report2) {
   const line = (f) => {
     const command = f.status === "warn" ? report2.fails ? "error" : "warning" : f.status === "advice" ? "notice" : null;
     if (command === null) return null;
-    const text = f.fix ? `${f.message}
+    const text2 = f.fix ? `${f.message}
 Fix: ${f.fix}` : f.message;
-    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text)}`;
+    return `::${command} title=${escapeProperty(`perf-gate preflight: ${f.check}`)}::${escapeData(text2)}`;
   };
   return report2.findings.map(line).filter((l) => l !== null).map((l) => `${l}
 `).join("");
@@ -58768,7 +59171,7 @@ function checkMachine(check) {
     ...check.options ? { options: check.options } : {},
     probe: check.probe,
     ...check.runner ? { runner: check.runner } : {},
-    ...isThisMachine(check.root) ? { perfCounters: probePerfCounters(check.env) } : {}
+    ...isThisMachine(check.root) ? { perfCounters: probePerfCounters(check.env), profiler: { perf: perfCannotSample(check.env), callgrind: valgrindRuns(check.env) } } : {}
   });
 }
 function checkRunner(level, runner, env) {
@@ -58776,12 +59179,12 @@ function checkRunner(level, runner, env) {
 }
 
 // action/src/pipeline/inputs.ts
-import { existsSync as existsSync2, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // action/src/config/budgets.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
-import { join as join5, relative as relative2, resolve as resolve2 } from "node:path";
+import { readdirSync as readdirSync4, readFileSync as readFileSync7, statSync as statSync2 } from "node:fs";
+import { join as join7, relative as relative3, resolve as resolve2 } from "node:path";
 
 // action/schemas/budgets.schema.json
 var budgets_schema_default = {
@@ -58950,10 +59353,10 @@ var budgets_schema_default = {
 // action/src/config/yaml-source.ts
 var import_yaml = __toESM(require_dist(), 1);
 var import__2 = __toESM(require__(), 1);
-function parseYaml(text, file) {
-  if (text.trim() === "") throw new InputError(file, 'the file is empty; expected a YAML mapping with "version: 1"', 1);
+function parseYaml(text2, file) {
+  if (text2.trim() === "") throw new InputError(file, 'the file is empty; expected a YAML mapping with "version: 1"', 1);
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const line = lineCounter.linePos(first.pos[0]).line;
@@ -59096,8 +59499,8 @@ var EXAMPLE = {
   fraction: "5%",
   count: "1000"
 };
-function parseBudgets(text, file) {
-  const source = parseYaml(text, file);
+function parseBudgets(text2, file) {
+  const source = parseYaml(text2, file);
   validator2 ??= compileSchema(budgets_schema_default);
   assertValid(source, validator2);
   const data2 = source.data;
@@ -59166,20 +59569,20 @@ function loadBudgets(paths, cwd) {
       throw new InputError(p, "no such budget file or folder");
     }
     if (!isDir) return [abs];
-    return readdirSync3(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join5(abs, n));
+    return readdirSync4(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join7(abs, n));
   });
   const defaults2 = { ...DEFAULT_BUDGET_DEFAULTS };
   const setBy = {};
   const rules = [];
   for (const abs of files) {
-    const shown = relative2(cwd, abs) || abs;
-    let text;
+    const shown = relative3(cwd, abs) || abs;
+    let text2;
     try {
-      text = readFileSync5(abs, "utf8");
+      text2 = readFileSync7(abs, "utf8");
     } catch (error2) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
-    const parsed = parseBudgets(text, shown);
+    const parsed = parseBudgets(text2, shown);
     for (const [key2, value] of Object.entries(parsed.defaults)) {
       const here = `${shown}:${parsed.defaultLines[key2] ?? "?"}`;
       if (setBy[key2] !== void 0 && defaults2[key2] !== value) {
@@ -59196,11 +59599,11 @@ function loadBudgets(paths, cwd) {
     }
     rules.push(...parsed.rules);
   }
-  return { defaults: defaults2, rules, files: files.map((f) => relative2(cwd, f) || f) };
+  return { defaults: defaults2, rules, files: files.map((f) => relative3(cwd, f) || f) };
 }
 
 // action/src/config/perf-gate-config.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
 // action/schemas/perf-gate-config.schema.json
@@ -59283,6 +59686,16 @@ var perf_gate_config_schema_default = {
     "confirm-time-cap": {
       description: 'Most runner time the interleaved second stage may take, such as "20m"; suspects it could not reach are suspected.',
       $ref: "#/$defs/duration"
+    },
+    "profile-time-cap": {
+      description: 'Most runner time the differential profiles of one run may take, such as "5m" (default); a profile cut short is a warning, never a verdict.',
+      $ref: "#/$defs/duration"
+    },
+    toolchain: {
+      description: `Tools whose versions each run records beside those its suites' commands name: a tool ("protoc", asked with --version) or a whole version command ("zig version").`,
+      type: "array",
+      maxItems: 30,
+      items: { type: "string", minLength: 1, maxLength: 200, pattern: "\\S" }
     }
   },
   $defs: {
@@ -59403,6 +59816,15 @@ var perf_gate_config_schema_default = {
         confirm: {
           description: "This suite's setting of the two-stage verdict (interleaved or off); default: the file's confirm.",
           enum: ["interleaved", "off"]
+        },
+        profile: {
+          description: "After a pull request's regression in this suite is confirmed, record the benchmark on both sides under a profiler and write a differential flame graph: auto (perf where it may sample, else callgrind), perf or callgrind. Default: no profile.",
+          enum: ["auto", "perf", "callgrind"]
+        },
+        "profile-command": {
+          description: "The command to profile for a benchmark of this run: suite, with {benchmark} for the benchmark's name (the id without the suite's prefix); default the run line. A commands: suite profiles the benchmark's own command.",
+          type: "string",
+          minLength: 1
         }
       }
     },
@@ -59485,6 +59907,7 @@ var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRou
 var DEFAULT_COMMAND_RUNS = 10;
 var DEFAULT_COMMAND_WARMUP = 1;
 var DEFAULT_COUNT_REPEAT = 3;
+var DEFAULT_PROFILE_TIME_CAP_SECONDS = 300;
 var DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var validator3;
@@ -59514,12 +59937,12 @@ function mergeAb(base, raw2, source, path2) {
   }
   return merged;
 }
-function positiveDuration(text, source, path2) {
-  const q = parseQuantity(text);
+function positiveDuration(text2, source, path2) {
+  const q = parseQuantity(text2);
   if (!q || q.dimension !== "time" || !(q.value > 0)) {
     throw new InputError(
       source.file,
-      `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(text)}`,
+      `expected a positive duration such as "90s" or "10m", found ${JSON.stringify(text2)}`,
       source.lineOf(path2),
       path2.join(".")
     );
@@ -59529,8 +59952,8 @@ function positiveDuration(text, source, path2) {
 function scalarText(v) {
   return typeof v === "string" ? v : String(v);
 }
-function parsePerfGateConfig(text, file, baseDir) {
-  const source = parseYaml(text, file);
+function parsePerfGateConfig(text2, file, baseDir) {
+  const source = parseYaml(text2, file);
   const raw2 = validate3(source);
   const ab = mergeAb(DEFAULT_AB, raw2.ab, source, ["ab"]);
   const confirmOn = raw2.confirm !== "off";
@@ -59594,6 +60017,7 @@ function parsePerfGateConfig(text, file, baseDir) {
       params,
       ab: mergeAb(ab, s.ab, source, ["suites", i2, "ab"]),
       confirm: (s.confirm ?? (confirmOn ? "interleaved" : "off")) === "interleaved",
+      profile: suiteProfile(s, commands !== void 0, source, i2),
       line,
       formatLine: source.lineOf(["suites", i2, "format"]) ?? line
     };
@@ -59619,8 +60043,23 @@ function parsePerfGateConfig(text, file, baseDir) {
     suites,
     derived,
     ab,
-    confirm: { on: confirmOn, timeCap }
+    confirm: { on: confirmOn, timeCap },
+    profileTimeCap: raw2["profile-time-cap"] !== void 0 ? positiveDuration(raw2["profile-time-cap"], source, ["profile-time-cap"]) : DEFAULT_PROFILE_TIME_CAP_SECONDS,
+    toolchain: (raw2.toolchain ?? []).map((t) => t.trim())
   };
+}
+function suiteProfile(s, isCommands, source, i2) {
+  const file = source.file;
+  const command = s["profile-command"];
+  const at = (message) => new InputError(file, message, source.lineOf(["suites", i2, "profile-command"]), `suites.${i2}.profile-command`);
+  if (command !== void 0 && isCommands) throw at("profile-command: is for a run: suite; a commands: suite profiles the benchmark's own command");
+  if (command !== void 0 && s.profile === void 0) throw at("profile-command: needs profile: (auto, perf or callgrind) beside it");
+  const [quoted] = command !== void 0 ? quotedPlaceholders(command, ["benchmark", "output"]) : [];
+  if (quoted)
+    throw at(
+      `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use it outside quotes (it becomes one safely quoted word)`
+    );
+  return s.profile !== void 0 ? { tool: s.profile, command: command ?? null } : null;
 }
 var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
 function commandSuite(s, source, i2) {
@@ -59687,18 +60126,18 @@ function hyperfineLine(commands, runs2, warmup) {
   for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
   return words.join(" ");
 }
-function shellWord(text) {
-  return `'${text.replaceAll("'", "'\\''")}'`;
+function shellWord(text2) {
+  return `'${text2.replaceAll("'", "'\\''")}'`;
 }
 function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
-  let text;
+  let text2;
   try {
-    text = readFileSync6(absolute, "utf8");
+    text2 = readFileSync8(absolute, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
-  return parsePerfGateConfig(text, path2, dirname2(absolute));
+  return parsePerfGateConfig(text2, path2, dirname2(absolute));
 }
 function historySetting(raw2, baseDir) {
   if (raw2 === void 0) return null;
@@ -59711,23 +60150,23 @@ function historySetting(raw2, baseDir) {
 }
 
 // action/src/pipeline/output-parser.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 
 // action/src/adapters/marker-lines.ts
 function markerLinesAdapter(spec, source = "perf-gate.yml") {
   const markers = compile(spec, source);
   return {
     name: "marker-lines",
-    detect({ text }) {
-      const lines = text.split("\n");
+    detect({ text: text2 }) {
+      const lines = text2.split("\n");
       if (markers.some((m) => lines.some((l) => m.regex.test(l)))) return { match: true };
       return { match: false, reason: `no line matches any configured marker (${markers.map((m) => m.pattern).join(", ")})` };
     },
-    parse({ text, path: path2 }) {
-      if (text.trim() === "") throw new InputError(path2, `the file is empty; expected lines matching ${markers.map((m) => m.pattern).join(", ")}`);
+    parse({ text: text2, path: path2 }) {
+      if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected lines matching ${markers.map((m) => m.pattern).join(", ")}`);
       const defaultId = spec.benchmark;
       const found = /* @__PURE__ */ new Map();
-      text.split("\n").forEach((raw2, i2) => {
+      text2.split("\n").forEach((raw2, i2) => {
         const line = raw2.replace(/\r$/, "");
         for (const marker of markers) {
           const m = marker.regex.exec(line);
@@ -59743,7 +60182,7 @@ function markerLinesAdapter(spec, source = "perf-gate.yml") {
           found.set(id, byMarker);
         }
       });
-      const lines = text.split("\n").length;
+      const lines = text2.split("\n").length;
       if (found.size === 0) {
         throw new InputError(
           path2,
@@ -59841,7 +60280,7 @@ function markerLinesFromOptions(options, source, suite) {
 // action/src/pipeline/output-parser.ts
 var parseOutputFile = (path2, format2, options, name) => {
   if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), format2);
+  return parseInput(fileInput(path2, readFileSync9(path2, "utf8"), name), format2);
 };
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
@@ -59883,7 +60322,7 @@ function configOutputParser(config) {
   }
   return (path2, format2, options, name) => {
     const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync7(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
+    return adapter ? parseInput(fileInput(path2, readFileSync9(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
   };
 }
 
@@ -59894,15 +60333,15 @@ function readConfig(path2, cwd) {
   return config;
 }
 function readConfigIfPresent(path2, cwd) {
-  return existsSync2(resolve4(cwd, path2)) ? readConfig(path2, cwd) : null;
+  return existsSync3(resolve4(cwd, path2)) ? readConfig(path2, cwd) : null;
 }
 function conventionalBudgets(cwd) {
   const conventional = resolve4(cwd, "budgets");
-  return existsSync2(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
+  return existsSync3(conventional) && statSync3(conventional).isDirectory() ? "budgets" : void 0;
 }
 function readBudgets(paths, fallback, cwd) {
   if (paths && paths.length > 0) return loadBudgets(paths, cwd);
-  if (fallback !== void 0 && existsSync2(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
+  if (fallback !== void 0 && existsSync3(resolve4(cwd, fallback))) return loadBudgets([fallback], cwd);
   return EMPTY_BUDGETS;
 }
 function readResults(paths, options) {
@@ -59912,15 +60351,15 @@ function readResultFiles(paths, options) {
   const read = readInputs(paths, options);
   return { results: read.resultSet, skipped: read.skipped };
 }
-function validateResults(data2, file, text) {
-  return validateResultSet(data2, file, text);
+function validateResults(data2, file, text2) {
+  return validateResultSet(data2, file, text2);
 }
 async function readBaseline(request2) {
   let chosen;
   if (request2.paths.length > 0) {
     if (request2.input !== void 0) {
       for (const p of request2.paths)
-        if (!existsSync2(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
+        if (!existsSync3(resolve4(request2.read.cwd, p))) throw new InputError(p, `no such baseline file or folder (${request2.input})`);
     }
     const read = readResultFiles(request2.paths, request2.read);
     chosen = { results: read.results, source: request2.paths.join(", "), skipped: read.skipped };
@@ -59939,27 +60378,27 @@ function onlySuites(set, suites) {
 import { resolve as resolve6 } from "node:path";
 
 // action/src/store/folder-store.ts
-import { mkdirSync as mkdirSync3, readdirSync as readdirSync4 } from "node:fs";
-import { join as join7 } from "node:path";
+import { mkdirSync as mkdirSync4, readdirSync as readdirSync5 } from "node:fs";
+import { join as join9 } from "node:path";
 
 // action/src/store/result-set-file.ts
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname as dirname3, join as join6 } from "node:path";
-function writeFileAtomic(path2, text) {
-  mkdirSync2(dirname3(path2), { recursive: true });
-  const temp = join6(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+import { closeSync, fsyncSync, mkdirSync as mkdirSync3, openSync, renameSync, rmSync as rmSync2, writeSync } from "node:fs";
+import { dirname as dirname3, join as join8 } from "node:path";
+function writeFileAtomic(path2, text2) {
+  mkdirSync3(dirname3(path2), { recursive: true });
+  const temp = join8(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
   let fd2;
   try {
     fd2 = openSync(temp, "w", 420);
-    if (typeof text === "string") writeSync(fd2, text);
-    else writeSync(fd2, text);
+    if (typeof text2 === "string") writeSync(fd2, text2);
+    else writeSync(fd2, text2);
     fsyncSync(fd2);
     closeSync(fd2);
     fd2 = void 0;
     renameSync(temp, path2);
   } catch (error2) {
     if (fd2 !== void 0) closeSync(fd2);
-    rmSync(temp, { force: true });
+    rmSync2(temp, { force: true });
     throw error2;
   }
 }
@@ -60001,7 +60440,7 @@ function folderStore(options) {
     location: dir,
     async checkWritable() {
       try {
-        mkdirSync3(dir, { recursive: true });
+        mkdirSync4(dir, { recursive: true });
       } catch (error2) {
         throw new InputError(
           configuredIn.file,
@@ -60016,7 +60455,7 @@ function folderStore(options) {
       return { results: read([dir]), source: dir };
     },
     async record(results, part) {
-      const path2 = join7(dir, baselineFileName(part));
+      const path2 = join9(dir, baselineFileName(part));
       writeResultSet(path2, results);
       return path2;
     }
@@ -60027,7 +60466,7 @@ function baselineFileName(part) {
 }
 function hasFiles(dir) {
   try {
-    return readdirSync4(dir).some((n) => !n.startsWith("."));
+    return readdirSync5(dir).some((n) => !n.startsWith("."));
   } catch {
     return false;
   }
@@ -60065,7 +60504,7 @@ function toBmf(set) {
 
 // action/src/store/merge.ts
 import { isDeepStrictEqual } from "node:util";
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function mergeResultSets(inputs) {
   if (inputs.length === 0) throw new InputError("perf-gate merge", "expected at least one ResultSet to merge");
   const warnings = [];
@@ -60100,7 +60539,29 @@ function mergeResultSets(inputs) {
   if (design !== void 0) merged.design = design;
   const testbed = mergeTestbeds(inputs, warnings);
   if (testbed) merged.testbed = testbed;
+  const environment = mergeEnvironments(inputs);
+  if (environment) merged.environment = environment;
   return { set: merged, warnings };
+}
+function mergeEnvironments(inputs) {
+  const sides = inputs.flatMap((i2) => i2.set.environment ? [i2.set.environment] : []);
+  if (sides.length === 0) return void 0;
+  const merged = {};
+  for (const key2 of ["kernel", "microcode"]) {
+    const values = new Set(sides.map((e) => e[key2]));
+    if (values.size === 1 && sides[0][key2] !== void 0) merged[key2] = sides[0][key2];
+  }
+  for (const key2 of ["toolchains", "flags", "lockfiles"]) {
+    const joined = {};
+    const dropped = /* @__PURE__ */ new Set();
+    for (const [name, value] of sides.flatMap((e) => Object.entries(e[key2] ?? {}))) {
+      if (joined[name] !== void 0 && joined[name] !== value) dropped.add(name);
+      joined[name] = value;
+    }
+    for (const name of dropped) delete joined[name];
+    if (Object.keys(joined).length > 0) merged[key2] = joined;
+  }
+  return merged;
 }
 function agree(inputs, key2, why) {
   let first;
@@ -60136,11 +60597,11 @@ function mergeTestbeds(inputs, warnings) {
   warnings.push(
     `the shards ran on ${byId.size} different testbeds (${[...byId.values()].map((e) => `${e.testbed.id}: ${e.files.join(", ")}`).join("; ")}); comparisons with this set are flagged different-testbed`
   );
-  return { id: `mixed-${createHash2("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
+  return { id: `mixed-${createHash3("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
 }
 
 // action/src/store/write-policy.ts
-import { accessSync, constants, existsSync as existsSync3, mkdirSync as mkdirSync4, realpathSync } from "node:fs";
+import { accessSync, constants, existsSync as existsSync4, mkdirSync as mkdirSync5, realpathSync } from "node:fs";
 import { dirname as dirname4, resolve as resolve5 } from "node:path";
 
 // action/src/store/history/git.ts
@@ -60225,7 +60686,7 @@ function realpathOrSelf(path2) {
 }
 async function checkFolderWritable(dir) {
   try {
-    mkdirSync4(dir, { recursive: true });
+    mkdirSync5(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
   } catch (error2) {
     throw new InputError(dir, `the history folder cannot be written: ${error2.code ?? String(error2)}`);
@@ -60247,7 +60708,7 @@ function refuseRedirectedFolder(repo, folder, key2) {
   const lexical = resolve5(folder);
   if (lexical !== resolve5(repo) && !lexical.startsWith(`${resolve5(repo)}/`)) return;
   let existing = lexical;
-  while (!existsSync3(existing) && dirname4(existing) !== existing) existing = dirname4(existing);
+  while (!existsSync4(existing) && dirname4(existing) !== existing) existing = dirname4(existing);
   const real = realpathOrSelf(existing);
   if (real === root || real.startsWith(`${root}/`)) return;
   throw new InputError(
@@ -60449,9 +60910,9 @@ function runLine(set) {
 }
 function encodeMonth(key2, runs2) {
   const header2 = { schema: MONTH_SCHEMA, testbed: key2.testbed, month: key2.month, runs: runs2.map((r) => ({ commit: r.commit, runId: r.runId })) };
-  const text = `${[JSON.stringify(header2), ...runs2.map((r) => r.json)].join("\n")}
+  const text2 = `${[JSON.stringify(header2), ...runs2.map((r) => r.json)].join("\n")}
 `;
-  return brotliCompressSync(text, { params: { ...MONTH_BROTLI, [constants2.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } });
+  return brotliCompressSync(text2, { params: { ...MONTH_BROTLI, [constants2.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text2) } });
 }
 function decodeMonth(bytes2, file, validate5) {
   const lines = unbrotli(bytes2, file).split("\n");
@@ -60468,18 +60929,18 @@ function decodeMonth(bytes2, file, validate5) {
 }
 var MONTH_BROTLI = { [constants2.BROTLI_PARAM_QUALITY]: 5, [constants2.BROTLI_PARAM_LGWIN]: 24 };
 function decodeMonthHeader(prefix, file, complete) {
-  let text;
+  let text2;
   try {
-    text = brotliDecompressSync(prefix, { finishFlush: constants2.BROTLI_OPERATION_FLUSH }).toString("utf8");
+    text2 = brotliDecompressSync(prefix, { finishFlush: constants2.BROTLI_OPERATION_FLUSH }).toString("utf8");
   } catch (error2) {
     throw new InputError(file, `not a readable brotli file (${error2.message})`);
   }
-  const end = text.indexOf("\n");
+  const end = text2.indexOf("\n");
   if (end < 0) {
     if (complete) throw new InputError(file, "truncated: the month header line never ends");
     return void 0;
   }
-  return checkHeader(parseJson3(text.slice(0, end), file, 1), file);
+  return checkHeader(parseJson3(text2.slice(0, end), file, 1), file);
 }
 function monthEntries(header2, file, createdOf) {
   return header2.runs.map((r) => ({ testbed: header2.testbed, commit: r.commit, runId: r.runId, created: createdOf(r.runId), file }));
@@ -60498,9 +60959,9 @@ function unbrotli(bytes2, file) {
     throw new InputError(file, `not a whole brotli file (truncated or corrupt: ${error2.message})`);
   }
 }
-function parseJson3(text, file, line) {
+function parseJson3(text2, file, line) {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text2);
   } catch (error2) {
     throw new InputError(file, `not valid JSON (${error2.message})`, line);
   }
@@ -60894,8 +61355,8 @@ function keyOf(parsed) {
 }
 
 // action/src/store/history/folder-store.ts
-import { closeSync as closeSync2, existsSync as existsSync4, mkdirSync as mkdirSync5, openSync as openSync2, readdirSync as readdirSync5, readFileSync as readFileSync8, rmSync as rmSync2, statSync as statSync4, writeSync as writeSync2 } from "node:fs";
-import { join as join8 } from "node:path";
+import { closeSync as closeSync2, existsSync as existsSync5, mkdirSync as mkdirSync6, openSync as openSync2, readdirSync as readdirSync6, readFileSync as readFileSync10, rmSync as rmSync3, statSync as statSync4, writeSync as writeSync2 } from "node:fs";
+import { join as join10 } from "node:path";
 var DEFAULT_HISTORY_FOLDER = ".perf-gate/history";
 function folderBackend(root) {
   const view = {
@@ -60903,9 +61364,9 @@ function folderBackend(root) {
       const tops = testbed !== void 0 ? [testbed] : subfolders(root);
       const out = [];
       for (const t of tops) {
-        for (const y of subfolders(join8(root, t))) {
-          for (const m of subfolders(join8(root, t, y))) {
-            for (const name of entries(join8(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+        for (const y of subfolders(join10(root, t))) {
+          for (const m of subfolders(join10(root, t, y))) {
+            for (const name of entries(join10(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
           }
         }
       }
@@ -60915,7 +61376,7 @@ function folderBackend(root) {
       const out = /* @__PURE__ */ new Map();
       for (const p of paths) {
         try {
-          out.set(p, readFileSync8(join8(root, p)));
+          out.set(p, readFileSync10(join10(root, p)));
         } catch (error2) {
           if (error2.code !== "ENOENT") throw error2;
           out.set(p, void 0);
@@ -60930,12 +61391,12 @@ function folderBackend(root) {
       return view;
     },
     async apply(plan, { exclusive }) {
-      const release = exclusive ? lock(join8(root, ".lock")) : () => void 0;
+      const release = exclusive ? lock(join10(root, ".lock")) : () => void 0;
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes: bytes2 } of change.add) writeHistoryFile(join8(root, path2), bytes2);
-        for (const path2 of change.remove) rmSync2(join8(root, path2), { force: true });
+        for (const { path: path2, bytes: bytes2 } of change.add) writeHistoryFile(join10(root, path2), bytes2);
+        for (const path2 of change.remove) rmSync3(join10(root, path2), { force: true });
         return change;
       } finally {
         release();
@@ -60952,11 +61413,11 @@ function writeHistoryFile(path2, bytes2) {
   }
 }
 function subfolders(dir) {
-  return entries(dir).filter((name) => !name.startsWith(".") && statSync4(join8(dir, name)).isDirectory());
+  return entries(dir).filter((name) => !name.startsWith(".") && statSync4(join10(dir, name)).isDirectory());
 }
 function entries(dir) {
-  if (!existsSync4(dir)) return [];
-  return readdirSync5(dir).sort();
+  if (!existsSync5(dir)) return [];
+  return readdirSync6(dir).sort();
 }
 function lock(path2) {
   let fd2;
@@ -60964,7 +61425,7 @@ function lock(path2) {
     fd2 = openSync2(path2, "wx");
   } catch (error2) {
     if (error2.code === "ENOENT") {
-      mkdirSync5(join8(path2, ".."), { recursive: true });
+      mkdirSync6(join10(path2, ".."), { recursive: true });
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
@@ -60976,16 +61437,16 @@ function lock(path2) {
   writeSync2(fd2, `${process.pid} ${(/* @__PURE__ */ new Date()).toISOString()}
 `);
   closeSync2(fd2);
-  return () => rmSync2(path2, { force: true });
+  return () => rmSync3(path2, { force: true });
 }
 function lockHolder(path2) {
-  let text = "";
+  let text2 = "";
   try {
-    text = readFileSync8(path2, "utf8");
+    text2 = readFileSync10(path2, "utf8");
   } catch {
     return "another process";
   }
-  const [pid, since] = text.trim().split(" ");
+  const [pid, since] = text2.trim().split(" ");
   const n = Number(pid);
   if (!Number.isInteger(n) || n <= 0) return "another process";
   let alive = true;
@@ -61002,9 +61463,9 @@ function folderHistory(root, validate5) {
 
 // action/src/store/history/git-branch-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdtempSync, rmSync as rmSync3 } from "node:fs";
+import { mkdtempSync, rmSync as rmSync4 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join9 } from "node:path";
+import { join as join11 } from "node:path";
 var DEFAULT_DATA_BRANCH = "perf-gate-data";
 var RACE = /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
 function gitBranchBackend(options) {
@@ -61073,9 +61534,9 @@ function gitBranchBackend(options) {
     };
   }
   async function commitOf2(tip, change) {
-    const temp = mkdtempSync(join9(tmpdir(), "perf-gate-index-"));
+    const temp = mkdtempSync(join11(tmpdir(), "perf-gate-index-"));
     try {
-      const env = { GIT_INDEX_FILE: join9(temp, "index") };
+      const env = { GIT_INDEX_FILE: join11(temp, "index") };
       await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
       const lines = [];
       for (const { path: path2, bytes: bytes2 } of change.add) {
@@ -61090,7 +61551,7 @@ function gitBranchBackend(options) {
       const who = { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email };
       return await gitText(repo, ["commit-tree", tree, ...tip !== void 0 ? ["-p", tip] : [], "-m", change.message], { env: who });
     } finally {
-      rmSync3(temp, { recursive: true, force: true });
+      rmSync4(temp, { recursive: true, force: true });
     }
   }
   async function publish(commit, tip) {
@@ -61353,6 +61814,10 @@ async function selectBaseline(store, request2) {
     chain = await firstParentChain(request2.repo, start.commit, maxDistance + window2);
     const since = earliestRelevantTime(chain, chain.length);
     entries2 = await store.list({ testbed: request2.testbed, ...since !== void 0 ? { since } : {} });
+    if (request2.formerTestbed !== void 0 && request2.formerTestbed !== request2.testbed) {
+      const former = await store.list({ testbed: request2.formerTestbed, ...since !== void 0 ? { since } : {} });
+      entries2 = [...entries2, ...former.map((e) => ({ ...e, testbed: request2.testbed }))];
+    }
   }
   const keyOf2 = (e) => e.file + "\0" + e.runId;
   for (; ; ) {
@@ -61423,6 +61888,7 @@ function historyBaselines(options) {
       const selection = await selectBaseline(history, {
         repo: options.repo,
         testbed: query.testbed,
+        ...query.formerTestbed ? { formerTestbed: query.formerTestbed } : {},
         head: query.commit ?? "HEAD",
         from: options.from,
         ...options.maxDistance !== void 0 ? { maxDistance: options.maxDistance } : {},
@@ -61451,9 +61917,9 @@ function selectionText(selection, where2) {
 }
 function unreadableText(files) {
   if (files.length === 0) return "";
-  const named = files.slice(0, 3).map((f) => `${f.file} (${f.problem})`).join(", ");
+  const named2 = files.slice(0, 3).map((f) => `${f.file} (${f.problem})`).join(", ");
   const more = files.length > 3 ? ` and ${files.length - 3} more` : "";
-  return `; skipped ${files.length} unreadable file${files.length === 1 ? "" : "s"}: ${named}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
+  return `; skipped ${files.length} unreadable file${files.length === 1 ? "" : "s"}: ${named2}${more}; perf-gate history verify lists them, perf-gate history remove FILE removes one`;
 }
 function noBaselineText(selection, testbed, where2, shallow = false) {
   const why = selection.reason === "no-merge-base" ? "this commit has no merge base with the base branch" : selection.reason === "no-previous-tag" ? "there is no earlier release tag" : `no run of testbed ${testbed} within ${selection.maxDistance} commits (${selection.searched} looked at)`;
@@ -61512,14 +61978,14 @@ function configuredStore(config, created) {
 }
 
 // action/src/pipeline/history.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync9 } from "node:fs";
+import { createHash as createHash4 } from "node:crypto";
+import { readFileSync as readFileSync11 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
-function parseBencherPerf(text, file, choice = {}) {
-  const data2 = parseJsonText(text, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
-  const errors = jsonErrors(text, file);
+function parseBencherPerf(text2, file, choice = {}) {
+  const data2 = parseJsonText(text2, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
+  const errors = jsonErrors(text2, file);
   if (!isRecord(data2) || !Array.isArray(data2["results"]))
     throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
   const lines = data2["results"].map((line, i2) => checkedLine(line, i2, errors));
@@ -61577,7 +62043,7 @@ function parseBencherPerf(text, file, choice = {}) {
 function checkedLine(line, index, errors) {
   const at = ["results", index];
   if (!isRecord(line)) throw errors.error(at, 'expected a result line with "branch", "testbed", "benchmark", "measure" and "metrics"');
-  const named = (key2) => {
+  const named2 = (key2) => {
     const value = line[key2];
     if (!isRecord(value) || typeof value["name"] !== "string") throw errors.error([...at, key2], `expected "${key2}": { "name": \u2026, "slug": \u2026 }`);
     return typeof value["slug"] === "string" ? [value["slug"], value["name"]] : [value["name"]];
@@ -61589,9 +62055,9 @@ function checkedLine(line, index, errors) {
   if (!Array.isArray(line["metrics"])) throw errors.error([...at, "metrics"], 'expected "metrics": [ points ]');
   return {
     index,
-    branch: named("branch"),
-    testbed: named("testbed"),
-    benchmark: named("benchmark").at(-1),
+    branch: named2("branch"),
+    testbed: named2("testbed"),
+    benchmark: named2("benchmark").at(-1),
     measure: { slug: measure["slug"], units: typeof measure["units"] === "string" ? measure["units"] : "" },
     points: line["metrics"]
   };
@@ -61663,8 +62129,8 @@ function mappingOf2(unit, tool) {
   const direction = tool === "customBiggerIsBetter" ? "higher" : tool === "customSmallerIsBetter" ? "lower" : mapped.direction ?? "lower";
   return { metric: mapped.metric, unit: mapped.unit, direction, scale: mapped.scale };
 }
-function parseGabHistory(text, file) {
-  const body = text.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
+function parseGabHistory(text2, file) {
+  const body = text2.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
   const data2 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
   const errors = jsonErrors(body, file);
   if (!isRecord(data2) || !isRecord(data2["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
@@ -61954,10 +62420,10 @@ function checkFamily(family, metric, limit3, points, skipped, opts) {
     return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds2 } };
   }
   const bound = above ? limit3.max : limit3.min;
-  const side2 = above ? "above" : "below";
+  const side3 = above ? "above" : "below";
   const sure = above ? fit3.ci[0] > bound : fit3.ci[1] < bound;
-  if (sure) return { ...base, fit: fit3, result: "fail", reason: { code: "scaling-beyond-limit", fit: facts, side: side2, bound } };
-  return { ...base, fit: fit3, result: "inconclusive", reason: { code: "scaling-unsure", fit: facts, side: side2, bound } };
+  if (sure) return { ...base, fit: fit3, result: "fail", reason: { code: "scaling-beyond-limit", fit: facts, side: side3, bound } };
+  return { ...base, fit: fit3, result: "inconclusive", reason: { code: "scaling-unsure", fit: facts, side: side3, bound } };
 }
 
 // action/src/gate/scaling-rows.ts
@@ -61966,9 +62432,9 @@ function scalingRows(current, baseline, budgets, isIgnored) {
   for (const rule of budgets.rules) {
     for (const [metric, budget2] of Object.entries(rule.metrics)) {
       if (!budget2.exponent) continue;
-      const matching = (set) => (set?.benchmarks ?? []).filter((b) => rule.matcher.test(b.id) && !isIgnored(b.id));
-      const baseFamilies = new Set(checkScaling(matching(baseline), metric, budget2.exponent).map((c) => c.family));
-      for (const check of checkScaling(matching(current), metric, budget2.exponent)) {
+      const matching2 = (set) => (set?.benchmarks ?? []).filter((b) => rule.matcher.test(b.id) && !isIgnored(b.id));
+      const baseFamilies = new Set(checkScaling(matching2(baseline), metric, budget2.exponent).map((c) => c.family));
+      for (const check of checkScaling(matching2(current), metric, budget2.exponent)) {
         rows.push(toRow(check, baseFamilies.has(check.family), budget2.severity ?? budgets.defaults.severity, formatSource(budget2.source)));
       }
     }
@@ -62008,6 +62474,38 @@ function toRow(check, inBaseline, severity, source) {
     error: null,
     failsGate: false
   };
+}
+
+// action/src/gate/environment.ts
+function keysOf(before, after) {
+  return [.../* @__PURE__ */ new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+}
+function environmentChanges(before, after) {
+  if (before === void 0 || after === void 0) return [];
+  const changes = [];
+  for (const kind of ["kernel", "microcode"]) {
+    if (before[kind] !== void 0 && after[kind] !== void 0 && before[kind] !== after[kind]) {
+      changes.push({ kind, before: before[kind], after: after[kind] });
+    }
+  }
+  const named2 = (kind, b, a) => {
+    for (const name of keysOf(b, a)) {
+      const was = b?.[name] ?? null;
+      const now = a?.[name] ?? null;
+      if (was !== now) changes.push({ kind, name, before: was, after: now });
+    }
+  };
+  const asked = (side3, other) => Object.fromEntries(Object.entries(side3 ?? {}).filter(([name]) => other?.[name] !== void 0));
+  named2("toolchain", asked(before.toolchains, after.toolchains), asked(after.toolchains, before.toolchains));
+  named2("flag", before.flags, after.flags);
+  if (before.lockfiles !== void 0 && after.lockfiles !== void 0) {
+    for (const path2 of keysOf(before.lockfiles, after.lockfiles)) {
+      const was = before.lockfiles[path2] ?? null;
+      const now = after.lockfiles[path2] ?? null;
+      if (was !== now) changes.push({ kind: "lockfile", path: path2, before: was, after: now });
+    }
+  }
+  return changes;
 }
 
 // action/src/gate/compare/scale.ts
@@ -62053,10 +62551,10 @@ function noisierSummary(baseline, current, options) {
   const r = varianceRatioTest(baseline, current);
   return r.p < options.dispersionAlpha && r.ratio >= options.dispersionRatio;
 }
-function robustSigma(side2) {
-  const mad = 1.482602218505602 * medianOfSorted(side2.deviations);
+function robustSigma(side3) {
+  const mad = 1.482602218505602 * medianOfSorted(side3.deviations);
   if (mad > 0) return mad;
-  return side2.values.length > 1 ? stddev(side2.values) : 0;
+  return side3.values.length > 1 ? stddev(side3.values) : 0;
 }
 
 // action/src/gate/compare/samples.ts
@@ -62441,8 +62939,8 @@ function rowsToAccept(rows, glob) {
 function acceptanceOf(row, acceptances) {
   for (let i2 = acceptances.length - 1; i2 >= 0; i2--) {
     const a = acceptances[i2];
-    const named = a.rows.find((r) => r.benchmark === row.benchmark && r.metric === row.metric);
-    if (named) return { acceptance: a, row: named };
+    const named2 = a.rows.find((r) => r.benchmark === row.benchmark && r.metric === row.metric);
+    if (named2) return { acceptance: a, row: named2 };
   }
   return null;
 }
@@ -62650,7 +63148,7 @@ function metricNames(current, baseline) {
 }
 function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
   const warnings = [];
-  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
+  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && !sameTestbedIds(baseline.testbed, current.testbed));
   if (differentTestbed) {
     const testbeds = { baselineTestbed: baseline.testbed.id, currentTestbed: current.testbed.id };
     if (options.testbedMismatch === "refuse") throw new TestbedMismatchError({ ...testbeds, mode: "refuse" });
@@ -62761,16 +63259,22 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
   if (ignored.size > 0) {
     warnings.push({ code: "ignored-benchmarks", benchmarks: [...ignored] });
   }
-  const counts = countRows(rows);
+  const environment = environmentChanges(baseline?.environment, current.environment);
+  const flaggedRows = environment.length > 0 ? rows.map(withEnvironmentFlag) : rows;
+  const counts = countRows(flaggedRows);
   return {
     schema: REPORT_SCHEMA,
-    verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
+    verdict: flaggedRows.some((r) => r.failsGate) ? "fail" : "pass",
     counts,
-    rows,
+    rows: flaggedRows,
     warnings,
     baseline: baseline ? meta(baseline) : null,
-    current: meta(current)
+    current: meta(current),
+    ...environment.length > 0 ? { environment } : {}
   };
+}
+function withEnvironmentFlag(row) {
+  return row.status === "regressed" && !row.flags.includes("environment-changed") ? { ...row, flags: [...row.flags, "environment-changed"] } : row;
 }
 function assertLimitFitsMetric(resolved, metric, sample) {
   const limit3 = resolved.budget?.max ?? resolved.budget?.min;
@@ -62800,12 +63304,12 @@ function finish(row, budgets, differentTestbed, options) {
 }
 
 // action/src/runner/worktree.ts
-import { execFileSync } from "node:child_process";
-import { mkdtempSync as mkdtempSync2, rmSync as rmSync4 } from "node:fs";
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { mkdtempSync as mkdtempSync2, rmSync as rmSync5 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join10 } from "node:path";
+import { join as join12 } from "node:path";
 function git2(cwd, args) {
-  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  return execFileSync2("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
 function repositoryRoot(dir, flag = "--ab") {
   try {
@@ -62828,11 +63332,11 @@ function addBaseWorktree(repo, ref, flag = "--ab") {
   } catch {
     throw new InputError(flag, `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync2(join10(tmpdir2(), "perf-gate-base-"));
+  const dir = mkdtempSync2(join12(tmpdir2(), "pg-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
-    rmSync4(dir, { recursive: true, force: true });
+    rmSync5(dir, { recursive: true, force: true });
     throw new InputError(flag, `git worktree add failed: ${error2.stderr?.trim() || String(error2)}`);
   }
   let removed = false;
@@ -62846,7 +63350,7 @@ function addBaseWorktree(repo, ref, flag = "--ab") {
         git2(repo, ["worktree", "remove", "--force", dir]);
       } catch {
       }
-      rmSync4(dir, { recursive: true, force: true });
+      rmSync5(dir, { recursive: true, force: true });
       try {
         git2(repo, ["worktree", "prune"]);
       } catch {
@@ -62910,14 +63414,14 @@ async function historyNoise(history, testbed, runs2, tolerance) {
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }
 async function importHistory(history, path2, request2) {
-  let text;
+  let text2;
   try {
-    text = readFileSync9(path2, "utf8");
+    text2 = readFileSync11(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
-  const bencher = isBencherExport(text);
-  const { runs: runs2, skipped } = bencher ? parseBencherPerf(text, path2, request2.bencher) : { runs: parseGabHistory(text, path2), skipped: [] };
+  const bencher = isBencherExport(text2);
+  const { runs: runs2, skipped } = bencher ? parseBencherPerf(text2, path2, request2.bencher) : { runs: parseGabHistory(text2, path2), skipped: [] };
   if (runs2.length === 0) {
     throw new InputError(
       path2,
@@ -62928,19 +63432,19 @@ async function importHistory(history, path2, request2) {
   for (const run2 of runs2) {
     const benchmarks = run2.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
     benchmarks.forEach((b) => ids.add(b.id));
-    const digest = createHash3("sha256").update(`${run2.commit}@${run2.created}`).digest();
+    const digest = createHash4("sha256").update(`${run2.commit}@${run2.created}`).digest();
     await history.append({ ...run2.set, benchmarks }, { testbed: request2.testbed, commit: run2.commit, runId: newRunId(new Date(run2.created), () => digest) });
   }
   return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs2.length, benchmarks: ids.size, skipped };
 }
-function isBencherExport(text) {
-  const head = text.slice(0, 4096);
+function isBencherExport(text2) {
+  const head = text2.slice(0, 4096);
   return /^\s*\{/.test(head) && /"(?:project|results)"\s*:/.test(head) && !/"entries"\s*:/.test(head);
 }
 
 // action/src/pipeline/measure.ts
-import { mkdirSync as mkdirSync7 } from "node:fs";
-import { join as join16, relative as relative4 } from "node:path";
+import { mkdirSync as mkdirSync8 } from "node:fs";
+import { join as join18, relative as relative5 } from "node:path";
 
 // action/src/derived/expression.ts
 var ExpressionError = class extends Error {
@@ -62954,22 +63458,22 @@ var ExpressionError = class extends Error {
   name = "ExpressionError";
 };
 var OPERATOR = { "+": "+", "-": "-", "\u2212": "-", "*": "*", "\xD7": "*", "\xB7": "*", "/": "/", "\xF7": "/", "(": "(", ")": ")" };
-function tokenize(text) {
+function tokenize(text2) {
   const tokens = [];
   let i2 = 0;
-  while (i2 < text.length) {
-    const c = text[i2];
+  while (i2 < text2.length) {
+    const c = text2[i2];
     if (/\s/.test(c)) {
       i2++;
       continue;
     }
-    const number2 = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(i2));
+    const number2 = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(text2.slice(i2));
     if (number2) {
       tokens.push({ type: "number", value: Number(number2[0]), at: i2 });
       i2 += number2[0].length;
       continue;
     }
-    const name = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i2));
+    const name = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text2.slice(i2));
     if (name) {
       tokens.push({ type: "name", value: name[0], at: i2 });
       i2 += name[0].length;
@@ -62980,11 +63484,11 @@ function tokenize(text) {
     tokens.push({ type: "op", value: op, at: i2 });
     i2++;
   }
-  tokens.push({ type: "end", at: text.length });
+  tokens.push({ type: "end", at: text2.length });
   return tokens;
 }
-function parseExpression(text) {
-  const tokens = tokenize(text);
+function parseExpression(text2) {
+  const tokens = tokenize(text2);
   let pos = 0;
   const peek = () => tokens[pos];
   const isOp = (t, ...ops) => t.type === "op" && ops.includes(t.value);
@@ -63183,7 +63687,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
-import { join as join12, relative as relative3, isAbsolute } from "node:path";
+import { join as join14, relative as relative4, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -63355,13 +63859,13 @@ function xoroshiro128plus(seed) {
 }
 
 // action/src/runner/invoke.ts
-import { existsSync as existsSync6, mkdirSync as mkdirSync6, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
-import { join as join11 } from "node:path";
+import { existsSync as existsSync7, mkdirSync as mkdirSync7, rmSync as rmSync6, statSync as statSync5 } from "node:fs";
+import { join as join13 } from "node:path";
 
 // action/src/runner/run-log.ts
-import { existsSync as existsSync5, renameSync as renameSync2 } from "node:fs";
+import { existsSync as existsSync6, renameSync as renameSync2 } from "node:fs";
 function startLog(path2) {
-  if (existsSync5(path2)) renameSync2(path2, `${path2}.1`);
+  if (existsSync6(path2)) renameSync2(path2, `${path2}.1`);
 }
 
 // action/src/runner/sweep.ts
@@ -63379,46 +63883,49 @@ function pointSuffix(point) {
 function pointLabel(point, index) {
   const entries2 = Object.entries(point);
   if (entries2.length === 0) return "";
-  const text = entries2.map(([k, v]) => `${k}=${v}`).join(",").replace(/[^A-Za-z0-9._=,-]/g, "_").slice(0, 80);
-  return `p${index + 1}-${text}`;
+  const text2 = entries2.map(([k, v]) => `${k}=${v}`).join(",").replace(/[^A-Za-z0-9._=,-]/g, "_").slice(0, 80);
+  return `p${index + 1}-${text2}`;
 }
 
 // action/src/runner/invoke.ts
 var WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 function processEnv(ctx, suite, extra) {
+  return suiteEnv(ctx.env, suite, extra);
+}
+function suiteEnv(runner, suite, extra) {
   const env = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== void 0 && !WITHHELD.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(runner)) if (v !== void 0 && !WITHHELD.test(k)) env[k] = v;
   return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
 }
-async function buildSuite(suite, cwd, dir, side2, ctx) {
+async function buildSuite(suite, cwd, dir, side3, ctx) {
   if (suite.build === null) return null;
-  mkdirSync6(dir, { recursive: true });
-  const logPath = join11(dir, side2 ? `build-${side2}.log` : "build.log");
+  mkdirSync7(dir, { recursive: true });
+  const logPath = join13(dir, side3 ? `build-${side3}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
-    env: processEnv(ctx, suite, side2 ? { PERF_GATE_SIDE: side2 } : {}),
+    env: processEnv(ctx, suite, side3 ? { PERF_GATE_SIDE: side3 } : {}),
     timeoutSeconds: suite.timeout,
     logPath,
     stdoutPath: null,
     outputPath: null,
     pin: null
   });
-  const failure2 = describeExit(side2 ? `build (${side2})` : "build", result, suite.timeout);
-  ctx.progress.line(`${side2 ? `[${side2}] ` : ""}build: ${failure2 ?? "ok"} (${result.seconds.toFixed(1)} s)`);
+  const failure2 = describeExit(side3 ? `build (${side3})` : "build", result, suite.timeout);
+  ctx.progress.line(`${side3 ? `[${side3}] ` : ""}build: ${failure2 ?? "ok"} (${result.seconds.toFixed(1)} s)`);
   return failure2 ? benchmarkError(failure2, result, logPath) : null;
 }
 function nonEmptyFile(path2) {
-  return existsSync6(path2) && statSync5(path2).size > 0;
+  return existsSync7(path2) && statSync5(path2).size > 0;
 }
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
-  mkdirSync6(inv.dir, { recursive: true });
-  const logPath = join11(inv.dir, `${inv.stem}.log`);
+  mkdirSync7(inv.dir, { recursive: true });
+  const logPath = join13(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join11(inv.dir, `${inv.stem}.output`);
-  rmSync5(outputPath, { force: true });
+  const outputPath = join13(inv.dir, `${inv.stem}.output`);
+  rmSync6(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
@@ -63506,12 +64013,12 @@ function valuesOf(results) {
   }
   return out;
 }
-function push(side2, entry) {
-  let series = side2.series.get(entry.b.id);
+function push(side3, entry) {
+  let series = side3.series.get(entry.b.id);
   if (!series) {
     const { metrics: _m, ...template } = entry.b;
     series = { template: { ...template, metrics: {} }, metrics: /* @__PURE__ */ new Map() };
-    side2.series.set(entry.b.id, series);
+    side3.series.set(entry.b.id, series);
   }
   let metric = series.metrics.get(entry.metric);
   if (!metric) {
@@ -63524,33 +64031,33 @@ function push(side2, entry) {
 async function runRound(unit, stemPrefix, round2, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join12(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
-  for (const side2 of order) {
-    const stem = `${stemPrefix}${String(round2).padStart(3, "0")}-${side2}`;
-    const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side2], dir, stem, side: side2, pin: unit.suite.ab.pin }, ctx);
-    for (const b of outcome.results) unit.data[side2].delivered.add(b.id);
+  const dir = join14(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  for (const side3 of order) {
+    const stem = `${stemPrefix}${String(round2).padStart(3, "0")}-${side3}`;
+    const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side3], dir, stem, side: side3, pin: unit.suite.ab.pin }, ctx);
+    for (const b of outcome.results) unit.data[side3].delivered.add(b.id);
     if (outcome.error) {
-      unit.data[side2].error = outcome.error;
+      unit.data[side3].error = outcome.error;
       unit.stopped = true;
       return false;
     }
-    got[side2] = valuesOf(outcome.results);
+    got[side3] = valuesOf(outcome.results);
   }
-  for (const side2 of order) for (const entry of got[side2].values()) push(unit.data[side2], entry);
+  for (const side3 of order) for (const entry of got[side3].values()) push(unit.data[side3], entry);
   return true;
 }
-function pastDeadline(ctx, cut2) {
+function pastDeadline(ctx, cut3) {
   if (ctx.deadline === void 0 || performance.now() < ctx.deadline) return false;
-  cut2.capped = true;
+  cut3.capped = true;
   return true;
 }
-async function runRounds(units, count, phase, stemPrefix, ctx, cut2) {
+async function runRounds(units, count, phase, stemPrefix, ctx, cut3) {
   const active = units.filter((u) => !u.stopped && count(u) > 0);
   for (const [i2, unit] of active.entries()) {
     const n = count(unit);
     ctx.progress.begin(i2 + 1, active.length, `A/B ${phase}: ${unit.label}, ${n} round(s)`);
     const start = unit.rounds;
-    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut2); r++) {
+    for (let r = 1; r <= n && !unit.stopped && !pastDeadline(ctx, cut3); r++) {
       if (await runRound(unit, stemPrefix, start + r, ctx)) unit.rounds++;
       if (unit.rounds === 1 && start === 0 && r === 1 && ctx.afterFirstRound && units.length === 1) {
         ctx.afterFirstRound(interleaved(ctx.created, sideRows(unit, "base")), interleaved(ctx.created, sideRows(unit, "head")));
@@ -63558,19 +64065,19 @@ async function runRounds(units, count, phase, stemPrefix, ctx, cut2) {
     }
   }
 }
-async function extendInconclusive(units, relevant, stemPrefix, ctx, cut2) {
-  while (!pastDeadline(ctx, cut2)) {
+async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
+  while (!pastDeadline(ctx, cut3)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter(
       (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive")
     );
     if (undecided.length === 0) return;
     const phase = stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds";
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut2);
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut3);
   }
 }
-function sideRows(unit, side2, replace) {
-  const data2 = unit.data[side2];
+function sideRows(unit, side3, replace) {
+  const data2 = unit.data[side3];
   const rows = [...data2.series.values()].map((s) => {
     const metrics = {};
     for (const [name, m] of s.metrics) {
@@ -63603,7 +64110,7 @@ function unitKeys(unit) {
   return [...unit.data.head.series.values()].flatMap((s) => [...s.metrics.keys()].map((m) => rowKey(s.template.id, m)));
 }
 function baseWorkdir(suite, checkouts) {
-  const rel = relative3(checkouts.head, suite.workdir);
+  const rel = relative4(checkouts.head, suite.workdir);
   if (rel.startsWith("..") || isAbsolute(rel)) {
     throw new InputError(
       "perf-gate.yml",
@@ -63611,13 +64118,13 @@ function baseWorkdir(suite, checkouts) {
       suite.line
     );
   }
-  return join12(checkouts.base, rel);
+  return join14(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join12(ctx.outDir, suite.name);
+    const dir = join14(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -63639,9 +64146,9 @@ async function runAb(suites, checkouts, ctx) {
       units.push(unit);
     }
   }
-  const cut2 = { capped: false };
-  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut2);
-  await extendInconclusive(units, () => true, "round-", ctx, cut2);
+  const cut3 = { capped: false };
+  await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut3);
+  await extendInconclusive(units, () => true, "round-", ctx, cut3);
   const confirmations = /* @__PURE__ */ new Map();
   const confirmRounds = {};
   const fresh = /* @__PURE__ */ new Map();
@@ -63654,8 +64161,8 @@ async function runAb(suites, checkouts, ctx) {
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut2);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut2);
+    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut3);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut3);
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
@@ -63671,9 +64178,9 @@ async function runAb(suites, checkouts, ctx) {
     }
   }
   ctx.progress.end();
-  const rows = (side2) => units.flatMap((u) => {
+  const rows = (side3) => units.flatMap((u) => {
     const f = fresh.get(u);
-    return sideRows(u, side2, f ? { data: f.data[side2], keys: f.keys } : void 0);
+    return sideRows(u, side3, f ? { data: f.data[side3], keys: f.keys } : void 0);
   });
   return {
     base: interleaved(ctx.created, rows("base")),
@@ -63681,12 +64188,12 @@ async function runAb(suites, checkouts, ctx) {
     confirmations,
     rounds: Object.fromEntries(units.map((u) => [u.label, u.rounds])),
     confirmRounds,
-    capped: cut2.capped
+    capped: cut3.capped
   };
 }
 
 // action/src/runner/run-commands.ts
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 
 // action/src/runner/counted-rows.ts
 function failureMessage(run2, repeats, tool) {
@@ -63740,8 +64247,8 @@ function notCounted(id, message) {
 }
 
 // action/src/runner/cachegrind-tool.ts
-import { readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
-import { join as join13 } from "node:path";
+import { readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { join as join15 } from "node:path";
 var cachegrindTool = {
   name: "cachegrind",
   under: "under valgrind",
@@ -63760,8 +64267,8 @@ function valgrindArgs(command, dir) {
     "--cache-sim=yes",
     ...PINNED_CACHES,
     "--trace-children=yes",
-    `--cachegrind-out-file=${join13(dir, "cachegrind.out.%p")}`,
-    `--log-file=${join13(dir, "valgrind.%p.log")}`,
+    `--cachegrind-out-file=${join15(dir, "cachegrind.out.%p")}`,
+    `--log-file=${join15(dir, "valgrind.%p.log")}`,
     "sh",
     "-c",
     command
@@ -63774,10 +64281,10 @@ function valgrindVersion(env) {
 }
 var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
 function valgrindComplaints(dir) {
-  return readdirSync6(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync10(join13(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
+  return readdirSync7(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync12(join15(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
 }
 function cachegrindFiles(run2) {
-  const files = readdirSync6(run2.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join13(run2.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const files = readdirSync7(run2.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join15(run2.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
   const started = files.find((f) => f.pid === run2.pid);
   return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
 }
@@ -63790,7 +64297,7 @@ function cachegrindCounts(run2) {
   const values = {};
   let counted = 0;
   for (const path2 of files) {
-    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync10(path2, "utf8")));
+    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync12(path2, "utf8")));
     if (path2 === startedFile && result.id === wrapperCmd(run2.command)) continue;
     counted++;
     for (const [name, metric] of Object.entries(result.metrics)) values[name] = (values[name] ?? 0) + metric.value;
@@ -63801,7 +64308,7 @@ function cachegrindCounts(run2) {
 // action/src/runner/run-commands.ts
 async function runCommandSuite(suite, ctx, expected) {
   const commands = suite.commands ?? [];
-  const dir = join14(ctx.outDir, suite.name);
+  const dir = join16(ctx.outDir, suite.name);
   const ids = commands.map((c) => `${suite.name}/${c.name}`);
   const expectedHere = [
     ...expected,
@@ -63859,7 +64366,7 @@ async function countSuite(suite, ids, dir, ctx) {
     cwd: suite.workdir,
     env,
     timeoutMs: suite.timeout * 1e3,
-    workDir: join14(dir, "counts")
+    workDir: join16(dir, "counts")
   });
   const rows = commands.map((c, i2) => ({ ...countedBenchmark(c.command, runs2[i2], suite.countRepeat, tool, ids[i2]), suite: suite.name }));
   const failed = rows.filter((r) => r.status === "failed").length;
@@ -63920,8 +64427,8 @@ function logProgress(options) {
 `);
       open2 = true;
     },
-    line(text) {
-      options.write(`${text}
+    line(text2) {
+      options.write(`${text2}
 `);
     },
     end
@@ -63929,7 +64436,7 @@ function logProgress(options) {
 }
 
 // action/src/runner/run-suite.ts
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 function mergeRepeats(runs2) {
   const byId = /* @__PURE__ */ new Map();
   for (const run2 of runs2) for (const b of run2) byId.set(b.id, [...byId.get(b.id) ?? [], b]);
@@ -63942,7 +64449,7 @@ function mergeRepeats(runs2) {
 }
 async function runSuite(suite, ctx, expected) {
   if (suite.commands !== null) return runCommandSuite(suite, ctx, expected);
-  const dir = join15(ctx.outDir, suite.name);
+  const dir = join17(ctx.outDir, suite.name);
   const buildError = await buildSuite(suite, suite.workdir, dir, null, ctx);
   if (buildError) return failedRows(suite.name, {}, "", /* @__PURE__ */ new Set(), expected, buildError);
   const rows = [];
@@ -63973,12 +64480,12 @@ async function runSuites(suites, ctx, expected, onSuiteDone = () => void 0) {
 }
 
 // action/src/runner/shard.ts
-function parseShard(text) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+function parseShard(text2) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || count < 1 || index < 1 || index > count) {
-    throw new InputError("--shard", `expected "i/n" with 1 <= i <= n (e.g. "2/3"), found ${JSON.stringify(text)}`);
+    throw new InputError("--shard", `expected "i/n" with 1 <= i <= n (e.g. "2/3"), found ${JSON.stringify(text2)}`);
   }
   return { index, count };
 }
@@ -63993,8 +64500,9 @@ function shardSuites(config, shard) {
 }
 function measuredRun(config, env, deps) {
   const commit = env.GITHUB_SHA || headCommit(config.dir);
-  const testbed = deps.testbed(env)?.id;
-  return { ...commit ? { commit } : {}, ...testbed ? { testbed } : {} };
+  const testbed = deps.testbed(env);
+  const former = typeof testbed?.formerId === "string" && testbed.formerId !== testbed.id ? testbed.formerId : void 0;
+  return { ...commit ? { commit } : {}, ...testbed ? { testbed: testbed.id } : {}, ...former ? { formerTestbed: former } : {} };
 }
 function runnerContext(options, deps) {
   return {
@@ -64005,31 +64513,36 @@ function runnerContext(options, deps) {
     progress: logProgress({ githubActions: options.groups === true, write: options.write, clock: () => performance.now() })
   };
 }
-function metadata(set, commit, env, testbed) {
+function metadata(set, commit, env, testbed, environment) {
   return {
     ...set,
     ...commit ? { commit } : {},
     ...env.GITHUB_REF ? { ref: env.GITHUB_REF } : {},
-    ...testbed ? { testbed } : {}
+    ...testbed ? { testbed } : {},
+    ...environment ? { environment } : {}
   };
+}
+function environmentOf(deps, config, suites, env, dir = config.dir) {
+  return deps.environment?.({ dir, configDir: config.dir, suites, toolchain: config.toolchain, env });
 }
 async function runConfiguredSuites(options) {
   const deps = options.deps ?? defaultDeps();
-  mkdirSync7(options.outDir, { recursive: true });
+  mkdirSync8(options.outDir, { recursive: true });
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
-  const resultsPath = join16(options.outDir, "results.json");
-  const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed);
+  const environment = environmentOf(deps, options.config, suites, options.env);
+  const resultsPath = join18(options.outDir, "results.json");
+  const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed, environment);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
   const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), "the run") : void 0;
   if (throttled?.status === "warn") {
-    const text = `perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ""}`;
-    if (options.warn) options.warn(text);
-    else options.write(`${text}
+    const text2 = `perf-gate: ${throttled.message}${throttled.fix ? ` Fix: ${throttled.fix}` : ""}`;
+    if (options.warn) options.warn(text2);
+    else options.write(`${text2}
 `);
   }
   const derived = applyDerived(benchmarks, compileDerived(options.config.derived));
@@ -64053,7 +64566,7 @@ function withCounts(set, counted) {
   });
   return { ...set, benchmarks: [...benchmarks, ...byId.values()] };
 }
-async function measureAb(request2) {
+async function measureAb(request2, decide2) {
   const { config, shard } = request2;
   const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
@@ -64063,13 +64576,9 @@ async function measureAb(request2) {
   try {
     request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
 `);
-    const { outcome: _outcome, ...measured } = await measureAbBetween({
-      ...request2,
-      suites,
-      checkouts: { base: checkout.dir, head: repo },
-      commits: { base: checkout.commit, head: headSha }
-    });
-    return measured;
+    const checkouts = { base: checkout.dir, head: repo };
+    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request2, suites, checkouts, commits: { base: checkout.commit, head: headSha } });
+    return await decide2(measured, checkouts);
   } finally {
     checkout.remove();
   }
@@ -64078,6 +64587,10 @@ async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
   const { config, outDir } = request2;
   const testbed = deps.testbed(request2.env);
+  const environments = {
+    base: environmentOf(deps, config, request2.suites, request2.env, join18(request2.checkouts.base, relative5(request2.checkouts.head, config.dir))),
+    head: environmentOf(deps, config, request2.suites, request2.env)
+  };
   const context3 = (dir) => runnerContext(
     { config, shard: null, outDir: dir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
     deps
@@ -64096,16 +64609,16 @@ async function measureAbBetween(request2) {
   const counting = request2.suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
   const counted = {
     base: await runSuites(
-      counting.map((s) => ({ ...s, workdir: join16(request2.checkouts.base, relative4(request2.checkouts.head, s.workdir)) })),
-      context3(join16(outDir, "base-counts")),
+      counting.map((s) => ({ ...s, workdir: join18(request2.checkouts.base, relative5(request2.checkouts.head, s.workdir)) })),
+      context3(join18(outDir, "base-counts")),
       []
     ),
-    head: await runSuites(counting, context3(join16(outDir, "head-counts")), [])
+    head: await runSuites(counting, context3(join18(outDir, "head-counts")), [])
   };
-  const base = metadata(withCounts(outcome.base, counted.base), request2.commits.base, {}, testbed);
-  const head = metadata(withCounts(outcome.head, counted.head), request2.commits.head, request2.env, testbed);
-  writeResultSet(join16(outDir, "base.json"), base);
-  writeResultSet(join16(outDir, "results.json"), head);
+  const base = metadata(withCounts(outcome.base, counted.base), request2.commits.base, {}, testbed, environments.base);
+  const head = metadata(withCounts(outcome.head, counted.head), request2.commits.head, request2.env, testbed, environments.head);
+  writeResultSet(join18(outDir, "base.json"), base);
+  writeResultSet(join18(outDir, "results.json"), head);
   request2.write(
     `perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `
@@ -64154,8 +64667,8 @@ function gate(request2) {
     const options = request2.options ?? DEFAULT_GATE_OPTIONS;
     const learned = request2.driftRuns && request2.driftRuns.length > 0 ? { learnedDrift: learnDrift(request2.driftRuns) } : {};
     const decided = decide(request2.baseline, request2.current, request2.budgets, { ...options, ...learned });
-    const confirmed = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
-    const report2 = request2.driftRuns ? withTrends(confirmed, request2.driftRuns) : confirmed;
+    const confirmed2 = request2.confirmations ? withConfirmations(decided, request2.confirmations) : decided;
+    const report2 = request2.driftRuns ? withTrends(confirmed2, request2.driftRuns) : confirmed2;
     const skipped = request2.skippedFiles ?? [];
     return skipped.length > 0 ? { ...report2, warnings: [...report2.warnings, { code: "skipped-files", files: [...skipped] }] } : report2;
   } catch (error2) {
@@ -64188,8 +64701,8 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/output-paths.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, lstatSync, mkdirSync as mkdirSync8, openSync as openSync3, readlinkSync, rmSync as rmSync6, statSync as statSync6 } from "node:fs";
-import { dirname as dirname5, join as join17, resolve as resolve8, sep as sep2 } from "node:path";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, lstatSync, mkdirSync as mkdirSync9, openSync as openSync3, readlinkSync, rmSync as rmSync7, statSync as statSync6 } from "node:fs";
+import { dirname as dirname5, join as join19, resolve as resolve8, sep as sep3 } from "node:path";
 var NAME_MAX = 255;
 var PATH_MAX = 4095;
 var STDOUT_PATH = "-";
@@ -64226,19 +64739,19 @@ function ensureFolder(output, dir) {
   for (let d = dir; d !== ancestor; d = dirname5(d)) missing.unshift(d);
   for (const d of missing) {
     try {
-      mkdirSync8(d);
+      mkdirSync9(d);
     } catch (error2) {
       if (error2.code === "EEXIST" && statOrNull(d)?.isDirectory()) continue;
       throw outputError(output, `cannot create the folder ${d}: ${describeFsError(error2)}`);
     }
   }
-  const probe = join17(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const probe = join19(dir, `.perf-gate-write-test-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
     closeSync3(openSync3(probe, "wx"));
   } catch (error2) {
     throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error2)}`);
   }
-  rmSync6(probe, { force: true });
+  rmSync7(probe, { force: true });
 }
 function prepareOutputPaths(outputs, cwd) {
   const toStdout = outputs.filter((o) => o.path === STDOUT_PATH);
@@ -64253,7 +64766,7 @@ function prepareOutputPaths(outputs, cwd) {
     if (output.path.includes("\0")) throw outputError(output, "contains a NUL character");
     const abs = resolve8(cwd, output.path);
     if (Buffer.byteLength(abs) > PATH_MAX) throw outputError(output, `name too long: the path has ${Buffer.byteLength(abs)} bytes, the limit is ${PATH_MAX}`);
-    const long = abs.split(sep2).find((part) => Buffer.byteLength(part) > NAME_MAX);
+    const long = abs.split(sep3).find((part) => Buffer.byteLength(part) > NAME_MAX);
     if (long !== void 0) throw outputError(output, `name too long: "${long.slice(0, 40)}\u2026" has ${Buffer.byteLength(long)} bytes, the limit is ${NAME_MAX}`);
     const link = output.kind === "file" ? symlinkProblem(abs) : void 0;
     if (link !== void 0) throw outputError(output, link);
@@ -64282,8 +64795,8 @@ function prepareOutputs(outputs, cwd) {
 }
 
 // action/src/pipeline/output-files.ts
-import { mkdirSync as mkdirSync9 } from "node:fs";
-import { join as join18, resolve as resolve9 } from "node:path";
+import { mkdirSync as mkdirSync10 } from "node:fs";
+import { join as join20, resolve as resolve9 } from "node:path";
 
 // action/src/gate/release-model.ts
 var RELEASE_SCHEMA = "perf-gate/release@1";
@@ -64396,8 +64909,8 @@ function assembleRelease(input) {
 
 // action/src/report/escape-markdown.ts
 import { stripVTControlCharacters } from "node:util";
-function escapeMarkdown(text) {
-  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
+function escapeMarkdown(text2) {
+  return breakAutolinks(cleanControls(stripVTControlCharacters(String(text2)).replace(LINE_BREAK, " ").replace(/\t/g, " "))).replace(
     MARKDOWN_SPECIAL,
     (ch, offset, whole) => {
       const entity = ENTITY[ch] ?? ch;
@@ -64407,8 +64920,8 @@ function escapeMarkdown(text) {
     }
   );
 }
-function codeBlock(text, info2 = "text") {
-  const body = cleanControls(stripVTControlCharacters(String(text)).replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")).replace(/<!--/g, `<!${ZWSP_CHAR}--`).replace(/-->/g, `-${ZWSP_CHAR}->`).replace(/\n+$/, "");
+function codeBlock(text2, info2 = "text") {
+  const body = cleanControls(stripVTControlCharacters(String(text2)).replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")).replace(/<!--/g, `<!${ZWSP_CHAR}--`).replace(/-->/g, `-${ZWSP_CHAR}->`).replace(/\n+$/, "");
   const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${info2}
@@ -64416,8 +64929,8 @@ ${body}
 ${fence}`;
 }
 var ZWSP_CHAR = "\u200B";
-function breakAutolinks(text) {
-  return text.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`).replace(/\b(GH)-(?=[0-9])/gi, `$1-${ZWSP_CHAR}`);
+function breakAutolinks(text2) {
+  return text2.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, `$1:${ZWSP_CHAR}`).replace(/\b(www)\./gi, `$1${ZWSP_CHAR}.`).replace(/\b(GH)-(?=[0-9])/gi, `$1-${ZWSP_CHAR}`);
 }
 var ZERO_WIDTH_SPACE = "&#8203;";
 var LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/g;
@@ -64439,8 +64952,8 @@ var ENTITY = {
   "@": "@"
 };
 var CONTROL2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-function cleanControls(text) {
-  return text.replace(CONTROL2, "\uFFFD");
+function cleanControls(text2) {
+  return text2.replace(CONTROL2, "\uFFFD");
 }
 
 // action/src/report/format.ts
@@ -64462,16 +64975,16 @@ var UNIT_SCALE2 = { factor: 1, symbol: "" };
 function formatValue(value, scale) {
   return Number.isFinite(value) ? formatInScale(value, scale) : String(value);
 }
-function formatSide(side2, scale) {
-  if (!side2) return NONE;
-  const value = formatValue(side2.value, scale);
-  if (side2.stddev === null || side2.stddev === void 0) return value;
-  return `${value} \xB1 ${formatSpread(side2.stddev / scale.factor, side2.value / scale.factor)}`;
+function formatSide(side3, scale) {
+  if (!side3) return NONE;
+  const value = formatValue(side3.value, scale);
+  if (side3.stddev === null || side3.stddev === void 0) return value;
+  return `${value} \xB1 ${formatSpread(side3.stddev / scale.factor, side3.value / scale.factor)}`;
 }
-function formatStddev(side2, scale) {
-  if (!side2 || side2.stddev === null || side2.stddev === void 0) return NONE;
-  if (!Number.isFinite(side2.stddev)) return String(side2.stddev);
-  const s = formatSpread(side2.stddev / scale.factor, side2.value / scale.factor);
+function formatStddev(side3, scale) {
+  if (!side3 || side3.stddev === null || side3.stddev === void 0) return NONE;
+  if (!Number.isFinite(side3.stddev)) return String(side3.stddev);
+  const s = formatSpread(side3.stddev / scale.factor, side3.value / scale.factor);
   return scale.symbol ? `${s} ${scale.symbol}` : s;
 }
 function formatSpread(spread, value) {
@@ -64542,8 +65055,8 @@ function shortCommit(commit) {
 function plural(n, singular, pluralForm = `${singular}s`) {
   return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
 }
-function trimZeros2(text) {
-  return text.replace(/(\d)\.(\d*?)0+(?=\D|$)/, (_m, int, frac) => frac ? `${int}.${frac}` : int);
+function trimZeros2(text2) {
+  return text2.replace(/(\d)\.(\d*?)0+(?=\D|$)/, (_m, int, frac) => frac ? `${int}.${frac}` : int);
 }
 
 // action/src/report/stage-text.ts
@@ -64591,8 +65104,8 @@ function stagesText(stages) {
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
   return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
 }
-function capitalise(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function capitalise(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 
 // action/src/report/acceptance-text.ts
@@ -64609,8 +65122,8 @@ function acceptanceNote(a) {
 var MAX_RECORD_ACCEPTANCES = 20;
 var MAX_RECORD_ROWS = 5;
 var MAX_NAME_CHARS = 120;
-function cut(text) {
-  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS - 1)}\u2026` : text;
+function cut(text2) {
+  return text2.length > MAX_NAME_CHARS ? `${text2.slice(0, MAX_NAME_CHARS - 1)}\u2026` : text2;
 }
 var RECORD_START = "<!-- perf-gate:accepted -->";
 var RECORD_END = "<!-- /perf-gate:accepted -->";
@@ -64676,6 +65189,7 @@ var FLAG_TEXT = {
   "single-sample": "one value per side: compared with the tolerance alone, no significance test; repeat the measurement to get a test",
   "insufficient-samples": "too few samples to decide; rerun with at least the number of samples per side shown in the row",
   "different-testbed": "baseline and current were measured on different machines or settings: the change may come from the machine, not the code",
+  "environment-changed": "the kernel, microcode, a toolchain, a build flag or a lockfile differs from the baseline\u2019s (listed above the table): look there before the code",
   "summary-only": "only mean, stddev and n were available: compared with Welch\u2019s test on the log scale",
   exact: "a deterministic count: the tolerance applies directly, no test needed; counts do not see time spent waiting (I/O, locks, sleep), so keep a time row beside them",
   paired: "measured in interleaved baseline/current rounds and analysed pair by pair, so slow drift cancels",
@@ -64861,6 +65375,147 @@ function warningText(warning2) {
   }
 }
 
+// action/src/report/environment-text.ts
+var CHANGES_SHOWN = 8;
+var PACKAGES_SHOWN = 5;
+var CHANGE_CHARS = 240;
+function versionOf(line) {
+  return /\d+(?:\.\d+)+(?:[-+~][\w.+~-]*)?/.exec(line)?.[0] ?? /\bgo\d+(?:\.\d+)*/.exec(line)?.[0] ?? line;
+}
+function packageText(p) {
+  if (p.before === null) return `${p.name} ${p.after} (added)`;
+  if (p.after === null) return `${p.name} ${p.before} (removed)`;
+  return `${p.name} ${p.before} \u2192 ${p.after}`;
+}
+function lockfileText(change) {
+  if (change.before === null) return `${change.path} added`;
+  if (change.after === null) return `${change.path} removed`;
+  const packages = change.packages;
+  if (packages === void 0) return `${change.path} changed`;
+  if (packages.length === 0) return `${change.path} changed (no package version changed)`;
+  const shown = packages.slice(0, PACKAGES_SHOWN).map(packageText).join(", ");
+  const more = packages.length > PACKAGES_SHOWN ? `, and ${packages.length - PACKAGES_SHOWN} more` : "";
+  return `${change.path} changed (${packages.length} package${packages.length === 1 ? "" : "s"}: ${shown}${more})`;
+}
+function environmentChangeText(change) {
+  const text2 = (() => {
+    switch (change.kind) {
+      case "kernel":
+      case "microcode":
+        return `${change.kind} ${change.before} \u2192 ${change.after}`;
+      case "toolchain": {
+        const [was, now] = [versionOf(change.before ?? ""), versionOf(change.after ?? "")];
+        return was !== now ? `${change.name} ${was} \u2192 ${now}` : `${change.name} "${change.before}" \u2192 "${change.after}"`;
+      }
+      case "flag":
+        return `${change.name} ${change.before === null ? "(unset)" : JSON.stringify(change.before)} \u2192 ${change.after === null ? "(unset)" : JSON.stringify(change.after)}`;
+      case "lockfile":
+        return lockfileText(change);
+    }
+  })();
+  return text2.length > CHANGE_CHARS ? `${text2.slice(0, CHANGE_CHARS - 1)}\u2026` : text2;
+}
+function environmentChangesText(changes) {
+  const shown = changes.slice(0, CHANGES_SHOWN).map(environmentChangeText).join("; ");
+  return changes.length > CHANGES_SHOWN ? `${shown}; and ${changes.length - CHANGES_SHOWN} more` : shown;
+}
+function environmentSentence(changes) {
+  if (changes === void 0 || changes.length === 0) return "";
+  return `Environment changed since the baseline: ${environmentChangesText(changes)}.`;
+}
+
+// action/src/report/escape-terminal.ts
+import { stripVTControlCharacters as stripVTControlCharacters2 } from "node:util";
+function escapeTerminal(text2, options = {}) {
+  const source = options.multiline ? stripVTControlCharacters2(String(text2)).replace(/\r\n?/g, "\n") : String(text2);
+  return escapeControl(source, options.multiline === true).replace(options.multiline ? COMMAND_AT_LINE_START : COMMAND_AT_START, "$1\\::");
+}
+var COMMAND_AT_START = /^(\s*)::/;
+var COMMAND_AT_LINE_START = /^([^\S\n]*)::/gm;
+function escapeControl(source, multiline) {
+  return source.replace(multiline ? CONTROL_KEEP_LINES : CONTROL3, (ch) => {
+    if (ch === "\n") return "\\n";
+    if (ch === "\r") return "\\r";
+    if (ch === "	") return "\\t";
+    const code = ch.charCodeAt(0);
+    return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+var CONTROL3 = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+// action/src/report/profile-text.ts
+var NAME_CHARS = 120;
+var PROFILES_SHOWN = 5;
+var cut2 = (name) => name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}\u2026` : name;
+function nameIn(p, f) {
+  return cut2(new Set(p.top.map((t) => t.process)).size > 1 ? `${f.function} (${f.process})` : f.function);
+}
+function costs(p, value) {
+  return formatValue(value, scaleFor("count", [p.totals.before, p.totals.after]));
+}
+function side(p, cost, share) {
+  const pct2 = `${(share * 100).toFixed(1)} %`;
+  return p.profiler === "callgrind" ? `${costs(p, cost)} (${pct2})` : pct2;
+}
+function gain(growth) {
+  return `${formatPercentNumber(growth)} points`;
+}
+function summaryOf3(p) {
+  const change = p.totals.before > 0 ? ` (${formatPercent(p.totals.after / p.totals.before - 1)})` : "";
+  const total = p.profiler === "callgrind" ? `, ${costs(p, p.totals.before)} \u2192 ${costs(p, p.totals.after)} ${p.countName}${change}` : "";
+  return `${p.profiler}${total}, ${p.seconds.toFixed(1)} s`;
+}
+function headline(section) {
+  return `profiles of ${section.profiles.length} confirmed regression(s) in ${section.seconds.toFixed(1)} s (cap ${section.cap} s); they never change the verdict`;
+}
+function markdownProfiles(section) {
+  if (section === void 0) return "";
+  const where2 = section.artifactUrl ? ` in [the run's artifacts](${section.artifactUrl})` : " in the output folder";
+  const blocks = section.profiles.slice(0, PROFILES_SHOWN).map((p) => {
+    const files = [p.files.flameGraph ? `flame graph \`${p.files.flameGraph}\`` : null, `folded stacks \`${p.files.base}\`, \`${p.files.head}\``].filter(Boolean).join("; ");
+    const table = p.top.length === 0 ? "_No function\u2019s share of the work grew beyond the noise: the slowdown is spread over everything (a compiler, a flag, the machine), not one function._" : [
+      "| Function | Base | Head | Gain |",
+      "| :-- | --: | --: | --: |",
+      ...p.top.map(
+        (f) => `| ${escapeMarkdown(nameIn(p, f))} | ${side(p, f.before, f.shareBefore)} | ${side(p, f.after, f.shareAfter)} | ${gain(f.growth)} |`
+      )
+    ].join("\n");
+    return `<details open><summary><b>${escapeMarkdown(p.benchmark)}</b> (${escapeMarkdown(summaryOf3(p))})</summary>
+
+${files}${where2}.
+
+${table}
+
+</details>`;
+  });
+  const more = section.profiles.length > PROFILES_SHOWN ? [`\u2026 and ${section.profiles.length - PROFILES_SHOWN} more in the JSON report`] : [];
+  const warnings = section.warnings.map((w) => `- \u26A0\uFE0F ${escapeMarkdown(w)}`);
+  return [
+    "**Why it got slower**",
+    `<sub>${escapeMarkdown(headline(section))}. Base and head: each function's inclusive cost and its share of its process's total; gain: how many points that share grew.</sub>`,
+    ...blocks,
+    ...more,
+    ...warnings.length > 0 ? [warnings.join("\n")] : []
+  ].join("\n\n");
+}
+function terminalProfiles(section) {
+  if (section === void 0) return [];
+  const lines = [`  ${headline(section)}`];
+  for (const p of section.profiles) {
+    lines.push(`  ${escapeTerminal(p.benchmark)} (${summaryOf3(p)})`);
+    if (p.files.flameGraph) lines.push(`    flame graph: ${escapeTerminal(p.files.flameGraph)}`);
+    lines.push(`    folded stacks: ${escapeTerminal(p.files.base)}, ${escapeTerminal(p.files.head)}`);
+    if (p.top.length === 0) lines.push("    no function\u2019s share of the work grew beyond the noise: the slowdown is spread over everything");
+    for (const f of p.top)
+      lines.push(
+        `    ${gain(f.growth).padStart(14)}  ${side(p, f.before, f.shareBefore)} \u2192 ${side(p, f.after, f.shareAfter)}  ${escapeTerminal(nameIn(p, f))}`
+      );
+  }
+  for (const w of section.warnings) lines.push(`  - ${escapeTerminal(w)}`);
+  return lines;
+}
+
 // action/src/report/why-inconclusive.ts
 var MAX_INCONCLUSIVE_REASONS = 5;
 function whyInconclusive(rows, max2 = MAX_INCONCLUSIVE_REASONS) {
@@ -64913,9 +65568,9 @@ function budgetCell(row, scale, hooks) {
   const b = row.budget;
   if (!b) return NONE;
   const mark = hooks.budgetMark(b.result, b.severity);
-  const text = b.result === "fail" ? formatBreach(b, scale) : formatLimit(b, scale);
+  const text2 = b.result === "fail" ? formatBreach(b, scale) : formatLimit(b, scale);
   const was = b.baselineResult !== null && b.baselineResult !== b.result ? ` (baseline ${hooks.budgetMark(b.baselineResult, b.severity)})` : "";
-  return `${text} ${mark}${was}`;
+  return `${text2} ${mark}${was}`;
 }
 function escapedScale(row, hooks) {
   const scale = rowScale(row);
@@ -65025,15 +65680,19 @@ function markdownStages(report2) {
   return report2.stages ? stagesText(report2.stages).map((l) => escapeMarkdown(l)).join("<br>\n") : "";
 }
 function markdownContext(report2) {
-  const side2 = (s) => {
+  const side3 = (s) => {
     if (!s.commit && !s.ref) return null;
     const commit = s.commit ? `<code>${escapeMarkdown(shortCommit(s.commit))}</code>` : "working tree";
     return s.ref ? `${commit} (${escapeMarkdown(s.ref)})` : commit;
   };
-  const current = side2(report2.current);
-  const baseline = report2.baseline ? side2(report2.baseline) : null;
+  const current = side3(report2.current);
+  const baseline = report2.baseline ? side3(report2.baseline) : null;
   const context3 = !report2.baseline ? `No baseline${current ? `; current ${current}` : ""}.` : baseline || current ? `Baseline ${baseline ?? "file"} \u2192 current ${current ?? "file"}.` : "";
   return `<sub>${context3 ? `${context3} ` : ""}${DELTA_EXPLAINED}</sub>`;
+}
+function markdownEnvironment(report2) {
+  const sentence = environmentSentence(report2.environment);
+  return sentence === "" ? "" : `\u{1F527} **${escapeMarkdown(sentence)}**`;
 }
 function failureEntry(row) {
   const message = row.error?.message ?? reasonText(row.reason);
@@ -65056,19 +65715,19 @@ function markdownWarnings(report2) {
 function markdownLegend(rows) {
   return legend(rows);
 }
-function lastLines(text) {
-  const lines = text.replace(/\s+$/, "").split(/\r\n|\r|\n/);
+function lastLines(text2) {
+  const lines = text2.replace(/\s+$/, "").split(/\r\n|\r|\n/);
   let tail = lines.slice(-LOG_TAIL_LINES2).join("\n");
   if (tail.length > LOG_TAIL_CHARS2) tail = tail.slice(-LOG_TAIL_CHARS2);
-  return lines.length > LOG_TAIL_LINES2 || tail.length < text.length ? `\u2026 (last lines of the log)
+  return lines.length > LOG_TAIL_LINES2 || tail.length < text2.length ? `\u2026 (last lines of the log)
 ${tail}` : tail;
 }
 function warningLines(report2) {
   if (report2.warnings.length === 0) return "";
   const shown = report2.warnings.slice(0, MAX_WARNINGS).map((w) => {
     const message = warningText(w);
-    const text = message.length > MAX_WARNING_CHARS ? `${message.slice(0, MAX_WARNING_CHARS)}\u2026` : message;
-    return `- \u26A0\uFE0F ${escapeMarkdown(text)}`;
+    const text2 = message.length > MAX_WARNING_CHARS ? `${message.slice(0, MAX_WARNING_CHARS)}\u2026` : message;
+    return `- \u26A0\uFE0F ${escapeMarkdown(text2)}`;
   });
   const more = report2.warnings.length > MAX_WARNINGS ? [`- \u2026 and ${formatCount(report2.warnings.length - MAX_WARNINGS)} more warnings`] : [];
   return ["**Warnings**", "", ...shown, ...more].join("\n");
@@ -65159,12 +65818,14 @@ function renderMarkdown(report2, options = {}) {
         options.fullReportHint
       ) : "",
       markdownContext(report2),
+      markdownEnvironment(report2),
       markdownStages(report2),
       mainTable,
       folded("improved", groups.improved.slice(0, keep.improved), all.improved, table),
       folded("unchanged", groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ["**Failed benchmarks**", ...failures.slice(0, keep.failures).map((f) => f.text)].join("\n\n") : "",
       trendLines(main2.slice(0, keep.main)),
+      markdownProfiles(report2.profiles),
       inconclusiveLines(main2.slice(0, keep.main)),
       warningLines(report2),
       legend(shownRows),
@@ -65181,7 +65842,7 @@ function renderMarkdown(report2, options = {}) {
     unchanged: groups.unchanged.map((r) => measure(lineOf2(r)) + 1)
   });
 }
-function renderTruncated(render2, all, measure, maxLength, costs) {
+function renderTruncated(render2, all, measure, maxLength, costs2) {
   const none = { main: 0, failures: 0, improved: 0, unchanged: 0 };
   const skeleton = render2(none, true);
   if (measure(skeleton) > maxLength) {
@@ -65191,20 +65852,20 @@ function renderTruncated(render2, all, measure, maxLength, costs) {
   let budget2 = maxLength - measure(skeleton) - overhead;
   const keep = { ...none };
   fill: for (const kind of ["main", "failures", "improved", "unchanged"]) {
-    for (const cost of costs[kind]) {
+    for (const cost of costs2[kind]) {
       if (cost > budget2) break fill;
       budget2 -= cost;
       keep[kind] += 1;
     }
   }
-  let text = render2(keep, true);
-  for (let guard = 0; measure(text) > maxLength && guard < 100; guard++) {
+  let text2 = render2(keep, true);
+  for (let guard = 0; measure(text2) > maxLength && guard < 100; guard++) {
     const kind = ["unchanged", "improved", "failures", "main"].find((k) => keep[k] > 0);
     if (!kind) break;
     keep[kind] = Math.max(0, keep[kind] - Math.max(1, Math.ceil(keep[kind] / 10)));
-    text = render2(keep, true);
+    text2 = render2(keep, true);
   }
-  return measure(text) <= maxLength ? text : skeleton;
+  return measure(text2) <= maxLength ? text2 : skeleton;
 }
 function truncationNotice(totalRows, shownRows, logsLeftOut, limit3, hint) {
   const logs2 = logsLeftOut > 0 ? ` and ${plural(logsLeftOut, "failure log")}` : "";
@@ -65229,7 +65890,7 @@ function renderJobSummary(report2, options = {}) {
 }
 
 // action/src/report/json.ts
-function side(s) {
+function side2(s) {
   return s && { value: s.value, n: s.n, mean: s.mean, median: s.median, stddev: s.stddev, min: s.min, max: s.max };
 }
 function budget(b) {
@@ -65253,13 +65914,15 @@ function toJsonReport(report2) {
     current: { ...report2.current },
     warnings: report2.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
     ...report2.stages ? { stages: { ...report2.stages, text: stagesText(report2.stages) } } : {},
+    ...report2.environment ? { environment: { changes: report2.environment, text: environmentSentence(report2.environment) } } : {},
+    ...report2.profiles ? { profiles: report2.profiles } : {},
     rows: report2.rows.map((r) => ({
       benchmark: r.benchmark,
       metric: r.metric,
       unit: r.unit,
       direction: r.direction,
-      baseline: side(r.baseline),
-      current: side(r.current),
+      baseline: side2(r.baseline),
+      current: side2(r.current),
       change: r.change,
       ci: r.ci && [r.ci[0], r.ci[1]],
       ciLevel: r.ciLevel,
@@ -65514,33 +66177,13 @@ function stringWidth(input, options = {}) {
   return width2;
 }
 
-// action/src/report/escape-terminal.ts
-import { stripVTControlCharacters as stripVTControlCharacters2 } from "node:util";
-function escapeTerminal(text, options = {}) {
-  const source = options.multiline ? stripVTControlCharacters2(String(text)).replace(/\r\n?/g, "\n") : String(text);
-  return escapeControl(source, options.multiline === true).replace(options.multiline ? COMMAND_AT_LINE_START : COMMAND_AT_START, "$1\\::");
-}
-var COMMAND_AT_START = /^(\s*)::/;
-var COMMAND_AT_LINE_START = /^([^\S\n]*)::/gm;
-function escapeControl(source, multiline) {
-  return source.replace(multiline ? CONTROL_KEEP_LINES : CONTROL3, (ch) => {
-    if (ch === "\n") return "\\n";
-    if (ch === "\r") return "\\r";
-    if (ch === "	") return "\\t";
-    const code = ch.charCodeAt(0);
-    return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
-var CONTROL3 = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-
 // action/src/report/terminal.ts
 var LOG_TAIL_LINES3 = 20;
 var MIN_NAME_WIDTH = 16;
 var VERDICT_LABEL_WIDTH = 16;
 var SGR = { red: [31, 39], green: [32, 39], yellow: [33, 39], dim: [2, 22], bold: [1, 22] };
 function painter(color) {
-  return color ? (text, style) => `\x1B[${SGR[style][0]}m${text}\x1B[${SGR[style][1]}m` : (text) => text;
+  return color ? (text2, style) => `\x1B[${SGR[style][0]}m${text2}\x1B[${SGR[style][1]}m` : (text2) => text2;
 }
 function statusStyle(row) {
   if (row.status === "failed" || row.status === "regressed" && row.failsGate) return "red";
@@ -65562,13 +66205,13 @@ function hooksFor(paint) {
     }
   };
 }
-function width(text) {
-  return NARROW.test(text) ? text.length : stringWidth(text);
+function width(text2) {
+  return NARROW.test(text2) ? text2.length : stringWidth(text2);
 }
 var NARROW = /^[\u0020-\u007e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u2319]*$/;
-function fit(text, columns) {
-  if (width(text) <= columns) return text;
-  const chars = [...text];
+function fit(text2, columns) {
+  if (width(text2) <= columns) return text2;
+  const chars = [...text2];
   let head = "";
   let tail = "";
   let i2 = 0;
@@ -65588,9 +66231,9 @@ function fit(text, columns) {
   }
   return `${head}\u2026${tail}`;
 }
-function pad(text, columns, right) {
-  const gap = " ".repeat(Math.max(0, columns - width(text)));
-  return right ? gap + text : text + gap;
+function pad(text2, columns, right) {
+  const gap = " ".repeat(Math.max(0, columns - width(text2)));
+  return right ? gap + text2 : text2 + gap;
 }
 function renderTerminal(report2, options) {
   const paint = painter(options.color);
@@ -65607,6 +66250,8 @@ function renderTerminal(report2, options) {
   }
   const line = (cs) => cs.map((c, i2) => pad(i2 === 0 ? fit(c, widths[0]) : c, widths[i2], NUMERIC_COLUMNS.has(i2))).join("  ").trimEnd();
   const out = [];
+  const environment = environmentSentence(report2.environment);
+  if (environment !== "") out.push(paint(escapeTerminal(environment), "yellow"), "");
   if (rows.length > 0) {
     out.push(paint(line(header2), "bold"));
     for (const c of cells3) out.push(line(c));
@@ -65624,6 +66269,7 @@ function renderTerminal(report2, options) {
     out.push("", paint("Two stages", "bold"));
     for (const l of stagesText(report2.stages)) out.push(`  ${escapeTerminal(l)}`);
   }
+  if (report2.profiles) out.push("", paint("Why it got slower", "bold"), ...terminalProfiles(report2.profiles));
   const why = whyInconclusive(rows);
   if (why.lines.length > 0) {
     out.push("", paint("Why inconclusive", "bold"));
@@ -65665,16 +66311,16 @@ function parseSource(source) {
   const m = /^(.+?):(\d+)(?::\d+)?$/.exec(source);
   return m ? { file: m[1], line: Number(m[2]) } : { file: source };
 }
-function plainText(text, multiline) {
-  const lines = stripVTControlCharacters3(String(text)).replace(/\r\n?/g, "\n");
+function plainText(text2, multiline) {
+  const lines = stripVTControlCharacters3(String(text2)).replace(/\r\n?/g, "\n");
   const cleaned = multiline ? lines : lines.replace(/\n/g, " ");
   return cleaned.replace(
     multiline ? /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g : /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g,
     "\uFFFD"
   );
 }
-function clip(text, max2) {
-  return text.length <= max2 ? text : `${text.slice(0, max2 - 1)}\u2026`;
+function clip(text2, max2) {
+  return text2.length <= max2 ? text2 : `${text2.slice(0, max2 - 1)}\u2026`;
 }
 function make(level, title2, message, where2) {
   const a = { level, title: clip(plainText(title2, false), MAX_TITLE), message: clip(plainText(message, true), MAX_MESSAGE) };
@@ -65735,8 +66381,8 @@ function toAnnotations(report2) {
 }
 
 // action/src/report/escape-html.ts
-function escapeHtml(text, options = {}) {
-  const cleaned = String(text).replace(options.multiline ? CONTROL_KEEP_LINES2 : CONTROL4, (ch) => ch === "\r" || ch === "\n" || ch === "	" ? " " : "\uFFFD");
+function escapeHtml(text2, options = {}) {
+  const cleaned = String(text2).replace(options.multiline ? CONTROL_KEEP_LINES2 : CONTROL4, (ch) => ch === "\r" || ch === "\n" || ch === "	" ? " " : "\uFFFD");
   return cleaned.replace(/[&<>"']/g, (ch) => ENTITY2[ch]);
 }
 var ENTITY2 = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -65744,7 +66390,7 @@ var CONTROL4 = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 var CONTROL_KEEP_LINES2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 // action/src/report/fit-blocks.ts
-var bytes = (text) => Buffer.byteLength(text, "utf8");
+var bytes = (text2) => Buffer.byteLength(text2, "utf8");
 function render(blocks, keep, options) {
   const parts = blocks.map((block, i2) => {
     if (typeof block === "string") return block;
@@ -65757,8 +66403,8 @@ ${options.cutNote(block.rows.length - kept)}` : body;
   if (keep !== null) parts.splice(1, 0, options.notice);
   return parts.filter((p) => p !== "").join("\n\n");
 }
-function cutBytes(text, max2) {
-  let out = text;
+function cutBytes(text2, max2) {
+  let out = text2;
   while (bytes(out) > max2) out = out.slice(0, Math.max(0, out.length - Math.max(1, Math.ceil((bytes(out) - max2) / 4))));
   return out;
 }
@@ -65784,14 +66430,14 @@ ${options.notice}`, options.maxBytes);
       taken = true;
     }
   }
-  let text = render(blocks, keep, options);
-  while (bytes(text) > options.maxBytes) {
+  let text2 = render(blocks, keep, options);
+  while (bytes(text2) > options.maxBytes) {
     const largest = keep.indexOf(Math.max(...keep));
     if (keep[largest] === 0) return skeleton;
     keep[largest] = Math.floor(keep[largest] * 0.9);
-    text = render(blocks, keep, options);
+    text2 = render(blocks, keep, options);
   }
-  return text;
+  return text2;
 }
 
 // action/src/report/release-parts.ts
@@ -65811,12 +66457,12 @@ function changeNumbers(c) {
     c.regression ? c.accepted ? acceptedChangeText(c.accepted) : "slower" : "faster"
   ];
 }
-function sideText(side2) {
+function sideText(side3) {
   const details = [
-    side2.commit && side2.commit !== side2.name ? shortCommit(side2.commit) : "",
-    side2.runs !== null && side2.runs > 1 ? `${side2.runs} runs pooled` : ""
+    side3.commit && side3.commit !== side3.name ? shortCommit(side3.commit) : "",
+    side3.runs !== null && side3.runs > 1 ? `${side3.runs} runs pooled` : ""
   ].filter((d) => d !== "");
-  return details.length > 0 ? `${side2.name} (${details.join(", ")})` : side2.name;
+  return details.length > 0 ? `${side3.name} (${details.join(", ")})` : side3.name;
 }
 function changesTitle(model) {
   return model.previous && model.candidate ? `Change points between ${model.previous.name} and ${model.candidate.name}` : "Change points since the previous release";
@@ -65867,8 +66513,8 @@ function historySentence(model) {
 function commandCommit(commit) {
   return /^[0-9a-f]{40}$/i.test(commit) ? commit.slice(0, 12) : commit;
 }
-function shellWord2(text) {
-  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+function shellWord2(text2) {
+  return /^[\w./:@%+=,-]+$/.test(text2) ? text2 : `'${text2.replace(/'/g, `'\\''`)}'`;
 }
 function bisectCommands(advice) {
   const good = commandCommit(advice.good);
@@ -65926,8 +66572,8 @@ function budgetBlock(rows) {
   };
 }
 function rangeCell(good, bad, url) {
-  const text = rangeText(good, bad);
-  return url !== null && /^https:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)+\/compare\/[0-9a-f]+\.\.\.[0-9a-f]+$/i.test(url) ? `[${text}](${url})` : text;
+  const text2 = rangeText(good, bad);
+  return url !== null && /^https:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)+\/compare\/[0-9a-f]+\.\.\.[0-9a-f]+$/i.test(url) ? `[${text2}](${url})` : text2;
 }
 function changesBlock(model) {
   const title2 = `### ${escapeMarkdown(changesTitle(model))}`;
@@ -66014,13 +66660,13 @@ function renderReleaseModel(model, options = {}) {
     markdownLegend(rows)
   ].filter((b) => b !== "");
   const hint = options.fullReportHint ?? DEFAULT_FULL_REPORT_HINT;
-  const text = fitBlocks(blocks, {
+  const text2 = fitBlocks(blocks, {
     // One byte for the final newline.
     maxBytes: (options.maxBytes ?? Number.POSITIVE_INFINITY) - 1,
     notice: `> **This summary is cut to stay under GitHub's 1 MiB limit**: some tables below leave out rows. The full report is in ${hint}.`,
     cutNote: (left) => `*\u2026 ${formatCount(left)} more row${left === 1 ? "" : "s"} left out here; the full report is in ${hint}.*`
   });
-  return `${text}
+  return `${text2}
 `;
 }
 
@@ -66122,16 +66768,16 @@ function releaseTerminalText(model, color) {
 function terminalColor(env) {
   return env.NO_COLOR === void 0 && env.FORCE_COLOR !== void 0;
 }
-function writeOutputFile(cwd, path2, text, flag = "--out", stdout) {
+function writeOutputFile(cwd, path2, text2, flag = "--out", stdout) {
   if (path2 === STDOUT_PATH) {
     if (stdout === void 0) throw new InputError(`${flag} -`, "standard output cannot take this file; give a path");
-    stdout(text);
+    stdout(text2);
     return;
   }
   const link = symlinkProblem(resolve9(cwd, path2));
   if (link !== void 0) throw new InputError(`${flag} ${JSON.stringify(path2)}`, link);
   try {
-    writeFileAtomic(resolve9(cwd, path2), text);
+    writeFileAtomic(resolve9(cwd, path2), text2);
   } catch (error2) {
     throw new InputError(`${flag} ${JSON.stringify(path2)}`, `cannot write the file: ${describeFsError(error2)}`);
   }
@@ -66143,11 +66789,11 @@ function publishToTerminal(report2, outputs, ctx) {
 }
 function writeRunFiles(report2, current, outputDir, title2) {
   const files = {
-    reportJson: join18(outputDir, "report.json"),
-    reportMarkdown: join18(outputDir, "report.md"),
-    results: join18(outputDir, "results.json")
+    reportJson: join20(outputDir, "report.json"),
+    reportMarkdown: join20(outputDir, "report.md"),
+    results: join20(outputDir, "results.json")
   };
-  mkdirSync9(outputDir, { recursive: true });
+  mkdirSync10(outputDir, { recursive: true });
   writeFileAtomic(files.reportJson, renderJson(report2));
   writeFileAtomic(files.reportMarkdown, renderMarkdown(report2, { title: title2, maxLength: 1e6 }));
   writeResultSet(files.results, current);
@@ -66155,15 +66801,15 @@ function writeRunFiles(report2, current, outputDir, title2) {
 }
 var FULL_RELEASE_HINT = "the run's `perf-gate` artifact (`release-report.md`, `release-report.json`)";
 function writeReleaseReport(report2, outputDir, ref, release = {}) {
-  const path2 = join18(outputDir, "release-report.md");
-  const jsonPath = join18(outputDir, "release-report.json");
+  const path2 = join20(outputDir, "release-report.md");
+  const jsonPath = join20(outputDir, "release-report.json");
   const tag = /^refs\/tags\/(.+)$/.exec(ref)?.[1];
   const model = release.model ?? assembleRelease({ report: report2 });
   const options = tag ? { version: tag } : {};
   const markdown = renderReleaseModel(model, options);
   const used = release.title !== void 0 ? Buffer.byteLength(jobSummary(report2, release.title), "utf8") : 0;
   const summary3 = renderReleaseModel(model, { ...options, maxBytes: Math.max(0, JOB_SUMMARY_LIMIT - used - 2), fullReportHint: FULL_RELEASE_HINT });
-  mkdirSync9(outputDir, { recursive: true });
+  mkdirSync10(outputDir, { recursive: true });
   writeFileAtomic(path2, markdown);
   writeFileAtomic(jsonPath, renderReleaseJson(model));
   return { path: path2, jsonPath, markdown, summary: summary3 };
@@ -66171,16 +66817,16 @@ function writeReleaseReport(report2, outputDir, ref, release = {}) {
 function writeReleaseOutputs(model, outputs, cwd, stdout) {
   const written = [];
   if (outputs.out !== void 0) {
-    writeOutputFile(cwd, join18(outputs.out, "release-report.md"), renderReleaseModel(model), "--out");
-    writeOutputFile(cwd, join18(outputs.out, "release-report.json"), renderReleaseJson(model), "--out");
-    written.push(join18(outputs.out, "release-report.md"), join18(outputs.out, "release-report.json"));
+    writeOutputFile(cwd, join20(outputs.out, "release-report.md"), renderReleaseModel(model), "--out");
+    writeOutputFile(cwd, join20(outputs.out, "release-report.json"), renderReleaseJson(model), "--out");
+    written.push(join20(outputs.out, "release-report.md"), join20(outputs.out, "release-report.json"));
   }
   if (outputs.json !== void 0) {
     writeOutputFile(cwd, outputs.json, renderReleaseJson(model), "--json", stdout);
     written.push(outputs.json);
   }
   if (outputs.markdown !== void 0) {
-    const hint = outputs.out !== void 0 ? escapeMarkdown(join18(outputs.out, "release-report.md")) : outputs.json !== void 0 ? "the JSON report" : "the report `--out DIR` writes";
+    const hint = outputs.out !== void 0 ? escapeMarkdown(join20(outputs.out, "release-report.md")) : outputs.json !== void 0 ? "the JSON report" : "the report `--out DIR` writes";
     writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), "--markdown", stdout);
     written.push(outputs.markdown);
   }
@@ -66233,8 +66879,8 @@ function convertResults(paths, to, options) {
 }
 
 // action/src/pipeline/merge-shards.ts
-import { readdirSync as readdirSync7, readFileSync as readFileSync11, statSync as statSync7 } from "node:fs";
-import { join as join19, relative as relative5, resolve as resolve10 } from "node:path";
+import { readdirSync as readdirSync8, readFileSync as readFileSync13, statSync as statSync7 } from "node:fs";
+import { join as join21, relative as relative6, resolve as resolve10 } from "node:path";
 function mergeShards(paths, out, cwd) {
   const inputs = paths.flatMap((p) => readResultSets(p, cwd, out));
   const { set, warnings } = mergeResultSets(inputs);
@@ -66250,35 +66896,35 @@ function readResultSets(given, cwd, exclude) {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync11(file, "utf8") })).filter(({ file, text }) => resultSetAdapter.detect({ path: file, text, readRelated: () => void 0 }).match).map(({ file, text }) => parse3(text, relative5(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync13(file, "utf8") })).filter(({ file, text: text2 }) => resultSetAdapter.detect({ path: file, text: text2, readRelated: () => void 0 }).match).map(({ file, text: text2 }) => parse3(text2, relative6(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
 function readOne(path2, shown) {
-  let text;
+  let text2;
   try {
-    text = readFileSync11(path2, "utf8");
+    text2 = readFileSync13(path2, "utf8");
   } catch (error2) {
     throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
   }
-  return parse3(text, shown);
+  return parse3(text2, shown);
 }
-function parse3(text, file) {
-  return { file, set: validateResultSet(parseJsonText(text, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text) };
+function parse3(text2, file) {
+  return { file, set: validateResultSet(parseJsonText(text2, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text2) };
 }
 function listJson(dir) {
-  return readdirSync7(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const p = join19(dir, e.name);
+  return readdirSync8(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
+    const p = join21(dir, e.name);
     if (e.isDirectory()) return e.name.startsWith(".") ? [] : listJson(p);
     return e.isFile() && e.name.endsWith(".json") ? [p] : [];
   });
 }
 
 // action/src/runner/timer.ts
-import { spawnSync as spawnSync3 } from "node:child_process";
+import { spawnSync as spawnSync5 } from "node:child_process";
 function runOnce(command, options) {
   const start = process.hrtime.bigint();
-  const result = spawnSync3("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  const result = spawnSync5("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
   const seconds2 = Number(process.hrtime.bigint() - start) / 1e9;
   if (result.error && result.error.code === "ETIMEDOUT") return { seconds: seconds2, code: 124 };
   const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
@@ -66309,13 +66955,13 @@ function timeToFile(options, path2, names) {
 }
 
 // action/src/pipeline/count-commands.ts
-import { mkdtempSync as mkdtempSync3, rmSync as rmSync7 } from "node:fs";
+import { mkdtempSync as mkdtempSync3, rmSync as rmSync8 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join20 } from "node:path";
+import { join as join22 } from "node:path";
 async function countToFile(options, path2) {
   const missing = cachegrindTool.missing(options.env);
   if (missing !== null) throw new InputError("valgrind", `perf-gate count runs commands under valgrind's cachegrind, and ${missing}`);
-  const workDir = mkdtempSync3(join20(tmpdir3(), "perf-gate-count-"));
+  const workDir = mkdtempSync3(join22(tmpdir3(), "perf-gate-count-"));
   try {
     const runs2 = await countCommands({ ...options, tool: cachegrindTool, workDir });
     const benchmarks = options.commands.map(
@@ -66326,7 +66972,7 @@ async function countToFile(options, path2) {
 `, "--export-json");
     return set;
   } finally {
-    rmSync7(workDir, { recursive: true, force: true });
+    rmSync8(workDir, { recursive: true, force: true });
   }
 }
 
@@ -66337,11 +66983,1164 @@ async function historyStart(repo, choice) {
   return { mergeBaseWith: choice.mergeBaseWith ?? await defaultBaseBranch(repo) };
 }
 
+// action/src/pipeline/environment-packages.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
+import { readFileSync as readFileSync14 } from "node:fs";
+import { join as join23 } from "node:path";
+
+// action/src/runner/lockfile-packages.ts
+import { posix as posix2 } from "node:path";
+
+// node_modules/smol-toml/dist/error.js
+function getLineColFromPtr(string, ptr) {
+  let lines = string.slice(0, ptr).split(/\r?\n/);
+  return [lines.length, lines.pop().length + 1];
+}
+function makeCodeBlock(string, line, column) {
+  let lines = string.split(/\r?\n/);
+  let codeblock = "";
+  let numberLen = (Math.log10(line + 1) | 0) + 1;
+  for (let i2 = line - 1; i2 <= line + 1; i2++) {
+    let l = lines[i2 - 1];
+    if (!l)
+      continue;
+    codeblock += i2.toString().padEnd(numberLen, " ");
+    codeblock += ":  ";
+    codeblock += l;
+    codeblock += "\n";
+    if (i2 === line) {
+      codeblock += " ".repeat(numberLen + column + 2);
+      codeblock += "^\n";
+    }
+  }
+  return codeblock;
+}
+var TomlError = class _TomlError extends Error {
+  line;
+  column;
+  codeblock;
+  constructor(message, options) {
+    const [line, column] = getLineColFromPtr(options.toml, options.ptr);
+    const codeblock = makeCodeBlock(options.toml, line, column);
+    super(`Invalid TOML document: ${message}
+
+${codeblock}`, options);
+    this.line = line;
+    this.column = column;
+    this.codeblock = codeblock;
+  }
+  /** @internal */
+  static x(message, ctx, ptr) {
+    throw new _TomlError(message, { toml: ctx.s, ptr: ptr ?? ctx.p });
+  }
+};
+
+// node_modules/smol-toml/dist/primitive.js
+function parseString(ctx) {
+  let startPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p++);
+  let first = c;
+  let isLiteral = c === 39;
+  let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
+  if (isMultiline) {
+    if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 10)
+      ctx.p++;
+    else if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)
+      ctx.p += 2;
+  }
+  let parsed = "";
+  let sliceStart = ctx.p;
+  let state = 0;
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    c = ctx.s.charCodeAt(ctx.p);
+    if (isMultiline && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)) {
+      state = state && 3;
+    } else if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in strings", ctx);
+    } else if ((!state || state === 3) && c === first && (!isMultiline || ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first)) {
+      if (isMultiline) {
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+      }
+      if (!state) {
+        let s = ctx.s.slice(sliceStart, ctx.p);
+        parsed = parsed ? parsed + s : s;
+      }
+      ctx.p += isMultiline ? 3 : 1;
+      return parsed;
+    } else if (!state) {
+      if (!isLiteral && c === 92) {
+        parsed += ctx.s.slice(sliceStart, sliceStart = ctx.p);
+        state = 1;
+      }
+    } else if (state === 1) {
+      if (c === 120 || c === 117 || c === 85) {
+        let errPtr = ctx.p++ - 1;
+        let value = 0;
+        let len = c === 120 ? 2 : c === 117 ? 4 : 8;
+        for (let j = 0; j < len; j++, ctx.p++) {
+          let hex = ctx.s.charCodeAt(ctx.p);
+          let digit = (
+            /* 0-9 */
+            hex >= 48 && hex <= 57 ? hex - 48 : (
+              /* A-F */
+              hex >= 65 && hex <= 70 ? hex - 65 + 10 : (
+                /* a-f */
+                hex >= 97 && hex <= 102 ? hex - 97 + 10 : -1
+              )
+            )
+          );
+          if (digit < 0)
+            TomlError.x("invalid non-hex character in unicode escape", ctx);
+          value = value << 4 | digit;
+        }
+        if (value < 0 || value > 1114111 || value >= 55296 && value <= 57343) {
+          TomlError.x("invalid unicode escape", ctx, errPtr);
+        }
+        parsed += String.fromCodePoint(value);
+        sliceStart = ctx.p--;
+        state = 0;
+      } else if (isMultiline && (c === 32 || c === 9)) {
+        state = 2;
+      } else {
+        if (c === 98)
+          parsed += "\b";
+        else if (c === 116)
+          parsed += "	";
+        else if (c === 110)
+          parsed += "\n";
+        else if (c === 102)
+          parsed += "\f";
+        else if (c === 114)
+          parsed += "\r";
+        else if (c === 101)
+          parsed += "\x1B";
+        else if (c === 34)
+          parsed += '"';
+        else if (c === 92)
+          parsed += "\\";
+        else
+          TomlError.x("unrecognised escape sequence", ctx);
+        sliceStart = ctx.p + 1;
+        state = 0;
+      }
+    } else if (c !== 32 && c !== 9) {
+      if (state === 2)
+        TomlError.x("invalid escape: only line-ending whitespace may be escaped", ctx, sliceStart);
+      state = !isLiteral && c === 92 ? 1 : 0;
+      sliceStart = ctx.p;
+    }
+  }
+  TomlError.x("unfinished string", ctx, startPtr);
+}
+
+// node_modules/smol-toml/dist/date.js
+var DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
+var TomlDate = class _TomlDate extends Date {
+  #hasDate = false;
+  #hasTime = false;
+  #offset = null;
+  constructor(date, fasttype, unsafeDelim) {
+    let hasDate = true;
+    let hasTime = true;
+    let offset = "Z";
+    let c;
+    if (typeof date === "string") {
+      if (fasttype)
+        prep: {
+          if (fasttype < 3) {
+            if (+date.slice(11, 13) > 23) {
+              date = "";
+              break prep;
+            }
+            if (fasttype === 2) {
+              offset = null;
+              date += "Z";
+            } else if ((c = date.charCodeAt(date.length - 1)) !== 90 && c !== 122) {
+              offset = date.slice(date.length - 6);
+            }
+            if (unsafeDelim)
+              date = date.slice(0, 10) + "T" + date.slice(11);
+          } else if (fasttype === 4) {
+            date = +date.slice(0, 2) > 23 ? "" : `0000-01-01T${date}Z`;
+          }
+          hasDate = fasttype !== 4;
+          hasTime = fasttype !== 3;
+        }
+      else {
+        let match = date.match(DATE_TIME_RE);
+        if (match) {
+          if (!match[1]) {
+            hasDate = false;
+            date = `0000-01-01T${date}`;
+          }
+          hasTime = !!match[2];
+          hasTime && date[10] === " " && (date = date.replace(" ", "T"));
+          if (match[2] && +match[2] > 23) {
+            date = "";
+          } else {
+            offset = match[3] || null;
+            if (!offset && hasTime)
+              date += "Z";
+          }
+        } else {
+          date = "";
+        }
+      }
+    }
+    super(date);
+    if (!isNaN(this.getTime())) {
+      this.#hasDate = hasDate;
+      this.#hasTime = hasTime;
+      this.#offset = offset;
+    }
+  }
+  isDateTime() {
+    return this.#hasDate && this.#hasTime;
+  }
+  isLocal() {
+    return !this.#hasDate || !this.#hasTime || !this.#offset;
+  }
+  isDate() {
+    return this.#hasDate && !this.#hasTime;
+  }
+  isTime() {
+    return this.#hasTime && !this.#hasDate;
+  }
+  isValid() {
+    return this.#hasDate || this.#hasTime;
+  }
+  toISOString() {
+    let iso = super.toISOString();
+    if (this.isDate())
+      return iso.slice(0, 10);
+    if (this.isTime())
+      return iso.slice(11, 23);
+    if (this.#offset === null)
+      return iso.slice(0, -1);
+    if (this.#offset === "Z" || this.#offset === "z")
+      return iso;
+    let offset = +this.#offset.slice(1, 3) * 60 + +this.#offset.slice(4, 6);
+    offset = this.#offset[0] === "-" ? offset : -offset;
+    let offsetDate = new Date(this.getTime() - offset * 6e4);
+    return offsetDate.toISOString().slice(0, -1) + this.#offset;
+  }
+  static wrapAsOffsetDateTime(jsDate, offset = "Z") {
+    let date = new _TomlDate(jsDate);
+    date.#offset = offset;
+    return date;
+  }
+  static wrapAsLocalDateTime(jsDate) {
+    let date = new _TomlDate(jsDate);
+    date.#offset = null;
+    return date;
+  }
+  static wrapAsLocalDate(jsDate) {
+    let date = new _TomlDate(jsDate);
+    date.#hasTime = false;
+    date.#offset = null;
+    return date;
+  }
+  static wrapAsLocalTime(jsDate) {
+    let date = new _TomlDate(jsDate);
+    date.#hasDate = false;
+    date.#offset = null;
+    return date;
+  }
+};
+
+// node_modules/smol-toml/dist/extract.js
+function isDigit2(char, base = 10) {
+  return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
+}
+function isEndOfValue(char, delim) {
+  return char === 32 || char === 9 || char === 10 || char === 13 || // Structure end or next value delimiter
+  delim && (char === delim || char === 44) || // Comment
+  char === 35;
+}
+function extractValue(ctx, end) {
+  let errPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p);
+  if (c === 91 || c === 123) {
+    ctx.d-- || TomlError.x("document contains excessively nested structures. aborting.", ctx);
+    let value = c === 91 ? parseArray(ctx) : parseInlineTable(ctx);
+    ctx.d++;
+    return value;
+  }
+  if (c === 34 || c === 39) {
+    return parseString(ctx);
+  }
+  if (c === 116) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 114 || ctx.s.charCodeAt(++ctx.p) !== 117 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, true;
+  }
+  if (c === 102) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 108 || ctx.s.charCodeAt(++ctx.p) !== 115 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, false;
+  }
+  if (c === 43 || c === 45) {
+    return parseNumber3(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 44 - c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 4) === 45 && ctx.s.charCodeAt(ctx.p + 7) === 45) {
+    return parseDate(ctx, c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 2) === 58) {
+    return parseTime2(ctx, c, end);
+  }
+  return parseNumber3(ctx, ctx.p, c, 0, end);
+}
+function parseNumber3(ctx, startPtr, startChr, sign, endChr) {
+  let c = startChr;
+  let state = 0;
+  let hasUnderscores = false;
+  if (c === 105) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 110 || ctx.s.charCodeAt(++ctx.p) !== 102)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, (sign || 1) / 0;
+  }
+  if (c === 110) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 110)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, NaN;
+  }
+  if (c === 48) {
+    if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
+      return ctx.bi === true ? 0n : 0;
+    if (!sign) {
+      if (c === 120)
+        return parseIntegerBaseN(ctx, startPtr, 16, endChr);
+      else if (c === 98)
+        return parseIntegerBaseN(ctx, startPtr, 2, endChr);
+      else if (c === 111)
+        return parseIntegerBaseN(ctx, startPtr, 8, endChr);
+    }
+    if (c === 46)
+      state = 2;
+    else if (c === 101 || c === 69)
+      state = 4;
+    else
+      TomlError.x("illegal leading zero", ctx, startPtr);
+  } else if (!isDigit2(c))
+    TomlError.x("invalid value", ctx, startPtr);
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (!state)
+      state = 1;
+    if (c === 95) {
+      if (!(state & 1))
+        TomlError.x("illegal underscore", ctx);
+      state += 11;
+      hasUnderscores = true;
+    } else if (state === 1 && c === 46)
+      state = 2;
+    else if ((state === 1 || state === 3) && (c === 101 || c === 69))
+      state = 4;
+    else if (state === 4 && (c === 43 || c === 45)) {
+      state = 6;
+    } else if (!isDigit2(c))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (state > 9)
+      state -= 11;
+    else if (!(state & 1))
+      state++;
+  }
+  if (!state) {
+    let val = (startChr - 48) * (sign || 1);
+    return ctx.bi === true ? BigInt(val) : val;
+  }
+  if (!(state & 1))
+    TomlError.x("unfinished numeric value", ctx, startPtr);
+  let str = ctx.s.slice(startPtr, ctx.p);
+  if (hasUnderscores)
+    str = str.replaceAll("_", "");
+  return state > 1 ? parseFloat(str) : parseInteger(ctx, str, 10, startPtr);
+}
+function parseIntegerBaseN(ctx, startPtr, base, endChr) {
+  let c, underscore = 1;
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (c === 95) {
+      if (underscore & 1)
+        TomlError.x("illegal underscore", ctx);
+      underscore = 3;
+    } else if (!isDigit2(c, base))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (underscore & 1)
+      underscore--;
+  }
+  if (underscore & 1)
+    TomlError.x("unfinished numeric value", ctx);
+  let str = ctx.s.slice(startPtr + 2, ctx.p);
+  if (underscore)
+    str = str.replaceAll("_", "");
+  return parseInteger(ctx, str, base, startPtr);
+}
+function parseInteger(ctx, str, base, startPtr) {
+  if (ctx.bi !== true)
+    int: {
+      let val = parseInt(str, base);
+      if (!Number.isSafeInteger(val)) {
+        if (ctx.bi)
+          break int;
+        TomlError.x("integer value cannot be represented losslessly", ctx, startPtr);
+      }
+      return val;
+    }
+  return base === 10 ? BigInt(str) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str);
+}
+function parseDate(ctx, c, endChr) {
+  let startPtr = ctx.p++, unsafeSeparator;
+  if (!isDigit2(c) || !isDigit2(ctx.s.charCodeAt(ctx.p++)) || !isDigit2(ctx.s.charCodeAt(ctx.p++)) || !isDigit2(ctx.s.charCodeAt(ctx.p++))) {
+    return parseNumber3(ctx, ctx.p = startPtr, c, 0, endChr);
+  }
+  ctx.p += 5;
+  if (!isDigit2(ctx.s.charCodeAt(ctx.p++)))
+    TomlError.x("invalid date-time: date part is malformed", ctx, startPtr);
+  if (ctx.p >= ctx.s.length || ((c = ctx.s.charCodeAt(ctx.p)) !== 32 || (unsafeSeparator = true, !isDigit2(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 84 && c !== 116) {
+    let t2 = ctx.s.slice(startPtr, ctx.p);
+    return readDate(ctx, t2, 3, false, startPtr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 3) !== 58)
+    TomlError.x("invalid date-time: time part is malformed", ctx, startPtr);
+  if (ctx.s.charCodeAt(ctx.p += 3) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit2(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  if (c = ctx.s.charCodeAt(ctx.p)) {
+    if (c === 90 || c === 122) {
+      let t2 = ctx.s.slice(startPtr, ++ctx.p);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, "[+00:00]");
+    }
+    if (c === 43 || c === 45) {
+      let t2 = ctx.s.slice(startPtr, ctx.p += 6);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, !ctx.ld && "[" + ctx.s.slice(ctx.p - 6, ctx.p) + "]");
+    }
+  }
+  let t = ctx.s.slice(startPtr, ctx.p);
+  return readDate(ctx, t, 2, unsafeSeparator, startPtr);
+}
+function parseTime2(ctx, c, endChr) {
+  let start = ctx.p;
+  if (!isDigit2(c) || !isDigit2(ctx.s.charCodeAt(++ctx.p))) {
+    return parseNumber3(ctx, --ctx.p, c, 0, endChr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 4) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit2(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  let t = ctx.s.slice(start, ctx.p);
+  return readDate(ctx, t, 4, false, start);
+}
+function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
+  if (ctx.ld) {
+    let date = new TomlDate(str, type, unsafeDelim);
+    if (!date.isValid())
+      TomlError.x("invalid date", ctx, errPtr);
+    return date;
+  }
+  try {
+    if (temporalSuffix)
+      str += temporalSuffix;
+    switch (type) {
+      case 1:
+        return Temporal.ZonedDateTime.from(str);
+      case 2:
+        return Temporal.PlainDateTime.from(str);
+      case 3:
+        return Temporal.PlainDate.from(str);
+      case 4:
+        return Temporal.PlainTime.from(str);
+    }
+  } catch (e) {
+    TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
+  }
+}
+
+// node_modules/smol-toml/dist/util.js
+function skipComment(ctx) {
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    let c = ctx.s.charCodeAt(ctx.p);
+    if (c === 10)
+      break;
+    if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10) {
+      ctx.p++;
+      break;
+    }
+    if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in comments", ctx);
+    }
+  }
+}
+function skipVoid(ctx, banNewLines, banComments) {
+  let c;
+  while (ctx.p < ctx.s.length) {
+    while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 32 || c === 9 || !banNewLines && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)))
+      ctx.p++;
+    if (banComments || c !== 35)
+      break;
+    skipComment(ctx);
+  }
+}
+
+// node_modules/smol-toml/dist/struct.js
+function parseKey(ctx, end = 61) {
+  let startPtr;
+  let state = 0;
+  let parsed = [];
+  let sliceStart;
+  let c = ctx.s.charCodeAt(startPtr = ctx.p);
+  do {
+    if (c === end) {
+      if (!state)
+        TomlError.x("unexpected end of key", ctx);
+      if (state === 1)
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+      return ctx.p++, parsed;
+    } else if (c === 46) {
+      if (!state)
+        TomlError.x("illegal empty bare key", ctx);
+      if (state === 1)
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+      state = 0;
+    } else if (!state && (c === 34 || c === 39)) {
+      if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
+        TomlError.x("illegal quoted key: multiline strings are not allowed", ctx);
+      parsed.push(parseString(ctx));
+      state = 2;
+      ctx.p--;
+    } else if (c === 32 || c === 9) {
+      if (state === 1) {
+        parsed.push(ctx.s.slice(sliceStart, ctx.p));
+        state = 2;
+      }
+    } else if (state === 2 || c < 48 && c !== 45 || c > 57 && c < 65 || c > 90 && c < 97 && c !== 95 || c > 122) {
+      TomlError.x("illegal character in key", ctx);
+    } else if (!state) {
+      state = 1;
+      sliceStart = ctx.p;
+    }
+  } while (c = ctx.s.charCodeAt(++ctx.p));
+  TomlError.x("incomplete key-value: cannot find end of key", ctx, startPtr);
+}
+function parseInlineTable(ctx) {
+  let startPtr = ctx.p++;
+  let res = /* @__PURE__ */ Object.create(null);
+  let seen = /* @__PURE__ */ new Set();
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 125) {
+      ctx.p++;
+      return res;
+    }
+    let k;
+    let t = res;
+    let hasOwn = false;
+    let errPtr = ctx.p;
+    let key2 = parseKey(ctx);
+    for (let i2 = 0; i2 < key2.length; i2++) {
+      if (i2)
+        t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      k = key2[i2];
+      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen.has(t[k]))) {
+        TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+      }
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor")) {
+        t = ctx.uk !== 1 && TomlError.x("document contains an unsafe property", ctx, errPtr);
+        break;
+      }
+      if (!hasOwn && unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+      }
+    }
+    if (hasOwn) {
+      TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+    }
+    skipVoid(ctx, true, true);
+    let value = extractValue(
+      ctx,
+      125
+      /* } */
+    );
+    if (t && typeof (t[k] = value) === "object")
+      seen.add(value);
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 125) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished table", ctx, startPtr);
+}
+function parseArray(ctx) {
+  let startPtr = ctx.p++;
+  let res = [];
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 93) {
+      ctx.p++;
+      return res;
+    }
+    res.push(extractValue(
+      ctx,
+      93
+      /* ] */
+    ));
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 93) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished array", ctx, startPtr);
+}
+
+// node_modules/smol-toml/dist/parse.js
+function peekTable(ctx, key2, table, meta2, type) {
+  let t = table;
+  let m = meta2;
+  let k;
+  let hasOwn = false;
+  let state;
+  for (let i2 = 0; i2 < key2.length; i2++) {
+    if (i2) {
+      t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      m = (state = m[k]).c;
+      if (type === 0 && (state.t === 1 || state.t === 2)) {
+        return null;
+      }
+      if (state.t === 2) {
+        let l = t.length - 1;
+        t = t[l];
+        m = m[l].c;
+      }
+    }
+    k = key2[i2];
+    if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 && m[k]?.d) {
+      return null;
+    }
+    if (!hasOwn) {
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor"))
+        return false;
+      if (unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
+      }
+      m[k] = {
+        t: i2 < key2.length - 1 && type === 2 ? 3 : type,
+        d: false,
+        i: 0,
+        c: /* @__PURE__ */ Object.create(null)
+      };
+    }
+  }
+  state = m[k];
+  if (state.t !== type && !(type === 1 && state.t === 3)) {
+    return null;
+  }
+  if (type === 2) {
+    if (!state.d) {
+      state.d = true;
+      t[k] = [];
+    }
+    t[k].push(t = /* @__PURE__ */ Object.create(null));
+    state.c[state.i++] = state = { t: 1, d: false, i: 0, c: /* @__PURE__ */ Object.create(null) };
+  }
+  if (state.d) {
+    return null;
+  }
+  state.d = true;
+  if (type === 1) {
+    t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+  } else if (type === 0 && hasOwn) {
+    return null;
+  }
+  return [k, t, state.c];
+}
+function validateTablePeek(ctx, peek, ptr) {
+  if (peek === null || ctx.uk === 2)
+    TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
+}
+function parse4(toml, options = {}) {
+  let ctx = {
+    s: toml,
+    p: 0,
+    d: options.maxDepth ?? 1e3,
+    bi: options.integersAsBigInt ?? false,
+    ld: options.useLegacyDate ?? true,
+    uk: options.unsafeKeyBehaviour === "throw" ? 2 : options.unsafeKeyBehaviour === "drop" ? 1 : 0
+  };
+  let res = /* @__PURE__ */ Object.create(null);
+  let meta2 = /* @__PURE__ */ Object.create(null);
+  let tmp;
+  let skipping = false;
+  let tbl = res;
+  let m = meta2;
+  if (toml.charCodeAt(0) === 65279)
+    ctx.p++;
+  skipVoid(ctx);
+  while (ctx.p < toml.length) {
+    if (toml.charCodeAt(ctx.p) === 91) {
+      let isTableArray = toml.charCodeAt(++ctx.p) === 91;
+      tmp = ctx.p += +isTableArray;
+      skipping = false;
+      let k = parseKey(
+        ctx,
+        93
+        /* ] */
+      );
+      if (isTableArray) {
+        if (toml.charCodeAt(ctx.p) !== 93) {
+          TomlError.x("expected end of table array declaration", ctx);
+        }
+        ctx.p++;
+      }
+      let p = peekTable(
+        ctx,
+        k,
+        res,
+        meta2,
+        isTableArray ? 2 : 1
+        /* Type.EXPLICIT */
+      );
+      if (!p) {
+        validateTablePeek(ctx, p, tmp);
+        skipping = true;
+      } else {
+        m = p[2];
+        tbl = p[1];
+      }
+    } else {
+      tmp = ctx.p;
+      let k = parseKey(ctx);
+      let p = peekTable(
+        ctx,
+        k,
+        tbl,
+        m,
+        0
+        /* Type.DOTTED */
+      );
+      if (!p && !skipping)
+        validateTablePeek(ctx, p, tmp);
+      skipVoid(ctx, true, true);
+      let v = extractValue(ctx, void 0);
+      if (p && !skipping)
+        p[1][p[0]] = v;
+    }
+    skipVoid(ctx, true);
+    if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 10 && (tmp !== 13 || toml.charCodeAt(ctx.p + 1) !== 10)) {
+      TomlError.x("each key-value declaration must be followed by an end-of-line", ctx);
+    }
+    skipVoid(ctx);
+  }
+  return res;
+}
+
+// node_modules/smol-toml/dist/stringify.js
+var HAS_WELLFORMED = !!"".isWellFormed;
+
+// action/src/runner/lockfile-packages.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+function collect4(pairs) {
+  const all = /* @__PURE__ */ new Map();
+  for (const [name, version] of pairs) {
+    if (name === "" || version === "") continue;
+    const versions = all.get(name) ?? /* @__PURE__ */ new Set();
+    versions.add(version);
+    all.set(name, versions);
+  }
+  return new Map([...all].map(([name, versions]) => [name, [...versions].sort().join(", ")]));
+}
+var isRecord2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var text = (v) => typeof v === "string" ? v : "";
+function tomlPackages(source) {
+  const doc = parse4(source);
+  const packages = Array.isArray(doc.package) ? doc.package : [];
+  return collect4(packages.filter(isRecord2).map((p) => [text(p.name), text(p.version)]));
+}
+function npmPackages(source) {
+  const doc = JSON.parse(source);
+  if (!isRecord2(doc)) return /* @__PURE__ */ new Map();
+  if (isRecord2(doc.packages)) {
+    return collect4(
+      Object.entries(doc.packages).filter(([path2]) => path2.includes("node_modules/")).map(([path2, entry]) => [
+        path2.slice(path2.lastIndexOf("node_modules/") + "node_modules/".length),
+        isRecord2(entry) ? text(entry.version) : ""
+      ])
+    );
+  }
+  const pairs = [];
+  const walk = (deps) => {
+    if (!isRecord2(deps)) return;
+    for (const [name, entry] of Object.entries(deps)) {
+      if (!isRecord2(entry)) continue;
+      pairs.push([name, text(entry.version)]);
+      walk(entry.dependencies);
+    }
+  };
+  walk(doc.dependencies);
+  return collect4(pairs);
+}
+function goSumPackages(source) {
+  return collect4(
+    source.split(/\r?\n/).flatMap((line) => {
+      const [module, version] = line.trim().split(/\s+/);
+      return module && version ? [[module, version.replace(/\/go\.mod$/, "")]] : [];
+    })
+  );
+}
+function requirementsPackages(source) {
+  return collect4(
+    source.split(/\r?\n/).flatMap((line) => {
+      const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*===?\s*([^\s;#\\]+)/.exec(line);
+      return m ? [[m[1].toLowerCase().replace(/[-_.]+/g, "-"), m[2]]] : [];
+    })
+  );
+}
+function pnpmPackages(source) {
+  const doc = (0, import_yaml2.parse)(source);
+  if (!isRecord2(doc) || !isRecord2(doc.packages)) return /* @__PURE__ */ new Map();
+  return collect4(
+    Object.keys(doc.packages).map((key2) => {
+      const bare = key2.replace(/^\//, "").replace(/\(.*$/, "");
+      const at = bare.lastIndexOf("@");
+      return at > 0 ? [bare.slice(0, at), bare.slice(at + 1)] : [bare, ""];
+    })
+  );
+}
+function swiftPackages(source) {
+  const doc = JSON.parse(source);
+  const pins = isRecord2(doc) ? Array.isArray(doc.pins) ? doc.pins : isRecord2(doc.object) && Array.isArray(doc.object.pins) ? doc.object.pins : [] : [];
+  return collect4(
+    pins.filter(isRecord2).map((p) => [text(p.identity) || text(p.package), isRecord2(p.state) ? text(p.state.version) || text(p.state.revision) : ""])
+  );
+}
+function gradlePackages(source) {
+  return collect4(
+    source.split(/\r?\n/).flatMap((line) => {
+      const m = /^([^#=\s:]+:[^=\s:]+):([^=\s:]+)=/.exec(line.trim());
+      return m ? [[m[1], m[2]]] : [];
+    })
+  );
+}
+var READERS = [
+  [/^(Cargo|poetry|uv)\.lock$/, tomlPackages],
+  [/^(package-lock|npm-shrinkwrap)\.json$/, npmPackages],
+  [/^go\.sum$/, goSumPackages],
+  [/^requirements.*\.txt$/, requirementsPackages],
+  [/^pnpm-lock\.yaml$/, pnpmPackages],
+  [/^Package\.resolved$/, swiftPackages],
+  [/(^|\.)lockfile$/, gradlePackages]
+];
+function lockfilePackages(path2, source) {
+  const reader = READERS.find(([name]) => name.test(posix2.basename(path2)))?.[1];
+  if (reader === void 0) return null;
+  try {
+    return reader(source);
+  } catch {
+    return null;
+  }
+}
+function packageChanges(before, after) {
+  const names = [.../* @__PURE__ */ new Set([...before.keys(), ...after.keys()])].sort();
+  return names.map((name) => ({ name, before: before.get(name) ?? null, after: after.get(name) ?? null })).filter((p) => p.before !== p.after);
+}
+
+// action/src/pipeline/environment-packages.ts
+function atCommit(dir, commit, path2) {
+  if (commit === void 0) return null;
+  try {
+    return execFileSync3("git", ["-C", dir, "show", `${commit}:./${path2}`], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 });
+  } catch {
+    return null;
+  }
+}
+function inTree(dir, path2) {
+  try {
+    return readFileSync14(join23(dir, path2));
+  } catch {
+    return null;
+  }
+}
+function matching(hash, ...candidates) {
+  for (const candidate of candidates) {
+    const bytes2 = candidate();
+    if (bytes2 !== null && contentHash(bytes2) === hash) return bytes2.toString("utf8");
+  }
+  return null;
+}
+function named(change, dir, commits) {
+  if (change.kind !== "lockfile" || change.before === null || change.after === null) return change;
+  const before = matching(change.before, () => atCommit(dir, commits.baseline, change.path));
+  const after = matching(
+    change.after,
+    () => inTree(dir, change.path),
+    () => atCommit(dir, commits.current, change.path)
+  );
+  if (before === null || after === null) return change;
+  const [was, now] = [lockfilePackages(change.path, before), lockfilePackages(change.path, after)];
+  return was === null || now === null ? change : { ...change, packages: packageChanges(was, now) };
+}
+function withPackageNames(report2, dir) {
+  if (!report2.environment?.some((c) => c.kind === "lockfile")) return report2;
+  const commits = {
+    ...report2.baseline?.commit ? { baseline: report2.baseline.commit } : {},
+    ...report2.current.commit ? { current: report2.current.commit } : {}
+  };
+  return { ...report2, environment: report2.environment.map((c) => named(c, dir, commits)) };
+}
+
+// action/src/pipeline/profile.ts
+import { writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join24, relative as relative7 } from "node:path";
+
+// action/src/runner/profile/flamegraph.ts
+import { spawnSync as spawnSync6 } from "node:child_process";
+import { writeFileSync as writeFileSync2 } from "node:fs";
+var INSTALL_INFERNO = "cargo install --locked inferno";
+function writeDiffFlameGraph(request2) {
+  const options = { env: request2.env, encoding: "utf8", maxBuffer: 1024 ** 3, timeout: 12e4 };
+  const diff = spawnSync6("inferno-diff-folded", [...request2.normalize ? ["--normalize"] : [], request2.basePath, request2.headPath], options);
+  if (diff.error) return `inferno-diff-folded does not run (${diff.error.message}): ${INSTALL_INFERNO}`;
+  if (diff.status !== 0) return `inferno-diff-folded failed: ${diff.stderr.split("\n")[0]}`;
+  const svg = spawnSync6("inferno-flamegraph", ["--title", request2.title, "--countname", request2.countName], { ...options, input: diff.stdout });
+  if (svg.error) return `inferno-flamegraph does not run (${svg.error.message}): ${INSTALL_INFERNO}`;
+  if (svg.status !== 0) return `inferno-flamegraph failed: ${svg.stderr.split("\n")[0]}`;
+  writeFileSync2(request2.svgPath, svg.stdout);
+  return null;
+}
+
+// action/src/runner/profile/function-growth.ts
+function inclusiveCosts(stacks) {
+  const costs2 = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    for (const frame of new Set(stack.split(";"))) costs2.set(frame, (costs2.get(frame) ?? 0) + cost);
+  }
+  return costs2;
+}
+function totalCost(stacks) {
+  let total = 0;
+  for (const cost of stacks.values()) total += cost;
+  return total;
+}
+var GROWTH_THRESHOLD = { callgrind: 0.01, perf: 0.03 };
+function edgeCosts(stacks) {
+  const costs2 = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    const frames = stack.split(";");
+    const edges = /* @__PURE__ */ new Set();
+    for (let i2 = 1; i2 < frames.length; i2++) edges.add(`${frames[i2 - 1]}\0${frames[i2]}`);
+    for (const edge of edges) costs2.set(edge, (costs2.get(edge) ?? 0) + cost);
+  }
+  return costs2;
+}
+var MIN_PROCESS_SHARE = 0.05;
+var PASS_THROUGH = 0.95;
+function shares(costs2, total) {
+  return new Map([...costs2].map(([key2, cost]) => [key2, cost / total]));
+}
+function byProcess(stacks) {
+  const processes = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    const process2 = stack.slice(0, stack.includes(";") ? stack.indexOf(";") : stack.length);
+    const own = processes.get(process2) ?? /* @__PURE__ */ new Map();
+    own.set(stack, cost);
+    processes.set(process2, own);
+  }
+  return processes;
+}
+function processGrowth(process2, base, head, threshold) {
+  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
+  if (baseTotal === 0 || headTotal === 0) return [];
+  const before = inclusiveCosts(base);
+  const after = inclusiveCosts(head);
+  const [shareBefore, shareAfter] = [shares(before, baseTotal), shares(after, headTotal)];
+  const [edgesBefore, edgesAfter] = [shares(edgeCosts(base), baseTotal), shares(edgeCosts(head), headTotal)];
+  const childGrowth = /* @__PURE__ */ new Map();
+  for (const edge of /* @__PURE__ */ new Set([...edgesBefore.keys(), ...edgesAfter.keys()])) {
+    const [caller] = edge.split("\0");
+    const grown = (edgesAfter.get(edge) ?? 0) - (edgesBefore.get(edge) ?? 0);
+    childGrowth.set(caller, Math.max(childGrowth.get(caller) ?? 0, grown));
+  }
+  const rows = [];
+  for (const name of /* @__PURE__ */ new Set([...before.keys(), ...after.keys()])) {
+    const grown = (shareAfter.get(name) ?? 0) - (shareBefore.get(name) ?? 0);
+    if (grown < threshold || name === process2) continue;
+    if ((childGrowth.get(name) ?? 0) >= PASS_THROUGH * grown) continue;
+    rows.push({
+      function: name,
+      process: process2,
+      before: before.get(name) ?? 0,
+      after: after.get(name) ?? 0,
+      shareBefore: shareBefore.get(name) ?? 0,
+      shareAfter: shareAfter.get(name) ?? 0,
+      growth: grown
+    });
+  }
+  return rows;
+}
+function functionGrowth(base, head, options) {
+  const [bases, heads] = [byProcess(base), byProcess(head)];
+  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
+  const matters = (process2) => totalCost(bases.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * baseTotal || totalCost(heads.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * headTotal;
+  const rows = [.../* @__PURE__ */ new Set([...bases.keys(), ...heads.keys()])].filter(matters).flatMap((process2) => processGrowth(process2, bases.get(process2) ?? /* @__PURE__ */ new Map(), heads.get(process2) ?? /* @__PURE__ */ new Map(), options.threshold));
+  return rows.sort((p, q) => q.growth - p.growth || (p.function < q.function ? -1 : 1)).slice(0, options.limit ?? 10);
+}
+function prunedStacks(stacks, fraction = 1e-4) {
+  const least = totalCost(stacks) * fraction;
+  return new Map([...stacks].filter(([, cost]) => cost >= least));
+}
+
+// action/src/pipeline/profile.ts
+function confirmed(row) {
+  return row.status === "regressed" && (row.stage?.by === "interleaved" || row.stage === void 0 && row.flags.includes("confirmed"));
+}
+function confirmedRegressions(report2, suiteOf2) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const row of report2.rows) {
+    if (!confirmed(row) || seen.has(row.benchmark)) continue;
+    const suite = suiteOf2(row.benchmark);
+    if (suite?.profile == null) continue;
+    seen.add(row.benchmark);
+    out.push({ benchmark: row.benchmark, suite });
+  }
+  return out;
+}
+function commandOf(benchmark, suite, scratch) {
+  const name = benchmark.startsWith(`${suite.name}/`) ? benchmark.slice(suite.name.length + 1) : benchmark;
+  if (suite.commands) {
+    const command = suite.commands.find((c) => c.name === name)?.command;
+    return command ?? { skip: `no command of suite ${suite.name} is named ${JSON.stringify(name)}` };
+  }
+  if (suite.params && suite.profile?.command == null) return { skip: `suite ${suite.name} sweeps parameters: give it a profile-command that runs one point` };
+  return fillTemplate(suite.profile?.command ?? suite.run, { benchmark: name, output: scratch });
+}
+function folderName(benchmark, taken) {
+  const base = benchmark.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 80) || "benchmark";
+  let name = base;
+  for (let i2 = 2; taken.has(name); i2++) name = `${base}-${i2}`;
+  taken.add(name);
+  return name;
+}
+function artifactUrl(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
+  return server && repo && run2 && /^\d+$/.test(run2) ? `${server}/${repo}/actions/runs/${run2}#artifacts` : void 0;
+}
+async function profileConfirmedRegressions(request2, ctx) {
+  const targets = confirmedRegressions(request2.report, request2.suiteOf);
+  if (targets.length === 0) return request2.report;
+  const started = performance.now();
+  const deadline = started + request2.config.profileTimeCap * 1e3;
+  const probes = { perf: () => perfCannotSample(ctx.env), callgrind: () => valgrindRuns(ctx.env) };
+  const chosen = /* @__PURE__ */ new Map();
+  const profiles = [];
+  const warnings = [];
+  const taken = /* @__PURE__ */ new Set();
+  for (const { benchmark, suite } of targets) {
+    const choice = suite.profile.tool;
+    if (!chosen.has(choice)) chosen.set(choice, chooseProfiler(choice, probes));
+    const { tool, warning: warning2 } = chosen.get(choice);
+    if (warning2 && !warnings.includes(warning2)) warnings.push(warning2);
+    if (tool === null) continue;
+    const dir = join24(request2.outDir, "profile", folderName(benchmark, taken));
+    const command = commandOf(benchmark, suite, join24(dir, "harness-output"));
+    if (typeof command !== "string") {
+      warnings.push(`${benchmark}: not profiled: ${command.skip}`);
+      continue;
+    }
+    const left = (deadline - performance.now()) / 1e3;
+    if (left < 1) {
+      warnings.push(`${benchmark}: not profiled: the profile time cap (${request2.config.profileTimeCap} s) was spent; raise profile-time-cap`);
+      continue;
+    }
+    ctx.write(`perf-gate: profiling ${benchmark} under ${tool}, base then head
+`);
+    const profile = await profileBoth({
+      benchmark,
+      suite,
+      tool,
+      command,
+      dir,
+      left,
+      request: request2,
+      env: ctx.env,
+      spawner: ctx.deps.spawner,
+      filesRoot: ctx.publishedDir ?? request2.outDir
+    });
+    if ("error" in profile) warnings.push(`${benchmark}: not profiled: ${profile.error}`);
+    else {
+      profiles.push(profile.profile);
+      if (profile.warning) warnings.push(`${benchmark}: ${profile.warning}`);
+    }
+  }
+  const seconds2 = (performance.now() - started) / 1e3;
+  ctx.write(`perf-gate: profiles took ${seconds2.toFixed(1)} s (cap ${request2.config.profileTimeCap} s)
+`);
+  const url = artifactUrl(ctx.env);
+  const section = { profiles, warnings, seconds: seconds2, cap: request2.config.profileTimeCap, ...url ? { artifactUrl: url } : {} };
+  return { ...request2.report, profiles: section };
+}
+async function profileBoth(job) {
+  const { request: request2, suite } = job;
+  const workdir = realpathOrSelf(suite.workdir);
+  const cwd = { base: join24(request2.checkouts.base, relative7(request2.checkouts.head, workdir)), head: workdir };
+  const record4 = (side3, timeoutSeconds) => recordSide({
+    tool: job.tool,
+    command: job.command,
+    cwd: cwd[side3],
+    env: suiteEnv(job.env, suite, { PERF_GATE_SIDE: side3 }),
+    dir: join24(job.dir, side3),
+    timeoutSeconds,
+    spawner: job.spawner
+  });
+  const base = await record4("base", Math.max(1, job.left / 2));
+  if ("error" in base) return { error: `the base side ${base.error}` };
+  const head = await record4("head", Math.max(1, job.left - base.seconds));
+  if ("error" in head) return { error: `the head side ${head.error}` };
+  const files = { base: join24(job.dir, "base.folded"), head: join24(job.dir, "head.folded"), flameGraph: join24(job.dir, "diff.svg") };
+  writeFileSync3(files.base, foldedText(prunedStacks(base.stacks)));
+  writeFileSync3(files.head, foldedText(prunedStacks(head.stacks)));
+  const countName = job.tool === "callgrind" ? "instructions" : "samples";
+  const drawn = writeDiffFlameGraph({
+    basePath: files.base,
+    headPath: files.head,
+    svgPath: files.flameGraph,
+    title: `${job.benchmark}: head against base (${job.tool})`,
+    countName,
+    normalize: job.tool === "perf",
+    env: job.env
+  });
+  const rel = (path2) => relative7(job.filesRoot, path2).split("\\").join("/");
+  return {
+    profile: {
+      benchmark: job.benchmark,
+      profiler: job.tool,
+      countName,
+      seconds: base.seconds + head.seconds,
+      totals: { before: totalCost(base.stacks), after: totalCost(head.stacks) },
+      files: { flameGraph: drawn === null ? rel(files.flameGraph) : null, base: rel(files.base), head: rel(files.head) },
+      top: functionGrowth(base.stacks, head.stacks, { threshold: GROWTH_THRESHOLD[job.tool] })
+    },
+    warning: drawn === null ? null : `no flame graph: ${drawn}`
+  };
+}
+
 // action/src/pipeline/confirm.ts
-import { join as join21 } from "node:path";
+import { join as join25 } from "node:path";
 function suiteOf(benchmark, current, suites) {
-  const named = current.benchmarks.find((b) => b.id === benchmark)?.suite;
-  return suites.find((s) => s.name === named) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
+  const named2 = current.benchmarks.find((b) => b.id === benchmark)?.suite;
+  return suites.find((s) => s.name === named2) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
 }
 async function confirmSuspects(request2, ctx) {
   const { plan } = request2;
@@ -66384,7 +68183,7 @@ async function confirmSuspects(request2, ctx) {
       suites,
       checkouts: { base: checkout.dir, head: repo },
       commits: { base: checkout.commit, head: headCommit(repo) },
-      outDir: join21(request2.outDir, "confirm"),
+      outDir: join25(request2.outDir, "confirm"),
       budgets: request2.budgets,
       deadline: started + request2.config.confirm.timeCap * 1e3,
       env: ctx.env,
@@ -66393,7 +68192,7 @@ async function confirmSuspects(request2, ctx) {
       deps: ctx.deps,
       ...ctx.groups ? { groups: true } : {}
     });
-    const confirmed = ab.head.benchmarks.length === 0 ? null : gate({
+    const confirmed2 = ab.head.benchmarks.length === 0 ? null : gate({
       baseline: ab.base,
       current: ab.head,
       budgets: request2.budgets,
@@ -66409,7 +68208,7 @@ async function confirmSuspects(request2, ctx) {
         ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
       )
     );
-    const unconfirmed = whyNot(suspects, confirmed, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
+    const unconfirmed = whyNot(suspects, confirmed2, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
@@ -66417,7 +68216,17 @@ async function confirmSuspects(request2, ctx) {
       confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds)
     }));
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds2, measured, skipped) });
+    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds2, measured, skipped) });
+    return await profileConfirmedRegressions(
+      {
+        report: merged,
+        config: request2.config,
+        suiteOf: (benchmark) => suiteOf(benchmark, request2.current, request2.suites),
+        checkouts: { base: checkout.dir, head: repo },
+        outDir: request2.outDir
+      },
+      ctx
+    );
   } finally {
     checkout.remove();
   }
@@ -66428,9 +68237,9 @@ function roundsOf(suite, rounds) {
     ...Object.entries(rounds).filter(([unit]) => unit === suite || unit.startsWith(`${suite}[`)).map(([, n]) => n)
   );
 }
-function whyNot(suspects, confirmed, base, capped, commit, timeCap) {
+function whyNot(suspects, confirmed2, base, capped, commit, timeCap) {
   const failures = base.benchmarks.filter((b) => b.status === "failed");
-  const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  const rows = new Map((confirmed2?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
   return (key2) => {
     const row = rows.get(key2);
     const suspect = suspects.get(key2);
@@ -66496,10 +68305,11 @@ async function runGate(plan, ctx, events = {}) {
     },
     ctx
   ) : oneStage;
-  return { report: report2, baseline: chosen, current: measured, stored: await record(plan, measured) };
+  const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
+  return { report: named2, baseline: chosen, current: measured, stored: await record(plan, measured) };
 }
 async function interleaved2(plan, current, ctx) {
-  const ab = await measureAb({
+  const request2 = {
     ref: current.ref,
     config: current.interleaved,
     shard: current.shard,
@@ -66512,18 +68322,29 @@ async function interleaved2(plan, current, ctx) {
     deps: ctx.deps,
     cleanups: ctx.cleanups,
     ...ctx.groups ? { groups: true } : {}
+  };
+  const { ab, report: report2 } = await measureAb(request2, async (ab2, checkouts) => {
+    const decided = gate({
+      baseline: ab2.base,
+      current: ab2.head,
+      budgets: plan.budgets,
+      options: plan.options,
+      confirmations: ab2.confirmations,
+      baselineInput: plan.labels.baselineInput,
+      currentSource: plan.labels.current,
+      sameConfig: true
+    });
+    const suites = current.interleaved.suites;
+    const suiteOf2 = (benchmark) => suites.find((s) => s.name === ab2.head.benchmarks.find((b) => b.id === benchmark)?.suite);
+    const profiled = await profileConfirmedRegressions({ report: decided, config: current.interleaved, suiteOf: suiteOf2, checkouts, outDir: current.outDir }, ctx);
+    return { ab: ab2, report: profiled };
   });
-  const report2 = gate({
-    baseline: ab.base,
+  return {
+    report: withPackageNames(report2, current.interleaved.dir),
+    baseline: { results: ab.base, source: `${current.ref} (interleaved)` },
     current: ab.head,
-    budgets: plan.budgets,
-    options: plan.options,
-    confirmations: ab.confirmations,
-    baselineInput: plan.labels.baselineInput,
-    currentSource: plan.labels.current,
-    sameConfig: true
-  });
-  return { report: report2, baseline: { results: ab.base, source: `${current.ref} (interleaved)` }, current: ab.head, stored: await record(plan, ab.head) };
+    stored: await record(plan, ab.head)
+  };
 }
 function readGiven(current) {
   const read = readResultFiles(current.files, current.read);
@@ -66590,14 +68411,14 @@ var MAX_LEDGER_CHARS = 24e3;
 function encodeLedger(ledger) {
   const encode = (l) => Buffer.from(JSON.stringify(l), "utf8").toString("base64");
   let fitted = ledger;
-  let text = encode(fitted);
-  while (text.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
+  let text2 = encode(fitted);
+  while (text2.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
     if (fitted.rows.length > 0) fitted = { ...fitted, rows: fitted.rows.slice(0, Math.floor(fitted.rows.length / 2)) };
     else if (fitted.otherFailures.length > 0) fitted = { ...fitted, otherFailures: fitted.otherFailures.slice(0, Math.floor(fitted.otherFailures.length / 2)) };
     else fitted = { ...fitted, acceptances: fitted.acceptances.slice(1) };
-    text = encode(fitted);
+    text2 = encode(fitted);
   }
-  return text;
+  return text2;
 }
 var isString = (v) => typeof v === "string";
 var isNumber = (v) => typeof v === "number" && Number.isFinite(v);
@@ -66610,11 +68431,11 @@ function isAcceptance(v) {
   const source = a?.source;
   return typeof v === "object" && v !== null && [a.benchmarks, a.reason, a.by, a.commit, a.at].every(isString) && (source?.kind === "comment" ? isString(source.url) : source?.kind === "label" && isString(source.label)) && Array.isArray(a.rows) && a.rows.every(isAcceptedRow);
 }
-function decodeLedger(text) {
-  if (!text) return null;
+function decodeLedger(text2) {
+  if (!text2) return null;
   let data2;
   try {
-    data2 = JSON.parse(Buffer.from(text, "base64").toString("utf8"));
+    data2 = JSON.parse(Buffer.from(text2, "base64").toString("utf8"));
   } catch {
     return null;
   }
@@ -66770,7 +68591,7 @@ var compareCommand = {
       location: { folder: history },
       repo: ctx.cwd,
       start: await historyStart(ctx.cwd, { ...flags.base !== void 0 ? { base: flags.base } : {} }),
-      onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
+      onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
 `)
     });
     const { report: report2 } = await runGate(
@@ -66819,15 +68640,15 @@ var convertCommand = {
     if (flags.to !== "bmf" && flags.to !== "resultset") throw new UsageError("--to takes bmf or resultset");
     if (!flags.input) throw new UsageError("--input is required");
     prepareOutputPaths([{ flag: "--out", path: flags.out, kind: "file" }], ctx.cwd);
-    const { text, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" });
+    const { text: text2, leftOut } = convertResults(flags.input, flags.to, { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" });
     if (leftOut.length > 0) {
       ctx.stderr(
         `perf-gate convert: warning: ${leftOut.length} failed benchmark(s) cannot be expressed in BMF and were left out: ${leftOut.map((b) => b.id).join(", ")}
 `
       );
     }
-    if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text, "--out", ctx.stdout);
-    else ctx.stdout(text);
+    if (flags.out !== void 0) writeOutputFile(ctx.cwd, flags.out, text2, "--out", ctx.stdout);
+    else ctx.stdout(text2);
     return EXIT.pass;
   }
 };
@@ -67110,7 +68931,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
         start,
         appends: mode === "main",
         ...history.driftRuns !== null ? { driftRuns: history.driftRuns } : {},
-        onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}
+        onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
 `)
       }) : configuredStore(config, created);
       const budgets = readBudgets([], config.budgets, ctx.cwd);
@@ -67186,15 +69007,15 @@ async function removeFromHistory(history, words, ctx) {
   const runWords = words.filter((w) => parsePath(w) === void 0);
   const listed = runWords.length > 0 ? await history.list() : [];
   const entries2 = runWords.flatMap((word) => {
-    const named = runsNamed(listed, word);
-    if (named.length === 0)
+    const named2 = runsNamed(listed, word);
+    if (named2.length === 0)
       throw new InputError(
         history.description,
         `no run has the id or commit ${JSON.stringify(word)}, and it is not a file of the history (<testbed>/<yyyy>/<mm>/\u2026); perf-gate history list shows the runs, history verify the damaged files`
       );
-    if (named.length > 1 && named[0].runId !== word)
-      throw new InputError(history.description, `${named.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
-    return named;
+    if (named2.length > 1 && named2[0].runId !== word)
+      throw new InputError(history.description, `${named2.length} runs match ${JSON.stringify(word)}; give their run ids (perf-gate history list)`);
+    return named2;
   });
   const removedRuns = entries2.length > 0 ? await history.remove(entries2) : [];
   const removedFiles = files.length > 0 ? await history.removeFiles(files) : [];
@@ -67224,7 +69045,7 @@ function unreadableLine(f) {
 }
 
 // action/src/pipeline/history-changes.ts
-import { readFileSync as readFileSync12 } from "node:fs";
+import { readFileSync as readFileSync15 } from "node:fs";
 
 // action/src/gate/change-history.ts
 var MAX_MOVE_RUNS = 3;
@@ -67403,8 +69224,8 @@ var CHANGES_SCHEMA = "perf-gate/changes@1";
 function acceptedIn(sets, from, to, benchmark, metric) {
   for (let run2 = to; run2 > from; run2--) {
     for (const a of sets[run2]?.accepted ?? []) {
-      const named = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
-      if (named) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named.change };
+      const named2 = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
+      if (named2) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named2.change };
     }
   }
   return null;
@@ -67449,6 +69270,7 @@ function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) 
       const change = forwardChange(point.stats);
       const previous = series.at[point.index - 1];
       const accepted = acceptedIn(sets, previous, run2, series.benchmark, series.metric);
+      const environment = environmentChanges(sets[previous]?.environment, sets[run2]?.environment);
       rows.push({
         testbed,
         benchmark: series.benchmark,
@@ -67465,7 +69287,8 @@ function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) 
         regression: series.direction === "higher" ? change < 0 : change > 0,
         stats: point.stats,
         runs: series.values.length,
-        ...accepted ? { accepted } : {}
+        ...accepted ? { accepted } : {},
+        ...environment.length > 0 ? { environment } : {}
       });
     }
   }
@@ -67487,7 +69310,7 @@ function cells(row, escape3) {
     escape3(`${formatValue(row.stats.meanBefore, scale)} \u2192 ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`),
     formatChange(row.change, row.interval),
     formatP(row.pValue),
-    row.regression ? row.accepted ? escape3(acceptedChangeText(row.accepted)) : "slower" : "faster"
+    (row.regression ? row.accepted ? escape3(acceptedChangeText(row.accepted)) : "slower" : "faster") + (row.environment ? escape3(`; environment changed: ${environmentChangesText(row.environment)}`) : "")
   ];
 }
 function sinceText(row) {
@@ -67583,7 +69406,7 @@ async function historyChanges(history, query) {
 function readPreviousChanges(path2) {
   let data2;
   try {
-    data2 = JSON.parse(readFileSync12(path2, "utf8"));
+    data2 = JSON.parse(readFileSync15(path2, "utf8"));
   } catch (error2) {
     const e = error2;
     throw new InputError(path2, e.code === "ENOENT" ? "no such file (--previous takes the JSON that history changes --json wrote)" : `not JSON: ${e.message}`);
@@ -67859,10 +69682,10 @@ ${runListText(entries2)}`
     }
   }
 }
-function percentFlag(text) {
-  const q = parseQuantity(text);
+function percentFlag(text2) {
+  const q = parseQuantity(text2);
   const value = q !== void 0 && (q.dimension === "fraction" || q.dimension === "count") ? q.value : NaN;
-  if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text}"`);
+  if (!Number.isFinite(value) || value <= 0 || value >= 10) throw new UsageError(`--tolerance takes a percentage such as 5%, found "${text2}"`);
   return value;
 }
 var historyCommand = makeHistoryCommand();
@@ -67891,11 +69714,11 @@ function noRunMessage(ref, commit, testbed, history) {
 }
 function chooseTestbed(entries2, sides, given, history) {
   const bedsOf = (commit) => new Set(entries2.filter((e) => e.commit === commit).map((e) => e.testbed));
-  for (const side2 of sides) {
-    const beds = bedsOf(side2.commit);
+  for (const side3 of sides) {
+    const beds = bedsOf(side3.commit);
     if (beds.size === 0 || given !== void 0 && !beds.has(given)) {
       const elsewhere = given !== void 0 && beds.size > 0 ? ` (it has runs on ${[...beds].join(", ")}; give --testbed)` : "";
-      throw new InputError(side2.flag, `${noRunMessage(side2.ref, side2.commit, given ?? null, history)}${elsewhere}`);
+      throw new InputError(side3.flag, `${noRunMessage(side3.ref, side3.commit, given ?? null, history)}${elsewhere}`);
     }
   }
   if (given !== void 0) return given;
@@ -68006,7 +69829,7 @@ async function releaseOfRun(report2, config, run2) {
 }
 
 // action/src/pipeline/repository-url.ts
-import { execFileSync as execFileSync2 } from "node:child_process";
+import { execFileSync as execFileSync4 } from "node:child_process";
 var WEB_URL = /^https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+\/[\w.-]+$/;
 function webUrlOfRemote(remote) {
   const m = /^(?:https?:\/\/(?:[^@/]*@)?|ssh:\/\/(?:[^@/]*@)?|[\w.-]+@)github\.com[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(remote.trim());
@@ -68022,7 +69845,7 @@ function repositoryWebUrl(env, repo) {
     if (WEB_URL.test(url)) return url;
   }
   try {
-    const remote = execFileSync2("git", ["remote", "get-url", "origin"], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const remote = execFileSync4("git", ["remote", "get-url", "origin"], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     return webUrlOfRemote(remote);
   } catch {
     return null;
@@ -68118,10 +69941,10 @@ perf-gate: previous ${flags.from}: ${release.previousSource}
 };
 
 // action/src/cli/dashboard.ts
-import { relative as relative6, resolve as resolve16 } from "node:path";
+import { relative as relative8, resolve as resolve16 } from "node:path";
 
 // action/src/pipeline/dashboard.ts
-import { join as join22 } from "node:path";
+import { join as join26 } from "node:path";
 
 // action/src/report/dashboard-data.ts
 var DASHBOARD_SCHEMA = "perf-gate/dashboard@1";
@@ -68129,12 +69952,16 @@ function dashboardModel(input) {
   const testbeds = [];
   const series = [];
   for (const bed of input.testbeds) {
-    const runs2 = bed.entries.map((e) => ({
-      commit: e.commit,
-      created: e.created,
-      subject: input.subjects.get(e.commit) ?? null,
-      tags: [...input.tags.get(e.commit) ?? []]
-    }));
+    const runs2 = bed.entries.map((e, i2) => {
+      const changed = i2 > 0 ? environmentChanges(bed.sets[i2 - 1]?.environment, bed.sets[i2]?.environment) : [];
+      return {
+        commit: e.commit,
+        created: e.created,
+        subject: input.subjects.get(e.commit) ?? null,
+        tags: [...input.tags.get(e.commit) ?? []],
+        ...changed.length > 0 ? { environment: environmentChangesText(changed) } : {}
+      };
+    });
     const tagged = runs2.map((r, i2) => r.tags.length > 0 ? i2 : -1).filter((i2) => i2 >= 0);
     const last = tagged.at(-1);
     const lastTag = last === void 0 ? null : { name: runs2[last].tags.at(-1), run: last };
@@ -68326,12 +70153,12 @@ function card(s, i2, t) {
 }
 
 // action/src/pipeline/dashboard-assets.ts
-import { readFileSync as readFileSync13 } from "node:fs";
+import { readFileSync as readFileSync16 } from "node:fs";
 import { createRequire } from "node:module";
 function dashboardAssets() {
-  if (true) return JSON.parse(`{"uplotJs":"/*! https://github.com/leeoniya/uPlot (v1.6.32) */\\nvar uPlot=function(){\\"use strict\\";const l=\\"u-off\\",e=\\"u-label\\",t=\\"width\\",n=\\"height\\",i=\\"top\\",o=\\"bottom\\",s=\\"left\\",r=\\"right\\",u=\\"#000\\",a=u+\\"0\\",f=\\"mousemove\\",c=\\"mousedown\\",h=\\"mouseup\\",d=\\"mouseenter\\",p=\\"mouseleave\\",m=\\"dblclick\\",g=\\"change\\",x=\\"dppxchange\\",w=\\"--\\",_=\\"undefined\\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\\"px\\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\\"div\\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\\"translate(\\"+t+\\"px,\\"+n+\\"px)\\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\\"\\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\\"px\\",l.style.width=e+\\"px\\",l.style.marginLeft=n?-e/2+\\"px\\":0,l.style.marginTop=n?-t/2+\\"px\\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(\`(min-resolution: \${y-.001}dppx) and (max-resolution: \${y+.001}dppx)\`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\\"en-US\\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\\"function\\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\\\.\\\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\\"\\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\\"e-\\")){let[l,t]=e.split(\\"e\\");return+\`\${El(l)}e\${t}\`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\\"\\"+l).split(\\".\\")[1]||\\"\\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+\`\${n[r]}e\${s}\`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\\"string\\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\\"object\\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\\"__proto__\\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\\"undefined\\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\\"January\\",\\"February\\",\\"March\\",\\"April\\",\\"May\\",\\"June\\",\\"July\\",\\"August\\",\\"September\\",\\"October\\",\\"November\\",\\"December\\"],Kl=[\\"Sunday\\",\\"Monday\\",\\"Tuesday\\",\\"Wednesday\\",\\"Thursday\\",\\"Friday\\",\\"Saturday\\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\\"0\\":\\"\\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\\"\\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\\"AM\\":\\"PM\\",aa:l=>12>l.getHours()?\\"am\\":\\"pm\\",a:l=>12>l.getHours()?\\"a\\":\\"p\\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\\"00\\":100>l?\\"0\\":\\"\\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\\\{([a-z]+)\\\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\\"{\\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\\"\\";for(let i=0;n.length>i;i++)t+=\\"string\\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\\"{YYYY}\\",he=\\"\\\\n\\"+ce,de=\\"{M}/{D}\\",pe=\\"\\\\n\\"+de,me=pe+\\"/{YY}\\",ge=\\"{aa}\\",xe=\\"{h}:{mm}\\"+ge,we=\\"\\\\n\\"+xe,_e=\\":{ss}\\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\\"{MMM}\\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\\"{h}\\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1],[l,_e+\\".{fff}\\",me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\\"solid\\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\\"marginLeft\\",r),E(o,\\"marginTop\\",r);let u=i.width(l,e,s);return u&&E(o,\\"borderWidth\\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\\"rgba(0,0,0,0.07)\\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\"',je=\\"bold \\"+Ne,Ue={show:!0,scale:\\"x\\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\\"x\\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\\"\\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\\"\\":tl(e)}const it={show:!0,scale:\\"y\\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\\"x\\"}),Bl({},ot,{scale:\\"y\\"})]},ut={scale:\\"y\\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\\"resize\\",v,Lt),G(\\"scroll\\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\\"px\\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\\"px\\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\\"uplot\\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\\"u-title\\",R).textContent=u.title);const O=z(\\"canvas\\"),K=k.ctx=O.getContext(\\"2d\\"),X=D(\\"u-wrap\\",R);G(\\"click\\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\\"u-under\\",X);X.appendChild(O);const el=k.over=D(\\"u-over\\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\\"center\\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\\"center\\":3==u?r:s,E||1==a?\\"middle\\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\\"\\"+e;let i=-1==e.indexOf(\\"\\\\n\\")?[e]:e.split(/\\\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\\"drawAxes\\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\\"drawSeries\\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\\"axes\\",\\"series\\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\\"x\\"),Il(\\"y\\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\\"u-hz\\"),$l=P,ql=W):(S(R,\\"u-vt\\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\\"table\\",\\"u-legend\\",R),de=z(\\"tbody\\",null,ce),ie.mount(k,ce),xe){he=z(\\"thead\\",null,ce,de);let l=z(\\"tr\\",null,he);for(var _e in z(\\"th\\",null,l),pe)z(\\"th\\",e,l).textContent=_e}else S(ce,\\"u-inline\\"),ie.live&&S(ce,\\"u-live\\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\\"u-cursor-pt\\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\\"Time\\":\\"Value\\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\\"tr\\",\\"u-series\\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\\"th\\",null,o);if(ue.show){let l=D(\\"u-marker\\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\\"px \\"+ue.dash(k,n)+\\" \\"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\\"click\\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\\"td\\",\\"u-value\\",o);l.textContent=\\"--\\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\\"addSeries\\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\\"delSeries\\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\\"setData\\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\\"butt\\",i??=a,o??=\\"round\\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\\"#fff\\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\\"setScale\\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\\"left\\":\\"top\\",i-(3===o||0===o?n:0)),E(e,t?\\"width\\":\\"height\\",n),E(e,t?\\"top\\":\\"left\\",t?Ne:Oe),E(e,t?\\"height\\":\\"width\\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\\"setSize\\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\\"drawClear\\"),Pl.forEach((l=>l())),Ci(\\"draw\\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\\"ready\\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\\"u-cursor-x\\",el)),oe.y&&(Yn=D(\\"u-cursor-y\\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\\"u-select\\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\\"setSelect\\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\\"setSeries\\",e,t),i&&Ii(\\"setSeries\\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\\"setLegend\\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\\"\\",h=\\"\\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\\"setCursor\\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\\"syncRect\\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\\"rect\\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\\"init\\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\\"destroy\\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\\"u-axis\\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\\"UTC\\"==e||\\"Etc/UTC\\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\\"en-US\\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\\"number\\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\\n","uplotCss":".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \\":\\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \\"background\\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}","script":"// The dashboard page's script (perf-gate dashboard; docs/dashboard.md).\\n// Plain browser JavaScript, no build step: the command copies this file\\n// beside index.html. It reads the model that data.js sets, draws each card's\\n// chart with uPlot only when the card scrolls near the viewport (200 charts\\n// of 1,000 points drawn at once would stall the page), filters the cards by\\n// benchmark id, and shows a run's commit under the cursor. Every text from\\n// the data goes into the page through textContent, never as HTML.\\n(function () {\\n  'use strict';\\n\\n  const model = window.PERF_GATE_DASHBOARD;\\n  const cards = Array.from(document.querySelectorAll('article.card'));\\n  if (!model || typeof uPlot !== 'function') {\\n    const main = document.getElementById('charts');\\n    const note = document.createElement('p');\\n    note.className = 'error';\\n    note.textContent = 'data.js or uPlot.iife.min.js did not load: keep the files perf-gate dashboard wrote together.';\\n    main.prepend(note);\\n    return;\\n  }\\n\\n  const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));\\n  const COLORS = { median: '#0969da', band: 'rgba(9, 105, 218, 0.16)', edge: 'rgba(9, 105, 218, 0.35)', slower: '#cf222e', faster: '#1a7f37', tag: '#6e7781' };\\n  const HEIGHT = 220;\\n\\n  /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */\\n  function formatNumber(x) {\\n    if (!Number.isFinite(x)) return String(x);\\n    const abs = Math.abs(x);\\n    if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);\\n    if (abs >= 1 || abs === 0) return x.toFixed(2);\\n    return x.toPrecision(3);\\n  }\\n\\n  const shortCommit = (commit) => commit.slice(0, 7);\\n  const withUnit = (value, scale) => (scale.symbol ? \`\${formatNumber(value / scale.factor)} \${scale.symbol}\` : formatNumber(value / scale.factor));\\n  const percent = (fraction) => \`\${fraction >= 0 ? '+' : ''}\${(fraction * 100).toFixed(1)} %\`;\\n\\n  /** Vertical lines at the change points (dashed, red slower, green faster) and the release tags (grey, named). */\\n  function drawMarks(u, series, bed) {\\n    const ctx = u.ctx;\\n    const { top, height, left, width } = u.bbox;\\n    const px = uPlot.pxRatio;\\n    const line = (x, color, dash) => {\\n      const at = Math.round(u.valToPos(x, 'x', true));\\n      if (at < left || at > left + width) return null;\\n      ctx.strokeStyle = color;\\n      ctx.setLineDash(dash);\\n      ctx.beginPath();\\n      ctx.moveTo(at, top);\\n      ctx.lineTo(at, top + height);\\n      ctx.stroke();\\n      return at;\\n    };\\n    ctx.save();\\n    ctx.lineWidth = 1.5 * px;\\n    ctx.font = \`\${11 * px}px system-ui, sans-serif\`;\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      const tags = bed.runs[r].tags;\\n      if (tags.length === 0) continue;\\n      const at = line(bed.times[r], COLORS.tag, []);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.tag;\\n      ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);\\n    }\\n    for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);\\n    ctx.restore();\\n  }\\n\\n  /** The tooltip of the run under the cursor: commit, subject, time, median and spread, tags, change point. */\\n  function showTip(u, tip, series, bed) {\\n    const i = u.cursor.idx;\\n    if (i === null || i === undefined || u.cursor.left < 0) {\\n      tip.hidden = true;\\n      return;\\n    }\\n    const run = series.runs[i];\\n    const info = bed.runs[run];\\n    const change = series.changes.find((c) => c.run === run);\\n    const lines = [\\n      [\`\${shortCommit(info.commit)}\`, 'commit'],\\n      [info.subject ?? '', 'subject'],\\n      [info.created.slice(0, 16).replace('T', ' '), 'time'],\\n      [\`median \${withUnit(series.median[i], series.scale)}\`, 'value'],\\n      [\`middle half \${withUnit(series.low[i], series.scale)} \u2013 \${withUnit(series.high[i], series.scale)}\`, 'spread'],\\n      [info.tags.length > 0 ? \`tag \${info.tags.join(', ')}\` : '', 'tags'],\\n      [change ? \`change point: \${percent(change.change)} (\${change.regression ? 'slower' : 'faster'})\` : '', change && change.regression ? 'slower' : 'faster'],\\n      [change && change.accepted ? \`accepted in #\${change.accepted.pullRequest} by @\${change.accepted.by}: \${change.accepted.reason}\` : '', 'accepted'],\\n    ];\\n    tip.replaceChildren(\\n      ...lines\\n        .filter(([text]) => text !== '')\\n        .map(([text, cls]) => {\\n          const div = document.createElement('div');\\n          div.className = cls;\\n          div.textContent = text;\\n          return div;\\n        }),\\n    );\\n    tip.hidden = false;\\n    // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.\\n    const over = u.over.getBoundingClientRect();\\n    const box = tip.parentElement.getBoundingClientRect();\\n    const x = over.left - box.left + u.cursor.left;\\n    const flip = x + 16 + tip.offsetWidth > box.width;\\n    tip.style.left = \`\${flip ? x - 16 - tip.offsetWidth : x + 16}px\`;\\n    tip.style.top = \`\${over.top - box.top + Math.max(0, u.cursor.top - 20)}px\`;\\n  }\\n\\n  const charts = new Map();\\n\\n  function draw(card) {\\n    const series = model.series[Number(card.dataset.series)];\\n    const bed = testbeds.get(series.testbed);\\n    const target = card.querySelector('.chart');\\n    const tip = card.querySelector('.tip');\\n    const factor = series.scale.factor;\\n    const data = [\\n      series.runs.map((r) => bed.times[r]),\\n      series.low.map((v) => v / factor),\\n      series.median.map((v) => v / factor),\\n      series.high.map((v) => v / factor),\\n    ];\\n    const symbol = series.scale.symbol;\\n    const chart = new uPlot(\\n      {\\n        width: target.clientWidth,\\n        height: HEIGHT,\\n        legend: { show: false },\\n        cursor: { y: false, points: { size: 7 } },\\n        scales: { x: { time: true } },\\n        series: [\\n          {},\\n          { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n          { label: 'median', stroke: COLORS.median, width: 1.5 },\\n          { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n        ],\\n        bands: [{ series: [3, 1], fill: COLORS.band }],\\n        axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? \`\${formatNumber(v)} \${symbol}\` : formatNumber(v))) }],\\n        hooks: {\\n          draw: [\\n            (u) => {\\n              drawMarks(u, series, bed);\\n              card.dataset.drawn = 'true';\\n            },\\n          ],\\n          setCursor: [(u) => showTip(u, tip, series, bed)],\\n        },\\n      },\\n      data,\\n      target,\\n    );\\n    charts.set(card, chart);\\n  }\\n\\n  // Charts are drawn as their cards come within a screen of the viewport, once each.\\n  const observer = new IntersectionObserver(\\n    (entries) => {\\n      for (const entry of entries) {\\n        if (!entry.isIntersecting) continue;\\n        observer.unobserve(entry.target);\\n        draw(entry.target);\\n      }\\n    },\\n    { rootMargin: '400px 0px' },\\n  );\\n  for (const card of cards) observer.observe(card);\\n\\n  window.addEventListener('resize', () => {\\n    for (const [card, chart] of charts) chart.setSize({ width: card.querySelector('.chart').clientWidth, height: HEIGHT });\\n  });\\n\\n  // The search box keeps the cards whose benchmark id contains the text (any case).\\n  const search = document.getElementById('search');\\n  const count = document.getElementById('count');\\n  search.addEventListener('input', () => {\\n    const term = search.value.trim().toLowerCase();\\n    let shown = 0;\\n    for (const card of cards) {\\n      const keep = term === '' || card.dataset.search.includes(term);\\n      card.hidden = !keep;\\n      if (keep) shown++;\\n    }\\n    count.textContent = \`\${shown} of \${cards.length} charts\`;\\n  });\\n})();\\n","style":"/* The dashboard page's style (perf-gate dashboard); copied beside index.html. */\\nbody {\\n  font:\\n    14px/1.45 system-ui,\\n    sans-serif;\\n  margin: 0;\\n  color: #1f2328;\\n  background: #f6f8fa;\\n}\\nheader {\\n  position: sticky;\\n  top: 0;\\n  z-index: 2;\\n  background: #fff;\\n  border-bottom: 1px solid #d0d7de;\\n  padding: 10px 24px;\\n}\\nh1 {\\n  font-size: 20px;\\n  margin: 0 0 2px;\\n}\\n.meta,\\n.legend {\\n  margin: 0 0 6px;\\n  color: #57606a;\\n  font-size: 12px;\\n}\\n.key {\\n  display: inline-block;\\n  width: 14px;\\n  height: 10px;\\n  margin: 0 2px 0 10px;\\n  vertical-align: middle;\\n}\\n.key.median {\\n  border-top: 2px solid #0969da;\\n  height: 0;\\n}\\n.key.band {\\n  background: rgba(9, 105, 218, 0.16);\\n}\\n.key.slower {\\n  border-left: 2px dashed #cf222e;\\n  width: 0;\\n}\\n.key.faster {\\n  border-left: 2px dashed #1a7f37;\\n  width: 0;\\n}\\n.key.tag {\\n  border-left: 2px solid #6e7781;\\n  width: 0;\\n}\\n.search input {\\n  font: inherit;\\n  padding: 3px 8px;\\n  width: 22em;\\n  margin-left: 6px;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n}\\n#count {\\n  margin-left: 12px;\\n  color: #57606a;\\n}\\n#regressions {\\n  margin: 12px 24px;\\n  padding: 8px 16px;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-left: 4px solid #cf222e;\\n  border-radius: 6px;\\n}\\n#regressions h2 {\\n  font-size: 15px;\\n  margin: 4px 0;\\n}\\n#regressions ol {\\n  margin: 4px 0;\\n  padding-left: 24px;\\n}\\nmain {\\n  display: grid;\\n  grid-template-columns: repeat(auto-fill, minmax(520px, 1fr));\\n  gap: 12px;\\n  padding: 0 24px 24px;\\n}\\n.card {\\n  position: relative;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n  padding: 8px 12px;\\n  min-width: 0;\\n  scroll-margin-top: 140px;\\n}\\n.card.regressed {\\n  border-color: #cf222e;\\n}\\n.card[hidden] {\\n  display: none;\\n}\\n.card h3 {\\n  font-size: 14px;\\n  margin: 0;\\n  overflow-wrap: anywhere;\\n}\\n.card .metric,\\n.card .testbed {\\n  font-weight: normal;\\n  color: #57606a;\\n}\\n.badge {\\n  font-size: 11px;\\n  font-weight: 600;\\n  color: #fff;\\n  background: #cf222e;\\n  border-radius: 10px;\\n  padding: 1px 7px;\\n}\\n.summary {\\n  margin: 2px 0 4px;\\n  color: #57606a;\\n  font-size: 12px;\\n  overflow-wrap: anywhere;\\n}\\n.chart {\\n  height: 220px;\\n}\\n.tip {\\n  position: absolute;\\n  z-index: 1;\\n  pointer-events: none;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 4px;\\n  padding: 4px 8px;\\n  font-size: 12px;\\n  box-shadow: 0 2px 6px rgba(0, 0, 0, 0.12);\\n  max-width: 320px;\\n}\\n.tip .commit {\\n  font-family: ui-monospace, monospace;\\n  font-weight: 600;\\n}\\n.tip .subject {\\n  overflow-wrap: anywhere;\\n}\\n.tip .slower {\\n  color: #cf222e;\\n}\\n.tip .faster {\\n  color: #1a7f37;\\n}\\n.error {\\n  color: #cf222e;\\n  font-weight: 600;\\n}\\n"}`);
+  if (true) return JSON.parse(`{"uplotJs":"/*! https://github.com/leeoniya/uPlot (v1.6.32) */\\nvar uPlot=function(){\\"use strict\\";const l=\\"u-off\\",e=\\"u-label\\",t=\\"width\\",n=\\"height\\",i=\\"top\\",o=\\"bottom\\",s=\\"left\\",r=\\"right\\",u=\\"#000\\",a=u+\\"0\\",f=\\"mousemove\\",c=\\"mousedown\\",h=\\"mouseup\\",d=\\"mouseenter\\",p=\\"mouseleave\\",m=\\"dblclick\\",g=\\"change\\",x=\\"dppxchange\\",w=\\"--\\",_=\\"undefined\\"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+\\"px\\"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z(\\"div\\",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s=\\"translate(\\"+t+\\"px,\\"+n+\\"px)\\";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+\\"\\"+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+\\"px\\",l.style.width=e+\\"px\\",l.style.marginLeft=n?-e/2+\\"px\\":0,l.style.marginTop=n?-t/2+\\"px\\":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(\`(min-resolution: \${y-.001}dppx) and (max-resolution: \${y+.001}dppx)\`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:\\"en-US\\"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return\\"function\\"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\\\.\\\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=\\"\\"+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf(\\"e-\\")){let[l,t]=e.split(\\"e\\");return+\`\${El(l)}e\${t}\`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((\\"\\"+l).split(\\".\\")[1]||\\"\\").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+\`\${n[r]}e\${s}\`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return\\"string\\"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&\\"object\\"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul=\\"__proto__\\";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl=\\"undefined\\"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=[\\"January\\",\\"February\\",\\"March\\",\\"April\\",\\"May\\",\\"June\\",\\"July\\",\\"August\\",\\"September\\",\\"October\\",\\"November\\",\\"December\\"],Kl=[\\"Sunday\\",\\"Monday\\",\\"Tuesday\\",\\"Wednesday\\",\\"Thursday\\",\\"Friday\\",\\"Saturday\\"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?\\"0\\":\\"\\")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+\\"\\").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?\\"AM\\":\\"PM\\",aa:l=>12>l.getHours()?\\"am\\":\\"pm\\",a:l=>12>l.getHours()?\\"a\\":\\"p\\",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?\\"00\\":100>l?\\"0\\":\\"\\")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\\\{([a-z]+)\\\\}|[^{]+/gi;for(;t=i.exec(l);)n.push(\\"{\\"==t[0][0]?te[t[1]]:t[0]);return l=>{let t=\\"\\";for(let i=0;n.length>i;i++)t+=\\"string\\"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce=\\"{YYYY}\\",he=\\"\\\\n\\"+ce,de=\\"{M}/{D}\\",pe=\\"\\\\n\\"+de,me=pe+\\"/{YY}\\",ge=\\"{aa}\\",xe=\\"{h}:{mm}\\"+ge,we=\\"\\\\n\\"+xe,_e=\\":{ss}\\",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,\\"{MMM}\\",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,\\"{h}\\"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1],[l,_e+\\".{fff}\\",me+\\" \\"+xe,be,pe+\\" \\"+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:\\"solid\\"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,\\"marginLeft\\",r),E(o,\\"marginTop\\",r);let u=i.width(l,e,s);return u&&E(o,\\"borderWidth\\",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:\\"rgba(0,0,0,0.07)\\",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne='12px system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\"',je=\\"bold \\"+Ne,Ue={show:!0,scale:\\"x\\",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:\\"x\\",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?\\"\\":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?\\"\\":tl(e)}const it={show:!0,scale:\\"y\\",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:\\"x\\"}),Bl({},ot,{scale:\\"y\\"})]},ut={scale:\\"y\\",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G(\\"resize\\",v,Lt),G(\\"scroll\\",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+\\"px\\")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+\\"px\\"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D(\\"uplot\\");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D(\\"u-title\\",R).textContent=u.title);const O=z(\\"canvas\\"),K=k.ctx=O.getContext(\\"2d\\"),X=D(\\"u-wrap\\",R);G(\\"click\\",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D(\\"u-under\\",X);X.appendChild(O);const el=k.over=D(\\"u-over\\",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,\\"center\\",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?\\"center\\":3==u?r:s,E||1==a?\\"middle\\":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=\\"\\"+e;let i=-1==e.indexOf(\\"\\\\n\\")?[e]:e.split(/\\\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci(\\"drawAxes\\")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci(\\"drawSeries\\",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||[\\"axes\\",\\"series\\"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il(\\"x\\"),Il(\\"y\\"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,\\"u-hz\\"),$l=P,ql=W):(S(R,\\"u-vt\\"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae(\\"{YYYY}-{MM}-{DD} {h}:{mm}{aa}\\",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z(\\"table\\",\\"u-legend\\",R),de=z(\\"tbody\\",null,ce),ie.mount(k,ce),xe){he=z(\\"thead\\",null,ce,de);let l=z(\\"tr\\",null,he);for(var _e in z(\\"th\\",null,l),pe)z(\\"th\\",e,l).textContent=_e}else S(ce,\\"u-inline\\"),ie.live&&S(ce,\\"u-live\\");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,\\"u-cursor-pt\\"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?\\"Time\\":\\"Value\\")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z(\\"tr\\",\\"u-series\\",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z(\\"th\\",null,o);if(ue.show){let l=D(\\"u-marker\\",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+\\"px \\"+ue.dash(k,n)+\\" \\"+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce(\\"click\\",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z(\\"td\\",\\"u-value\\",o);l.textContent=\\"--\\",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci(\\"addSeries\\",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci(\\"delSeries\\",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci(\\"setData\\"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??=\\"butt\\",i??=a,o??=\\"round\\",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?\\"#fff\\":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci(\\"setScale\\",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?\\"left\\":\\"top\\",i-(3===o||0===o?n:0)),E(e,t?\\"width\\":\\"height\\",n),E(e,t?\\"top\\":\\"left\\",t?Ne:Oe),E(e,t?\\"height\\":\\"width\\",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci(\\"setSize\\"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci(\\"drawClear\\"),Pl.forEach((l=>l())),Ci(\\"draw\\")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci(\\"ready\\")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D(\\"u-cursor-x\\",el)),oe.y&&(Yn=D(\\"u-cursor-y\\",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D(\\"u-select\\",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci(\\"setSelect\\")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci(\\"setSeries\\",e,t),i&&Ii(\\"setSeries\\",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci(\\"setLegend\\")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c=\\"\\",h=\\"\\";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci(\\"setCursor\\")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci(\\"syncRect\\",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,\\"rect\\",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci(\\"init\\",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci(\\"destroy\\")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D(\\"u-axis\\",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return\\"UTC\\"==e||\\"Etc/UTC\\"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString(\\"en-US\\",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:\\"number\\"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\\n","uplotCss":".uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, \\"Segoe UI\\", Roboto, \\"Helvetica Neue\\", Arial, \\"Noto Sans\\", sans-serif, \\"Apple Color Emoji\\", \\"Segoe UI Emoji\\", \\"Segoe UI Symbol\\", \\"Noto Color Emoji\\";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: \\":\\";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline \\"background\\" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}","script":"// The dashboard page's script (perf-gate dashboard; docs/dashboard.md).\\n// Plain browser JavaScript, no build step: the command copies this file\\n// beside index.html. It reads the model that data.js sets, draws each card's\\n// chart with uPlot only when the card scrolls near the viewport (200 charts\\n// of 1,000 points drawn at once would stall the page), filters the cards by\\n// benchmark id, and shows a run's commit under the cursor. Every text from\\n// the data goes into the page through textContent, never as HTML.\\n(function () {\\n  'use strict';\\n\\n  const model = window.PERF_GATE_DASHBOARD;\\n  const cards = Array.from(document.querySelectorAll('article.card'));\\n  if (!model || typeof uPlot !== 'function') {\\n    const main = document.getElementById('charts');\\n    const note = document.createElement('p');\\n    note.className = 'error';\\n    note.textContent = 'data.js or uPlot.iife.min.js did not load: keep the files perf-gate dashboard wrote together.';\\n    main.prepend(note);\\n    return;\\n  }\\n\\n  const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));\\n  const COLORS = {\\n    median: '#0969da',\\n    band: 'rgba(9, 105, 218, 0.16)',\\n    edge: 'rgba(9, 105, 218, 0.35)',\\n    slower: '#cf222e',\\n    faster: '#1a7f37',\\n    tag: '#6e7781',\\n    environment: '#8250df',\\n  };\\n  const HEIGHT = 220;\\n\\n  /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */\\n  function formatNumber(x) {\\n    if (!Number.isFinite(x)) return String(x);\\n    const abs = Math.abs(x);\\n    if (abs >= 100) return x.toFixed(abs >= 1000 ? 0 : 1);\\n    if (abs >= 1 || abs === 0) return x.toFixed(2);\\n    return x.toPrecision(3);\\n  }\\n\\n  const shortCommit = (commit) => commit.slice(0, 7);\\n  const withUnit = (value, scale) => (scale.symbol ? \`\${formatNumber(value / scale.factor)} \${scale.symbol}\` : formatNumber(value / scale.factor));\\n  const percent = (fraction) => \`\${fraction >= 0 ? '+' : ''}\${(fraction * 100).toFixed(1)} %\`;\\n\\n  /** Vertical lines at the change points (dashed, red slower, green faster) and the release tags (grey, named). */\\n  function drawMarks(u, series, bed) {\\n    const ctx = u.ctx;\\n    const { top, height, left, width } = u.bbox;\\n    const px = uPlot.pxRatio;\\n    const line = (x, color, dash) => {\\n      const at = Math.round(u.valToPos(x, 'x', true));\\n      if (at < left || at > left + width) return null;\\n      ctx.strokeStyle = color;\\n      ctx.setLineDash(dash);\\n      ctx.beginPath();\\n      ctx.moveTo(at, top);\\n      ctx.lineTo(at, top + height);\\n      ctx.stroke();\\n      return at;\\n    };\\n    ctx.save();\\n    ctx.lineWidth = 1.5 * px;\\n    ctx.font = \`\${11 * px}px system-ui, sans-serif\`;\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      const tags = bed.runs[r].tags;\\n      if (tags.length === 0) continue;\\n      const at = line(bed.times[r], COLORS.tag, []);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.tag;\\n      ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);\\n    }\\n    for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);\\n    // An environment change (kernel, compiler, lockfile) starts a new stretch: dotted, labelled, its words in the tooltip.\\n    for (let r = 0; r < bed.runs.length; r++) {\\n      if (!bed.runs[r].environment) continue;\\n      const at = line(bed.times[r], COLORS.environment, [1.5 * px, 3 * px]);\\n      if (at === null) continue;\\n      ctx.fillStyle = COLORS.environment;\\n      ctx.fillText('environment', at + 3 * px, top + height - 4 * px);\\n    }\\n    ctx.restore();\\n  }\\n\\n  /** The tooltip of the run under the cursor: commit, subject, time, median and spread, tags, change point. */\\n  function showTip(u, tip, series, bed) {\\n    const i = u.cursor.idx;\\n    if (i === null || i === undefined || u.cursor.left < 0) {\\n      tip.hidden = true;\\n      return;\\n    }\\n    const run = series.runs[i];\\n    const info = bed.runs[run];\\n    const change = series.changes.find((c) => c.run === run);\\n    const lines = [\\n      [\`\${shortCommit(info.commit)}\`, 'commit'],\\n      [info.subject ?? '', 'subject'],\\n      [info.created.slice(0, 16).replace('T', ' '), 'time'],\\n      [\`median \${withUnit(series.median[i], series.scale)}\`, 'value'],\\n      [\`middle half \${withUnit(series.low[i], series.scale)} \u2013 \${withUnit(series.high[i], series.scale)}\`, 'spread'],\\n      [info.tags.length > 0 ? \`tag \${info.tags.join(', ')}\` : '', 'tags'],\\n      [info.environment ? \`environment changed: \${info.environment}\` : '', 'environment'],\\n      [change ? \`change point: \${percent(change.change)} (\${change.regression ? 'slower' : 'faster'})\` : '', change && change.regression ? 'slower' : 'faster'],\\n      [change && change.accepted ? \`accepted in #\${change.accepted.pullRequest} by @\${change.accepted.by}: \${change.accepted.reason}\` : '', 'accepted'],\\n    ];\\n    tip.replaceChildren(\\n      ...lines\\n        .filter(([text]) => text !== '')\\n        .map(([text, cls]) => {\\n          const div = document.createElement('div');\\n          div.className = cls;\\n          div.textContent = text;\\n          return div;\\n        }),\\n    );\\n    tip.hidden = false;\\n    // Placed beside the cursor, in the card's coordinates (the card holds the tip), flipped left near the right edge.\\n    const over = u.over.getBoundingClientRect();\\n    const box = tip.parentElement.getBoundingClientRect();\\n    const x = over.left - box.left + u.cursor.left;\\n    const flip = x + 16 + tip.offsetWidth > box.width;\\n    tip.style.left = \`\${flip ? x - 16 - tip.offsetWidth : x + 16}px\`;\\n    tip.style.top = \`\${over.top - box.top + Math.max(0, u.cursor.top - 20)}px\`;\\n  }\\n\\n  const charts = new Map();\\n\\n  function draw(card) {\\n    const series = model.series[Number(card.dataset.series)];\\n    const bed = testbeds.get(series.testbed);\\n    const target = card.querySelector('.chart');\\n    const tip = card.querySelector('.tip');\\n    const factor = series.scale.factor;\\n    const data = [\\n      series.runs.map((r) => bed.times[r]),\\n      series.low.map((v) => v / factor),\\n      series.median.map((v) => v / factor),\\n      series.high.map((v) => v / factor),\\n    ];\\n    const symbol = series.scale.symbol;\\n    const chart = new uPlot(\\n      {\\n        width: target.clientWidth,\\n        height: HEIGHT,\\n        legend: { show: false },\\n        cursor: { y: false, points: { size: 7 } },\\n        scales: { x: { time: true } },\\n        series: [\\n          {},\\n          { label: 'p25', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n          { label: 'median', stroke: COLORS.median, width: 1.5 },\\n          { label: 'p75', stroke: COLORS.edge, width: 0.5, points: { show: false } },\\n        ],\\n        bands: [{ series: [3, 1], fill: COLORS.band }],\\n        axes: [{}, { size: 72, values: (u, splits) => splits.map((v) => (symbol ? \`\${formatNumber(v)} \${symbol}\` : formatNumber(v))) }],\\n        hooks: {\\n          draw: [\\n            (u) => {\\n              drawMarks(u, series, bed);\\n              card.dataset.drawn = 'true';\\n            },\\n          ],\\n          setCursor: [(u) => showTip(u, tip, series, bed)],\\n        },\\n      },\\n      data,\\n      target,\\n    );\\n    charts.set(card, chart);\\n  }\\n\\n  // Charts are drawn as their cards come within a screen of the viewport, once each.\\n  const observer = new IntersectionObserver(\\n    (entries) => {\\n      for (const entry of entries) {\\n        if (!entry.isIntersecting) continue;\\n        observer.unobserve(entry.target);\\n        draw(entry.target);\\n      }\\n    },\\n    { rootMargin: '400px 0px' },\\n  );\\n  for (const card of cards) observer.observe(card);\\n\\n  window.addEventListener('resize', () => {\\n    for (const [card, chart] of charts) chart.setSize({ width: card.querySelector('.chart').clientWidth, height: HEIGHT });\\n  });\\n\\n  // The search box keeps the cards whose benchmark id contains the text (any case).\\n  const search = document.getElementById('search');\\n  const count = document.getElementById('count');\\n  search.addEventListener('input', () => {\\n    const term = search.value.trim().toLowerCase();\\n    let shown = 0;\\n    for (const card of cards) {\\n      const keep = term === '' || card.dataset.search.includes(term);\\n      card.hidden = !keep;\\n      if (keep) shown++;\\n    }\\n    count.textContent = \`\${shown} of \${cards.length} charts\`;\\n  });\\n})();\\n","style":"/* The dashboard page's style (perf-gate dashboard); copied beside index.html. */\\nbody {\\n  font:\\n    14px/1.45 system-ui,\\n    sans-serif;\\n  margin: 0;\\n  color: #1f2328;\\n  background: #f6f8fa;\\n}\\nheader {\\n  position: sticky;\\n  top: 0;\\n  z-index: 2;\\n  background: #fff;\\n  border-bottom: 1px solid #d0d7de;\\n  padding: 10px 24px;\\n}\\nh1 {\\n  font-size: 20px;\\n  margin: 0 0 2px;\\n}\\n.meta,\\n.legend {\\n  margin: 0 0 6px;\\n  color: #57606a;\\n  font-size: 12px;\\n}\\n.key {\\n  display: inline-block;\\n  width: 14px;\\n  height: 10px;\\n  margin: 0 2px 0 10px;\\n  vertical-align: middle;\\n}\\n.key.median {\\n  border-top: 2px solid #0969da;\\n  height: 0;\\n}\\n.key.band {\\n  background: rgba(9, 105, 218, 0.16);\\n}\\n.key.slower {\\n  border-left: 2px dashed #cf222e;\\n  width: 0;\\n}\\n.key.faster {\\n  border-left: 2px dashed #1a7f37;\\n  width: 0;\\n}\\n.key.tag {\\n  border-left: 2px solid #6e7781;\\n  width: 0;\\n}\\n.search input {\\n  font: inherit;\\n  padding: 3px 8px;\\n  width: 22em;\\n  margin-left: 6px;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n}\\n#count {\\n  margin-left: 12px;\\n  color: #57606a;\\n}\\n#regressions {\\n  margin: 12px 24px;\\n  padding: 8px 16px;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-left: 4px solid #cf222e;\\n  border-radius: 6px;\\n}\\n#regressions h2 {\\n  font-size: 15px;\\n  margin: 4px 0;\\n}\\n#regressions ol {\\n  margin: 4px 0;\\n  padding-left: 24px;\\n}\\nmain {\\n  display: grid;\\n  grid-template-columns: repeat(auto-fill, minmax(520px, 1fr));\\n  gap: 12px;\\n  padding: 0 24px 24px;\\n}\\n.card {\\n  position: relative;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 6px;\\n  padding: 8px 12px;\\n  min-width: 0;\\n  scroll-margin-top: 140px;\\n}\\n.card.regressed {\\n  border-color: #cf222e;\\n}\\n.card[hidden] {\\n  display: none;\\n}\\n.card h3 {\\n  font-size: 14px;\\n  margin: 0;\\n  overflow-wrap: anywhere;\\n}\\n.card .metric,\\n.card .testbed {\\n  font-weight: normal;\\n  color: #57606a;\\n}\\n.badge {\\n  font-size: 11px;\\n  font-weight: 600;\\n  color: #fff;\\n  background: #cf222e;\\n  border-radius: 10px;\\n  padding: 1px 7px;\\n}\\n.summary {\\n  margin: 2px 0 4px;\\n  color: #57606a;\\n  font-size: 12px;\\n  overflow-wrap: anywhere;\\n}\\n.chart {\\n  height: 220px;\\n}\\n.tip {\\n  position: absolute;\\n  z-index: 1;\\n  pointer-events: none;\\n  background: #fff;\\n  border: 1px solid #d0d7de;\\n  border-radius: 4px;\\n  padding: 4px 8px;\\n  font-size: 12px;\\n  box-shadow: 0 2px 6px rgba(0, 0, 0, 0.12);\\n  max-width: 320px;\\n}\\n.tip .commit {\\n  font-family: ui-monospace, monospace;\\n  font-weight: 600;\\n}\\n.tip .subject {\\n  overflow-wrap: anywhere;\\n}\\n.tip .slower {\\n  color: #cf222e;\\n}\\n.tip .faster {\\n  color: #1a7f37;\\n}\\n.error {\\n  color: #cf222e;\\n  font-weight: 600;\\n}\\n"}`);
   const resolvePackage = createRequire(import.meta.url).resolve;
-  const read = (path2) => readFileSync13(path2, "utf8");
+  const read = (path2) => readFileSync16(path2, "utf8");
   return {
     uplotJs: read(resolvePackage("uplot/dist/uPlot.iife.min.js")),
     uplotCss: read(resolvePackage("uplot/dist/uPlot.min.css")),
@@ -68375,7 +70202,7 @@ async function writeDashboard(request2) {
     [DASHBOARD_FILES.uplotJs, assets.uplotJs],
     [DASHBOARD_FILES.uplotCss, assets.uplotCss]
   ];
-  for (const [name, text] of files) writeOutputFile(request2.out, join22(request2.out, name), text, "--out");
+  for (const [name, text2] of files) writeOutputFile(request2.out, join26(request2.out, name), text2, "--out");
   return { model, files: files.map(([name]) => name), gitNote: note };
 }
 async function commitInfo(repo, commits, tagPattern) {
@@ -68453,7 +70280,7 @@ var dashboardCommand = {
     const { model } = written;
     const runs2 = model.testbeds.map((t) => `${t.runs.length} run(s) on ${t.id}`).join(" and ");
     const regressed = model.series.filter((s) => s.regressedSinceTag).length;
-    const shown = relative6(ctx.cwd, out) || ".";
+    const shown = relative8(ctx.cwd, out) || ".";
     ctx.stdout(`perf-gate: wrote ${model.series.length} chart(s) from ${runs2}, ${regressed} regressed since the last release tag, to ${shown}/index.html
 `);
     return EXIT.pass;
@@ -68464,7 +70291,7 @@ var dashboardCommand = {
 import { resolve as resolve17 } from "node:path";
 
 // action/src/pipeline/bisect.ts
-import { join as join23, relative as relative7 } from "node:path";
+import { join as join27, relative as relative9 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
 function stepOf(row) {
@@ -68509,9 +70336,9 @@ function nextMidpoint(search) {
   if (search.bad - search.good <= 1) return null;
   return Math.floor((search.good + search.bad) / 2);
 }
-function narrow(search, index, side2) {
+function narrow(search, index, side3) {
   if (index <= search.good || index >= search.bad) throw new Error(`narrow: ${index} is not between ${search.good} and ${search.bad}`);
-  return side2 === "good" ? { good: index, bad: search.bad } : { good: search.good, bad: index };
+  return side3 === "good" ? { good: index, bad: search.bad } : { good: search.good, bad: index };
 }
 var MAX_ATTEMPTS = 2;
 function firstStep(pathLength) {
@@ -68521,21 +70348,21 @@ function advance(search) {
   const mid = nextMidpoint(search);
   return mid === null ? { kind: "found", index: search.bad, search } : { kind: "measure", index: mid, attempt: 1, search };
 }
-function afterStep(search, index, attempt, side2) {
-  if (side2 === "good" || side2 === "bad") return advance(narrow(search, index, side2));
-  if (side2 === "inconclusive" && attempt < MAX_ATTEMPTS) return { kind: "measure", index, attempt: attempt + 1, search };
-  return { kind: "stop", index, side: side2, search };
+function afterStep(search, index, attempt, side3) {
+  if (side3 === "good" || side3 === "bad") return advance(narrow(search, index, side3));
+  if (side3 === "inconclusive" && attempt < MAX_ATTEMPTS) return { kind: "measure", index, attempt: attempt + 1, search };
+  return { kind: "stop", index, side: side3, search };
 }
 var BISECT_SCHEMA = "perf-gate/bisect@1";
 
 // action/src/runner/commits.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
+import { execFileSync as execFileSync5 } from "node:child_process";
 function git3(repo, args) {
-  return execFileSync3("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync5("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
 }
 var FORMAT = "--format=%H%x00%s%x00%an <%ae>%x00%P%x1e";
-function parseLog(text) {
-  return text.split("").map((record4) => record4.replace(/^\n/, "")).filter((record4) => record4.length > 0).map((record4) => {
+function parseLog(text2) {
+  return text2.split("").map((record4) => record4.replace(/^\n/, "")).filter((record4) => record4.length > 0).map((record4) => {
     const [sha = "", subject = "", author = "", parents = ""] = record4.split("\0");
     return { sha, subject, author, parents: parents.trim().split(" ").filter(Boolean) };
   });
@@ -68575,9 +70402,9 @@ var REASON = {
 function shortSha(commit) {
   return commit.sha.slice(0, 7);
 }
-function clip2(text, width2) {
-  const chars = [...text];
-  return chars.length <= width2 ? text : `${chars.slice(0, width2 - 1).join("")}\u2026`;
+function clip2(text2, width2) {
+  const chars = [...text2];
+  return chars.length <= width2 ? text2 : `${chars.slice(0, width2 - 1).join("")}\u2026`;
 }
 function header(report2) {
   const level = report2.steps.find((s) => s.ciLevel !== null)?.ciLevel ?? null;
@@ -68716,7 +70543,7 @@ function bisectRange(dir, good, bad) {
   return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
 }
 function suiteIn(suite, repo, worktree, attempt) {
-  const workdir = join23(worktree, relative7(repo, realpathOrSelf(suite.workdir)));
+  const workdir = join27(worktree, relative9(repo, realpathOrSelf(suite.workdir)));
   if (attempt === 1) return { ...suite, workdir };
   const ab = suite.ab;
   return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
@@ -68747,7 +70574,7 @@ async function bisect(request2) {
   const { repo, good, bad, path: path2 } = bisectRange(request2.config.dir, request2.good, request2.bad);
   const steps = [];
   const short = (c) => c.sha.slice(0, 7);
-  const say = (text) => request2.write(`perf-gate: bisect: ${text}
+  const say = (text2) => request2.write(`perf-gate: bisect: ${text2}
 `);
   say(
     `${path2.length} commit(s) on the first-parent path ${short(good)}..${short(bad)}; benchmark ${escapeTerminal(request2.benchmark)}, metric ${escapeTerminal(metric)}`
@@ -68767,7 +70594,7 @@ async function bisect(request2) {
         checkout = addBaseWorktree(repo, commit.sha, "--bad");
         const mine = checkout;
         request2.cleanups.push(() => mine.remove());
-        const outDir = join23(request2.outDir, `step-${step}-${short(commit)}`);
+        const outDir = join27(request2.outDir, `step-${step}-${short(commit)}`);
         const ab = await measureAbBetween({
           config: request2.config,
           suites: [suiteIn(suite, repo, checkout.dir, attempt)],
@@ -68797,7 +70624,7 @@ async function bisect(request2) {
         checkout?.remove();
       }
     };
-    const record4 = (index, attempt, row, side2) => {
+    const record4 = (index, attempt, row, side3) => {
       steps.push({
         step: steps.length + 1,
         commit: path2[index - 1],
@@ -68808,11 +70635,11 @@ async function bisect(request2) {
         ci: row.ci,
         ciLevel: row.ciLevel,
         p: row.p,
-        side: side2.side,
-        reason: side2.reason,
+        side: side3.side,
+        reason: side3.reason,
         rounds: row.current?.n ?? 0
       });
-      say(`step ${steps.length}: ${row.status}${row.change !== null ? `, change ${(row.change * 100).toFixed(1)} %` : ""} \u2192 like ${side2.side}`);
+      say(`step ${steps.length}: ${row.status}${row.change !== null ? `, change ${(row.change * 100).toFixed(1)} %` : ""} \u2192 like ${side3.side}`);
     };
     let change;
     let changeSide = { side: "inconclusive", reason: "cannot-tell" };
@@ -68844,9 +70671,9 @@ async function bisect(request2) {
     let next = firstStep(path2.length);
     while (next.kind === "measure") {
       const row = await measure(next.index, next.attempt);
-      const side2 = classifyStep(full, stepOf(row));
-      record4(next.index, next.attempt, row, side2);
-      next = afterStep(next.search, next.index, next.attempt, side2.side);
+      const side3 = classifyStep(full, stepOf(row));
+      record4(next.index, next.attempt, row, side3);
+      next = afterStep(next.search, next.index, next.attempt, side3.side);
     }
     const at = path2[next.index - 1];
     const outcome = next.kind === "found" ? { kind: "culprit", commit: at } : { kind: next.side, commit: at };
@@ -69888,8 +71715,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text, addEOL = false) {
-    this._buffer += text;
+  addRaw(text2, addEOL = false) {
+    this._buffer += text2;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -69985,10 +71812,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
+  addHeading(text2, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text);
+    const element = this.wrap(allowedTag, text2);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -70017,9 +71844,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text, cite) {
+  addQuote(text2, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text, attrs);
+    const element = this.wrap("blockquote", text2, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -70030,8 +71857,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text, href) {
-    const element = this.wrap("a", text, { href });
+  addLink(text2, href) {
+    const element = this.wrap("a", text2, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -70130,10 +71957,10 @@ function group2(name, fn) {
 }
 
 // action/src/action/command.ts
-import { closeSync as closeSync4, readFileSync as readFileSync17 } from "node:fs";
+import { closeSync as closeSync4, readFileSync as readFileSync20 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync14, existsSync as existsSync8 } from "fs";
+import { readFileSync as readFileSync17, existsSync as existsSync9 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -70143,8 +71970,8 @@ var Context = class {
     var _a2, _b2, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync8(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync14(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+      if (existsSync9(process.env.GITHUB_EVENT_PATH)) {
+        this.payload = JSON.parse(readFileSync17(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path2 = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path2} does not exist${EOL5}`);
@@ -70605,7 +72432,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse4(options) {
+function parse5(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -70669,7 +72496,7 @@ function parse4(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse4(merge(defaults2, route, options));
+  return parse5(merge(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
@@ -70678,7 +72505,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
-    parse: parse4
+    parse: parse5
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -70928,8 +72755,8 @@ var convertMarkedBigIntsReviver = (key2, value, context3, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key2, value, context3);
 };
-var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key2, value, context3) => {
+var JSONParseV2 = (text2, reviver) => {
+  return JSON.parse(text2, (key2, value, context3) => {
     const isNumber2 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber2 && isOutOfBounds;
@@ -70987,8 +72814,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text) => {
-  return text.replace(
+var serializeBigInts = (text2) => {
+  return text2.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString2 = match[0] === '"';
@@ -71002,18 +72829,18 @@ var serializeBigInts = (text) => {
     }
   );
 };
-var JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
+var JSONParse = (text2, reviver) => {
+  if (!text2) return originalParse(text2, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-    const serializedData = serializeBigInts(text);
+    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
+    const serializedData = serializeBigInts(text2);
     return originalParse(
       serializedData,
       (key2, value, context3) => convertMarkedBigIntsReviver(key2, value, context3, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
+      const serializedData = serializeBigInts(text2);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -71181,12 +73008,12 @@ async function getResponseData(response) {
   }
   const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text2 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text2 = await response.text();
+      return JSONParse(text2);
     } catch (err2) {
-      return text;
+      return text2;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -71354,8 +73181,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep3 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+var sep4 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -74326,14 +76153,14 @@ function limit2(bytes2, maxBytes) {
 }
 
 // action/src/action/run-action.ts
-import { existsSync as existsSync9, readFileSync as readFileSync16 } from "node:fs";
-import { join as join27 } from "node:path";
+import { existsSync as existsSync10, readFileSync as readFileSync19 } from "node:fs";
+import { join as join31 } from "node:path";
 
 // action/src/action/main-alerts.ts
-import { join as join25 } from "node:path";
+import { join as join29 } from "node:path";
 
 // action/src/pipeline/main-alerts.ts
-import { join as join24 } from "node:path";
+import { join as join28 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -74362,12 +76189,12 @@ function mainAlerts(rows, budgets, recentRuns) {
 }
 
 // action/src/report/main-alert.ts
-function shellQuote(text) {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+function shellQuote(text2) {
+  return `'${text2.replace(/'/g, `'\\''`)}'`;
 }
 function range(row, links) {
-  const text = `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`;
-  return links.repositoryUrl ? `[\`${text}\`](${links.repositoryUrl}/compare/${row.previousCommit}...${row.commit})` : `\`${text}\``;
+  const text2 = `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`;
+  return links.repositoryUrl ? `[\`${text2}\`](${links.repositoryUrl}/compare/${row.previousCommit}...${row.commit})` : `\`${text2}\``;
 }
 function alertTitle(alert) {
   const r = alert.row;
@@ -74560,7 +76387,7 @@ function fileAlertIssues(api, repo, gate2, found, links, confirm) {
       const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
       return reversal ? reversalComment(reversal, links) : null;
     },
-    confirm ? (text) => confirm(byKey.get(text.mark.key)) : void 0
+    confirm ? (text2) => confirm(byKey.get(text2.mark.key)) : void 0
   );
 }
 async function confirmAlertStep(alert, request2) {
@@ -74580,7 +76407,7 @@ async function confirmAlertStep(alert, request2) {
       suites: [suiteIn(suite, repo, bad.dir, 1)],
       checkouts: { base: good.dir, head: bad.dir },
       commits: { base: good.commit, head: bad.commit },
-      outDir: join24(request2.outDir, `confirm-${commit.slice(0, 12)}`),
+      outDir: join28(request2.outDir, `confirm-${commit.slice(0, 12)}`),
       budgets: request2.budgets,
       env: request2.env,
       write: request2.write,
@@ -74617,7 +76444,7 @@ async function bisectNewAlerts(created, found, request2) {
         bad: alert.row.commit,
         benchmark: alert.row.benchmark,
         metric: alert.row.metric,
-        outDir: join24(request2.outDir, `bisect-${issue2.number}`)
+        outDir: join28(request2.outDir, `bisect-${issue2.number}`)
       });
       out.push({ issue: issue2, alert, report: report2 });
     } catch (error2) {
@@ -74934,7 +76761,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   const confirm = config && confirming(settings, config) ? async (alert) => {
     const c = await log.group(
       `perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`,
-      () => confirmAlertStep(alert, { config, budgets, outDir: join25(settings.outputDir, "confirm-alerts"), ...deps.run })
+      () => confirmAlertStep(alert, { config, budgets, outDir: join29(settings.outputDir, "confirm-alerts"), ...deps.run })
     );
     if (!c.confirmed) unconfirmed.push(c);
     if (c.error !== null) log.warning(`perf-gate: the step of ${alert.row.benchmark} could not be measured again (${c.error}); no issue opened`);
@@ -74966,7 +76793,7 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
     const bisects = await bisectNewAlerts(created, alerts, {
       config,
       budgets,
-      outDir: join25(settings.outputDir, "bisect"),
+      outDir: join29(settings.outputDir, "bisect"),
       ...deps.run
     });
     for (const b of bisects) {
@@ -75037,21 +76864,21 @@ function releaseNoGoNotification(report2, ctx) {
 // action/src/github/webhook.ts
 import { createHmac } from "node:crypto";
 var NOTIFICATION_SCHEMA = "perf-gate/notification@1";
-function escapeSlack(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function escapeSlack(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 var MAX_LINES = 20;
 function webhookBody(format2, n, sent) {
   const shown = n.lines.slice(0, MAX_LINES);
   const more = n.lines.length - shown.length;
   if (format2 === "slack") {
-    const text = [
+    const text2 = [
       `*${escapeSlack(n.title)}*`,
       ...shown.map((l) => `\u2022 ${escapeSlack(l)}`),
       ...more > 0 ? [`\u2026 and ${more} more`] : [],
       ...n.runUrl ? [`<${n.runUrl}|Details>`] : []
     ].join("\n");
-    return JSON.stringify({ text });
+    return JSON.stringify({ text: text2 });
   }
   return JSON.stringify({
     schema: NOTIFICATION_SCHEMA,
@@ -75146,10 +76973,10 @@ function annotationBatches(annotations, size = ANNOTATIONS_PER_REQUEST) {
   for (let i2 = 0; i2 < annotations.length; i2 += size) batches.push(annotations.slice(i2, i2 + size));
   return batches;
 }
-function fit2(text, max2 = MAX_CHECK_TEXT_CHARS) {
-  if (text.length <= max2) return text;
+function fit2(text2, max2 = MAX_CHECK_TEXT_CHARS) {
+  if (text2.length <= max2) return text2;
   const notice = "\n\n\u2026cut to fit the check run limit; the full report is in the job summary.";
-  return text.slice(0, max2 - notice.length) + notice;
+  return text2.slice(0, max2 - notice.length) + notice;
 }
 async function publishCheckRun(api, request2) {
   const batches = annotationBatches(request2.annotations);
@@ -75227,10 +77054,10 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
 }
 
 // action/src/action/digest.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function reportDigest(report2) {
   const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
-  return createHash4("sha256").update(`${report2.verdict}
+  return createHash5("sha256").update(`${report2.verdict}
 ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
@@ -75465,9 +77292,9 @@ async function runPrCommands(settings, payload, deps) {
   for (const command of commands) await onCommand(ctx, event, command);
   return 0;
 }
-async function reply(ctx, text) {
-  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text);
-  ctx.deps.log.info(`replied: ${text.split("\n")[0]}`);
+async function reply(ctx, text2) {
+  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
+  ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
 }
 async function mayMerge(ctx, what) {
   const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
@@ -75493,7 +77320,7 @@ async function onCommand(ctx, event, command) {
 }
 function run(ctx, defaultBranch) {
   const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
-  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text) => reply(ctx, text));
+  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text2) => reply(ctx, text2));
 }
 async function onRunLabel(ctx, event) {
   if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
@@ -75561,8 +77388,8 @@ ${failing.map((f) => `- ${escapeMarkdown(f)}`).join("\n")}`
 }
 
 // action/src/action/handoff.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync15 } from "node:fs";
-import { join as join26 } from "node:path";
+import { lstatSync as lstatSync2, readFileSync as readFileSync18 } from "node:fs";
+import { join as join30 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -75600,11 +77427,11 @@ function readRegularFile(path2, maxBytes) {
   }
   if (!stat2.isFile()) throw new InputError(path2, "expected a regular file (symbolic links and folders are refused in an untrusted artifact)");
   if (stat2.size > maxBytes) throw new InputError(path2, `is ${stat2.size} bytes, more than the ${maxBytes} accepted`);
-  return readFileSync15(path2, "utf8");
+  return readFileSync18(path2, "utf8");
 }
-function parseJson4(text, file) {
+function parseJson4(text2, file) {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text2);
   } catch (error2) {
     throw new InputError(file, `not valid JSON: ${error2.message}`);
   }
@@ -75620,8 +77447,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join26(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join26(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join30(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join30(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -75655,10 +77482,10 @@ async function verifyClaim(api, repo, claim, run2, gate2) {
 }
 
 // action/src/action/check-run-annotations.ts
-import { relative as relative8, resolve as resolve19 } from "node:path";
+import { relative as relative10, resolve as resolve19 } from "node:path";
 function repoPath(file, paths) {
-  const rel = relative8(paths.workspace, resolve19(paths.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative8(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+  const rel = relative10(paths.workspace, resolve19(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative10(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
   const rank2 = { failure: 0, warning: 1, notice: 2 };
@@ -76175,13 +78002,13 @@ async function downloadHandoff(api, repo, runId, artifactName) {
   } catch (error2) {
     throw new InputError(where2, `not a usable zip archive: ${error2.message}`);
   }
-  const text = (name) => {
+  const text2 = (name) => {
     const bytes2 = entries2[name];
     if (!bytes2) throw new InputError(`${where2}/${name}`, "missing from the artifact; was it written by perf-gate with mode: pr?");
     if (bytes2.byteLength > MAX_RESULTS_BYTES) throw new InputError(`${where2}/${name}`, "too large");
     return new TextDecoder("utf-8", { fatal: false }).decode(bytes2);
   };
-  return parseHandoff({ pullRequest: text(HANDOFF_FILES.pullRequest), results: text(HANDOFF_FILES.results) }, where2);
+  return parseHandoff({ pullRequest: text2(HANDOFF_FILES.pullRequest), results: text2(HANDOFF_FILES.results) }, where2);
 }
 
 // action/src/action/run-action.ts
@@ -76222,9 +78049,9 @@ async function runAction(settings, deps) {
   return stepFails(report2, settings) ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
-  if (path2 === "" || !existsSync9(path2)) return null;
+  if (path2 === "" || !existsSync10(path2)) return null;
   try {
-    return JSON.parse(readFileSync16(path2, "utf8"));
+    return JSON.parse(readFileSync19(path2, "utf8"));
   } catch (error2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
@@ -76284,13 +78111,13 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "")
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join27(settings.outputDir, "runs");
+  const outDir = join31(settings.outputDir, "runs");
   const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   const store = config ? storeOf(config, created, {
     start: await historyStart(config.dir, { release: settings.mode === "release", ...pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {} }),
     appends: settings.mode === "main",
-    onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+    onNoBaseline: (text2) => deps.log.warning(`perf-gate: ${text2}`),
     ...dataBranchAuth(settings)
   }) : null;
   const common = {
@@ -76347,7 +78174,7 @@ async function publishReports(settings, outcome, config, pr, deps) {
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr && files !== null) {
     try {
-      const dir = writeHandoff(join27(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+      const dir = writeHandoff(join31(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
       log.setOutput("handoff-dir", dir);
     } catch (error2) {
       if (!(error2 instanceof InputError)) throw error2;
@@ -76466,7 +78293,7 @@ function withHandedToken(env) {
   if (!Number.isInteger(fd2) || fd2 < 3) throw new InputError("PERF_GATE_TOKEN_FD", `"${fdText}" is not a file descriptor number (3 or more)`);
   let token;
   try {
-    token = readFileSync17(fd2, "utf8").trim();
+    token = readFileSync20(fd2, "utf8").trim();
   } catch (error2) {
     throw new InputError(
       "PERF_GATE_TOKEN_FD",
@@ -76506,11 +78333,12 @@ var actionCommand = {
           run: {
             env: suiteEnvironment(ctx.env),
             write: ctx.stdout,
-            warn: (text) => log.warning(text),
+            warn: (text2) => log.warning(text2),
             now: ctx.now,
             deps: run2,
             cleanups,
-            groups: ctx.env.GITHUB_ACTIONS === "true"
+            groups: ctx.env.GITHUB_ACTIONS === "true",
+            publishedDir: settings.outputDir
           }
         })
       );

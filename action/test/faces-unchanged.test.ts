@@ -49,6 +49,8 @@ function normalise(text: string, root: string): string {
       .replace(/elapsed \d+s, about \d+s left/g, 'elapsed <s>, about <s> left')
       // What the machine running the test is (the testbed facts of a stored run): not what the faces decide.
       .replace(/^(\s*"(?:cpu|cores|kernel|governor|turbo|smt|arch|mitigations|memory)": ).*?(,?)$/gm, '$1<machine>$2')
+      // The software of the machine (kernel, microcode where it shows, the tools the suites call), as a whole.
+      .replace(/^(\s*)"environment": \{\n[\s\S]*?\n\1\}(,?)$/gm, '$1"environment": <machine>$2')
   );
 }
 

@@ -15,6 +15,13 @@ if ! cargo criterion --version >/dev/null 2>&1; then
   did "cargo install cargo-criterion"
 fi
 
+# inferno: the differential flame graphs of `profile:` (inferno-diff-folded,
+# inferno-flamegraph, inferno-collapse-perf; about a minute and a half to build).
+if ! cargo install --list | grep -q '^inferno v0\.12\.8:'; then
+  cargo install --quiet --locked inferno --version 0.12.8
+  did "cargo install inferno"
+fi
+
 example="$ROOT/examples/rust-criterion"
 stamp="$example/target/.perf-gate-setup"
 if stale "$stamp" "$example"; then

@@ -98,6 +98,7 @@ export const actionCommand: Command = {
             deps: run,
             cleanups,
             groups: ctx.env.GITHUB_ACTIONS === 'true',
+            publishedDir: settings.outputDir,
           },
         }),
       );

@@ -76,6 +76,12 @@ export interface SuiteConfig {
   ab: AbSettings;
   /** Does a pull request's screen send this suite's suspects to interleaved confirmation? (`confirm:`, the suite's over the file's.) */
   confirm: boolean;
+  /**
+   * `profile:` and `profile-command:`: which profiler records a confirmed
+   * regression's benchmark on both sides, and the command it records for a
+   * `run:` suite (`{benchmark}` for the name); null: no profile.
+   */
+  profile: { tool: ProfilerChoice; command: string | null } | null;
   /** Line of the suite in perf-gate.yml, for messages. */
   line: number;
   /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
@@ -97,6 +103,12 @@ export const DEFAULT_COUNT_REPEAT = 3;
 /** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
 export type { DerivedMetricConfig } from '../model/index.js';
 
+/** `profile:`: perf where it may sample (else callgrind), or one of them. */
+export type ProfilerChoice = 'auto' | 'perf' | 'callgrind';
+
+/** Default cap of one run's differential profiles: five minutes of runner time. */
+export const DEFAULT_PROFILE_TIME_CAP_SECONDS = 300;
+
 export interface PerfGateConfig {
   /** The config file as given (for messages). */
   file: string;
@@ -114,6 +126,10 @@ export interface PerfGateConfig {
   ab: AbSettings;
   /** The two-stage verdict's second stage: on unless `confirm: off`; `timeCap` bounds its runner time (seconds). */
   confirm: { on: boolean; timeCap: number };
+  /** `profile-time-cap:` in seconds: the most the differential profiles of one run may take. */
+  profileTimeCap: number;
+  /** `toolchain:`: tools whose versions each run records beside those the suites' commands name (runner/toolchains.ts). */
+  toolchain: readonly string[];
 }
 
 /** Default cap of the interleaved second stage: twenty minutes of runner time. */
@@ -150,6 +166,8 @@ interface RawSuite {
   params?: Record<string, (string | number | boolean)[]>;
   ab?: RawAb;
   confirm?: 'interleaved' | 'off';
+  profile?: ProfilerChoice;
+  'profile-command'?: string;
 }
 
 interface RawDerived {
@@ -186,6 +204,8 @@ interface RawConfig {
   ab?: RawAb;
   confirm?: 'interleaved' | 'off';
   'confirm-time-cap'?: string;
+  'profile-time-cap'?: string;
+  toolchain?: string[];
 }
 
 let validator: ValidateFunction | undefined;
@@ -306,6 +326,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       params,
       ab: mergeAb(ab, s.ab, source, ['suites', i, 'ab']),
       confirm: (s.confirm ?? (confirmOn ? 'interleaved' : 'off')) === 'interleaved',
+      profile: suiteProfile(s, commands !== undefined, source, i),
       line,
       formatLine: source.lineOf(['suites', i, 'format']) ?? line,
     };
@@ -332,7 +353,25 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     derived,
     ab,
     confirm: { on: confirmOn, timeCap },
+    profileTimeCap:
+      raw['profile-time-cap'] !== undefined ? positiveDuration(raw['profile-time-cap'], source, ['profile-time-cap']) : DEFAULT_PROFILE_TIME_CAP_SECONDS,
+    toolchain: (raw.toolchain ?? []).map((t) => t.trim()),
   };
+}
+
+/** A suite's `profile:` and `profile-command:`; the command only beside a profiler, on a run: suite, with placeholders outside quotes. */
+function suiteProfile(s: RawSuite, isCommands: boolean, source: YamlSource, i: number): SuiteConfig['profile'] {
+  const file = source.file;
+  const command = s['profile-command'];
+  const at = (message: string): InputError => new InputError(file, message, source.lineOf(['suites', i, 'profile-command']), `suites.${i}.profile-command`);
+  if (command !== undefined && isCommands) throw at("profile-command: is for a run: suite; a commands: suite profiles the benchmark's own command");
+  if (command !== undefined && s.profile === undefined) throw at('profile-command: needs profile: (auto, perf or callgrind) beside it');
+  const [quoted] = command !== undefined ? quotedPlaceholders(command, ['benchmark', 'output']) : [];
+  if (quoted)
+    throw at(
+      `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use it outside quotes (it becomes one safely quoted word)`,
+    );
+  return s.profile !== undefined ? { tool: s.profile, command: command ?? null } : null;
 }
 
 /** Keys that only mean something beside `commands:`. */

@@ -8,7 +8,8 @@
  * Pure: runs in, rows out; pipeline/history-changes.ts reads the history.
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Direction, ResultSet } from '../model/index.js';
+import type { Direction, EnvironmentChange, ResultSet } from '../model/index.js';
+import { environmentChanges } from './environment.js';
 import { changePoints, forwardChange, type ChangePointOptions, type StepStats } from '../stats/change-points.js';
 import { median } from '../stats/index.js';
 import type { ChangeSince } from './change-history.js';
@@ -48,6 +49,8 @@ export interface ChangeRow {
   since?: ChangeSince;
   /** The merged pull request that accepted this slowdown on the record, as main's history kept it with a run in the range. */
   accepted?: { pullRequest: number; by: string; reason: string; change: number };
+  /** What the environment changed between the last run before and the first run after: the step may be the machine's or a dependency's. */
+  environment?: EnvironmentChange[];
 }
 
 /** An acceptance kept with a run of the range (after `from`, up to and including `to`) that names the series; null when none. */
@@ -137,6 +140,7 @@ export function changesOfRuns(
       const change = forwardChange(point.stats);
       const previous = series.at[point.index - 1]!;
       const accepted = acceptedIn(sets, previous, run, series.benchmark, series.metric);
+      const environment = environmentChanges(sets[previous]?.environment, sets[run]?.environment);
       rows.push({
         testbed,
         benchmark: series.benchmark,
@@ -154,6 +158,7 @@ export function changesOfRuns(
         stats: point.stats,
         runs: series.values.length,
         ...(accepted ? { accepted } : {}),
+        ...(environment.length > 0 ? { environment } : {}),
       });
     }
   }

@@ -18,6 +18,7 @@ import {
   pushAll,
   matchingRules,
   resolveBudget,
+  sameTestbedIds,
   TestbedMismatchError,
   type BenchmarkResult,
   type BudgetRule,
@@ -32,6 +33,7 @@ import { countRows } from './counts.js';
 import { unknownDirectionWarnings, unsteadyCountWarnings, unusedBudgetWarnings } from './warning.js';
 import type { LearnedDriftTable } from './learned-drift.js';
 import { scalingRows } from './scaling-rows.js';
+import { environmentChanges } from './environment.js';
 import { compareMetrics, describeMetric, DEFAULT_COMPARISON_OPTIONS, type ComparisonInput, type ComparisonOptions } from './compare/index.js';
 import { REPORT_SCHEMA, type GateReport, type GateWarning, type RowFlag, type RowReason, type VerdictRow } from './types.js';
 
@@ -54,6 +56,7 @@ export { screenRow, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALP
 export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
+export { environmentChanges } from './environment.js';
 export { learnDrift, smallestDecidableChange, DEFAULT_MIN_DRIFT_RUNS, type LearnedDrift, type LearnedDriftTable, type LearnOptions } from './learned-drift.js';
 
 export interface GateOptions {
@@ -129,7 +132,7 @@ function metricNames(current: BenchmarkResult | undefined, baseline: BenchmarkRe
  */
 export function decide(baseline: ResultSet | undefined, current: ResultSet, budgets: Budgets, options: GateOptions = DEFAULT_GATE_OPTIONS): GateReport {
   const warnings: GateWarning[] = [];
-  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && baseline.testbed.id !== current.testbed.id);
+  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && !sameTestbedIds(baseline.testbed, current.testbed));
   if (differentTestbed) {
     const testbeds = { baselineTestbed: baseline!.testbed!.id, currentTestbed: current.testbed!.id };
     if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError({ ...testbeds, mode: 'refuse' });
@@ -250,16 +253,24 @@ export function decide(baseline: ResultSet | undefined, current: ResultSet, budg
     warnings.push({ code: 'ignored-benchmarks', benchmarks: [...ignored] });
   }
 
-  const counts = countRows(rows);
+  const environment = environmentChanges(baseline?.environment, current.environment);
+  const flaggedRows = environment.length > 0 ? rows.map(withEnvironmentFlag) : rows;
+  const counts = countRows(flaggedRows);
   return {
     schema: REPORT_SCHEMA,
-    verdict: rows.some((r) => r.failsGate) ? 'fail' : 'pass',
+    verdict: flaggedRows.some((r) => r.failsGate) ? 'fail' : 'pass',
     counts,
-    rows,
+    rows: flaggedRows,
     warnings,
     baseline: baseline ? meta(baseline) : null,
     current: meta(current),
+    ...(environment.length > 0 ? { environment } : {}),
   };
+}
+
+/** A regressed row measured across an environment change: the change is a suspect beside the code. */
+function withEnvironmentFlag(row: VerdictRow): VerdictRow {
+  return row.status === 'regressed' && !row.flags.includes('environment-changed') ? { ...row, flags: [...row.flags, 'environment-changed'] } : row;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Direction, RowStatus } from '../model/index.js';
+import type { Direction, EnvironmentChange, ProfileSection, RowStatus } from '../model/index.js';
 import type { RowReason } from './reason.js';
 import type { GateWarning } from './warning.js';
 import type { SuspectWhy } from './screen.js';
@@ -14,6 +14,7 @@ export type RowFlag =
   | 'single-sample'
   | 'insufficient-samples'
   | 'different-testbed'
+  | 'environment-changed'
   | 'summary-only'
   | 'exact'
   | 'paired'
@@ -155,4 +156,8 @@ export interface GateReport {
   current: { commit?: string; ref?: string; created?: string; testbed?: string };
   /** A two-stage verdict's stages and their cost (absent when the run had one stage). */
   stages?: TwoStages;
+  /** What differs between the baseline's environment and the current one (absent: nothing, or not recorded). */
+  environment?: EnvironmentChange[];
+  /** The differential profiles of the confirmed regressions of suites with `profile:` (absent: none was asked for). */
+  profiles?: ProfileSection;
 }

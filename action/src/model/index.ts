@@ -22,3 +22,5 @@ export * from './command-template.js';
 export * from './testbed-mismatch.js';
 export * from './nearest-name.js';
 export * from './large-arrays.js';
+export * from './environment.js';
+export * from './profile.js';

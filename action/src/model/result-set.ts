@@ -1,3 +1,4 @@
+import type { Environment } from './environment.js';
 /** Schema identifier written into every ResultSet; bump the suffix on breaking changes. */
 export const RESULT_SET_SCHEMA = 'perf-gate/results@1';
 
@@ -86,6 +87,8 @@ export interface ResultSet {
   /** ISO 8601 time the run finished. */
   created: string;
   testbed?: Testbed;
+  /** The kernel, microcode, toolchains, build flags and lockfiles the run was measured with (absent: not recorded). */
+  environment?: Environment;
   /**
    * "interleaved" when baseline and current were measured in alternating rounds
    * (samples index-aligned by round); absent for ordinary sequential runs.

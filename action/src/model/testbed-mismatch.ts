@@ -6,6 +6,16 @@
  * sentence, which lives here so the error and the warning cannot drift apart.
  */
 
+/**
+ * Whether two recorded testbeds are one machine: equal ids, or one side's id
+ * is the other's `formerId` (the id recipe 1 gave the same machine, before
+ * the kernel left the id). Unknown sides are never the same.
+ */
+export function sameTestbedIds(a: { id: string; formerId?: unknown } | undefined, b: { id: string; formerId?: unknown } | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  return a.id === b.id || a.id === b.formerId || b.id === a.formerId;
+}
+
 export interface TestbedMismatch {
   baselineTestbed: string;
   currentTestbed: string;

@@ -16,6 +16,7 @@ import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
 import { measureAbBetween } from './measure.js';
+import { profileConfirmedRegressions } from './profile.js';
 import type { RunContext } from './run-deps.js';
 
 /** How a run confirms its screen's suspects (RunPlan.confirm). */
@@ -137,7 +138,18 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     }));
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped) });
+    const merged = mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped) });
+    // While the base worktree is still there: the confirmed regressions' profiles need both sides.
+    return await profileConfirmedRegressions(
+      {
+        report: merged,
+        config: request.config,
+        suiteOf: (benchmark) => suiteOf(benchmark, request.current, request.suites),
+        checkouts: { base: checkout.dir, head: repo },
+        outDir: request.outDir,
+      },
+      ctx,
+    );
   } finally {
     checkout.remove();
   }

@@ -11,7 +11,7 @@ import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js'
 import { applyDerived, compileDerived } from '../derived/index.js';
 import { decide } from '../gate/index.js';
 import { rowKey, type Budgets } from '../model/index.js';
-import { newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
+import { newResultSet, type BenchmarkResult, type Environment, type ResultSet, type Testbed } from '../model/index.js';
 import { runAb, type AbCheckouts, type AbMeasurement, type AbOutcome, type Classifier } from '../runner/ab.js';
 import type { RunnerContext } from '../runner/invoke.js';
 import { joinMeasurements } from '../runner/run-commands.js';
@@ -48,8 +48,9 @@ export function shardSuites(config: PerfGateConfig, shard: Shard | null): string
 /** What the run about to be measured is, for choosing its baseline: the commit and this machine's testbed. */
 export function measuredRun(config: PerfGateConfig, env: NodeJS.ProcessEnv, deps: RunDeps): BaselineQuery {
   const commit = env.GITHUB_SHA || headCommit(config.dir);
-  const testbed = deps.testbed(env)?.id;
-  return { ...(commit ? { commit } : {}), ...(testbed ? { testbed } : {}) };
+  const testbed = deps.testbed(env);
+  const former = typeof testbed?.formerId === 'string' && testbed.formerId !== testbed.id ? testbed.formerId : undefined;
+  return { ...(commit ? { commit } : {}), ...(testbed ? { testbed: testbed.id } : {}), ...(former ? { formerTestbed: former } : {}) };
 }
 
 function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext {
@@ -62,13 +63,31 @@ function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext 
   };
 }
 
-function metadata(set: ResultSet, commit: string | undefined, env: NodeJS.ProcessEnv, testbed: Testbed | undefined): ResultSet {
+function metadata(
+  set: ResultSet,
+  commit: string | undefined,
+  env: NodeJS.ProcessEnv,
+  testbed: Testbed | undefined,
+  environment: Environment | undefined,
+): ResultSet {
   return {
     ...set,
     ...(commit ? { commit } : {}),
     ...(env.GITHUB_REF ? { ref: env.GITHUB_REF } : {}),
     ...(testbed ? { testbed } : {}),
+    ...(environment ? { environment } : {}),
   };
+}
+
+/** The environment of the checkout whose perf-gate.yml folder is `dir` (the config's own folder, or the base worktree's copy of it). */
+function environmentOf(
+  deps: RunDeps,
+  config: PerfGateConfig,
+  suites: readonly SuiteConfig[],
+  env: NodeJS.ProcessEnv,
+  dir = config.dir,
+): Environment | undefined {
+  return deps.environment?.({ dir, configDir: config.dir, suites, toolchain: config.toolchain, env });
 }
 
 /**
@@ -82,9 +101,11 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
   const testbed = deps.testbed(options.env);
   const suites = selectShard(options.config.suites, options.shard);
+  // Before anything builds: a build may rewrite a lockfile.
+  const environment = environmentOf(deps, options.config, suites, options.env);
   const resultsPath = join(options.outDir, 'results.json');
   const snapshot = (benchmarks: readonly BenchmarkResult[]): ResultSet =>
-    metadata(newResultSet(options.now().toISOString(), [...benchmarks]), commit, options.env, testbed);
+    metadata(newResultSet(options.now().toISOString(), [...benchmarks]), commit, options.env, testbed, environment);
   const throttledBefore = deps.throttle?.();
   const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
@@ -135,10 +156,11 @@ function withCounts(set: ResultSet, counted: readonly BenchmarkResult[]): Result
 
 /**
  * Interleaved A/B: checks `ref` out in a temporary worktree, runs base and
- * head in rounds (adaptive, with confirmation rounds), and returns both
- * ResultSets (also written to outDir as base.json and results.json).
+ * head in rounds (adaptive, with confirmation rounds), writes both ResultSets
+ * to outDir (base.json and results.json), and returns what `decide` makes of
+ * them, called before the worktree is removed.
  */
-export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
+export async function measureAb<R>(request: AbRequest, decide: (measured: AbMeasurement, checkouts: AbCheckouts) => Promise<R>): Promise<R> {
   const { config, shard } = request;
   const repo = realpathOrSelf(repositoryRoot(config.dir));
   const headSha = headCommit(repo);
@@ -147,13 +169,10 @@ export async function measureAb(request: AbRequest): Promise<AbMeasurement> {
   request.cleanups.push(() => checkout.remove());
   try {
     request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
-    const { outcome: _outcome, ...measured } = await measureAbBetween({
-      ...request,
-      suites,
-      checkouts: { base: checkout.dir, head: repo },
-      commits: { base: checkout.commit, head: headSha },
-    });
-    return measured;
+    const checkouts = { base: checkout.dir, head: repo };
+    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request, suites, checkouts, commits: { base: checkout.commit, head: headSha } });
+    // Decided while the base checkout is still there: a confirmed regression's profile needs both sides.
+    return await decide(measured, checkouts);
   } finally {
     checkout.remove();
   }
@@ -187,6 +206,10 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const deps = request.deps ?? defaultDeps();
   const { config, outDir } = request;
   const testbed = deps.testbed(request.env);
+  const environments = {
+    base: environmentOf(deps, config, request.suites, request.env, join(request.checkouts.base, relative(request.checkouts.head, config.dir))),
+    head: environmentOf(deps, config, request.suites, request.env),
+  };
   const context = (dir: string): RunnerContext =>
     runnerContext(
       { config, shard: null, outDir: dir, expected: [], env: request.env, write: request.write, now: request.now, ...(request.groups ? { groups: true } : {}) },
@@ -213,8 +236,8 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
     ),
     head: await runSuites(counting, context(join(outDir, 'head-counts')), []),
   };
-  const base = metadata(withCounts(outcome.base, counted.base), request.commits.base, {}, testbed);
-  const head = metadata(withCounts(outcome.head, counted.head), request.commits.head, request.env, testbed);
+  const base = metadata(withCounts(outcome.base, counted.base), request.commits.base, {}, testbed, environments.base);
+  const head = metadata(withCounts(outcome.head, counted.head), request.commits.head, request.env, testbed, environments.head);
   writeResultSet(join(outDir, 'base.json'), base);
   writeResultSet(join(outDir, 'results.json'), head);
   request.write(

@@ -4,6 +4,7 @@
  * renders them; `perf-gate preflight` runs the same checks on their own.
  */
 import { probePerfCounters } from '../runner/perf-tool.js';
+import { perfCannotSample, valgrindRuns } from '../runner/profile/record.js';
 import { DEFAULT_PROBE_OPTIONS, runPreflight, systemFiles, type PreflightReport, type PreflightRun } from '../runner/preflight/index.js';
 
 export { DEFAULT_PROBE_OPTIONS, PREFLIGHT_LEVELS, type PreflightLevel, type PreflightReport } from '../runner/preflight/index.js';
@@ -33,7 +34,9 @@ export function checkMachine(check: MachineCheck): PreflightReport {
     ...(check.options ? { options: check.options } : {}),
     probe: check.probe,
     ...(check.runner ? { runner: check.runner } : {}),
-    ...(isThisMachine(check.root) ? { perfCounters: probePerfCounters(check.env) } : {}),
+    ...(isThisMachine(check.root)
+      ? { perfCounters: probePerfCounters(check.env), profiler: { perf: perfCannotSample(check.env), callgrind: valgrindRuns(check.env) } }
+      : {}),
   });
 }
 

@@ -6,7 +6,8 @@
 import { readThrottleCounters, systemFiles, type ThrottleCounters } from '../runner/preflight/index.js';
 import { processSpawner, type Spawner } from '../runner/spawn.js';
 import { readTestbed } from '../runner/testbed.js';
-import type { Testbed } from '../model/index.js';
+import { readEnvironment, type EnvironmentRequest } from '../runner/environment.js';
+import type { Environment, Testbed } from '../model/index.js';
 
 export { withInterruptCleanup } from '../runner/interrupt.js';
 export type { Spawner } from '../runner/spawn.js';
@@ -18,6 +19,8 @@ export interface RunDeps {
   testbed(env: NodeJS.ProcessEnv): Testbed | undefined;
   /** Thermal-throttle counters, read before and after the run (absent: not checked). */
   throttle?(): ThrottleCounters | undefined;
+  /** The kernel, microcode, toolchains, flags and lockfiles of a checkout, read before it builds (absent: not recorded). */
+  environment?(request: Omit<EnvironmentRequest, 'files'>): Environment;
 }
 
 /** The real outside world: processes, the machine's testbed and throttle counters. */
@@ -26,6 +29,7 @@ export function defaultDeps(): RunDeps {
     spawner: processSpawner(),
     testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME),
     throttle: () => readThrottleCounters(systemFiles('/')),
+    environment: (request) => readEnvironment({ ...request, files: systemFiles('/') }),
   };
 }
 
@@ -41,4 +45,10 @@ export interface RunContext {
   cleanups: Array<() => void>;
   /** The face runs in GitHub Actions: each suite's output goes in a log group (`::group::`); else under a plain header. */
   groups?: boolean;
+  /**
+   * The folder the face publishes (the action's output-dir, which the workflow
+   * uploads as its artifact): files a report names are named relative to it.
+   * Default: the run's output folder.
+   */
+  publishedDir?: string;
 }

@@ -8,6 +8,8 @@
 import type { BaselineQuery } from '../store/index.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
+import { withPackageNames } from './environment-packages.js';
+import { profileConfirmedRegressions } from './profile.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measureAb, measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
 import { confirmSuspects } from './confirm.js';
@@ -78,12 +80,13 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
           ctx,
         )
       : oneStage;
-  return { report, baseline: chosen, current: measured, stored: await record(plan, measured) };
+  const named = 'suites' in current ? withPackageNames(report, current.suites.dir) : report;
+  return { report: named, baseline: chosen, current: measured, stored: await record(plan, measured) };
 }
 
-/** Base and head measured in alternating rounds: the run is its own baseline, decided paired. */
+/** Base and head measured in alternating rounds: the run is its own baseline, decided paired; its confirmed regressions profiled where asked. */
 async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interleaved: unknown }>, ctx: RunContext): Promise<RunOutcome> {
-  const ab = await measureAb({
+  const request = {
     ref: current.ref,
     config: current.interleaved,
     shard: current.shard,
@@ -96,18 +99,29 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
     deps: ctx.deps,
     cleanups: ctx.cleanups,
     ...(ctx.groups ? { groups: true } : {}),
+  };
+  const { ab, report } = await measureAb(request, async (ab, checkouts) => {
+    const decided = gate({
+      baseline: ab.base,
+      current: ab.head,
+      budgets: plan.budgets,
+      options: plan.options,
+      confirmations: ab.confirmations,
+      baselineInput: plan.labels.baselineInput,
+      currentSource: plan.labels.current,
+      sameConfig: true,
+    });
+    const suites = current.interleaved.suites;
+    const suiteOf = (benchmark: string) => suites.find((s) => s.name === ab.head.benchmarks.find((b) => b.id === benchmark)?.suite);
+    const profiled = await profileConfirmedRegressions({ report: decided, config: current.interleaved, suiteOf, checkouts, outDir: current.outDir }, ctx);
+    return { ab, report: profiled };
   });
-  const report = gate({
-    baseline: ab.base,
+  return {
+    report: withPackageNames(report, current.interleaved.dir),
+    baseline: { results: ab.base, source: `${current.ref} (interleaved)` },
     current: ab.head,
-    budgets: plan.budgets,
-    options: plan.options,
-    confirmations: ab.confirmations,
-    baselineInput: plan.labels.baselineInput,
-    currentSource: plan.labels.current,
-    sameConfig: true,
-  });
-  return { report, baseline: { results: ab.base, source: `${current.ref} (interleaved)` }, current: ab.head, stored: await record(plan, ab.head) };
+    stored: await record(plan, ab.head),
+  };
 }
 
 function readGiven(current: Extract<CurrentFrom, { files: unknown }>): { results: ResultSet; skipped: SkippedFile[] } {

@@ -8,6 +8,7 @@ import { escapeMarkdown } from './escape-markdown.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { formatChange, formatP, formatValue, plural, scaleFor, shortCommit } from './format.js';
 import { acceptedChangeText } from './acceptance-text.js';
+import { environmentChangesText } from './environment-text.js';
 
 const HEADER = ['benchmark', 'metric', 'testbed', 'commits', 'before → after', 'change (95% CI)', 'p', 'verdict'];
 
@@ -22,7 +23,8 @@ function cells(row: ChangeRow, escape: (text: string) => string): string[] {
     escape(`${formatValue(row.stats.meanBefore, scale)} → ${formatValue(row.stats.meanAfter, scale)} (${row.stats.nBefore} | ${row.stats.nAfter} runs)`),
     formatChange(row.change, row.interval),
     formatP(row.pValue),
-    row.regression ? (row.accepted ? escape(acceptedChangeText(row.accepted)) : 'slower') : 'faster',
+    (row.regression ? (row.accepted ? escape(acceptedChangeText(row.accepted)) : 'slower') : 'faster') +
+      (row.environment ? escape(`; environment changed: ${environmentChangesText(row.environment)}`) : ''),
   ];
 }
 

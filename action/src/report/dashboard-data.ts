@@ -10,6 +10,8 @@
 import type { ChangeRow, RunRef } from '../gate/change-rows.js';
 import type { Direction, ResultSet } from '../model/index.js';
 import { scaleFor, type DisplayScale } from './format.js';
+import { environmentChanges } from '../gate/environment.js';
+import { environmentChangesText } from './environment-text.js';
 
 export const DASHBOARD_SCHEMA = 'perf-gate/dashboard@1';
 
@@ -29,6 +31,8 @@ export interface DashboardRun {
   subject: string | null;
   /** Release tags pointing at the commit. */
   tags: string[];
+  /** What the environment changed since the testbed's previous run, in words (a new stretch of every series starts here). */
+  environment?: string;
 }
 
 /** A change point of a series, placed on the testbed's runs. */
@@ -98,12 +102,16 @@ export function dashboardModel(input: DashboardInput): DashboardModel {
   const testbeds: DashboardTestbed[] = [];
   const series: DashboardSeries[] = [];
   for (const bed of input.testbeds) {
-    const runs = bed.entries.map((e) => ({
-      commit: e.commit,
-      created: e.created,
-      subject: input.subjects.get(e.commit) ?? null,
-      tags: [...(input.tags.get(e.commit) ?? [])],
-    }));
+    const runs = bed.entries.map((e, i): DashboardRun => {
+      const changed = i > 0 ? environmentChanges(bed.sets[i - 1]?.environment, bed.sets[i]?.environment) : [];
+      return {
+        commit: e.commit,
+        created: e.created,
+        subject: input.subjects.get(e.commit) ?? null,
+        tags: [...(input.tags.get(e.commit) ?? [])],
+        ...(changed.length > 0 ? { environment: environmentChangesText(changed) } : {}),
+      };
+    });
     const tagged = runs.map((r, i) => (r.tags.length > 0 ? i : -1)).filter((i) => i >= 0);
     const last = tagged.at(-1);
     const lastTag = last === undefined ? null : { name: runs[last]!.tags.at(-1)!, run: last };

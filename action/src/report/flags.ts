@@ -15,6 +15,8 @@ export const FLAG_TEXT: Record<RowFlag, string> = {
   'single-sample': 'one value per side: compared with the tolerance alone, no significance test; repeat the measurement to get a test',
   'insufficient-samples': 'too few samples to decide; rerun with at least the number of samples per side shown in the row',
   'different-testbed': 'baseline and current were measured on different machines or settings: the change may come from the machine, not the code',
+  'environment-changed':
+    'the kernel, microcode, a toolchain, a build flag or a lockfile differs from the baseline’s (listed above the table): look there before the code',
   'summary-only': 'only mean, stddev and n were available: compared with Welch’s test on the log scale',
   exact:
     'a deterministic count: the tolerance applies directly, no test needed; counts do not see time spent waiting (I/O, locks, sleep), so keep a time row beside them',

@@ -1,5 +1,7 @@
 import type { BudgetCheck, GateReport, GateWarningCode, RowStage, SideStats, TwoStages, VerdictRow } from '../gate/types.js';
 import { stageNote, stagesText } from './stage-text.js';
+import { environmentSentence } from './environment-text.js';
+import type { EnvironmentChange, ProfileSection } from '../model/index.js';
 import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
 
@@ -33,6 +35,10 @@ export interface JsonReport {
   warnings: JsonWarning[];
   /** A two-stage verdict's stages, their cost and their sentences; absent for a run of one stage. */
   stages?: TwoStages & { text: string[] };
+  /** What differs between the baseline's environment and the current one, and the sentence above the table; absent when nothing does. */
+  environment?: { changes: EnvironmentChange[]; text: string };
+  /** The differential profiles of the confirmed regressions (absent when no suite asked for one). */
+  profiles?: ProfileSection;
   rows: JsonRow[];
 }
 
@@ -65,6 +71,8 @@ export function toJsonReport(report: GateReport): JsonReport {
     current: { ...report.current },
     warnings: report.warnings.map((w) => ({ code: w.code, message: warningText(w) })),
     ...(report.stages ? { stages: { ...report.stages, text: stagesText(report.stages) } } : {}),
+    ...(report.environment ? { environment: { changes: report.environment, text: environmentSentence(report.environment) } } : {}),
+    ...(report.profiles ? { profiles: report.profiles } : {}),
     rows: report.rows.map((r) => ({
       benchmark: r.benchmark,
       metric: r.metric,

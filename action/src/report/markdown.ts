@@ -3,6 +3,8 @@ import { codeBlock, escapeMarkdown } from './escape-markdown.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { reasonText } from './reason-text.js';
 import { warningText } from './warning-text.js';
+import { environmentSentence } from './environment-text.js';
+import { markdownProfiles } from './profile-text.js';
 import { whyInconclusive } from './why-inconclusive.js';
 import { formatCount, formatValue, plural, rowScale, shortCommit } from './format.js';
 import { sparkline } from './sparkline.js';
@@ -141,6 +143,12 @@ export function markdownContext(report: GateReport): string {
       ? `Baseline ${baseline ?? 'file'} → current ${current ?? 'file'}.`
       : '';
   return `<sub>${context ? `${context} ` : ''}${DELTA_EXPLAINED}</sub>`;
+}
+
+/** The environment change since the baseline, in bold above the table, or ''. */
+export function markdownEnvironment(report: GateReport): string {
+  const sentence = environmentSentence(report.environment);
+  return sentence === '' ? '' : `🔧 **${escapeMarkdown(sentence)}**`;
 }
 
 interface Failure {
@@ -297,12 +305,14 @@ export function renderMarkdown(report: GateReport, options: MarkdownOptions = {}
           )
         : '',
       markdownContext(report),
+      markdownEnvironment(report),
       markdownStages(report),
       mainTable,
       folded('improved', groups.improved.slice(0, keep.improved), all.improved, table),
       folded('unchanged', groups.unchanged.slice(0, keep.unchanged), all.unchanged, table),
       keep.failures > 0 ? ['**Failed benchmarks**', ...failures.slice(0, keep.failures).map((f) => f.text)].join('\n\n') : '',
       trendLines(main.slice(0, keep.main)),
+      markdownProfiles(report.profiles),
       inconclusiveLines(main.slice(0, keep.main)),
       warningLines(report),
       legend(shownRows),

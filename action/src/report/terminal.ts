@@ -3,6 +3,8 @@ import type { GateReport, VerdictRow } from '../gate/types.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { FLAG_TEXT, flagsIn, rowNotes } from './flags.js';
 import { warningText } from './warning-text.js';
+import { environmentSentence } from './environment-text.js';
+import { terminalProfiles } from './profile-text.js';
 import { whyInconclusive } from './why-inconclusive.js';
 import { stagesText } from './stage-text.js';
 import { NUMERIC_COLUMNS, COLUMNS, orderRows, outcomeOf, statusLabel, tableCells, verdictText, type CellHooks } from './table.js';
@@ -115,6 +117,8 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
       .trimEnd();
 
   const out: string[] = [];
+  const environment = environmentSentence(report.environment);
+  if (environment !== '') out.push(paint(escapeTerminal(environment), 'yellow'), '');
   if (rows.length > 0) {
     out.push(paint(line(header), 'bold'));
     for (const c of cells) out.push(line(c));
@@ -132,6 +136,7 @@ export function renderTerminal(report: GateReport, options: TerminalOptions): st
     out.push('', paint('Two stages', 'bold'));
     for (const l of stagesText(report.stages)) out.push(`  ${escapeTerminal(l)}`);
   }
+  if (report.profiles) out.push('', paint('Why it got slower', 'bold'), ...terminalProfiles(report.profiles));
   const why = whyInconclusive(rows);
   if (why.lines.length > 0) {
     out.push('', paint('Why inconclusive', 'bold'));

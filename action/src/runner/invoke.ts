@@ -62,8 +62,13 @@ const WITHHELD =
 
 /** The environment of a suite's processes: the runner's, minus credentials, plus the suite's `env:` and PERF_GATE_SUITE. */
 export function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
+  return suiteEnv(ctx.env, suite, extra);
+}
+
+/** processEnv from the runner's environment alone (the profile step has no RunnerContext). */
+export function suiteEnv(runner: NodeJS.ProcessEnv, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && !WITHHELD.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(runner)) if (v !== undefined && !WITHHELD.test(k)) env[k] = v;
   return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
 }
 

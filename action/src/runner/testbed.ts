@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Testbed } from '../model/index.js';
+import { sameTestbedIds, type Testbed } from '../model/index.js';
 import { bootParams } from './preflight/boot-params.js';
 import { readCpuModel } from './preflight/checks/cpu.js';
 import { readGovernor } from './preflight/checks/governor.js';
@@ -21,8 +21,6 @@ import type { SystemFiles } from './preflight/system-files.js';
  * - online CPU count: parallel benchmarks scale with it, and a smaller VM
  *   flavour of the same CPU is a different testbed;
  * - architecture;
- * - kernel major.minor: scheduler, allocator and syscall paths change between
- *   releases; patch releases (6.8.0-45 vs -47) do not, so they are left out;
  * - the `mitigations=` boot parameter ("auto" when absent): mitigations change
  *   the cost of every system call;
  * - governor, turbo and SMT: each moves timings by several percent to 2×;
@@ -31,8 +29,15 @@ import type { SystemFiles } from './preflight/system-files.js';
  *   rounded.
  * Left out: the runner's name (identical machines in a pool compare), load,
  * swap use, throttle counters and noise (per-run conditions, reported by
- * preflight instead), microcode, ASLR (changes the spread, not the level),
- * frequency readings (follow from model, governor and turbo), tool versions.
+ * preflight instead), ASLR (changes the spread, not the level), frequency
+ * readings (follow from model, governor and turbo), and the software a
+ * routine upgrade changes: kernel, microcode and tool versions. Those are
+ * the run's environment (runner/environment.ts): a kernel upgrade must not
+ * give the runner a new id and leave every pull request without a baseline
+ * until main has built a new history, so the report names the change
+ * beside the verdict instead. (Recipe 1 put kernel major.minor in the id;
+ * a run records its recipe-1 id as `formerId`, so the history recorded
+ * before the upgrade to recipe 2 still provides baselines.)
  * Unreadable facts (a VM without cpufreq) are null, which is itself stable.
  */
 export interface TestbedFacts {
@@ -49,7 +54,8 @@ export interface TestbedFacts {
 }
 
 /** The version of the id recipe: changing what enters the id changes this, so old ids never collide with new ones. */
-export const TESTBED_ID_VERSION = 'perf-gate/testbed@1';
+export const TESTBED_ID_VERSION = 'perf-gate/testbed@2';
+const FORMER_ID_VERSION = 'perf-gate/testbed@1';
 
 /** Reads the facts of the machine under `files`' root. */
 export function readTestbedFacts(files: SystemFiles): TestbedFacts {
@@ -68,14 +74,14 @@ export function readTestbedFacts(files: SystemFiles): TestbedFacts {
   };
 }
 
+type IdPart = [string, string | number | boolean | null];
+
 /** The normalised values that enter the id, in a fixed order. */
-function idParts(facts: TestbedFacts): Array<[string, string | number | boolean | null]> {
-  const kernel = facts.kernel === null ? null : (/^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel);
+function idParts(facts: TestbedFacts): IdPart[] {
   return [
     ['cpu', facts.cpu === null ? null : facts.cpu.replace(/\s+/g, ' ').trim()],
     ['cores', facts.cores],
     ['arch', facts.arch],
-    ['kernel', kernel],
     ['mitigations', facts.mitigations],
     ['governor', facts.governor],
     ['turbo', facts.turbo],
@@ -84,16 +90,30 @@ function idParts(facts: TestbedFacts): Array<[string, string | number | boolean 
   ];
 }
 
+function hashOf(version: string, parts: IdPart[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([version, ...parts]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /** The stable id: the first 16 hex digits of the SHA-256 of the normalised facts. */
 export function testbedId(facts: TestbedFacts): string {
-  const canonical = JSON.stringify([TESTBED_ID_VERSION, ...idParts(facts)]);
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  return hashOf(TESTBED_ID_VERSION, idParts(facts));
+}
+
+/** The id recipe 1 gave these facts (kernel major.minor after the architecture): where this machine's older runs are filed. */
+export function formerTestbedId(facts: TestbedFacts): string {
+  const kernel = facts.kernel === null ? null : (/^(\d+\.\d+)/.exec(facts.kernel)?.[1] ?? facts.kernel);
+  const parts = idParts(facts);
+  return hashOf(FORMER_ID_VERSION, [...parts.slice(0, 3), ['kernel', kernel], ...parts.slice(3)]);
 }
 
 /** The Testbed stored in a ResultSet: the id plus the readable facts (and the runner's name, outside the id). */
 export function testbedFromFacts(facts: TestbedFacts, runner?: string): Testbed {
   const testbed: Testbed = {
     id: testbedId(facts),
+    formerId: formerTestbedId(facts),
     cpu: facts.cpu ?? undefined,
     cores: facts.cores > 0 ? facts.cores : undefined,
     kernel: facts.kernel ?? undefined,
@@ -119,7 +139,7 @@ export function readTestbed(files: SystemFiles, runner?: string): Testbed {
  * reported as not the same so the gate flags it rather than stay silent.
  */
 export function sameTestbed(a: Testbed | undefined, b: Testbed | undefined): boolean {
-  return a !== undefined && b !== undefined && a.id === b.id;
+  return sameTestbedIds(a, b);
 }
 
 const READABLE: Array<keyof TestbedFacts> = ['cpu', 'cores', 'arch', 'kernel', 'mitigations', 'governor', 'turbo', 'smt', 'memory'];
@@ -135,7 +155,7 @@ export function testbedDifferences(a: Testbed | undefined, b: Testbed | undefine
     if (a === b) return ['neither side records its testbed'];
     return [`${a === undefined ? 'baseline' : 'current'} side records no testbed`];
   }
-  if (a.id === b.id) return [];
+  if (sameTestbedIds(a, b)) return [];
   const show = (v: unknown): string => (v === undefined || v === null ? 'unknown' : typeof v === 'string' ? `"${v}"` : String(v));
   const diffs = READABLE.filter((k) => show(a[k]) !== show(b[k])).map((k) => `${k}: ${show(a[k])} → ${show(b[k])}`);
   return diffs.length > 0 ? diffs : [`testbed ids differ (${a.id} vs ${b.id})`];

@@ -47,7 +47,8 @@ export function addBaseWorktree(repo: string, ref: string, flag = '--ab'): BaseC
   } catch {
     throw new InputError(flag, `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'perf-gate-base-'));
+  // Not /tmp/perf-…: perf reads any file under that prefix as a JIT's symbol map, so a profile of the base side would name no function.
+  const dir = mkdtempSync(join(tmpdir(), 'pg-base-'));
   try {
     git(repo, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
   } catch (error) {

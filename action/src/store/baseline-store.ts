@@ -11,6 +11,8 @@ export interface BaselineQuery {
   commit?: string;
   /** Id of the testbed the current results come from; absent when unknown. */
   testbed?: string;
+  /** The id the same machine had under the previous id recipe: its runs in a history are this testbed's too. */
+  formerTestbed?: string;
 }
 
 /** A baseline a store chose, and where it came from (named in messages). */

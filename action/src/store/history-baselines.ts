@@ -41,6 +41,7 @@ export function historyBaselines(options: HistoryBaselinesOptions): BaselineStor
       const selection = await selectBaseline(history, {
         repo: options.repo,
         testbed: query.testbed,
+        ...(query.formerTestbed ? { formerTestbed: query.formerTestbed } : {}),
         head: query.commit ?? 'HEAD',
         from: options.from,
         ...(options.maxDistance !== undefined ? { maxDistance: options.maxDistance } : {}),

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
-import { InputError, newResultSet, type BenchmarkResult, type ResultSet, type Testbed } from '../model/index.js';
+import { InputError, newResultSet, type BenchmarkResult, type Environment, type ResultSet, type Testbed } from '../model/index.js';
 
 /** One ResultSet to merge and the file it came from (named in errors). */
 export interface MergeInput {
@@ -72,7 +72,35 @@ export function mergeResultSets(inputs: readonly MergeInput[]): MergeResult {
   if (design !== undefined) merged.design = design;
   const testbed = mergeTestbeds(inputs, warnings);
   if (testbed) merged.testbed = testbed;
+  const environment = mergeEnvironments(inputs);
+  if (environment) merged.environment = environment;
   return { set: merged, warnings };
+}
+
+/**
+ * The shards' environments as one: each shard asked only about its own
+ * suites' toolchains, so the records are joined; a part the shards disagree
+ * on (two kernels in one run) is left out rather than pick a side.
+ */
+function mergeEnvironments(inputs: readonly MergeInput[]): Environment | undefined {
+  const sides = inputs.flatMap((i) => (i.set.environment ? [i.set.environment] : []));
+  if (sides.length === 0) return undefined;
+  const merged: Environment = {};
+  for (const key of ['kernel', 'microcode'] as const) {
+    const values = new Set(sides.map((e) => e[key]));
+    if (values.size === 1 && sides[0]![key] !== undefined) merged[key] = sides[0]![key];
+  }
+  for (const key of ['toolchains', 'flags', 'lockfiles'] as const) {
+    const joined: Record<string, string> = {};
+    const dropped = new Set<string>();
+    for (const [name, value] of sides.flatMap((e) => Object.entries(e[key] ?? {}))) {
+      if (joined[name] !== undefined && joined[name] !== value) dropped.add(name);
+      joined[name] = value;
+    }
+    for (const name of dropped) delete joined[name];
+    if (Object.keys(joined).length > 0) merged[key] = joined;
+  }
+  return merged;
 }
 
 /** The one value of a ResultSet field all inputs that have it agree on; a disagreement names both files. */

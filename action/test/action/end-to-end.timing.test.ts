@@ -257,3 +257,83 @@ test('with a history on a data branch, a slower pull request is screened, confir
   assert.match(comment[0]!.body, new RegExp(`Confirmation: interleaved against ${base.slice(0, 7)}: speed \\(8 rounds`));
   assert.equal(run(ws, 'worktree', 'list').split('\n').length, 1, 'the base worktree is removed');
 });
+
+test('a confirmed regression in a suite with profile: the comment shows the functions that grew, escaped, and links the flame graph', async () => {
+  requireTool('g++', 'valgrind', 'inferno-flamegraph');
+  const ws = join(root, 'profile-ws');
+  mkdirSync(ws, { recursive: true });
+  const run = (...args: string[]): string =>
+    execFileSync('git', args, {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+    }).trim();
+  run('init', '-q', '-b', 'main');
+  writeFileSync(
+    join(ws, 'perf-gate.yml'),
+    [
+      'version: 1',
+      'history: history',
+      'ab: { rounds: 8, max-rounds: 8, confirm-rounds: 8 }',
+      'suites:',
+      '  - name: speed',
+      '    build: g++ -O2 -g -o prog prog.cc',
+      '    commands:',
+      '      churn: ./prog 20000000',
+      '    runs: 5',
+      '    profile: callgrind',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(ws, '.gitignore'), 'prog\nhistory/\n');
+  // A template: its name under callgrind, "long churn<long>(long, long)", is the kind of text a comment must escape.
+  const program = (factor: number): void =>
+    writeFileSync(
+      join(ws, 'prog.cc'),
+      `#include <cstdio>\n#include <cstdlib>\ntemplate <typename T> __attribute__((noinline)) T churn(T x, long n) {\n  for (long i = 0; i < n; i++) x = x * 31 + 7;\n  return x;\n}\n__attribute__((noinline)) long steady(long x, long n) {\n  for (long i = 0; i < n; i++) x = x * 17 + 3;\n  return x;\n}\nint main(int argc, char **argv) {\n  long n = argc > 1 ? atol(argv[1]) : 1000000;\n  std::printf("%ld\\n", churn<long>(1, n * ${factor}) + steady(1, n));\n}\n`,
+    );
+  program(1);
+  run('add', '-A');
+  run('commit', '-q', '-m', 'fast program');
+  const base = run('rev-parse', 'HEAD');
+  const at = (eventName: string, event: Record<string, unknown>, sha: string): Scenario => ({
+    ...scenario(eventName, event, sha),
+    workspace: ws,
+    runnerTemp: join(root, `profile-temp-${eventName}-${sha.slice(0, 8)}`),
+    ref: eventName === 'push' ? 'refs/heads/main' : 'refs/pull/44/merge',
+  });
+  const main = await runAction(actionPath, at('push', { ref: 'refs/heads/main' }, base), { mode: 'main', preflight: 'off' });
+  assert.equal(main.outcome, 'success', main.stdout.slice(-3000));
+
+  run('switch', '-q', '-c', 'slower');
+  program(3);
+  run('commit', '-q', '-am', 'three times the work');
+  const slow = run('rev-parse', 'HEAD');
+  const event = { ...pullRequestEvent(44, slow, 'acme/prog', 'acme/prog') };
+  (event['pull_request'] as { base: { sha: string } }).base.sha = base;
+  const pr = await runAction(actionPath, at('pull_request', event, slow), { preflight: 'off' });
+  assert.equal(pr.outcome, 'failure', pr.stdout.slice(-3000));
+  const report = JSON.parse(readFileSync(pr.outputs['report-json']!, 'utf8')) as {
+    rows: { status: string; stage?: { by: string } }[];
+    profiles: { profiles: { top: { function: string }[]; files: { flameGraph: string } }[]; artifactUrl: string };
+  };
+  assert.equal(report.rows[0]!.stage?.by, 'interleaved', JSON.stringify(report.rows[0]));
+  const profile = report.profiles.profiles[0]!;
+  assert.equal(profile.top[0]!.function, 'long churn<long>(long, long)');
+  assert.equal(report.profiles.artifactUrl, 'https://github.example.com/acme/prog/actions/runs/4242#artifacts');
+  const outDir = join(root, `profile-temp-pull_request-${slow.slice(0, 8)}`, 'perf-gate');
+  assert.ok(existsSync(join(outDir, profile.files.flameGraph)), `${profile.files.flameGraph} in ${outDir}`);
+  const comment = gh.comments.filter((c) => c.issue === 44);
+  assert.equal(comment.length, 1);
+  const body = comment[0]!.body;
+  assert.match(body, /\*\*Why it got slower\*\*/);
+  assert.match(
+    body,
+    /flame graph `runs\/profile\/speed_churn\/diff\.svg`; folded stacks .* in \[the run's artifacts\]\(https:\/\/github\.example\.com\/acme\/prog\/actions\/runs\/4242#artifacts\)\./,
+  );
+  // churn does half of the work before, three quarters after: its share gains about 25 points.
+  assert.match(body, /\n\| long churn&lt;long&gt;\(long, long\) \| [\d.]+ M \([\d.]+ %\) \| [\d.]+ M \([\d.]+ %\) \| \+\d+\.\d points \|\n/);
+  assert.ok(!body.includes('churn<long>'), 'the template brackets never reach the comment raw');
+  // The job summary carries the same section.
+  assert.match(pr.summary, /\*\*Why it got slower\*\*/);
+});

@@ -82,6 +82,7 @@ describe('perf-gate.yml', () => {
         params: null,
         ab: undefined,
         confirm: true,
+        profile: null,
         line: 5,
         formatLine: 8,
         commands: null,
@@ -121,6 +122,37 @@ describe('perf-gate.yml', () => {
     assert.equal(e.file, 'perf-gate.yml');
     assert.equal(e.line, 3);
     assert.match(e.message, /^perf-gate\.yml:3: suites\.0: unknown key "timout"$/);
+  });
+
+  test('profile: a profiler per suite, a command for a run: suite, a cap for the run; misplaced keys refused on their line', () => {
+    const config = parsePerfGateConfig(
+      'version: 1\nprofile-time-cap: 90s\nsuites:\n  - name: c\n    commands: { a: ./a }\n    profile: auto\n  - name: r\n    run: cargo bench > {output}\n    profile: perf\n    profile-command: cargo bench -- --profile-time 2 --exact {benchmark}\n  - name: none\n    run: x\n',
+      'perf-gate.yml',
+      '/',
+    );
+    assert.equal(config.profileTimeCap, 90);
+    assert.deepEqual(
+      config.suites.map((s) => s.profile),
+      [{ tool: 'auto', command: null }, { tool: 'perf', command: 'cargo bench -- --profile-time 2 --exact {benchmark}' }, null],
+    );
+    assert.equal(parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n', 'perf-gate.yml', '/').profileTimeCap, 300);
+    const alone = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n    profile-command: y\n', 'perf-gate.yml', '/'));
+    assert.equal(alone.message, 'perf-gate.yml:5: suites.0.profile-command: profile-command: needs profile: (auto, perf or callgrind) beside it');
+    const commands = errorOf(() =>
+      parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    commands: { x: ./x }\n    profile: auto\n    profile-command: y\n', 'perf-gate.yml', '/'),
+    );
+    assert.match(commands.message, /^perf-gate\.yml:6: suites\.0\.profile-command: profile-command: is for a run: suite/);
+    const quoted = errorOf(() =>
+      parsePerfGateConfig(
+        'version: 1\nsuites:\n  - name: a\n    run: x\n    profile: auto\n    profile-command: "b --exact \'{benchmark}\'"\n',
+        'perf-gate.yml',
+        '/',
+      ),
+    );
+    assert.match(quoted.message, /^perf-gate\.yml:6: suites\.0\.profile-command: placeholder \{benchmark\} stands inside single quotes/);
+    const tool = errorOf(() => parsePerfGateConfig('version: 1\nsuites:\n  - name: a\n    run: x\n    profile: gprof\n', 'perf-gate.yml', '/'));
+    assert.equal(tool.line, 5);
+    assert.match(tool.message, /auto.*perf.*callgrind/);
   });
 
   test('a timeout in parsecs is refused on its own line with the accepted syntax', () => {

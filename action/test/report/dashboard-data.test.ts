@@ -47,6 +47,17 @@ const input = (changes: ChangeRow[], tags: Record<number, string[]>): DashboardI
 });
 
 describe('the dashboard model', () => {
+  test('a run whose kernel or toolchain differs from the previous run starts a new stretch, in words', () => {
+    const kernels = ['6.1.0-25-amd64', '6.1.0-25-amd64', '6.1.0-25-amd64', '6.1.0-26-amd64', '6.1.0-26-amd64'];
+    const withKernels = sets.map((set, i) => (i < kernels.length ? { ...set, environment: { kernel: kernels[i]! } } : set));
+    const model = dashboardModel({ ...input([], {}), testbeds: [{ id: 'vm', entries, sets: withKernels, changes: [] }] });
+    assert.deepEqual(
+      model.testbeds[0]!.runs.map((r) => r.environment ?? null),
+      [null, null, null, 'kernel 6.1.0-25-amd64 → 6.1.0-26-amd64', null, null],
+      'the last run recorded no environment: unknown, not a change',
+    );
+  });
+
   test('a point per run with the metric: median and quartiles of its samples, else its value', () => {
     const model = dashboardModel(input([], {}));
     const a = model.series.find((s) => s.benchmark === 'a')!;

@@ -1,7 +1,17 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemFiles } from '../../src/runner/preflight/system-files.js';
-import { readTestbed, readTestbedFacts, sameTestbed, testbedDifferences, testbedId } from '../../src/runner/testbed.js';
+import { readFileSync } from 'node:fs';
+import {
+  formerTestbedId,
+  readTestbed,
+  readTestbedFacts,
+  sameTestbed,
+  testbedDifferences,
+  testbedFromFacts,
+  testbedId,
+  type TestbedFacts,
+} from '../../src/runner/testbed.js';
 import { bareMetal, tunedBareMetal, writeTree, type Tree } from './preflight/fake-root.js';
 
 const cleanups: Array<() => void> = [];
@@ -37,7 +47,7 @@ describe('testbed id', () => {
     assert.equal(tb.mitigations, 'auto');
   });
 
-  test('changes when the governor, turbo, SMT, CPU model, core count, kernel minor or mitigations change', () => {
+  test('changes when the governor, turbo, SMT, CPU model, core count or mitigations change', () => {
     const base = testbedOf(bareMetal()).id;
     const variants: Record<string, Tree> = {
       governor: bareMetal(governor('performance')),
@@ -45,7 +55,6 @@ describe('testbed id', () => {
       smt: bareMetal({ '/sys/devices/system/cpu/smt/active': '0' }),
       cpu: bareMetal({ '/proc/cpuinfo': 'processor\t: 0\nmodel name\t: AMD Ryzen 9 7950X 16-Core Processor\n' }),
       cores: bareMetal({ '/sys/devices/system/cpu/online': '0-1' }),
-      kernel: bareMetal({ '/proc/sys/kernel/osrelease': '6.11.0-9-generic' }),
       mitigations: bareMetal({ '/proc/cmdline': 'ro quiet mitigations=off' }),
     };
     const ids = Object.entries(variants).map(([what, tree]) => {
@@ -64,9 +73,30 @@ describe('testbed id', () => {
       throttle: bareMetal({ '/sys/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count': '99' }),
       aslr: bareMetal({ '/proc/sys/kernel/randomize_va_space': '0' }),
       patch: bareMetal({ '/proc/sys/kernel/osrelease': '6.8.0-47-generic' }),
+      // A routine kernel upgrade is an environment change (runner/environment.ts), not another machine.
+      kernel: bareMetal({ '/proc/sys/kernel/osrelease': '6.11.0-9-generic' }),
+      microcode: bareMetal({ '/proc/cpuinfo': `${bareMetal()['/proc/cpuinfo']}microcode\t: 0xf8\n` }),
     };
     for (const [what, tree] of Object.entries(same)) assert.equal(testbedOf(tree).id, base, `${what} must not change the id`);
     assert.equal(testbedOf(bareMetal(), 'bm-02').id, base, 'runner name');
+  });
+
+  test('records the id recipe 1 gave the machine, which kept the kernel: the history filed under it stays this testbed’s', () => {
+    // Recorded by perf-gate's recipe 1 on the machine that made the committed example baseline.
+    const recorded = JSON.parse(readFileSync(new URL('../../../examples/cli-hyperfine/baselines/results.json', import.meta.url), 'utf8')) as {
+      testbed: TestbedFacts & { id: string };
+    };
+    const { id, ...facts } = recorded.testbed;
+    assert.equal(formerTestbedId({ ...facts, kernel: facts.kernel }), id);
+    assert.notEqual(testbedId(facts), id, 'recipe 2 gives a new id');
+    const upgraded = { ...facts, kernel: '6.19.2-fc-v600' };
+    assert.equal(testbedId(upgraded), testbedId(facts), 'a kernel upgrade keeps the id');
+    assert.notEqual(formerTestbedId(upgraded), id, 'recipe 1 changed it');
+    // A run of today names its former id: a baseline recorded under recipe 1 is the same testbed.
+    const today = { ...testbedFromFacts(facts), formerId: formerTestbedId(facts) };
+    assert.ok(sameTestbed(today, { id }));
+    assert.deepEqual(testbedDifferences({ id }, today), []);
+    assert.equal(sameTestbed({ ...testbedFromFacts(upgraded) }, { id }), false, 'an old id of another kernel is not matched');
   });
 
   test('a machine whose /sys hides everything still gets a stable id from what it has', () => {

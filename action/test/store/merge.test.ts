@@ -21,6 +21,31 @@ const shard = (created: string, benchmarks: BenchmarkResult[], extra: Partial<Re
 });
 
 describe('merging shard ResultSets', () => {
+  test("joins the shards' environments: each asked about its own toolchains; a part they disagree on is left out", () => {
+    const a = shard('2026-11-21T12:00:00Z', [bench('scan/a', 'scan', [1])], {
+      environment: { kernel: '6.1.0-26-amd64', microcode: '0x1', toolchains: { rustc: 'rustc 1.83.0' }, lockfiles: { 'Cargo.lock': 'aaaaaaaaaaaaaaaa' } },
+    });
+    const b = shard('2026-11-21T12:05:00Z', [bench('parse/c', 'parse', [4])], {
+      environment: {
+        kernel: '6.1.0-26-amd64',
+        microcode: '0x2',
+        toolchains: { go: 'go version go1.26.8' },
+        flags: { GOFLAGS: '-tags=x' },
+        lockfiles: { 'Cargo.lock': 'bbbbbbbbbbbbbbbb' },
+      },
+    });
+    const { set } = mergeResultSets([
+      { file: 'shard-1.json', set: a },
+      { file: 'shard-2.json', set: b },
+    ]);
+    assert.deepEqual(set.environment, {
+      kernel: '6.1.0-26-amd64',
+      toolchains: { rustc: 'rustc 1.83.0', go: 'go version go1.26.8' },
+      flags: { GOFLAGS: '-tags=x' },
+    });
+    assert.equal(mergeResultSets([{ file: 'x.json', set: shard('2026-11-21T12:00:00Z', [bench('a', 'a', [1])]) }]).set.environment, undefined);
+  });
+
   test('concatenates the shards in input order, keeps commit, ref and testbed, and takes the latest time', () => {
     const a = shard('2026-11-21T12:00:00Z', [bench('scan/a', 'scan', [1, 2]), bench('scan/b', 'scan', [3])]);
     const b = shard('2026-11-21T12:05:00Z', [bench('parse/c', 'parse', [4])]);

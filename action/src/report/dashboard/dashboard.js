@@ -20,7 +20,15 @@
   }
 
   const testbeds = new Map(model.testbeds.map((t) => [t.id, { ...t, times: t.runs.map((r) => Date.parse(r.created) / 1000) }]));
-  const COLORS = { median: '#0969da', band: 'rgba(9, 105, 218, 0.16)', edge: 'rgba(9, 105, 218, 0.35)', slower: '#cf222e', faster: '#1a7f37', tag: '#6e7781' };
+  const COLORS = {
+    median: '#0969da',
+    band: 'rgba(9, 105, 218, 0.16)',
+    edge: 'rgba(9, 105, 218, 0.35)',
+    slower: '#cf222e',
+    faster: '#1a7f37',
+    tag: '#6e7781',
+    environment: '#8250df',
+  };
   const HEIGHT = 220;
 
   /** report/format.ts's formatNumber: 3 significant digits, no exponent noise. */
@@ -64,6 +72,14 @@
       ctx.fillText(tags.join(', '), at + 3 * px, top + 11 * px);
     }
     for (const c of series.changes) line(bed.times[c.run], c.regression ? COLORS.slower : COLORS.faster, [5 * px, 4 * px]);
+    // An environment change (kernel, compiler, lockfile) starts a new stretch: dotted, labelled, its words in the tooltip.
+    for (let r = 0; r < bed.runs.length; r++) {
+      if (!bed.runs[r].environment) continue;
+      const at = line(bed.times[r], COLORS.environment, [1.5 * px, 3 * px]);
+      if (at === null) continue;
+      ctx.fillStyle = COLORS.environment;
+      ctx.fillText('environment', at + 3 * px, top + height - 4 * px);
+    }
     ctx.restore();
   }
 
@@ -84,6 +100,7 @@
       [`median ${withUnit(series.median[i], series.scale)}`, 'value'],
       [`middle half ${withUnit(series.low[i], series.scale)} – ${withUnit(series.high[i], series.scale)}`, 'spread'],
       [info.tags.length > 0 ? `tag ${info.tags.join(', ')}` : '', 'tags'],
+      [info.environment ? `environment changed: ${info.environment}` : '', 'environment'],
       [change ? `change point: ${percent(change.change)} (${change.regression ? 'slower' : 'faster'})` : '', change && change.regression ? 'slower' : 'faster'],
       [change && change.accepted ? `accepted in #${change.accepted.pullRequest} by @${change.accepted.by}: ${change.accepted.reason}` : '', 'accepted'],
     ];

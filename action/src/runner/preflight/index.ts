@@ -13,6 +13,7 @@ import { checkIsolation } from './checks/isolation.js';
 import { checkKernel } from './checks/kernel.js';
 import { checkLoad } from './checks/load.js';
 import { checkPerfEvents } from './checks/perf-events.js';
+import { checkProfiler, type ProfilerProbe } from './checks/profiler.js';
 import { checkSmt } from './checks/smt.js';
 import { checkSwap } from './checks/swap.js';
 import { checkThrottle, readThrottleCounters, throttleRise } from './checks/throttle.js';
@@ -58,6 +59,8 @@ export interface PreflightRun {
   clock?: Clock;
   /** What perf counted when asked (perf-tool.ts's probePerfCounters), null when perf is missing; omitted, perf is not asked. */
   perfCounters?: PerfCounterProbe | null;
+  /** What the profilers answered (runner/profile/record.ts); omitted, they are not asked. */
+  profiler?: ProfilerProbe;
 }
 
 /**
@@ -82,6 +85,7 @@ export function runPreflight(run: PreflightRun): PreflightReport {
     checkSwap(files),
     checkAslr(files, options),
     checkPerfEvents(files, run.perfCounters),
+    ...(run.profiler ? [checkProfiler(run.profiler)] : []),
   ];
   let probe: ProbeResult | null = null;
   if (run.probe !== false) {

@@ -29,6 +29,8 @@ export interface BaselineRequest {
   repo: string;
   /** The testbed of the current run: only its history is read. */
   testbed: string;
+  /** The id this machine had under the previous id recipe: its runs are read as this testbed's. */
+  formerTestbed?: string;
   /** The commit being measured; default "HEAD". */
   head?: string;
   from: BaselineFrom;
@@ -70,6 +72,11 @@ export async function selectBaseline(store: HistoryStore, request: BaselineReque
     chain = await firstParentChain(request.repo, start.commit, maxDistance + window);
     const since = earliestRelevantTime(chain, chain.length);
     entries = await store.list({ testbed: request.testbed, ...(since !== undefined ? { since } : {}) });
+    if (request.formerTestbed !== undefined && request.formerTestbed !== request.testbed) {
+      // The runs filed under the machine's former id are its own: read them as this testbed's (their files keep their paths).
+      const former = await store.list({ testbed: request.formerTestbed, ...(since !== undefined ? { since } : {}) });
+      entries = [...entries, ...former.map((e) => ({ ...e, testbed: request.testbed }))];
+    }
   }
   const keyOf = (e: HistoryEntry): string => e.file + '\u0000' + e.runId;
   // A run that does not decode is left out and the choice made again without it:

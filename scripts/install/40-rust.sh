@@ -17,7 +17,7 @@ fi
 
 # inferno: the differential flame graphs of `profile:` (inferno-diff-folded,
 # inferno-flamegraph, inferno-collapse-perf; about a minute and a half to build).
-if ! cargo install --list | grep -q '^inferno v0\.12\.8:'; then
+if ! { command -v inferno-flamegraph && command -v inferno-diff-folded && command -v inferno-collapse-perf; } >/dev/null; then
   cargo install --quiet --locked inferno --version 0.12.8
   did "cargo install inferno"
 fi

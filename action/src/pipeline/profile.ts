@@ -1,11 +1,12 @@
 /**
- * Why it got slower, in functions: after the second stage confirms a
- * regression in a suite with `profile:`, the benchmark's command runs once
- * more on each side (the base worktree, then the head) under perf or
- * callgrind; the stacks are folded, the differential flame graph drawn, and
- * the functions whose inclusive cost grew most go into the report. The step
- * is bounded by `profile-time-cap`, never changes a verdict, and says what
- * it could not do, with the fix.
+ * Why it got slower, in functions: once a regression in a suite with
+ * `profile:` is confirmed (by a pull request's second stage, or by the fresh
+ * rounds of `run --ab`), the benchmark's command runs once more on each side
+ * (the base worktree, then the head) under perf or callgrind; the stacks are
+ * folded, the differential flame graph drawn, and the functions whose share
+ * of the work grew most go into the report. The step is bounded by
+ * `profile-time-cap`, never changes a verdict, and says what it could not
+ * do, with the fix.
  */
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -78,7 +78,9 @@ case "$name" in
   cargo)
     case "$1" in
       criterion) [ "$2" != --version ] || [ -e "$W/installed/cargo-criterion" ] ;;
-      install) for crate in cargo-criterion iai-callgrind-runner; do case " $* " in *" $crate "*) ln -sf "$W/fake" "$W/installed/$crate" ;; esac; done ;;
+      install)
+        for crate in cargo-criterion iai-callgrind-runner; do case " $* " in *" $crate "*) ln -sf "$W/fake" "$W/installed/$crate" ;; esac; done
+        case " $* " in *" inferno "*) for c in inferno-flamegraph inferno-diff-folded inferno-collapse-perf; do ln -sf "$W/fake" "$W/installed/$c"; done ;; esac ;;
       fetch) mkdir -p "$HOME/.cargo/registry/cache/fake" && touch "$HOME/.cargo/registry/cache/fake/iai-0.1.1.crate" ;;
     esac ;;
   mvn) mkdir -p target && touch target/benchmarks.jar ;;
@@ -140,6 +142,7 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
       /^go test /,
       /^cargo install .*cargo-criterion/,
       /^cargo install .*iai-callgrind-runner/,
+      /^cargo install .*inferno --version 0\.12\.8/,
       /^cargo fetch/,
       /^cargo bench .*--bench parse/,
       /^cargo bench .*--bench counts/,

@@ -58982,8 +58982,67 @@ function perfCounts(run2) {
 
 // action/src/runner/profile/record.ts
 import { spawnSync as spawnSync4 } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync3, readFileSync as readFileSync6, rmSync, writeFileSync } from "node:fs";
+import { existsSync as existsSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync4, readFileSync as readFileSync7, rmSync, writeFileSync } from "node:fs";
+import { join as join7 } from "node:path";
+
+// action/src/runner/cachegrind-tool.ts
+import { readdirSync as readdirSync3, readFileSync as readFileSync6 } from "node:fs";
 import { join as join6 } from "node:path";
+var cachegrindTool = {
+  name: "cachegrind",
+  under: "under valgrind",
+  argv: (command, dir) => ["valgrind", ...valgrindArgs(command, dir)],
+  missing: (env) => valgrindVersion(env) === null ? `${VALGRIND_MISSING}: ${INSTALL_VALGRIND}` : null,
+  // cachegrind always counts Ir; an empty summary means a valgrind that lost its events.
+  nothingCountedFix: 'check that valgrind runs this program ("valgrind --tool=cachegrind CMD")',
+  complaints: valgrindComplaints,
+  read: cachegrindCounts
+};
+var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+function valgrindArgs(command, dir) {
+  return [
+    "-q",
+    "--tool=cachegrind",
+    "--cache-sim=yes",
+    ...PINNED_CACHES,
+    "--trace-children=yes",
+    `--cachegrind-out-file=${join6(dir, "cachegrind.out.%p")}`,
+    `--log-file=${join6(dir, "valgrind.%p.log")}`,
+    "sh",
+    "-c",
+    command
+  ];
+}
+var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
+var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
+function valgrindVersion(env) {
+  return toolVersion("valgrind", env);
+}
+var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
+function valgrindComplaints(dir) {
+  return readdirSync3(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync6(join6(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
+}
+function cachegrindFiles(run2) {
+  const files = readdirSync3(run2.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join6(run2.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
+  const started = files.find((f) => f.pid === run2.pid);
+  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
+}
+function wrapperCmd(command) {
+  return `sh -c ${command}`.trim();
+}
+function cachegrindCounts(run2) {
+  const { startedFile, childFiles } = cachegrindFiles(run2);
+  const files = [...startedFile ? [startedFile] : [], ...childFiles];
+  const values = {};
+  let counted = 0;
+  for (const path2 of files) {
+    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync6(path2, "utf8")));
+    if (path2 === startedFile && result.id === wrapperCmd(run2.command)) continue;
+    counted++;
+    for (const [name, metric] of Object.entries(result.metrics)) values[name] = (values[name] ?? 0) + metric.value;
+  }
+  return counted > 0 ? { values, unavailable: {} } : null;
+}
 
 // action/src/runner/profile/callgrind-stacks.ts
 function nameOf(value, names) {
@@ -59053,8 +59112,7 @@ function perfCannotSample(env) {
   return `perf record refused: ${said.trim().slice(0, 200)}`;
 }
 function valgrindRuns(env) {
-  const r = spawnSync4("valgrind", ["--version"], { env, timeout: 3e4 });
-  return !r.error && r.status === 0;
+  return valgrindVersion(env) !== null;
 }
 var PERF_SAMPLE_FIX = "perf samples only where the CPU or VM exposes a PMU and perf_event_paranoid allows it (sudo sysctl -w kernel.perf_event_paranoid=1); or set profile: callgrind";
 var VALGRIND_FIX = "install valgrind (apt-get install valgrind, dnf install valgrind)";
@@ -59077,15 +59135,15 @@ function profilerCommand(request2) {
       "--tool=callgrind",
       `--separate-callers=${CALLGRIND_DEPTH}`,
       "--trace-children=yes",
-      `--callgrind-out-file=${quote(join6(request2.dir, "callgrind.out.%p"))}`,
+      `--callgrind-out-file=${quote(join7(request2.dir, "callgrind.out.%p"))}`,
       run2
     ].join(" ");
   }
-  return `perf record -q -g -o ${quote(join6(request2.dir, "perf.data"))} -- ${run2}`;
+  return `perf record -q -g -o ${quote(join7(request2.dir, "perf.data"))} -- ${run2}`;
 }
 async function recordSide(request2) {
   mkdirSync2(request2.dir, { recursive: true });
-  const logPath = join6(request2.dir, "profile.log");
+  const logPath = join7(request2.dir, "profile.log");
   writeFileSync(logPath, "");
   const result = await request2.spawner.run({
     command: profilerCommand(request2),
@@ -59106,19 +59164,19 @@ async function recordSide(request2) {
   } catch (error2) {
     return { error: error2.message, seconds: seconds2 };
   } finally {
-    for (const file of readdirSync3(request2.dir))
-      if (file.startsWith("callgrind.out.") || file === "perf.data") rmSync(join6(request2.dir, file), { force: true });
+    for (const file of readdirSync4(request2.dir))
+      if (file.startsWith("callgrind.out.") || file === "perf.data") rmSync(join7(request2.dir, file), { force: true });
   }
 }
 function callgrindStacks(dir) {
   const stacks = /* @__PURE__ */ new Map();
-  const files = readdirSync3(dir).filter((f) => f.startsWith("callgrind.out."));
+  const files = readdirSync4(dir).filter((f) => f.startsWith("callgrind.out."));
   if (files.length === 0) throw new Error(`callgrind wrote no file in ${dir}`);
-  for (const file of files.sort()) addCallgrindStacks(readFileSync6(join6(dir, file), "utf8"), join6(dir, file), stacks);
+  for (const file of files.sort()) addCallgrindStacks(readFileSync7(join7(dir, file), "utf8"), join7(dir, file), stacks);
   return stacks;
 }
 function perfStacks(request2) {
-  const data2 = join6(request2.dir, "perf.data");
+  const data2 = join7(request2.dir, "perf.data");
   if (!existsSync2(data2)) throw new Error(`perf wrote no ${data2}`);
   const script = spawnSync4("perf", ["script", "-i", data2], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
   if (script.status !== 0) throw new Error(`perf script failed: ${String(script.stderr).split("\n")[0]}`);
@@ -59183,8 +59241,8 @@ import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // action/src/config/budgets.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync7, statSync as statSync2 } from "node:fs";
-import { join as join7, relative as relative3, resolve as resolve2 } from "node:path";
+import { readdirSync as readdirSync5, readFileSync as readFileSync8, statSync as statSync2 } from "node:fs";
+import { join as join8, relative as relative3, resolve as resolve2 } from "node:path";
 
 // action/schemas/budgets.schema.json
 var budgets_schema_default = {
@@ -59569,7 +59627,7 @@ function loadBudgets(paths, cwd) {
       throw new InputError(p, "no such budget file or folder");
     }
     if (!isDir) return [abs];
-    return readdirSync4(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join7(abs, n));
+    return readdirSync5(abs).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join8(abs, n));
   });
   const defaults2 = { ...DEFAULT_BUDGET_DEFAULTS };
   const setBy = {};
@@ -59578,7 +59636,7 @@ function loadBudgets(paths, cwd) {
     const shown = relative3(cwd, abs) || abs;
     let text2;
     try {
-      text2 = readFileSync7(abs, "utf8");
+      text2 = readFileSync8(abs, "utf8");
     } catch (error2) {
       throw new InputError(shown, `cannot read the budget file: ${error2.code ?? String(error2)}`);
     }
@@ -59603,7 +59661,7 @@ function loadBudgets(paths, cwd) {
 }
 
 // action/src/config/perf-gate-config.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
 // action/schemas/perf-gate-config.schema.json
@@ -59992,12 +60050,7 @@ function parsePerfGateConfig(text2, file, baseDir) {
     const [quoted] = commands ? [] : quotedPlaceholders(run2, names);
     if (quoted) {
       const env = quoted.name === "output" ? "$PERF_GATE_OUTPUT" : `$${paramEnvName(quoted.name)}`;
-      throw new InputError(
-        file,
-        `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use the placeholder outside quotes (it becomes one safely quoted word), or the environment variable "${env}" inside double quotes`,
-        source.lineOf(["suites", i2, "run"]),
-        `suites.${i2}.run`
-      );
+      throw new InputError(file, placeholderInQuotes(quoted, env), source.lineOf(["suites", i2, "run"]), `suites.${i2}.run`);
     }
     return {
       name: s.name,
@@ -60048,6 +60101,10 @@ function parsePerfGateConfig(text2, file, baseDir) {
     toolchain: (raw2.toolchain ?? []).map((t) => t.trim())
   };
 }
+function placeholderInQuotes(quoted, envVariable) {
+  const alternative = envVariable ? `, or the environment variable "${envVariable}" inside double quotes` : "";
+  return `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use the placeholder outside quotes (it becomes one safely quoted word)${alternative}`;
+}
 function suiteProfile(s, isCommands, source, i2) {
   const file = source.file;
   const command = s["profile-command"];
@@ -60055,10 +60112,7 @@ function suiteProfile(s, isCommands, source, i2) {
   if (command !== void 0 && isCommands) throw at("profile-command: is for a run: suite; a commands: suite profiles the benchmark's own command");
   if (command !== void 0 && s.profile === void 0) throw at("profile-command: needs profile: (auto, perf or callgrind) beside it");
   const [quoted] = command !== void 0 ? quotedPlaceholders(command, ["benchmark", "output"]) : [];
-  if (quoted)
-    throw at(
-      `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use it outside quotes (it becomes one safely quoted word)`
-    );
+  if (quoted) throw at(placeholderInQuotes(quoted));
   return s.profile !== void 0 ? { tool: s.profile, command: command ?? null } : null;
 }
 var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
@@ -60133,7 +60187,7 @@ function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
   let text2;
   try {
-    text2 = readFileSync8(absolute, "utf8");
+    text2 = readFileSync9(absolute, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the config file (${error2.code ?? String(error2)})`);
   }
@@ -60150,7 +60204,7 @@ function historySetting(raw2, baseDir) {
 }
 
 // action/src/pipeline/output-parser.ts
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 
 // action/src/adapters/marker-lines.ts
 function markerLinesAdapter(spec, source = "perf-gate.yml") {
@@ -60280,7 +60334,7 @@ function markerLinesFromOptions(options, source, suite) {
 // action/src/pipeline/output-parser.ts
 var parseOutputFile = (path2, format2, options, name) => {
   if (options !== null) throw new InputError(path2, `format "${format2}" takes no options here`);
-  return parseInput(fileInput(path2, readFileSync9(path2, "utf8"), name), format2);
+  return parseInput(fileInput(path2, readFileSync10(path2, "utf8"), name), format2);
 };
 var CONFIGURED_ADAPTERS = {
   "marker-lines": (options, source, suite) => markerLinesFromOptions(options, source, suite)
@@ -60322,7 +60376,7 @@ function configOutputParser(config) {
   }
   return (path2, format2, options, name) => {
     const adapter = options === null ? void 0 : built.get(options);
-    return adapter ? parseInput(fileInput(path2, readFileSync9(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
+    return adapter ? parseInput(fileInput(path2, readFileSync10(path2, "utf8"), name), adapter) : parseOutputFile(path2, format2, options, name);
   };
 }
 
@@ -60378,15 +60432,15 @@ function onlySuites(set, suites) {
 import { resolve as resolve6 } from "node:path";
 
 // action/src/store/folder-store.ts
-import { mkdirSync as mkdirSync4, readdirSync as readdirSync5 } from "node:fs";
-import { join as join9 } from "node:path";
+import { mkdirSync as mkdirSync4, readdirSync as readdirSync6 } from "node:fs";
+import { join as join10 } from "node:path";
 
 // action/src/store/result-set-file.ts
 import { closeSync, fsyncSync, mkdirSync as mkdirSync3, openSync, renameSync, rmSync as rmSync2, writeSync } from "node:fs";
-import { dirname as dirname3, join as join8 } from "node:path";
+import { dirname as dirname3, join as join9 } from "node:path";
 function writeFileAtomic(path2, text2) {
   mkdirSync3(dirname3(path2), { recursive: true });
-  const temp = join8(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
+  const temp = join9(dirname3(path2), `.${process.pid}.${Date.now()}.tmp-${Math.random().toString(36).slice(2)}`);
   let fd2;
   try {
     fd2 = openSync(temp, "w", 420);
@@ -60455,7 +60509,7 @@ function folderStore(options) {
       return { results: read([dir]), source: dir };
     },
     async record(results, part) {
-      const path2 = join9(dir, baselineFileName(part));
+      const path2 = join10(dir, baselineFileName(part));
       writeResultSet(path2, results);
       return path2;
     }
@@ -60466,7 +60520,7 @@ function baselineFileName(part) {
 }
 function hasFiles(dir) {
   try {
-    return readdirSync5(dir).some((n) => !n.startsWith("."));
+    return readdirSync6(dir).some((n) => !n.startsWith("."));
   } catch {
     return false;
   }
@@ -61355,8 +61409,8 @@ function keyOf(parsed) {
 }
 
 // action/src/store/history/folder-store.ts
-import { closeSync as closeSync2, existsSync as existsSync5, mkdirSync as mkdirSync6, openSync as openSync2, readdirSync as readdirSync6, readFileSync as readFileSync10, rmSync as rmSync3, statSync as statSync4, writeSync as writeSync2 } from "node:fs";
-import { join as join10 } from "node:path";
+import { closeSync as closeSync2, existsSync as existsSync5, mkdirSync as mkdirSync6, openSync as openSync2, readdirSync as readdirSync7, readFileSync as readFileSync11, rmSync as rmSync3, statSync as statSync4, writeSync as writeSync2 } from "node:fs";
+import { join as join11 } from "node:path";
 var DEFAULT_HISTORY_FOLDER = ".perf-gate/history";
 function folderBackend(root) {
   const view = {
@@ -61364,9 +61418,9 @@ function folderBackend(root) {
       const tops = testbed !== void 0 ? [testbed] : subfolders(root);
       const out = [];
       for (const t of tops) {
-        for (const y of subfolders(join10(root, t))) {
-          for (const m of subfolders(join10(root, t, y))) {
-            for (const name of entries(join10(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
+        for (const y of subfolders(join11(root, t))) {
+          for (const m of subfolders(join11(root, t, y))) {
+            for (const name of entries(join11(root, t, y, m))) out.push(`${t}/${y}/${m}/${name}`);
           }
         }
       }
@@ -61376,7 +61430,7 @@ function folderBackend(root) {
       const out = /* @__PURE__ */ new Map();
       for (const p of paths) {
         try {
-          out.set(p, readFileSync10(join10(root, p)));
+          out.set(p, readFileSync11(join11(root, p)));
         } catch (error2) {
           if (error2.code !== "ENOENT") throw error2;
           out.set(p, void 0);
@@ -61391,12 +61445,12 @@ function folderBackend(root) {
       return view;
     },
     async apply(plan, { exclusive }) {
-      const release = exclusive ? lock(join10(root, ".lock")) : () => void 0;
+      const release = exclusive ? lock(join11(root, ".lock")) : () => void 0;
       try {
         const change = await plan(view);
         if (change === void 0) return void 0;
-        for (const { path: path2, bytes: bytes2 } of change.add) writeHistoryFile(join10(root, path2), bytes2);
-        for (const path2 of change.remove) rmSync3(join10(root, path2), { force: true });
+        for (const { path: path2, bytes: bytes2 } of change.add) writeHistoryFile(join11(root, path2), bytes2);
+        for (const path2 of change.remove) rmSync3(join11(root, path2), { force: true });
         return change;
       } finally {
         release();
@@ -61413,11 +61467,11 @@ function writeHistoryFile(path2, bytes2) {
   }
 }
 function subfolders(dir) {
-  return entries(dir).filter((name) => !name.startsWith(".") && statSync4(join10(dir, name)).isDirectory());
+  return entries(dir).filter((name) => !name.startsWith(".") && statSync4(join11(dir, name)).isDirectory());
 }
 function entries(dir) {
   if (!existsSync5(dir)) return [];
-  return readdirSync6(dir).sort();
+  return readdirSync7(dir).sort();
 }
 function lock(path2) {
   let fd2;
@@ -61425,7 +61479,7 @@ function lock(path2) {
     fd2 = openSync2(path2, "wx");
   } catch (error2) {
     if (error2.code === "ENOENT") {
-      mkdirSync6(join10(path2, ".."), { recursive: true });
+      mkdirSync6(join11(path2, ".."), { recursive: true });
       return lock(path2);
     }
     if (error2.code !== "EEXIST") throw error2;
@@ -61442,7 +61496,7 @@ function lock(path2) {
 function lockHolder(path2) {
   let text2 = "";
   try {
-    text2 = readFileSync10(path2, "utf8");
+    text2 = readFileSync11(path2, "utf8");
   } catch {
     return "another process";
   }
@@ -61465,7 +61519,7 @@ function folderHistory(root, validate5) {
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdtempSync, rmSync as rmSync4 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 var DEFAULT_DATA_BRANCH = "perf-gate-data";
 var RACE = /non-fast-forward|fetch first|\[rejected\]|cannot lock ref|failed to update ref|unable to update local ref|incorrect old value|stale info|reference already exists|but expected|failed to lock/i;
 function gitBranchBackend(options) {
@@ -61534,9 +61588,9 @@ function gitBranchBackend(options) {
     };
   }
   async function commitOf2(tip, change) {
-    const temp = mkdtempSync(join11(tmpdir(), "perf-gate-index-"));
+    const temp = mkdtempSync(join12(tmpdir(), "perf-gate-index-"));
     try {
-      const env = { GIT_INDEX_FILE: join11(temp, "index") };
+      const env = { GIT_INDEX_FILE: join12(temp, "index") };
       await git(repo, tip !== void 0 ? ["read-tree", tip] : ["read-tree", "--empty"], { env });
       const lines = [];
       for (const { path: path2, bytes: bytes2 } of change.add) {
@@ -61979,7 +62033,7 @@ function configuredStore(config, created) {
 
 // action/src/pipeline/history.ts
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync12 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
@@ -63307,7 +63361,7 @@ function finish(row, budgets, differentTestbed, options) {
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { mkdtempSync as mkdtempSync2, rmSync as rmSync5 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 function git2(cwd, args) {
   return execFileSync2("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
@@ -63332,7 +63386,7 @@ function addBaseWorktree(repo, ref, flag = "--ab") {
   } catch {
     throw new InputError(flag, `"${ref}" is not a commit in ${repo}; fetch it first (actions/checkout with fetch-depth: 0)`);
   }
-  const dir = mkdtempSync2(join12(tmpdir2(), "pg-base-"));
+  const dir = mkdtempSync2(join13(tmpdir2(), "pg-base-"));
   try {
     git2(repo, ["worktree", "add", "--detach", "--quiet", dir, commit]);
   } catch (error2) {
@@ -63416,7 +63470,7 @@ async function historyNoise(history, testbed, runs2, tolerance) {
 async function importHistory(history, path2, request2) {
   let text2;
   try {
-    text2 = readFileSync11(path2, "utf8");
+    text2 = readFileSync12(path2, "utf8");
   } catch (error2) {
     throw new InputError(path2, `cannot read the file (${error2.code ?? String(error2)})`);
   }
@@ -63687,7 +63741,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
-import { join as join14, relative as relative4, isAbsolute } from "node:path";
+import { join as join15, relative as relative4, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
 function uniformIntInternal(rng, rangeSize) {
@@ -63860,7 +63914,7 @@ function xoroshiro128plus(seed) {
 
 // action/src/runner/invoke.ts
 import { existsSync as existsSync7, mkdirSync as mkdirSync7, rmSync as rmSync6, statSync as statSync5 } from "node:fs";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // action/src/runner/run-log.ts
 import { existsSync as existsSync6, renameSync as renameSync2 } from "node:fs";
@@ -63900,7 +63954,7 @@ function suiteEnv(runner, suite, extra) {
 async function buildSuite(suite, cwd, dir, side3, ctx) {
   if (suite.build === null) return null;
   mkdirSync7(dir, { recursive: true });
-  const logPath = join13(dir, side3 ? `build-${side3}.log` : "build.log");
+  const logPath = join14(dir, side3 ? `build-${side3}.log` : "build.log");
   startLog(logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
@@ -63922,9 +63976,9 @@ function nonEmptyFile(path2) {
 async function invoke(inv, ctx) {
   const { suite, point } = inv;
   mkdirSync7(inv.dir, { recursive: true });
-  const logPath = join13(inv.dir, `${inv.stem}.log`);
+  const logPath = join14(inv.dir, `${inv.stem}.log`);
   startLog(logPath);
-  const outputPath = join13(inv.dir, `${inv.stem}.output`);
+  const outputPath = join14(inv.dir, `${inv.stem}.output`);
   rmSync6(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
   const result = await ctx.spawner.run({
@@ -64031,7 +64085,7 @@ function push(side3, entry) {
 async function runRound(unit, stemPrefix, round2, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
-  const dir = join14(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
+  const dir = join15(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side3 of order) {
     const stem = `${stemPrefix}${String(round2).padStart(3, "0")}-${side3}`;
     const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side3], dir, stem, side: side3, pin: unit.suite.ab.pin }, ctx);
@@ -64118,13 +64172,13 @@ function baseWorkdir(suite, checkouts) {
       suite.line
     );
   }
-  return join14(checkouts.base, rel);
+  return join15(checkouts.base, rel);
 }
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
-    const dir = join14(ctx.outDir, suite.name);
+    const dir = join15(ctx.outDir, suite.name);
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -64244,65 +64298,6 @@ function countedBenchmark(command, runs2, repeats, tool, id = command) {
 }
 function notCounted(id, message) {
   return { id, status: "failed", error: { message, exitCode: 0, signal: null }, metrics: {} };
-}
-
-// action/src/runner/cachegrind-tool.ts
-import { readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
-import { join as join15 } from "node:path";
-var cachegrindTool = {
-  name: "cachegrind",
-  under: "under valgrind",
-  argv: (command, dir) => ["valgrind", ...valgrindArgs(command, dir)],
-  missing: (env) => valgrindVersion(env) === null ? `${VALGRIND_MISSING}: ${INSTALL_VALGRIND}` : null,
-  // cachegrind always counts Ir; an empty summary means a valgrind that lost its events.
-  nothingCountedFix: 'check that valgrind runs this program ("valgrind --tool=cachegrind CMD")',
-  complaints: valgrindComplaints,
-  read: cachegrindCounts
-};
-var PINNED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
-function valgrindArgs(command, dir) {
-  return [
-    "-q",
-    "--tool=cachegrind",
-    "--cache-sim=yes",
-    ...PINNED_CACHES,
-    "--trace-children=yes",
-    `--cachegrind-out-file=${join15(dir, "cachegrind.out.%p")}`,
-    `--log-file=${join15(dir, "valgrind.%p.log")}`,
-    "sh",
-    "-c",
-    command
-  ];
-}
-var VALGRIND_MISSING = "valgrind is not on PATH (or does not run)";
-var INSTALL_VALGRIND = "install the valgrind package (apt-get install valgrind, dnf install valgrind)";
-function valgrindVersion(env) {
-  return toolVersion("valgrind", env);
-}
-var CACHE_NOTE = /warning: (L3 cache found|specified LL cache|simulated LL cache)/;
-function valgrindComplaints(dir) {
-  return readdirSync7(dir).filter((name) => /^valgrind\.\d+\.log$/.test(name)).flatMap((name) => readFileSync12(join15(dir, name), "utf8").split("\n")).filter((line) => line.trim() !== "" && !CACHE_NOTE.test(line)).join("\n");
-}
-function cachegrindFiles(run2) {
-  const files = readdirSync7(run2.dir).map((name) => /^cachegrind\.out\.(\d+)$/.exec(name)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), path: join15(run2.dir, m[0]) })).sort((a, b) => a.pid - b.pid);
-  const started = files.find((f) => f.pid === run2.pid);
-  return { startedFile: started?.path ?? null, childFiles: files.filter((f) => f !== started).map((f) => f.path) };
-}
-function wrapperCmd(command) {
-  return `sh -c ${command}`.trim();
-}
-function cachegrindCounts(run2) {
-  const { startedFile, childFiles } = cachegrindFiles(run2);
-  const files = [...startedFile ? [startedFile] : [], ...childFiles];
-  const values = {};
-  let counted = 0;
-  for (const path2 of files) {
-    const [result] = cachegrindAdapter.parse(fileInput(path2, readFileSync12(path2, "utf8")));
-    if (path2 === startedFile && result.id === wrapperCmd(run2.command)) continue;
-    counted++;
-    for (const [name, metric] of Object.entries(result.metrics)) values[name] = (values[name] ?? 0) + metric.value;
-  }
-  return counted > 0 ? { values, unavailable: {} } : null;
 }
 
 // action/src/runner/run-commands.ts
@@ -68033,10 +68028,6 @@ function folderName(benchmark, taken) {
   taken.add(name);
   return name;
 }
-function artifactUrl(env) {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
-  return server && repo && run2 && /^\d+$/.test(run2) ? `${server}/${repo}/actions/runs/${run2}#artifacts` : void 0;
-}
 async function profileConfirmedRegressions(request2, ctx) {
   const targets = confirmedRegressions(request2.report, request2.suiteOf);
   if (targets.length === 0) return request2.report;
@@ -68076,7 +68067,7 @@ async function profileConfirmedRegressions(request2, ctx) {
       request: request2,
       env: ctx.env,
       spawner: ctx.deps.spawner,
-      filesRoot: ctx.publishedDir ?? request2.outDir
+      filesRoot: ctx.published?.dir ?? request2.outDir
     });
     if ("error" in profile) warnings.push(`${benchmark}: not profiled: ${profile.error}`);
     else {
@@ -68087,7 +68078,7 @@ async function profileConfirmedRegressions(request2, ctx) {
   const seconds2 = (performance.now() - started) / 1e3;
   ctx.write(`perf-gate: profiles took ${seconds2.toFixed(1)} s (cap ${request2.config.profileTimeCap} s)
 `);
-  const url = artifactUrl(ctx.env);
+  const url = ctx.published?.artifactsUrl;
   const section = { profiles, warnings, seconds: seconds2, cap: request2.config.profileTimeCap, ...url ? { artifactUrl: url } : {} };
   return { ...request2.report, profiles: section };
 }
@@ -68334,9 +68325,16 @@ async function interleaved2(plan, current, ctx) {
       currentSource: plan.labels.current,
       sameConfig: true
     });
-    const suites = current.interleaved.suites;
-    const suiteOf2 = (benchmark) => suites.find((s) => s.name === ab2.head.benchmarks.find((b) => b.id === benchmark)?.suite);
-    const profiled = await profileConfirmedRegressions({ report: decided, config: current.interleaved, suiteOf: suiteOf2, checkouts, outDir: current.outDir }, ctx);
+    const profiled = await profileConfirmedRegressions(
+      {
+        report: decided,
+        config: current.interleaved,
+        suiteOf: (benchmark) => suiteOf(benchmark, ab2.head, current.interleaved.suites),
+        checkouts,
+        outDir: current.outDir
+      },
+      ctx
+    );
     return { ab: ab2, report: profiled };
   });
   return {
@@ -76721,6 +76719,9 @@ function repoRef(settings) {
   if (!owner || !repo) throw new InputError("GITHUB_REPOSITORY", "is not set; the action needs owner/name to talk to GitHub");
   return { owner, repo };
 }
+function workflowRunUrl(github) {
+  return github.runId && github.repository ? `${github.serverUrl}/${github.repository}/actions/runs/${github.runId}` : null;
+}
 function dataBranchAuth(settings) {
   return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }
@@ -76927,7 +76928,7 @@ function context2(settings) {
     repository: g.repository,
     ref: g.ref,
     sha: g.sha,
-    runUrl: g.runId && g.repository ? `${g.serverUrl}/${g.repository}/actions/runs/${g.runId}` : null
+    runUrl: workflowRunUrl(g)
   };
 }
 async function send(settings, notification, deps) {
@@ -78247,6 +78248,7 @@ function tellGitHub(settings, report2, ledger, pr, handoff, deps) {
   });
 }
 async function postCheckRun(github, repo, headSha, settings, report2, log) {
+  const runUrl = workflowRunUrl(settings.github);
   try {
     const outcome = await publishCheckRun(github, {
       repo,
@@ -78256,7 +78258,7 @@ async function postCheckRun(github, repo, headSha, settings, report2, log) {
       title: checkRunTitle(report2),
       summary: checkRunSummary(report2, settings.gateName),
       annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
-      ...settings.github.runId ? { detailsUrl: `${settings.github.serverUrl}/${settings.github.repository}/actions/runs/${settings.github.runId}` } : {}
+      ...runUrl ? { detailsUrl: runUrl } : {}
     });
     log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? "" : "s"} with annotations)`);
     log.setOutput("check-run-id", String(outcome.id));
@@ -78325,6 +78327,7 @@ var actionCommand = {
       for (const line of describeSettings(settings)) log.debug(line);
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
       const run2 = defaultDeps();
+      const runUrl = workflowRunUrl(settings.github);
       return await withInterruptCleanup(
         run2.spawner,
         (cleanups) => runAction(settings, {
@@ -78338,7 +78341,7 @@ var actionCommand = {
             deps: run2,
             cleanups,
             groups: ctx.env.GITHUB_ACTIONS === "true",
-            publishedDir: settings.outputDir
+            published: { dir: settings.outputDir, ...runUrl ? { artifactsUrl: `${runUrl}#artifacts` } : {} }
           }
         })
       );

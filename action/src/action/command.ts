@@ -11,7 +11,7 @@ import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
 import { defaultDeps, EXIT, prepareOutputPaths, UsageError, withInterruptCleanup, type Command } from '../pipeline/index.js';
 import { runAction } from './run-action.js';
-import { readSettings, describeSettings, suiteEnvironment } from './settings.js';
+import { readSettings, describeSettings, suiteEnvironment, workflowRunUrl } from './settings.js';
 import type { ActionLog } from './log.js';
 
 const USAGE = `Usage: perf-gate action
@@ -86,6 +86,8 @@ export const actionCommand: Command = {
       const github = settings.token ? createGitHubClient({ baseUrl: settings.github.apiUrl, token: settings.token, onRetry: (m) => log.info(m) }) : null;
       // One spawner for every phase, so a cancelled workflow (SIGTERM) stops whatever benchmark runs and removes the A/B worktree.
       const run = defaultDeps();
+      // The report names the profiles' files within the uploaded output-dir, and links the run's artifacts.
+      const runUrl = workflowRunUrl(settings.github);
       return await withInterruptCleanup(run.spawner, (cleanups) =>
         runAction(settings, {
           github,
@@ -98,7 +100,7 @@ export const actionCommand: Command = {
             deps: run,
             cleanups,
             groups: ctx.env.GITHUB_ACTIONS === 'true',
-            publishedDir: settings.outputDir,
+            published: { dir: settings.outputDir, ...(runUrl ? { artifactsUrl: `${runUrl}#artifacts` } : {}) },
           },
         }),
       );

@@ -9,7 +9,7 @@ import { mainAlertNotification, releaseNoGoNotification, type NotificationContex
 import type { GateReport } from '../pipeline/index.js';
 import { sendWebhook, WebhookError, type Notification } from '../github/webhook.js';
 import type { ActionDeps } from './run-action.js';
-import type { Settings } from './settings.js';
+import { workflowRunUrl, type Settings } from './settings.js';
 
 function context(settings: Settings): NotificationContext {
   const g = settings.github;
@@ -18,7 +18,7 @@ function context(settings: Settings): NotificationContext {
     repository: g.repository,
     ref: g.ref,
     sha: g.sha,
-    runUrl: g.runId && g.repository ? `${g.serverUrl}/${g.repository}/actions/runs/${g.runId}` : null,
+    runUrl: workflowRunUrl(g),
   };
 }
 

@@ -50,7 +50,7 @@ import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, 
 import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
-import { confirming, dataBranchAuth, repoRef, type Settings } from './settings.js';
+import { confirming, dataBranchAuth, repoRef, workflowRunUrl, type Settings } from './settings.js';
 
 /** What the orchestration needs from outside; the entry point builds it. */
 export interface ActionDeps {
@@ -367,6 +367,7 @@ function tellGitHub(
 }
 
 async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, settings: Settings, report: GateReport, log: ActionLog): Promise<void> {
+  const runUrl = workflowRunUrl(settings.github);
   try {
     const outcome = await publishCheckRun(github, {
       repo,
@@ -376,7 +377,7 @@ async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, s
       title: checkRunTitle(report),
       summary: checkRunSummary(report, settings.gateName),
       annotations: checkRunAnnotations(report, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
-      ...(settings.github.runId ? { detailsUrl: `${settings.github.serverUrl}/${settings.github.repository}/actions/runs/${settings.github.runId}` } : {}),
+      ...(runUrl ? { detailsUrl: runUrl } : {}),
     });
     log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? '' : 's'} with annotations)`);
     log.setOutput('check-run-id', String(outcome.id));

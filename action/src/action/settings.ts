@@ -348,6 +348,11 @@ export function repoRef(settings: Settings): RepoRef {
  * processes alone: the checkout keeps no credentials (persist-credentials:
  * false), so the benchmarks never find a token in .git/config.
  */
+/** The workflow run's page (its checks, logs and artifacts), or null outside a workflow run. */
+export function workflowRunUrl(github: Settings['github']): string | null {
+  return github.runId && github.repository ? `${github.serverUrl}/${github.repository}/actions/runs/${github.runId}` : null;
+}
+
 export function dataBranchAuth(settings: Settings): { auth?: { token: string; serverUrl: string } } {
   return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }

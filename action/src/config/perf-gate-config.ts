@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError, paramEnvName, parseQuantity, quotedPlaceholders, type DerivedMetricConfig, type Direction } from '../model/index.js';
+import {
+  InputError,
+  paramEnvName,
+  parseQuantity,
+  quotedPlaceholders,
+  type DerivedMetricConfig,
+  type Direction,
+  type QuotedPlaceholder,
+} from '../model/index.js';
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
 import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
 
@@ -300,13 +308,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
     const [quoted] = commands ? [] : quotedPlaceholders(run, names);
     if (quoted) {
       const env = quoted.name === 'output' ? '$PERF_GATE_OUTPUT' : `$${paramEnvName(quoted.name)}`;
-      throw new InputError(
-        file,
-        `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; ` +
-          `use the placeholder outside quotes (it becomes one safely quoted word), or the environment variable "${env}" inside double quotes`,
-        source.lineOf(['suites', i, 'run']),
-        `suites.${i}.run`,
-      );
+      throw new InputError(file, placeholderInQuotes(quoted, env), source.lineOf(['suites', i, 'run']), `suites.${i}.run`);
     }
     return {
       name: s.name,
@@ -359,6 +361,12 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
   };
 }
 
+/** Why a placeholder may not stand inside quotes, and the safe ways (its environment variable, where the run line has one). */
+function placeholderInQuotes(quoted: QuotedPlaceholder, envVariable?: string): string {
+  const alternative = envVariable ? `, or the environment variable "${envVariable}" inside double quotes` : '';
+  return `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use the placeholder outside quotes (it becomes one safely quoted word)${alternative}`;
+}
+
 /** A suite's `profile:` and `profile-command:`; the command only beside a profiler, on a run: suite, with placeholders outside quotes. */
 function suiteProfile(s: RawSuite, isCommands: boolean, source: YamlSource, i: number): SuiteConfig['profile'] {
   const file = source.file;
@@ -367,10 +375,7 @@ function suiteProfile(s: RawSuite, isCommands: boolean, source: YamlSource, i: n
   if (command !== undefined && isCommands) throw at("profile-command: is for a run: suite; a commands: suite profiles the benchmark's own command");
   if (command !== undefined && s.profile === undefined) throw at('profile-command: needs profile: (auto, perf or callgrind) beside it');
   const [quoted] = command !== undefined ? quotedPlaceholders(command, ['benchmark', 'output']) : [];
-  if (quoted)
-    throw at(
-      `placeholder {${quoted.name}} stands inside ${quoted.quote} quotes, where its value could run as shell code or split; use it outside quotes (it becomes one safely quoted word)`,
-    );
+  if (quoted) throw at(placeholderInQuotes(quoted));
   return s.profile !== undefined ? { tool: s.profile, command: command ?? null } : null;
 }
 

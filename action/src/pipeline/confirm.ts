@@ -50,7 +50,7 @@ export interface SecondStageRequest {
 }
 
 /** The suite a benchmark came from: the plain run says; else the suite its id names (`<suite>/…`). */
-function suiteOf(benchmark: string, current: ResultSet, suites: readonly SuiteConfig[]): SuiteConfig | undefined {
+export function suiteOf(benchmark: string, current: ResultSet, suites: readonly SuiteConfig[]): SuiteConfig | undefined {
   const named = current.benchmarks.find((b) => b.id === benchmark)?.suite;
   return suites.find((s) => s.name === named) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
 }

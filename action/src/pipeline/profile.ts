@@ -76,12 +76,6 @@ function folderName(benchmark: string, taken: Set<string>): string {
   return name;
 }
 
-/** The workflow run's page, where its artifacts are listed, when the run is on GitHub. */
-function artifactUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
-  return server && repo && run && /^\d+$/.test(run) ? `${server}/${repo}/actions/runs/${run}#artifacts` : undefined;
-}
-
 /** The report with a `profiles` section when a confirmed regression's suite asked for one; else the report as it was. */
 export async function profileConfirmedRegressions(request: ProfileRequest, ctx: RunContext): Promise<GateReport> {
   const targets = confirmedRegressions(request.report, request.suiteOf);
@@ -121,7 +115,7 @@ export async function profileConfirmedRegressions(request: ProfileRequest, ctx: 
       request,
       env: ctx.env,
       spawner: ctx.deps.spawner,
-      filesRoot: ctx.publishedDir ?? request.outDir,
+      filesRoot: ctx.published?.dir ?? request.outDir,
     });
     if ('error' in profile) warnings.push(`${benchmark}: not profiled: ${profile.error}`);
     else {
@@ -131,7 +125,7 @@ export async function profileConfirmedRegressions(request: ProfileRequest, ctx: 
   }
   const seconds = (performance.now() - started) / 1000;
   ctx.write(`perf-gate: profiles took ${seconds.toFixed(1)} s (cap ${request.config.profileTimeCap} s)\n`);
-  const url = artifactUrl(ctx.env);
+  const url = ctx.published?.artifactsUrl;
   const section: ProfileSection = { profiles, warnings, seconds, cap: request.config.profileTimeCap, ...(url ? { artifactUrl: url } : {}) };
   return { ...request.report, profiles: section };
 }

@@ -46,9 +46,10 @@ export interface RunContext {
   /** The face runs in GitHub Actions: each suite's output goes in a log group (`::group::`); else under a plain header. */
   groups?: boolean;
   /**
-   * The folder the face publishes (the action's output-dir, which the workflow
-   * uploads as its artifact): files a report names are named relative to it.
-   * Default: the run's output folder.
+   * What the face publishes: the folder (the action's output-dir, which the
+   * workflow uploads as its artifact), whose paths the report's file names
+   * are relative to, and where it can be downloaded (the workflow run's
+   * artifacts). Default: the run's output folder, no link.
    */
-  publishedDir?: string;
+  published?: { dir: string; artifactsUrl?: string };
 }

@@ -12,7 +12,7 @@ import { withPackageNames } from './environment-packages.js';
 import { profileConfirmedRegressions } from './profile.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measureAb, measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
-import { confirmSuspects } from './confirm.js';
+import { confirmSuspects, suiteOf } from './confirm.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
 import { DEFAULT_MIN_DRIFT_RUNS, type SkippedFile } from '../gate/index.js';
@@ -111,9 +111,16 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
       currentSource: plan.labels.current,
       sameConfig: true,
     });
-    const suites = current.interleaved.suites;
-    const suiteOf = (benchmark: string) => suites.find((s) => s.name === ab.head.benchmarks.find((b) => b.id === benchmark)?.suite);
-    const profiled = await profileConfirmedRegressions({ report: decided, config: current.interleaved, suiteOf, checkouts, outDir: current.outDir }, ctx);
+    const profiled = await profileConfirmedRegressions(
+      {
+        report: decided,
+        config: current.interleaved,
+        suiteOf: (benchmark) => suiteOf(benchmark, ab.head, current.interleaved.suites),
+        checkouts,
+        outDir: current.outDir,
+      },
+      ctx,
+    );
     return { ab, report: profiled };
   });
   return {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { quote } from 'shlex';
 import type { ProfilerChoice } from '../../config/perf-gate-config.js';
+import { valgrindVersion } from '../cachegrind-tool.js';
 import type { Spawner } from '../spawn.js';
 import { addCallgrindStacks, parseFolded, type FoldedStacks } from './callgrind-stacks.js';
 
@@ -29,8 +30,7 @@ export function perfCannotSample(env: NodeJS.ProcessEnv): string | null {
 
 /** Whether valgrind runs. */
 export function valgrindRuns(env: NodeJS.ProcessEnv): boolean {
-  const r = spawnSync('valgrind', ['--version'], { env, timeout: 30_000 });
-  return !r.error && r.status === 0;
+  return valgrindVersion(env) !== null;
 }
 
 export const PERF_SAMPLE_FIX =

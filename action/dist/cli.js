@@ -1303,7 +1303,7 @@ var require_errors = __commonJS({
       gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
     }
     exports2.resetErrorsCount = resetErrorsCount;
-    function extendErrors({ gen, keyword, schemaValue, data: data2, errsCount, it }) {
+    function extendErrors({ gen, keyword, schemaValue, data: data3, errsCount, it }) {
       if (errsCount === void 0)
         throw new Error("ajv implementation error");
       const err2 = gen.name("err");
@@ -1313,7 +1313,7 @@ var require_errors = __commonJS({
         gen.assign((0, codegen_1._)`${err2}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
         if (it.opts.verbose) {
           gen.assign((0, codegen_1._)`${err2}.schema`, schemaValue);
-          gen.assign((0, codegen_1._)`${err2}.data`, data2);
+          gen.assign((0, codegen_1._)`${err2}.data`, data3);
         }
       });
     }
@@ -1369,14 +1369,14 @@ var require_errors = __commonJS({
       return [E.schemaPath, schPath];
     }
     function extraErrorProps(cxt, { params, message }, keyValues) {
-      const { keyword, data: data2, schemaValue, it } = cxt;
+      const { keyword, data: data3, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
       keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
         keyValues.push([E.message, typeof message == "function" ? message(cxt) : message]);
       }
       if (opts.verbose) {
-        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data2]);
+        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data3]);
       }
       if (propertyName)
         keyValues.push([E.propertyName, propertyName]);
@@ -1419,11 +1419,11 @@ var require_boolSchema = __commonJS({
     }
     exports2.boolOrEmptySchema = boolOrEmptySchema;
     function falseSchemaError(it, overrideAllErrors) {
-      const { gen, data: data2 } = it;
+      const { gen, data: data3 } = it;
       const cxt = {
         gen,
         keyword: "false schema",
-        data: data2,
+        data: data3,
         schema: false,
         schemaCode: false,
         schemaValue: false,
@@ -1529,11 +1529,11 @@ var require_dataType = __commonJS({
     }
     exports2.getJSONTypes = getJSONTypes;
     function coerceAndCheckDataType(it, types) {
-      const { gen, data: data2, opts } = it;
+      const { gen, data: data3, opts } = it;
       const coerceTo = coerceToTypes(types, opts.coerceTypes);
       const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
       if (checkTypes) {
-        const wrongType = checkDataTypes(types, data2, opts.strictNumbers, DataType.Wrong);
+        const wrongType = checkDataTypes(types, data3, opts.strictNumbers, DataType.Wrong);
         gen.if(wrongType, () => {
           if (coerceTo.length)
             coerceData(it, types, coerceTo);
@@ -1549,11 +1549,11 @@ var require_dataType = __commonJS({
       return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
-      const { gen, data: data2, opts } = it;
-      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data2}`);
+      const { gen, data: data3, opts } = it;
+      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data3}`);
       const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
       if (opts.coerceTypes === "array") {
-        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
+        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data3}) && ${data3}.length == 1`, () => gen.assign(data3, (0, codegen_1._)`${data3}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data3}`).if(checkDataTypes(types, data3, opts.strictNumbers), () => gen.assign(coerced, data3)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
       for (const t of coerceTo) {
@@ -1565,74 +1565,74 @@ var require_dataType = __commonJS({
       reportTypeError(it);
       gen.endIf();
       gen.if((0, codegen_1._)`${coerced} !== undefined`, () => {
-        gen.assign(data2, coerced);
+        gen.assign(data3, coerced);
         assignParentData(it, coerced);
       });
       function coerceSpecificType(t) {
         switch (t) {
           case "string":
-            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
+            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data3}`).elseIf((0, codegen_1._)`${data3} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
           case "number":
-            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data2} === null
-              || (${dataType} == "string" && ${data2} && ${data2} == +${data2})`).assign(coerced, (0, codegen_1._)`+${data2}`);
+            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data3} === null
+              || (${dataType} == "string" && ${data3} && ${data3} == +${data3})`).assign(coerced, (0, codegen_1._)`+${data3}`);
             return;
           case "integer":
-            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data2} === null
-              || (${dataType} === "string" && ${data2} && ${data2} == +${data2} && !(${data2} % 1))`).assign(coerced, (0, codegen_1._)`+${data2}`);
+            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data3} === null
+              || (${dataType} === "string" && ${data3} && ${data3} == +${data3} && !(${data3} % 1))`).assign(coerced, (0, codegen_1._)`+${data3}`);
             return;
           case "boolean":
-            gen.elseIf((0, codegen_1._)`${data2} === "false" || ${data2} === 0 || ${data2} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data2} === "true" || ${data2} === 1`).assign(coerced, true);
+            gen.elseIf((0, codegen_1._)`${data3} === "false" || ${data3} === 0 || ${data3} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data3} === "true" || ${data3} === 1`).assign(coerced, true);
             return;
           case "null":
-            gen.elseIf((0, codegen_1._)`${data2} === "" || ${data2} === 0 || ${data2} === false`);
+            gen.elseIf((0, codegen_1._)`${data3} === "" || ${data3} === 0 || ${data3} === false`);
             gen.assign(coerced, null);
             return;
           case "array":
             gen.elseIf((0, codegen_1._)`${dataType} === "string" || ${dataType} === "number"
-              || ${dataType} === "boolean" || ${data2} === null`).assign(coerced, (0, codegen_1._)`[${data2}]`);
+              || ${dataType} === "boolean" || ${data3} === null`).assign(coerced, (0, codegen_1._)`[${data3}]`);
         }
       }
     }
     function assignParentData({ gen, parentData, parentDataProperty }, expr) {
       gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
     }
-    function checkDataType(dataType, data2, strictNums, correct = DataType.Correct) {
+    function checkDataType(dataType, data3, strictNums, correct = DataType.Correct) {
       const EQ = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
       let cond;
       switch (dataType) {
         case "null":
-          return (0, codegen_1._)`${data2} ${EQ} null`;
+          return (0, codegen_1._)`${data3} ${EQ} null`;
         case "array":
-          cond = (0, codegen_1._)`Array.isArray(${data2})`;
+          cond = (0, codegen_1._)`Array.isArray(${data3})`;
           break;
         case "object":
-          cond = (0, codegen_1._)`${data2} && typeof ${data2} == "object" && !Array.isArray(${data2})`;
+          cond = (0, codegen_1._)`${data3} && typeof ${data3} == "object" && !Array.isArray(${data3})`;
           break;
         case "integer":
-          cond = numCond((0, codegen_1._)`!(${data2} % 1) && !isNaN(${data2})`);
+          cond = numCond((0, codegen_1._)`!(${data3} % 1) && !isNaN(${data3})`);
           break;
         case "number":
           cond = numCond();
           break;
         default:
-          return (0, codegen_1._)`typeof ${data2} ${EQ} ${dataType}`;
+          return (0, codegen_1._)`typeof ${data3} ${EQ} ${dataType}`;
       }
       return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
       function numCond(_cond = codegen_1.nil) {
-        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data2} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data2})` : codegen_1.nil);
+        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data3} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data3})` : codegen_1.nil);
       }
     }
     exports2.checkDataType = checkDataType;
-    function checkDataTypes(dataTypes, data2, strictNums, correct) {
+    function checkDataTypes(dataTypes, data3, strictNums, correct) {
       if (dataTypes.length === 1) {
-        return checkDataType(dataTypes[0], data2, strictNums, correct);
+        return checkDataType(dataTypes[0], data3, strictNums, correct);
       }
       let cond;
       const types = (0, util_1.toHash)(dataTypes);
       if (types.array && types.object) {
-        const notObj = (0, codegen_1._)`typeof ${data2} != "object"`;
-        cond = types.null ? notObj : (0, codegen_1._)`!${data2} || ${notObj}`;
+        const notObj = (0, codegen_1._)`typeof ${data3} != "object"`;
+        cond = types.null ? notObj : (0, codegen_1._)`!${data3} || ${notObj}`;
         delete types.null;
         delete types.array;
         delete types.object;
@@ -1642,7 +1642,7 @@ var require_dataType = __commonJS({
       if (types.number)
         delete types.integer;
       for (const t in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t, data2, strictNums, correct));
+        cond = (0, codegen_1.and)(cond, checkDataType(t, data3, strictNums, correct));
       return cond;
     }
     exports2.checkDataTypes = checkDataTypes;
@@ -1656,12 +1656,12 @@ var require_dataType = __commonJS({
     }
     exports2.reportTypeError = reportTypeError;
     function getTypeErrorContext(it) {
-      const { gen, data: data2, schema } = it;
+      const { gen, data: data3, schema } = it;
       const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
       return {
         gen,
         keyword: "type",
-        data: data2,
+        data: data3,
         schema: schema.type,
         schemaCode,
         schemaValue: schemaCode,
@@ -1693,10 +1693,10 @@ var require_defaults = __commonJS({
     }
     exports2.assignDefaults = assignDefaults;
     function assignDefault(it, prop, defaultValue) {
-      const { gen, compositeRule, data: data2, opts } = it;
+      const { gen, compositeRule, data: data3, opts } = it;
       if (defaultValue === void 0)
         return;
-      const childData = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(prop)}`;
+      const childData = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(prop)}`;
       if (compositeRule) {
         (0, util_1.checkStrictMode)(it, `default is ignored for: ${childData}`);
         return;
@@ -1721,15 +1721,15 @@ var require_code2 = __commonJS({
     var names_1 = require_names();
     var util_2 = require_util();
     function checkReportMissingProp(cxt, prop) {
-      const { gen, data: data2, it } = cxt;
-      gen.if(noPropertyInData(gen, data2, prop, it.opts.ownProperties), () => {
+      const { gen, data: data3, it } = cxt;
+      gen.if(noPropertyInData(gen, data3, prop, it.opts.ownProperties), () => {
         cxt.setParams({ missingProperty: (0, codegen_1._)`${prop}` }, true);
         cxt.error();
       });
     }
     exports2.checkReportMissingProp = checkReportMissingProp;
-    function checkMissingProp({ gen, data: data2, it: { opts } }, properties, missing) {
-      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data2, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
+    function checkMissingProp({ gen, data: data3, it: { opts } }, properties, missing) {
+      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data3, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
     }
     exports2.checkMissingProp = checkMissingProp;
     function reportMissingProp(cxt, missing) {
@@ -1745,18 +1745,18 @@ var require_code2 = __commonJS({
       });
     }
     exports2.hasPropFunc = hasPropFunc;
-    function isOwnProperty(gen, data2, property) {
-      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data2}, ${property})`;
+    function isOwnProperty(gen, data3, property) {
+      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data3}, ${property})`;
     }
     exports2.isOwnProperty = isOwnProperty;
-    function propertyInData(gen, data2, property, ownProperties) {
-      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property)} !== undefined`;
-      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data2, property)}` : cond;
+    function propertyInData(gen, data3, property, ownProperties) {
+      const cond = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(property)} !== undefined`;
+      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data3, property)}` : cond;
     }
     exports2.propertyInData = propertyInData;
-    function noPropertyInData(gen, data2, property, ownProperties) {
-      const cond = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(property)} === undefined`;
-      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data2, property))) : cond;
+    function noPropertyInData(gen, data3, property, ownProperties) {
+      const cond = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(property)} === undefined`;
+      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data3, property))) : cond;
     }
     exports2.noPropertyInData = noPropertyInData;
     function allSchemaProperties(schemaMap) {
@@ -1767,8 +1767,8 @@ var require_code2 = __commonJS({
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
     exports2.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data: data2, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
-      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data2}, ${topSchemaRef}${schemaPath}` : data2;
+    function callValidateCode({ schemaCode, data: data3, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
+      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data3}, ${topSchemaRef}${schemaPath}` : data3;
       const valCxt = [
         [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
         [names_1.default.parentData, it.parentData],
@@ -1794,7 +1794,7 @@ var require_code2 = __commonJS({
     }
     exports2.usePattern = usePattern;
     function validateArray(cxt) {
-      const { gen, data: data2, keyword, it } = cxt;
+      const { gen, data: data3, keyword, it } = cxt;
       const valid = gen.name("valid");
       if (it.allErrors) {
         const validArr = gen.let("valid", true);
@@ -1805,7 +1805,7 @@ var require_code2 = __commonJS({
       validateItems(() => gen.break());
       return valid;
       function validateItems(notValid) {
-        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
         gen.forRange("i", 0, len, (i2) => {
           cxt.subschema({
             keyword,
@@ -1915,8 +1915,8 @@ var require_keyword = __commonJS({
     }
     exports2.funcKeywordCode = funcKeywordCode;
     function modifyData(cxt) {
-      const { gen, data: data2, it } = cxt;
-      gen.if(it.parentData, () => gen.assign(data2, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
+      const { gen, data: data3, it } = cxt;
+      gen.if(it.parentData, () => gen.assign(data3, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
     }
     function addErrs(cxt, errs) {
       const { gen } = cxt;
@@ -1999,8 +1999,8 @@ var require_subschema = __commonJS({
       throw new Error('either "keyword" or "schema" must be passed');
     }
     exports2.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data: data2, dataTypes, propertyName }) {
-      if (data2 !== void 0 && dataProp !== void 0) {
+    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data: data3, dataTypes, propertyName }) {
+      if (data3 !== void 0 && dataProp !== void 0) {
         throw new Error('both "data" and "dataProp" passed, only one allowed');
       }
       const { gen } = it;
@@ -2012,8 +2012,8 @@ var require_subschema = __commonJS({
         subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
         subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
       }
-      if (data2 !== void 0) {
-        const nextData = data2 instanceof codegen_1.Name ? data2 : gen.let("data", data2, true);
+      if (data3 !== void 0) {
+        const nextData = data3 instanceof codegen_1.Name ? data3 : gen.let("data", data3, true);
         dataContextProps(nextData);
         if (propertyName !== void 0)
           subschema.propertyName = propertyName;
@@ -2499,7 +2499,7 @@ var require_validate = __commonJS({
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
     function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema, data: data2, allErrors, opts, self } = it;
+      const { gen, schema, data: data3, allErrors, opts, self } = it;
       const { RULES } = self;
       if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
         gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
@@ -2516,7 +2516,7 @@ var require_validate = __commonJS({
         if (!(0, applicability_1.shouldUseGroup)(schema, group3))
           return;
         if (group3.type) {
-          gen.if((0, dataType_2.checkDataType)(group3.type, data2, opts.strictNumbers));
+          gen.if((0, dataType_2.checkDataType)(group3.type, data3, opts.strictNumbers));
           iterateKeywords(it, group3);
           if (types.length === 1 && types[0] === group3.type && typeErrors) {
             gen.else();
@@ -2789,14 +2789,14 @@ var require_validate = __commonJS({
     var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
     function getData($data, { dataLevel, dataNames, dataPathArr }) {
       let jsonPointer;
-      let data2;
+      let data3;
       if ($data === "")
         return names_1.default.rootData;
       if ($data[0] === "/") {
         if (!JSON_POINTER.test($data))
           throw new Error(`Invalid JSON-pointer: ${$data}`);
         jsonPointer = $data;
-        data2 = names_1.default.rootData;
+        data3 = names_1.default.rootData;
       } else {
         const matches2 = RELATIVE_JSON_POINTER.exec($data);
         if (!matches2)
@@ -2810,16 +2810,16 @@ var require_validate = __commonJS({
         }
         if (up > dataLevel)
           throw new Error(errorMsg("data", up));
-        data2 = dataNames[dataLevel - up];
+        data3 = dataNames[dataLevel - up];
         if (!jsonPointer)
-          return data2;
+          return data3;
       }
-      let expr = data2;
+      let expr = data3;
       const segments = jsonPointer.split("/");
       for (const segment of segments) {
         if (segment) {
-          data2 = (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
-          expr = (0, codegen_1._)`${expr} && ${data2}`;
+          data3 = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
+          expr = (0, codegen_1._)`${expr} && ${data3}`;
         }
       }
       return expr;
@@ -3875,7 +3875,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse7(serialize(uri, options), options);
+        parse8(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3918,8 +3918,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse7(serialize(base, options), options);
-        relative11 = parse7(serialize(relative11, options), options);
+        base = parse8(serialize(base, options), options);
+        relative11 = parse8(serialize(relative11, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative11.scheme) {
@@ -4237,7 +4237,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse7(uri, opts) {
+    function parse8(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4274,7 +4274,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse7
+      parse: parse8
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -4448,7 +4448,7 @@ var require_core = __commonJS({
         const { meta: meta2, schemaId } = this.opts;
         return this.opts.defaultMeta = typeof meta2 == "object" ? meta2[schemaId] || meta2 : void 0;
       }
-      validate(schemaKeyRef, data2) {
+      validate(schemaKeyRef, data3) {
         let v;
         if (typeof schemaKeyRef == "string") {
           v = this.getSchema(schemaKeyRef);
@@ -4457,7 +4457,7 @@ var require_core = __commonJS({
         } else {
           v = this.compile(schemaKeyRef);
         }
-        const valid = v(data2);
+        const valid = v(data3);
         if (!("$async" in v))
           this.errors = v.errors;
         return valid;
@@ -5086,8 +5086,8 @@ var require_limitNumber = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
-        cxt.fail$data((0, codegen_1._)`${data2} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data2})`);
+        const { keyword, data: data3, schemaCode } = cxt;
+        cxt.fail$data((0, codegen_1._)`${data3} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data3})`);
       }
     };
     exports2.default = def;
@@ -5111,11 +5111,11 @@ var require_multipleOf = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data2, schemaCode, it } = cxt;
+        const { gen, data: data3, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
         const res = gen.let("res");
         const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data2}/${schemaCode}, ${invalid}))`);
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data3}/${schemaCode}, ${invalid}))`);
       }
     };
     exports2.default = def;
@@ -5170,9 +5170,9 @@ var require_limitLength = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data2, schemaCode, it } = cxt;
+        const { keyword, data: data3, schemaCode, it } = cxt;
         const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        const len = it.opts.unicode === false ? (0, codegen_1._)`${data2}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data2})`;
+        const len = it.opts.unicode === false ? (0, codegen_1._)`${data3}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data3})`;
         cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
       }
     };
@@ -5199,17 +5199,17 @@ var require_pattern = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
         if ($data) {
           const { regExp } = it.opts.code;
           const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
           const valid = gen.let("valid");
-          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data2})`), () => gen.assign(valid, false));
+          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data3})`), () => gen.assign(valid, false));
           cxt.fail$data((0, codegen_1._)`!${valid}`);
         } else {
           const regExp = (0, code_1.usePattern)(cxt, schema);
-          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data2})`);
+          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data3})`);
         }
       }
     };
@@ -5237,9 +5237,9 @@ var require_limitProperties = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
+        const { keyword, data: data3, schemaCode } = cxt;
         const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`Object.keys(${data2}).length ${op} ${schemaCode}`);
+        cxt.fail$data((0, codegen_1._)`Object.keys(${data3}).length ${op} ${schemaCode}`);
       }
     };
     exports2.default = def;
@@ -5265,7 +5265,7 @@ var require_required = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, schemaCode, data: data2, $data, it } = cxt;
+        const { gen, schema, schemaCode, data: data3, $data, it } = cxt;
         const { opts } = it;
         if (!$data && schema.length === 0)
           return;
@@ -5309,13 +5309,13 @@ var require_required = __commonJS({
         function loopAllRequired() {
           gen.forOf("prop", schemaCode, (prop) => {
             cxt.setParams({ missingProperty: prop });
-            gen.if((0, code_1.noPropertyInData)(gen, data2, prop, opts.ownProperties), () => cxt.error());
+            gen.if((0, code_1.noPropertyInData)(gen, data3, prop, opts.ownProperties), () => cxt.error());
           });
         }
         function loopUntilMissing(missing, valid) {
           cxt.setParams({ missingProperty: missing });
           gen.forOf(missing, schemaCode, () => {
-            gen.assign(valid, (0, code_1.propertyInData)(gen, data2, missing, opts.ownProperties));
+            gen.assign(valid, (0, code_1.propertyInData)(gen, data3, missing, opts.ownProperties));
             gen.if((0, codegen_1.not)(valid), () => {
               cxt.error();
               gen.break();
@@ -5348,9 +5348,9 @@ var require_limitItems = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data2, schemaCode } = cxt;
+        const { keyword, data: data3, schemaCode } = cxt;
         const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`${data2}.length ${op} ${schemaCode}`);
+        cxt.fail$data((0, codegen_1._)`${data3}.length ${op} ${schemaCode}`);
       }
     };
     exports2.default = def;
@@ -5388,7 +5388,7 @@ var require_uniqueItems = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data2, $data, schema, parentSchema, schemaCode, it } = cxt;
+        const { gen, data: data3, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
           return;
         const valid = gen.let("valid");
@@ -5396,7 +5396,7 @@ var require_uniqueItems = __commonJS({
         cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
         cxt.ok(valid);
         function validateUniqueItems() {
-          const i2 = gen.let("i", (0, codegen_1._)`${data2}.length`);
+          const i2 = gen.let("i", (0, codegen_1._)`${data3}.length`);
           const j = gen.let("j");
           cxt.setParams({ i: i2, j });
           gen.assign(valid, true);
@@ -5410,7 +5410,7 @@ var require_uniqueItems = __commonJS({
           const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
           const indices = gen.const("indices", (0, codegen_1._)`{}`);
           gen.for((0, codegen_1._)`;${i2}--;`, () => {
-            gen.let(item, (0, codegen_1._)`${data2}[${i2}]`);
+            gen.let(item, (0, codegen_1._)`${data3}[${i2}]`);
             gen.if(wrongType, (0, codegen_1._)`continue`);
             if (itemTypes.length > 1)
               gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
@@ -5424,7 +5424,7 @@ var require_uniqueItems = __commonJS({
         function loopN2(i2, j) {
           const eql = (0, util_1.useFunc)(gen, equal_1.default);
           const outer = gen.name("outer");
-          gen.label(outer).for((0, codegen_1._)`;${i2}--;`, () => gen.for((0, codegen_1._)`${j} = ${i2}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data2}[${i2}], ${data2}[${j}])`, () => {
+          gen.label(outer).for((0, codegen_1._)`;${i2}--;`, () => gen.for((0, codegen_1._)`${j} = ${i2}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data3}[${i2}], ${data3}[${j}])`, () => {
             cxt.error();
             gen.assign(valid, false).break(outer);
           })));
@@ -5452,11 +5452,11 @@ var require_const = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data2, $data, schemaCode, schema } = cxt;
+        const { gen, data: data3, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
-          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data2}, ${schemaCode})`);
+          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data3}, ${schemaCode})`);
         } else {
-          cxt.fail((0, codegen_1._)`${schema} !== ${data2}`);
+          cxt.fail((0, codegen_1._)`${schema} !== ${data3}`);
         }
       }
     };
@@ -5482,7 +5482,7 @@ var require_enum = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
           throw new Error("enum must have non-empty array");
         const useLoop = schema.length >= it.opts.loopEnum;
@@ -5501,11 +5501,11 @@ var require_enum = __commonJS({
         cxt.pass(valid);
         function loopEnum() {
           gen.assign(valid, false);
-          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data2}, ${v})`, () => gen.assign(valid, true).break()));
+          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data3}, ${v})`, () => gen.assign(valid, true).break()));
         }
         function equalCode(vSchema, i2) {
           const sch = schema[i2];
-          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data2}, ${vSchema}[${i2}])` : (0, codegen_1._)`${data2} === ${sch}`;
+          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data3}, ${vSchema}[${i2}])` : (0, codegen_1._)`${data3} === ${sch}`;
         }
       }
     };
@@ -5580,9 +5580,9 @@ var require_additionalItems = __commonJS({
       }
     };
     function validateAdditionalItems(cxt, items) {
-      const { gen, schema, data: data2, keyword, it } = cxt;
+      const { gen, schema, data: data3, keyword, it } = cxt;
       it.items = true;
-      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+      const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
       if (schema === false) {
         cxt.setParams({ len: items.length });
         cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
@@ -5629,13 +5629,13 @@ var require_items = __commonJS({
       }
     };
     function validateTuple(cxt, extraItems, schArr = cxt.schema) {
-      const { gen, parentSchema, data: data2, keyword, it } = cxt;
+      const { gen, parentSchema, data: data3, keyword, it } = cxt;
       checkStrictTuple(parentSchema);
       if (it.opts.unevaluated && schArr.length && it.items !== true) {
         it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
       }
       const valid = gen.name("valid");
-      const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+      const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
       schArr.forEach((sch, i2) => {
         if ((0, util_1.alwaysValidSchema)(it, sch))
           return;
@@ -5732,7 +5732,7 @@ var require_contains = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, parentSchema, data: data2, it } = cxt;
+        const { gen, schema, parentSchema, data: data3, it } = cxt;
         let min;
         let max2;
         const { minContains, maxContains } = parentSchema;
@@ -5742,7 +5742,7 @@ var require_contains = __commonJS({
         } else {
           min = 1;
         }
-        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
         cxt.setParams({ min, max: max2 });
         if (max2 === void 0 && min === 0) {
           (0, util_1.checkStrictMode)(it, `"minContains" == 0 without "maxContains": "contains" keyword ignored`);
@@ -5767,7 +5767,7 @@ var require_contains = __commonJS({
         } else if (min === 0) {
           gen.let(valid, true);
           if (max2 !== void 0)
-            gen.if((0, codegen_1._)`${data2}.length > 0`, validateItemsWithCount);
+            gen.if((0, codegen_1._)`${data3}.length > 0`, validateItemsWithCount);
         } else {
           gen.let(valid, false);
           validateItemsWithCount();
@@ -5850,7 +5850,7 @@ var require_dependencies = __commonJS({
       return [propertyDeps, schemaDeps];
     }
     function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
-      const { gen, data: data2, it } = cxt;
+      const { gen, data: data3, it } = cxt;
       if (Object.keys(propertyDeps).length === 0)
         return;
       const missing = gen.let("missing");
@@ -5858,7 +5858,7 @@ var require_dependencies = __commonJS({
         const deps = propertyDeps[prop];
         if (deps.length === 0)
           continue;
-        const hasProperty = (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties);
+        const hasProperty = (0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties);
         cxt.setParams({
           property: prop,
           depsCount: deps.length,
@@ -5879,13 +5879,13 @@ var require_dependencies = __commonJS({
     }
     exports2.validatePropertyDeps = validatePropertyDeps;
     function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
-      const { gen, data: data2, keyword, it } = cxt;
+      const { gen, data: data3, keyword, it } = cxt;
       const valid = gen.name("valid");
       for (const prop in schemaDeps) {
         if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
           continue;
         gen.if(
-          (0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties),
+          (0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties),
           () => {
             const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
             cxt.mergeValidEvaluated(schCxt, valid);
@@ -5918,11 +5918,11 @@ var require_propertyNames = __commonJS({
       schemaType: ["object", "boolean"],
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data2, it } = cxt;
+        const { gen, schema, data: data3, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data2, (key2) => {
+        gen.forIn("key", data3, (key2) => {
           cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
@@ -5965,7 +5965,7 @@ var require_additionalProperties = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, parentSchema, data: data2, errsCount, it } = cxt;
+        const { gen, schema, parentSchema, data: data3, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, opts } = it;
@@ -5977,7 +5977,7 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data2, (key2) => {
+          gen.forIn("key", data3, (key2) => {
             if (!props.length && !patProps.length)
               additionalPropertyCode(key2);
             else
@@ -6000,7 +6000,7 @@ var require_additionalProperties = __commonJS({
           return (0, codegen_1.not)(definedProp);
         }
         function deleteAdditional(key2) {
-          gen.code((0, codegen_1._)`delete ${data2}[${key2}]`);
+          gen.code((0, codegen_1._)`delete ${data3}[${key2}]`);
         }
         function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
@@ -6064,7 +6064,7 @@ var require_properties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema, parentSchema, data: data2, it } = cxt;
+        const { gen, schema, parentSchema, data: data3, it } = cxt;
         if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
           additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
         }
@@ -6083,7 +6083,7 @@ var require_properties = __commonJS({
           if (hasDefault(prop)) {
             applyPropertySchema(prop);
           } else {
-            gen.if((0, code_1.propertyInData)(gen, data2, prop, it.opts.ownProperties));
+            gen.if((0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties));
             applyPropertySchema(prop);
             if (!it.allErrors)
               gen.else().var(valid, true);
@@ -6122,7 +6122,7 @@ var require_patternProperties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema, data: data2, parentSchema, it } = cxt;
+        const { gen, schema, data: data3, parentSchema, it } = cxt;
         const { opts } = it;
         const patterns = (0, code_1.allSchemaProperties)(schema);
         const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
@@ -6157,7 +6157,7 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data2, (key2) => {
+          gen.forIn("key", data3, (key2) => {
             gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
@@ -6666,14 +6666,14 @@ var require_unevaluatedProperties = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data2, errsCount, it } = cxt;
+        const { gen, schema, data: data3, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, props } = it;
         if (props instanceof codegen_1.Name) {
-          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data2, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
+          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data3, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
         } else if (props !== true) {
-          gen.forIn("key", data2, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
+          gen.forIn("key", data3, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
         }
         it.props = true;
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
@@ -6730,11 +6730,11 @@ var require_unevaluatedItems = __commonJS({
       schemaType: ["boolean", "object"],
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data2, it } = cxt;
+        const { gen, schema, data: data3, it } = cxt;
         const items = it.items || 0;
         if (items === true)
           return;
-        const len = gen.const("len", (0, codegen_1._)`${data2}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
         if (schema === false) {
           cxt.setParams({ len: items });
           cxt.fail((0, codegen_1._)`${len} > ${items}`);
@@ -6786,7 +6786,7 @@ var require_format = __commonJS({
       $data: true,
       error: error2,
       code(cxt, ruleType) {
-        const { gen, data: data2, $data, schema, schemaCode, it } = cxt;
+        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self } = it;
         if (!opts.validateFormats)
           return;
@@ -6810,8 +6810,8 @@ var require_format = __commonJS({
             return (0, codegen_1._)`${schemaCode} && !${format2}`;
           }
           function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data2}) : ${format2}(${data2}))` : (0, codegen_1._)`${format2}(${data2})`;
-            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data2}))`;
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data3}) : ${format2}(${data3}))` : (0, codegen_1._)`${format2}(${data3})`;
+            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data3}))`;
             return (0, codegen_1._)`${format2} && ${format2} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
         }
@@ -6848,9 +6848,9 @@ var require_format = __commonJS({
             if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
               if (!schemaEnv.$async)
                 throw new Error("async format in sync schema");
-              return (0, codegen_1._)`await ${fmtRef}(${data2})`;
+              return (0, codegen_1._)`await ${fmtRef}(${data3})`;
             }
-            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data2})` : (0, codegen_1._)`${fmtRef}.test(${data2})`;
+            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data3})` : (0, codegen_1._)`${fmtRef}.test(${data3})`;
           }
         }
       }
@@ -6955,7 +6955,7 @@ var require_discriminator = __commonJS({
       schemaType: "object",
       error: error2,
       code(cxt) {
-        const { gen, data: data2, schema, parentSchema, it } = cxt;
+        const { gen, data: data3, schema, parentSchema, it } = cxt;
         const { oneOf: oneOf2 } = parentSchema;
         if (!it.opts.discriminator) {
           throw new Error("discriminator: requires discriminator option");
@@ -6968,7 +6968,7 @@ var require_discriminator = __commonJS({
         if (!oneOf2)
           throw new Error("discriminator: requires oneOf keyword");
         const valid = gen.let("valid", false);
-        const tag = gen.const("tag", (0, codegen_1._)`${data2}${(0, codegen_1.getProperty)(tagName)}`);
+        const tag = gen.const("tag", (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(tagName)}`);
         gen.if((0, codegen_1._)`typeof ${tag} == "string"`, () => validateMapping(), () => cxt.error(false, { discrError: types_1.DiscrError.Tag, tag, tagName }));
         cxt.ok(valid);
         function validateMapping() {
@@ -7953,7 +7953,7 @@ var require_main2 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports2, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
-    function parse7(match) {
+    function parse8(match) {
       var token = {
         "mapping": match[1] ? parseInt(match[1], 10) : void 0,
         "flags": match[2],
@@ -7982,7 +7982,7 @@ var require_main2 = __commonJS({
         if (match[6] === "%") {
           tokens.push("%");
         } else {
-          tokens.push(parse7(match));
+          tokens.push(parse8(match));
         }
         prev = RE.lastIndex;
         match = RE.exec(str);
@@ -17634,7 +17634,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse7(val);
+        return parse8(val);
       } else if (type === "number" && isNaN(val) === false) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -17642,7 +17642,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse7(str) {
+    function parse8(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -20378,10 +20378,10 @@ var require_toJS = __commonJS({
       if (value && typeof value.toJSON === "function") {
         if (!ctx || !identity.hasAnchor(value))
           return value.toJSON(arg, ctx);
-        const data2 = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data2);
+        const data3 = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data3);
         ctx.onCreate = (res2) => {
-          data2.res = res2;
+          data3.res = res2;
           delete ctx.onCreate;
         };
         const res = value.toJSON(arg, ctx);
@@ -20487,20 +20487,20 @@ var require_Alias = __commonJS({
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data2 = anchors2.get(found);
-          if (!data2) {
+          let data3 = anchors2.get(found);
+          if (!data3) {
             toJS.toJS(found, null, ctx);
-            data2 = anchors2.get(found);
+            data3 = anchors2.get(found);
           }
-          if (data2?.res === void 0) {
+          if (data3?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
             throw new ReferenceError(msg);
           }
           if (maxAliasCount >= 0) {
-            data2.count += 1;
-            if (data2.aliasCount === 0)
-              data2.aliasCount = getAliasCount(doc2, found, anchors2);
-            if (data2.count * data2.aliasCount > maxAliasCount) {
+            data3.count += 1;
+            if (data3.aliasCount === 0)
+              data3.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data3.count * data3.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
@@ -24227,9 +24227,9 @@ var require_compose_collection = __commonJS({
       const tagToken = props.tag;
       const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
       if (token.type === "block-seq") {
-        const { anchor, newlineAfterProp: nl } = props;
+        const { anchor, newlineAfterProp: nl2 } = props;
         const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+        if (lastProp && (!nl2 || nl2.offset < lastProp.offset)) {
           const message = "Missing newline after block sequence props";
           onError(lastProp, "MISSING_CHAR", message);
         }
@@ -25302,9 +25302,9 @@ var require_cst_scalar = __commonJS({
         case "block-map":
         case "block-seq": {
           const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          const nl2 = { type: "newline", offset, indent: token.indent, source: "\n" };
           delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
+          Object.assign(token, { type, source, end: [nl2] });
           break;
         }
         default: {
@@ -25795,18 +25795,18 @@ var require_lexer = __commonJS({
         }
       }
       *parseFlowCollection() {
-        let nl, sp;
+        let nl2, sp;
         let indent = -1;
         do {
-          nl = yield* this.pushNewline();
-          if (nl > 0) {
+          nl2 = yield* this.pushNewline();
+          if (nl2 > 0) {
             sp = yield* this.pushSpaces(false);
             this.indentValue = indent = sp;
           } else {
             sp = 0;
           }
           sp += yield* this.pushSpaces(true);
-        } while (nl + sp > 0);
+        } while (nl2 + sp > 0);
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
@@ -25882,16 +25882,16 @@ var require_lexer = __commonJS({
           }
         }
         const qb = this.buffer.substring(0, end);
-        let nl = qb.indexOf("\n", this.pos);
-        if (nl !== -1) {
-          while (nl !== -1) {
-            const cs = this.continueScalar(nl + 1);
+        let nl2 = qb.indexOf("\n", this.pos);
+        if (nl2 !== -1) {
+          while (nl2 !== -1) {
+            const cs = this.continueScalar(nl2 + 1);
             if (cs === -1)
               break;
-            nl = qb.indexOf("\n", cs);
+            nl2 = qb.indexOf("\n", cs);
           }
-          if (nl !== -1) {
-            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          if (nl2 !== -1) {
+            end = nl2 - (qb[nl2 - 1] === "\r" ? 2 : 1);
           }
         }
         if (end === -1) {
@@ -25918,7 +25918,7 @@ var require_lexer = __commonJS({
         return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
       }
       *parseBlockScalar() {
-        let nl = this.pos - 1;
+        let nl2 = this.pos - 1;
         let indent = 0;
         let ch;
         loop: for (let i3 = this.pos; ch = this.buffer[i3]; ++i3) {
@@ -25927,7 +25927,7 @@ var require_lexer = __commonJS({
               indent += 1;
               break;
             case "\n":
-              nl = i3;
+              nl2 = i3;
               indent = 0;
               break;
             case "\r": {
@@ -25951,28 +25951,28 @@ var require_lexer = __commonJS({
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
           do {
-            const cs = this.continueScalar(nl + 1);
+            const cs = this.continueScalar(nl2 + 1);
             if (cs === -1)
               break;
-            nl = this.buffer.indexOf("\n", cs);
-          } while (nl !== -1);
-          if (nl === -1) {
+            nl2 = this.buffer.indexOf("\n", cs);
+          } while (nl2 !== -1);
+          if (nl2 === -1) {
             if (!this.atEnd)
               return this.setNext("block-scalar");
-            nl = this.buffer.length;
+            nl2 = this.buffer.length;
           }
         }
-        let i2 = nl + 1;
+        let i2 = nl2 + 1;
         ch = this.buffer[i2];
         while (ch === " ")
           ch = this.buffer[++i2];
         if (ch === "	") {
           while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
             ch = this.buffer[++i2];
-          nl = i2 - 1;
+          nl2 = i2 - 1;
         } else if (!this.blockScalarKeep) {
           do {
-            let i3 = nl - 1;
+            let i3 = nl2 - 1;
             let ch2 = this.buffer[i3];
             if (ch2 === "\r")
               ch2 = this.buffer[--i3];
@@ -25980,13 +25980,13 @@ var require_lexer = __commonJS({
             while (ch2 === " ")
               ch2 = this.buffer[--i3];
             if (ch2 === "\n" && i3 >= this.pos && i3 + 1 + indent > lastChar)
-              nl = i3;
+              nl2 = i3;
             else
               break;
           } while (true);
         }
         yield cst.SCALAR;
-        yield* this.pushToIndex(nl + 1, true);
+        yield* this.pushToIndex(nl2 + 1, true);
         return yield* this.parseLineStart();
       }
       *parsePlainScalar() {
@@ -26571,10 +26571,10 @@ var require_parser = __commonJS({
             this.atNewLine = true;
             this.indent = 0;
             if (this.onNewLine) {
-              let nl = this.source.indexOf("\n") + 1;
-              while (nl !== 0) {
-                this.onNewLine(this.offset + nl);
-                nl = this.source.indexOf("\n", nl) + 1;
+              let nl2 = this.source.indexOf("\n") + 1;
+              while (nl2 !== 0) {
+                this.onNewLine(this.offset + nl2);
+                nl2 = this.source.indexOf("\n", nl2) + 1;
               }
             }
             yield* this.pop();
@@ -26629,25 +26629,25 @@ var require_parser = __commonJS({
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
           let start = [];
           if (atNextItem && it.sep && !it.value) {
-            const nl = [];
+            const nl2 = [];
             for (let i2 = 0; i2 < it.sep.length; ++i2) {
               const st = it.sep[i2];
               switch (st.type) {
                 case "newline":
-                  nl.push(i2);
+                  nl2.push(i2);
                   break;
                 case "space":
                   break;
                 case "comment":
                   if (st.indent > map.indent)
-                    nl.length = 0;
+                    nl2.length = 0;
                   break;
                 default:
-                  nl.length = 0;
+                  nl2.length = 0;
               }
             }
-            if (nl.length >= 2)
-              start = it.sep.splice(nl[1]);
+            if (nl2.length >= 2)
+              start = it.sep.splice(nl2[1]);
           }
           switch (this.type) {
             case "anchor":
@@ -26924,10 +26924,10 @@ var require_parser = __commonJS({
       }
       flowScalar(type) {
         if (this.onNewLine) {
-          let nl = this.source.indexOf("\n") + 1;
-          while (nl !== 0) {
-            this.onNewLine(this.offset + nl);
-            nl = this.source.indexOf("\n", nl) + 1;
+          let nl2 = this.source.indexOf("\n") + 1;
+          while (nl2 !== 0) {
+            this.onNewLine(this.offset + nl2);
+            nl2 = this.source.indexOf("\n", nl2) + 1;
           }
         }
         return {
@@ -27091,7 +27091,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse7(src, reviver, options) {
+    function parse8(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -27132,7 +27132,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse7;
+    exports2.parse = parse8;
     exports2.parseAllDocuments = parseAllDocuments;
     exports2.parseDocument = parseDocument2;
     exports2.stringify = stringify2;
@@ -27745,11 +27745,11 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message, code, data2) {
+      constructor(message, code, data3) {
         super(message);
         this.name = "HTTPParserError";
         this.code = code ? `HPE_${code}` : void 0;
-        this.data = data2 ? data2.toString() : void 0;
+        this.data = data3 ? data3.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
         return instance && instance[kHTTPParserError] === true;
@@ -27771,13 +27771,13 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message, code, { headers, data: data2 }) {
+      constructor(message, code, { headers, data: data3 }) {
         super(message);
         this.name = "RequestRetryError";
         this.message = message || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code;
-        this.data = data2;
+        this.data = data3;
         this.headers = headers;
       }
       static [Symbol.hasInstance](instance) {
@@ -27787,13 +27787,13 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message, code, { headers, data: data2 }) {
+      constructor(message, code, { headers, data: data3 }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code;
-        this.data = data2;
+        this.data = data3;
         this.headers = headers;
       }
       static [Symbol.hasInstance](instance) {
@@ -29317,8 +29317,8 @@ var require_dispatcher_base = __commonJS({
       close(callback) {
         if (callback === void 0) {
           return new Promise((resolve20, reject) => {
-            this.close((err2, data2) => {
-              return err2 ? reject(err2) : resolve20(data2);
+            this.close((err2, data3) => {
+              return err2 ? reject(err2) : resolve20(data3);
             });
           });
         }
@@ -29357,11 +29357,11 @@ var require_dispatcher_base = __commonJS({
         }
         if (callback === void 0) {
           return new Promise((resolve20, reject) => {
-            this.destroy(err2, (err3, data2) => {
+            this.destroy(err2, (err3, data3) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve20(data2);
+              ) : resolve20(data3);
             });
           });
         }
@@ -30646,13 +30646,13 @@ var require_data_url = __commonJS({
       }
       return mimeType;
     }
-    function forgivingBase64(data2) {
-      data2 = data2.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
-      let dataLength = data2.length;
+    function forgivingBase64(data3) {
+      data3 = data3.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
+      let dataLength = data3.length;
       if (dataLength % 4 === 0) {
-        if (data2.charCodeAt(dataLength - 1) === 61) {
+        if (data3.charCodeAt(dataLength - 1) === 61) {
           --dataLength;
-          if (data2.charCodeAt(dataLength - 1) === 61) {
+          if (data3.charCodeAt(dataLength - 1) === 61) {
             --dataLength;
           }
         }
@@ -30660,10 +30660,10 @@ var require_data_url = __commonJS({
       if (dataLength % 4 === 1) {
         return "failure";
       }
-      if (/[^+/0-9A-Za-z]/.test(data2.length === dataLength ? data2 : data2.substring(0, dataLength))) {
+      if (/[^+/0-9A-Za-z]/.test(data3.length === dataLength ? data3 : data3.substring(0, dataLength))) {
         return "failure";
       }
-      const buffer = Buffer.from(data2, "base64");
+      const buffer = Buffer.from(data3, "base64");
       return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     }
     function collectAnHTTPQuotedString(input, position, extractValue2) {
@@ -31841,26 +31841,26 @@ var require_util3 = __commonJS({
       return protocol === "http:" || protocol === "https:";
     }
     function simpleRangeHeaderValue(value, allowWhitespace) {
-      const data2 = value;
-      if (!data2.startsWith("bytes")) {
+      const data3 = value;
+      if (!data3.startsWith("bytes")) {
         return "failure";
       }
       const position = { position: 5 };
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data2,
+          data3,
           position
         );
       }
-      if (data2.charCodeAt(position.position) !== 61) {
+      if (data3.charCodeAt(position.position) !== 61) {
         return "failure";
       }
       position.position++;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data2,
+          data3,
           position
         );
       }
@@ -31869,25 +31869,25 @@ var require_util3 = __commonJS({
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
         },
-        data2,
+        data3,
         position
       );
       const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data2,
+          data3,
           position
         );
       }
-      if (data2.charCodeAt(position.position) !== 45) {
+      if (data3.charCodeAt(position.position) !== 45) {
         return "failure";
       }
       position.position++;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data2,
+          data3,
           position
         );
       }
@@ -31896,11 +31896,11 @@ var require_util3 = __commonJS({
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
         },
-        data2,
+        data3,
         position
       );
       const rangeEndValue = rangeEnd.length ? Number(rangeEnd) : null;
-      if (position.position < data2.length) {
+      if (position.position < data3.length) {
         return "failure";
       }
       if (rangeEndValue === null && rangeStartValue === null) {
@@ -32846,9 +32846,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       throwIfAborted(object[kState]);
       const promise = createDeferredPromise();
       const errorSteps = (error2) => promise.reject(error2);
-      const successSteps = (data2) => {
+      const successSteps = (data3) => {
         try {
-          promise.resolve(convertBytesToJSValue(data2));
+          promise.resolve(convertBytesToJSValue(data3));
         } catch (e) {
           errorSteps(e);
         }
@@ -33085,25 +33085,25 @@ var require_client_h1 = __commonJS({
           this.execute(chunk);
         }
       }
-      execute(data2) {
+      execute(data3) {
         assert(this.ptr != null);
         assert(currentParser == null);
         assert(!this.paused);
         const { socket, llhttp } = this;
-        if (data2.length > currentBufferSize) {
+        if (data3.length > currentBufferSize) {
           if (currentBufferPtr) {
             llhttp.free(currentBufferPtr);
           }
-          currentBufferSize = Math.ceil(data2.length / 4096) * 4096;
+          currentBufferSize = Math.ceil(data3.length / 4096) * 4096;
           currentBufferPtr = llhttp.malloc(currentBufferSize);
         }
-        new Uint8Array(llhttp.memory.buffer, currentBufferPtr, currentBufferSize).set(data2);
+        new Uint8Array(llhttp.memory.buffer, currentBufferPtr, currentBufferSize).set(data3);
         try {
           let ret;
           try {
-            currentBufferRef = data2;
+            currentBufferRef = data3;
             currentParser = this;
-            ret = llhttp.llhttp_execute(this.ptr, currentBufferPtr, data2.length);
+            ret = llhttp.llhttp_execute(this.ptr, currentBufferPtr, data3.length);
           } catch (err2) {
             throw err2;
           } finally {
@@ -33112,7 +33112,7 @@ var require_client_h1 = __commonJS({
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
           if (ret !== constants6.ERROR.OK) {
-            const body = data2.subarray(offset);
+            const body = data3.subarray(offset);
             if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
             } else if (ret === constants6.ERROR.PAUSED) {
@@ -33147,7 +33147,7 @@ var require_client_h1 = __commonJS({
         }
         return this.createError(ret, EMPTY_BUF);
       }
-      createError(ret, data2) {
+      createError(ret, data3) {
         const { llhttp, contentLength, bytesRead } = this;
         if (contentLength && bytesRead !== parseInt(contentLength, 10)) {
           return new ResponseContentLengthMismatchError();
@@ -33158,7 +33158,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data2);
+        return new HTTPParserError(message, constants6.ERROR[ret], data3);
       }
       destroy() {
         assert(this.ptr != null);
@@ -35293,8 +35293,8 @@ var require_fixed_queue = __commonJS({
       isFull() {
         return (this.top + 1 & kMask) === this.bottom;
       }
-      push(data2) {
-        this.list[this.top] = data2;
+      push(data3) {
+        this.list[this.top] = data3;
         this.top = this.top + 1 & kMask;
       }
       shift() {
@@ -35313,11 +35313,11 @@ var require_fixed_queue = __commonJS({
       isEmpty() {
         return this.head.isEmpty();
       }
-      push(data2) {
+      push(data3) {
         if (this.head.isFull()) {
           this.head = this.head.next = new FixedCircularBuffer();
         }
-        this.head.push(data2);
+        this.head.push(data3);
       }
       shift() {
         const tail = this.tail;
@@ -35902,14 +35902,14 @@ var require_proxy_agent = __commonJS({
       }
       [kDispatch](opts, handler2) {
         const onHeaders = handler2.onHeaders;
-        handler2.onHeaders = function(statusCode, data2, resume) {
+        handler2.onHeaders = function(statusCode, data3, resume) {
           if (statusCode === 407) {
             if (typeof handler2.onError === "function") {
               handler2.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
-          if (onHeaders) onHeaders.call(this, statusCode, data2, resume);
+          if (onHeaders) onHeaders.call(this, statusCode, data3, resume);
         };
         const {
           origin,
@@ -37116,8 +37116,8 @@ var require_api_request = __commonJS({
     function request2(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          request2.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve20(data2);
+          request2.call(this, opts, (err2, data3) => {
+            return err2 ? reject(err2) : resolve20(data3);
           });
         });
       }
@@ -37341,8 +37341,8 @@ var require_api_stream = __commonJS({
     function stream(opts, factory, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          stream.call(this, opts, factory, (err2, data2) => {
-            return err2 ? reject(err2) : resolve20(data2);
+          stream.call(this, opts, factory, (err2, data3) => {
+            return err2 ? reject(err2) : resolve20(data3);
           });
         });
       }
@@ -37628,8 +37628,8 @@ var require_api_upgrade = __commonJS({
     function upgrade(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          upgrade.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve20(data2);
+          upgrade.call(this, opts, (err2, data3) => {
+            return err2 ? reject(err2) : resolve20(data3);
           });
         });
       }
@@ -37722,8 +37722,8 @@ var require_api_connect = __commonJS({
     function connect(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          connect.call(this, opts, (err2, data2) => {
-            return err2 ? reject(err2) : resolve20(data2);
+          connect.call(this, opts, (err2, data3) => {
+            return err2 ? reject(err2) : resolve20(data3);
           });
         });
       }
@@ -37907,17 +37907,17 @@ var require_mock_utils = __commonJS({
       const headersMatch = matchHeaders(mockDispatch2, headers);
       return pathMatch && methodMatch && bodyMatch && headersMatch;
     }
-    function getResponseData2(data2) {
-      if (Buffer.isBuffer(data2)) {
-        return data2;
-      } else if (data2 instanceof Uint8Array) {
-        return data2;
-      } else if (data2 instanceof ArrayBuffer) {
-        return data2;
-      } else if (typeof data2 === "object") {
-        return JSON.stringify(data2);
+    function getResponseData2(data3) {
+      if (Buffer.isBuffer(data3)) {
+        return data3;
+      } else if (data3 instanceof Uint8Array) {
+        return data3;
+      } else if (data3 instanceof ArrayBuffer) {
+        return data3;
+      } else if (typeof data3 === "object") {
+        return JSON.stringify(data3);
       } else {
-        return data2.toString();
+        return data3.toString();
       }
     }
     function getMockDispatch(mockDispatches, key2) {
@@ -37942,9 +37942,9 @@ var require_mock_utils = __commonJS({
       }
       return matchedMockDispatches[0];
     }
-    function addMockDispatch(mockDispatches, key2, data2) {
+    function addMockDispatch(mockDispatches, key2, data3) {
       const baseData = { timesInvoked: 0, times: 1, persist: false, consumed: false };
-      const replyData = typeof data2 === "function" ? { callback: data2 } : { ...data2 };
+      const replyData = typeof data3 === "function" ? { callback: data3 } : { ...data3 };
       const newMockDispatch = { ...baseData, ...key2, pending: true, data: { error: null, ...replyData } };
       mockDispatches.push(newMockDispatch);
       return newMockDispatch;
@@ -37970,12 +37970,12 @@ var require_mock_utils = __commonJS({
         query
       };
     }
-    function generateKeyValues(data2) {
-      const keys = Object.keys(data2);
+    function generateKeyValues(data3) {
+      const keys = Object.keys(data3);
       const result = [];
       for (let i2 = 0; i2 < keys.length; ++i2) {
         const key2 = keys[i2];
-        const value = data2[key2];
+        const value = data3[key2];
         const name = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; ++j) {
@@ -37992,8 +37992,8 @@ var require_mock_utils = __commonJS({
     }
     async function getResponse(body) {
       const buffers = [];
-      for await (const data2 of body) {
-        buffers.push(data2);
+      for await (const data3 of body) {
+        buffers.push(data3);
       }
       return Buffer.concat(buffers).toString("utf8");
     }
@@ -38004,7 +38004,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data: data2, headers, trailers, error: error2 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data: data3, headers, trailers, error: error2 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -38020,7 +38020,7 @@ var require_mock_utils = __commonJS({
       } else {
         handleReply(this[kDispatches]);
       }
-      function handleReply(mockDispatches, _data = data2) {
+      function handleReply(mockDispatches, _data = data3) {
         const optsHeaders = Array.isArray(opts.headers) ? buildHeadersFromArray(opts.headers) : opts.headers;
         const body = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
         if (isPromise(body)) {
@@ -38178,12 +38178,12 @@ var require_mock_interceptor = __commonJS({
         this[kDefaultTrailers] = {};
         this[kContentLength] = false;
       }
-      createMockScopeDispatchData({ statusCode, data: data2, responseOptions }) {
-        const responseData = getResponseData2(data2);
+      createMockScopeDispatchData({ statusCode, data: data3, responseOptions }) {
+        const responseData = getResponseData2(data3);
         const contentLength = this[kContentLength] ? { "content-length": responseData.length } : {};
         const headers = { ...this[kDefaultHeaders], ...contentLength, ...responseOptions.headers };
         const trailers = { ...this[kDefaultTrailers], ...responseOptions.trailers };
-        return { statusCode, data: data2, headers, trailers };
+        return { statusCode, data: data3, headers, trailers };
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
@@ -39563,13 +39563,13 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = {}) {
+      static json(data3, init = {}) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
         if (init !== null) {
           init = webidl.converters.ResponseInit(init);
         }
         const bytes2 = textEncoder.encode(
-          serializeJavascriptValueToJSONString(data2)
+          serializeJavascriptValueToJSONString(data3)
         );
         const body = extractBody(bytes2);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
@@ -43767,13 +43767,13 @@ var require_events = __commonJS({
         }
         return this.#eventInit.ports;
       }
-      initMessageEvent(type, bubbles = false, cancelable = false, data2 = null, origin = "", lastEventId = "", source = null, ports = []) {
+      initMessageEvent(type, bubbles = false, cancelable = false, data3 = null, origin = "", lastEventId = "", source = null, ports = []) {
         webidl.brandCheck(this, _MessageEvent);
         webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
         return new _MessageEvent(type, {
           bubbles,
           cancelable,
-          data: data2,
+          data: data3,
           origin,
           lastEventId,
           source,
@@ -44085,23 +44085,23 @@ var require_util8 = __commonJS({
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
-    function websocketMessageReceived(ws, type, data2) {
+    function websocketMessageReceived(ws, type, data3) {
       if (ws[kReadyState] !== states.OPEN) {
         return;
       }
       let dataForEvent;
       if (type === opcodes.TEXT) {
         try {
-          dataForEvent = utf8Decode(data2);
+          dataForEvent = utf8Decode(data3);
         } catch {
           failWebsocketConnection(ws, "Received invalid UTF-8 in text frame.");
           return;
         }
       } else if (type === opcodes.BINARY) {
         if (ws[kBinaryType] === "blob") {
-          dataForEvent = new Blob([data2]);
+          dataForEvent = new Blob([data3]);
         } else {
-          dataForEvent = toArrayBuffer(data2);
+          dataForEvent = toArrayBuffer(data3);
         }
       }
       fireEvent("message", ws, createFastMessageEvent, {
@@ -44266,8 +44266,8 @@ var require_frame = __commonJS({
       /**
        * @param {Buffer|undefined} data
        */
-      constructor(data2) {
-        this.frameData = data2;
+      constructor(data3) {
+        this.frameData = data3;
       }
       createFrame(opcode) {
         const frameData = this.frameData;
@@ -44542,8 +44542,8 @@ var require_permessage_deflate = __commonJS({
           }
           this.#inflate[kBuffer] = [];
           this.#inflate[kLength] = 0;
-          this.#inflate.on("data", (data2) => {
-            this.#inflate[kLength] += data2.length;
+          this.#inflate.on("data", (data3) => {
+            this.#inflate[kLength] += data3.length;
             if (this.#maxPayloadSize > 0 && this.#inflate[kLength] > this.#maxPayloadSize) {
               callback(new MessageSizeExceededError());
               this.#inflate.removeAllListeners();
@@ -44551,7 +44551,7 @@ var require_permessage_deflate = __commonJS({
               this.#inflate = null;
               return;
             }
-            this.#inflate[kBuffer].push(data2);
+            this.#inflate[kBuffer].push(data3);
           });
           this.#inflate.on("error", (err2) => {
             this.#inflate = null;
@@ -44786,13 +44786,13 @@ var require_receiver = __commonJS({
                 this.#extensions.get("permessage-deflate").decompress(
                   body,
                   this.#info.fin,
-                  (error2, data2) => {
+                  (error2, data3) => {
                     if (error2) {
                       const code = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
                       failWebsocketConnectionWithCode(this.ws, code, error2.message);
                       return;
                     }
-                    if (!this.writeFragments(data2)) {
+                    if (!this.writeFragments(data3)) {
                       return;
                     }
                     if (this.#maxPayloadSize > 0 && this.#fragmentsBytes > this.#maxPayloadSize) {
@@ -44873,16 +44873,16 @@ var require_receiver = __commonJS({
         this.#fragmentsBytes = 0;
         return output;
       }
-      parseCloseBody(data2) {
-        assert(data2.length !== 1);
+      parseCloseBody(data3) {
+        assert(data3.length !== 1);
         let code;
-        if (data2.length >= 2) {
-          code = data2.readUInt16BE(0);
+        if (data3.length >= 2) {
+          code = data3.readUInt16BE(0);
         }
         if (code !== void 0 && !isValidStatusCode(code)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
-        let reason = data2.subarray(2);
+        let reason = data3.subarray(2);
         if (reason[0] === 239 && reason[1] === 187 && reason[2] === 191) {
           reason = reason.subarray(3);
         }
@@ -45023,18 +45023,18 @@ var require_sender = __commonJS({
         this.#running = false;
       }
     };
-    function createFrame(data2, hint) {
-      return new WebsocketFrameSend(toBuffer(data2, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
+    function createFrame(data3, hint) {
+      return new WebsocketFrameSend(toBuffer(data3, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
     }
-    function toBuffer(data2, hint) {
+    function toBuffer(data3, hint) {
       switch (hint) {
         case sendHints.string:
-          return Buffer.from(data2);
+          return Buffer.from(data3);
         case sendHints.arrayBuffer:
         case sendHints.blob:
-          return new FastBuffer(data2);
+          return new FastBuffer(data3);
         case sendHints.typedArray:
-          return new FastBuffer(data2.buffer, data2.byteOffset, data2.byteLength);
+          return new FastBuffer(data3.buffer, data3.byteOffset, data3.byteLength);
       }
     }
     module.exports = { SendQueue };
@@ -45175,37 +45175,37 @@ var require_websocket = __commonJS({
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
        * @param {NodeJS.TypedArray|ArrayBuffer|Blob|string} data
        */
-      send(data2) {
+      send(data3) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.send";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        data2 = webidl.converters.WebSocketSendData(data2, prefix, "data");
+        data3 = webidl.converters.WebSocketSendData(data3, prefix, "data");
         if (isConnecting(this)) {
           throw new DOMException("Sent before connected.", "InvalidStateError");
         }
         if (!isEstablished(this) || isClosing(this)) {
           return;
         }
-        if (typeof data2 === "string") {
-          const length = Buffer.byteLength(data2);
+        if (typeof data3 === "string") {
+          const length = Buffer.byteLength(data3);
           this.#bufferedAmount += length;
-          this.#sendQueue.add(data2, () => {
+          this.#sendQueue.add(data3, () => {
             this.#bufferedAmount -= length;
           }, sendHints.string);
-        } else if (types.isArrayBuffer(data2)) {
-          this.#bufferedAmount += data2.byteLength;
-          this.#sendQueue.add(data2, () => {
-            this.#bufferedAmount -= data2.byteLength;
+        } else if (types.isArrayBuffer(data3)) {
+          this.#bufferedAmount += data3.byteLength;
+          this.#sendQueue.add(data3, () => {
+            this.#bufferedAmount -= data3.byteLength;
           }, sendHints.arrayBuffer);
-        } else if (ArrayBuffer.isView(data2)) {
-          this.#bufferedAmount += data2.byteLength;
-          this.#sendQueue.add(data2, () => {
-            this.#bufferedAmount -= data2.byteLength;
+        } else if (ArrayBuffer.isView(data3)) {
+          this.#bufferedAmount += data3.byteLength;
+          this.#sendQueue.add(data3, () => {
+            this.#bufferedAmount -= data3.byteLength;
           }, sendHints.typedArray);
-        } else if (isBlobLike(data2)) {
-          this.#bufferedAmount += data2.size;
-          this.#sendQueue.add(data2, () => {
-            this.#bufferedAmount -= data2.size;
+        } else if (isBlobLike(data3)) {
+          this.#bufferedAmount += data3.size;
+          this.#sendQueue.add(data3, () => {
+            this.#bufferedAmount -= data3.size;
           }, sendHints.blob);
         }
       }
@@ -46619,19 +46619,19 @@ var require_lib143 = __commonJS({
           return this.request("DELETE", requestUrl, null, additionalHeaders || {});
         });
       }
-      post(requestUrl, data2, additionalHeaders) {
+      post(requestUrl, data3, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("POST", requestUrl, data2, additionalHeaders || {});
+          return this.request("POST", requestUrl, data3, additionalHeaders || {});
         });
       }
-      patch(requestUrl, data2, additionalHeaders) {
+      patch(requestUrl, data3, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
+          return this.request("PATCH", requestUrl, data3, additionalHeaders || {});
         });
       }
-      put(requestUrl, data2, additionalHeaders) {
+      put(requestUrl, data3, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("PUT", requestUrl, data2, additionalHeaders || {});
+          return this.request("PUT", requestUrl, data3, additionalHeaders || {});
         });
       }
       head(requestUrl, additionalHeaders) {
@@ -46657,28 +46657,28 @@ var require_lib143 = __commonJS({
       }
       postJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
+          const data3 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.post(requestUrl, data2, additionalHeaders);
+          const res = yield this.post(requestUrl, data3, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
       putJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
+          const data3 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.put(requestUrl, data2, additionalHeaders);
+          const res = yield this.put(requestUrl, data3, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
       patchJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
+          const data3 = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.patch(requestUrl, data2, additionalHeaders);
+          const res = yield this.patch(requestUrl, data3, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
@@ -46687,7 +46687,7 @@ var require_lib143 = __commonJS({
        * All other methods such as get, post, patch, and request ultimately call this.
        * Prefer get, del, post and patch
        */
-      request(verb, requestUrl, data2, headers) {
+      request(verb, requestUrl, data3, headers) {
         return __awaiter5(this, void 0, void 0, function* () {
           if (this._disposed) {
             throw new Error("Client has already been disposed.");
@@ -46698,7 +46698,7 @@ var require_lib143 = __commonJS({
           let numTries = 0;
           let response;
           do {
-            response = yield this.requestRaw(info2, data2);
+            response = yield this.requestRaw(info2, data3);
             if (response && response.message && response.message.statusCode === HttpCodes2.Unauthorized) {
               let authenticationHandler;
               for (const handler2 of this.handlers) {
@@ -46708,7 +46708,7 @@ var require_lib143 = __commonJS({
                 }
               }
               if (authenticationHandler) {
-                return authenticationHandler.handleAuthentication(this, info2, data2);
+                return authenticationHandler.handleAuthentication(this, info2, data3);
               } else {
                 return response;
               }
@@ -46732,7 +46732,7 @@ var require_lib143 = __commonJS({
                 }
               }
               info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
-              response = yield this.requestRaw(info2, data2);
+              response = yield this.requestRaw(info2, data3);
               redirectsRemaining--;
             }
             if (!response.message.statusCode || !HttpResponseRetryCodes2.includes(response.message.statusCode)) {
@@ -46761,7 +46761,7 @@ var require_lib143 = __commonJS({
        * @param info
        * @param data
        */
-      requestRaw(info2, data2) {
+      requestRaw(info2, data3) {
         return __awaiter5(this, void 0, void 0, function* () {
           return new Promise((resolve20, reject) => {
             function callbackForResult(err2, res) {
@@ -46773,7 +46773,7 @@ var require_lib143 = __commonJS({
                 resolve20(res);
               }
             }
-            this.requestRawWithCallback(info2, data2, callbackForResult);
+            this.requestRawWithCallback(info2, data3, callbackForResult);
           });
         });
       }
@@ -46783,12 +46783,12 @@ var require_lib143 = __commonJS({
        * @param data
        * @param onResult
        */
-      requestRawWithCallback(info2, data2, onResult) {
-        if (typeof data2 === "string") {
+      requestRawWithCallback(info2, data3, onResult) {
+        if (typeof data3 === "string") {
           if (!info2.options.headers) {
             info2.options.headers = {};
           }
-          info2.options.headers["Content-Length"] = Buffer.byteLength(data2, "utf8");
+          info2.options.headers["Content-Length"] = Buffer.byteLength(data3, "utf8");
         }
         let callbackCalled = false;
         function handleResult(err2, res) {
@@ -46814,14 +46814,14 @@ var require_lib143 = __commonJS({
         req.on("error", function(err2) {
           handleResult(err2);
         });
-        if (data2 && typeof data2 === "string") {
-          req.write(data2, "utf8");
+        if (data3 && typeof data3 === "string") {
+          req.write(data3, "utf8");
         }
-        if (data2 && typeof data2 !== "string") {
-          data2.on("close", function() {
+        if (data3 && typeof data3 !== "string") {
+          data3.on("close", function() {
             req.end();
           });
-          data2.pipe(req);
+          data3.pipe(req);
         } else {
           req.end();
         }
@@ -47083,7 +47083,7 @@ var require_dist2 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format2;
-    exports2.parse = parse7;
+    exports2.parse = parse8;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     var QUOTE_REGEXP = /[\\"]/g;
@@ -47110,7 +47110,7 @@ var require_dist2 = __commonJS({
       }
       return result;
     }
-    function parse7(header2, options) {
+    function parse8(header2, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
       const len = header2.length;
       let index = skipOWS(header2, options?.start ?? 0, len);
@@ -47255,9 +47255,17 @@ var KNOWN = {
   latency_p50: { direction: "lower", exact: false },
   latency_p75: { direction: "lower", exact: false },
   latency_p90: { direction: "lower", exact: false },
+  latency_p95: { direction: "lower", exact: false },
   latency_p99: { direction: "lower", exact: false },
+  latency_mean: { direction: "lower", exact: false },
+  latency_max: { direction: "lower", exact: false },
   requests_per_sec: { direction: "higher", exact: false },
   transfer_per_sec: { direction: "higher", exact: false },
+  // Load generators (adapters/load-test.ts): answers with a 2xx or 3xx status per second, and the share of requests that failed.
+  success_per_sec: { direction: "higher", exact: false },
+  error_ratio: { direction: "lower", exact: false },
+  // ab's "Length" failures: answers whose length differs from the first one's (every answer of a dynamic page).
+  length_mismatches: { direction: "lower", exact: true },
   memory_peak: { direction: "lower", exact: false },
   max_rss: { direction: "lower", exact: false },
   user_time: { direction: "lower", exact: false },
@@ -47755,6 +47763,9 @@ function quotedPlaceholders(template, names) {
 function sameTestbedIds(a, b) {
   if (a === void 0 || b === void 0) return false;
   return a.id === b.id || a.id === b.formerId || b.id === a.formerId;
+}
+function comparableTestbeds(a, b) {
+  return (a["source"] ?? "runner") === (b["source"] ?? "runner");
 }
 var TESTBED_CONSEQUENCE = {
   flag: "regressions are shown but do not fail the gate; budgets still do",
@@ -48458,8 +48469,8 @@ function runPreflight(run2) {
   return report(run2, findings, probe, readTestbed(files, run2.runner));
 }
 function report(run2, findings, probe, testbed) {
-  const counts = { ok: 0, info: 0, advice: 0, warn: 0, unknown: 0 };
-  for (const f of findings) counts[f.status]++;
+  const counts2 = { ok: 0, info: 0, advice: 0, warn: 0, unknown: 0 };
+  for (const f of findings) counts2[f.status]++;
   return {
     schema: PREFLIGHT_SCHEMA,
     level: run2.level,
@@ -48467,8 +48478,8 @@ function report(run2, findings, probe, testbed) {
     findings,
     probe,
     testbed,
-    counts,
-    fails: run2.level === "strict" && counts.warn > 0
+    counts: counts2,
+    fails: run2.level === "strict" && counts2.warn > 0
   };
 }
 
@@ -48534,7 +48545,7 @@ function processSpawner() {
         child.once("exit", (code2, signal2) => resolve20({ code: code2, signal: signal2 }));
       });
       const { code, signal, error: error2 } = await exit;
-      const seconds2 = (performance.now() - started) / 1e3;
+      const seconds3 = (performance.now() - started) / 1e3;
       clearTimeout(timer);
       if (child.pid !== void 0) {
         killGroup(child.pid, "SIGKILL");
@@ -48549,7 +48560,7 @@ function processSpawner() {
       if (error2) log.write(`perf-gate: could not start ${argv[0]}: ${error2.message}
 `);
       await Promise.all([closeStream(log), out ? closeStream(out) : Promise.resolve()]);
-      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds: seconds2 };
+      return { exitCode: error2 ? 127 : code, signal: signal ?? null, timedOut, seconds: seconds3 };
     }
   };
 }
@@ -48627,7 +48638,11 @@ var VERSION_COMMANDS = {
   dotnet: "dotnet --version",
   hyperfine: "hyperfine --version",
   valgrind: "valgrind --version",
-  perf: "perf --version"
+  perf: "perf --version",
+  // Load generators whose version the run's words can show (vegeta and hey built by `go install` print none).
+  oha: "oha --version",
+  h2load: "h2load --version",
+  ab: "ab -V"
 };
 var IMPLIED = {
   cargo: ["rustc", "cargo"],
@@ -48662,7 +48677,10 @@ var IMPLIED = {
   dotnet: ["dotnet"],
   hyperfine: ["hyperfine"],
   valgrind: ["valgrind"],
-  perf: ["perf"]
+  perf: ["perf"],
+  oha: ["oha"],
+  h2load: ["h2load"],
+  ab: ["ab"]
 };
 function toolsOfCommand(command) {
   const tools = [];
@@ -49941,12 +49959,12 @@ function looksLikeCustomJson(text2) {
 }
 function parseCustomJson({ text: text2, path: path2 }, format2, direction) {
   const what = `github-action-benchmark custom JSON ([{"name": \u2026, "unit": \u2026, "value": \u2026}]) for --format ${format2}`;
-  const data2 = parseJsonText(text2, path2, what);
+  const data3 = parseJsonText(text2, path2, what);
   const errors = jsonErrors(text2, path2);
-  if (!Array.isArray(data2)) throw errors.error([], `expected a JSON array; found ${data2 === null ? "null" : typeof data2}: ${what}`);
-  if (data2.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
+  if (!Array.isArray(data3)) throw errors.error([], `expected a JSON array; found ${data3 === null ? "null" : typeof data3}: ${what}`);
+  if (data3.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
   const seen = /* @__PURE__ */ new Map();
-  return data2.map((entry, i2) => {
+  return data3.map((entry, i2) => {
     if (!isRecord(entry)) throw errors.error([i2], 'expected an object {"name": string, "unit": string, "value": number}');
     if (typeof entry.name !== "string" || entry.name.trim() === "")
       throw errors.error([i2, "name"], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
@@ -50131,9 +50149,9 @@ function validate() {
   validator ??= new import__.Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true }).compile(result_set_schema_default);
   return validator;
 }
-function validateResultSet(data2, path2, text2 = "") {
+function validateResultSet(data3, path2, text2 = "") {
   const check = validate();
-  if (check(data2)) return data2;
+  if (check(data3)) return data3;
   const error2 = check.errors[0];
   const keys = error2.instancePath.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
   const key2 = keys.join(".") || void 0;
@@ -50148,8 +50166,8 @@ var resultSetAdapter = {
     return /"schema"\s*:\s*"perf-gate\/results@/.test(text2.slice(0, 1024)) ? { match: true } : { match: false, reason: `no "schema": "${RESULT_SET_SCHEMA}" near the start` };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
-    return validateResultSet(data2, path2, text2).benchmarks;
+    const data3 = parseJsonText(text2, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
+    return validateResultSet(data3, path2, text2).benchmarks;
   }
 };
 
@@ -50167,9 +50185,9 @@ var bmfAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, "Bencher Metric Format JSON");
-    if (!isRecord(data2)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
-    const entries2 = Object.entries(data2);
+    const data3 = parseJsonText(text2, path2, "Bencher Metric Format JSON");
+    if (!isRecord(data3)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
+    const entries2 = Object.entries(data3);
     if (entries2.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
     const errors = jsonErrors(text2, path2);
     return entries2.map(([name, measures]) => {
@@ -50972,15 +50990,15 @@ var hyperfineAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, 'hyperfine --export-json output ({"results": [...]})');
+    const data3 = parseJsonText(text2, path2, 'hyperfine --export-json output ({"results": [...]})');
     const errors = jsonErrors(text2, path2);
-    if (!isRecord(data2) || !Array.isArray(data2.results)) {
+    if (!isRecord(data3) || !Array.isArray(data3.results)) {
       throw new InputError(path2, 'expected a JSON object with a "results" array (hyperfine --export-json)', 1);
     }
-    if (data2.results.length === 0) {
+    if (data3.results.length === 0) {
       throw new InputError(path2, 'the "results" array is empty; expected at least one benchmarked command', errors.lineOf(["results"]));
     }
-    return data2.results.map((result, index) => parseResult(result, index, errors));
+    return data3.results.map((result, index) => parseResult(result, index, errors));
   }
 };
 function parseResult(result, index, errors) {
@@ -51043,14 +51061,14 @@ function numberOr(value, fallback) {
 }
 
 // action/src/adapters/build-metric.ts
-function buildMetric(name, unit, data2, options = {}) {
+function buildMetric(name, unit, data3, options = {}) {
   const { direction, exact } = metricTraits(options.traitsName ?? name, unit, options.direction);
   const metric = { unit, direction };
   if (exact) metric.exact = true;
   if (options.sourceUnit !== void 0) metric.sourceUnit = options.sourceUnit;
-  if (data2.samples !== void 0) metric.samples = [...data2.samples];
-  if (data2.summary !== void 0) metric.summary = { ...data2.summary };
-  if (data2.value !== void 0) metric.value = data2.value;
+  if (data3.samples !== void 0) metric.samples = [...data3.samples];
+  if (data3.summary !== void 0) metric.summary = { ...data3.summary };
+  if (data3.value !== void 0) metric.value = data3.value;
   return metric;
 }
 function finiteOrUndefined(value) {
@@ -51081,18 +51099,18 @@ var pytestBenchmarkAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
-    if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
+    const data3 = parseJsonText(text2, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
+    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (pytest --benchmark-json)', 1);
     }
     const errors = jsonErrors(text2, path2);
-    if (data2.benchmarks.length === 0) {
+    if (data3.benchmarks.length === 0) {
       throw errors.error(
         ["benchmarks"],
         'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)'
       );
     }
-    return data2.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
+    return data3.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   }
 };
 function parseBenchmark(bench, index, errors) {
@@ -51137,15 +51155,15 @@ var benchmarkDotNetAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
-    if (!isRecord(data2) || !Array.isArray(data2.Benchmarks)) {
+    const data3 = parseJsonText(text2, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
+    if (!isRecord(data3) || !Array.isArray(data3.Benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "Benchmarks" array (BenchmarkDotNet JSON exporter)', 1);
     }
     const errors = jsonErrors(text2, path2);
-    if (data2.Benchmarks.length === 0) {
+    if (data3.Benchmarks.length === 0) {
       throw errors.error(["Benchmarks"], 'the "Benchmarks" array is empty; expected at least one benchmark');
     }
-    return data2.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, errors));
+    return data3.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, errors));
   }
 };
 function parseBenchmark2(bench, index, errors) {
@@ -51243,12 +51261,12 @@ var tinybenchAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, "a JSON array of tinybench tasks ({name, result})");
-    if (!Array.isArray(data2) || data2.length === 0) {
+    const data3 = parseJsonText(text2, path2, "a JSON array of tinybench tasks ({name, result})");
+    if (!Array.isArray(data3) || data3.length === 0) {
       throw new InputError(path2, "expected a non-empty JSON array of tinybench tasks ({name, result})", 1);
     }
     const errors = jsonErrors(text2, path2);
-    return data2.map((task, index) => parseTask(task, index, errors));
+    return data3.map((task, index) => parseTask(task, index, errors));
   }
 };
 function parseTask(task, index, errors) {
@@ -51310,13 +51328,13 @@ var mitataAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, "mitata JSON ({layout, benchmarks, context})");
-    if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
+    const data3 = parseJsonText(text2, path2, "mitata JSON ({layout, benchmarks, context})");
+    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (mitata run({format: "json"}))', 1);
     }
     const errors = jsonErrors(text2, path2);
     const results = [];
-    data2.benchmarks.forEach((bench, b) => {
+    data3.benchmarks.forEach((bench, b) => {
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
         throw errors.error(isRecord(bench) ? ["benchmarks", b, "runs"] : ["benchmarks", b], 'expected a benchmark with a "runs" array');
       }
@@ -51409,12 +51427,12 @@ function parseLines(text2, path2) {
   return results;
 }
 function parseJson(text2, path2) {
-  const data2 = parseJsonText(text2, path2, "a JSON array of Benchmark.js benchmarks");
-  if (!Array.isArray(data2) || data2.length === 0) {
+  const data3 = parseJsonText(text2, path2, "a JSON array of Benchmark.js benchmarks");
+  if (!Array.isArray(data3) || data3.length === 0) {
     throw new InputError(path2, "expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})", 1);
   }
   const errors = jsonErrors(text2, path2);
-  return data2.map((bench, index) => {
+  return data3.map((bench, index) => {
     if (!isRecord(bench) || typeof bench.name !== "string") {
       throw errors.error(isRecord(bench) ? [index, "name"] : [index], 'expected an object with a "name" string');
     }
@@ -52808,15 +52826,15 @@ var DocTypeReader = class {
     };
   }
 };
-var skipWhitespace = (data2, index) => {
-  while (index < data2.length && /\s/.test(data2[index])) {
+var skipWhitespace = (data3, index) => {
+  while (index < data3.length && /\s/.test(data3[index])) {
     index++;
   }
   return index;
 };
-function hasSeq(data2, seq, i2) {
+function hasSeq(data3, seq, i2) {
   for (let j = 0; j < seq.length; j++) {
-    if (seq[j] !== data2[i2 + j + 1]) return false;
+    if (seq[j] !== data3[i2 + j + 1]) return false;
   }
   return true;
 }
@@ -53222,11 +53240,11 @@ var Expression = class {
    * @param {Object} options - Configuration options
    * @param {string} options.separator - Path separator (default: '.')
    */
-  constructor(pattern2, options = {}, data2) {
+  constructor(pattern2, options = {}, data3) {
     this.pattern = pattern2;
     this.separator = options.separator || ".";
     this.segments = this._parse(pattern2);
-    this.data = data2;
+    this.data = data3;
     this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
     this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
     this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
@@ -55717,12 +55735,12 @@ var junitAdapter = {
       seen.add(id);
       const timeText = attr(node, "time");
       if (timeText === void 0) throw new InputError(path2, `expected a time attribute (seconds) on testcase "${id}"`, line);
-      const seconds2 = parseSeconds(timeText);
-      if (seconds2 === void 0) throw new InputError(path2, `expected time in seconds on testcase "${id}", found ${JSON.stringify(timeText)}`, line);
+      const seconds3 = parseSeconds(timeText);
+      if (seconds3 === void 0) throw new InputError(path2, `expected time in seconds on testcase "${id}", found ${JSON.stringify(timeText)}`, line);
       const result = {
         id,
         status: "ok",
-        metrics: { time: buildMetric("time", "s", { value: seconds2 }, { sourceUnit: "s" }) }
+        metrics: { time: buildMetric("time", "s", { value: seconds3 }, { sourceUnit: "s" }) }
       };
       if (suitePath) result.suite = suitePath;
       const problem = [...asArray(node.failure), ...asArray(node.error)][0];
@@ -55931,10 +55949,10 @@ var gnuTimeAdapter = {
   }
 };
 function toResult(command, runs2, path2) {
-  const read = (run2, label, parse7) => {
+  const read = (run2, label, parse8) => {
     const field = run2.fields.get(label);
     if (!field) throw new InputError(path2, `the report for ${command} lacks "${label}:"`, run2.line);
-    const v = parse7(field.value);
+    const v = parse8(field.value);
     if (v === void 0) throw new InputError(path2, `expected a number for "${label}", found ${JSON.stringify(field.value)}`, field.line);
     return v;
   };
@@ -56205,9 +56223,9 @@ ${line2}`;
       }
       summary3 = { values: values2.map(Number), line: at };
     } else if (COST_LINE.test(line2)) {
-      const counts = line2.split(" ").slice(1).map(Number);
-      if (counts.length > events.length) throw new InputError(path2, `a cost line with ${counts.length} counts, but there are ${events.length} events`, at);
-      counts.forEach((c, k) => sums[k] += c);
+      const counts2 = line2.split(" ").slice(1).map(Number);
+      if (counts2.length > events.length) throw new InputError(path2, `a cost line with ${counts2.length} counts, but there are ${events.length} events`, at);
+      counts2.forEach((c, k) => sums[k] += c);
     } else if (!NAME_LINE.test(line2)) {
       throw new InputError(
         path2,
@@ -56225,6 +56243,12 @@ ${line2}`;
     throw new InputError(path2, `the "summary:" totals do not match the sum of the cost lines (${differ.join(", ")}); the file is damaged`, line);
   }
   return { cmd: (cmd ?? "").trim(), events: Object.fromEntries(names.map((n, k) => [n, values[k]])) };
+}
+
+// action/src/adapters/file-name-id.ts
+function idFromPath(path2) {
+  const base = path2.split(/[\\/]/).pop() ?? path2;
+  return base.replace(/\.(csv|txt|out|log|json|perf|strace)$/i, "") || base;
 }
 
 // action/src/adapters/strace.ts
@@ -56321,13 +56345,13 @@ function readRow(line, lineNo, spans, names, path2) {
   const calls = integer(get("calls"), false, "calls", line, lineNo, path2);
   const errors = integer(get("errors"), true, "errors", line, lineNo, path2);
   const secondsText = get("seconds");
-  let seconds2;
+  let seconds3;
   if (secondsText !== void 0) {
-    seconds2 = Number(secondsText);
-    if (secondsText === "" || !Number.isFinite(seconds2) || seconds2 < 0)
+    seconds3 = Number(secondsText);
+    if (secondsText === "" || !Number.isFinite(seconds3) || seconds3 < 0)
       throw new InputError(path2, `expected seconds in the strace -c row, found ${JSON.stringify(secondsText)}`, lineNo);
   }
-  return { name, calls, errors, seconds: seconds2 };
+  return { name, calls, errors, seconds: seconds3 };
 }
 function integer(text2, blankIsZero, what, line, lineNo, path2) {
   if (text2 === void 0) return void 0;
@@ -56343,10 +56367,6 @@ function add(a, b) {
     errors: a.errors === void 0 && b.errors === void 0 ? void 0 : (a.errors ?? 0) + (b.errors ?? 0),
     seconds: a.seconds === void 0 && b.seconds === void 0 ? void 0 : (a.seconds ?? 0) + (b.seconds ?? 0)
   };
-}
-function idFromPath(path2) {
-  const base = path2.split(/[\\/]/).pop() ?? path2;
-  return base.replace(/\.(txt|out|log|strace)$/i, "") || base;
 }
 
 // action/src/adapters/perf-stat.ts
@@ -56397,7 +56417,7 @@ var perfStatAdapter = {
         traitsName: event.replace(/:[a-zA-Z]+$/, "")
       });
     }
-    const result = { id: name ?? idFromPath2(path2), status: "ok", metrics };
+    const result = { id: name ?? idFromPath(path2), status: "ok", metrics };
     if (Object.keys(unavailable).length > 0) result.unavailable = unavailable;
     return [result];
   }
@@ -56421,10 +56441,6 @@ function parseLine(line, sep5) {
   if (NOT_MEASURED.test(valueText)) return { event, value: valueText, unit };
   if (!NUMBER.test(valueText)) return `expected a counter value or <not supported>, found ${JSON.stringify(valueText)}`;
   return { event, value: Number(valueText), unit };
-}
-function idFromPath2(path2) {
-  const base = path2.split(/[\\/]/).pop() ?? path2;
-  return base.replace(/\.(csv|txt|out|log|perf)$/i, "") || base;
 }
 
 // action/src/adapters/criterion.ts
@@ -56513,13 +56529,13 @@ function parseBenchmark3(input, estimates) {
 function siblingPath(path2, name) {
   return path2.replace(/[^\\/]+$/, name);
 }
-function readSamples(data2, text2, path2) {
+function readSamples(data3, text2, path2) {
   const errors = jsonErrors(text2, path2);
   let iters;
   let times;
-  const legacy = Array.isArray(data2);
-  if (isRecord(data2)) ({ iters, times } = data2);
-  else if (Array.isArray(data2) && data2.length === 2) [iters, times] = data2;
+  const legacy = Array.isArray(data3);
+  if (isRecord(data3)) ({ iters, times } = data3);
+  else if (Array.isArray(data3) && data3.length === 2) [iters, times] = data3;
   const itersAt = legacy ? [0] : ["iters"];
   const timesAt = legacy ? [1] : ["times"];
   if (!Array.isArray(iters) || !Array.isArray(times)) {
@@ -56541,8 +56557,8 @@ function readThroughput(raw2, text2, path2) {
   if (raw2 === null || raw2 === void 0) return void 0;
   const errors = jsonErrors(text2, path2);
   if (!isRecord(raw2)) throw errors.error(["throughput"], 'expected "throughput" to be null or {"Bytes"|"BytesDecimal"|"Elements"|"Bits": n}');
-  const [kind, amount] = Object.entries(raw2)[0] ?? [];
-  if (typeof amount !== "number" || !(amount >= 0)) {
+  const [kind, amount2] = Object.entries(raw2)[0] ?? [];
+  if (typeof amount2 !== "number" || !(amount2 >= 0)) {
     throw errors.error(
       kind === void 0 ? ["throughput"] : ["throughput", kind],
       `expected a non-negative number in "throughput", found ${JSON.stringify(raw2)}`
@@ -56551,11 +56567,11 @@ function readThroughput(raw2, text2, path2) {
   switch (kind) {
     case "Bytes":
     case "BytesDecimal":
-      return { metric: "bytes_per_second", perIteration: amount, unit: "B/s", sourceUnit: "B/s" };
+      return { metric: "bytes_per_second", perIteration: amount2, unit: "B/s", sourceUnit: "B/s" };
     case "Bits":
-      return { metric: "bytes_per_second", perIteration: amount / 8, unit: "B/s", sourceUnit: "bit/s" };
+      return { metric: "bytes_per_second", perIteration: amount2 / 8, unit: "B/s", sourceUnit: "bit/s" };
     case "Elements":
-      return { metric: "throughput", perIteration: amount, unit: "1/s", sourceUnit: "elem/s" };
+      return { metric: "throughput", perIteration: amount2, unit: "1/s", sourceUnit: "elem/s" };
     default:
       throw errors.error(["throughput"], `unknown throughput kind ${JSON.stringify(kind)}; expected Bytes, BytesDecimal, Elements or Bits`);
   }
@@ -56784,9 +56800,9 @@ var jmhAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data2 = parseJsonText(text2, path2, "JMH -rf json output (an array of benchmark results)");
-    if (!Array.isArray(data2)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
-    if (data2.length === 0) {
+    const data3 = parseJsonText(text2, path2, "JMH -rf json output (an array of benchmark results)");
+    if (!Array.isArray(data3)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
+    if (data3.length === 0) {
       throw new InputError(
         path2,
         "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)",
@@ -56794,11 +56810,11 @@ var jmhAdapter = {
       );
     }
     const errors = jsonErrors(text2, path2);
-    const entries2 = data2.map((entry, index) => readEntry(entry, index, errors));
+    const entries2 = data3.map((entry, index) => readEntry(entry, index, errors));
     return assemble(entries2);
   }
 };
-var MODES = /* @__PURE__ */ new Set(["thrpt", "avgt", "sample", "ss"]);
+var JMH_MODES = /* @__PURE__ */ new Set(["thrpt", "avgt", "sample", "ss"]);
 function primaryName(scoreUnit) {
   if (typeof scoreUnit !== "string") return void 0;
   const { unit } = convertUnit(scoreUnit);
@@ -56812,7 +56828,7 @@ function readEntry(entry, index, errors) {
     throw errors.error(isRecord(entry) ? [...at, "benchmark"] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
-  if (typeof mode !== "string" || !MODES.has(mode)) {
+  if (typeof mode !== "string" || !JMH_MODES.has(mode)) {
     throw errors.error([...at, "mode"], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
@@ -56855,6 +56871,7 @@ function inverse(f) {
   return Number(`1e${exponent}`) === f ? Number(`1e${-exponent}`) : 1 / f;
 }
 function convertUnit(scoreUnit) {
+  if (/^#\s*\/\s*s$/.test(scoreUnit)) return { unit: "1/s", factor: 1 };
   const perTime = /^(?:ops|op)\/(\S+)$/.exec(scoreUnit);
   if (perTime && TIME2[perTime[1]] !== void 0) return { unit: "1/s", factor: inverse(TIME2[perTime[1]]) };
   const timePer = /^(\S+)\/op$/.exec(scoreUnit);
@@ -56892,15 +56909,16 @@ function readMetric(raw2, name, at, errors, iterations, forks) {
   const { unit, factor } = convertUnit(raw2.scoreUnit);
   const samples = rawSamples(raw2, at, errors).filter(Number.isFinite).map((v) => scaleValue(v, factor));
   const score = scaleValue(jmhNumber(raw2.score), factor);
-  const options = {
-    sourceUnit: raw2.scoreUnit,
-    .../^gc\.churn\./.test(name) ? { traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" } : {}
-  };
+  const options = metricOptions(name, raw2.scoreUnit);
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
   if (!Number.isFinite(score)) return void 0;
   const n = typeof iterations === "number" && typeof forks === "number" ? iterations * Math.max(forks, 1) : void 0;
   const metric = n !== void 0 && n > 0 ? buildMetric(name, unit, { summary: { n, mean: score, stddev: null } }, options) : buildMetric(name, unit, { value: score }, options);
   return { name, metric };
+}
+function metricOptions(name, scoreUnit) {
+  if (/^gc\.churn\./.test(name)) return { sourceUnit: scoreUnit, traitsName: name.endsWith(".norm") ? "gc.alloc.rate.norm" : "gc.alloc.rate" };
+  return { sourceUnit: scoreUnit };
 }
 function rawSamples(raw2, at, errors) {
   const bad = (where2, what) => {
@@ -56957,6 +56975,2021 @@ function assemble(entries2) {
     params.threads = String(e.threads);
     return { id, params, status: "ok", metrics: e.metrics };
   });
+}
+
+// node_modules/csv-parse/lib/api/CsvError.js
+var CsvError = class _CsvError extends Error {
+  constructor(code, message, options, ...contexts) {
+    if (Array.isArray(message)) message = message.join(" ").trim();
+    super(message);
+    if (Error.captureStackTrace !== void 0) {
+      Error.captureStackTrace(this, _CsvError);
+    }
+    this.code = code;
+    for (const context3 of contexts) {
+      for (const key2 in context3) {
+        const value = context3[key2];
+        this[key2] = Buffer.isBuffer(value) ? value.toString(options.encoding) : value == null ? value : JSON.parse(JSON.stringify(value));
+      }
+    }
+  }
+};
+
+// node_modules/csv-parse/lib/utils/is_object.js
+var is_object = function(obj) {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+};
+
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
+var normalize_columns_array = function(columns) {
+  const normalizedColumns = [];
+  for (let i2 = 0, l = columns.length; i2 < l; i2++) {
+    const column = columns[i2];
+    if (column === void 0 || column === null || column === false) {
+      normalizedColumns[i2] = { disabled: true };
+    } else if (typeof column === "string" || typeof column === "number") {
+      normalizedColumns[i2] = { name: `${column}` };
+    } else if (is_object(column)) {
+      if (typeof column.name !== "string") {
+        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+          "Option columns missing name:",
+          `property "name" is required at position ${i2}`,
+          "when column is an object literal"
+        ]);
+      }
+      normalizedColumns[i2] = column;
+    } else {
+      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+        "Invalid column definition:",
+        "expect a string or a literal object,",
+        `got ${JSON.stringify(column)} at position ${i2}`
+      ]);
+    }
+  }
+  return normalizedColumns;
+};
+
+// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+var ResizeableBuffer = class {
+  constructor(size = 100) {
+    this.size = size;
+    this.length = 0;
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  prepend(val) {
+    if (Buffer.isBuffer(val)) {
+      const length = this.length + val.length;
+      if (length >= this.size) {
+        this.resize();
+        if (length >= this.size) {
+          throw Error("INVALID_BUFFER_STATE");
+        }
+      }
+      const buf = this.buf;
+      this.buf = Buffer.allocUnsafe(this.size);
+      val.copy(this.buf, 0);
+      buf.copy(this.buf, val.length);
+      this.length += val.length;
+    } else {
+      const length = this.length++;
+      if (length === this.size) {
+        this.resize();
+      }
+      const buf = this.clone();
+      this.buf[0] = val;
+      buf.copy(this.buf, 1, 0, length);
+    }
+  }
+  append(val) {
+    const length = this.length++;
+    if (length === this.size) {
+      this.resize();
+    }
+    this.buf[length] = val;
+  }
+  clone() {
+    return Buffer.from(this.buf.slice(0, this.length));
+  }
+  resize() {
+    const length = this.length;
+    this.size = this.size * 2;
+    const buf = Buffer.allocUnsafe(this.size);
+    this.buf.copy(buf, 0, 0, length);
+    this.buf = buf;
+  }
+  toString(encoding) {
+    if (encoding) {
+      return this.buf.toString(encoding, 0, this.length);
+    } else {
+      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+    }
+  }
+  toJSON() {
+    return this.toString("utf8");
+  }
+  reset() {
+    this.length = 0;
+  }
+};
+var ResizeableBuffer_default = ResizeableBuffer;
+
+// node_modules/csv-parse/lib/api/init_state.js
+var init_state = function(options) {
+  const timchars = [
+    // Basic Latin
+    32,
+    // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
+    9,
+    // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
+    10,
+    // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
+    13,
+    // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
+    12,
+    // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
+    11,
+    // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
+    // Latin-1 Supplement
+    160,
+    // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
+    // Ogham
+    5760,
+    // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
+    // General Punctuation
+    8192,
+    // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
+    8193,
+    // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
+    8194,
+    // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
+    8195,
+    // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
+    8196,
+    // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
+    8197,
+    // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
+    8198,
+    // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
+    8199,
+    // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
+    8200,
+    // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
+    8201,
+    // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
+    8202,
+    // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
+    8232,
+    // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
+    8233,
+    // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
+    8239,
+    // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
+    8287,
+    // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
+    12288,
+    // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
+    65279
+    // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
+  ].reduce((acc, codepoint) => {
+    const encoded = Buffer.from(
+      String.fromCharCode(codepoint),
+      options.encoding
+    );
+    if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
+      return acc;
+    }
+    acc.push(encoded);
+    return acc;
+  }, []);
+  const timcharFirstBytes = new Uint8Array(256);
+  for (const t of timchars) timcharFirstBytes[t[0]] = 1;
+  return {
+    bomSkipped: false,
+    bufBytesStart: 0,
+    castField: options.cast_function,
+    commenting: false,
+    delimiterBufPrevious: void 0,
+    delimiterDiscovered: false,
+    // Current error encountered by a record
+    error: void 0,
+    enabled: options.from_line === 1,
+    escaping: false,
+    escapeIsQuote: Buffer.isBuffer(options.escape) && Buffer.isBuffer(options.quote) && Buffer.compare(options.escape, options.quote) === 0,
+    // columns can be `false`, `true`, `Array`
+    expectedRecordLength: Array.isArray(options.columns) ? options.columns.length : void 0,
+    field: new ResizeableBuffer_default(20),
+    firstLineToHeaders: options.cast_first_line_to_header,
+    needMoreDataSize: Math.max(
+      // Skip if the remaining buffer smaller than comment
+      options.comment !== null ? options.comment.length : 0,
+      ...options.delimiter ? options.delimiter.map((delimiter) => delimiter.length) : [],
+      // Auto discovery of delimiter is limited to 1 character
+      options.delimiter_auto ? 1 : 0,
+      // Skip if the remaining buffer can be escape sequence
+      options.quote !== null ? options.quote.length : 0,
+      ...timchars.map((t) => t.length)
+    ),
+    previousBuf: void 0,
+    quoting: false,
+    stop: false,
+    rawBuffer: new ResizeableBuffer_default(100),
+    record: [],
+    recordHasError: false,
+    record_length: 0,
+    recordDelimiterMaxLength: options.record_delimiter.length === 0 ? 0 : Math.max(...options.record_delimiter.map((v) => v.length)),
+    trimChars: [
+      Buffer.from(" ", options.encoding)[0],
+      Buffer.from("	", options.encoding)[0]
+    ],
+    wasQuoting: false,
+    wasRowDelimiter: false,
+    timchars,
+    timcharFirstBytes
+  };
+};
+
+// node_modules/csv-parse/lib/utils/underscore.js
+var underscore = function(str) {
+  return str.replace(/([A-Z])/g, function(_, match) {
+    return "_" + match.toLowerCase();
+  });
+};
+
+// node_modules/csv-parse/lib/api/normalize_options.js
+var normalize_options = function(opts) {
+  const options = {};
+  for (const opt in opts) {
+    options[underscore(opt)] = opts[opt];
+  }
+  if (options.encoding === void 0 || options.encoding === true) {
+    options.encoding = "utf8";
+  } else if (options.encoding === null || options.encoding === false) {
+    options.encoding = null;
+  } else if (typeof options.encoding !== "string" && options.encoding !== null) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ENCODING",
+      [
+        "Invalid option encoding:",
+        "encoding must be a string or null to return a buffer,",
+        `got ${JSON.stringify(options.encoding)}`
+      ],
+      options
+    );
+  }
+  if (options.bom === void 0 || options.bom === null || options.bom === false) {
+    options.bom = false;
+  } else if (options.bom !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_BOM",
+      [
+        "Invalid option bom:",
+        "bom must be true,",
+        `got ${JSON.stringify(options.bom)}`
+      ],
+      options
+    );
+  }
+  options.cast_function = null;
+  if (options.cast === void 0 || options.cast === null || options.cast === false || options.cast === "") {
+    options.cast = void 0;
+  } else if (typeof options.cast === "function") {
+    options.cast_function = options.cast;
+    options.cast = true;
+  } else if (options.cast !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST",
+      [
+        "Invalid option cast:",
+        "cast must be true or a function,",
+        `got ${JSON.stringify(options.cast)}`
+      ],
+      options
+    );
+  }
+  if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
+    options.cast_date = false;
+  } else if (options.cast_date === true) {
+    options.cast_date = function(value) {
+      const date = Date.parse(value);
+      return !isNaN(date) ? new Date(date) : value;
+    };
+  } else if (typeof options.cast_date !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST_DATE",
+      [
+        "Invalid option cast_date:",
+        "cast_date must be true or a function,",
+        `got ${JSON.stringify(options.cast_date)}`
+      ],
+      options
+    );
+  }
+  options.cast_first_line_to_header = void 0;
+  if (options.columns === true) {
+    options.cast_first_line_to_header = void 0;
+  } else if (typeof options.columns === "function") {
+    options.cast_first_line_to_header = options.columns;
+    options.columns = true;
+  } else if (Array.isArray(options.columns)) {
+    options.columns = normalize_columns_array(options.columns);
+  } else if (options.columns === void 0 || options.columns === null || options.columns === false) {
+    options.columns = false;
+  } else {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COLUMNS",
+      [
+        "Invalid option columns:",
+        "expect an array, a function or true,",
+        `got ${JSON.stringify(options.columns)}`
+      ],
+      options
+    );
+  }
+  if (options.group_columns_by_name === void 0 || options.group_columns_by_name === null || options.group_columns_by_name === false) {
+    options.group_columns_by_name = false;
+  } else if (options.group_columns_by_name !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "expect an boolean,",
+        `got ${JSON.stringify(options.group_columns_by_name)}`
+      ],
+      options
+    );
+  } else if (options.columns === false) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "the `columns` mode must be activated."
+      ],
+      options
+    );
+  }
+  if (options.comment === void 0 || options.comment === null || options.comment === false || options.comment === "") {
+    options.comment = null;
+  } else {
+    if (typeof options.comment === "string") {
+      options.comment = Buffer.from(options.comment, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.comment)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_COMMENT",
+        [
+          "Invalid option comment:",
+          "comment must be a buffer or a string,",
+          `got ${JSON.stringify(options.comment)}`
+        ],
+        options
+      );
+    }
+  }
+  if (options.comment_no_infix === void 0 || options.comment_no_infix === null || options.comment_no_infix === false) {
+    options.comment_no_infix = false;
+  } else if (options.comment_no_infix !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COMMENT",
+      [
+        "Invalid option comment_no_infix:",
+        "value must be a boolean,",
+        `got ${JSON.stringify(options.comment_no_infix)}`
+      ],
+      options
+    );
+  }
+  if (options.delimiter_auto === void 0 || options.delimiter_auto === null || options.delimiter_auto === false) {
+    options.delimiter_auto = false;
+  } else if (options.delimiter_auto === true) {
+    options.delimiter_auto = {};
+  } else if (!is_object(options.delimiter_auto)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_DELIMITER_AUTO",
+      [
+        "Invalid option delimiter_auto:",
+        "delimiter_auto must be a boolean or a configuration object,",
+        `got ${JSON.stringify(options.delimiter_auto)}`
+      ],
+      options
+    );
+  }
+  if (options.delimiter_auto) {
+    if (options.delimiter_auto.preferred === void 0)
+      options.delimiter_auto.preferred = {
+        [",".charCodeAt(0)]: 1.8,
+        ["	".charCodeAt(0)]: 1.8,
+        [";".charCodeAt(0)]: 1.6,
+        [" ".charCodeAt(0)]: 1.6,
+        [":".charCodeAt(0)]: 1.5,
+        [".".charCodeAt(0)]: 1.4,
+        ["/".charCodeAt(0)]: 1.4
+      };
+    else if (!is_object(options.delimiter_auto.preferred)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "preferred must be an object,",
+          `got ${JSON.stringify(options.delimiter_auto.preferred)}`
+        ],
+        options
+      );
+    }
+    if (options.delimiter_auto.score === void 0)
+      options.delimiter_auto.score = (info2, options2) => {
+        return (info2.total - info2.std) * (options2.preferred[info2.char_code] || 1);
+      };
+    else if (typeof options.delimiter_auto.score !== "function") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "score must be a function,",
+          `got ${JSON.stringify(options.delimiter_auto.score)}`
+        ],
+        options
+      );
+    }
+    if (options.delimiter_auto.size === void 0)
+      options.delimiter_auto.size = 2048;
+    else if (typeof options.delimiter_auto.size !== "number") {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER_AUTO",
+        [
+          "Invalid option delimiter_auto:",
+          "size must be a number,",
+          `got ${JSON.stringify(options.delimiter_auto.size)}`
+        ],
+        options
+      );
+    }
+  }
+  const delimiter_json = JSON.stringify(options.delimiter);
+  if (options.delimiter_auto !== false) {
+    options.delimiter = [];
+  }
+  if (!Array.isArray(options.delimiter)) {
+    if (options.delimiter === void 0 || options.delimiter === null || options.delimiter === false) {
+      options.delimiter = Buffer.from(",", options.encoding);
+    }
+    options.delimiter = [options.delimiter];
+  }
+  options.delimiter = options.delimiter.map(function(delimiter) {
+    if (typeof delimiter === "string") {
+      delimiter = Buffer.from(delimiter, options.encoding);
+    }
+    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER",
+        [
+          "Invalid option delimiter:",
+          "delimiter must be a non empty string or buffer or array of string|buffer,",
+          `got ${delimiter_json}`
+        ],
+        options
+      );
+    }
+    return delimiter;
+  });
+  if (options.escape === void 0 || options.escape === true) {
+    options.escape = Buffer.from('"', options.encoding);
+  } else if (typeof options.escape === "string") {
+    options.escape = Buffer.from(options.escape, options.encoding);
+  } else if (options.escape === null || options.escape === false) {
+    options.escape = null;
+  }
+  if (options.escape !== null) {
+    if (!Buffer.isBuffer(options.escape)) {
+      throw new Error(
+        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`
+      );
+    }
+  }
+  if (options.from === void 0 || options.from === null) {
+    options.from = 1;
+  } else {
+    if (typeof options.from === "string" && /\d+/.test(options.from)) {
+      options.from = parseInt(options.from);
+    }
+    if (Number.isInteger(options.from)) {
+      if (options.from < 0) {
+        throw new Error(
+          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`
+      );
+    }
+  }
+  if (options.from_line === void 0 || options.from_line === null) {
+    options.from_line = 1;
+  } else {
+    if (typeof options.from_line === "string" && /\d+/.test(options.from_line)) {
+      options.from_line = parseInt(options.from_line);
+    }
+    if (Number.isInteger(options.from_line)) {
+      if (options.from_line <= 0) {
+        throw new Error(
+          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
+      );
+    }
+  }
+  if (options.ignore_last_delimiters === void 0 || options.ignore_last_delimiters === null) {
+    options.ignore_last_delimiters = false;
+  } else if (typeof options.ignore_last_delimiters === "number") {
+    options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
+    if (options.ignore_last_delimiters === 0) {
+      options.ignore_last_delimiters = false;
+    }
+  } else if (typeof options.ignore_last_delimiters !== "boolean") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+      [
+        "Invalid option `ignore_last_delimiters`:",
+        "the value must be a boolean value or an integer,",
+        `got ${JSON.stringify(options.ignore_last_delimiters)}`
+      ],
+      options
+    );
+  }
+  if (options.ignore_last_delimiters === true && options.columns === false) {
+    throw new CsvError(
+      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+      [
+        "The option `ignore_last_delimiters`",
+        "requires the activation of the `columns` option"
+      ],
+      options
+    );
+  }
+  if (options.info === void 0 || options.info === null || options.info === false) {
+    options.info = false;
+  } else if (options.info !== true) {
+    throw new Error(
+      `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`
+    );
+  }
+  if (options.max_record_size === void 0 || options.max_record_size === null || options.max_record_size === false) {
+    options.max_record_size = 0;
+  } else if (Number.isInteger(options.max_record_size) && options.max_record_size >= 0) {
+  } else if (typeof options.max_record_size === "string" && /\d+/.test(options.max_record_size)) {
+    options.max_record_size = parseInt(options.max_record_size);
+  } else {
+    throw new Error(
+      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`
+    );
+  }
+  if (options.objname === void 0 || options.objname === null || options.objname === false) {
+    options.objname = void 0;
+  } else if (Buffer.isBuffer(options.objname)) {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty buffer`);
+    }
+    if (options.encoding === null) {
+    } else {
+      options.objname = options.objname.toString(options.encoding);
+    }
+  } else if (typeof options.objname === "string") {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty string`);
+    }
+  } else if (typeof options.objname === "number") {
+  } else {
+    throw new Error(
+      `Invalid Option: objname must be a string or a buffer, got ${options.objname}`
+    );
+  }
+  if (options.objname !== void 0) {
+    if (typeof options.objname === "number") {
+      if (options.columns !== false) {
+        throw Error(
+          "Invalid Option: objname index cannot be combined with columns or be defined as a field"
+        );
+      }
+    } else {
+      if (options.columns === false) {
+        throw Error(
+          "Invalid Option: objname field must be combined with columns or be defined as an index"
+        );
+      }
+    }
+  }
+  if (options.on_record === void 0 || options.on_record === null) {
+    options.on_record = void 0;
+  } else if (typeof options.on_record !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ON_RECORD",
+      [
+        "Invalid option `on_record`:",
+        "expect a function,",
+        `got ${JSON.stringify(options.on_record)}`
+      ],
+      options
+    );
+  }
+  if (options.on_skip !== void 0 && options.on_skip !== null && typeof options.on_skip !== "function") {
+    throw new Error(
+      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`
+    );
+  }
+  if (options.quote === null || options.quote === false || options.quote === "") {
+    options.quote = null;
+  } else {
+    if (options.quote === void 0 || options.quote === true) {
+      options.quote = Buffer.from('"', options.encoding);
+    } else if (typeof options.quote === "string") {
+      options.quote = Buffer.from(options.quote, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.quote)) {
+      throw new Error(
+        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`
+      );
+    }
+  }
+  if (options.raw === void 0 || options.raw === null || options.raw === false) {
+    options.raw = false;
+  } else if (options.raw !== true) {
+    throw new Error(
+      `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`
+    );
+  }
+  if (options.record_delimiter === void 0) {
+    options.record_delimiter = [];
+  } else if (typeof options.record_delimiter === "string" || Buffer.isBuffer(options.record_delimiter)) {
+    if (options.record_delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer,",
+          `got ${JSON.stringify(options.record_delimiter)}`
+        ],
+        options
+      );
+    }
+    options.record_delimiter = [options.record_delimiter];
+  } else if (!Array.isArray(options.record_delimiter)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_RECORD_DELIMITER",
+      [
+        "Invalid option `record_delimiter`:",
+        "value must be a string, a buffer or array of string|buffer,",
+        `got ${JSON.stringify(options.record_delimiter)}`
+      ],
+      options
+    );
+  }
+  options.record_delimiter = options.record_delimiter.map(function(rd, i2) {
+    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a string, a buffer or array of string|buffer",
+          `at index ${i2},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options
+      );
+    } else if (rd.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer",
+          `at index ${i2},`,
+          `got ${JSON.stringify(rd)}`
+        ],
+        options
+      );
+    }
+    if (typeof rd === "string") {
+      rd = Buffer.from(rd, options.encoding);
+    }
+    return rd;
+  });
+  if (typeof options.relax_column_count === "boolean") {
+  } else if (options.relax_column_count === void 0 || options.relax_column_count === null) {
+    options.relax_column_count = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`
+    );
+  }
+  if (typeof options.relax_column_count_less === "boolean") {
+  } else if (options.relax_column_count_less === void 0 || options.relax_column_count_less === null) {
+    options.relax_column_count_less = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`
+    );
+  }
+  if (typeof options.relax_column_count_more === "boolean") {
+  } else if (options.relax_column_count_more === void 0 || options.relax_column_count_more === null) {
+    options.relax_column_count_more = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`
+    );
+  }
+  if (typeof options.relax_quotes === "boolean") {
+  } else if (options.relax_quotes === void 0 || options.relax_quotes === null) {
+    options.relax_quotes = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`
+    );
+  }
+  if (typeof options.skip_empty_lines === "boolean") {
+  } else if (options.skip_empty_lines === void 0 || options.skip_empty_lines === null) {
+    options.skip_empty_lines = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`
+    );
+  }
+  if (typeof options.skip_records_with_empty_values === "boolean") {
+  } else if (options.skip_records_with_empty_values === void 0 || options.skip_records_with_empty_values === null) {
+    options.skip_records_with_empty_values = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`
+    );
+  }
+  if (typeof options.skip_records_with_error === "boolean") {
+  } else if (options.skip_records_with_error === void 0 || options.skip_records_with_error === null) {
+    options.skip_records_with_error = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`
+    );
+  }
+  if (options.rtrim === void 0 || options.rtrim === null || options.rtrim === false) {
+    options.rtrim = false;
+  } else if (options.rtrim !== true) {
+    throw new Error(
+      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`
+    );
+  }
+  if (options.ltrim === void 0 || options.ltrim === null || options.ltrim === false) {
+    options.ltrim = false;
+  } else if (options.ltrim !== true) {
+    throw new Error(
+      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`
+    );
+  }
+  if (options.trim === void 0 || options.trim === null || options.trim === false) {
+    options.trim = false;
+  } else if (options.trim !== true) {
+    throw new Error(
+      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`
+    );
+  }
+  if (options.trim === true && opts.ltrim !== false) {
+    options.ltrim = true;
+  } else if (options.ltrim !== true) {
+    options.ltrim = false;
+  }
+  if (options.trim === true && opts.rtrim !== false) {
+    options.rtrim = true;
+  } else if (options.rtrim !== true) {
+    options.rtrim = false;
+  }
+  if (options.to === void 0 || options.to === null) {
+    options.to = -1;
+  } else if (options.to !== -1) {
+    if (typeof options.to === "string" && /\d+/.test(options.to)) {
+      options.to = parseInt(options.to);
+    }
+    if (Number.isInteger(options.to)) {
+      if (options.to <= 0) {
+        throw new Error(
+          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
+      );
+    }
+  }
+  if (options.to_line === void 0 || options.to_line === null) {
+    options.to_line = -1;
+  } else if (options.to_line !== -1) {
+    if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
+      options.to_line = parseInt(options.to_line);
+    }
+    if (Number.isInteger(options.to_line)) {
+      if (options.to_line <= 0) {
+        throw new Error(
+          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
+      );
+    }
+  }
+  return options;
+};
+
+// node_modules/csv-parse/lib/utils/delimiter_discover.js
+var delimiter_discover = function(records, options) {
+  if (!options) {
+    ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
+  }
+  if (typeof records === "string") {
+    records = Buffer.from(records);
+  }
+  if (Buffer.isBuffer(records)) {
+    records = ((data3) => {
+      const records2 = [];
+      const parser = transform({ delimiter: [] });
+      const push2 = (record4) => records2.push(record4);
+      const close = () => {
+      };
+      const error2 = parser.parse(data3, true, push2, close);
+      if (error2 !== void 0) throw error2;
+      return records2;
+    })(records);
+  }
+  const info2 = Array(127).fill().map(() => ({ lines: [] }));
+  records.map(([record4], line) => {
+    for (let i2 = 0, l = record4.length; i2 < l; i2++) {
+      const code = record4.charCodeAt(i2);
+      if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
+      info2[code].lines[line]++;
+    }
+  });
+  info2.map((info3, i2) => {
+    info3.char_code = i2;
+    info3.std = std(info3.lines);
+    info3.total = info3.lines.reduce((acc, val) => acc + val, 0);
+    info3.preferred = !!options.preferred[i2];
+    info3.score = options.score(info3, options);
+  });
+  const result = info2.reduce(
+    (acc, info3) => acc.score > info3.score ? acc : info3,
+    {}
+  );
+  return String.fromCharCode(result.char_code);
+};
+var std = function(array) {
+  const n = array.length;
+  if (n === 0) return 0;
+  const mean2 = array.reduce((a, b) => a + b) / n;
+  return Math.sqrt(
+    array.map((x2) => Math.pow(x2 - mean2, 2)).reduce((a, b) => a + b) / n
+  );
+};
+
+// node_modules/csv-parse/lib/api/index.js
+var isRecordEmpty = function(record4) {
+  return record4.every(
+    (field) => field == null || field.toString && field.toString().trim() === ""
+  );
+};
+var cr = 13;
+var nl = 10;
+var boms = {
+  // Note, the following are equals:
+  // Buffer.from("\ufeff")
+  // Buffer.from([239, 187, 191])
+  // Buffer.from('EFBBBF', 'hex')
+  utf8: Buffer.from([239, 187, 191]),
+  // Note, the following are equals:
+  // Buffer.from "\ufeff", 'utf16le
+  // Buffer.from([255, 254])
+  utf16le: Buffer.from([255, 254])
+};
+var transform = function(original_options = {}) {
+  const info2 = {
+    bytes: 0,
+    bytes_records: 0,
+    comment_lines: 0,
+    empty_lines: 0,
+    invalid_field_length: 0,
+    lines: 1,
+    records: 0
+  };
+  const options = normalize_options(original_options);
+  return {
+    info: info2,
+    original_options,
+    options,
+    state: init_state(options),
+    __needMoreData: function(i2, bufLen, end) {
+      if (end) return false;
+      const { encoding, escape: escape3, quote: quote2 } = this.options;
+      const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
+      const numOfCharLeft = bufLen - i2 - 1;
+      const requiredLength = Math.max(
+        needMoreDataSize,
+        // Skip if the remaining buffer smaller than record delimiter
+        // If "record_delimiter" is yet to be discovered:
+        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+        // 2. We set the length to windows line ending in the current encoding
+        // Note, that encoding is known from user or bom discovery at that point
+        // recordDelimiterMaxLength,
+        recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
+        // Skip if remaining buffer can be an escaped quote
+        quoting ? (escape3 === null ? 0 : escape3.length) + quote2.length : 0,
+        // Skip if remaining buffer can be record delimiter following the closing quote
+        quoting ? quote2.length + recordDelimiterMaxLength : 0
+      );
+      return numOfCharLeft < requiredLength;
+    },
+    // Central parser implementation
+    parse: function(nextBuf, end, push2, close) {
+      const {
+        bom,
+        comment_no_infix,
+        delimiter_auto,
+        encoding,
+        from_line,
+        ltrim,
+        max_record_size,
+        raw: raw2,
+        relax_quotes,
+        rtrim,
+        skip_empty_lines,
+        to,
+        to_line
+      } = this.options;
+      let { comment, escape: escape3, quote: quote2, record_delimiter } = this.options;
+      const {
+        bomSkipped,
+        delimiterDiscovered,
+        delimiterBufPrevious,
+        rawBuffer,
+        escapeIsQuote
+      } = this.state;
+      if (!delimiterDiscovered && delimiter_auto) {
+        let delimiterBuf;
+        if (delimiterBufPrevious === void 0) {
+          delimiterBuf = nextBuf;
+        } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
+          delimiterBuf = delimiterBufPrevious;
+        } else {
+          delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
+        }
+        nextBuf = void 0;
+        if (end || delimiterBuf.length > delimiter_auto.size) {
+          this.options.delimiter = [
+            Buffer.from(
+              delimiter_discover(delimiterBuf, this.options.delimiter_auto)
+            )
+          ];
+          this.state.previousBuf = delimiterBuf;
+          this.state.delimiterBufPrevious = void 0;
+          this.state.delimiterDiscovered = true;
+        } else {
+          this.state.delimiterBufPrevious = delimiterBuf;
+          return;
+        }
+      }
+      const { previousBuf } = this.state;
+      let buf;
+      if (previousBuf === void 0) {
+        if (nextBuf === void 0) {
+          close();
+          return;
+        } else {
+          buf = nextBuf;
+        }
+      } else if (previousBuf !== void 0 && nextBuf === void 0) {
+        buf = previousBuf;
+      } else {
+        buf = Buffer.concat([previousBuf, nextBuf]);
+      }
+      if (bomSkipped === false) {
+        if (bom === false) {
+          this.state.bomSkipped = true;
+        } else if (buf.length < 3) {
+          if (end === false) {
+            this.state.previousBuf = buf;
+            return;
+          }
+        } else {
+          for (const encoding2 in boms) {
+            if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
+              const bomLength = boms[encoding2].length;
+              this.state.bufBytesStart += bomLength;
+              buf = buf.slice(bomLength);
+              const options2 = normalize_options({
+                ...this.original_options,
+                encoding: encoding2
+              });
+              for (const key2 in options2) {
+                this.options[key2] = options2[key2];
+              }
+              ({ comment, escape: escape3, quote: quote2 } = this.options);
+              break;
+            }
+          }
+          this.state.bomSkipped = true;
+        }
+      }
+      const bufLen = buf.length;
+      let pos;
+      for (pos = 0; pos < bufLen; pos++) {
+        if (this.__needMoreData(pos, bufLen, end)) {
+          break;
+        }
+        if (this.state.wasRowDelimiter === true) {
+          this.info.lines++;
+          this.state.wasRowDelimiter = false;
+        }
+        if (to_line !== -1 && this.info.lines > to_line) {
+          this.state.stop = true;
+          close();
+          return;
+        }
+        if (this.state.quoting === false && record_delimiter.length === 0) {
+          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+            buf,
+            pos
+          );
+          if (record_delimiterCount) {
+            record_delimiter = this.options.record_delimiter;
+          }
+        }
+        const chr = buf[pos];
+        if (raw2 === true) {
+          rawBuffer.append(chr);
+        }
+        if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
+          this.state.wasRowDelimiter = true;
+        }
+        if (this.state.escaping === true) {
+          this.state.escaping = false;
+        } else {
+          if (escape3 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape3.length < bufLen) {
+            if (escapeIsQuote) {
+              if (this.__isQuote(buf, pos + escape3.length)) {
+                this.state.escaping = true;
+                pos += escape3.length - 1;
+                continue;
+              }
+            } else {
+              this.state.escaping = true;
+              pos += escape3.length - 1;
+              continue;
+            }
+          }
+          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+            if (this.state.quoting === true) {
+              const nextChr = buf[pos + quote2.length];
+              const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote2.length);
+              const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote2.length, nextChr);
+              const isNextChrDelimiter = this.__isDelimiter(
+                buf,
+                pos + quote2.length,
+                nextChr
+              );
+              const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
+              if (escape3 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape3.length)) {
+                pos += escape3.length - 1;
+              } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                pos += quote2.length - 1;
+                continue;
+              } else if (relax_quotes === false) {
+                const err2 = this.__error(
+                  new CsvError(
+                    "CSV_INVALID_CLOSING_QUOTE",
+                    [
+                      "Invalid Closing Quote:",
+                      `got "${String.fromCharCode(nextChr)}"`,
+                      `at line ${this.info.lines}`,
+                      "instead of delimiter, record delimiter, trimable character",
+                      "(if activated) or comment"
+                    ],
+                    this.options,
+                    this.__infoField()
+                  )
+                );
+                if (err2 !== void 0) return err2;
+              } else {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                this.state.field.prepend(quote2);
+                pos += quote2.length - 1;
+              }
+            } else {
+              if (this.state.field.length !== 0) {
+                if (relax_quotes === false) {
+                  const info3 = this.__infoField();
+                  const bom2 = Object.keys(boms).map(
+                    (b) => boms[b].equals(this.state.field.toString()) ? b : false
+                  ).filter(Boolean)[0];
+                  const err2 = this.__error(
+                    new CsvError(
+                      "INVALID_OPENING_QUOTE",
+                      [
+                        "Invalid Opening Quote:",
+                        `a quote is found on field ${JSON.stringify(info3.column)} at line ${info3.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                        bom2 ? `(${bom2} bom)` : void 0
+                      ],
+                      this.options,
+                      info3,
+                      {
+                        field: this.state.field
+                      }
+                    )
+                  );
+                  if (err2 !== void 0) return err2;
+                }
+              } else {
+                this.state.quoting = true;
+                pos += quote2.length - 1;
+                continue;
+              }
+            }
+          }
+          if (this.state.quoting === false) {
+            const recordDelimiterLength = this.__isRecordDelimiter(
+              chr,
+              buf,
+              pos
+            );
+            if (recordDelimiterLength !== 0) {
+              const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
+              if (skipCommentLine) {
+                this.info.comment_lines++;
+              } else {
+                if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
+                  this.state.enabled = true;
+                  this.__resetField();
+                  this.__resetRecord();
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
+                  this.info.empty_lines++;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== void 0) return errField;
+                this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
+                const errRecord = this.__onRecord(push2);
+                if (errRecord !== void 0) return errRecord;
+                if (to !== -1 && this.info.records >= to) {
+                  this.state.stop = true;
+                  close();
+                  return;
+                }
+              }
+              this.state.commenting = false;
+              pos += recordDelimiterLength - 1;
+              continue;
+            }
+            if (this.state.commenting) {
+              continue;
+            }
+            if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
+              const commentCount = this.__compareBytes(comment, buf, pos, chr);
+              if (commentCount !== 0) {
+                this.state.commenting = true;
+                continue;
+              }
+            }
+            const delimiterLength = this.__isDelimiter(buf, pos, chr);
+            if (delimiterLength !== 0) {
+              this.info.bytes = this.state.bufBytesStart + pos;
+              const errField = this.__onField();
+              if (errField !== void 0) return errField;
+              pos += delimiterLength - 1;
+              continue;
+            }
+          }
+        }
+        if (this.state.commenting === false) {
+          if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
+            return this.__error(
+              new CsvError(
+                "CSV_MAX_RECORD_SIZE",
+                [
+                  "Max Record Size:",
+                  "record exceed the maximum number of tolerated bytes",
+                  `of ${max_record_size}`,
+                  `at line ${this.info.lines}`
+                ],
+                this.options,
+                this.__infoField()
+              )
+            );
+          }
+        }
+        const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
+        const rappend = rtrim === false || this.state.wasQuoting === false;
+        if (lappend === true && rappend === true) {
+          this.state.field.append(chr);
+        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+          return this.__error(
+            new CsvError(
+              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+              [
+                "Invalid Closing Quote:",
+                "found non trimable byte after quote",
+                `at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+        } else {
+          if (lappend === false) {
+            pos += this.__isCharTrimable(buf, pos) - 1;
+          }
+          continue;
+        }
+      }
+      if (end === true) {
+        if (this.state.quoting === true) {
+          const err2 = this.__error(
+            new CsvError(
+              "CSV_QUOTE_NOT_CLOSED",
+              [
+                "Quote Not Closed:",
+                `the parsing is finished with an opening quote at line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField()
+            )
+          );
+          if (err2 !== void 0) return err2;
+        } else {
+          if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
+            this.info.bytes = this.state.bufBytesStart + pos;
+            const errField = this.__onField();
+            if (errField !== void 0) return errField;
+            const errRecord = this.__onRecord(push2);
+            if (errRecord !== void 0) return errRecord;
+          } else if (this.state.wasRowDelimiter === true) {
+            this.info.empty_lines++;
+          } else if (this.state.commenting === true) {
+            this.info.comment_lines++;
+          }
+        }
+      } else {
+        this.state.bufBytesStart += pos;
+        this.state.previousBuf = buf.slice(pos);
+      }
+      if (this.state.wasRowDelimiter === true) {
+        this.info.lines++;
+        this.state.wasRowDelimiter = false;
+      }
+    },
+    __onRecord: function(push2) {
+      const {
+        columns,
+        group_columns_by_name,
+        encoding,
+        info: info3,
+        from,
+        relax_column_count,
+        relax_column_count_less,
+        relax_column_count_more,
+        raw: raw2,
+        skip_records_with_empty_values
+      } = this.options;
+      const { enabled, record: record4 } = this.state;
+      if (enabled === false) {
+        return this.__resetRecord();
+      }
+      const recordLength = record4.length;
+      if (columns === true) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record4)) {
+          this.__resetRecord();
+          return;
+        }
+        return this.__firstLineToColumns(record4);
+      }
+      if (columns === false && this.info.records === 0) {
+        this.state.expectedRecordLength = recordLength;
+      }
+      if (recordLength !== this.state.expectedRecordLength) {
+        const err2 = columns === false ? new CsvError(
+          "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+          [
+            "Invalid Record Length:",
+            `expect ${this.state.expectedRecordLength},`,
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record4
+          }
+        ) : new CsvError(
+          "CSV_RECORD_INCONSISTENT_COLUMNS",
+          [
+            "Invalid Record Length:",
+            `columns length is ${columns.length},`,
+            // rename columns
+            `got ${recordLength} on line ${this.info.lines}`
+          ],
+          this.options,
+          this.__infoField(),
+          {
+            record: record4
+          }
+        );
+        if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
+          this.info.invalid_field_length++;
+          this.state.error = err2;
+        } else {
+          const finalErr = this.__error(err2);
+          if (finalErr) return finalErr;
+        }
+      }
+      if (skip_records_with_empty_values === true && isRecordEmpty(record4)) {
+        this.__resetRecord();
+        return;
+      }
+      if (this.state.recordHasError === true) {
+        this.__resetRecord();
+        this.state.recordHasError = false;
+        return;
+      }
+      this.info.records++;
+      if (from === 1 || this.info.records >= from) {
+        const { objname } = this.options;
+        if (columns !== false) {
+          const obj = {};
+          for (let i2 = 0, l = record4.length; i2 < l; i2++) {
+            if (columns[i2] === void 0 || columns[i2].disabled) continue;
+            if (group_columns_by_name === true && Object.hasOwn(obj, columns[i2].name)) {
+              if (Array.isArray(obj[columns[i2].name])) {
+                obj[columns[i2].name] = obj[columns[i2].name].concat(record4[i2]);
+              } else {
+                obj[columns[i2].name] = [obj[columns[i2].name], record4[i2]];
+              }
+            } else {
+              Object.defineProperty(obj, columns[i2].name, {
+                value: record4[i2],
+                enumerable: true,
+                writable: true,
+                configurable: true
+              });
+            }
+          }
+          if (raw2 === true || info3 === true) {
+            const extRecord = Object.assign(
+              { record: obj },
+              raw2 === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info3 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err2 = this.__push(
+              objname === void 0 ? extRecord : [obj[objname], extRecord],
+              push2
+            );
+            if (err2) {
+              return err2;
+            }
+          } else {
+            const err2 = this.__push(
+              objname === void 0 ? obj : [obj[objname], obj],
+              push2
+            );
+            if (err2) {
+              return err2;
+            }
+          }
+        } else {
+          if (raw2 === true || info3 === true) {
+            const extRecord = Object.assign(
+              { record: record4 },
+              raw2 === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+              info3 === true ? { info: this.__infoRecord() } : {}
+            );
+            const err2 = this.__push(
+              objname === void 0 ? extRecord : [record4[objname], extRecord],
+              push2
+            );
+            if (err2) {
+              return err2;
+            }
+          } else {
+            const err2 = this.__push(
+              objname === void 0 ? record4 : [record4[objname], record4],
+              push2
+            );
+            if (err2) {
+              return err2;
+            }
+          }
+        }
+      }
+      this.__resetRecord();
+    },
+    __firstLineToColumns: function(record4) {
+      const { firstLineToHeaders } = this.state;
+      try {
+        const headers = firstLineToHeaders === void 0 ? record4 : firstLineToHeaders.call(null, record4);
+        if (!Array.isArray(headers)) {
+          return this.__error(
+            new CsvError(
+              "CSV_INVALID_COLUMN_MAPPING",
+              [
+                "Invalid Column Mapping:",
+                "expect an array from column function,",
+                `got ${JSON.stringify(headers)}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                headers
+              }
+            )
+          );
+        }
+        const normalizedHeaders = normalize_columns_array(headers);
+        this.state.expectedRecordLength = normalizedHeaders.length;
+        this.options.columns = normalizedHeaders;
+        this.__resetRecord();
+        return;
+      } catch (err2) {
+        return err2;
+      }
+    },
+    __resetRecord: function() {
+      if (this.options.raw === true) {
+        this.state.rawBuffer.reset();
+      }
+      this.state.error = void 0;
+      this.state.record = [];
+      this.state.record_length = 0;
+    },
+    __onField: function() {
+      const { cast, encoding, rtrim, max_record_size } = this.options;
+      const { enabled, wasQuoting } = this.state;
+      if (enabled === false) {
+        return this.__resetField();
+      }
+      let field = this.state.field.toString(encoding);
+      if (rtrim === true && wasQuoting === false) {
+        field = field.trimRight();
+      }
+      if (cast === true) {
+        const [err2, f] = this.__cast(field);
+        if (err2 !== void 0) return err2;
+        field = f;
+      }
+      this.state.record.push(field);
+      if (max_record_size !== 0 && typeof field === "string") {
+        this.state.record_length += field.length;
+      }
+      this.__resetField();
+    },
+    __resetField: function() {
+      this.state.field.reset();
+      this.state.wasQuoting = false;
+    },
+    __push: function(record4, push2) {
+      const { on_record } = this.options;
+      if (on_record !== void 0) {
+        const info3 = this.__infoRecord();
+        try {
+          record4 = on_record.call(null, record4, info3);
+        } catch (err2) {
+          return err2;
+        }
+        if (record4 === void 0 || record4 === null) {
+          return;
+        }
+      }
+      this.info.bytes_records += this.info.bytes;
+      push2(record4);
+    },
+    // Return a tuple with the error and the casted value
+    __cast: function(field) {
+      const { columns, relax_column_count } = this.options;
+      const isColumns = Array.isArray(columns);
+      if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
+        return [void 0, void 0];
+      }
+      if (this.state.castField !== null) {
+        try {
+          const info3 = this.__infoField();
+          return [void 0, this.state.castField.call(null, field, info3)];
+        } catch (err2) {
+          return [err2];
+        }
+      }
+      if (this.__isFloat(field)) {
+        return [void 0, parseFloat(field)];
+      } else if (this.options.cast_date !== false) {
+        const info3 = this.__infoField();
+        return [void 0, this.options.cast_date.call(null, field, info3)];
+      }
+      return [void 0, field];
+    },
+    __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
+      if (sourceBuf[0] !== firstByte) return 0;
+      const sourceLength = sourceBuf.length;
+      for (let i2 = 1; i2 < sourceLength; i2++) {
+        if (sourceBuf[i2] !== targetBuf[targetPos + i2]) return 0;
+      }
+      return sourceLength;
+    },
+    // Helper to test if a character is trimable
+    __isCharTrimable: function(buf, pos) {
+      const { timchars, timcharFirstBytes } = this.state;
+      const first = buf[pos];
+      if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
+      loop1: for (let i2 = 0; i2 < timchars.length; i2++) {
+        const timchar = timchars[i2];
+        for (let j = 0; j < timchar.length; j++) {
+          if (timchar[j] !== buf[pos + j]) continue loop1;
+        }
+        return timchar.length;
+      }
+      return 0;
+    },
+    __isDelimiter: function(buf, pos, chr) {
+      const { delimiter, ignore_last_delimiters } = this.options;
+      if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
+        return 0;
+      } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
+        return 0;
+      }
+      loop1: for (let i2 = 0; i2 < delimiter.length; i2++) {
+        const del = delimiter[i2];
+        if (del[0] === chr) {
+          for (let j = 1; j < del.length; j++) {
+            if (del[j] !== buf[pos + j]) continue loop1;
+          }
+          return del.length;
+        }
+      }
+      return 0;
+    },
+    __isEscape: function(buf, pos, chr) {
+      const { escape: escape3 } = this.options;
+      if (escape3 === null) return false;
+      const l = escape3.length;
+      if (escape3[0] === chr) {
+        for (let i2 = 0; i2 < l; i2++) {
+          if (escape3[i2] !== buf[pos + i2]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return false;
+    },
+    __isFloat: function(value) {
+      return value - parseFloat(value) + 1 >= 0;
+    },
+    // Keep it in case we implement the `cast_int` option
+    // __isInt(value){
+    //   // return Number.isInteger(parseInt(value))
+    //   // return !isNaN( parseInt( obj ) );
+    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+    // }
+    __isQuote: function(buf, pos) {
+      const { quote: quote2 } = this.options;
+      if (quote2 === null) return false;
+      const l = quote2.length;
+      for (let i2 = 0; i2 < l; i2++) {
+        if (quote2[i2] !== buf[pos + i2]) {
+          return false;
+        }
+      }
+      return true;
+    },
+    __isRecordDelimiter: function(chr, buf, pos) {
+      const { record_delimiter } = this.options;
+      const recordDelimiterLength = record_delimiter.length;
+      loop1: for (let i2 = 0; i2 < recordDelimiterLength; i2++) {
+        const rd = record_delimiter[i2];
+        const rdLength = rd.length;
+        if (rd[0] !== chr) {
+          continue;
+        }
+        for (let j = 1; j < rdLength; j++) {
+          if (rd[j] !== buf[pos + j]) {
+            continue loop1;
+          }
+        }
+        return rd.length;
+      }
+      return 0;
+    },
+    __autoDiscoverRecordDelimiter: function(buf, pos) {
+      const { encoding } = this.options;
+      const rds = [
+        // Important, the windows line ending must be before mac os 9
+        Buffer.from("\r\n", encoding),
+        Buffer.from("\n", encoding),
+        Buffer.from("\r", encoding)
+      ];
+      loop: for (let i2 = 0; i2 < rds.length; i2++) {
+        const l = rds[i2].length;
+        for (let j = 0; j < l; j++) {
+          if (rds[i2][j] !== buf[pos + j]) {
+            continue loop;
+          }
+        }
+        this.options.record_delimiter.push(rds[i2]);
+        this.state.recordDelimiterMaxLength = rds[i2].length;
+        return rds[i2].length;
+      }
+      return 0;
+    },
+    __error: function(msg) {
+      const { encoding, raw: raw2, skip_records_with_error } = this.options;
+      const err2 = typeof msg === "string" ? new Error(msg) : msg;
+      if (skip_records_with_error) {
+        this.state.recordHasError = true;
+        if (this.options.on_skip !== void 0) {
+          try {
+            this.options.on_skip(
+              err2,
+              raw2 ? this.state.rawBuffer.toString(encoding) : void 0
+            );
+          } catch (err3) {
+            return err3;
+          }
+        }
+        return void 0;
+      } else {
+        return err2;
+      }
+    },
+    __infoDataSet: function() {
+      return {
+        ...this.info,
+        columns: this.options.columns
+      };
+    },
+    __infoRecord: function() {
+      const { columns, raw: raw2, encoding } = this.options;
+      return {
+        ...this.__infoDataSet(),
+        bytes_records: this.info.bytes,
+        error: this.state.error,
+        header: columns === true,
+        index: this.state.record.length,
+        raw: raw2 ? this.state.rawBuffer.toString(encoding) : void 0
+      };
+    },
+    __infoField: function() {
+      const { columns } = this.options;
+      const isColumns = Array.isArray(columns);
+      const bytes_records = this.info.bytes_records;
+      return {
+        ...this.__infoRecord(),
+        bytes_records,
+        column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
+        quoting: this.state.wasQuoting
+      };
+    }
+  };
+};
+
+// node_modules/csv-parse/lib/sync.js
+var parse3 = function(data3, opts = {}) {
+  if (typeof data3 === "string") {
+    data3 = Buffer.from(data3);
+  }
+  const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
+  const parser = transform(opts);
+  const push2 = (record4) => {
+    if (parser.options.objname === void 0) records.push(record4);
+    else {
+      records[record4[0]] = record4[1];
+    }
+  };
+  const close = () => {
+  };
+  const error2 = parser.parse(data3, true, push2, close);
+  if (error2 !== void 0) throw error2;
+  return records;
+};
+
+// action/src/adapters/jmh-table.ts
+var import_stats_base_dists_t_quantile2 = __toESM(require_lib139(), 1);
+var JMH_CONFIDENCE = 0.999;
+function stddevFromError(error2, n) {
+  if (n === void 0 || n < 2 || !Number.isFinite(error2)) return null;
+  return error2 * Math.sqrt(n) / (0, import_stats_base_dists_t_quantile2.default)(1 - (1 - JMH_CONFIDENCE) / 2, n - 1);
+}
+function tableResults(rows, path2) {
+  const entries2 = /* @__PURE__ */ new Map();
+  const keyOf2 = (method, r) => `${method}\0${r.mode}\0${r.threads}\0${r.params.map(([k, v]) => `${k}=${v}`).join(",")}`;
+  for (const row of rows) {
+    if (!JMH_MODES.has(row.mode))
+      throw new InputError(path2, `expected the mode to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(row.mode)}`, row.line);
+    const colon = row.benchmark.indexOf(":");
+    const method = colon < 0 ? row.benchmark : row.benchmark.slice(0, colon);
+    const key2 = keyOf2(method, row);
+    if (colon < 0) {
+      const name2 = primaryName(row.unit);
+      if (name2 === void 0) {
+        throw new InputError(
+          path2,
+          `expected the unit of ${row.benchmark} to be operations per time (ops/s, ops/ms, ops/us, ops/ns) or time per operation (s/op, ms/op, us/op, ns/op); found ${JSON.stringify(row.unit)}`,
+          row.line
+        );
+      }
+      if (entries2.has(key2)) throw new InputError(path2, `${row.benchmark} (${row.mode}) appears twice with the same parameters`, row.line);
+      entries2.set(key2, { benchmark: method, mode: row.mode, threads: row.threads, params: row.params, metrics: { [name2]: metricOf(name2, row) } });
+      continue;
+    }
+    const entry = entries2.get(key2);
+    if (!entry) throw new InputError(path2, `the secondary metric ${row.benchmark} comes before (or without) its benchmark's own row ${method}`, row.line);
+    const name = secondaryName(row.benchmark.slice(colon + 1).replace(/^[^\u00b7]*\u00b7/, ""));
+    if (!(name in entry.metrics)) entry.metrics[name] = metricOf(name, row);
+  }
+  if (entries2.size === 0) throw new InputError(path2, "the JMH table has no benchmark row; expected at least one");
+  return assemble([...entries2.values()]);
+}
+function metricOf(name, row) {
+  const { unit, factor } = convertUnit(row.unit);
+  const options = metricOptions(name, row.unit);
+  const mean2 = scaleValue(row.score, factor);
+  if (row.count === void 0 || row.count < 1) return buildMetric(name, unit, { value: mean2 }, options);
+  const sd = stddevFromError(row.error, row.count);
+  return buildMetric(name, unit, { summary: { n: row.count, mean: mean2, stddev: sd === null ? null : sd * Math.abs(factor) } }, options);
+}
+
+// action/src/adapters/jmh-csv.ts
+var MAX_ROW_LENGTH = 65536;
+var HEADER = ["Benchmark", "Mode", "Threads", "Samples", "Score", "Score Error (99.9%)", "Unit"];
+var jmhCsvAdapter = {
+  name: "jmh-csv",
+  detect({ text: text2 }) {
+    const first = text2.slice(0, 4096).split("\n")[0] ?? "";
+    if (!first.startsWith('"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit"')) {
+      return {
+        match: false,
+        reason: `the first line is not JMH's CSV header ("Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit" \u2026)`
+      };
+    }
+    return { match: true };
+  },
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected JMH -rf csv output`);
+    const lines = text2.split("\n").map((l) => l.trimEnd());
+    const long = lines.findIndex((l) => l.length > MAX_ROW_LENGTH);
+    if (long >= 0)
+      throw new InputError(
+        path2,
+        `line ${long + 1} is ${lines[long].length.toLocaleString("en")} characters long; a JMH CSV row is at most a few hundred`,
+        long + 1
+      );
+    let records;
+    try {
+      records = parse3(lines.join("\n"), { info: true, skip_empty_lines: true, relax_column_count: false });
+    } catch (error2) {
+      const line = error2.lines;
+      throw new InputError(path2, `not readable as CSV: ${error2.message.replace(/^Invalid Record Length: /, "")}`, line);
+    }
+    const header2 = records[0]?.record ?? [];
+    if (HEADER.some((h, i2) => header2[i2] !== h)) throw new InputError(path2, `expected JMH's CSV header ${HEADER.map((h) => `"${h}"`).join(",")}`, 1);
+    const params = header2.slice(HEADER.length).map((h, i2) => {
+      if (!h.startsWith("Param: "))
+        throw new InputError(path2, `expected the columns after "Unit" to be "Param: <name>", found ${JSON.stringify(h)} (column ${HEADER.length + i2 + 1})`, 1);
+      return h.slice("Param: ".length);
+    });
+    const rows = records.slice(1).map(({ record: record4, info: info2 }) => {
+      const line = info2.lines;
+      const number2 = (text3, what, allowNaN) => {
+        const v = text3 === "NaN" && allowNaN ? Number.NaN : Number(text3);
+        if (text3.trim() === "" || Number.isNaN(v) && !(allowNaN && text3 === "NaN"))
+          throw new InputError(path2, `expected ${what} to be a number, found ${JSON.stringify(text3)}`, line);
+        return v;
+      };
+      const [benchmark, mode, threads, samples, score, error2, unit] = record4;
+      return {
+        benchmark,
+        mode,
+        threads: number2(threads, "Threads", false),
+        count: number2(samples, "Samples", false),
+        score: number2(score, "Score", true),
+        error: number2(error2, "Score Error (99.9%)", true),
+        unit,
+        params: params.flatMap((name, i2) => record4[HEADER.length + i2] === "" ? [] : [[name, record4[HEADER.length + i2]]]),
+        line
+      };
+    });
+    return tableResults(
+      rows.filter((r) => Number.isFinite(r.score)),
+      path2
+    );
+  }
+};
+
+// action/src/adapters/jmh-text.ts
+var HEADER2 = /^Benchmark\s+((?:\(\S+\)\s+)*)Mode\s+(Threads\s+)?(?:Cnt|Samples)\s+Score\s+Error\s+Units\s*$/;
+var jmhTextAdapter = {
+  name: "jmh-text",
+  detect({ text: text2 }) {
+    if (!text2.split("\n").some((line) => HEADER2.test(line.trim()))) {
+      return { match: false, reason: 'no JMH summary header ("Benchmark \u2026 Mode \u2026 Cnt \u2026 Score \u2026 Error \u2026 Units")' };
+    }
+    return { match: true };
+  },
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected JMH's summary table`);
+    const lines = text2.split("\n").map((l) => l.replace(/\r$/, ""));
+    const start = lines.map((l) => HEADER2.test(l.trim())).lastIndexOf(true);
+    if (start < 0) throw new InputError(path2, 'no JMH summary table; expected its header "Benchmark \u2026 Mode \u2026 Cnt \u2026 Score \u2026 Error \u2026 Units"');
+    const header2 = HEADER2.exec(lines[start].trim());
+    const params = [...header2[1].matchAll(/\((\S+)\)/g)].map((m) => m[1]);
+    const hasThreads = header2[2] !== void 0;
+    const rows = [];
+    for (let i2 = start + 1; i2 < lines.length && lines[i2].trim() !== ""; i2++) rows.push(readRow2(lines[i2], i2 + 1, params, hasThreads, path2));
+    if (rows.length === 0) throw new InputError(path2, "the JMH summary table has a header and no rows; the output is truncated", start + 1);
+    return tableResults(rows, path2);
+  }
+};
+var SUPERSCRIPT = { "\u2070": "0", "\xB9": "1", "\xB2": "2", "\xB3": "3", "\u2074": "4", "\u2075": "5", "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9", "\u207B": "-" };
+function scoreOf(tokens) {
+  if (tokens[0] === "\u2248") {
+    const m = /^10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.exec(tokens[1] ?? "");
+    if (tokens[1] === "0") return 0;
+    return m ? 10 ** Number([...m[1]].map((c) => SUPERSCRIPT[c]).join("")) : Number.NaN;
+  }
+  return tokens.length === 1 ? Number(tokens[0]) : Number.NaN;
+}
+function readRow2(line, n, params, hasThreads, path2) {
+  const tokens = line.trim().split(/\s+/);
+  const fixed = 1 + params.length + 1 + (hasThreads ? 1 : 0);
+  if (tokens.length < fixed + 2)
+    throw new InputError(
+      path2,
+      `cannot read JMH row ${JSON.stringify(line.trim())}: expected the name, ${params.length} parameter(s), the mode, a score and a unit`,
+      n
+    );
+  const benchmark = tokens[0];
+  const rowParams = params.flatMap((name, i2) => tokens[1 + i2] === "N/A" ? [] : [[name, tokens[1 + i2]]]);
+  const mode = tokens[1 + params.length];
+  const threads = hasThreads ? Number(tokens[2 + params.length]) : 1;
+  const rest = tokens.slice(fixed);
+  const unit = rest.pop();
+  const plusMinus = rest.indexOf("\xB1");
+  const error2 = plusMinus >= 0 ? Number(rest[plusMinus + 1]) : Number.NaN;
+  const before = plusMinus >= 0 ? rest.slice(0, plusMinus) : rest;
+  const counted = before.length >= 2 && /^\d+$/.test(before[0]) && before[1] !== void 0;
+  const count = counted ? Number(before[0]) : void 0;
+  const score = scoreOf(counted ? before.slice(1) : before);
+  if (!Number.isFinite(score) || plusMinus >= 0 && !Number.isFinite(error2) || !Number.isFinite(threads)) {
+    throw new InputError(path2, `cannot read JMH row ${JSON.stringify(line.trim())}: expected "[Cnt] Score [\xB1 Error] Units"`, n);
+  }
+  return { benchmark, params: rowParams, mode, threads, count, score, error: error2, unit, line: n };
+}
+
+// action/src/adapters/divan.ts
+var HEADER3 = /^(\S+)\s+fastest\s+│\s*slowest\s+│\s*median\s+│\s*mean\s+│\s*samples\s+│\s*iters\s*$/;
+var BRANCH = /^((?:[│ ] {2})*)([├╰])─ (.*)$/;
+var divanAdapter = {
+  name: "divan",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
+    if (!head.split("\n").some((line) => HEADER3.test(line.trim())))
+      return { match: false, reason: 'no divan header ("<target>  fastest \u2502 slowest \u2502 median \u2502 mean \u2502 samples \u2502 iters")' };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2 }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected divan's console tree (cargo bench)`);
+    const lines = text2.split("\n").map((l) => l.replace(/\r$/, ""));
+    const results = [];
+    let table;
+    lines.forEach((line, i2) => {
+      const header2 = HEADER3.exec(line.trim());
+      if (header2) {
+        table = { target: header2[1], fastestColumn: line.indexOf("fastest"), stack: [], last: void 0, pending: void 0 };
+        return;
+      }
+      if (table) {
+        const ended = readLine(table, line, i2 + 1, path2, results);
+        if (ended) table = void 0;
+      }
+    });
+    if (results.length === 0)
+      throw new InputError(path2, 'no divan benchmark found; expected a header "<target> fastest \u2502 slowest \u2502 median \u2502 mean \u2502 samples \u2502 iters" followed by rows');
+    const panic = /^thread '[^']*'(?: \(\d+\))? panicked at [^\n]*\n([^\n]+)/m.exec(text2);
+    for (const r of results) if (r.status === "failed" && panic) r.error = { message: `panicked: ${panic[1].trim()}` };
+    return results;
+  }
+};
+function readLine(table, line, n, path2, results) {
+  if (line.trim() === "") return true;
+  const nameText = line.slice(0, table.fastestColumn);
+  const rest = line.slice(table.fastestColumn);
+  const branch = BRANCH.exec(nameText);
+  if (branch) {
+    const depth = branch[1].length / 3;
+    const name = branch[3].trim();
+    table.stack = [...table.stack.slice(0, depth), name];
+    table.pending = void 0;
+    const cells3 = rest.split("\u2502").map((c) => c.trim());
+    const id = [table.target, ...table.stack].join("/");
+    if (cells3.every((c) => c === "")) {
+      table.last = {
+        id,
+        status: "failed",
+        error: { message: "divan printed the name and no result: the benchmark panicked (its message is on standard error; keep it with 2>&1)" },
+        metrics: {}
+      };
+      results.push(table.last);
+      return false;
+    }
+    dropGroups(results, id);
+    const row = timeRow(cells3, n, path2);
+    table.last = { id, params: row.params, status: "ok", metrics: { time: row.time } };
+    results.push(table.last);
+    return false;
+  }
+  if (!/^[│ ]/.test(line) || nameText.replace(/[│ ]/g, "") !== "") return true;
+  continuation(
+    table,
+    rest.split("\u2502").map((c) => c.trim()),
+    n,
+    path2
+  );
+  return false;
+}
+function dropGroups(results, id) {
+  for (let i2 = results.length - 1; i2 >= 0; i2--) {
+    const r = results[i2];
+    if (r.status === "failed" && id.startsWith(`${r.id}/`)) results.splice(i2, 1);
+  }
+}
+var TIME3 = { ps: 1e-12, ns: 1e-9, \u00B5s: 1e-6, \u03BCs: 1e-6, us: 1e-6, ms: 1e-3, s: 1 };
+var PREFIX = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+function timeRow(cells3, n, path2) {
+  if (cells3.length < 6) throw new InputError(path2, `expected six columns (fastest \u2502 slowest \u2502 median \u2502 mean \u2502 samples \u2502 iters), found ${cells3.length}`, n);
+  const [, , median3, , samples, iters] = cells3;
+  const m = /^(\d+(?:\.\d+)?) (ps|ns|µs|μs|us|ms|s)$/.exec(median3);
+  if (!m) throw new InputError(path2, `expected a divan time such as 2.709 \xB5s, found ${JSON.stringify(median3)}`, n);
+  if (!/^\d+$/.test(samples) || Number(samples) < 1) throw new InputError(path2, `expected a count of samples, found ${JSON.stringify(samples)}`, n);
+  if (!/^\d+$/.test(iters)) throw new InputError(path2, `expected a count of iterations, found ${JSON.stringify(iters)}`, n);
+  return { time: buildMetric("time", "s", { value: scaleValue(Number(m[1]), TIME3[m[2]]) }, { sourceUnit: m[2] }), params: { samples, iters } };
+}
+function unitOf2(text2) {
+  return /\S+$/.exec(text2)?.[0] ?? "";
+}
+function continuation(table, cells3, n, path2) {
+  const bench = table.last;
+  const label = cells3[0] ?? "";
+  if (!bench || bench.status !== "ok") throw new InputError(path2, `a divan continuation line with no benchmark row above it: ${JSON.stringify(label)}`, n);
+  const title2 = /^(max alloc|alloc|dealloc|grow|shrink):$/.exec(label);
+  if (title2) {
+    table.pending = { kind: title2[1].replace(" ", "_"), lines: 0 };
+    return;
+  }
+  const median3 = cells3[2] ?? "";
+  if (table.pending) {
+    table.pending.lines++;
+    const kind2 = table.pending.kind;
+    if (table.pending.lines === 1) {
+      const count = Number(median3);
+      if (!/^\d+(\.\d+)?$/.test(median3)) throw new InputError(path2, `expected the ${kind2.replace("_", " ")} count, found ${JSON.stringify(median3)}`, n);
+      bench.metrics[kind2 === "alloc" ? "allocs" : `${kind2}s`] = buildMetric(
+        kind2 === "alloc" ? "allocs" : `${kind2}s`,
+        "count",
+        { value: count },
+        { traitsName: "allocs" }
+      );
+    } else {
+      bench.metrics[`${kind2}_bytes`] = buildMetric(
+        `${kind2}_bytes`,
+        "B",
+        { value: amount(median3, "B", n, path2).value },
+        { sourceUnit: unitOf2(median3), traitsName: "alloc_bytes" }
+      );
+      table.pending = void 0;
+    }
+    return;
+  }
+  const rate = /^(\d+(?:\.\d+)?) ([KMGT]i?)?(B|item|char)\/s$/.exec(label);
+  if (!rate)
+    throw new InputError(path2, `cannot read divan line ${JSON.stringify(label)}; expected a throughput (1.2 GB/s, 3 Mitem/s) or an allocation block`, n);
+  const kind = rate[3];
+  const name = kind === "B" ? "bytes_per_second" : kind === "item" ? "throughput" : "chars_per_second";
+  const unit = kind === "B" ? "B/s" : "1/s";
+  bench.metrics[name] = buildMetric(name, unit, { value: amount(median3, `${kind}/s`, n, path2).value }, { sourceUnit: unitOf2(median3) });
+}
+function amount(text2, unit, n, path2) {
+  const m = /^(\d+(?:\.\d+)?) ([KMGT]i?)?(\S+)$/.exec(text2);
+  if (!m || m[3] !== unit) throw new InputError(path2, `expected an amount in ${unit} such as "2.048 K${unit}", found ${JSON.stringify(text2)}`, n);
+  return { value: scaleValue(Number(m[1]), PREFIX[m[2] ?? ""]) };
 }
 
 // action/src/adapters/go-bench.ts
@@ -57214,15 +59247,15 @@ var gbenchAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const quoted = quoteNonFinite(text2);
-    const data2 = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
+    const data3 = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
     const errors = jsonErrors(quoted, path2);
-    if (!isRecord(data2) || !Array.isArray(data2.benchmarks)) {
+    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (Google Benchmark --benchmark_out_format=json)', 1);
     }
-    if (data2.benchmarks.length === 0) {
+    if (data3.benchmarks.length === 0) {
       throw errors.error(["benchmarks"], 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)');
     }
-    return collect2(data2.benchmarks, errors);
+    return collect2(data3.benchmarks, errors);
   }
 };
 var RUN_KEYS = /* @__PURE__ */ new Set([
@@ -57605,15 +59638,15 @@ var TIME_UNITS4 = { ps: 1e-12, ns: 1e-9, \u00B5s: 1e-6, us: 1e-6, ms: 1e-3, s: 1
 var NUMBER3 = String.raw`[\d.]+(?:e[+-]?\d+)?`;
 var TIME_LINE = new RegExp(String.raw`^(?:\S.*?)?\s+time:\s+\[${NUMBER3} (?:ps|ns|µs|us|ms|s) `, "m");
 var RESULT = /^(\S.*?)?\s+(time|thrpt):\s+\[(.*)\]/;
-var PREFIX = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+var PREFIX2 = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
 var BINARY = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 function rateUnit(unit) {
   const elem = /^([KMGT]?)elem\/s$/.exec(unit);
-  if (elem) return { metric: "throughput", unit: "1/s", factor: PREFIX[elem[1]] };
+  if (elem) return { metric: "throughput", unit: "1/s", factor: PREFIX2[elem[1]] };
   const bytes2 = /^([KMGT]i|[KMGT]?)B\/s$/.exec(unit);
-  if (bytes2) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes2[1]] ?? PREFIX[bytes2[1]] };
+  if (bytes2) return { metric: "bytes_per_second", unit: "B/s", factor: BINARY[bytes2[1]] ?? PREFIX2[bytes2[1]] };
   const bits3 = /^([KMGT]?)b\/s$/.exec(unit);
-  if (bits3) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX[bits3[1]] / 8 };
+  if (bits3) return { metric: "bytes_per_second", unit: "B/s", factor: PREFIX2[bits3[1]] / 8 };
   return void 0;
 }
 function readTriple(inner) {
@@ -57621,13 +59654,13 @@ function readTriple(inner) {
   if (!m) return void 0;
   return { values: [Number(m[1]), Number(m[3]), Number(m[5])], units: [m[2], m[4], m[6]] };
 }
-function metricOf(name, unit, sourceUnit, [low, estimate2, high], n) {
-  let data2 = { value: estimate2 };
+function metricOf2(name, unit, sourceUnit, [low, estimate2, high], n) {
+  let data3 = { value: estimate2 };
   if (n !== void 0 && n >= 2) {
     const halfWidth = Math.abs(high - low) / 2;
-    data2 = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
+    data3 = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
   }
-  return buildMetric(name, unit, data2, { sourceUnit });
+  return buildMetric(name, unit, data3, { sourceUnit });
 }
 function parseReport(text2, path2) {
   const lines = textLines(text2);
@@ -57679,7 +59712,7 @@ function parseReport(text2, path2) {
         }
         const rate = rates[1];
         const values2 = triple.values.map((v, i2) => v * rates[i2].factor);
-        current.metrics[rate.metric] = metricOf(rate.metric, rate.unit, triple.units[1], values2, samples.get(current.id));
+        current.metrics[rate.metric] = metricOf2(rate.metric, rate.unit, triple.units[1], values2, samples.get(current.id));
         return;
       }
       const id = (head ?? previous).trim();
@@ -57688,7 +59721,7 @@ function parseReport(text2, path2) {
         throw new InputError(path2, `expected "time: [low estimate high]" in ps, ns, \xB5s, ms or s, found ${JSON.stringify(line.trim())}`, lineNo);
       }
       const values = triple.values.map((v, i2) => v * TIME_UNITS4[triple.units[i2]]);
-      current = { id, status: "ok", metrics: { time: metricOf("time", "s", triple.units[1], values, samples.get(id)) } };
+      current = { id, status: "ok", metrics: { time: metricOf2("time", "s", triple.units[1], values, samples.get(id)) } };
       add2(current, lineNo);
       if (started?.id === id) started = void 0;
       previous = "";
@@ -57724,14 +59757,14 @@ var juliaBenchmarkToolsAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const what = 'BenchmarkTools.save JSON ([{"Julia", "BenchmarkTools"}, [["BenchmarkGroup", {...}]]])';
-    const data2 = parseJsonText(text2, path2, what);
+    const data3 = parseJsonText(text2, path2, what);
     const errors = jsonErrors(text2, path2);
-    if (!Array.isArray(data2) || data2.length !== 2 || !isRecord(data2[0]) || !Array.isArray(data2[1])) {
+    if (!Array.isArray(data3) || data3.length !== 2 || !isRecord(data3[0]) || !Array.isArray(data3[1])) {
       throw new InputError(path2, `expected ${what}`, 1);
     }
-    if (data2[1].length === 0) throw errors.error([1], "no saved values; expected at least one BenchmarkGroup or Trial");
+    if (data3[1].length === 0) throw errors.error([1], "no saved values; expected at least one BenchmarkGroup or Trial");
     const results = [];
-    data2[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
+    data3[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
     if (results.length === 0) throw errors.error([1], "the saved groups hold no Trial or TrialEstimate");
     const seen = /* @__PURE__ */ new Set();
     for (const r of results) {
@@ -57912,12 +59945,12 @@ function parseReport2(text2, path2) {
   return { ips, failed };
 }
 function parseJson2(text2, path2) {
-  const data2 = parseJsonText(text2, path2, "benchmark-ips JSON (x.json!)");
-  if (!Array.isArray(data2) || data2.length === 0)
+  const data3 = parseJsonText(text2, path2, "benchmark-ips JSON (x.json!)");
+  if (!Array.isArray(data3) || data3.length === 0)
     throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
   const errors = jsonErrors(text2, path2);
   const ips = /* @__PURE__ */ new Map();
-  data2.forEach((entry, index) => {
+  data3.forEach((entry, index) => {
     if (!isRecord(entry) || typeof entry.name !== "string")
       throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
     const key2 = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
@@ -58164,10 +60197,10 @@ var consoleTimeAdapter = {
       if (timer) times.set(timer.label, [...times.get(timer.label) ?? [], timer.seconds]);
     }
     if (times.size === 0) throw new InputError(path2, 'no console.time line ("<label>: <n>ms", "<label>: <n>s") found');
-    return [...times.entries()].map(([id, seconds2]) => ({
+    return [...times.entries()].map(([id, seconds3]) => ({
       id,
       status: "ok",
-      metrics: { time: buildMetric("time", "s", seconds2.length === 1 ? { value: seconds2[0] } : { samples: seconds2 }, { sourceUnit: "ms" }) }
+      metrics: { time: buildMetric("time", "s", seconds3.length === 1 ? { value: seconds3[0] } : { samples: seconds3 }, { sourceUnit: "ms" }) }
     }));
   }
 };
@@ -58318,9 +60351,9 @@ var BlockReader = class {
     }
   }
 };
-function toMetrics(counts) {
+function toMetrics(counts2) {
   const metrics = {};
-  for (const [name, value] of counts) metrics[name] = buildMetric(name, "count", { value });
+  for (const [name, value] of counts2) metrics[name] = buildMetric(name, "count", { value });
   return metrics;
 }
 
@@ -58336,11 +60369,11 @@ var vitestBenchAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const what = 'vitest bench JSON ({"files": [{"groups": [{"fullName", "benchmarks": [...]}]}]})';
-    const data2 = parseJsonText(text2, path2, what);
+    const data3 = parseJsonText(text2, path2, what);
     const errors = jsonErrors(text2, path2);
-    if (!isRecord(data2) || !Array.isArray(data2.files)) throw new InputError(path2, `expected ${what}`, 1);
+    if (!isRecord(data3) || !Array.isArray(data3.files)) throw new InputError(path2, `expected ${what}`, 1);
     const results = [];
-    data2.files.forEach((file, f) => {
+    data3.files.forEach((file, f) => {
       const groups = isRecord(file) ? file.groups : void 0;
       if (!Array.isArray(groups)) throw errors.error(["files", f, "groups"], 'expected a "groups" array');
       groups.forEach((group3, g) => {
@@ -58386,12 +60419,12 @@ function parseBenchmark5(bench, fullName, at, errors) {
   );
   const metrics = {};
   if (samples.length > 0) {
-    const seconds2 = samples.map((v, i2) => {
+    const seconds3 = samples.map((v, i2) => {
       const ms = finiteOrUndefined(v);
       if (ms === void 0 || ms < 0) throw errors.error([...at, "samples", i2], `expected milliseconds, found ${JSON.stringify(v)}`);
       return ms * MS2;
     });
-    metrics.time = buildMetric("time", "s", summary3 ? { samples: seconds2, summary: summary3 } : { samples: seconds2 }, { sourceUnit: "ms" });
+    metrics.time = buildMetric("time", "s", summary3 ? { samples: seconds3, summary: summary3 } : { samples: seconds3 }, { sourceUnit: "ms" });
   } else if (summary3 && summary3.mean >= 0) {
     metrics.time = buildMetric("time", "s", { summary: summary3 }, { sourceUnit: "ms" });
   } else {
@@ -58422,23 +60455,23 @@ var asvAdapter = {
     if (/^\s*\{/.test(text2) && isBenchmarksJson(text2.slice(0, 65536)) && !/"result_columns"\s*:/.test(text2)) return [];
     const quoted = quoteNonFinite(text2);
     const what = "an asv results file (results/<machine>/<commit>-<env>.json, version 2)";
-    const data2 = parseJsonText(quoted, path2, what);
+    const data3 = parseJsonText(quoted, path2, what);
     const errors = jsonErrors(quoted, path2);
-    if (!isRecord(data2)) throw new InputError(path2, `expected ${what}`, 1);
-    if (data2.version !== 2) {
+    if (!isRecord(data3)) throw new InputError(path2, `expected ${what}`, 1);
+    if (data3.version !== 2) {
       throw errors.error(
         ["version"],
-        `asv results version ${JSON.stringify(data2.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`
+        `asv results version ${JSON.stringify(data3.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`
       );
     }
-    const columns = columnIndexes(data2.result_columns, errors);
-    if (!isRecord(data2.results) || Object.keys(data2.results).length === 0) {
+    const columns = columnIndexes(data3.result_columns, errors);
+    if (!isRecord(data3.results) || Object.keys(data3.results).length === 0) {
       throw errors.error(["results"], 'expected a non-empty "results" object (did the benchmark filter match nothing?)');
     }
     const info2 = benchmarkInfo(readRelated);
     const out = [];
     let skipped = 0;
-    for (const [name, row] of Object.entries(data2.results)) {
+    for (const [name, row] of Object.entries(data3.results)) {
       const read = readBenchmark2(name, row, columns, info2[name], errors);
       out.push(...read.results);
       skipped += read.skipped;
@@ -58468,15 +60501,15 @@ function isBenchmarksJson(head) {
 function benchmarkInfo(readRelated) {
   const text2 = readRelated("../benchmarks.json");
   if (text2 === void 0) return {};
-  let data2;
+  let data3;
   try {
-    data2 = JSON.parse(quoteNonFinite(text2));
+    data3 = JSON.parse(quoteNonFinite(text2));
   } catch {
     return {};
   }
-  if (!isRecord(data2)) return {};
+  if (!isRecord(data3)) return {};
   const info2 = {};
-  for (const [name, b] of Object.entries(data2)) {
+  for (const [name, b] of Object.entries(data3)) {
     if (!isRecord(b)) continue;
     const entry = {};
     if (typeof b.type === "string") entry.type = b.type;
@@ -58582,18 +60615,606 @@ function metricsFor2(type, value, samples, unit) {
   }
 }
 
+// action/src/adapters/load-test.ts
+var UNITS2 = { requests_per_sec: "1/s", success_per_sec: "1/s", transfer_per_sec: "B/s" };
+function loadTestMetrics(runs2) {
+  const metrics = {};
+  const first = runs2[0];
+  for (const name of Object.keys(first.values)) {
+    const values = runs2.map((r) => r.values[name]);
+    if (values.some((v) => v === void 0)) continue;
+    const sourceUnit = first.sourceUnits?.[name];
+    metrics[name] = buildMetric(name, UNITS2[name] ?? "s", data2(values), sourceUnit !== void 0 ? { sourceUnit } : {});
+  }
+  const kinds = [...new Set(runs2.flatMap((r) => Object.keys(r.errors)))].sort();
+  for (const kind of kinds) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", data2(runs2.map((r) => r.errors[kind] ?? 0)));
+  const totals = runs2.map((r) => Object.values(r.errors).reduce((sum, n) => sum + n, 0));
+  metrics.errors = buildMetric("errors", "count", data2(totals));
+  if (runs2.every((r) => r.requests !== void 0 && r.requests > 0)) {
+    metrics.error_ratio = buildMetric("error_ratio", "fraction", data2(runs2.map((r, i2) => totals[i2] / r.requests)));
+  }
+  return metrics;
+}
+function data2(values) {
+  return values.length === 1 ? { value: values[0] } : { samples: values };
+}
+
+// action/src/adapters/vegeta.ts
+var vegetaAdapter = {
+  name: "vegeta",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 8192);
+    if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
+    if (!/"latencies"\s*:\s*\{/.test(head)) return { match: false, reason: 'no "latencies" object near the start' };
+    if (!/"status_codes"\s*:/.test(head) || !/"bytes_in"\s*:/.test(head)) return { match: false, reason: 'no "status_codes" and "bytes_in" keys' };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected vegeta JSON reports (vegeta report -type=json)`);
+    const id = name ?? idFromPath(path2);
+    const runs2 = [];
+    for (const report2 of reportsOf(text2, path2)) {
+      const run2 = readReport(report2.value, report2.errorAt);
+      if (run2.answered === 0) {
+        const texts = report2.value.errors;
+        const why = Array.isArray(texts) && texts.length > 0 ? `: ${String(texts[0])}` : "";
+        return [{ id, status: "failed", error: { message: `vegeta got no answer to any of its ${run2.run.requests} requests${why}` }, metrics: {} }];
+      }
+      runs2.push(run2.run);
+    }
+    return [{ id, status: "ok", metrics: loadTestMetrics(runs2) }];
+  }
+};
+var NS5 = 1e-9;
+var LATENCIES = [
+  ["mean", "latency_mean"],
+  ["50th", "latency_p50"],
+  ["90th", "latency_p90"],
+  ["95th", "latency_p95"],
+  ["99th", "latency_p99"],
+  ["max", "latency_max"]
+];
+function reportsOf(text2, path2) {
+  const lines = text2.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length > 1 && lines.every((l) => /^\s*\{.*\}\s*$/.test(l))) {
+    const parsed = parseJsonLines(text2, path2, {
+      cutOff: "the vegeta report is cut off; expected complete JSON reports, one a line (vegeta report -type=json)",
+      invalid: "expected a vegeta JSON report (vegeta report -type=json)"
+    });
+    return parsed.map(({ value, line }) => ({ value, errorAt: (key2, detail) => new InputError(path2, detail, line, key2) }));
+  }
+  const whole = parseJsonText(text2, path2, "a vegeta JSON report (vegeta report -type=json)");
+  const errors = jsonErrors(text2, path2);
+  return [{ value: whole, errorAt: (key2, detail) => errors.error(key2 === void 0 ? [] : [key2], detail) }];
+}
+function readReport(report2, errorAt) {
+  const at = (key2, detail) => {
+    throw errorAt(key2, detail);
+  };
+  if (!isRecord(report2)) throw errorAt(void 0, "expected a vegeta report object (vegeta report -type=json)");
+  const number2 = (value, key2) => {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) at(key2, `expected a non-negative number, found ${JSON.stringify(value)}`);
+    return value;
+  };
+  if (!isRecord(report2.latencies)) at("latencies", 'expected "latencies" to be an object of nanoseconds');
+  const latencies = report2.latencies;
+  const requests = number2(report2.requests, "requests");
+  const seconds3 = scaleValue(number2(report2.duration, "duration"), NS5);
+  if (!isRecord(report2.status_codes)) at("status_codes", 'expected "status_codes" to be an object of counts by status');
+  const values = {
+    requests_per_sec: number2(report2.rate, "rate"),
+    success_per_sec: number2(report2.throughput, "throughput")
+  };
+  for (const [key2, metric] of LATENCIES) values[metric] = scaleValue(number2(latencies[key2], "latencies"), NS5);
+  const bytesIn = isRecord(report2.bytes_in) ? number2(report2.bytes_in.total, "bytes_in") : at("bytes_in", 'expected "bytes_in" with a "total"');
+  if (seconds3 > 0) values.transfer_per_sec = bytesIn / seconds3;
+  const errors = { status: 0, transport: 0 };
+  for (const [code, count] of Object.entries(report2.status_codes)) {
+    const n = number2(count, "status_codes");
+    if (!/^\d+$/.test(code)) at("status_codes", `expected status codes as numbers, found ${JSON.stringify(code)}`);
+    if (Number(code) === 0) errors.transport += n;
+    else if (Number(code) >= 400) errors.status += n;
+  }
+  const sourceUnits = Object.fromEntries(LATENCIES.map(([, metric]) => [metric, "ns"]));
+  return { run: { values, errors, requests, sourceUnits }, answered: requests - errors.transport };
+}
+
+// action/src/adapters/hey.ts
+var heyAdapter = {
+  name: "hey",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
+    if (!/^Summary:\s*$/m.test(head)) return { match: false, reason: 'no "Summary:" line' };
+    if (!/^\s+Requests\/sec:\s/m.test(head)) return { match: false, reason: 'no indented "Requests/sec:" line' };
+    if (!/^(Status code distribution|Error distribution|Response time histogram):/m.test(text2)) {
+      return { match: false, reason: 'no "Status code distribution:" or "Error distribution:" section' };
+    }
+    return { match: true };
+  },
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected hey's summary ("Summary:" \u2026 "Requests/sec:")`);
+    const id = name ?? idFromPath(path2);
+    const summaries = splitSummaries(text2, path2);
+    const runs2 = [];
+    for (const summary3 of summaries) {
+      const run2 = readSummary(summary3, path2);
+      if (run2.answered === 0) {
+        return [
+          {
+            id,
+            status: "failed",
+            error: { message: `hey got no answer to any of its ${run2.run.requests} requests${run2.firstError ? `: ${run2.firstError}` : ""}` },
+            metrics: {}
+          }
+        ];
+      }
+      runs2.push(run2.run);
+    }
+    return [{ id, status: "ok", metrics: loadTestMetrics(runs2) }];
+  }
+};
+function splitSummaries(text2, path2) {
+  const out = [];
+  text2.split("\n").forEach((raw2, i2) => {
+    const line = { text: raw2.replace(/\r$/, ""), n: i2 + 1 };
+    if (/^Summary:\s*$/.test(line.text)) out.push([]);
+    out[out.length - 1]?.push(line);
+  });
+  if (out.length === 0) throw new InputError(path2, 'no hey summary found; expected "Summary:" followed by "Requests/sec:"');
+  return out;
+}
+var SECONDS2 = /^(-?\d+(?:\.\d+)?|NaN)\s+secs$/;
+function seconds(text2, line, path2) {
+  const m = SECONDS2.exec(text2.trim());
+  if (!m) throw new InputError(path2, `expected a hey time such as "0.0012 secs", found ${JSON.stringify(text2.trim())}`, line.n);
+  return m[1] === "NaN" ? void 0 : Number(m[1]);
+}
+var SECTIONS = {
+  Summary(t, line, reading, path2) {
+    let m;
+    if (m = /^(Total|Slowest|Average):\s*(.*)$/.exec(t)) {
+      const v = seconds(m[2], line, path2);
+      if (m[1] === "Total") reading.total = v;
+      else if (v !== void 0) reading.values[m[1] === "Average" ? "latency_mean" : "latency_max"] = v;
+    } else if (m = /^Requests\/sec:\s*(\S+)$/.exec(t)) {
+      const v = Number(m[1]);
+      if (!Number.isFinite(v) || v < 0) throw new InputError(path2, `expected requests per second as a number, found ${JSON.stringify(m[1])}`, line.n);
+      reading.values.requests_per_sec = v;
+    } else if (m = /^Total data:\s*(\d+) bytes$/.exec(t)) reading.bytes = Number(m[1]);
+  },
+  "Latency distribution"(t, line, reading, path2) {
+    const m = /^(\d+)%{1,2} in (.*)$/.exec(t);
+    if (!m) throw new InputError(path2, `cannot read hey latency line ${JSON.stringify(t)}; expected "50%% in 0.0012 secs"`, line.n);
+    const v = seconds(m[2], line, path2);
+    if (v !== void 0) reading.values[`latency_p${m[1]}`] = v;
+  },
+  "Status code distribution"(t, line, reading, path2) {
+    const m = /^\[(\d+)\]\s+(\d+) responses$/.exec(t);
+    if (!m) throw new InputError(path2, `cannot read hey status line ${JSON.stringify(t)}; expected "[200] 9171 responses"`, line.n);
+    reading.answered += Number(m[2]);
+    if (Number(m[1]) >= 400) reading.errors.status += Number(m[2]);
+  },
+  "Error distribution"(t, line, reading, path2) {
+    const m = /^\[(\d+)\]\s+(.*)$/.exec(t);
+    if (!m) throw new InputError(path2, `cannot read hey error line ${JSON.stringify(t)}; expected "[3] <error text>"`, line.n);
+    reading.errors.transport += Number(m[1]);
+    reading.firstError ??= m[2];
+  }
+};
+function readSummary(lines, path2) {
+  const reading = { values: {}, errors: { status: 0, transport: 0 }, answered: 0 };
+  let section;
+  for (const line of lines) {
+    const t = line.text.trim();
+    const heading = /^([A-Z][A-Za-z ]+(?:\([^)]*\))?):$/.exec(t);
+    if (heading) section = SECTIONS[heading[1]];
+    else if (t !== "" && section) section(t, line, reading, path2);
+  }
+  const { values, errors, answered, total, bytes: bytes2, firstError } = reading;
+  if (values.requests_per_sec === void 0) throw new InputError(path2, 'the hey summary has no "Requests/sec:" line; the output is truncated', lines[0].n);
+  if (!lines.some((l) => /^(Status code distribution|Error distribution):/.test(l.text.trim()))) {
+    throw new InputError(path2, 'the hey summary ends before its "Status code distribution:"; the output is truncated', lines[lines.length - 1].n);
+  }
+  if (bytes2 !== void 0 && total !== void 0 && total > 0) values.transfer_per_sec = bytes2 / total;
+  const requests = answered + errors.transport;
+  const sourceUnits = Object.fromEntries(
+    Object.keys(values).map((k) => [k, k.startsWith("latency_") ? "secs" : k === "requests_per_sec" ? "Requests/sec" : "bytes/secs"])
+  );
+  const run2 = { values, errors, requests, sourceUnits };
+  return { run: run2, answered, requests, ...firstError !== void 0 ? { firstError } : {} };
+}
+
+// action/src/adapters/h2load.ts
+var h2loadAdapter = {
+  name: "h2load",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
+    if (!/^finished in \S+, \S+ req\/s, /m.test(head)) return { match: false, reason: 'no "finished in \u2026, N req/s, \u2026" line' };
+    if (!/^requests: \d+ total, /m.test(head)) return { match: false, reason: 'no "requests: N total, \u2026" line' };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected h2load output ("finished in \u2026, N req/s" \u2026)`);
+    const id = name ?? idFromPath(path2);
+    const lines = text2.split("\n");
+    const begun = lines.flatMap((l, i2) => /^starting benchmark/.test(l) ? [i2] : []);
+    const starts = begun.length > 0 ? begun : lines.flatMap((l, i2) => /^finished in /.test(l) ? [i2] : []);
+    if (!lines.some((l) => /^finished in /.test(l)))
+      throw new InputError(path2, 'no h2load result found; expected "finished in \u2026, N req/s, \u2026" followed by "requests:" and "status codes:"');
+    const runs2 = starts.map((start, k) => readRun(lines.slice(start, starts[k + 1] ?? lines.length), start + 1, path2));
+    const broken = runs2.find((r) => r.done === 0);
+    if (broken) {
+      return [{ id, status: "failed", error: { message: `h2load finished none of its ${broken.run.requests} requests (${broken.failedText})` }, metrics: {} }];
+    }
+    const metrics = loadTestMetrics(runs2.map((r) => r.run));
+    if (runs2.length === 1 && runs2[0].latency)
+      metrics.latency_mean = buildMetric("latency_mean", "s", { summary: runs2[0].latency }, { sourceUnit: runs2[0].latencyUnit ?? "s" });
+    const protocol = runs2[0].protocol;
+    return [{ id, ...protocol ? { params: { protocol } } : {}, status: "ok", metrics }];
+  }
+};
+var TIME4 = { us: 1e-6, ms: 1e-3, s: 1 };
+var BYTES2 = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+function readRun(lines, firstLine, path2) {
+  const fail = (offset, detail) => {
+    throw new InputError(path2, detail, firstLine + offset);
+  };
+  const time = (text2, offset) => {
+    const m = /^(\d+(?:\.\d+)?)(us|ms|s)$/.exec(text2);
+    return m ? scaleValue(Number(m[1]), TIME4[m[2]]) : fail(offset, `expected an h2load time such as 988us or 1.38ms, found ${JSON.stringify(text2)}`);
+  };
+  const at = lines.findIndex((l) => /^finished in /.test(l));
+  if (at < 0) fail(lines.length - 1, 'the h2load run has no "finished in \u2026" line; the output is truncated');
+  const finished = /^finished in (\S+), (\d+(?:\.\d+)?) req\/s, (\d+(?:\.\d+)?)(B|KB|MB|GB)\/s\s*$/.exec(lines[at].trim());
+  if (!finished) fail(at, `cannot read h2load line ${JSON.stringify(lines[at].trim())}; expected "finished in 108.95ms, 3671.54 req/s, 609.53KB/s"`);
+  const values = { requests_per_sec: Number(finished[2]), transfer_per_sec: Number(finished[3]) * BYTES2[finished[4]] };
+  const find = (re, what) => {
+    for (const [offset, line] of lines.entries()) {
+      const m = re.exec(line.trim());
+      if (m) return { m, offset };
+    }
+    return fail(lines.length - 1, `the h2load run has no ${what} line; the output is truncated`);
+  };
+  const requests = find(
+    /^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout$/,
+    '"requests: N total, \u2026"'
+  );
+  const status = find(/^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx$/, '"status codes: \u2026"');
+  const [total, , done, , failed] = requests.m.slice(1).map(Number);
+  const statusErrors = Number(status.m[3]) + Number(status.m[4]);
+  const errors = { status: statusErrors, transport: Math.max(0, failed - statusErrors) };
+  const run2 = { run: { values, errors, requests: total }, done, failedText: `${failed} failed, ${requests.m[6]} errored, ${requests.m[7]} timed out` };
+  const protocol = lines.map((l) => /^Application protocol: (\S+)/.exec(l.trim())?.[1]).find((p) => p !== void 0);
+  if (protocol) run2.protocol = protocol;
+  for (const [offset, raw2] of lines.entries()) {
+    const row = /^(time for request|time to 1st byte):\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%$/.exec(raw2.trim());
+    if (!row) continue;
+    const [min, max2, mean2, sd] = row.slice(2, 6).map((t) => time(t, offset));
+    if (row[1] === "time for request") {
+      values.latency_mean = mean2;
+      values.latency_max = max2;
+      if (done > 0) run2.latency = { n: done, mean: mean2, stddev: sd, min, max: max2 };
+      run2.latencyUnit = /[a-z]+$/.exec(row[4])[0];
+    } else values.ttfb_mean = mean2;
+  }
+  run2.run.sourceUnits = { requests_per_sec: "req/s", transfer_per_sec: `${finished[4]}/s` };
+  return run2;
+}
+
+// action/src/adapters/ab.ts
+var abAdapter = {
+  name: "ab",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 4096);
+    if (/^Percentage served,Time in ms\s*$/m.test(head.split("\n")[0] ?? "")) return { match: true };
+    if (!/^This is ApacheBench, Version /m.test(head))
+      return { match: false, reason: `no "This is ApacheBench, Version" line, and not ab's -e CSV ("Percentage served,Time in ms")` };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected ApacheBench's report or its -e CSV`);
+    if (/^Percentage served,Time in ms\s*$/.test(text2.split("\n")[0] ?? "")) return [readCsv(text2, path2, name ?? idFromPath(path2))];
+    return [readReport2(text2, path2, name)];
+  }
+};
+function percentileTable(lines) {
+  const values = {};
+  const start = lines.findIndex((l) => l.startsWith("Percentage of the requests served within a certain time (ms)"));
+  if (start < 0) return values;
+  for (let i2 = start + 1; i2 < lines.length; i2++) {
+    const m = /^\s*(\d+)%\s+(\d+)(?: \(longest request\))?\s*$/.exec(lines[i2]);
+    if (!m) break;
+    values[m[1] === "100" ? "latency_max" : `latency_p${m[1]}`] = scaleValue(Number(m[2]), 1e-3);
+  }
+  return values;
+}
+function urlOf(field) {
+  const host = field("Server Hostname")?.value;
+  const port = field("Server Port")?.value;
+  const path2 = field("Document Path")?.value;
+  if (host === void 0 || path2 === void 0) return void 0;
+  return `${field("SSL/TLS Protocol") !== void 0 ? "https" : "http"}://${host}${port ? `:${port}` : ""}${path2}`;
+}
+function errorCounts(field, number2, lines, path2) {
+  const errors = { status: number2(field("Non-2xx responses"), /^(\d+)$/, "a count of responses") ?? 0 };
+  const write = number2(field("Write errors"), /^(\d+)$/, "a count of write errors");
+  if (write !== void 0) errors.write = write;
+  const failed = field("Failed requests");
+  if (!failed || failed.value === "0") return { errors, lengthMismatches: 0 };
+  const detail = /^\s*\(Connect: (\d+), Receive: (\d+), Length: (\d+), Exceptions: (\d+)\)\s*$/.exec(lines[failed.n] ?? "");
+  if (!detail) throw new InputError(path2, 'expected the "(Connect: N, Receive: N, Length: N, Exceptions: N)" line under "Failed requests:"', failed.n + 1);
+  errors.connect = Number(detail[1]);
+  errors.receive = Number(detail[2]);
+  errors.exceptions = Number(detail[4]);
+  return { errors, lengthMismatches: Number(detail[3]) };
+}
+var PERCENTS = [50, 66, 75, 80, 90, 95, 98, 99];
+function readCsv(text2, path2, id) {
+  const byPercent = /* @__PURE__ */ new Map();
+  text2.split("\n").forEach((raw2, i2) => {
+    const line = raw2.trim();
+    if (i2 === 0 || line === "") return;
+    const m = /^(\d+),(\d+(?:\.\d+)?)$/.exec(line);
+    if (!m) throw new InputError(path2, `expected "percent,milliseconds" such as "50,2.215", found ${JSON.stringify(line)}`, i2 + 1);
+    byPercent.set(Number(m[1]), scaleValue(Number(m[2]), 1e-3));
+  });
+  if (!byPercent.has(100)) throw new InputError(path2, `ab's percentile CSV stops before its 100 % row (${byPercent.size} rows of 101); the file is truncated`);
+  const values = {};
+  for (const p of PERCENTS) if (byPercent.has(p)) values[`latency_p${p}`] = byPercent.get(p);
+  values.latency_max = byPercent.get(100);
+  const metrics = loadTestMetrics([{ values, errors: {}, sourceUnits: Object.fromEntries(Object.keys(values).map((k) => [k, "ms"])) }]);
+  delete metrics.errors;
+  return { id, status: "ok", metrics };
+}
+function readReport2(text2, path2, name) {
+  const lines = text2.split("\n").map((l) => l.trimEnd());
+  const field = (label) => {
+    const i2 = lines.findIndex((l) => l.startsWith(`${label}:`));
+    return i2 < 0 ? void 0 : { value: lines[i2].slice(label.length + 1).trim(), n: i2 + 1 };
+  };
+  const id = name ?? urlOf(field) ?? /^Benchmarking (\S+)/m.exec(text2)?.[1] ?? idFromPath(path2);
+  const refused = lines.map((l) => /(apr_\w+: .*\(\d+\))\s*$/.exec(l)).find((m) => m !== null);
+  const rps = field("Requests per second");
+  if (!rps) {
+    if (refused) return { id, status: "failed", error: { message: `ab stopped: ${refused[1]}` }, metrics: {} };
+    throw new InputError(path2, 'the ab report has no "Requests per second:" line; the output is truncated (ab prints it after every request finished)');
+  }
+  const number2 = (f, re, what) => {
+    if (!f) return void 0;
+    const m = re.exec(f.value);
+    if (!m) throw new InputError(path2, `expected ${what}, found ${JSON.stringify(f.value)}`, f.n);
+    return Number(m[1]);
+  };
+  const values = { requests_per_sec: number2(rps, /^(\d+(?:\.\d+)?) \[#\/sec\] \(mean\)$/, '"1346.05 [#/sec] (mean)"') };
+  const transfer = number2(field("Transfer rate"), /^(\d+(?:\.\d+)?) \[Kbytes\/sec\] received/, '"186.66 [Kbytes/sec] received"');
+  if (transfer !== void 0) values.transfer_per_sec = transfer * 1024;
+  const mean2 = lines.map((l, i2) => ({ l, n: i2 + 1 })).find((x2) => /^Time per request:.*\(mean\)$/.test(x2.l));
+  if (mean2)
+    values.latency_mean = scaleValue(
+      number2({ value: mean2.l.slice("Time per request:".length).trim(), n: mean2.n }, /^(\d+(?:\.\d+)?) \[ms\] \(mean\)$/, '"2.972 [ms] (mean)"'),
+      1e-3
+    );
+  Object.assign(values, percentileTable(lines));
+  const complete = number2(field("Complete requests"), /^(\d+)$/, "a count of requests");
+  const { errors, lengthMismatches } = errorCounts(field, number2, lines, path2);
+  const sourceUnits = Object.fromEntries(
+    Object.keys(values).map((k) => [k, k === "requests_per_sec" ? "#/sec" : k === "transfer_per_sec" ? "Kbytes/sec" : "ms"])
+  );
+  const run2 = { values, errors, sourceUnits, ...complete !== void 0 ? { requests: complete } : {} };
+  const metrics = loadTestMetrics([run2]);
+  metrics.length_mismatches = buildMetric("length_mismatches", "count", { value: lengthMismatches });
+  const concurrency = field("Concurrency Level")?.value;
+  return { id, ...concurrency ? { params: { concurrency } } : {}, status: "ok", metrics };
+}
+
+// action/src/adapters/oha.ts
+var ohaAdapter = {
+  name: "oha",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 8192);
+    if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
+    if (!/"summary"\s*:\s*\{/.test(head) || !/"requestsPerSec"\s*:/.test(head))
+      return { match: false, reason: 'no "summary" with "requestsPerSec" near the start' };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2, name }) {
+    if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected oha JSON (oha --output-format json)`);
+    const data3 = parseJsonText(text2, path2, "oha JSON (oha --output-format json)");
+    const errors = jsonErrors(text2, path2);
+    if (!isRecord(data3) || !isRecord(data3.summary))
+      throw errors.error(isRecord(data3) ? ["summary"] : [], 'expected an object with a "summary" (oha --output-format json)');
+    const id = name ?? idFromPath(path2);
+    const statuses = counts(data3.statusCodeDistribution, "statusCodeDistribution", errors);
+    const failures = counts(data3.errorDistribution, "errorDistribution", errors);
+    const answered = statuses.reduce((sum, [, n]) => sum + n, 0);
+    const transport = failures.reduce((sum, [, n]) => sum + n, 0);
+    if (answered === 0) {
+      const why = failures[0] ? `: ${failures[0][0]}` : "";
+      return [{ id, status: "failed", error: { message: `oha got no answer to any of its ${transport} requests${why}` }, metrics: {} }];
+    }
+    const summary3 = data3.summary;
+    const seconds3 = (value, at) => {
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+        throw errors.error(at, `expected a non-negative number, found ${JSON.stringify(value)}`);
+      return value;
+    };
+    const values = {
+      requests_per_sec: seconds3(summary3.requestsPerSec, ["summary", "requestsPerSec"]),
+      transfer_per_sec: seconds3(summary3.sizePerSec, ["summary", "sizePerSec"]),
+      latency_mean: seconds3(summary3.average, ["summary", "average"]),
+      latency_max: seconds3(summary3.slowest, ["summary", "slowest"])
+    };
+    if (data3.latencyPercentiles !== void 0) {
+      if (!isRecord(data3.latencyPercentiles)) throw errors.error(["latencyPercentiles"], 'expected "latencyPercentiles" to be an object of seconds');
+      for (const [key2, value] of Object.entries(data3.latencyPercentiles)) {
+        const m = /^p(\d+(?:\.\d+)?)$/.exec(key2);
+        if (!m) throw errors.error(["latencyPercentiles", key2], `expected percentiles named like p50 or p99.9, found ${JSON.stringify(key2)}`);
+        values[`latency_p${m[1]}`] = seconds3(value, ["latencyPercentiles", key2]);
+      }
+    }
+    const status = statuses.filter(([code]) => Number(code) >= 400).reduce((sum, [, n]) => sum + n, 0);
+    const metrics = loadTestMetrics([{ values, errors: { status, transport }, requests: answered + transport }]);
+    return [{ id, status: "ok", metrics }];
+  }
+};
+function counts(value, key2, errors) {
+  if (value === void 0) return [];
+  if (!isRecord(value)) throw errors.error([key2], `expected "${key2}" to be an object of counts`);
+  return Object.entries(value).map(([k, n]) => {
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0) throw errors.error([key2, k], `expected a count, found ${JSON.stringify(n)}`);
+    return [k, n];
+  });
+}
+
+// action/src/adapters/pyperf.ts
+import { createHash as createHash3 } from "node:crypto";
+var pyperfAdapter = {
+  name: "pyperf",
+  detect({ text: text2 }) {
+    const head = text2.slice(0, 65536);
+    if (!/^\s*\{/.test(head)) return { match: false, reason: "not a JSON object" };
+    if (!/"benchmarks"\s*:/.test(head)) return { match: false, reason: 'no "benchmarks" key near the start' };
+    if (!/"runs"\s*:\s*\[/.test(head)) return { match: false, reason: 'no "runs" array near the start (pyperf keeps each worker process as a run)' };
+    if (!/"version"\s*:\s*("1\.0"|\d)/.test(text2)) return { match: false, reason: 'no pyperf file format "version"' };
+    return { match: true };
+  },
+  parse({ text: text2, path: path2 }) {
+    const suite = readSuite(text2, path2);
+    return suite.data.benchmarks.map((bench, index) => readBenchmark3(bench, index, suite.metadata, suite.errors));
+  },
+  testbed({ text: text2, path: path2 }) {
+    return testbedOf(readSuite(text2, path2).metadata);
+  }
+};
+function readSuite(text2, path2) {
+  const data3 = parseJsonText(text2, path2, 'pyperf JSON ({"version": "1.0", "benchmarks": [...]})');
+  if (!isRecord(data3)) throw new InputError(path2, 'expected a JSON object with "version" and "benchmarks" (pyperf -o results.json)', 1);
+  const errors = jsonErrors(text2, path2);
+  if (data3.version !== "1.0" && data3.version !== 6) {
+    const old = typeof data3.version === "number" && data3.version < 6;
+    throw errors.error(
+      ["version"],
+      old ? `pyperf file format version ${data3.version} (perf 0.8 or older) is not read; convert it first: python3 -m pyperf convert --indent ${JSON.stringify(path2)} -o new.json` : `expected pyperf file format version "1.0", found ${JSON.stringify(data3.version)}`
+    );
+  }
+  if (!Array.isArray(data3.benchmarks) || data3.benchmarks.length === 0) {
+    throw errors.error(["benchmarks"], 'expected a non-empty "benchmarks" array (pyperf refuses to write a file without a benchmark: was the file cut short?)');
+  }
+  if (data3.metadata !== void 0 && !isRecord(data3.metadata)) throw errors.error(["metadata"], 'expected "metadata" to be an object');
+  return { data: { benchmarks: data3.benchmarks }, metadata: data3.metadata ?? {}, errors };
+}
+var UNITS3 = {
+  second: { name: "time", unit: "s", known: true },
+  byte: { name: "memory_peak", unit: "B", known: true },
+  integer: { name: "value", unit: "count", known: false }
+};
+function readBenchmark3(bench, index, suiteMetadata, errors) {
+  const at = ["benchmarks", index];
+  if (!isRecord(bench)) throw errors.error(at, 'expected a benchmark object with "runs"');
+  if (bench.metadata !== void 0 && !isRecord(bench.metadata)) throw errors.error([...at, "metadata"], 'expected "metadata" to be an object');
+  const metadata2 = { ...suiteMetadata, ...bench.metadata ?? {} };
+  const name = metadata2.name;
+  if (typeof name !== "string" || name === "") throw errors.error([...at, "metadata"], `expected the benchmark's "name" in its metadata`);
+  if (!Array.isArray(bench.runs) || bench.runs.length === 0) throw errors.error([...at, "runs"], `expected a non-empty "runs" array for "${name}"`);
+  const samples = [];
+  const loops = /* @__PURE__ */ new Set();
+  const warmups = /* @__PURE__ */ new Set();
+  const perRun = /* @__PURE__ */ new Set();
+  let unit;
+  let runsWithValues = 0;
+  bench.runs.forEach((run2, r) => {
+    const runAt = [...at, "runs", r];
+    if (!isRecord(run2)) throw errors.error(runAt, 'expected a run object with "values" or "warmups"');
+    if (run2.metadata !== void 0 && !isRecord(run2.metadata)) throw errors.error([...runAt, "metadata"], 'expected "metadata" to be an object');
+    const merged = { ...metadata2, ...run2.metadata ?? {} };
+    const values = run2.values ?? [];
+    const runWarmups = run2.warmups ?? [];
+    if (!Array.isArray(values)) throw errors.error([...runAt, "values"], `expected "values" to be an array of numbers for "${name}"`);
+    if (!Array.isArray(runWarmups)) throw errors.error([...runAt, "warmups"], `expected "warmups" to be an array of [loops, value] pairs for "${name}"`);
+    runWarmups.forEach((pair, w) => {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "number" || typeof pair[1] !== "number") {
+        throw errors.error([...runAt, "warmups", w], "expected a warmup as [loops, value]");
+      }
+    });
+    values.forEach((v, i2) => {
+      if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
+        throw errors.error([...runAt, "values", i2], `expected a non-negative number, found ${JSON.stringify(v)}`);
+      }
+    });
+    if (values.length === 0) return;
+    const runUnit = typeof merged.unit === "string" ? merged.unit : "second";
+    if (!(runUnit in UNITS3)) throw errors.error([...runAt, "metadata"], `expected "unit" to be second, byte or integer, found ${JSON.stringify(runUnit)}`);
+    if (unit !== void 0 && unit !== runUnit)
+      throw errors.error([...runAt, "metadata"], `run ${r + 1} of "${name}" is in ${runUnit}, the runs before it in ${unit}`);
+    unit = runUnit;
+    runsWithValues++;
+    samples.push(...values);
+    const innerLoops = typeof merged.inner_loops === "number" && merged.inner_loops !== 1 ? ` \xD7 ${merged.inner_loops}` : "";
+    if (typeof merged.loops === "number") loops.add(`${merged.loops}${innerLoops}`);
+    warmups.add(runWarmups.length);
+    perRun.add(values.length);
+  });
+  if (unit === void 0) {
+    throw errors.error(
+      [...at, "runs"],
+      `"${name}" has no run with values (only calibration runs): the benchmark did not finish; expected "values" in at least one run`
+    );
+  }
+  const kind = UNITS3[unit];
+  const metric = buildMetric(kind.name, kind.unit, { samples }, { sourceUnit: unit });
+  if (!kind.known) metric.directionUnknown = true;
+  const params = { runs: String(runsWithValues) };
+  const only = (set) => set.size === 1 ? String([...set][0]) : "varies";
+  if (loops.size > 0) params.loops = only(loops);
+  params.warmups = only(warmups);
+  params.values = only(perRun);
+  return { id: name, params, status: "ok", metrics: { [kind.name]: metric } };
+}
+function cpuConfigWords(config) {
+  if (typeof config !== "string") return [];
+  return config.split(/[;,]/).map((part) => part.replace(/^\s*[\d,-]+=/, "").trim()).filter((part) => part !== "");
+}
+function testbedOf(metadata2) {
+  const cpu = typeof metadata2.cpu_model_name === "string" ? metadata2.cpu_model_name : void 0;
+  const cores = typeof metadata2.cpu_count === "number" ? metadata2.cpu_count : void 0;
+  if (cpu === void 0 && cores === void 0) return void 0;
+  const platform2 = typeof metadata2.platform === "string" ? metadata2.platform : "";
+  const kernel = /^Linux-([^-]+(?:-[^-]+)*?)-(x86_64|aarch64|arm64|ppc64le|s390x|riscv64)/.exec(platform2);
+  const arch2 = kernel?.[2] ?? /(x86_64|aarch64|arm64|AMD64|ppc64le|s390x|riscv64)/.exec(platform2)?.[1];
+  const words = cpuConfigWords(metadata2.cpu_config);
+  const governor = words.find((w) => w.startsWith("governor:"))?.slice("governor:".length) ?? null;
+  const turbo = words.includes("intel_pstate:turbo") ? true : words.includes("intel_pstate:no turbo") ? false : null;
+  const isolated = words.includes("isolated");
+  const nohzFull = words.includes("nohz_full");
+  const identity = { cpu: cpu ?? null, cores: cores ?? null, arch: arch2 ?? null, governor, turbo, isolated, nohzFull };
+  const id = `pyperf-${createHash3("sha256").update(JSON.stringify(identity)).digest("hex").slice(0, 12)}`;
+  const testbed = { id, source: "pyperf metadata", governor, turbo, isolatedCpus: isolated, nohzFull };
+  if (cpu !== void 0) testbed.cpu = cpu;
+  if (cores !== void 0) testbed.cores = cores;
+  if (arch2 !== void 0) testbed.arch = arch2;
+  if (kernel) testbed.kernel = kernel[1];
+  if (typeof metadata2.aslr === "string") testbed.aslr = metadata2.aslr;
+  return testbed;
+}
+
 // action/src/adapters/index.ts
 var ADAPTERS = {
   [resultSetAdapter.name]: resultSetAdapter,
   [bmfAdapter.name]: bmfAdapter,
   [hyperfineAdapter.name]: hyperfineAdapter,
   [pytestBenchmarkAdapter.name]: pytestBenchmarkAdapter,
+  [pyperfAdapter.name]: pyperfAdapter,
   [benchmarkDotNetAdapter.name]: benchmarkDotNetAdapter,
   [tinybenchAdapter.name]: tinybenchAdapter,
   [mitataAdapter.name]: mitataAdapter,
   [benchmarkJsAdapter.name]: benchmarkJsAdapter,
   [junitAdapter.name]: junitAdapter,
   [wrkAdapter.name]: wrkAdapter,
+  [vegetaAdapter.name]: vegetaAdapter,
+  [heyAdapter.name]: heyAdapter,
+  [h2loadAdapter.name]: h2loadAdapter,
+  [abAdapter.name]: abAdapter,
+  [ohaAdapter.name]: ohaAdapter,
   [gnuTimeAdapter.name]: gnuTimeAdapter,
   [massifAdapter.name]: massifAdapter,
   [callgrindAdapter.name]: callgrindAdapter,
@@ -58604,6 +61225,9 @@ var ADAPTERS = {
   [cargoCriterionAdapter.name]: cargoCriterionAdapter,
   [libtestAdapter.name]: libtestAdapter,
   [jmhAdapter.name]: jmhAdapter,
+  [jmhCsvAdapter.name]: jmhCsvAdapter,
+  [jmhTextAdapter.name]: jmhTextAdapter,
+  [divanAdapter.name]: divanAdapter,
   [goBenchAdapter.name]: goBenchAdapter,
   [gbenchAdapter.name]: gbenchAdapter,
   [catch2Adapter.name]: catch2Adapter,
@@ -58730,6 +61354,7 @@ function readInputs(paths, options) {
   const origin = /* @__PURE__ */ new Map();
   let metadata2;
   let resultSetsRead = 0;
+  const fileTestbeds = [];
   const addFile = (path2, insideFolder) => {
     const text2 = readText(path2);
     const input = fileInput(path2, text2);
@@ -58750,6 +61375,8 @@ function readInputs(paths, options) {
         `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`
       );
     }
+    const testbed = adapter.testbed?.(input);
+    if (testbed) fileTestbeds.push(testbed);
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
       const { benchmarks: _ignored, ...meta2 } = JSON.parse(text2);
@@ -58786,7 +61413,15 @@ function readInputs(paths, options) {
     }
   }
   const resultSet = resultSetsRead === 1 && files.length === 1 && metadata2 ? { ...metadata2, benchmarks } : { ...newResultSet(options.created), ...resultSetsRead > 0 && metadata2 ? pickShared(metadata2) : {}, benchmarks };
+  if (resultSet.testbed === void 0 && resultSetsRead === 0) {
+    const testbed = agreedTestbed(fileTestbeds);
+    if (testbed) resultSet.testbed = testbed;
+  }
   return { resultSet, files, skipped };
+}
+function agreedTestbed(testbeds) {
+  const ids = new Set(testbeds.map((t) => t.id));
+  return ids.size === 1 ? testbeds[0] : void 0;
 }
 function pickShared(meta2) {
   return meta2.testbed ? { testbed: meta2.testbed } : {};
@@ -59155,14 +61790,14 @@ async function recordSide(request2) {
     outputPath: null,
     pin: null
   });
-  const seconds2 = result.seconds;
-  if (result.timedOut) return { error: `cut at the time cap after ${Math.round(seconds2)} s`, seconds: seconds2 };
+  const seconds3 = result.seconds;
+  if (result.timedOut) return { error: `cut at the time cap after ${Math.round(seconds3)} s`, seconds: seconds3 };
   if (result.exitCode !== 0)
-    return { error: `exited with ${result.exitCode === null ? `signal ${result.signal}` : `code ${result.exitCode}`} (log: ${logPath})`, seconds: seconds2 };
+    return { error: `exited with ${result.exitCode === null ? `signal ${result.signal}` : `code ${result.exitCode}`} (log: ${logPath})`, seconds: seconds3 };
   try {
-    return { stacks: request2.tool === "callgrind" ? callgrindStacks(request2.dir) : perfStacks(request2), seconds: seconds2 };
+    return { stacks: request2.tool === "callgrind" ? callgrindStacks(request2.dir) : perfStacks(request2), seconds: seconds3 };
   } catch (error2) {
-    return { error: error2.message, seconds: seconds2 };
+    return { error: error2.message, seconds: seconds3 };
   } finally {
     for (const file of readdirSync4(request2.dir))
       if (file.startsWith("callgrind.out.") || file === "perf.data") rmSync(join7(request2.dir, file), { force: true });
@@ -59176,9 +61811,9 @@ function callgrindStacks(dir) {
   return stacks;
 }
 function perfStacks(request2) {
-  const data2 = join7(request2.dir, "perf.data");
-  if (!existsSync2(data2)) throw new Error(`perf wrote no ${data2}`);
-  const script = spawnSync4("perf", ["script", "-i", data2], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
+  const data3 = join7(request2.dir, "perf.data");
+  if (!existsSync2(data3)) throw new Error(`perf wrote no ${data3}`);
+  const script = spawnSync4("perf", ["script", "-i", data3], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
   if (script.status !== 0) throw new Error(`perf script failed: ${String(script.stderr).split("\n")[0]}`);
   const folded2 = spawnSync4("inferno-collapse-perf", [], { input: script.stdout, env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4, encoding: "utf8" });
   if (folded2.error || folded2.status !== 0) throw new Error("inferno-collapse-perf did not run: cargo install inferno");
@@ -59436,13 +62071,13 @@ function parseYaml(text2, file) {
     }
     return void 0;
   };
-  let data2;
+  let data3;
   try {
-    data2 = doc.toJS({ maxAliasCount: 100 });
+    data3 = doc.toJS({ maxAliasCount: 100 });
   } catch (error2) {
     throw new InputError(file, `cannot use this YAML: ${error2.message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
   }
-  return { file, data: data2, lineOf: lineOf2 };
+  return { file, data: data3, lineOf: lineOf2 };
 }
 function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
@@ -59561,10 +62196,10 @@ function parseBudgets(text2, file) {
   const source = parseYaml(text2, file);
   validator2 ??= compileSchema(budgets_schema_default);
   assertValid(source, validator2);
-  const data2 = source.data;
+  const data3 = source.data;
   const defaults2 = {};
   const defaultLines = {};
-  const d = data2.defaults ?? {};
+  const d = data3.defaults ?? {};
   for (const key2 of ["regression", "noise", "drift"]) {
     if (d[key2] !== void 0) {
       defaults2[key2] = percent(source, ["defaults", key2], d[key2]);
@@ -59579,7 +62214,7 @@ function parseBudgets(text2, file) {
   if (d.severity === "fail" || d.severity === "warn") defaults2.severity = d.severity;
   if (d.missing === "show" || d.missing === "fail") defaults2.missing = d.missing;
   for (const key2 of ["alpha", "severity", "missing"]) if (d[key2] !== void 0) defaultLines[key2] = source.lineOf(["defaults", key2]);
-  const rules = Object.entries(data2.benchmarks ?? {}).map(([pattern2, body]) => {
+  const rules = Object.entries(data3.benchmarks ?? {}).map(([pattern2, body]) => {
     const rulePath = ["benchmarks", pattern2];
     if (pattern2.trim() === "") throw new InputError(file, "expected a glob on benchmark ids, found an empty key", source.lineOf(rulePath));
     const metrics = {};
@@ -60405,8 +63040,8 @@ function readResultFiles(paths, options) {
   const read = readInputs(paths, options);
   return { results: read.resultSet, skipped: read.skipped };
 }
-function validateResults(data2, file, text2) {
-  return validateResultSet(data2, file, text2);
+function validateResults(data3, file, text2) {
+  return validateResultSet(data3, file, text2);
 }
 async function readBaseline(request2) {
   let chosen;
@@ -60558,7 +63193,7 @@ function toBmf(set) {
 
 // action/src/store/merge.ts
 import { isDeepStrictEqual } from "node:util";
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function mergeResultSets(inputs) {
   if (inputs.length === 0) throw new InputError("perf-gate merge", "expected at least one ResultSet to merge");
   const warnings = [];
@@ -60651,7 +63286,7 @@ function mergeTestbeds(inputs, warnings) {
   warnings.push(
     `the shards ran on ${byId.size} different testbeds (${[...byId.values()].map((e) => `${e.testbed.id}: ${e.files.join(", ")}`).join("; ")}); comparisons with this set are flagged different-testbed`
   );
-  return { id: `mixed-${createHash3("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
+  return { id: `mixed-${createHash4("sha256").update(ids.join("\n")).digest("hex").slice(0, 12)}`, mixed: true, members };
 }
 
 // action/src/store/write-policy.ts
@@ -60891,9 +63526,9 @@ function packResultSet(set) {
   const packed = { steps: steps.join(" "), at, d: d.join("") };
   return { ...set, benchmarks, packed };
 }
-function unpackResultSet(data2, file) {
-  if (data2 === null || typeof data2 !== "object" || !("packed" in data2)) return data2;
-  const { packed, ...set } = data2;
+function unpackResultSet(data3, file) {
+  if (data3 === null || typeof data3 !== "object" || !("packed" in data3)) return data3;
+  const { packed, ...set } = data3;
   const columns = checkColumns(packed, file);
   const steps = columns.steps === "" ? [] : columns.steps.split(" ");
   let metricIndex = 0;
@@ -61020,8 +63655,8 @@ function parseJson3(text2, file, line) {
     throw new InputError(file, `not valid JSON (${error2.message})`, line);
   }
 }
-function checkHeader(data2, file) {
-  const h = data2;
+function checkHeader(data3, file) {
+  const h = data3;
   const ok = h !== null && typeof h === "object" && h.schema === MONTH_SCHEMA && typeof h.testbed === "string" && typeof h.month === "string" && Array.isArray(h.runs) && h.runs.every((r) => r !== null && typeof r === "object" && typeof r.commit === "string" && typeof r.runId === "string");
   if (!ok) throw new InputError(file, `not a ${MONTH_SCHEMA} file: its first line must be the month header`, 1);
   return h;
@@ -61986,7 +64621,7 @@ function historyLocationOf(setting) {
   return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder };
 }
 function openHistoryAt(location, repo, appends, auth2) {
-  const validate5 = (data2, file) => validateResultSet(data2, file);
+  const validate5 = (data3, file) => validateResultSet(data3, file);
   if ("folder" in location) {
     if (appends) refuseRedirectedFolder(repo, resolve6(repo, location.folder), "history.folder");
     return folderHistory(resolve6(repo, location.folder), validate5);
@@ -62032,17 +64667,17 @@ function configuredStore(config, created) {
 }
 
 // action/src/pipeline/history.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { readFileSync as readFileSync12 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
 function parseBencherPerf(text2, file, choice = {}) {
-  const data2 = parseJsonText(text2, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
+  const data3 = parseJsonText(text2, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
   const errors = jsonErrors(text2, file);
-  if (!isRecord(data2) || !Array.isArray(data2["results"]))
+  if (!isRecord(data3) || !Array.isArray(data3["results"]))
     throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
-  const lines = data2["results"].map((line, i2) => checkedLine(line, i2, errors));
+  const lines = data3["results"].map((line, i2) => checkedLine(line, i2, errors));
   const chosen = lines.filter((l) => matches(l.branch, choice.branch) && matches(l.testbed, choice.testbed));
   requireOne(
     "branch",
@@ -62185,11 +64820,11 @@ function mappingOf2(unit, tool) {
 }
 function parseGabHistory(text2, file) {
   const body = text2.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
-  const data2 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
+  const data3 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
   const errors = jsonErrors(body, file);
-  if (!isRecord(data2) || !isRecord(data2["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
+  if (!isRecord(data3) || !isRecord(data3["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
   const runs2 = /* @__PURE__ */ new Map();
-  for (const [setName, list2] of Object.entries(data2["entries"])) {
+  for (const [setName, list2] of Object.entries(data3["entries"])) {
     if (!Array.isArray(list2)) throw errors.error(["entries", setName], `expected a list of runs under "${setName}"`);
     list2.forEach((entry, i2) => {
       const at = ["entries", setName, i2];
@@ -62286,15 +64921,15 @@ function checkBudget(budget2, current, baseline, severity) {
 // action/src/gate/counts.ts
 var ALL_STATUSES = ["regressed", "improved", "unchanged", "inconclusive", "suspected", "accepted", "new", "missing", "failed"];
 function countRows(rows) {
-  const counts = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
-  counts.budgetFailed = 0;
-  counts.budgetWarned = 0;
+  const counts2 = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0]));
+  counts2.budgetFailed = 0;
+  counts2.budgetWarned = 0;
   for (const r of rows) {
-    counts[r.status]++;
-    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts.budgetFailed++;
-    else if (r.budget?.result === "fail") counts.budgetWarned++;
+    counts2[r.status]++;
+    if (r.budget?.result === "fail" && r.budget.severity === "fail") counts2.budgetFailed++;
+    else if (r.budget?.result === "fail") counts2.budgetWarned++;
   }
-  return counts;
+  return counts2;
 }
 
 // action/src/gate/warning.ts
@@ -62349,7 +64984,7 @@ function repeatSpread(metric) {
 }
 
 // action/src/stats/scaling.ts
-var import_stats_base_dists_t_quantile2 = __toESM(require_lib139(), 1);
+var import_stats_base_dists_t_quantile3 = __toESM(require_lib139(), 1);
 var DEFAULT_POWER_LAW_OPTIONS = { confidence: 0.95 };
 function fitPowerLaw(x2, y, options = {}) {
   const { confidence } = { ...DEFAULT_POWER_LAW_OPTIONS, ...options };
@@ -62380,7 +65015,7 @@ function fitPowerLaw(x2, y, options = {}) {
   let ci = [-Infinity, Infinity];
   if (df >= 1) {
     stderr = Math.sqrt(sse / df / sxx);
-    const half = (0, import_stats_base_dists_t_quantile2.default)(1 - (1 - confidence) / 2, df) * stderr;
+    const half = (0, import_stats_base_dists_t_quantile3.default)(1 - (1 - confidence) / 2, df) * stderr;
     ci = [exponent - half, exponent + half];
   } else {
     warnings.push("two points give an exponent but no interval; measure at least three parameter values");
@@ -63202,7 +65837,9 @@ function metricNames(current, baseline) {
 }
 function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
   const warnings = [];
-  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && !sameTestbedIds(baseline.testbed, current.testbed));
+  const differentTestbed = Boolean(
+    baseline?.testbed?.id && current.testbed?.id && comparableTestbeds(baseline.testbed, current.testbed) && !sameTestbedIds(baseline.testbed, current.testbed)
+  );
   if (differentTestbed) {
     const testbeds = { baselineTestbed: baseline.testbed.id, currentTestbed: current.testbed.id };
     if (options.testbedMismatch === "refuse") throw new TestbedMismatchError({ ...testbeds, mode: "refuse" });
@@ -63315,11 +65952,11 @@ function decide(baseline, current, budgets, options = DEFAULT_GATE_OPTIONS) {
   }
   const environment = environmentChanges(baseline?.environment, current.environment);
   const flaggedRows = environment.length > 0 ? rows.map(withEnvironmentFlag) : rows;
-  const counts = countRows(flaggedRows);
+  const counts2 = countRows(flaggedRows);
   return {
     schema: REPORT_SCHEMA,
     verdict: flaggedRows.some((r) => r.failsGate) ? "fail" : "pass",
-    counts,
+    counts: counts2,
     rows: flaggedRows,
     warnings,
     baseline: baseline ? meta(baseline) : null,
@@ -63486,7 +66123,7 @@ async function importHistory(history, path2, request2) {
   for (const run2 of runs2) {
     const benchmarks = run2.set.benchmarks.map((b) => ({ ...b, id: request2.suite ? `${request2.suite}/${b.id}` : b.id }));
     benchmarks.forEach((b) => ids.add(b.id));
-    const digest = createHash4("sha256").update(`${run2.commit}@${run2.created}`).digest();
+    const digest = createHash5("sha256").update(`${run2.commit}@${run2.created}`).digest();
     await history.append({ ...run2.set, benchmarks }, { testbed: request2.testbed, commit: run2.commit, runId: newRunId(new Date(run2.created), () => digest) });
   }
   return { source: bencher ? "Bencher's perf export" : "github-action-benchmark's history", runs: runs2.length, benchmarks: ids.size, skipped };
@@ -63659,11 +66296,11 @@ function compileDerived(configs) {
     };
   });
 }
-function inferUnit(expr, unitOf2) {
+function inferUnit(expr, unitOf3) {
   const plain = (u) => u === "" || u === "count";
   const walk = (e) => {
     if (e.kind === "number") return "";
-    if (e.kind === "metric") return unitOf2(e.name);
+    if (e.kind === "metric") return unitOf3(e.name);
     if (e.kind === "negate") return walk(e.arg);
     const a = walk(e.left);
     const b = walk(e.right);
@@ -64131,8 +66768,8 @@ async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
   }
 }
 function sideRows(unit, side3, replace) {
-  const data2 = unit.data[side3];
-  const rows = [...data2.series.values()].map((s) => {
+  const data3 = unit.data[side3];
+  const rows = [...data3.series.values()].map((s) => {
     const metrics = {};
     for (const [name, m] of s.metrics) {
       const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : void 0;
@@ -64140,8 +66777,8 @@ function sideRows(unit, side3, replace) {
     }
     return { ...s.template, metrics };
   });
-  if (!data2.error) return rows;
-  const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), /* @__PURE__ */ new Set(), rows, data2.error);
+  if (!data3.error) return rows;
+  const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), /* @__PURE__ */ new Set(), rows, data3.error);
   const failedIds = new Set(failed.map((f) => f.id));
   return [...rows.filter((r) => !failedIds.has(r.id)), ...failed];
 }
@@ -64220,15 +66857,15 @@ async function runAb(suites, checkouts, ctx) {
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
-      const data2 = u.data;
+      const data3 = u.data;
       u.data = saved.get(u).data;
       u.rounds = saved.get(u).rounds;
-      if (data2.base.error || data2.head.error) {
-        u.data = { base: { ...u.data.base, error: data2.base.error }, head: { ...u.data.head, error: data2.head.error } };
+      if (data3.base.error || data3.head.error) {
+        u.data = { base: { ...u.data.base, error: data3.base.error }, head: { ...u.data.head, error: data3.head.error } };
       }
       const keys = new Set(unitKeys(u).filter((k) => first.get(k) === "regressed"));
       for (const k of keys) confirmations.set(k, again.get(k) === "regressed" ? "confirmed" : "not-confirmed");
-      fresh.set(u, { data: data2, keys });
+      fresh.set(u, { data: data3, keys });
     }
   }
   ctx.progress.end();
@@ -64394,8 +67031,8 @@ function joinMeasurements(id, suite, timed, counted) {
 }
 
 // action/src/runner/progress.ts
-function formatDuration(seconds2) {
-  const s = Math.max(0, Math.round(seconds2));
+function formatDuration(seconds3) {
+  const s = Math.max(0, Math.round(seconds3));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
@@ -65084,20 +67721,20 @@ function stageNote(stage) {
   if (stage.suspect) return `screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]}; ${unconfirmedText(stage.unconfirmed)}`;
   return stage.bound === null ? "screened" : `screened: no slowdown beyond ${formatChange(stage.bound, null)} seen`;
 }
-function seconds(s) {
+function seconds2(s) {
   return s >= 100 ? `${Math.round(s)} s` : `${s.toFixed(1)} s`;
 }
 function stagesText(stages) {
   const { screen, confirm } = stages;
   const against = screen.driftRuns !== null ? `the stored baseline, with the drift of ${plural(screen.driftRuns, "run")} of history` : "the stored baseline";
-  const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds(screen.seconds)}).`;
+  const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds2(screen.seconds)}).`;
   if (screen.suspects === 0) return [first, "Confirmation: not needed."];
   const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : "";
   const measured = confirm.suites.length === 0 ? "no suite measured again" : confirm.suites.map(
     (s) => `${s.suite} (${plural(s.rounds, "round")}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ""}, for ${s.rows.join(", ")})`
   ).join("; ");
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
-  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
+  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds2(confirm.seconds)}).${skipped}`];
 }
 function capitalise(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -65535,7 +68172,7 @@ function sparkline(values, lo = Math.min(...values), hi = Math.max(...values)) {
 // action/src/report/table.ts
 var COLUMNS = ["Benchmark", "Metric", "Baseline", "Current", "\u0394 (95% CI)", "Budget", "Verdict"];
 var NUMERIC_COLUMNS = /* @__PURE__ */ new Set([2, 3, 4]);
-var SECTIONS = ["failed", "regressed", "suspected", "budget", "accepted", "inconclusive", "new-missing", "improved", "unchanged"];
+var SECTIONS2 = ["failed", "regressed", "suspected", "budget", "accepted", "inconclusive", "new-missing", "improved", "unchanged"];
 function sectionOf(row) {
   if (row.status === "failed") return "failed";
   if (row.status === "regressed") return "regressed";
@@ -65547,13 +68184,13 @@ function sectionOf(row) {
   return row.status;
 }
 function groupRows(rows) {
-  const groups = Object.fromEntries(SECTIONS.map((s) => [s, []]));
+  const groups = Object.fromEntries(SECTIONS2.map((s) => [s, []]));
   for (const row of rows) groups[sectionOf(row)].push(row);
   return groups;
 }
 function orderRows(rows) {
   const groups = groupRows(rows);
-  return SECTIONS.flatMap((s) => groups[s]);
+  return SECTIONS2.flatMap((s) => groups[s]);
 }
 function statusLabel(row) {
   if (row.status === "regressed" && !row.failsGate && row.severity === "warn") return "regressed (warn)";
@@ -66891,7 +69528,7 @@ function readResultSets(given, cwd, exclude) {
     throw new InputError(given, "no such file or folder");
   }
   if (!isDir) return [readOne(path2, given)];
-  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync13(file, "utf8") })).filter(({ file, text: text2 }) => resultSetAdapter.detect({ path: file, text: text2, readRelated: () => void 0 }).match).map(({ file, text: text2 }) => parse3(text2, relative6(cwd, file) || file));
+  const found = listJson(path2).filter((file) => file !== exclude).map((file) => ({ file, text: readFileSync13(file, "utf8") })).filter(({ file, text: text2 }) => resultSetAdapter.detect({ path: file, text: text2, readRelated: () => void 0 }).match).map(({ file, text: text2 }) => parse4(text2, relative6(cwd, file) || file));
   if (found.length === 0) throw new InputError(given, `the folder holds no ${RESULT_SET_SCHEMA} JSON files`);
   return found;
 }
@@ -66902,9 +69539,9 @@ function readOne(path2, shown) {
   } catch (error2) {
     throw new InputError(shown, `cannot read: ${error2.code ?? String(error2)}`);
   }
-  return parse3(text2, shown);
+  return parse4(text2, shown);
 }
-function parse3(text2, file) {
+function parse4(text2, file) {
   return { file, set: validateResultSet(parseJsonText(text2, file, `a ${RESULT_SET_SCHEMA} JSON file`), file, text2) };
 }
 function listJson(dir) {
@@ -66920,10 +69557,10 @@ import { spawnSync as spawnSync5 } from "node:child_process";
 function runOnce(command, options) {
   const start = process.hrtime.bigint();
   const result = spawnSync5("sh", ["-c", command], { cwd: options.cwd, env: options.env, stdio: "ignore", timeout: options.timeoutMs, killSignal: "SIGKILL" });
-  const seconds2 = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.error && result.error.code === "ETIMEDOUT") return { seconds: seconds2, code: 124 };
+  const seconds3 = Number(process.hrtime.bigint() - start) / 1e9;
+  if (result.error && result.error.code === "ETIMEDOUT") return { seconds: seconds3, code: 124 };
   const code = result.status ?? (result.signal ? 128 + (signalNumber(result.signal) ?? 0) : null);
-  return { seconds: seconds2, code };
+  return { seconds: seconds3, code };
 }
 function signalNumber(signal) {
   const numbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
@@ -66943,10 +69580,10 @@ function timeCommands(options) {
 // action/src/pipeline/time-commands.ts
 function timeToFile(options, path2, names) {
   const timed = timeCommands(options);
-  const data2 = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
-  writeOutputFile(options.cwd, path2, `${JSON.stringify(data2, null, 2)}
+  const data3 = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
+  writeOutputFile(options.cwd, path2, `${JSON.stringify(data3, null, 2)}
 `, "--export-json");
-  return data2;
+  return data3;
 }
 
 // action/src/pipeline/count-commands.ts
@@ -67354,21 +69991,21 @@ function parseNumber3(ctx, startPtr, startChr, sign, endChr) {
   return state > 1 ? parseFloat(str) : parseInteger(ctx, str, 10, startPtr);
 }
 function parseIntegerBaseN(ctx, startPtr, base, endChr) {
-  let c, underscore = 1;
+  let c, underscore2 = 1;
   while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
     if (c === 95) {
-      if (underscore & 1)
+      if (underscore2 & 1)
         TomlError.x("illegal underscore", ctx);
-      underscore = 3;
+      underscore2 = 3;
     } else if (!isDigit2(c, base))
       TomlError.x(`illegal character in numeric literal`, ctx);
-    else if (underscore & 1)
-      underscore--;
+    else if (underscore2 & 1)
+      underscore2--;
   }
-  if (underscore & 1)
+  if (underscore2 & 1)
     TomlError.x("unfinished numeric value", ctx);
   let str = ctx.s.slice(startPtr + 2, ctx.p);
-  if (underscore)
+  if (underscore2)
     str = str.replaceAll("_", "");
   return parseInteger(ctx, str, base, startPtr);
 }
@@ -67665,7 +70302,7 @@ function validateTablePeek(ctx, peek, ptr) {
   if (peek === null || ctx.uk === 2)
     TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
 }
-function parse4(toml, options = {}) {
+function parse5(toml, options = {}) {
   let ctx = {
     s: toml,
     p: 0,
@@ -67759,7 +70396,7 @@ function collect4(pairs) {
 var isRecord2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 var text = (v) => typeof v === "string" ? v : "";
 function tomlPackages(source) {
-  const doc = parse4(source);
+  const doc = parse5(source);
   const packages = Array.isArray(doc.package) ? doc.package : [];
   return collect4(packages.filter(isRecord2).map((p) => [text(p.name), text(p.version)]));
 }
@@ -68075,11 +70712,11 @@ async function profileConfirmedRegressions(request2, ctx) {
       if (profile.warning) warnings.push(`${benchmark}: ${profile.warning}`);
     }
   }
-  const seconds2 = (performance.now() - started) / 1e3;
-  ctx.write(`perf-gate: profiles took ${seconds2.toFixed(1)} s (cap ${request2.config.profileTimeCap} s)
+  const seconds3 = (performance.now() - started) / 1e3;
+  ctx.write(`perf-gate: profiles took ${seconds3.toFixed(1)} s (cap ${request2.config.profileTimeCap} s)
 `);
   const url = ctx.published?.artifactsUrl;
-  const section = { profiles, warnings, seconds: seconds2, cap: request2.config.profileTimeCap, ...url ? { artifactUrl: url } : {} };
+  const section = { profiles, warnings, seconds: seconds3, cap: request2.config.profileTimeCap, ...url ? { artifactUrl: url } : {} };
   return { ...request2.report, profiles: section };
 }
 async function profileBoth(job) {
@@ -68143,9 +70780,9 @@ async function confirmSuspects(request2, ctx) {
     if (suite) bySuite.set(suite, [...bySuite.get(suite) ?? [], row]);
   }
   const base = plan.ref ?? request2.baselineCommit;
-  const stages = (seconds2, suites, skipped) => ({
+  const stages = (seconds3, suites, skipped) => ({
     screen: { seconds: request2.screen.seconds, rows: request2.report.rows.length, suspects: screened.suspects.length, driftRuns: request2.screen.driftRuns },
-    confirm: { seconds: seconds2, base: base ?? null, suites, skipped }
+    confirm: { seconds: seconds3, base: base ?? null, suites, skipped }
   });
   const all = (skipped) => mergeStages({ screened, confirmed: null, unconfirmed: () => skipped, failSuspected: plan.failSuspected, stages: stages(0, [], skipped) });
   if (screened.suspects.length === 0 || bySuite.size === 0) {
@@ -68193,7 +70830,7 @@ async function confirmSuspects(request2, ctx) {
       currentSource: request2.labels.current,
       sameConfig: true
     });
-    const seconds2 = (performance.now() - started) / 1e3;
+    const seconds3 = (performance.now() - started) / 1e3;
     const suspects = new Map(
       [...bySuite.entries()].flatMap(
         ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
@@ -68207,7 +70844,7 @@ async function confirmSuspects(request2, ctx) {
       confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds)
     }));
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds2, measured, skipped) });
+    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped) });
     return await profileConfirmedRegressions(
       {
         report: merged,
@@ -68431,14 +71068,14 @@ function isAcceptance(v) {
 }
 function decodeLedger(text2) {
   if (!text2) return null;
-  let data2;
+  let data3;
   try {
-    data2 = JSON.parse(Buffer.from(text2, "base64").toString("utf8"));
+    data3 = JSON.parse(Buffer.from(text2, "base64").toString("utf8"));
   } catch {
     return null;
   }
-  const l = data2;
-  if (typeof data2 !== "object" || data2 === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
+  const l = data3;
+  if (typeof data3 !== "object" || data3 === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
   if (!Array.isArray(l.rows) || !l.rows.every((r) => isAcceptedRow(r) && isNumber(r.tolerance) && typeof r.failsGate === "boolean")) return null;
   if (!Array.isArray(l.otherFailures) || !l.otherFailures.every(isString)) return null;
   if (!Array.isArray(l.acceptances) || !l.acceptances.every(isAcceptance)) return null;
@@ -68672,7 +71309,7 @@ var timeCommand = {
     if (!timeout || timeout.dimension !== "time" || timeout.value <= 0)
       throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
-    const data2 = timeToFile(
+    const data3 = timeToFile(
       {
         commands: flags.command,
         runs: wholeNumberFlag(flags.runs, "runs", 10, 1),
@@ -68684,7 +71321,7 @@ var timeCommand = {
       flags["export-json"],
       names
     );
-    const failed = data2.results.filter((r) => r.exit_codes.some((c) => c !== 0));
+    const failed = data3.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
 `);
     return failed.length > 0 ? EXIT.fail : EXIT.pass;
@@ -68777,9 +71414,9 @@ var preflightCommand = {
     if (aslr !== "on" && aslr !== "off" && aslr !== "any") throw new UsageError(`--aslr takes on, off or any; found "${aslr}"`);
     let durationMs = DEFAULT_PROBE_OPTIONS.durationMs;
     if (flags["probe-seconds"] !== void 0) {
-      const seconds2 = Number(flags["probe-seconds"]);
-      if (!(seconds2 > 0 && seconds2 <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
-      durationMs = seconds2 * 1e3;
+      const seconds3 = Number(flags["probe-seconds"]);
+      if (!(seconds3 > 0 && seconds3 <= 30)) throw new UsageError(`--probe-seconds takes a number of seconds in (0, 30]; found "${flags["probe-seconds"]}"`);
+      durationMs = seconds3 * 1e3;
     }
     prepareOutputPaths([{ flag: "--json", path: flags.json, kind: "file" }], ctx.cwd);
     const report2 = checkMachine({
@@ -69067,7 +71704,7 @@ function againstPrevious(rows, previous, runIndex) {
 }
 
 // action/src/gate/change-rows.ts
-var import_stats_base_dists_t_quantile3 = __toESM(require_lib139(), 1);
+var import_stats_base_dists_t_quantile4 = __toESM(require_lib139(), 1);
 
 // action/src/stats/change-points.ts
 var import_stats_base_dists_t_cdf2 = __toESM(require_lib129(), 1);
@@ -69254,7 +71891,7 @@ function intervalOf(s) {
   const df = s.nBefore + s.nAfter - 2;
   if (df < 1 || s.meanBefore === 0) return [forwardChange(s), forwardChange(s)];
   const pooled = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
-  const half = (0, import_stats_base_dists_t_quantile3.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
+  const half = (0, import_stats_base_dists_t_quantile4.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
   const diff = s.meanAfter - s.meanBefore;
   return [(diff - half) / Math.abs(s.meanBefore), (diff + half) / Math.abs(s.meanBefore)];
 }
@@ -69296,7 +71933,7 @@ function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) 
 }
 
 // action/src/report/changes.ts
-var HEADER = ["benchmark", "metric", "testbed", "commits", "before \u2192 after", "change (95% CI)", "p", "verdict"];
+var HEADER4 = ["benchmark", "metric", "testbed", "commits", "before \u2192 after", "change (95% CI)", "p", "verdict"];
 function cells(row, escape3) {
   const scale = scaleFor(row.unit, [row.stats.meanBefore, row.stats.meanAfter]);
   return [
@@ -69339,7 +71976,7 @@ ${gone.join("\n")}
 ` : ""}`;
   if (report2.changes.length === 0) return head;
   const compared = report2.gone !== void 0;
-  const header2 = compared ? [...HEADER, "since --previous"] : HEADER;
+  const header2 = compared ? [...HEADER4, "since --previous"] : HEADER4;
   const rows = [header2, ...report2.changes.map((c) => [...cells(c, (t) => escapeTerminal(t)), ...compared ? [sinceText(c)] : []])];
   const widths = header2.map((_, i2) => Math.max(...rows.map((r) => [...r[i2]].length)));
   return head + rows.map(
@@ -69358,7 +71995,7 @@ function changesMarkdown(report2) {
   if (report2.changes.length === 0) return `${lines.join("\n")}
 `;
   const compared = report2.gone !== void 0;
-  const header2 = compared ? [...HEADER, "since earlier report"] : HEADER;
+  const header2 = compared ? [...HEADER4, "since earlier report"] : HEADER4;
   lines.push(`| ${header2.join(" | ")} |`, `| ${header2.map(() => "---").join(" | ")} |`);
   for (const c of report2.changes) lines.push(`| ${[...cells(c, escapeMarkdown), ...compared ? [sinceText(c)] : []].join(" | ")} |`);
   return `${lines.join("\n")}
@@ -69402,14 +72039,14 @@ async function historyChanges(history, query) {
   return report2;
 }
 function readPreviousChanges(path2) {
-  let data2;
+  let data3;
   try {
-    data2 = JSON.parse(readFileSync15(path2, "utf8"));
+    data3 = JSON.parse(readFileSync15(path2, "utf8"));
   } catch (error2) {
     const e = error2;
     throw new InputError(path2, e.code === "ENOENT" ? "no such file (--previous takes the JSON that history changes --json wrote)" : `not JSON: ${e.message}`);
   }
-  const report2 = data2;
+  const report2 = data3;
   if (report2?.schema !== CHANGES_SCHEMA || !Array.isArray(report2.changes)) {
     throw new InputError(path2, `expected the JSON of history changes --json (schema "${CHANGES_SCHEMA}")`, void 0, "schema");
   }
@@ -71123,19 +73760,19 @@ var HttpClient = class {
       return this.request("DELETE", requestUrl, null, additionalHeaders || {});
     });
   }
-  post(requestUrl, data2, additionalHeaders) {
+  post(requestUrl, data3, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("POST", requestUrl, data2, additionalHeaders || {});
+      return this.request("POST", requestUrl, data3, additionalHeaders || {});
     });
   }
-  patch(requestUrl, data2, additionalHeaders) {
+  patch(requestUrl, data3, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
+      return this.request("PATCH", requestUrl, data3, additionalHeaders || {});
     });
   }
-  put(requestUrl, data2, additionalHeaders) {
+  put(requestUrl, data3, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("PUT", requestUrl, data2, additionalHeaders || {});
+      return this.request("PUT", requestUrl, data3, additionalHeaders || {});
     });
   }
   head(requestUrl, additionalHeaders) {
@@ -71161,28 +73798,28 @@ var HttpClient = class {
   }
   postJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data2 = JSON.stringify(obj, null, 2);
+      const data3 = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.post(requestUrl, data2, additionalHeaders);
+      const res = yield this.post(requestUrl, data3, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
   putJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data2 = JSON.stringify(obj, null, 2);
+      const data3 = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.put(requestUrl, data2, additionalHeaders);
+      const res = yield this.put(requestUrl, data3, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
   patchJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data2 = JSON.stringify(obj, null, 2);
+      const data3 = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.patch(requestUrl, data2, additionalHeaders);
+      const res = yield this.patch(requestUrl, data3, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
@@ -71191,7 +73828,7 @@ var HttpClient = class {
    * All other methods such as get, post, patch, and request ultimately call this.
    * Prefer get, del, post and patch
    */
-  request(verb, requestUrl, data2, headers) {
+  request(verb, requestUrl, data3, headers) {
     return __awaiter(this, void 0, void 0, function* () {
       if (this._disposed) {
         throw new Error("Client has already been disposed.");
@@ -71202,7 +73839,7 @@ var HttpClient = class {
       let numTries = 0;
       let response;
       do {
-        response = yield this.requestRaw(info2, data2);
+        response = yield this.requestRaw(info2, data3);
         if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
           let authenticationHandler;
           for (const handler2 of this.handlers) {
@@ -71212,7 +73849,7 @@ var HttpClient = class {
             }
           }
           if (authenticationHandler) {
-            return authenticationHandler.handleAuthentication(this, info2, data2);
+            return authenticationHandler.handleAuthentication(this, info2, data3);
           } else {
             return response;
           }
@@ -71236,7 +73873,7 @@ var HttpClient = class {
             }
           }
           info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
-          response = yield this.requestRaw(info2, data2);
+          response = yield this.requestRaw(info2, data3);
           redirectsRemaining--;
         }
         if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
@@ -71265,7 +73902,7 @@ var HttpClient = class {
    * @param info
    * @param data
    */
-  requestRaw(info2, data2) {
+  requestRaw(info2, data3) {
     return __awaiter(this, void 0, void 0, function* () {
       return new Promise((resolve20, reject) => {
         function callbackForResult(err2, res) {
@@ -71277,7 +73914,7 @@ var HttpClient = class {
             resolve20(res);
           }
         }
-        this.requestRawWithCallback(info2, data2, callbackForResult);
+        this.requestRawWithCallback(info2, data3, callbackForResult);
       });
     });
   }
@@ -71287,12 +73924,12 @@ var HttpClient = class {
    * @param data
    * @param onResult
    */
-  requestRawWithCallback(info2, data2, onResult) {
-    if (typeof data2 === "string") {
+  requestRawWithCallback(info2, data3, onResult) {
+    if (typeof data3 === "string") {
       if (!info2.options.headers) {
         info2.options.headers = {};
       }
-      info2.options.headers["Content-Length"] = Buffer.byteLength(data2, "utf8");
+      info2.options.headers["Content-Length"] = Buffer.byteLength(data3, "utf8");
     }
     let callbackCalled = false;
     function handleResult(err2, res) {
@@ -71318,14 +73955,14 @@ var HttpClient = class {
     req.on("error", function(err2) {
       handleResult(err2);
     });
-    if (data2 && typeof data2 === "string") {
-      req.write(data2, "utf8");
+    if (data3 && typeof data3 === "string") {
+      req.write(data3, "utf8");
     }
-    if (data2 && typeof data2 !== "string") {
-      data2.on("close", function() {
+    if (data3 && typeof data3 !== "string") {
+      data3.on("close", function() {
         req.end();
       });
-      data2.pipe(req);
+      data3.pipe(req);
     } else {
       req.end();
     }
@@ -71765,10 +74402,10 @@ var Summary = class {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
         }
-        const { header: header2, data: data2, colspan, rowspan } = cell;
+        const { header: header2, data: data3, colspan, rowspan } = cell;
         const tag = header2 ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
-        return this.wrap(tag, data2, attrs);
+        return this.wrap(tag, data3, attrs);
       }).join("");
       return this.wrap("tr", cells3);
     }).join("");
@@ -72430,7 +75067,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse5(options) {
+function parse6(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -72494,7 +75131,7 @@ function parse5(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse5(merge(defaults2, route, options));
+  return parse6(merge(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
@@ -72503,7 +75140,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
-    parse: parse5
+    parse: parse6
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -73028,19 +75665,19 @@ async function getResponseData(response) {
 function isJSONResponse(mimetype) {
   return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
 }
-function toErrorMessage(data2) {
-  if (typeof data2 === "string") {
-    return data2;
+function toErrorMessage(data3) {
+  if (typeof data3 === "string") {
+    return data3;
   }
-  if (data2 instanceof ArrayBuffer) {
+  if (data3 instanceof ArrayBuffer) {
     return "Unknown error";
   }
-  if (typeof data2 === "object" && data2 !== null && "message" in data2) {
-    const objectData = data2;
+  if (typeof data3 === "object" && data3 !== null && "message" in data3) {
+    const objectData = data3;
     const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
     return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
   }
-  return `Unknown error: ${JSON.stringify(data2)}`;
+  return `Unknown error: ${JSON.stringify(data3)}`;
 }
 function withDefaults2(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
@@ -73069,9 +75706,9 @@ var request = withDefaults2(endpoint, defaults_default);
 
 // node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
-function _buildMessageForResponseErrors(data2) {
+function _buildMessageForResponseErrors(data3) {
   return `Request failed due to following response errors:
-` + data2.errors.map((e) => ` - ${e.message}`).join("\n");
+` + data3.errors.map((e) => ` - ${e.message}`).join("\n");
 }
 var GraphqlResponseError = class extends Error {
   constructor(request2, headers, response) {
@@ -75814,8 +78451,8 @@ function normalizePaginatedListResponse(response) {
   delete response.data.total_count;
   delete response.data.total_commits;
   const namespaceKey = Object.keys(response.data)[0];
-  const data2 = response.data[namespaceKey];
-  response.data = data2;
+  const data3 = response.data[namespaceKey];
+  response.data = data3;
   if (typeof incompleteResults !== "undefined") {
     response.data.incomplete_results = incompleteResults;
   }
@@ -75951,8 +78588,8 @@ function isSecondaryRateLimit(answer) {
 function retryAfterMs(answer) {
   const raw2 = answer.headers["retry-after"];
   if (raw2 === void 0) return null;
-  const seconds2 = Number(raw2);
-  return Number.isFinite(seconds2) && seconds2 >= 0 ? seconds2 * 1e3 : null;
+  const seconds3 = Number(raw2);
+  return Number.isFinite(seconds3) && seconds3 >= 0 ? seconds3 * 1e3 : null;
 }
 function retryDelay(answer, attempt, policy = DEFAULT_RETRY_POLICY) {
   if (attempt >= policy.retries) return null;
@@ -75997,8 +78634,8 @@ function failedAnswer(error2, timeoutMs) {
   const e = typeof error2 === "object" && error2 !== null ? error2 : {};
   if (e.cause?.name === "TimeoutError")
     return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
-  const data2 = e.response?.data;
-  const apiMessage = typeof data2 === "object" && data2 !== null && typeof data2.message === "string" ? data2.message : "";
+  const data3 = e.response?.data;
+  const apiMessage = typeof data3 === "object" && data3 !== null && typeof data3.message === "string" ? data3.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
 var DEFAULT_REQUEST_TIMEOUT_MS = 6e4;
@@ -76057,8 +78694,8 @@ function createGitHubClient(options) {
   return {
     authenticatedLogin: () => wrap("GET /user", async () => {
       try {
-        const { data: data2 } = await octokit.rest.users.getAuthenticated();
-        return data2.login;
+        const { data: data3 } = await octokit.rest.users.getAuthenticated();
+        return data3.login;
       } catch (error2) {
         if (failedAnswer(error2).status === 403) return null;
         throw error2;
@@ -76077,7 +78714,7 @@ function createGitHubClient(options) {
     createIssue: (repo, issue2) => wrap(`create issue "${issue2.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue2 })).data)),
     updateIssue: (repo, number2, update) => wrap(`update issue #${number2}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number2, ...update })).data)),
     createCheckRun: (repo, run2) => wrap(`create check run "${run2.name}"`, async () => {
-      const { data: data2 } = await octokit.rest.checks.create({
+      const { data: data3 } = await octokit.rest.checks.create({
         ...repo,
         name: run2.name,
         head_sha: run2.headSha,
@@ -76087,16 +78724,16 @@ function createGitHubClient(options) {
         output: run2.output,
         ...run2.detailsUrl ? { details_url: run2.detailsUrl } : {}
       });
-      return { id: data2.id, url: data2.html_url ?? data2.url };
+      return { id: data3.id, url: data3.html_url ?? data3.url };
     }),
     updateCheckRun: (repo, checkRunId, output) => wrap(`update check run ${checkRunId}`, async () => {
       await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output });
     }),
     collaboratorRole: (repo, login) => wrap(`get the permission of ${login}`, async () => {
       try {
-        const { data: data2 } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
-        const role = data2.role_name || data2.permission;
-        return ["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data2.permission;
+        const { data: data3 } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+        const role = data3.role_name || data3.permission;
+        return ["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data3.permission;
       } catch (error2) {
         if (failedAnswer(error2).status === 404) return "none";
         throw error2;
@@ -76106,18 +78743,18 @@ function createGitHubClient(options) {
       await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs });
     }),
     pullRequestsOfCommit: (repo, sha) => wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
-      const { data: data2 } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
-      return data2.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
+      const { data: data3 } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
+      return data3.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
     }),
     getPullRequest: (repo, number2) => wrap(`get pull request #${number2}`, async () => {
-      const { data: data2 } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
+      const { data: data3 } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
       return {
-        number: data2.number,
-        headSha: data2.head.sha,
-        headRepo: data2.head.repo?.full_name ?? null,
-        baseRepo: data2.base.repo.full_name,
-        baseSha: data2.base.sha,
-        state: data2.state
+        number: data3.number,
+        headSha: data3.head.sha,
+        headRepo: data3.head.repo?.full_name ?? null,
+        baseRepo: data3.base.repo.full_name,
+        baseSha: data3.base.sha,
+        state: data3.state
       };
     }),
     listRunArtifacts: (repo, runId) => wrap(`list artifacts of run ${runId}`, async () => {
@@ -76530,7 +79167,7 @@ async function upsertStickyComment(api, request2) {
 }
 
 // action/src/action/settings.ts
-var MODES2 = ["pr", "main", "release", "report", "command"];
+var MODES = ["pr", "main", "release", "report", "command"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var FAIL_ON = ["fail", "suspected", "warn", "never"];
 var CONFIRM = ["auto", "interleaved", "off"];
@@ -76595,7 +79232,7 @@ function readSettings(env, cwd) {
   if (commentAuthor !== "" && !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(commentAuthor)) {
     throw new InputError(where("comment-author"), `"${commentAuthor.slice(0, 60)}" is not a GitHub login; expected e.g. my-bot or my-app[bot]`);
   }
-  const mode = oneOf(env, "mode", MODES2, "pr");
+  const mode = oneOf(env, "mode", MODES, "pr");
   const reportFrom = raw(env, "report-from");
   const apiUrl = (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, "");
   if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new InputError("GITHUB_API_URL", `"${apiUrl.slice(0, 80)}" is not an http(s) URL`);
@@ -77055,10 +79692,10 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
 }
 
 // action/src/action/digest.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function reportDigest(report2) {
   const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
-  return createHash5("sha256").update(`${report2.verdict}
+  return createHash6("sha256").update(`${report2.verdict}
 ${lines.join("\n")}`).digest("hex").slice(0, 16);
 }
 
@@ -77148,9 +79785,9 @@ async function postComment(github, target, settings, report2, ledger, log) {
 
 // action/src/action/pr-command-text.ts
 var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
-var PREFIX2 = /^\/perf-gate(?:\s+|$)/;
+var PREFIX3 = /^\/perf-gate(?:\s+|$)/;
 function parseLine2(line) {
-  const rest = line.replace(PREFIX2, "").trim();
+  const rest = line.replace(PREFIX3, "").trim();
   const [verb = "", ...words] = rest.split(/\s+/);
   if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
   if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
@@ -77167,7 +79804,7 @@ function parsePrCommands(body) {
   for (const raw2 of body.split(/\r?\n/)) {
     const line = raw2.trim();
     if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !PREFIX2.test(line)) continue;
+    if (fenced || !PREFIX3.test(line)) continue;
     commands.push(parseLine2(line));
   }
   return commands;
@@ -77403,9 +80040,9 @@ function writeHandoff(dir, claim, results) {
   return dir;
 }
 var SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-function parseClaim(data2, file) {
-  if (typeof data2 !== "object" || data2 === null || Array.isArray(data2)) throw new InputError(file, "expected a JSON object");
-  const obj = data2;
+function parseClaim(data3, file) {
+  if (typeof data3 !== "object" || data3 === null || Array.isArray(data3)) throw new InputError(file, "expected a JSON object");
+  const obj = data3;
   const allowed = /* @__PURE__ */ new Set(["schema", "pullRequest", "headSha", "gate"]);
   for (const key2 of Object.keys(obj)) if (!allowed.has(key2)) throw new InputError(file, `unexpected key "${key2.slice(0, 40)}"`, void 0, key2.slice(0, 40));
   if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
@@ -77870,8 +80507,8 @@ var b4 = function(d, b) {
 var b8 = function(d, b) {
   return b4(d, b) + b4(d, b + 4) * 4294967296;
 };
-function inflateSync(data2, opts) {
-  return inflt(data2, { i: 2 }, opts && opts.out, opts && opts.dictionary);
+function inflateSync(data3, opts) {
+  return inflt(data3, { i: 2 }, opts && opts.out, opts && opts.dictionary);
 }
 var td = typeof TextDecoder != "undefined" && /* @__PURE__ */ new TextDecoder();
 var tds = 0;
@@ -77938,30 +80575,30 @@ var z64hs = function(d, b, l, z, sc, su, off) {
   }
   return [sc, su, off, 0];
 };
-function unzipSync(data2, opts) {
+function unzipSync(data3, opts) {
   var files = {};
-  var e = data2.length - 22;
-  for (; b4(data2, e) != 101010256; --e) {
-    if (!e || data2.length - e > 65558)
+  var e = data3.length - 22;
+  for (; b4(data3, e) != 101010256; --e) {
+    if (!e || data3.length - e > 65558)
       err(13);
   }
   ;
-  var c = b2(data2, e + 8);
+  var c = b2(data3, e + 8);
   if (!c)
     return {};
-  var o = b4(data2, e + 16);
-  var z = b4(data2, e - 20) == 117853008;
+  var o = b4(data3, e + 16);
+  var z = b4(data3, e - 20) == 117853008;
   if (z) {
-    var ze = b4(data2, e - 12);
-    z = b4(data2, ze) == 101075792;
+    var ze = b4(data3, e - 12);
+    z = b4(data3, ze) == 101075792;
     if (z) {
-      c = b4(data2, ze + 32);
-      o = b4(data2, ze + 48);
+      c = b4(data3, ze + 32);
+      o = b4(data3, ze + 48);
     }
   }
   var fltr = opts && opts.filter;
   for (var i2 = 0; i2 < c; ++i2) {
-    var _a2 = zh(data2, o, z), c_2 = _a2[0], sc = _a2[1], su = _a2[2], fn = _a2[3], no = _a2[4], off = _a2[5], b = slzh(data2, off);
+    var _a2 = zh(data3, o, z), c_2 = _a2[0], sc = _a2[1], su = _a2[2], fn = _a2[3], no = _a2[4], off = _a2[5], b = slzh(data3, off);
     o = no;
     if (!fltr || fltr({
       name: fn,
@@ -77970,9 +80607,9 @@ function unzipSync(data2, opts) {
       compression: c_2
     })) {
       if (!c_2)
-        files[fn] = slc(data2, b, b + sc);
+        files[fn] = slc(data3, b, b + sc);
       else if (c_2 == 8)
-        files[fn] = inflateSync(data2.subarray(b, b + sc), { out: new u8(su) });
+        files[fn] = inflateSync(data3.subarray(b, b + sc), { out: new u8(su) });
       else
         err(14, "unknown compression type " + c_2);
     }

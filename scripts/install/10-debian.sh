@@ -14,7 +14,9 @@ need_package libbenchmark-dev           # Google Benchmark headers and library
 need_package catch2                     # Catch2 v2 header (adapters/catch2, examples/catch2)
 need_command taskset util-linux         # CPU pinning in `perf-gate run`
 need_package time                       # GNU time -v (/usr/bin/time; not the shell keyword)
-need_command wrk wrk                    # the wrk adapter and examples/http-wrk
+need_command wrk wrk                    # the wrk adapter and examples/http-server
+need_command h2load nghttp2-client      # the h2load adapter (real h2load against a loopback server)
+need_command ab apache2-utils           # the ab adapter (ApacheBench)
 need_command perf linux-perf            # perf stat
 need_command strace strace              # strace -c
 need_command valgrind valgrind          # massif, callgrind, cachegrind (counting: perf-gate count, measure: counts)

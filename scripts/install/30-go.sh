@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Go tools, with `go install` into $(go env GOPATH)/bin, where the tests look
-# for them (no PATH change needed): benchstat, the Mann-Whitney reference, and
-# actionlint, the workflow linter. Then one build of examples/go's test binary,
+# for them (no PATH change needed): benchstat, the Mann-Whitney reference,
+# actionlint, the workflow linter, and the load generators vegeta and hey
+# (their adapters' tests and examples/http-server). Then one build of examples/go's test binary,
 # so the go-bench tests measure instead of compiling.
 set -euo pipefail
 # shellcheck source=scripts/install/lib.sh
@@ -20,6 +21,8 @@ go_tool() {
 }
 go_tool benchstat golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+go_tool vegeta github.com/tsenart/vegeta/v12@v12.13.0
+go_tool hey github.com/rakyll/hey@v0.1.5
 
 stamp="$(go env GOCACHE)/perf-gate-examples-go.stamp"
 if stale "$stamp" "$ROOT/examples/go"; then

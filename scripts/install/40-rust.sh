@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rust: cargo-criterion (cargo install, about a minute to build on 2 cores),
 # then one build of examples/rust-criterion's benches for `cargo bench` and
-# `cargo criterion`, so the criterion tests measure instead of compiling.
+# `cargo criterion`, and of examples/rust-divan's, so those tests measure
+# instead of compiling.
 # libtest #[bench] needs nothing more (the tests set RUSTC_BOOTSTRAP=1); iai
 # needs its crate in cargo's cache (fetched below; valgrind comes from apt).
 set -euo pipefail
@@ -28,6 +29,14 @@ if stale "$stamp" "$example"; then
   (cd "$example" && cargo bench --quiet --bench parse --no-run && cargo criterion --bench parse --no-run >/dev/null 2>&1)
   mkdir -p "$(dirname "$stamp")" && touch "$stamp"
   did "cargo bench --no-run examples/rust-criterion"
+fi
+
+example="$ROOT/examples/rust-divan"
+stamp="$example/target/.perf-gate-setup"
+if stale "$stamp" "$example"; then
+  (cd "$example" && cargo bench --quiet --bench words --no-run)
+  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+  did "cargo bench --no-run examples/rust-divan"
 fi
 
 # iai 0.1.1 (no dependencies of its own) in cargo's cache: the iai adapter test

@@ -1,4 +1,4 @@
-import type { BenchmarkResult } from '../model/index.js';
+import type { BenchmarkResult, Testbed } from '../model/index.js';
 
 /**
  * What an adapter is given: one file's text and its path. `readRelated` reads a
@@ -23,8 +23,9 @@ export interface AdapterInput {
 export type Detection = { match: true } | { match: false; reason: string };
 
 /**
- * One harness format. Keep the shape small and fully required: detect looks at
- * content cheaply (the file name is only a hint); parse is pure, converts to base
+ * One harness format. Keep the shape small (one optional member, `testbed`,
+ * for the few formats that record their machine): detect looks at content
+ * cheaply (the file name is only a hint); parse is pure, converts to base
  * units, keeps samples in harness order, and throws InputError naming file and
  * line for anything unusable (an empty or truncated file is an error, never []).
  *
@@ -36,4 +37,10 @@ export interface Adapter {
   readonly name: string;
   detect(input: AdapterInput): Detection;
   parse(input: AdapterInput): BenchmarkResult[];
+  /**
+   * The machine the file says it was measured on, for the few formats that
+   * record one (pyperf's metadata). Used only when the results come as files
+   * with no testbed of their own: a run on the runner records the runner's.
+   */
+  testbed?(input: AdapterInput): Testbed | undefined;
 }

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet } from '../model/index.js';
+import { InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet, type Testbed } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';
@@ -30,6 +30,9 @@ import { criterionAdapter } from './criterion.js';
 import { cargoCriterionAdapter } from './cargo-criterion.js';
 import { libtestAdapter } from './libtest.js';
 import { jmhAdapter } from './jmh.js';
+import { jmhCsvAdapter } from './jmh-csv.js';
+import { jmhTextAdapter } from './jmh-text.js';
+import { divanAdapter } from './divan.js';
 import { goBenchAdapter } from './go-bench.js';
 import { gbenchAdapter } from './gbench.js';
 import { catch2Adapter } from './catch2.js';
@@ -44,6 +47,12 @@ import { customBiggerAdapter, customSmallerAdapter } from './custom-json.js';
 import { iaiAdapter } from './iai.js';
 import { vitestBenchAdapter } from './vitest-bench.js';
 import { asvAdapter } from './asv.js';
+import { vegetaAdapter } from './vegeta.js';
+import { heyAdapter } from './hey.js';
+import { h2loadAdapter } from './h2load.js';
+import { abAdapter } from './ab.js';
+import { ohaAdapter } from './oha.js';
+import { pyperfAdapter } from './pyperf.js';
 
 export type { Adapter, AdapterInput, Detection } from './adapter.js';
 
@@ -57,12 +66,18 @@ export const ADAPTERS: Record<string, Adapter> = {
   [bmfAdapter.name]: bmfAdapter,
   [hyperfineAdapter.name]: hyperfineAdapter,
   [pytestBenchmarkAdapter.name]: pytestBenchmarkAdapter,
+  [pyperfAdapter.name]: pyperfAdapter,
   [benchmarkDotNetAdapter.name]: benchmarkDotNetAdapter,
   [tinybenchAdapter.name]: tinybenchAdapter,
   [mitataAdapter.name]: mitataAdapter,
   [benchmarkJsAdapter.name]: benchmarkJsAdapter,
   [junitAdapter.name]: junitAdapter,
   [wrkAdapter.name]: wrkAdapter,
+  [vegetaAdapter.name]: vegetaAdapter,
+  [heyAdapter.name]: heyAdapter,
+  [h2loadAdapter.name]: h2loadAdapter,
+  [abAdapter.name]: abAdapter,
+  [ohaAdapter.name]: ohaAdapter,
   [gnuTimeAdapter.name]: gnuTimeAdapter,
   [massifAdapter.name]: massifAdapter,
   [callgrindAdapter.name]: callgrindAdapter,
@@ -73,6 +88,9 @@ export const ADAPTERS: Record<string, Adapter> = {
   [cargoCriterionAdapter.name]: cargoCriterionAdapter,
   [libtestAdapter.name]: libtestAdapter,
   [jmhAdapter.name]: jmhAdapter,
+  [jmhCsvAdapter.name]: jmhCsvAdapter,
+  [jmhTextAdapter.name]: jmhTextAdapter,
+  [divanAdapter.name]: divanAdapter,
   [goBenchAdapter.name]: goBenchAdapter,
   [gbenchAdapter.name]: gbenchAdapter,
   [catch2Adapter.name]: catch2Adapter,
@@ -254,6 +272,7 @@ export function readInputs(paths: readonly string[], options: { format?: string 
   const origin = new Map<string, string>();
   let metadata: Omit<ResultSet, 'benchmarks'> | undefined;
   let resultSetsRead = 0;
+  const fileTestbeds: Testbed[] = [];
 
   const addFile = (path: string, insideFolder: boolean): void => {
     const text = readText(path);
@@ -275,6 +294,8 @@ export function readInputs(paths: readonly string[], options: { format?: string 
         `this ${adapter.name} file holds no benchmark of its own (for criterion: base/, change/ and sample.json are read through new/estimates.json); point at the results file or its folder`,
       );
     }
+    const testbed = adapter.testbed?.(input);
+    if (testbed) fileTestbeds.push(testbed);
     if (adapter === resultSetAdapter) {
       resultSetsRead++;
       const { benchmarks: _ignored, ...meta } = JSON.parse(text) as ResultSet;
@@ -317,7 +338,21 @@ export function readInputs(paths: readonly string[], options: { format?: string 
     resultSetsRead === 1 && files.length === 1 && metadata
       ? { ...metadata, benchmarks }
       : { ...newResultSet(options.created), ...(resultSetsRead > 0 && metadata ? pickShared(metadata) : {}), benchmarks };
+  if (resultSet.testbed === undefined && resultSetsRead === 0) {
+    const testbed = agreedTestbed(fileTestbeds);
+    if (testbed) resultSet.testbed = testbed;
+  }
   return { resultSet, files, skipped };
+}
+
+/**
+ * The testbed harness files recorded (pyperf's metadata), when every file
+ * that recorded one names the same machine; files from different machines
+ * give none, since a ResultSet has one testbed.
+ */
+function agreedTestbed(testbeds: Testbed[]): Testbed | undefined {
+  const ids = new Set(testbeds.map((t) => t.id));
+  return ids.size === 1 ? testbeds[0] : undefined;
 }
 
 /** Metadata worth keeping when several inputs are merged: the testbed (identity of the machine). */

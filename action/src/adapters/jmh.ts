@@ -58,7 +58,8 @@ export const jmhAdapter: Adapter = {
   },
 };
 
-interface Entry {
+/** One JMH result: a method in one mode, thread count and parameter combination, with its metrics. */
+export interface JmhEntry {
   benchmark: string;
   mode: string;
   threads: number;
@@ -66,10 +67,10 @@ interface Entry {
   metrics: Record<string, Metric>;
 }
 
-const MODES = new Set(['thrpt', 'avgt', 'sample', 'ss']);
+export const JMH_MODES = new Set(['thrpt', 'avgt', 'sample', 'ss']);
 
 /** The primary metric's name from its unit: a rate of operations is throughput, time per operation is time. */
-function primaryName(scoreUnit: unknown): string | undefined {
+export function primaryName(scoreUnit: unknown): string | undefined {
   if (typeof scoreUnit !== 'string') return undefined;
   const { unit } = convertUnit(scoreUnit);
   if (unit === '1/s') return 'throughput';
@@ -77,13 +78,13 @@ function primaryName(scoreUnit: unknown): string | undefined {
   return undefined;
 }
 
-function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
+function readEntry(entry: unknown, index: number, errors: JsonErrors): JmhEntry {
   const at = [index];
   if (!isRecord(entry) || typeof entry.benchmark !== 'string') {
     throw errors.error(isRecord(entry) ? [...at, 'benchmark'] : at, 'expected a JMH result object with a "benchmark" string');
   }
   const mode = entry.mode;
-  if (typeof mode !== 'string' || !MODES.has(mode)) {
+  if (typeof mode !== 'string' || !JMH_MODES.has(mode)) {
     throw errors.error([...at, 'mode'], `expected "mode" to be one of thrpt, avgt, sample, ss; found ${JSON.stringify(mode)}`);
   }
   if (!isRecord(entry.primaryMetric)) {
@@ -116,7 +117,7 @@ function readEntry(entry: unknown, index: number, errors: JsonErrors): Entry {
 }
 
 /** Sample mode's derived percentiles `p0.50` become `latency_p50`; other labels stay as JMH names them. */
-function secondaryName(label: string): string {
+export function secondaryName(label: string): string {
   const m = /^p(\d(?:\.\d+)?)$/.exec(label);
   if (!m) return label;
   const percent = Number((Number(m[1]) * 100).toFixed(6));
@@ -133,7 +134,9 @@ function inverse(f: number): number {
 }
 
 /** A JMH unit in base units: the metric's unit and the factor into it. */
-function convertUnit(scoreUnit: string): { unit: string; factor: number } {
+export function convertUnit(scoreUnit: string): { unit: string; factor: number } {
+  // Swift package-benchmark's `--format jmh` writes its throughput as "# / s".
+  if (/^#\s*\/\s*s$/.test(scoreUnit)) return { unit: '1/s', factor: 1 };
   const perTime = /^(?:ops|op)\/(\S+)$/.exec(scoreUnit);
   if (perTime && TIME[perTime[1]!] !== undefined) return { unit: '1/s', factor: inverse(TIME[perTime[1]!]!) };
   const timePer = /^(\S+)\/op$/.exec(scoreUnit);
@@ -183,11 +186,7 @@ function readMetric(
     .filter(Number.isFinite)
     .map((v) => scaleValue(v, factor));
   const score = scaleValue(jmhNumber(raw.score), factor);
-  // gc.churn.<space> is an allocation rate like gc.alloc.rate: worse when higher, although its unit is a rate.
-  const options = {
-    sourceUnit: raw.scoreUnit,
-    ...(/^gc\.churn\./.test(name) ? { traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' } : {}),
-  };
+  const options = metricOptions(name, raw.scoreUnit);
   if (samples.length > 0) return { name, metric: buildMetric(name, unit, { samples }, options) };
   if (!Number.isFinite(score)) return undefined;
   const n = typeof iterations === 'number' && typeof forks === 'number' ? iterations * Math.max(forks, 1) : undefined;
@@ -196,6 +195,13 @@ function readMetric(
       ? buildMetric(name, unit, { summary: { n, mean: score, stddev: null } }, options)
       : buildMetric(name, unit, { value: score }, options);
   return { name, metric };
+}
+
+/** buildMetric's options for a JMH metric: its unit as JMH wrote it, and the traits of gc.churn.* under gc.alloc.rate's name. */
+export function metricOptions(name: string, scoreUnit: string): { sourceUnit: string; traitsName?: string } {
+  // gc.churn.<space> is an allocation rate like gc.alloc.rate: worse when higher, although its unit is a rate.
+  if (/^gc\.churn\./.test(name)) return { sourceUnit: scoreUnit, traitsName: name.endsWith('.norm') ? 'gc.alloc.rate.norm' : 'gc.alloc.rate' };
+  return { sourceUnit: scoreUnit };
 }
 
 /** rawData flattened fork by fork, or sample mode's per-iteration histogram means. */
@@ -234,8 +240,8 @@ function rawSamples(raw: Record<string, unknown>, at: JsonPath, errors: JsonErro
 }
 
 /** Builds results, keeping ids unique: mode and thread count join the brackets only when needed. */
-function assemble(entries: Entry[]): BenchmarkResult[] {
-  const base = (e: Entry): string => `${e.benchmark}\u0000${e.params.map(([k, v]) => `${k}=${v}`).join(',')}`;
+export function assemble(entries: JmhEntry[]): BenchmarkResult[] {
+  const base = (e: JmhEntry): string => `${e.benchmark}\u0000${e.params.map(([k, v]) => `${k}=${v}`).join(',')}`;
   const modes = new Map<string, Set<string>>();
   const threads = new Map<string, Set<number>>();
   for (const e of entries) {

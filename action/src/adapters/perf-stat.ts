@@ -1,5 +1,6 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
+import { idFromPath } from './file-name-id.js';
 import { buildMetric } from './build-metric.js';
 
 const NOT_MEASURED = /^<not (supported|counted)>$/;
@@ -111,9 +112,4 @@ function parseLine(line: string, sep: string): PerfLine | string {
   if (NOT_MEASURED.test(valueText)) return { event, value: valueText, unit };
   if (!NUMBER.test(valueText)) return `expected a counter value or <not supported>, found ${JSON.stringify(valueText)}`;
   return { event, value: Number(valueText), unit };
-}
-
-function idFromPath(path: string): string {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  return base.replace(/\.(csv|txt|out|log|perf)$/i, '') || base;
 }

@@ -1,5 +1,6 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
+import { idFromPath } from './file-name-id.js';
 import { buildMetric } from './build-metric.js';
 
 /** The dashed rule under the header; its dash runs give the column spans. */
@@ -149,9 +150,4 @@ function add(a: Row, b: Row): Row {
     errors: a.errors === undefined && b.errors === undefined ? undefined : (a.errors ?? 0) + (b.errors ?? 0),
     seconds: a.seconds === undefined && b.seconds === undefined ? undefined : (a.seconds ?? 0) + (b.seconds ?? 0),
   };
-}
-
-function idFromPath(path: string): string {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  return base.replace(/\.(txt|out|log|strace)$/i, '') || base;
 }

@@ -18,6 +18,7 @@ import {
   pushAll,
   matchingRules,
   resolveBudget,
+  comparableTestbeds,
   sameTestbedIds,
   TestbedMismatchError,
   type BenchmarkResult,
@@ -132,7 +133,9 @@ function metricNames(current: BenchmarkResult | undefined, baseline: BenchmarkRe
  */
 export function decide(baseline: ResultSet | undefined, current: ResultSet, budgets: Budgets, options: GateOptions = DEFAULT_GATE_OPTIONS): GateReport {
   const warnings: GateWarning[] = [];
-  const differentTestbed = Boolean(baseline?.testbed?.id && current.testbed?.id && !sameTestbedIds(baseline.testbed, current.testbed));
+  const differentTestbed = Boolean(
+    baseline?.testbed?.id && current.testbed?.id && comparableTestbeds(baseline.testbed, current.testbed) && !sameTestbedIds(baseline.testbed, current.testbed),
+  );
   if (differentTestbed) {
     const testbeds = { baselineTestbed: baseline!.testbed!.id, currentTestbed: current.testbed!.id };
     if (options.testbedMismatch === 'refuse') throw new TestbedMismatchError({ ...testbeds, mode: 'refuse' });

@@ -16,9 +16,17 @@ const KNOWN: Record<string, MetricTraits> = {
   latency_p50: { direction: 'lower', exact: false },
   latency_p75: { direction: 'lower', exact: false },
   latency_p90: { direction: 'lower', exact: false },
+  latency_p95: { direction: 'lower', exact: false },
   latency_p99: { direction: 'lower', exact: false },
+  latency_mean: { direction: 'lower', exact: false },
+  latency_max: { direction: 'lower', exact: false },
   requests_per_sec: { direction: 'higher', exact: false },
   transfer_per_sec: { direction: 'higher', exact: false },
+  // Load generators (adapters/load-test.ts): answers with a 2xx or 3xx status per second, and the share of requests that failed.
+  success_per_sec: { direction: 'higher', exact: false },
+  error_ratio: { direction: 'lower', exact: false },
+  // ab's "Length" failures: answers whose length differs from the first one's (every answer of a dynamic page).
+  length_mismatches: { direction: 'lower', exact: true },
   memory_peak: { direction: 'lower', exact: false },
   max_rss: { direction: 'lower', exact: false },
   user_time: { direction: 'lower', exact: false },

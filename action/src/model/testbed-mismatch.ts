@@ -16,6 +16,17 @@ export function sameTestbedIds(a: { id: string; formerId?: unknown } | undefined
   return a.id === b.id || a.id === b.formerId || b.id === a.formerId;
 }
 
+/**
+ * Whether two testbeds were fingerprinted the same way, so that their ids can
+ * be compared at all: the runner's own reading, or a harness's record of its
+ * machine (`source`, e.g. "pyperf metadata", whose id hashes what the harness
+ * wrote). A baseline of pyperf files and a head measured by the runner may be
+ * one machine or two; their ids cannot tell, so neither is claimed.
+ */
+export function comparableTestbeds(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  return (a['source'] ?? 'runner') === (b['source'] ?? 'runner');
+}
+
 export interface TestbedMismatch {
   baselineTestbed: string;
   currentTestbed: string;

@@ -27,6 +27,10 @@ const VERSION_COMMANDS: Readonly<Record<string, string>> = {
   hyperfine: 'hyperfine --version',
   valgrind: 'valgrind --version',
   perf: 'perf --version',
+  // Load generators whose version the run's words can show (vegeta and hey built by `go install` print none).
+  oha: 'oha --version',
+  h2load: 'h2load --version',
+  ab: 'ab -V',
 };
 
 /** A word of a command → the tools it implies. */
@@ -64,6 +68,9 @@ const IMPLIED: Readonly<Record<string, readonly string[]>> = {
   hyperfine: ['hyperfine'],
   valgrind: ['valgrind'],
   perf: ['perf'],
+  oha: ['oha'],
+  h2load: ['h2load'],
+  ab: ['ab'],
 };
 
 /** The tools a command line implies, in the order its words name them. */

@@ -27,7 +27,7 @@ function isJson(text: string): boolean {
 
 describe('adapters survive mutated input', () => {
   test('every adapter with a fixture is fuzzed', () => {
-    // custom-json's two directions and console-time are the only formats whose fixtures are shared or sparse; all 37 have seeds.
+    // custom-json's two directions and console-time are the only formats whose fixtures are shared or sparse; all 46 have seeds.
     assert.ok(targets.length >= 35, `only ${targets.length} adapters have seeds: ${targets.map((t) => t.name).join(', ')}`);
   });
 

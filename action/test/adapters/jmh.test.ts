@@ -257,3 +257,23 @@ adapterContract(jmhAdapter, 'jmh', [
   { name: 'unknown mode', text: real.replace('"mode" : "avgt"', '"mode" : "fast"'), line: true },
   { name: 'empty array', text: '[\n]\n', line: true },
 ]);
+
+describe("Swift package-benchmark's --format jmh export (hand-written from the exporter's source: no Swift here)", () => {
+  const results = parseFile(jmhAdapter, join(FIXTURES, 'jmh/package-benchmark-1.32-format-jmh-handwritten.json'));
+
+  test('the "# / s" throughput is the primary metric, higher is better; rawData are the samples', () => {
+    const fib = byId(results, 'package.benchmark.Benchmarks.Fibonacci_20');
+    assert.equal(fib.metrics.throughput!.unit, '1/s');
+    assert.equal(fib.metrics.throughput!.direction, 'higher');
+    assert.equal(fib.metrics.throughput!.samples!.length, 8);
+  });
+
+  test('secondaries keep their description as the name: μs wall clock is time (s, lower), "#" counts are counts (lower)', () => {
+    const sort = byId(results, 'package.benchmark.Benchmarks.Sort_1000').metrics;
+    assert.equal(sort['Time (wall clock)']!.unit, 's');
+    assert.equal(sort['Time (wall clock)']!.direction, 'lower');
+    assert.equal(sort['Time (wall clock)']!.samples![3], 100e-6);
+    assert.equal(sort['Malloc (total)']!.unit, 'count');
+    assert.equal(sort['Malloc (total)']!.direction, 'lower');
+  });
+});

@@ -116,6 +116,15 @@ describe('the gate', () => {
     assert.throws(() => decide(base, cur, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'refuse' }), TestbedMismatchError);
   });
 
+  test("testbeds recorded two ways (a harness's metadata, the runner's fingerprint) are not compared: neither flagged nor the same", () => {
+    const pyperfBase = set([bench('a', samples(0.01, 10, 1))], { testbed: { id: 'pyperf-0123456789ab', source: 'pyperf metadata' } });
+    const runnerHead = set([bench('a', samples(0.01, 10, 2))], { testbed: { id: 'box-2' } });
+    const report = decide(pyperfBase, runnerHead, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'refuse' });
+    assert.ok(!report.rows[0]!.flags.includes('different-testbed'));
+    const otherPyperf = set([bench('a', samples(0.01, 10, 2))], { testbed: { id: 'pyperf-ba9876543210', source: 'pyperf metadata' } });
+    assert.throws(() => decide(pyperfBase, otherPyperf, EMPTY_BUDGETS, { ...DEFAULT_GATE_OPTIONS, testbedMismatch: 'refuse' }), TestbedMismatchError);
+  });
+
   test('a budget can override the direction: a higher value is then an improvement', () => {
     const metric = (values: number[]) => ({
       id: 'q',

@@ -23,6 +23,7 @@ describe('the toolchains a suite calls', () => {
     assert.deepEqual(toolsOfCommand('cd bench && ./mvnw -q package && java -jar target/benchmarks.jar'), ['java', 'mvn']);
     assert.deepEqual(toolsOfCommand('make -C c bench && /usr/bin/g++ -O2 x.cc'), ['cc', 'c++']);
     assert.deepEqual(toolsOfCommand('go test -bench=. -count=10 ./... > {output}'), ['go']);
+    assert.deepEqual(toolsOfCommand('h2load --h1 -n 400 -c 4 http://127.0.0.1:8080/ > {output}'), ['h2load']);
     assert.deepEqual(toolsOfCommand('echo nothing to build'), []);
   });
 

@@ -33,6 +33,7 @@ function fakeMachine(world: string): { run: (env?: Record<string, string>) => { 
     ['rust-criterion', 'Cargo.toml'],
     ['rust-criterion', 'benches/parse.rs'],
     ['rust-iai-callgrind', 'Cargo.toml'],
+    ['rust-divan', 'Cargo.toml'],
     ['java-jmh', 'pom.xml'],
   ] as const) {
     mkdirSync(join(world, 'repo/examples', example, file, '..'), { recursive: true });
@@ -48,7 +49,7 @@ echo "$name $*" >>"$W/log"
 provides() {
   case "$1" in
     gcc) echo gcc cc ;; util-linux) echo taskset ;; linux-perf) echo perf ;;
-    default-jdk-headless) echo java ;; maven) echo mvn ;;
+    default-jdk-headless) echo java ;; maven) echo mvn ;; nghttp2-client) echo h2load ;; apache2-utils) echo ab ;;
     libc6-dev|libbenchmark-dev|time) ;; *) echo "$1" ;;
   esac
 }
@@ -73,7 +74,9 @@ case "$name" in
   go)
     case "$1" in
       env) if [ "$2" = GOPATH ]; then echo "$W/gopath"; else echo "$W/gocache"; fi ;;
-      install) m="\${2%@*}"; mkdir -p "$W/gopath/bin"; ln -sf "$W/fake" "$W/gopath/bin/\${m##*/}" ;;
+      # go install names a major-version module (…/vegeta/v12) after the path element before the version.
+      install) m="\${2%@*}"; b="\${m##*/}"; case "$b" in v[0-9]*) m="\${m%/*}"; b="\${m##*/}" ;; esac
+        mkdir -p "$W/gopath/bin"; ln -sf "$W/fake" "$W/gopath/bin/$b" ;;
     esac ;;
   cargo)
     case "$1" in
@@ -125,6 +128,8 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
       'ruby-benchmark-ips',
       'time',
       'wrk',
+      'nghttp2-client',
+      'apache2-utils',
       'linux-perf',
       'strace',
       'valgrind',
@@ -139,6 +144,8 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
       /^python3 -m pip install .*scipy.*pytest-benchmark/,
       /^go install golang.org\/x\/perf\/cmd\/benchstat@/,
       /^go install github.com\/rhysd\/actionlint\/cmd\/actionlint@/,
+      /^go install github.com\/tsenart\/vegeta\/v12@/,
+      /^go install github.com\/rakyll\/hey@/,
       /^go test /,
       /^cargo install .*cargo-criterion/,
       /^cargo install .*iai-callgrind-runner/,
@@ -146,6 +153,7 @@ describe('npm run setup is idempotent: the second run installs and builds nothin
       /^cargo fetch/,
       /^cargo bench .*--bench parse/,
       /^cargo bench .*--bench counts/,
+      /^cargo bench .*--bench words/,
       /^python3 -m venv .*otava-venv/,
       /^pip install .*apache-otava==0\.8\.0/,
       /^mvn .*package/,

@@ -1303,7 +1303,7 @@ var require_errors = __commonJS({
       gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
     }
     exports2.resetErrorsCount = resetErrorsCount;
-    function extendErrors({ gen, keyword, schemaValue, data: data3, errsCount, it }) {
+    function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
       if (errsCount === void 0)
         throw new Error("ajv implementation error");
       const err2 = gen.name("err");
@@ -1313,7 +1313,7 @@ var require_errors = __commonJS({
         gen.assign((0, codegen_1._)`${err2}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
         if (it.opts.verbose) {
           gen.assign((0, codegen_1._)`${err2}.schema`, schemaValue);
-          gen.assign((0, codegen_1._)`${err2}.data`, data3);
+          gen.assign((0, codegen_1._)`${err2}.data`, data);
         }
       });
     }
@@ -1369,14 +1369,14 @@ var require_errors = __commonJS({
       return [E.schemaPath, schPath];
     }
     function extraErrorProps(cxt, { params, message }, keyValues) {
-      const { keyword, data: data3, schemaValue, it } = cxt;
+      const { keyword, data, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
       keyValues.push([E.keyword, keyword], [E.params, typeof params == "function" ? params(cxt) : params || (0, codegen_1._)`{}`]);
       if (opts.messages) {
         keyValues.push([E.message, typeof message == "function" ? message(cxt) : message]);
       }
       if (opts.verbose) {
-        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data3]);
+        keyValues.push([E.schema, schemaValue], [E.parentSchema, (0, codegen_1._)`${topSchemaRef}${schemaPath}`], [names_1.default.data, data]);
       }
       if (propertyName)
         keyValues.push([E.propertyName, propertyName]);
@@ -1419,11 +1419,11 @@ var require_boolSchema = __commonJS({
     }
     exports2.boolOrEmptySchema = boolOrEmptySchema;
     function falseSchemaError(it, overrideAllErrors) {
-      const { gen, data: data3 } = it;
+      const { gen, data } = it;
       const cxt = {
         gen,
         keyword: "false schema",
-        data: data3,
+        data,
         schema: false,
         schemaCode: false,
         schemaValue: false,
@@ -1529,11 +1529,11 @@ var require_dataType = __commonJS({
     }
     exports2.getJSONTypes = getJSONTypes;
     function coerceAndCheckDataType(it, types) {
-      const { gen, data: data3, opts } = it;
+      const { gen, data, opts } = it;
       const coerceTo = coerceToTypes(types, opts.coerceTypes);
       const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
       if (checkTypes) {
-        const wrongType = checkDataTypes(types, data3, opts.strictNumbers, DataType.Wrong);
+        const wrongType = checkDataTypes(types, data, opts.strictNumbers, DataType.Wrong);
         gen.if(wrongType, () => {
           if (coerceTo.length)
             coerceData(it, types, coerceTo);
@@ -1549,11 +1549,11 @@ var require_dataType = __commonJS({
       return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
-      const { gen, data: data3, opts } = it;
-      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data3}`);
+      const { gen, data, opts } = it;
+      const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data}`);
       const coerced = gen.let("coerced", (0, codegen_1._)`undefined`);
       if (opts.coerceTypes === "array") {
-        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data3}) && ${data3}.length == 1`, () => gen.assign(data3, (0, codegen_1._)`${data3}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data3}`).if(checkDataTypes(types, data3, opts.strictNumbers), () => gen.assign(coerced, data3)));
+        gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data}) && ${data}.length == 1`, () => gen.assign(data, (0, codegen_1._)`${data}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data}`).if(checkDataTypes(types, data, opts.strictNumbers), () => gen.assign(coerced, data)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
       for (const t of coerceTo) {
@@ -1565,74 +1565,74 @@ var require_dataType = __commonJS({
       reportTypeError(it);
       gen.endIf();
       gen.if((0, codegen_1._)`${coerced} !== undefined`, () => {
-        gen.assign(data3, coerced);
+        gen.assign(data, coerced);
         assignParentData(it, coerced);
       });
       function coerceSpecificType(t) {
         switch (t) {
           case "string":
-            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data3}`).elseIf((0, codegen_1._)`${data3} === null`).assign(coerced, (0, codegen_1._)`""`);
+            gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data}`).elseIf((0, codegen_1._)`${data} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
           case "number":
-            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data3} === null
-              || (${dataType} == "string" && ${data3} && ${data3} == +${data3})`).assign(coerced, (0, codegen_1._)`+${data3}`);
+            gen.elseIf((0, codegen_1._)`${dataType} == "boolean" || ${data} === null
+              || (${dataType} == "string" && ${data} && ${data} == +${data})`).assign(coerced, (0, codegen_1._)`+${data}`);
             return;
           case "integer":
-            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data3} === null
-              || (${dataType} === "string" && ${data3} && ${data3} == +${data3} && !(${data3} % 1))`).assign(coerced, (0, codegen_1._)`+${data3}`);
+            gen.elseIf((0, codegen_1._)`${dataType} === "boolean" || ${data} === null
+              || (${dataType} === "string" && ${data} && ${data} == +${data} && !(${data} % 1))`).assign(coerced, (0, codegen_1._)`+${data}`);
             return;
           case "boolean":
-            gen.elseIf((0, codegen_1._)`${data3} === "false" || ${data3} === 0 || ${data3} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data3} === "true" || ${data3} === 1`).assign(coerced, true);
+            gen.elseIf((0, codegen_1._)`${data} === "false" || ${data} === 0 || ${data} === null`).assign(coerced, false).elseIf((0, codegen_1._)`${data} === "true" || ${data} === 1`).assign(coerced, true);
             return;
           case "null":
-            gen.elseIf((0, codegen_1._)`${data3} === "" || ${data3} === 0 || ${data3} === false`);
+            gen.elseIf((0, codegen_1._)`${data} === "" || ${data} === 0 || ${data} === false`);
             gen.assign(coerced, null);
             return;
           case "array":
             gen.elseIf((0, codegen_1._)`${dataType} === "string" || ${dataType} === "number"
-              || ${dataType} === "boolean" || ${data3} === null`).assign(coerced, (0, codegen_1._)`[${data3}]`);
+              || ${dataType} === "boolean" || ${data} === null`).assign(coerced, (0, codegen_1._)`[${data}]`);
         }
       }
     }
     function assignParentData({ gen, parentData, parentDataProperty }, expr) {
       gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
     }
-    function checkDataType(dataType, data3, strictNums, correct = DataType.Correct) {
+    function checkDataType(dataType, data, strictNums, correct = DataType.Correct) {
       const EQ = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
       let cond;
       switch (dataType) {
         case "null":
-          return (0, codegen_1._)`${data3} ${EQ} null`;
+          return (0, codegen_1._)`${data} ${EQ} null`;
         case "array":
-          cond = (0, codegen_1._)`Array.isArray(${data3})`;
+          cond = (0, codegen_1._)`Array.isArray(${data})`;
           break;
         case "object":
-          cond = (0, codegen_1._)`${data3} && typeof ${data3} == "object" && !Array.isArray(${data3})`;
+          cond = (0, codegen_1._)`${data} && typeof ${data} == "object" && !Array.isArray(${data})`;
           break;
         case "integer":
-          cond = numCond((0, codegen_1._)`!(${data3} % 1) && !isNaN(${data3})`);
+          cond = numCond((0, codegen_1._)`!(${data} % 1) && !isNaN(${data})`);
           break;
         case "number":
           cond = numCond();
           break;
         default:
-          return (0, codegen_1._)`typeof ${data3} ${EQ} ${dataType}`;
+          return (0, codegen_1._)`typeof ${data} ${EQ} ${dataType}`;
       }
       return correct === DataType.Correct ? cond : (0, codegen_1.not)(cond);
       function numCond(_cond = codegen_1.nil) {
-        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data3} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data3})` : codegen_1.nil);
+        return (0, codegen_1.and)((0, codegen_1._)`typeof ${data} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data})` : codegen_1.nil);
       }
     }
     exports2.checkDataType = checkDataType;
-    function checkDataTypes(dataTypes, data3, strictNums, correct) {
+    function checkDataTypes(dataTypes, data, strictNums, correct) {
       if (dataTypes.length === 1) {
-        return checkDataType(dataTypes[0], data3, strictNums, correct);
+        return checkDataType(dataTypes[0], data, strictNums, correct);
       }
       let cond;
       const types = (0, util_1.toHash)(dataTypes);
       if (types.array && types.object) {
-        const notObj = (0, codegen_1._)`typeof ${data3} != "object"`;
-        cond = types.null ? notObj : (0, codegen_1._)`!${data3} || ${notObj}`;
+        const notObj = (0, codegen_1._)`typeof ${data} != "object"`;
+        cond = types.null ? notObj : (0, codegen_1._)`!${data} || ${notObj}`;
         delete types.null;
         delete types.array;
         delete types.object;
@@ -1642,7 +1642,7 @@ var require_dataType = __commonJS({
       if (types.number)
         delete types.integer;
       for (const t in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t, data3, strictNums, correct));
+        cond = (0, codegen_1.and)(cond, checkDataType(t, data, strictNums, correct));
       return cond;
     }
     exports2.checkDataTypes = checkDataTypes;
@@ -1656,12 +1656,12 @@ var require_dataType = __commonJS({
     }
     exports2.reportTypeError = reportTypeError;
     function getTypeErrorContext(it) {
-      const { gen, data: data3, schema } = it;
+      const { gen, data, schema } = it;
       const schemaCode = (0, util_1.schemaRefOrVal)(it, schema, "type");
       return {
         gen,
         keyword: "type",
-        data: data3,
+        data,
         schema: schema.type,
         schemaCode,
         schemaValue: schemaCode,
@@ -1693,10 +1693,10 @@ var require_defaults = __commonJS({
     }
     exports2.assignDefaults = assignDefaults;
     function assignDefault(it, prop, defaultValue) {
-      const { gen, compositeRule, data: data3, opts } = it;
+      const { gen, compositeRule, data, opts } = it;
       if (defaultValue === void 0)
         return;
-      const childData = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(prop)}`;
+      const childData = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(prop)}`;
       if (compositeRule) {
         (0, util_1.checkStrictMode)(it, `default is ignored for: ${childData}`);
         return;
@@ -1721,15 +1721,15 @@ var require_code2 = __commonJS({
     var names_1 = require_names();
     var util_2 = require_util();
     function checkReportMissingProp(cxt, prop) {
-      const { gen, data: data3, it } = cxt;
-      gen.if(noPropertyInData(gen, data3, prop, it.opts.ownProperties), () => {
+      const { gen, data, it } = cxt;
+      gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
         cxt.setParams({ missingProperty: (0, codegen_1._)`${prop}` }, true);
         cxt.error();
       });
     }
     exports2.checkReportMissingProp = checkReportMissingProp;
-    function checkMissingProp({ gen, data: data3, it: { opts } }, properties, missing) {
-      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data3, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
+    function checkMissingProp({ gen, data, it: { opts } }, properties, missing) {
+      return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
     }
     exports2.checkMissingProp = checkMissingProp;
     function reportMissingProp(cxt, missing) {
@@ -1745,18 +1745,18 @@ var require_code2 = __commonJS({
       });
     }
     exports2.hasPropFunc = hasPropFunc;
-    function isOwnProperty(gen, data3, property) {
-      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data3}, ${property})`;
+    function isOwnProperty(gen, data, property) {
+      return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data}, ${property})`;
     }
     exports2.isOwnProperty = isOwnProperty;
-    function propertyInData(gen, data3, property, ownProperties) {
-      const cond = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(property)} !== undefined`;
-      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data3, property)}` : cond;
+    function propertyInData(gen, data, property, ownProperties) {
+      const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} !== undefined`;
+      return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data, property)}` : cond;
     }
     exports2.propertyInData = propertyInData;
-    function noPropertyInData(gen, data3, property, ownProperties) {
-      const cond = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(property)} === undefined`;
-      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data3, property))) : cond;
+    function noPropertyInData(gen, data, property, ownProperties) {
+      const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} === undefined`;
+      return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data, property))) : cond;
     }
     exports2.noPropertyInData = noPropertyInData;
     function allSchemaProperties(schemaMap) {
@@ -1767,8 +1767,8 @@ var require_code2 = __commonJS({
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
     exports2.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data: data3, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
-      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data3}, ${topSchemaRef}${schemaPath}` : data3;
+    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context3, passSchema) {
+      const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
       const valCxt = [
         [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
         [names_1.default.parentData, it.parentData],
@@ -1794,7 +1794,7 @@ var require_code2 = __commonJS({
     }
     exports2.usePattern = usePattern;
     function validateArray(cxt) {
-      const { gen, data: data3, keyword, it } = cxt;
+      const { gen, data, keyword, it } = cxt;
       const valid = gen.name("valid");
       if (it.allErrors) {
         const validArr = gen.let("valid", true);
@@ -1805,7 +1805,7 @@ var require_code2 = __commonJS({
       validateItems(() => gen.break());
       return valid;
       function validateItems(notValid) {
-        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
         gen.forRange("i", 0, len, (i2) => {
           cxt.subschema({
             keyword,
@@ -1915,8 +1915,8 @@ var require_keyword = __commonJS({
     }
     exports2.funcKeywordCode = funcKeywordCode;
     function modifyData(cxt) {
-      const { gen, data: data3, it } = cxt;
-      gen.if(it.parentData, () => gen.assign(data3, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
+      const { gen, data, it } = cxt;
+      gen.if(it.parentData, () => gen.assign(data, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
     }
     function addErrs(cxt, errs) {
       const { gen } = cxt;
@@ -1999,8 +1999,8 @@ var require_subschema = __commonJS({
       throw new Error('either "keyword" or "schema" must be passed');
     }
     exports2.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data: data3, dataTypes, propertyName }) {
-      if (data3 !== void 0 && dataProp !== void 0) {
+    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
+      if (data !== void 0 && dataProp !== void 0) {
         throw new Error('both "data" and "dataProp" passed, only one allowed');
       }
       const { gen } = it;
@@ -2012,8 +2012,8 @@ var require_subschema = __commonJS({
         subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
         subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
       }
-      if (data3 !== void 0) {
-        const nextData = data3 instanceof codegen_1.Name ? data3 : gen.let("data", data3, true);
+      if (data !== void 0) {
+        const nextData = data instanceof codegen_1.Name ? data : gen.let("data", data, true);
         dataContextProps(nextData);
         if (propertyName !== void 0)
           subschema.propertyName = propertyName;
@@ -2499,7 +2499,7 @@ var require_validate = __commonJS({
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
     function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema, data: data3, allErrors, opts, self } = it;
+      const { gen, schema, data, allErrors, opts, self } = it;
       const { RULES } = self;
       if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
         gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
@@ -2516,7 +2516,7 @@ var require_validate = __commonJS({
         if (!(0, applicability_1.shouldUseGroup)(schema, group3))
           return;
         if (group3.type) {
-          gen.if((0, dataType_2.checkDataType)(group3.type, data3, opts.strictNumbers));
+          gen.if((0, dataType_2.checkDataType)(group3.type, data, opts.strictNumbers));
           iterateKeywords(it, group3);
           if (types.length === 1 && types[0] === group3.type && typeErrors) {
             gen.else();
@@ -2789,14 +2789,14 @@ var require_validate = __commonJS({
     var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
     function getData($data, { dataLevel, dataNames, dataPathArr }) {
       let jsonPointer;
-      let data3;
+      let data;
       if ($data === "")
         return names_1.default.rootData;
       if ($data[0] === "/") {
         if (!JSON_POINTER.test($data))
           throw new Error(`Invalid JSON-pointer: ${$data}`);
         jsonPointer = $data;
-        data3 = names_1.default.rootData;
+        data = names_1.default.rootData;
       } else {
         const matches2 = RELATIVE_JSON_POINTER.exec($data);
         if (!matches2)
@@ -2810,16 +2810,16 @@ var require_validate = __commonJS({
         }
         if (up > dataLevel)
           throw new Error(errorMsg("data", up));
-        data3 = dataNames[dataLevel - up];
+        data = dataNames[dataLevel - up];
         if (!jsonPointer)
-          return data3;
+          return data;
       }
-      let expr = data3;
+      let expr = data;
       const segments = jsonPointer.split("/");
       for (const segment of segments) {
         if (segment) {
-          data3 = (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
-          expr = (0, codegen_1._)`${expr} && ${data3}`;
+          data = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)((0, util_1.unescapeJsonPointer)(segment))}`;
+          expr = (0, codegen_1._)`${expr} && ${data}`;
         }
       }
       return expr;
@@ -4448,7 +4448,7 @@ var require_core = __commonJS({
         const { meta: meta2, schemaId } = this.opts;
         return this.opts.defaultMeta = typeof meta2 == "object" ? meta2[schemaId] || meta2 : void 0;
       }
-      validate(schemaKeyRef, data3) {
+      validate(schemaKeyRef, data) {
         let v;
         if (typeof schemaKeyRef == "string") {
           v = this.getSchema(schemaKeyRef);
@@ -4457,7 +4457,7 @@ var require_core = __commonJS({
         } else {
           v = this.compile(schemaKeyRef);
         }
-        const valid = v(data3);
+        const valid = v(data);
         if (!("$async" in v))
           this.errors = v.errors;
         return valid;
@@ -5086,8 +5086,8 @@ var require_limitNumber = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data3, schemaCode } = cxt;
-        cxt.fail$data((0, codegen_1._)`${data3} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data3})`);
+        const { keyword, data, schemaCode } = cxt;
+        cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
       }
     };
     exports2.default = def;
@@ -5111,11 +5111,11 @@ var require_multipleOf = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data3, schemaCode, it } = cxt;
+        const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
         const res = gen.let("res");
         const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data3}/${schemaCode}, ${invalid}))`);
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid}))`);
       }
     };
     exports2.default = def;
@@ -5170,9 +5170,9 @@ var require_limitLength = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data3, schemaCode, it } = cxt;
+        const { keyword, data, schemaCode, it } = cxt;
         const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        const len = it.opts.unicode === false ? (0, codegen_1._)`${data3}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data3})`;
+        const len = it.opts.unicode === false ? (0, codegen_1._)`${data}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data})`;
         cxt.fail$data((0, codegen_1._)`${len} ${op} ${schemaCode}`);
       }
     };
@@ -5199,17 +5199,17 @@ var require_pattern = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
+        const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
         if ($data) {
           const { regExp } = it.opts.code;
           const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
           const valid = gen.let("valid");
-          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data3})`), () => gen.assign(valid, false));
+          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data})`), () => gen.assign(valid, false));
           cxt.fail$data((0, codegen_1._)`!${valid}`);
         } else {
           const regExp = (0, code_1.usePattern)(cxt, schema);
-          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data3})`);
+          cxt.fail$data((0, codegen_1._)`!${regExp}.test(${data})`);
         }
       }
     };
@@ -5237,9 +5237,9 @@ var require_limitProperties = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data3, schemaCode } = cxt;
+        const { keyword, data, schemaCode } = cxt;
         const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`Object.keys(${data3}).length ${op} ${schemaCode}`);
+        cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op} ${schemaCode}`);
       }
     };
     exports2.default = def;
@@ -5265,7 +5265,7 @@ var require_required = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, schemaCode, data: data3, $data, it } = cxt;
+        const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
         if (!$data && schema.length === 0)
           return;
@@ -5309,13 +5309,13 @@ var require_required = __commonJS({
         function loopAllRequired() {
           gen.forOf("prop", schemaCode, (prop) => {
             cxt.setParams({ missingProperty: prop });
-            gen.if((0, code_1.noPropertyInData)(gen, data3, prop, opts.ownProperties), () => cxt.error());
+            gen.if((0, code_1.noPropertyInData)(gen, data, prop, opts.ownProperties), () => cxt.error());
           });
         }
         function loopUntilMissing(missing, valid) {
           cxt.setParams({ missingProperty: missing });
           gen.forOf(missing, schemaCode, () => {
-            gen.assign(valid, (0, code_1.propertyInData)(gen, data3, missing, opts.ownProperties));
+            gen.assign(valid, (0, code_1.propertyInData)(gen, data, missing, opts.ownProperties));
             gen.if((0, codegen_1.not)(valid), () => {
               cxt.error();
               gen.break();
@@ -5348,9 +5348,9 @@ var require_limitItems = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { keyword, data: data3, schemaCode } = cxt;
+        const { keyword, data, schemaCode } = cxt;
         const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`${data3}.length ${op} ${schemaCode}`);
+        cxt.fail$data((0, codegen_1._)`${data}.length ${op} ${schemaCode}`);
       }
     };
     exports2.default = def;
@@ -5388,7 +5388,7 @@ var require_uniqueItems = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data3, $data, schema, parentSchema, schemaCode, it } = cxt;
+        const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
           return;
         const valid = gen.let("valid");
@@ -5396,7 +5396,7 @@ var require_uniqueItems = __commonJS({
         cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
         cxt.ok(valid);
         function validateUniqueItems() {
-          const i2 = gen.let("i", (0, codegen_1._)`${data3}.length`);
+          const i2 = gen.let("i", (0, codegen_1._)`${data}.length`);
           const j = gen.let("j");
           cxt.setParams({ i: i2, j });
           gen.assign(valid, true);
@@ -5410,7 +5410,7 @@ var require_uniqueItems = __commonJS({
           const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
           const indices = gen.const("indices", (0, codegen_1._)`{}`);
           gen.for((0, codegen_1._)`;${i2}--;`, () => {
-            gen.let(item, (0, codegen_1._)`${data3}[${i2}]`);
+            gen.let(item, (0, codegen_1._)`${data}[${i2}]`);
             gen.if(wrongType, (0, codegen_1._)`continue`);
             if (itemTypes.length > 1)
               gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
@@ -5424,7 +5424,7 @@ var require_uniqueItems = __commonJS({
         function loopN2(i2, j) {
           const eql = (0, util_1.useFunc)(gen, equal_1.default);
           const outer = gen.name("outer");
-          gen.label(outer).for((0, codegen_1._)`;${i2}--;`, () => gen.for((0, codegen_1._)`${j} = ${i2}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data3}[${i2}], ${data3}[${j}])`, () => {
+          gen.label(outer).for((0, codegen_1._)`;${i2}--;`, () => gen.for((0, codegen_1._)`${j} = ${i2}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data}[${i2}], ${data}[${j}])`, () => {
             cxt.error();
             gen.assign(valid, false).break(outer);
           })));
@@ -5452,11 +5452,11 @@ var require_const = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data3, $data, schemaCode, schema } = cxt;
+        const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
-          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data3}, ${schemaCode})`);
+          cxt.fail$data((0, codegen_1._)`!${(0, util_1.useFunc)(gen, equal_1.default)}(${data}, ${schemaCode})`);
         } else {
-          cxt.fail((0, codegen_1._)`${schema} !== ${data3}`);
+          cxt.fail((0, codegen_1._)`${schema} !== ${data}`);
         }
       }
     };
@@ -5482,7 +5482,7 @@ var require_enum = __commonJS({
       $data: true,
       error: error2,
       code(cxt) {
-        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
+        const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
           throw new Error("enum must have non-empty array");
         const useLoop = schema.length >= it.opts.loopEnum;
@@ -5501,11 +5501,11 @@ var require_enum = __commonJS({
         cxt.pass(valid);
         function loopEnum() {
           gen.assign(valid, false);
-          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data3}, ${v})`, () => gen.assign(valid, true).break()));
+          gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data}, ${v})`, () => gen.assign(valid, true).break()));
         }
         function equalCode(vSchema, i2) {
           const sch = schema[i2];
-          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data3}, ${vSchema}[${i2}])` : (0, codegen_1._)`${data3} === ${sch}`;
+          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i2}])` : (0, codegen_1._)`${data} === ${sch}`;
         }
       }
     };
@@ -5580,9 +5580,9 @@ var require_additionalItems = __commonJS({
       }
     };
     function validateAdditionalItems(cxt, items) {
-      const { gen, schema, data: data3, keyword, it } = cxt;
+      const { gen, schema, data, keyword, it } = cxt;
       it.items = true;
-      const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
+      const len = gen.const("len", (0, codegen_1._)`${data}.length`);
       if (schema === false) {
         cxt.setParams({ len: items.length });
         cxt.pass((0, codegen_1._)`${len} <= ${items.length}`);
@@ -5629,13 +5629,13 @@ var require_items = __commonJS({
       }
     };
     function validateTuple(cxt, extraItems, schArr = cxt.schema) {
-      const { gen, parentSchema, data: data3, keyword, it } = cxt;
+      const { gen, parentSchema, data, keyword, it } = cxt;
       checkStrictTuple(parentSchema);
       if (it.opts.unevaluated && schArr.length && it.items !== true) {
         it.items = util_1.mergeEvaluated.items(gen, schArr.length, it.items);
       }
       const valid = gen.name("valid");
-      const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
+      const len = gen.const("len", (0, codegen_1._)`${data}.length`);
       schArr.forEach((sch, i2) => {
         if ((0, util_1.alwaysValidSchema)(it, sch))
           return;
@@ -5732,7 +5732,7 @@ var require_contains = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, parentSchema, data: data3, it } = cxt;
+        const { gen, schema, parentSchema, data, it } = cxt;
         let min;
         let max2;
         const { minContains, maxContains } = parentSchema;
@@ -5742,7 +5742,7 @@ var require_contains = __commonJS({
         } else {
           min = 1;
         }
-        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
         cxt.setParams({ min, max: max2 });
         if (max2 === void 0 && min === 0) {
           (0, util_1.checkStrictMode)(it, `"minContains" == 0 without "maxContains": "contains" keyword ignored`);
@@ -5767,7 +5767,7 @@ var require_contains = __commonJS({
         } else if (min === 0) {
           gen.let(valid, true);
           if (max2 !== void 0)
-            gen.if((0, codegen_1._)`${data3}.length > 0`, validateItemsWithCount);
+            gen.if((0, codegen_1._)`${data}.length > 0`, validateItemsWithCount);
         } else {
           gen.let(valid, false);
           validateItemsWithCount();
@@ -5850,7 +5850,7 @@ var require_dependencies = __commonJS({
       return [propertyDeps, schemaDeps];
     }
     function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
-      const { gen, data: data3, it } = cxt;
+      const { gen, data, it } = cxt;
       if (Object.keys(propertyDeps).length === 0)
         return;
       const missing = gen.let("missing");
@@ -5858,7 +5858,7 @@ var require_dependencies = __commonJS({
         const deps = propertyDeps[prop];
         if (deps.length === 0)
           continue;
-        const hasProperty = (0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties);
+        const hasProperty = (0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties);
         cxt.setParams({
           property: prop,
           depsCount: deps.length,
@@ -5879,13 +5879,13 @@ var require_dependencies = __commonJS({
     }
     exports2.validatePropertyDeps = validatePropertyDeps;
     function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
-      const { gen, data: data3, keyword, it } = cxt;
+      const { gen, data, keyword, it } = cxt;
       const valid = gen.name("valid");
       for (const prop in schemaDeps) {
         if ((0, util_1.alwaysValidSchema)(it, schemaDeps[prop]))
           continue;
         gen.if(
-          (0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties),
+          (0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties),
           () => {
             const schCxt = cxt.subschema({ keyword, schemaProp: prop }, valid);
             cxt.mergeValidEvaluated(schCxt, valid);
@@ -5918,11 +5918,11 @@ var require_propertyNames = __commonJS({
       schemaType: ["object", "boolean"],
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data3, it } = cxt;
+        const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data3, (key2) => {
+        gen.forIn("key", data, (key2) => {
           cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
@@ -5965,7 +5965,7 @@ var require_additionalProperties = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, parentSchema, data: data3, errsCount, it } = cxt;
+        const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, opts } = it;
@@ -5977,7 +5977,7 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data3, (key2) => {
+          gen.forIn("key", data, (key2) => {
             if (!props.length && !patProps.length)
               additionalPropertyCode(key2);
             else
@@ -6000,7 +6000,7 @@ var require_additionalProperties = __commonJS({
           return (0, codegen_1.not)(definedProp);
         }
         function deleteAdditional(key2) {
-          gen.code((0, codegen_1._)`delete ${data3}[${key2}]`);
+          gen.code((0, codegen_1._)`delete ${data}[${key2}]`);
         }
         function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
@@ -6064,7 +6064,7 @@ var require_properties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema, parentSchema, data: data3, it } = cxt;
+        const { gen, schema, parentSchema, data, it } = cxt;
         if (it.opts.removeAdditional === "all" && parentSchema.additionalProperties === void 0) {
           additionalProperties_1.default.code(new validate_1.KeywordCxt(it, additionalProperties_1.default, "additionalProperties"));
         }
@@ -6083,7 +6083,7 @@ var require_properties = __commonJS({
           if (hasDefault(prop)) {
             applyPropertySchema(prop);
           } else {
-            gen.if((0, code_1.propertyInData)(gen, data3, prop, it.opts.ownProperties));
+            gen.if((0, code_1.propertyInData)(gen, data, prop, it.opts.ownProperties));
             applyPropertySchema(prop);
             if (!it.allErrors)
               gen.else().var(valid, true);
@@ -6122,7 +6122,7 @@ var require_patternProperties = __commonJS({
       type: "object",
       schemaType: "object",
       code(cxt) {
-        const { gen, schema, data: data3, parentSchema, it } = cxt;
+        const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
         const patterns = (0, code_1.allSchemaProperties)(schema);
         const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
@@ -6157,7 +6157,7 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data3, (key2) => {
+          gen.forIn("key", data, (key2) => {
             gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
@@ -6666,14 +6666,14 @@ var require_unevaluatedProperties = __commonJS({
       trackErrors: true,
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data3, errsCount, it } = cxt;
+        const { gen, schema, data, errsCount, it } = cxt;
         if (!errsCount)
           throw new Error("ajv implementation error");
         const { allErrors, props } = it;
         if (props instanceof codegen_1.Name) {
-          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data3, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
+          gen.if((0, codegen_1._)`${props} !== true`, () => gen.forIn("key", data, (key2) => gen.if(unevaluatedDynamic(props, key2), () => unevaluatedPropCode(key2))));
         } else if (props !== true) {
-          gen.forIn("key", data3, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
+          gen.forIn("key", data, (key2) => props === void 0 ? unevaluatedPropCode(key2) : gen.if(unevaluatedStatic(props, key2), () => unevaluatedPropCode(key2)));
         }
         it.props = true;
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
@@ -6730,11 +6730,11 @@ var require_unevaluatedItems = __commonJS({
       schemaType: ["boolean", "object"],
       error: error2,
       code(cxt) {
-        const { gen, schema, data: data3, it } = cxt;
+        const { gen, schema, data, it } = cxt;
         const items = it.items || 0;
         if (items === true)
           return;
-        const len = gen.const("len", (0, codegen_1._)`${data3}.length`);
+        const len = gen.const("len", (0, codegen_1._)`${data}.length`);
         if (schema === false) {
           cxt.setParams({ len: items });
           cxt.fail((0, codegen_1._)`${len} > ${items}`);
@@ -6786,7 +6786,7 @@ var require_format = __commonJS({
       $data: true,
       error: error2,
       code(cxt, ruleType) {
-        const { gen, data: data3, $data, schema, schemaCode, it } = cxt;
+        const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self } = it;
         if (!opts.validateFormats)
           return;
@@ -6810,8 +6810,8 @@ var require_format = __commonJS({
             return (0, codegen_1._)`${schemaCode} && !${format2}`;
           }
           function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data3}) : ${format2}(${data3}))` : (0, codegen_1._)`${format2}(${data3})`;
-            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data3}))`;
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data}) : ${format2}(${data}))` : (0, codegen_1._)`${format2}(${data})`;
+            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data}))`;
             return (0, codegen_1._)`${format2} && ${format2} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
         }
@@ -6848,9 +6848,9 @@ var require_format = __commonJS({
             if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
               if (!schemaEnv.$async)
                 throw new Error("async format in sync schema");
-              return (0, codegen_1._)`await ${fmtRef}(${data3})`;
+              return (0, codegen_1._)`await ${fmtRef}(${data})`;
             }
-            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data3})` : (0, codegen_1._)`${fmtRef}.test(${data3})`;
+            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
           }
         }
       }
@@ -6955,7 +6955,7 @@ var require_discriminator = __commonJS({
       schemaType: "object",
       error: error2,
       code(cxt) {
-        const { gen, data: data3, schema, parentSchema, it } = cxt;
+        const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf: oneOf2 } = parentSchema;
         if (!it.opts.discriminator) {
           throw new Error("discriminator: requires discriminator option");
@@ -6968,7 +6968,7 @@ var require_discriminator = __commonJS({
         if (!oneOf2)
           throw new Error("discriminator: requires oneOf keyword");
         const valid = gen.let("valid", false);
-        const tag = gen.const("tag", (0, codegen_1._)`${data3}${(0, codegen_1.getProperty)(tagName)}`);
+        const tag = gen.const("tag", (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(tagName)}`);
         gen.if((0, codegen_1._)`typeof ${tag} == "string"`, () => validateMapping(), () => cxt.error(false, { discrError: types_1.DiscrError.Tag, tag, tagName }));
         cxt.ok(valid);
         function validateMapping() {
@@ -20378,10 +20378,10 @@ var require_toJS = __commonJS({
       if (value && typeof value.toJSON === "function") {
         if (!ctx || !identity.hasAnchor(value))
           return value.toJSON(arg, ctx);
-        const data3 = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data3);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
         ctx.onCreate = (res2) => {
-          data3.res = res2;
+          data.res = res2;
           delete ctx.onCreate;
         };
         const res = value.toJSON(arg, ctx);
@@ -20487,20 +20487,20 @@ var require_Alias = __commonJS({
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data3 = anchors2.get(found);
-          if (!data3) {
+          let data = anchors2.get(found);
+          if (!data) {
             toJS.toJS(found, null, ctx);
-            data3 = anchors2.get(found);
+            data = anchors2.get(found);
           }
-          if (data3?.res === void 0) {
+          if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
             throw new ReferenceError(msg);
           }
           if (maxAliasCount >= 0) {
-            data3.count += 1;
-            if (data3.aliasCount === 0)
-              data3.aliasCount = getAliasCount(doc2, found, anchors2);
-            if (data3.count * data3.aliasCount > maxAliasCount) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
@@ -27745,11 +27745,11 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message, code, data3) {
+      constructor(message, code, data) {
         super(message);
         this.name = "HTTPParserError";
         this.code = code ? `HPE_${code}` : void 0;
-        this.data = data3 ? data3.toString() : void 0;
+        this.data = data ? data.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
         return instance && instance[kHTTPParserError] === true;
@@ -27771,13 +27771,13 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message, code, { headers, data: data3 }) {
+      constructor(message, code, { headers, data }) {
         super(message);
         this.name = "RequestRetryError";
         this.message = message || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
         this.statusCode = code;
-        this.data = data3;
+        this.data = data;
         this.headers = headers;
       }
       static [Symbol.hasInstance](instance) {
@@ -27787,13 +27787,13 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message, code, { headers, data: data3 }) {
+      constructor(message, code, { headers, data }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code;
-        this.data = data3;
+        this.data = data;
         this.headers = headers;
       }
       static [Symbol.hasInstance](instance) {
@@ -29317,8 +29317,8 @@ var require_dispatcher_base = __commonJS({
       close(callback) {
         if (callback === void 0) {
           return new Promise((resolve20, reject) => {
-            this.close((err2, data3) => {
-              return err2 ? reject(err2) : resolve20(data3);
+            this.close((err2, data) => {
+              return err2 ? reject(err2) : resolve20(data);
             });
           });
         }
@@ -29357,11 +29357,11 @@ var require_dispatcher_base = __commonJS({
         }
         if (callback === void 0) {
           return new Promise((resolve20, reject) => {
-            this.destroy(err2, (err3, data3) => {
+            this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve20(data3);
+              ) : resolve20(data);
             });
           });
         }
@@ -30646,13 +30646,13 @@ var require_data_url = __commonJS({
       }
       return mimeType;
     }
-    function forgivingBase64(data3) {
-      data3 = data3.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
-      let dataLength = data3.length;
+    function forgivingBase64(data) {
+      data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
+      let dataLength = data.length;
       if (dataLength % 4 === 0) {
-        if (data3.charCodeAt(dataLength - 1) === 61) {
+        if (data.charCodeAt(dataLength - 1) === 61) {
           --dataLength;
-          if (data3.charCodeAt(dataLength - 1) === 61) {
+          if (data.charCodeAt(dataLength - 1) === 61) {
             --dataLength;
           }
         }
@@ -30660,10 +30660,10 @@ var require_data_url = __commonJS({
       if (dataLength % 4 === 1) {
         return "failure";
       }
-      if (/[^+/0-9A-Za-z]/.test(data3.length === dataLength ? data3 : data3.substring(0, dataLength))) {
+      if (/[^+/0-9A-Za-z]/.test(data.length === dataLength ? data : data.substring(0, dataLength))) {
         return "failure";
       }
-      const buffer = Buffer.from(data3, "base64");
+      const buffer = Buffer.from(data, "base64");
       return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     }
     function collectAnHTTPQuotedString(input, position, extractValue2) {
@@ -31841,26 +31841,26 @@ var require_util3 = __commonJS({
       return protocol === "http:" || protocol === "https:";
     }
     function simpleRangeHeaderValue(value, allowWhitespace) {
-      const data3 = value;
-      if (!data3.startsWith("bytes")) {
+      const data = value;
+      if (!data.startsWith("bytes")) {
         return "failure";
       }
       const position = { position: 5 };
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data3,
+          data,
           position
         );
       }
-      if (data3.charCodeAt(position.position) !== 61) {
+      if (data.charCodeAt(position.position) !== 61) {
         return "failure";
       }
       position.position++;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data3,
+          data,
           position
         );
       }
@@ -31869,25 +31869,25 @@ var require_util3 = __commonJS({
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
         },
-        data3,
+        data,
         position
       );
       const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data3,
+          data,
           position
         );
       }
-      if (data3.charCodeAt(position.position) !== 45) {
+      if (data.charCodeAt(position.position) !== 45) {
         return "failure";
       }
       position.position++;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
-          data3,
+          data,
           position
         );
       }
@@ -31896,11 +31896,11 @@ var require_util3 = __commonJS({
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
         },
-        data3,
+        data,
         position
       );
       const rangeEndValue = rangeEnd.length ? Number(rangeEnd) : null;
-      if (position.position < data3.length) {
+      if (position.position < data.length) {
         return "failure";
       }
       if (rangeEndValue === null && rangeStartValue === null) {
@@ -32846,9 +32846,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       throwIfAborted(object[kState]);
       const promise = createDeferredPromise();
       const errorSteps = (error2) => promise.reject(error2);
-      const successSteps = (data3) => {
+      const successSteps = (data) => {
         try {
-          promise.resolve(convertBytesToJSValue(data3));
+          promise.resolve(convertBytesToJSValue(data));
         } catch (e) {
           errorSteps(e);
         }
@@ -33085,25 +33085,25 @@ var require_client_h1 = __commonJS({
           this.execute(chunk);
         }
       }
-      execute(data3) {
+      execute(data) {
         assert(this.ptr != null);
         assert(currentParser == null);
         assert(!this.paused);
         const { socket, llhttp } = this;
-        if (data3.length > currentBufferSize) {
+        if (data.length > currentBufferSize) {
           if (currentBufferPtr) {
             llhttp.free(currentBufferPtr);
           }
-          currentBufferSize = Math.ceil(data3.length / 4096) * 4096;
+          currentBufferSize = Math.ceil(data.length / 4096) * 4096;
           currentBufferPtr = llhttp.malloc(currentBufferSize);
         }
-        new Uint8Array(llhttp.memory.buffer, currentBufferPtr, currentBufferSize).set(data3);
+        new Uint8Array(llhttp.memory.buffer, currentBufferPtr, currentBufferSize).set(data);
         try {
           let ret;
           try {
-            currentBufferRef = data3;
+            currentBufferRef = data;
             currentParser = this;
-            ret = llhttp.llhttp_execute(this.ptr, currentBufferPtr, data3.length);
+            ret = llhttp.llhttp_execute(this.ptr, currentBufferPtr, data.length);
           } catch (err2) {
             throw err2;
           } finally {
@@ -33112,7 +33112,7 @@ var require_client_h1 = __commonJS({
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
           if (ret !== constants6.ERROR.OK) {
-            const body = data3.subarray(offset);
+            const body = data.subarray(offset);
             if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
             } else if (ret === constants6.ERROR.PAUSED) {
@@ -33147,7 +33147,7 @@ var require_client_h1 = __commonJS({
         }
         return this.createError(ret, EMPTY_BUF);
       }
-      createError(ret, data3) {
+      createError(ret, data) {
         const { llhttp, contentLength, bytesRead } = this;
         if (contentLength && bytesRead !== parseInt(contentLength, 10)) {
           return new ResponseContentLengthMismatchError();
@@ -33158,7 +33158,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data3);
+        return new HTTPParserError(message, constants6.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -35293,8 +35293,8 @@ var require_fixed_queue = __commonJS({
       isFull() {
         return (this.top + 1 & kMask) === this.bottom;
       }
-      push(data3) {
-        this.list[this.top] = data3;
+      push(data) {
+        this.list[this.top] = data;
         this.top = this.top + 1 & kMask;
       }
       shift() {
@@ -35313,11 +35313,11 @@ var require_fixed_queue = __commonJS({
       isEmpty() {
         return this.head.isEmpty();
       }
-      push(data3) {
+      push(data) {
         if (this.head.isFull()) {
           this.head = this.head.next = new FixedCircularBuffer();
         }
-        this.head.push(data3);
+        this.head.push(data);
       }
       shift() {
         const tail = this.tail;
@@ -35902,14 +35902,14 @@ var require_proxy_agent = __commonJS({
       }
       [kDispatch](opts, handler2) {
         const onHeaders = handler2.onHeaders;
-        handler2.onHeaders = function(statusCode, data3, resume) {
+        handler2.onHeaders = function(statusCode, data, resume) {
           if (statusCode === 407) {
             if (typeof handler2.onError === "function") {
               handler2.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
-          if (onHeaders) onHeaders.call(this, statusCode, data3, resume);
+          if (onHeaders) onHeaders.call(this, statusCode, data, resume);
         };
         const {
           origin,
@@ -37116,8 +37116,8 @@ var require_api_request = __commonJS({
     function request2(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          request2.call(this, opts, (err2, data3) => {
-            return err2 ? reject(err2) : resolve20(data3);
+          request2.call(this, opts, (err2, data) => {
+            return err2 ? reject(err2) : resolve20(data);
           });
         });
       }
@@ -37341,8 +37341,8 @@ var require_api_stream = __commonJS({
     function stream(opts, factory, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          stream.call(this, opts, factory, (err2, data3) => {
-            return err2 ? reject(err2) : resolve20(data3);
+          stream.call(this, opts, factory, (err2, data) => {
+            return err2 ? reject(err2) : resolve20(data);
           });
         });
       }
@@ -37628,8 +37628,8 @@ var require_api_upgrade = __commonJS({
     function upgrade(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          upgrade.call(this, opts, (err2, data3) => {
-            return err2 ? reject(err2) : resolve20(data3);
+          upgrade.call(this, opts, (err2, data) => {
+            return err2 ? reject(err2) : resolve20(data);
           });
         });
       }
@@ -37722,8 +37722,8 @@ var require_api_connect = __commonJS({
     function connect(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve20, reject) => {
-          connect.call(this, opts, (err2, data3) => {
-            return err2 ? reject(err2) : resolve20(data3);
+          connect.call(this, opts, (err2, data) => {
+            return err2 ? reject(err2) : resolve20(data);
           });
         });
       }
@@ -37907,17 +37907,17 @@ var require_mock_utils = __commonJS({
       const headersMatch = matchHeaders(mockDispatch2, headers);
       return pathMatch && methodMatch && bodyMatch && headersMatch;
     }
-    function getResponseData2(data3) {
-      if (Buffer.isBuffer(data3)) {
-        return data3;
-      } else if (data3 instanceof Uint8Array) {
-        return data3;
-      } else if (data3 instanceof ArrayBuffer) {
-        return data3;
-      } else if (typeof data3 === "object") {
-        return JSON.stringify(data3);
+    function getResponseData2(data) {
+      if (Buffer.isBuffer(data)) {
+        return data;
+      } else if (data instanceof Uint8Array) {
+        return data;
+      } else if (data instanceof ArrayBuffer) {
+        return data;
+      } else if (typeof data === "object") {
+        return JSON.stringify(data);
       } else {
-        return data3.toString();
+        return data.toString();
       }
     }
     function getMockDispatch(mockDispatches, key2) {
@@ -37942,9 +37942,9 @@ var require_mock_utils = __commonJS({
       }
       return matchedMockDispatches[0];
     }
-    function addMockDispatch(mockDispatches, key2, data3) {
+    function addMockDispatch(mockDispatches, key2, data) {
       const baseData = { timesInvoked: 0, times: 1, persist: false, consumed: false };
-      const replyData = typeof data3 === "function" ? { callback: data3 } : { ...data3 };
+      const replyData = typeof data === "function" ? { callback: data } : { ...data };
       const newMockDispatch = { ...baseData, ...key2, pending: true, data: { error: null, ...replyData } };
       mockDispatches.push(newMockDispatch);
       return newMockDispatch;
@@ -37970,12 +37970,12 @@ var require_mock_utils = __commonJS({
         query
       };
     }
-    function generateKeyValues(data3) {
-      const keys = Object.keys(data3);
+    function generateKeyValues(data) {
+      const keys = Object.keys(data);
       const result = [];
       for (let i2 = 0; i2 < keys.length; ++i2) {
         const key2 = keys[i2];
-        const value = data3[key2];
+        const value = data[key2];
         const name = Buffer.from(`${key2}`);
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; ++j) {
@@ -37992,8 +37992,8 @@ var require_mock_utils = __commonJS({
     }
     async function getResponse(body) {
       const buffers = [];
-      for await (const data3 of body) {
-        buffers.push(data3);
+      for await (const data of body) {
+        buffers.push(data);
       }
       return Buffer.concat(buffers).toString("utf8");
     }
@@ -38004,7 +38004,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data: data3, headers, trailers, error: error2 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error2 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -38020,7 +38020,7 @@ var require_mock_utils = __commonJS({
       } else {
         handleReply(this[kDispatches]);
       }
-      function handleReply(mockDispatches, _data = data3) {
+      function handleReply(mockDispatches, _data = data) {
         const optsHeaders = Array.isArray(opts.headers) ? buildHeadersFromArray(opts.headers) : opts.headers;
         const body = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
         if (isPromise(body)) {
@@ -38178,12 +38178,12 @@ var require_mock_interceptor = __commonJS({
         this[kDefaultTrailers] = {};
         this[kContentLength] = false;
       }
-      createMockScopeDispatchData({ statusCode, data: data3, responseOptions }) {
-        const responseData = getResponseData2(data3);
+      createMockScopeDispatchData({ statusCode, data, responseOptions }) {
+        const responseData = getResponseData2(data);
         const contentLength = this[kContentLength] ? { "content-length": responseData.length } : {};
         const headers = { ...this[kDefaultHeaders], ...contentLength, ...responseOptions.headers };
         const trailers = { ...this[kDefaultTrailers], ...responseOptions.trailers };
-        return { statusCode, data: data3, headers, trailers };
+        return { statusCode, data, headers, trailers };
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
@@ -39563,13 +39563,13 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data3, init = {}) {
+      static json(data, init = {}) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
         if (init !== null) {
           init = webidl.converters.ResponseInit(init);
         }
         const bytes2 = textEncoder.encode(
-          serializeJavascriptValueToJSONString(data3)
+          serializeJavascriptValueToJSONString(data)
         );
         const body = extractBody(bytes2);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
@@ -43767,13 +43767,13 @@ var require_events = __commonJS({
         }
         return this.#eventInit.ports;
       }
-      initMessageEvent(type, bubbles = false, cancelable = false, data3 = null, origin = "", lastEventId = "", source = null, ports = []) {
+      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
         webidl.brandCheck(this, _MessageEvent);
         webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
         return new _MessageEvent(type, {
           bubbles,
           cancelable,
-          data: data3,
+          data,
           origin,
           lastEventId,
           source,
@@ -44085,23 +44085,23 @@ var require_util8 = __commonJS({
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
-    function websocketMessageReceived(ws, type, data3) {
+    function websocketMessageReceived(ws, type, data) {
       if (ws[kReadyState] !== states.OPEN) {
         return;
       }
       let dataForEvent;
       if (type === opcodes.TEXT) {
         try {
-          dataForEvent = utf8Decode(data3);
+          dataForEvent = utf8Decode(data);
         } catch {
           failWebsocketConnection(ws, "Received invalid UTF-8 in text frame.");
           return;
         }
       } else if (type === opcodes.BINARY) {
         if (ws[kBinaryType] === "blob") {
-          dataForEvent = new Blob([data3]);
+          dataForEvent = new Blob([data]);
         } else {
-          dataForEvent = toArrayBuffer(data3);
+          dataForEvent = toArrayBuffer(data);
         }
       }
       fireEvent("message", ws, createFastMessageEvent, {
@@ -44266,8 +44266,8 @@ var require_frame = __commonJS({
       /**
        * @param {Buffer|undefined} data
        */
-      constructor(data3) {
-        this.frameData = data3;
+      constructor(data) {
+        this.frameData = data;
       }
       createFrame(opcode) {
         const frameData = this.frameData;
@@ -44542,8 +44542,8 @@ var require_permessage_deflate = __commonJS({
           }
           this.#inflate[kBuffer] = [];
           this.#inflate[kLength] = 0;
-          this.#inflate.on("data", (data3) => {
-            this.#inflate[kLength] += data3.length;
+          this.#inflate.on("data", (data) => {
+            this.#inflate[kLength] += data.length;
             if (this.#maxPayloadSize > 0 && this.#inflate[kLength] > this.#maxPayloadSize) {
               callback(new MessageSizeExceededError());
               this.#inflate.removeAllListeners();
@@ -44551,7 +44551,7 @@ var require_permessage_deflate = __commonJS({
               this.#inflate = null;
               return;
             }
-            this.#inflate[kBuffer].push(data3);
+            this.#inflate[kBuffer].push(data);
           });
           this.#inflate.on("error", (err2) => {
             this.#inflate = null;
@@ -44786,13 +44786,13 @@ var require_receiver = __commonJS({
                 this.#extensions.get("permessage-deflate").decompress(
                   body,
                   this.#info.fin,
-                  (error2, data3) => {
+                  (error2, data) => {
                     if (error2) {
                       const code = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
                       failWebsocketConnectionWithCode(this.ws, code, error2.message);
                       return;
                     }
-                    if (!this.writeFragments(data3)) {
+                    if (!this.writeFragments(data)) {
                       return;
                     }
                     if (this.#maxPayloadSize > 0 && this.#fragmentsBytes > this.#maxPayloadSize) {
@@ -44873,16 +44873,16 @@ var require_receiver = __commonJS({
         this.#fragmentsBytes = 0;
         return output;
       }
-      parseCloseBody(data3) {
-        assert(data3.length !== 1);
+      parseCloseBody(data) {
+        assert(data.length !== 1);
         let code;
-        if (data3.length >= 2) {
-          code = data3.readUInt16BE(0);
+        if (data.length >= 2) {
+          code = data.readUInt16BE(0);
         }
         if (code !== void 0 && !isValidStatusCode(code)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
-        let reason = data3.subarray(2);
+        let reason = data.subarray(2);
         if (reason[0] === 239 && reason[1] === 187 && reason[2] === 191) {
           reason = reason.subarray(3);
         }
@@ -45023,18 +45023,18 @@ var require_sender = __commonJS({
         this.#running = false;
       }
     };
-    function createFrame(data3, hint) {
-      return new WebsocketFrameSend(toBuffer(data3, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
+    function createFrame(data, hint) {
+      return new WebsocketFrameSend(toBuffer(data, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
     }
-    function toBuffer(data3, hint) {
+    function toBuffer(data, hint) {
       switch (hint) {
         case sendHints.string:
-          return Buffer.from(data3);
+          return Buffer.from(data);
         case sendHints.arrayBuffer:
         case sendHints.blob:
-          return new FastBuffer(data3);
+          return new FastBuffer(data);
         case sendHints.typedArray:
-          return new FastBuffer(data3.buffer, data3.byteOffset, data3.byteLength);
+          return new FastBuffer(data.buffer, data.byteOffset, data.byteLength);
       }
     }
     module.exports = { SendQueue };
@@ -45175,37 +45175,37 @@ var require_websocket = __commonJS({
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
        * @param {NodeJS.TypedArray|ArrayBuffer|Blob|string} data
        */
-      send(data3) {
+      send(data) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.send";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        data3 = webidl.converters.WebSocketSendData(data3, prefix, "data");
+        data = webidl.converters.WebSocketSendData(data, prefix, "data");
         if (isConnecting(this)) {
           throw new DOMException("Sent before connected.", "InvalidStateError");
         }
         if (!isEstablished(this) || isClosing(this)) {
           return;
         }
-        if (typeof data3 === "string") {
-          const length = Buffer.byteLength(data3);
+        if (typeof data === "string") {
+          const length = Buffer.byteLength(data);
           this.#bufferedAmount += length;
-          this.#sendQueue.add(data3, () => {
+          this.#sendQueue.add(data, () => {
             this.#bufferedAmount -= length;
           }, sendHints.string);
-        } else if (types.isArrayBuffer(data3)) {
-          this.#bufferedAmount += data3.byteLength;
-          this.#sendQueue.add(data3, () => {
-            this.#bufferedAmount -= data3.byteLength;
+        } else if (types.isArrayBuffer(data)) {
+          this.#bufferedAmount += data.byteLength;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.byteLength;
           }, sendHints.arrayBuffer);
-        } else if (ArrayBuffer.isView(data3)) {
-          this.#bufferedAmount += data3.byteLength;
-          this.#sendQueue.add(data3, () => {
-            this.#bufferedAmount -= data3.byteLength;
+        } else if (ArrayBuffer.isView(data)) {
+          this.#bufferedAmount += data.byteLength;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.byteLength;
           }, sendHints.typedArray);
-        } else if (isBlobLike(data3)) {
-          this.#bufferedAmount += data3.size;
-          this.#sendQueue.add(data3, () => {
-            this.#bufferedAmount -= data3.size;
+        } else if (isBlobLike(data)) {
+          this.#bufferedAmount += data.size;
+          this.#sendQueue.add(data, () => {
+            this.#bufferedAmount -= data.size;
           }, sendHints.blob);
         }
       }
@@ -46619,19 +46619,19 @@ var require_lib143 = __commonJS({
           return this.request("DELETE", requestUrl, null, additionalHeaders || {});
         });
       }
-      post(requestUrl, data3, additionalHeaders) {
+      post(requestUrl, data, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("POST", requestUrl, data3, additionalHeaders || {});
+          return this.request("POST", requestUrl, data, additionalHeaders || {});
         });
       }
-      patch(requestUrl, data3, additionalHeaders) {
+      patch(requestUrl, data, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("PATCH", requestUrl, data3, additionalHeaders || {});
+          return this.request("PATCH", requestUrl, data, additionalHeaders || {});
         });
       }
-      put(requestUrl, data3, additionalHeaders) {
+      put(requestUrl, data, additionalHeaders) {
         return __awaiter5(this, void 0, void 0, function* () {
-          return this.request("PUT", requestUrl, data3, additionalHeaders || {});
+          return this.request("PUT", requestUrl, data, additionalHeaders || {});
         });
       }
       head(requestUrl, additionalHeaders) {
@@ -46657,28 +46657,28 @@ var require_lib143 = __commonJS({
       }
       postJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data3 = JSON.stringify(obj, null, 2);
+          const data = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.post(requestUrl, data3, additionalHeaders);
+          const res = yield this.post(requestUrl, data, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
       putJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data3 = JSON.stringify(obj, null, 2);
+          const data = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.put(requestUrl, data3, additionalHeaders);
+          const res = yield this.put(requestUrl, data, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
       patchJson(requestUrl_1, obj_1) {
         return __awaiter5(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data3 = JSON.stringify(obj, null, 2);
+          const data = JSON.stringify(obj, null, 2);
           additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
           additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.patch(requestUrl, data3, additionalHeaders);
+          const res = yield this.patch(requestUrl, data, additionalHeaders);
           return this._processResponse(res, this.requestOptions);
         });
       }
@@ -46687,7 +46687,7 @@ var require_lib143 = __commonJS({
        * All other methods such as get, post, patch, and request ultimately call this.
        * Prefer get, del, post and patch
        */
-      request(verb, requestUrl, data3, headers) {
+      request(verb, requestUrl, data, headers) {
         return __awaiter5(this, void 0, void 0, function* () {
           if (this._disposed) {
             throw new Error("Client has already been disposed.");
@@ -46698,7 +46698,7 @@ var require_lib143 = __commonJS({
           let numTries = 0;
           let response;
           do {
-            response = yield this.requestRaw(info2, data3);
+            response = yield this.requestRaw(info2, data);
             if (response && response.message && response.message.statusCode === HttpCodes2.Unauthorized) {
               let authenticationHandler;
               for (const handler2 of this.handlers) {
@@ -46708,7 +46708,7 @@ var require_lib143 = __commonJS({
                 }
               }
               if (authenticationHandler) {
-                return authenticationHandler.handleAuthentication(this, info2, data3);
+                return authenticationHandler.handleAuthentication(this, info2, data);
               } else {
                 return response;
               }
@@ -46732,7 +46732,7 @@ var require_lib143 = __commonJS({
                 }
               }
               info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
-              response = yield this.requestRaw(info2, data3);
+              response = yield this.requestRaw(info2, data);
               redirectsRemaining--;
             }
             if (!response.message.statusCode || !HttpResponseRetryCodes2.includes(response.message.statusCode)) {
@@ -46761,7 +46761,7 @@ var require_lib143 = __commonJS({
        * @param info
        * @param data
        */
-      requestRaw(info2, data3) {
+      requestRaw(info2, data) {
         return __awaiter5(this, void 0, void 0, function* () {
           return new Promise((resolve20, reject) => {
             function callbackForResult(err2, res) {
@@ -46773,7 +46773,7 @@ var require_lib143 = __commonJS({
                 resolve20(res);
               }
             }
-            this.requestRawWithCallback(info2, data3, callbackForResult);
+            this.requestRawWithCallback(info2, data, callbackForResult);
           });
         });
       }
@@ -46783,12 +46783,12 @@ var require_lib143 = __commonJS({
        * @param data
        * @param onResult
        */
-      requestRawWithCallback(info2, data3, onResult) {
-        if (typeof data3 === "string") {
+      requestRawWithCallback(info2, data, onResult) {
+        if (typeof data === "string") {
           if (!info2.options.headers) {
             info2.options.headers = {};
           }
-          info2.options.headers["Content-Length"] = Buffer.byteLength(data3, "utf8");
+          info2.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
         }
         let callbackCalled = false;
         function handleResult(err2, res) {
@@ -46814,14 +46814,14 @@ var require_lib143 = __commonJS({
         req.on("error", function(err2) {
           handleResult(err2);
         });
-        if (data3 && typeof data3 === "string") {
-          req.write(data3, "utf8");
+        if (data && typeof data === "string") {
+          req.write(data, "utf8");
         }
-        if (data3 && typeof data3 !== "string") {
-          data3.on("close", function() {
+        if (data && typeof data !== "string") {
+          data.on("close", function() {
             req.end();
           });
-          data3.pipe(req);
+          data.pipe(req);
         } else {
           req.end();
         }
@@ -49959,12 +49959,12 @@ function looksLikeCustomJson(text2) {
 }
 function parseCustomJson({ text: text2, path: path2 }, format2, direction) {
   const what = `github-action-benchmark custom JSON ([{"name": \u2026, "unit": \u2026, "value": \u2026}]) for --format ${format2}`;
-  const data3 = parseJsonText(text2, path2, what);
+  const data = parseJsonText(text2, path2, what);
   const errors = jsonErrors(text2, path2);
-  if (!Array.isArray(data3)) throw errors.error([], `expected a JSON array; found ${data3 === null ? "null" : typeof data3}: ${what}`);
-  if (data3.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
+  if (!Array.isArray(data)) throw errors.error([], `expected a JSON array; found ${data === null ? "null" : typeof data}: ${what}`);
+  if (data.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
   const seen = /* @__PURE__ */ new Map();
-  return data3.map((entry, i2) => {
+  return data.map((entry, i2) => {
     if (!isRecord(entry)) throw errors.error([i2], 'expected an object {"name": string, "unit": string, "value": number}');
     if (typeof entry.name !== "string" || entry.name.trim() === "")
       throw errors.error([i2, "name"], `expected a non-empty "name" string, found ${JSON.stringify(entry.name)}`);
@@ -50149,9 +50149,9 @@ function validate() {
   validator ??= new import__.Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true }).compile(result_set_schema_default);
   return validator;
 }
-function validateResultSet(data3, path2, text2 = "") {
+function validateResultSet(data, path2, text2 = "") {
   const check = validate();
-  if (check(data3)) return data3;
+  if (check(data)) return data;
   const error2 = check.errors[0];
   const keys = error2.instancePath.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
   const key2 = keys.join(".") || void 0;
@@ -50166,8 +50166,8 @@ var resultSetAdapter = {
     return /"schema"\s*:\s*"perf-gate\/results@/.test(text2.slice(0, 1024)) ? { match: true } : { match: false, reason: `no "schema": "${RESULT_SET_SCHEMA}" near the start` };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
-    return validateResultSet(data3, path2, text2).benchmarks;
+    const data = parseJsonText(text2, path2, `a ${RESULT_SET_SCHEMA} JSON file`);
+    return validateResultSet(data, path2, text2).benchmarks;
   }
 };
 
@@ -50185,9 +50185,9 @@ var bmfAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, "Bencher Metric Format JSON");
-    if (!isRecord(data3)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
-    const entries2 = Object.entries(data3);
+    const data = parseJsonText(text2, path2, "Bencher Metric Format JSON");
+    if (!isRecord(data)) throw new InputError(path2, "expected a JSON object of benchmarks (Bencher Metric Format)", 1);
+    const entries2 = Object.entries(data);
     if (entries2.length === 0) throw new InputError(path2, 'no benchmarks in the file; expected {"<benchmark>": {"<measure>": {"value": \u2026}}}', 1);
     const errors = jsonErrors(text2, path2);
     return entries2.map(([name, measures]) => {
@@ -50990,15 +50990,15 @@ var hyperfineAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, 'hyperfine --export-json output ({"results": [...]})');
+    const data = parseJsonText(text2, path2, 'hyperfine --export-json output ({"results": [...]})');
     const errors = jsonErrors(text2, path2);
-    if (!isRecord(data3) || !Array.isArray(data3.results)) {
+    if (!isRecord(data) || !Array.isArray(data.results)) {
       throw new InputError(path2, 'expected a JSON object with a "results" array (hyperfine --export-json)', 1);
     }
-    if (data3.results.length === 0) {
+    if (data.results.length === 0) {
       throw new InputError(path2, 'the "results" array is empty; expected at least one benchmarked command', errors.lineOf(["results"]));
     }
-    return data3.results.map((result, index) => parseResult(result, index, errors));
+    return data.results.map((result, index) => parseResult(result, index, errors));
   }
 };
 function parseResult(result, index, errors) {
@@ -51061,14 +51061,14 @@ function numberOr(value, fallback) {
 }
 
 // action/src/adapters/build-metric.ts
-function buildMetric(name, unit, data3, options = {}) {
+function buildMetric(name, unit, data, options = {}) {
   const { direction, exact } = metricTraits(options.traitsName ?? name, unit, options.direction);
   const metric = { unit, direction };
   if (exact) metric.exact = true;
   if (options.sourceUnit !== void 0) metric.sourceUnit = options.sourceUnit;
-  if (data3.samples !== void 0) metric.samples = [...data3.samples];
-  if (data3.summary !== void 0) metric.summary = { ...data3.summary };
-  if (data3.value !== void 0) metric.value = data3.value;
+  if (data.samples !== void 0) metric.samples = [...data.samples];
+  if (data.summary !== void 0) metric.summary = { ...data.summary };
+  if (data.value !== void 0) metric.value = data.value;
   return metric;
 }
 function finiteOrUndefined(value) {
@@ -51099,18 +51099,18 @@ var pytestBenchmarkAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
-    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
+    const data = parseJsonText(text2, path2, 'pytest-benchmark JSON ({"machine_info", "benchmarks": [...]})');
+    if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (pytest --benchmark-json)', 1);
     }
     const errors = jsonErrors(text2, path2);
-    if (data3.benchmarks.length === 0) {
+    if (data.benchmarks.length === 0) {
       throw errors.error(
         ["benchmarks"],
         'the "benchmarks" array is empty; expected at least one benchmark (pytest-benchmark drops benchmarks whose test failed)'
       );
     }
-    return data3.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
+    return data.benchmarks.map((bench, index) => parseBenchmark(bench, index, errors));
   }
 };
 function parseBenchmark(bench, index, errors) {
@@ -51155,15 +51155,15 @@ var benchmarkDotNetAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
-    if (!isRecord(data3) || !Array.isArray(data3.Benchmarks)) {
+    const data = parseJsonText(text2, path2, 'BenchmarkDotNet JSON ({"Title", "HostEnvironmentInfo", "Benchmarks": [...]})');
+    if (!isRecord(data) || !Array.isArray(data.Benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "Benchmarks" array (BenchmarkDotNet JSON exporter)', 1);
     }
     const errors = jsonErrors(text2, path2);
-    if (data3.Benchmarks.length === 0) {
+    if (data.Benchmarks.length === 0) {
       throw errors.error(["Benchmarks"], 'the "Benchmarks" array is empty; expected at least one benchmark');
     }
-    return data3.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, errors));
+    return data.Benchmarks.map((bench, index) => parseBenchmark2(bench, index, errors));
   }
 };
 function parseBenchmark2(bench, index, errors) {
@@ -51261,12 +51261,12 @@ var tinybenchAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, "a JSON array of tinybench tasks ({name, result})");
-    if (!Array.isArray(data3) || data3.length === 0) {
+    const data = parseJsonText(text2, path2, "a JSON array of tinybench tasks ({name, result})");
+    if (!Array.isArray(data) || data.length === 0) {
       throw new InputError(path2, "expected a non-empty JSON array of tinybench tasks ({name, result})", 1);
     }
     const errors = jsonErrors(text2, path2);
-    return data3.map((task, index) => parseTask(task, index, errors));
+    return data.map((task, index) => parseTask(task, index, errors));
   }
 };
 function parseTask(task, index, errors) {
@@ -51328,13 +51328,13 @@ var mitataAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, "mitata JSON ({layout, benchmarks, context})");
-    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
+    const data = parseJsonText(text2, path2, "mitata JSON ({layout, benchmarks, context})");
+    if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (mitata run({format: "json"}))', 1);
     }
     const errors = jsonErrors(text2, path2);
     const results = [];
-    data3.benchmarks.forEach((bench, b) => {
+    data.benchmarks.forEach((bench, b) => {
       if (!isRecord(bench) || !Array.isArray(bench.runs)) {
         throw errors.error(isRecord(bench) ? ["benchmarks", b, "runs"] : ["benchmarks", b], 'expected a benchmark with a "runs" array');
       }
@@ -51427,12 +51427,12 @@ function parseLines(text2, path2) {
   return results;
 }
 function parseJson(text2, path2) {
-  const data3 = parseJsonText(text2, path2, "a JSON array of Benchmark.js benchmarks");
-  if (!Array.isArray(data3) || data3.length === 0) {
+  const data = parseJsonText(text2, path2, "a JSON array of Benchmark.js benchmarks");
+  if (!Array.isArray(data) || data.length === 0) {
     throw new InputError(path2, "expected a non-empty JSON array of Benchmark.js benchmarks ({name, hz, stats})", 1);
   }
   const errors = jsonErrors(text2, path2);
-  return data3.map((bench, index) => {
+  return data.map((bench, index) => {
     if (!isRecord(bench) || typeof bench.name !== "string") {
       throw errors.error(isRecord(bench) ? [index, "name"] : [index], 'expected an object with a "name" string');
     }
@@ -52826,15 +52826,15 @@ var DocTypeReader = class {
     };
   }
 };
-var skipWhitespace = (data3, index) => {
-  while (index < data3.length && /\s/.test(data3[index])) {
+var skipWhitespace = (data, index) => {
+  while (index < data.length && /\s/.test(data[index])) {
     index++;
   }
   return index;
 };
-function hasSeq(data3, seq, i2) {
+function hasSeq(data, seq, i2) {
   for (let j = 0; j < seq.length; j++) {
-    if (seq[j] !== data3[i2 + j + 1]) return false;
+    if (seq[j] !== data[i2 + j + 1]) return false;
   }
   return true;
 }
@@ -53240,11 +53240,11 @@ var Expression = class {
    * @param {Object} options - Configuration options
    * @param {string} options.separator - Path separator (default: '.')
    */
-  constructor(pattern2, options = {}, data3) {
+  constructor(pattern2, options = {}, data) {
     this.pattern = pattern2;
     this.separator = options.separator || ".";
     this.segments = this._parse(pattern2);
-    this.data = data3;
+    this.data = data;
     this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
     this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
     this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
@@ -55771,6 +55771,30 @@ function messageOf(node) {
   return void 0;
 }
 
+// action/src/adapters/load-test.ts
+var UNITS = { requests_per_sec: "1/s", success_per_sec: "1/s", transfer_per_sec: "B/s" };
+function loadTestMetrics(runs2) {
+  const metrics = {};
+  const first = runs2[0];
+  for (const name of Object.keys(first.values)) {
+    const values = runs2.map((r) => r.values[name]);
+    if (values.some((v) => v === void 0)) continue;
+    const sourceUnit = first.sourceUnits?.[name];
+    metrics[name] = buildMetric(name, UNITS[name] ?? "s", valueOrSamples(values), sourceUnit !== void 0 ? { sourceUnit } : {});
+  }
+  const kinds = [...new Set(runs2.flatMap((r) => Object.keys(r.errors)))].sort();
+  for (const kind of kinds) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", valueOrSamples(runs2.map((r) => r.errors[kind] ?? 0)));
+  const totals = runs2.map((r) => Object.values(r.errors).reduce((sum, n) => sum + n, 0));
+  metrics.errors = buildMetric("errors", "count", valueOrSamples(totals));
+  if (runs2.every((r) => r.requests !== void 0 && r.requests > 0)) {
+    metrics.error_ratio = buildMetric("error_ratio", "fraction", valueOrSamples(runs2.map((r, i2) => totals[i2] / r.requests)));
+  }
+  return metrics;
+}
+function valueOrSamples(values) {
+  return values.length === 1 ? { value: values[0] } : { samples: values };
+}
+
 // action/src/adapters/wrk.ts
 var RUNNING = /^Running (\S+) test @ (\S+)\s*$/;
 var TIME_UNITS = { us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
@@ -55861,17 +55885,14 @@ function group(blocks) {
       if (values.some((v) => v === void 0)) continue;
       const unit = name === "requests_per_sec" ? "1/s" : name === "transfer_per_sec" ? "B/s" : "s";
       const sourceUnit = name === "requests_per_sec" ? "Requests/sec" : first.sourceUnits[name];
-      metrics[name] = buildMetric(name, unit, data(values), sourceUnit ? { sourceUnit } : {});
+      metrics[name] = buildMetric(name, unit, valueOrSamples(values), sourceUnit ? { sourceUnit } : {});
     }
     const errorValues = (key2) => runs2.map((r) => r.values[key2] ?? 0);
-    for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", data(errorValues(`errors.${kind}`)));
+    for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", valueOrSamples(errorValues(`errors.${kind}`)));
     const totals = runs2.map((r) => ERROR_KINDS.reduce((sum, kind) => sum + (r.values[`errors.${kind}`] ?? 0), 0));
-    metrics.errors = buildMetric("errors", "count", data(totals));
+    metrics.errors = buildMetric("errors", "count", valueOrSamples(totals));
     return { id, params: first.params, status: "ok", metrics };
   });
-}
-function data(values) {
-  return values.length === 1 ? { value: values[0] } : { samples: values };
 }
 function unitOf(text2) {
   return /[A-Za-z]+$/.exec(text2)?.[0] ?? "";
@@ -56529,13 +56550,13 @@ function parseBenchmark3(input, estimates) {
 function siblingPath(path2, name) {
   return path2.replace(/[^\\/]+$/, name);
 }
-function readSamples(data3, text2, path2) {
+function readSamples(data, text2, path2) {
   const errors = jsonErrors(text2, path2);
   let iters;
   let times;
-  const legacy = Array.isArray(data3);
-  if (isRecord(data3)) ({ iters, times } = data3);
-  else if (Array.isArray(data3) && data3.length === 2) [iters, times] = data3;
+  const legacy = Array.isArray(data);
+  if (isRecord(data)) ({ iters, times } = data);
+  else if (Array.isArray(data) && data.length === 2) [iters, times] = data;
   const itersAt = legacy ? [0] : ["iters"];
   const timesAt = legacy ? [1] : ["times"];
   if (!Array.isArray(iters) || !Array.isArray(times)) {
@@ -56800,9 +56821,9 @@ var jmhAdapter = {
     return { match: true };
   },
   parse({ text: text2, path: path2 }) {
-    const data3 = parseJsonText(text2, path2, "JMH -rf json output (an array of benchmark results)");
-    if (!Array.isArray(data3)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
-    if (data3.length === 0) {
+    const data = parseJsonText(text2, path2, "JMH -rf json output (an array of benchmark results)");
+    if (!Array.isArray(data)) throw new InputError(path2, "expected a JSON array of JMH results (-rf json)", 1);
+    if (data.length === 0) {
       throw new InputError(
         path2,
         "the JMH result array is empty; expected at least one benchmark (JMH leaves out benchmarks that threw: see its console log)",
@@ -56810,7 +56831,7 @@ var jmhAdapter = {
       );
     }
     const errors = jsonErrors(text2, path2);
-    const entries2 = data3.map((entry, index) => readEntry(entry, index, errors));
+    const entries2 = data.map((entry, index) => readEntry(entry, index, errors));
     return assemble(entries2);
   }
 };
@@ -57810,13 +57831,13 @@ var delimiter_discover = function(records, options) {
     records = Buffer.from(records);
   }
   if (Buffer.isBuffer(records)) {
-    records = ((data3) => {
+    records = ((data) => {
       const records2 = [];
       const parser = transform({ delimiter: [] });
       const push2 = (record4) => records2.push(record4);
       const close = () => {
       };
-      const error2 = parser.parse(data3, true, push2, close);
+      const error2 = parser.parse(data, true, push2, close);
       if (error2 !== void 0) throw error2;
       return records2;
     })(records);
@@ -58662,9 +58683,9 @@ var transform = function(original_options = {}) {
 };
 
 // node_modules/csv-parse/lib/sync.js
-var parse3 = function(data3, opts = {}) {
-  if (typeof data3 === "string") {
-    data3 = Buffer.from(data3);
+var parse3 = function(data, opts = {}) {
+  if (typeof data === "string") {
+    data = Buffer.from(data);
   }
   const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
   const parser = transform(opts);
@@ -58676,7 +58697,7 @@ var parse3 = function(data3, opts = {}) {
   };
   const close = () => {
   };
-  const error2 = parser.parse(data3, true, push2, close);
+  const error2 = parser.parse(data, true, push2, close);
   if (error2 !== void 0) throw error2;
   return records;
 };
@@ -59201,7 +59222,7 @@ function splitterFor({ procs, bare }) {
     return { name: fullName, procs: procs.size > 0 ? "1" : "" };
   };
 }
-var UNITS = {
+var UNITS2 = {
   "ns/op": { metric: "time", unit: "s", factor: 1e-9 },
   "MB/s": { metric: "bytes_per_second", unit: "B/s", factor: 1e6 },
   "B/op": { metric: "alloc_bytes", unit: "B", factor: 1 },
@@ -59212,7 +59233,7 @@ function toResult2(acc, severalPkgs, severalProcs) {
   if (severalProcs) id += `[procs=${acc.procs}]`;
   const metrics = {};
   for (const [unit, values] of acc.values) {
-    const known = UNITS[unit];
+    const known = UNITS2[unit];
     if (known) {
       metrics[known.metric] = buildMetric(known.metric, known.unit, { samples: values.map((v) => scaleValue(v, known.factor)) }, { sourceUnit: unit });
     } else {
@@ -59247,15 +59268,15 @@ var gbenchAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const quoted = quoteNonFinite(text2);
-    const data3 = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
+    const data = parseJsonText(quoted, path2, 'Google Benchmark JSON ({"context": \u2026, "benchmarks": [...]})');
     const errors = jsonErrors(quoted, path2);
-    if (!isRecord(data3) || !Array.isArray(data3.benchmarks)) {
+    if (!isRecord(data) || !Array.isArray(data.benchmarks)) {
       throw new InputError(path2, 'expected a JSON object with a "benchmarks" array (Google Benchmark --benchmark_out_format=json)', 1);
     }
-    if (data3.benchmarks.length === 0) {
+    if (data.benchmarks.length === 0) {
       throw errors.error(["benchmarks"], 'the "benchmarks" array is empty; expected at least one benchmark run (did --benchmark_filter match nothing?)');
     }
-    return collect2(data3.benchmarks, errors);
+    return collect2(data.benchmarks, errors);
   }
 };
 var RUN_KEYS = /* @__PURE__ */ new Set([
@@ -59655,12 +59676,12 @@ function readTriple(inner) {
   return { values: [Number(m[1]), Number(m[3]), Number(m[5])], units: [m[2], m[4], m[6]] };
 }
 function metricOf2(name, unit, sourceUnit, [low, estimate2, high], n) {
-  let data3 = { value: estimate2 };
+  let data = { value: estimate2 };
   if (n !== void 0 && n >= 2) {
     const halfWidth = Math.abs(high - low) / 2;
-    data3 = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
+    data = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
   }
-  return buildMetric(name, unit, data3, { sourceUnit });
+  return buildMetric(name, unit, data, { sourceUnit });
 }
 function parseReport(text2, path2) {
   const lines = textLines(text2);
@@ -59757,14 +59778,14 @@ var juliaBenchmarkToolsAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const what = 'BenchmarkTools.save JSON ([{"Julia", "BenchmarkTools"}, [["BenchmarkGroup", {...}]]])';
-    const data3 = parseJsonText(text2, path2, what);
+    const data = parseJsonText(text2, path2, what);
     const errors = jsonErrors(text2, path2);
-    if (!Array.isArray(data3) || data3.length !== 2 || !isRecord(data3[0]) || !Array.isArray(data3[1])) {
+    if (!Array.isArray(data) || data.length !== 2 || !isRecord(data[0]) || !Array.isArray(data[1])) {
       throw new InputError(path2, `expected ${what}`, 1);
     }
-    if (data3[1].length === 0) throw errors.error([1], "no saved values; expected at least one BenchmarkGroup or Trial");
+    if (data[1].length === 0) throw errors.error([1], "no saved values; expected at least one BenchmarkGroup or Trial");
     const results = [];
-    data3[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
+    data[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
     if (results.length === 0) throw errors.error([1], "the saved groups hold no Trial or TrialEstimate");
     const seen = /* @__PURE__ */ new Set();
     for (const r of results) {
@@ -59945,12 +59966,12 @@ function parseReport2(text2, path2) {
   return { ips, failed };
 }
 function parseJson2(text2, path2) {
-  const data3 = parseJsonText(text2, path2, "benchmark-ips JSON (x.json!)");
-  if (!Array.isArray(data3) || data3.length === 0)
+  const data = parseJsonText(text2, path2, "benchmark-ips JSON (x.json!)");
+  if (!Array.isArray(data) || data.length === 0)
     throw new InputError(path2, "expected a non-empty JSON array of benchmark-ips entries ({name, ips, stddev, \u2026})", 1);
   const errors = jsonErrors(text2, path2);
   const ips = /* @__PURE__ */ new Map();
-  data3.forEach((entry, index) => {
+  data.forEach((entry, index) => {
     if (!isRecord(entry) || typeof entry.name !== "string")
       throw errors.error(isRecord(entry) ? [index, "name"] : [index], 'expected an object with a "name" string');
     const key2 = entry.central_tendency !== void 0 ? "central_tendency" : "ips";
@@ -60369,11 +60390,11 @@ var vitestBenchAdapter = {
   },
   parse({ text: text2, path: path2 }) {
     const what = 'vitest bench JSON ({"files": [{"groups": [{"fullName", "benchmarks": [...]}]}]})';
-    const data3 = parseJsonText(text2, path2, what);
+    const data = parseJsonText(text2, path2, what);
     const errors = jsonErrors(text2, path2);
-    if (!isRecord(data3) || !Array.isArray(data3.files)) throw new InputError(path2, `expected ${what}`, 1);
+    if (!isRecord(data) || !Array.isArray(data.files)) throw new InputError(path2, `expected ${what}`, 1);
     const results = [];
-    data3.files.forEach((file, f) => {
+    data.files.forEach((file, f) => {
       const groups = isRecord(file) ? file.groups : void 0;
       if (!Array.isArray(groups)) throw errors.error(["files", f, "groups"], 'expected a "groups" array');
       groups.forEach((group3, g) => {
@@ -60455,23 +60476,23 @@ var asvAdapter = {
     if (/^\s*\{/.test(text2) && isBenchmarksJson(text2.slice(0, 65536)) && !/"result_columns"\s*:/.test(text2)) return [];
     const quoted = quoteNonFinite(text2);
     const what = "an asv results file (results/<machine>/<commit>-<env>.json, version 2)";
-    const data3 = parseJsonText(quoted, path2, what);
+    const data = parseJsonText(quoted, path2, what);
     const errors = jsonErrors(quoted, path2);
-    if (!isRecord(data3)) throw new InputError(path2, `expected ${what}`, 1);
-    if (data3.version !== 2) {
+    if (!isRecord(data)) throw new InputError(path2, `expected ${what}`, 1);
+    if (data.version !== 2) {
       throw errors.error(
         ["version"],
-        `asv results version ${JSON.stringify(data3.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`
+        `asv results version ${JSON.stringify(data.version)}; perf-gate reads version 2 (asv 0.5 or later; rerun asv to rewrite old results)`
       );
     }
-    const columns = columnIndexes(data3.result_columns, errors);
-    if (!isRecord(data3.results) || Object.keys(data3.results).length === 0) {
+    const columns = columnIndexes(data.result_columns, errors);
+    if (!isRecord(data.results) || Object.keys(data.results).length === 0) {
       throw errors.error(["results"], 'expected a non-empty "results" object (did the benchmark filter match nothing?)');
     }
     const info2 = benchmarkInfo(readRelated);
     const out = [];
     let skipped = 0;
-    for (const [name, row] of Object.entries(data3.results)) {
+    for (const [name, row] of Object.entries(data.results)) {
       const read = readBenchmark2(name, row, columns, info2[name], errors);
       out.push(...read.results);
       skipped += read.skipped;
@@ -60501,15 +60522,15 @@ function isBenchmarksJson(head) {
 function benchmarkInfo(readRelated) {
   const text2 = readRelated("../benchmarks.json");
   if (text2 === void 0) return {};
-  let data3;
+  let data;
   try {
-    data3 = JSON.parse(quoteNonFinite(text2));
+    data = JSON.parse(quoteNonFinite(text2));
   } catch {
     return {};
   }
-  if (!isRecord(data3)) return {};
+  if (!isRecord(data)) return {};
   const info2 = {};
-  for (const [name, b] of Object.entries(data3)) {
+  for (const [name, b] of Object.entries(data)) {
     if (!isRecord(b)) continue;
     const entry = {};
     if (typeof b.type === "string") entry.type = b.type;
@@ -60613,30 +60634,6 @@ function metricsFor2(type, value, samples, unit) {
       return { value: metric };
     }
   }
-}
-
-// action/src/adapters/load-test.ts
-var UNITS2 = { requests_per_sec: "1/s", success_per_sec: "1/s", transfer_per_sec: "B/s" };
-function loadTestMetrics(runs2) {
-  const metrics = {};
-  const first = runs2[0];
-  for (const name of Object.keys(first.values)) {
-    const values = runs2.map((r) => r.values[name]);
-    if (values.some((v) => v === void 0)) continue;
-    const sourceUnit = first.sourceUnits?.[name];
-    metrics[name] = buildMetric(name, UNITS2[name] ?? "s", data2(values), sourceUnit !== void 0 ? { sourceUnit } : {});
-  }
-  const kinds = [...new Set(runs2.flatMap((r) => Object.keys(r.errors)))].sort();
-  for (const kind of kinds) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, "count", data2(runs2.map((r) => r.errors[kind] ?? 0)));
-  const totals = runs2.map((r) => Object.values(r.errors).reduce((sum, n) => sum + n, 0));
-  metrics.errors = buildMetric("errors", "count", data2(totals));
-  if (runs2.every((r) => r.requests !== void 0 && r.requests > 0)) {
-    metrics.error_ratio = buildMetric("error_ratio", "fraction", data2(runs2.map((r, i2) => totals[i2] / r.requests)));
-  }
-  return metrics;
-}
-function data2(values) {
-  return values.length === 1 ? { value: values[0] } : { samples: values };
 }
 
 // action/src/adapters/vegeta.ts
@@ -61019,20 +61016,20 @@ var ohaAdapter = {
   },
   parse({ text: text2, path: path2, name }) {
     if (text2.trim() === "") throw new InputError(path2, `the file is empty; expected oha JSON (oha --output-format json)`);
-    const data3 = parseJsonText(text2, path2, "oha JSON (oha --output-format json)");
+    const data = parseJsonText(text2, path2, "oha JSON (oha --output-format json)");
     const errors = jsonErrors(text2, path2);
-    if (!isRecord(data3) || !isRecord(data3.summary))
-      throw errors.error(isRecord(data3) ? ["summary"] : [], 'expected an object with a "summary" (oha --output-format json)');
+    if (!isRecord(data) || !isRecord(data.summary))
+      throw errors.error(isRecord(data) ? ["summary"] : [], 'expected an object with a "summary" (oha --output-format json)');
     const id = name ?? idFromPath(path2);
-    const statuses = counts(data3.statusCodeDistribution, "statusCodeDistribution", errors);
-    const failures = counts(data3.errorDistribution, "errorDistribution", errors);
+    const statuses = counts(data.statusCodeDistribution, "statusCodeDistribution", errors);
+    const failures = counts(data.errorDistribution, "errorDistribution", errors);
     const answered = statuses.reduce((sum, [, n]) => sum + n, 0);
     const transport = failures.reduce((sum, [, n]) => sum + n, 0);
     if (answered === 0) {
       const why = failures[0] ? `: ${failures[0][0]}` : "";
       return [{ id, status: "failed", error: { message: `oha got no answer to any of its ${transport} requests${why}` }, metrics: {} }];
     }
-    const summary3 = data3.summary;
+    const summary3 = data.summary;
     const seconds3 = (value, at) => {
       if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
         throw errors.error(at, `expected a non-negative number, found ${JSON.stringify(value)}`);
@@ -61044,9 +61041,9 @@ var ohaAdapter = {
       latency_mean: seconds3(summary3.average, ["summary", "average"]),
       latency_max: seconds3(summary3.slowest, ["summary", "slowest"])
     };
-    if (data3.latencyPercentiles !== void 0) {
-      if (!isRecord(data3.latencyPercentiles)) throw errors.error(["latencyPercentiles"], 'expected "latencyPercentiles" to be an object of seconds');
-      for (const [key2, value] of Object.entries(data3.latencyPercentiles)) {
+    if (data.latencyPercentiles !== void 0) {
+      if (!isRecord(data.latencyPercentiles)) throw errors.error(["latencyPercentiles"], 'expected "latencyPercentiles" to be an object of seconds');
+      for (const [key2, value] of Object.entries(data.latencyPercentiles)) {
         const m = /^p(\d+(?:\.\d+)?)$/.exec(key2);
         if (!m) throw errors.error(["latencyPercentiles", key2], `expected percentiles named like p50 or p99.9, found ${JSON.stringify(key2)}`);
         values[`latency_p${m[1]}`] = seconds3(value, ["latencyPercentiles", key2]);
@@ -61087,21 +61084,21 @@ var pyperfAdapter = {
   }
 };
 function readSuite(text2, path2) {
-  const data3 = parseJsonText(text2, path2, 'pyperf JSON ({"version": "1.0", "benchmarks": [...]})');
-  if (!isRecord(data3)) throw new InputError(path2, 'expected a JSON object with "version" and "benchmarks" (pyperf -o results.json)', 1);
+  const data = parseJsonText(text2, path2, 'pyperf JSON ({"version": "1.0", "benchmarks": [...]})');
+  if (!isRecord(data)) throw new InputError(path2, 'expected a JSON object with "version" and "benchmarks" (pyperf -o results.json)', 1);
   const errors = jsonErrors(text2, path2);
-  if (data3.version !== "1.0" && data3.version !== 6) {
-    const old = typeof data3.version === "number" && data3.version < 6;
+  if (data.version !== "1.0" && data.version !== 6) {
+    const old = typeof data.version === "number" && data.version < 6;
     throw errors.error(
       ["version"],
-      old ? `pyperf file format version ${data3.version} (perf 0.8 or older) is not read; convert it first: python3 -m pyperf convert --indent ${JSON.stringify(path2)} -o new.json` : `expected pyperf file format version "1.0", found ${JSON.stringify(data3.version)}`
+      old ? `pyperf file format version ${data.version} (perf 0.8 or older) is not read; convert it first: python3 -m pyperf convert --indent ${JSON.stringify(path2)} -o new.json` : `expected pyperf file format version "1.0", found ${JSON.stringify(data.version)}`
     );
   }
-  if (!Array.isArray(data3.benchmarks) || data3.benchmarks.length === 0) {
+  if (!Array.isArray(data.benchmarks) || data.benchmarks.length === 0) {
     throw errors.error(["benchmarks"], 'expected a non-empty "benchmarks" array (pyperf refuses to write a file without a benchmark: was the file cut short?)');
   }
-  if (data3.metadata !== void 0 && !isRecord(data3.metadata)) throw errors.error(["metadata"], 'expected "metadata" to be an object');
-  return { data: { benchmarks: data3.benchmarks }, metadata: data3.metadata ?? {}, errors };
+  if (data.metadata !== void 0 && !isRecord(data.metadata)) throw errors.error(["metadata"], 'expected "metadata" to be an object');
+  return { data: { benchmarks: data.benchmarks }, metadata: data.metadata ?? {}, errors };
 }
 var UNITS3 = {
   second: { name: "time", unit: "s", known: true },
@@ -61811,9 +61808,9 @@ function callgrindStacks(dir) {
   return stacks;
 }
 function perfStacks(request2) {
-  const data3 = join7(request2.dir, "perf.data");
-  if (!existsSync2(data3)) throw new Error(`perf wrote no ${data3}`);
-  const script = spawnSync4("perf", ["script", "-i", data3], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
+  const data = join7(request2.dir, "perf.data");
+  if (!existsSync2(data)) throw new Error(`perf wrote no ${data}`);
+  const script = spawnSync4("perf", ["script", "-i", data], { env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4 });
   if (script.status !== 0) throw new Error(`perf script failed: ${String(script.stderr).split("\n")[0]}`);
   const folded2 = spawnSync4("inferno-collapse-perf", [], { input: script.stdout, env: request2.env, maxBuffer: 1024 ** 3, timeout: 12e4, encoding: "utf8" });
   if (folded2.error || folded2.status !== 0) throw new Error("inferno-collapse-perf did not run: cargo install inferno");
@@ -62071,13 +62068,13 @@ function parseYaml(text2, file) {
     }
     return void 0;
   };
-  let data3;
+  let data;
   try {
-    data3 = doc.toJS({ maxAliasCount: 100 });
+    data = doc.toJS({ maxAliasCount: 100 });
   } catch (error2) {
     throw new InputError(file, `cannot use this YAML: ${error2.message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
   }
-  return { file, data: data3, lineOf: lineOf2 };
+  return { file, data, lineOf: lineOf2 };
 }
 function compileSchema(schema) {
   const ajv = new import__2.Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
@@ -62196,10 +62193,10 @@ function parseBudgets(text2, file) {
   const source = parseYaml(text2, file);
   validator2 ??= compileSchema(budgets_schema_default);
   assertValid(source, validator2);
-  const data3 = source.data;
+  const data = source.data;
   const defaults2 = {};
   const defaultLines = {};
-  const d = data3.defaults ?? {};
+  const d = data.defaults ?? {};
   for (const key2 of ["regression", "noise", "drift"]) {
     if (d[key2] !== void 0) {
       defaults2[key2] = percent(source, ["defaults", key2], d[key2]);
@@ -62214,7 +62211,7 @@ function parseBudgets(text2, file) {
   if (d.severity === "fail" || d.severity === "warn") defaults2.severity = d.severity;
   if (d.missing === "show" || d.missing === "fail") defaults2.missing = d.missing;
   for (const key2 of ["alpha", "severity", "missing"]) if (d[key2] !== void 0) defaultLines[key2] = source.lineOf(["defaults", key2]);
-  const rules = Object.entries(data3.benchmarks ?? {}).map(([pattern2, body]) => {
+  const rules = Object.entries(data.benchmarks ?? {}).map(([pattern2, body]) => {
     const rulePath = ["benchmarks", pattern2];
     if (pattern2.trim() === "") throw new InputError(file, "expected a glob on benchmark ids, found an empty key", source.lineOf(rulePath));
     const metrics = {};
@@ -63040,8 +63037,8 @@ function readResultFiles(paths, options) {
   const read = readInputs(paths, options);
   return { results: read.resultSet, skipped: read.skipped };
 }
-function validateResults(data3, file, text2) {
-  return validateResultSet(data3, file, text2);
+function validateResults(data, file, text2) {
+  return validateResultSet(data, file, text2);
 }
 async function readBaseline(request2) {
   let chosen;
@@ -63526,9 +63523,9 @@ function packResultSet(set) {
   const packed = { steps: steps.join(" "), at, d: d.join("") };
   return { ...set, benchmarks, packed };
 }
-function unpackResultSet(data3, file) {
-  if (data3 === null || typeof data3 !== "object" || !("packed" in data3)) return data3;
-  const { packed, ...set } = data3;
+function unpackResultSet(data, file) {
+  if (data === null || typeof data !== "object" || !("packed" in data)) return data;
+  const { packed, ...set } = data;
   const columns = checkColumns(packed, file);
   const steps = columns.steps === "" ? [] : columns.steps.split(" ");
   let metricIndex = 0;
@@ -63655,8 +63652,8 @@ function parseJson3(text2, file, line) {
     throw new InputError(file, `not valid JSON (${error2.message})`, line);
   }
 }
-function checkHeader(data3, file) {
-  const h = data3;
+function checkHeader(data, file) {
+  const h = data;
   const ok = h !== null && typeof h === "object" && h.schema === MONTH_SCHEMA && typeof h.testbed === "string" && typeof h.month === "string" && Array.isArray(h.runs) && h.runs.every((r) => r !== null && typeof r === "object" && typeof r.commit === "string" && typeof r.runId === "string");
   if (!ok) throw new InputError(file, `not a ${MONTH_SCHEMA} file: its first line must be the month header`, 1);
   return h;
@@ -64621,7 +64618,7 @@ function historyLocationOf(setting) {
   return setting.branch !== null ? { branch: setting.branch.name, remote: setting.branch.remote } : { folder: setting.folder };
 }
 function openHistoryAt(location, repo, appends, auth2) {
-  const validate5 = (data3, file) => validateResultSet(data3, file);
+  const validate5 = (data, file) => validateResultSet(data, file);
   if ("folder" in location) {
     if (appends) refuseRedirectedFolder(repo, resolve6(repo, location.folder), "history.folder");
     return folderHistory(resolve6(repo, location.folder), validate5);
@@ -64673,11 +64670,11 @@ import { resolve as resolve7 } from "node:path";
 
 // action/src/adapters/bencher-perf.ts
 function parseBencherPerf(text2, file, choice = {}) {
-  const data3 = parseJsonText(text2, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
+  const data = parseJsonText(text2, file, `Bencher's perf export ({"project": \u2026, "results": [ \u2026 ]})`);
   const errors = jsonErrors(text2, file);
-  if (!isRecord(data3) || !Array.isArray(data3["results"]))
+  if (!isRecord(data) || !Array.isArray(data["results"]))
     throw errors.error([], 'expected an object with "results": [ one line per branch, testbed, benchmark and measure ]');
-  const lines = data3["results"].map((line, i2) => checkedLine(line, i2, errors));
+  const lines = data["results"].map((line, i2) => checkedLine(line, i2, errors));
   const chosen = lines.filter((l) => matches(l.branch, choice.branch) && matches(l.testbed, choice.testbed));
   requireOne(
     "branch",
@@ -64820,11 +64817,11 @@ function mappingOf2(unit, tool) {
 }
 function parseGabHistory(text2, file) {
   const body = text2.replace(/^\s*window\.BENCHMARK_DATA\s*=\s*/, (m) => " ".repeat(m.length)).replace(/;\s*$/, "");
-  const data3 = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
+  const data = parseJsonText(body, file, "github-action-benchmark's data.js (window.BENCHMARK_DATA = {\u2026}) or data.json");
   const errors = jsonErrors(body, file);
-  if (!isRecord(data3) || !isRecord(data3["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
+  if (!isRecord(data) || !isRecord(data["entries"])) throw errors.error([], 'expected an object with "entries": { "<name>": [runs\u2026] }');
   const runs2 = /* @__PURE__ */ new Map();
-  for (const [setName, list2] of Object.entries(data3["entries"])) {
+  for (const [setName, list2] of Object.entries(data["entries"])) {
     if (!Array.isArray(list2)) throw errors.error(["entries", setName], `expected a list of runs under "${setName}"`);
     list2.forEach((entry, i2) => {
       const at = ["entries", setName, i2];
@@ -66768,8 +66765,8 @@ async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
   }
 }
 function sideRows(unit, side3, replace) {
-  const data3 = unit.data[side3];
-  const rows = [...data3.series.values()].map((s) => {
+  const data = unit.data[side3];
+  const rows = [...data.series.values()].map((s) => {
     const metrics = {};
     for (const [name, m] of s.metrics) {
       const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : void 0;
@@ -66777,8 +66774,8 @@ function sideRows(unit, side3, replace) {
     }
     return { ...s.template, metrics };
   });
-  if (!data3.error) return rows;
-  const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), /* @__PURE__ */ new Set(), rows, data3.error);
+  if (!data.error) return rows;
+  const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), /* @__PURE__ */ new Set(), rows, data.error);
   const failedIds = new Set(failed.map((f) => f.id));
   return [...rows.filter((r) => !failedIds.has(r.id)), ...failed];
 }
@@ -66857,15 +66854,15 @@ async function runAb(suites, checkouts, ctx) {
     const again = classifyUnits(suspects, ctx);
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
-      const data3 = u.data;
+      const data = u.data;
       u.data = saved.get(u).data;
       u.rounds = saved.get(u).rounds;
-      if (data3.base.error || data3.head.error) {
-        u.data = { base: { ...u.data.base, error: data3.base.error }, head: { ...u.data.head, error: data3.head.error } };
+      if (data.base.error || data.head.error) {
+        u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
       }
       const keys = new Set(unitKeys(u).filter((k) => first.get(k) === "regressed"));
       for (const k of keys) confirmations.set(k, again.get(k) === "regressed" ? "confirmed" : "not-confirmed");
-      fresh.set(u, { data: data3, keys });
+      fresh.set(u, { data, keys });
     }
   }
   ctx.progress.end();
@@ -69580,10 +69577,10 @@ function timeCommands(options) {
 // action/src/pipeline/time-commands.ts
 function timeToFile(options, path2, names) {
   const timed = timeCommands(options);
-  const data3 = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
-  writeOutputFile(options.cwd, path2, `${JSON.stringify(data3, null, 2)}
+  const data = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
+  writeOutputFile(options.cwd, path2, `${JSON.stringify(data, null, 2)}
 `, "--export-json");
-  return data3;
+  return data;
 }
 
 // action/src/pipeline/count-commands.ts
@@ -71068,14 +71065,14 @@ function isAcceptance(v) {
 }
 function decodeLedger(text2) {
   if (!text2) return null;
-  let data3;
+  let data;
   try {
-    data3 = JSON.parse(Buffer.from(text2, "base64").toString("utf8"));
+    data = JSON.parse(Buffer.from(text2, "base64").toString("utf8"));
   } catch {
     return null;
   }
-  const l = data3;
-  if (typeof data3 !== "object" || data3 === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
+  const l = data;
+  if (typeof data !== "object" || data === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
   if (!Array.isArray(l.rows) || !l.rows.every((r) => isAcceptedRow(r) && isNumber(r.tolerance) && typeof r.failsGate === "boolean")) return null;
   if (!Array.isArray(l.otherFailures) || !l.otherFailures.every(isString)) return null;
   if (!Array.isArray(l.acceptances) || !l.acceptances.every(isAcceptance)) return null;
@@ -71309,7 +71306,7 @@ var timeCommand = {
     if (!timeout || timeout.dimension !== "time" || timeout.value <= 0)
       throw new UsageError(`--timeout takes a duration such as 60s, found "${flags.timeout}"`);
     prepareOutputPaths([{ flag: "--export-json", path: flags["export-json"], kind: "file" }], ctx.cwd);
-    const data3 = timeToFile(
+    const data = timeToFile(
       {
         commands: flags.command,
         runs: wholeNumberFlag(flags.runs, "runs", 10, 1),
@@ -71321,7 +71318,7 @@ var timeCommand = {
       flags["export-json"],
       names
     );
-    const failed = data3.results.filter((r) => r.exit_codes.some((c) => c !== 0));
+    const failed = data.results.filter((r) => r.exit_codes.some((c) => c !== 0));
     for (const r of failed) ctx.stderr(`perf-gate time: "${r.command}" exited non-zero (exit codes ${[...new Set(r.exit_codes)].join(", ")})
 `);
     return failed.length > 0 ? EXIT.fail : EXIT.pass;
@@ -72039,14 +72036,14 @@ async function historyChanges(history, query) {
   return report2;
 }
 function readPreviousChanges(path2) {
-  let data3;
+  let data;
   try {
-    data3 = JSON.parse(readFileSync15(path2, "utf8"));
+    data = JSON.parse(readFileSync15(path2, "utf8"));
   } catch (error2) {
     const e = error2;
     throw new InputError(path2, e.code === "ENOENT" ? "no such file (--previous takes the JSON that history changes --json wrote)" : `not JSON: ${e.message}`);
   }
-  const report2 = data3;
+  const report2 = data;
   if (report2?.schema !== CHANGES_SCHEMA || !Array.isArray(report2.changes)) {
     throw new InputError(path2, `expected the JSON of history changes --json (schema "${CHANGES_SCHEMA}")`, void 0, "schema");
   }
@@ -73760,19 +73757,19 @@ var HttpClient = class {
       return this.request("DELETE", requestUrl, null, additionalHeaders || {});
     });
   }
-  post(requestUrl, data3, additionalHeaders) {
+  post(requestUrl, data, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("POST", requestUrl, data3, additionalHeaders || {});
+      return this.request("POST", requestUrl, data, additionalHeaders || {});
     });
   }
-  patch(requestUrl, data3, additionalHeaders) {
+  patch(requestUrl, data, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("PATCH", requestUrl, data3, additionalHeaders || {});
+      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
     });
   }
-  put(requestUrl, data3, additionalHeaders) {
+  put(requestUrl, data, additionalHeaders) {
     return __awaiter(this, void 0, void 0, function* () {
-      return this.request("PUT", requestUrl, data3, additionalHeaders || {});
+      return this.request("PUT", requestUrl, data, additionalHeaders || {});
     });
   }
   head(requestUrl, additionalHeaders) {
@@ -73798,28 +73795,28 @@ var HttpClient = class {
   }
   postJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data3 = JSON.stringify(obj, null, 2);
+      const data = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.post(requestUrl, data3, additionalHeaders);
+      const res = yield this.post(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
   putJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data3 = JSON.stringify(obj, null, 2);
+      const data = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.put(requestUrl, data3, additionalHeaders);
+      const res = yield this.put(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
   patchJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-      const data3 = JSON.stringify(obj, null, 2);
+      const data = JSON.stringify(obj, null, 2);
       additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
       additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-      const res = yield this.patch(requestUrl, data3, additionalHeaders);
+      const res = yield this.patch(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
   }
@@ -73828,7 +73825,7 @@ var HttpClient = class {
    * All other methods such as get, post, patch, and request ultimately call this.
    * Prefer get, del, post and patch
    */
-  request(verb, requestUrl, data3, headers) {
+  request(verb, requestUrl, data, headers) {
     return __awaiter(this, void 0, void 0, function* () {
       if (this._disposed) {
         throw new Error("Client has already been disposed.");
@@ -73839,7 +73836,7 @@ var HttpClient = class {
       let numTries = 0;
       let response;
       do {
-        response = yield this.requestRaw(info2, data3);
+        response = yield this.requestRaw(info2, data);
         if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
           let authenticationHandler;
           for (const handler2 of this.handlers) {
@@ -73849,7 +73846,7 @@ var HttpClient = class {
             }
           }
           if (authenticationHandler) {
-            return authenticationHandler.handleAuthentication(this, info2, data3);
+            return authenticationHandler.handleAuthentication(this, info2, data);
           } else {
             return response;
           }
@@ -73873,7 +73870,7 @@ var HttpClient = class {
             }
           }
           info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
-          response = yield this.requestRaw(info2, data3);
+          response = yield this.requestRaw(info2, data);
           redirectsRemaining--;
         }
         if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
@@ -73902,7 +73899,7 @@ var HttpClient = class {
    * @param info
    * @param data
    */
-  requestRaw(info2, data3) {
+  requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
       return new Promise((resolve20, reject) => {
         function callbackForResult(err2, res) {
@@ -73914,7 +73911,7 @@ var HttpClient = class {
             resolve20(res);
           }
         }
-        this.requestRawWithCallback(info2, data3, callbackForResult);
+        this.requestRawWithCallback(info2, data, callbackForResult);
       });
     });
   }
@@ -73924,12 +73921,12 @@ var HttpClient = class {
    * @param data
    * @param onResult
    */
-  requestRawWithCallback(info2, data3, onResult) {
-    if (typeof data3 === "string") {
+  requestRawWithCallback(info2, data, onResult) {
+    if (typeof data === "string") {
       if (!info2.options.headers) {
         info2.options.headers = {};
       }
-      info2.options.headers["Content-Length"] = Buffer.byteLength(data3, "utf8");
+      info2.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
     }
     let callbackCalled = false;
     function handleResult(err2, res) {
@@ -73955,14 +73952,14 @@ var HttpClient = class {
     req.on("error", function(err2) {
       handleResult(err2);
     });
-    if (data3 && typeof data3 === "string") {
-      req.write(data3, "utf8");
+    if (data && typeof data === "string") {
+      req.write(data, "utf8");
     }
-    if (data3 && typeof data3 !== "string") {
-      data3.on("close", function() {
+    if (data && typeof data !== "string") {
+      data.on("close", function() {
         req.end();
       });
-      data3.pipe(req);
+      data.pipe(req);
     } else {
       req.end();
     }
@@ -74402,10 +74399,10 @@ var Summary = class {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
         }
-        const { header: header2, data: data3, colspan, rowspan } = cell;
+        const { header: header2, data, colspan, rowspan } = cell;
         const tag = header2 ? "th" : "td";
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
-        return this.wrap(tag, data3, attrs);
+        return this.wrap(tag, data, attrs);
       }).join("");
       return this.wrap("tr", cells3);
     }).join("");
@@ -75665,19 +75662,19 @@ async function getResponseData(response) {
 function isJSONResponse(mimetype) {
   return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
 }
-function toErrorMessage(data3) {
-  if (typeof data3 === "string") {
-    return data3;
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
   }
-  if (data3 instanceof ArrayBuffer) {
+  if (data instanceof ArrayBuffer) {
     return "Unknown error";
   }
-  if (typeof data3 === "object" && data3 !== null && "message" in data3) {
-    const objectData = data3;
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
     const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
     return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
   }
-  return `Unknown error: ${JSON.stringify(data3)}`;
+  return `Unknown error: ${JSON.stringify(data)}`;
 }
 function withDefaults2(oldEndpoint, newDefaults) {
   const endpoint2 = oldEndpoint.defaults(newDefaults);
@@ -75706,9 +75703,9 @@ var request = withDefaults2(endpoint, defaults_default);
 
 // node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
-function _buildMessageForResponseErrors(data3) {
+function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
-` + data3.errors.map((e) => ` - ${e.message}`).join("\n");
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
 }
 var GraphqlResponseError = class extends Error {
   constructor(request2, headers, response) {
@@ -78451,8 +78448,8 @@ function normalizePaginatedListResponse(response) {
   delete response.data.total_count;
   delete response.data.total_commits;
   const namespaceKey = Object.keys(response.data)[0];
-  const data3 = response.data[namespaceKey];
-  response.data = data3;
+  const data = response.data[namespaceKey];
+  response.data = data;
   if (typeof incompleteResults !== "undefined") {
     response.data.incomplete_results = incompleteResults;
   }
@@ -78634,8 +78631,8 @@ function failedAnswer(error2, timeoutMs) {
   const e = typeof error2 === "object" && error2 !== null ? error2 : {};
   if (e.cause?.name === "TimeoutError")
     return { status: 0, headers: {}, message: `no answer in ${Math.round((timeoutMs ?? 0) / 100) / 10} s` };
-  const data3 = e.response?.data;
-  const apiMessage = typeof data3 === "object" && data3 !== null && typeof data3.message === "string" ? data3.message : "";
+  const data = e.response?.data;
+  const apiMessage = typeof data === "object" && data !== null && typeof data.message === "string" ? data.message : "";
   return { status: e.status, headers: e.response?.headers ?? {}, message: `${e.message ?? ""} ${apiMessage}`.trim() };
 }
 var DEFAULT_REQUEST_TIMEOUT_MS = 6e4;
@@ -78694,8 +78691,8 @@ function createGitHubClient(options) {
   return {
     authenticatedLogin: () => wrap("GET /user", async () => {
       try {
-        const { data: data3 } = await octokit.rest.users.getAuthenticated();
-        return data3.login;
+        const { data } = await octokit.rest.users.getAuthenticated();
+        return data.login;
       } catch (error2) {
         if (failedAnswer(error2).status === 403) return null;
         throw error2;
@@ -78714,7 +78711,7 @@ function createGitHubClient(options) {
     createIssue: (repo, issue2) => wrap(`create issue "${issue2.title}"`, async () => toIssue((await octokit.rest.issues.create({ ...repo, ...issue2 })).data)),
     updateIssue: (repo, number2, update) => wrap(`update issue #${number2}`, async () => toIssue((await octokit.rest.issues.update({ ...repo, issue_number: number2, ...update })).data)),
     createCheckRun: (repo, run2) => wrap(`create check run "${run2.name}"`, async () => {
-      const { data: data3 } = await octokit.rest.checks.create({
+      const { data } = await octokit.rest.checks.create({
         ...repo,
         name: run2.name,
         head_sha: run2.headSha,
@@ -78724,16 +78721,16 @@ function createGitHubClient(options) {
         output: run2.output,
         ...run2.detailsUrl ? { details_url: run2.detailsUrl } : {}
       });
-      return { id: data3.id, url: data3.html_url ?? data3.url };
+      return { id: data.id, url: data.html_url ?? data.url };
     }),
     updateCheckRun: (repo, checkRunId, output) => wrap(`update check run ${checkRunId}`, async () => {
       await octokit.rest.checks.update({ ...repo, check_run_id: checkRunId, output });
     }),
     collaboratorRole: (repo, login) => wrap(`get the permission of ${login}`, async () => {
       try {
-        const { data: data3 } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
-        const role = data3.role_name || data3.permission;
-        return ["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data3.permission;
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+        const role = data.role_name || data.permission;
+        return ["admin", "maintain", "write", "triage", "read"].includes(role) ? role : data.permission;
       } catch (error2) {
         if (failedAnswer(error2).status === 404) return "none";
         throw error2;
@@ -78743,18 +78740,18 @@ function createGitHubClient(options) {
       await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs });
     }),
     pullRequestsOfCommit: (repo, sha) => wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
-      const { data: data3 } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
-      return data3.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
+      const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
+      return data.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
     }),
     getPullRequest: (repo, number2) => wrap(`get pull request #${number2}`, async () => {
-      const { data: data3 } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
+      const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
       return {
-        number: data3.number,
-        headSha: data3.head.sha,
-        headRepo: data3.head.repo?.full_name ?? null,
-        baseRepo: data3.base.repo.full_name,
-        baseSha: data3.base.sha,
-        state: data3.state
+        number: data.number,
+        headSha: data.head.sha,
+        headRepo: data.head.repo?.full_name ?? null,
+        baseRepo: data.base.repo.full_name,
+        baseSha: data.base.sha,
+        state: data.state
       };
     }),
     listRunArtifacts: (repo, runId) => wrap(`list artifacts of run ${runId}`, async () => {
@@ -80040,9 +80037,9 @@ function writeHandoff(dir, claim, results) {
   return dir;
 }
 var SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-function parseClaim(data3, file) {
-  if (typeof data3 !== "object" || data3 === null || Array.isArray(data3)) throw new InputError(file, "expected a JSON object");
-  const obj = data3;
+function parseClaim(data, file) {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw new InputError(file, "expected a JSON object");
+  const obj = data;
   const allowed = /* @__PURE__ */ new Set(["schema", "pullRequest", "headSha", "gate"]);
   for (const key2 of Object.keys(obj)) if (!allowed.has(key2)) throw new InputError(file, `unexpected key "${key2.slice(0, 40)}"`, void 0, key2.slice(0, 40));
   if (obj["schema"] !== HANDOFF_SCHEMA) throw new InputError(file, `expected "schema": "${HANDOFF_SCHEMA}"`, void 0, "schema");
@@ -80507,8 +80504,8 @@ var b4 = function(d, b) {
 var b8 = function(d, b) {
   return b4(d, b) + b4(d, b + 4) * 4294967296;
 };
-function inflateSync(data3, opts) {
-  return inflt(data3, { i: 2 }, opts && opts.out, opts && opts.dictionary);
+function inflateSync(data, opts) {
+  return inflt(data, { i: 2 }, opts && opts.out, opts && opts.dictionary);
 }
 var td = typeof TextDecoder != "undefined" && /* @__PURE__ */ new TextDecoder();
 var tds = 0;
@@ -80575,30 +80572,30 @@ var z64hs = function(d, b, l, z, sc, su, off) {
   }
   return [sc, su, off, 0];
 };
-function unzipSync(data3, opts) {
+function unzipSync(data, opts) {
   var files = {};
-  var e = data3.length - 22;
-  for (; b4(data3, e) != 101010256; --e) {
-    if (!e || data3.length - e > 65558)
+  var e = data.length - 22;
+  for (; b4(data, e) != 101010256; --e) {
+    if (!e || data.length - e > 65558)
       err(13);
   }
   ;
-  var c = b2(data3, e + 8);
+  var c = b2(data, e + 8);
   if (!c)
     return {};
-  var o = b4(data3, e + 16);
-  var z = b4(data3, e - 20) == 117853008;
+  var o = b4(data, e + 16);
+  var z = b4(data, e - 20) == 117853008;
   if (z) {
-    var ze = b4(data3, e - 12);
-    z = b4(data3, ze) == 101075792;
+    var ze = b4(data, e - 12);
+    z = b4(data, ze) == 101075792;
     if (z) {
-      c = b4(data3, ze + 32);
-      o = b4(data3, ze + 48);
+      c = b4(data, ze + 32);
+      o = b4(data, ze + 48);
     }
   }
   var fltr = opts && opts.filter;
   for (var i2 = 0; i2 < c; ++i2) {
-    var _a2 = zh(data3, o, z), c_2 = _a2[0], sc = _a2[1], su = _a2[2], fn = _a2[3], no = _a2[4], off = _a2[5], b = slzh(data3, off);
+    var _a2 = zh(data, o, z), c_2 = _a2[0], sc = _a2[1], su = _a2[2], fn = _a2[3], no = _a2[4], off = _a2[5], b = slzh(data, off);
     o = no;
     if (!fltr || fltr({
       name: fn,
@@ -80607,9 +80604,9 @@ function unzipSync(data3, opts) {
       compression: c_2
     })) {
       if (!c_2)
-        files[fn] = slc(data3, b, b + sc);
+        files[fn] = slc(data, b, b + sc);
       else if (c_2 == 8)
-        files[fn] = inflateSync(data3.subarray(b, b + sc), { out: new u8(su) });
+        files[fn] = inflateSync(data.subarray(b, b + sc), { out: new u8(su) });
       else
         err(14, "unknown compression type " + c_2);
     }

@@ -23,21 +23,20 @@ if ! { command -v inferno-flamegraph && command -v inferno-diff-folded && comman
   did "cargo install inferno"
 fi
 
-example="$ROOT/examples/rust-criterion"
-stamp="$example/target/.perf-gate-setup"
-if stale "$stamp" "$example"; then
-  (cd "$example" && cargo bench --quiet --bench parse --no-run && cargo criterion --bench parse --no-run >/dev/null 2>&1)
-  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
-  did "cargo bench --no-run examples/rust-criterion"
-fi
+# warm_example NAME COMMAND: builds examples/NAME's benches with COMMAND (run
+# in its folder) when a source there is newer than its stamp.
+warm_example() {
+  local example="$ROOT/examples/$1" stamp="$ROOT/examples/$1/target/.perf-gate-setup"
+  if stale "$stamp" "$example"; then
+    (cd "$example" && eval "$2")
+    mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+    did "cargo bench --no-run examples/$1"
+  fi
+}
 
-example="$ROOT/examples/rust-divan"
-stamp="$example/target/.perf-gate-setup"
-if stale "$stamp" "$example"; then
-  (cd "$example" && cargo bench --quiet --bench words --no-run)
-  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
-  did "cargo bench --no-run examples/rust-divan"
-fi
+warm_example rust-criterion 'cargo bench --quiet --bench parse --no-run && cargo criterion --bench parse --no-run >/dev/null 2>&1'
+
+warm_example rust-divan 'cargo bench --quiet --bench words --no-run'
 
 # iai 0.1.1 (no dependencies of its own) in cargo's cache: the iai adapter test
 # builds a tiny bench crate with it offline and runs it under cachegrind.
@@ -59,10 +58,4 @@ if [[ "$runner_says" != *"iai-callgrind-runner ($iai_version)"* ]]; then
   cargo install --quiet --locked iai-callgrind-runner --version "$iai_version"
   did "cargo install iai-callgrind-runner $iai_version"
 fi
-example="$ROOT/examples/rust-iai-callgrind"
-stamp="$example/target/.perf-gate-setup"
-if stale "$stamp" "$example"; then
-  (cd "$example" && cargo bench --quiet --bench counts --no-run)
-  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
-  did "cargo bench --no-run examples/rust-iai-callgrind"
-fi
+warm_example rust-iai-callgrind 'cargo bench --quiet --bench counts --no-run'

@@ -48,18 +48,19 @@ export function loadTestMetrics(runs: readonly LoadRun[]): Record<string, Metric
     const values = runs.map((r) => r.values[name]);
     if (values.some((v) => v === undefined)) continue;
     const sourceUnit = first.sourceUnits?.[name];
-    metrics[name] = buildMetric(name, UNITS[name] ?? 's', data(values as number[]), sourceUnit !== undefined ? { sourceUnit } : {});
+    metrics[name] = buildMetric(name, UNITS[name] ?? 's', valueOrSamples(values as number[]), sourceUnit !== undefined ? { sourceUnit } : {});
   }
   const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.errors)))].sort();
-  for (const kind of kinds) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, 'count', data(runs.map((r) => r.errors[kind] ?? 0)));
+  for (const kind of kinds) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, 'count', valueOrSamples(runs.map((r) => r.errors[kind] ?? 0)));
   const totals = runs.map((r) => Object.values(r.errors).reduce((sum, n) => sum + n, 0));
-  metrics.errors = buildMetric('errors', 'count', data(totals));
+  metrics.errors = buildMetric('errors', 'count', valueOrSamples(totals));
   if (runs.every((r) => r.requests !== undefined && r.requests > 0)) {
-    metrics.error_ratio = buildMetric('error_ratio', 'fraction', data(runs.map((r, i) => totals[i]! / r.requests!)));
+    metrics.error_ratio = buildMetric('error_ratio', 'fraction', valueOrSamples(runs.map((r, i) => totals[i]! / r.requests!)));
   }
   return metrics;
 }
 
-function data(values: number[]): { value: number } | { samples: number[] } {
+/** One run's value, or several runs' values as samples in order. */
+export function valueOrSamples(values: number[]): { value: number } | { samples: number[] } {
   return values.length === 1 ? { value: values[0]! } : { samples: values };
 }

@@ -1,6 +1,7 @@
 import { InputError, type BenchmarkResult, type Metric } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { buildMetric } from './build-metric.js';
+import { valueOrSamples } from './load-test.js';
 
 const RUNNING = /^Running (\S+) test @ (\S+)\s*$/;
 const TIME_UNITS: Record<string, number> = { us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
@@ -118,18 +119,14 @@ function group(blocks: Block[]): BenchmarkResult[] {
       if (values.some((v) => v === undefined)) continue; // percentiles need --latency in every run
       const unit = name === 'requests_per_sec' ? '1/s' : name === 'transfer_per_sec' ? 'B/s' : 's';
       const sourceUnit = name === 'requests_per_sec' ? 'Requests/sec' : first.sourceUnits[name];
-      metrics[name] = buildMetric(name, unit, data(values as number[]), sourceUnit ? { sourceUnit } : {});
+      metrics[name] = buildMetric(name, unit, valueOrSamples(values as number[]), sourceUnit ? { sourceUnit } : {});
     }
     const errorValues = (key: string): number[] => runs.map((r) => r.values[key] ?? 0);
-    for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, 'count', data(errorValues(`errors.${kind}`)));
+    for (const kind of ERROR_KINDS) metrics[`errors.${kind}`] = buildMetric(`errors.${kind}`, 'count', valueOrSamples(errorValues(`errors.${kind}`)));
     const totals = runs.map((r) => ERROR_KINDS.reduce((sum, kind) => sum + (r.values[`errors.${kind}`] ?? 0), 0));
-    metrics.errors = buildMetric('errors', 'count', data(totals));
+    metrics.errors = buildMetric('errors', 'count', valueOrSamples(totals));
     return { id, params: first.params, status: 'ok', metrics } satisfies BenchmarkResult;
   });
-}
-
-function data(values: number[]): { value: number } | { samples: number[] } {
-  return values.length === 1 ? { value: values[0]! } : { samples: values };
 }
 
 function unitOf(text: string): string {

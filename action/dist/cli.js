@@ -47225,6 +47225,18 @@ var RESULT_SET_SCHEMA = "perf-gate/results@1";
 function newResultSet(created, benchmarks = []) {
   return { schema: RESULT_SET_SCHEMA, created, benchmarks };
 }
+var RECORDED_ACCEPTANCE_LIMITS = { acceptances: 50, rows: 100, by: 100, reason: 500, benchmarks: 4096 };
+function boundedAcceptances(accepted) {
+  const L = RECORDED_ACCEPTANCE_LIMITS;
+  const cut3 = (text2, max2) => text2.length > max2 ? `${text2.slice(0, max2 - 1)}\u2026` : text2;
+  return accepted.slice(-L.acceptances).map((a) => ({
+    pullRequest: a.pullRequest,
+    by: cut3(a.by, L.by),
+    reason: cut3(a.reason, L.reason),
+    benchmarks: cut3(a.benchmarks, L.benchmarks),
+    rows: a.rows.slice(0, L.rows)
+  }));
+}
 
 // action/src/model/input-error.ts
 var InputError = class extends Error {
@@ -47813,6 +47825,32 @@ function nearestName(name, candidates) {
   }
   if (best === void 0) return void 0;
   return bestDistance <= Math.max(2, Math.ceil(Math.max(name.length, best.length) / 3)) ? best : void 0;
+}
+
+// action/src/model/environment.ts
+var ENVIRONMENT_LIMITS = {
+  kernel: 200,
+  microcode: 100,
+  toolchains: { entries: 50, chars: 300 },
+  flags: { entries: 50, chars: 2e3 },
+  lockfiles: { entries: 200 }
+};
+function cutTo(text2, max2) {
+  return text2.length > max2 ? `${text2.slice(0, max2 - 1)}\u2026` : text2;
+}
+function boundRecord(record4, entries2, chars) {
+  const keys = Object.keys(record4).sort();
+  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutTo(record4[k], chars)]));
+}
+function boundedEnvironment(env) {
+  const L = ENVIRONMENT_LIMITS;
+  return {
+    ...env.kernel !== void 0 ? { kernel: cutTo(env.kernel, L.kernel) } : {},
+    ...env.microcode !== void 0 ? { microcode: cutTo(env.microcode, L.microcode) } : {},
+    ...env.toolchains ? { toolchains: boundRecord(env.toolchains, L.toolchains.entries, L.toolchains.chars) } : {},
+    ...env.flags ? { flags: boundRecord(env.flags, L.flags.entries, L.flags.chars) } : {},
+    ...env.lockfiles ? { lockfiles: boundRecord(env.lockfiles, L.lockfiles.entries, Number.MAX_SAFE_INTEGER) } : {}
+  };
 }
 
 // action/src/pipeline/exit.ts
@@ -48779,7 +48817,7 @@ function readEnvironment(request2) {
   for (const key2 of ["toolchains", "flags", "lockfiles"]) {
     if (Object.keys(environment[key2]).length === 0) delete environment[key2];
   }
-  return environment;
+  return boundedEnvironment(environment);
 }
 
 // action/src/runner/interrupt.ts
@@ -62404,7 +62442,8 @@ var perf_gate_config_schema_default = {
         name: {
           type: "string",
           pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$",
-          description: "a suite name of letters, digits, '.', '_' and '-' (it prefixes benchmark ids and names the log folder)"
+          maxLength: 100,
+          description: "a suite name of letters, digits, '.', '_' and '-', at most 100 (it prefixes benchmark ids and names the log folder)"
         },
         build: {
           type: "string",
@@ -62419,7 +62458,7 @@ var perf_gate_config_schema_default = {
         commands: {
           type: "object",
           minProperties: 1,
-          propertyNames: { minLength: 1, pattern: "^[^\\n]*$", description: "a benchmark name (one line)" },
+          propertyNames: { minLength: 1, maxLength: 1e3, pattern: "^[^\\n]*$", description: "a benchmark name (one line, at most 1,000 characters)" },
           additionalProperties: { type: "string", minLength: 1, description: "a shell command (sh -c)" },
           description: "Benchmark name \u2192 shell command, instead of run: perf-gate measures each command itself, with hyperfine for time and a counter for counts (docs/counting.md)."
         },
@@ -63118,6 +63157,14 @@ function serializeResultSet(set) {
 function writeResultSet(path2, set) {
   writeFileAtomic(path2, serializeResultSet(set));
 }
+function refuseUnreadable(read, where2) {
+  try {
+    read();
+  } catch (error2) {
+    if (!(error2 instanceof InputError)) throw error2;
+    throw new InputError(where2, `perf-gate will not store a run its own reader refuses: ${error2.detail}`, void 0, error2.key);
+  }
+}
 
 // action/src/store/folder-store.ts
 function folderStore(options) {
@@ -63607,11 +63654,19 @@ function decodeMonth(bytes2, file, validate5) {
   if (lines.length !== header2.runs.length + 1) {
     throw new InputError(file, `the header names ${header2.runs.length} runs but the file holds ${lines.length - 1}`);
   }
-  const runs2 = header2.runs.map((r, i2) => {
+  const runs2 = [];
+  const unreadable2 = [];
+  header2.runs.forEach((r, i2) => {
     const where2 = `${file} (run ${r.runId})`;
-    return { ...r, set: validate5(unpackResultSet(parseJson3(lines[i2 + 1], file, i2 + 2), where2), where2) };
+    const json = lines[i2 + 1];
+    try {
+      runs2.push({ ...r, set: validate5(unpackResultSet(parseJson3(json, where2, i2 + 2), where2), where2) });
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      unreadable2.push({ ...r, json, error: error2 });
+    }
   });
-  return { header: header2, runs: runs2 };
+  return { header: header2, runs: runs2, unreadable: unreadable2 };
 }
 var MONTH_BROTLI = { [constants2.BROTLI_PARAM_QUALITY]: 5, [constants2.BROTLI_PARAM_LGWIN]: 24 };
 function decodeMonthHeader(prefix, file, complete) {
@@ -63709,7 +63764,11 @@ async function verifyFiles(backend, validate5, query = {}) {
       const b = (await v.read([file])).get(file);
       if (b === void 0) continue;
       try {
-        runs2 += file === month.monthFile ? decodeMonth(b, file, validate5).runs.length : (decodeRun(b, file, validate5), 1);
+        if (file === month.monthFile) {
+          const decoded = decodeMonth(b, file, validate5);
+          runs2 += decoded.runs.length;
+          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file) });
+        } else runs2 += (decodeRun(b, file, validate5), 1);
       } catch (error2) {
         if (!(error2 instanceof InputError)) throw error2;
         const ids = file === month.monthFile ? headerRunIds(b, file) : [parsePath(file)?.kind === "run" ? parsePath(file).entry.runId : ""];
@@ -63760,6 +63819,7 @@ function historyStore(backend, validate5) {
     const file = runPath(testbed, commit, runId);
     const stored = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
     const bytes2 = encodeRun(stored);
+    refuseUnreadable(() => decodeRun(bytes2, file, validate5), source);
     await backend.apply(
       async (v) => (await v.read([file])).get(file) !== void 0 ? void 0 : { add: [{ path: file, bytes: bytes2 }], remove: [], message: `perf-gate: add run ${runId} of ${commit.slice(0, 12)} on ${testbed}` },
       { exclusive: false }
@@ -63805,10 +63865,16 @@ function historyStore(backend, validate5) {
       if (runs2 === void 0) {
         const b = bytes2.get(file) ?? fallback.get(file);
         if (b === void 0) return void 0;
-        runs2 = new Map(decodeMonth(b, file, validate5).runs.map((r) => [r.runId, r.set]));
+        const decoded = decodeMonth(b, file, validate5);
+        runs2 = new Map([
+          ...decoded.runs.map((r) => [r.runId, r.set]),
+          ...decoded.unreadable.map((r) => [r.runId, r.error])
+        ]);
         months.set(file, runs2);
       }
-      return runs2.get(runId);
+      const run2 = runs2.get(runId);
+      if (run2 instanceof InputError) throw run2;
+      return run2;
     };
     return entries2.map((e) => {
       const parsed = parsePath(e.file);
@@ -63838,11 +63904,22 @@ function historyStore(backend, validate5) {
       try {
         (await readMany(group3)).forEach((set, i2) => sets.set(group3[i2], set));
       } catch (error2) {
-        skip(
-          file,
-          group3.map((e) => e.runId),
-          error2
-        );
+        if (!(error2 instanceof InputError)) throw error2;
+        if (group3.length === 1 || error2.file === file) {
+          skip(
+            file,
+            group3.map((e) => e.runId),
+            error2
+          );
+          continue;
+        }
+        for (const e of group3) {
+          try {
+            sets.set(e, (await readMany([e]))[0]);
+          } catch (each) {
+            skip(file, [e.runId], each);
+          }
+        }
       }
     }
     for (const e of entries2) {
@@ -64004,9 +64081,17 @@ function historyStore(backend, validate5) {
   }
   async function monthLines(v, month, keep) {
     if (month.monthFile === void 0) return [];
-    const b = (await v.read([month.monthFile])).get(month.monthFile);
+    const file = month.monthFile;
+    const b = (await v.read([file])).get(file);
     if (b === void 0) return [];
-    return decodeMonth(b, month.monthFile, validate5).runs.filter((r) => keep(r.runId)).map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
+    const decoded = decodeMonth(b, file, validate5);
+    const lines = new Map([
+      ...decoded.runs.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: runLine(r.set) }]),
+      // A run that does not validate keeps its line as it was: a rewrite of the month never drops a run nobody asked to remove.
+      ...decoded.unreadable.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: r.json }])
+    ]);
+    for (const r of decoded.unreadable) if (keep(r.runId)) skip(file, [r.runId], r.error);
+    return decoded.header.runs.filter((r) => keep(r.runId)).map((r) => lines.get(r.runId));
   }
   async function singleLines(v, runs2) {
     const bytes2 = await v.read(runs2.map((r) => r.file));
@@ -65796,6 +65881,14 @@ function smallestDecidableChange(drift, confidence = 0.95) {
   return Math.expm1(zQuantile(1 - (1 - confidence) / 2) * Math.SQRT2 * Math.log1p(drift));
 }
 
+// action/src/gate/check-policy.ts
+function checkConclusionOf(decided, policy) {
+  const inconclusive = decided.inconclusive > 0 ? policy.inconclusive : "pass";
+  if (decided.verdict === "fail" || inconclusive === "fail") return policy.failOn === "never" ? "neutral" : "failure";
+  if (policy.selfReported || inconclusive === "neutral") return "neutral";
+  return "success";
+}
+
 // action/src/gate/index.ts
 var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
 function emptyRow(benchmark, metric, resolved, sample) {
@@ -66641,12 +66734,16 @@ async function invoke(inv, ctx) {
   }
   const suffix = pointSuffix(point);
   const hasPoint = Object.keys(point).length > 0;
-  const results = parsed.map((b) => ({
+  const named2 = parsed.map((b) => ({
     ...b,
     id: `${suite.name}/${b.id}${suffix}`,
     suite: suite.name,
     ...b.params || hasPoint ? { params: { ...b.params, ...point } } : {}
   }));
+  const tooLong = named2.find((b) => b.id.length > MAX_BENCHMARK_ID_LENGTH);
+  if (tooLong && parseProblem === null)
+    parseProblem = `unusable output: benchmark "${tooLong.id.slice(0, 60)}\u2026" is ${tooLong.id.length.toLocaleString("en")} characters long with the suite's name before it; expected at most ${MAX_BENCHMARK_ID_LENGTH.toLocaleString("en")}`;
+  const results = tooLong ? [] : named2;
   const problem = exitProblem ?? parseProblem;
   const label = `${inv.side ? `[${inv.side}] ` : ""}run${suffix}`;
   ctx.progress.line(`${label}: ${problem ?? `ok, ${results.length} benchmark(s)`} (${result.seconds.toFixed(1)} s)`);
@@ -67764,7 +67861,8 @@ function spliceBlock(body, start, end, block) {
   if (from === -1 || to < from) return `${block}${body}`;
   return body.slice(0, from) + block + body.slice(to + end.length).replace(/^\n/, "");
 }
-function acceptanceRecordMarkdown(acceptances, stillFailing2) {
+var MAX_FAILING_LISTED = 10;
+function acceptanceRecordMarkdown(acceptances, decision) {
   if (acceptances.length === 0) return "";
   const shown = acceptances.slice(-MAX_RECORD_ACCEPTANCES);
   const earlier = acceptances.length - shown.length;
@@ -67783,10 +67881,13 @@ function acceptanceRecordMarkdown(acceptances, stillFailing2) {
     ...earlier > 0 ? ["", `${earlier} earlier acceptance${earlier === 1 ? "" : "s"} not shown (the JSON report's rows name what each accepted).`] : [],
     ""
   ];
-  if (stillFailing2 !== null) {
+  if (decision !== null) {
     const commit = shortCommit(acceptances.at(-1).commit);
+    const listed = decision.failing.slice(0, MAX_FAILING_LISTED).map((s) => escapeMarkdown(cut(s)));
+    const more = decision.failing.length - listed.length;
+    const failing2 = `${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
     lines.push(
-      stillFailing2.length === 0 ? `**\u2705 The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.` : `**\u274C Still failing on \`${commit}\`:** ${stillFailing2.map((s) => escapeMarkdown(s)).join("; ")}.`,
+      !decision.decided ? `**\u23F8\uFE0F The check stays as measured on \`${commit}\`:** the comment's ledger does not hold every failing row of that run (${failing2}), so perf-gate cannot re-decide it without measuring. The acceptances apply from the next run.` : decision.failing.length === 0 ? `**\u2705 The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.` : `**\u274C Still failing on \`${commit}\`:** ${failing2}.`,
       ""
     );
   }
@@ -69612,6 +69713,12 @@ async function historyStart(repo, choice) {
   return { mergeBaseWith: choice.mergeBaseWith ?? await defaultBaseBranch(repo) };
 }
 
+// action/src/pipeline/storable.ts
+function storableResultSet(set, where2) {
+  refuseUnreadable(() => validateResultSet(JSON.parse(serializeResultSet(set)), where2), where2);
+  return set;
+}
+
 // action/src/pipeline/environment-packages.ts
 import { execFileSync as execFileSync3 } from "node:child_process";
 import { readFileSync as readFileSync14 } from "node:fs";
@@ -71008,20 +71115,28 @@ function chooseBaseline(from, query, measuring) {
 async function record(plan, results) {
   if (!plan.record) return null;
   try {
-    const { accepted } = plan.record;
-    return { at: await plan.record.store.record(accepted && accepted.length > 0 ? { ...results, accepted } : results, { shard: plan.record.shard }) };
+    const { accepted, store } = plan.record;
+    const run2 = storableResultSet(accepted && accepted.length > 0 ? { ...results, accepted } : results, store.location);
+    return { at: await store.record(run2, { shard: plan.record.shard }) };
   } catch (error2) {
     return { error: error2 };
   }
 }
 
 // action/src/pipeline/pr-ledger.ts
-var LEDGER_VERSION = 1;
+var LEDGER_VERSION = 2;
+var READ_VERSIONS = [1, LEDGER_VERSION];
 var MAX_ROWS = 100;
 var MAX_ACCEPTANCES = 50;
 var MAX_REASON_CHARS = 500;
-function ledgerOf(report2, head, acceptances) {
-  const rows = report2.rows.filter((r) => acceptable(r)).slice(0, MAX_ROWS);
+var MAX_GLOB_CHARS = 1e3;
+var failing = (r) => r.failsGate || r.budgetFails;
+function ledgerOf(report2, head, acceptances, policy) {
+  const allAcceptable = report2.rows.filter((r) => acceptable(r));
+  const rows = allAcceptable.slice(0, MAX_ROWS);
+  const others = report2.rows.filter((r) => r.failsGate && !acceptable(r));
+  const budgetFails = (r) => r.budget?.result === "fail" && r.budget.severity === "fail";
+  const leftOut = allAcceptable.slice(MAX_ROWS).filter((r) => r.failsGate || budgetFails(r)).length + Math.max(0, others.length - MAX_ROWS);
   return {
     version: LEDGER_VERSION,
     head,
@@ -71033,9 +71148,12 @@ function ledgerOf(report2, head, acceptances) {
       status: r.status,
       tolerance: r.tolerance,
       failsGate: r.failsGate,
-      budgetFails: r.budget?.result === "fail" && r.budget.severity === "fail"
+      budgetFails: budgetFails(r)
     })),
-    otherFailures: report2.rows.filter((r) => r.failsGate && !acceptable(r)).slice(0, MAX_ROWS).map((r) => `${r.benchmark} ${r.metric}: ${r.budget?.result === "fail" ? "budget exceeded" : r.status}`),
+    otherFailures: others.slice(0, MAX_ROWS).map((r) => `${r.benchmark} ${r.metric}: ${r.budget?.result === "fail" ? "budget exceeded" : r.status}`),
+    leftOut,
+    inconclusive: report2.counts.inconclusive,
+    policy,
     acceptances: acceptances.slice(-MAX_ACCEPTANCES)
   };
 }
@@ -71045,9 +71163,14 @@ function encodeLedger(ledger) {
   let fitted = ledger;
   let text2 = encode(fitted);
   while (text2.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
-    if (fitted.rows.length > 0) fitted = { ...fitted, rows: fitted.rows.slice(0, Math.floor(fitted.rows.length / 2)) };
-    else if (fitted.otherFailures.length > 0) fitted = { ...fitted, otherFailures: fitted.otherFailures.slice(0, Math.floor(fitted.otherFailures.length / 2)) };
-    else fitted = { ...fitted, acceptances: fitted.acceptances.slice(1) };
+    const leftOut = (more) => fitted.leftOut === null ? null : fitted.leftOut + more;
+    if (fitted.rows.length > 0) {
+      const kept = fitted.rows.slice(0, Math.floor(fitted.rows.length / 2));
+      fitted = { ...fitted, rows: kept, leftOut: leftOut(fitted.rows.slice(kept.length).filter(failing).length) };
+    } else if (fitted.otherFailures.length > 0) {
+      const kept = fitted.otherFailures.slice(0, Math.floor(fitted.otherFailures.length / 2));
+      fitted = { ...fitted, otherFailures: kept, leftOut: leftOut(fitted.otherFailures.length - kept.length) };
+    } else fitted = { ...fitted, acceptances: fitted.acceptances.slice(1) };
     text2 = encode(fitted);
   }
   return text2;
@@ -71072,11 +71195,18 @@ function decodeLedger(text2) {
     return null;
   }
   const l = data;
-  if (typeof data !== "object" || data === null || l.version !== LEDGER_VERSION || !isString(l.head)) return null;
+  if (typeof data !== "object" || data === null || !READ_VERSIONS.includes(l.version) || !isString(l.head)) return null;
   if (!Array.isArray(l.rows) || !l.rows.every((r) => isAcceptedRow(r) && isNumber(r.tolerance) && typeof r.failsGate === "boolean")) return null;
   if (!Array.isArray(l.otherFailures) || !l.otherFailures.every(isString)) return null;
   if (!Array.isArray(l.acceptances) || !l.acceptances.every(isAcceptance)) return null;
+  if (l.version !== LEDGER_VERSION) return { ...l, version: LEDGER_VERSION, leftOut: null, inconclusive: 0, policy: null };
+  if (!(l.leftOut === null || Number.isInteger(l.leftOut) && l.leftOut >= 0) || !(Number.isInteger(l.inconclusive) && l.inconclusive >= 0)) return null;
+  if (l.policy !== null && !isPolicy(l.policy)) return null;
   return l;
+}
+function isPolicy(v) {
+  const p = v;
+  return typeof v === "object" && v !== null && ["fail", "suspected", "warn", "never"].includes(p.failOn) && ["pass", "neutral", "fail"].includes(p.inconclusive) && typeof p.selfReported === "boolean";
 }
 function stillFailing(ledger) {
   const open2 = ledger.rows.filter((r) => {
@@ -71085,9 +71215,16 @@ function stillFailing(ledger) {
     const accepted = acceptanceOf(r, ledger.acceptances);
     return !accepted || !withinAccepted(r.change, accepted.row.change, r.direction, r.tolerance);
   });
-  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures];
+  const leftOut = ledger.leftOut === null ? ["rows the comment's ledger (written by an older perf-gate) may not hold"] : ledger.leftOut > 0 ? [`${ledger.leftOut} more failing row${ledger.leftOut === 1 ? "" : "s"} the comment's ledger could not hold`] : [];
+  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures, ...leftOut];
+}
+function redecide(ledger) {
+  const failing2 = stillFailing(ledger);
+  if (ledger.leftOut !== 0 || ledger.policy === null) return { failing: failing2, conclusion: null };
+  return { failing: failing2, conclusion: checkConclusionOf({ verdict: failing2.length === 0 ? "pass" : "fail", inconclusive: ledger.inconclusive }, ledger.policy) };
 }
 function recordAcceptance(ledger, given) {
+  if (given.benchmarks.length > MAX_GLOB_CHARS) return { accepted: false, why: "glob-too-long", acceptable: [] };
   const rows = rowsToAccept(ledger.rows, given.benchmarks);
   if (rows.length === 0) return { accepted: false, why: "no-rows", acceptable: ledger.rows.map((r) => `${r.benchmark} ${r.metric}`) };
   const acceptance = { ...given, reason: given.reason.slice(0, MAX_REASON_CHARS), commit: ledger.head, rows };
@@ -71095,7 +71232,8 @@ function recordAcceptance(ledger, given) {
   return { accepted: true, ledger: next, acceptance, stillFailing: stillFailing(next) };
 }
 function withdrawLabel(ledger, label) {
-  return { ...ledger, acceptances: ledger.acceptances.filter((a) => !(a.source.kind === "label" && a.source.label === label)) };
+  const kept = ledger.acceptances.filter((a) => !(a.source.kind === "label" && a.source.label === label));
+  return kept.length === ledger.acceptances.length ? null : { ...ledger, acceptances: kept };
 }
 function withLedger(report2, ledger) {
   return ledger ? applyAcceptances(report2, ledger.acceptances) : report2;
@@ -79110,6 +79248,17 @@ function withMarker2(body, gate2, state) {
   if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
   return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
 }
+function fitToCommentLimit(body, gate2) {
+  if (body.length <= MAX_COMMENT_CHARS) return body;
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  const marker = body.slice(match.index);
+  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
+  const room = MAX_COMMENT_CHARS - marker.length - note.length;
+  const kept = body.slice(0, Math.min(room, match.index));
+  const line = kept.lastIndexOf("\n");
+  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
+}
 function findStickyComment(comments, gate2, self) {
   const selfLower = self.toLowerCase();
   for (const comment of comments) {
@@ -79477,13 +79626,13 @@ function mainAlertNotification(found, opened, ctx) {
 }
 function releaseNoGoNotification(report2, ctx) {
   if (report2.verdict !== "fail") return null;
-  const failing = report2.rows.filter((r) => r.failsGate);
+  const failing2 = report2.rows.filter((r) => r.failsGate);
   const tag = /^refs\/tags\/(.+)$/.exec(ctx.ref)?.[1] ?? ctx.ref;
   return {
     ...ctx,
     event: "release-no-go",
     title: `${ctx.gate}: release ${tag} is a no-go \u2014 ${checkRunTitle(report2)}`,
-    lines: failing.map((r) => {
+    lines: failing2.map((r) => {
       const change = r.change === null ? "" : ` ${formatPercent(r.change)}`;
       const budget2 = r.budget?.result === "fail" ? ` (over its budget, ${r.budget.source})` : "";
       return `${r.benchmark} ${r.metric}: ${r.status}${change}${budget2}`;
@@ -79491,7 +79640,7 @@ function releaseNoGoNotification(report2, ctx) {
     data: {
       verdict: report2.verdict,
       counts: report2.counts,
-      failing: failing.map((r) => ({ benchmark: r.benchmark, metric: r.metric, status: r.status, change: r.change, budget: r.budget?.result ?? null }))
+      failing: failing2.map((r) => ({ benchmark: r.benchmark, metric: r.metric, status: r.status, change: r.change, budget: r.budget?.result ?? null }))
     }
   };
 }
@@ -79593,11 +79742,11 @@ function stepFails(report2, settings) {
   }
   return false;
 }
+function checkPolicyOf(settings) {
+  return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === "report" };
+}
 function checkConclusion(report2, settings) {
-  const inconclusive = report2.counts.inconclusive > 0 ? settings.inconclusive : "pass";
-  if (report2.verdict === "fail" || inconclusive === "fail") return settings.failOn === "never" ? "neutral" : "failure";
-  if (settings.mode === "report" || inconclusive === "neutral") return "neutral";
-  return "success";
+  return checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, checkPolicyOf(settings));
 }
 
 // action/src/github/check-run.ts
@@ -79741,7 +79890,7 @@ async function mergedAcceptances(settings, deps) {
       }
     }
     if (kept.length > 0) deps.log.info(`recording ${kept.length} acceptance(s) of ${merged.map((p) => `#${p.number}`).join(", ")} with this run`);
-    return kept;
+    return boundedAcceptances(kept);
   } catch (error2) {
     deps.log.warning(`perf-gate: could not look up the merged pull request's acceptances (${error2.message}); the run is recorded without them`);
     return [];
@@ -79753,7 +79902,7 @@ async function postComment(github, target, settings, report2, ledger, log) {
   const state = {
     verdict: report2.verdict,
     digest: reportDigest(report2),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances))
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)))
   };
   const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
   try {
@@ -79931,10 +80080,11 @@ async function reply(ctx, text2) {
   await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
   ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
 }
-async function mayMerge(ctx, what) {
+async function mayMerge(ctx, what, quietly = false) {
   const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
   ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
   if (MAY_MERGE.has(role)) return true;
+  if (quietly) return false;
   await reply(
     ctx,
     `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
@@ -79943,7 +80093,9 @@ async function mayMerge(ctx, what) {
 }
 async function onCommand(ctx, event, command) {
   if (command.kind === "unknown") {
-    await reply(ctx, `@${event.login}: perf-gate did not understand this: ${command.problem}. It takes ${COMMAND_USAGE}.`);
+    if (await mayMerge(ctx, "a command", true))
+      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
+    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
     return;
   }
   if (command.kind === "run") {
@@ -79961,11 +80113,20 @@ async function onRunLabel(ctx, event) {
   if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
 }
 async function onAcceptLabel(ctx, event) {
+  const label = escapeMarkdown(event.label);
   if (!event.added) {
-    await updateLedger(ctx, (ledger) => withdrawLabel(ledger, event.label), `the label ${event.label} was removed`);
+    const found = await readLedger(ctx);
+    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
+    if (!found || !withdrawn) {
+      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
+      return;
+    }
+    if (!await mayMerge(ctx, `removing the label ${label}`)) return;
+    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
+    await saveLedger(ctx, found, withdrawn);
     return;
   }
-  if (!await mayMerge(ctx, `the label ${event.label}`)) return;
+  if (!await mayMerge(ctx, `the label ${label}`)) return;
   await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
 }
 async function readLedger(ctx) {
@@ -79982,44 +80143,63 @@ async function accept(ctx, given) {
     return;
   }
   const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted && outcome.why === "glob-too-long") {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString("en")} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString("en")} (use \`*\` for the common part). Nothing was recorded.`
+    );
+    return;
+  }
   if (!outcome.accepted) {
     const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
     await reply(
       ctx,
-      `@${ctx.event.login}: \`${given.benchmarks.replace(/`/g, "'")}\` names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
+      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
     );
     return;
   }
   await saveLedger(ctx, found, outcome.ledger);
   ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
 }
-async function updateLedger(ctx, change, why) {
-  const found = await readLedger(ctx);
-  if (!found) return;
-  ctx.deps.log.info(why);
-  await saveLedger(ctx, found, change(found.ledger));
-}
 async function saveLedger(ctx, found, ledger) {
-  const failing = stillFailing(ledger);
-  const verdict = failing.length === 0 ? "pass" : "fail";
+  const { failing: failing2, conclusion } = redecide(ledger);
+  const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
   const state = { ...found.state, verdict, ledger: encodeLedger(ledger) };
   const gate2 = ctx.settings.gateName;
-  const body = withMarker2(withAcceptanceRecord(found.comment.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate2, state);
+  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker2(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
+  if (conclusion === null) {
+    ctx.deps.log.info(`the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`);
+    return;
+  }
   if (!ctx.settings.checkRun) return;
   const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
   const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
+  const listed = failing2.slice(0, 50);
   await ctx.github.createCheckRun(ctx.repo, {
     name: gate2,
     headSha: ledger.head,
-    conclusion: verdict === "pass" ? "success" : "failure",
+    conclusion,
     output: {
-      title: verdict === "pass" ? `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}` : `Fail: ${failing.length} row${failing.length === 1 ? "" : "s"} still failing${accepted > 0 ? ` after ${accepted} accepted` : ""}`,
+      title: ledgerCheckTitle(failing2.length, accepted, by, conclusion, ledger),
       summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
 
-${failing.map((f) => `- ${escapeMarkdown(f)}`).join("\n")}`
+${[
+        ...listed.map((f) => `- ${escapeMarkdown(f)}`),
+        ...failing2.length > listed.length ? [`- and ${failing2.length - listed.length} more`] : []
+      ].join("\n")}`
     }
   });
+}
+function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
+  const after = accepted > 0 ? ` after ${accepted} accepted` : "";
+  if (failing2 > 0) return `Fail: ${failing2} row${failing2 === 1 ? "" : "s"} still failing${after}`;
+  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? "" : "s"}`;
+  if (conclusion === "failure") return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
+  const pass = `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}`;
+  if (conclusion === "success") return pass;
+  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
 }
 
 // action/src/action/handoff.ts
@@ -80031,6 +80211,7 @@ var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
 var MAX_PR_FILE_BYTES = 4096;
 function writeHandoff(dir, claim, results) {
   const full = { schema: HANDOFF_SCHEMA, ...claim };
+  storableResultSet(results, `${dir}/${HANDOFF_FILES.results}`);
   writeOutputFile(dir, HANDOFF_FILES.pullRequest, `${JSON.stringify(full, null, 2)}
 `);
   writeOutputFile(dir, HANDOFF_FILES.results, serializeResultSet(results));

@@ -3,7 +3,7 @@
  * the policies the workflow chose: `fail-on` (what fails the step) and
  * `inconclusive` (what a row the statistics could not decide does to the check).
  */
-import type { GateReport } from '../pipeline/index.js';
+import { checkConclusionOf, type CheckConclusion, type CheckPolicy, type GateReport } from '../pipeline/index.js';
 import type { Settings } from './settings.js';
 
 type Policy = Pick<Settings, 'failOn' | 'inconclusive'>;
@@ -20,16 +20,12 @@ export function stepFails(report: GateReport, settings: Policy): boolean {
   return false;
 }
 
-/**
- * The check run's conclusion. In the two-stage report mode the numbers were
- * measured by the pull request's own workflow (a fork's, possibly edited), so
- * a pass is self-reported: `neutral`, never `success`, so that it cannot
- * satisfy a required check. A failure is still reported as one. A pass with
- * inconclusive rows is `neutral` or a failure when `inconclusive` says so.
- */
-export function checkConclusion(report: GateReport, settings: Policy & Pick<Settings, 'mode'>): 'success' | 'failure' | 'neutral' {
-  const inconclusive = report.counts.inconclusive > 0 ? settings.inconclusive : 'pass';
-  if (report.verdict === 'fail' || inconclusive === 'fail') return settings.failOn === 'never' ? 'neutral' : 'failure';
-  if (settings.mode === 'report' || inconclusive === 'neutral') return 'neutral';
-  return 'success';
+/** The check policy of the run's settings: a two-stage report mode's pass is self-reported. */
+export function checkPolicyOf(settings: Policy & Pick<Settings, 'mode'>): CheckPolicy {
+  return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === 'report' };
+}
+
+/** The check run's conclusion for a measured report (gate/check-policy.ts decides). */
+export function checkConclusion(report: GateReport, settings: Policy & Pick<Settings, 'mode'>): CheckConclusion {
+  return checkConclusionOf({ verdict: report.verdict, inconclusive: report.counts.inconclusive }, checkPolicyOf(settings));
 }

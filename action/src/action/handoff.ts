@@ -15,7 +15,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, type ResultSet } from '../model/index.js';
-import { serializeResultSet, validateResults, writeOutputFile } from '../pipeline/index.js';
+import { serializeResultSet, storableResultSet, validateResults, writeOutputFile } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 
 export const HANDOFF_SCHEMA = 'perf-gate/handoff@1';
@@ -41,6 +41,7 @@ export interface Handoff {
 /** Writes the handoff folder (each file atomically); returns its path. */
 export function writeHandoff(dir: string, claim: Omit<HandoffClaim, 'schema'>, results: ResultSet): string {
   const full: HandoffClaim = { schema: HANDOFF_SCHEMA, ...claim };
+  storableResultSet(results, `${dir}/${HANDOFF_FILES.results}`);
   writeOutputFile(dir, HANDOFF_FILES.pullRequest, `${JSON.stringify(full, null, 2)}\n`);
   writeOutputFile(dir, HANDOFF_FILES.results, serializeResultSet(results));
   return dir;

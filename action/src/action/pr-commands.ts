@@ -14,21 +14,25 @@
  * - `run` (or the run label): starts the benchmark workflow through
  *   workflow_dispatch and says so in the comment.
  *
- * Refusals are answered with one reply that says why.
+ * Refusals are answered with one reply that says why. Only people who may
+ * act are answered at all: a comment that is not a command, from someone
+ * without write permission, gets no reply (the bot's voice is not theirs to
+ * use), and every echoed word is escaped.
  */
 import {
   acceptanceRecordMarkdown,
   encodeLedger,
   escapeMarkdown,
+  MAX_GLOB_CHARS,
   recordAcceptance,
-  stillFailing,
+  redecide,
   withAcceptanceRecord,
   withdrawLabel,
   type PrLedger,
 } from '../pipeline/index.js';
 import { InputError } from '../model/index.js';
 import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
-import { withMarker, type MarkerState } from '../github/sticky-comment.js';
+import { fitToCommentLimit, withMarker, type MarkerState } from '../github/sticky-comment.js';
 import { readGateComment, type GateComment } from './pr-comment.js';
 import { COMMAND_USAGE, parsePrCommands, type PrCommand } from './pr-command-text.js';
 import type { ActionDeps } from './run-action.js';
@@ -122,11 +126,12 @@ async function reply(ctx: Context, text: string): Promise<void> {
   ctx.deps.log.info(`replied: ${text.split('\n')[0]}`);
 }
 
-/** Is the person allowed? Replies why not. */
-async function mayMerge(ctx: Context, what: string): Promise<boolean> {
+/** Is the person allowed? Replies why not, unless `quietly`. */
+async function mayMerge(ctx: Context, what: string, quietly = false): Promise<boolean> {
   const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
   ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
   if (MAY_MERGE.has(role)) return true;
+  if (quietly) return false;
   await reply(
     ctx,
     `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`,
@@ -136,7 +141,10 @@ async function mayMerge(ctx: Context, what: string): Promise<boolean> {
 
 async function onCommand(ctx: Context, event: Extract<CommandEvent, { kind: 'comment' }>, command: PrCommand): Promise<void> {
   if (command.kind === 'unknown') {
-    await reply(ctx, `@${event.login}: perf-gate did not understand this: ${command.problem}. It takes ${COMMAND_USAGE}.`);
+    // Answered only to people who may act: anyone else could make the bot repeat their words.
+    if (await mayMerge(ctx, 'a command', true))
+      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
+    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
     return;
   }
   if (command.kind === 'run') {
@@ -159,12 +167,21 @@ async function onRunLabel(ctx: Context, event: Extract<CommandEvent, { kind: 'la
 }
 
 async function onAcceptLabel(ctx: Context, event: Extract<CommandEvent, { kind: 'label' }>): Promise<void> {
+  const label = escapeMarkdown(event.label);
   if (!event.added) {
-    // Removing the label withdraws what it accepted; anyone who could add it may remove it.
-    await updateLedger(ctx, (ledger) => withdrawLabel(ledger, event.label), `the label ${event.label} was removed`);
+    // Removing the label withdraws what it accepted. A removal that withdraws nothing changes nothing, and only a person who may accept may change the check.
+    const found = await readLedger(ctx);
+    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
+    if (!found || !withdrawn) {
+      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
+      return;
+    }
+    if (!(await mayMerge(ctx, `removing the label ${label}`))) return;
+    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
+    await saveLedger(ctx, found, withdrawn);
     return;
   }
-  if (!(await mayMerge(ctx, `the label ${event.label}`))) return;
+  if (!(await mayMerge(ctx, `the label ${label}`))) return;
   await accept(ctx, { benchmarks: '*', reason: `label ${event.label} added by @${event.login}`, source: { kind: 'label', label: event.label } });
 }
 
@@ -187,6 +204,13 @@ async function accept(
     return;
   }
   const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted && outcome.why === 'glob-too-long') {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString('en')} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString('en')} (use \`*\` for the common part). Nothing was recorded.`,
+    );
+    return;
+  }
   if (!outcome.accepted) {
     const list =
       outcome.acceptable.length > 0
@@ -197,7 +221,7 @@ async function accept(
         : 'the last run has no regressed or suspected row';
     await reply(
       ctx,
-      `@${ctx.event.login}: \`${given.benchmarks.replace(/`/g, "'")}\` names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list}.`,
+      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list}.`,
     );
     return;
   }
@@ -205,34 +229,49 @@ async function accept(
   ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
 }
 
-async function updateLedger(ctx: Context, change: (ledger: PrLedger) => PrLedger, why: string): Promise<void> {
-  const found = await readLedger(ctx);
-  if (!found) return;
-  ctx.deps.log.info(why);
-  await saveLedger(ctx, found, change(found.ledger));
-}
-
-/** Re-decides from the ledger, rewrites the comment's record and marker, and posts the check run for the measured commit. */
+/**
+ * Re-decides from the ledger under the run's own policy, rewrites the
+ * comment's record and marker (cut to GitHub's limit if the record grew), and
+ * posts the check run for the measured commit. A ledger that cannot decide
+ * (it left failing rows out) leaves the measured verdict and check standing.
+ */
 async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): Promise<void> {
-  const failing = stillFailing(ledger);
-  const verdict = failing.length === 0 ? 'pass' : 'fail';
+  const { failing, conclusion } = redecide(ledger);
+  const verdict = conclusion === null ? found.state.verdict : failing.length === 0 ? 'pass' : 'fail';
   const state: MarkerState = { ...found.state, verdict, ledger: encodeLedger(ledger) };
   const gate = ctx.settings.gateName;
-  const body = withMarker(withAcceptanceRecord(found.comment.body, acceptanceRecordMarkdown(ledger.acceptances, failing)), gate, state);
+  const record = acceptanceRecordMarkdown(ledger.acceptances, { failing, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record), gate, state), gate);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
+  if (conclusion === null) {
+    ctx.deps.log.info(`the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`);
+    return;
+  }
   if (!ctx.settings.checkRun) return;
   const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
   const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(', ');
+  const listed = failing.slice(0, 50);
   await ctx.github.createCheckRun(ctx.repo, {
     name: gate,
     headSha: ledger.head,
-    conclusion: verdict === 'pass' ? 'success' : 'failure',
+    conclusion,
     output: {
-      title:
-        verdict === 'pass'
-          ? `Pass: ${accepted} regression${accepted === 1 ? '' : 's'} accepted on the record${by ? ` by ${by}` : ''}`
-          : `Fail: ${failing.length} row${failing.length === 1 ? '' : 's'} still failing${accepted > 0 ? ` after ${accepted} accepted` : ''}`,
-      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.\n\n${failing.map((f) => `- ${escapeMarkdown(f)}`).join('\n')}`,
+      title: ledgerCheckTitle(failing.length, accepted, by, conclusion, ledger),
+      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.\n\n${[
+        ...listed.map((f) => `- ${escapeMarkdown(f)}`),
+        ...(failing.length > listed.length ? [`- and ${failing.length - listed.length} more`] : []),
+      ].join('\n')}`,
     },
   });
+}
+
+/** The re-decided check's title: what passes or fails, and why a pass is not a success when the policy says so. */
+function ledgerCheckTitle(failing: number, accepted: number, by: string, conclusion: 'success' | 'failure' | 'neutral', ledger: PrLedger): string {
+  const after = accepted > 0 ? ` after ${accepted} accepted` : '';
+  if (failing > 0) return `Fail: ${failing} row${failing === 1 ? '' : 's'} still failing${after}`;
+  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? '' : 's'}`;
+  if (conclusion === 'failure') return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
+  const pass = `Pass: ${accepted} regression${accepted === 1 ? '' : 's'} accepted on the record${by ? ` by ${by}` : ''}`;
+  if (conclusion === 'success') return pass;
+  return `${pass}; neutral: ${ledger.policy?.selfReported ? 'the numbers were measured by the pull request\'s own workflow' : `${inconclusive} (inconclusive: neutral)`}`;
 }

@@ -18,7 +18,7 @@ import {
   type RunStatus,
   type PrLedger,
 } from '../pipeline/index.js';
-import type { RecordedAcceptance } from '../model/index.js';
+import { boundedAcceptances, type RecordedAcceptance } from '../model/index.js';
 import type { GitHubApi, IssueComment, RepoRef } from '../github/client.js';
 import { MAX_COMMENT_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
 
@@ -51,6 +51,7 @@ export async function sayRunStatus(github: GitHubApi, repo: RepoRef, pullRequest
   else await github.createIssueComment(repo, pullRequest, `${line}\n${stickyMarker(settings.gateName, NOTHING_YET)}`);
 }
 import { reportDigest } from './digest.js';
+import { checkPolicyOf } from './conclusion.js';
 import type { ActionDeps } from './run-action.js';
 import type { ActionLog } from './log.js';
 import { repoRef, type Settings } from './settings.js';
@@ -102,7 +103,7 @@ export async function mergedAcceptances(settings: Settings, deps: ActionDeps): P
       }
     }
     if (kept.length > 0) deps.log.info(`recording ${kept.length} acceptance(s) of ${merged.map((p) => `#${p.number}`).join(', ')} with this run`);
-    return kept;
+    return boundedAcceptances(kept);
   } catch (error) {
     deps.log.warning(`perf-gate: could not look up the merged pull request's acceptances (${(error as Error).message}); the run is recorded without them`);
     return [];
@@ -123,7 +124,7 @@ export async function postComment(
   const state: MarkerState = {
     verdict: report.verdict,
     digest: reportDigest(report),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances)),
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings))),
   };
   const record = (status ? runStatusMarkdown(status) : '') + acceptanceRecordMarkdown(acceptances, null);
   try {

@@ -11,10 +11,10 @@ import { InputError } from '../model/index.js';
 import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
 import type { RepoRef } from '../github/client.js';
 import type { WebhookFormat, WebhookTarget } from '../github/webhook.js';
-import type { PerfGateConfig } from '../pipeline/index.js';
+import type { FailOn, InconclusivePolicy, PerfGateConfig } from '../pipeline/index.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report' | 'command';
-export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
+export type { FailOn };
 
 export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report', 'command'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
@@ -24,7 +24,7 @@ export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
 export const ALERT = ['summary', 'issue', 'off'] as const;
 export const NOTIFY = ['off', 'slack', 'json'] as const;
-export const INCONCLUSIVE = ['pass', 'neutral', 'fail'] as const;
+export const INCONCLUSIVE: readonly InconclusivePolicy[] = ['pass', 'neutral', 'fail'];
 
 /** The step's environment variables that hold the webhook; secrets, so never inputs (inputs are logged in debug). */
 export const WEBHOOK_URL_VARIABLE = 'PERF_GATE_WEBHOOK_URL';
@@ -96,7 +96,7 @@ export interface Settings {
   /** mode command: the benchmark workflow's file that `/perf-gate run` starts (workflow_dispatch); empty: the command is refused. */
   runWorkflow: string;
   /** What an inconclusive row does to the check: nothing (pass), a neutral check run, or a failure. */
-  inconclusive: (typeof INCONCLUSIVE)[number];
+  inconclusive: InconclusivePolicy;
   /** flag, compare or refuse results measured on a different testbed than the baseline (see GateOptions). */
   testbedMismatch: (typeof TESTBED_MISMATCH)[number];
   /** Absolute folder the suites and relative paths start from. */

@@ -58,6 +58,24 @@ export function withMarker(body: string, gate: string, state: MarkerState): stri
 }
 
 /**
+ * The body cut to GitHub's limit, keeping its top (the record of acceptances
+ * and the run status live there) and its marker: the report's tail goes, at a
+ * line boundary, with a note. Used where a comment grows without the report
+ * being rendered again (the command job adds to the record).
+ */
+export function fitToCommentLimit(body: string, gate: string): string {
+  if (body.length <= MAX_COMMENT_CHARS) return body;
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate) throw new Error(`the comment has no marker of gate ${gate}`);
+  const marker = body.slice(match.index);
+  const note = '\n\n*The report was cut here to fit GitHub\'s comment limit; the job summary and the JSON report hold all of it.*\n\n';
+  const room = MAX_COMMENT_CHARS - marker.length - note.length;
+  const kept = body.slice(0, Math.min(room, match.index));
+  const line = kept.lastIndexOf('\n');
+  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
+}
+
+/**
  * The gate's own comment among all comments of the pull request: written by
  * `self` and ending with this gate's marker. The oldest wins, so the comment
  * stays where the conversation first saw it.

@@ -34,3 +34,39 @@ export type EnvironmentChange =
   | { kind: 'toolchain' | 'flag'; name: string; before: string | null; after: string | null }
   /** `packages` is absent when the lockfile's contents at both commits could not be read or parsed; then only "changed" is known. */
   | { kind: 'lockfile'; path: string; before: string | null; after: string | null; packages?: PackageChange[] };
+
+/**
+ * The bounds a stored run's environment keeps (the ResultSet schema's, which
+ * every reader applies): what the runner reads is cut to them before the run
+ * is measured, never refused, since a long CFLAGS is no reason not to gate.
+ */
+export const ENVIRONMENT_LIMITS = {
+  kernel: 200,
+  microcode: 100,
+  toolchains: { entries: 50, chars: 300 },
+  flags: { entries: 50, chars: 2000 },
+  lockfiles: { entries: 200 },
+} as const;
+
+/** Text cut to `max` characters, the last one an ellipsis. */
+function cutTo(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The first `entries` of a record (in key order), each value cut to `chars`. */
+function boundRecord(record: Record<string, string>, entries: number, chars: number): Record<string, string> {
+  const keys = Object.keys(record).sort();
+  return Object.fromEntries(keys.slice(0, entries).map((k) => [k, cutTo(record[k]!, chars)]));
+}
+
+/** The environment within ENVIRONMENT_LIMITS: long values cut with an ellipsis, the entries past a record's bound left out. */
+export function boundedEnvironment(env: Environment): Environment {
+  const L = ENVIRONMENT_LIMITS;
+  return {
+    ...(env.kernel !== undefined ? { kernel: cutTo(env.kernel, L.kernel) } : {}),
+    ...(env.microcode !== undefined ? { microcode: cutTo(env.microcode, L.microcode) } : {}),
+    ...(env.toolchains ? { toolchains: boundRecord(env.toolchains, L.toolchains.entries, L.toolchains.chars) } : {}),
+    ...(env.flags ? { flags: boundRecord(env.flags, L.flags.entries, L.flags.chars) } : {}),
+    ...(env.lockfiles ? { lockfiles: boundRecord(env.lockfiles, L.lockfiles.entries, Number.MAX_SAFE_INTEGER) } : {}),
+  };
+}

@@ -117,3 +117,23 @@ export interface RecordedAcceptance {
 export function newResultSet(created: string, benchmarks: BenchmarkResult[] = []): ResultSet {
   return { schema: RESULT_SET_SCHEMA, created, benchmarks };
 }
+
+/** The bounds a stored run's `accepted` keeps (the ResultSet schema's, which every reader applies). */
+export const RECORDED_ACCEPTANCE_LIMITS = { acceptances: 50, rows: 100, by: 100, reason: 500, benchmarks: 4096 } as const;
+
+/**
+ * Acceptances within RECORDED_ACCEPTANCE_LIMITS: the newest ones, their text
+ * cut with an ellipsis, their first rows. A merged pull request's record
+ * never makes main's run unreadable.
+ */
+export function boundedAcceptances(accepted: readonly RecordedAcceptance[]): RecordedAcceptance[] {
+  const L = RECORDED_ACCEPTANCE_LIMITS;
+  const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  return accepted.slice(-L.acceptances).map((a) => ({
+    pullRequest: a.pullRequest,
+    by: cut(a.by, L.by),
+    reason: cut(a.reason, L.reason),
+    benchmarks: cut(a.benchmarks, L.benchmarks),
+    rows: a.rows.slice(0, L.rows),
+  }));
+}

@@ -55,5 +55,14 @@ export * from './run-plan.js';
 export type { ConfirmPlan } from './confirm.js';
 export * from './run.js';
 export * from './pr-ledger.js';
-export { acceptanceRecordMarkdown, withAcceptanceRecord, runStatusMarkdown, withRunStatus, type RunStatus } from '../report/acceptance-text.js';
+export {
+  acceptanceRecordMarkdown,
+  withAcceptanceRecord,
+  runStatusMarkdown,
+  withRunStatus,
+  type LedgerDecision,
+  type RunStatus,
+} from '../report/acceptance-text.js';
 export { escapeMarkdown } from '../report/escape-markdown.js';
+export { checkConclusionOf, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from '../gate/check-policy.js';
+export * from './storable.js';

@@ -8,6 +8,7 @@
 import type { BaselineQuery } from '../store/index.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
+import { storableResultSet } from './storable.js';
 import { withPackageNames } from './environment-packages.js';
 import { profileConfirmedRegressions } from './profile.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
@@ -171,8 +172,9 @@ function chooseBaseline(
 async function record(plan: RunPlan, results: ResultSet): Promise<RunOutcome['stored']> {
   if (!plan.record) return null;
   try {
-    const { accepted } = plan.record;
-    return { at: await plan.record.store.record(accepted && accepted.length > 0 ? { ...results, accepted } : results, { shard: plan.record.shard }) };
+    const { accepted, store } = plan.record;
+    const run = storableResultSet(accepted && accepted.length > 0 ? { ...results, accepted } : results, store.location);
+    return { at: await store.record(run, { shard: plan.record.shard }) };
   } catch (error) {
     return { error: error as Error };
   }

@@ -44,13 +44,22 @@ function spliceBlock(body: string, start: string, end: string, block: string): s
   return body.slice(0, from) + block + body.slice(to + end.length).replace(/^\n/, '');
 }
 
+/** What the command job decided from the ledger: the rows still failing, and whether the ledger could decide at all. */
+export interface LedgerDecision {
+  failing: readonly string[];
+  /** False when the ledger left failing rows out (or predates the policy): the measured check stands. */
+  decided: boolean;
+}
+
+const MAX_FAILING_LISTED = 10;
+
 /**
  * The pull request comment's record of acceptances, above the report: who
- * accepted which rows at what change, on which commit, why. `stillFailing`
+ * accepted which rows at what change, on which commit, why. `decision`
  * (from the issue_comment job, which re-decides without re-measuring) adds
  * what the gate says now; null on a measured run, whose report says it.
  */
-export function acceptanceRecordMarkdown(acceptances: readonly Acceptance[], stillFailing: readonly string[] | null): string {
+export function acceptanceRecordMarkdown(acceptances: readonly Acceptance[], decision: LedgerDecision | null): string {
   if (acceptances.length === 0) return '';
   // Bounded, so the record never crowds the report out of the comment: the newest acceptances, a few rows each, names cut.
   const shown = acceptances.slice(-MAX_RECORD_ACCEPTANCES);
@@ -72,12 +81,18 @@ export function acceptanceRecordMarkdown(acceptances: readonly Acceptance[], sti
     ...(earlier > 0 ? ['', `${earlier} earlier acceptance${earlier === 1 ? '' : 's'} not shown (the JSON report's rows name what each accepted).`] : []),
     '',
   ];
-  if (stillFailing !== null) {
+  if (decision !== null) {
     const commit = shortCommit(acceptances.at(-1)!.commit);
+    // Bounded like the rest: a few names, cut, and how many more.
+    const listed = decision.failing.slice(0, MAX_FAILING_LISTED).map((s) => escapeMarkdown(cut(s)));
+    const more = decision.failing.length - listed.length;
+    const failing = `${listed.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
     lines.push(
-      stillFailing.length === 0
-        ? `**✅ The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.`
-        : `**❌ Still failing on \`${commit}\`:** ${stillFailing.map((s) => escapeMarkdown(s)).join('; ')}.`,
+      !decision.decided
+        ? `**⏸️ The check stays as measured on \`${commit}\`:** the comment's ledger does not hold every failing row of that run (${failing}), so perf-gate cannot re-decide it without measuring. The acceptances apply from the next run.`
+        : decision.failing.length === 0
+          ? `**✅ The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.`
+          : `**❌ Still failing on \`${commit}\`:** ${failing}.`,
       '',
     );
   }

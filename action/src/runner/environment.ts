@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
-import type { Environment } from '../model/index.js';
+import { boundedEnvironment, type Environment } from '../model/index.js';
 import { readKernel } from './preflight/checks/kernel.js';
 import type { SystemFiles } from './preflight/system-files.js';
 import { lockfileHashes } from './lockfiles.js';
@@ -105,5 +105,5 @@ export function readEnvironment(request: EnvironmentRequest): Environment {
   for (const key of ['toolchains', 'flags', 'lockfiles'] as const) {
     if (Object.keys(environment[key]!).length === 0) delete environment[key];
   }
-  return environment;
+  return boundedEnvironment(environment);
 }

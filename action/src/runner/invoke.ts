@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fillTemplate, InputError, paramEnvName, writesOutputFile, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
+import { fillTemplate, InputError, MAX_BENCHMARK_ID_LENGTH, paramEnvName, writesOutputFile, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { benchmarkError, describeExit } from './failure.js';
 import type { Progress } from './progress.js';
@@ -132,12 +132,17 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
   }
   const suffix = pointSuffix(point);
   const hasPoint = Object.keys(point).length > 0;
-  const results = parsed.map((b): BenchmarkResult => ({
+  const named = parsed.map((b): BenchmarkResult => ({
     ...b,
     id: `${suite.name}/${b.id}${suffix}`,
     suite: suite.name,
     ...(b.params || hasPoint ? { params: { ...b.params, ...point } } : {}),
   }));
+  // The adapter bounds the harness's names; the suite's prefix and a sweep's suffix must fit the stored run's bound too.
+  const tooLong = named.find((b) => b.id.length > MAX_BENCHMARK_ID_LENGTH);
+  if (tooLong && parseProblem === null)
+    parseProblem = `unusable output: benchmark "${tooLong.id.slice(0, 60)}…" is ${tooLong.id.length.toLocaleString('en')} characters long with the suite's name before it; expected at most ${MAX_BENCHMARK_ID_LENGTH.toLocaleString('en')}`;
+  const results = tooLong ? [] : named;
   const problem = exitProblem ?? parseProblem;
   const label = `${inv.side ? `[${inv.side}] ` : ''}run${suffix}`;
   ctx.progress.line(`${label}: ${problem ?? `ok, ${results.length} benchmark(s)`} (${result.seconds.toFixed(1)} s)`);

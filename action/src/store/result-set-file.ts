@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ResultSet } from '../model/index.js';
+import { InputError, type ResultSet } from '../model/index.js';
 
 /**
  * Writes text so that readers see either the old file or the whole new one,
@@ -60,4 +60,20 @@ export function serializeResultSet(set: ResultSet): string {
 /** Stores a ResultSet atomically (a baseline is never half-written). */
 export function writeResultSet(path: string, set: ResultSet): void {
   writeFileAtomic(path, serializeResultSet(set));
+}
+
+/**
+ * A writer holds itself to its reader's rule: `read` is the reader, run on
+ * what is about to be written; a run the reader would refuse is refused here,
+ * before anything is written, with the reader's words and the field it names.
+ * Otherwise every later run would skip it as unreadable, and a pull request
+ * would find no baseline.
+ */
+export function refuseUnreadable(read: () => unknown, where: string): void {
+  try {
+    read();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(where, `perf-gate will not store a run its own reader refuses: ${error.detail}`, undefined, error.key);
+  }
 }

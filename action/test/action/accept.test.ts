@@ -152,7 +152,7 @@ test('a glob that names no regressed row, and a command without a reason, are an
   await commentJob(ws, 8, 'ana', '/perf-gate accept scan/*');
   const replies = repliesTo(8, lastId);
   assert.equal(replies.length, 2);
-  assert.match(replies[0]!.body, /`io\/\*` names no regressed row of the last run on 5555555; rows that can be accepted: scan\/parse time\./);
+  assert.match(replies[0]!.body, /io\/&#42; names no regressed row of the last run on 5555555; rows that can be accepted: scan\/parse time\./);
   assert.match(replies[1]!.body, /an acceptance needs a reason after the glob, for the record/);
   assert.deepEqual(decodeLedger(readMarker(sticky(8).body, 'perf-gate')!.ledger)!.acceptances, []);
 });
@@ -260,8 +260,11 @@ test('the merge records the acceptance on main: the change point reads "accepted
   gh.addPull(REPO, { number: 12, headSha: sha(8), headRepo: REPO, baseRepo: REPO });
   gh.commitPulls.set(`${REPO}@${mergeSha}`, [12]);
   const ledger = encodeLedger({
-    version: 1,
+    version: 2,
     head: sha(8),
+    leftOut: 0,
+    inconclusive: 0,
+    policy: { failOn: 'fail', inconclusive: 'pass', selfReported: false },
     rows: [
       { benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower', status: 'regressed', tolerance: 0.05, failsGate: true, budgetFails: false },
     ],
@@ -306,4 +309,131 @@ test('the merge records the acceptance on main: the change point reads "accepted
   const changes = await runCli(['history', 'changes', '--history', 'history'], main.ws, process.env);
   assert.equal(changes.status, 0, changes.stderr);
   assert.match(changes.stdout, /scan\/parse .*slower, accepted in #12 by @ana: the exact parser is slower by design/);
+});
+
+/** A pull request run whose results have `n` regressed benchmarks named by `name(i)`, plus scan/stable. */
+function manyRegressed(ws: string, number: number, head: string, n: number, name: (i: number) => string, inputs: Record<string, string> = {}) {
+  const names = Array.from({ length: n }, (_, i) => name(i));
+  writeFileSync(join(ws, 'baseline.json'), JSON.stringify(resultSet(sha(1), Object.fromEntries(names.map((b) => [b, 0.01])))));
+  writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(head, Object.fromEntries(names.map((b) => [b, 0.02])))));
+  gh.addPull(REPO, { number, headSha: head, headRepo: REPO, baseRepo: REPO });
+  return runAction(actionPath, scenario(ws, 'pull_request', pullRequestEvent(number, head, REPO, REPO), head), {
+    results: 'current.json',
+    baseline: 'baseline.json',
+    confirm: 'off',
+    ...inputs,
+  });
+}
+
+test('hardening 3.1: 120 regressions and /perf-gate accept *: the ledger held 100, so the check stays failing as measured', async () => {
+  const ws = workspace('accept-many');
+  const first = await manyRegressed(ws, 20, sha(2), 120, (i) => `suite/b${String(i).padStart(3, '0')}`);
+  assert.equal(first.outcome, 'failure', first.stdout);
+  const checkRuns = gh.checkRuns.length;
+  const accepted = await commentJob(ws, 20, 'ana', '/perf-gate accept * intended');
+  assert.equal(accepted.outcome, 'success', accepted.stdout);
+  assert.equal(gh.checkRuns.length, checkRuns, 'no check run re-decided from an incomplete ledger');
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'failure');
+  const marker = readMarker(sticky(20).body, 'perf-gate')!;
+  assert.equal(marker.verdict, 'fail');
+  assert.equal(decodeLedger(marker.ledger)!.acceptances[0]!.rows.length, 100);
+  assert.match(sticky(20).body, /⏸️ The check stays as measured on `2222222`:\*\* the comment's ledger does not hold every failing row of that run \(20 more failing rows/);
+});
+
+test('hardening 3.6: accepting on a report of 300 rows with 200-character names keeps the comment within 65,536 characters', async () => {
+  const ws = workspace('accept-long');
+  const first = await manyRegressed(ws, 21, sha(3), 300, (i) => `suite/${'p'.repeat(200)}${i}`);
+  assert.equal(first.outcome, 'failure', first.stdout);
+  const accepted = await commentJob(ws, 21, 'ana', '/perf-gate accept `suite/p*` intended');
+  assert.equal(accepted.outcome, 'success', accepted.stdout);
+  assert.doesNotMatch(accepted.stdout, /422|could not/);
+  const body = sticky(21).body;
+  assert.ok(body.length <= 65_536, `${body.length} characters`);
+  assert.equal(decodeLedger(readMarker(body, 'perf-gate')!.ledger)!.acceptances.length, 1, 'the acceptance is recorded');
+  assert.match(body, /The report was cut here to fit GitHub's comment limit/);
+});
+
+test('hardening 3.5: after an accept, inconclusive: fail still fails the check; the command job posts what the policy says', async () => {
+  const ws = workspace('accept-policy');
+  // scan/parse regressed; scan/stable inconclusive (two samples each side).
+  writeFileSync(
+    join(ws, 'baseline.json'),
+    JSON.stringify({
+      ...resultSet(sha(1), { 'scan/parse': 0.01 }),
+      benchmarks: [
+        ...resultSet(sha(1), { 'scan/parse': 0.01 }).benchmarks,
+        { id: 'scan/stable', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [0.02, 0.021] } } },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(ws, 'current.json'),
+    JSON.stringify({
+      ...resultSet(sha(4), { 'scan/parse': 0.015 }),
+      benchmarks: [
+        ...resultSet(sha(4), { 'scan/parse': 0.015 }).benchmarks,
+        { id: 'scan/stable', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [0.0205, 0.0215] } } },
+      ],
+    }),
+  );
+  gh.addPull(REPO, { number: 22, headSha: sha(4), headRepo: REPO, baseRepo: REPO });
+  const first = await runAction(actionPath, scenario(ws, 'pull_request', pullRequestEvent(22, sha(4), REPO, REPO), sha(4)), {
+    results: 'current.json',
+    baseline: 'baseline.json',
+    confirm: 'off',
+    inconclusive: 'fail',
+  });
+  assert.equal(first.outcome, 'failure', first.stdout);
+  assert.match(first.stdout, /inconclusive row\(s\); inconclusive: fail/);
+  const accepted = await commentJob(ws, 22, 'ana', '/perf-gate accept scan/parse intended');
+  assert.equal(accepted.outcome, 'success', accepted.stdout);
+  const check = gh.checkRuns.at(-1)!;
+  assert.deepEqual([check.head_sha, check.conclusion], [sha(4), 'failure']);
+  assert.match(check.output.title, /^Fail: 1 inconclusive row \(inconclusive: fail\) after 1 accepted$/);
+});
+
+test('hardening 3.2: a triager removing the accept label changes nothing; removing a maintainer\'s label acceptance is refused', async () => {
+  const ws = workspace('unlabel');
+  await prRun(ws, 23, sha(5), 0.02);
+  const labelEvent = (action: 'labeled' | 'unlabeled', login: string) =>
+    webhookPayload(action === 'labeled' ? 'pull-request-labeled' : 'pull-request-unlabeled', {
+      action,
+      number: 23,
+      label: { name: 'perf-gate-accept' },
+      sender: { login },
+      pull_request: { number: 23, head: { sha: sha(5), repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
+      repository: { full_name: REPO },
+    });
+  const label = (action: 'labeled' | 'unlabeled', login: string) =>
+    runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent(action, login), sha(5)), { mode: 'command' });
+  const checkRuns = gh.checkRuns.length;
+  // The triager adds the label (refused, the label stays on the pull request), then removes it.
+  await label('labeled', 'pat');
+  const removed = await label('unlabeled', 'pat');
+  assert.equal(removed.outcome, 'success', removed.stdout);
+  assert.match(removed.stdout, /had accepted nothing on record: nothing changes/);
+  assert.equal(gh.checkRuns.length, checkRuns, 'no check run');
+  assert.equal(readMarker(sticky(23).body, 'perf-gate')!.verdict, 'fail');
+  // A maintainer's label acceptance cannot be withdrawn by a triager either.
+  await label('labeled', 'ana');
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'success');
+  const count = gh.checkRuns.length;
+  await label('unlabeled', 'pat');
+  assert.equal(gh.checkRuns.length, count);
+  assert.match(gh.comments.at(-1)!.body, /^@pat: removing the label perf-gate-accept was refused/);
+  assert.equal(decodeLedger(readMarker(sticky(23).body, 'perf-gate')!.ledger)!.acceptances.length, 1);
+});
+
+test('hardening 3.9: an unknown command is answered only to people who may act, and nothing of it is left unescaped', async () => {
+  const ws = workspace('unknown');
+  await prRun(ws, 24, sha(6), 0.01);
+  const lastId = Math.max(...gh.comments.map((c) => c.id));
+  const body = '/perf-gate `[x](https://evil.example)`![i](https://evil.example/i.png)@acme/team';
+  await commentJob(ws, 24, 'mallory', body);
+  assert.deepEqual(repliesTo(24, lastId), [], 'no reply to someone without write permission');
+  await commentJob(ws, 24, 'ana', body);
+  const replies = repliesTo(24, lastId);
+  assert.equal(replies.length, 1);
+  assert.match(replies[0]!.body, /^@ana: perf-gate did not understand this: /);
+  assert.doesNotMatch(replies[0]!.body, /\]\(|https:\/\/evil|@acme\/team/);
 });

@@ -75,19 +75,42 @@ export function encodeMonth(key: MonthKey, runs: readonly MonthLine[]): Buffer {
   return brotliCompressSync(text, { params: { ...MONTH_BROTLI, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) } });
 }
 
-/** Every run of a month file, each validated. */
-export function decodeMonth(bytes: Buffer, file: string, validate: ValidateResultSet): { header: MonthHeader; runs: MonthRun[] } {
+/** A run of a month file that does not validate: its line kept as it is (a rewrite of the month keeps it), and why it is unreadable. */
+export interface UnreadableMonthRun extends MonthLine {
+  error: InputError;
+}
+
+/**
+ * Every run of a month file, each validated. A run that does not validate
+ * (written by an older perf-gate before a limit existed, or damaged) is set
+ * aside with its line and its error, never allowed to blank the whole month:
+ * only a file that does not decompress, or whose header does not match its
+ * lines, is unreadable as a whole.
+ */
+export function decodeMonth(
+  bytes: Buffer,
+  file: string,
+  validate: ValidateResultSet,
+): { header: MonthHeader; runs: MonthRun[]; unreadable: UnreadableMonthRun[] } {
   const lines = unbrotli(bytes, file).split('\n');
   if (lines.at(-1) === '') lines.pop();
   const header = checkHeader(parseJson(lines[0] ?? '', file), file);
   if (lines.length !== header.runs.length + 1) {
     throw new InputError(file, `the header names ${header.runs.length} runs but the file holds ${lines.length - 1}`);
   }
-  const runs = header.runs.map((r, i) => {
+  const runs: MonthRun[] = [];
+  const unreadable: UnreadableMonthRun[] = [];
+  header.runs.forEach((r, i) => {
     const where = `${file} (run ${r.runId})`;
-    return { ...r, set: validate(unpackResultSet(parseJson(lines[i + 1]!, file, i + 2), where), where) };
+    const json = lines[i + 1]!;
+    try {
+      runs.push({ ...r, set: validate(unpackResultSet(parseJson(json, where, i + 2), where), where) });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      unreadable.push({ ...r, json, error });
+    }
   });
-  return { header, runs };
+  return { header, runs, unreadable };
 }
 
 /**

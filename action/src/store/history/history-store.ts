@@ -1,5 +1,6 @@
 import { InputError, pushAll, type ResultSet } from '../../model/index.js';
 import type { Backend, Change, Snapshot } from './backend.js';
+import { refuseUnreadable } from '../result-set-file.js';
 import { decodeMonth, decodeRun, encodeMonth, encodeRun, monthEntries, runLine, type MonthLine, type ValidateResultSet } from './codec.js';
 import { problemOf, readHeader, verifyFiles } from './verify.js';
 import { groupByMonth, mergeMonth, monthsToCompact, monthsToPrune, type MonthContents } from './compact.js';
@@ -116,6 +117,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     const file = runPath(testbed, commit, runId);
     const stored: ResultSet = { ...set, commit, testbed: { ...set.testbed, id: testbed } };
     const bytes = encodeRun(stored);
+    refuseUnreadable(() => decodeRun(bytes, file, validate), source);
     await backend.apply(
       async (v) =>
         (await v.read([file])).get(file) !== undefined
@@ -161,16 +163,22 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     // A single-run file compacted away since the listing (folder store) is in its month file now.
     const gone = files.filter((f) => bytes.get(f) === undefined && parsePath(f)?.kind === 'run');
     const fallback = await v.read([...new Set(gone.map((f) => monthPath(keyOf(parsePath(f)!))))]);
-    const months = new Map<string, Map<string, ResultSet>>();
+    const months = new Map<string, Map<string, ResultSet | InputError>>();
     const fromMonth = (file: string, runId: string): ResultSet | undefined => {
       let runs = months.get(file);
       if (runs === undefined) {
         const b = bytes.get(file) ?? fallback.get(file);
         if (b === undefined) return undefined;
-        runs = new Map(decodeMonth(b, file, validate).runs.map((r) => [r.runId, r.set]));
+        const decoded = decodeMonth(b, file, validate);
+        runs = new Map<string, ResultSet | InputError>([
+          ...decoded.runs.map((r): [string, ResultSet] => [r.runId, r.set]),
+          ...decoded.unreadable.map((r): [string, InputError] => [r.runId, r.error]),
+        ]);
         months.set(file, runs);
       }
-      return runs.get(runId);
+      const run = runs.get(runId);
+      if (run instanceof InputError) throw run;
+      return run;
     };
     return entries.map((e) => {
       const parsed = parsePath(e.file);
@@ -202,11 +210,23 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
       try {
         (await readMany(group)).forEach((set, i) => sets.set(group[i]!, set));
       } catch (error) {
-        skip(
-          file,
-          group.map((e) => e.runId),
-          error,
-        );
+        if (!(error instanceof InputError)) throw error;
+        if (group.length === 1 || error.file === file) {
+          skip(
+            file,
+            group.map((e) => e.runId),
+            error,
+          );
+          continue;
+        }
+        // One run of a month file is unreadable (the error names that run): read the others one by one.
+        for (const e of group) {
+          try {
+            sets.set(e, (await readMany([e]))[0]!);
+          } catch (each) {
+            skip(file, [e.runId], each);
+          }
+        }
       }
     }
     for (const e of entries) {
@@ -379,11 +399,17 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
   /** The runs of the month file (validated), those for which `keep` says so. */
   async function monthLines(v: Snapshot, month: MonthContents, keep: (runId: string) => boolean): Promise<MonthLine[]> {
     if (month.monthFile === undefined) return [];
-    const b = (await v.read([month.monthFile])).get(month.monthFile);
+    const file = month.monthFile;
+    const b = (await v.read([file])).get(file);
     if (b === undefined) return [];
-    return decodeMonth(b, month.monthFile, validate)
-      .runs.filter((r) => keep(r.runId))
-      .map((r) => ({ commit: r.commit, runId: r.runId, json: runLine(r.set) }));
+    const decoded = decodeMonth(b, file, validate);
+    const lines = new Map<string, MonthLine>([
+      ...decoded.runs.map((r): [string, MonthLine] => [r.runId, { commit: r.commit, runId: r.runId, json: runLine(r.set) }]),
+      // A run that does not validate keeps its line as it was: a rewrite of the month never drops a run nobody asked to remove.
+      ...decoded.unreadable.map((r): [string, MonthLine] => [r.runId, { commit: r.commit, runId: r.runId, json: r.json }]),
+    ]);
+    for (const r of decoded.unreadable) if (keep(r.runId)) skip(file, [r.runId], r.error);
+    return decoded.header.runs.filter((r) => keep(r.runId)).map((r) => lines.get(r.runId)!);
   }
 
   /** Single-run files as month lines (validated; a file that does not decode stays where it is, remembered as unreadable). */

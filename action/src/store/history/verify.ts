@@ -26,7 +26,12 @@ export async function verifyFiles(
       const b = (await v.read([file])).get(file);
       if (b === undefined) continue;
       try {
-        runs += file === month.monthFile ? decodeMonth(b, file, validate).runs.length : (decodeRun(b, file, validate), 1);
+        if (file === month.monthFile) {
+          const decoded = decodeMonth(b, file, validate);
+          runs += decoded.runs.length;
+          // One bad run is named alone; the month's other runs are read.
+          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file) });
+        } else runs += (decodeRun(b, file, validate), 1);
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         const ids =

@@ -1,0 +1,35 @@
+/**
+ * What fails, as one rule next to the verdict: the check run's conclusion
+ * from a verdict, the count of rows the statistics could not decide, and the
+ * policy the workflow chose. The measured run and the command job's
+ * re-decision after an acceptance both use it, so an acceptance can never
+ * post a conclusion the run itself would not have posted.
+ */
+
+/** What fails the step: a failing verdict, also suspected rows, also warnings, or nothing. */
+export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
+
+/** What an inconclusive row does to the check: nothing, a neutral check run, or a failure. */
+export type InconclusivePolicy = 'pass' | 'neutral' | 'fail';
+
+export interface CheckPolicy {
+  failOn: FailOn;
+  inconclusive: InconclusivePolicy;
+  /**
+   * The numbers were measured by the pull request's own workflow (the
+   * two-stage report mode): a pass is posted `neutral`, to mark the result as
+   * self-reported. GitHub counts a neutral check as passing a required check,
+   * so this marks; it does not block.
+   */
+  selfReported: boolean;
+}
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral';
+
+/** The check run's conclusion for a verdict with `inconclusive` undecided rows. */
+export function checkConclusionOf(decided: { verdict: 'pass' | 'fail'; inconclusive: number }, policy: CheckPolicy): CheckConclusion {
+  const inconclusive = decided.inconclusive > 0 ? policy.inconclusive : 'pass';
+  if (decided.verdict === 'fail' || inconclusive === 'fail') return policy.failOn === 'never' ? 'neutral' : 'failure';
+  if (policy.selfReported || inconclusive === 'neutral') return 'neutral';
+  return 'success';
+}

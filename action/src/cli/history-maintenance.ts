@@ -58,5 +58,7 @@ export function printSkipped(history: HistoryStore, ctx: CliContext): void {
 
 function unreadableLine(f: UnreadableFile): string {
   const runs = f.runIds.length > 0 ? ` (run${f.runIds.length === 1 ? '' : 's'} ${f.runIds.join(', ')})` : '';
-  return `  ${f.file}${runs}: ${f.problem}; remove it with: perf-gate history remove ${f.file}\n`;
+  // A bad run inside a month file is removed by its id: removing the file would take the month's good runs with it.
+  const target = f.runsOnly ? f.runIds.join(' ') : f.file;
+  return `  ${f.file}${runs}: ${f.problem}; remove it with: perf-gate history remove ${target}\n`;
 }

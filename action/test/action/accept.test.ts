@@ -389,7 +389,7 @@ test('hardening 3.5: after an accept, inconclusive: fail still fails the check; 
   assert.equal(accepted.outcome, 'success', accepted.stdout);
   const check = gh.checkRuns.at(-1)!;
   assert.deepEqual([check.head_sha, check.conclusion], [sha(4), 'failure']);
-  assert.match(check.output.title, /^Fail: 1 inconclusive row \(inconclusive: fail\) after 1 accepted$/);
+  assert.match(check.output.title ?? "", /^Fail: 1 inconclusive row \(inconclusive: fail\) after 1 accepted$/);
 });
 
 test('hardening 3.2: a triager removing the accept label changes nothing; removing a maintainer\'s label acceptance is refused', async () => {

@@ -50,6 +50,8 @@ export interface UnreadableFile {
   /** Run ids the file holds (empty when even its header is unreadable). */
   runIds: string[];
   problem: string;
+  /** Only the runs named are unreadable (lines of a month file); the file's other runs read, and removing the runs keeps them. */
+  runsOnly?: boolean;
 }
 
 /** The runs of a `readUsable`, aligned: `sets[i]` is the run of `entries[i]`. */
@@ -103,7 +105,7 @@ export function historyStore(backend: Backend, validate: ValidateResultSet): His
     if (!(error instanceof InputError)) throw error;
     const known = skipped.get(file);
     if (known) known.runIds = [...new Set([...known.runIds, ...runIds])];
-    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error, file) });
+    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error, file), ...(error.file !== file ? { runsOnly: true } : {}) });
   };
 
   async function append(set: ResultSet, options: AppendOptions = {}): Promise<HistoryEntry> {

@@ -30,7 +30,7 @@ export async function verifyFiles(
           const decoded = decodeMonth(b, file, validate);
           runs += decoded.runs.length;
           // One bad run is named alone; the month's other runs are read.
-          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file) });
+          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file), runsOnly: true });
         } else runs += (decodeRun(b, file, validate), 1);
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
@@ -45,7 +45,7 @@ export async function verifyFiles(
 
 /** What is wrong with `file`, without naming it again when the error already is about it. */
 export function problemOf(error: InputError, file: string): string {
-  if (error.file !== file) return error.message;
+  if (error.file !== file && !error.file.startsWith(`${file} (run `)) return error.message;
   return [error.line !== undefined ? `line ${error.line}` : '', error.key ?? '', error.detail].filter((part) => part !== '').join(': ');
 }
 

@@ -5,9 +5,11 @@
  *     /perf-gate accept <benchmark glob> <reason>
  *     /perf-gate run
  *
- * The glob may be wrapped in backticks (so Markdown leaves `*` alone). Lines
- * inside fenced code blocks and quoted lines (`>`) are not commands: quoting
- * someone's command in a reply must not give it again.
+ * The glob may be wrapped in backticks (so Markdown leaves `*` alone). What
+ * GitHub does not show as text is not a command: lines inside fenced code
+ * blocks (closed only by a fence of the same character, at least as long),
+ * indented code blocks and HTML comments; nor are quoted lines (`>`):
+ * quoting someone's command in a reply must not give it again.
  */
 
 export type PrCommand =
@@ -33,14 +35,36 @@ function parseLine(line: string): PrCommand {
   return { kind: 'accept', benchmarks, reason };
 }
 
+/** An opening code fence (CommonMark 4.5): up to three spaces, then three or more backticks (no backtick after) or tildes. */
+const FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
+
 /** The commands of a comment body, in order. */
 export function parsePrCommands(body: string): PrCommand[] {
   const commands: PrCommand[] = [];
-  let fenced = false;
+  // What GitHub does not show as text is no command: fenced and indented code, HTML comments (CommonMark's rules).
+  let fence: { char: string; length: number } | null = null;
+  let inComment = false;
   for (const raw of body.split(/\r?\n/)) {
+    if (fence) {
+      const close = new RegExp(`^ {0,3}${fence.char === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+      if (close.test(raw)) fence = null;
+      continue;
+    }
+    if (inComment) {
+      if (raw.includes('-->')) inComment = false;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(raw);
+    if (open) {
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      continue;
+    }
+    const comment = raw.lastIndexOf('<!--');
+    if (comment !== -1 && !raw.slice(comment + 4).includes('-->')) inComment = true;
+    // Four spaces or a tab of indentation make an indented code block.
+    if (/^(?: {4}| {0,3}\t)/.test(raw)) continue;
     const line = raw.trim();
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !PREFIX.test(line)) continue;
+    if (!PREFIX.test(line)) continue;
     commands.push(parseLine(line));
   }
   return commands;

@@ -7,7 +7,7 @@
  * "requested, queued" now; the run says "started" and "finished".
  */
 import { InputError } from '../model/index.js';
-import type { RunStatus } from '../pipeline/index.js';
+import { checkoutCommit, type RunStatus } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { isFork, type PullRequestFacts } from '../github/fork.js';
 import type { ActionDeps } from './run-action.js';
@@ -83,9 +83,15 @@ export async function dispatchedRun(settings: Settings, payload: unknown, deps: 
   if (!deps.github) throw new InputError('action input "github-token"', 'a run started for a pull request needs a token to look the pull request up');
   const repo = repoRef(settings);
   const info = await deps.github.getPullRequest(repo, number);
+  // The verdict belongs to the commit that is measured: the checkout, which a push after the request can leave behind the API's head.
+  const checkedOut = checkoutCommit(settings.workingDirectory);
+  if (checkedOut !== undefined && checkedOut !== info.headSha)
+    deps.log.warning(
+      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number}'s head is now ${info.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`,
+    );
   const pr: PullRequestFacts = {
     number,
-    headSha: info.headSha,
+    headSha: checkedOut ?? info.headSha,
     baseSha: info.baseSha,
     headRepo: info.headRepo,
     baseRepo: info.baseRepo,

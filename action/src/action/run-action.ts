@@ -81,7 +81,9 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
-  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
+  // A run started by /perf-gate run stamps the commit it measured, not the dispatching branch's GITHUB_SHA.
+  const run = dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: dispatched.pr.headSha } } : deps.run;
+  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log),
   });
   // Regressions accepted on the record in this pull request's comment pass as `accepted` (gate/acceptance.ts).

@@ -45,6 +45,11 @@ export function shardSuites(config: PerfGateConfig, shard: Shard | null): string
   return selectShard(config.suites, shard).map((s) => s.name);
 }
 
+/** The commit checked out in `dir` (what a run there measures); undefined outside a git checkout. */
+export function checkoutCommit(dir: string): string | undefined {
+  return headCommit(dir);
+}
+
 /** What the run about to be measured is, for choosing its baseline: the commit and this machine's testbed. */
 export function measuredRun(config: PerfGateConfig, env: NodeJS.ProcessEnv, deps: RunDeps): BaselineQuery {
   const commit = env.GITHUB_SHA || headCommit(config.dir);

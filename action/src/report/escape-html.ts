@@ -10,5 +10,6 @@ export function escapeHtml(text: string, options: { multiline?: boolean } = {}):
 }
 
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const CONTROL = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-const CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200D\u202A-\u202E\u2060-\u2064\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+const CONTROL_KEEP_LINES =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200D\u202A-\u202E\u2060-\u2064\u2066-\u2069\u{E0000}-\u{E007F}]/gu;

@@ -88,8 +88,14 @@ const ENTITY: Record<string, string> = {
   '@': '@',
 };
 
-/** Controls other than \n and \t, DEL, C1 controls, bidi overrides and isolates, BOM. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+/**
+ * Controls other than \n and \t, DEL, C1 controls, bidi overrides and
+ * isolates, BOM; and the invisible characters that make two names look alike
+ * (soft hyphen, zero-width space, joiners, word joiner and invisible
+ * operators, the Mongolian vowel separator, tag characters).
+ */
+const CONTROL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 function cleanControls(text: string): string {
   return text.replace(CONTROL, '\uFFFD');

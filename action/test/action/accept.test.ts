@@ -1,6 +1,6 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
@@ -9,7 +9,7 @@ import { pullRequestEvent, runAction, type Scenario } from '../support/action-ru
 import { decodeLedger, encodeLedger } from '../../src/pipeline/pr-ledger.js';
 import { readMarker, stickyMarker } from '../../src/github/sticky-comment.js';
 import { mainRun, mainWithHistory, nextMainCommit } from '../support/main-history.js';
-import { openFolder } from '../support/history.js';
+import { gitSync, openFolder } from '../support/history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
 import { runCli } from '../support/cli.js';
 import { resultSet } from './fixtures.js';
@@ -436,4 +436,28 @@ test('hardening 3.9: an unknown command is answered only to people who may act, 
   assert.equal(replies.length, 1);
   assert.match(replies[0]!.body, /^@ana: perf-gate did not understand this: /);
   assert.doesNotMatch(replies[0]!.body, /\]\(|https:\/\/evil|@acme\/team/);
+});
+
+test('hardening 3.8: a run started by /perf-gate run reports on, and stamps, the commit it checked out, not the API\'s newer head', async () => {
+  const ws = workspace('run-commit');
+  const git = (...args: string[]) => gitSync(ws, args);
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(ws, 'perf-gate.yml'), 'version: 1\nconfirm: off\nsuites:\n  - name: scan\n    run: cp hyperfine.json {output}\n    format: hyperfine\n');
+  writeFileSync(join(ws, 'hyperfine.json'), readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8'));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'the head that was checked out');
+  const checkedOut = git('rev-parse', 'HEAD');
+  // The pull request moved on after the run was asked for: the API reports a newer head.
+  gh.addPull(REPO, { number: 25, headSha: sha(8), headRepo: REPO, baseRepo: REPO });
+  const inputs = { 'pull-request': '25', 'requested-by': 'ana', 'requested-at': '2026-11-28T10:00:00Z' };
+  const run = await runAction(
+    actionPath,
+    { ...scenario(ws, 'workflow_dispatch', webhookPayload('workflow-dispatch', { inputs, ref: 'refs/heads/main' }), sha(1)), runnerTemp: join(ws, '_temp') },
+    { confirm: 'off', 'output-dir': 'out' },
+  );
+  assert.equal(run.outcome, 'success', run.stdout);
+  assert.match(run.stdout, new RegExp(`the checkout is at ${checkedOut.slice(0, 12)}, but pull request #25's head is now ${sha(8).slice(0, 12)}`));
+  assert.equal(gh.checkRuns.at(-1)!.head_sha, checkedOut, 'the verdict goes to the commit measured');
+  const results = JSON.parse(readFileSync(run.outputs['results']!, 'utf8')) as { commit: string };
+  assert.equal(results.commit, checkedOut, 'the results are stamped with the commit measured, not GITHUB_SHA');
 });

@@ -23,3 +23,14 @@ test('quoted and fenced commands are not commands: quoting someone must not repe
   assert.deepEqual(parsePrCommands('> /perf-gate accept * no\n```\n/perf-gate accept * no\n```\nplain /perf-gate run in a sentence'), []);
   assert.deepEqual(parsePrCommands('/perf-gatex run'), []);
 });
+
+test('hardening 3.10: what GitHub does not show as text gives no command (CommonMark fences, HTML comments, indented code)', () => {
+  // A ~~~ fence holding a ``` pair stays open until its own ~~~.
+  assert.deepEqual(parsePrCommands('~~~\n```\n```\n/perf-gate accept * hidden\n~~~'), []);
+  // A longer fence is closed only by a fence at least as long.
+  assert.deepEqual(parsePrCommands('````\n```\n/perf-gate run\n````\n/perf-gate run'), [{ kind: 'run' }]);
+  assert.deepEqual(parsePrCommands('<!--\n/perf-gate accept * hidden\n-->\n<!-- /perf-gate run -->'), []);
+  assert.deepEqual(parsePrCommands('text\n\n    /perf-gate accept * hidden\n\t/perf-gate run'), []);
+  // Up to three spaces are still text.
+  assert.deepEqual(parsePrCommands('   /perf-gate run'), [{ kind: 'run' }]);
+});

@@ -1,7 +1,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
@@ -160,5 +160,30 @@ describe('the environment of a run: lockfiles, build flags and toolchains, besid
       );
     }
     assert.match(changes.stdout, /slower; environment changed: c:CFLAGS "-O2" → "-O0"; Cargo\.lock changed; package-lock\.json changed/);
+  });
+});
+
+describe('hardening 3.11: a baseline whose commit is an option never reaches git as one', () => {
+  test('commit "--output=pwned" with a changed lockfile: no file is written, and the lockfile is still named', async () => {
+    const repo = tempDir('perf-gate-env-inject-');
+    execFileSync('git', ['-C', repo, 'init', '-q', '--initial-branch=main']);
+    writeFileSync(join(repo, 'ok.json'), scaled(1));
+    writeFileSync(join(repo, 'Cargo.lock'), CARGO_LOCK);
+    writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nconfirm: off\nsuites:\n  - name: c\n    run: cp ok.json {output}\n    format: hyperfine\n');
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'add', '-A']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'x']);
+    const first = await runCli(['run', '--out', 'out/1'], repo, process.env);
+    assert.equal(first.status, 0, first.stdout + first.stderr);
+    const base = JSON.parse(readFileSync(join(repo, 'out/1/results.json'), 'utf8')) as { commit?: string; environment: { lockfiles: Record<string, string> } };
+    base.commit = '--output=pwned';
+    base.environment.lockfiles['Cargo.lock'] = '0000000000000000';
+    writeFileSync(join(repo, 'base.json'), JSON.stringify(base));
+    // git would write "--output=pwned:./Cargo.lock" into the folder "pwned:." when it exists.
+    mkdirSync(join(repo, 'pwned:.'));
+    const second = await runCli(['run', '--baseline', 'base.json', '--out', 'out/2', '--json', 'report.json'], repo, process.env);
+    assert.ok(second.status === 0 || second.status === 1, second.stdout + second.stderr);
+    assert.equal(existsSync(join(repo, 'pwned:.', 'Cargo.lock')), false, 'git show wrote no file');
+    const report = JSON.parse(readFileSync(join(repo, 'report.json'), 'utf8')) as Report;
+    assert.ok(report.environment?.changes.some((c) => c.kind === 'lockfile' && c.path === 'Cargo.lock'));
   });
 });

@@ -2,6 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { codeBlock, escapeMarkdown } from '../../src/report/escape-markdown.js';
+import { escapeTerminal } from '../../src/report/escape-terminal.js';
+import { escapeHtml } from '../../src/report/escape-html.js';
 
 /** True when the text still holds something Markdown or HTML would act on. */
 function live(text: string): string | undefined {
@@ -93,4 +95,15 @@ test('GH-123 issue references are broken so GitHub does not link them', () => {
     assert.doesNotMatch(out, /\bgh-[0-9]/i);
     assert.equal(out.replace(/\u200B/g, ''), text, 'only zero-width spaces were added');
   }
+});
+
+test('hardening 3.12: invisible characters are made visible, so two names never look alike', () => {
+  const hidden = ['\u200B', '\u200C', '\u200D', '\u2060', '\u00AD', '\u{E0041}', '\u180E'];
+  for (const ch of hidden) {
+    const shown = escapeMarkdown(`par${ch}se`);
+    assert.equal(shown, 'par\uFFFDse', JSON.stringify(ch));
+    assert.notEqual(escapeMarkdown(`par${ch}se new`), escapeMarkdown('parse new'));
+  }
+  assert.equal(escapeTerminal('a\u200Bb\u{E0041}c'), 'a\\u200bb\\u{e0041}c');
+  assert.equal(escapeHtml('a\u200Bb'), 'a\uFFFDb');
 });

@@ -32,14 +32,21 @@ usable() {
   [[ "$major" =~ ^[0-9]+$ ]] && ((major >= min_major))
 }
 
-# Execs node on the CLI, the token moved from the environment to fd 3.
+# Execs node on the CLI, the token moved from the environment to fd 3. A
+# runner may also export the input under its own name, INPUT_GITHUB-TOKEN,
+# which bash can neither read as a variable nor unset: printenv reads it and
+# env -u removes it, so neither spelling reaches node's environment.
 launch() {
-  if [[ -n "${INPUT_GITHUB_TOKEN:-}" ]]; then
-    exec 3<<<"$INPUT_GITHUB_TOKEN"
+  local token="${INPUT_GITHUB_TOKEN:-}"
+  if [[ -z "$token" ]]; then
+    token="$(printenv 'INPUT_GITHUB-TOKEN' || true)"
+  fi
+  if [[ -n "$token" ]]; then
+    exec 3<<<"$token"
     export PERF_GATE_TOKEN_FD=3
   fi
-  unset INPUT_GITHUB_TOKEN
-  exec "$1" "$cli" action
+  unset INPUT_GITHUB_TOKEN token
+  exec env -u 'INPUT_GITHUB-TOKEN' "$1" "$cli" action
 }
 
 if [[ -n "${PERF_GATE_NODE:-}" ]]; then

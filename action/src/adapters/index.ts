@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet, type Testbed } from '../model/index.js';
+import { dimensionOfUnit, InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet, type Testbed } from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';
@@ -200,6 +200,12 @@ function metricProblem(m: Metric): string | undefined {
   const i = m.samples?.findIndex((x) => !Number.isFinite(x)) ?? -1;
   if (i >= 0) return `sample ${i + 1} (${m.samples![i]}) is not a finite number; ${finite}`;
   if (m.value !== undefined && !Number.isFinite(m.value)) return `its value (${m.value}) is not a finite number; ${finite}`;
+  // No duration, size or rate is below zero: a negative one is a harness's arithmetic gone wrong, never a fast benchmark.
+  const dimension = dimensionOfUnit(m.unit);
+  if (dimension !== undefined && dimension !== 'count' && dimension !== 'fraction') {
+    const negative = [...(m.samples ?? []), ...(m.value !== undefined ? [m.value] : []), ...(m.summary ? [m.summary.mean] : [])].find((x) => x < 0);
+    if (negative !== undefined) return `${negative} ${m.unit} is negative; expected a ${dimension} of 0 or more`;
+  }
   const s = m.summary;
   if (s === undefined) return undefined;
   for (const [key, x] of Object.entries(s)) if (typeof x === 'number' && !Number.isFinite(x)) return `its ${key} (${x}) is not a finite number; ${finite}`;
@@ -265,7 +271,7 @@ function readText(path: string): string {
  * into one ResultSet. Benchmark ids must be unique across the inputs: two files
  * giving the same id is an error naming both, never a silent overwrite.
  */
-export function readInputs(paths: readonly string[], options: { format?: string | Adapter; cwd: string; created: string }): ReadResult {
+export function readInputs(paths: readonly string[], options: { format?: string | Adapter; cwd: string; created: string; name?: string }): ReadResult {
   const files: ReadResult['files'] = [];
   const skipped: ReadResult['skipped'] = [];
   const benchmarks: BenchmarkResult[] = [];
@@ -276,7 +282,7 @@ export function readInputs(paths: readonly string[], options: { format?: string 
 
   const addFile = (path: string, insideFolder: boolean): void => {
     const text = readText(path);
-    const input = fileInput(path, text);
+    const input = fileInput(path, text, options.name);
     let adapter: Adapter;
     try {
       adapter = chooseAdapter(input, options.format ?? 'auto');

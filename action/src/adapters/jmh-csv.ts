@@ -80,10 +80,7 @@ export const jmhCsvAdapter: Adapter = {
         line,
       };
     });
-    // JMH writes NaN for a score it could not compute; such a row has nothing to compare.
-    return tableResults(
-      rows.filter((r) => Number.isFinite(r.score)),
-      path,
-    );
+    // A NaN score (JMH could not compute it) stays: a failed row, or an unavailable secondary metric (jmh-table.ts).
+    return tableResults(rows, path);
   },
 };

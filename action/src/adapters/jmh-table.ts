@@ -65,14 +65,19 @@ export function tableResults(rows: JmhTableRow[], path: string): BenchmarkResult
         );
       }
       if (entries.has(key)) throw new InputError(path, `${row.benchmark} (${row.mode}) appears twice with the same parameters`, row.line);
-      entries.set(key, { benchmark: method, mode: row.mode, threads: row.threads, params: row.params, metrics: { [name]: metricOf(name, row) } });
+      // JMH writes NaN for a score it could not compute: the benchmark is a failed row, never a silently missing one.
+      const facts = { benchmark: method, mode: row.mode, threads: row.threads, params: row.params };
+      if (Number.isNaN(row.score)) entries.set(key, { ...facts, metrics: {}, failed: `JMH wrote no score (NaN) for ${row.benchmark} (line ${row.line})` });
+      else entries.set(key, { ...facts, metrics: { [name]: metricOf(name, row) } });
       continue;
     }
     const entry = entries.get(key);
     if (!entry) throw new InputError(path, `the secondary metric ${row.benchmark} comes before (or without) its benchmark's own row ${method}`, row.line);
     // JMH ≤ 1.36 writes `:·gc.alloc.rate`, and a sample-mode percentile as `:parseSample·p0.50`.
     const name = secondaryName(row.benchmark.slice(colon + 1).replace(/^[^\u00b7]*\u00b7/, ''));
-    if (!(name in entry.metrics)) entry.metrics[name] = metricOf(name, row);
+    if (name in entry.metrics || entry.failed !== undefined) continue;
+    if (Number.isNaN(row.score)) entry.unavailable = { ...entry.unavailable, [name]: 'JMH wrote NaN for it' };
+    else entry.metrics[name] = metricOf(name, row);
   }
   if (entries.size === 0) throw new InputError(path, 'the JMH table has no benchmark row; expected at least one');
   return assemble([...entries.values()]);

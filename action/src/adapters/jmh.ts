@@ -65,6 +65,10 @@ export interface JmhEntry {
   threads: number;
   params: [string, string][];
   metrics: Record<string, Metric>;
+  /** Metrics the harness named but gave no number for (JMH's NaN), with why. */
+  unavailable?: Record<string, string>;
+  /** Why the benchmark has no result at all (its primary score is NaN): a failed row. */
+  failed?: string;
 }
 
 export const JMH_MODES = new Set(['thrpt', 'avgt', 'sample', 'ss']);
@@ -260,6 +264,8 @@ export function assemble(entries: JmhEntry[]): BenchmarkResult[] {
     const params: Record<string, string> = Object.fromEntries(e.params);
     params.mode = e.mode;
     params.threads = String(e.threads);
-    return { id, params, status: 'ok' as const, metrics: e.metrics };
+    const unavailable = e.unavailable && Object.keys(e.unavailable).length > 0 ? { unavailable: e.unavailable } : {};
+    if (e.failed !== undefined) return { id, params, status: 'failed' as const, metrics: {}, error: { message: e.failed } };
+    return { id, params, status: 'ok' as const, metrics: e.metrics, ...unavailable };
   });
 }

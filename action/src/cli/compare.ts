@@ -16,7 +16,7 @@ import {
 import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF] [--testbed ID]]
-                         [--budgets PATH...] [--format NAME] [--json FILE] [--markdown FILE]
+                         [--budgets PATH...] [--format NAME] [--name NAME] [--json FILE] [--markdown FILE]
                          [--testbed-mismatch flag|compare|refuse]
 
 Compares benchmark results with a baseline and the budgets, prints the regression
@@ -35,6 +35,9 @@ or 2 (unusable input).
                         current results' testbed, else this machine's)
   --budgets PATH...     budget files or folders (default: ./budgets when present)
   --format NAME         the harness format of the inputs (default: auto-detect)
+  --name NAME           the benchmark's name for files that do not name it
+                        (perf stat, strace, vegeta, hey, h2load, oha; default:
+                        the file's name, so two files of one benchmark differ)
   --json FILE           write the JSON report
   --markdown FILE       write the Markdown report (a PR comment body)
   --testbed-mismatch    results from different testbeds: flag (default: shown,
@@ -50,6 +53,7 @@ export const compareCommand: Command = {
       baseline: 'list',
       budgets: 'list',
       format: 'string',
+      name: 'string',
       json: 'string',
       markdown: 'string',
       'testbed-mismatch': 'string',
@@ -67,7 +71,7 @@ export const compareCommand: Command = {
       throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
-    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto' };
+    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto', ...(flags.name !== undefined ? { name: flags.name } : {}) };
     const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
     const store =
       history === undefined

@@ -14,6 +14,15 @@ export interface YamlSource {
 }
 
 /** Parses YAML text; a syntax error becomes an InputError with file and line. */
+/**
+ * How far aliases may expand: the yaml library counts, per anchor, its nodes
+ * times its uses. A config that shares one small `env:` mapping among 150
+ * suites expands to about 500 nodes; the classic alias bomb (ten aliases of
+ * ten aliases, nine deep) to 10^9, and is stopped at its fourth level here,
+ * after about 10^5 nodes, well inside memory and time.
+ */
+const MAX_ALIAS_NODES = 10_000;
+
 export function parseYaml(text: string, file: string): YamlSource {
   if (text.trim() === '') throw new InputError(file, 'the file is empty; expected a YAML mapping with "version: 1"', 1);
   const lineCounter = new LineCounter();
@@ -42,10 +51,10 @@ export function parseYaml(text: string, file: string): YamlSource {
   };
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
   } catch (error) {
     // The yaml library refuses an alias bomb (aliases expanding to millions of nodes) with a ReferenceError.
-    throw new InputError(file, `cannot use this YAML: ${(error as Error).message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
+    throw new InputError(file, `cannot use this YAML: ${(error as Error).message}; expected plain mappings (aliases may expand to at most ${MAX_ALIAS_NODES.toLocaleString('en')} nodes)`);
   }
   return { file, data, lineOf };
 }

@@ -87,6 +87,7 @@ export function unmatchedIdsMessage(overlap: IdOverlap, baselineSource: string, 
     `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, ` +
     `so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. ` +
     'Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME, perf-gate time or count --name NAME); ' +
+    'a file that does not name its benchmark (perf stat, strace, vegeta, hey, h2load, oha) is named after the file, so give both sides one name with --name NAME; ' +
     "in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded."
   );
 }

@@ -59,6 +59,8 @@ export interface ReadOptions {
   created: string;
   /** Harness format of the files (default: detected per file). */
   format?: string | Adapter;
+  /** The benchmark's name for formats whose output does not name it (default: the file's name). */
+  name?: string;
 }
 
 /** Harness output files, folders of them, or ResultSets, as one ResultSet. */

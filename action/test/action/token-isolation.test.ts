@@ -87,3 +87,43 @@ test('a suite finds the token neither in its environment nor in its parent node 
   }
   assert.equal(r.outputs['forged'], undefined, 'the suite could not set a step output');
 });
+
+test('hardening 3.13: a runner that also exports the input as INPUT_GITHUB-TOKEN leaks neither spelling to node or the suite', async () => {
+  const ws = join(root, 'ws-hyphen');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(
+    join(ws, 'perf-gate.yml'),
+    [
+      'version: 1',
+      'baselines: baselines/',
+      'suites:',
+      '  - name: snoop',
+      "    build: tr '\\0' '\\n' < /proc/$PPID/environ > parent-env.txt; env > suite-env.txt",
+      "    run: hyperfine --runs 2 --export-json {output} 'true'",
+      '    format: hyperfine',
+      '    timeout: 1m',
+      '',
+    ].join('\n'),
+  );
+  const r = await runAction(
+    actionPath,
+    {
+      workspace: ws,
+      runnerTemp: join(root, 'temp-hyphen'),
+      apiUrl: gh.url,
+      token: TOKEN,
+      repository: 'acme/x',
+      eventName: 'push',
+      event: { ref: 'refs/heads/main' },
+      sha: '7'.repeat(40),
+      extraEnv: { 'INPUT_GITHUB-TOKEN': TOKEN },
+    },
+    { mode: 'main' },
+  );
+  assert.equal(r.outcome, 'success', r.steps.map((s) => s.stderr).join('\n'));
+  const parentEnv = readFileSync(join(ws, 'parent-env.txt'), 'utf8');
+  const suiteEnv = readFileSync(join(ws, 'suite-env.txt'), 'utf8');
+  assert.match(parentEnv, /^GITHUB_REPOSITORY=acme\/x$/m, 'the parent environment was really read');
+  assert.ok(!parentEnv.includes(TOKEN), "node's startup environment holds neither spelling");
+  assert.ok(!suiteEnv.includes(TOKEN), "the suite's environment holds neither spelling");
+});

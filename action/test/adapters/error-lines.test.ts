@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Adapter } from '../../src/adapters/adapter.js';
-import { fileInput } from '../../src/adapters/index.js';
+import { InputError } from '../../src/model/index.js';
+import { fileInput, parseInput } from '../../src/adapters/index.js';
 import { benchmarkDotNetAdapter } from '../../src/adapters/benchmarkdotnet.js';
 import { benchmarkJsAdapter } from '../../src/adapters/benchmarkjs.js';
 import { bmfAdapter } from '../../src/adapters/bmf.js';
@@ -292,4 +293,22 @@ describe('adapter errors name the line of the offending token', () => {
     assert.equal(error.line, line, error.message);
     assert.equal(error.key, 'times[3]');
   });
+});
+
+test('hardening 3.13: a negative latency (hey) or a negative secondary metric (JMH) is refused, naming the file', () => {
+  const hey = readFileSync(join(FIXTURES, 'hey', 'hey-0.1.5-ok.txt'), 'utf8').replace('Average:\t0.0009 secs', 'Average:\t-0.0009 secs');
+  assert.throws(
+    () => parseInput(fileInput('hey.txt', hey), 'hey'),
+    (e: unknown) => e instanceof InputError && e.file === 'hey.txt' && /is negative; expected a time of 0 or more/.test(e.message),
+  );
+  const jmh = JSON.parse(readFileSync(join(FIXTURES, 'jmh', 'jmh-1.37-all-modes-params-prof-gc.json'), 'utf8')) as {
+    secondaryMetrics: Record<string, { score: number; rawData: number[][] }>;
+  }[];
+  const rate = jmh[0]!.secondaryMetrics['gc.alloc.rate']!;
+  rate.score = -rate.score;
+  rate.rawData = rate.rawData.map((fork) => fork.map((x) => -x));
+  assert.throws(
+    () => parseInput(fileInput('jmh.json', JSON.stringify(jmh)), 'jmh'),
+    (e: unknown) => e instanceof InputError && e.file === 'jmh.json' && /is negative/.test(e.message),
+  );
 });

@@ -6,7 +6,7 @@ import { jmhAdapter } from '../../src/adapters/jmh.js';
 import { jmhCsvAdapter } from '../../src/adapters/jmh-csv.js';
 import { jmhTextAdapter } from '../../src/adapters/jmh-text.js';
 import { stddevFromError } from '../../src/adapters/jmh-table.js';
-import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
+import { chooseAdapter, fileInput, parseInput } from '../../src/adapters/index.js';
 import { adapterContract, byId, FIXTURES, parseFile } from './adapter-contract.js';
 
 const at = (folder: string, name: string): string => join(FIXTURES, folder, name);
@@ -120,4 +120,18 @@ describe('jmh-csv: -rf csv', () => {
       line: true,
     },
   ]);
+});
+
+test('hardening 3.13: a CSV row whose score is NaN is a failed row (primary) or an unavailable metric (secondary), never missing', () => {
+  const lines = csvText.split('\n');
+  lines[1] = lines[1]!.replace('3566.998644', 'NaN');
+  lines[7] = lines[7]!.replace(/,"thrpt",1,5,[0-9.]+,/, ',"thrpt",1,5,NaN,');
+  const rows = parseInput(fileInput('nan.csv', lines.join('\n')), 'jmh-csv');
+  const all = parseInput(fileInput('all.csv', csvText), 'jmh-csv');
+  assert.equal(rows.length, all.length, 'every benchmark keeps its row');
+  const failed = rows.filter((r) => r.status === 'failed');
+  assert.equal(failed.length, 1);
+  assert.match(failed[0]!.error!.message, /JMH wrote no score \(NaN\) for example\.jmh\.JoinBench\.builder \(line 2\)/);
+  const secondary = lines[7]!.split(',')[0]!.replace(/"/g, '').split(':')[1]!;
+  assert.ok(rows.some((r) => r.unavailable && Object.values(r.unavailable).includes('JMH wrote NaN for it')), `${secondary} unavailable`);
 });

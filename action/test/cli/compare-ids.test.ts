@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
@@ -53,4 +53,18 @@ test('the same runs named alike with -n are compared and the 2× slowdown fails'
   writeFileSync(join(dir, 'new.json'), hyperfine('app', slow));
   const result = await runCli(['compare', '--baseline', 'old.json', '--current', 'new.json'], dir);
   assert.equal(result.status, 1, result.stdout + result.stderr);
+});
+
+test('hardening 3.13: two vegeta reports of one benchmark: --name gives them one id; without it the advice names --name', async () => {
+  const dir = tempDir('perf-gate-compare-name-');
+  const report = readFileSync(new URL('../fixtures/vegeta/vegeta-12.13-ok.json', import.meta.url), 'utf8');
+  writeFileSync(join(dir, 'vegeta-main.json'), report);
+  writeFileSync(join(dir, 'vegeta-pr.json'), report);
+  const unnamed = await runCli(['compare', '--baseline', 'vegeta-main.json', '--current', 'vegeta-pr.json'], dir);
+  assert.equal(unnamed.status, 2, unnamed.stdout);
+  assert.match(unnamed.stderr, /"vegeta-main".*"vegeta-pr".*give both sides one name with --name NAME/s);
+  const named = await runCli(['compare', '--baseline', 'vegeta-main.json', '--current', 'vegeta-pr.json', '--name', 'api', '--json', 'r.json'], dir);
+  assert.equal(named.status, 0, named.stderr);
+  const rows = (JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { rows: { benchmark: string; status: string }[] }).rows;
+  assert.ok(rows.length > 3 && rows.every((r) => r.benchmark === 'api' && r.status !== 'new'), JSON.stringify(rows.slice(0, 3)));
 });

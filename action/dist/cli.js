@@ -57032,7 +57032,9 @@ function assemble(entries2) {
     const params = Object.fromEntries(e.params);
     params.mode = e.mode;
     params.threads = String(e.threads);
-    return { id, params, status: "ok", metrics: e.metrics };
+    const unavailable = e.unavailable && Object.keys(e.unavailable).length > 0 ? { unavailable: e.unavailable } : {};
+    if (e.failed !== void 0) return { id, params, status: "failed", metrics: {}, error: { message: e.failed } };
+    return { id, params, status: "ok", metrics: e.metrics, ...unavailable };
   });
 }
 
@@ -58766,13 +58768,17 @@ function tableResults(rows, path2) {
         );
       }
       if (entries2.has(key2)) throw new InputError(path2, `${row.benchmark} (${row.mode}) appears twice with the same parameters`, row.line);
-      entries2.set(key2, { benchmark: method, mode: row.mode, threads: row.threads, params: row.params, metrics: { [name2]: metricOf(name2, row) } });
+      const facts = { benchmark: method, mode: row.mode, threads: row.threads, params: row.params };
+      if (Number.isNaN(row.score)) entries2.set(key2, { ...facts, metrics: {}, failed: `JMH wrote no score (NaN) for ${row.benchmark} (line ${row.line})` });
+      else entries2.set(key2, { ...facts, metrics: { [name2]: metricOf(name2, row) } });
       continue;
     }
     const entry = entries2.get(key2);
     if (!entry) throw new InputError(path2, `the secondary metric ${row.benchmark} comes before (or without) its benchmark's own row ${method}`, row.line);
     const name = secondaryName(row.benchmark.slice(colon + 1).replace(/^[^\u00b7]*\u00b7/, ""));
-    if (!(name in entry.metrics)) entry.metrics[name] = metricOf(name, row);
+    if (name in entry.metrics || entry.failed !== void 0) continue;
+    if (Number.isNaN(row.score)) entry.unavailable = { ...entry.unavailable, [name]: "JMH wrote NaN for it" };
+    else entry.metrics[name] = metricOf(name, row);
   }
   if (entries2.size === 0) throw new InputError(path2, "the JMH table has no benchmark row; expected at least one");
   return assemble([...entries2.values()]);
@@ -58846,10 +58852,7 @@ var jmhCsvAdapter = {
         line
       };
     });
-    return tableResults(
-      rows.filter((r) => Number.isFinite(r.score)),
-      path2
-    );
+    return tableResults(rows, path2);
   }
 };
 
@@ -61349,6 +61352,11 @@ function metricProblem(m) {
   const i2 = m.samples?.findIndex((x2) => !Number.isFinite(x2)) ?? -1;
   if (i2 >= 0) return `sample ${i2 + 1} (${m.samples[i2]}) is not a finite number; ${finite}`;
   if (m.value !== void 0 && !Number.isFinite(m.value)) return `its value (${m.value}) is not a finite number; ${finite}`;
+  const dimension = dimensionOfUnit(m.unit);
+  if (dimension !== void 0 && dimension !== "count" && dimension !== "fraction") {
+    const negative = [...m.samples ?? [], ...m.value !== void 0 ? [m.value] : [], ...m.summary ? [m.summary.mean] : []].find((x2) => x2 < 0);
+    if (negative !== void 0) return `${negative} ${m.unit} is negative; expected a ${dimension} of 0 or more`;
+  }
   const s = m.summary;
   if (s === void 0) return void 0;
   for (const [key2, x2] of Object.entries(s)) if (typeof x2 === "number" && !Number.isFinite(x2)) return `its ${key2} (${x2}) is not a finite number; ${finite}`;
@@ -61392,7 +61400,7 @@ function readInputs(paths, options) {
   const fileTestbeds = [];
   const addFile = (path2, insideFolder) => {
     const text2 = readText(path2);
-    const input = fileInput(path2, text2);
+    const input = fileInput(path2, text2, options.name);
     let adapter;
     try {
       adapter = chooseAdapter(input, options.format ?? "auto");
@@ -62081,6 +62089,7 @@ var budgets_schema_default = {
 // action/src/config/yaml-source.ts
 var import_yaml = __toESM(require_dist(), 1);
 var import__2 = __toESM(require__(), 1);
+var MAX_ALIAS_NODES = 1e4;
 function parseYaml(text2, file) {
   if (text2.trim() === "") throw new InputError(file, 'the file is empty; expected a YAML mapping with "version: 1"', 1);
   const lineCounter = new import_yaml.LineCounter();
@@ -62108,9 +62117,12 @@ function parseYaml(text2, file) {
   };
   let data;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
   } catch (error2) {
-    throw new InputError(file, `cannot use this YAML: ${error2.message}; expected plain mappings (aliases may expand to at most 100 nodes)`);
+    throw new InputError(
+      file,
+      `cannot use this YAML: ${error2.message}; expected plain mappings (aliases may expand to at most ${MAX_ALIAS_NODES.toLocaleString("en")} nodes)`
+    );
   }
   return { file, data, lineOf: lineOf2 };
 }
@@ -63767,7 +63779,7 @@ async function verifyFiles(backend, validate5, query = {}) {
         if (file === month.monthFile) {
           const decoded = decodeMonth(b, file, validate5);
           runs2 += decoded.runs.length;
-          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file) });
+          for (const bad of decoded.unreadable) found.push({ file, runIds: [bad.runId], problem: problemOf(bad.error, file), runsOnly: true });
         } else runs2 += (decodeRun(b, file, validate5), 1);
       } catch (error2) {
         if (!(error2 instanceof InputError)) throw error2;
@@ -63779,7 +63791,7 @@ async function verifyFiles(backend, validate5, query = {}) {
   return { files, runs: runs2, unreadable: found };
 }
 function problemOf(error2, file) {
-  if (error2.file !== file) return error2.message;
+  if (error2.file !== file && !error2.file.startsWith(`${file} (run `)) return error2.message;
   return [error2.line !== void 0 ? `line ${error2.line}` : "", error2.key ?? "", error2.detail].filter((part) => part !== "").join(": ");
 }
 function headerRunIds(bytes2, file) {
@@ -63806,7 +63818,7 @@ function historyStore(backend, validate5) {
     if (!(error2 instanceof InputError)) throw error2;
     const known = skipped.get(file);
     if (known) known.runIds = [.../* @__PURE__ */ new Set([...known.runIds, ...runIds])];
-    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error2, file) });
+    else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error2, file), ...error2.file !== file ? { runsOnly: true } : {} });
   };
   async function append(set, options = {}) {
     const source = `history of ${backend.description}`;
@@ -66669,6 +66681,16 @@ function pointLabel(point, index) {
 }
 
 // action/src/runner/invoke.ts
+var STOPPED_BY_CAP = "stopped by the time cap (confirm-time-cap)";
+function boundedTimeout(suite, ctx) {
+  if (ctx.deadline === void 0) return { seconds: suite.timeout, byCap: false };
+  const left = (ctx.deadline - performance.now()) / 1e3;
+  return left < suite.timeout ? { seconds: Math.max(0, left), byCap: true } : { seconds: suite.timeout, byCap: false };
+}
+function exitProblemOf(step, result, timeout) {
+  if (result.timedOut && timeout.byCap) return `${step} ${STOPPED_BY_CAP} after ${result.seconds.toFixed(1)} s; its process group was killed`;
+  return describeExit(step, result, timeout.seconds);
+}
 var WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL|PERF_GATE_TOKEN_FD|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STATE|GITHUB_STEP_SUMMARY)$/i;
 function processEnv(ctx, suite, extra) {
   return suiteEnv(ctx.env, suite, extra);
@@ -66683,17 +66705,20 @@ async function buildSuite(suite, cwd, dir, side3, ctx) {
   mkdirSync7(dir, { recursive: true });
   const logPath = join14(dir, side3 ? `build-${side3}.log` : "build.log");
   startLog(logPath);
+  const step = side3 ? `build (${side3})` : "build";
+  const timeout = boundedTimeout(suite, ctx);
+  if (timeout.byCap && timeout.seconds <= 0) return benchmarkError(`${step} ${STOPPED_BY_CAP} before it started`, null, logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
     env: processEnv(ctx, suite, side3 ? { PERF_GATE_SIDE: side3 } : {}),
-    timeoutSeconds: suite.timeout,
+    timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: null,
     outputPath: null,
     pin: null
   });
-  const failure2 = describeExit(side3 ? `build (${side3})` : "build", result, suite.timeout);
+  const failure2 = exitProblemOf(step, result, timeout);
   ctx.progress.line(`${side3 ? `[${side3}] ` : ""}build: ${failure2 ?? "ok"} (${result.seconds.toFixed(1)} s)`);
   return failure2 ? benchmarkError(failure2, result, logPath) : null;
 }
@@ -66708,17 +66733,18 @@ async function invoke(inv, ctx) {
   const outputPath = join14(inv.dir, `${inv.stem}.output`);
   rmSync6(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
+  const timeout = boundedTimeout(suite, ctx);
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
     cwd: inv.cwd,
     env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...inv.side ? { PERF_GATE_SIDE: inv.side } : {} }),
-    timeoutSeconds: suite.timeout,
+    timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: writesOutputFile(suite.run) ? null : outputPath,
     outputPath,
     pin: inv.pin
   });
-  const exitProblem = describeExit("run", result, suite.timeout);
+  const exitProblem = exitProblemOf("run", result, timeout);
   let parsed = [];
   let parseProblem = null;
   if (!nonEmptyFile(outputPath)) {
@@ -66931,7 +66957,7 @@ async function runAb(suites, checkouts, ctx) {
       units.push(unit);
     }
   }
-  const cut3 = { capped: false };
+  const cut3 = { capped: ctx.deadline !== void 0 && performance.now() >= ctx.deadline };
   await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut3);
   await extendInconclusive(units, () => true, "round-", ctx, cut3);
   const confirmations = /* @__PURE__ */ new Map();
@@ -67224,6 +67250,9 @@ function selectShard(suites, shard) {
 function shardSuites(config, shard) {
   return selectShard(config.suites, shard).map((s) => s.name);
 }
+function checkoutCommit(dir) {
+  return headCommit(dir);
+}
 function measuredRun(config, env, deps) {
   const commit = env.GITHUB_SHA || headCommit(config.dir);
   const testbed = deps.testbed(env);
@@ -67408,7 +67437,7 @@ function some(ids) {
 }
 function unmatchedIdsMessage(overlap, baselineSource, currentSource) {
   const shared = overlap.shared === 0 ? "no benchmark id in common" : `only ${overlap.shared} benchmark id(s) in common`;
-  return `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME, perf-gate time or count --name NAME); in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded.`;
+  return `the baseline (${baselineSource}, ${overlap.baselineCount} benchmark(s)) and the current results (${currentSource}, ${overlap.currentCount} benchmark(s)) have ${shared}, so a regression could pass unseen. Only in the baseline: ${some(overlap.unmatchedBaseline)}; only in the current results: ${some(overlap.unmatchedCurrent)}. Make the ids match on both sides: hyperfine names a benchmark after its command, so name each command (hyperfine -n NAME, perf-gate time or count --name NAME); a file that does not name its benchmark (perf stat, strace, vegeta, hey, h2load, oha) is named after the file, so give both sides one name with --name NAME; in perf-gate.yml an id is <suite>/<name>, so keep each suite's name: (and the benchmark names) the same as when the baseline was recorded.`;
 }
 function assertBudgetMetricsExist(budgets, baseline, current) {
   const reported = new Set([...current.benchmarks, ...baseline?.benchmarks ?? []].flatMap((b) => Object.keys(b.metrics)));
@@ -67677,7 +67706,7 @@ var ENTITY = {
   "\\": "&#92;",
   "@": "@"
 };
-var CONTROL2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+var CONTROL2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 function cleanControls(text2) {
   return text2.replace(CONTROL2, "\uFFFD");
 }
@@ -68167,12 +68196,13 @@ function escapeControl(source, multiline) {
     if (ch === "\n") return "\\n";
     if (ch === "\r") return "\\r";
     if (ch === "	") return "\\t";
-    const code = ch.charCodeAt(0);
-    return code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    const code = ch.codePointAt(0);
+    if (code <= 255) return `\\x${code.toString(16).padStart(2, "0")}`;
+    return code <= 65535 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
   });
 }
-var CONTROL3 = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+var CONTROL3 = /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+var CONTROL_KEEP_LINES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 // action/src/report/profile-text.ts
 var NAME_CHARS = 120;
@@ -69116,8 +69146,8 @@ function escapeHtml(text2, options = {}) {
   return cleaned.replace(/[&<>"']/g, (ch) => ENTITY2[ch]);
 }
 var ENTITY2 = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-var CONTROL4 = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-var CONTROL_KEEP_LINES2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+var CONTROL4 = /[\u0000-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200D\u202A-\u202E\u2060-\u2064\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+var CONTROL_KEEP_LINES2 = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200D\u202A-\u202E\u2060-\u2064\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
 
 // action/src/report/fit-blocks.ts
 var bytes = (text2) => Buffer.byteLength(text2, "utf8");
@@ -70594,9 +70624,12 @@ function packageChanges(before, after) {
 
 // action/src/pipeline/environment-packages.ts
 function atCommit(dir, commit, path2) {
-  if (commit === void 0) return null;
+  if (commit === void 0 || !/^[0-9a-f]{7,64}$/.test(commit)) return null;
   try {
-    return execFileSync3("git", ["-C", dir, "show", `${commit}:./${path2}`], { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 });
+    return execFileSync3("git", ["-C", dir, "show", "--end-of-options", `${commit}:./${path2}`], {
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 256 * 1024 * 1024
+    });
   } catch {
     return null;
   }
@@ -70940,7 +70973,7 @@ async function confirmSuspects(request2, ctx) {
         ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
       )
     );
-    const unconfirmed = whyNot(suspects, confirmed2, ab.base, ab.outcome.capped, checkout.commit, request2.config.confirm.timeCap);
+    const unconfirmed = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
@@ -70969,15 +71002,20 @@ function roundsOf(suite, rounds) {
     ...Object.entries(rounds).filter(([unit]) => unit === suite || unit.startsWith(`${suite}[`)).map(([, n]) => n)
   );
 }
-function whyNot(suspects, confirmed2, base, capped, commit, timeCap) {
-  const failures = base.benchmarks.filter((b) => b.status === "failed");
+function whyNot(suspects, confirmed2, ab, commit, timeCap) {
+  const failed = (set) => set.benchmarks.filter((b) => b.status === "failed");
+  const byCap = (b) => (b.error?.message ?? "").includes(STOPPED_BY_CAP);
+  const capped = ab.outcome.capped || [...failed(ab.base), ...failed(ab.head)].some(byCap);
   const rows = new Map((confirmed2?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  const cap = { code: "time-cap", message: `${Math.round(timeCap)} s` };
   return (key2) => {
     const row = rows.get(key2);
     const suspect = suspects.get(key2);
-    const failure2 = suspect && failures.find((b) => b.id === suspect.benchmark || b.id === suspect.suite);
+    const named2 = (b) => suspect !== void 0 && (b.id === suspect.benchmark || b.id === suspect.suite);
+    const failure2 = failed(ab.base).find(named2);
+    if (failure2 && byCap(failure2)) return cap;
     if (failure2) return { code: "base-failed", commit, message: (failure2.error?.message ?? "failed").split("\n")[0].slice(0, 200) };
-    if (capped && (!row || row.status === "inconclusive")) return { code: "time-cap", message: `${Math.round(timeCap)} s` };
+    if (capped && (!row || row.status === "inconclusive" || row.status === "failed")) return cap;
     return null;
   };
 }
@@ -71305,7 +71343,7 @@ function commandNames(commands, names) {
 
 // action/src/cli/compare.ts
 var USAGE = `Usage: perf-gate compare --current PATH... [--baseline PATH... | --history DIR [--base REF] [--testbed ID]]
-                         [--budgets PATH...] [--format NAME] [--json FILE] [--markdown FILE]
+                         [--budgets PATH...] [--format NAME] [--name NAME] [--json FILE] [--markdown FILE]
                          [--testbed-mismatch flag|compare|refuse]
 
 Compares benchmark results with a baseline and the budgets, prints the regression
@@ -71324,6 +71362,9 @@ or 2 (unusable input).
                         current results' testbed, else this machine's)
   --budgets PATH...     budget files or folders (default: ./budgets when present)
   --format NAME         the harness format of the inputs (default: auto-detect)
+  --name NAME           the benchmark's name for files that do not name it
+                        (perf stat, strace, vegeta, hey, h2load, oha; default:
+                        the file's name, so two files of one benchmark differ)
   --json FILE           write the JSON report
   --markdown FILE       write the Markdown report (a PR comment body)
   --testbed-mismatch    results from different testbeds: flag (default: shown,
@@ -71338,6 +71379,7 @@ var compareCommand = {
       baseline: "list",
       budgets: "list",
       format: "string",
+      name: "string",
       json: "string",
       markdown: "string",
       "testbed-mismatch": "string",
@@ -71355,7 +71397,7 @@ var compareCommand = {
       throw new UsageError(`--testbed-mismatch takes flag, compare or refuse, found "${mismatch}"`);
     const outputs = { json: flags.json, markdown: flags.markdown };
     prepareOutputs(outputs, ctx.cwd);
-    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto" };
+    const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto", ...flags.name !== void 0 ? { name: flags.name } : {} };
     const history = flags.history !== void 0 ? resolve11(ctx.cwd, flags.history) : void 0;
     const store = history === void 0 ? null : historyStoreAt({
       location: { folder: history },
@@ -71810,7 +71852,8 @@ function printSkipped(history, ctx) {
 }
 function unreadableLine(f) {
   const runs2 = f.runIds.length > 0 ? ` (run${f.runIds.length === 1 ? "" : "s"} ${f.runIds.join(", ")})` : "";
-  return `  ${f.file}${runs2}: ${f.problem}; remove it with: perf-gate history remove ${f.file}
+  const target = f.runsOnly ? f.runIds.join(" ") : f.file;
+  return `  ${f.file}${runs2}: ${f.problem}; remove it with: perf-gate history remove ${target}
 `;
 }
 
@@ -79944,13 +79987,31 @@ function parseLine2(line) {
   if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
   return { kind: "accept", benchmarks, reason };
 }
+var FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
 function parsePrCommands(body) {
   const commands = [];
-  let fenced = false;
+  let fence = null;
+  let inComment = false;
   for (const raw2 of body.split(/\r?\n/)) {
+    if (fence) {
+      const close = new RegExp(`^ {0,3}${fence.char === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
+      if (close.test(raw2)) fence = null;
+      continue;
+    }
+    if (inComment) {
+      if (raw2.includes("-->")) inComment = false;
+      continue;
+    }
+    const open2 = FENCE_OPEN.exec(raw2);
+    if (open2) {
+      fence = { char: open2[1][0], length: open2[1].length };
+      continue;
+    }
+    const comment = raw2.lastIndexOf("<!--");
+    if (comment !== -1 && !raw2.slice(comment + 4).includes("-->")) inComment = true;
+    if (/^(?: {4}| {0,3}\t)/.test(raw2)) continue;
     const line = raw2.trim();
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || !PREFIX3.test(line)) continue;
+    if (!PREFIX3.test(line)) continue;
     commands.push(parseLine2(line));
   }
   return commands;
@@ -79997,9 +80058,14 @@ async function dispatchedRun(settings, payload, deps) {
   if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
   const repo = repoRef(settings);
   const info2 = await deps.github.getPullRequest(repo, number2);
+  const checkedOut = checkoutCommit(settings.workingDirectory);
+  if (checkedOut !== void 0 && checkedOut !== info2.headSha)
+    deps.log.warning(
+      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number2}'s head is now ${info2.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`
+    );
   const pr = {
     number: number2,
-    headSha: info2.headSha,
+    headSha: checkedOut ?? info2.headSha,
     baseSha: info2.baseSha,
     headRepo: info2.headRepo,
     baseRepo: info2.baseRepo,
@@ -80170,7 +80236,9 @@ async function saveLedger(ctx, found, ledger) {
   const body = fitToCommentLimit(withMarker2(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (conclusion === null) {
-    ctx.deps.log.info(`the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`);
+    ctx.deps.log.info(
+      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`
+    );
     return;
   }
   if (!ctx.settings.checkRun) return;
@@ -80842,7 +80910,8 @@ async function runAction(settings, deps) {
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
-  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), deps.run, {
+  const run2 = dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: dispatched.pr.headSha } } : deps.run;
+  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), run2, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log)
   });
   const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;

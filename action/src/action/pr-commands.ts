@@ -244,7 +244,9 @@ async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): P
   const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record), gate, state), gate);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (conclusion === null) {
-    ctx.deps.log.info(`the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`);
+    ctx.deps.log.info(
+      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`,
+    );
     return;
   }
   if (!ctx.settings.checkRun) return;
@@ -273,5 +275,5 @@ function ledgerCheckTitle(failing: number, accepted: number, by: string, conclus
   if (conclusion === 'failure') return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
   const pass = `Pass: ${accepted} regression${accepted === 1 ? '' : 's'} accepted on the record${by ? ` by ${by}` : ''}`;
   if (conclusion === 'success') return pass;
-  return `${pass}; neutral: ${ledger.policy?.selfReported ? 'the numbers were measured by the pull request\'s own workflow' : `${inconclusive} (inconclusive: neutral)`}`;
+  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
 }

@@ -7,7 +7,16 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { dimensionOfUnit, InputError, MAX_BENCHMARK_ID_LENGTH, newResultSet, type BenchmarkResult, type Metric, type ResultSet, type Testbed } from '../model/index.js';
+import {
+  dimensionOfUnit,
+  InputError,
+  MAX_BENCHMARK_ID_LENGTH,
+  newResultSet,
+  type BenchmarkResult,
+  type Metric,
+  type ResultSet,
+  type Testbed,
+} from '../model/index.js';
 import type { Adapter, AdapterInput } from './adapter.js';
 import { whySkipped } from './folder-files.js';
 import { resultSetAdapter } from './result-set.js';

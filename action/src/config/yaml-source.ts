@@ -54,7 +54,10 @@ export function parseYaml(text: string, file: string): YamlSource {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_NODES });
   } catch (error) {
     // The yaml library refuses an alias bomb (aliases expanding to millions of nodes) with a ReferenceError.
-    throw new InputError(file, `cannot use this YAML: ${(error as Error).message}; expected plain mappings (aliases may expand to at most ${MAX_ALIAS_NODES.toLocaleString('en')} nodes)`);
+    throw new InputError(
+      file,
+      `cannot use this YAML: ${(error as Error).message}; expected plain mappings (aliases may expand to at most ${MAX_ALIAS_NODES.toLocaleString('en')} nodes)`,
+    );
   }
   return { file, data, lineOf };
 }

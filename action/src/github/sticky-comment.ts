@@ -68,7 +68,7 @@ export function fitToCommentLimit(body: string, gate: string): string {
   const match = MARKER_AT_END.exec(body);
   if (!match || match[1] !== gate) throw new Error(`the comment has no marker of gate ${gate}`);
   const marker = body.slice(match.index);
-  const note = '\n\n*The report was cut here to fit GitHub\'s comment limit; the job summary and the JSON report hold all of it.*\n\n';
+  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
   const room = MAX_COMMENT_CHARS - marker.length - note.length;
   const kept = body.slice(0, Math.min(room, match.index));
   const line = kept.lastIndexOf('\n');

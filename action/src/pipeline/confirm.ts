@@ -13,6 +13,7 @@ import { withCommandsOnly, type PerfGateConfig, type SuiteConfig } from '../conf
 import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconfirmed, type VerdictRow } from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
+import { STOPPED_BY_CAP } from '../runner/invoke.js';
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
 import { measureAbBetween } from './measure.js';
@@ -129,7 +130,7 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
         rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }] as const),
       ),
     );
-    const unconfirmed = whyNot(suspects, confirmed, ab.base, ab.outcome.capped, checkout.commit, request.config.confirm.timeCap);
+    const unconfirmed = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => ({
       suite: suite.name,
       rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
@@ -173,20 +174,25 @@ function roundsOf(suite: string, rounds: Readonly<Record<string, number>>): numb
 function whyNot(
   suspects: ReadonlyMap<string, { benchmark: string; suite: string }>,
   confirmed: GateReport | null,
-  base: ResultSet,
-  capped: boolean,
+  ab: { base: ResultSet; head: ResultSet; outcome: { capped: boolean } },
   commit: string,
   timeCap: number,
 ): (key: string) => Unconfirmed | null {
   // A failed build fails the suite as one row named after it; a crash at one benchmark fails that benchmark alone.
-  const failures = base.benchmarks.filter((b) => b.status === 'failed');
+  const failed = (set: ResultSet) => set.benchmarks.filter((b) => b.status === 'failed');
+  const byCap = (b: ResultSet['benchmarks'][number]): boolean => (b.error?.message ?? '').includes(STOPPED_BY_CAP);
+  // A step the cap stopped, on either side, is the cap's doing, not a broken base.
+  const capped = ab.outcome.capped || [...failed(ab.base), ...failed(ab.head)].some(byCap);
   const rows = new Map((confirmed?.rows ?? []).map((r) => [rowKey(r.benchmark, r.metric), r]));
+  const cap: Unconfirmed = { code: 'time-cap', message: `${Math.round(timeCap)} s` };
   return (key) => {
     const row = rows.get(key);
     const suspect = suspects.get(key);
-    const failure = suspect && failures.find((b) => b.id === suspect.benchmark || b.id === suspect.suite);
+    const named = (b: ResultSet['benchmarks'][number]) => suspect !== undefined && (b.id === suspect.benchmark || b.id === suspect.suite);
+    const failure = failed(ab.base).find(named);
+    if (failure && byCap(failure)) return cap;
     if (failure) return { code: 'base-failed', commit, message: (failure.error?.message ?? 'failed').split('\n')[0]!.slice(0, 200) };
-    if (capped && (!row || row.status === 'inconclusive')) return { code: 'time-cap', message: `${Math.round(timeCap)} s` };
+    if (capped && (!row || row.status === 'inconclusive' || row.status === 'failed')) return cap;
     return null;
   };
 }

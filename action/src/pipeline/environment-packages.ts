@@ -19,7 +19,10 @@ function atCommit(dir: string, commit: string | undefined, path: string): Buffer
   // A stored run's commit is data: only a hex object id reaches git, after --end-of-options (never an option such as --output=file).
   if (commit === undefined || !/^[0-9a-f]{7,64}$/.test(commit)) return null;
   try {
-    return execFileSync('git', ['-C', dir, 'show', '--end-of-options', `${commit}:./${path}`], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
+    return execFileSync('git', ['-C', dir, 'show', '--end-of-options', `${commit}:./${path}`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch {
     return null;
   }

@@ -196,7 +196,7 @@ export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'no
   classify?: Classifier;
   /** See AbContext.afterFirstRound. */
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
-  /** See AbContext.deadline. */
+  /** See RunnerContext.deadline. */
   deadline?: number;
   deps?: RunDeps;
 }

@@ -190,7 +190,7 @@ export function stillFailing(ledger: PrLedger): string[] {
   });
   const leftOut =
     ledger.leftOut === null
-      ? ['rows the comment\'s ledger (written by an older perf-gate) may not hold']
+      ? ["rows the comment's ledger (written by an older perf-gate) may not hold"]
       : ledger.leftOut > 0
         ? [`${ledger.leftOut} more failing row${ledger.leftOut === 1 ? '' : 's'} the comment's ledger could not hold`]
         : [];

@@ -58,11 +58,6 @@ export interface AbContext extends RunnerContext {
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   /** ISO time written into the intermediate ResultSets. */
   created: string;
-  /**
-   * `performance.now()` after which no round starts (the second stage's time
-   * cap); the outcome says whether rounds were cut. Absent: no cap.
-   */
-  deadline?: number;
 }
 
 export interface AbOutcome {
@@ -290,7 +285,8 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
     }
   }
 
-  const cut = { capped: false };
+  // The deadline (RunnerContext) bounds the builds too: one it stopped, or rounds it left unstarted, mark the outcome capped.
+  const cut = { capped: ctx.deadline !== undefined && performance.now() >= ctx.deadline };
   await runRounds(units, (u) => u.suite.ab.rounds, 'first rounds', 'round-', ctx, cut);
   await extendInconclusive(units, () => true, 'round-', ctx, cut);
 

@@ -1,10 +1,18 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fillTemplate, InputError, MAX_BENCHMARK_ID_LENGTH, paramEnvName, writesOutputFile, type BenchmarkError, type BenchmarkResult } from '../model/index.js';
+import {
+  fillTemplate,
+  InputError,
+  MAX_BENCHMARK_ID_LENGTH,
+  paramEnvName,
+  writesOutputFile,
+  type BenchmarkError,
+  type BenchmarkResult,
+} from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { benchmarkError, describeExit } from './failure.js';
 import type { Progress } from './progress.js';
-import type { Spawner } from './spawn.js';
+import type { SpawnResult, Spawner } from './spawn.js';
 import { startLog } from './run-log.js';
 import { pointSuffix, type SweepPoint } from './sweep.js';
 
@@ -24,6 +32,28 @@ export interface RunnerContext {
   /** Environment every process starts from (suite `env:` and PERF_GATE_* are added). */
   env: Readonly<Record<string, string | undefined>>;
   progress: Progress;
+  /**
+   * `performance.now()` after which nothing may run (the second stage's time
+   * cap, `confirm-time-cap`): every build and harness call is bounded by what
+   * is left of it, and one that the cap stops says so. Absent: no cap.
+   */
+  deadline?: number;
+}
+
+/** The words a step stopped by the deadline is failed with (the second stage reads them as the cap, not as a broken base). */
+export const STOPPED_BY_CAP = 'stopped by the time cap (confirm-time-cap)';
+
+/** A step's timeout within the deadline: the suite's own, or what is left of the cap when that is less. */
+function boundedTimeout(suite: SuiteConfig, ctx: RunnerContext): { seconds: number; byCap: boolean } {
+  if (ctx.deadline === undefined) return { seconds: suite.timeout, byCap: false };
+  const left = (ctx.deadline - performance.now()) / 1000;
+  return left < suite.timeout ? { seconds: Math.max(0, left), byCap: true } : { seconds: suite.timeout, byCap: false };
+}
+
+/** Why a step failed, naming the cap when the cap's timeout stopped it. */
+function exitProblemOf(step: string, result: SpawnResult, timeout: { seconds: number; byCap: boolean }): string | null {
+  if (result.timedOut && timeout.byCap) return `${step} ${STOPPED_BY_CAP} after ${result.seconds.toFixed(1)} s; its process group was killed`;
+  return describeExit(step, result, timeout.seconds);
 }
 
 /** Which checkout a command runs in during A/B runs; null for ordinary runs. */
@@ -78,17 +108,20 @@ export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, s
   mkdirSync(dir, { recursive: true });
   const logPath = join(dir, side ? `build-${side}.log` : 'build.log');
   startLog(logPath);
+  const step = side ? `build (${side})` : 'build';
+  const timeout = boundedTimeout(suite, ctx);
+  if (timeout.byCap && timeout.seconds <= 0) return benchmarkError(`${step} ${STOPPED_BY_CAP} before it started`, null, logPath);
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
     env: processEnv(ctx, suite, side ? { PERF_GATE_SIDE: side } : {}),
-    timeoutSeconds: suite.timeout,
+    timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: null,
     outputPath: null,
     pin: null,
   });
-  const failure = describeExit(side ? `build (${side})` : 'build', result, suite.timeout);
+  const failure = exitProblemOf(step, result, timeout);
   ctx.progress.line(`${side ? `[${side}] ` : ''}build: ${failure ?? 'ok'} (${result.seconds.toFixed(1)} s)`);
   return failure ? benchmarkError(failure, result, logPath) : null;
 }
@@ -106,17 +139,18 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
   const outputPath = join(inv.dir, `${inv.stem}.output`);
   rmSync(outputPath, { force: true });
   const paramEnv = Object.fromEntries(Object.entries(point).map(([k, v]) => [paramEnvName(k), v]));
+  const timeout = boundedTimeout(suite, ctx);
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
     cwd: inv.cwd,
     env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...(inv.side ? { PERF_GATE_SIDE: inv.side } : {}) }),
-    timeoutSeconds: suite.timeout,
+    timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: writesOutputFile(suite.run) ? null : outputPath,
     outputPath,
     pin: inv.pin,
   });
-  const exitProblem = describeExit('run', result, suite.timeout);
+  const exitProblem = exitProblemOf('run', result, timeout);
   let parsed: BenchmarkResult[] = [];
   let parseProblem: string | null = null;
   if (!nonEmptyFile(outputPath)) {

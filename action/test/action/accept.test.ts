@@ -337,7 +337,10 @@ test('hardening 3.1: 120 regressions and /perf-gate accept *: the ledger held 10
   const marker = readMarker(sticky(20).body, 'perf-gate')!;
   assert.equal(marker.verdict, 'fail');
   assert.equal(decodeLedger(marker.ledger)!.acceptances[0]!.rows.length, 100);
-  assert.match(sticky(20).body, /⏸️ The check stays as measured on `2222222`:\*\* the comment's ledger does not hold every failing row of that run \(20 more failing rows/);
+  assert.match(
+    sticky(20).body,
+    /⏸️ The check stays as measured on `2222222`:\*\* the comment's ledger does not hold every failing row of that run \(20 more failing rows/,
+  );
 });
 
 test('hardening 3.6: accepting on a report of 300 rows with 200-character names keeps the comment within 65,536 characters', async () => {
@@ -389,10 +392,10 @@ test('hardening 3.5: after an accept, inconclusive: fail still fails the check; 
   assert.equal(accepted.outcome, 'success', accepted.stdout);
   const check = gh.checkRuns.at(-1)!;
   assert.deepEqual([check.head_sha, check.conclusion], [sha(4), 'failure']);
-  assert.match(check.output.title ?? "", /^Fail: 1 inconclusive row \(inconclusive: fail\) after 1 accepted$/);
+  assert.match(check.output.title ?? '', /^Fail: 1 inconclusive row \(inconclusive: fail\) after 1 accepted$/);
 });
 
-test('hardening 3.2: a triager removing the accept label changes nothing; removing a maintainer\'s label acceptance is refused', async () => {
+test("hardening 3.2: a triager removing the accept label changes nothing; removing a maintainer's label acceptance is refused", async () => {
   const ws = workspace('unlabel');
   await prRun(ws, 23, sha(5), 0.02);
   const labelEvent = (action: 'labeled' | 'unlabeled', login: string) =>
@@ -438,7 +441,7 @@ test('hardening 3.9: an unknown command is answered only to people who may act, 
   assert.doesNotMatch(replies[0]!.body, /\]\(|https:\/\/evil|@acme\/team/);
 });
 
-test('hardening 3.8: a run started by /perf-gate run reports on, and stamps, the commit it checked out, not the API\'s newer head', async () => {
+test("hardening 3.8: a run started by /perf-gate run reports on, and stamps, the commit it checked out, not the API's newer head", async () => {
   const ws = workspace('run-commit');
   const git = (...args: string[]) => gitSync(ws, args);
   git('init', '-q', '-b', 'main');

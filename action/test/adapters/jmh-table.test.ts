@@ -133,5 +133,8 @@ test('hardening 3.13: a CSV row whose score is NaN is a failed row (primary) or 
   assert.equal(failed.length, 1);
   assert.match(failed[0]!.error!.message, /JMH wrote no score \(NaN\) for example\.jmh\.JoinBench\.builder \(line 2\)/);
   const secondary = lines[7]!.split(',')[0]!.replace(/"/g, '').split(':')[1]!;
-  assert.ok(rows.some((r) => r.unavailable && Object.values(r.unavailable).includes('JMH wrote NaN for it')), `${secondary} unavailable`);
+  assert.ok(
+    rows.some((r) => r.unavailable && Object.values(r.unavailable).includes('JMH wrote NaN for it')),
+    `${secondary} unavailable`,
+  );
 });

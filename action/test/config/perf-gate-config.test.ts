@@ -371,7 +371,8 @@ describe('a commands: suite cut down to some commands (the second stage re-measu
 });
 
 test('hardening 3.13: one anchor shared by 150 suites is a config, not an alias bomb; a suite name past 100 characters is refused', () => {
-  const suite = (i: number) => `  - name: s${i}\n    run: ./bench > {output}\n    env: ${i === 0 ? '&flags {CFLAGS: "-O2", RUSTFLAGS: "-C target-cpu=native"}' : '*flags'}\n`;
+  const suite = (i: number) =>
+    `  - name: s${i}\n    run: ./bench > {output}\n    env: ${i === 0 ? '&flags {CFLAGS: "-O2", RUSTFLAGS: "-C target-cpu=native"}' : '*flags'}\n`;
   const config = parsePerfGateConfig(`version: 1\nsuites:\n${Array.from({ length: 150 }, (_, i) => suite(i)).join('')}`, 'perf-gate.yml', '/repo');
   assert.equal(config.suites.length, 150);
   assert.deepEqual(config.suites[149]!.env, { CFLAGS: '-O2', RUSTFLAGS: '-C target-cpu=native' });

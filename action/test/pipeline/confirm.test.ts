@@ -92,6 +92,24 @@ describe('a suspect the second stage cannot measure again', () => {
     assert.equal(execFileSync('git', ['-C', dir, 'worktree', 'list'], { encoding: 'utf8' }).trim().split('\n').length, 1);
   });
 
+  test("hardening 3.7: a base build that hangs is stopped by a 3 s cap, not by the suite's 10-minute timeout", async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'perf-gate.yml'),
+      'version: 1\nconfirm-time-cap: 3s\nsuites:\n  - name: copy\n    build: if [ "$PERF_GATE_SIDE" = base ]; then sleep 60; fi\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: resultset\n',
+    );
+    execFileSync('git', ['-C', dir, 'add', 'perf-gate.yml']);
+    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'base']);
+    const base = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const { report, printed } = await gateWith(dir, base, { failSuspected: false });
+    const row = report.rows[0]!;
+    assert.equal(row.status, 'suspected', printed);
+    assert.ok(row.stage?.by === 'screen' && row.stage.suspect && row.stage.unconfirmed.code === 'time-cap', JSON.stringify(row.stage));
+    assert.match(printed, /\[base\] build: build \(base\) stopped by the time cap \(confirm-time-cap\)/);
+    // The cap is 3 s; the hanging build would take 60 s. Generous bound for a slow machine, far below the hang.
+    assert.ok(report.stages!.confirm.seconds < 20, `the second stage took ${report.stages!.confirm.seconds} s`);
+  });
+
   test('a baseline that names no commit: suspected, saying so', async () => {
     const { report } = await gateWith(project(), undefined, { failSuspected: false });
     assert.equal(report.rows[0]!.status, 'suspected');

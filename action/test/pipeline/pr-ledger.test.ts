@@ -57,7 +57,7 @@ test('120 regressed rows: the ledger holds 100, counts the 20 it left out, and a
   const outcome = recordAcceptance(ledger, given('*'));
   assert.ok(outcome.accepted);
   assert.equal(outcome.acceptance.rows.length, 100);
-  assert.deepEqual(redecide(outcome.ledger), { failing: ['20 more failing rows the comment\'s ledger could not hold'], conclusion: null });
+  assert.deepEqual(redecide(outcome.ledger), { failing: ["20 more failing rows the comment's ledger could not hold"], conclusion: null });
 });
 
 test('six rows with 4,000-character names: the rows cut to fit the comment are counted, not forgotten', () => {
@@ -72,7 +72,7 @@ test('six rows with 4,000-character names: the rows cut to fit the comment are c
   assert.equal(redecide(outcome.ledger).conclusion, null);
 });
 
-test('the re-decision applies the run\'s policy: inconclusive: fail fails, report mode is neutral, fail-on: never is neutral', () => {
+test("the re-decision applies the run's policy: inconclusive: fail fails, report mode is neutral, fail-on: never is neutral", () => {
   const rows = [regressed('scan/parse', 0.08), row({ benchmark: 'scan/noisy', status: 'inconclusive', change: 0.01, failsGate: false })];
   const accepted = (policy: CheckPolicy) => {
     const outcome = recordAcceptance(ledgerOf(reportOf(rows), 'f'.repeat(40), [], policy), given('scan/parse'));

@@ -36,8 +36,7 @@ const read = (set: ResultSet): ResultSet => validateResultSet(JSON.parse(seriali
 /** A run at every limit of the ResultSet schema at once. */
 function atLimits(): ResultSet {
   const L = ENVIRONMENT_LIMITS;
-  const record = (n: number, chars: number, prefix: string) =>
-    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v'.repeat(chars)]));
+  const record = (n: number, chars: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v'.repeat(chars)]));
   return {
     ...newResultSet('2026-11-28T10:00:00Z', [
       { id: 'i'.repeat(MAX_BENCHMARK_ID_LENGTH), status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: [1, 2, 3] } } },
@@ -62,7 +61,7 @@ function atLimits(): ResultSet {
 }
 
 describe('writers at the limits their readers document', () => {
-  test('the limits in code are the schema\'s: one rule for both sides', () => {
+  test("the limits in code are the schema's: one rule for both sides", () => {
     const env = schema.properties.environment.properties;
     assert.equal(env.kernel.maxLength, ENVIRONMENT_LIMITS.kernel);
     assert.equal(env.microcode.maxLength, ENVIRONMENT_LIMITS.microcode);
@@ -71,7 +70,13 @@ describe('writers at the limits their readers document', () => {
     assert.equal(env.lockfiles.maxProperties, ENVIRONMENT_LIMITS.lockfiles.entries);
     const acc = schema.properties.accepted;
     assert.deepEqual(
-      [acc.maxItems, acc.items.properties.by.maxLength, acc.items.properties.reason.maxLength, acc.items.properties.benchmarks.maxLength, acc.items.properties.rows.maxItems],
+      [
+        acc.maxItems,
+        acc.items.properties.by.maxLength,
+        acc.items.properties.reason.maxLength,
+        acc.items.properties.benchmarks.maxLength,
+        acc.items.properties.rows.maxItems,
+      ],
       [
         RECORDED_ACCEPTANCE_LIMITS.acceptances,
         RECORDED_ACCEPTANCE_LIMITS.by,
@@ -98,7 +103,10 @@ describe('writers at the limits their readers document', () => {
 
   test('one past a limit: the writers refuse before writing, naming the field', async () => {
     const over = { ...atLimits(), benchmarks: [{ ...atLimits().benchmarks[0]!, id: 'i'.repeat(MAX_BENCHMARK_ID_LENGTH + 1) }] };
-    assert.throws(() => storableResultSet(over, 'baselines/results.json'), (e: unknown) => e instanceof InputError && e.key === 'benchmarks.0.id');
+    assert.throws(
+      () => storableResultSet(over, 'baselines/results.json'),
+      (e: unknown) => e instanceof InputError && e.key === 'benchmarks.0.id',
+    );
     const folder = tempDir('perf-gate-limits-over-');
     await assert.rejects(openFolder(folder).append(over, {}), /benchmarks\.0\.id: perf-gate will not store a run its own reader refuses/);
     assert.equal(existsSync(join(folder, 'vm')), false, 'nothing written');
@@ -143,7 +151,8 @@ describe('writers at the limits their readers document', () => {
 describe('mode main with inputs past the limits: the run is stored, and the next run reads it as its baseline', () => {
   test('a harness name of exactly 4,096 characters, CFLAGS of 3,000, and 26 suites of two flags each', async () => {
     const repo = tempDir('perf-gate-limits-main-');
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
     git('init', '-q', '--initial-branch=main');
     const fixture = JSON.parse(readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8')) as {
       results: { command: string }[];
@@ -152,7 +161,10 @@ describe('mode main with inputs past the limits: the run is stored, and the next
     writeFileSync(join(repo, 'long.json'), JSON.stringify({ results: [{ ...fixture.results[0]!, command: 'n'.repeat(MAX_BENCHMARK_ID_LENGTH) }] }));
     const suite = (i: number) =>
       `  - name: s${i}\n    run: cp ${i === 0 ? 'long.json' : 'ok.json'} {output}\n    format: hyperfine\n    env:\n      CFLAGS: "${i === 1 ? '-O2 '.repeat(750) : '-O2'}"\n      LDFLAGS: "-s"\n`;
-    writeFileSync(join(repo, 'perf-gate.yml'), `version: 1\nconfirm: off\nhistory: history\nsuites:\n${Array.from({ length: 26 }, (_, i) => suite(i)).join('')}`);
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      `version: 1\nconfirm: off\nhistory: history\nsuites:\n${Array.from({ length: 26 }, (_, i) => suite(i)).join('')}`,
+    );
     writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n');
     git('add', '-A');
     git('commit', '-q', '-m', 'x');

@@ -27,7 +27,7 @@ import type { VerdictRow } from './types.js';
 export const DEFAULT_SCREEN_ALPHA = 0.3;
 
 /** Why a row is a suspect. */
-export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'worse-beyond-tolerance';
+export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'estimate-beyond-tolerance' | 'worse-beyond-tolerance';
 
 export type ScreenCall =
   /** `p`: the one-sided p-value of "worse by more than the tolerance" (null when no interval was computed). */
@@ -35,8 +35,12 @@ export type ScreenCall =
   /**
    * `bound`: the largest slowdown (a fraction, in the row's worse direction)
    * the screen's interval leaves possible; null when the row had no interval.
+   * `blind`: the interval reaches further than the tolerance on either side
+   * of the estimate (the runner drifts more than the tolerance), so the screen
+   * could not have told a slowdown of the size the gate cares about from
+   * noise: the row is cleared only of what it could see.
    */
-  | { suspect: false; bound: number | null };
+  | { suspect: false; bound: number | null; blind: boolean };
 
 /** The worse direction as a sign: +1 when an increase is worse (times, sizes), −1 when a decrease is (throughput). */
 function worseSign(row: Pick<VerdictRow, 'direction'>): 1 | -1 {
@@ -73,15 +77,30 @@ function worseBound(row: VerdictRow): number | null {
   return Math.max(0, Math.expm1(worst));
 }
 
-/** Screens one decided row; rows that were not compared (new, missing) are clear with no bound. */
+/**
+ * Screens one decided row; rows that were not compared (new, missing) are
+ * clear with no bound. A row whose own estimate is worse than its tolerance
+ * is a suspect however wide its interval: when the runner drifts more than
+ * the tolerance, the one-sided test is close to a coin toss, and a visible
+ * slowdown must never be cleared by the width of the noise.
+ */
 export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA): ScreenCall {
   if (row.status === 'failed') return { suspect: true, why: 'failed', p: null };
   const p = worseBeyondToleranceP(row);
   if (row.status === 'regressed') return { suspect: true, why: 'regressed', p };
-  if (row.baseline === null || row.current === null) return { suspect: false, bound: null };
-  if (row.flags.includes('noisier') && row.change !== null && worseLog(row.change, worseSign(row)) > 0) return { suspect: true, why: 'noisier', p };
+  if (row.baseline === null || row.current === null) return { suspect: false, bound: null, blind: false };
+  const sign = worseSign(row);
+  if (row.flags.includes('noisier') && row.change !== null && worseLog(row.change, sign) > 0) return { suspect: true, why: 'noisier', p };
+  const margin = Math.log1p(Math.max(0, row.tolerance));
+  if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: 'estimate-beyond-tolerance', p };
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
-  return { suspect: false, bound: worseBound(row) };
+  const bound = worseBound(row);
+  return { suspect: false, bound, blind: row.ci !== null && halfWidth(row.ci) > margin };
+}
+
+/** Half the width of an interval on the log scale: how far the noise alone reaches either way. */
+function halfWidth(ci: readonly [number, number]): number {
+  return Math.abs(Math.log1p(ci[1]) - Math.log1p(ci[0])) / 2;
 }
 
 /**

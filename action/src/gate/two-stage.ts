@@ -57,7 +57,10 @@ export function mergeStages(inputs: StageInputs): GateReport {
     const key = rowKey(row.benchmark, row.metric);
     const call = screened.calls.get(key);
     if (call === undefined) return row;
-    if (!call.suspect) return { ...row, stage: { by: 'screen', suspect: false, bound: call.bound } };
+    if (!call.suspect) {
+      const blind = call.blind && row.change !== null ? { blind: { estimate: row.change, tolerance: row.tolerance } } : {};
+      return { ...row, stage: { by: 'screen', suspect: false, bound: call.bound, ...blind } };
+    }
     const screen: ScreenedFacts = { status: row.status, change: row.change, ci: row.ci, why: call.why };
     const skipped = inputs.unconfirmed(key);
     const again = confirmedRows.get(key);
@@ -72,7 +75,7 @@ export function mergeStages(inputs: StageInputs): GateReport {
     rows,
     counts: countRows(rows),
     verdict: rows.some((r) => r.failsGate) ? 'fail' : 'pass',
-    stages: inputs.stages,
+    stages: withBlindRows(inputs.stages, screened),
   };
 }
 
@@ -82,4 +85,11 @@ function unconfirmedRow(row: VerdictRow, screen: ScreenedFacts, unconfirmed: Unc
   if (row.status === 'failed') return { ...row, stage };
   const budgetFails = row.budget?.result === 'fail' && row.budget.severity === 'fail';
   return { ...row, status: 'suspected', failsGate: budgetFails || (failSuspected && row.severity === 'fail'), stage };
+}
+
+/** The stages with the count of rows the screen could not screen, and their widest bound (absent when none). */
+function withBlindRows(stages: TwoStages, screened: ScreenedReport): TwoStages {
+  const bounds = [...screened.calls.values()].flatMap((c) => (!c.suspect && c.blind && c.bound !== null ? [c.bound] : []));
+  if (bounds.length === 0) return stages;
+  return { ...stages, screen: { ...stages.screen, blind: { rows: bounds.length, bound: Math.max(...bounds) } } };
 }

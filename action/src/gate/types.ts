@@ -114,8 +114,13 @@ export interface ScreenedFacts {
 }
 
 export type RowStage =
-  /** The screen cleared the row: it keeps the screen's verdict; `bound` is the largest slowdown the screen could not rule out. */
-  | { by: 'screen'; suspect: false; bound: number | null }
+  /**
+   * The screen cleared the row: it keeps the screen's verdict; `bound` is the
+   * largest slowdown the screen could not rule out. `blind` (with the row's
+   * estimate and tolerance): that bound is beyond the tolerance, so the
+   * screen saw no slowdown but could not have seen one of that size.
+   */
+  | { by: 'screen'; suspect: false; bound: number | null; blind?: { estimate: number; tolerance: number } }
   /** A suspect that could not be measured again: `suspected` (or still `failed`), and why. */
   | { by: 'screen'; suspect: true; screen: ScreenedFacts; unconfirmed: Unconfirmed }
   /** A suspect decided by interleaved rounds against the base commit. */
@@ -130,6 +135,12 @@ export interface TwoStages {
     suspects: number;
     /** Earlier runs the screen's drift was learned from; null when the configured drift applied. */
     driftRuns: number | null;
+    /**
+     * Rows the screen could not screen (their interval leaves a slowdown
+     * beyond the tolerance possible) and the widest such bound; absent when
+     * none. Their estimates decided alone whether they went on.
+     */
+    blind?: { rows: number; bound: number };
   };
   confirm: {
     /** Runner time of the interleaved stage (seconds); 0 when it did not run. */

@@ -11,6 +11,7 @@ const WHY: Record<SuspectWhy, string> = {
   failed: 'the benchmark failed',
   regressed: 'regressed against the baseline',
   noisier: 'noisier and slower',
+  'estimate-beyond-tolerance': 'slower than the tolerance',
   'worse-beyond-tolerance': 'may be slower than the tolerance',
 };
 
@@ -33,11 +34,18 @@ export function unconfirmedText(u: Unconfirmed): string {
   }
 }
 
+/** A tolerance as "5 %". */
+function formatPercentPoints(tolerance: number): string {
+  return `${Number((tolerance * 100).toFixed(1))} %`;
+}
+
 /** The short note beside a row's verdict: "screened: no slowdown beyond +7.1 % seen", "decided by 12 interleaved rounds (screen: +9.0 %, …)", or why not. */
 export function stageNote(stage: RowStage): string {
   if (stage.by === 'interleaved')
     return `decided by ${plural(stage.rounds, 'interleaved round')} (screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]})`;
   if (stage.suspect) return `screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]}; ${unconfirmedText(stage.unconfirmed)}`;
+  if (stage.blind)
+    return `screened: measured ${formatChange(stage.blind.estimate, null)}, within the tolerance of ${formatPercentPoints(stage.blind.tolerance)}, but this runner's drift could hide a slowdown up to ${formatChange(stage.bound, null)}: not shown to pass`;
   return stage.bound === null ? 'screened' : `screened: no slowdown beyond ${formatChange(stage.bound, null)} seen`;
 }
 
@@ -52,7 +60,10 @@ function seconds(s: number): string {
 export function stagesText(stages: TwoStages): string[] {
   const { screen, confirm } = stages;
   const against = screen.driftRuns !== null ? `the stored baseline, with the drift of ${plural(screen.driftRuns, 'run')} of history` : 'the stored baseline';
-  const first = `Screen: ${plural(screen.rows, 'row')} against ${against}; ${screen.suspects === 0 ? 'no suspect' : plural(screen.suspects, 'suspect')} (${seconds(screen.seconds)}).`;
+  const blind = screen.blind
+    ? ` This runner's runs drift more than the tolerance: the history cannot clear a slowdown of that size in ${plural(screen.blind.rows, 'row')} (up to ${formatChange(screen.blind.bound, null)} could hide there), so every row whose estimate is worse than its tolerance went on to be measured side by side.`
+    : '';
+  const first = `Screen: ${plural(screen.rows, 'row')} against ${against}; ${screen.suspects === 0 ? 'no suspect' : plural(screen.suspects, 'suspect')} (${seconds(screen.seconds)}).${blind}`;
   if (screen.suspects === 0) return [first, 'Confirmation: not needed.'];
   const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : '';
   const measured =

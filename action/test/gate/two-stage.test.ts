@@ -57,10 +57,13 @@ describe('the screen (first stage)', () => {
     assert.equal(noisier.suspect && noisier.why, 'noisier');
     // Noisier but faster is no suspect.
     assert.equal(screenRow(logRow(-0.03, 0.02, { flags: ['noisier'] })).suspect, false);
-    // +9 % at ±3 % drift: not significant for the gate, but the screen sends it on (p of "worse than 5 %" ≈ 0.09).
+    // +9 % at ±3 % drift: not significant for the gate, but its estimate is beyond the 5 % tolerance, so the screen sends it on.
     const nine = screenRow(logRow(0.09, 0.03));
     assert.equal(nine.suspect, true);
-    assert.equal(nine.suspect && nine.why, 'worse-beyond-tolerance');
+    assert.equal(nine.suspect && nine.why, 'estimate-beyond-tolerance');
+    // At a screen level above one half, the one-sided test also sends on a row just under the tolerance (p of "worse than 5 %" ≈ 0.45).
+    const under = screenRow(logRow(0.048, 0.02), 0.6);
+    assert.equal(under.suspect && under.why, 'worse-beyond-tolerance');
   });
 
   test('clear: an interval wide enough to allow a slowdown is not a suspect by itself, and says the slowdown it cannot rule out', () => {
@@ -69,7 +72,7 @@ describe('the screen (first stage)', () => {
     assert.equal(call.suspect, false);
     assert.ok(!call.suspect && Math.abs(call.bound! - Math.expm1(Math.log1p(0.01) + 1.959964 * 0.03)) < 1e-9);
     // New and missing rows are clear with no bound.
-    assert.deepEqual(screenRow(row({ benchmark: 'n', status: 'new', baseline: null, change: null, ci: null })), { suspect: false, bound: null });
+    assert.deepEqual(screenRow(row({ benchmark: 'n', status: 'new', baseline: null, change: null, ci: null })), { suspect: false, bound: null, blind: false });
   });
 
   test('the screen agrees with the gate: a 30 % slowdown with samples is a suspect, identical samples are clear', () => {
@@ -123,7 +126,10 @@ describe('joining the stages', () => {
     assert.equal(by.get('s/crash')!.stage, undefined);
     assert.equal(merged.verdict, 'fail');
     assert.equal(merged.counts.regressed, 1);
-    assert.deepEqual(merged.stages, STAGES);
+    // s/calm's ±6 % interval is wider than its 5 % tolerance: the screen could not have cleared a 5 % slowdown there, and says so.
+    const calmBound = Math.expm1(1.959964 * 0.03);
+    assert.ok(Math.abs(merged.stages!.screen.blind!.bound - calmBound) < 1e-6);
+    assert.deepEqual(merged.stages, { ...STAGES, screen: { ...STAGES.screen, blind: { rows: 1, bound: merged.stages!.screen.blind!.bound } } });
   });
 
   test('a suspect the interleaved rounds do not confirm passes', () => {
@@ -173,5 +179,41 @@ describe('joining the stages', () => {
       stages: STAGES,
     });
     assert.equal(withoutCrash.verdict, 'pass');
+  });
+});
+
+describe('issue 36: a screen that never clears a visible slowdown', () => {
+  test('drift wider than the tolerance: a +30 % row is a suspect however wide its interval; a +1 % row is cleared only of what could be seen', () => {
+    // se 0.5 on the log scale: a ±33 % drift's width; the one-sided test alone would not send +30 % on (p ≈ 0.31).
+    const wide = logRow(0.3, 0.5);
+    assert.ok(worseBeyondToleranceP(wide)! > 0.3, 'the test alone would clear it');
+    assert.deepEqual(screenRow(wide), { suspect: true, why: 'estimate-beyond-tolerance', p: worseBeyondToleranceP(wide) });
+    const small = logRow(0.01, 0.5, { benchmark: 'c' });
+    const call = screenRow(small);
+    assert.ok(!call.suspect && call.blind && call.bound! > 1, JSON.stringify(call));
+    const merged = mergeStages({
+      screened: screenReport(reportOf([wide, small])),
+      confirmed: null,
+      unconfirmed: () => ({ code: 'no-base-commit' }),
+      failSuspected: false,
+      stages: STAGES,
+    });
+    assert.deepEqual(merged.stages?.screen.blind, { rows: 1, bound: call.suspect ? 0 : call.bound });
+    const c = merged.rows.find((r) => r.benchmark === 'c')!;
+    assert.deepEqual(c.stage, { by: 'screen', suspect: false, bound: call.suspect ? 0 : call.bound, blind: { estimate: 0.01, tolerance: 0.05 } });
+  });
+
+  test('the report says the runner cannot screen, and a cleared row never reads as "no slowdown beyond +244 % seen"', async () => {
+    const { stagesText, stageNote } = await import('../../src/report/stage-text.js');
+    const text = stagesText({ ...STAGES, screen: { ...STAGES.screen, blind: { rows: 3, bound: 2.442 } } }).join(' ');
+    assert.match(
+      text,
+      /This runner's runs drift more than the tolerance: the history cannot clear a slowdown of that size in 3 rows \(up to \+244\.2 % could hide there\)/,
+    );
+    const note = stageNote({ by: 'screen', suspect: false, bound: 2.442, blind: { estimate: 0.01, tolerance: 0.05 } });
+    assert.equal(
+      note,
+      "screened: measured +1.0 %, within the tolerance of 5 %, but this runner's drift could hide a slowdown up to +244.2 %: not shown to pass",
+    );
   });
 });

@@ -34,19 +34,29 @@ usable() {
 
 # Execs node on the CLI, the token moved from the environment to fd 3. A
 # runner may also export the input under its own name, INPUT_GITHUB-TOKEN,
-# which bash can neither read as a variable nor unset: printenv reads it and
-# env -u removes it, so neither spelling reaches node's environment.
+# which bash neither imports as a variable nor can unset: it is read from
+# this shell's startup environment (builtins only: PATH may hold nothing but
+# bash) and removed with env -u, so neither spelling reaches node.
 launch() {
-  local token="${INPUT_GITHUB_TOKEN:-}"
-  if [[ -z "$token" ]]; then
-    token="$(printenv 'INPUT_GITHUB-TOKEN' || true)"
+  local token="${INPUT_GITHUB_TOKEN:-}" entry hyphen=0
+  if [[ -r "/proc/$$/environ" ]]; then
+    while IFS= read -r -d '' entry; do
+      [[ "$entry" == 'INPUT_GITHUB-TOKEN='* ]] || continue
+      hyphen=1
+      [[ -n "$token" ]] || token="${entry#*=}"
+    done <"/proc/$$/environ"
+  elif command -v env >/dev/null 2>&1; then
+    hyphen=1 # no /proc to look in: remove it in case it is there
   fi
   if [[ -n "$token" ]]; then
     exec 3<<<"$token"
     export PERF_GATE_TOKEN_FD=3
   fi
-  unset INPUT_GITHUB_TOKEN token
-  exec env -u 'INPUT_GITHUB-TOKEN' "$1" "$cli" action
+  unset INPUT_GITHUB_TOKEN token entry
+  if ((hyphen)) && command -v env >/dev/null 2>&1; then
+    exec env -u 'INPUT_GITHUB-TOKEN' "$1" "$cli" action
+  fi
+  exec "$1" "$cli" action
 }
 
 if [[ -n "${PERF_GATE_NODE:-}" ]]; then

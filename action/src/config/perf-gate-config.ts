@@ -90,6 +90,12 @@ export interface SuiteConfig {
    * `run:` suite (`{benchmark}` for the name); null: no profile.
    */
   profile: { tool: ProfilerChoice; command: string | null } | null;
+  /**
+   * `filter:` how the second stage runs only named benchmarks of a `run:`
+   * suite: words appended to the run line, with `{regex}` or `{names}`
+   * (runner/select-benchmarks.ts); null: perf-gate's own for the format.
+   */
+  filter: string | null;
   /** Line of the suite in perf-gate.yml, for messages. */
   line: number;
   /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
@@ -176,6 +182,7 @@ interface RawSuite {
   confirm?: 'interleaved' | 'off';
   profile?: ProfilerChoice;
   'profile-command'?: string;
+  filter?: string;
 }
 
 interface RawDerived {
@@ -329,6 +336,7 @@ export function parsePerfGateConfig(text: string, file: string, baseDir: string)
       ab: mergeAb(ab, s.ab, source, ['suites', i, 'ab']),
       confirm: (s.confirm ?? (confirmOn ? 'interleaved' : 'off')) === 'interleaved',
       profile: suiteProfile(s, commands !== undefined, source, i),
+      filter: suiteFilter(s, commands !== undefined, source, i),
       line,
       formatLine: source.lineOf(['suites', i, 'format']) ?? line,
     };
@@ -377,6 +385,17 @@ function suiteProfile(s: RawSuite, isCommands: boolean, source: YamlSource, i: n
   const [quoted] = command !== undefined ? quotedPlaceholders(command, ['benchmark', 'output']) : [];
   if (quoted) throw at(placeholderInQuotes(quoted));
   return s.profile !== undefined ? { tool: s.profile, command: command ?? null } : null;
+}
+
+/** A `run:` suite's `filter:`, with {regex} or {names} outside quotes (each becomes quoted words). */
+function suiteFilter(s: RawSuite, isCommands: boolean, source: YamlSource, i: number): string | null {
+  if (s.filter === undefined) return null;
+  const at = (message: string): InputError => new InputError(source.file, message, source.lineOf(['suites', i, 'filter']), `suites.${i}.filter`);
+  if (isCommands) throw at('filter: is for a run: suite; a commands: suite runs only its suspect commands already');
+  if (!/\{(regex|names)\}/.test(s.filter)) throw at('expected {regex} or {names} in the filter, where the names of the benchmarks to run go');
+  const [quoted] = quotedPlaceholders(s.filter, ['regex', 'names']);
+  if (quoted) throw at(placeholderInQuotes(quoted));
+  return s.filter;
 }
 
 /** Keys that only mean something beside `commands:`. */

@@ -148,7 +148,14 @@ export interface TwoStages {
     /** The base commit measured against; null when none was known. */
     base: string | null;
     /** The suites measured again, with the rows that sent each, the rounds run, and the fresh rounds that confirmed a regression (0: none needed). */
-    suites: { suite: string; rows: string[]; rounds: number; confirmRounds: number }[];
+    suites: {
+      suite: string;
+      rows: string[];
+      rounds: number;
+      confirmRounds: number;
+      /** Why the suite ran whole in every round (its harness could not select the suspects); absent when only they ran. */
+      whole?: string;
+    }[];
     /** Why the second stage did not run for (some of) the suspects; null when it ran for all. */
     skipped: Unconfirmed | null;
   };

@@ -83,6 +83,28 @@ function quoteStates(command: string): ('none' | 'single' | 'double')[] {
 }
 
 /**
+ * Is `command` one simple command — no pipe, list, subshell, command
+ * substitution or comment outside quotes — so that words appended to it
+ * reach that command (redirections such as `> {output}` may stand anywhere)?
+ */
+export function isSimpleCommand(command: string): boolean {
+  const states = quoteStates(command);
+  for (let i = 0; i < command.length; i++) {
+    if (states[i] !== 'none') continue;
+    const c = command[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    // `2>&1` and `&>file` are redirections, not lists.
+    if (c === '&' && (command[i - 1] === '>' || command[i + 1] === '>')) continue;
+    if ('|;&()`\n'.includes(c) || (c === '$' && command[i + 1] === '(')) return false;
+    if (c === '#' && (i === 0 || /[\s;&|()<>]/.test(command[i - 1]!))) return false;
+  }
+  return true;
+}
+
+/**
  * The placeholders among `names` that stand inside '…' or "…" in `template`.
  * fillTemplate's quoting makes ONE shell word only outside quotes: inside
  * "…" a value `$(id)` runs, inside '…' a value with a quote ends the string,

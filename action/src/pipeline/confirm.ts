@@ -6,7 +6,9 @@
  * interleaved rows then replace the suspects' (gate/two-stage.ts). When the
  * base cannot be measured — no commit, not in the checkout, refused, it does
  * not build, the time cap — each suspect says so and becomes `suspected`.
- * A `commands:` suite re-measures only its suspect commands.
+ * Only the suspects run: a `commands:` suite re-measures its suspect
+ * commands, a harness suite selects its suspect benchmarks in short rounds
+ * (runner/select-benchmarks.ts) where its harness can.
  */
 import { join } from 'node:path';
 import { withCommandsOnly, type PerfGateConfig, type SuiteConfig } from '../config/perf-gate-config.js';
@@ -14,6 +16,7 @@ import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconf
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
+import { selectBenchmarks } from '../runner/select-benchmarks.js';
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
 import { measureAbBetween } from './measure.js';
@@ -91,11 +94,15 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   ctx.cleanups.push(() => checkout.remove());
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
-    // A commands: suite re-measures only its suspect commands; a harness suite runs whole.
-    const suites = [...bySuite.entries()].map(([s, rows]) => ({
-      ...withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`)),
-      workdir: realpathOrSelf(s.workdir),
-    }));
+    // Only the suspects run: a commands: suite keeps its suspect commands, a harness suite selects them in short rounds where it can.
+    const selections = new Map([...bySuite.entries()].map(([s, rows]) => [s, selectBenchmarks(s, [...new Set(rows.map((r) => r.benchmark))])]));
+    const suites = [...bySuite.entries()].map(([s, rows]) => {
+      const selection = selections.get(s)!;
+      const narrowed =
+        selection.run !== null ? { ...s, run: selection.run } : withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`));
+      if (selection.run === null && s.commands === null) ctx.write(`perf-gate: suite ${s.name} runs whole in every round: ${selection.why}\n`);
+      return { ...narrowed, workdir: realpathOrSelf(s.workdir) };
+    });
     const ab = await measureAbBetween({
       config: request.config,
       suites,
@@ -131,12 +138,16 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
       ),
     );
     const unconfirmed = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
-    const measured = [...bySuite.entries()].map(([suite, rows]) => ({
-      suite: suite.name,
-      rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
-      rounds: roundsOf(suite.name, ab.outcome.rounds),
-      confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
-    }));
+    const measured = [...bySuite.entries()].map(([suite, rows]) => {
+      const selection = selections.get(suite)!;
+      return {
+        suite: suite.name,
+        rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
+        rounds: roundsOf(suite.name, ab.outcome.rounds),
+        confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
+        ...(selection.run === null && suite.commands === null ? { whole: selection.why } : {}),
+      };
+    });
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
     const merged = mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped) });

@@ -72,7 +72,7 @@ export function stagesText(stages: TwoStages): string[] {
       : confirm.suites
           .map(
             (s) =>
-              `${s.suite} (${plural(s.rounds, 'round')}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ''}, for ${s.rows.join(', ')})`,
+              `${s.suite} (${plural(s.rounds, 'round')}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ''}, for ${s.rows.join(', ')}${s.whole ? `; the whole suite ran in every round: ${s.whole}` : ''})`,
           )
           .join('; ');
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : '';

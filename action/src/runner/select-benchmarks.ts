@@ -1,0 +1,122 @@
+/**
+ * A round of the second stage for just the suspects: the suite's run line
+ * changed so that the harness runs only the named benchmarks, once, and lets
+ * the interleaved rounds do the repeating. A suite of 200 benchmarks with
+ * one suspect then costs that one benchmark's rounds, not 200.
+ *
+ * How a harness selects benchmarks, and what a short round is, per format:
+ *
+ * | format | selects with | a round runs |
+ * | :-- | :-- | :-- |
+ * | go-bench | `-bench` with an anchored regex per name level | `-count 1` |
+ * | criterion, cargo-criterion | the bench binary's regex filter after `--` | `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
+ * | jmh | an anchored include regex | `-f 1` (one fork) |
+ * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
+ *
+ * A suite's own `filter:` (perf-gate.yml) overrides this, for any format:
+ * words appended to the run line, with `{regex}` (an anchored alternation of
+ * the names, one quoted word) or `{names}` (each name, quoted). A run line
+ * that is not one simple command (a pipe, `&&`, a subshell) cannot take
+ * appended words: the whole suite runs, and the report says so.
+ *
+ * Pure: a suite and names in, a run line (or why not) out.
+ */
+import { quote } from 'shlex';
+import { isSimpleCommand } from '../model/index.js';
+import type { SuiteConfig } from '../config/perf-gate-config.js';
+
+export type Selection =
+  /** `run`: the run line that runs only the named benchmarks, in a short round; `how`: what it used. */
+  | { run: string; how: string }
+  /** The suite cannot be narrowed: it runs whole in every round, for `why`. */
+  | { run: null; why: string };
+
+/** The characters that are syntax outside a class in Go's RE2, Rust's regex, Java's Pattern, ECMAScript and POSIX ERE alike; escaping others is not portable. */
+const REGEX_META = /[\\.+*?()|[\]{}^$]/g;
+
+function escapeRegex(text: string): string {
+  return text.replace(REGEX_META, (c) => `\\${c}`);
+}
+
+/** `^(?:a|b)$`, the names escaped. */
+function anchored(names: readonly string[]): string {
+  return `^(?:${[...new Set(names)].map(escapeRegex).join('|')})$`;
+}
+
+/**
+ * A Go -bench pattern: Go splits it at slashes and matches each level of a
+ * benchmark's name (`BenchmarkJoin/size=10`) by its own part. Names of one
+ * depth get one anchored alternation per level; names of mixed depths select
+ * their top levels (the rows not asked for are measured, then ignored).
+ */
+function goPattern(names: readonly string[]): string {
+  const levels = names.map((n) => n.split('/'));
+  const depth = levels[0]!.length;
+  if (levels.some((l) => l.length !== depth)) return anchored(levels.map((l) => l[0]!));
+  return Array.from({ length: depth }, (_, i) => anchored(levels.map((l) => l[i]!))).join('/');
+}
+
+/**
+ * The run line with `flag` set to `value`: an existing occurrence's value is
+ * replaced (harness parsers differ on a repeated option: some take the last,
+ * some refuse), else the flag is appended. `joined`: written `--flag=value`.
+ */
+function withOption(run: string, flag: string, value: string, joined = false): string {
+  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
+  const existing = new RegExp(`(^|\\s)${escaped}(?:=|\\s+)(?:'[^']*'|"[^"]*"|\\S+)`);
+  const word = joined ? `${flag}=${value}` : `${flag} ${value}`;
+  return existing.test(run) ? run.replace(existing, (_m, lead: string) => `${lead}${word}`) : `${run} ${word}`;
+}
+
+/** The run line with ` -- ` before the bench binary's own arguments (cargo bench, cargo criterion). */
+function withBinaryArgs(run: string, args: string): string {
+  return /(^|\s)--(\s|$)/.test(run) ? `${run} ${args}` : `${run} -- ${args}`;
+}
+
+/** Per format: the run line selecting `names` (the ids without the suite's prefix) in a short round. */
+const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string> = {
+  'go-bench': (run, names) => withOption(withOption(run, '-bench', quote(goPattern(names))), '-count', '1'),
+  criterion: (run, names) => criterionRound(run, names),
+  'cargo-criterion': (run, names) => criterionRound(run, names),
+  jmh: (run, names) => withOption(`${run} ${quote(anchored(names))}`, '-f', '1'),
+  gbench: (run, names) => withOption(withOption(run, '--benchmark_filter', quote(anchored(names)), true), '--benchmark_repetitions', '1', true),
+};
+
+function criterionRound(run: string, names: readonly string[]): string {
+  let line = withBinaryArgs(run, quote(anchored(names)));
+  for (const [flag, value] of [
+    ['--warm-up-time', '0.5'],
+    ['--measurement-time', '1'],
+    ['--sample-size', '10'],
+  ] as const)
+    line = withOption(line, flag, value);
+  return line;
+}
+
+/** The harness's name of a benchmark, from its id in the suite: JMH's `[params]` and a repeat's ` #2` are not part of it; Go's package prefix and `[procs=…]` neither. */
+function harnessName(format: string, name: string): string {
+  const bare = name.replace(/ #\d+$/, '');
+  if (format === 'jmh') return bare.replace(/\[.*\]$/, '');
+  if (format === 'go-bench') {
+    const plain = bare.replace(/\[procs=[^\]]*\]$/, '');
+    const at = plain.indexOf('.Benchmark');
+    return at >= 0 ? plain.slice(at + 1) : plain;
+  }
+  return bare;
+}
+
+/** How the second stage runs only `ids` (benchmark ids of the suite) in a short round, or why it cannot. */
+export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Selection {
+  const names = ids.map((id) => (id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id));
+  if (names.length === 0) return { run: null, why: 'no benchmark to select' };
+  if (suite.commands !== null) return { run: null, why: 'a commands: suite is narrowed by its commands' };
+  if (!isSimpleCommand(suite.run)) return { run: null, why: 'its run line is not one simple command, so nothing can be appended to it' };
+  if (suite.filter !== null) {
+    const filled = suite.filter.replaceAll('{regex}', quote(anchored(names))).replaceAll('{names}', names.map((n) => quote(n)).join(' '));
+    return { run: `${suite.run} ${filled}`, how: 'its filter:' };
+  }
+  const builtIn = BUILT_IN[suite.format];
+  if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
+  const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
+  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+}

@@ -1,0 +1,102 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileInput, parseInput } from '../../src/adapters/index.js';
+import type { JsonReport } from '../../src/report/json.js';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+import { isUndecided, measureUntilDecided } from '../support/undecided.js';
+
+/**
+ * The second stage on a suite of realistic size (issue 36): a Go package of
+ * 24 benchmarks in one `go test -bench` suite, a history of main, then a pull
+ * request that makes one benchmark slower. The second stage must run only
+ * the suspects, in short rounds (`-count 1`), read from go test's own output
+ * of every round, and decide the slowed one regressed.
+ */
+requireTool('go', 'git');
+
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, GOCACHE: process.env.GOCACHE ?? join(process.env.HOME ?? '/root', '.cache', 'go-build') };
+const DATED = { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: DATED }).trim();
+}
+
+/** 24 benchmarks of one loop each; `slow` multiplies the work of those named. */
+function benchmarks(slow: Record<number, number> = {}): string {
+  const bench = (i: number) =>
+    `func BenchmarkW${String(i).padStart(2, '0')}(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tsink += work(${20_000 * (slow[i] ?? 1)})\n\t}\n}\n`;
+  return [
+    'package wide\n\nimport "testing"\n\nvar sink uint64\n',
+    'func work(n int) uint64 {\n\tx := uint64(1)\n\tfor i := 0; i < n; i++ {\n\t\tx = x*6364136223846793005 + 1442695040888963407\n\t}\n\treturn x\n}\n',
+    ...Array.from({ length: 24 }, (_, i) => bench(i + 1)),
+  ].join('\n');
+}
+
+const CONFIG = `version: 1
+history: history
+ab:
+  seed: 5
+suites:
+  - name: go
+    run: go test -run '^$' -bench . -benchtime 200x -count 8
+    format: go-bench
+    timeout: 5m
+`;
+
+function readReport(dir: string): JsonReport {
+  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+}
+
+describe('a 24-benchmark go test -bench suite: the second stage measures only the suspects, in short rounds', () => {
+  const repo = tempDir('pg-two-stage-go-');
+
+  before(async () => {
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(repo, 'config', 'user.email', 'test@example.invalid');
+    git(repo, 'config', 'user.name', 'perf-gate test');
+    writeFileSync(join(repo, 'perf-gate.yml'), CONFIG);
+    writeFileSync(join(repo, 'go.mod'), 'module wide\n\ngo 1.21\n');
+    writeFileSync(join(repo, 'w_test.go'), benchmarks());
+    writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n*.json\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '--quiet', '-m', 'main');
+    for (let i = 0; i < 6; i++) {
+      const r = await runCli(['run', '--mode', 'main', '--out', 'out'], repo, ENV);
+      assert.match(r.stdout, /baseline written to/, r.stdout + r.stderr);
+    }
+  });
+
+  test('W07 made 2x slower: regressed by interleaved rounds; every round ran the suspects alone, once each', async () => {
+    git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
+    writeFileSync(join(repo, 'w_test.go'), benchmarks({ 7: 2 }));
+    git(repo, 'commit', '--quiet', '-am', 'slow W07');
+    const { r, report } = await measureUntilDecided(
+      async () => {
+        const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, ENV);
+        return { r, report: readReport(repo) };
+      },
+      ({ report }) => isUndecided(report.rows.find((row) => row.benchmark === 'go/BenchmarkW07' && row.metric === 'time')),
+    );
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const w07 = report.rows.find((row) => row.benchmark === 'go/BenchmarkW07' && row.metric === 'time')!;
+    assert.equal(w07.status, 'regressed', JSON.stringify(w07));
+    assert.equal(w07.stage?.by, 'interleaved');
+    const suspects = [...new Set(report.rows.filter((row) => row.stage?.by === 'interleaved').map((row) => row.benchmark.replace(/^go\//, '')))].sort();
+    assert.ok(suspects.length < 24, `${suspects.length} suspects`);
+    // What go test itself printed in every round of the second stage: the suspects, each once (-count 1).
+    const rounds = join(repo, 'out', 'confirm', 'go', 'ab');
+    const outputs = readdirSync(rounds).filter((f) => f.endsWith('.output'));
+    assert.ok(outputs.length >= 20, `${outputs.length} round outputs`);
+    for (const file of outputs) {
+      const rows = parseInput(fileInput(join(rounds, file), readFileSync(join(rounds, file), 'utf8')), 'go-bench');
+      assert.deepEqual(rows.map((b) => b.id).sort(), suspects, file);
+      for (const b of rows) assert.equal(b.metrics['time']!.samples!.length, 1, `${file}: ${b.id} ran once`);
+    }
+    assert.equal(report.stages!.confirm.suites[0]!.whole, undefined, 'the suite was narrowed');
+  });
+});

@@ -1,0 +1,169 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
+import { fileInput, parseInput } from '../../src/adapters/index.js';
+import { selectBenchmarks } from '../../src/runner/select-benchmarks.js';
+import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+
+/**
+ * The second stage runs only the suspects (issue 36): each harness's own
+ * selection, checked against the real tool on a suite of 24 benchmarks whose
+ * names hold regex metacharacters, spaces and parameters. What ran is read
+ * from the harness's own output.
+ */
+
+function suite(yaml: string): SuiteConfig {
+  return parsePerfGateConfig(`version: 1\nsuites:\n${yaml}`, 'perf-gate.yml', '/repo').suites[0]!;
+}
+
+/** Runs a run line as the runner does (bash -c, {output} filled) and parses what the harness wrote. */
+function runSelected(run: string, cwd: string, format: string, env: NodeJS.ProcessEnv = process.env): { ids: string[]; samples: number[]; text: string } {
+  const output = join(cwd, 'selected.output');
+  const command = run.replaceAll('{output}', output);
+  const stdout = execFileSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = /\{output\}/.test(run) ? readFileSync(output, 'utf8') : stdout;
+  const rows = parseInput(fileInput(output, text), format);
+  return { ids: rows.map((r) => r.id).sort(), samples: rows.map((r) => Object.values(r.metrics)[0]!.samples?.length ?? 1), text };
+}
+
+describe('how a round selects the suspects, per harness', () => {
+  test('go: an anchored pattern per name level, -count 1; a run line with a pipe cannot take appended words', () => {
+    const go = suite("  - name: go\n    run: go test -run '^$' -bench . -benchmem -count 10 ./...\n    format: go-bench\n");
+    assert.deepEqual(selectBenchmarks(go, ['go/BenchmarkW07']), {
+      run: "go test -run '^$' -bench '^(?:BenchmarkW07)$' -benchmem -count 1 ./...",
+      how: "go-bench's own selection",
+    });
+    const sub = selectBenchmarks(go, ['go/BenchmarkSum/n=10', 'go/BenchmarkSum/a+b_(x)']);
+    assert.equal(sub.run, "go test -run '^$' -bench '^(?:BenchmarkSum)$/^(?:n=10|a\\+b_\\(x\\))$' -benchmem -count 1 ./...");
+    const piped = suite('  - name: go\n    run: go test -bench . | tee {output}\n    format: go-bench\n');
+    assert.deepEqual(selectBenchmarks(piped, ['go/BenchmarkW07']), {
+      run: null,
+      why: 'its run line is not one simple command, so nothing can be appended to it',
+    });
+  });
+
+  test('criterion after --, JMH include regex with one fork, Google Benchmark flags, a suite filter: template', () => {
+    const criterion = suite(
+      '  - name: c\n    run: cargo criterion --bench parse --message-format=json -- --warm-up-time 3 --sample-size 20\n    format: cargo-criterion\n',
+    );
+    assert.equal(
+      selectBenchmarks(criterion, ['c/parse/csv/100']).run,
+      "cargo criterion --bench parse --message-format=json -- --warm-up-time 0.5 --sample-size 10 '^(?:parse/csv/100)$' --measurement-time 1",
+    );
+    const jmh = suite('  - name: j\n    run: java -jar b.jar -f 3 -rf json -rff {output}\n    format: jmh\n');
+    assert.equal(
+      selectBenchmarks(jmh, ['j/example.A.parse[size=10]', 'j/example.A.parse[size=100]']).run,
+      "java -jar b.jar -f 1 -rf json -rff {output} '^(?:example\\.A\\.parse)$'",
+    );
+    const gbench = suite('  - name: g\n    run: ./bench --benchmark_format=json --benchmark_out={output}\n    format: gbench\n');
+    assert.equal(
+      selectBenchmarks(gbench, ['g/BM_Join/8']).run,
+      "./bench --benchmark_format=json --benchmark_out={output} --benchmark_filter='^(?:BM_Join/8)$' --benchmark_repetitions=1",
+    );
+    const pytest = suite('  - name: p\n    run: pytest --benchmark-json {output}\n    format: pytest-benchmark\n    filter: -k {names}\n');
+    assert.deepEqual(selectBenchmarks(pytest, ['p/test_a', "p/test it's"]), {
+      run: `pytest --benchmark-json {output} -k test_a 'test it'"'"'s'`,
+      how: 'its filter:',
+    });
+    const unknown = suite('  - name: u\n    run: ./bench > {output}\n    format: hyperfine\n');
+    assert.match(
+      selectBenchmarks(unknown, ['u/x']).run === null ? (selectBenchmarks(unknown, ['u/x']) as { why: string }).why : '',
+      /cannot select benchmarks of format hyperfine; give the suite a filter:/,
+    );
+  });
+
+  test('filter: in perf-gate.yml needs {regex} or {names} outside quotes, and only on a run: suite', () => {
+    assert.throws(() => suite('  - name: a\n    run: x\n    filter: -k x\n'), /suites\.0\.filter: expected \{regex\} or \{names\}/);
+    assert.throws(() => suite("  - name: a\n    run: x\n    filter: -k '{names}'\n"), /placeholder \{names\} stands inside single quotes/);
+    assert.throws(() => suite('  - name: a\n    commands:\n      x: "true"\n    filter: -k {names}\n'), /filter: is for a run: suite/);
+  });
+});
+
+/** A Go package of 24 benchmarks, W01 … W24, plus sub-benchmarks whose names hold regex syntax and a space. */
+function goPackage(): string {
+  const dir = tempDir('pg-select-go-');
+  writeFileSync(join(dir, 'go.mod'), 'module selectbench\n\ngo 1.21\n');
+  const work = (i: number) => `func BenchmarkW${String(i).padStart(2, '0')}(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tsink += work(${i})\n\t}\n}\n`;
+  writeFileSync(
+    join(dir, 'w_test.go'),
+    [
+      'package selectbench\n\nimport "testing"\n\nvar sink int\n',
+      'func work(n int) int {\n\ts := 0\n\tfor i := 0; i < 200+n; i++ {\n\t\ts += i * n\n\t}\n\treturn s\n}\n',
+      ...Array.from({ length: 24 }, (_, i) => work(i + 1)),
+      'func BenchmarkSub(b *testing.B) {\n\tfor _, name := range []string{"a+b (x)", "n=10", "[y]"} {\n\t\tb.Run(name, func(b *testing.B) {\n\t\t\tfor i := 0; i < b.N; i++ {\n\t\t\t\tsink += work(3)\n\t\t\t}\n\t\t})\n\t}\n}\n',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+describe('the real harnesses run exactly the named benchmarks', () => {
+  test('go test -bench: one of 24, and two sub-benchmarks whose names hold regex syntax and a space, each once', () => {
+    requireTool('go');
+    const dir = goPackage();
+    const go = suite("  - name: go\n    run: go test -run '^$' -bench . -benchtime 2000x -count 5\n    format: go-bench\n");
+    const env = { ...process.env, GOFLAGS: '-mod=mod' };
+    const one = runSelected(selectBenchmarks(go, ['go/BenchmarkW07']).run!, dir, 'go-bench', env);
+    assert.deepEqual(one.ids, ['BenchmarkW07']);
+    assert.deepEqual(one.samples, [1], 'a round is -count 1');
+    const subs = runSelected(selectBenchmarks(go, ['go/BenchmarkSub/a+b_(x)', 'go/BenchmarkSub/[y]']).run!, dir, 'go-bench', env);
+    assert.deepEqual(subs.ids, ['BenchmarkSub/[y]', 'BenchmarkSub/a+b_(x)']);
+  });
+
+  test('criterion: one of 24 benchmarks of one bench target, in a short round', () => {
+    requireTool('cargo');
+    const example = new URL('../../../examples/rust-criterion', import.meta.url).pathname;
+    const dir = tempDir('pg-select-criterion-');
+    cpSync(example, dir, { recursive: true, filter: (src) => !src.includes('/target') });
+    mkdirSync(join(dir, 'benches'), { recursive: true });
+    writeFileSync(
+      join(dir, 'benches', 'many.rs'),
+      [
+        'use criterion::{black_box, criterion_group, criterion_main, Criterion};',
+        'fn work(n: u64) -> u64 { (0..200 + n).fold(0, |s, i| s.wrapping_add(i * n)) }',
+        'fn many(c: &mut Criterion) {',
+        '    let mut g = c.benchmark_group("many");',
+        '    for i in 1..=24u64 { g.bench_function(format!("w{:02}", i), |b| b.iter(|| work(black_box(i)))); }',
+        '    g.bench_function("a+b (x)", |b| b.iter(|| work(black_box(3))));',
+        '    g.finish();',
+        '}',
+        'criterion_group!(benches, many);',
+        'criterion_main!(benches);',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'Cargo.toml'), `${readFileSync(join(dir, 'Cargo.toml'), 'utf8')}\n[[bench]]\nname = "many"\nharness = false\n`);
+    // The example's target folder holds criterion already built: only the new bench compiles.
+    const env = { ...process.env, CARGO_TARGET_DIR: join(example, 'target') };
+    const c = suite('  - name: c\n    run: cargo criterion --bench many --message-format=json --plotting-backend disabled\n    format: cargo-criterion\n');
+    const one = runSelected(`${selectBenchmarks(c, ['c/many/w07', 'c/many/a+b (x)']).run!} > {output}`, dir, 'cargo-criterion', env);
+    assert.deepEqual(one.ids, ['many/a+b (x)', 'many/w07']);
+    // A short round: 10 samples each, not criterion's 100.
+    const complete = one.text
+      .split('\n')
+      .filter((l) => l.includes('"benchmark-complete"'))
+      .map((l) => (JSON.parse(l) as { measured_values: number[] }).measured_values.length);
+    assert.deepEqual(complete, [10, 10]);
+  });
+
+  test('JMH: the include regex runs only the suspect, in one fork', () => {
+    requireTool('java');
+    const jar = new URL('../../../examples/java-jmh/target/benchmarks.jar', import.meta.url).pathname;
+    const dir = tempDir('pg-select-jmh-');
+    const j = suite(`  - name: j\n    run: java -jar ${jar} -f 2 -wi 1 -i 2 -w 100ms -r 100ms -rf json -rff {output}\n    format: jmh\n`);
+    const all = execFileSync('java', ['-jar', jar, '-l'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /^example\./.test(l.trim()))
+      .map((l) => l.trim());
+    assert.ok(all.length >= 4, all.join(', '));
+    const picked = all[1]!;
+    const run = selectBenchmarks(j, [`j/${picked}`]).run!;
+    assert.match(run, / -f 1 /);
+    const out = runSelected(run, dir, 'jmh');
+    assert.ok(out.ids.length > 0 && out.ids.every((id) => id === picked || id.startsWith(`${picked}[`)), out.ids.join(', '));
+    assert.match(out.text, /"forks"\s*:\s*1\b/);
+  });
+});

@@ -47758,6 +47758,21 @@ function quoteStates(command) {
   }
   return states;
 }
+function isSimpleCommand(command) {
+  const states = quoteStates(command);
+  for (let i2 = 0; i2 < command.length; i2++) {
+    if (states[i2] !== "none") continue;
+    const c = command[i2];
+    if (c === "\\") {
+      i2++;
+      continue;
+    }
+    if (c === "&" && (command[i2 - 1] === ">" || command[i2 + 1] === ">")) continue;
+    if ("|;&()`\n".includes(c) || c === "$" && command[i2 + 1] === "(") return false;
+    if (c === "#" && (i2 === 0 || /[\s;&|()<>]/.test(command[i2 - 1]))) return false;
+  }
+  return true;
+}
 function quotedPlaceholders(template, names) {
   const known = new Set(names);
   const states = quoteStates(template);
@@ -59719,8 +59734,8 @@ function readTriple(inner) {
 function metricOf2(name, unit, sourceUnit, [low, estimate2, high], n) {
   let data = { value: estimate2 };
   if (n !== void 0 && n >= 2) {
-    const halfWidth = Math.abs(high - low) / 2;
-    data = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
+    const halfWidth2 = Math.abs(high - low) / 2;
+    data = { summary: { n, mean: estimate2, stddev: halfWidth2 / 1.96 * Math.sqrt(n) } };
   }
   return buildMetric(name, unit, data, { sourceUnit });
 }
@@ -62562,6 +62577,11 @@ var perf_gate_config_schema_default = {
           description: "After a pull request's regression in this suite is confirmed, record the benchmark on both sides under a profiler and write a differential flame graph: auto (perf where it may sample, else callgrind), perf or callgrind. Default: no profile.",
           enum: ["auto", "perf", "callgrind"]
         },
+        filter: {
+          description: "How the second stage runs only the suspect benchmarks of this run: suite: words appended to the run line, with {regex} (an anchored alternation of the names) or {names} (each name, quoted). Default: perf-gate's own selection for go-bench, criterion, cargo-criterion, jmh and gbench.",
+          type: "string",
+          minLength: 1
+        },
         "profile-command": {
           description: "The command to profile for a benchmark of this run: suite, with {benchmark} for the benchmark's name (the id without the suite's prefix); default the run line. A commands: suite profiles the benchmark's own command.",
           type: "string",
@@ -62754,6 +62774,7 @@ function parsePerfGateConfig(text2, file, baseDir) {
       ab: mergeAb(ab, s.ab, source, ["suites", i2, "ab"]),
       confirm: (s.confirm ?? (confirmOn ? "interleaved" : "off")) === "interleaved",
       profile: suiteProfile(s, commands !== void 0, source, i2),
+      filter: suiteFilter(s, commands !== void 0, source, i2),
       line,
       formatLine: source.lineOf(["suites", i2, "format"]) ?? line
     };
@@ -62797,6 +62818,15 @@ function suiteProfile(s, isCommands, source, i2) {
   const [quoted] = command !== void 0 ? quotedPlaceholders(command, ["benchmark", "output"]) : [];
   if (quoted) throw at(placeholderInQuotes(quoted));
   return s.profile !== void 0 ? { tool: s.profile, command: command ?? null } : null;
+}
+function suiteFilter(s, isCommands, source, i2) {
+  if (s.filter === void 0) return null;
+  const at = (message) => new InputError(source.file, message, source.lineOf(["suites", i2, "filter"]), `suites.${i2}.filter`);
+  if (isCommands) throw at("filter: is for a run: suite; a commands: suite runs only its suspect commands already");
+  if (!/\{(regex|names)\}/.test(s.filter)) throw at("expected {regex} or {names} in the filter, where the names of the benchmarks to run go");
+  const [quoted] = quotedPlaceholders(s.filter, ["regex", "names"]);
+  if (quoted) throw at(placeholderInQuotes(quoted));
+  return s.filter;
 }
 var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
 function commandSuite(s, source, i2) {
@@ -65780,10 +65810,17 @@ function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (row.status === "failed") return { suspect: true, why: "failed", p: null };
   const p = worseBeyondToleranceP(row);
   if (row.status === "regressed") return { suspect: true, why: "regressed", p };
-  if (row.baseline === null || row.current === null) return { suspect: false, bound: null };
-  if (row.flags.includes("noisier") && row.change !== null && worseLog(row.change, worseSign(row)) > 0) return { suspect: true, why: "noisier", p };
+  if (row.baseline === null || row.current === null) return { suspect: false, bound: null, blind: false };
+  const sign = worseSign(row);
+  if (row.flags.includes("noisier") && row.change !== null && worseLog(row.change, sign) > 0) return { suspect: true, why: "noisier", p };
+  const margin = Math.log1p(Math.max(0, row.tolerance));
+  if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: "estimate-beyond-tolerance", p };
   if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };
-  return { suspect: false, bound: worseBound(row) };
+  const bound = worseBound(row);
+  return { suspect: false, bound, blind: row.ci !== null && halfWidth(row.ci) > margin };
+}
+function halfWidth(ci) {
+  return Math.abs(Math.log1p(ci[1]) - Math.log1p(ci[0])) / 2;
 }
 function screenSuspectRate(drift, tolerance, alpha = DEFAULT_SCREEN_ALPHA) {
   const se = Math.SQRT2 * Math.log1p(drift);
@@ -65809,7 +65846,10 @@ function mergeStages(inputs) {
     const key2 = rowKey(row.benchmark, row.metric);
     const call = screened.calls.get(key2);
     if (call === void 0) return row;
-    if (!call.suspect) return { ...row, stage: { by: "screen", suspect: false, bound: call.bound } };
+    if (!call.suspect) {
+      const blind = call.blind && row.change !== null ? { blind: { estimate: row.change, tolerance: row.tolerance } } : {};
+      return { ...row, stage: { by: "screen", suspect: false, bound: call.bound, ...blind } };
+    }
     const screen = { status: row.status, change: row.change, ci: row.ci, why: call.why };
     const skipped = inputs.unconfirmed(key2);
     const again = confirmedRows.get(key2);
@@ -65823,7 +65863,7 @@ function mergeStages(inputs) {
     rows,
     counts: countRows(rows),
     verdict: rows.some((r) => r.failsGate) ? "fail" : "pass",
-    stages: inputs.stages
+    stages: withBlindRows(inputs.stages, screened)
   };
 }
 function unconfirmedRow(row, screen, unconfirmed, failSuspected) {
@@ -65831,6 +65871,11 @@ function unconfirmedRow(row, screen, unconfirmed, failSuspected) {
   if (row.status === "failed") return { ...row, stage };
   const budgetFails = row.budget?.result === "fail" && row.budget.severity === "fail";
   return { ...row, status: "suspected", failsGate: budgetFails || failSuspected && row.severity === "fail", stage };
+}
+function withBlindRows(stages, screened) {
+  const bounds2 = [...screened.calls.values()].flatMap((c) => !c.suspect && c.blind && c.bound !== null ? [c.bound] : []);
+  if (bounds2.length === 0) return stages;
+  return { ...stages, screen: { ...stages.screen, blind: { rows: bounds2.length, bound: Math.max(...bounds2) } } };
 }
 
 // action/src/gate/id-overlap.ts
@@ -67819,6 +67864,7 @@ var WHY = {
   failed: "the benchmark failed",
   regressed: "regressed against the baseline",
   noisier: "noisier and slower",
+  "estimate-beyond-tolerance": "slower than the tolerance",
   "worse-beyond-tolerance": "may be slower than the tolerance"
 };
 function unconfirmedText(u) {
@@ -67838,10 +67884,15 @@ function unconfirmedText(u) {
       return "not confirmed: the interleaved run did not measure this row on both sides";
   }
 }
+function formatPercentPoints(tolerance) {
+  return `${Number((tolerance * 100).toFixed(1))} %`;
+}
 function stageNote(stage) {
   if (stage.by === "interleaved")
     return `decided by ${plural(stage.rounds, "interleaved round")} (screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]})`;
   if (stage.suspect) return `screen: ${formatChange(stage.screen.change, null)}, ${WHY[stage.screen.why]}; ${unconfirmedText(stage.unconfirmed)}`;
+  if (stage.blind)
+    return `screened: measured ${formatChange(stage.blind.estimate, null)}, within the tolerance of ${formatPercentPoints(stage.blind.tolerance)}, but this runner's drift could hide a slowdown up to ${formatChange(stage.bound, null)}: not shown to pass`;
   return stage.bound === null ? "screened" : `screened: no slowdown beyond ${formatChange(stage.bound, null)} seen`;
 }
 function seconds2(s) {
@@ -67850,11 +67901,12 @@ function seconds2(s) {
 function stagesText(stages) {
   const { screen, confirm } = stages;
   const against = screen.driftRuns !== null ? `the stored baseline, with the drift of ${plural(screen.driftRuns, "run")} of history` : "the stored baseline";
-  const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds2(screen.seconds)}).`;
+  const blind = screen.blind ? ` This runner's runs drift more than the tolerance: the history cannot clear a slowdown of that size in ${plural(screen.blind.rows, "row")} (up to ${formatChange(screen.blind.bound, null)} could hide there), so every row whose estimate is worse than its tolerance went on to be measured side by side.` : "";
+  const first = `Screen: ${plural(screen.rows, "row")} against ${against}; ${screen.suspects === 0 ? "no suspect" : plural(screen.suspects, "suspect")} (${seconds2(screen.seconds)}).${blind}`;
   if (screen.suspects === 0) return [first, "Confirmation: not needed."];
   const base = confirm.base ? ` against ${shortCommit(confirm.base)}` : "";
   const measured = confirm.suites.length === 0 ? "no suite measured again" : confirm.suites.map(
-    (s) => `${s.suite} (${plural(s.rounds, "round")}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ""}, for ${s.rows.join(", ")})`
+    (s) => `${s.suite} (${plural(s.rounds, "round")}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ""}, for ${s.rows.join(", ")}${s.whole ? `; the whole suite ran in every round: ${s.whole}` : ""})`
   ).join("; ");
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
   return [first, `Confirmation: interleaved${base}: ${measured} (${seconds2(confirm.seconds)}).${skipped}`];
@@ -70903,6 +70955,73 @@ async function profileBoth(job) {
 
 // action/src/pipeline/confirm.ts
 import { join as join25 } from "node:path";
+
+// action/src/runner/select-benchmarks.ts
+var REGEX_META = /[\\.+*?()|[\]{}^$]/g;
+function escapeRegex(text2) {
+  return text2.replace(REGEX_META, (c) => `\\${c}`);
+}
+function anchored(names) {
+  return `^(?:${[...new Set(names)].map(escapeRegex).join("|")})$`;
+}
+function goPattern(names) {
+  const levels = names.map((n) => n.split("/"));
+  const depth = levels[0].length;
+  if (levels.some((l) => l.length !== depth)) return anchored(levels.map((l) => l[0]));
+  return Array.from({ length: depth }, (_, i2) => anchored(levels.map((l) => l[i2]))).join("/");
+}
+function withOption(run2, flag, value, joined = false) {
+  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
+  const existing = new RegExp(`(^|\\s)${escaped}(?:=|\\s+)(?:'[^']*'|"[^"]*"|\\S+)`);
+  const word = joined ? `${flag}=${value}` : `${flag} ${value}`;
+  return existing.test(run2) ? run2.replace(existing, (_m, lead2) => `${lead2}${word}`) : `${run2} ${word}`;
+}
+function withBinaryArgs(run2, args) {
+  return /(^|\s)--(\s|$)/.test(run2) ? `${run2} ${args}` : `${run2} -- ${args}`;
+}
+var BUILT_IN = {
+  "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
+  criterion: (run2, names) => criterionRound(run2, names),
+  "cargo-criterion": (run2, names) => criterionRound(run2, names),
+  jmh: (run2, names) => withOption(`${run2} ${quote(anchored(names))}`, "-f", "1"),
+  gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true)
+};
+function criterionRound(run2, names) {
+  let line = withBinaryArgs(run2, quote(anchored(names)));
+  for (const [flag, value] of [
+    ["--warm-up-time", "0.5"],
+    ["--measurement-time", "1"],
+    ["--sample-size", "10"]
+  ])
+    line = withOption(line, flag, value);
+  return line;
+}
+function harnessName(format2, name) {
+  const bare = name.replace(/ #\d+$/, "");
+  if (format2 === "jmh") return bare.replace(/\[.*\]$/, "");
+  if (format2 === "go-bench") {
+    const plain = bare.replace(/\[procs=[^\]]*\]$/, "");
+    const at = plain.indexOf(".Benchmark");
+    return at >= 0 ? plain.slice(at + 1) : plain;
+  }
+  return bare;
+}
+function selectBenchmarks(suite, ids) {
+  const names = ids.map((id) => id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id);
+  if (names.length === 0) return { run: null, why: "no benchmark to select" };
+  if (suite.commands !== null) return { run: null, why: "a commands: suite is narrowed by its commands" };
+  if (!isSimpleCommand(suite.run)) return { run: null, why: "its run line is not one simple command, so nothing can be appended to it" };
+  if (suite.filter !== null) {
+    const filled = suite.filter.replaceAll("{regex}", quote(anchored(names))).replaceAll("{names}", names.map((n) => quote(n)).join(" "));
+    return { run: `${suite.run} ${filled}`, how: "its filter:" };
+  }
+  const builtIn = BUILT_IN[suite.format];
+  if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
+  const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
+  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+}
+
+// action/src/pipeline/confirm.ts
 function suiteOf(benchmark, current, suites) {
   const named2 = current.benchmarks.find((b) => b.id === benchmark)?.suite;
   return suites.find((s) => s.name === named2) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
@@ -70939,10 +71058,14 @@ async function confirmSuspects(request2, ctx) {
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
 `);
-    const suites = [...bySuite.entries()].map(([s, rows]) => ({
-      ...withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`)),
-      workdir: realpathOrSelf(s.workdir)
-    }));
+    const selections = new Map([...bySuite.entries()].map(([s, rows]) => [s, selectBenchmarks(s, [...new Set(rows.map((r) => r.benchmark))])]));
+    const suites = [...bySuite.entries()].map(([s, rows]) => {
+      const selection = selections.get(s);
+      const narrowed = selection.run !== null ? { ...s, run: selection.run } : withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`));
+      if (selection.run === null && s.commands === null) ctx.write(`perf-gate: suite ${s.name} runs whole in every round: ${selection.why}
+`);
+      return { ...narrowed, workdir: realpathOrSelf(s.workdir) };
+    });
     const ab = await measureAbBetween({
       config: request2.config,
       suites,
@@ -70974,12 +71097,16 @@ async function confirmSuspects(request2, ctx) {
       )
     );
     const unconfirmed = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
-    const measured = [...bySuite.entries()].map(([suite, rows]) => ({
-      suite: suite.name,
-      rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
-      rounds: roundsOf(suite.name, ab.outcome.rounds),
-      confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds)
-    }));
+    const measured = [...bySuite.entries()].map(([suite, rows]) => {
+      const selection = selections.get(suite);
+      return {
+        suite: suite.name,
+        rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
+        rounds: roundsOf(suite.name, ab.outcome.rounds),
+        confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
+        ...selection.run === null && suite.commands === null ? { whole: selection.why } : {}
+      };
+    });
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
     const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped) });
     return await profileConfirmedRegressions(

@@ -167,3 +167,31 @@ describe('the real harnesses run exactly the named benchmarks', () => {
     assert.match(out.text, /"forks"\s*:\s*1\b/);
   });
 });
+
+describe("a suite's filter: against the real harness", () => {
+  test('pytest-benchmark: the README filter ({names}, the node ids) runs exactly the two suspects of 22', () => {
+    requireTool('python3');
+    const dir = tempDir('pg-select-pytest-');
+    writeFileSync(join(dir, 'pytest.ini'), '[pytest]\ntestpaths = benchmarks\n');
+    mkdirSync(join(dir, 'benchmarks'));
+    writeFileSync(
+      join(dir, 'benchmarks', 'test_many.py'),
+      [
+        'import pytest',
+        '',
+        '@pytest.mark.parametrize("n", [f"w{i:02}" for i in range(1, 21)] + ["a+b (x)", "[y]"])',
+        'def test_work(benchmark, n):',
+        '    benchmark.pedantic(lambda: sum(range(100)), rounds=3, iterations=1)',
+        '',
+      ].join('\n'),
+    );
+    const py = suite(
+      '  - name: py\n    run: python3 -m pytest -q -p no:cacheprovider --benchmark-json {output}\n    format: pytest-benchmark\n    filter: "{names}"\n',
+    );
+    const ids = ['py/benchmarks/test_many.py::test_work[w07]', 'py/benchmarks/test_many.py::test_work[a+b (x)]'];
+    const selected = selectBenchmarks(py, ids);
+    assert.equal(selected.how, 'its filter:');
+    const out = runSelected(selected.run!, dir, 'pytest-benchmark');
+    assert.deepEqual(out.ids, ['benchmarks/test_many.py::test_work[a+b (x)]', 'benchmarks/test_many.py::test_work[w07]']);
+  });
+});

@@ -190,7 +190,7 @@ describe("a suite's filter: against the real harness", () => {
     );
     const ids = ['py/benchmarks/test_many.py::test_work[w07]', 'py/benchmarks/test_many.py::test_work[a+b (x)]'];
     const selected = selectBenchmarks(py, ids);
-    assert.equal(selected.how, 'its filter:');
+    assert.equal(selected.run !== null && selected.how, 'its filter:');
     const out = runSelected(selected.run!, dir, 'pytest-benchmark');
     assert.deepEqual(out.ids, ['benchmarks/test_many.py::test_work[a+b (x)]', 'benchmarks/test_many.py::test_work[w07]']);
   });

@@ -67291,6 +67291,78 @@ function selectShard(suites, shard) {
   return suites.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
+// action/src/runner/select-benchmarks.ts
+var REGEX_META = /[\\.+*?()|[\]{}^$]/g;
+function escapeRegex(text2) {
+  return text2.replace(REGEX_META, (c) => `\\${c}`);
+}
+function anchored(names) {
+  return `^(?:${[...new Set(names)].map(escapeRegex).join("|")})$`;
+}
+function goPattern(names) {
+  const levels = names.map((n) => n.split("/"));
+  const depth = levels[0].length;
+  if (levels.some((l) => l.length !== depth)) return anchored(levels.map((l) => l[0]));
+  return Array.from({ length: depth }, (_, i2) => anchored(levels.map((l) => l[i2]))).join("/");
+}
+function withOption(run2, flag, value, joined = false) {
+  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
+  const existing = new RegExp(`(^|\\s)${escaped}(?:=|\\s+)(?:'[^']*'|"[^"]*"|\\S+)`);
+  const word = joined ? `${flag}=${value}` : `${flag} ${value}`;
+  return existing.test(run2) ? run2.replace(existing, (_m, lead2) => `${lead2}${word}`) : `${run2} ${word}`;
+}
+function withBinaryArgs(run2, args) {
+  return /(^|\s)--(\s|$)/.test(run2) ? `${run2} ${args}` : `${run2} -- ${args}`;
+}
+var BUILT_IN = {
+  "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
+  criterion: (run2, names) => criterionRound(run2, names),
+  "cargo-criterion": (run2, names) => criterionRound(run2, names),
+  jmh: (run2, names) => withOption(`${run2} ${quote(anchored(names))}`, "-f", "1"),
+  gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true)
+};
+function criterionRound(run2, names) {
+  let line = withBinaryArgs(run2, quote(anchored(names)));
+  for (const [flag, value] of [
+    ["--warm-up-time", "0.5"],
+    ["--measurement-time", "1"],
+    ["--sample-size", "10"]
+  ])
+    line = withOption(line, flag, value);
+  return line;
+}
+function harnessName(format2, name) {
+  const bare = name.replace(/ #\d+$/, "");
+  if (format2 === "jmh") return bare.replace(/\[.*\]$/, "");
+  if (format2 === "go-bench") {
+    const plain = bare.replace(/\[procs=[^\]]*\]$/, "");
+    const at = plain.indexOf(".Benchmark");
+    return at >= 0 ? plain.slice(at + 1) : plain;
+  }
+  return bare;
+}
+function selectBenchmarks(suite, ids) {
+  const names = ids.map((id) => id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id);
+  if (names.length === 0) return { run: null, why: "no benchmark to select" };
+  if (suite.commands !== null) return { run: null, why: "a commands: suite is narrowed by its commands" };
+  if (!isSimpleCommand(suite.run)) return { run: null, why: "its run line is not one simple command, so nothing can be appended to it" };
+  if (suite.filter !== null) {
+    const filled = suite.filter.replaceAll("{regex}", quote(anchored(names))).replaceAll("{names}", names.map((n) => quote(n)).join(" "));
+    return { run: `${suite.run} ${filled}`, how: "its filter:" };
+  }
+  const builtIn = BUILT_IN[suite.format];
+  if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
+  const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
+  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+}
+function narrowSuite(suite, ids) {
+  const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
+  if (own.length === 0) return { suite, whole: null };
+  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null };
+  const selection = selectBenchmarks(suite, own);
+  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null } : { suite, whole: selection.why };
+}
+
 // action/src/pipeline/measure.ts
 function shardSuites(config, shard) {
   return selectShard(config.suites, shard).map((s) => s.name);
@@ -67386,17 +67458,22 @@ async function measureAb(request2, decide2) {
 async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
   const { config, outDir } = request2;
+  const narrowed = request2.suites.map((s) => request2.benchmarks ? narrowSuite(s, request2.benchmarks) : { suite: s, whole: null });
+  const whole = new Map(narrowed.flatMap((n) => n.whole !== null ? [[n.suite.name, n.whole]] : []));
+  for (const [name, why] of whole) request2.write(`perf-gate: suite ${name} runs whole in every round: ${why}
+`);
+  const suites = narrowed.map((n) => n.suite);
   const testbed = deps.testbed(request2.env);
   const environments = {
-    base: environmentOf(deps, config, request2.suites, request2.env, join18(request2.checkouts.base, relative5(request2.checkouts.head, config.dir))),
-    head: environmentOf(deps, config, request2.suites, request2.env)
+    base: environmentOf(deps, config, suites, request2.env, join18(request2.checkouts.base, relative5(request2.checkouts.head, config.dir))),
+    head: environmentOf(deps, config, suites, request2.env)
   };
   const context3 = (dir) => runnerContext(
     { config, shard: null, outDir: dir, expected: [], env: request2.env, write: request2.write, now: request2.now, ...request2.groups ? { groups: true } : {} },
     deps
   );
   const outcome = await runAb(
-    request2.suites.filter((s) => s.measure.time),
+    suites.filter((s) => s.measure.time),
     request2.checkouts,
     {
       ...context3(outDir),
@@ -67406,7 +67483,7 @@ async function measureAbBetween(request2) {
       created: request2.now().toISOString()
     }
   );
-  const counting = request2.suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
+  const counting = suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
   const counted = {
     base: await runSuites(
       counting.map((s) => ({ ...s, workdir: join18(request2.checkouts.base, relative5(request2.checkouts.head, s.workdir)) })),
@@ -67423,7 +67500,7 @@ async function measureAbBetween(request2) {
     `perf-gate: rounds per suite: ${Object.entries(outcome.rounds).map(([k, n]) => `${k} ${n}`).join(", ")}
 `
   );
-  return { base, head, confirmations: outcome.confirmations, outcome };
+  return { base, head, confirmations: outcome.confirmations, outcome, whole };
 }
 
 // action/src/gate/trend.ts
@@ -70955,73 +71032,6 @@ async function profileBoth(job) {
 
 // action/src/pipeline/confirm.ts
 import { join as join25 } from "node:path";
-
-// action/src/runner/select-benchmarks.ts
-var REGEX_META = /[\\.+*?()|[\]{}^$]/g;
-function escapeRegex(text2) {
-  return text2.replace(REGEX_META, (c) => `\\${c}`);
-}
-function anchored(names) {
-  return `^(?:${[...new Set(names)].map(escapeRegex).join("|")})$`;
-}
-function goPattern(names) {
-  const levels = names.map((n) => n.split("/"));
-  const depth = levels[0].length;
-  if (levels.some((l) => l.length !== depth)) return anchored(levels.map((l) => l[0]));
-  return Array.from({ length: depth }, (_, i2) => anchored(levels.map((l) => l[i2]))).join("/");
-}
-function withOption(run2, flag, value, joined = false) {
-  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
-  const existing = new RegExp(`(^|\\s)${escaped}(?:=|\\s+)(?:'[^']*'|"[^"]*"|\\S+)`);
-  const word = joined ? `${flag}=${value}` : `${flag} ${value}`;
-  return existing.test(run2) ? run2.replace(existing, (_m, lead2) => `${lead2}${word}`) : `${run2} ${word}`;
-}
-function withBinaryArgs(run2, args) {
-  return /(^|\s)--(\s|$)/.test(run2) ? `${run2} ${args}` : `${run2} -- ${args}`;
-}
-var BUILT_IN = {
-  "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
-  criterion: (run2, names) => criterionRound(run2, names),
-  "cargo-criterion": (run2, names) => criterionRound(run2, names),
-  jmh: (run2, names) => withOption(`${run2} ${quote(anchored(names))}`, "-f", "1"),
-  gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true)
-};
-function criterionRound(run2, names) {
-  let line = withBinaryArgs(run2, quote(anchored(names)));
-  for (const [flag, value] of [
-    ["--warm-up-time", "0.5"],
-    ["--measurement-time", "1"],
-    ["--sample-size", "10"]
-  ])
-    line = withOption(line, flag, value);
-  return line;
-}
-function harnessName(format2, name) {
-  const bare = name.replace(/ #\d+$/, "");
-  if (format2 === "jmh") return bare.replace(/\[.*\]$/, "");
-  if (format2 === "go-bench") {
-    const plain = bare.replace(/\[procs=[^\]]*\]$/, "");
-    const at = plain.indexOf(".Benchmark");
-    return at >= 0 ? plain.slice(at + 1) : plain;
-  }
-  return bare;
-}
-function selectBenchmarks(suite, ids) {
-  const names = ids.map((id) => id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id);
-  if (names.length === 0) return { run: null, why: "no benchmark to select" };
-  if (suite.commands !== null) return { run: null, why: "a commands: suite is narrowed by its commands" };
-  if (!isSimpleCommand(suite.run)) return { run: null, why: "its run line is not one simple command, so nothing can be appended to it" };
-  if (suite.filter !== null) {
-    const filled = suite.filter.replaceAll("{regex}", quote(anchored(names))).replaceAll("{names}", names.map((n) => quote(n)).join(" "));
-    return { run: `${suite.run} ${filled}`, how: "its filter:" };
-  }
-  const builtIn = BUILT_IN[suite.format];
-  if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
-  const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
-  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
-}
-
-// action/src/pipeline/confirm.ts
 function suiteOf(benchmark, current, suites) {
   const named2 = current.benchmarks.find((b) => b.id === benchmark)?.suite;
   return suites.find((s) => s.name === named2) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
@@ -71058,17 +71068,12 @@ async function confirmSuspects(request2, ctx) {
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
 `);
-    const selections = new Map([...bySuite.entries()].map(([s, rows]) => [s, selectBenchmarks(s, [...new Set(rows.map((r) => r.benchmark))])]));
-    const suites = [...bySuite.entries()].map(([s, rows]) => {
-      const selection = selections.get(s);
-      const narrowed = selection.run !== null ? { ...s, run: selection.run } : withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`));
-      if (selection.run === null && s.commands === null) ctx.write(`perf-gate: suite ${s.name} runs whole in every round: ${selection.why}
-`);
-      return { ...narrowed, workdir: realpathOrSelf(s.workdir) };
-    });
+    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
     const ab = await measureAbBetween({
       config: request2.config,
       suites,
+      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
+      benchmarks: [...new Set(screened.suspects.map((r) => r.benchmark))],
       checkouts: { base: checkout.dir, head: repo },
       commits: { base: checkout.commit, head: headCommit(repo) },
       outDir: join25(request2.outDir, "confirm"),
@@ -71098,13 +71103,13 @@ async function confirmSuspects(request2, ctx) {
     );
     const unconfirmed = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
-      const selection = selections.get(suite);
+      const whole = ab.whole.get(suite.name);
       return {
         suite: suite.name,
         rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
         rounds: roundsOf(suite.name, ab.outcome.rounds),
         confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
-        ...selection.run === null && suite.commands === null ? { whole: selection.why } : {}
+        ...whole !== void 0 ? { whole } : {}
       };
     });
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
@@ -73538,6 +73543,8 @@ async function bisect(request2) {
         const ab = await measureAbBetween({
           config: request2.config,
           suites: [suiteIn(suite, repo, checkout.dir, attempt)],
+          // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
+          benchmarks: [request2.benchmark],
           checkouts: { base: goodCheckout.dir, head: checkout.dir },
           commits: { base: good.sha, head: commit.sha },
           outDir,
@@ -79345,6 +79352,8 @@ async function confirmAlertStep(alert, request2) {
     const ab = await measureAbBetween({
       config: request2.config,
       suites: [suiteIn(suite, repo, bad.dir, 1)],
+      // Only the alert's benchmark runs, where its harness can select it.
+      benchmarks: [benchmark],
       checkouts: { base: good.dir, head: bad.dir },
       commits: { base: good.commit, head: bad.commit },
       outDir: join28(request2.outDir, `confirm-${commit.slice(0, 12)}`),

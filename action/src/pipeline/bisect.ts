@@ -211,6 +211,8 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
         const ab = await measureAbBetween({
           config: request.config,
           suites: [suiteIn(suite, repo, checkout.dir, attempt)],
+          // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
+          benchmarks: [request.benchmark],
           checkouts: { base: goodCheckout.dir, head: checkout.dir },
           commits: { base: good.sha, head: commit.sha },
           outDir,

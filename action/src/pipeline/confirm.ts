@@ -11,12 +11,11 @@
  * (runner/select-benchmarks.ts) where its harness can.
  */
 import { join } from 'node:path';
-import { withCommandsOnly, type PerfGateConfig, type SuiteConfig } from '../config/perf-gate-config.js';
+import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconfirmed, type VerdictRow } from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
-import { selectBenchmarks } from '../runner/select-benchmarks.js';
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
 import { measureAbBetween } from './measure.js';
@@ -94,18 +93,12 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   ctx.cleanups.push(() => checkout.remove());
   try {
     ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
-    // Only the suspects run: a commands: suite keeps its suspect commands, a harness suite selects them in short rounds where it can.
-    const selections = new Map([...bySuite.entries()].map(([s, rows]) => [s, selectBenchmarks(s, [...new Set(rows.map((r) => r.benchmark))])]));
-    const suites = [...bySuite.entries()].map(([s, rows]) => {
-      const selection = selections.get(s)!;
-      const narrowed =
-        selection.run !== null ? { ...s, run: selection.run } : withCommandsOnly(s, (c) => rows.some((r) => r.benchmark === `${s.name}/${c.name}`));
-      if (selection.run === null && s.commands === null) ctx.write(`perf-gate: suite ${s.name} runs whole in every round: ${selection.why}\n`);
-      return { ...narrowed, workdir: realpathOrSelf(s.workdir) };
-    });
+    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
     const ab = await measureAbBetween({
       config: request.config,
       suites,
+      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
+      benchmarks: [...new Set(screened.suspects.map((r) => r.benchmark))],
       checkouts: { base: checkout.dir, head: repo },
       commits: { base: checkout.commit, head: headCommit(repo) },
       outDir: join(request.outDir, 'confirm'),
@@ -139,13 +132,13 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     );
     const unconfirmed = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
-      const selection = selections.get(suite)!;
+      const whole = ab.whole.get(suite.name);
       return {
         suite: suite.name,
         rows: rows.map((r) => `${r.benchmark} ${r.metric}`),
         rounds: roundsOf(suite.name, ab.outcome.rounds),
         confirmRounds: roundsOf(suite.name, ab.outcome.confirmRounds),
-        ...(selection.run === null && suite.commands === null ? { whole: selection.why } : {}),
+        ...(whole !== undefined ? { whole } : {}),
       };
     });
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).

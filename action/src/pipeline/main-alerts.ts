@@ -123,6 +123,8 @@ export async function confirmAlertStep(alert: MainAlert, request: AlertBisectReq
     const ab = await measureAbBetween({
       config: request.config,
       suites: [suiteIn(suite, repo, bad.dir, 1)],
+      // Only the alert's benchmark runs, where its harness can select it.
+      benchmarks: [benchmark],
       checkouts: { base: good.dir, head: bad.dir },
       commits: { base: good.commit, head: bad.commit },
       outDir: join(request.outDir, `confirm-${commit.slice(0, 12)}`),

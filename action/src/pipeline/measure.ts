@@ -20,6 +20,7 @@ import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';
 import { selectShard, type Shard } from '../runner/shard.js';
 import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
+import { narrowSuite } from '../runner/select-benchmarks.js';
 import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
@@ -198,22 +199,36 @@ export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'no
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   /** See RunnerContext.deadline. */
   deadline?: number;
+  /**
+   * The benchmark ids to measure: each suite is narrowed to its own among
+   * them (runner/select-benchmarks.ts), so a round costs what they cost.
+   * Absent: the suites run whole.
+   */
+  benchmarks?: readonly string[];
   deps?: RunDeps;
 }
 
 /**
- * The one interleaved A/B measurement, for `run --ab` and `bisect`: runs the
- * suites on two checkouts in rounds (runAb, with the gate as classifier),
- * stamps each side with its commit and this testbed, and writes both
- * ResultSets to outDir (base.json, results.json). The caller owns the checkouts.
+ * The one interleaved A/B measurement, for `run --ab`, the second stage,
+ * main's alert confirmation and `bisect`: runs the suites (narrowed to the
+ * named benchmarks, where given) on two checkouts in rounds (runAb, with the
+ * gate as classifier, bounded by the deadline), stamps each side with its
+ * commit and this testbed, and writes both ResultSets to outDir (base.json,
+ * results.json). The caller owns the checkouts. `whole`: the suites that
+ * could not be narrowed, and why.
  */
-export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMeasurement & { outcome: AbOutcome }> {
+export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMeasurement & { outcome: AbOutcome; whole: ReadonlyMap<string, string> }> {
   const deps = request.deps ?? defaultDeps();
   const { config, outDir } = request;
+  // Only the named benchmarks run, where the harness can select them; a suite that cannot be narrowed says why.
+  const narrowed = request.suites.map((s) => (request.benchmarks ? narrowSuite(s, request.benchmarks) : { suite: s, whole: null }));
+  const whole = new Map(narrowed.flatMap((n) => (n.whole !== null ? [[n.suite.name, n.whole] as const] : [])));
+  for (const [name, why] of whole) request.write(`perf-gate: suite ${name} runs whole in every round: ${why}\n`);
+  const suites = narrowed.map((n) => n.suite);
   const testbed = deps.testbed(request.env);
   const environments = {
-    base: environmentOf(deps, config, request.suites, request.env, join(request.checkouts.base, relative(request.checkouts.head, config.dir))),
-    head: environmentOf(deps, config, request.suites, request.env),
+    base: environmentOf(deps, config, suites, request.env, join(request.checkouts.base, relative(request.checkouts.head, config.dir))),
+    head: environmentOf(deps, config, suites, request.env),
   };
   const context = (dir: string): RunnerContext =>
     runnerContext(
@@ -221,7 +236,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
       deps,
     );
   const outcome = await runAb(
-    request.suites.filter((s) => s.measure.time),
+    suites.filter((s) => s.measure.time),
     request.checkouts,
     {
       ...context(outDir),
@@ -232,7 +247,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
     },
   );
   // Counts do not drift, so rounds buy them nothing: each side is counted once, as a plain run counts it, and never dropped.
-  const counting = request.suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
+  const counting = suites.filter((s) => s.measure.counts).map((s) => ({ ...s, measure: { time: false, counts: true } }));
   const counted = {
     base: await runSuites(
       counting.map((s) => ({ ...s, workdir: join(request.checkouts.base, relative(request.checkouts.head, s.workdir)) })),
@@ -250,5 +265,5 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}\n`,
   );
-  return { base, head, confirmations: outcome.confirmations, outcome };
+  return { base, head, confirmations: outcome.confirmations, outcome, whole };
 }

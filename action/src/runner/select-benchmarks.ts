@@ -23,7 +23,7 @@
  */
 import { quote } from 'shlex';
 import { isSimpleCommand } from '../model/index.js';
-import type { SuiteConfig } from '../config/perf-gate-config.js';
+import { withCommandsOnly, type SuiteConfig } from '../config/perf-gate-config.js';
 
 export type Selection =
   /** `run`: the run line that runs only the named benchmarks, in a short round; `how`: what it used. */
@@ -119,4 +119,19 @@ export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Se
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
   const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
   return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+}
+
+/**
+ * The suite narrowed to `ids` for interleaved rounds: a `commands:` suite to
+ * those commands, a harness suite through selectBenchmarks; `whole` says why
+ * a harness suite could not be narrowed (null when it was, or when it is a
+ * `commands:` suite). Ids of other suites are ignored; a suite none of the
+ * ids belongs to runs whole.
+ */
+export function narrowSuite(suite: SuiteConfig, ids: readonly string[]): { suite: SuiteConfig; whole: string | null } {
+  const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
+  if (own.length === 0) return { suite, whole: null };
+  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null };
+  const selection = selectBenchmarks(suite, own);
+  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null } : { suite, whole: selection.why };
 }

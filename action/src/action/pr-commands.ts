@@ -260,7 +260,8 @@ async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): P
     output: {
       title: ledgerCheckTitle(failing.length, accepted, by, conclusion, ledger),
       summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.\n\n${[
-        ...listed.map((f) => `- ${escapeMarkdown(f)}`),
+        // Each name cut, so fifty of the longest still fit a check run's summary.
+        ...listed.map((f) => `- ${escapeMarkdown(f.length > 200 ? `${f.slice(0, 199)}…` : f)}`),
         ...(failing.length > listed.length ? [`- and ${failing.length - listed.length} more`] : []),
       ].join('\n')}`,
     },

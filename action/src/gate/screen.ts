@@ -17,12 +17,12 @@ import type { VerdictRow } from './types.js';
 
 /**
  * The screen's one-sided level: a row is a suspect when the evidence that it
- * is worse by more than its tolerance reaches this p-value. Chosen by the
- * replay in docs/detection.md ("Two stages", "Tuning the screen"): lower
- * levels save little runner time, because the rows the comparison already
- * calls regressed or noisier go on whatever the level; higher levels catch
- * more slowdowns at a steep cost (0.5: +13 points of +10 % caught for 1.57×
- * the runner time instead of 1.39×).
+ * is worse by more than its tolerance reaches this p-value. Below one half
+ * it sends on nothing the estimate rule (screenRow) does not already send:
+ * a p-value under 0.5 means an estimate worse than the tolerance. It matters
+ * only to a project that sets a level above one half, to send on rows just
+ * inside their tolerance too. The replay in docs/detection.md ("Two
+ * stages", "Tuning the screen") shows the levels side by side.
  */
 export const DEFAULT_SCREEN_ALPHA = 0.3;
 
@@ -106,12 +106,13 @@ function halfWidth(ci: readonly [number, number]): number {
 /**
  * How often the screen sends an unchanged row to the second stage at a
  * between-run drift (a fraction): the chance that a run-to-run difference of
- * standard deviation √2·drift (on the log scale) looks worse than the
- * tolerance at the screen's level. The within-run noise is left out, so this
+ * standard deviation √2·drift (on the log scale) has an estimate worse than
+ * the tolerance (or, at a level above one half, looks worse at that level). The within-run noise is left out, so this
  * is a lower bound; `history noise` shows it per benchmark.
  */
 export function screenSuspectRate(drift: number, tolerance: number, alpha: number = DEFAULT_SCREEN_ALPHA): number {
   const se = Math.SQRT2 * Math.log1p(drift);
   if (!(se > 0)) return 0;
-  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - alpha));
+  // An estimate worse than the tolerance is a suspect whatever the level: the level counts only above one half.
+  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - Math.max(alpha, 0.5)));
 }

@@ -41,7 +41,7 @@ export function noiseText(rows: readonly NoiseLine[], runs: number, testbed: str
   const note =
     usually.length === 0
       ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct(OFTEN)} of unchanged runs\n`
-      : `often need confirmation (sent to the interleaved stage in ${pct(OFTEN)} or more of unchanged runs, each costing interleaved rounds of its suite): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(', ')}\n`;
+      : `often need confirmation (sent to the interleaved stage in ${pct(OFTEN)} or more of unchanged runs, each costing its own interleaved rounds): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(', ')}\n`;
   return head + aligned(cells) + note;
 }
 

@@ -81,6 +81,19 @@ function commentJob(ws: string, number: number, login: string, body: string) {
   return runAction(actionPath, scenario(ws, 'issue_comment', event, sha(9)), { mode: 'command', 'run-workflow': 'perf-gate.yml' });
 }
 
+/** The command job for the accept label added or removed by `login` on pull request `number` at `head`. */
+function labelJob(ws: string, number: number, head: string, action: 'labeled' | 'unlabeled', login: string) {
+  const event = webhookPayload(action === 'labeled' ? 'pull-request-labeled' : 'pull-request-unlabeled', {
+    action,
+    number,
+    label: { name: 'perf-gate-accept' },
+    sender: { login },
+    pull_request: { number, head: { sha: head, repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
+    repository: { full_name: REPO },
+  });
+  return runAction(actionPath, scenario(ws, 'pull_request_target', event, head), { mode: 'command' });
+}
+
 const sticky = (number: number) => gh.comments.find((c) => c.issue === number && c.user.login === BOT.login && readMarker(c.body, 'perf-gate'))!;
 const repliesTo = (number: number, since: number) =>
   gh.comments.filter((c) => c.issue === number && c.user.login === BOT.login && c.id > since && c !== sticky(number));
@@ -160,16 +173,7 @@ test('a glob that names no regressed row, and a command without a reason, are an
 test('the accept label: added by a maintainer it accepts every regressed row; removed, it withdraws them', async () => {
   const ws = workspace('label');
   await prRun(ws, 9, sha(6), 0.015);
-  const labelEvent = (action: 'labeled' | 'unlabeled', login: string) =>
-    webhookPayload(action === 'labeled' ? 'pull-request-labeled' : 'pull-request-unlabeled', {
-      action,
-      number: 9,
-      label: { name: 'perf-gate-accept' },
-      sender: { login },
-      pull_request: { number: 9, head: { sha: sha(6), repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
-      repository: { full_name: REPO },
-    });
-  const added = await runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent('labeled', 'ana'), sha(6)), { mode: 'command' });
+  const added = await labelJob(ws, 9, sha(6), 'labeled', 'ana');
   assert.equal(added.outcome, 'success', added.stdout);
   assert.equal(readMarker(sticky(9).body, 'perf-gate')!.verdict, 'pass');
   assert.deepEqual(
@@ -177,7 +181,7 @@ test('the accept label: added by a maintainer it accepts every regressed row; re
     [[{ kind: 'label', label: 'perf-gate-accept' }, 'label perf-gate-accept added by @ana']],
   );
   assert.equal(gh.checkRuns.at(-1)!.conclusion, 'success');
-  const removed = await runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent('unlabeled', 'ana'), sha(6)), { mode: 'command' });
+  const removed = await labelJob(ws, 9, sha(6), 'unlabeled', 'ana');
   assert.equal(removed.outcome, 'success', removed.stdout);
   assert.equal(readMarker(sticky(9).body, 'perf-gate')!.verdict, 'fail');
   assert.equal(gh.checkRuns.at(-1)!.conclusion, 'failure');
@@ -398,17 +402,7 @@ test('hardening 3.5: after an accept, inconclusive: fail still fails the check; 
 test("hardening 3.2: a triager removing the accept label changes nothing; removing a maintainer's label acceptance is refused", async () => {
   const ws = workspace('unlabel');
   await prRun(ws, 23, sha(5), 0.02);
-  const labelEvent = (action: 'labeled' | 'unlabeled', login: string) =>
-    webhookPayload(action === 'labeled' ? 'pull-request-labeled' : 'pull-request-unlabeled', {
-      action,
-      number: 23,
-      label: { name: 'perf-gate-accept' },
-      sender: { login },
-      pull_request: { number: 23, head: { sha: sha(5), repo: { full_name: REPO } }, base: { sha: sha(1), repo: { full_name: REPO } } },
-      repository: { full_name: REPO },
-    });
-  const label = (action: 'labeled' | 'unlabeled', login: string) =>
-    runAction(actionPath, scenario(ws, 'pull_request_target', labelEvent(action, login), sha(5)), { mode: 'command' });
+  const label = (action: 'labeled' | 'unlabeled', login: string) => labelJob(ws, 23, sha(5), action, login);
   const checkRuns = gh.checkRuns.length;
   // The triager adds the label (refused, the label stays on the pull request), then removes it.
   await label('labeled', 'pat');

@@ -34,8 +34,12 @@ after(async () => {
 });
 afterEach(() => assert.deepEqual(gh.violations, []));
 
-test('a suite finds the token neither in its environment nor in its parent node process', async () => {
-  const ws = join(root, 'ws');
+/**
+ * The action in mode main on a workspace whose suite writes what it can see:
+ * its parent node process's startup environment and its own.
+ */
+async function snoopingRun(name: string, extraEnv?: Record<string, string>) {
+  const ws = join(root, name);
   mkdirSync(ws, { recursive: true });
   writeFileSync(
     join(ws, 'perf-gate.yml'),
@@ -56,16 +60,22 @@ test('a suite finds the token neither in its environment nor in its parent node 
     actionPath,
     {
       workspace: ws,
-      runnerTemp: join(root, 'temp'),
+      runnerTemp: join(root, `temp-${name}`),
       apiUrl: gh.url,
       token: TOKEN,
       repository: 'acme/x',
       eventName: 'push',
       event: { ref: 'refs/heads/main' },
       sha: '7'.repeat(40),
+      ...(extraEnv ? { extraEnv } : {}),
     },
     { mode: 'main' },
   );
+  return { r, parentEnv: readFileSync(join(ws, 'parent-env.txt'), 'utf8'), suiteEnv: readFileSync(join(ws, 'suite-env.txt'), 'utf8') };
+}
+
+test('a suite finds the token neither in its environment nor in its parent node process', async () => {
+  const { r, parentEnv, suiteEnv } = await snoopingRun('ws');
   assert.equal(r.outcome, 'success', r.steps.map((s) => s.stderr).join('\n'));
   // The fake answers 401 to any other token: requests that pass show the handoff on fd 3 delivered it.
   assert.ok(gh.requests.length > 0, 'the action talked to GitHub');
@@ -75,8 +85,6 @@ test('a suite finds the token neither in its environment nor in its parent node 
     'every request carried the real token',
   );
 
-  const parentEnv = readFileSync(join(ws, 'parent-env.txt'), 'utf8');
-  const suiteEnv = readFileSync(join(ws, 'suite-env.txt'), 'utf8');
   assert.match(parentEnv, /^GITHUB_REPOSITORY=acme\/x$/m, 'the parent environment was really read');
   assert.match(suiteEnv, /^PERF_GATE_SUITE=snoop$/m, 'the suite environment was really written');
   assert.ok(!parentEnv.includes(TOKEN), "node's startup environment holds no token");
@@ -89,40 +97,8 @@ test('a suite finds the token neither in its environment nor in its parent node 
 });
 
 test('hardening 3.13: a runner that also exports the input as INPUT_GITHUB-TOKEN leaks neither spelling to node or the suite', async () => {
-  const ws = join(root, 'ws-hyphen');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(
-    join(ws, 'perf-gate.yml'),
-    [
-      'version: 1',
-      'baselines: baselines/',
-      'suites:',
-      '  - name: snoop',
-      "    build: tr '\\0' '\\n' < /proc/$PPID/environ > parent-env.txt; env > suite-env.txt",
-      "    run: hyperfine --runs 2 --export-json {output} 'true'",
-      '    format: hyperfine',
-      '    timeout: 1m',
-      '',
-    ].join('\n'),
-  );
-  const r = await runAction(
-    actionPath,
-    {
-      workspace: ws,
-      runnerTemp: join(root, 'temp-hyphen'),
-      apiUrl: gh.url,
-      token: TOKEN,
-      repository: 'acme/x',
-      eventName: 'push',
-      event: { ref: 'refs/heads/main' },
-      sha: '7'.repeat(40),
-      extraEnv: { 'INPUT_GITHUB-TOKEN': TOKEN },
-    },
-    { mode: 'main' },
-  );
+  const { r, parentEnv, suiteEnv } = await snoopingRun('ws-hyphen', { 'INPUT_GITHUB-TOKEN': TOKEN });
   assert.equal(r.outcome, 'success', r.steps.map((s) => s.stderr).join('\n'));
-  const parentEnv = readFileSync(join(ws, 'parent-env.txt'), 'utf8');
-  const suiteEnv = readFileSync(join(ws, 'suite-env.txt'), 'utf8');
   assert.match(parentEnv, /^GITHUB_REPOSITORY=acme\/x$/m, 'the parent environment was really read');
   assert.ok(!parentEnv.includes(TOKEN), "node's startup environment holds neither spelling");
   assert.ok(!suiteEnv.includes(TOKEN), "the suite's environment holds neither spelling");

@@ -44,8 +44,11 @@ describe('the screen (first stage)', () => {
   });
 
   test('how often an unchanged row is a suspect at a drift: the normal tail beyond the tolerance plus the screen quantile', () => {
-    // √2·ln 1.02 = 0.0280; ln 1.05 / 0.0280 + z(0.7) = 2.266; upper tail 0.011708 (scipy.stats.norm.sf).
-    assert.ok(Math.abs(screenSuspectRate(0.02, 0.05, 0.3) - 0.011708) < 1e-5);
+    // √2·ln 1.02 = 0.0280; ln 1.05 / 0.0280 = 1.742: an estimate beyond the tolerance, upper tail 0.040738 (scipy.stats.norm.sf),
+    // whatever level below one half; at 0.7, 1.742 + z(0.3) = 1.218: 0.111653.
+    assert.ok(Math.abs(screenSuspectRate(0.02, 0.05, 0.3) - 0.040738) < 1e-5);
+    assert.ok(Math.abs(screenSuspectRate(0.02, 0.05, 0.01) - 0.040738) < 1e-5);
+    assert.ok(Math.abs(screenSuspectRate(0.02, 0.05, 0.7) - 0.111653) < 1e-5);
     assert.equal(screenSuspectRate(0, 0.05), 0);
     assert.ok(screenSuspectRate(0.1, 0.05) > screenSuspectRate(0.05, 0.05));
   });

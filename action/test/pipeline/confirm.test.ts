@@ -27,6 +27,14 @@ function project(): string {
   return dir;
 }
 
+/** perf-gate.yml replaced by `yaml` and committed; returns the commit (the second stage's base). */
+function commitConfig(dir: string, yaml: string): string {
+  writeFileSync(join(dir, 'perf-gate.yml'), yaml);
+  execFileSync('git', ['-C', dir, 'add', 'perf-gate.yml']);
+  execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'base']);
+  return execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+}
+
 async function gateWith(dir: string, baselineCommit: string | undefined, confirm: ConfirmPlan) {
   const baseline = resultSet(baselineCommit ?? 'b'.repeat(40), { 'copy/parse': 0.01 });
   if (baselineCommit === undefined) delete baseline.commit;
@@ -76,13 +84,10 @@ describe('a suspect the second stage cannot measure again', () => {
 
   test('the time cap: a second stage whose builds outlast it runs no round, and the suspect says the cap stopped it', async () => {
     const dir = project();
-    writeFileSync(
-      join(dir, 'perf-gate.yml'),
+    const base = commitConfig(
+      dir,
       'version: 1\nconfirm-time-cap: 1s\nsuites:\n  - name: copy\n    build: sleep 1.5\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: resultset\n',
     );
-    execFileSync('git', ['-C', dir, 'add', 'perf-gate.yml']);
-    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'base']);
-    const base = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const { report, printed } = await gateWith(dir, base, { failSuspected: false });
     const row = report.rows[0]!;
     assert.equal(row.status, 'suspected', printed);
@@ -94,13 +99,10 @@ describe('a suspect the second stage cannot measure again', () => {
 
   test("hardening 3.7: a base build that hangs is stopped by a 3 s cap, not by the suite's 10-minute timeout", async () => {
     const dir = project();
-    writeFileSync(
-      join(dir, 'perf-gate.yml'),
+    const base = commitConfig(
+      dir,
       'version: 1\nconfirm-time-cap: 3s\nsuites:\n  - name: copy\n    build: if [ "$PERF_GATE_SIDE" = base ]; then sleep 60; fi\n    run: cp "$PERF_GATE_RESULT" {output}\n    format: resultset\n',
     );
-    execFileSync('git', ['-C', dir, 'add', 'perf-gate.yml']);
-    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'base']);
-    const base = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const { report, printed } = await gateWith(dir, base, { failSuspected: false });
     const row = report.rows[0]!;
     assert.equal(row.status, 'suspected', printed);

@@ -18,10 +18,11 @@
  * Environment: SIZES (default "24,200"), TRIALS (pull requests of each kind
  * for the suspects design, default 3), WHOLE_TRIALS (for the whole design,
  * default 1), WHOLE_KINDS (how many of the three kinds the whole design runs,
- * default 3), HISTORY_RUNS (default 6), CAP (confirm-time-cap, default 10m).
+ * default 3), HISTORY_RUNS (default 6), CAP (confirm-time-cap, default 10m),
+ * KEEP (a folder that keeps each pull request's JSON report).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +34,8 @@ const WHOLE_TRIALS = Number(process.env['WHOLE_TRIALS'] ?? 1);
 const HISTORY_RUNS = Number(process.env['HISTORY_RUNS'] ?? 6);
 const CAP = process.env['CAP'] ?? '10m';
 const WHOLE_KINDS = Number(process.env['WHOLE_KINDS'] ?? 3);
+/** A folder to keep every pull request's JSON report in, to see why a row was caught or missed. */
+const KEEP = process.env['KEEP'];
 const DATED = { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
 
 function git(repo: string, ...args: string[]): string {
@@ -130,6 +133,7 @@ for (const size of SIZES) {
         git(repo, 'add', '.');
         git(repo, 'commit', '-q', '-m', `${design} ${kind} ${t}`);
         const o = perfGate(repo, []);
+        if (KEEP) cpSync(join(root, 'report.json'), join(KEEP, `${size}-${design}-${kind.replace(/[^a-z0-9]+/gi, '-')}-${t}.json`));
         const caught = expect.every((e) => o.regressed.includes(e)) && o.regressed.every((r) => expect.includes(r));
         console.log(
           `${design.padEnd(9)} ${kind.padEnd(18)} ${o.verdict.padEnd(8)} ${(o.regressed.join(',') || '-').padEnd(16)} ${String(o.suspects).padEnd(9)} ${(o.seconds / main).toFixed(2)}${o.capped ? ' (capped)' : ''}${expect.length > 0 ? (caught ? ' caught' : ' MISSED') : o.verdict === 'fail' ? ' FALSE ALARM' : ''}`,

@@ -65825,7 +65825,7 @@ function halfWidth(ci) {
 function screenSuspectRate(drift, tolerance, alpha = DEFAULT_SCREEN_ALPHA) {
   const se = Math.SQRT2 * Math.log1p(drift);
   if (!(se > 0)) return 0;
-  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - alpha));
+  return upperTail(Math.log1p(tolerance) / se + zQuantile(1 - Math.max(alpha, 0.5)));
 }
 
 // action/src/gate/two-stage.ts
@@ -69744,7 +69744,7 @@ function noiseText(rows, runs2, testbed, tolerance) {
   ];
   const usually = rows.filter((r) => r.suspectRate >= OFTEN);
   const note = usually.length === 0 ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct2(OFTEN)} of unchanged runs
-` : `often need confirmation (sent to the interleaved stage in ${pct2(OFTEN)} or more of unchanged runs, each costing interleaved rounds of its suite): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(", ")}
+` : `often need confirmation (sent to the interleaved stage in ${pct2(OFTEN)} or more of unchanged runs, each costing its own interleaved rounds): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(", ")}
 `;
   return head + aligned2(cells3) + note;
 }
@@ -80390,7 +80390,8 @@ async function saveLedger(ctx, found, ledger) {
       summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
 
 ${[
-        ...listed.map((f) => `- ${escapeMarkdown(f)}`),
+        // Each name cut, so fifty of the longest still fit a check run's summary.
+        ...listed.map((f) => `- ${escapeMarkdown(f.length > 200 ? `${f.slice(0, 199)}\u2026` : f)}`),
         ...failing2.length > listed.length ? [`- and ${failing2.length - listed.length} more`] : []
       ].join("\n")}`
     }

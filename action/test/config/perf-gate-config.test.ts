@@ -83,6 +83,7 @@ describe('perf-gate.yml', () => {
         ab: undefined,
         confirm: true,
         profile: null,
+        filter: null,
         line: 5,
         formatLine: 8,
         commands: null,

@@ -47220,6 +47220,11 @@ var require_dist2 = __commonJS({
 import { realpathSync as realpathSync2 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+// action/src/model/cut-text.ts
+function cutText(text2, max2) {
+  return text2.length > max2 ? `${text2.slice(0, max2 - 1)}\u2026` : text2;
+}
+
 // action/src/model/result-set.ts
 var RESULT_SET_SCHEMA = "perf-gate/results@1";
 function newResultSet(created, benchmarks = []) {
@@ -47228,12 +47233,11 @@ function newResultSet(created, benchmarks = []) {
 var RECORDED_ACCEPTANCE_LIMITS = { acceptances: 50, rows: 100, by: 100, reason: 500, benchmarks: 4096 };
 function boundedAcceptances(accepted) {
   const L = RECORDED_ACCEPTANCE_LIMITS;
-  const cut3 = (text2, max2) => text2.length > max2 ? `${text2.slice(0, max2 - 1)}\u2026` : text2;
   return accepted.slice(-L.acceptances).map((a) => ({
     pullRequest: a.pullRequest,
-    by: cut3(a.by, L.by),
-    reason: cut3(a.reason, L.reason),
-    benchmarks: cut3(a.benchmarks, L.benchmarks),
+    by: cutText(a.by, L.by),
+    reason: cutText(a.reason, L.reason),
+    benchmarks: cutText(a.benchmarks, L.benchmarks),
     rows: a.rows.slice(0, L.rows)
   }));
 }
@@ -47850,18 +47854,15 @@ var ENVIRONMENT_LIMITS = {
   flags: { entries: 50, chars: 2e3 },
   lockfiles: { entries: 200 }
 };
-function cutTo(text2, max2) {
-  return text2.length > max2 ? `${text2.slice(0, max2 - 1)}\u2026` : text2;
-}
 function boundRecord(record4, entries2, chars) {
   const keys = Object.keys(record4).sort();
-  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutTo(record4[k], chars)]));
+  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutText(record4[k], chars)]));
 }
 function boundedEnvironment(env) {
   const L = ENVIRONMENT_LIMITS;
   return {
-    ...env.kernel !== void 0 ? { kernel: cutTo(env.kernel, L.kernel) } : {},
-    ...env.microcode !== void 0 ? { microcode: cutTo(env.microcode, L.microcode) } : {},
+    ...env.kernel !== void 0 ? { kernel: cutText(env.kernel, L.kernel) } : {},
+    ...env.microcode !== void 0 ? { microcode: cutText(env.microcode, L.microcode) } : {},
     ...env.toolchains ? { toolchains: boundRecord(env.toolchains, L.toolchains.entries, L.toolchains.chars) } : {},
     ...env.flags ? { flags: boundRecord(env.flags, L.flags.entries, L.flags.chars) } : {},
     ...env.lockfiles ? { lockfiles: boundRecord(env.lockfiles, L.lockfiles.entries, Number.MAX_SAFE_INTEGER) } : {}
@@ -65939,6 +65940,8 @@ function smallestDecidableChange(drift, confidence = 0.95) {
 }
 
 // action/src/gate/check-policy.ts
+var FAIL_ON = ["fail", "suspected", "warn", "never"];
+var INCONCLUSIVE = ["pass", "neutral", "fail"];
 function checkConclusionOf(decided, policy) {
   const inconclusive = decided.inconclusive > 0 ? policy.inconclusive : "pass";
   if (decided.verdict === "fail" || inconclusive === "fail") return policy.failOn === "never" ? "neutral" : "failure";
@@ -71376,7 +71379,7 @@ function decodeLedger(text2) {
 }
 function isPolicy(v) {
   const p = v;
-  return typeof v === "object" && v !== null && ["fail", "suspected", "warn", "never"].includes(p.failOn) && ["pass", "neutral", "fail"].includes(p.inconclusive) && typeof p.selfReported === "boolean";
+  return typeof v === "object" && v !== null && FAIL_ON.includes(p.failOn) && INCONCLUSIVE.includes(p.inconclusive) && typeof p.selfReported === "boolean";
 }
 function stillFailing(ledger) {
   const open2 = ledger.rows.filter((r) => {
@@ -79494,13 +79497,11 @@ async function upsertStickyComment(api, request2) {
 // action/src/action/settings.ts
 var MODES = ["pr", "main", "release", "report", "command"];
 var COMMENT_MODES = ["always", "on-change", "never"];
-var FAIL_ON = ["fail", "suspected", "warn", "never"];
 var CONFIRM = ["auto", "interleaved", "off"];
 var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
 var PREFLIGHT = ["warn", "strict", "off"];
 var ALERT = ["summary", "issue", "off"];
 var NOTIFY = ["off", "slack", "json"];
-var INCONCLUSIVE = ["pass", "neutral", "fail"];
 var WEBHOOK_URL_VARIABLE = "PERF_GATE_WEBHOOK_URL";
 var WEBHOOK_SECRET_VARIABLE = "PERF_GATE_WEBHOOK_SECRET";
 function inputVariable(name) {
@@ -80391,7 +80392,7 @@ async function saveLedger(ctx, found, ledger) {
 
 ${[
         // Each name cut, so fifty of the longest still fit a check run's summary.
-        ...listed.map((f) => `- ${escapeMarkdown(f.length > 200 ? `${f.slice(0, 199)}\u2026` : f)}`),
+        ...listed.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
         ...failing2.length > listed.length ? [`- and ${failing2.length - listed.length} more`] : []
       ].join("\n")}`
     }

@@ -28,9 +28,10 @@ import {
   redecide,
   withAcceptanceRecord,
   withdrawLabel,
+  type CheckConclusion,
   type PrLedger,
 } from '../pipeline/index.js';
-import { InputError } from '../model/index.js';
+import { cutText, InputError } from '../model/index.js';
 import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
 import { fitToCommentLimit, withMarker, type MarkerState } from '../github/sticky-comment.js';
 import { readGateComment, type GateComment } from './pr-comment.js';
@@ -261,7 +262,7 @@ async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): P
       title: ledgerCheckTitle(failing.length, accepted, by, conclusion, ledger),
       summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.\n\n${[
         // Each name cut, so fifty of the longest still fit a check run's summary.
-        ...listed.map((f) => `- ${escapeMarkdown(f.length > 200 ? `${f.slice(0, 199)}…` : f)}`),
+        ...listed.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
         ...(failing.length > listed.length ? [`- and ${failing.length - listed.length} more`] : []),
       ].join('\n')}`,
     },
@@ -269,7 +270,7 @@ async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): P
 }
 
 /** The re-decided check's title: what passes or fails, and why a pass is not a success when the policy says so. */
-function ledgerCheckTitle(failing: number, accepted: number, by: string, conclusion: 'success' | 'failure' | 'neutral', ledger: PrLedger): string {
+function ledgerCheckTitle(failing: number, accepted: number, by: string, conclusion: CheckConclusion, ledger: PrLedger): string {
   const after = accepted > 0 ? ` after ${accepted} accepted` : '';
   if (failing > 0) return `Fail: ${failing} row${failing === 1 ? '' : 's'} still failing${after}`;
   const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? '' : 's'}`;

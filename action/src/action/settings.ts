@@ -11,20 +11,19 @@ import { InputError } from '../model/index.js';
 import { GATE_NAME, type CommentMode } from '../github/sticky-comment.js';
 import type { RepoRef } from '../github/client.js';
 import type { WebhookFormat, WebhookTarget } from '../github/webhook.js';
-import type { FailOn, InconclusivePolicy, PerfGateConfig } from '../pipeline/index.js';
+import { FAIL_ON, INCONCLUSIVE, type FailOn, type InconclusivePolicy, type PerfGateConfig } from '../pipeline/index.js';
 
 export type Mode = 'pr' | 'main' | 'release' | 'report' | 'command';
 export type { FailOn };
+export { FAIL_ON, INCONCLUSIVE };
 
 export const MODES: readonly Mode[] = ['pr', 'main', 'release', 'report', 'command'];
 export const COMMENT_MODES: readonly CommentMode[] = ['always', 'on-change', 'never'];
-export const FAIL_ON: readonly FailOn[] = ['fail', 'suspected', 'warn', 'never'];
 export const CONFIRM = ['auto', 'interleaved', 'off'] as const;
 export const TESTBED_MISMATCH = ['flag', 'compare', 'refuse'] as const;
 export const PREFLIGHT = ['warn', 'strict', 'off'] as const;
 export const ALERT = ['summary', 'issue', 'off'] as const;
 export const NOTIFY = ['off', 'slack', 'json'] as const;
-export const INCONCLUSIVE: readonly InconclusivePolicy[] = ['pass', 'neutral', 'fail'];
 
 /** The step's environment variables that hold the webhook; secrets, so never inputs (inputs are logged in debug). */
 export const WEBHOOK_URL_VARIABLE = 'PERF_GATE_WEBHOOK_URL';

@@ -7,10 +7,12 @@
  */
 
 /** What fails the step: a failing verdict, also suspected rows, also warnings, or nothing. */
-export type FailOn = 'fail' | 'suspected' | 'warn' | 'never';
+export const FAIL_ON = ['fail', 'suspected', 'warn', 'never'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
 
 /** What an inconclusive row does to the check: nothing, a neutral check run, or a failure. */
-export type InconclusivePolicy = 'pass' | 'neutral' | 'fail';
+export const INCONCLUSIVE = ['pass', 'neutral', 'fail'] as const;
+export type InconclusivePolicy = (typeof INCONCLUSIVE)[number];
 
 export interface CheckPolicy {
   failOn: FailOn;

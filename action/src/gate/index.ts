@@ -315,4 +315,4 @@ function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean, op
     (row.status === 'missing' && budgets.defaults.missing === 'fail');
   return { ...row, flags, failsGate };
 }
-export { checkConclusionOf, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from './check-policy.js';
+export { checkConclusionOf, FAIL_ON, INCONCLUSIVE, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from './check-policy.js';

@@ -117,8 +117,9 @@ export type RowStage =
   /**
    * The screen cleared the row: it keeps the screen's verdict; `bound` is the
    * largest slowdown the screen could not rule out. `blind` (with the row's
-   * estimate and tolerance): that bound is beyond the tolerance, so the
-   * screen saw no slowdown but could not have seen one of that size.
+   * estimate and tolerance): the interval reaches further than the tolerance
+   * either side of the estimate, so the screen saw no slowdown but could not
+   * have seen one of that size.
    */
   | { by: 'screen'; suspect: false; bound: number | null; blind?: { estimate: number; tolerance: number } }
   /** A suspect that could not be measured again: `suspected` (or still `failed`), and why. */

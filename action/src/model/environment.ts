@@ -1,3 +1,5 @@
+import { cutText } from './cut-text.js';
+
 /**
  * The software a run was measured with, beside the machine (the Testbed):
  * what a routine upgrade changes without changing the hardware. A change
@@ -48,23 +50,18 @@ export const ENVIRONMENT_LIMITS = {
   lockfiles: { entries: 200 },
 } as const;
 
-/** Text cut to `max` characters, the last one an ellipsis. */
-function cutTo(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 /** The first `entries` of a record (in key order), each value cut to `chars`. */
 function boundRecord(record: Record<string, string>, entries: number, chars: number): Record<string, string> {
   const keys = Object.keys(record).sort();
-  return Object.fromEntries(keys.slice(0, entries).map((k) => [k, cutTo(record[k]!, chars)]));
+  return Object.fromEntries(keys.slice(0, entries).map((k) => [k, cutText(record[k]!, chars)]));
 }
 
 /** The environment within ENVIRONMENT_LIMITS: long values cut with an ellipsis, the entries past a record's bound left out. */
 export function boundedEnvironment(env: Environment): Environment {
   const L = ENVIRONMENT_LIMITS;
   return {
-    ...(env.kernel !== undefined ? { kernel: cutTo(env.kernel, L.kernel) } : {}),
-    ...(env.microcode !== undefined ? { microcode: cutTo(env.microcode, L.microcode) } : {}),
+    ...(env.kernel !== undefined ? { kernel: cutText(env.kernel, L.kernel) } : {}),
+    ...(env.microcode !== undefined ? { microcode: cutText(env.microcode, L.microcode) } : {}),
     ...(env.toolchains ? { toolchains: boundRecord(env.toolchains, L.toolchains.entries, L.toolchains.chars) } : {}),
     ...(env.flags ? { flags: boundRecord(env.flags, L.flags.entries, L.flags.chars) } : {}),
     ...(env.lockfiles ? { lockfiles: boundRecord(env.lockfiles, L.lockfiles.entries, Number.MAX_SAFE_INTEGER) } : {}),

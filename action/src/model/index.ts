@@ -24,3 +24,4 @@ export * from './nearest-name.js';
 export * from './large-arrays.js';
 export * from './environment.js';
 export * from './profile.js';
+export * from './cut-text.js';

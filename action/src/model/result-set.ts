@@ -1,3 +1,4 @@
+import { cutText } from './cut-text.js';
 import type { Environment } from './environment.js';
 /** Schema identifier written into every ResultSet; bump the suffix on breaking changes. */
 export const RESULT_SET_SCHEMA = 'perf-gate/results@1';
@@ -128,12 +129,11 @@ export const RECORDED_ACCEPTANCE_LIMITS = { acceptances: 50, rows: 100, by: 100,
  */
 export function boundedAcceptances(accepted: readonly RecordedAcceptance[]): RecordedAcceptance[] {
   const L = RECORDED_ACCEPTANCE_LIMITS;
-  const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
   return accepted.slice(-L.acceptances).map((a) => ({
     pullRequest: a.pullRequest,
-    by: cut(a.by, L.by),
-    reason: cut(a.reason, L.reason),
-    benchmarks: cut(a.benchmarks, L.benchmarks),
+    by: cutText(a.by, L.by),
+    reason: cutText(a.reason, L.reason),
+    benchmarks: cutText(a.benchmarks, L.benchmarks),
     rows: a.rows.slice(0, L.rows),
   }));
 }

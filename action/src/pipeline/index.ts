@@ -64,5 +64,13 @@ export {
   type RunStatus,
 } from '../report/acceptance-text.js';
 export { escapeMarkdown } from '../report/escape-markdown.js';
-export { checkConclusionOf, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from '../gate/check-policy.js';
+export {
+  checkConclusionOf,
+  FAIL_ON,
+  INCONCLUSIVE,
+  type CheckConclusion,
+  type CheckPolicy,
+  type FailOn,
+  type InconclusivePolicy,
+} from '../gate/check-policy.js';
 export * from './storable.js';

@@ -7,7 +7,7 @@
  * pull request finds the acceptances to apply.
  */
 import { formatPercent } from '../report/format.js';
-import { checkConclusionOf, type CheckConclusion, type CheckPolicy } from '../gate/check-policy.js';
+import { checkConclusionOf, FAIL_ON, INCONCLUSIVE, type CheckConclusion, type CheckPolicy } from '../gate/check-policy.js';
 import {
   acceptable,
   acceptanceOf,
@@ -171,13 +171,7 @@ export function decodeLedger(text: string | undefined): PrLedger | null {
 
 function isPolicy(v: unknown): v is CheckPolicy {
   const p = v as CheckPolicy;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    ['fail', 'suspected', 'warn', 'never'].includes(p.failOn) &&
-    ['pass', 'neutral', 'fail'].includes(p.inconclusive) &&
-    typeof p.selfReported === 'boolean'
-  );
+  return typeof v === 'object' && v !== null && FAIL_ON.includes(p.failOn) && INCONCLUSIVE.includes(p.inconclusive) && typeof p.selfReported === 'boolean';
 }
 
 /** What the ledger's run decides with the acceptances applied: the rows still failing, by name (rows the ledger left out counted in one entry). */

@@ -62864,8 +62864,8 @@ function commandSuite(s, source, i2) {
         ...where2(key2)
       );
   }
-  const listed = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
-  const measure = { time: listed.includes("time"), counts: listed.includes("counts") };
+  const listed2 = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
+  const measure = { time: listed2.includes("time"), counts: listed2.includes("counts") };
   const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
   const runs2 = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
   return { commands, measure, run: measure.time ? hyperfineLine(commands, runs2.runs, runs2.warmup) : "", runs: runs2 };
@@ -65879,6 +65879,41 @@ function withBlindRows(stages, screened) {
   return { ...stages, screen: { ...stages.screen, blind: { rows: bounds2.length, bound: Math.max(...bounds2) } } };
 }
 
+// action/src/gate/confirm-budget.ts
+var HARNESS_START_SECONDS = 0.5;
+function roundSeconds(facts, count) {
+  if (!facts.timing) return 0;
+  const perCall = facts.timing.run / Math.max(1, facts.repeat);
+  if (!facts.narrowed) return perCall;
+  const suspects = perCall / Math.max(1, facts.benchmarks) * Math.min(count, facts.benchmarks) * facts.share;
+  return Math.min(perCall, HARNESS_START_SECONDS + suspects);
+}
+function budgetConfirmation(suspects, suites, cap) {
+  const taken = /* @__PURE__ */ new Map();
+  const measured = [];
+  const left = [];
+  let seconds3 = 0;
+  const costWith = (suite, count) => {
+    const facts = suites.get(suite);
+    if (!facts || count === 0) return 0;
+    return 2 * (facts.timing?.build ?? 0) + 2 * facts.rounds * roundSeconds(facts, count);
+  };
+  for (const { benchmark, suite } of suspects) {
+    if (measured.includes(benchmark)) continue;
+    const count = taken.get(suite) ?? 0;
+    const added = costWith(suite, count + 1) - costWith(suite, count);
+    if (measured.length > 0 && seconds3 + added > cap) {
+      left.push({ benchmark, seconds: added });
+      continue;
+    }
+    seconds3 += added;
+    measured.push(benchmark);
+    taken.set(suite, count + 1);
+  }
+  const partial = [...taken.keys()].some((s) => suites.get(s)?.timing == null);
+  return { seconds: seconds3, measured, left, partial };
+}
+
 // action/src/gate/id-overlap.ts
 function idOverlap(baseline, current) {
   const baseIds = [...new Set(baseline.benchmarks.map((b) => b.id))];
@@ -66767,6 +66802,7 @@ async function buildSuite(suite, cwd, dir, side3, ctx) {
     pin: null
   });
   const failure2 = exitProblemOf(step, result, timeout);
+  ctx.timed?.(suite.name, "build", result.seconds);
   ctx.progress.line(`${side3 ? `[${side3}] ` : ""}build: ${failure2 ?? "ok"} (${result.seconds.toFixed(1)} s)`);
   return failure2 ? benchmarkError(failure2, result, logPath) : null;
 }
@@ -66793,6 +66829,7 @@ async function invoke(inv, ctx) {
     pin: inv.pin
   });
   const exitProblem = exitProblemOf("run", result, timeout);
+  ctx.timed?.(suite.name, "run", result.seconds);
   let parsed = [];
   let parseProblem = null;
   if (!nonEmptyFile(outputPath)) {
@@ -67317,12 +67354,32 @@ function withOption(run2, flag, value, joined = false) {
 function withBinaryArgs(run2, args) {
   return /(^|\s)--(\s|$)/.test(run2) ? `${run2} ${args}` : `${run2} -- ${args}`;
 }
+function optionNumber(run2, flag, fallback) {
+  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
+  const found = new RegExp(`(?:^|\\s)${escaped}(?:=|\\s+)['"]?([0-9.]+)`).exec(run2);
+  const value = found ? Number(found[1]) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+var ROUND_SHARE = {
+  "go-bench": (run2) => 1 / optionNumber(run2, "-count", 1),
+  criterion: (run2) => criterionShare(run2),
+  "cargo-criterion": (run2) => criterionShare(run2),
+  jmh: (run2) => 1 / optionNumber(run2, "-f", 5),
+  gbench: (run2) => 1 / optionNumber(run2, "--benchmark_repetitions", 1)
+};
+function criterionShare(run2) {
+  return Math.min(1, 1.5 / (optionNumber(run2, "--warm-up-time", 3) + optionNumber(run2, "--measurement-time", 5)));
+}
 var BUILT_IN = {
   "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
   criterion: (run2, names) => criterionRound(run2, names),
   "cargo-criterion": (run2, names) => criterionRound(run2, names),
   jmh: (run2, names) => withOption(`${run2} ${quote(anchored(names))}`, "-f", "1"),
-  gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true)
+  gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true),
+  // divan matches `--exact` names against its paths, `::` between the levels (perf-gate's ids use `/`).
+  divan: (run2, names) => withBinaryArgs(run2, `--exact ${names.map((n) => quote(n.replaceAll("/", "::"))).join(" ")}`),
+  // vitest matches -t against the describe blocks and the name joined by spaces (the id's file part is not in it).
+  "vitest-bench": (run2, names) => withOption(run2, "-t", quote(anchored(names.map((n) => n.split(" > ").slice(1).join(" ")))))
 };
 function criterionRound(run2, names) {
   let line = withBinaryArgs(run2, quote(anchored(names)));
@@ -67351,19 +67408,19 @@ function selectBenchmarks(suite, ids) {
   if (!isSimpleCommand(suite.run)) return { run: null, why: "its run line is not one simple command, so nothing can be appended to it" };
   if (suite.filter !== null) {
     const filled = suite.filter.replaceAll("{regex}", quote(anchored(names))).replaceAll("{names}", names.map((n) => quote(n)).join(" "));
-    return { run: `${suite.run} ${filled}`, how: "its filter:" };
+    return { run: `${suite.run} ${filled}`, how: "its filter:", share: 1 };
   }
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
   const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
-  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection`, share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run) ?? 1) };
 }
 function narrowSuite(suite, ids) {
   const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
-  if (own.length === 0) return { suite, whole: null };
-  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null };
+  if (own.length === 0) return { suite, whole: null, share: 1 };
+  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null, share: 1 };
   const selection = selectBenchmarks(suite, own);
-  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null } : { suite, whole: selection.why };
+  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
 }
 
 // action/src/pipeline/measure.ts
@@ -67379,8 +67436,14 @@ function measuredRun(config, env, deps) {
   const former = typeof testbed?.formerId === "string" && testbed.formerId !== testbed.id ? testbed.formerId : void 0;
   return { ...commit ? { commit } : {}, ...testbed ? { testbed: testbed.id } : {}, ...former ? { formerTestbed: former } : {} };
 }
-function runnerContext(options, deps) {
+function runnerContext(options, deps, timings) {
   return {
+    ...timings ? {
+      timed: (suite, step, seconds3) => {
+        const t = timings.get(suite) ?? { build: 0, run: 0 };
+        timings.set(suite, { ...t, [step]: t[step] + seconds3 });
+      }
+    } : {},
     spawner: deps.spawner,
     parse: configOutputParser(options.config),
     outDir: options.outDir,
@@ -67410,7 +67473,8 @@ async function runConfiguredSuites(options) {
   const resultsPath = join18(options.outDir, "results.json");
   const snapshot = (benchmarks2) => metadata(newResultSet(options.now().toISOString(), [...benchmarks2]), commit, options.env, testbed, environment);
   const throttledBefore = deps.throttle?.();
-  const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
+  const timings = /* @__PURE__ */ new Map();
+  const benchmarks = await runSuites(suites, runnerContext(options, deps, timings), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
   const throttled = deps.throttle ? throttleRise(throttledBefore, deps.throttle(), "the run") : void 0;
@@ -67425,7 +67489,7 @@ async function runConfiguredSuites(options) {
 `);
   const current = snapshot(derived.benchmarks);
   writeResultSet(resultsPath, current);
-  return current;
+  return { results: current, timings };
 }
 function gateClassifier(budgets) {
   return (base, head) => head.benchmarks.length === 0 ? /* @__PURE__ */ new Map() : new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
@@ -67989,7 +68053,14 @@ function stagesText(stages) {
     (s) => `${s.suite} (${plural(s.rounds, "round")}${s.confirmRounds > 0 ? `, then ${s.confirmRounds} fresh to confirm` : ""}, for ${s.rows.join(", ")}${s.whole ? `; the whole suite ran in every round: ${s.whole}` : ""})`
   ).join("; ");
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : "";
-  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds2(confirm.seconds)}).${skipped}`];
+  const estimate2 = confirm.estimate;
+  const cost = estimate2 ? `${seconds2(confirm.seconds)}; estimated ${seconds2(estimate2.seconds)} before it started` : seconds2(confirm.seconds);
+  const left = estimate2 && estimate2.left.length > 0 ? ` Left out to stay within confirm-time-cap (${seconds2(estimate2.cap)}): ${listed(estimate2.left, 5)}, still suspected.` : "";
+  return [first, `Confirmation: interleaved${base}: ${measured} (${cost}).${left}${skipped}`];
+}
+function listed(names, most) {
+  const shown = names.slice(0, most).join(", ");
+  return names.length > most ? `${shown} and ${names.length - most} more` : shown;
 }
 function capitalise(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -68034,8 +68105,8 @@ function acceptanceRecordMarkdown(acceptances, decision) {
     "| Accepted by | Benchmarks | Rows, at the change accepted | On | Reason |",
     "| :-- | :-- | :-- | :-- | :-- |",
     ...shown.map((a) => {
-      const listed = a.rows.slice(0, MAX_RECORD_ROWS).map((r) => `${escapeMarkdown(cut(r.benchmark))} ${escapeMarkdown(cut(r.metric))} ${formatPercent(r.change)}`);
-      const rows = [...listed, ...a.rows.length > listed.length ? [`and ${a.rows.length - listed.length} more`] : []].join("<br>");
+      const listed2 = a.rows.slice(0, MAX_RECORD_ROWS).map((r) => `${escapeMarkdown(cut(r.benchmark))} ${escapeMarkdown(cut(r.metric))} ${formatPercent(r.change)}`);
+      const rows = [...listed2, ...a.rows.length > listed2.length ? [`and ${a.rows.length - listed2.length} more`] : []].join("<br>");
       const how2 = a.source.kind === "comment" ? ` ([comment](${a.source.url}))` : ` (label ${escapeMarkdown(a.source.label)})`;
       return `| ${escapeMarkdown(`@${a.by}`)} | ${escapeMarkdown(cut(a.benchmarks))} | ${rows} | \`${shortCommit(a.commit)}\` | ${escapeMarkdown(a.reason)}${how2} |`;
     }),
@@ -68044,9 +68115,9 @@ function acceptanceRecordMarkdown(acceptances, decision) {
   ];
   if (decision !== null) {
     const commit = shortCommit(acceptances.at(-1).commit);
-    const listed = decision.failing.slice(0, MAX_FAILING_LISTED).map((s) => escapeMarkdown(cut(s)));
-    const more = decision.failing.length - listed.length;
-    const failing2 = `${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+    const listed2 = decision.failing.slice(0, MAX_FAILING_LISTED).map((s) => escapeMarkdown(cut(s)));
+    const more = decision.failing.length - listed2.length;
+    const failing2 = `${listed2.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
     lines.push(
       !decision.decided ? `**\u23F8\uFE0F The check stays as measured on \`${commit}\`:** the comment's ledger does not hold every failing row of that run (${failing2}), so perf-gate cannot re-decide it without measuring. The acceptances apply from the next run.` : decision.failing.length === 0 ? `**\u2705 The gate passes on \`${commit}\` with these acceptances.** The table below is that run's, measured before them; a push that makes an accepted row worse beyond its tolerance fails again.` : `**\u274C Still failing on \`${commit}\`:** ${failing2}.`,
       ""
@@ -71049,9 +71120,9 @@ async function confirmSuspects(request2, ctx) {
     if (suite) bySuite.set(suite, [...bySuite.get(suite) ?? [], row]);
   }
   const base = plan.ref ?? request2.baselineCommit;
-  const stages = (seconds3, suites, skipped) => ({
+  const stages = (seconds3, suites, skipped, estimate3) => ({
     screen: { seconds: request2.screen.seconds, rows: request2.report.rows.length, suspects: screened.suspects.length, driftRuns: request2.screen.driftRuns },
-    confirm: { seconds: seconds3, base: base ?? null, suites, skipped }
+    confirm: { seconds: seconds3, base: base ?? null, suites, skipped, ...estimate3 ? { estimate: estimate3 } : {} }
   });
   const all = (skipped) => mergeStages({ screened, confirmed: null, unconfirmed: () => skipped, failSuspected: plan.failSuspected, stages: stages(0, [], skipped) });
   if (screened.suspects.length === 0 || bySuite.size === 0) {
@@ -71059,6 +71130,19 @@ async function confirmSuspects(request2, ctx) {
   }
   if (plan.refused) return all(plan.refused);
   if (!base) return all({ code: "no-base-commit" });
+  const budget2 = confirmBudget(bySuite, request2);
+  const left = new Set(budget2.left.map((l) => l.benchmark));
+  const estimate2 = { seconds: budget2.seconds, cap: request2.config.confirm.timeCap, left: budget2.left.map((l) => l.benchmark) };
+  ctx.write(
+    `perf-gate: second stage: ${budget2.measured.length} suspect benchmark(s), about ${Math.round(budget2.seconds)} s${budget2.partial ? " (some suites untimed)" : ""}; confirm-time-cap ${Math.round(estimate2.cap)} s${left.size > 0 ? `; left out to stay within it: ${estimate2.left.join(", ")}` : ""}
+`
+  );
+  for (const [suite, rows] of bySuite) {
+    const kept = rows.filter((r) => !left.has(r.benchmark));
+    if (kept.length > 0) bySuite.set(suite, kept);
+    else bySuite.delete(suite);
+  }
+  const leftOut = { code: "time-cap", message: `left out: the suspects before it were estimated to fill the ${Math.round(estimate2.cap)} s cap` };
   const started = performance.now();
   const repo = realpathOrSelf(repositoryRoot(request2.config.dir));
   let checkout;
@@ -71069,14 +71153,14 @@ async function confirmSuspects(request2, ctx) {
   }
   ctx.cleanups.push(() => checkout.remove());
   try {
-    ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
+    ctx.write(`perf-gate: confirming ${budget2.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
 `);
     const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
     const ab = await measureAbBetween({
       config: request2.config,
       suites,
       // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
-      benchmarks: [...new Set(screened.suspects.map((r) => r.benchmark))],
+      benchmarks: budget2.measured,
       checkouts: { base: checkout.dir, head: repo },
       commits: { base: checkout.commit, head: headCommit(repo) },
       outDir: join25(request2.outDir, "confirm"),
@@ -71104,7 +71188,9 @@ async function confirmSuspects(request2, ctx) {
         ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
       )
     );
-    const unconfirmed = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
+    const measuredWhyNot = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
+    const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+    const unconfirmed = (key2) => left.has(byKey.get(key2) ?? "") ? leftOut : measuredWhyNot(key2);
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
       const whole = ab.whole.get(suite.name);
       return {
@@ -71116,7 +71202,7 @@ async function confirmSuspects(request2, ctx) {
       };
     });
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped) });
+    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped, estimate2) });
     return await profileConfirmedRegressions(
       {
         report: merged,
@@ -71130,6 +71216,30 @@ async function confirmSuspects(request2, ctx) {
   } finally {
     checkout.remove();
   }
+}
+function confirmBudget(bySuite, request2) {
+  const likeliest = (r) => r.status === "failed" ? Infinity : r.change ?? 0;
+  const suspects = [...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => ({ row: r, suite: suite.name }))).sort((a, b) => likeliest(b.row) - likeliest(a.row)).map(({ row, suite }) => ({ benchmark: row.benchmark, suite }));
+  const facts = new Map(
+    [...bySuite.entries()].map(([suite, rows]) => {
+      const narrowed = narrowSuite(
+        suite,
+        rows.map((r) => r.benchmark)
+      );
+      return [
+        suite.name,
+        {
+          timing: request2.screen.timings.get(suite.name) ?? null,
+          benchmarks: request2.current.benchmarks.filter((b) => b.suite === suite.name).length,
+          repeat: suite.repeat,
+          narrowed: narrowed.whole === null,
+          share: narrowed.share,
+          rounds: suite.ab.rounds + (suite.ab.confirm ? suite.ab.confirmRounds : 0)
+        }
+      ];
+    })
+  );
+  return budgetConfirmation(suspects, facts, request2.config.confirm.timeCap);
 }
 function roundsOf(suite, rounds) {
   return Math.max(
@@ -71165,7 +71275,7 @@ async function runGate(plan, ctx, events = {}) {
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? void 0 : chosen;
   events.onBaseline?.(chosen);
   const started = performance.now();
-  const measured = "suites" in current ? await runConfiguredSuites({
+  const run2 = "suites" in current ? await runConfiguredSuites({
     config: current.suites,
     shard: current.shard,
     outDir: current.outDir,
@@ -71176,7 +71286,8 @@ async function runGate(plan, ctx, events = {}) {
     ...ctx.groups ? { groups: true } : {},
     now: ctx.now,
     deps: ctx.deps
-  }) : given.results;
+  }) : { results: given.results, timings: /* @__PURE__ */ new Map() };
+  const measured = run2.results;
   const screenSeconds = (performance.now() - started) / 1e3;
   const skippedFiles = [...given?.skipped ?? [], ...baseline?.skipped ?? []];
   const oneStage = gate({
@@ -71203,6 +71314,7 @@ async function runGate(plan, ctx, events = {}) {
       // The history's drift is learned only from enough runs; fewer leave the configured drift in place.
       screen: {
         seconds: screenSeconds,
+        timings: run2.timings,
         driftRuns: baseline.driftRuns && baseline.driftRuns.length >= DEFAULT_MIN_DRIFT_RUNS ? baseline.driftRuns.length : null
       },
       outDir: current.outDir,
@@ -71952,9 +72064,9 @@ async function verifyHistory(history, testbed, ctx) {
 async function removeFromHistory(history, words, ctx) {
   const files = words.filter((w) => parsePath(w) !== void 0);
   const runWords = words.filter((w) => parsePath(w) === void 0);
-  const listed = runWords.length > 0 ? await history.list() : [];
+  const listed2 = runWords.length > 0 ? await history.list() : [];
   const entries2 = runWords.flatMap((word) => {
-    const named2 = runsNamed(listed, word);
+    const named2 = runsNamed(listed2, word);
     if (named2.length === 0)
       throw new InputError(
         history.description,
@@ -72639,10 +72751,10 @@ function percentFlag(text2) {
 var historyCommand = makeHistoryCommand();
 
 // action/src/pipeline/release-report.ts
-async function changesBetween(history, repo, from, to, testbed, listed) {
+async function changesBetween(history, repo, from, to, testbed, listed2) {
   const chain = [from, ...await firstParentRange(repo, from, to)];
   const position = new Map(chain.map((c, i2) => [c, i2]));
-  const all = listed ?? await history.list({ testbed });
+  const all = listed2 ?? await history.list({ testbed });
   const entries2 = all.filter((e) => e.testbed === testbed && position.has(e.commit)).sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : 1));
   const usable = await history.readUsable(entries2);
   return { changes: changesOfRuns(testbed, usable.entries, usable.sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: usable.entries.length };
@@ -73158,9 +73270,9 @@ async function commitInfo(repo, commits, tagPattern) {
   const subjects = /* @__PURE__ */ new Map();
   try {
     const pattern2 = compileGlob(tagPattern);
-    const listed = (await git(repo, ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])).stdout.toString("utf8");
+    const listed2 = (await git(repo, ["for-each-ref", "--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)", "refs/tags"])).stdout.toString("utf8");
     const wanted = new Set(commits);
-    for (const line of listed.split("\n")) {
+    for (const line of listed2.split("\n")) {
       const [name, object, peeled] = line.split("\0");
       const commit = peeled || object;
       if (!name || !commit || !wanted.has(commit) || !pattern2.test(name)) continue;
@@ -80381,7 +80493,7 @@ async function saveLedger(ctx, found, ledger) {
   if (!ctx.settings.checkRun) return;
   const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
   const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
-  const listed = failing2.slice(0, 50);
+  const listed2 = failing2.slice(0, 50);
   await ctx.github.createCheckRun(ctx.repo, {
     name: gate2,
     headSha: ledger.head,
@@ -80392,8 +80504,8 @@ async function saveLedger(ctx, found, ledger) {
 
 ${[
         // Each name cut, so fifty of the longest still fit a check run's summary.
-        ...listed.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
-        ...failing2.length > listed.length ? [`- and ${failing2.length - listed.length} more`] : []
+        ...listed2.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
+        ...failing2.length > listed2.length ? [`- and ${failing2.length - listed2.length} more`] : []
       ].join("\n")}`
     }
   });

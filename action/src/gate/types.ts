@@ -159,6 +159,12 @@ export interface TwoStages {
     }[];
     /** Why the second stage did not run for (some of) the suspects; null when it ran for all. */
     skipped: Unconfirmed | null;
+    /**
+     * What the stage was estimated to cost before it started (gate/confirm-budget.ts),
+     * the cap, and the suspects left out because the ones before them filled
+     * it; absent when the stage did not start.
+     */
+    estimate?: { seconds: number; cap: number; left: string[] };
   };
 }
 

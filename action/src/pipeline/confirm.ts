@@ -12,9 +12,21 @@
  */
 import { join } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
-import { mergeStages, screenReport, type GateReport, type TwoStages, type Unconfirmed, type VerdictRow } from '../gate/index.js';
+import {
+  budgetConfirmation,
+  mergeStages,
+  screenReport,
+  type ConfirmBudget,
+  type GateReport,
+  type SuiteCostFacts,
+  type SuiteTiming,
+  type TwoStages,
+  type Unconfirmed,
+  type VerdictRow,
+} from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
+import { narrowSuite } from '../runner/select-benchmarks.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
@@ -46,8 +58,8 @@ export interface SecondStageRequest {
   budgets: Budgets;
   options: GateOptions;
   plan: ConfirmPlan;
-  /** The screen's runner time (seconds) and the history runs its drift came from. */
-  screen: { seconds: number; driftRuns: number | null };
+  /** The screen's runner time (seconds), each suite's build and harness time in it, and the history runs its drift came from. */
+  screen: { seconds: number; timings: ReadonlyMap<string, SuiteTiming>; driftRuns: number | null };
   outDir: string;
   labels: { baselineInput: string; current: string };
 }
@@ -70,9 +82,14 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     if (suite) bySuite.set(suite, [...(bySuite.get(suite) ?? []), row]);
   }
   const base = plan.ref ?? request.baselineCommit;
-  const stages = (seconds: number, suites: TwoStages['confirm']['suites'], skipped: Unconfirmed | null): TwoStages => ({
+  const stages = (
+    seconds: number,
+    suites: TwoStages['confirm']['suites'],
+    skipped: Unconfirmed | null,
+    estimate?: TwoStages['confirm']['estimate'],
+  ): TwoStages => ({
     screen: { seconds: request.screen.seconds, rows: request.report.rows.length, suspects: screened.suspects.length, driftRuns: request.screen.driftRuns },
-    confirm: { seconds, base: base ?? null, suites, skipped },
+    confirm: { seconds, base: base ?? null, suites, skipped, ...(estimate ? { estimate } : {}) },
   });
   const all = (skipped: Unconfirmed): GateReport =>
     mergeStages({ screened, confirmed: null, unconfirmed: () => skipped, failSuspected: plan.failSuspected, stages: stages(0, [], skipped) });
@@ -81,6 +98,22 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   }
   if (plan.refused) return all(plan.refused);
   if (!base) return all({ code: 'no-base-commit' });
+
+  // Before anything is built: what the suspects will cost, and which fit the cap (the rest stay suspected).
+  const budget = confirmBudget(bySuite, request);
+  const left = new Set(budget.left.map((l) => l.benchmark));
+  const estimate = { seconds: budget.seconds, cap: request.config.confirm.timeCap, left: budget.left.map((l) => l.benchmark) };
+  ctx.write(
+    `perf-gate: second stage: ${budget.measured.length} suspect benchmark(s), about ${Math.round(budget.seconds)} s${budget.partial ? ' (some suites untimed)' : ''}; confirm-time-cap ${Math.round(estimate.cap)} s${
+      left.size > 0 ? `; left out to stay within it: ${estimate.left.join(', ')}` : ''
+    }\n`,
+  );
+  for (const [suite, rows] of bySuite) {
+    const kept = rows.filter((r) => !left.has(r.benchmark));
+    if (kept.length > 0) bySuite.set(suite, kept);
+    else bySuite.delete(suite);
+  }
+  const leftOut: Unconfirmed = { code: 'time-cap', message: `left out: the suspects before it were estimated to fill the ${Math.round(estimate.cap)} s cap` };
 
   const started = performance.now();
   const repo = realpathOrSelf(repositoryRoot(request.config.dir));
@@ -92,13 +125,13 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   }
   ctx.cleanups.push(() => checkout.remove());
   try {
-    ctx.write(`perf-gate: confirming ${screened.suspects.length} suspect(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
+    ctx.write(`perf-gate: confirming ${budget.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
     const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
     const ab = await measureAbBetween({
       config: request.config,
       suites,
       // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
-      benchmarks: [...new Set(screened.suspects.map((r) => r.benchmark))],
+      benchmarks: budget.measured,
       checkouts: { base: checkout.dir, head: repo },
       commits: { base: checkout.commit, head: headCommit(repo) },
       outDir: join(request.outDir, 'confirm'),
@@ -130,7 +163,9 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
         rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }] as const),
       ),
     );
-    const unconfirmed = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
+    const measuredWhyNot = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
+    const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+    const unconfirmed = (key: string): Unconfirmed | null => (left.has(byKey.get(key) ?? '') ? leftOut : measuredWhyNot(key));
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
       const whole = ab.whole.get(suite.name);
       return {
@@ -143,7 +178,7 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     });
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    const merged = mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped) });
+    const merged = mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped, estimate) });
     // While the base worktree is still there: the confirmed regressions' profiles need both sides.
     return await profileConfirmedRegressions(
       {
@@ -158,6 +193,39 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   } finally {
     checkout.remove();
   }
+}
+
+/**
+ * The second stage's estimate: the suspects, likeliest regression first (a
+ * failed benchmark, then the largest slowdown the screen estimated), priced
+ * from the first stage's timings of their suites (gate/confirm-budget.ts).
+ */
+function confirmBudget(bySuite: ReadonlyMap<SuiteConfig, readonly VerdictRow[]>, request: SecondStageRequest): ConfirmBudget {
+  const likeliest = (r: VerdictRow): number => (r.status === 'failed' ? Infinity : (r.change ?? 0));
+  const suspects = [...bySuite.entries()]
+    .flatMap(([suite, rows]) => rows.map((r) => ({ row: r, suite: suite.name })))
+    .sort((a, b) => likeliest(b.row) - likeliest(a.row))
+    .map(({ row, suite }) => ({ benchmark: row.benchmark, suite }));
+  const facts = new Map<string, SuiteCostFacts>(
+    [...bySuite.entries()].map(([suite, rows]) => {
+      const narrowed = narrowSuite(
+        suite,
+        rows.map((r) => r.benchmark),
+      );
+      return [
+        suite.name,
+        {
+          timing: request.screen.timings.get(suite.name) ?? null,
+          benchmarks: request.current.benchmarks.filter((b) => b.suite === suite.name).length,
+          repeat: suite.repeat,
+          narrowed: narrowed.whole === null,
+          share: narrowed.share,
+          rounds: suite.ab.rounds + (suite.ab.confirm ? suite.ab.confirmRounds : 0),
+        },
+      ];
+    }),
+  );
+  return budgetConfirmation(suspects, facts, request.config.confirm.timeCap);
 }
 
 /** The rounds a suite ran (its most at any sweep point, `suite[param=value]`). */

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { applyDerived, compileDerived } from '../derived/index.js';
-import { decide } from '../gate/index.js';
+import { decide, type SuiteTiming } from '../gate/index.js';
 import { rowKey, type Budgets } from '../model/index.js';
 import { newResultSet, type BenchmarkResult, type Environment, type ResultSet, type Testbed } from '../model/index.js';
 import { runAb, type AbCheckouts, type AbMeasurement, type AbOutcome, type Classifier } from '../runner/ab.js';
@@ -59,8 +59,16 @@ export function measuredRun(config: PerfGateConfig, env: NodeJS.ProcessEnv, deps
   return { ...(commit ? { commit } : {}), ...(testbed ? { testbed: testbed.id } : {}), ...(former ? { formerTestbed: former } : {}) };
 }
 
-function runnerContext(options: RunSuitesOptions, deps: RunDeps): RunnerContext {
+function runnerContext(options: RunSuitesOptions, deps: RunDeps, timings?: Map<string, SuiteTiming>): RunnerContext {
   return {
+    ...(timings
+      ? {
+          timed: (suite: string, step: 'build' | 'run', seconds: number) => {
+            const t = timings.get(suite) ?? { build: 0, run: 0 };
+            timings.set(suite, { ...t, [step]: t[step] + seconds });
+          },
+        }
+      : {}),
     spawner: deps.spawner,
     parse: configOutputParser(options.config),
     outDir: options.outDir,
@@ -96,12 +104,18 @@ function environmentOf(
   return deps.environment?.({ dir, configDir: config.dir, suites, toolchain: config.toolchain, env });
 }
 
+/** A plain run: its ResultSet, and what each suite's build and harness calls took (the second stage's estimate starts from these). */
+export interface MeasuredRun {
+  results: ResultSet;
+  timings: ReadonlyMap<string, SuiteTiming>;
+}
+
 /**
  * Runs the config's suites (this shard's share) one after another and returns
  * the run's ResultSet; `<outDir>/results.json` is rewritten after every suite,
  * so a cancelled job still leaves partial results for the artifact.
  */
-export async function runConfiguredSuites(options: RunSuitesOptions): Promise<ResultSet> {
+export async function runConfiguredSuites(options: RunSuitesOptions): Promise<MeasuredRun> {
   const deps = options.deps ?? defaultDeps();
   mkdirSync(options.outDir, { recursive: true });
   const commit = options.env.GITHUB_SHA || headCommit(options.config.dir);
@@ -113,7 +127,8 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   const snapshot = (benchmarks: readonly BenchmarkResult[]): ResultSet =>
     metadata(newResultSet(options.now().toISOString(), [...benchmarks]), commit, options.env, testbed, environment);
   const throttledBefore = deps.throttle?.();
-  const benchmarks = await runSuites(suites, runnerContext(options, deps), options.expected, (soFar) => {
+  const timings = new Map<string, SuiteTiming>();
+  const benchmarks = await runSuites(suites, runnerContext(options, deps, timings), options.expected, (soFar) => {
     writeResultSet(resultsPath, snapshot(soFar));
   });
   // The CPU slowing itself down mid-run looks exactly like a regression: say so next to the results.
@@ -127,7 +142,7 @@ export async function runConfiguredSuites(options: RunSuitesOptions): Promise<Re
   for (const warning of derived.warnings) options.write(`perf-gate: warning: ${warning}\n`);
   const current = snapshot(derived.benchmarks);
   writeResultSet(resultsPath, current);
-  return current;
+  return { results: current, timings };
 }
 
 /** The gate's own decision as the A/B classifier, so adaptivity uses the budgets' tolerances. */

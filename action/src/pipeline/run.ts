@@ -30,7 +30,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? undefined : chosen;
   events.onBaseline?.(chosen);
   const started = performance.now();
-  const measured =
+  const run =
     'suites' in current
       ? await runConfiguredSuites({
           config: current.suites,
@@ -44,7 +44,8 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
           now: ctx.now,
           deps: ctx.deps,
         })
-      : given!.results;
+      : { results: given!.results, timings: new Map() };
+  const measured = run.results;
   const screenSeconds = (performance.now() - started) / 1000;
   const skippedFiles: SkippedFile[] = [...(given?.skipped ?? []), ...(baseline?.skipped ?? [])];
   const oneStage = gate({
@@ -73,6 +74,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
             // The history's drift is learned only from enough runs; fewer leave the configured drift in place.
             screen: {
               seconds: screenSeconds,
+              timings: run.timings,
               driftRuns: baseline.driftRuns && baseline.driftRuns.length >= DEFAULT_MIN_DRIFT_RUNS ? baseline.driftRuns.length : null,
             },
             outDir: current.outDir,

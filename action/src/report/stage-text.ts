@@ -76,7 +76,19 @@ export function stagesText(stages: TwoStages): string[] {
           )
           .join('; ');
   const skipped = confirm.skipped ? ` ${capitalise(unconfirmedText(confirm.skipped))}.` : '';
-  return [first, `Confirmation: interleaved${base}: ${measured} (${seconds(confirm.seconds)}).${skipped}`];
+  const estimate = confirm.estimate;
+  const cost = estimate ? `${seconds(confirm.seconds)}; estimated ${seconds(estimate.seconds)} before it started` : seconds(confirm.seconds);
+  const left =
+    estimate && estimate.left.length > 0
+      ? ` Left out to stay within confirm-time-cap (${seconds(estimate.cap)}): ${listed(estimate.left, 5)}, still suspected.`
+      : '';
+  return [first, `Confirmation: interleaved${base}: ${measured} (${cost}).${left}${skipped}`];
+}
+
+/** The first `most` names, and how many more. */
+function listed(names: readonly string[], most: number): string {
+  const shown = names.slice(0, most).join(', ');
+  return names.length > most ? `${shown} and ${names.length - most} more` : shown;
 }
 
 function capitalise(text: string): string {

@@ -38,6 +38,8 @@ export interface RunnerContext {
    * is left of it, and one that the cap stops says so. Absent: no cap.
    */
   deadline?: number;
+  /** Told each build's and harness call's wall time, per suite: the second stage estimates its cost from the first stage's. */
+  timed?: (suite: string, step: 'build' | 'run', seconds: number) => void;
 }
 
 /** The words a step stopped by the deadline is failed with (the second stage reads them as the cap, not as a broken base). */
@@ -122,6 +124,7 @@ export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, s
     pin: null,
   });
   const failure = exitProblemOf(step, result, timeout);
+  ctx.timed?.(suite.name, 'build', result.seconds);
   ctx.progress.line(`${side ? `[${side}] ` : ''}build: ${failure ?? 'ok'} (${result.seconds.toFixed(1)} s)`);
   return failure ? benchmarkError(failure, result, logPath) : null;
 }
@@ -151,6 +154,7 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
     pin: inv.pin,
   });
   const exitProblem = exitProblemOf('run', result, timeout);
+  ctx.timed?.(suite.name, 'run', result.seconds);
   let parsed: BenchmarkResult[] = [];
   let parseProblem: string | null = null;
   if (!nonEmptyFile(outputPath)) {

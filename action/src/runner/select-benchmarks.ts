@@ -12,6 +12,8 @@
  * | criterion, cargo-criterion | the bench binary's regex filter after `--` | `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
+ * | divan | `--exact` names after `--` | the run line's own samples (one median) |
+ * | vitest-bench | `-t` with an anchored pattern | the bench's own time and iterations |
  *
  * A suite's own `filter:` (perf-gate.yml) overrides this, for any format:
  * words appended to the run line, with `{regex}` (an anchored alternation of
@@ -26,8 +28,13 @@ import { isSimpleCommand } from '../model/index.js';
 import { withCommandsOnly, type SuiteConfig } from '../config/perf-gate-config.js';
 
 export type Selection =
-  /** `run`: the run line that runs only the named benchmarks, in a short round; `how`: what it used. */
-  | { run: string; how: string }
+  /**
+   * `run`: the run line that runs only the named benchmarks, in a short
+   * round; `how`: what it used; `share`: the part of the plain run line's
+   * time per benchmark that a short round takes (1 when unknown), for the
+   * second stage's estimate of its own cost.
+   */
+  | { run: string; how: string; share: number }
   /** The suite cannot be narrowed: it runs whole in every round, for `why`. */
   | { run: null; why: string };
 
@@ -73,6 +80,33 @@ function withBinaryArgs(run: string, args: string): string {
   return /(^|\s)--(\s|$)/.test(run) ? `${run} ${args}` : `${run} -- ${args}`;
 }
 
+/** The value the run line gives `flag` (`-f 3`, `--flag=3`), as a number; `fallback` (the harness's default) when absent or not a number. */
+function optionNumber(run: string, flag: string, fallback: number): number {
+  const escaped = flag.replace(REGEX_META, (c) => `\\${c}`);
+  const found = new RegExp(`(?:^|\\s)${escaped}(?:=|\\s+)['"]?([0-9.]+)`).exec(run);
+  const value = found ? Number(found[1]) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * Per format: what part of the plain run line's time per benchmark a short
+ * round takes, from the repetitions the plain line asks for (the harness's
+ * default when it asks for none): Go's `-count`, criterion's warm-up and
+ * measurement time (3 s and 5 s by default; a round takes 0.5 s and 1 s),
+ * JMH's forks (5 by default), Google Benchmark's repetitions.
+ */
+const ROUND_SHARE: Record<string, (run: string) => number> = {
+  'go-bench': (run) => 1 / optionNumber(run, '-count', 1),
+  criterion: (run) => criterionShare(run),
+  'cargo-criterion': (run) => criterionShare(run),
+  jmh: (run) => 1 / optionNumber(run, '-f', 5),
+  gbench: (run) => 1 / optionNumber(run, '--benchmark_repetitions', 1),
+};
+
+function criterionShare(run: string): number {
+  return Math.min(1, 1.5 / (optionNumber(run, '--warm-up-time', 3) + optionNumber(run, '--measurement-time', 5)));
+}
+
 /** Per format: the run line selecting `names` (the ids without the suite's prefix) in a short round. */
 const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string> = {
   'go-bench': (run, names) => withOption(withOption(run, '-bench', quote(goPattern(names))), '-count', '1'),
@@ -80,6 +114,10 @@ const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string
   'cargo-criterion': (run, names) => criterionRound(run, names),
   jmh: (run, names) => withOption(`${run} ${quote(anchored(names))}`, '-f', '1'),
   gbench: (run, names) => withOption(withOption(run, '--benchmark_filter', quote(anchored(names)), true), '--benchmark_repetitions', '1', true),
+  // divan matches `--exact` names against its paths, `::` between the levels (perf-gate's ids use `/`).
+  divan: (run, names) => withBinaryArgs(run, `--exact ${names.map((n) => quote(n.replaceAll('/', '::'))).join(' ')}`),
+  // vitest matches -t against the describe blocks and the name joined by spaces (the id's file part is not in it).
+  'vitest-bench': (run, names) => withOption(run, '-t', quote(anchored(names.map((n) => n.split(' > ').slice(1).join(' '))))),
 };
 
 function criterionRound(run: string, names: readonly string[]): string {
@@ -113,25 +151,27 @@ export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Se
   if (!isSimpleCommand(suite.run)) return { run: null, why: 'its run line is not one simple command, so nothing can be appended to it' };
   if (suite.filter !== null) {
     const filled = suite.filter.replaceAll('{regex}', quote(anchored(names))).replaceAll('{names}', names.map((n) => quote(n)).join(' '));
-    return { run: `${suite.run} ${filled}`, how: 'its filter:' };
+    return { run: `${suite.run} ${filled}`, how: 'its filter:', share: 1 };
   }
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
   const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
-  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection` };
+  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection`, share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run) ?? 1) };
 }
 
 /**
  * The suite narrowed to `ids` for interleaved rounds: a `commands:` suite to
  * those commands, a harness suite through selectBenchmarks; `whole` says why
  * a harness suite could not be narrowed (null when it was, or when it is a
- * `commands:` suite). Ids of other suites are ignored; a suite none of the
- * ids belongs to runs whole.
+ * `commands:` suite); `share` is the part of the plain run's time per
+ * benchmark a round takes (Selection.share; 1 for commands and whole
+ * suites). Ids of other suites are ignored; a suite none of the ids belongs
+ * to runs whole.
  */
-export function narrowSuite(suite: SuiteConfig, ids: readonly string[]): { suite: SuiteConfig; whole: string | null } {
+export function narrowSuite(suite: SuiteConfig, ids: readonly string[]): { suite: SuiteConfig; whole: string | null; share: number } {
   const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
-  if (own.length === 0) return { suite, whole: null };
-  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null };
+  if (own.length === 0) return { suite, whole: null, share: 1 };
+  if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null, share: 1 };
   const selection = selectBenchmarks(suite, own);
-  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null } : { suite, whole: selection.why };
+  return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
 }

@@ -99,5 +99,35 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
       for (const b of rows) assert.equal(b.metrics['time']!.samples!.length, 1, `${file}: ${b.id} ran once`);
     }
     assert.equal(report.stages!.confirm.suites[0]!.whole, undefined, 'the suite was narrowed');
+    // Priced before it started, from the first stage's own timing, and said in the log.
+    const estimate = report.stages!.confirm.estimate!;
+    assert.ok(estimate.seconds > 0 && estimate.left.length === 0, JSON.stringify(estimate));
+    assert.match(r.stdout + r.stderr, new RegExp(`second stage: ${suspects.length} suspect benchmark\\(s\\), about \\d+ s; confirm-time-cap \\d+ s`));
+  });
+
+  test('two slowed benchmarks and a cap that holds one: the likelier is measured, the other is named as left out and stays suspected', async () => {
+    git(repo, 'checkout', '--quiet', '-B', 'slow-two', 'main');
+    writeFileSync(join(repo, 'w_test.go'), benchmarks({ 3: 3, 15: 2 }));
+    writeFileSync(join(repo, 'perf-gate.yml'), CONFIG.replace('ab:\n', 'confirm-time-cap: 1s\nab:\n'));
+    git(repo, 'commit', '--quiet', '-am', 'slow W03 and W15, with a cap of one second');
+    const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, ENV);
+    const report = readReport(repo);
+    const row = (name: string) => report.rows.find((x) => x.benchmark === `go/${name}` && x.metric === 'time')!;
+    // W03 (3x) is the likeliest regression: it goes first; W15 (2x) does not fit the one-second cap, nor does any noise the screen sent on.
+    const left = report.stages!.confirm.estimate!.left;
+    assert.ok(left.includes('go/BenchmarkW15') && !left.includes('go/BenchmarkW03'), r.stdout + r.stderr);
+    assert.deepEqual(
+      report.stages!.confirm.suites.map((s) => s.rows),
+      [['go/BenchmarkW03 time']],
+    );
+    const w15 = row('BenchmarkW15');
+    assert.equal(w15.status, 'suspected', JSON.stringify(w15));
+    assert.match(w15.stage?.text ?? '', /left out: the suspects before it were estimated to fill the 1 s cap/);
+    assert.match(r.stdout, /Left out to stay within confirm-time-cap \(1\.0 s\): [^\n]*go\/BenchmarkW15[^\n]*, still suspected\./);
+    // Nothing of W15 ran in the second stage.
+    const rounds = join(repo, 'out', 'confirm', 'go', 'ab');
+    for (const file of readdirSync(rounds).filter((f) => f.endsWith('.output'))) {
+      assert.doesNotMatch(readFileSync(join(rounds, file), 'utf8'), /BenchmarkW15/, file);
+    }
   });
 });

@@ -92,7 +92,7 @@ describe('a suspect the second stage cannot measure again', () => {
     const row = report.rows[0]!;
     assert.equal(row.status, 'suspected', printed);
     assert.ok(row.stage?.by === 'screen' && row.stage.suspect && row.stage.unconfirmed.code === 'time-cap', JSON.stringify(row.stage));
-    assert.match(printed, /confirming 1 suspect\(s\) in 1 suite\(s\)/);
+    assert.match(printed, /confirming 1 suspect benchmark\(s\) in 1 suite\(s\)/);
     assert.deepEqual(report.stages?.confirm.skipped, { code: 'time-cap', message: '1 s' });
     assert.equal(execFileSync('git', ['-C', dir, 'worktree', 'list'], { encoding: 'utf8' }).trim().split('\n').length, 1);
   });

@@ -36,6 +36,8 @@ describe('how a round selects the suspects, per harness', () => {
     assert.deepEqual(selectBenchmarks(go, ['go/BenchmarkW07']), {
       run: "go test -run '^$' -bench '^(?:BenchmarkW07)$' -benchmem -count 1 ./...",
       how: "go-bench's own selection",
+      // One of the plain line's ten counts: what the second stage's estimate prices a round at.
+      share: 0.1,
     });
     const sub = selectBenchmarks(go, ['go/BenchmarkSum/n=10', 'go/BenchmarkSum/a+b_(x)']);
     assert.equal(sub.run, "go test -run '^$' -bench '^(?:BenchmarkSum)$/^(?:n=10|a\\+b_\\(x\\))$' -benchmem -count 1 ./...");
@@ -68,7 +70,13 @@ describe('how a round selects the suspects, per harness', () => {
     assert.deepEqual(selectBenchmarks(pytest, ['p/test_a', "p/test it's"]), {
       run: `pytest --benchmark-json {output} -k test_a 'test it'"'"'s'`,
       how: 'its filter:',
+      share: 1,
     });
+    // A round's share of the plain run per benchmark: criterion's 0.5 s + 1 s of 3 s + 5 s (its default measurement time), JMH's one fork of three.
+    const share = (s: ReturnType<typeof selectBenchmarks>) => (s.run !== null ? s.share : null);
+    assert.equal(share(selectBenchmarks(criterion, ['c/parse/csv/100'])), 1.5 / 8);
+    assert.equal(share(selectBenchmarks(jmh, ['j/example.A.parse[size=10]'])), 1 / 3);
+    assert.equal(share(selectBenchmarks(gbench, ['g/BM_Join/8'])), 1);
     const unknown = suite('  - name: u\n    run: ./bench > {output}\n    format: hyperfine\n');
     assert.match(
       selectBenchmarks(unknown, ['u/x']).run === null ? (selectBenchmarks(unknown, ['u/x']) as { why: string }).why : '',
@@ -165,6 +173,44 @@ describe('the real harnesses run exactly the named benchmarks', () => {
     const out = runSelected(run, dir, 'jmh');
     assert.ok(out.ids.length > 0 && out.ids.every((id) => id === picked || id.startsWith(`${picked}[`)), out.ids.join(', '));
     assert.match(out.text, /"forks"\s*:\s*1\b/);
+  });
+});
+
+describe('divan and vitest bench select exactly the named benchmarks', () => {
+  test('divan: --exact paths, an argument and a generic type among them', () => {
+    requireTool('cargo');
+    const example = new URL('../../../examples/rust-divan', import.meta.url).pathname;
+    const dir = tempDir('pg-select-divan-');
+    cpSync(example, dir, { recursive: true, filter: (src) => !src.includes('/target') });
+    // The example's target folder holds the bench built already.
+    const env = { ...process.env, CARGO_TARGET_DIR: join(example, 'target') };
+    const d = suite('  - name: d\n    run: cargo bench --quiet --bench words -- --sample-count 5\n    format: divan\n');
+    const selected = selectBenchmarks(d, ['d/words/bytes/1000', 'd/words/sum/u64', 'd/words/collect']);
+    assert.equal(selected.run, 'cargo bench --quiet --bench words -- --sample-count 5 --exact words::bytes::1000 words::sum::u64 words::collect');
+    const out = runSelected(selected.run!, dir, 'divan', env);
+    assert.deepEqual(out.ids, ['words/bytes/1000', 'words/collect', 'words/sum/u64']);
+  });
+
+  test('vitest bench: -t with the describe blocks and names, of 22 benchmarks whose names hold regex syntax and spaces', () => {
+    const vitest = new URL('../../../node_modules/.bin/vitest', import.meta.url).pathname;
+    const dir = tempDir('pg-select-vitest-');
+    writeFileSync(
+      join(dir, 'many.bench.ts'),
+      [
+        "import { bench, describe } from 'vitest';",
+        "describe('sort', () => {",
+        '  for (let i = 1; i <= 20; i++) bench(`w${String(i).padStart(2, "0")}`, () => { [3, 1, 2].sort(); }, { time: 5, iterations: 3 });',
+        "  bench('a+b (x)', () => { [3, 1, 2].sort(); }, { time: 5, iterations: 3 });",
+        '});',
+        "bench('top [y]', () => { [3, 1, 2].sort(); }, { time: 5, iterations: 3 });",
+        '',
+      ].join('\n'),
+    );
+    const v = suite(`  - name: v\n    run: ${vitest} bench --run --root . --outputJson {output}\n    format: vitest-bench\n`);
+    const selected = selectBenchmarks(v, ['v/many.bench.ts > sort > w07', 'v/many.bench.ts > sort > a+b (x)', 'v/many.bench.ts > top [y]']);
+    assert.equal(selected.run, `${vitest} bench --run --root . --outputJson {output} -t '^(?:sort w07|sort a\\+b \\(x\\)|top \\[y\\])$'`);
+    const out = runSelected(selected.run!, dir, 'vitest-bench');
+    assert.deepEqual(out.ids, ['many.bench.ts > sort > a+b (x)', 'many.bench.ts > sort > w07', 'many.bench.ts > top [y]']);
   });
 });
 

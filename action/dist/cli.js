@@ -60006,9 +60006,9 @@ function parseReport2(text2, path2) {
       throw new InputError(path2, `expected "<label> <n> (\xB1 <p>%) i/s - <iterations>", found ${JSON.stringify(line.slice(0, 120))} (cut short?)`, i2 + 1);
     pending = /^ruby \d/.test(line) || /% confidence$/.test(line) ? void 0 : { label: line.trim(), line: i2 + 1 };
   }
-  const open2 = text2.endsWith("\n") ? void 0 : labelLeftOpen(text2) ?? pending;
-  if (open2 && failed.length === 0 && !RESULT2.test(lines[open2.line - 1]) && !WARMUP.test(lines[open2.line - 1])) {
-    fail(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
+  const open3 = text2.endsWith("\n") ? void 0 : labelLeftOpen(text2) ?? pending;
+  if (open3 && failed.length === 0 && !RESULT2.test(lines[open3.line - 1]) && !WARMUP.test(lines[open3.line - 1])) {
+    fail(open3.label, "the output stops inside this benchmark (it raised, or the process was killed)");
   }
   if (failed.length > 0) {
     for (const label of warmed.keys()) {
@@ -60108,9 +60108,9 @@ var rubyBenchmarkAdapter = {
       run2.real.push(Number(row[5]));
       runs2.set(label, run2);
     }
-    const open2 = failed ? void 0 : labelLeftOpen(text2);
-    if (open2 && !ROW2.test(lines[open2.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
-      failed = failure(open2.label, "the output stops inside this benchmark (it raised, or the process was killed)");
+    const open3 = failed ? void 0 : labelLeftOpen(text2);
+    if (open3 && !ROW2.test(lines[open3.line - 1]) && (rehearsalAt !== void 0 || tableAt !== void 0)) {
+      failed = failure(open3.label, "the output stops inside this benchmark (it raised, or the process was killed)");
     } else if (!failed) {
       if (rehearsalAt !== void 0) throw new InputError(path2, 'the bmbm Rehearsal has no "---- total: \u2026sec" line: the output stops early', rehearsalAt);
       closeTable();
@@ -67249,10 +67249,10 @@ function progressHeader(index, total, title2, elapsed) {
 }
 function logProgress(options) {
   const start = options.clock();
-  let open2 = false;
+  let open3 = false;
   const end = () => {
-    if (open2 && options.githubActions) options.write("::endgroup::\n");
-    open2 = false;
+    if (open3 && options.githubActions) options.write("::endgroup::\n");
+    open3 = false;
   };
   return {
     begin(index, total, title2) {
@@ -67262,7 +67262,7 @@ function logProgress(options) {
 ` : `
 === ${header2} ===
 `);
-      open2 = true;
+      open3 = true;
     },
     line(text2) {
       options.write(`${text2}
@@ -67504,23 +67504,6 @@ function withCounts(set, counted) {
     return joinMeasurements(b.id, b.suite ?? c.suite ?? "", b, c);
   });
   return { ...set, benchmarks: [...benchmarks, ...byId.values()] };
-}
-async function measureAb(request2, decide2) {
-  const { config, shard } = request2;
-  const repo = realpathOrSelf(repositoryRoot(config.dir));
-  const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
-  const checkout = addBaseWorktree(repo, request2.ref);
-  request2.cleanups.push(() => checkout.remove());
-  try {
-    request2.write(`perf-gate: A/B of ${headSha ?? "HEAD"} (head) against ${request2.ref} = ${checkout.commit} (base, in ${checkout.dir})
-`);
-    const checkouts = { base: checkout.dir, head: repo };
-    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request2, suites, checkouts, commits: { base: checkout.commit, head: headSha } });
-    return await decide2(measured, checkouts);
-  } finally {
-    checkout.remove();
-  }
 }
 async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
@@ -68482,10 +68465,10 @@ function terminalProfiles(section) {
 // action/src/report/why-inconclusive.ts
 var MAX_INCONCLUSIVE_REASONS = 5;
 function whyInconclusive(rows, max2 = MAX_INCONCLUSIVE_REASONS) {
-  const open2 = rows.filter((r) => r.status === "inconclusive");
+  const open3 = rows.filter((r) => r.status === "inconclusive");
   return {
-    lines: open2.slice(0, max2).map((r) => ({ benchmark: r.benchmark, metric: r.metric, reason: reasonText(r.reason) })),
-    more: Math.max(0, open2.length - max2)
+    lines: open3.slice(0, max2).map((r) => ({ benchmark: r.benchmark, metric: r.metric, reason: reasonText(r.reason) })),
+    more: Math.max(0, open3.length - max2)
   };
 }
 
@@ -69571,8 +69554,8 @@ function recommendationBlocks(model) {
     });
     const commands = bisect2.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));
     if (commands.length > 0) {
-      const [open2, ...rest] = codeBlock(commands.join("\n"), "sh").split("\n");
-      blocks.push({ head: open2, rows: rest.slice(0, -1), tail: rest.at(-1) });
+      const [open3, ...rest] = codeBlock(commands.join("\n"), "sh").split("\n");
+      blocks.push({ head: open3, rows: rest.slice(0, -1), tail: rest.at(-1) });
     }
   }
   if (remeasure.length > 0) {
@@ -70872,6 +70855,12 @@ function withPackageNames(report2, dir) {
   return { ...report2, environment: report2.environment.map((c) => named(c, dir, commits)) };
 }
 
+// action/src/pipeline/confirm.ts
+import { join as join26 } from "node:path";
+
+// action/src/pipeline/interleaved.ts
+import { join as join25, relative as relative8 } from "node:path";
+
 // action/src/pipeline/profile.ts
 import { writeFileSync as writeFileSync3 } from "node:fs";
 import { join as join24, relative as relative7 } from "node:path";
@@ -71104,12 +71093,89 @@ async function profileBoth(job) {
   };
 }
 
-// action/src/pipeline/confirm.ts
-import { join as join25 } from "node:path";
-function suiteOf(benchmark, current, suites) {
-  const named2 = current.benchmarks.find((b) => b.id === benchmark)?.suite;
+// action/src/pipeline/interleaved.ts
+var MissingCommitError = class extends InputError {
+  constructor(side3, commit, cause) {
+    super(cause.file, cause.detail, cause.line, cause.key);
+    this.side = side3;
+    this.commit = commit;
+  }
+  side;
+  commit;
+};
+function open(side3, which2, repo, flag, ctx) {
+  if ("working" in side3) return { dir: repo, commit: headCommit(repo), remove: () => void 0 };
+  if ("dir" in side3) return { dir: side3.dir, commit: side3.commit, remove: () => void 0 };
+  let checkout;
+  try {
+    checkout = addBaseWorktree(repo, side3.commit, flag);
+  } catch (error2) {
+    if (error2 instanceof InputError) throw new MissingCommitError(which2, side3.commit, error2);
+    throw error2;
+  }
+  ctx.cleanups.push(() => checkout.remove());
+  return { dir: checkout.dir, commit: checkout.commit, remove: () => checkout.remove() };
+}
+function suiteOf(benchmark, measured, suites) {
+  const named2 = measured.benchmarks.find((b) => b.id === benchmark)?.suite;
   return suites.find((s) => s.name === named2) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
 }
+async function compareInterleaved(request2) {
+  const repo = realpathOrSelf(repositoryRoot(request2.config.dir));
+  const sides = [];
+  try {
+    const base = open(request2.base, "base", repo, request2.flags?.base ?? "--ab", request2);
+    sides.push(base);
+    const head = open(request2.head, "head", repo, request2.flags?.head ?? "--ab", request2);
+    sides.push(head);
+    request2.opened?.({ base, head });
+    const suites = request2.suites.map((s) => ({ ...s, workdir: join25(head.dir, relative8(repo, realpathOrSelf(s.workdir))) }));
+    const measured = await measureAbBetween({
+      config: request2.config,
+      suites,
+      ...request2.benchmarks ? { benchmarks: request2.benchmarks } : {},
+      checkouts: { base: base.dir, head: head.dir },
+      commits: { base: base.commit, head: head.commit },
+      outDir: request2.outDir,
+      budgets: request2.budgets,
+      ...request2.classify ? { classify: request2.classify } : {},
+      ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
+      ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
+      env: request2.env,
+      write: request2.write,
+      now: request2.now,
+      deps: request2.deps,
+      ...request2.groups ? { groups: true } : {}
+    });
+    const decide2 = () => gate({
+      baseline: measured.base,
+      current: measured.head,
+      budgets: request2.budgets,
+      ...request2.decision.options ? { options: request2.decision.options } : {},
+      confirmations: measured.confirmations,
+      baselineInput: request2.decision.baselineInput,
+      ...request2.decision.currentSource ? { currentSource: request2.decision.currentSource } : {},
+      sameConfig: true
+    });
+    const finished = request2.finish ? request2.finish(measured.head.benchmarks.length === 0 ? null : decide2(), measured) : decide2();
+    const profile = request2.profile;
+    const report2 = profile ? await profileConfirmedRegressions(
+      {
+        report: finished,
+        config: request2.config,
+        suiteOf: (benchmark) => suiteOf(benchmark, measured.head, profile.suites),
+        checkouts: { base: base.dir, head: head.dir },
+        outDir: profile.outDir
+      },
+      request2
+    ) : finished;
+    return { measured, commits: { base: base.commit, head: head.commit }, report: report2 };
+  } finally {
+    for (const side3 of sides) side3.remove();
+  }
+}
+
+// action/src/pipeline/confirm.ts
 async function confirmSuspects(request2, ctx) {
   const { plan } = request2;
   const confirmable = (row) => suiteOf(row.benchmark, request2.current, request2.suites)?.confirm !== false;
@@ -71144,52 +71210,14 @@ async function confirmSuspects(request2, ctx) {
   }
   const leftOut = { code: "time-cap", message: `left out: the suspects before it were estimated to fill the ${Math.round(estimate2.cap)} s cap` };
   const started = performance.now();
-  const repo = realpathOrSelf(repositoryRoot(request2.config.dir));
-  let checkout;
-  try {
-    checkout = addBaseWorktree(repo, base);
-  } catch (error2) {
-    return all({ code: "base-not-in-checkout", commit: base, message: error2.message });
-  }
-  ctx.cleanups.push(() => checkout.remove());
-  try {
-    ctx.write(`perf-gate: confirming ${budget2.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
+  ctx.write(`perf-gate: confirming ${budget2.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}
 `);
-    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
-    const ab = await measureAbBetween({
-      config: request2.config,
-      suites,
-      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
-      benchmarks: budget2.measured,
-      checkouts: { base: checkout.dir, head: repo },
-      commits: { base: checkout.commit, head: headCommit(repo) },
-      outDir: join25(request2.outDir, "confirm"),
-      budgets: request2.budgets,
-      deadline: started + request2.config.confirm.timeCap * 1e3,
-      env: ctx.env,
-      write: ctx.write,
-      now: ctx.now,
-      deps: ctx.deps,
-      ...ctx.groups ? { groups: true } : {}
-    });
-    const confirmed2 = ab.head.benchmarks.length === 0 ? null : gate({
-      baseline: ab.base,
-      current: ab.head,
-      budgets: request2.budgets,
-      options: request2.options,
-      confirmations: ab.confirmations,
-      baselineInput: request2.labels.baselineInput,
-      currentSource: request2.labels.current,
-      sameConfig: true
-    });
-    const seconds3 = (performance.now() - started) / 1e3;
-    const suspects = new Map(
-      [...bySuite.entries()].flatMap(
-        ([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }])
-      )
-    );
-    const measuredWhyNot = whyNot(suspects, confirmed2, ab, checkout.commit, request2.config.confirm.timeCap);
-    const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+  const suspects = new Map(
+    [...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }]))
+  );
+  const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+  const joinStages = (confirmed2, ab, commit) => {
+    const measuredWhyNot = whyNot(suspects, confirmed2, ab, commit, request2.config.confirm.timeCap);
     const unconfirmed = (key2) => left.has(byKey.get(key2) ?? "") ? leftOut : measuredWhyNot(key2);
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
       const whole = ab.whole.get(suite.name);
@@ -71202,19 +71230,29 @@ async function confirmSuspects(request2, ctx) {
       };
     });
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    const merged = mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped, estimate2) });
-    return await profileConfirmedRegressions(
-      {
-        report: merged,
-        config: request2.config,
-        suiteOf: (benchmark) => suiteOf(benchmark, request2.current, request2.suites),
-        checkouts: { base: checkout.dir, head: repo },
-        outDir: request2.outDir
-      },
-      ctx
-    );
-  } finally {
-    checkout.remove();
+    const seconds3 = (performance.now() - started) / 1e3;
+    return mergeStages({ screened, confirmed: confirmed2, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds3, measured, skipped, estimate2) });
+  };
+  try {
+    const compared = await compareInterleaved({
+      ...ctx,
+      config: request2.config,
+      suites: [...bySuite.keys()],
+      base: { commit: base },
+      head: { working: true },
+      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
+      benchmarks: budget2.measured,
+      outDir: join26(request2.outDir, "confirm"),
+      budgets: request2.budgets,
+      decision: { options: request2.options, baselineInput: request2.labels.baselineInput, currentSource: request2.labels.current },
+      deadline: started + request2.config.confirm.timeCap * 1e3,
+      finish: (confirmed2, ab) => joinStages(confirmed2, ab, ab.base.commit ?? base),
+      profile: { suites: request2.suites, outDir: request2.outDir }
+    });
+    return compared.report;
+  } catch (error2) {
+    if (error2 instanceof MissingCommitError) return all({ code: "base-not-in-checkout", commit: base, message: error2.message });
+    throw error2;
   }
 }
 function confirmBudget(bySuite, request2) {
@@ -71326,48 +71364,24 @@ async function runGate(plan, ctx, events = {}) {
   return { report: named2, baseline: chosen, current: measured, stored: await record(plan, measured) };
 }
 async function interleaved2(plan, current, ctx) {
-  const request2 = {
-    ref: current.ref,
+  const { measured, report: report2 } = await compareInterleaved({
+    ...ctx,
     config: current.interleaved,
-    shard: current.shard,
+    suites: selectShard(current.interleaved.suites, current.shard),
+    base: { commit: current.ref },
+    head: { working: true },
     outDir: current.outDir,
     budgets: plan.budgets,
-    cwd: current.interleaved.dir,
-    env: ctx.env,
-    write: ctx.write,
-    now: ctx.now,
-    deps: ctx.deps,
-    cleanups: ctx.cleanups,
-    ...ctx.groups ? { groups: true } : {}
-  };
-  const { ab, report: report2 } = await measureAb(request2, async (ab2, checkouts) => {
-    const decided = gate({
-      baseline: ab2.base,
-      current: ab2.head,
-      budgets: plan.budgets,
-      options: plan.options,
-      confirmations: ab2.confirmations,
-      baselineInput: plan.labels.baselineInput,
-      currentSource: plan.labels.current,
-      sameConfig: true
-    });
-    const profiled = await profileConfirmedRegressions(
-      {
-        report: decided,
-        config: current.interleaved,
-        suiteOf: (benchmark) => suiteOf(benchmark, ab2.head, current.interleaved.suites),
-        checkouts,
-        outDir: current.outDir
-      },
-      ctx
-    );
-    return { ab: ab2, report: profiled };
+    decision: { options: plan.options, baselineInput: plan.labels.baselineInput, currentSource: plan.labels.current },
+    profile: { suites: current.interleaved.suites, outDir: current.outDir },
+    opened: ({ base, head }) => ctx.write(`perf-gate: A/B of ${head.commit ?? "HEAD"} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})
+`)
   });
   return {
     report: withPackageNames(report2, current.interleaved.dir),
-    baseline: { results: ab.base, source: `${current.ref} (interleaved)` },
-    current: ab.head,
-    stored: await record(plan, ab.head)
+    baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
+    current: measured.head,
+    stored: await record(plan, measured.head)
   };
 }
 function readGiven(current) {
@@ -71494,14 +71508,14 @@ function isPolicy(v) {
   return typeof v === "object" && v !== null && FAIL_ON.includes(p.failOn) && INCONCLUSIVE.includes(p.inconclusive) && typeof p.selfReported === "boolean";
 }
 function stillFailing(ledger) {
-  const open2 = ledger.rows.filter((r) => {
+  const open3 = ledger.rows.filter((r) => {
     if (r.budgetFails) return true;
     if (!r.failsGate) return false;
     const accepted = acceptanceOf(r, ledger.acceptances);
     return !accepted || !withinAccepted(r.change, accepted.row.change, r.direction, r.tolerance);
   });
   const leftOut = ledger.leftOut === null ? ["rows the comment's ledger (written by an older perf-gate) may not hold"] : ledger.leftOut > 0 ? [`${ledger.leftOut} more failing row${ledger.leftOut === 1 ? "" : "s"} the comment's ledger could not hold`] : [];
-  return [...open2.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures, ...leftOut];
+  return [...open3.map((r) => `${r.benchmark} ${r.metric}: ${r.status} ${formatPercent(r.change)}`), ...ledger.otherFailures, ...leftOut];
 }
 function redecide(ledger) {
   const failing2 = stillFailing(ledger);
@@ -73001,10 +73015,10 @@ perf-gate: previous ${flags.from}: ${release.previousSource}
 };
 
 // action/src/cli/dashboard.ts
-import { relative as relative8, resolve as resolve16 } from "node:path";
+import { relative as relative9, resolve as resolve16 } from "node:path";
 
 // action/src/pipeline/dashboard.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // action/src/report/dashboard-data.ts
 var DASHBOARD_SCHEMA = "perf-gate/dashboard@1";
@@ -73262,7 +73276,7 @@ async function writeDashboard(request2) {
     [DASHBOARD_FILES.uplotJs, assets.uplotJs],
     [DASHBOARD_FILES.uplotCss, assets.uplotCss]
   ];
-  for (const [name, text2] of files) writeOutputFile(request2.out, join26(request2.out, name), text2, "--out");
+  for (const [name, text2] of files) writeOutputFile(request2.out, join27(request2.out, name), text2, "--out");
   return { model, files: files.map(([name]) => name), gitNote: note };
 }
 async function commitInfo(repo, commits, tagPattern) {
@@ -73340,7 +73354,7 @@ var dashboardCommand = {
     const { model } = written;
     const runs2 = model.testbeds.map((t) => `${t.runs.length} run(s) on ${t.id}`).join(" and ");
     const regressed = model.series.filter((s) => s.regressedSinceTag).length;
-    const shown = relative8(ctx.cwd, out) || ".";
+    const shown = relative9(ctx.cwd, out) || ".";
     ctx.stdout(`perf-gate: wrote ${model.series.length} chart(s) from ${runs2}, ${regressed} regressed since the last release tag, to ${shown}/index.html
 `);
     return EXIT.pass;
@@ -73351,7 +73365,7 @@ var dashboardCommand = {
 import { resolve as resolve17 } from "node:path";
 
 // action/src/pipeline/bisect.ts
-import { join as join27, relative as relative9 } from "node:path";
+import { join as join28 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
 function stepOf(row) {
@@ -73602,11 +73616,10 @@ function bisectRange(dir, good, bad) {
     );
   return { repo, good: commitSummary(repo, goodSha), bad: path2[path2.length - 1], path: path2 };
 }
-function suiteIn(suite, repo, worktree, attempt) {
-  const workdir = join27(worktree, relative9(repo, realpathOrSelf(suite.workdir)));
-  if (attempt === 1) return { ...suite, workdir };
+function withRounds(suite, attempt) {
+  if (attempt === 1) return suite;
   const ab = suite.ab;
-  return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
+  return { ...suite, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
 }
 function bisectClassifier(budgets, key2, change) {
   return (base, head) => {
@@ -73649,42 +73662,22 @@ async function bisect(request2) {
       say(
         `step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path2.length}${attempt > 1 ? ", again with more rounds" : ""}) against good ${short(good)}`
       );
-      let checkout;
-      try {
-        checkout = addBaseWorktree(repo, commit.sha, "--bad");
-        const mine = checkout;
-        request2.cleanups.push(() => mine.remove());
-        const outDir = join27(request2.outDir, `step-${step}-${short(commit)}`);
-        const ab = await measureAbBetween({
-          config: request2.config,
-          suites: [suiteIn(suite, repo, checkout.dir, attempt)],
-          // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
-          benchmarks: [request2.benchmark],
-          checkouts: { base: goodCheckout.dir, head: checkout.dir },
-          commits: { base: good.sha, head: commit.sha },
-          outDir,
-          budgets: request2.budgets,
-          classify: bisectClassifier(request2.budgets, rowKey(request2.benchmark, metric), full),
-          // A misspelt --benchmark is said after one round, not after the whole first batch.
-          afterFirstRound: (base2, head) => void rowOf(decide(base2, head, request2.budgets).rows, request2.benchmark, metric, suite.name),
-          env: request2.env,
-          write: request2.write,
-          now: request2.now,
-          deps: request2.deps,
-          ...request2.groups ? { groups: true } : {}
-        });
-        const report2 = gate({
-          baseline: ab.base,
-          current: ab.head,
-          budgets: request2.budgets,
-          confirmations: ab.confirmations,
-          baselineInput: "--good",
-          sameConfig: true
-        });
-        return rowOf(report2.rows, request2.benchmark, metric, suite.name);
-      } finally {
-        checkout?.remove();
-      }
+      const { report: report2 } = await compareInterleaved({
+        ...request2,
+        suites: [withRounds(suite, attempt)],
+        // The good end is checked out once and built incrementally at every step; each step's commit gets a worktree of its own.
+        base: { dir: goodCheckout.dir, commit: good.sha },
+        head: { commit: commit.sha },
+        flags: { base: "--good", head: "--bad" },
+        // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
+        benchmarks: [request2.benchmark],
+        outDir: join28(request2.outDir, `step-${step}-${short(commit)}`),
+        classify: bisectClassifier(request2.budgets, rowKey(request2.benchmark, metric), full),
+        // A misspelt --benchmark is said after one round, not after the whole first batch.
+        afterFirstRound: (base2, head) => void rowOf(decide(base2, head, request2.budgets).rows, request2.benchmark, metric, suite.name),
+        decision: { baselineInput: "--good" }
+      });
+      return rowOf(report2.rows, request2.benchmark, metric, suite.name);
     };
     const record4 = (index, attempt, row, side3) => {
       steps.push({
@@ -74932,7 +74925,7 @@ import os3 from "os";
 
 // node_modules/@actions/io/lib/io-util.js
 import * as fs2 from "fs";
-var { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs2.promises;
+var { chmod, copyFile, lstat, mkdir, open: open2, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs2.promises;
 var IS_WINDOWS = process.platform === "win32";
 var READONLY = fs2.constants.O_RDONLY;
 
@@ -79216,13 +79209,13 @@ function limit2(bytes2, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync10, readFileSync as readFileSync19 } from "node:fs";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 
 // action/src/action/main-alerts.ts
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 
 // action/src/pipeline/main-alerts.ts
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -79375,9 +79368,9 @@ function planAlertIssues(issues, gate2, alerts, reversal) {
   const alerted = /* @__PURE__ */ new Set();
   for (const alert of alerts) {
     alerted.add(alert.mark.key);
-    const open2 = marked.find((m) => m.mark.key === alert.mark.key && m.issue.state === "open");
-    if (open2) {
-      steps.push({ kind: "update", issue: open2.issue, alert, previous: open2.mark });
+    const open3 = marked.find((m) => m.mark.key === alert.mark.key && m.issue.state === "open");
+    if (open3) {
+      steps.push({ kind: "update", issue: open3.issue, alert, previous: open3.mark });
       continue;
     }
     const closed = marked.find((m) => m.mark.key === alert.mark.key && m.issue.state === "closed" && m.mark.commit === alert.mark.commit);
@@ -79454,45 +79447,22 @@ function fileAlertIssues(api, repo, gate2, found, links, confirm) {
 }
 async function confirmAlertStep(alert, request2) {
   const { benchmark, metric, previousCommit, commit } = alert.row;
-  const checkouts = [];
   try {
-    const suite = bisectSuite(request2.config, benchmark, void 0);
-    const repo = realpathOrSelf(repositoryRoot(request2.config.dir, "--bad"));
-    const good = addBaseWorktree(repo, previousCommit, "--good");
-    checkouts.push(good);
-    request2.cleanups.push(() => good.remove());
-    const bad = addBaseWorktree(repo, commit, "--bad");
-    checkouts.push(bad);
-    request2.cleanups.push(() => bad.remove());
-    const ab = await measureAbBetween({
-      config: request2.config,
-      suites: [suiteIn(suite, repo, bad.dir, 1)],
+    const { report: report2 } = await compareInterleaved({
+      ...request2,
+      suites: [bisectSuite(request2.config, benchmark, void 0)],
+      base: { commit: previousCommit },
+      head: { commit },
+      flags: { base: "--good", head: "--bad" },
       // Only the alert's benchmark runs, where its harness can select it.
       benchmarks: [benchmark],
-      checkouts: { base: good.dir, head: bad.dir },
-      commits: { base: good.commit, head: bad.commit },
-      outDir: join28(request2.outDir, `confirm-${commit.slice(0, 12)}`),
-      budgets: request2.budgets,
-      env: request2.env,
-      write: request2.write,
-      now: request2.now,
-      deps: request2.deps,
-      ...request2.groups ? { groups: true } : {}
-    });
-    const report2 = gate({
-      baseline: ab.base,
-      current: ab.head,
-      budgets: request2.budgets,
-      confirmations: ab.confirmations,
-      baselineInput: "--good",
-      sameConfig: true
+      outDir: join29(request2.outDir, `confirm-${commit.slice(0, 12)}`),
+      decision: { baselineInput: "--good" }
     });
     const row = report2.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
     return { alert, confirmed: row?.status === "regressed", row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
   } catch (error2) {
     return { alert, confirmed: false, row: null, error: error2.message };
-  } finally {
-    for (const c of checkouts) c.remove();
   }
 }
 async function bisectNewAlerts(created, found, request2) {
@@ -79508,7 +79478,7 @@ async function bisectNewAlerts(created, found, request2) {
         bad: alert.row.commit,
         benchmark: alert.row.benchmark,
         metric: alert.row.metric,
-        outDir: join28(request2.outDir, `bisect-${issue2.number}`)
+        outDir: join29(request2.outDir, `bisect-${issue2.number}`)
       });
       out.push({ issue: issue2, alert, report: report2 });
     } catch (error2) {
@@ -79837,7 +79807,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   const confirm = config && confirming(settings, config) ? async (alert) => {
     const c = await log.group(
       `perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`,
-      () => confirmAlertStep(alert, { config, budgets, outDir: join29(settings.outputDir, "confirm-alerts"), ...deps.run })
+      () => confirmAlertStep(alert, { config, budgets, outDir: join30(settings.outputDir, "confirm-alerts"), ...deps.run })
     );
     if (!c.confirmed) unconfirmed.push(c);
     if (c.error !== null) log.warning(`perf-gate: the step of ${alert.row.benchmark} could not be measured again (${c.error}); no issue opened`);
@@ -79869,7 +79839,7 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
     const bisects = await bisectNewAlerts(created, alerts, {
       config,
       budgets,
-      outDir: join29(settings.outputDir, "bisect"),
+      outDir: join30(settings.outputDir, "bisect"),
       ...deps.run
     });
     for (const b of bisects) {
@@ -80251,9 +80221,9 @@ function parsePrCommands(body) {
       if (raw2.includes("-->")) inComment = false;
       continue;
     }
-    const open2 = FENCE_OPEN.exec(raw2);
-    if (open2) {
-      fence = { char: open2[1][0], length: open2[1].length };
+    const open3 = FENCE_OPEN.exec(raw2);
+    if (open3) {
+      fence = { char: open3[1][0], length: open3[1].length };
       continue;
     }
     const comment = raw2.lastIndexOf("<!--");
@@ -80522,7 +80492,7 @@ function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
 
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync18 } from "node:fs";
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -80581,8 +80551,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join30(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join30(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join31(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join31(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -81246,7 +81216,7 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
   const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
   if (settings.ab === "base" && abRef === "")
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join31(settings.outputDir, "runs");
+  const outDir = join32(settings.outputDir, "runs");
   const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
   const store = config ? storeOf(config, created, {
@@ -81309,7 +81279,7 @@ async function publishReports(settings, outcome, config, pr, deps) {
   setReportOutputs(log, report2, files);
   if (settings.mode === "pr" && pr && files !== null) {
     try {
-      const dir = writeHandoff(join31(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
+      const dir = writeHandoff(join32(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
       log.setOutput("handoff-dir", dir);
     } catch (error2) {
       if (!(error2 instanceof InputError)) throw error2;

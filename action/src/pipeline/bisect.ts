@@ -1,12 +1,12 @@
 /**
  * `perf-gate bisect`: narrows a change between two commits to the commit that
  * caused it. Measures bad against good (interleaved A/B, the same
- * measureAbBetween and gate as `run --ab`), then binary-searches the
+ * compareInterleaved as `run --ab`), then binary-searches the
  * first-parent path, each step a midpoint measured against good. The
  * decisions (which commit next, which side a step is on, when to stop) are
  * gate/bisect-steps.ts's; this file checks commits out, measures and records.
  */
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import {
   afterStep,
@@ -31,9 +31,8 @@ import { InputError, nearestName, rowKey, type Budgets } from '../model/index.js
 import type { Classifier } from '../runner/ab.js';
 import { escapeTerminal } from '../report/escape-terminal.js';
 import { commitSummary, firstParentPath, isAncestor } from '../runner/commits.js';
-import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
-import { gate } from './gate.js';
-import { measureAbBetween } from './measure.js';
+import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
+import { compareInterleaved } from './interleaved.js';
 import type { RunContext } from './run-deps.js';
 import { realpathOrSelf } from '../store/index.js';
 
@@ -142,13 +141,12 @@ export function bisectRange(dir: string, good: string, bad: string): BisectRange
   return { repo, good: commitSummary(repo, goodSha), bad: path[path.length - 1]!, path };
 }
 
-/** The suite, checked out at one commit: its workdir mapped into the worktree (attempt 2 on: with more rounds). */
-export function suiteIn(suite: SuiteConfig, repo: string, worktree: string, attempt: number): SuiteConfig {
-  const workdir = join(worktree, relative(repo, realpathOrSelf(suite.workdir)));
-  if (attempt === 1) return { ...suite, workdir };
+/** The suite for an attempt of a step: attempt 2 on, with more rounds. */
+function withRounds(suite: SuiteConfig, attempt: number): SuiteConfig {
+  if (attempt === 1) return suite;
   // "More rounds": twice the first, the maximum and the confirmation rounds.
   const ab = suite.ab;
-  return { ...suite, workdir, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
+  return { ...suite, ab: { ...ab, rounds: ab.rounds * 2, maxRounds: ab.maxRounds * 2, confirmRounds: ab.confirmRounds * 2 } };
 }
 
 /**
@@ -202,42 +200,22 @@ export async function bisect(request: BisectRequest): Promise<BisectReport> {
       say(
         `step ${step}: ${short(commit)} "${escapeTerminal(commit.subject)}" (commit ${index} of ${path.length}${attempt > 1 ? ', again with more rounds' : ''}) against good ${short(good)}`,
       );
-      let checkout: BaseCheckout | undefined;
-      try {
-        checkout = addBaseWorktree(repo, commit.sha, '--bad');
-        const mine = checkout;
-        request.cleanups.push(() => mine.remove());
-        const outDir = join(request.outDir, `step-${step}-${short(commit)}`);
-        const ab = await measureAbBetween({
-          config: request.config,
-          suites: [suiteIn(suite, repo, checkout.dir, attempt)],
-          // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
-          benchmarks: [request.benchmark],
-          checkouts: { base: goodCheckout.dir, head: checkout.dir },
-          commits: { base: good.sha, head: commit.sha },
-          outDir,
-          budgets: request.budgets,
-          classify: bisectClassifier(request.budgets, rowKey(request.benchmark, metric), full),
-          // A misspelt --benchmark is said after one round, not after the whole first batch.
-          afterFirstRound: (base, head) => void rowOf(decide(base, head, request.budgets).rows, request.benchmark, metric, suite.name),
-          env: request.env,
-          write: request.write,
-          now: request.now,
-          deps: request.deps,
-          ...(request.groups ? { groups: true } : {}),
-        });
-        const report = gate({
-          baseline: ab.base,
-          current: ab.head,
-          budgets: request.budgets,
-          confirmations: ab.confirmations,
-          baselineInput: '--good',
-          sameConfig: true,
-        });
-        return rowOf(report.rows, request.benchmark, metric, suite.name);
-      } finally {
-        checkout?.remove();
-      }
+      const { report } = await compareInterleaved({
+        ...request,
+        suites: [withRounds(suite, attempt)],
+        // The good end is checked out once and built incrementally at every step; each step's commit gets a worktree of its own.
+        base: { dir: goodCheckout.dir, commit: good.sha },
+        head: { commit: commit.sha },
+        flags: { base: '--good', head: '--bad' },
+        // Only the bisected benchmark runs, where its harness can select it: a step costs one benchmark's rounds.
+        benchmarks: [request.benchmark],
+        outDir: join(request.outDir, `step-${step}-${short(commit)}`),
+        classify: bisectClassifier(request.budgets, rowKey(request.benchmark, metric), full),
+        // A misspelt --benchmark is said after one round, not after the whole first batch.
+        afterFirstRound: (base, head) => void rowOf(decide(base, head, request.budgets).rows, request.benchmark, metric, suite.name),
+        decision: { baselineInput: '--good' },
+      });
+      return rowOf(report.rows, request.benchmark, metric, suite.name);
     };
     const record = (index: number, attempt: number, row: VerdictRow, side: StepClassification): void => {
       steps.push({

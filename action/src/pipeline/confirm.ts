@@ -25,13 +25,10 @@ import {
   type VerdictRow,
 } from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
-import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
 import { narrowSuite } from '../runner/select-benchmarks.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
-import { realpathOrSelf } from '../store/index.js';
-import { gate, type GateOptions } from './gate.js';
-import { measureAbBetween } from './measure.js';
-import { profileConfirmedRegressions } from './profile.js';
+import type { GateOptions } from './gate.js';
+import { compareInterleaved, MissingCommitError, suiteOf, type ComparisonMeasurement } from './interleaved.js';
 import type { RunContext } from './run-deps.js';
 
 /** How a run confirms its screen's suspects (RunPlan.confirm). */
@@ -62,12 +59,6 @@ export interface SecondStageRequest {
   screen: { seconds: number; timings: ReadonlyMap<string, SuiteTiming>; driftRuns: number | null };
   outDir: string;
   labels: { baselineInput: string; current: string };
-}
-
-/** The suite a benchmark came from: the plain run says; else the suite its id names (`<suite>/…`). */
-export function suiteOf(benchmark: string, current: ResultSet, suites: readonly SuiteConfig[]): SuiteConfig | undefined {
-  const named = current.benchmarks.find((b) => b.id === benchmark)?.suite;
-  return suites.find((s) => s.name === named) ?? suites.find((s) => benchmark.startsWith(`${s.name}/`));
 }
 
 /** Screens the run, measures the suspects' suites again interleaved, and joins both stages into one report. */
@@ -116,55 +107,14 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
   const leftOut: Unconfirmed = { code: 'time-cap', message: `left out: the suspects before it were estimated to fill the ${Math.round(estimate.cap)} s cap` };
 
   const started = performance.now();
-  const repo = realpathOrSelf(repositoryRoot(request.config.dir));
-  let checkout: BaseCheckout;
-  try {
-    checkout = addBaseWorktree(repo, base);
-  } catch (error) {
-    return all({ code: 'base-not-in-checkout', commit: base, message: (error as Error).message });
-  }
-  ctx.cleanups.push(() => checkout.remove());
-  try {
-    ctx.write(`perf-gate: confirming ${budget.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
-    const suites = [...bySuite.keys()].map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
-    const ab = await measureAbBetween({
-      config: request.config,
-      suites,
-      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
-      benchmarks: budget.measured,
-      checkouts: { base: checkout.dir, head: repo },
-      commits: { base: checkout.commit, head: headCommit(repo) },
-      outDir: join(request.outDir, 'confirm'),
-      budgets: request.budgets,
-      deadline: started + request.config.confirm.timeCap * 1000,
-      env: ctx.env,
-      write: ctx.write,
-      now: ctx.now,
-      deps: ctx.deps,
-      ...(ctx.groups ? { groups: true } : {}),
-    });
-    // A base that did not build leaves the head side without rounds too: nothing to gate, every suspect says why.
-    const confirmed =
-      ab.head.benchmarks.length === 0
-        ? null
-        : gate({
-            baseline: ab.base,
-            current: ab.head,
-            budgets: request.budgets,
-            options: request.options,
-            confirmations: ab.confirmations,
-            baselineInput: request.labels.baselineInput,
-            currentSource: request.labels.current,
-            sameConfig: true,
-          });
-    const seconds = (performance.now() - started) / 1000;
-    const suspects = new Map(
-      [...bySuite.entries()].flatMap(([suite, rows]) =>
-        rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }] as const),
-      ),
-    );
-    const measuredWhyNot = whyNot(suspects, confirmed, ab, checkout.commit, request.config.confirm.timeCap);
-    const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+  ctx.write(`perf-gate: confirming ${budget.measured.length} suspect benchmark(s) in ${bySuite.size} suite(s), interleaved against ${base.slice(0, 12)}\n`);
+  // Measured suspects the rounds left unconfirmed say why; those the estimate left out say that.
+  const suspects = new Map(
+    [...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => [rowKey(r.benchmark, r.metric), { benchmark: r.benchmark, suite: suite.name }] as const)),
+  );
+  const byKey = new Map(screened.suspects.map((r) => [rowKey(r.benchmark, r.metric), r.benchmark]));
+  const joinStages = (confirmed: GateReport | null, ab: ComparisonMeasurement, commit: string): GateReport => {
+    const measuredWhyNot = whyNot(suspects, confirmed, ab, commit, request.config.confirm.timeCap);
     const unconfirmed = (key: string): Unconfirmed | null => (left.has(byKey.get(key) ?? '') ? leftOut : measuredWhyNot(key));
     const measured = [...bySuite.entries()].map(([suite, rows]) => {
       const whole = ab.whole.get(suite.name);
@@ -178,20 +128,29 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
     });
     // The stage's own line names the first reason a suspect was left unconfirmed (each row names its own).
     const skipped = screened.suspects.map((r) => unconfirmed(rowKey(r.benchmark, r.metric))).find((u) => u !== null) ?? null;
-    const merged = mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped, estimate) });
-    // While the base worktree is still there: the confirmed regressions' profiles need both sides.
-    return await profileConfirmedRegressions(
-      {
-        report: merged,
-        config: request.config,
-        suiteOf: (benchmark) => suiteOf(benchmark, request.current, request.suites),
-        checkouts: { base: checkout.dir, head: repo },
-        outDir: request.outDir,
-      },
-      ctx,
-    );
-  } finally {
-    checkout.remove();
+    const seconds = (performance.now() - started) / 1000;
+    return mergeStages({ screened, confirmed, unconfirmed, failSuspected: plan.failSuspected, stages: stages(seconds, measured, skipped, estimate) });
+  };
+  try {
+    const compared = await compareInterleaved({
+      ...ctx,
+      config: request.config,
+      suites: [...bySuite.keys()],
+      base: { commit: base },
+      head: { working: true },
+      // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
+      benchmarks: budget.measured,
+      outDir: join(request.outDir, 'confirm'),
+      budgets: request.budgets,
+      decision: { options: request.options, baselineInput: request.labels.baselineInput, currentSource: request.labels.current },
+      deadline: started + request.config.confirm.timeCap * 1000,
+      finish: (confirmed, ab) => joinStages(confirmed, ab, ab.base.commit ?? base),
+      profile: { suites: request.suites, outDir: request.outDir },
+    });
+    return compared.report;
+  } catch (error) {
+    if (error instanceof MissingCommitError) return all({ code: 'base-not-in-checkout', commit: base, message: error.message });
+    throw error;
   }
 }
 

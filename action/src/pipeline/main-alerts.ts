@@ -15,12 +15,9 @@ import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertL
 import { syncAlertIssues, type AlertIssueOutcome, type AlertIssueText, type AlertMark } from '../github/alert-issues.js';
 import type { GitHubApi, IssueInfo, RepoRef } from '../github/client.js';
 import { readAlertMarker } from '../github/alert-issues.js';
-import { bisect, bisectSuite, suiteIn, type BisectRequest, type BisectReport } from './bisect.js';
-import { measureAbBetween } from './measure.js';
-import { gate } from './gate.js';
+import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
+import { compareInterleaved } from './interleaved.js';
 import type { VerdictRow } from '../gate/index.js';
-import { addBaseWorktree, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
-import { realpathOrSelf } from '../store/index.js';
 import { bisectIssueComment } from '../report/main-alert.js';
 import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
 import { inCommitOrder, type HistoryStore } from '../store/history/index.js';
@@ -110,45 +107,22 @@ export type StepConfirmation = { alert: MainAlert; confirmed: boolean; row: Verd
  */
 export async function confirmAlertStep(alert: MainAlert, request: AlertBisectRequest): Promise<StepConfirmation> {
   const { benchmark, metric, previousCommit, commit } = alert.row;
-  const checkouts: BaseCheckout[] = [];
   try {
-    const suite = bisectSuite(request.config, benchmark, undefined);
-    const repo = realpathOrSelf(repositoryRoot(request.config.dir, '--bad'));
-    const good = addBaseWorktree(repo, previousCommit, '--good');
-    checkouts.push(good);
-    request.cleanups.push(() => good.remove());
-    const bad = addBaseWorktree(repo, commit, '--bad');
-    checkouts.push(bad);
-    request.cleanups.push(() => bad.remove());
-    const ab = await measureAbBetween({
-      config: request.config,
-      suites: [suiteIn(suite, repo, bad.dir, 1)],
+    const { report } = await compareInterleaved({
+      ...request,
+      suites: [bisectSuite(request.config, benchmark, undefined)],
+      base: { commit: previousCommit },
+      head: { commit },
+      flags: { base: '--good', head: '--bad' },
       // Only the alert's benchmark runs, where its harness can select it.
       benchmarks: [benchmark],
-      checkouts: { base: good.dir, head: bad.dir },
-      commits: { base: good.commit, head: bad.commit },
       outDir: join(request.outDir, `confirm-${commit.slice(0, 12)}`),
-      budgets: request.budgets,
-      env: request.env,
-      write: request.write,
-      now: request.now,
-      deps: request.deps,
-      ...(request.groups ? { groups: true } : {}),
-    });
-    const report = gate({
-      baseline: ab.base,
-      current: ab.head,
-      budgets: request.budgets,
-      confirmations: ab.confirmations,
-      baselineInput: '--good',
-      sameConfig: true,
+      decision: { baselineInput: '--good' },
     });
     const row = report.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
     return { alert, confirmed: row?.status === 'regressed', row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
   } catch (error) {
     return { alert, confirmed: false, row: null, error: (error as Error).message };
-  } finally {
-    for (const c of checkouts) c.remove();
   }
 }
 

@@ -2,8 +2,9 @@
  * Phase 2 of a run: measure. Runs the config's suites (this shard's share)
  * with the runner, checks the CPU did not throttle meanwhile, adds the derived
  * metrics, and stamps the ResultSet with commit, ref and testbed; or measures
- * base and head interleaved (A/B) in a git worktree. Partial results are
- * written after every suite, so a cancelled job still leaves them.
+ * two checkouts in interleaved rounds, for the one comparison of
+ * pipeline/interleaved.ts. Partial results are written after every suite,
+ * so a cancelled job still leaves them.
  */
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -19,13 +20,12 @@ import { throttleRise } from '../runner/preflight/index.js';
 import { logProgress } from '../runner/progress.js';
 import { runSuites } from '../runner/run-suite.js';
 import { selectShard, type Shard } from '../runner/shard.js';
-import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
+import { headCommit } from '../runner/worktree.js';
 import { narrowSuite } from '../runner/select-benchmarks.js';
 import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
 import { defaultDeps, type RunContext, type RunDeps } from './run-deps.js';
-import { realpathOrSelf } from '../store/index.js';
 
 export { parseShard, selectShard, type Shard } from '../runner/shard.js';
 export type { AbMeasurement } from '../runner/ab.js';
@@ -152,16 +152,6 @@ export function gateClassifier(budgets: Budgets): Classifier {
     head.benchmarks.length === 0 ? new Map() : new Map(decide(base, head, budgets).rows.map((r) => [rowKey(r.benchmark, r.metric), r.status]));
 }
 
-export interface AbRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'cleanups' | 'groups'> {
-  ref: string;
-  config: PerfGateConfig;
-  shard: Shard | null;
-  outDir: string;
-  budgets: Budgets;
-  cwd: string;
-  deps?: RunDeps;
-}
-
 /** The interleaved rows with each side's counted metrics joined in (a benchmark only counted becomes a row of its own). */
 function withCounts(set: ResultSet, counted: readonly BenchmarkResult[]): ResultSet {
   if (counted.length === 0) return set;
@@ -173,30 +163,6 @@ function withCounts(set: ResultSet, counted: readonly BenchmarkResult[]): Result
     return joinMeasurements(b.id, b.suite ?? c.suite ?? '', b, c);
   });
   return { ...set, benchmarks: [...benchmarks, ...byId.values()] };
-}
-
-/**
- * Interleaved A/B: checks `ref` out in a temporary worktree, runs base and
- * head in rounds (adaptive, with confirmation rounds), writes both ResultSets
- * to outDir (base.json and results.json), and returns what `decide` makes of
- * them, called before the worktree is removed.
- */
-export async function measureAb<R>(request: AbRequest, decide: (measured: AbMeasurement, checkouts: AbCheckouts) => Promise<R>): Promise<R> {
-  const { config, shard } = request;
-  const repo = realpathOrSelf(repositoryRoot(config.dir));
-  const headSha = headCommit(repo);
-  const suites = selectShard(config.suites, shard).map((s) => ({ ...s, workdir: realpathOrSelf(s.workdir) }));
-  const checkout = addBaseWorktree(repo, request.ref);
-  request.cleanups.push(() => checkout.remove());
-  try {
-    request.write(`perf-gate: A/B of ${headSha ?? 'HEAD'} (head) against ${request.ref} = ${checkout.commit} (base, in ${checkout.dir})\n`);
-    const checkouts = { base: checkout.dir, head: repo };
-    const { outcome: _outcome, ...measured } = await measureAbBetween({ ...request, suites, checkouts, commits: { base: checkout.commit, head: headSha } });
-    // Decided while the base checkout is still there: a confirmed regression's profile needs both sides.
-    return await decide(measured, checkouts);
-  } finally {
-    checkout.remove();
-  }
 }
 
 export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'now' | 'groups'> {
@@ -224,8 +190,8 @@ export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'no
 }
 
 /**
- * The one interleaved A/B measurement, for `run --ab`, the second stage,
- * main's alert confirmation and `bisect`: runs the suites (narrowed to the
+ * The rounds of the one interleaved comparison (pipeline/interleaved.ts,
+ * for `run --ab`, the second stage, main's alert confirmation and `bisect`): runs the suites (narrowed to the
  * named benchmarks, where given) on two checkouts in rounds (runAb, with the
  * gate as classifier, bounded by the deadline), stamps each side with its
  * commit and this testbed, and writes both ResultSets to outDir (base.json,

@@ -10,10 +10,10 @@ import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { storableResultSet } from './storable.js';
 import { withPackageNames } from './environment-packages.js';
-import { profileConfirmedRegressions } from './profile.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
-import { measureAb, measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
-import { confirmSuspects, suiteOf } from './confirm.js';
+import { measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
+import { confirmSuspects } from './confirm.js';
+import { compareInterleaved } from './interleaved.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
 import { DEFAULT_MIN_DRIFT_RUNS, type SkippedFile } from '../gate/index.js';
@@ -89,48 +89,24 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
 
 /** Base and head measured in alternating rounds: the run is its own baseline, decided paired; its confirmed regressions profiled where asked. */
 async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interleaved: unknown }>, ctx: RunContext): Promise<RunOutcome> {
-  const request = {
-    ref: current.ref,
+  const { measured, report } = await compareInterleaved({
+    ...ctx,
     config: current.interleaved,
-    shard: current.shard,
+    suites: selectShard(current.interleaved.suites, current.shard),
+    base: { commit: current.ref },
+    head: { working: true },
     outDir: current.outDir,
     budgets: plan.budgets,
-    cwd: current.interleaved.dir,
-    env: ctx.env,
-    write: ctx.write,
-    now: ctx.now,
-    deps: ctx.deps,
-    cleanups: ctx.cleanups,
-    ...(ctx.groups ? { groups: true } : {}),
-  };
-  const { ab, report } = await measureAb(request, async (ab, checkouts) => {
-    const decided = gate({
-      baseline: ab.base,
-      current: ab.head,
-      budgets: plan.budgets,
-      options: plan.options,
-      confirmations: ab.confirmations,
-      baselineInput: plan.labels.baselineInput,
-      currentSource: plan.labels.current,
-      sameConfig: true,
-    });
-    const profiled = await profileConfirmedRegressions(
-      {
-        report: decided,
-        config: current.interleaved,
-        suiteOf: (benchmark) => suiteOf(benchmark, ab.head, current.interleaved.suites),
-        checkouts,
-        outDir: current.outDir,
-      },
-      ctx,
-    );
-    return { ab, report: profiled };
+    decision: { options: plan.options, baselineInput: plan.labels.baselineInput, currentSource: plan.labels.current },
+    profile: { suites: current.interleaved.suites, outDir: current.outDir },
+    opened: ({ base, head }) =>
+      ctx.write(`perf-gate: A/B of ${head.commit ?? 'HEAD'} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})\n`),
   });
   return {
     report: withPackageNames(report, current.interleaved.dir),
-    baseline: { results: ab.base, source: `${current.ref} (interleaved)` },
-    current: ab.head,
-    stored: await record(plan, ab.head),
+    baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
+    current: measured.head,
+    stored: await record(plan, measured.head),
   };
 }
 

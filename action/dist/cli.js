@@ -66778,10 +66778,14 @@ var WITHHELD = /^(INPUT_.*|GITHUB_TOKEN|GH_TOKEN|ACTIONS_RUNTIME_TOKEN|ACTIONS_I
 function processEnv(ctx, suite, extra) {
   return suiteEnv(ctx.env, suite, extra);
 }
+var BASE_SIDE_FOLDER = "perf-gate-base";
 function suiteEnv(runner, suite, extra) {
   const env = {};
   for (const [k, v] of Object.entries(runner)) if (v !== void 0 && !WITHHELD.test(k)) env[k] = v;
-  return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
+  const merged = { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
+  const target = merged["CARGO_TARGET_DIR"];
+  if (extra["PERF_GATE_SIDE"] === "base" && target) merged["CARGO_TARGET_DIR"] = join14(target, BASE_SIDE_FOLDER);
+  return merged;
 }
 async function buildSuite(suite, cwd, dir, side3, ctx) {
   if (suite.build === null) return null;
@@ -67368,7 +67372,8 @@ var ROUND_SHARE = {
   gbench: (run2) => 1 / optionNumber(run2, "--benchmark_repetitions", 1)
 };
 function criterionShare(run2) {
-  return Math.min(1, 1.5 / (optionNumber(run2, "--warm-up-time", 3) + optionNumber(run2, "--measurement-time", 5)));
+  const [warmUp, measure] = [optionNumber(run2, "--warm-up-time", 3), optionNumber(run2, "--measurement-time", 5)];
+  return Math.min(1, (Math.min(warmUp, 0.5) + Math.min(measure, 1)) / (warmUp + measure));
 }
 var BUILT_IN = {
   "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
@@ -67383,12 +67388,12 @@ var BUILT_IN = {
 };
 function criterionRound(run2, names) {
   let line = withBinaryArgs(run2, quote(anchored(names)));
-  for (const [flag, value] of [
-    ["--warm-up-time", "0.5"],
-    ["--measurement-time", "1"],
-    ["--sample-size", "10"]
+  for (const [flag, most] of [
+    ["--warm-up-time", 0.5],
+    ["--measurement-time", 1],
+    ["--sample-size", 10]
   ])
-    line = withOption(line, flag, value);
+    if (optionNumber(line, flag, Infinity) > most) line = withOption(line, flag, String(most));
   return line;
 }
 function harnessName(format2, name) {

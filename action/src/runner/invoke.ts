@@ -97,11 +97,24 @@ export function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record
   return suiteEnv(ctx.env, suite, extra);
 }
 
+/**
+ * Build output shared by every checkout, which the base side must not share:
+ * cargo keys a build by package, not by folder, so with one CARGO_TARGET_DIR
+ * the base worktree's build and the head's overwrite each other and both
+ * sides run whichever binary was built last (seen in the criterion test of
+ * two-stage-suites.timing.test.ts: a 2x slowdown measured -0.5 %). The base
+ * side builds into a folder of its own inside it.
+ */
+const BASE_SIDE_FOLDER = 'perf-gate-base';
+
 /** processEnv from the runner's environment alone (the profile step has no RunnerContext). */
 export function suiteEnv(runner: NodeJS.ProcessEnv, suite: SuiteConfig, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(runner)) if (v !== undefined && !WITHHELD.test(k)) env[k] = v;
-  return { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
+  const merged: Record<string, string> = { ...env, ...suite.env, PERF_GATE_SUITE: suite.name, ...extra };
+  const target = merged['CARGO_TARGET_DIR'];
+  if (extra['PERF_GATE_SIDE'] === 'base' && target) merged['CARGO_TARGET_DIR'] = join(target, BASE_SIDE_FOLDER);
+  return merged;
 }
 
 /** Runs a suite's `build` in `cwd`; returns the error of a failed build, or null. */

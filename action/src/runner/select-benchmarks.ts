@@ -9,7 +9,7 @@
  * | format | selects with | a round runs |
  * | :-- | :-- | :-- |
  * | go-bench | `-bench` with an anchored regex per name level | `-count 1` |
- * | criterion, cargo-criterion | the bench binary's regex filter after `--` | `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
+ * | criterion, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
  * | divan | `--exact` names after `--` | the run line's own samples (one median) |
@@ -104,7 +104,8 @@ const ROUND_SHARE: Record<string, (run: string) => number> = {
 };
 
 function criterionShare(run: string): number {
-  return Math.min(1, 1.5 / (optionNumber(run, '--warm-up-time', 3) + optionNumber(run, '--measurement-time', 5)));
+  const [warmUp, measure] = [optionNumber(run, '--warm-up-time', 3), optionNumber(run, '--measurement-time', 5)];
+  return Math.min(1, (Math.min(warmUp, 0.5) + Math.min(measure, 1)) / (warmUp + measure));
 }
 
 /** Per format: the run line selecting `names` (the ids without the suite's prefix) in a short round. */
@@ -120,14 +121,15 @@ const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string
   'vitest-bench': (run, names) => withOption(run, '-t', quote(anchored(names.map((n) => n.split(' > ').slice(1).join(' '))))),
 };
 
+/** criterion's short round: at most 0.5 s of warm-up, 1 s of measurement and 10 samples; a run line that asks for less keeps its own. */
 function criterionRound(run: string, names: readonly string[]): string {
   let line = withBinaryArgs(run, quote(anchored(names)));
-  for (const [flag, value] of [
-    ['--warm-up-time', '0.5'],
-    ['--measurement-time', '1'],
-    ['--sample-size', '10'],
+  for (const [flag, most] of [
+    ['--warm-up-time', 0.5],
+    ['--measurement-time', 1],
+    ['--sample-size', 10],
   ] as const)
-    line = withOption(line, flag, value);
+    if (optionNumber(line, flag, Infinity) > most) line = withOption(line, flag, String(most));
   return line;
 }
 

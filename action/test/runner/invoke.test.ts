@@ -46,3 +46,18 @@ describe('what a harness process is given', () => {
     );
   });
 });
+
+describe('a shared CARGO_TARGET_DIR in interleaved rounds', () => {
+  test('the base side builds into a folder of its own inside it; the head side and plain runs keep it', async () => {
+    const { suiteEnv } = await import('../../src/runner/invoke.js');
+    const suite = parsePerfGateConfig('version: 1\nsuites:\n  - name: c\n    run: cargo bench\n    format: criterion\n', 'perf-gate.yml', '/repo').suites[0]!;
+    const runner = { CARGO_TARGET_DIR: '/cache/target', PATH: '/bin' };
+    assert.equal(suiteEnv(runner, suite, { PERF_GATE_SIDE: 'base' })['CARGO_TARGET_DIR'], '/cache/target/perf-gate-base');
+    assert.equal(suiteEnv(runner, suite, { PERF_GATE_SIDE: 'head' })['CARGO_TARGET_DIR'], '/cache/target');
+    assert.equal(suiteEnv(runner, suite, {})['CARGO_TARGET_DIR'], '/cache/target');
+    // Set by the suite's own env: the same.
+    const own = { ...suite, env: { CARGO_TARGET_DIR: 'shared' } };
+    assert.equal(suiteEnv({ PATH: '/bin' }, own, { PERF_GATE_SIDE: 'base' })['CARGO_TARGET_DIR'], join('shared', 'perf-gate-base'));
+    assert.equal(suiteEnv({ PATH: '/bin' }, suite, { PERF_GATE_SIDE: 'base' })['CARGO_TARGET_DIR'], undefined, 'none set, none made up');
+  });
+});

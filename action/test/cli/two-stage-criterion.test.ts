@@ -1,0 +1,132 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonReport } from '../../src/report/json.js';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+import { requireTool } from '../support/tools.js';
+import { isUndecided, measureUntilDecided } from '../support/undecided.js';
+
+/*
+ * Not a timing test: a 2x slowdown, decided by interleaved rounds, stands
+ * out of the noise of another test running beside it, and this file's two
+ * minutes of cargo would otherwise be spent alone.
+ */
+requireTool('cargo', 'cargo-criterion', 'git');
+
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+const DATED = { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: DATED }).trim();
+}
+
+function readReport(dir: string): JsonReport {
+  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+}
+
+/**
+ * The same flow on a criterion crate of 24 benchmarks in one bench target
+ * (cargo criterion's JSON messages): the second stage runs only the
+ * suspects, each round one cargo criterion call in criterion's short
+ * configuration, and decides the slowed benchmark regressed. One
+ * CARGO_TARGET_DIR serves both checkouts, as on many CI runners: the base
+ * side must build into a folder of its own there, or both sides run the same
+ * binary. Criterion itself is copied in built from the example's target
+ * folder (a first build of it takes a minute here).
+ */
+describe('a 24-benchmark criterion crate: the second stage runs the suspects alone, in short rounds', () => {
+  const repo = tempDir('pg-two-stage-criterion-');
+  const example = new URL('../../../examples/rust-criterion', import.meta.url).pathname;
+  const target = tempDir('pg-two-stage-criterion-target-');
+  const env = { ...ENV, CARGO_TARGET_DIR: target, CARGO_HOME: process.env.CARGO_HOME ?? join(process.env.HOME ?? '/root', '.cargo') };
+
+  /** 24 benchmarks of one loop each, in group "many"; `slow` multiplies the work of those named. */
+  function benches(slow: Record<number, number> = {}): string {
+    const factors = Array.from({ length: 24 }, (_, i) => slow[i + 1] ?? 1).join(', ');
+    return [
+      'use criterion::{black_box, criterion_group, criterion_main, Criterion};',
+      `const FACTOR: [u64; 24] = [${factors}];`,
+      'fn work(n: u64) -> u64 { (0..n).fold(1u64, |x, i| x.wrapping_mul(6364136223846793005).wrapping_add(i)) }',
+      'fn many(c: &mut Criterion) {',
+      '    let mut g = c.benchmark_group("many");',
+      '    for i in 0..24usize { g.bench_function(format!("w{:02}", i + 1), |b| b.iter(|| work(black_box(20_000 * FACTOR[i])))); }',
+      '    g.finish();',
+      '}',
+      'criterion_group!(benches, many);',
+      'criterion_main!(benches);',
+      '',
+    ].join('\n');
+  }
+
+  before(async () => {
+    cpSync(join(example, 'target', 'release'), join(target, 'release'), { recursive: true });
+    cpSync(join(example, 'target', 'release'), join(target, 'perf-gate-base', 'release'), { recursive: true });
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(repo, 'config', 'user.email', 'test@example.invalid');
+    git(repo, 'config', 'user.name', 'perf-gate test');
+    cpSync(join(example, 'Cargo.lock'), join(repo, 'Cargo.lock'));
+    cpSync(join(example, 'src'), join(repo, 'src'), { recursive: true });
+    writeFileSync(
+      join(repo, 'Cargo.toml'),
+      readFileSync(join(example, 'Cargo.toml'), 'utf8').replace('name = "parse"', 'name = "many"').replace('"perf-gate-example-criterion"', '"perf-gate-many"'),
+    );
+    mkdirSync(join(repo, 'benches'));
+    writeFileSync(join(repo, 'benches', 'many.rs'), benches());
+    writeFileSync(
+      join(repo, 'perf-gate.yml'),
+      `version: 1
+history: history
+ab:
+  seed: 5
+suites:
+  - name: c
+    build: cargo bench --bench many --no-run
+    run: cargo criterion --bench many --message-format=json --plotting-backend disabled -- --warm-up-time 0.1 --measurement-time 0.2 --sample-size 10
+    format: cargo-criterion
+    timeout: 5m
+`,
+    );
+    writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n*.json\ntarget/\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '--quiet', '-m', 'main');
+    // One run of main: the screen then applies the configured drift, which a 2x slowdown is far beyond.
+    const r = await runCli(['run', '--mode', 'main', '--out', 'out'], repo, env);
+    assert.match(r.stdout, /baseline written to/, r.stdout + r.stderr);
+  });
+
+  test('w07 made 2x slower: regressed by interleaved rounds of the suspects alone, each a short criterion call', async () => {
+    git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
+    writeFileSync(join(repo, 'benches', 'many.rs'), benches({ 7: 2 }));
+    git(repo, 'commit', '--quiet', '-am', 'slow w07');
+    const { r, report } = await measureUntilDecided(
+      async () => {
+        const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, env);
+        return { r, report: readReport(repo) };
+      },
+      ({ report }) => isUndecided(report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time')),
+    );
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const w07 = report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time')!;
+    assert.equal(w07.status, 'regressed', JSON.stringify(w07));
+    assert.equal(w07.stage?.by, 'interleaved');
+    const suspects = [...new Set(report.rows.filter((row) => row.stage?.by === 'interleaved').map((row) => row.benchmark.replace(/^c\//, '')))].sort();
+    assert.ok(suspects.includes('many/w07') && suspects.length < 24, suspects.join(', '));
+    // What cargo criterion itself reported in every round: the suspects, each measured in 10 samples (the short configuration).
+    const rounds = join(repo, 'out', 'confirm', 'c', 'ab');
+    const outputs = readdirSync(rounds).filter((f) => f.endsWith('.output'));
+    assert.ok(outputs.length >= 20, `${outputs.length} round outputs`);
+    for (const file of outputs) {
+      const text = readFileSync(join(rounds, file), 'utf8');
+      const complete = text
+        .split('\n')
+        .filter((l) => l.includes('"benchmark-complete"'))
+        .map((l) => JSON.parse(l) as { id: string; measured_values: number[] });
+      assert.deepEqual(complete.map((c) => c.id).sort(), suspects, file);
+      for (const c of complete) assert.equal(c.measured_values.length, 10, `${file}: ${c.id}`);
+    }
+    assert.equal(report.stages!.confirm.suites[0]!.whole, undefined, 'the suite was narrowed');
+  });
+});

@@ -19,7 +19,8 @@
  * for the suspects design, default 3), WHOLE_TRIALS (for the whole design,
  * default 1), WHOLE_KINDS (how many of the three kinds the whole design runs,
  * default 3), HISTORY_RUNS (default 6), CAP (confirm-time-cap, default 10m),
- * KEEP (a folder that keeps each pull request's JSON report).
+ * KEEP (a folder that keeps each pull request's JSON report), KINDS (which
+ * kinds of pull request, 0-based: "1,2" skips A/A; default all).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,11 +100,12 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-const KINDS: { kind: string; slow: Record<number, number>; expect: string[] }[] = [
+const ALL_KINDS: { kind: string; slow: Record<number, number>; expect: string[] }[] = [
   { kind: 'A/A', slow: {}, expect: [] },
   { kind: 'one slowed 10 %', slow: { 7: 1.1 }, expect: ['W007'] },
   { kind: 'two slowed 10 %', slow: { 3: 1.1, 15: 1.1 }, expect: ['W003', 'W015'] },
 ];
+const KINDS = process.env['KINDS'] ? process.env['KINDS'].split(',').map((i) => ALL_KINDS[Number(i)]!) : ALL_KINDS;
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()[0]!.toFixed(2)} at the start`);
 for (const size of SIZES) {

@@ -102,7 +102,7 @@ export function processEnv(ctx: RunnerContext, suite: SuiteConfig, extra: Record
  * cargo keys a build by package, not by folder, so with one CARGO_TARGET_DIR
  * the base worktree's build and the head's overwrite each other and both
  * sides run whichever binary was built last (seen in the criterion test of
- * two-stage-suites.timing.test.ts: a 2x slowdown measured -0.5 %). The base
+ * two-stage-criterion.timing.test.ts: a 2x slowdown measured -0.5 %). The base
  * side builds into a folder of its own inside it.
  */
 const BASE_SIDE_FOLDER = 'perf-gate-base';

@@ -28,7 +28,7 @@ import type { Classifier } from '../runner/ab.js';
 import { addBaseWorktree, headCommit, repositoryRoot, type BaseCheckout } from '../runner/worktree.js';
 import { realpathOrSelf } from '../store/index.js';
 import { gate, type GateOptions } from './gate.js';
-import { measureAbBetween, type AbMeasurement } from './measure.js';
+import { measureAbBetween } from './measure.js';
 import { profileConfirmedRegressions } from './profile.js';
 import type { RunContext } from './run-deps.js';
 
@@ -75,7 +75,7 @@ export interface ComparisonRequest extends RunContext {
 }
 
 /** What the rounds measured: both sides, the confirmations, the rounds, the suites that ran whole and why. */
-export type ComparisonMeasurement = Awaited<ReturnType<typeof measureAbBetween>> & AbMeasurement;
+export type ComparisonMeasurement = Awaited<ReturnType<typeof measureAbBetween>>;
 
 export interface Comparison {
   measured: ComparisonMeasurement;

@@ -1,27 +1,15 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonReport } from '../../src/report/json.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
-import { isUndecided, measureUntilDecided } from '../support/undecided.js';
+import { gatePullRequest, git } from '../support/pull-request-run.js';
 
 requireTool('cargo', 'cargo-criterion', 'git');
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
-const DATED = { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: DATED }).trim();
-}
-
-function readReport(dir: string): JsonReport {
-  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
-}
-
 /**
  * The same flow on a criterion crate of 20 benchmarks in one bench target
  * (cargo criterion's JSON messages): the second stage runs only the
@@ -100,13 +88,7 @@ suites:
     git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
     writeFileSync(join(repo, 'benches', 'many.rs'), benches({ 7: 2 }));
     git(repo, 'commit', '--quiet', '-am', 'slow w07');
-    const { r, report } = await measureUntilDecided(
-      async () => {
-        const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, env);
-        return { r, report: readReport(repo) };
-      },
-      ({ report }) => isUndecided(report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time')),
-    );
+    const { r, report } = await gatePullRequest(repo, env, 'c/many/w07');
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const w07 = report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time')!;
     assert.equal(w07.status, 'regressed', JSON.stringify(w07));

@@ -1,14 +1,12 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileInput, parseInput } from '../../src/adapters/index.js';
-import type { JsonReport } from '../../src/report/json.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
-import { isUndecided, measureUntilDecided } from '../support/undecided.js';
+import { gatePullRequest, git, readReport } from '../support/pull-request-run.js';
 
 /**
  * The second stage on a suite of realistic size (issue 36): a Go package of
@@ -20,12 +18,6 @@ import { isUndecided, measureUntilDecided } from '../support/undecided.js';
 requireTool('go', 'git');
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, GOCACHE: process.env.GOCACHE ?? join(process.env.HOME ?? '/root', '.cache', 'go-build') };
-const DATED = { ...process.env, GIT_AUTHOR_DATE: '2026-11-20T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T12:00:00Z' };
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: DATED }).trim();
-}
-
 /** 24 benchmarks of one loop each; `slow` multiplies the work of those named. */
 function benchmarks(slow: Record<number, number> = {}): string {
   const bench = (i: number) =>
@@ -47,10 +39,6 @@ suites:
     format: go-bench
     timeout: 5m
 `;
-
-function readReport(dir: string): JsonReport {
-  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
-}
 
 describe('a 24-benchmark go test -bench suite: the second stage measures only the suspects, in short rounds', () => {
   const repo = tempDir('pg-two-stage-go-');
@@ -76,13 +64,7 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
     git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
     writeFileSync(join(repo, 'w_test.go'), benchmarks({ 7: 2 }));
     git(repo, 'commit', '--quiet', '-am', 'slow W07');
-    const { r, report } = await measureUntilDecided(
-      async () => {
-        const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, ENV);
-        return { r, report: readReport(repo) };
-      },
-      ({ report }) => isUndecided(report.rows.find((row) => row.benchmark === 'go/BenchmarkW07' && row.metric === 'time')),
-    );
+    const { r, report } = await gatePullRequest(repo, ENV, 'go/BenchmarkW07');
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const w07 = report.rows.find((row) => row.benchmark === 'go/BenchmarkW07' && row.metric === 'time')!;
     assert.equal(w07.status, 'regressed', JSON.stringify(w07));

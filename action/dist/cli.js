@@ -47482,6 +47482,10 @@ var DEFAULT_BUDGET_DEFAULTS = {
   severity: "fail",
   missing: "show"
 };
+function smallestAlpha(budgets) {
+  const set = budgets.rules.flatMap((rule) => Object.values(rule.metrics).flatMap((m) => m.tolerances.alpha !== void 0 ? [m.tolerances.alpha] : []));
+  return Math.min(budgets.defaults.alpha, ...set);
+}
 var EMPTY_BUDGETS = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 function resolveBudget(budgets, benchmarkId, metric) {
   const ordered = rulesByIndex(budgets).matching(benchmarkId);
@@ -65547,7 +65551,8 @@ function compareMetrics(inputs, options = DEFAULT_COMPARISON_OPTIONS) {
   const o = resolveOptions(options);
   const results = inputs.map((input) => runStrategy(input, o));
   const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
-  return inputs.map((input, i2) => classify(input, results[i2], adjusted[i2], o));
+  const tested = results.filter((r) => r.pRaw !== null).length;
+  return inputs.map((input, i2) => classify(input, results[i2], adjusted[i2], tested, o));
 }
 function describeMetric(metric) {
   const samples = finiteSamples(metric);
@@ -65644,7 +65649,10 @@ function runStrategy(input, o) {
   }
   return { ...result, notes };
 }
-function classify(input, r, pAdjusted, o) {
+function pairedRoundsNeeded(powered, alpha, family) {
+  return Math.max(powered ?? 0, minRounds(alpha / Math.max(1, family)));
+}
+function classify(input, r, pAdjusted, family, o) {
   const tol = Math.log1p(Math.max(0, input.regression));
   const floor = Math.log1p(Math.max(0, input.noise));
   const increase = input.current.direction === "higher" ? "improved" : "regressed";
@@ -65701,7 +65709,7 @@ function classify(input, r, pAdjusted, o) {
       reason = { code: "shift-within-tolerance", ...facts };
     } else {
       status = "inconclusive";
-      samplesNeeded2 = r.samplesNeeded;
+      samplesNeeded2 = r.method.id === "wilcoxon-signed-rank" ? pairedRoundsNeeded(r.samplesNeeded, input.alpha, family) : r.samplesNeeded;
       reason = { code: significant ? "within-noise-floor" : "not-significant", samplesNeeded: samplesNeeded2, ...facts };
     }
   }
@@ -66966,15 +66974,19 @@ async function runRounds(units, count, phase, stemPrefix, ctx, cut3) {
   }
 }
 async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
+  const reach = roundsToReach(ctx.alpha, units.flatMap(unitKeys).length);
+  const limit3 = (u) => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut3)) {
     const statuses = classifyUnits(units, ctx);
-    const undecided = units.filter(
-      (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive")
-    );
+    const undecided = units.filter((u) => !u.stopped && u.rounds < limit3(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive"));
     if (undecided.length === 0) return;
-    const phase = stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds";
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut3);
+    const raised = undecided.some((u) => u.suite.ab.maxRounds < reach) ? ` (${reach} at most, beyond max-rounds: fewer cannot reach \u03B1 ${ctx.alpha} over ${units.flatMap(unitKeys).length} rows)` : "";
+    const phase = `${stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds"}${raised}`;
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit3(u) - u.rounds), phase, stemPrefix, ctx, cut3);
   }
+}
+function roundsToReach(alpha, rows) {
+  return alpha === void 0 ? 0 : minRounds(alpha / Math.max(1, rows));
 }
 function sideRows(unit, side3, replace) {
   const data = unit.data[side3];
@@ -67367,6 +67379,7 @@ function optionNumber(run2, flag, fallback) {
 var ROUND_SHARE = {
   "go-bench": (run2) => 1 / optionNumber(run2, "-count", 1),
   criterion: (run2) => criterionShare(run2),
+  "criterion-console": (run2) => criterionShare(run2),
   "cargo-criterion": (run2) => criterionShare(run2),
   jmh: (run2) => 1 / optionNumber(run2, "-f", 5),
   gbench: (run2) => 1 / optionNumber(run2, "--benchmark_repetitions", 1)
@@ -67378,6 +67391,7 @@ function criterionShare(run2) {
 var BUILT_IN = {
   "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
   criterion: (run2, names) => criterionRound(run2, names),
+  "criterion-console": (run2, names) => criterionRound(run2, names),
   "cargo-criterion": (run2, names) => criterionRound(run2, names),
   jmh: (run2, names) => withOption(`${run2} ${quote(anchored(names))}`, "-f", "1"),
   gbench: (run2, names) => withOption(withOption(run2, "--benchmark_filter", quote(anchored(names)), true), "--benchmark_repetitions", "1", true),
@@ -67533,6 +67547,7 @@ async function measureAbBetween(request2) {
     {
       ...context3(outDir),
       classify: request2.classify ?? gateClassifier(request2.budgets),
+      alpha: smallestAlpha(request2.budgets),
       ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
       ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
       created: request2.now().toISOString()
@@ -68155,7 +68170,7 @@ function flagsIn(rows) {
 function rowNotes(row) {
   const notes = [...row.flags];
   if (row.samplesNeeded !== null && (row.status === "inconclusive" || row.flags.includes("insufficient-samples"))) {
-    notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} samples per side`);
+    notes.push(`needs \u2248 ${formatCount(row.samplesNeeded)} ${row.flags.includes("paired") ? "paired rounds" : "samples per side"}`);
   }
   if (row.stage) notes.push(stageNote(row.stage));
   if (row.acceptance) notes.push(acceptanceNote(row.acceptance));

@@ -93,6 +93,12 @@ export const DEFAULT_BUDGET_DEFAULTS: BudgetDefaults = {
   missing: 'show',
 };
 
+/** The smallest significance level any budget asks for (the defaults' or a rule's). */
+export function smallestAlpha(budgets: Budgets): number {
+  const set = budgets.rules.flatMap((rule) => Object.values(rule.metrics).flatMap((m) => (m.tolerances.alpha !== undefined ? [m.tolerances.alpha] : [])));
+  return Math.min(budgets.defaults.alpha, ...set);
+}
+
 export const EMPTY_BUDGETS: Budgets = { defaults: DEFAULT_BUDGET_DEFAULTS, rules: [], files: [] };
 
 /** What applies to one benchmark × metric. */

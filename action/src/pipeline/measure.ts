@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import { applyDerived, compileDerived } from '../derived/index.js';
 import { decide, type SuiteTiming } from '../gate/index.js';
-import { rowKey, type Budgets } from '../model/index.js';
+import { rowKey, smallestAlpha, type Budgets } from '../model/index.js';
 import { newResultSet, type BenchmarkResult, type Environment, type ResultSet, type Testbed } from '../model/index.js';
 import { runAb, type AbCheckouts, type AbMeasurement, type AbOutcome, type Classifier } from '../runner/ab.js';
 import type { RunnerContext } from '../runner/invoke.js';
@@ -222,6 +222,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
     {
       ...context(outDir),
       classify: request.classify ?? gateClassifier(request.budgets),
+      alpha: smallestAlpha(request.budgets),
       ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
       ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
       created: request.now().toISOString(),

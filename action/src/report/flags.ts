@@ -36,13 +36,14 @@ export function flagsIn(rows: readonly VerdictRow[]): RowFlag[] {
 
 /**
  * The short notes shown beside a row's verdict: its flags and, for a row that
- * could not be decided, how many samples per side would decide it; in a
+ * could not be decided, how many samples per side (paired rounds) would decide it; in a
  * two-stage verdict, which stage decided it.
  */
 export function rowNotes(row: VerdictRow): string[] {
   const notes: string[] = [...row.flags];
   if (row.samplesNeeded !== null && (row.status === 'inconclusive' || row.flags.includes('insufficient-samples'))) {
-    notes.push(`needs ≈ ${formatCount(row.samplesNeeded)} samples per side`);
+    // Interleaved rows are decided round by round: more rounds, not more samples, decide them.
+    notes.push(`needs ≈ ${formatCount(row.samplesNeeded)} ${row.flags.includes('paired') ? 'paired rounds' : 'samples per side'}`);
   }
   if (row.stage) notes.push(stageNote(row.stage));
   if (row.acceptance) notes.push(acceptanceNote(row.acceptance));

@@ -7,6 +7,7 @@ import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext, type Side } from './invoke.js';
 import { invocationValue } from './merge-samples.js';
 import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.js';
+import { minRounds } from '../stats/index.js';
 
 /**
  * Interleaved A/B runs (`perf-gate run --ab REF`). Block drift on these
@@ -58,6 +59,13 @@ export interface AbContext extends RunnerContext {
   afterFirstRound?: (base: ResultSet, head: ResultSet) => void;
   /** ISO time written into the intermediate ResultSets. */
   created: string;
+  /**
+   * The smallest significance level the classifier tests at. With it, rows
+   * still inconclusive get rounds beyond `max-rounds` up to the least count at
+   * which the paired test can reach it over all the rows decided together
+   * (roundsToReach); below that count more rounds were the only way on.
+   */
+  alpha?: number;
 }
 
 export interface AbOutcome {
@@ -192,16 +200,30 @@ async function extendInconclusive(
   ctx: AbContext,
   cut: { capped: boolean },
 ): Promise<void> {
-  // Each pass adds at least one round to every unit it keeps (or the deadline ends it), so maxRounds bounds the loop.
+  // Each pass adds at least one round to every unit it keeps (or the deadline ends it), so the limit bounds the loop.
+  const reach = roundsToReach(ctx.alpha, units.flatMap(unitKeys).length);
+  const limit = (u: Unit): number => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut)) {
     const statuses = classifyUnits(units, ctx);
-    const undecided = units.filter(
-      (u) => !u.stopped && u.rounds < u.suite.ab.maxRounds && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'),
-    );
+    const undecided = units.filter((u) => !u.stopped && u.rounds < limit(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'));
     if (undecided.length === 0) return;
-    const phase = stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds';
-    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, u.suite.ab.maxRounds - u.rounds), phase, stemPrefix, ctx, cut);
+    const raised = undecided.some((u) => u.suite.ab.maxRounds < reach)
+      ? ` (${reach} at most, beyond max-rounds: fewer cannot reach α ${ctx.alpha} over ${units.flatMap(unitKeys).length} rows)`
+      : '';
+    const phase = `${stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds'}${raised}`;
+    await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit(u) - u.rounds), phase, stemPrefix, ctx, cut);
   }
+}
+
+/**
+ * The least rounds at which the paired signed-rank test can reach `alpha` for
+ * one of `rows` rows decided together: every round agreeing gives p = 2/2ⁿ,
+ * and Benjamini–Hochberg multiplies the smallest p by the number of rows. Two
+ * rows need 9 rounds at α 0.01, twenty 12, two hundred 16. Rows of exact
+ * counts are not tested, so counting them only ever asks for a round more.
+ */
+export function roundsToReach(alpha: number | undefined, rows: number): number {
+  return alpha === undefined ? 0 : minRounds(alpha / Math.max(1, rows));
 }
 
 /** The ResultSet rows of one side of a unit: its series, plus failed rows for a failure. */

@@ -9,7 +9,7 @@
  * | format | selects with | a round runs |
  * | :-- | :-- | :-- |
  * | go-bench | `-bench` with an anchored regex per name level | `-count 1` |
- * | criterion, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
+ * | criterion, criterion-console, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
  * | divan | `--exact` names after `--` | the run line's own samples (one median) |
@@ -98,6 +98,7 @@ function optionNumber(run: string, flag: string, fallback: number): number {
 const ROUND_SHARE: Record<string, (run: string) => number> = {
   'go-bench': (run) => 1 / optionNumber(run, '-count', 1),
   criterion: (run) => criterionShare(run),
+  'criterion-console': (run) => criterionShare(run),
   'cargo-criterion': (run) => criterionShare(run),
   jmh: (run) => 1 / optionNumber(run, '-f', 5),
   gbench: (run) => 1 / optionNumber(run, '--benchmark_repetitions', 1),
@@ -112,6 +113,7 @@ function criterionShare(run: string): number {
 const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string> = {
   'go-bench': (run, names) => withOption(withOption(run, '-bench', quote(goPattern(names))), '-count', '1'),
   criterion: (run, names) => criterionRound(run, names),
+  'criterion-console': (run, names) => criterionRound(run, names),
   'cargo-criterion': (run, names) => criterionRound(run, names),
   jmh: (run, names) => withOption(`${run} ${quote(anchored(names))}`, '-f', '1'),
   gbench: (run, names) => withOption(withOption(run, '--benchmark_filter', quote(anchored(names)), true), '--benchmark_repetitions', '1', true),

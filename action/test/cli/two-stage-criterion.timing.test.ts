@@ -7,14 +7,17 @@ import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
 import { gatePullRequest, git } from '../support/pull-request-run.js';
 
-requireTool('cargo', 'cargo-criterion', 'git');
+requireTool('cargo', 'git');
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
 /**
- * The same flow on a criterion crate of 20 benchmarks in one bench target
- * (cargo criterion's JSON messages): the second stage runs only the
- * suspects, each round one cargo criterion call in criterion's short
- * configuration, and decides the slowed benchmark regressed. One
+ * The same flow on a criterion crate of 20 benchmarks in one bench target,
+ * run with `cargo bench` and read from criterion's console report: the
+ * second stage runs only the suspects, each round one `cargo bench` call in
+ * criterion's short configuration, and decides the slowed benchmark
+ * regressed. The console report gives one estimate per benchmark and run, so
+ * every round is one paired value, and the rounds reach significance over
+ * all the suspects however few `max-rounds` allows (runner/ab.ts). One
  * CARGO_TARGET_DIR serves both checkouts, as on many CI runners: the base
  * side must build into a folder of its own there, or both sides run the same
  * binary. Criterion itself is copied in built from the example's target
@@ -50,7 +53,8 @@ describe('a 20-benchmark criterion crate: the second stage runs the suspects alo
     git(repo, 'init', '--quiet', '--initial-branch=main');
     git(repo, 'config', 'user.email', 'test@example.invalid');
     git(repo, 'config', 'user.name', 'perf-gate test');
-    cpSync(join(example, 'Cargo.lock'), join(repo, 'Cargo.lock'));
+    // The lock names the renamed package, as cargo would write it: the pull request then changes no lockfile.
+    writeFileSync(join(repo, 'Cargo.lock'), readFileSync(join(example, 'Cargo.lock'), 'utf8').replace('"perf-gate-example-criterion"', '"perf-gate-many"'));
     cpSync(join(example, 'src'), join(repo, 'src'), { recursive: true });
     writeFileSync(
       join(repo, 'Cargo.toml'),
@@ -64,15 +68,15 @@ describe('a 20-benchmark criterion crate: the second stage runs the suspects alo
 history: history
 ab:
   seed: 5
-  # Eight rounds that all agree reach the paired test's level; a 2x slowdown needs no more, and noise sent on stays inconclusive.
+  # Eight rounds that all agree reach α 0.01 for one suspect; perf-gate adds the rounds more suspects need (9 for two, 10 for up to five).
   rounds: 8
   max-rounds: 8
   confirm-rounds: 8
 suites:
   - name: c
     build: cargo bench --bench many --no-run
-    run: cargo criterion --bench many --message-format=json --plotting-backend disabled -- --warm-up-time 0.1 --measurement-time 0.2 --sample-size 10
-    format: cargo-criterion
+    run: cargo bench --bench many -- --warm-up-time 0.1 --measurement-time 0.2 --sample-size 10
+    format: criterion-console
     timeout: 5m
 `,
     );
@@ -89,24 +93,26 @@ suites:
     writeFileSync(join(repo, 'benches', 'many.rs'), benches({ 7: 2 }));
     git(repo, 'commit', '--quiet', '-am', 'slow w07');
     const { r, report } = await gatePullRequest(repo, env, 'c/many/w07');
-    assert.equal(r.status, 1, r.stdout + r.stderr);
-    const w07 = report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time')!;
-    assert.equal(w07.status, 'regressed', JSON.stringify(w07));
+    const w07 = report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time');
+    // The verdict and the slowed row first: CI shows the start of a failure's message.
+    const facts = `${r.stdout.trim().split('\n').at(-1)}\nw07: ${JSON.stringify(w07)}\n\n${r.stdout}${r.stderr}`;
+    assert.equal(r.status, 1, facts);
+    assert.equal(w07?.status, 'regressed', facts);
     assert.equal(w07.stage?.by, 'interleaved');
+    assert.ok(!w07.flags.includes('environment-changed'), facts);
     const suspects = [...new Set(report.rows.filter((row) => row.stage?.by === 'interleaved').map((row) => row.benchmark.replace(/^c\//, '')))].sort();
     assert.ok(suspects.includes('many/w07') && suspects.length < 20, suspects.join(', '));
-    // What cargo criterion itself reported in every round: the suspects, each measured in 10 samples (the short configuration).
+    // What criterion itself said in every round (the round's log): the suspects alone, each from 10 samples (the short
+    // configuration), the base side running the binary it built into a target folder of its own.
     const rounds = join(repo, 'out', 'confirm', 'c', 'ab');
-    const outputs = readdirSync(rounds).filter((f) => f.endsWith('.output'));
-    assert.ok(outputs.length >= 16, `${outputs.length} round outputs`);
-    for (const file of outputs) {
+    const logs = readdirSync(rounds).filter((f) => f.endsWith('.log'));
+    assert.ok(logs.length >= 2 * (8 + 8), `${logs.length} round logs`);
+    for (const file of logs) {
       const text = readFileSync(join(rounds, file), 'utf8');
-      const complete = text
-        .split('\n')
-        .filter((l) => l.includes('"benchmark-complete"'))
-        .map((l) => JSON.parse(l) as { id: string; measured_values: number[] });
-      assert.deepEqual(complete.map((c) => c.id).sort(), suspects, file);
-      for (const c of complete) assert.equal(c.measured_values.length, 10, `${file}: ${c.id}`);
+      const collected = [...text.matchAll(/^Benchmarking (many\/w\d\d): Collecting (\d+) samples/gm)];
+      assert.deepEqual(collected.map((m) => m[1]).sort(), suspects, file);
+      assert.deepEqual(new Set(collected.map((m) => m[2])), new Set(['10']), file);
+      assert.equal(/Running .*\/perf-gate-base\/release\//.test(text), file.endsWith('-base.log'), file);
     }
     assert.equal(report.stages!.confirm.suites[0]!.whole, undefined, 'the suite was narrowed');
   });

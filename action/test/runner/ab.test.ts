@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
 import { parseOutputFile } from '../../src/pipeline/output-parser.js';
 import { RESULT_SET_SCHEMA, rowKey, type ResultSet, type RowStatus } from '../../src/model/index.js';
-import { runAb, type AbContext, type Classifier } from '../../src/runner/ab.js';
+import { roundsToReach, runAb, type AbContext, type Classifier } from '../../src/runner/ab.js';
+import { gateClassifier } from '../../src/pipeline/measure.js';
+import { EMPTY_BUDGETS } from '../../src/model/index.js';
+import { wilcoxonSignedRank } from '../../src/stats/index.js';
 import { mockSpawner, type MockOutcome } from '../support/mock-spawner.js';
 import { logProgress } from '../../src/runner/progress.js';
 import type { SpawnRequest } from '../../src/runner/spawn.js';
@@ -145,6 +148,54 @@ suites:
     assert.equal(outcome.head.benchmarks.find((b) => b.id === 'undecided/x')!.metrics.time!.samples!.length, 9);
     assert.match(a.log(), /A\/B more rounds for inconclusive benchmarks: undecided, 3 round\(s\)/);
     assert.match(a.log(), /A\/B more rounds for inconclusive benchmarks: undecided, 2 round\(s\)/, 'the last step stops at max-rounds');
+  });
+
+  test('rows that max-rounds could never decide get the rounds the paired test needs to reach α over all of them', async () => {
+    // Two benchmarks, one 2x slower on the head; each round jitters both a little. Decided by the real gate.
+    let call = 0;
+    const respond = (r: SpawnRequest): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const jitter = 1 + 0.003 * Math.sin(call++);
+      return { output: output({ slow: 0.01 * jitter * (side(r) === 'head' ? 2 : 1), same: 0.02 * jitter }) };
+    };
+    const yaml = 'ab: { rounds: 8, max-rounds: 8, confirm-rounds: 8, seed: 3 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n';
+    const slow = rowKey('s/slow', 'time');
+
+    // Eight rounds that all agree give p = 2/256, and 2 × 2/256 > 0.01: undecidable at max-rounds 8.
+    const capped = setup(yaml, respond, gateClassifier(EMPTY_BUDGETS));
+    const without = await runAb(capped.suites, capped.checkouts, capped.ctx);
+    assert.deepEqual(without.rounds, { s: 8 });
+    assert.equal(without.confirmations.size, 0);
+    assert.equal(gateClassifier(EMPTY_BUDGETS)(without.base, without.head).get(slow), 'inconclusive');
+
+    call = 0;
+    const reaching = setup(yaml, respond, gateClassifier(EMPTY_BUDGETS));
+    const outcome = await runAb(reaching.suites, reaching.checkouts, { ...reaching.ctx, alpha: 0.01 });
+    assert.deepEqual(outcome.rounds, { s: roundsToReach(0.01, 2) });
+    assert.equal(roundsToReach(0.01, 2), 9);
+    assert.deepEqual([...outcome.confirmations.entries()], [[slow, 'confirmed']]);
+    assert.deepEqual(outcome.confirmRounds, { s: 9 });
+    assert.match(
+      reaching.log(),
+      /more rounds for inconclusive benchmarks \(9 at most, beyond max-rounds: fewer cannot reach α 0\.01 over 2 rows\): s, 1 round\(s\)/,
+    );
+    assert.match(reaching.log(), /more confirmation rounds \(9 at most/);
+  });
+
+  test('roundsToReach: at that count every round agreeing is significant after Benjamini–Hochberg over the rows, one round fewer is not', () => {
+    for (const [alpha, rows] of [
+      [0.01, 1],
+      [0.01, 2],
+      [0.01, 20],
+      [0.05, 200],
+      [0.001, 7],
+    ] as const) {
+      const n = roundsToReach(alpha, rows);
+      const p = (k: number): number => wilcoxonSignedRank(Array.from({ length: k }, (_, i) => 1 + i)).p;
+      assert.ok(p(n) * rows < alpha, `${rows} rows at α ${alpha}: ${n} rounds reach it`);
+      assert.ok(p(n - 1) * rows >= alpha, `${rows} rows at α ${alpha}: ${n - 1} rounds do not`);
+    }
+    assert.equal(roundsToReach(undefined, 5), 0);
   });
 
   test('a regression seen in the first rounds only is not confirmed by fresh rounds, and the fresh samples are kept', async () => {

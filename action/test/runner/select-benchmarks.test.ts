@@ -155,6 +155,14 @@ describe('the real harnesses run exactly the named benchmarks', () => {
       .filter((l) => l.includes('"benchmark-complete"'))
       .map((l) => (JSON.parse(l) as { measured_values: number[] }).measured_values.length);
     assert.deepEqual(complete, [10, 10]);
+    // The same selection through `cargo bench`, read from criterion's console report (progress lines merged in).
+    const consoleSuite = suite('  - name: c\n    run: cargo bench --bench many\n    format: criterion-console\n');
+    const printed = runSelected(`${selectBenchmarks(consoleSuite, ['c/many/w07', 'c/many/a+b (x)']).run!} > {output} 2>&1`, dir, 'criterion-console', env);
+    assert.deepEqual(printed.ids, ['many/a+b (x)', 'many/w07']);
+    assert.deepEqual(
+      [...printed.text.matchAll(/Collecting (\d+) samples/g)].map((m) => m[1]),
+      ['10', '10'],
+    );
   });
 
   test('JMH: the include regex runs only the suspect, in one fork', () => {

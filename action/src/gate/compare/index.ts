@@ -1,5 +1,5 @@
 import { dimensionOfUnit, type Metric } from '../../model/index.js';
-import { benjaminiHochberg, describe as describeValues, mean, median, stddev, type Description } from '../../stats/index.js';
+import { benjaminiHochberg, describe as describeValues, mean, median, minRounds, stddev, type Description } from '../../stats/index.js';
 import type { ComparisonNote, ComparisonReason, TestedFacts } from '../reason.js';
 import type { RowFlag, SideStats } from '../types.js';
 import type { ComparisonMethod, StrategyOptions, StrategyResult } from './strategy.js';
@@ -110,7 +110,8 @@ export function compareMetrics(inputs: readonly ComparisonInput[], options: Comp
   const o = resolveOptions(options);
   const results = inputs.map((input) => runStrategy(input, o));
   const adjusted = benjaminiHochberg(results.map((r) => r.pRaw ?? NaN));
-  return inputs.map((input, i) => classify(input, results[i] as StrategyOutcome, adjusted[i] as number, o));
+  const tested = results.filter((r) => r.pRaw !== null).length;
+  return inputs.map((input, i) => classify(input, results[i] as StrategyOutcome, adjusted[i] as number, tested, o));
 }
 
 /** Descriptive statistics of one side (used for new/missing rows too). */
@@ -231,11 +232,21 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
 }
 
 /**
+ * Paired rounds that can decide a row tested with `family - 1` others: even
+ * when every round agrees, the exact signed-rank p is 2/2ⁿ, and
+ * Benjamini–Hochberg multiplies the smallest p by the family's size, so one
+ * regression among 20 rows needs 12 rounds where alone it needs 8.
+ */
+function pairedRoundsNeeded(powered: number | null, alpha: number, family: number): number {
+  return Math.max(powered ?? 0, minRounds(alpha / Math.max(1, family)));
+}
+
+/**
  * Classifies one comparison by the rule of docs/design.md ("Deciding regressed"),
  * on the log-ratio scale, with the p-value adjusted across the call, and
  * records why as data.
  */
-function classify(input: ComparisonInput, r: StrategyOutcome, pAdjusted: number, o: StrategyOptions): Comparison {
+function classify(input: ComparisonInput, r: StrategyOutcome, pAdjusted: number, family: number, o: StrategyOptions): Comparison {
   const tol = Math.log1p(Math.max(0, input.regression));
   const floor = Math.log1p(Math.max(0, input.noise));
   // "Worse" depends on the metric: an increase regresses a time, improves a throughput.
@@ -294,7 +305,7 @@ function classify(input: ComparisonInput, r: StrategyOutcome, pAdjusted: number,
       reason = { code: 'shift-within-tolerance', ...facts };
     } else {
       status = 'inconclusive';
-      samplesNeeded = r.samplesNeeded;
+      samplesNeeded = r.method.id === 'wilcoxon-signed-rank' ? pairedRoundsNeeded(r.samplesNeeded, input.alpha, family) : r.samplesNeeded;
       reason = { code: significant ? 'within-noise-floor' : 'not-significant', samplesNeeded, ...facts };
     }
   }

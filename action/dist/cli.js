@@ -60959,7 +60959,7 @@ function readRun(lines, firstLine, path2) {
   return run2;
 }
 
-// action/src/adapters/ab.ts
+// action/src/adapters/apache-bench.ts
 var abAdapter = {
   name: "ab",
   detect({ text: text2 }) {
@@ -62366,6 +62366,85 @@ function loadBudgets(paths, cwd) {
 import { readFileSync as readFileSync9 } from "node:fs";
 import { dirname as dirname2, resolve as resolve3 } from "node:path";
 
+// action/src/config/config-types.ts
+var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
+var DEFAULT_COMMAND_RUNS = 10;
+var DEFAULT_COMMAND_WARMUP = 1;
+var DEFAULT_COUNT_REPEAT = 3;
+var DEFAULT_PROFILE_TIME_CAP_SECONDS = 300;
+var DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
+var DEFAULT_TIMEOUT_SECONDS = 600;
+
+// action/src/config/command-suite.ts
+var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
+function commandSuite(s, source, i2) {
+  const where2 = (key2) => [source.lineOf(["suites", i2, key2]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key2}`];
+  if (s.commands === void 0) {
+    if (s.run === void 0) {
+      throw new InputError(
+        source.file,
+        'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)',
+        source.lineOf(["suites", i2]),
+        `suites.${i2}`
+      );
+    }
+    const stray = COMMAND_KEYS.find((k) => s[k] !== void 0);
+    if (stray)
+      throw new InputError(
+        source.file,
+        `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`,
+        ...where2(stray)
+      );
+    return void 0;
+  }
+  if (s.run !== void 0)
+    throw new InputError(
+      source.file,
+      'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself',
+      ...where2("run")
+    );
+  for (const key2 of ["format", "params", "repeat"]) {
+    if (s[key2] !== void 0)
+      throw new InputError(
+        source.file,
+        `"${key2}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`,
+        ...where2(key2)
+      );
+  }
+  const listed2 = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
+  const measure = { time: listed2.includes("time"), counts: listed2.includes("counts") };
+  const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
+  const runs2 = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
+  return { commands, measure, run: measure.time ? hyperfineLine(commands, runs2.runs, runs2.warmup) : "", runs: runs2 };
+}
+function withCommandsOnly(suite, keep) {
+  if (suite.commands === null || suite.commandRuns === null) return suite;
+  const commands = suite.commands.filter(keep);
+  if (commands.length === suite.commands.length || commands.length === 0) return suite;
+  const { runs: runs2, warmup } = suite.commandRuns;
+  return { ...suite, commands, run: suite.measure.time ? hyperfineLine(commands, runs2, warmup) : "" };
+}
+function hyperfineLine(commands, runs2, warmup) {
+  const words = [
+    "hyperfine",
+    "--export-json",
+    "{output}",
+    "--runs",
+    String(runs2),
+    "--warmup",
+    String(warmup),
+    "--ignore-failure",
+    "--shell=none",
+    "--style",
+    "basic"
+  ];
+  for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
+  return words.join(" ");
+}
+function shellWord(text2) {
+  return `'${text2.replaceAll("'", "'\\''")}'`;
+}
+
 // action/schemas/perf-gate-config.schema.json
 var perf_gate_config_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -62669,13 +62748,6 @@ var perf_gate_config_schema_default = {
 };
 
 // action/src/config/perf-gate-config.ts
-var DEFAULT_AB = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
-var DEFAULT_COMMAND_RUNS = 10;
-var DEFAULT_COMMAND_WARMUP = 1;
-var DEFAULT_COUNT_REPEAT = 3;
-var DEFAULT_PROFILE_TIME_CAP_SECONDS = 300;
-var DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
-var DEFAULT_TIMEOUT_SECONDS = 600;
 var validator3;
 function validate3(source) {
   validator3 ??= compileSchema(perf_gate_config_schema_default);
@@ -62832,74 +62904,6 @@ function suiteFilter(s, isCommands, source, i2) {
   const [quoted] = quotedPlaceholders(s.filter, ["regex", "names"]);
   if (quoted) throw at(placeholderInQuotes(quoted));
   return s.filter;
-}
-var COMMAND_KEYS = ["measure", "runs", "warmup", "counter", "count-repeat"];
-function commandSuite(s, source, i2) {
-  const where2 = (key2) => [source.lineOf(["suites", i2, key2]) ?? source.lineOf(["suites", i2]), `suites.${i2}.${key2}`];
-  if (s.commands === void 0) {
-    if (s.run === void 0) {
-      throw new InputError(
-        source.file,
-        'missing required key "run" (a harness command), or "commands:" (benchmark name \u2192 command, measured by perf-gate)',
-        source.lineOf(["suites", i2]),
-        `suites.${i2}`
-      );
-    }
-    const stray = COMMAND_KEYS.find((k) => s[k] !== void 0);
-    if (stray)
-      throw new InputError(
-        source.file,
-        `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`,
-        ...where2(stray)
-      );
-    return void 0;
-  }
-  if (s.run !== void 0)
-    throw new InputError(
-      source.file,
-      'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself',
-      ...where2("run")
-    );
-  for (const key2 of ["format", "params", "repeat"]) {
-    if (s[key2] !== void 0)
-      throw new InputError(
-        source.file,
-        `"${key2}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`,
-        ...where2(key2)
-      );
-  }
-  const listed2 = s.measure === void 0 ? ["time"] : typeof s.measure === "string" ? [s.measure] : s.measure;
-  const measure = { time: listed2.includes("time"), counts: listed2.includes("counts") };
-  const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
-  const runs2 = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
-  return { commands, measure, run: measure.time ? hyperfineLine(commands, runs2.runs, runs2.warmup) : "", runs: runs2 };
-}
-function withCommandsOnly(suite, keep) {
-  if (suite.commands === null || suite.commandRuns === null) return suite;
-  const commands = suite.commands.filter(keep);
-  if (commands.length === suite.commands.length || commands.length === 0) return suite;
-  const { runs: runs2, warmup } = suite.commandRuns;
-  return { ...suite, commands, run: suite.measure.time ? hyperfineLine(commands, runs2, warmup) : "" };
-}
-function hyperfineLine(commands, runs2, warmup) {
-  const words = [
-    "hyperfine",
-    "--export-json",
-    "{output}",
-    "--runs",
-    String(runs2),
-    "--warmup",
-    String(warmup),
-    "--ignore-failure",
-    "--shell=none",
-    "--style",
-    "basic"
-  ];
-  for (const c of commands) words.push("--command-name", shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
-  return words.join(" ");
-}
-function shellWord(text2) {
-  return `'${text2.replaceAll("'", "'\\''")}'`;
 }
 function loadPerfGateConfig(path2, cwd) {
   const absolute = resolve3(cwd, path2);
@@ -63844,6 +63848,183 @@ function readHeader(bytes2, file) {
   }
 }
 
+// action/src/store/history/history-rewrites.ts
+function historyRewrites(backend, validate5, skip) {
+  async function remove(entries2) {
+    const removed = [];
+    const byMonth = /* @__PURE__ */ new Map();
+    for (const e of entries2) {
+      const key2 = { testbed: e.testbed, month: monthOf(e.created) };
+      const id = monthFolder(key2);
+      const m = byMonth.get(id) ?? { key: key2, runIds: /* @__PURE__ */ new Set() };
+      m.runIds.add(e.runId);
+      byMonth.set(id, m);
+    }
+    for (const { key: key2, runIds } of byMonth.values()) {
+      let removedHere = [];
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key2);
+          if (month === void 0) return void 0;
+          removedHere = month.runs.filter((e) => runIds.has(e.runId));
+          const change = {
+            add: [],
+            remove: removedHere.map((e) => e.file),
+            message: `perf-gate: remove ${runIds.size} run(s) of ${key2.testbed} in ${key2.month}`
+          };
+          const file = month.monthFile;
+          if (file !== void 0) {
+            const all = entries2.filter((e) => e.file === file);
+            if (all.length > 0) {
+              let kept;
+              try {
+                kept = await monthLines(v, month, (runId) => !runIds.has(runId));
+              } catch {
+                kept = void 0;
+              }
+              if (kept === void 0 || kept.length === 0) change.remove.push(file);
+              else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
+              pushAll(removedHere, all);
+            }
+          }
+          return change.remove.length + change.add.length === 0 ? void 0 : change;
+        },
+        { exclusive: true }
+      );
+      pushAll(removed, removedHere);
+    }
+    return removed.sort(byCreation);
+  }
+  async function removeFiles(files) {
+    for (const file of files) {
+      if (parsePath(file) === void 0)
+        throw new InputError(
+          file,
+          `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or \u2026/month.json.br`
+        );
+    }
+    let removed = [];
+    await backend.apply(
+      async (v) => {
+        const present = await v.read(files);
+        removed = files.filter((f) => present.get(f) !== void 0);
+        return removed.length === 0 ? void 0 : { add: [], remove: removed, message: `perf-gate: remove ${removed.join(", ")}` };
+      },
+      { exclusive: true }
+    );
+    return removed;
+  }
+  async function compact({ before }) {
+    const done = [];
+    for (const { key: key2 } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let result;
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key2);
+          if (month === void 0 || month.runs.length === 0) return void 0;
+          let existing;
+          try {
+            existing = await monthLines(v, month, () => true);
+          } catch (error2) {
+            skip(month.monthFile, [], error2);
+            return void 0;
+          }
+          const singles = await singleLines(v, month.runs);
+          if (singles.length === 0) return void 0;
+          const runs2 = mergeMonth(existing, singles);
+          const removed = singles.map((r) => r.file);
+          result = { ...key2, runs: runs2.length, removed };
+          return {
+            add: [{ path: monthPath(key2), bytes: encodeMonth(key2, runs2) }],
+            remove: removed,
+            message: `perf-gate: compact ${removed.length} runs of ${key2.testbed} in ${key2.month}`
+          };
+        },
+        { exclusive: true }
+      );
+      if (result !== void 0) done.push(result);
+    }
+    return done;
+  }
+  async function prune({ before }) {
+    const removedAll = [];
+    const old = (runId) => Date.parse(createdOfRunId(runId)) < before.getTime();
+    for (const { key: key2 } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
+      let removedHere = [];
+      await backend.apply(
+        async (v) => {
+          const month = await monthContents(v, key2);
+          if (month === void 0) return void 0;
+          let file = month.monthFile;
+          let fromMonth = [];
+          let kept = [];
+          if (file !== void 0) {
+            try {
+              fromMonth = monthEntries(readHeader((await v.read([file])).get(file), file), file, createdOfRunId);
+              if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
+            } catch (error2) {
+              skip(
+                file,
+                fromMonth.map((e) => e.runId),
+                error2
+              );
+              file = void 0;
+              fromMonth = [];
+            }
+          }
+          removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
+          if (removedHere.length === 0) return void 0;
+          const change = {
+            add: [],
+            remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file),
+            message: `perf-gate: prune runs of ${key2.testbed} in ${key2.month} created before ${before.toISOString()}`
+          };
+          if (file !== void 0 && fromMonth.some((e) => old(e.runId))) {
+            if (kept.length === 0) change.remove.push(file);
+            else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
+          }
+          return change;
+        },
+        { exclusive: true }
+      );
+      pushAll(removedAll, removedHere);
+    }
+    return removedAll.sort(byCreation);
+  }
+  async function monthContents(v, key2) {
+    const prefix = `${monthFolder(key2)}/`;
+    return groupByMonth((await v.paths(key2.testbed)).filter((p) => p.startsWith(prefix)))[0];
+  }
+  async function monthLines(v, month, keep) {
+    if (month.monthFile === void 0) return [];
+    const file = month.monthFile;
+    const b = (await v.read([file])).get(file);
+    if (b === void 0) return [];
+    const decoded = decodeMonth(b, file, validate5);
+    const lines = new Map([
+      ...decoded.runs.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: runLine(r.set) }]),
+      // A run that does not validate keeps its line as it was: a rewrite of the month never drops a run nobody asked to remove.
+      ...decoded.unreadable.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: r.json }])
+    ]);
+    for (const r of decoded.unreadable) if (keep(r.runId)) skip(file, [r.runId], r.error);
+    return decoded.header.runs.filter((r) => keep(r.runId)).map((r) => lines.get(r.runId));
+  }
+  async function singleLines(v, runs2) {
+    const bytes2 = await v.read(runs2.map((r) => r.file));
+    return runs2.flatMap((r) => {
+      const b = bytes2.get(r.file);
+      if (b === void 0) return [];
+      try {
+        return [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)), file: r.file }];
+      } catch (error2) {
+        skip(r.file, [r.runId], error2);
+        return [];
+      }
+    });
+  }
+  return { remove, removeFiles, compact, prune };
+}
+
 // action/src/store/history/history-store.ts
 function historyStore(backend, validate5) {
   let lastView;
@@ -63854,6 +64035,11 @@ function historyStore(backend, validate5) {
     const known = skipped.get(file);
     if (known) known.runIds = [.../* @__PURE__ */ new Set([...known.runIds, ...runIds])];
     else skipped.set(file, { file, runIds: [...runIds], problem: problemOf(error2, file), ...error2.file !== file ? { runsOnly: true } : {} });
+  };
+  const rewrites = historyRewrites(backend, validate5, skip);
+  const fresh = (result) => {
+    lastView = void 0;
+    return result;
   };
   async function append(set, options = {}) {
     const source = `history of ${backend.description}`;
@@ -63977,182 +64163,6 @@ function historyStore(backend, validate5) {
     }
     return usable;
   }
-  async function remove(entries2) {
-    const removed = [];
-    const byMonth = /* @__PURE__ */ new Map();
-    for (const e of entries2) {
-      const key2 = { testbed: e.testbed, month: monthOf(e.created) };
-      const id = monthFolder(key2);
-      const m = byMonth.get(id) ?? { key: key2, runIds: /* @__PURE__ */ new Set() };
-      m.runIds.add(e.runId);
-      byMonth.set(id, m);
-    }
-    for (const { key: key2, runIds } of byMonth.values()) {
-      let removedHere = [];
-      await backend.apply(
-        async (v) => {
-          const month = await monthContents(v, key2);
-          if (month === void 0) return void 0;
-          removedHere = month.runs.filter((e) => runIds.has(e.runId));
-          const change = {
-            add: [],
-            remove: removedHere.map((e) => e.file),
-            message: `perf-gate: remove ${runIds.size} run(s) of ${key2.testbed} in ${key2.month}`
-          };
-          const file = month.monthFile;
-          if (file !== void 0) {
-            const all = entries2.filter((e) => e.file === file);
-            if (all.length > 0) {
-              let kept;
-              try {
-                kept = await monthLines(v, month, (runId) => !runIds.has(runId));
-              } catch {
-                kept = void 0;
-              }
-              if (kept === void 0 || kept.length === 0) change.remove.push(file);
-              else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
-              pushAll(removedHere, all);
-            }
-          }
-          return change.remove.length + change.add.length === 0 ? void 0 : change;
-        },
-        { exclusive: true }
-      );
-      pushAll(removed, removedHere);
-    }
-    lastView = void 0;
-    return removed.sort(byCreation);
-  }
-  async function removeFiles(files) {
-    for (const file of files) {
-      if (parsePath(file) === void 0)
-        throw new InputError(
-          file,
-          `not a file of the history of ${backend.description}: expected <testbed>/<yyyy>/<mm>/<commit>-<run id>.json.gz or \u2026/month.json.br`
-        );
-    }
-    let removed = [];
-    await backend.apply(
-      async (v) => {
-        const present = await v.read(files);
-        removed = files.filter((f) => present.get(f) !== void 0);
-        return removed.length === 0 ? void 0 : { add: [], remove: removed, message: `perf-gate: remove ${removed.join(", ")}` };
-      },
-      { exclusive: true }
-    );
-    lastView = void 0;
-    return removed;
-  }
-  async function compact({ before }) {
-    const done = [];
-    for (const { key: key2 } of monthsToCompact(groupByMonth(await (await backend.snapshot()).paths()), before)) {
-      let result;
-      await backend.apply(
-        async (v) => {
-          const month = await monthContents(v, key2);
-          if (month === void 0 || month.runs.length === 0) return void 0;
-          let existing;
-          try {
-            existing = await monthLines(v, month, () => true);
-          } catch (error2) {
-            skip(month.monthFile, [], error2);
-            return void 0;
-          }
-          const singles = await singleLines(v, month.runs);
-          if (singles.length === 0) return void 0;
-          const runs2 = mergeMonth(existing, singles);
-          const removed = singles.map((r) => r.file);
-          result = { ...key2, runs: runs2.length, removed };
-          return {
-            add: [{ path: monthPath(key2), bytes: encodeMonth(key2, runs2) }],
-            remove: removed,
-            message: `perf-gate: compact ${removed.length} runs of ${key2.testbed} in ${key2.month}`
-          };
-        },
-        { exclusive: true }
-      );
-      if (result !== void 0) done.push(result);
-    }
-    lastView = void 0;
-    return done;
-  }
-  async function prune({ before }) {
-    const removedAll = [];
-    const old = (runId) => Date.parse(createdOfRunId(runId)) < before.getTime();
-    for (const { key: key2 } of monthsToPrune(groupByMonth(await (await backend.snapshot()).paths()), before)) {
-      let removedHere = [];
-      await backend.apply(
-        async (v) => {
-          const month = await monthContents(v, key2);
-          if (month === void 0) return void 0;
-          let file = month.monthFile;
-          let fromMonth = [];
-          let kept = [];
-          if (file !== void 0) {
-            try {
-              fromMonth = monthEntries(readHeader((await v.read([file])).get(file), file), file, createdOfRunId);
-              if (fromMonth.some((e) => old(e.runId))) kept = await monthLines(v, month, (runId) => !old(runId));
-            } catch (error2) {
-              skip(
-                file,
-                fromMonth.map((e) => e.runId),
-                error2
-              );
-              file = void 0;
-              fromMonth = [];
-            }
-          }
-          removedHere = [...month.runs, ...fromMonth].filter((e) => old(e.runId));
-          if (removedHere.length === 0) return void 0;
-          const change = {
-            add: [],
-            remove: month.runs.filter((e) => old(e.runId)).map((e) => e.file),
-            message: `perf-gate: prune runs of ${key2.testbed} in ${key2.month} created before ${before.toISOString()}`
-          };
-          if (file !== void 0 && fromMonth.some((e) => old(e.runId))) {
-            if (kept.length === 0) change.remove.push(file);
-            else change.add.push({ path: file, bytes: encodeMonth(key2, kept) });
-          }
-          return change;
-        },
-        { exclusive: true }
-      );
-      pushAll(removedAll, removedHere);
-    }
-    lastView = void 0;
-    return removedAll.sort(byCreation);
-  }
-  async function monthContents(v, key2) {
-    const prefix = `${monthFolder(key2)}/`;
-    return groupByMonth((await v.paths(key2.testbed)).filter((p) => p.startsWith(prefix)))[0];
-  }
-  async function monthLines(v, month, keep) {
-    if (month.monthFile === void 0) return [];
-    const file = month.monthFile;
-    const b = (await v.read([file])).get(file);
-    if (b === void 0) return [];
-    const decoded = decodeMonth(b, file, validate5);
-    const lines = new Map([
-      ...decoded.runs.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: runLine(r.set) }]),
-      // A run that does not validate keeps its line as it was: a rewrite of the month never drops a run nobody asked to remove.
-      ...decoded.unreadable.map((r) => [r.runId, { commit: r.commit, runId: r.runId, json: r.json }])
-    ]);
-    for (const r of decoded.unreadable) if (keep(r.runId)) skip(file, [r.runId], r.error);
-    return decoded.header.runs.filter((r) => keep(r.runId)).map((r) => lines.get(r.runId));
-  }
-  async function singleLines(v, runs2) {
-    const bytes2 = await v.read(runs2.map((r) => r.file));
-    return runs2.flatMap((r) => {
-      const b = bytes2.get(r.file);
-      if (b === void 0) return [];
-      try {
-        return [{ commit: r.commit, runId: r.runId, json: runLine(decodeRun(b, r.file, validate5)), file: r.file }];
-      } catch (error2) {
-        skip(r.file, [r.runId], error2);
-        return [];
-      }
-    });
-  }
   return {
     description: backend.description,
     append,
@@ -64161,11 +64171,12 @@ function historyStore(backend, validate5) {
     readMany,
     readUsable,
     unreadable: () => [...skipped.values()],
-    remove,
-    removeFiles,
+    // A rewrite moves the branch or the folder: the next read takes a fresh view.
+    remove: async (entries2) => fresh(await rewrites.remove(entries2)),
+    removeFiles: async (files) => fresh(await rewrites.removeFiles(files)),
     verify: (query) => verifyFiles(backend, validate5, query),
-    prune,
-    compact
+    prune: async (options) => fresh(await rewrites.prune(options)),
+    compact: async (options) => fresh(await rewrites.compact(options))
   };
 }
 function keyOf(parsed) {
@@ -65992,6 +66003,87 @@ function checkConclusionOf(decided, policy) {
   return "success";
 }
 
+// action/src/gate/function-growth.ts
+function inclusiveCosts(stacks) {
+  const costs2 = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    for (const frame of new Set(stack.split(";"))) costs2.set(frame, (costs2.get(frame) ?? 0) + cost);
+  }
+  return costs2;
+}
+function totalCost(stacks) {
+  let total = 0;
+  for (const cost of stacks.values()) total += cost;
+  return total;
+}
+var GROWTH_THRESHOLD = { callgrind: 0.01, perf: 0.03 };
+function edgeCosts(stacks) {
+  const costs2 = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    const frames = stack.split(";");
+    const edges = /* @__PURE__ */ new Set();
+    for (let i2 = 1; i2 < frames.length; i2++) edges.add(`${frames[i2 - 1]}\0${frames[i2]}`);
+    for (const edge of edges) costs2.set(edge, (costs2.get(edge) ?? 0) + cost);
+  }
+  return costs2;
+}
+var MIN_PROCESS_SHARE = 0.05;
+var PASS_THROUGH = 0.95;
+function shares(costs2, total) {
+  return new Map([...costs2].map(([key2, cost]) => [key2, cost / total]));
+}
+function byProcess(stacks) {
+  const processes = /* @__PURE__ */ new Map();
+  for (const [stack, cost] of stacks) {
+    const process2 = stack.slice(0, stack.includes(";") ? stack.indexOf(";") : stack.length);
+    const own = processes.get(process2) ?? /* @__PURE__ */ new Map();
+    own.set(stack, cost);
+    processes.set(process2, own);
+  }
+  return processes;
+}
+function processGrowth(process2, base, head, threshold) {
+  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
+  if (baseTotal === 0 || headTotal === 0) return [];
+  const before = inclusiveCosts(base);
+  const after = inclusiveCosts(head);
+  const [shareBefore, shareAfter] = [shares(before, baseTotal), shares(after, headTotal)];
+  const [edgesBefore, edgesAfter] = [shares(edgeCosts(base), baseTotal), shares(edgeCosts(head), headTotal)];
+  const childGrowth = /* @__PURE__ */ new Map();
+  for (const edge of /* @__PURE__ */ new Set([...edgesBefore.keys(), ...edgesAfter.keys()])) {
+    const [caller] = edge.split("\0");
+    const grown = (edgesAfter.get(edge) ?? 0) - (edgesBefore.get(edge) ?? 0);
+    childGrowth.set(caller, Math.max(childGrowth.get(caller) ?? 0, grown));
+  }
+  const rows = [];
+  for (const name of /* @__PURE__ */ new Set([...before.keys(), ...after.keys()])) {
+    const grown = (shareAfter.get(name) ?? 0) - (shareBefore.get(name) ?? 0);
+    if (grown < threshold || name === process2) continue;
+    if ((childGrowth.get(name) ?? 0) >= PASS_THROUGH * grown) continue;
+    rows.push({
+      function: name,
+      process: process2,
+      before: before.get(name) ?? 0,
+      after: after.get(name) ?? 0,
+      shareBefore: shareBefore.get(name) ?? 0,
+      shareAfter: shareAfter.get(name) ?? 0,
+      growth: grown
+    });
+  }
+  return rows;
+}
+function functionGrowth(base, head, options) {
+  const [bases, heads] = [byProcess(base), byProcess(head)];
+  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
+  const matters = (process2) => totalCost(bases.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * baseTotal || totalCost(heads.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * headTotal;
+  const rows = [.../* @__PURE__ */ new Set([...bases.keys(), ...heads.keys()])].filter(matters).flatMap((process2) => processGrowth(process2, bases.get(process2) ?? /* @__PURE__ */ new Map(), heads.get(process2) ?? /* @__PURE__ */ new Map(), options.threshold));
+  return rows.sort((p, q) => q.growth - p.growth || (p.function < q.function ? -1 : 1)).slice(0, options.limit ?? 10);
+}
+function prunedStacks(stacks, fraction = 1e-4) {
+  const least = totalCost(stacks) * fraction;
+  return new Map([...stacks].filter(([, cost]) => cost >= least));
+}
+
 // action/src/gate/index.ts
 var DEFAULT_GATE_OPTIONS = { comparison: DEFAULT_COMPARISON_OPTIONS, testbedMismatch: "flag" };
 function emptyRow(benchmark, metric, resolved, sample) {
@@ -66571,6 +66663,7 @@ function central(metric) {
 }
 
 // action/src/runner/ab.ts
+import { rmSync as rmSync7 } from "node:fs";
 import { join as join15, relative as relative4, isAbsolute } from "node:path";
 
 // node_modules/pure-rand/lib/esm/distribution/uniformInt.js
@@ -67037,6 +67130,7 @@ async function runAb(suites, checkouts, ctx) {
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
     const dir = join15(ctx.outDir, suite.name);
+    rmSync7(join15(dir, "ab"), { recursive: true, force: true });
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors = {
       base: await buildSuite(suite, cwd.base, dir, "base", ctx),
@@ -67648,7 +67742,7 @@ function assertBudgetMetricsExist(budgets, baseline, current) {
 }
 
 // action/src/pipeline/output-paths.ts
-import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, lstatSync, mkdirSync as mkdirSync9, openSync as openSync3, readlinkSync, rmSync as rmSync7, statSync as statSync6 } from "node:fs";
+import { accessSync as accessSync2, closeSync as closeSync3, constants as constants3, lstatSync, mkdirSync as mkdirSync9, openSync as openSync3, readlinkSync, rmSync as rmSync8, statSync as statSync6 } from "node:fs";
 import { dirname as dirname5, join as join19, resolve as resolve8, sep as sep3 } from "node:path";
 var NAME_MAX = 255;
 var PATH_MAX = 4095;
@@ -67698,7 +67792,7 @@ function ensureFolder(output, dir) {
   } catch (error2) {
     throw outputError(output, `cannot write into the folder ${dir}: ${describeFsError(error2)}`);
   }
-  rmSync7(probe, { force: true });
+  rmSync8(probe, { force: true });
 }
 function prepareOutputPaths(outputs, cwd) {
   const toStdout = outputs.filter((o) => o.path === STDOUT_PATH);
@@ -67748,9 +67842,6 @@ import { join as join20, resolve as resolve9 } from "node:path";
 // action/src/gate/release-model.ts
 var RELEASE_SCHEMA = "perf-gate/release@1";
 var NEAR_LIMIT = 0.1;
-function compareUrl(repositoryUrl, good, bad) {
-  return repositoryUrl === null ? null : `${repositoryUrl}/compare/${good}...${bad}`;
-}
 function commitsBetween(chain, good, bad) {
   if (!chain) return null;
   const from = chain.indexOf(good);
@@ -67783,8 +67874,7 @@ function recommend(report2, changes, sides) {
     commits: c.commits,
     change: c.change,
     interval: c.interval,
-    from: "change-point",
-    compareUrl: c.compareUrl
+    from: "change-point"
   })).sort((p, q) => Math.abs(q.change ?? 0) - Math.abs(p.change ?? 0));
   const { good, bad } = sides;
   if (good !== null && bad !== null && good !== bad) {
@@ -67798,8 +67888,7 @@ function recommend(report2, changes, sides) {
         commits: commitsBetween(sides.chain, good, bad),
         change: row.change,
         interval: row.ci,
-        from: "regression",
-        compareUrl: compareUrl(sides.repositoryUrl, good, bad)
+        from: "regression"
       });
     }
   }
@@ -67822,8 +67911,7 @@ function assembleRelease(input) {
   const repositoryUrl = input.repositoryUrl ?? null;
   const changes = input.changes ? input.changes.map((c) => ({
     ...c,
-    commits: commitsBetween(input.chain, c.previousCommit, c.commit),
-    compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit)
+    commits: commitsBetween(input.chain, c.previousCommit, c.commit)
   })) : null;
   const previous = input.previous ?? null;
   const candidate = input.candidate ?? null;
@@ -69491,6 +69579,11 @@ function bisectCommands(advice) {
   };
 }
 
+// action/src/report/compare-url.ts
+function compareUrl(repositoryUrl, good, bad) {
+  return repositoryUrl === null ? null : `${repositoryUrl}/compare/${good}...${bad}`;
+}
+
 // action/src/report/release.ts
 var DEFAULT_FULL_REPORT_HINT = "the release report file (`release-report.md`, and `release-report.json`)";
 function tableHead(heading, columns, align) {
@@ -69550,7 +69643,7 @@ function changesBlock(model) {
 ${intro}`;
   const lines = changes.map((c) => {
     const commits = commitsText(c.commits);
-    const range2 = `${rangeCell(c.previousCommit, c.commit, c.compareUrl)}${commits ? ` (${commits})` : ""}`;
+    const range2 = `${rangeCell(c.previousCommit, c.commit, compareUrl(model.repositoryUrl, c.previousCommit, c.commit))}${commits ? ` (${commits})` : ""}`;
     return `| ${[escapeMarkdown(c.benchmark), escapeMarkdown(c.metric), range2, ...changeNumbers(c).map(escapeMarkdown)].join(" | ")} |`;
   });
   return { head: tableHead(`${title2}
@@ -69569,7 +69662,7 @@ function recommendationBlocks(model) {
         [":--", ":--", ":--", ":--"]
       ),
       rows: bisect2.map(
-        (a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`
+        (a) => `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, compareUrl(model.repositoryUrl, a.good, a.bad))} |`
       )
     });
     const commands = bisect2.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));
@@ -69647,9 +69740,13 @@ function toReleaseJson(model) {
     repositoryUrl: model.repositoryUrl,
     summary: model.summary,
     historyRuns: model.historyRuns,
-    changes: model.changes,
+    changes: model.changes?.map((c) => ({ ...c, compareUrl: compareUrl(model.repositoryUrl, c.previousCommit, c.commit) })) ?? null,
     recommendations: {
-      bisect: model.recommendations.bisect.map((a) => ({ ...a, commands: a.commits === 1 ? null : bisectCommands(a) })),
+      bisect: model.recommendations.bisect.map((a) => ({
+        ...a,
+        compareUrl: compareUrl(model.repositoryUrl, a.good, a.bad),
+        commands: a.commits === 1 ? null : bisectCommands(a)
+      })),
       remeasure: model.recommendations.remeasure,
       nearLimit: model.recommendations.nearLimit
     },
@@ -69921,7 +70018,7 @@ function timeToFile(options, path2, names) {
 }
 
 // action/src/pipeline/count-commands.ts
-import { mkdtempSync as mkdtempSync3, rmSync as rmSync8 } from "node:fs";
+import { mkdtempSync as mkdtempSync3, rmSync as rmSync9 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
 async function countToFile(options, path2) {
@@ -69938,7 +70035,7 @@ async function countToFile(options, path2) {
 `, "--export-json");
     return set;
   } finally {
-    rmSync8(workDir, { recursive: true, force: true });
+    rmSync9(workDir, { recursive: true, force: true });
   }
 }
 
@@ -70901,87 +70998,6 @@ function writeDiffFlameGraph(request2) {
   return null;
 }
 
-// action/src/runner/profile/function-growth.ts
-function inclusiveCosts(stacks) {
-  const costs2 = /* @__PURE__ */ new Map();
-  for (const [stack, cost] of stacks) {
-    for (const frame of new Set(stack.split(";"))) costs2.set(frame, (costs2.get(frame) ?? 0) + cost);
-  }
-  return costs2;
-}
-function totalCost(stacks) {
-  let total = 0;
-  for (const cost of stacks.values()) total += cost;
-  return total;
-}
-var GROWTH_THRESHOLD = { callgrind: 0.01, perf: 0.03 };
-function edgeCosts(stacks) {
-  const costs2 = /* @__PURE__ */ new Map();
-  for (const [stack, cost] of stacks) {
-    const frames = stack.split(";");
-    const edges = /* @__PURE__ */ new Set();
-    for (let i2 = 1; i2 < frames.length; i2++) edges.add(`${frames[i2 - 1]}\0${frames[i2]}`);
-    for (const edge of edges) costs2.set(edge, (costs2.get(edge) ?? 0) + cost);
-  }
-  return costs2;
-}
-var MIN_PROCESS_SHARE = 0.05;
-var PASS_THROUGH = 0.95;
-function shares(costs2, total) {
-  return new Map([...costs2].map(([key2, cost]) => [key2, cost / total]));
-}
-function byProcess(stacks) {
-  const processes = /* @__PURE__ */ new Map();
-  for (const [stack, cost] of stacks) {
-    const process2 = stack.slice(0, stack.includes(";") ? stack.indexOf(";") : stack.length);
-    const own = processes.get(process2) ?? /* @__PURE__ */ new Map();
-    own.set(stack, cost);
-    processes.set(process2, own);
-  }
-  return processes;
-}
-function processGrowth(process2, base, head, threshold) {
-  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
-  if (baseTotal === 0 || headTotal === 0) return [];
-  const before = inclusiveCosts(base);
-  const after = inclusiveCosts(head);
-  const [shareBefore, shareAfter] = [shares(before, baseTotal), shares(after, headTotal)];
-  const [edgesBefore, edgesAfter] = [shares(edgeCosts(base), baseTotal), shares(edgeCosts(head), headTotal)];
-  const childGrowth = /* @__PURE__ */ new Map();
-  for (const edge of /* @__PURE__ */ new Set([...edgesBefore.keys(), ...edgesAfter.keys()])) {
-    const [caller] = edge.split("\0");
-    const grown = (edgesAfter.get(edge) ?? 0) - (edgesBefore.get(edge) ?? 0);
-    childGrowth.set(caller, Math.max(childGrowth.get(caller) ?? 0, grown));
-  }
-  const rows = [];
-  for (const name of /* @__PURE__ */ new Set([...before.keys(), ...after.keys()])) {
-    const grown = (shareAfter.get(name) ?? 0) - (shareBefore.get(name) ?? 0);
-    if (grown < threshold || name === process2) continue;
-    if ((childGrowth.get(name) ?? 0) >= PASS_THROUGH * grown) continue;
-    rows.push({
-      function: name,
-      process: process2,
-      before: before.get(name) ?? 0,
-      after: after.get(name) ?? 0,
-      shareBefore: shareBefore.get(name) ?? 0,
-      shareAfter: shareAfter.get(name) ?? 0,
-      growth: grown
-    });
-  }
-  return rows;
-}
-function functionGrowth(base, head, options) {
-  const [bases, heads] = [byProcess(base), byProcess(head)];
-  const [baseTotal, headTotal] = [totalCost(base), totalCost(head)];
-  const matters = (process2) => totalCost(bases.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * baseTotal || totalCost(heads.get(process2) ?? /* @__PURE__ */ new Map()) >= MIN_PROCESS_SHARE * headTotal;
-  const rows = [.../* @__PURE__ */ new Set([...bases.keys(), ...heads.keys()])].filter(matters).flatMap((process2) => processGrowth(process2, bases.get(process2) ?? /* @__PURE__ */ new Map(), heads.get(process2) ?? /* @__PURE__ */ new Map(), options.threshold));
-  return rows.sort((p, q) => q.growth - p.growth || (p.function < q.function ? -1 : 1)).slice(0, options.limit ?? 10);
-}
-function prunedStacks(stacks, fraction = 1e-4) {
-  const least = totalCost(stacks) * fraction;
-  return new Map([...stacks].filter(([, cost]) => cost >= least));
-}
-
 // action/src/pipeline/profile.ts
 function confirmed(row) {
   return row.status === "regressed" && (row.stage?.by === "interleaved" || row.stage === void 0 && row.flags.includes("confirmed"));
@@ -71476,12 +71492,11 @@ function ledgerOf(report2, head, acceptances, policy) {
     acceptances: acceptances.slice(-MAX_ACCEPTANCES)
   };
 }
-var MAX_LEDGER_CHARS = 24e3;
-function encodeLedger(ledger) {
+function encodeLedger(ledger, maxChars) {
   const encode = (l) => Buffer.from(JSON.stringify(l), "utf8").toString("base64");
   let fitted = ledger;
   let text2 = encode(fitted);
-  while (text2.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
+  while (text2.length > maxChars && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
     const leftOut = (more) => fitted.leftOut === null ? null : fitted.leftOut + more;
     if (fitted.rows.length > 0) {
       const kept = fitted.rows.slice(0, Math.floor(fitted.rows.length / 2));
@@ -79269,7 +79284,8 @@ function shellQuote(text2) {
 }
 function range(row, links) {
   const text2 = `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`;
-  return links.repositoryUrl ? `[\`${text2}\`](${links.repositoryUrl}/compare/${row.previousCommit}...${row.commit})` : `\`${text2}\``;
+  const url = compareUrl(links.repositoryUrl, row.previousCommit, row.commit);
+  return url ? `[\`${text2}\`](${url})` : `\`${text2}\``;
 }
 function alertTitle(alert) {
   const r = alert.row;
@@ -79361,6 +79377,80 @@ function unconfirmedAlertsMarkdown(unconfirmed) {
   return [`**Not confirmed** (${plural(unconfirmed.length, "step")} measured again; no issue opened)`, "", ...items].join("\n");
 }
 
+// action/src/pipeline/main-alerts.ts
+async function findMainAlerts(request2) {
+  const ordered = await inCommitOrder(
+    request2.repo,
+    (await request2.history.list()).filter((e) => e.testbed === request2.testbed)
+  );
+  const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
+  const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
+  const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
+  return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
+}
+function mainAlertsMarkdown(found, links) {
+  return alertsSummary(found.alerts, found.window, links);
+}
+function alertIssueWords(gate2, found, links) {
+  const byKey = new Map(found.alerts.map((a) => [a.key, a]));
+  return {
+    issues: found.alerts.map((alert) => ({
+      mark: { gate: gate2, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change },
+      title: alertTitle(alert),
+      body: (previous) => alertIssueBody(alert, previous, links)
+    })),
+    reversal: (mark) => {
+      const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
+      return reversal ? reversalComment(reversal, links) : null;
+    },
+    alertOf: (key2) => byKey.get(key2)
+  };
+}
+async function confirmAlertStep(alert, request2) {
+  const { benchmark, metric, previousCommit, commit } = alert.row;
+  try {
+    const { report: report2 } = await compareInterleaved({
+      ...request2,
+      suites: [bisectSuite(request2.config, benchmark, void 0)],
+      base: { commit: previousCommit },
+      head: { commit },
+      flags: { base: "--good", head: "--bad" },
+      // Only the alert's benchmark runs, where its harness can select it.
+      benchmarks: [benchmark],
+      outDir: join29(request2.outDir, `confirm-${commit.slice(0, 12)}`),
+      decision: { baselineInput: "--good" }
+    });
+    const row = report2.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
+    return { alert, confirmed: row?.status === "regressed", row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
+  } catch (error2) {
+    return { alert, confirmed: false, row: null, error: error2.message };
+  }
+}
+async function bisectNewAlerts(created, found, request2) {
+  const out = [];
+  for (const { issue: issue2, key: key2 } of created) {
+    const alert = found.alerts.find((a) => a.key === key2);
+    if (alert === void 0) continue;
+    try {
+      const report2 = await bisect({
+        ...request2,
+        good: alert.row.previousCommit,
+        bad: alert.row.commit,
+        benchmark: alert.row.benchmark,
+        metric: alert.row.metric,
+        outDir: join29(request2.outDir, `bisect-${issue2}`)
+      });
+      out.push({ issue: issue2, alert, report: report2 });
+    } catch (error2) {
+      out.push({ issue: issue2, alert, error: error2.message });
+    }
+  }
+  return out;
+}
+function bisectComment(b) {
+  return bisectIssueComment("report" in b ? { report: b.report } : { error: b.error });
+}
+
 // action/src/github/alert-issues.ts
 var ALERT_LABEL = "perf-gate-regression";
 var MARKER = /<!-- perf-gate-alert ([A-Za-z0-9_-]+) -->/;
@@ -79433,82 +79523,16 @@ function withMarker(alert, previous) {
 ${alert.body(previous)}`;
 }
 
-// action/src/pipeline/main-alerts.ts
-async function findMainAlerts(request2) {
-  const ordered = await inCommitOrder(
-    request2.repo,
-    (await request2.history.list()).filter((e) => e.testbed === request2.testbed)
-  );
-  const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
-  const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
-  const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
-  return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
-}
-function mainAlertsMarkdown(found, links) {
-  return alertsSummary(found.alerts, found.window, links);
-}
+// action/src/action/alert-issues.ts
 function fileAlertIssues(api, repo, gate2, found, links, confirm) {
-  const byKey = new Map(found.alerts.map((a) => [a.key, a]));
-  const texts = found.alerts.map((alert) => {
-    const mark = { gate: gate2, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change };
-    return { mark, title: alertTitle(alert), body: (previous) => alertIssueBody(alert, previous, links) };
-  });
-  return syncAlertIssues(
-    api,
-    repo,
-    gate2,
-    texts,
-    (mark) => {
-      const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
-      return reversal ? reversalComment(reversal, links) : null;
-    },
-    confirm ? (text2) => confirm(byKey.get(text2.mark.key)) : void 0
-  );
+  const words = alertIssueWords(gate2, found, links);
+  return syncAlertIssues(api, repo, gate2, words.issues, words.reversal, confirm ? (text2) => confirm(words.alertOf(text2.mark.key)) : void 0);
 }
-async function confirmAlertStep(alert, request2) {
-  const { benchmark, metric, previousCommit, commit } = alert.row;
-  try {
-    const { report: report2 } = await compareInterleaved({
-      ...request2,
-      suites: [bisectSuite(request2.config, benchmark, void 0)],
-      base: { commit: previousCommit },
-      head: { commit },
-      flags: { base: "--good", head: "--bad" },
-      // Only the alert's benchmark runs, where its harness can select it.
-      benchmarks: [benchmark],
-      outDir: join29(request2.outDir, `confirm-${commit.slice(0, 12)}`),
-      decision: { baselineInput: "--good" }
-    });
-    const row = report2.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
-    return { alert, confirmed: row?.status === "regressed", row, error: row ? null : `the interleaved run did not measure ${benchmark} ${metric}` };
-  } catch (error2) {
-    return { alert, confirmed: false, row: null, error: error2.message };
-  }
-}
-async function bisectNewAlerts(created, found, request2) {
-  const out = [];
-  for (const issue2 of created) {
-    const key2 = readAlertMarker(issue2.body)?.key;
-    const alert = found.alerts.find((a) => a.key === key2);
-    if (alert === void 0) continue;
-    try {
-      const report2 = await bisect({
-        ...request2,
-        good: alert.row.previousCommit,
-        bad: alert.row.commit,
-        benchmark: alert.row.benchmark,
-        metric: alert.row.metric,
-        outDir: join29(request2.outDir, `bisect-${issue2.number}`)
-      });
-      out.push({ issue: issue2, alert, report: report2 });
-    } catch (error2) {
-      out.push({ issue: issue2, alert, error: error2.message });
-    }
-  }
-  return out;
+function openedAlerts(created) {
+  return created.map((issue2) => ({ issue: issue2.number, key: readAlertMarker(issue2.body)?.key }));
 }
 async function commentBisects(api, repo, bisects) {
-  for (const b of bisects) await api.createIssueComment(repo, b.issue.number, bisectIssueComment("report" in b ? { report: b.report } : { error: b.error }));
+  for (const b of bisects) await api.createIssueComment(repo, b.issue, bisectComment(b));
 }
 
 // action/src/action/settings.ts
@@ -79516,6 +79540,7 @@ import { isAbsolute as isAbsolute2, resolve as resolve18 } from "node:path";
 
 // action/src/github/sticky-comment.ts
 var MAX_COMMENT_CHARS = 65536;
+var MAX_LEDGER_CHARS = 24e3;
 var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 function stickyMarker(gate2, state) {
   const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
@@ -79856,7 +79881,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
 }
 async function bisectAlerts(settings, created, alerts, config, budgets, github, deps) {
   await deps.log.group("perf-gate: bisect the new alerts", async () => {
-    const bisects = await bisectNewAlerts(created, alerts, {
+    const bisects = await bisectNewAlerts(openedAlerts(created), alerts, {
       config,
       budgets,
       outDir: join30(settings.outputDir, "bisect"),
@@ -80184,7 +80209,7 @@ async function postComment(github, target, settings, report2, ledger, log) {
   const state = {
     verdict: report2.verdict,
     digest: reportDigest(report2),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)))
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
   };
   const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
   try {
@@ -80469,7 +80494,7 @@ async function accept(ctx, given) {
 async function saveLedger(ctx, found, ledger) {
   const { failing: failing2, conclusion } = redecide(ledger);
   const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
-  const state = { ...found.state, verdict, ledger: encodeLedger(ledger) };
+  const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
   const gate2 = ctx.settings.gateName;
   const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
   const body = fitToCommentLimit(withMarker2(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);

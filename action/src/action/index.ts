@@ -9,7 +9,8 @@
  * or runs a suite itself.
  */
 export { readSettings, describeSettings, inputVariable, type Settings, type Mode, type FailOn } from './settings.js';
-export { runAction, type ActionDeps } from './run-action.js';
+export { runAction } from './run-action.js';
+export type { ActionDeps } from './deps.js';
 export { stepFails, checkConclusion } from './conclusion.js';
 export { actionCommand } from './command.js';
 export type { ActionLog } from './log.js';

@@ -13,16 +13,14 @@ import {
   type MainAlert,
   type StepConfirmation,
   bisectNewAlerts,
-  commentBisects,
-  fileAlertIssues,
   findMainAlerts,
   mainAlertsMarkdown,
-  type AlertIssueOutcome,
   type MainAlerts,
 } from '../pipeline/main-alerts.js';
+import { commentBisects, fileAlertIssues, openedAlerts, type AlertIssueOutcome } from './alert-issues.js';
 import { bisectMarkdown } from '../pipeline/bisect.js';
 import type { GitHubApi } from '../github/client.js';
-import type { ActionDeps } from './run-action.js';
+import type { ActionDeps } from './deps.js';
 import { confirming, dataBranchAuth, repoRef, type Settings } from './settings.js';
 
 /**
@@ -125,7 +123,7 @@ async function bisectAlerts(
   deps: ActionDeps,
 ): Promise<void> {
   await deps.log.group('perf-gate: bisect the new alerts', async () => {
-    const bisects = await bisectNewAlerts(created, alerts, {
+    const bisects = await bisectNewAlerts(openedAlerts(created), alerts, {
       config,
       budgets,
       outDir: join(settings.outputDir, 'bisect'),

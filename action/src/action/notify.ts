@@ -8,7 +8,7 @@ import type { MainAlerts } from '../pipeline/main-alerts.js';
 import { mainAlertNotification, releaseNoGoNotification, type NotificationContext } from '../pipeline/notifications.js';
 import type { GateReport } from '../pipeline/index.js';
 import { sendWebhook, WebhookError, type Notification } from '../github/webhook.js';
-import type { ActionDeps } from './run-action.js';
+import type { ActionDeps } from './deps.js';
 import { workflowRunUrl, type Settings } from './settings.js';
 
 function context(settings: Settings): NotificationContext {

@@ -33,10 +33,10 @@ import {
 } from '../pipeline/index.js';
 import { cutText, InputError } from '../model/index.js';
 import type { GitHubApi, RepoRef, RepoRole } from '../github/client.js';
-import { fitToCommentLimit, withMarker, type MarkerState } from '../github/sticky-comment.js';
+import { fitToCommentLimit, MAX_LEDGER_CHARS, withMarker, type MarkerState } from '../github/sticky-comment.js';
 import { readGateComment, type GateComment } from './pr-comment.js';
 import { COMMAND_USAGE, parsePrCommands, type PrCommand } from './pr-command-text.js';
-import type { ActionDeps } from './run-action.js';
+import type { ActionDeps } from './deps.js';
 import { repoRef, type Settings } from './settings.js';
 import { requestRun } from './pr-run-request.js';
 
@@ -239,7 +239,7 @@ async function accept(
 async function saveLedger(ctx: Context, found: GateComment, ledger: PrLedger): Promise<void> {
   const { failing, conclusion } = redecide(ledger);
   const verdict = conclusion === null ? found.state.verdict : failing.length === 0 ? 'pass' : 'fail';
-  const state: MarkerState = { ...found.state, verdict, ledger: encodeLedger(ledger) };
+  const state: MarkerState = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
   const gate = ctx.settings.gateName;
   const record = acceptanceRecordMarkdown(ledger.acceptances, { failing, decided: conclusion !== null });
   const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record), gate, state), gate);

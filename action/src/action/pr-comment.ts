@@ -20,7 +20,7 @@ import {
 } from '../pipeline/index.js';
 import { boundedAcceptances, type RecordedAcceptance } from '../model/index.js';
 import type { GitHubApi, IssueComment, RepoRef } from '../github/client.js';
-import { MAX_COMMENT_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
+import { MAX_COMMENT_CHARS, MAX_LEDGER_CHARS, readStickyComment, stickyMarker, upsertStickyComment, type MarkerState } from '../github/sticky-comment.js';
 
 /** The gate's comment on a pull request as the action reads it: the comment, its marker, and the ledger the marker carries. */
 export interface GateComment {
@@ -52,7 +52,7 @@ export async function sayRunStatus(github: GitHubApi, repo: RepoRef, pullRequest
 }
 import { reportDigest } from './digest.js';
 import { checkPolicyOf } from './conclusion.js';
-import type { ActionDeps } from './run-action.js';
+import type { ActionDeps } from './deps.js';
 import type { ActionLog } from './log.js';
 import { repoRef, type Settings } from './settings.js';
 
@@ -124,7 +124,7 @@ export async function postComment(
   const state: MarkerState = {
     verdict: report.verdict,
     digest: reportDigest(report),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings))),
+    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS),
   };
   const record = (status ? runStatusMarkdown(status) : '') + acceptanceRecordMarkdown(acceptances, null);
   try {

@@ -10,7 +10,7 @@ import { InputError } from '../model/index.js';
 import { checkoutCommit, type RunStatus } from '../pipeline/index.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { isFork, type PullRequestFacts } from '../github/fork.js';
-import type { ActionDeps } from './run-action.js';
+import type { ActionDeps } from './deps.js';
 import { sayRunStatus } from './pr-comment.js';
 import { repoRef, type Settings } from './settings.js';
 

@@ -31,7 +31,6 @@ import {
   type Budgets,
   type GateReport,
   type PerfGateConfig,
-  type RunContext,
   type RunFiles,
   type RunOutcome,
   type RunPlan,
@@ -50,21 +49,8 @@ import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, 
 import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
+import type { ActionDeps } from './deps.js';
 import { confirming, dataBranchAuth, repoRef, workflowRunUrl, type Settings } from './settings.js';
-
-/** What the orchestration needs from outside; the entry point builds it. */
-export interface ActionDeps {
-  /** The GitHub client, or null when there is no token. */
-  github: GitHubApi | null;
-  log: ActionLog;
-  /**
-   * The run's context, one for every phase (so a cancelled workflow stops
-   * whatever benchmark runs): `env` is what the suites get, the runner's
-   * environment without the action's inputs and tokens; `write` takes the
-   * runner's progress lines (standard output); `warn` becomes an annotation.
-   */
-  run: RunContext;
-}
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
 export async function runAction(settings: Settings, deps: ActionDeps): Promise<number> {

@@ -59,7 +59,7 @@ import { asvAdapter } from './asv.js';
 import { vegetaAdapter } from './vegeta.js';
 import { heyAdapter } from './hey.js';
 import { h2loadAdapter } from './h2load.js';
-import { abAdapter } from './ab.js';
+import { abAdapter } from './apache-bench.js';
 import { ohaAdapter } from './oha.js';
 import { pyperfAdapter } from './pyperf.js';
 

@@ -1,227 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import {
-  InputError,
-  paramEnvName,
-  parseQuantity,
-  quotedPlaceholders,
-  type DerivedMetricConfig,
-  type Direction,
-  type QuotedPlaceholder,
-} from '../model/index.js';
+import { InputError, paramEnvName, parseQuantity, quotedPlaceholders, type DerivedMetricConfig, type QuotedPlaceholder } from '../model/index.js';
 import { assertValid, compileSchema, parseYaml, type YamlSource } from './yaml-source.js';
+import { commandSuite } from './command-suite.js';
+import {
+  DEFAULT_AB,
+  DEFAULT_CONFIRM_TIME_CAP_SECONDS,
+  DEFAULT_COUNT_REPEAT,
+  DEFAULT_PROFILE_TIME_CAP_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  type AbSettings,
+  type HistorySetting,
+  type PerfGateConfig,
+  type SuiteConfig,
+} from './config-types.js';
+import type { RawAb, RawConfig, RawDerived, RawSuite } from './raw-config.js';
 import schema from '../../schemas/perf-gate-config.schema.json' with { type: 'json' };
 
 /**
  * perf-gate.yml: which suites to run, how, where budgets and baselines live,
  * derived metrics and the interleaved A/B settings. Parsing is pure (text in,
- * typed config out); `loadPerfGateConfig` is the one place that reads the file.
- * Every problem is an InputError naming the file, the line and what was expected.
+ * typed config out: config-types.ts, exported from here too); `loadPerfGateConfig`
+ * is the one place that reads the file. Every problem is an InputError naming
+ * the file, the line and what was expected. `commands:` suites are checked
+ * and turned into a hyperfine line in command-suite.ts.
  */
 
-/** Settings of interleaved A/B runs (`perf-gate run --ab REF`). */
-export interface AbSettings {
-  /** Rounds every suite runs first. */
-  rounds: number;
-  /** Most rounds a suite runs while some of its benchmarks are still inconclusive. */
-  maxRounds: number;
-  /** Rounds added per adaptive step. */
-  step: number;
-  /** Re-run regressed benchmarks in fresh rounds; only confirmed ones fail. */
-  confirm: boolean;
-  /** Rounds of the confirmation run. */
-  confirmRounds: number;
-  /** CPU list for `taskset -c` (e.g. "2,3"), or null for no pinning. */
-  pin: string | null;
-  /** Seed of the per-round order, so a run can be reproduced. */
-  seed: number;
-}
-
-/**
- * The defaults: 10 rounds first (the paired signed-rank test cannot reach
- * alpha 0.01 with fewer than 8–9 pairs even when every pair agrees), up to
- * 30, 4 at a time; 12 fresh rounds to confirm.
- */
-export const DEFAULT_AB: AbSettings = { rounds: 10, maxRounds: 30, step: 4, confirm: true, confirmRounds: 12, pin: null, seed: 1 };
-
-/** One suite of perf-gate.yml. */
-export interface SuiteConfig {
-  /** Prefixes every benchmark id (`<name>/…`) and names the suite's log folder. */
-  name: string;
-  /** Shell command run once before the suite, or null. */
-  build: string | null;
-  /**
-   * Shell command that runs the harness; `{output}` and `{param}` placeholders
-   * are substituted. For a `commands:` suite it is the hyperfine line perf-gate
-   * writes for them (empty when the suite measures counts only).
-   */
-  run: string;
-  /** `commands:` (benchmark name → shell command, in file order) when perf-gate measures the commands itself, else null. */
-  commands: readonly CommandConfig[] | null;
-  /** A `commands:` suite's timed and warm-up runs per command (what its `run` line says), else null. */
-  commandRuns: { runs: number; warmup: number } | null;
-  /** What a `commands:` suite measures; `{ time: true, counts: false }` for every `run:` suite. */
-  measure: { time: boolean; counts: boolean };
-  /** Counted runs per command of a `commands:` suite that measures counts. */
-  countRepeat: number;
-  /** What counts them: valgrind's cachegrind (simulated, the default) or perf stat (the CPU's counters). */
-  counter: 'cachegrind' | 'perf';
-  /** Adapter name, or "auto" to detect from the output. */
-  format: string;
-  /** Options for the adapter (the keys of a `format:` mapping other than `name`), or null. */
-  formatOptions: Readonly<Record<string, unknown>> | null;
-  /** Seconds before build or run is killed (its whole process group). */
-  timeout: number;
-  env: Readonly<Record<string, string>>;
-  /** Absolute directory build and run start in. */
-  workdir: string;
-  /** Harness invocations per run (samples concatenated); 1 by default. */
-  repeat: number;
-  /** Sweep: parameter name → values (one invocation per point of the product), or null. */
-  params: Readonly<Record<string, readonly string[]>> | null;
-  /** A/B settings after merging the suite's `ab:` over the file's. */
-  ab: AbSettings;
-  /** Does a pull request's screen send this suite's suspects to interleaved confirmation? (`confirm:`, the suite's over the file's.) */
-  confirm: boolean;
-  /**
-   * `profile:` and `profile-command:`: which profiler records a confirmed
-   * regression's benchmark on both sides, and the command it records for a
-   * `run:` suite (`{benchmark}` for the name); null: no profile.
-   */
-  profile: { tool: ProfilerChoice; command: string | null } | null;
-  /**
-   * `filter:` how the second stage runs only named benchmarks of a `run:`
-   * suite: words appended to the run line, with `{regex}` or `{names}`
-   * (runner/select-benchmarks.ts); null: perf-gate's own for the format.
-   */
-  filter: string | null;
-  /** Line of the suite in perf-gate.yml, for messages. */
-  line: number;
-  /** Line of the suite's `format:` key (the suite's line when it has none), for messages about the format. */
-  formatLine: number;
-}
-
-/** One command of a `commands:` suite: its benchmark id is `<suite>/<name>`. */
-export interface CommandConfig {
-  name: string;
-  command: string;
-}
-
-/** Timed runs and warm-up runs per command of a `commands:` suite, as hyperfine's defaults would not be for a gate. */
-export const DEFAULT_COMMAND_RUNS = 10;
-export const DEFAULT_COMMAND_WARMUP = 1;
-/** Counted runs per command: enough to see whether the counts move between identical runs. */
-export const DEFAULT_COUNT_REPEAT = 3;
-
-/** A metric computed from others of the same benchmark (evaluated by the gate side, not here). */
-export type { DerivedMetricConfig } from '../model/index.js';
-
-/** `profile:`: perf where it may sample (else callgrind), or one of them. */
-export type ProfilerChoice = 'auto' | 'perf' | 'callgrind';
-
-/** Default cap of one run's differential profiles: five minutes of runner time. */
-export const DEFAULT_PROFILE_TIME_CAP_SECONDS = 300;
-
-export interface PerfGateConfig {
-  /** The config file as given (for messages). */
-  file: string;
-  /** The absolute folder of the config file: its relative paths, and the repository it measures, are found from here. */
-  dir: string;
-  version: 1;
-  /** Absolute path of the budgets folder (or file). */
-  budgets: string;
-  /** Absolute path of the baselines folder. */
-  baselines: string;
-  /** Where the run history is (docs/history.md), or null: baselines come from `baselines`. */
-  history: HistorySetting | null;
-  suites: readonly SuiteConfig[];
-  derived: readonly DerivedMetricConfig[];
-  ab: AbSettings;
-  /** The two-stage verdict's second stage: on unless `confirm: off`; `timeCap` bounds its runner time (seconds). */
-  confirm: { on: boolean; timeCap: number };
-  /** `profile-time-cap:` in seconds: the most the differential profiles of one run may take. */
-  profileTimeCap: number;
-  /** `toolchain:`: tools whose versions each run records beside those the suites' commands name (runner/toolchains.ts). */
-  toolchain: readonly string[];
-}
-
-/** Default cap of the interleaved second stage: twenty minutes of runner time. */
-export const DEFAULT_CONFIRM_TIME_CAP_SECONDS = 1200;
-
-/** Default timeout of build and run: ten minutes. */
-export const DEFAULT_TIMEOUT_SECONDS = 600;
-
-interface RawAb {
-  rounds?: number;
-  'max-rounds'?: number;
-  step?: number;
-  confirm?: boolean;
-  'confirm-rounds'?: number;
-  pin?: string;
-  seed?: number;
-}
-
-interface RawSuite {
-  name: string;
-  build?: string;
-  run?: string;
-  commands?: Record<string, string>;
-  measure?: 'time' | 'counts' | ('time' | 'counts')[];
-  runs?: number;
-  warmup?: number;
-  counter?: 'cachegrind' | 'perf';
-  'count-repeat'?: number;
-  format?: string | { name: string; [key: string]: unknown };
-  timeout?: string;
-  env?: Record<string, string | number | boolean>;
-  workdir?: string;
-  repeat?: number;
-  params?: Record<string, (string | number | boolean)[]>;
-  ab?: RawAb;
-  confirm?: 'interleaved' | 'off';
-  profile?: ProfilerChoice;
-  'profile-command'?: string;
-  filter?: string;
-}
-
-interface RawDerived {
-  expr: string;
-  unit?: string;
-  direction?: Direction;
-  benchmarks?: string;
-}
-
-/** perf-gate.yml's `history:`: a folder, or a data branch of a git remote. */
-export interface HistorySetting {
-  /** Absolute folder of the history; null when it is a data branch. */
-  folder: string | null;
-  /** The data branch and the remote holding it; null for a folder. */
-  branch: { name: string; remote: string } | null;
-  /** Runs the between-run drift is learned from; null: the default (20). */
-  driftRuns: number | null;
-}
-
-interface RawHistory {
-  folder?: string;
-  branch?: string;
-  remote?: string;
-  'drift-runs'?: number;
-}
-
-interface RawConfig {
-  version: 1;
-  budgets?: string;
-  baselines?: string;
-  history?: string | RawHistory;
-  suites: RawSuite[];
-  derived?: Record<string, string | RawDerived>;
-  ab?: RawAb;
-  confirm?: 'interleaved' | 'off';
-  'confirm-time-cap'?: string;
-  'profile-time-cap'?: string;
-  toolchain?: string[];
-}
+export * from './config-types.js';
 
 let validator: ValidateFunction | undefined;
 function validate(source: YamlSource): RawConfig {
@@ -396,105 +202,6 @@ function suiteFilter(s: RawSuite, isCommands: boolean, source: YamlSource, i: nu
   const [quoted] = quotedPlaceholders(s.filter, ['regex', 'names']);
   if (quoted) throw at(placeholderInQuotes(quoted));
   return s.filter;
-}
-
-/** Keys that only mean something beside `commands:`. */
-const COMMAND_KEYS = ['measure', 'runs', 'warmup', 'counter', 'count-repeat'] as const;
-
-/**
- * A `commands:` suite's commands, what it measures and the hyperfine line
- * that times them; undefined for a `run:` suite. Exactly one of `run:` and
- * `commands:` is required, and the keys of the one are errors beside the other.
- */
-function commandSuite(
-  s: RawSuite,
-  source: YamlSource,
-  i: number,
-): { commands: CommandConfig[]; measure: SuiteConfig['measure']; run: string; runs: NonNullable<SuiteConfig['commandRuns']> } | undefined {
-  const where = (key: string): [number | undefined, string] => [source.lineOf(['suites', i, key]) ?? source.lineOf(['suites', i]), `suites.${i}.${key}`];
-  if (s.commands === undefined) {
-    if (s.run === undefined) {
-      throw new InputError(
-        source.file,
-        'missing required key "run" (a harness command), or "commands:" (benchmark name → command, measured by perf-gate)',
-        source.lineOf(['suites', i]),
-        `suites.${i}`,
-      );
-    }
-    const stray = COMMAND_KEYS.find((k) => s[k] !== undefined);
-    if (stray)
-      throw new InputError(
-        source.file,
-        `"${stray}:" applies to "commands:" suites only: perf-gate measures a "run:" suite's harness as it reports itself (docs/counting.md says how to count with a harness)`,
-        ...where(stray),
-      );
-    return undefined;
-  }
-  if (s.run !== undefined)
-    throw new InputError(
-      source.file,
-      'a suite has "run:" or "commands:", not both: with "commands:" perf-gate runs hyperfine and the counter itself',
-      ...where('run'),
-    );
-  for (const key of ['format', 'params', 'repeat'] as const) {
-    if (s[key] !== undefined)
-      throw new InputError(
-        source.file,
-        `"${key}:" does not apply to a "commands:" suite (perf-gate reads the measurements it takes itself; use "runs:" and "count-repeat:" for more samples)`,
-        ...where(key),
-      );
-  }
-  const listed = s.measure === undefined ? ['time'] : typeof s.measure === 'string' ? [s.measure] : s.measure;
-  const measure = { time: listed.includes('time'), counts: listed.includes('counts') };
-  const commands = Object.entries(s.commands).map(([name, command]) => ({ name, command }));
-  const runs = { runs: s.runs ?? DEFAULT_COMMAND_RUNS, warmup: s.warmup ?? DEFAULT_COMMAND_WARMUP };
-  return { commands, measure, run: measure.time ? hyperfineLine(commands, runs.runs, runs.warmup) : '', runs };
-}
-
-/**
- * A `commands:` suite cut down to the commands `keep` accepts, its hyperfine
- * line rebuilt for them with the same runs: the two-stage verdict's second
- * stage measures only the commands it suspects, not the whole suite. Any
- * other suite is returned as it is (its harness decides what it runs).
- */
-export function withCommandsOnly(suite: SuiteConfig, keep: (command: CommandConfig) => boolean): SuiteConfig {
-  if (suite.commands === null || suite.commandRuns === null) return suite;
-  const commands = suite.commands.filter(keep);
-  if (commands.length === suite.commands.length || commands.length === 0) return suite;
-  const { runs, warmup } = suite.commandRuns;
-  return { ...suite, commands, run: suite.measure.time ? hyperfineLine(commands, runs, warmup) : '' };
-}
-
-/**
- * The hyperfine invocation timing `commands`: each named with --command-name,
- * so the benchmark ids are the config's names; --ignore-failure so a crashing
- * command is a failed row (its exit codes recorded) and the others still run.
- * Each command runs as `sh -c CMD` under --shell=none: hyperfine then times
- * the shell too (about a millisecond, the same on both sides) instead of
- * subtracting a start-up time it estimated, which on a busy machine can
- * exceed a short command's own time and record it as 0 s.
- */
-export function hyperfineLine(commands: readonly CommandConfig[], runs: number, warmup: number): string {
-  const words = [
-    'hyperfine',
-    '--export-json',
-    '{output}',
-    '--runs',
-    String(runs),
-    '--warmup',
-    String(warmup),
-    '--ignore-failure',
-    '--shell=none',
-    '--style',
-    'basic',
-  ];
-  for (const c of commands) words.push('--command-name', shellWord(c.name), shellWord(`sh -c ${shellWord(c.command)}`));
-  return words.join(' ');
-}
-
-/** One single-quoted shell word (a `'` inside becomes `'\''`). */
-function shellWord(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Reads and parses perf-gate.yml; a missing file is an InputError too. */

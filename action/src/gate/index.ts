@@ -317,3 +317,4 @@ function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean, op
   return { ...row, flags, failsGate };
 }
 export { checkConclusionOf, FAIL_ON, INCONCLUSIVE, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from './check-policy.js';
+export { functionGrowth, GROWTH_THRESHOLD, inclusiveCosts, prunedStacks, totalCost } from './function-growth.js';

@@ -31,8 +31,6 @@ export interface ReleaseSide {
 export interface ReleaseChange extends ChangeRow {
   /** First-parent commits in previousCommit..commit (1: `commit` alone brought it); null when unknown. */
   commits: number | null;
-  /** The repository's compare page of the range, when the repository's address is known. */
-  compareUrl: string | null;
 }
 
 /** A range to bisect for one benchmark: a slower change point, or a regression the history could not place. */
@@ -50,7 +48,6 @@ export interface BisectAdvice {
   interval: [number, number] | null;
   /** Where the range comes from: a change point of the history, or the whole release range of a regressed row. */
   from: 'change-point' | 'regression';
-  compareUrl: string | null;
 }
 
 /** A benchmark whose numbers cannot be trusted as they are: measure it again. */
@@ -126,11 +123,6 @@ export interface ReleaseInput {
   repositoryUrl?: string | null;
 }
 
-/** The compare page of good...bad on a GitHub repository. */
-export function compareUrl(repositoryUrl: string | null, good: string, bad: string): string | null {
-  return repositoryUrl === null ? null : `${repositoryUrl}/compare/${good}...${bad}`;
-}
-
 /** First-parent commits in good..bad along `chain` (oldest first); null when either is not on it. */
 function commitsBetween(chain: readonly string[] | undefined, good: string, bad: string): number | null {
   if (!chain) return null;
@@ -182,7 +174,6 @@ export function recommend(
       change: c.change,
       interval: c.interval,
       from: 'change-point',
-      compareUrl: c.compareUrl,
     }))
     .sort((p, q) => Math.abs(q.change ?? 0) - Math.abs(p.change ?? 0));
   const { good, bad } = sides;
@@ -198,7 +189,6 @@ export function recommend(
         change: row.change,
         interval: row.ci,
         from: 'regression',
-        compareUrl: compareUrl(sides.repositoryUrl, good, bad),
       });
     }
   }
@@ -229,7 +219,6 @@ export function assembleRelease(input: ReleaseInput): ReleaseModel {
     ? input.changes.map((c) => ({
         ...c,
         commits: commitsBetween(input.chain, c.previousCommit, c.commit),
-        compareUrl: compareUrl(repositoryUrl, c.previousCommit, c.commit),
       }))
     : null;
   const previous = input.previous ?? null;

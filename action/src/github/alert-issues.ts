@@ -10,21 +10,13 @@
  * words come from the caller (report/main-alert.ts), so this module knows no
  * Markdown and decides no verdict.
  */
+import type { AlertMark } from '../model/index.js';
 import type { GitHubApi, IssueInfo, RepoRef } from './client.js';
+
+export type { AlertMark } from '../model/index.js';
 
 /** The label every alert issue carries. */
 export const ALERT_LABEL = 'perf-gate-regression';
-
-/** What an alert issue's marker records. */
-export interface AlertMark {
-  gate: string;
-  /** The series (gate/main-alerts.ts seriesKey). */
-  key: string;
-  /** The first run at the new level, as last reported: its commit and time, and the step. */
-  commit: string;
-  created: string;
-  change: number;
-}
 
 const MARKER = /<!-- perf-gate-alert ([A-Za-z0-9_-]+) -->/;
 

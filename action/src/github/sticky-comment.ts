@@ -12,6 +12,9 @@ import { GitHubError, type GitHubApi, type IssueComment, type RepoRef } from './
 /** GitHub's limit for an issue comment body, in characters. */
 export const MAX_COMMENT_CHARS = 65_536;
 
+/** The most characters the encoded pull-request ledger may take of the comment (pipeline/pr-ledger.ts); the report needs the rest. */
+export const MAX_LEDGER_CHARS = 24_000;
+
 /** When to write the comment (the `comment` input). */
 export type CommentMode = 'always' | 'on-change' | 'never';
 

@@ -15,28 +15,14 @@
  * a courtesy, its failure is the caller's warning and never the verdict's.
  */
 import { createHmac } from 'node:crypto';
+import type { Notification } from '../model/index.js';
 import { proxyAwareFetch } from './http.js';
+
+export type { Notification } from '../model/index.js';
 
 export type WebhookFormat = 'slack' | 'json';
 
 export const NOTIFICATION_SCHEMA = 'perf-gate/notification@1';
-
-export interface Notification {
-  /** What happened: new regressions on main, or a release that must not ship. */
-  event: 'main-alert' | 'release-no-go';
-  /** One line, e.g. "perf-gate: 2 new regressions on main". */
-  title: string;
-  /** A line each, plain text (escaped here for Slack). */
-  lines: string[];
-  /** The workflow run, for "details". */
-  runUrl: string | null;
-  repository: string;
-  ref: string;
-  sha: string;
-  gate: string;
-  /** The structured facts (alerts, counts) for a program reading the json body. */
-  data: Record<string, unknown>;
-}
 
 export interface WebhookTarget {
   format: WebhookFormat;

@@ -25,3 +25,5 @@ export * from './large-arrays.js';
 export * from './environment.js';
 export * from './profile.js';
 export * from './cut-text.js';
+export * from './notification.js';
+export * from './alert-mark.js';

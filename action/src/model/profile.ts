@@ -4,6 +4,9 @@
  */
 
 /** One function of a differential profile whose inclusive cost grew. */
+/** Stack (frames joined by ";", outermost first) → its self cost: perf's folded stacks, and callgrind's made into them. */
+export type FoldedStacks = Map<string, number>;
+
 export interface FunctionGrowthRow {
   function: string;
   /** The program it ran in (perf's command name, callgrind's program): shares are of that process's total. */

@@ -17,6 +17,7 @@ import { headCommit } from '../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
 import { historyLocationOf, type HistoryLocation } from './stores.js';
 import type { RunDeps } from './run-deps.js';
+import type { NoiseLine } from '../report/history-text.js';
 
 export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, parsePath, type HistoryEntry, type HistoryStore, type UnreadableFile } from '../store/history/index.js';
 
@@ -77,25 +78,12 @@ export function runsNamed(entries: readonly HistoryEntry[], word: string): Histo
   return /^[0-9a-f]{4,40}$/.test(word) ? entries.filter((e) => e.commit.startsWith(word)) : [];
 }
 
-/** One benchmark × metric of `history noise`. */
-export interface NoiseRow {
-  benchmark: string;
-  metric: string;
-  runs: number;
-  /** Learned between-run drift (fraction). */
-  drift: number;
-  /** The smallest change a stored-baseline comparison can decide at that drift (fraction). */
-  smallest: number;
-  /** How often the two-stage screen would send the row to the interleaved stage when nothing changed, at `tolerance` (fraction). */
-  suspectRate: number;
-}
-
 /**
  * The drift of every benchmark × metric in the newest `runs` runs of a
  * testbed, noisiest first; InputError naming the testbeds the history holds
  * when it has none of this one.
  */
-export async function historyNoise(history: HistoryStore, testbed: string, runs: number, tolerance: number): Promise<{ runs: number; rows: NoiseRow[] }> {
+export async function historyNoise(history: HistoryStore, testbed: string, runs: number, tolerance: number): Promise<{ runs: number; rows: NoiseLine[] }> {
   const all = await history.list();
   const mine = all.filter((e) => e.testbed === testbed);
   if (mine.length === 0) {

@@ -30,7 +30,9 @@
  * count-commands.ts). cli/ and action/ import only pipeline/ (action/ also
  * github/), and model/ for types. pipeline/ never parses flags or inputs,
  * never prints workflow commands or reads process.env (the faces hand it
- * their environment), and never decides a verdict itself: gate/ does.
+ * their environment), never decides a verdict itself (gate/ does), and
+ * never talks to GitHub: it words what the action face files (an alert
+ * issue, a notification, a ledger cut to the length the face allows).
  */
 export * from './exit.js';
 export * from './command.js';

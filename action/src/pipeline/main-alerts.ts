@@ -2,19 +2,17 @@
  * The main-branch alert (`mode: main`, after the run is appended): the change
  * points of the testbed's history, the regressions among the last runs beyond
  * the budgets' tolerance (gate/main-alerts.ts), their words
- * (report/main-alert.ts), and — with `alert: issue` — one GitHub issue each
- * (github/alert-issues.ts); with `alert-bisect`, each new issue's commit
- * range narrowed to one commit by `perf-gate bisect` (pipeline/bisect.ts),
- * its evidence commented on the issue.
+ * (report/main-alert.ts): what one GitHub issue each says (the action's
+ * conversation with GitHub, action/alert-issues.ts, files them); the step of
+ * an alert measured again interleaved before its issue opens; with
+ * `alert-bisect`, each new issue's commit range narrowed to one commit by
+ * `perf-gate bisect` (pipeline/bisect.ts). Nothing here talks to GitHub.
  */
 import { join } from 'node:path';
 import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
 import { mainAlerts, reversalOf, type MainAlert } from '../gate/main-alerts.js';
-import type { Budgets } from '../model/index.js';
-import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks } from '../report/main-alert.js';
-import { syncAlertIssues, type AlertIssueOutcome, type AlertIssueText, type AlertMark } from '../github/alert-issues.js';
-import type { GitHubApi, IssueInfo, RepoRef } from '../github/client.js';
-import { readAlertMarker } from '../github/alert-issues.js';
+import type { AlertMark, Budgets } from '../model/index.js';
+import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks, type PreviousPlace } from '../report/main-alert.js';
 import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
 import { compareInterleaved } from './interleaved.js';
 import type { VerdictRow } from '../gate/index.js';
@@ -23,7 +21,7 @@ import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/
 import { inCommitOrder, type HistoryStore } from '../store/history/index.js';
 
 export { DEFAULT_ALERT_WINDOW, type MainAlert } from '../gate/main-alerts.js';
-export { ALERT_LABEL, type AlertIssueOutcome } from '../github/alert-issues.js';
+export type { AlertLinks } from '../report/main-alert.js';
 
 export interface MainAlertsRequest {
   history: HistoryStore;
@@ -62,36 +60,37 @@ export function mainAlertsMarkdown(found: MainAlerts, links: AlertLinks): string
   return alertsSummary(found.alerts, found.window, links);
 }
 
+/** What one alert's issue says: its marker's data, its title, its body given where an earlier report placed the step. */
+export interface AlertIssueWords {
+  mark: AlertMark;
+  title: string;
+  body: (previous: PreviousPlace | null) => string;
+}
+
 /**
- * One issue per alert, updated while confirmed, closed when reversed. With
- * `confirm`, an alert that would open a new issue is first measured again
- * (confirmAlertStep); one that is not confirmed opens none. An open issue
- * was confirmed when it was opened, so updating it measures nothing.
+ * The words of every alert's issue, and for an open issue of a series (its
+ * mark) the comment that closes it when a later step reversed it, else
+ * null. An issue per alert, updated while confirmed, closed when reversed:
+ * the action files them (action/alert-issues.ts).
  */
-export function fileAlertIssues(
-  api: GitHubApi,
-  repo: RepoRef,
+export function alertIssueWords(
   gate: string,
   found: MainAlerts,
   links: AlertLinks,
-  confirm?: (alert: MainAlert) => Promise<boolean>,
-): Promise<AlertIssueOutcome> {
+): { issues: AlertIssueWords[]; reversal: (mark: AlertMark) => string | null; alertOf: (key: string) => MainAlert | undefined } {
   const byKey = new Map(found.alerts.map((a) => [a.key, a]));
-  const texts: AlertIssueText[] = found.alerts.map((alert) => {
-    const mark: AlertMark = { gate, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change };
-    return { mark, title: alertTitle(alert), body: (previous) => alertIssueBody(alert, previous, links) };
-  });
-  return syncAlertIssues(
-    api,
-    repo,
-    gate,
-    texts,
-    (mark) => {
+  return {
+    issues: found.alerts.map((alert) => ({
+      mark: { gate, key: alert.key, commit: alert.row.commit, created: alert.row.created, change: alert.row.change },
+      title: alertTitle(alert),
+      body: (previous) => alertIssueBody(alert, previous, links),
+    })),
+    reversal: (mark) => {
       const reversal = reversalOf(found.rows, mark.key, mark.created, mark.change);
       return reversal ? reversalComment(reversal, links) : null;
     },
-    confirm ? (text) => confirm(byKey.get(text.mark.key)!) : undefined,
-  );
+    alertOf: (key) => byKey.get(key),
+  };
 }
 
 /** An alert's step measured again: confirmed, or why not (the interleaved row, or the error that stopped the measurement). */
@@ -129,19 +128,23 @@ export async function confirmAlertStep(alert: MainAlert, request: AlertBisectReq
 /** What bisecting an alert needs besides the alert: bisect's own request, less the range and the series. */
 export type AlertBisectRequest = Omit<BisectRequest, 'good' | 'bad' | 'benchmark' | 'metric' | 'suite' | 'outDir'> & { outDir: string };
 
-/** One alert issue's bisect: the report, or why there is none. */
-export type AlertBisect = { issue: IssueInfo; alert: MainAlert; report: BisectReport } | { issue: IssueInfo; alert: MainAlert; error: string };
+/** One alert issue's bisect (the issue's number): the report, or why there is none. */
+export type AlertBisect = { issue: number; alert: MainAlert; report: BisectReport } | { issue: number; alert: MainAlert; error: string };
 
 /**
  * Bisects the commit range of every alert whose issue was just opened
- * (`created`), one after the other, each into `<outDir>/bisect-<n>/`. A
- * bisect that cannot run (the range not in the checkout, the suite failing
- * at an end) is an error for that alert only, reported on its issue.
+ * (`created`: each issue's number and its series), one after the other, each
+ * into `<outDir>/bisect-<n>/`. A bisect that cannot run (the range not in
+ * the checkout, the suite failing at an end) is an error for that alert
+ * only, reported on its issue.
  */
-export async function bisectNewAlerts(created: readonly IssueInfo[], found: MainAlerts, request: AlertBisectRequest): Promise<AlertBisect[]> {
+export async function bisectNewAlerts(
+  created: readonly { issue: number; key: string | undefined }[],
+  found: MainAlerts,
+  request: AlertBisectRequest,
+): Promise<AlertBisect[]> {
   const out: AlertBisect[] = [];
-  for (const issue of created) {
-    const key = readAlertMarker(issue.body)?.key;
+  for (const { issue, key } of created) {
     const alert = found.alerts.find((a) => a.key === key);
     if (alert === undefined) continue;
     try {
@@ -151,7 +154,7 @@ export async function bisectNewAlerts(created: readonly IssueInfo[], found: Main
         bad: alert.row.commit,
         benchmark: alert.row.benchmark,
         metric: alert.row.metric,
-        outDir: join(request.outDir, `bisect-${issue.number}`),
+        outDir: join(request.outDir, `bisect-${issue}`),
       });
       out.push({ issue, alert, report });
     } catch (error) {
@@ -161,7 +164,7 @@ export async function bisectNewAlerts(created: readonly IssueInfo[], found: Main
   return out;
 }
 
-/** Posts each bisect's outcome and evidence on its alert's issue. */
-export async function commentBisects(api: GitHubApi, repo: RepoRef, bisects: readonly AlertBisect[]): Promise<void> {
-  for (const b of bisects) await api.createIssueComment(repo, b.issue.number, bisectIssueComment('report' in b ? { report: b.report } : { error: b.error }));
+/** What a bisect's issue comment says: its outcome and evidence. */
+export function bisectComment(b: AlertBisect): string {
+  return bisectIssueComment('report' in b ? { report: b.report } : { error: b.error });
 }

@@ -4,7 +4,7 @@
  * and the report the run already has; plain text lines, escaped by the sender
  * for its format.
  */
-import type { Notification } from '../github/webhook.js';
+import type { Notification } from '../model/index.js';
 import type { MainAlert } from '../gate/main-alerts.js';
 import type { GateReport } from '../gate/index.js';
 import { alertTitle } from '../report/main-alert.js';

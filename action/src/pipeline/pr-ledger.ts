@@ -92,22 +92,20 @@ export function ledgerOf(report: GateReport, head: string, acceptances: readonly
   };
 }
 
-/** The most characters the encoded ledger may take of the comment's 65,536 (the report needs the rest). */
-export const MAX_LEDGER_CHARS = 24_000;
-
 /**
  * The ledger as the marker carries it (base64 of its JSON), at most
- * MAX_LEDGER_CHARS long: long benchmark names could otherwise crowd the
- * report out of the comment. What does not fit goes, least needed first: the
+ * `maxChars` long (the part of the comment the caller can spare for it:
+ * github/sticky-comment.ts MAX_LEDGER_CHARS): long benchmark names could
+ * otherwise crowd the report out of the comment. What does not fit goes, least needed first: the
  * last run's rows from the end (they can no longer be accepted from the
  * comment, and the failing ones are counted in `leftOut`, so the command job
  * never re-decides "pass" without them), then the oldest acceptances.
  */
-export function encodeLedger(ledger: PrLedger): string {
+export function encodeLedger(ledger: PrLedger, maxChars: number): string {
   const encode = (l: PrLedger): string => Buffer.from(JSON.stringify(l), 'utf8').toString('base64');
   let fitted = ledger;
   let text = encode(fitted);
-  while (text.length > MAX_LEDGER_CHARS && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
+  while (text.length > maxChars && (fitted.rows.length > 0 || fitted.otherFailures.length > 0 || fitted.acceptances.length > 0)) {
     const leftOut = (more: number): number | null => (fitted.leftOut === null ? null : fitted.leftOut + more);
     if (fitted.rows.length > 0) {
       const kept = fitted.rows.slice(0, Math.floor(fitted.rows.length / 2));

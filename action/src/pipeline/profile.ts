@@ -16,7 +16,7 @@ import { fillTemplate, type ProfileSection, type RegressionProfile } from '../mo
 import { suiteEnv } from '../runner/invoke.js';
 import { foldedText } from '../runner/profile/callgrind-stacks.js';
 import { writeDiffFlameGraph } from '../runner/profile/flamegraph.js';
-import { functionGrowth, GROWTH_THRESHOLD, prunedStacks, totalCost } from '../runner/profile/function-growth.js';
+import { functionGrowth, GROWTH_THRESHOLD, prunedStacks, totalCost } from '../gate/index.js';
 import { chooseProfiler, perfCannotSample, recordSide, valgrindRuns, type Profiler } from '../runner/profile/record.js';
 import { realpathOrSelf } from '../store/index.js';
 import type { RunContext, Spawner } from './run-deps.js';

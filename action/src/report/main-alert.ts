@@ -10,6 +10,7 @@ import type { ChangeRow } from '../gate/change-rows.js';
 import { bisectMarkdown } from './bisect.js';
 import type { MainAlert } from '../gate/main-alerts.js';
 import { escapeMarkdown } from './escape-markdown.js';
+import { compareUrl } from './compare-url.js';
 import { formatChange, formatP, formatPercent, formatTolerance, formatValue, plural, scaleFor, shortCommit } from './format.js';
 
 export interface AlertLinks {
@@ -24,7 +25,8 @@ function shellQuote(text: string): string {
 
 function range(row: ChangeRow, links: AlertLinks): string {
   const text = `${shortCommit(row.previousCommit)}..${shortCommit(row.commit)}`;
-  return links.repositoryUrl ? `[\`${text}\`](${links.repositoryUrl}/compare/${row.previousCommit}...${row.commit})` : `\`${text}\``;
+  const url = compareUrl(links.repositoryUrl, row.previousCommit, row.commit);
+  return url ? `[\`${text}\`](${url})` : `\`${text}\``;
 }
 
 /** "time of parse/small +8.1 % on vm" — the issue's title (plain text: GitHub renders no Markdown in titles). */

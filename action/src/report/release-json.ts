@@ -9,6 +9,7 @@
 import type { ReleaseModel } from '../gate/release-model.js';
 import { toJsonReport } from './json.js';
 import { bisectCommands } from './release-commands.js';
+import { compareUrl } from './compare-url.js';
 
 export function toReleaseJson(model: ReleaseModel): Record<string, unknown> {
   return {
@@ -20,9 +21,13 @@ export function toReleaseJson(model: ReleaseModel): Record<string, unknown> {
     repositoryUrl: model.repositoryUrl,
     summary: model.summary,
     historyRuns: model.historyRuns,
-    changes: model.changes,
+    changes: model.changes?.map((c) => ({ ...c, compareUrl: compareUrl(model.repositoryUrl, c.previousCommit, c.commit) })) ?? null,
     recommendations: {
-      bisect: model.recommendations.bisect.map((a) => ({ ...a, commands: a.commits === 1 ? null : bisectCommands(a) })),
+      bisect: model.recommendations.bisect.map((a) => ({
+        ...a,
+        compareUrl: compareUrl(model.repositoryUrl, a.good, a.bad),
+        commands: a.commits === 1 ? null : bisectCommands(a),
+      })),
       remeasure: model.recommendations.remeasure,
       nearLimit: model.recommendations.nearLimit,
     },

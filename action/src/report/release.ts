@@ -19,6 +19,7 @@ import {
   singleCommit,
 } from './release-parts.js';
 import { bisectCommands } from './release-commands.js';
+import { compareUrl } from './compare-url.js';
 import { orderRows, verdictText } from './table.js';
 
 /**
@@ -106,7 +107,7 @@ function changesBlock(model: ReleaseModel): Block {
   if (changes.length === 0) return `${title}\n\n${intro}`;
   const lines = changes.map((c) => {
     const commits = commitsText(c.commits);
-    const range = `${rangeCell(c.previousCommit, c.commit, c.compareUrl)}${commits ? ` (${commits})` : ''}`;
+    const range = `${rangeCell(c.previousCommit, c.commit, compareUrl(model.repositoryUrl, c.previousCommit, c.commit))}${commits ? ` (${commits})` : ''}`;
     return `| ${[escapeMarkdown(c.benchmark), escapeMarkdown(c.metric), range, ...changeNumbers(c).map(escapeMarkdown)].join(' | ')} |`;
   });
   return { head: tableHead(`${title}\n\n${intro}`, CHANGE_COLUMNS, [':--', ':--', ':--', '--:', '--:', '--:', ':--']), rows: lines };
@@ -125,7 +126,7 @@ function recommendationBlocks(model: ReleaseModel): Block[] {
       ),
       rows: bisect.map(
         (a) =>
-          `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, a.compareUrl)} |`,
+          `| ${escapeMarkdown(a.benchmark)} | ${escapeMarkdown(a.metric)} | ${escapeMarkdown(bisectWhat(a, model.changes !== null))} | ${rangeCell(a.good, a.bad, compareUrl(model.repositoryUrl, a.good, a.bad))} |`,
       ),
     });
     const commands = bisect.filter((a) => !singleCommit(a)).flatMap((a) => Object.values(bisectCommands(a)));

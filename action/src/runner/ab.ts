@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -285,6 +286,8 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
   for (const [s, suite] of suites.entries()) {
     const cwd = { base: baseWorkdir(suite, checkouts), head: suite.workdir };
     const dir = join(ctx.outDir, suite.name);
+    // The rounds' logs and outputs are this comparison's alone: an earlier run's in the same --out folder would read as its rounds.
+    rmSync(join(dir, 'ab'), { recursive: true, force: true });
     ctx.progress.begin(s + 1, suites.length, `A/B build: suite ${suite.name}`);
     const buildErrors: Record<Side, BenchmarkError | null> = {
       base: await buildSuite(suite, cwd.base, dir, 'base', ctx),

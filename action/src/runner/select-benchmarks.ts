@@ -25,7 +25,8 @@
  */
 import { quote } from 'shlex';
 import { isSimpleCommand } from '../model/index.js';
-import { withCommandsOnly, type SuiteConfig } from '../config/perf-gate-config.js';
+import type { SuiteConfig } from '../config/perf-gate-config.js';
+import { withCommandsOnly } from '../config/command-suite.js';
 
 export type Selection =
   /**

@@ -7,7 +7,7 @@ import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.
 import { bundleAction } from '../support/action-runner/bundle.js';
 import { pullRequestEvent, runAction, type Scenario } from '../support/action-runner/scenario.js';
 import { decodeLedger, encodeLedger } from '../../src/pipeline/pr-ledger.js';
-import { readMarker, stickyMarker } from '../../src/github/sticky-comment.js';
+import { MAX_LEDGER_CHARS, readMarker, stickyMarker } from '../../src/github/sticky-comment.js';
 import { mainRun, mainWithHistory, nextMainCommit } from '../support/main-history.js';
 import { gitSync, openFolder } from '../support/history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
@@ -263,28 +263,40 @@ test('the merge records the acceptance on main: the change point reads "accepted
   const mergeSha = nextMainCommit(main, 25);
   gh.addPull(REPO, { number: 12, headSha: sha(8), headRepo: REPO, baseRepo: REPO });
   gh.commitPulls.set(`${REPO}@${mergeSha}`, [12]);
-  const ledger = encodeLedger({
-    version: 2,
-    head: sha(8),
-    leftOut: 0,
-    inconclusive: 0,
-    policy: { failOn: 'fail', inconclusive: 'pass', selfReported: false },
-    rows: [
-      { benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower', status: 'regressed', tolerance: 0.05, failsGate: true, budgetFails: false },
-    ],
-    otherFailures: [],
-    acceptances: [
-      {
-        benchmarks: 'scan/*',
-        reason: 'the exact parser is slower by design',
-        by: 'ana',
-        commit: sha(8),
-        at: '2026-11-20T10:00:00Z',
-        source: { kind: 'comment', url: 'https://github.example.com/acme/x/pull/12#issuecomment-1' },
-        rows: [{ benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower' }],
-      },
-    ],
-  });
+  const ledger = encodeLedger(
+    {
+      version: 2,
+      head: sha(8),
+      leftOut: 0,
+      inconclusive: 0,
+      policy: { failOn: 'fail', inconclusive: 'pass', selfReported: false },
+      rows: [
+        {
+          benchmark: 'scan/parse',
+          metric: 'time',
+          change: 0.12,
+          direction: 'lower',
+          status: 'regressed',
+          tolerance: 0.05,
+          failsGate: true,
+          budgetFails: false,
+        },
+      ],
+      otherFailures: [],
+      acceptances: [
+        {
+          benchmarks: 'scan/*',
+          reason: 'the exact parser is slower by design',
+          by: 'ana',
+          commit: sha(8),
+          at: '2026-11-20T10:00:00Z',
+          source: { kind: 'comment', url: 'https://github.example.com/acme/x/pull/12#issuecomment-1' },
+          rows: [{ benchmark: 'scan/parse', metric: 'time', change: 0.12, direction: 'lower' }],
+        },
+      ],
+    },
+    MAX_LEDGER_CHARS,
+  );
   gh.addComment(REPO, 12, BOT, `report\n\n${stickyMarker('perf-gate', { verdict: 'pass', digest: 'ab', ledger })}`);
   const mainScenario = (commit: string, name: string): Scenario => ({
     ...scenario(main.ws, 'push', { ref: 'refs/heads/main' }, commit),

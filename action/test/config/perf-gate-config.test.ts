@@ -7,11 +7,10 @@ import {
   DEFAULT_AB,
   DEFAULT_CONFIRM_TIME_CAP_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
-  hyperfineLine,
   loadPerfGateConfig,
   parsePerfGateConfig,
-  withCommandsOnly,
 } from '../../src/config/perf-gate-config.js';
+import { hyperfineLine, withCommandsOnly } from '../../src/config/command-suite.js';
 import { InputError } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
 

@@ -1,4 +1,5 @@
 import { test, describe } from 'node:test';
+import { toReleaseJson } from '../../src/report/release-json.js';
 import assert from 'node:assert/strict';
 import { assembleRelease, budgetHeadroom } from '../../src/gate/release-model.js';
 import type { ChangeRow } from '../../src/gate/change-rows.js';
@@ -74,7 +75,11 @@ describe('assembleRelease', () => {
         ['q', A, C, 3, 'regression'],
       ],
     );
-    assert.equal(model.recommendations.bisect[0]!.compareUrl, `https://github.com/o/r/compare/${B}...${C}`);
+    // The compare link is the report's to write (report/release-json.ts), from the model's repository address.
+    assert.equal(
+      (toReleaseJson(model).recommendations as { bisect: { compareUrl: string }[] }).bisect[0]!.compareUrl,
+      `https://github.com/o/r/compare/${B}...${C}`,
+    );
     assert.equal(model.summary.slowerChangePoints, 2);
   });
 

@@ -1,17 +1,8 @@
 import { test } from 'node:test';
+import { MAX_LEDGER_CHARS } from '../../src/github/sticky-comment.js';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  decodeLedger,
-  encodeLedger,
-  ledgerOf,
-  MAX_GLOB_CHARS,
-  MAX_LEDGER_CHARS,
-  recordAcceptance,
-  redecide,
-  stillFailing,
-  withdrawLabel,
-} from '../../src/pipeline/pr-ledger.js';
+import { decodeLedger, encodeLedger, ledgerOf, MAX_GLOB_CHARS, recordAcceptance, redecide, stillFailing, withdrawLabel } from '../../src/pipeline/pr-ledger.js';
 import { applyAcceptances, type CheckPolicy } from '../../src/gate/index.js';
 import { reportOf, row } from '../report/handwritten-reports.js';
 import { acceptanceRecordMarkdown } from '../../src/report/acceptance-text.js';
@@ -30,7 +21,7 @@ const given = (benchmarks: string) => ({
 test('a ledger survives its trip through the marker, and an acceptance re-decides it without measuring', () => {
   const crashed = row({ benchmark: 'io/crash', status: 'failed', change: null, failsGate: true });
   const ledger = ledgerOf(reportOf([regressed('scan/parse', 0.08), crashed]), 'a'.repeat(40), [], POLICY);
-  const back = decodeLedger(encodeLedger(ledger))!;
+  const back = decodeLedger(encodeLedger(ledger, MAX_LEDGER_CHARS))!;
   assert.deepEqual(back, ledger);
   assert.deepEqual(stillFailing(back), ['scan/parse time: regressed +8.0 %', 'io/crash time: failed']);
   const outcome = recordAcceptance(back, { ...given('scan/*'), source: { kind: 'label', label: 'x' } });
@@ -52,7 +43,7 @@ test('a version-1 ledger is read with its acceptances, but cannot re-decide the 
 
 test('120 regressed rows: the ledger holds 100, counts the 20 it left out, and accepting * re-decides nothing', () => {
   const report = reportOf(Array.from({ length: 120 }, (_, i) => regressed(`suite/b${i}`, 0.2)));
-  const ledger = decodeLedger(encodeLedger(ledgerOf(report, 'd'.repeat(40), [], POLICY)))!;
+  const ledger = decodeLedger(encodeLedger(ledgerOf(report, 'd'.repeat(40), [], POLICY), MAX_LEDGER_CHARS))!;
   assert.deepEqual([ledger.rows.length, ledger.leftOut], [100, 20]);
   const outcome = recordAcceptance(ledger, given('*'));
   assert.ok(outcome.accepted);
@@ -62,7 +53,7 @@ test('120 regressed rows: the ledger holds 100, counts the 20 it left out, and a
 
 test('six rows with 4,000-character names: the rows cut to fit the comment are counted, not forgotten', () => {
   const report = reportOf(Array.from({ length: 6 }, (_, i) => regressed(`suite/${'n'.repeat(4000)}${i}`, 0.2)));
-  const text = encodeLedger(ledgerOf(report, 'e'.repeat(40), [], POLICY));
+  const text = encodeLedger(ledgerOf(report, 'e'.repeat(40), [], POLICY), MAX_LEDGER_CHARS);
   assert.ok(text.length <= MAX_LEDGER_CHARS);
   const ledger = decodeLedger(text)!;
   assert.equal(ledger.rows.length + ledger.leftOut!, 6, `${ledger.rows.length} kept, ${ledger.leftOut} left out`);
@@ -123,7 +114,7 @@ test('property: however the ledger is truncated, accepting from it never passes 
         }),
       );
       const report = reportOf(rows);
-      const ledger = decodeLedger(encodeLedger(ledgerOf(report, 'a'.repeat(40), [], POLICY)))!;
+      const ledger = decodeLedger(encodeLedger(ledgerOf(report, 'a'.repeat(40), [], POLICY), MAX_LEDGER_CHARS))!;
       const outcome = recordAcceptance(ledger, given(glob));
       if (!outcome.accepted) return;
       const decided = redecide(outcome.ledger);
@@ -137,7 +128,7 @@ test('property: however the ledger is truncated, accepting from it never passes 
 
 test('long benchmark names cannot crowd the report out of the comment: the encoded ledger stays within its share', () => {
   const rows = Array.from({ length: 100 }, (_, i) => regressed(`suite/${'x'.repeat(3000)}-${i}`, 0.1));
-  const text = encodeLedger(ledgerOf(reportOf(rows), 'b'.repeat(40), [], POLICY));
+  const text = encodeLedger(ledgerOf(reportOf(rows), 'b'.repeat(40), [], POLICY), MAX_LEDGER_CHARS);
   assert.ok(text.length <= MAX_LEDGER_CHARS, `${text.length} characters`);
   const kept = decodeLedger(text)!;
   assert.ok(kept.rows.length > 0 && kept.rows.length < 100, `${kept.rows.length} rows kept`);

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
 import { parseOutputFile } from '../../src/pipeline/output-parser.js';
@@ -180,6 +180,21 @@ suites:
       /more rounds for inconclusive benchmarks \(9 at most, beyond max-rounds: fewer cannot reach α 0\.01 over 2 rows\): s, 1 round\(s\)/,
     );
     assert.match(reaching.log(), /more confirmation rounds \(9 at most/);
+  });
+
+  test("an earlier comparison's round files in the same folder are gone: the folder holds this comparison's rounds only", async () => {
+    const respond = (r: SpawnRequest): MockOutcome => (r.outputPath === null ? {} : { output: output({ x: 0.01 }) });
+    const a = setup('ab: { rounds: 2, max-rounds: 2, confirm: false }\nsuites:\n  - { name: s, run: "bench > {output}" }\n', respond, ratioClassifier());
+    const rounds = join(a.ctx.outDir, 's', 'ab');
+    mkdirSync(rounds, { recursive: true });
+    writeFileSync(join(rounds, 'confirm-001-base.output'), 'BenchmarkOld 1 ns/op\n');
+    await runAb(a.suites, a.checkouts, a.ctx);
+    assert.deepEqual(
+      readdirSync(rounds)
+        .filter((f) => f.endsWith('.output'))
+        .sort(),
+      ['round-001-base.output', 'round-001-head.output', 'round-002-base.output', 'round-002-head.output'],
+    );
   });
 
   test('roundsToReach: at that count every round agreeing is significant after Benjamini–Hochberg over the rows, one round fewer is not', () => {

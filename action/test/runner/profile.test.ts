@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, symlinkSync, mkdirSync, writeFil
 import { join } from 'node:path';
 import { addCallgrindStacks, foldedText, parseFolded } from '../../src/runner/profile/callgrind-stacks.js';
 import { writeDiffFlameGraph } from '../../src/runner/profile/flamegraph.js';
-import { functionGrowth, GROWTH_THRESHOLD, inclusiveCosts, prunedStacks, totalCost } from '../../src/runner/profile/function-growth.js';
+import { functionGrowth, GROWTH_THRESHOLD, inclusiveCosts, prunedStacks, totalCost } from '../../src/gate/function-growth.js';
 import { chooseProfiler, perfCannotSample, recordSide, valgrindRuns, type Profiler } from '../../src/runner/profile/record.js';
 import { processSpawner } from '../../src/runner/spawn.js';
 import { tempDir } from '../support/temp.js';

@@ -1,4 +1,4 @@
-import { InputError } from '../../model/index.js';
+import { InputError, type FoldedStacks } from '../../model/index.js';
 
 /**
  * Folded stacks ("main;parse;scan 1234": caller first, then the cost) from a
@@ -18,9 +18,6 @@ import { InputError } from '../../model/index.js';
  * `cmd:` line, without its folder), as perf's stacks start with the command
  * name: a harness's processes (cargo, then the benchmark) stay apart.
  */
-
-/** Stack (frames joined by ";", outermost first) → its self cost. */
-export type FoldedStacks = Map<string, number>;
 
 /** The name a `fn=`/`cfn=` value stands for, defining or using its compressed id. */
 function nameOf(value: string, names: Map<string, string>): string {

@@ -5,7 +5,8 @@ import { quote } from 'shlex';
 import type { ProfilerChoice } from '../../config/perf-gate-config.js';
 import { valgrindVersion } from '../cachegrind-tool.js';
 import type { Spawner } from '../spawn.js';
-import { addCallgrindStacks, parseFolded, type FoldedStacks } from './callgrind-stacks.js';
+import type { FoldedStacks } from '../../model/index.js';
+import { addCallgrindStacks, parseFolded } from './callgrind-stacks.js';
 
 /**
  * Records one side of a differential profile: the benchmark's command under

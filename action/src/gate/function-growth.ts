@@ -1,5 +1,4 @@
-import type { FunctionGrowthRow } from '../../model/index.js';
-import type { FoldedStacks } from './callgrind-stacks.js';
+import type { FoldedStacks, FunctionGrowthRow } from '../model/index.js';
 
 /**
  * Which functions got more expensive: each function's inclusive cost (its

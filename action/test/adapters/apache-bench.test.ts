@@ -2,7 +2,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { abAdapter as adapter } from '../../src/adapters/ab.js';
+import { abAdapter as adapter } from '../../src/adapters/apache-bench.js';
 import { chooseAdapter, fileInput } from '../../src/adapters/index.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { startLoadServer, type LoadServer } from '../support/load-server.js';

@@ -59739,8 +59739,8 @@ function readTriple(inner) {
 function metricOf2(name, unit, sourceUnit, [low, estimate2, high], n) {
   let data = { value: estimate2 };
   if (n !== void 0 && n >= 2) {
-    const halfWidth2 = Math.abs(high - low) / 2;
-    data = { summary: { n, mean: estimate2, stddev: halfWidth2 / 1.96 * Math.sqrt(n) } };
+    const halfWidth = Math.abs(high - low) / 2;
+    data = { summary: { n, mean: estimate2, stddev: halfWidth / 1.96 * Math.sqrt(n) } };
   }
   return buildMetric(name, unit, data, { sourceUnit });
 }
@@ -65837,10 +65837,7 @@ function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: "estimate-beyond-tolerance", p };
   if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };
   const bound = worseBound(row);
-  return { suspect: false, bound, blind: row.ci !== null && halfWidth(row.ci) > margin };
-}
-function halfWidth(ci) {
-  return Math.abs(Math.log1p(ci[1]) - Math.log1p(ci[0])) / 2;
+  return { suspect: false, bound, blind: bound !== null && Math.log1p(bound) > margin };
 }
 function screenSuspectRate(drift, tolerance, alpha = DEFAULT_SCREEN_ALPHA) {
   const se = Math.SQRT2 * Math.log1p(drift);
@@ -67470,8 +67467,12 @@ function optionNumber(run2, flag, fallback) {
   const value = found ? Number(found[1]) : NaN;
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
+var GO_ROUND_REPETITIONS = 10;
+function goRoundCount(run2, suspects) {
+  return Math.max(1, Math.min(optionNumber(run2, "-count", 1), Math.floor(GO_ROUND_REPETITIONS / suspects)));
+}
 var ROUND_SHARE = {
-  "go-bench": (run2) => 1 / optionNumber(run2, "-count", 1),
+  "go-bench": (run2, suspects) => goRoundCount(run2, suspects) / optionNumber(run2, "-count", 1),
   criterion: (run2) => criterionShare(run2),
   "criterion-console": (run2) => criterionShare(run2),
   "cargo-criterion": (run2) => criterionShare(run2),
@@ -67483,7 +67484,7 @@ function criterionShare(run2) {
   return Math.min(1, (Math.min(warmUp, 0.5) + Math.min(measure, 1)) / (warmUp + measure));
 }
 var BUILT_IN = {
-  "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", "1"),
+  "go-bench": (run2, names) => withOption(withOption(run2, "-bench", quote(goPattern(names))), "-count", String(goRoundCount(run2, names.length))),
   criterion: (run2, names) => criterionRound(run2, names),
   "criterion-console": (run2, names) => criterionRound(run2, names),
   "cargo-criterion": (run2, names) => criterionRound(run2, names),
@@ -67526,7 +67527,11 @@ function selectBenchmarks(suite, ids) {
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
   const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
-  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection`, share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run) ?? 1) };
+  return {
+    run: builtIn(suite.run, harness),
+    how: `${suite.format}'s own selection`,
+    share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run, harness.length) ?? 1)
+  };
 }
 function narrowSuite(suite, ids) {
   const own = ids.filter((id) => id.startsWith(`${suite.name}/`));

@@ -35,10 +35,10 @@ export type ScreenCall =
   /**
    * `bound`: the largest slowdown (a fraction, in the row's worse direction)
    * the screen's interval leaves possible; null when the row had no interval.
-   * `blind`: the interval reaches further than the tolerance on either side
-   * of the estimate (the runner drifts more than the tolerance), so the screen
-   * could not have told a slowdown of the size the gate cares about from
-   * noise: the row is cleared only of what it could see.
+   * `blind`: the interval's worse end lies beyond the tolerance while the
+   * estimate is within it (the runner drifts more than the tolerance), so the
+   * screen could not have told a slowdown of the size the gate cares about
+   * from noise: the row is cleared only of what it could see.
    */
   | { suspect: false; bound: number | null; blind: boolean };
 
@@ -95,12 +95,8 @@ export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA)
   if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: 'estimate-beyond-tolerance', p };
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
   const bound = worseBound(row);
-  return { suspect: false, bound, blind: row.ci !== null && halfWidth(row.ci) > margin };
-}
-
-/** Half the width of an interval on the log scale: how far the noise alone reaches either way. */
-function halfWidth(ci: readonly [number, number]): number {
-  return Math.abs(Math.log1p(ci[1]) - Math.log1p(ci[0])) / 2;
+  // Blind only when a slowdown beyond the tolerance is still possible: a wide interval whose worse end stays within it has cleared the row.
+  return { suspect: false, bound, blind: bound !== null && Math.log1p(bound) > margin };
 }
 
 /**

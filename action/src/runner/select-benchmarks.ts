@@ -8,7 +8,7 @@
  *
  * | format | selects with | a round runs |
  * | :-- | :-- | :-- |
- * | go-bench | `-bench` with an anchored regex per name level | `-count 1` |
+ * | go-bench | `-bench` with an anchored regex per name level | `-count` ⌊10 / suspects⌋, at least 1, at most the run line's |
  * | criterion, criterion-console, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
@@ -90,14 +90,32 @@ function optionNumber(run: string, flag: string, fallback: number): number {
 }
 
 /**
- * Per format: what part of the plain run line's time per benchmark a short
- * round takes, from the repetitions the plain line asks for (the harness's
- * default when it asks for none): Go's `-count`, criterion's warm-up and
- * measurement time (3 s and 5 s by default; a round takes 0.5 s and 1 s),
- * JMH's forks (5 by default), Google Benchmark's repetitions.
+ * Go's `-count` in a round. The rounds do the repeating, but every round
+ * pays a start of `go test` (the build cache checked, the test binary
+ * linked: about half a second here) whatever it runs, against some
+ * milliseconds per repetition. So a round of few suspects spends up to
+ * GO_ROUND_REPETITIONS repetitions in all, and its value (the median of
+ * each suspect's) is steadier for almost nothing; a round of many suspects
+ * runs each once. Never more than the run line asks for. Measured on a
+ * 24-benchmark suite (docs/detection.md): with `-count 1` a 10 % slowdown
+ * came out +6 % after 30 rounds, and two of four were missed.
  */
-const ROUND_SHARE: Record<string, (run: string) => number> = {
-  'go-bench': (run) => 1 / optionNumber(run, '-count', 1),
+const GO_ROUND_REPETITIONS = 10;
+
+function goRoundCount(run: string, suspects: number): number {
+  return Math.max(1, Math.min(optionNumber(run, '-count', 1), Math.floor(GO_ROUND_REPETITIONS / suspects)));
+}
+
+/**
+ * Per format: what part of the plain run line's time per benchmark a short
+ * round of `suspects` benchmarks takes, from the repetitions the plain line
+ * asks for (the harness's default when it asks for none): Go's `-count`,
+ * criterion's warm-up and measurement time (3 s and 5 s by default; a round
+ * takes 0.5 s and 1 s), JMH's forks (5 by default), Google Benchmark's
+ * repetitions.
+ */
+const ROUND_SHARE: Record<string, (run: string, suspects: number) => number> = {
+  'go-bench': (run, suspects) => goRoundCount(run, suspects) / optionNumber(run, '-count', 1),
   criterion: (run) => criterionShare(run),
   'criterion-console': (run) => criterionShare(run),
   'cargo-criterion': (run) => criterionShare(run),
@@ -112,7 +130,7 @@ function criterionShare(run: string): number {
 
 /** Per format: the run line selecting `names` (the ids without the suite's prefix) in a short round. */
 const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string> = {
-  'go-bench': (run, names) => withOption(withOption(run, '-bench', quote(goPattern(names))), '-count', '1'),
+  'go-bench': (run, names) => withOption(withOption(run, '-bench', quote(goPattern(names))), '-count', String(goRoundCount(run, names.length))),
   criterion: (run, names) => criterionRound(run, names),
   'criterion-console': (run, names) => criterionRound(run, names),
   'cargo-criterion': (run, names) => criterionRound(run, names),
@@ -161,7 +179,11 @@ export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Se
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
   const harness = [...new Set(names.map((n) => harnessName(suite.format, n)))];
-  return { run: builtIn(suite.run, harness), how: `${suite.format}'s own selection`, share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run) ?? 1) };
+  return {
+    run: builtIn(suite.run, harness),
+    how: `${suite.format}'s own selection`,
+    share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run, harness.length) ?? 1),
+  };
 }
 
 /**

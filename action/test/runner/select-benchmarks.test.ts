@@ -31,16 +31,27 @@ function runSelected(run: string, cwd: string, format: string, env: NodeJS.Proce
 }
 
 describe('how a round selects the suspects, per harness', () => {
-  test('go: an anchored pattern per name level, -count 1; a run line with a pipe cannot take appended words', () => {
-    const go = suite("  - name: go\n    run: go test -run '^$' -bench . -benchmem -count 10 ./...\n    format: go-bench\n");
+  test('go: an anchored pattern per name level, ten repetitions a round in all; a run line with a pipe cannot take appended words', () => {
+    const go = suite("  - name: go\n    run: go test -run '^$' -bench . -benchmem -count 20 ./...\n    format: go-bench\n");
     assert.deepEqual(selectBenchmarks(go, ['go/BenchmarkW07']), {
-      run: "go test -run '^$' -bench '^(?:BenchmarkW07)$' -benchmem -count 1 ./...",
+      run: "go test -run '^$' -bench '^(?:BenchmarkW07)$' -benchmem -count 10 ./...",
       how: "go-bench's own selection",
-      // One of the plain line's ten counts: what the second stage's estimate prices a round at.
-      share: 0.1,
+      // Ten of the plain line's twenty counts: what the second stage's estimate prices a round at.
+      share: 0.5,
     });
     const sub = selectBenchmarks(go, ['go/BenchmarkSum/n=10', 'go/BenchmarkSum/a+b_(x)']);
-    assert.equal(sub.run, "go test -run '^$' -bench '^(?:BenchmarkSum)$/^(?:n=10|a\\+b_\\(x\\))$' -benchmem -count 1 ./...");
+    assert.equal(sub.run, "go test -run '^$' -bench '^(?:BenchmarkSum)$/^(?:n=10|a\\+b_\\(x\\))$' -benchmem -count 5 ./...");
+    assert.equal(sub.run !== null && sub.share, 5 / 20);
+    // Eleven suspects or more: each once.
+    const many = selectBenchmarks(
+      go,
+      Array.from({ length: 11 }, (_, i) => `go/BenchmarkW${10 + i}`),
+    );
+    assert.match(many.run!, / -count 1 /);
+    assert.equal(many.run !== null && many.share, 1 / 20);
+    // Never more than the run line asks for.
+    const few = selectBenchmarks(suite('  - name: go\n    run: go test -bench . -count 3\n    format: go-bench\n'), ['go/BenchmarkW07']);
+    assert.deepEqual(few, { run: "go test -bench '^(?:BenchmarkW07)$' -count 3", how: "go-bench's own selection", share: 1 });
     const piped = suite('  - name: go\n    run: go test -bench . | tee {output}\n    format: go-bench\n');
     assert.deepEqual(selectBenchmarks(piped, ['go/BenchmarkW07']), {
       run: null,
@@ -116,7 +127,7 @@ describe('the real harnesses run exactly the named benchmarks', () => {
     const env = { ...process.env, GOFLAGS: '-mod=mod' };
     const one = runSelected(selectBenchmarks(go, ['go/BenchmarkW07']).run!, dir, 'go-bench', env);
     assert.deepEqual(one.ids, ['BenchmarkW07']);
-    assert.deepEqual(one.samples, [1], 'a round is -count 1');
+    assert.deepEqual(one.samples, [5], "one suspect: the run line's five counts (at most ten a round)");
     const subs = runSelected(selectBenchmarks(go, ['go/BenchmarkSub/a+b_(x)', 'go/BenchmarkSub/[y]']).run!, dir, 'go-bench', env);
     assert.deepEqual(subs.ids, ['BenchmarkSub/[y]', 'BenchmarkSub/a+b_(x)']);
   });

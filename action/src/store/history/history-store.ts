@@ -2,7 +2,7 @@ import { InputError, type ResultSet } from '../../model/index.js';
 import type { Backend, Snapshot } from './backend.js';
 import { refuseUnreadable } from '../result-set-file.js';
 import { decodeMonth, decodeRun, encodeRun, monthEntries, type ValidateResultSet } from './codec.js';
-import { problemOf, readHeader, verifyFiles } from './verify.js';
+import { problemOf, readHeader, verifyFiles, type UnreadableFile } from './verify.js';
 import { groupByMonth } from './compact.js';
 import { historyRewrites, type CompactedMonth } from './history-rewrites.js';
 import {
@@ -21,6 +21,7 @@ import {
 } from './layout.js';
 
 export type { CompactedMonth } from './history-rewrites.js';
+export type { UnreadableFile } from './verify.js';
 
 export interface AppendOptions {
   /** The testbed to file the run under; default the ResultSet's `testbed.id`. */
@@ -36,16 +37,6 @@ export interface ListQuery {
   testbed?: string;
   /** Only runs created at or after this time (older months are not read). */
   since?: Date;
-}
-
-/** A history file that does not decode, and the runs it held as far as its name or header says. */
-export interface UnreadableFile {
-  file: string;
-  /** Run ids the file holds (empty when even its header is unreadable). */
-  runIds: string[];
-  problem: string;
-  /** Only the runs named are unreadable (lines of a month file); the file's other runs read, and removing the runs keeps them. */
-  runsOnly?: boolean;
 }
 
 /** The runs of a `readUsable`, aligned: `sets[i]` is the run of `entries[i]`. */

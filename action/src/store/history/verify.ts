@@ -6,8 +6,17 @@ import { InputError } from '../../model/index.js';
 import type { Backend } from './backend.js';
 import { decodeMonth, decodeMonthHeader, decodeRun, type ValidateResultSet } from './codec.js';
 import { groupByMonth } from './compact.js';
-import type { UnreadableFile } from './history-store.js';
 import { parsePath, type HistoryEntry } from './layout.js';
+
+/** A history file that does not decode, and the runs it held as far as its name or header says. */
+export interface UnreadableFile {
+  file: string;
+  /** Run ids the file holds (empty when even its header is unreadable). */
+  runIds: string[];
+  problem: string;
+  /** Only the runs named are unreadable (lines of a month file); the file's other runs read, and removing the runs keeps them. */
+  runsOnly?: boolean;
+}
 
 /** Every file of the store (or of one testbed) read; those that do not decode, with the runs their name or header says they held. */
 export async function verifyFiles(

@@ -50868,8 +50868,9 @@ function wilcoxonSignedRank(d, options = {}) {
   else p = phi((dev + cc) / sigma);
   return { tPlus, p, n, zeros, method: "asymptotic" };
 }
-function minRounds(alpha) {
-  for (let n = 1; n <= 64; n++) if (2 / 2 ** n < alpha) return n;
+function minRounds(alpha, family = 1) {
+  const level = alpha / Math.max(1, family);
+  for (let n = 1; n <= 64; n++) if (2 / 2 ** n < level) return n;
   return 64;
 }
 function hodgesLehmannCenter(d, options = {}) {
@@ -65660,9 +65661,6 @@ function runStrategy(input, o) {
   }
   return { ...result, notes };
 }
-function pairedRoundsNeeded(powered, alpha, family) {
-  return Math.max(powered ?? 0, minRounds(alpha / Math.max(1, family)));
-}
 function classify(input, r, pAdjusted, family, o) {
   const tol = Math.log1p(Math.max(0, input.regression));
   const floor = Math.log1p(Math.max(0, input.noise));
@@ -65720,7 +65718,7 @@ function classify(input, r, pAdjusted, family, o) {
       reason = { code: "shift-within-tolerance", ...facts };
     } else {
       status = "inconclusive";
-      samplesNeeded2 = r.method.id === "wilcoxon-signed-rank" ? pairedRoundsNeeded(r.samplesNeeded, input.alpha, family) : r.samplesNeeded;
+      samplesNeeded2 = r.method.id === "wilcoxon-signed-rank" ? Math.max(r.samplesNeeded ?? 0, minRounds(input.alpha, family)) : r.samplesNeeded;
       reason = { code: significant ? "within-noise-floor" : "not-significant", samplesNeeded: samplesNeeded2, ...facts };
     }
   }
@@ -67064,19 +67062,20 @@ async function runRounds(units, count, phase, stemPrefix, ctx, cut3) {
   }
 }
 async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
-  const reach = roundsToReach(ctx.alpha, units.flatMap(unitKeys).length);
+  const rows = units.flatMap(unitKeys).length;
+  const reach = roundsToReach(ctx.alpha, rows);
   const limit3 = (u) => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut3)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter((u) => !u.stopped && u.rounds < limit3(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive"));
     if (undecided.length === 0) return;
-    const raised = undecided.some((u) => u.suite.ab.maxRounds < reach) ? ` (${reach} at most, beyond max-rounds: fewer cannot reach \u03B1 ${ctx.alpha} over ${units.flatMap(unitKeys).length} rows)` : "";
+    const raised = undecided.some((u) => u.suite.ab.maxRounds < reach) ? ` (${reach} at most, beyond max-rounds: fewer cannot reach \u03B1 ${ctx.alpha} over ${rows} rows)` : "";
     const phase = `${stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds"}${raised}`;
     await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit3(u) - u.rounds), phase, stemPrefix, ctx, cut3);
   }
 }
 function roundsToReach(alpha, rows) {
-  return alpha === void 0 ? 0 : minRounds(alpha / Math.max(1, rows));
+  return alpha === void 0 ? 0 : minRounds(alpha, rows);
 }
 function sideRows(unit, side3, replace) {
   const data = unit.data[side3];

@@ -96,10 +96,11 @@ export function ledgerOf(report: GateReport, head: string, acceptances: readonly
  * The ledger as the marker carries it (base64 of its JSON), at most
  * `maxChars` long (the part of the comment the caller can spare for it:
  * github/sticky-comment.ts MAX_LEDGER_CHARS): long benchmark names could
- * otherwise crowd the report out of the comment. What does not fit goes, least needed first: the
- * last run's rows from the end (they can no longer be accepted from the
- * comment, and the failing ones are counted in `leftOut`, so the command job
- * never re-decides "pass" without them), then the oldest acceptances.
+ * otherwise crowd the report out of the comment. What does not fit goes,
+ * least needed first: the last run's rows from the end (they can no longer
+ * be accepted from the comment, and the failing ones are counted in
+ * `leftOut`, so the command job never re-decides "pass" without them), then
+ * the oldest acceptances.
  */
 export function encodeLedger(ledger: PrLedger, maxChars: number): string {
   const encode = (l: PrLedger): string => Buffer.from(JSON.stringify(l), 'utf8').toString('base64');

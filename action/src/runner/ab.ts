@@ -202,14 +202,15 @@ async function extendInconclusive(
   cut: { capped: boolean },
 ): Promise<void> {
   // Each pass adds at least one round to every unit it keeps (or the deadline ends it), so the limit bounds the loop.
-  const reach = roundsToReach(ctx.alpha, units.flatMap(unitKeys).length);
+  const rows = units.flatMap(unitKeys).length;
+  const reach = roundsToReach(ctx.alpha, rows);
   const limit = (u: Unit): number => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut)) {
     const statuses = classifyUnits(units, ctx);
     const undecided = units.filter((u) => !u.stopped && u.rounds < limit(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'));
     if (undecided.length === 0) return;
     const raised = undecided.some((u) => u.suite.ab.maxRounds < reach)
-      ? ` (${reach} at most, beyond max-rounds: fewer cannot reach α ${ctx.alpha} over ${units.flatMap(unitKeys).length} rows)`
+      ? ` (${reach} at most, beyond max-rounds: fewer cannot reach α ${ctx.alpha} over ${rows} rows)`
       : '';
     const phase = `${stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds'}${raised}`;
     await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit(u) - u.rounds), phase, stemPrefix, ctx, cut);
@@ -218,13 +219,12 @@ async function extendInconclusive(
 
 /**
  * The least rounds at which the paired signed-rank test can reach `alpha` for
- * one of `rows` rows decided together: every round agreeing gives p = 2/2ⁿ,
- * and Benjamini–Hochberg multiplies the smallest p by the number of rows. Two
- * rows need 9 rounds at α 0.01, twenty 12, two hundred 16. Rows of exact
- * counts are not tested, so counting them only ever asks for a round more.
+ * one of `rows` rows decided together (stats' minRounds); 0 without an alpha.
+ * Rows of exact counts are not tested, so counting them only ever asks for a
+ * round more.
  */
 export function roundsToReach(alpha: number | undefined, rows: number): number {
-  return alpha === undefined ? 0 : minRounds(alpha / Math.max(1, rows));
+  return alpha === undefined ? 0 : minRounds(alpha, rows);
 }
 
 /** The ResultSet rows of one side of a unit: its series, plus failed rows for a failure. */

@@ -98,7 +98,7 @@ function optionNumber(run: string, flag: string, fallback: number): number {
  * each suspect's) is steadier for almost nothing; a round of many suspects
  * runs each once. Never more than the run line asks for. Measured on a
  * 24-benchmark suite (docs/detection.md): with `-count 1` a 10 % slowdown
- * came out +6 % after 30 rounds, and two of four were missed.
+ * came out +6 % after 30 rounds, and two of six slowed rows were missed.
  */
 const GO_ROUND_REPETITIONS = 10;
 

@@ -114,9 +114,16 @@ export function wilcoxonSignedRank(d: readonly number[] | Float64Array, options:
   return { tPlus, p, n, zeros, method: 'asymptotic' };
 }
 
-/** Smallest number of rounds whose exact two-sided test can reach p < alpha: 2/2ⁿ < alpha. */
-export function minRounds(alpha: number): number {
-  for (let n = 1; n <= 64; n++) if (2 / 2 ** n < alpha) return n;
+/**
+ * Smallest number of rounds whose exact two-sided test can reach p < alpha:
+ * 2/2ⁿ < alpha. Among `family` tests adjusted together (Benjamini–Hochberg
+ * multiplies the smallest p by their number), one significant row needs
+ * 2/2ⁿ < alpha / family: two rows 9 rounds at α 0.01, twenty 12, two
+ * hundred 16.
+ */
+export function minRounds(alpha: number, family = 1): number {
+  const level = alpha / Math.max(1, family);
+  for (let n = 1; n <= 64; n++) if (2 / 2 ** n < level) return n;
   return 64;
 }
 

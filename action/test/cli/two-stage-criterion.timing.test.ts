@@ -1,15 +1,30 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
-import { gatePullRequest, git } from '../support/pull-request-run.js';
+import { gatePullRequest, mainWithRuns, pullRequestBranch, verdictFacts } from '../support/pull-request-run.js';
 
 requireTool('cargo', 'git');
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+const CONFIG = `version: 1
+history: history
+ab:
+  seed: 5
+  # Eight rounds that all agree reach α 0.01 for one suspect; perf-gate adds the rounds more suspects need (9 for two, 10 for up to five).
+  rounds: 8
+  max-rounds: 8
+  confirm-rounds: 8
+suites:
+  - name: c
+    build: cargo bench --bench many --no-run
+    run: cargo bench --bench many -- --warm-up-time 0.1 --measurement-time 0.2 --sample-size 10
+    format: criterion-console
+    timeout: 5m
+`;
+
 /**
  * The same flow on a criterion crate of 20 benchmarks in one bench target,
  * run with `cargo bench` and read from criterion's console report: the
@@ -50,52 +65,29 @@ describe('a 20-benchmark criterion crate: the second stage runs the suspects alo
   before(async () => {
     cpSync(join(example, 'target', 'release'), join(target, 'release'), { recursive: true, preserveTimestamps: true });
     cpSync(join(example, 'target', 'release'), join(target, 'perf-gate-base', 'release'), { recursive: true, preserveTimestamps: true });
-    git(repo, 'init', '--quiet', '--initial-branch=main');
-    git(repo, 'config', 'user.email', 'test@example.invalid');
-    git(repo, 'config', 'user.name', 'perf-gate test');
-    // The lock names the renamed package, as cargo would write it: the pull request then changes no lockfile.
-    writeFileSync(join(repo, 'Cargo.lock'), readFileSync(join(example, 'Cargo.lock'), 'utf8').replace('"perf-gate-example-criterion"', '"perf-gate-many"'));
     cpSync(join(example, 'src'), join(repo, 'src'), { recursive: true });
-    writeFileSync(
-      join(repo, 'Cargo.toml'),
-      readFileSync(join(example, 'Cargo.toml'), 'utf8').replace('name = "parse"', 'name = "many"').replace('"perf-gate-example-criterion"', '"perf-gate-many"'),
-    );
-    mkdirSync(join(repo, 'benches'));
-    writeFileSync(join(repo, 'benches', 'many.rs'), benches());
-    writeFileSync(
-      join(repo, 'perf-gate.yml'),
-      `version: 1
-history: history
-ab:
-  seed: 5
-  # Eight rounds that all agree reach α 0.01 for one suspect; perf-gate adds the rounds more suspects need (9 for two, 10 for up to five).
-  rounds: 8
-  max-rounds: 8
-  confirm-rounds: 8
-suites:
-  - name: c
-    build: cargo bench --bench many --no-run
-    run: cargo bench --bench many -- --warm-up-time 0.1 --measurement-time 0.2 --sample-size 10
-    format: criterion-console
-    timeout: 5m
-`,
-    );
-    writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n*.json\ntarget/\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '--quiet', '-m', 'main');
     // One run of main: the screen then applies the configured drift, which a 2x slowdown is far beyond.
-    const r = await runCli(['run', '--mode', 'main', '--out', 'out'], repo, env);
-    assert.match(r.stdout, /baseline written to/, r.stdout + r.stderr);
+    await mainWithRuns(
+      repo,
+      {
+        // The lock names the renamed package, as cargo would write it: the pull request then changes no lockfile.
+        'Cargo.lock': readFileSync(join(example, 'Cargo.lock'), 'utf8').replace('"perf-gate-example-criterion"', '"perf-gate-many"'),
+        'Cargo.toml': readFileSync(join(example, 'Cargo.toml'), 'utf8')
+          .replace('name = "parse"', 'name = "many"')
+          .replace('"perf-gate-example-criterion"', '"perf-gate-many"'),
+        'benches/many.rs': benches(),
+        'perf-gate.yml': CONFIG,
+        '.gitignore': 'history/\nout/\n*.json\ntarget/\n',
+      },
+      env,
+    );
   });
 
   test('w07 made 2x slower: regressed by interleaved rounds of the suspects alone, each a short criterion call', async () => {
-    git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
-    writeFileSync(join(repo, 'benches', 'many.rs'), benches({ 7: 2 }));
-    git(repo, 'commit', '--quiet', '-am', 'slow w07');
+    pullRequestBranch(repo, 'slow-w07', { 'benches/many.rs': benches({ 7: 2 }) }, 'slow w07');
     const { r, report } = await gatePullRequest(repo, env, 'c/many/w07');
     const w07 = report.rows.find((row) => row.benchmark === 'c/many/w07' && row.metric === 'time');
-    // The verdict and the slowed row first: CI shows the start of a failure's message.
-    const facts = `${r.stdout.trim().split('\n').at(-1)}\nw07: ${JSON.stringify(w07)}\n\n${r.stdout}${r.stderr}`;
+    const facts = verdictFacts(r, w07);
     assert.equal(r.status, 1, facts);
     assert.equal(w07?.status, 'regressed', facts);
     assert.equal(w07.stage?.by, 'interleaved');

@@ -1,11 +1,10 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
-import { gatePullRequest, git } from '../support/pull-request-run.js';
+import { gatePullRequest, mainWithRuns, pullRequestBranch, verdictFacts } from '../support/pull-request-run.js';
 
 requireTool('javac', 'java', 'git');
 
@@ -66,28 +65,15 @@ describe('a 20-benchmark JMH suite: the second stage runs the suspects alone, on
   before(async () => {
     for (const [name, jar] of Object.entries(JARS))
       assert.ok(existsSync(jar), `${name}: ${jar} is missing; npm run setup builds examples/java-jmh, which fetches it`);
-    git(repo, 'init', '--quiet', '--initial-branch=main');
-    git(repo, 'config', 'user.email', 'test@example.invalid');
-    git(repo, 'config', 'user.name', 'perf-gate test');
-    mkdirSync(join(repo, 'src', 'many'), { recursive: true });
-    writeFileSync(join(repo, 'src', 'many', 'Many.java'), benchmarks());
-    writeFileSync(join(repo, 'perf-gate.yml'), CONFIG);
-    writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n*.json\nclasses/\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '--quiet', '-m', 'main');
     // One run of main: the screen then applies the configured drift, which a 2x slowdown is far beyond.
-    const r = await runCli(['run', '--mode', 'main', '--out', 'out'], repo, env);
-    assert.match(r.stdout, /baseline written to/, r.stdout + r.stderr);
+    await mainWithRuns(repo, { 'src/many/Many.java': benchmarks(), 'perf-gate.yml': CONFIG, '.gitignore': 'history/\nout/\n*.json\nclasses/\n' }, env);
   });
 
   test('w07 made 2x slower: regressed by interleaved rounds of the suspects alone, each one JMH fork', async () => {
-    git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
-    writeFileSync(join(repo, 'src', 'many', 'Many.java'), benchmarks({ 7: 2 }));
-    git(repo, 'commit', '--quiet', '-am', 'slow w07');
+    pullRequestBranch(repo, 'slow-w07', { 'src/many/Many.java': benchmarks({ 7: 2 }) }, 'slow w07');
     const { r, report } = await gatePullRequest(repo, env, 'j/many.Many.w07');
     const w07 = report.rows.find((row) => row.benchmark === 'j/many.Many.w07' && row.metric === 'time');
-    // The verdict and the slowed row first: CI shows the start of a failure's message.
-    const facts = `${r.stdout.trim().split('\n').at(-1)}\nw07: ${JSON.stringify(w07)}\n\n${r.stdout}${r.stderr}`;
+    const facts = verdictFacts(r, w07);
     assert.equal(r.status, 1, facts);
     assert.equal(w07?.status, 'regressed', facts);
     assert.equal(w07.stage?.by, 'interleaved');

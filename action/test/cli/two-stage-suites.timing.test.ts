@@ -1,12 +1,12 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileInput, parseInput } from '../../src/adapters/index.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { requireTool } from '../support/tools.js';
-import { gatePullRequest, git, readReport } from '../support/pull-request-run.js';
+import { gatePullRequest, mainWithRuns, pullRequestBranch, readReport } from '../support/pull-request-run.js';
 
 /**
  * The second stage on a suite of realistic size (issue 36): a Go package of
@@ -44,26 +44,17 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
   const repo = tempDir('pg-two-stage-go-');
 
   before(async () => {
-    git(repo, 'init', '--quiet', '--initial-branch=main');
-    git(repo, 'config', 'user.email', 'test@example.invalid');
-    git(repo, 'config', 'user.name', 'perf-gate test');
-    writeFileSync(join(repo, 'perf-gate.yml'), CONFIG);
-    writeFileSync(join(repo, 'go.mod'), 'module wide\n\ngo 1.21\n');
-    writeFileSync(join(repo, 'w_test.go'), benchmarks());
-    writeFileSync(join(repo, '.gitignore'), 'history/\nout/\n*.json\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '--quiet', '-m', 'main');
     // Five runs of main: the fewest from which the screen learns this machine's drift.
-    for (let i = 0; i < 5; i++) {
-      const r = await runCli(['run', '--mode', 'main', '--out', 'out'], repo, ENV);
-      assert.match(r.stdout, /baseline written to/, r.stdout + r.stderr);
-    }
+    await mainWithRuns(
+      repo,
+      { 'perf-gate.yml': CONFIG, 'go.mod': 'module wide\n\ngo 1.21\n', 'w_test.go': benchmarks(), '.gitignore': 'history/\nout/\n*.json\n' },
+      ENV,
+      5,
+    );
   });
 
   test('W07 made 2x slower: regressed by interleaved rounds; every round ran the suspects alone, ten repetitions in all', async () => {
-    git(repo, 'checkout', '--quiet', '-B', 'slow-w07', 'main');
-    writeFileSync(join(repo, 'w_test.go'), benchmarks({ 7: 2 }));
-    git(repo, 'commit', '--quiet', '-am', 'slow W07');
+    pullRequestBranch(repo, 'slow-w07', { 'w_test.go': benchmarks({ 7: 2 }) }, 'slow W07');
     const { r, report } = await gatePullRequest(repo, ENV, 'go/BenchmarkW07');
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const w07 = report.rows.find((row) => row.benchmark === 'go/BenchmarkW07' && row.metric === 'time')!;
@@ -89,10 +80,12 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
   });
 
   test('two slowed benchmarks and a cap that holds one: the likelier is measured, the other is named as left out and stays suspected', async () => {
-    git(repo, 'checkout', '--quiet', '-B', 'slow-two', 'main');
-    writeFileSync(join(repo, 'w_test.go'), benchmarks({ 3: 3, 15: 2 }));
-    writeFileSync(join(repo, 'perf-gate.yml'), CONFIG.replace('ab:\n', 'confirm-time-cap: 1s\nab:\n'));
-    git(repo, 'commit', '--quiet', '-am', 'slow W03 and W15, with a cap of one second');
+    pullRequestBranch(
+      repo,
+      'slow-two',
+      { 'w_test.go': benchmarks({ 3: 3, 15: 2 }), 'perf-gate.yml': CONFIG.replace('ab:\n', 'confirm-time-cap: 1s\nab:\n') },
+      'slow W03 and W15, with a cap of one second',
+    );
     const r = await runCli(['run', '--json', 'report.json', '--out', 'out'], repo, ENV);
     const report = readReport(repo);
     const row = (name: string) => report.rows.find((x) => x.benchmark === `go/${name}` && x.metric === 'time')!;

@@ -232,16 +232,6 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
 }
 
 /**
- * Paired rounds that can decide a row tested with `family - 1` others: even
- * when every round agrees, the exact signed-rank p is 2/2ⁿ, and
- * Benjamini–Hochberg multiplies the smallest p by the family's size, so one
- * regression among 20 rows needs 12 rounds where alone it needs 8.
- */
-function pairedRoundsNeeded(powered: number | null, alpha: number, family: number): number {
-  return Math.max(powered ?? 0, minRounds(alpha / Math.max(1, family)));
-}
-
-/**
  * Classifies one comparison by the rule of docs/design.md ("Deciding regressed"),
  * on the log-ratio scale, with the p-value adjusted across the call, and
  * records why as data.
@@ -305,7 +295,8 @@ function classify(input: ComparisonInput, r: StrategyOutcome, pAdjusted: number,
       reason = { code: 'shift-within-tolerance', ...facts };
     } else {
       status = 'inconclusive';
-      samplesNeeded = r.method.id === 'wilcoxon-signed-rank' ? pairedRoundsNeeded(r.samplesNeeded, input.alpha, family) : r.samplesNeeded;
+      // Paired rows: even rounds that all agree cannot decide a row below the count its family needs (minRounds).
+      samplesNeeded = r.method.id === 'wilcoxon-signed-rank' ? Math.max(r.samplesNeeded ?? 0, minRounds(input.alpha, family)) : r.samplesNeeded;
       reason = { code: significant ? 'within-noise-floor' : 'not-significant', samplesNeeded, ...facts };
     }
   }

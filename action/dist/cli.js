@@ -33749,10 +33749,10 @@ upgrade: ${upgrade}\r
     }
     function writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
-      let finished = false;
+      let finished2 = false;
       const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
       const onData = function(chunk) {
-        if (finished) {
+        if (finished2) {
           return;
         }
         try {
@@ -33764,7 +33764,7 @@ upgrade: ${upgrade}\r
         }
       };
       const onDrain = function() {
-        if (finished) {
+        if (finished2) {
           return;
         }
         if (body.resume) {
@@ -33775,16 +33775,16 @@ upgrade: ${upgrade}\r
         queueMicrotask(() => {
           body.removeListener("error", onFinished);
         });
-        if (!finished) {
+        if (!finished2) {
           const err2 = new RequestAbortedError();
           queueMicrotask(() => onFinished(err2));
         }
       };
       const onFinished = function(err2) {
-        if (finished) {
+        if (finished2) {
           return;
         }
-        finished = true;
+        finished2 = true;
         assert(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
         socket.off("drain", onDrain).off("error", onFinished);
         body.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
@@ -37192,7 +37192,7 @@ var require_api_stream = __commonJS({
   "node_modules/undici/lib/api/api-stream.js"(exports2, module) {
     "use strict";
     var assert = __require("node:assert");
-    var { finished, PassThrough } = __require("node:stream");
+    var { finished: finished2, PassThrough } = __require("node:stream");
     var { InvalidArgumentError, InvalidReturnValueError } = require_errors3();
     var util = require_util2();
     var { getResolveErrorBodyCallback } = require_util4();
@@ -37288,7 +37288,7 @@ var require_api_stream = __commonJS({
           if (!res || typeof res.write !== "function" || typeof res.end !== "function" || typeof res.on !== "function") {
             throw new InvalidReturnValueError("expected Writable");
           }
-          finished(res, { readable: false }, (err2) => {
+          finished2(res, { readable: false }, (err2) => {
             const { callback: callback2, res: res2, opaque: opaque2, trailers, abort } = this;
             this.res = null;
             if (err2 || !res2.readable) {
@@ -40721,7 +40721,7 @@ var require_fetch = __commonJS({
       subresourceSet
     } = require_constants3();
     var EE = __require("node:events");
-    var { Readable, pipeline, finished } = __require("node:stream");
+    var { Readable, pipeline, finished: finished2 } = __require("node:stream");
     var { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = require_util2();
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
@@ -41189,7 +41189,7 @@ var require_fetch = __commonJS({
       if (internalResponse.body == null) {
         processResponseEndOfBody();
       } else {
-        finished(internalResponse.body.stream, () => {
+        finished2(internalResponse.body.stream, () => {
           processResponseEndOfBody();
         });
       }
@@ -56749,7 +56749,7 @@ function parseText(text2, path2) {
   const lines = textLines(text2);
   const results = /* @__PURE__ */ new Map();
   let running = 0;
-  let finished = 0;
+  let finished2 = 0;
   let panicFor;
   const add2 = (result, lineNo) => {
     if (results.has(result.id)) {
@@ -56764,7 +56764,7 @@ function parseText(text2, path2) {
   lines.forEach((line, index) => {
     const lineNo = index + 1;
     if (/^running \d+ tests?$/.test(line)) running++;
-    if (/^test result: /.test(line)) finished++;
+    if (/^test result: /.test(line)) finished2++;
     const panic = /^---- (.+?) stdout ----$/.exec(line);
     if (panic) {
       panicFor = results.get(panic[1]);
@@ -56800,7 +56800,7 @@ function parseText(text2, path2) {
       add2({ id: outcome[1], status: "failed", metrics: {}, error: { message: "the benchmark panicked (test \u2026 FAILED)" } }, lineNo);
     }
   });
-  if (running > finished) {
+  if (running > finished2) {
     throw new InputError(
       path2,
       `"running N tests" without its closing "test result:" line; the output stops early (truncated, or cargo bench was killed)`,
@@ -59138,7 +59138,7 @@ function assertCompleteText(lines, path2) {
 function linesFromTest2json(text2, path2) {
   const out = [];
   const pending = /* @__PURE__ */ new Map();
-  const finished = /* @__PURE__ */ new Set();
+  const finished2 = /* @__PURE__ */ new Set();
   const seen = /* @__PURE__ */ new Set();
   const events = parseJsonLines(text2, path2, {
     cutOff: "the last go test -json event is cut off (truncated?)",
@@ -59150,7 +59150,7 @@ function linesFromTest2json(text2, path2) {
     }
     const pkg = typeof event.Package === "string" ? event.Package : "";
     if (pkg) seen.add(pkg);
-    if ((event.Action === "pass" || event.Action === "fail" || event.Action === "skip") && event.Test === void 0) finished.add(pkg);
+    if ((event.Action === "pass" || event.Action === "fail" || event.Action === "skip") && event.Test === void 0) finished2.add(pkg);
     if (event.Action !== "output" || typeof event.Output !== "string") continue;
     const key2 = `${pkg}\0${typeof event.Test === "string" ? event.Test : ""}`;
     const buffer = pending.get(key2) ?? { text: "", line: lineNo, pkg };
@@ -59167,7 +59167,7 @@ function linesFromTest2json(text2, path2) {
   for (const buffer of pending.values()) {
     if (buffer.text !== "") out.push({ text: buffer.text, line: buffer.line, complete: false, pkg: buffer.pkg });
   }
-  const unfinished = [...seen].filter((p) => !finished.has(p));
+  const unfinished = [...seen].filter((p) => !finished2.has(p));
   if (unfinished.length > 0) {
     throw new InputError(
       path2,
@@ -59512,17 +59512,18 @@ var ROW = new RegExp(String.raw`^(.*?)\s*(?<!\S)(\d+)\s+(\d+)\s+(${NUMBER2}) (${
 var STATS = new RegExp(String.raw`^\s+(${NUMBER2}) (${UNIT})\s+(${NUMBER2}) (${UNIT})\s+(${NUMBER2}) (${UNIT})\s*$`);
 var FAILED_BENCHMARK = /^(.*?)\s+Benchmark failed \((.*)\)\s*$/;
 var SECONDS = { ns: 1e-9, us: 1e-6, \u00B5s: 1e-6, ms: 1e-3, s: 1 };
+var CATCH2_TEST_CASE = "test case";
 var Results = class {
   constructor(path2) {
     this.path = path2;
   }
   path;
   byId = /* @__PURE__ */ new Map();
-  add(result, line) {
+  add(result, line, testCase) {
     if (this.byId.has(result.id)) {
       throw new InputError(this.path, `benchmark "${result.id}" appears twice; give each BENCHMARK a distinct name`, line);
     }
-    this.byId.set(result.id, result);
+    this.byId.set(result.id, testCase === void 0 || testCase === "" ? result : { ...result, params: { [CATCH2_TEST_CASE]: testCase } });
   }
   has(id) {
     return this.byId.has(id);
@@ -59546,7 +59547,7 @@ function parseConsole(text2, path2) {
   let failure2;
   const failTestCase = () => {
     if (!failure2 || testCase === void 0 || results.has(testCase)) return;
-    results.add({ id: testCase, status: "failed", metrics: {}, error: { message: failure2.message } }, failure2.line);
+    results.add({ id: testCase, status: "failed", metrics: {}, error: { message: failure2.message } }, failure2.line, testCase);
     failure2 = void 0;
   };
   for (let i2 = 0; i2 < lines.length; i2++) {
@@ -59600,7 +59601,7 @@ function parseConsole(text2, path2) {
     const failed = FAILED_BENCHMARK.exec(line);
     if (failed) {
       const id2 = joinName([...nameParts, failed[1]]);
-      results.add({ id: id2, status: "failed", metrics: {}, error: { message: `Benchmark failed (${failed[2]})` } }, lineNo);
+      results.add({ id: id2, status: "failed", metrics: {}, error: { message: `Benchmark failed (${failed[2]})` } }, lineNo, testCase);
       nameParts = [];
       continue;
     }
@@ -59628,7 +59629,7 @@ function parseConsole(text2, path2) {
     const meanS = Number(mean2[1]) * SECONDS[mean2[2]];
     const sdS = Number(sd[1]) * SECONDS[sd[2]];
     if (!Number.isFinite(meanS)) throw new InputError(path2, `expected a finite mean for "${id}", found ${mean2[1]} ${mean2[2]}`, lineNo + 1);
-    results.add({ id, status: "ok", metrics: timeMetric(samples, meanS, sdS, mean2[2]) }, lineNo);
+    results.add({ id, status: "ok", metrics: timeMetric(samples, meanS, sdS, mean2[2]) }, lineNo, testCase);
     i2 += 2;
   }
   if (sawTable && !closed) {
@@ -59659,13 +59660,14 @@ function parseXml2(text2, path2) {
   const testCases = [...asArray(root["TestCase"]), ...asArray(root["Group"]).flatMap((g) => asArray(g["TestCase"]))];
   for (const tc of testCases) {
     const tcName = attr(tc, "name") ?? "";
-    for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, text2, path2, results);
+    for (const bench of nested(tc, "BenchmarkResults")) readBenchmark(bench, tcName, text2, path2, results);
     const overall = asArray(tc["OverallResult"])[0];
     if (overall && attr(overall, "success") === "false" && !results.has(tcName)) {
       const expression = nested(tc, "Expression").find((e) => attr(e, "success") === "false");
       results.add(
         { id: tcName, status: "failed", metrics: {}, error: { message: expression ? describeExpression(expression) : "the test case failed" } },
-        lineOf(overall, text2)
+        lineOf(overall, text2),
+        tcName
       );
     }
   }
@@ -59674,13 +59676,13 @@ function parseXml2(text2, path2) {
 function nested(node, name) {
   return [...asArray(node[name]), ...asArray(node["Section"]).flatMap((s) => nested(s, name))];
 }
-function readBenchmark(bench, text2, path2, results) {
+function readBenchmark(bench, testCase, text2, path2, results) {
   const line = lineOf(bench, text2);
   const id = attr(bench, "name");
   if (id === void 0 || id === "") throw new InputError(path2, "expected a name attribute on <BenchmarkResults>", line);
   const failed = asArray(bench["failed"])[0];
   if (failed) {
-    results.add({ id, status: "failed", metrics: {}, error: { message: `Benchmark failed (${attr(failed, "message") ?? "no message"})` } }, line);
+    results.add({ id, status: "failed", metrics: {}, error: { message: `Benchmark failed (${attr(failed, "message") ?? "no message"})` } }, line, testCase);
     return;
   }
   const samples = Number(attr(bench, "samples"));
@@ -59691,7 +59693,7 @@ function readBenchmark(bench, text2, path2, results) {
   const meanNs = Number(mean2 ? attr(mean2, "value") : void 0);
   if (!mean2 || !Number.isFinite(meanNs)) throw new InputError(path2, `expected <mean value="\u2026"> (ns) in benchmark "${id}"`, mean2 ? lineOf(mean2, text2) : line);
   const sdNs = Number(sd ? attr(sd, "value") : Number.NaN);
-  results.add({ id, status: "ok", metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, "ns") }, line);
+  results.add({ id, status: "ok", metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, "ns") }, line, testCase);
 }
 function describeExpression(e) {
   const original = asArray(e["Original"])[0]?.["#text"];
@@ -60924,9 +60926,9 @@ function readRun(lines, firstLine, path2) {
   };
   const at = lines.findIndex((l) => /^finished in /.test(l));
   if (at < 0) fail(lines.length - 1, 'the h2load run has no "finished in \u2026" line; the output is truncated');
-  const finished = /^finished in (\S+), (\d+(?:\.\d+)?) req\/s, (\d+(?:\.\d+)?)(B|KB|MB|GB)\/s\s*$/.exec(lines[at].trim());
-  if (!finished) fail(at, `cannot read h2load line ${JSON.stringify(lines[at].trim())}; expected "finished in 108.95ms, 3671.54 req/s, 609.53KB/s"`);
-  const values = { requests_per_sec: Number(finished[2]), transfer_per_sec: Number(finished[3]) * BYTES2[finished[4]] };
+  const finished2 = /^finished in (\S+), (\d+(?:\.\d+)?) req\/s, (\d+(?:\.\d+)?)(B|KB|MB|GB)\/s\s*$/.exec(lines[at].trim());
+  if (!finished2) fail(at, `cannot read h2load line ${JSON.stringify(lines[at].trim())}; expected "finished in 108.95ms, 3671.54 req/s, 609.53KB/s"`);
+  const values = { requests_per_sec: Number(finished2[2]), transfer_per_sec: Number(finished2[3]) * BYTES2[finished2[4]] };
   const find = (re, what) => {
     for (const [offset, line] of lines.entries()) {
       const m = re.exec(line.trim());
@@ -60956,7 +60958,7 @@ function readRun(lines, firstLine, path2) {
       run2.latencyUnit = /[a-z]+$/.exec(row[4])[0];
     } else values.ttfb_mean = mean2;
   }
-  run2.run.sourceUnits = { requests_per_sec: "req/s", transfer_per_sec: `${finished[4]}/s` };
+  run2.run.sourceUnits = { requests_per_sec: "req/s", transfer_per_sec: `${finished2[4]}/s` };
   return run2;
 }
 
@@ -65997,6 +65999,16 @@ function checkConclusionOf(decided, policy) {
   if (policy.selfReported || inconclusive === "neutral") return "neutral";
   return "success";
 }
+function stepFails(report2, policy) {
+  if (policy.failOn === "never") return false;
+  if (report2.verdict === "fail") return true;
+  if (policy.inconclusive === "fail" && report2.counts.inconclusive > 0) return true;
+  if (policy.failOn === "warn") {
+    return report2.rows.some((r) => r.status === "regressed" || r.status === "suspected" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
+  }
+  return false;
+}
+var DEFAULT_CHECK_POLICY = { failOn: "fail", inconclusive: "pass", selfReported: false };
 
 // action/src/gate/function-growth.ts
 function inclusiveCosts(stacks) {
@@ -67476,6 +67488,7 @@ var ROUND_SHARE = {
   "criterion-console": (run2) => criterionShare(run2),
   "cargo-criterion": (run2) => criterionShare(run2),
   jmh: (run2) => 1 / optionNumber(run2, "-f", 5),
+  catch2: (run2) => Math.min(10, optionNumber(run2, "--benchmark-samples", 100)) / optionNumber(run2, "--benchmark-samples", 100),
   gbench: (run2) => 1 / optionNumber(run2, "--benchmark_repetitions", 1)
 };
 function criterionShare(run2) {
@@ -67494,6 +67507,13 @@ var BUILT_IN = {
   // vitest matches -t against the describe blocks and the name joined by spaces (the id's file part is not in it).
   "vitest-bench": (run2, names) => withOption(run2, "-t", quote(anchored(names.map((n) => n.split(" > ").slice(1).join(" ")))))
 };
+function catch2Spec(testCase) {
+  return testCase.replace(/[[\]*,~\\"]/g, (c) => `\\${c}`);
+}
+function catch2Round(run2, testCases) {
+  const line = `${run2} ${quote([...new Set(testCases)].map(catch2Spec).join(","))}`;
+  return optionNumber(line, "--benchmark-samples", 100) > 10 ? withOption(line, "--benchmark-samples", "10") : line;
+}
 function criterionRound(run2, names) {
   let line = withBinaryArgs(run2, quote(anchored(names)));
   for (const [flag, most] of [
@@ -67514,7 +67534,7 @@ function harnessName(format2, name) {
   }
   return bare;
 }
-function selectBenchmarks(suite, ids) {
+function selectBenchmarks(suite, ids, testCases = /* @__PURE__ */ new Map()) {
   const names = ids.map((id) => id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id);
   if (names.length === 0) return { run: null, why: "no benchmark to select" };
   if (suite.commands !== null) return { run: null, why: "a commands: suite is narrowed by its commands" };
@@ -67522,6 +67542,18 @@ function selectBenchmarks(suite, ids) {
   if (suite.filter !== null) {
     const filled = suite.filter.replaceAll("{regex}", quote(anchored(names))).replaceAll("{names}", names.map((n) => quote(n)).join(" "));
     return { run: `${suite.run} ${filled}`, how: "its filter:", share: 1 };
+  }
+  if (suite.format === "catch2") {
+    const unknown = ids.find((id) => !testCases.has(id));
+    if (unknown !== void 0) return { run: null, why: `Catch2 selects test cases, and the test case of ${unknown} is not known; give the suite a filter:` };
+    return {
+      run: catch2Round(
+        suite.run,
+        ids.map((id) => testCases.get(id))
+      ),
+      how: "catch2's own selection (the suspects' test cases)",
+      share: Math.min(1, ROUND_SHARE["catch2"](suite.run, ids.length))
+    };
   }
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
@@ -67532,11 +67564,11 @@ function selectBenchmarks(suite, ids) {
     share: Math.min(1, ROUND_SHARE[suite.format]?.(suite.run, harness.length) ?? 1)
   };
 }
-function narrowSuite(suite, ids) {
+function narrowSuite(suite, ids, testCases) {
   const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
   if (own.length === 0) return { suite, whole: null, share: 1 };
   if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null, share: 1 };
-  const selection = selectBenchmarks(suite, own);
+  const selection = selectBenchmarks(suite, own, testCases);
   return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
 }
 
@@ -67625,7 +67657,7 @@ function withCounts(set, counted) {
 async function measureAbBetween(request2) {
   const deps = request2.deps ?? defaultDeps();
   const { config, outDir } = request2;
-  const narrowed = request2.suites.map((s) => request2.benchmarks ? narrowSuite(s, request2.benchmarks) : { suite: s, whole: null });
+  const narrowed = request2.suites.map((s) => request2.benchmarks ? narrowSuite(s, request2.benchmarks, request2.testCases) : { suite: s, whole: null });
   const whole = new Map(narrowed.flatMap((n) => n.whole !== null ? [[n.suite.name, n.whole]] : []));
   for (const [name, why] of whole) request2.write(`perf-gate: suite ${name} runs whole in every round: ${why}
 `);
@@ -70049,6 +70081,14 @@ async function historyStart(repo, choice) {
   if (choice.release) return { release: true };
   return { mergeBaseWith: choice.mergeBaseWith ?? await defaultBaseBranch(repo) };
 }
+function secondStageOn(choice, run2) {
+  if (run2.mode === "main" || !run2.measuresSuites || run2.baseline === "none") return false;
+  if (choice !== "auto") return choice === "interleaved";
+  return run2.configOn && run2.mode === "pr" && run2.baseline === "store";
+}
+function alertStepsConfirmed(choice, configOn) {
+  return choice === "interleaved" || choice === "auto" && configOn;
+}
 
 // action/src/pipeline/storable.ts
 function storableResultSet(set, where2) {
@@ -71174,6 +71214,7 @@ async function compareInterleaved(request2) {
       config: request2.config,
       suites,
       ...request2.benchmarks ? { benchmarks: request2.benchmarks } : {},
+      ...request2.testCases ? { testCases: request2.testCases } : {},
       checkouts: { base: base.dir, head: head.dir },
       commits: { base: base.commit, head: head.commit },
       outDir: request2.outDir,
@@ -71197,18 +71238,18 @@ async function compareInterleaved(request2) {
       ...request2.decision.currentSource ? { currentSource: request2.decision.currentSource } : {},
       sameConfig: true
     });
-    const finished = request2.finish ? request2.finish(measured.head.benchmarks.length === 0 ? null : decide2(), measured) : decide2();
+    const finished2 = request2.finish ? request2.finish(measured.head.benchmarks.length === 0 ? null : decide2(), measured) : decide2();
     const profile = request2.profile;
     const report2 = profile ? await profileConfirmedRegressions(
       {
-        report: finished,
+        report: finished2,
         config: request2.config,
         suiteOf: (benchmark) => suiteOf(benchmark, measured.head, profile.suites),
         checkouts: { base: base.dir, head: head.dir },
         outDir: profile.outDir
       },
       request2
-    ) : finished;
+    ) : finished2;
     return { measured, commits: { base: base.commit, head: head.commit }, report: report2 };
   } finally {
     for (const side3 of sides) side3.remove();
@@ -71282,6 +71323,7 @@ async function confirmSuspects(request2, ctx) {
       head: { working: true },
       // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
       benchmarks: budget2.measured,
+      testCases: testCasesOf(request2.current),
       outDir: join26(request2.outDir, "confirm"),
       budgets: request2.budgets,
       decision: { options: request2.options, baselineInput: request2.labels.baselineInput, currentSource: request2.labels.current },
@@ -71302,7 +71344,8 @@ function confirmBudget(bySuite, request2) {
     [...bySuite.entries()].map(([suite, rows]) => {
       const narrowed = narrowSuite(
         suite,
-        rows.map((r) => r.benchmark)
+        rows.map((r) => r.benchmark),
+        testCasesOf(request2.current)
       );
       return [
         suite.name,
@@ -71342,6 +71385,9 @@ function whyNot(suspects, confirmed2, ab, commit, timeCap) {
     return null;
   };
 }
+function testCasesOf(current) {
+  return new Map(current.benchmarks.flatMap((b) => b.params?.[CATCH2_TEST_CASE] !== void 0 ? [[b.id, b.params[CATCH2_TEST_CASE]]] : []));
+}
 
 // action/src/pipeline/run.ts
 async function runGate(plan, ctx, events = {}) {
@@ -71379,7 +71425,7 @@ async function runGate(plan, ctx, events = {}) {
     ...skippedFiles.length > 0 ? { skippedFiles } : {},
     ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
   });
-  const report2 = plan.confirm && baseline && "suites" in current ? await confirmSuspects(
+  const report2 = plan.confirm && baseline && "suites" in current && baseIsBuildable(plan.confirm, baseline.results, current.suites.dir) ? await confirmSuspects(
     {
       report: oneStage,
       config: current.suites,
@@ -71401,7 +71447,31 @@ async function runGate(plan, ctx, events = {}) {
     ctx
   ) : oneStage;
   const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
-  return { report: named2, baseline: chosen, current: measured, stored: await record(plan, measured) };
+  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored: await record(plan, measured) };
+}
+function baseIsBuildable(confirm, baseline, dir) {
+  if (confirm.asked === true || confirm.ref !== void 0 || confirm.refused !== void 0) return true;
+  return baseline.commit !== void 0 && inGitCheckout(dir);
+}
+function inGitCheckout(dir) {
+  try {
+    repositoryRoot(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function finished(plan, decided) {
+  const acceptances = await plan.acceptances?.() ?? [];
+  const report2 = applyAcceptances(decided, acceptances);
+  const policy = plan.policy ?? DEFAULT_CHECK_POLICY;
+  return {
+    report: report2,
+    unaccepted: decided,
+    acceptances,
+    fails: stepFails(report2, policy),
+    conclusion: checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, policy)
+  };
 }
 async function interleaved2(plan, current, ctx) {
   const { measured, report: report2 } = await compareInterleaved({
@@ -71418,7 +71488,7 @@ async function interleaved2(plan, current, ctx) {
 `)
   });
   return {
-    report: withPackageNames(report2, current.interleaved.dir),
+    ...await finished(plan, withPackageNames(report2, current.interleaved.dir)),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored: await record(plan, measured.head)
@@ -71572,9 +71642,6 @@ function recordAcceptance(ledger, given) {
 function withdrawLabel(ledger, label) {
   const kept = ledger.acceptances.filter((a) => !(a.source.kind === "label" && a.source.label === label));
   return kept.length === ledger.acceptances.length ? null : { ...ledger, acceptances: kept };
-}
-function withLedger(report2, ledger) {
-  return ledger ? applyAcceptances(report2, ledger.acceptances) : report2;
 }
 
 // action/src/cli/compare.ts
@@ -71990,8 +72057,9 @@ or 2 (unusable input).
                       comparison with the baseline suspects again, interleaved
                       against the baseline's commit, and lets that decide; off
                       lets the comparison decide alone (default: interleaved
-                      with a history, unless the config says confirm: off;
-                      off with --baseline files)
+                      in mode pr against the history or the baselines: folder,
+                      unless the config says confirm: off; off with --baseline
+                      files, --mode release)
   --fail-on WHAT      fail (default): the gate's verdict decides; suspected:
                       also fail on a suspect that could not be confirmed`;
 function makeRunCommand(makeDeps = defaultDeps) {
@@ -72062,7 +72130,13 @@ function makeRunCommand(makeDeps = defaultDeps) {
               current: `this run of ${config.file}`
             },
             record: mode === "main" ? { store, shard } : null,
-            confirm: confirms(flags.confirm, { history: history !== null && !flags.baseline, config: config.confirm.on, mode, ab: flags.ab !== void 0 }) ? { failSuspected: flags["fail-on"] === "suspected" } : null
+            confirm: secondStageOn(flags.confirm ?? "auto", {
+              mode,
+              measuresSuites: flags.ab === void 0,
+              baseline: flags.baseline ? "files" : "store",
+              configOn: config.confirm.on
+            }) ? { failSuspected: flags["fail-on"] === "suspected", asked: flags.confirm === "interleaved" } : null,
+            policy: { ...DEFAULT_CHECK_POLICY, failOn: flags["fail-on"] === "suspected" ? "suspected" : "fail" }
           },
           {
             env: ctx.env,
@@ -72090,14 +72164,9 @@ function makeRunCommand(makeDeps = defaultDeps) {
         ctx.stdout(`perf-gate: baseline written to ${outcome.stored.at}
 `);
       }
-      return verdictExit(outcome.report);
+      return outcome.fails ? EXIT.fail : EXIT.pass;
     }
   };
-}
-function confirms(flag, run2) {
-  if (run2.ab || run2.mode === "main") return false;
-  if (flag !== void 0) return flag === "interleaved";
-  return run2.history && run2.config;
 }
 var runCommand = makeRunCommand();
 
@@ -79275,7 +79344,7 @@ function mainAlerts(rows, budgets, recentRuns) {
     const key2 = seriesKey2(row);
     if (reversalOf(rows, key2, row.created, row.change) !== null) continue;
     const known = alerts.get(key2);
-    if (!known || known.row.created < row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
+    if (!known || known.row.created <= row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
   }
   return [...alerts.values()].sort(
     (p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1
@@ -79540,92 +79609,6 @@ async function commentBisects(api, repo, bisects) {
 }
 
 // action/src/action/settings.ts
-import { isAbsolute as isAbsolute2, resolve as resolve18 } from "node:path";
-
-// action/src/github/sticky-comment.ts
-var MAX_COMMENT_CHARS = 65536;
-var MAX_LEDGER_CHARS = 24e3;
-var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-function stickyMarker(gate2, state) {
-  const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
-  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
-}
-var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
-function readMarker(body, gate2) {
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) return null;
-  return { verdict: match[2], digest: match[3], ...match[4] ? { ledger: match[4] } : {} };
-}
-function withMarker2(body, gate2, state) {
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
-  return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
-}
-function fitToCommentLimit(body, gate2) {
-  if (body.length <= MAX_COMMENT_CHARS) return body;
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
-  const marker = body.slice(match.index);
-  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
-  const room = MAX_COMMENT_CHARS - marker.length - note.length;
-  const kept = body.slice(0, Math.min(room, match.index));
-  const line = kept.lastIndexOf("\n");
-  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
-}
-function findStickyComment(comments, gate2, self) {
-  const selfLower = self.toLowerCase();
-  for (const comment of comments) {
-    if (comment.author?.toLowerCase() !== selfLower) continue;
-    if (readMarker(comment.body, gate2)) return comment;
-  }
-  return null;
-}
-function planComment(mode, existing, previous, state) {
-  if (mode === "never") return { action: "skip", reason: "comment: never" };
-  if (mode === "on-change") {
-    if (!existing && state.verdict === "pass") return { action: "skip", reason: "on-change: the gate passes and no earlier comment exists" };
-    if (existing && previous && previous.verdict === state.verdict && previous.digest === state.digest) {
-      return { action: "skip", reason: "on-change: the result is the same as the comment already shows" };
-    }
-  }
-  return existing ? { action: "update", commentId: existing.id } : { action: "create" };
-}
-var GITHUB_ACTIONS_BOT = "github-actions[bot]";
-async function selfLogin(api, author) {
-  return author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
-}
-async function readStickyComment(api, repo, pullRequest, gate2, author) {
-  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate2, await selfLogin(api, author));
-  const state = comment ? readMarker(comment.body, gate2) : null;
-  return comment && state ? { comment, state } : null;
-}
-async function upsertStickyComment(api, request2) {
-  if (request2.mode === "never") return { action: "skipped", url: null, reason: "comment: never", resolved: false };
-  const self = await selfLogin(api, request2.author);
-  const comments = await api.listIssueComments(request2.repo, request2.pullRequest);
-  const existing = findStickyComment(comments, request2.gate, self);
-  const previous = existing ? readMarker(existing.body, request2.gate) : null;
-  const plan = planComment(request2.mode, existing, previous, request2.state);
-  if (plan.action === "skip") return { action: "skipped", url: existing?.url ?? null, reason: plan.reason, resolved: false };
-  const body = request2.render(previous);
-  const marker = stickyMarker(request2.gate, request2.state);
-  if (!body.trimEnd().endsWith(marker) || body.length > MAX_COMMENT_CHARS) {
-    throw new Error(`sticky comment body must end with ${marker} and be at most ${MAX_COMMENT_CHARS} characters (got ${body.length})`);
-  }
-  const resolved = previous?.verdict === "fail" && request2.state.verdict === "pass";
-  if (plan.action === "update") {
-    try {
-      const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
-      return { action: "updated", url: updated.url, resolved };
-    } catch (error2) {
-      if (!(error2 instanceof GitHubError && error2.status === 404)) throw error2;
-    }
-  }
-  const created = await api.createIssueComment(request2.repo, request2.pullRequest, body);
-  return { action: "created", url: created.url, resolved };
-}
-
-// action/src/action/settings.ts
 var MODES = ["pr", "main", "release", "report", "command"];
 var COMMENT_MODES = ["always", "on-change", "never"];
 var CONFIRM = ["auto", "interleaved", "off"];
@@ -79635,156 +79618,6 @@ var ALERT = ["summary", "issue", "off"];
 var NOTIFY = ["off", "slack", "json"];
 var WEBHOOK_URL_VARIABLE = "PERF_GATE_WEBHOOK_URL";
 var WEBHOOK_SECRET_VARIABLE = "PERF_GATE_WEBHOOK_SECRET";
-function inputVariable(name) {
-  return `INPUT_${name.replace(/[- ]/g, "_").toUpperCase()}`;
-}
-function where(name) {
-  return `action input "${name}"`;
-}
-function raw(env, name) {
-  return (env[inputVariable(name)] ?? "").trim();
-}
-function oneOf(env, name, accepted, fallback) {
-  const value = raw(env, name);
-  if (value === "") return fallback;
-  if (accepted.includes(value)) return value;
-  throw new InputError(where(name), `"${value.slice(0, 60)}" is not accepted; expected one of: ${accepted.join(", ")}`);
-}
-function bool(env, name, fallback) {
-  const value = raw(env, name);
-  if (value === "") return fallback;
-  if (["true", "True", "TRUE"].includes(value)) return true;
-  if (["false", "False", "FALSE"].includes(value)) return false;
-  throw new InputError(where(name), `"${value.slice(0, 60)}" is not a boolean; expected true or false`);
-}
-function list(env, name) {
-  return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
-}
-function runs(env, name, fallback) {
-  const value = raw(env, name);
-  if (value === "") return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1e3)
-    throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
-  return Number(value);
-}
-function path(base, p) {
-  return isAbsolute2(p) ? p : resolve18(base, p);
-}
-function readSettings(env, cwd) {
-  const workspace = env["GITHUB_WORKSPACE"] || cwd;
-  const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
-  const runnerTemp = env["RUNNER_TEMP"] || resolve18(workingDirectory, ".perf-gate-tmp");
-  const gateName = raw(env, "gate-name") || "perf-gate";
-  if (!GATE_NAME.test(gateName)) {
-    throw new InputError(
-      where("gate-name"),
-      `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`
-    );
-  }
-  const artifactName = raw(env, "artifact-name") || "perf-gate-handoff";
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(artifactName)) {
-    throw new InputError(where("artifact-name"), `"${artifactName.slice(0, 60)}" is not an artifact name; expected letters, digits, ".", "_" or "-"`);
-  }
-  const commentAuthor = raw(env, "comment-author");
-  if (commentAuthor !== "" && !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(commentAuthor)) {
-    throw new InputError(where("comment-author"), `"${commentAuthor.slice(0, 60)}" is not a GitHub login; expected e.g. my-bot or my-app[bot]`);
-  }
-  const mode = oneOf(env, "mode", MODES, "pr");
-  const reportFrom = raw(env, "report-from");
-  const apiUrl = (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, "");
-  if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new InputError("GITHUB_API_URL", `"${apiUrl.slice(0, 80)}" is not an http(s) URL`);
-  const settings = {
-    mode,
-    config: path(workingDirectory, raw(env, "config") || "perf-gate.yml"),
-    budgets: list(env, "budgets").map((p) => path(workingDirectory, p)),
-    baseline: list(env, "baseline").map((p) => path(workingDirectory, p)),
-    results: list(env, "results").map((p) => path(workingDirectory, p)),
-    token: raw(env, "github-token"),
-    comment: oneOf(env, "comment", COMMENT_MODES, "always"),
-    failOn: oneOf(env, "fail-on", FAIL_ON, "fail"),
-    checkRun: bool(env, "check-run", true),
-    gateName,
-    allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
-    commentAuthor,
-    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve18(runnerTemp, "perf-gate")),
-    reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
-    artifactName,
-    testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
-    preflight: oneOf(env, "preflight", PREFLIGHT, "warn"),
-    ab: raw(env, "ab"),
-    confirm: oneOf(env, "confirm", CONFIRM, "auto"),
-    confirmForks: bool(env, "confirm-forks", false),
-    alert: oneOf(env, "alert", ALERT, "summary"),
-    alertWindow: runs(env, "alert-window", 10),
-    alertBisect: bool(env, "alert-bisect", false),
-    webhook: webhookTarget(env, oneOf(env, "notify", NOTIFY, "off")),
-    inconclusive: oneOf(env, "inconclusive", INCONCLUSIVE, "pass"),
-    acceptLabel: raw(env, "accept-label") || "perf-gate-accept",
-    runWorkflow: raw(env, "run-workflow"),
-    runLabel: raw(env, "run-label") || "perf",
-    workingDirectory,
-    github: {
-      apiUrl,
-      serverUrl: (env["GITHUB_SERVER_URL"] || "https://github.com").replace(/\/+$/, ""),
-      repository: env["GITHUB_REPOSITORY"] ?? "",
-      eventName: env["GITHUB_EVENT_NAME"] ?? "",
-      eventPath: env["GITHUB_EVENT_PATH"] ?? "",
-      sha: env["GITHUB_SHA"] ?? "",
-      ref: env["GITHUB_REF"] ?? "",
-      runId: env["GITHUB_RUN_ID"] ?? "",
-      runnerEnvironment: env["RUNNER_ENVIRONMENT"] ?? "",
-      workspace,
-      runnerTemp
-    }
-  };
-  if (settings.github.repository !== "" && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(settings.github.repository)) {
-    throw new InputError("GITHUB_REPOSITORY", `"${settings.github.repository.slice(0, 80)}" is not owner/name`);
-  }
-  if (settings.ab !== "" && (mode === "main" || mode === "report")) {
-    throw new InputError(where("ab"), `an A/B comparison gates a change (mode pr or release); mode ${mode} takes no ab`);
-  }
-  if (settings.ab !== "" && !/^[A-Za-z0-9._/@^~-]{1,200}$/.test(settings.ab)) {
-    throw new InputError(where("ab"), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
-  }
-  if (settings.alertBisect && (mode !== "main" || settings.alert !== "issue")) {
-    throw new InputError(
-      where("alert-bisect"),
-      `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`
-    );
-  }
-  if (settings.runWorkflow !== "" && !/^[A-Za-z0-9._-]+\.ya?ml$/.test(settings.runWorkflow)) {
-    throw new InputError(
-      where("run-workflow"),
-      `"${settings.runWorkflow.slice(0, 60)}" is not a workflow file name; expected e.g. perf-gate.yml (the file in .github/workflows/)`
-    );
-  }
-  if (mode === "report" && settings.results.length > 0) {
-    throw new InputError(where("results"), "mode: report takes its results from the two-stage artifact; leave results empty");
-  }
-  return settings;
-}
-function webhookTarget(env, format2) {
-  if (format2 === "off") return null;
-  const url = (env[WEBHOOK_URL_VARIABLE] ?? "").trim();
-  const secret = env[WEBHOOK_SECRET_VARIABLE] ?? "";
-  const how2 = `action input notify: ${format2} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
-  if (url === "") throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how2}`);
-  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InputError(WEBHOOK_URL_VARIABLE, "is not an http(s) URL (its value is a secret and is not shown)");
-  if (format2 === "json" && secret.length < 16)
-    throw new InputError(
-      WEBHOOK_SECRET_VARIABLE,
-      `${secret === "" ? "is not set" : "is shorter than 16 characters"}; notify: json signs every body with HMAC-SHA256 over this shared secret, so the receiver can tell a real notification from a forged one`
-    );
-  return { format: format2, url, secret };
-}
-function describeSettings(settings) {
-  const shown = (key2, value) => {
-    if (key2 === "token") return value ? "***" : "(none)";
-    if (key2 === "webhook") return settings.webhook ? `${settings.webhook.format} (URL and secret hidden)` : "off";
-    return JSON.stringify(value);
-  };
-  return Object.entries(settings).filter(([key2]) => key2 !== "github").map(([key2, value]) => `${key2}: ${shown(key2, value)}`);
-}
 var SUITE_WITHHELD = /* @__PURE__ */ new Set([
   "PERF_GATE_NODE",
   "PERF_GATE_TOKEN_FD",
@@ -79819,9 +79652,6 @@ function workflowRunUrl(github) {
 function dataBranchAuth(settings) {
   return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }
-function confirming(settings, config) {
-  return settings.confirm === "interleaved" || settings.confirm === "auto" && config?.confirm.on === true;
-}
 
 // action/src/action/main-alerts.ts
 async function watchMain(settings, config, budgets, current, deps) {
@@ -79853,7 +79683,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   }
   let created;
   const unconfirmed = [];
-  const confirm = config && confirming(settings, config) ? async (alert) => {
+  const confirm = config && alertStepsConfirmed(settings.confirm, config.confirm.on) ? async (alert) => {
     const c = await log.group(
       `perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`,
       () => confirmAlertStep(alert, { config, budgets, outDir: join30(settings.outputDir, "confirm-alerts"), ...deps.run })
@@ -80044,20 +79874,8 @@ function notifyRelease(settings, report2, deps) {
 }
 
 // action/src/action/conclusion.ts
-function stepFails(report2, settings) {
-  if (settings.failOn === "never") return false;
-  if (report2.verdict === "fail") return true;
-  if (settings.inconclusive === "fail" && report2.counts.inconclusive > 0) return true;
-  if (settings.failOn === "warn") {
-    return report2.rows.some((r) => r.status === "regressed" || r.status === "suspected" || r.budget?.result === "fail") || report2.counts.budgetWarned > 0;
-  }
-  return false;
-}
 function checkPolicyOf(settings) {
   return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === "report" };
-}
-function checkConclusion(report2, settings) {
-  return checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, checkPolicyOf(settings));
 }
 
 // action/src/github/check-run.ts
@@ -80148,6 +79966,89 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
   };
 }
 
+// action/src/github/sticky-comment.ts
+var MAX_COMMENT_CHARS = 65536;
+var MAX_LEDGER_CHARS = 24e3;
+var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+function stickyMarker(gate2, state) {
+  const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
+  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
+}
+var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
+function readMarker(body, gate2) {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) return null;
+  return { verdict: match[2], digest: match[3], ...match[4] ? { ledger: match[4] } : {} };
+}
+function withMarker2(body, gate2, state) {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
+}
+function fitToCommentLimit(body, gate2) {
+  if (body.length <= MAX_COMMENT_CHARS) return body;
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  const marker = body.slice(match.index);
+  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
+  const room = MAX_COMMENT_CHARS - marker.length - note.length;
+  const kept = body.slice(0, Math.min(room, match.index));
+  const line = kept.lastIndexOf("\n");
+  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
+}
+function findStickyComment(comments, gate2, self) {
+  const selfLower = self.toLowerCase();
+  for (const comment of comments) {
+    if (comment.author?.toLowerCase() !== selfLower) continue;
+    if (readMarker(comment.body, gate2)) return comment;
+  }
+  return null;
+}
+function planComment(mode, existing, previous, state) {
+  if (mode === "never") return { action: "skip", reason: "comment: never" };
+  if (mode === "on-change") {
+    if (!existing && state.verdict === "pass") return { action: "skip", reason: "on-change: the gate passes and no earlier comment exists" };
+    if (existing && previous && previous.verdict === state.verdict && previous.digest === state.digest) {
+      return { action: "skip", reason: "on-change: the result is the same as the comment already shows" };
+    }
+  }
+  return existing ? { action: "update", commentId: existing.id } : { action: "create" };
+}
+var GITHUB_ACTIONS_BOT = "github-actions[bot]";
+async function selfLogin(api, author) {
+  return author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
+}
+async function readStickyComment(api, repo, pullRequest, gate2, author) {
+  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate2, await selfLogin(api, author));
+  const state = comment ? readMarker(comment.body, gate2) : null;
+  return comment && state ? { comment, state } : null;
+}
+async function upsertStickyComment(api, request2) {
+  if (request2.mode === "never") return { action: "skipped", url: null, reason: "comment: never", resolved: false };
+  const self = await selfLogin(api, request2.author);
+  const comments = await api.listIssueComments(request2.repo, request2.pullRequest);
+  const existing = findStickyComment(comments, request2.gate, self);
+  const previous = existing ? readMarker(existing.body, request2.gate) : null;
+  const plan = planComment(request2.mode, existing, previous, request2.state);
+  if (plan.action === "skip") return { action: "skipped", url: existing?.url ?? null, reason: plan.reason, resolved: false };
+  const body = request2.render(previous);
+  const marker = stickyMarker(request2.gate, request2.state);
+  if (!body.trimEnd().endsWith(marker) || body.length > MAX_COMMENT_CHARS) {
+    throw new Error(`sticky comment body must end with ${marker} and be at most ${MAX_COMMENT_CHARS} characters (got ${body.length})`);
+  }
+  const resolved = previous?.verdict === "fail" && request2.state.verdict === "pass";
+  if (plan.action === "update") {
+    try {
+      const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
+      return { action: "updated", url: updated.url, resolved };
+    } catch (error2) {
+      if (!(error2 instanceof GitHubError && error2.status === 404)) throw error2;
+    }
+  }
+  const created = await api.createIssueComment(request2.repo, request2.pullRequest, body);
+  return { action: "created", url: created.url, resolved };
+}
+
 // action/src/action/digest.ts
 import { createHash as createHash6 } from "node:crypto";
 function reportDigest(report2) {
@@ -80207,17 +80108,17 @@ async function mergedAcceptances(settings, deps) {
     return [];
   }
 }
-async function postComment(github, target, settings, report2, ledger, log) {
-  const status = ledger.status ?? null;
-  const acceptances = ledger.read?.acceptances ?? [];
+async function postComment(github, target, settings, outcome, status, log) {
+  const { report: report2, acceptances } = outcome;
   const state = {
     verdict: report2.verdict,
     digest: reportDigest(report2),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
+    // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
+    ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
   };
   const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
   try {
-    const outcome = await upsertStickyComment(github, {
+    const outcome2 = await upsertStickyComment(github, {
       repo: target.repo,
       pullRequest: target.pullRequest,
       gate: settings.gateName,
@@ -80231,8 +80132,8 @@ async function postComment(github, target, settings, report2, ledger, log) {
         previouslyFailed: previous?.verdict === "fail"
       })
     });
-    log.info(`comment ${outcome.action}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.url ? `: ${outcome.url}` : ""}`);
-    log.setOutput("comment-url", outcome.url ?? "");
+    log.info(`comment ${outcome2.action}${outcome2.reason ? ` (${outcome2.reason})` : ""}${outcome2.url ? `: ${outcome2.url}` : ""}`);
+    log.setOutput("comment-url", outcome2.url ?? "");
   } catch (error2) {
     log.warning(
       `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
@@ -80635,9 +80536,9 @@ async function verifyClaim(api, repo, claim, run2, gate2) {
 }
 
 // action/src/action/check-run-annotations.ts
-import { relative as relative10, resolve as resolve19 } from "node:path";
+import { relative as relative10, resolve as resolve18 } from "node:path";
 function repoPath(file, paths) {
-  const rel = relative10(paths.workspace, resolve19(paths.workingDirectory, file));
+  const rel = relative10(paths.workspace, resolve18(paths.workingDirectory, file));
   return rel === "" || rel.startsWith("..") ? relative10(paths.workspace, paths.config) || "perf-gate.yml" : rel;
 }
 function checkRunAnnotations(report2, paths) {
@@ -81180,18 +81081,16 @@ async function runAction(settings, deps) {
   const measuring = !handoff && settings.results.length === 0;
   if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
   const run2 = dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: dispatched.pr.headSha } } : deps.run;
-  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), run2, {
-    onBaseline: (chosen) => sayBaseline(chosen, deps.log)
-  });
   const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
-  const ledger = { raw: measured.report, read: prNumber !== null && settings.mode !== "main" ? await readPrLedger(settings, prNumber, deps) : null };
-  const outcome = { ...measured, report: withLedger(measured.report, ledger.read) };
+  const acceptances = async () => prNumber !== null && settings.mode !== "main" ? (await readPrLedger(settings, prNumber, deps))?.acceptances ?? [] : [];
+  const plan = { ...await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), acceptances, policy: checkPolicyOf(settings) };
+  const outcome = await runGate(plan, run2, { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
   const { report: report2 } = outcome;
   deps.log.info(`verdict: ${report2.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
   const status = dispatched ? { ...dispatched.status, finished: deps.run.now().toISOString() } : null;
-  await tellGitHub(settings, report2, { ...ledger, status }, pr, handoff, deps);
+  await tellGitHub(settings, outcome, status, pr, handoff, deps);
   const opened = alerts && settings.alert === "issue" ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
   if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
   if (settings.mode === "release") await notifyRelease(settings, report2, deps);
@@ -81200,7 +81099,7 @@ async function runAction(settings, deps) {
     deps.log.info(
       `${report2.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === "fail" ? "fail" : "neutral"}`
     );
-  return stepFails(report2, settings) ? EXIT.fail : EXIT.pass;
+  return outcome.fails ? EXIT.fail : EXIT.pass;
 }
 function readEvent(path2) {
   if (path2 === "" || !existsSync10(path2)) return null;
@@ -81278,7 +81177,12 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
     budgets,
     options: gateOptions(settings.testbedMismatch),
     record: settings.mode === "main" && store ? { store, shard: null, accepted: await mergedAcceptances(settings, deps) } : null,
-    confirm: settings.mode === "pr" && confirming(settings, config) ? confirmPlan(settings, pr) : null
+    confirm: (settings.mode === "pr" || settings.mode === "release") && secondStageOn(settings.confirm, {
+      mode: settings.mode,
+      measuresSuites: measuring && abRef === "" && config !== null,
+      baseline: settings.baseline.length > 0 ? "files" : store ? "store" : "none",
+      configOn: config?.confirm.on ?? false
+    }) ? confirmPlan(settings, pr) : null
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
   if (measuring && abRef !== "" && config) {
@@ -81311,7 +81215,8 @@ async function actionPlan(settings, config, budgets, pr, handoff, measuring, dep
 }
 function confirmPlan(settings, pr) {
   const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";
-  return pr?.fromFork && !settings.confirmForks ? { failSuspected, refused: { code: "fork" } } : { failSuspected };
+  const asked = settings.confirm === "interleaved";
+  return pr?.fromFork && !settings.confirmForks ? { failSuspected, asked, refused: { code: "fork" } } : { failSuspected, asked };
 }
 function sayBaseline(chosen, log) {
   if (!chosen)
@@ -81385,7 +81290,7 @@ function setReportOutputs(log, report2, files) {
   log.setOutput("report-markdown", files.reportMarkdown);
   log.setOutput("results", files.results);
 }
-function tellGitHub(settings, report2, ledger, pr, handoff, deps) {
+function tellGitHub(settings, outcome, status, pr, handoff, deps) {
   const { log, github } = deps;
   return log.group("perf-gate: tell GitHub", async () => {
     if (!github) {
@@ -81396,28 +81301,182 @@ function tellGitHub(settings, report2, ledger, pr, handoff, deps) {
     const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
     const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
     if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
-      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report2, ledger, log);
-    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report2, log);
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, outcome, status, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
   });
 }
-async function postCheckRun(github, repo, headSha, settings, report2, log) {
+async function postCheckRun(github, repo, headSha, settings, outcome, log) {
+  const { report: report2 } = outcome;
   const runUrl = workflowRunUrl(settings.github);
   try {
-    const outcome = await publishCheckRun(github, {
+    const posted = await publishCheckRun(github, {
       repo,
       name: settings.gateName,
       headSha,
-      conclusion: checkConclusion(report2, settings),
+      conclusion: outcome.conclusion,
       title: checkRunTitle(report2),
       summary: checkRunSummary(report2, settings.gateName),
       annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
       ...runUrl ? { detailsUrl: runUrl } : {}
     });
-    log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? "" : "s"} with annotations)`);
-    log.setOutput("check-run-id", String(outcome.id));
+    log.info(`check run ${posted.id} (${posted.batches} request${posted.batches === 1 ? "" : "s"} with annotations)`);
+    log.setOutput("check-run-id", String(posted.id));
   } catch (error2) {
     log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
   }
+}
+
+// action/src/action/read-settings.ts
+import { isAbsolute as isAbsolute2, resolve as resolve19 } from "node:path";
+function inputVariable(name) {
+  return `INPUT_${name.replace(/[- ]/g, "_").toUpperCase()}`;
+}
+function where(name) {
+  return `action input "${name}"`;
+}
+function raw(env, name) {
+  return (env[inputVariable(name)] ?? "").trim();
+}
+function oneOf(env, name, accepted, fallback) {
+  const value = raw(env, name);
+  if (value === "") return fallback;
+  if (accepted.includes(value)) return value;
+  throw new InputError(where(name), `"${value.slice(0, 60)}" is not accepted; expected one of: ${accepted.join(", ")}`);
+}
+function bool(env, name, fallback) {
+  const value = raw(env, name);
+  if (value === "") return fallback;
+  if (["true", "True", "TRUE"].includes(value)) return true;
+  if (["false", "False", "FALSE"].includes(value)) return false;
+  throw new InputError(where(name), `"${value.slice(0, 60)}" is not a boolean; expected true or false`);
+}
+function list(env, name) {
+  return raw(env, name).split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== "");
+}
+function runs(env, name, fallback) {
+  const value = raw(env, name);
+  if (value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1e3)
+    throw new InputError(where(name), `"${value.slice(0, 60)}" is not a number of runs; expected a whole number from 2 to 1000`);
+  return Number(value);
+}
+function path(base, p) {
+  return isAbsolute2(p) ? p : resolve19(base, p);
+}
+function readSettings(env, cwd) {
+  const workspace = env["GITHUB_WORKSPACE"] || cwd;
+  const workingDirectory = path(workspace, raw(env, "working-directory") || ".");
+  const runnerTemp = env["RUNNER_TEMP"] || resolve19(workingDirectory, ".perf-gate-tmp");
+  const gateName = raw(env, "gate-name") || "perf-gate";
+  if (!GATE_NAME.test(gateName)) {
+    throw new InputError(
+      where("gate-name"),
+      `"${gateName.slice(0, 60)}" is not a gate name; expected 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`
+    );
+  }
+  const artifactName = raw(env, "artifact-name") || "perf-gate-handoff";
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(artifactName)) {
+    throw new InputError(where("artifact-name"), `"${artifactName.slice(0, 60)}" is not an artifact name; expected letters, digits, ".", "_" or "-"`);
+  }
+  const commentAuthor = raw(env, "comment-author");
+  if (commentAuthor !== "" && !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/.test(commentAuthor)) {
+    throw new InputError(where("comment-author"), `"${commentAuthor.slice(0, 60)}" is not a GitHub login; expected e.g. my-bot or my-app[bot]`);
+  }
+  const mode = oneOf(env, "mode", MODES, "pr");
+  const reportFrom = raw(env, "report-from");
+  const apiUrl = (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new InputError("GITHUB_API_URL", `"${apiUrl.slice(0, 80)}" is not an http(s) URL`);
+  const settings = {
+    mode,
+    config: path(workingDirectory, raw(env, "config") || "perf-gate.yml"),
+    budgets: list(env, "budgets").map((p) => path(workingDirectory, p)),
+    baseline: list(env, "baseline").map((p) => path(workingDirectory, p)),
+    results: list(env, "results").map((p) => path(workingDirectory, p)),
+    token: raw(env, "github-token"),
+    comment: oneOf(env, "comment", COMMENT_MODES, "always"),
+    failOn: oneOf(env, "fail-on", FAIL_ON, "fail"),
+    checkRun: bool(env, "check-run", true),
+    gateName,
+    allowForkPullRequests: bool(env, "allow-fork-pull-requests", false),
+    commentAuthor,
+    outputDir: path(workingDirectory, raw(env, "output-dir") || resolve19(runnerTemp, "perf-gate")),
+    reportFrom: reportFrom === "" ? "" : path(workingDirectory, reportFrom),
+    artifactName,
+    testbedMismatch: oneOf(env, "testbed-mismatch", TESTBED_MISMATCH, "flag"),
+    preflight: oneOf(env, "preflight", PREFLIGHT, "warn"),
+    ab: raw(env, "ab"),
+    confirm: oneOf(env, "confirm", CONFIRM, "auto"),
+    confirmForks: bool(env, "confirm-forks", false),
+    alert: oneOf(env, "alert", ALERT, "summary"),
+    alertWindow: runs(env, "alert-window", 10),
+    alertBisect: bool(env, "alert-bisect", false),
+    webhook: webhookTarget(env, oneOf(env, "notify", NOTIFY, "off")),
+    inconclusive: oneOf(env, "inconclusive", INCONCLUSIVE, "pass"),
+    acceptLabel: raw(env, "accept-label") || "perf-gate-accept",
+    runWorkflow: raw(env, "run-workflow"),
+    runLabel: raw(env, "run-label") || "perf",
+    workingDirectory,
+    github: {
+      apiUrl,
+      serverUrl: (env["GITHUB_SERVER_URL"] || "https://github.com").replace(/\/+$/, ""),
+      repository: env["GITHUB_REPOSITORY"] ?? "",
+      eventName: env["GITHUB_EVENT_NAME"] ?? "",
+      eventPath: env["GITHUB_EVENT_PATH"] ?? "",
+      sha: env["GITHUB_SHA"] ?? "",
+      ref: env["GITHUB_REF"] ?? "",
+      runId: env["GITHUB_RUN_ID"] ?? "",
+      runnerEnvironment: env["RUNNER_ENVIRONMENT"] ?? "",
+      workspace,
+      runnerTemp
+    }
+  };
+  if (settings.github.repository !== "" && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(settings.github.repository)) {
+    throw new InputError("GITHUB_REPOSITORY", `"${settings.github.repository.slice(0, 80)}" is not owner/name`);
+  }
+  if (settings.ab !== "" && (mode === "main" || mode === "report")) {
+    throw new InputError(where("ab"), `an A/B comparison gates a change (mode pr or release); mode ${mode} takes no ab`);
+  }
+  if (settings.ab !== "" && !/^[A-Za-z0-9._/@^~-]{1,200}$/.test(settings.ab)) {
+    throw new InputError(where("ab"), `"${settings.ab.slice(0, 60)}" is not a git ref; expected "base" or a branch, tag or commit such as origin/main`);
+  }
+  if (settings.alertBisect && (mode !== "main" || settings.alert !== "issue")) {
+    throw new InputError(
+      where("alert-bisect"),
+      `needs mode: main and alert: issue (here mode: ${mode}, alert: ${settings.alert}): the alert's issue is where the bisect is reported, once`
+    );
+  }
+  if (settings.runWorkflow !== "" && !/^[A-Za-z0-9._-]+\.ya?ml$/.test(settings.runWorkflow)) {
+    throw new InputError(
+      where("run-workflow"),
+      `"${settings.runWorkflow.slice(0, 60)}" is not a workflow file name; expected e.g. perf-gate.yml (the file in .github/workflows/)`
+    );
+  }
+  if (mode === "report" && settings.results.length > 0) {
+    throw new InputError(where("results"), "mode: report takes its results from the two-stage artifact; leave results empty");
+  }
+  return settings;
+}
+function webhookTarget(env, format2) {
+  if (format2 === "off") return null;
+  const url = (env[WEBHOOK_URL_VARIABLE] ?? "").trim();
+  const secret = env[WEBHOOK_SECRET_VARIABLE] ?? "";
+  const how2 = `action input notify: ${format2} needs it; pass it from a secret, e.g. env: ${WEBHOOK_URL_VARIABLE}: \${{ secrets.PERF_GATE_WEBHOOK_URL }}`;
+  if (url === "") throw new InputError(WEBHOOK_URL_VARIABLE, `is not set; ${how2}`);
+  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new InputError(WEBHOOK_URL_VARIABLE, "is not an http(s) URL (its value is a secret and is not shown)");
+  if (format2 === "json" && secret.length < 16)
+    throw new InputError(
+      WEBHOOK_SECRET_VARIABLE,
+      `${secret === "" ? "is not set" : "is shorter than 16 characters"}; notify: json signs every body with HMAC-SHA256 over this shared secret, so the receiver can tell a real notification from a forged one`
+    );
+  return { format: format2, url, secret };
+}
+function describeSettings(settings) {
+  const shown = (key2, value) => {
+    if (key2 === "token") return value ? "***" : "(none)";
+    if (key2 === "webhook") return settings.webhook ? `${settings.webhook.format} (URL and secret hidden)` : "off";
+    return JSON.stringify(value);
+  };
+  return Object.entries(settings).filter(([key2]) => key2 !== "github").map(([key2, value]) => `${key2}: ${shown(key2, value)}`);
 }
 
 // action/src/action/command.ts

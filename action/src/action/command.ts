@@ -11,7 +11,8 @@ import { InputError } from '../model/index.js';
 import { createGitHubClient, GitHubError } from '../github/client.js';
 import { defaultDeps, EXIT, prepareOutputPaths, UsageError, withInterruptCleanup, type Command } from '../pipeline/index.js';
 import { runAction } from './run-action.js';
-import { readSettings, describeSettings, suiteEnvironment, workflowRunUrl } from './settings.js';
+import { readSettings, describeSettings } from './read-settings.js';
+import { suiteEnvironment, workflowRunUrl } from './settings.js';
 import type { ActionLog } from './log.js';
 
 const USAGE = `Usage: perf-gate action

@@ -1,6 +1,6 @@
 /**
  * action/ is the GitHub Action's face: one module reading all inputs and the
- * environment into typed Settings (settings.ts), the `perf-gate action`
+ * environment (read-settings.ts) into typed Settings (settings.ts), the `perf-gate action`
  * command that builds the outside world (command.ts), the run's phases as
  * the action sees them (run-action.ts: fork check, the two-stage artifact,
  * outputs), the two-stage handoff and its verification, and the step's exit
@@ -8,9 +8,10 @@
  * hands the report to github/; it never computes a verdict, renders a report
  * or runs a suite itself.
  */
-export { readSettings, describeSettings, inputVariable, type Settings, type Mode, type FailOn } from './settings.js';
+export { readSettings, describeSettings, inputVariable } from './read-settings.js';
+export type { Settings, Mode, FailOn } from './settings.js';
 export { runAction } from './run-action.js';
 export type { ActionDeps } from './deps.js';
-export { stepFails, checkConclusion } from './conclusion.js';
+export { checkConclusion } from './conclusion.js';
 export { actionCommand } from './command.js';
 export type { ActionLog } from './log.js';

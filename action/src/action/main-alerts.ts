@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ResultSet } from '../model/index.js';
-import { historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
+import { alertStepsConfirmed, historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
 import {
   confirmAlertStep,
   unconfirmedAlertsMarkdown,
@@ -21,7 +21,7 @@ import { commentBisects, fileAlertIssues, openedAlerts, type AlertIssueOutcome }
 import { bisectMarkdown } from '../pipeline/bisect.js';
 import type { GitHubApi } from '../github/client.js';
 import type { ActionDeps } from './deps.js';
-import { confirming, dataBranchAuth, repoRef, type Settings } from './settings.js';
+import { dataBranchAuth, repoRef, type Settings } from './settings.js';
 
 /**
  * mode main with a history: the change points of the last runs that are
@@ -78,7 +78,7 @@ export async function fileAlerts(
   // The second stage on main: a step that would open an issue is measured again interleaved first.
   const unconfirmed: StepConfirmation[] = [];
   const confirm =
-    config && confirming(settings, config)
+    config && alertStepsConfirmed(settings.confirm, config.confirm.on)
       ? async (alert: MainAlert): Promise<boolean> => {
           const c = await log.group(`perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`, () =>
             confirmAlertStep(alert, { config, budgets, outDir: join(settings.outputDir, 'confirm-alerts'), ...deps.run }),

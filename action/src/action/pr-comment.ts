@@ -14,7 +14,7 @@ import {
   ledgerOf,
   runStatusMarkdown,
   withRunStatus,
-  type GateReport,
+  type RunOutcome,
   type RunStatus,
   type PrLedger,
 } from '../pipeline/index.js';
@@ -57,12 +57,6 @@ import type { ActionLog } from './log.js';
 import { repoRef, type Settings } from './settings.js';
 
 /** The run's report before any acceptance (the ledger records it) and the ledger read from the comment. */
-export interface LedgerInput {
-  raw: GateReport;
-  read: PrLedger | null;
-  /** A run started by `/perf-gate run`: who asked when, and when it started and finished. */
-  status?: RunStatus | null;
-}
 
 /** The ledger of the gate's comment on the pull request; null when there is none, or GitHub could not be asked. */
 export async function readPrLedger(settings: Settings, pullRequest: number, deps: ActionDeps): Promise<PrLedger | null> {
@@ -115,16 +109,16 @@ export async function postComment(
   github: GitHubApi,
   target: { repo: RepoRef; pullRequest: number; headSha: string },
   settings: Settings,
-  report: GateReport,
-  ledger: LedgerInput,
+  outcome: Pick<RunOutcome, 'report' | 'unaccepted' | 'acceptances'>,
+  status: RunStatus | null,
   log: ActionLog,
 ): Promise<void> {
-  const status = ledger.status ?? null;
-  const acceptances = ledger.read?.acceptances ?? [];
+  const { report, acceptances } = outcome;
   const state: MarkerState = {
     verdict: report.verdict,
     digest: reportDigest(report),
-    ledger: encodeLedger(ledgerOf(ledger.raw, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS),
+    // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
+    ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS),
   };
   const record = (status ? runStatusMarkdown(status) : '') + acceptanceRecordMarkdown(acceptances, null);
   try {

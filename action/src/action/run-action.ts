@@ -24,6 +24,7 @@ import {
   readBudgets,
   readConfigIfPresent,
   runGate,
+  secondStageOn,
   storeOf,
   writeReleaseReport,
   writeRunFiles,
@@ -34,15 +35,16 @@ import {
   type RunFiles,
   type RunOutcome,
   type RunPlan,
-  withLedger,
+  type Acceptance,
+  type RunStatus,
 } from '../pipeline/index.js';
 import { fileAlerts, watchMain } from './main-alerts.js';
 import { notifyMainAlerts, notifyRelease } from './notify.js';
-import { checkConclusion, stepFails } from './conclusion.js';
+import { checkPolicyOf } from './conclusion.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
 import { publishCheckRun } from '../github/check-run.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
-import { mergedAcceptances, postComment, readPrLedger, type LedgerInput } from './pr-comment.js';
+import { mergedAcceptances, postComment, readPrLedger } from './pr-comment.js';
 import { runPrCommands } from './pr-commands.js';
 import { dispatchedRun } from './pr-run-request.js';
 import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, writeHandoff, type Handoff } from './handoff.js';
@@ -50,7 +52,7 @@ import { checkRunAnnotations } from './check-run-annotations.js';
 import { downloadHandoff } from './handoff-download.js';
 import type { ActionLog } from './log.js';
 import type { ActionDeps } from './deps.js';
-import { confirming, dataBranchAuth, repoRef, workflowRunUrl, type Settings } from './settings.js';
+import { dataBranchAuth, repoRef, workflowRunUrl, type Settings } from './settings.js';
 
 /** Runs the whole action; returns the exit status. Unusable input throws InputError (the caller maps it to 2). */
 export async function runAction(settings: Settings, deps: ActionDeps): Promise<number> {
@@ -69,19 +71,18 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   if (measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
   // A run started by /perf-gate run stamps the commit it measured, not the dispatching branch's GITHUB_SHA.
   const run = dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: dispatched.pr.headSha } } : deps.run;
-  const measured = await runGate(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), run, {
-    onBaseline: (chosen) => sayBaseline(chosen, deps.log),
-  });
   // Regressions accepted on the record in this pull request's comment pass as `accepted` (gate/acceptance.ts).
   const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
-  const ledger = { raw: measured.report, read: prNumber !== null && settings.mode !== 'main' ? await readPrLedger(settings, prNumber, deps) : null };
-  const outcome = { ...measured, report: withLedger(measured.report, ledger.read) };
+  const acceptances = async (): Promise<readonly Acceptance[]> =>
+    prNumber !== null && settings.mode !== 'main' ? ((await readPrLedger(settings, prNumber, deps))?.acceptances ?? []) : [];
+  const plan = { ...(await actionPlan(settings, config, budgets, pr, handoff, measuring, deps)), acceptances, policy: checkPolicyOf(settings) };
+  const outcome = await runGate(plan, run, { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
   const { report } = outcome;
   deps.log.info(`verdict: ${report.verdict}`);
   await publishReports(settings, outcome, config, pr, deps);
   const alerts = settings.mode === 'main' ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
   const status = dispatched ? { ...dispatched.status, finished: deps.run.now().toISOString() } : null;
-  await tellGitHub(settings, report, { ...ledger, status }, pr, handoff, deps);
+  await tellGitHub(settings, outcome, status, pr, handoff, deps);
   const opened = alerts && settings.alert === 'issue' ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
   if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
   if (settings.mode === 'release') await notifyRelease(settings, report, deps);
@@ -90,7 +91,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
     deps.log.info(
       `${report.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === 'fail' ? 'fail' : 'neutral'}`,
     );
-  return stepFails(report, settings) ? EXIT.fail : EXIT.pass;
+  return outcome.fails ? EXIT.fail : EXIT.pass;
 }
 
 function readEvent(path: string): unknown {
@@ -193,7 +194,16 @@ async function actionPlan(
     budgets,
     options: gateOptions(settings.testbedMismatch),
     record: settings.mode === 'main' && store ? { store, shard: null, accepted: await mergedAcceptances(settings, deps) } : null,
-    confirm: settings.mode === 'pr' && confirming(settings, config) ? confirmPlan(settings, pr) : null,
+    confirm:
+      (settings.mode === 'pr' || settings.mode === 'release') &&
+      secondStageOn(settings.confirm, {
+        mode: settings.mode,
+        measuresSuites: measuring && abRef === '' && config !== null,
+        baseline: settings.baseline.length > 0 ? 'files' : store ? 'store' : 'none',
+        configOn: config?.confirm.on ?? false,
+      })
+        ? confirmPlan(settings, pr)
+        : null,
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
   if (measuring && abRef !== '' && config) {
@@ -232,9 +242,10 @@ async function actionPlan(
  * hooks that `git worktree add` would run, so its base is not built unless
  * `confirm-forks` says the runner is disposable.
  */
-export function confirmPlan(settings: Pick<Settings, 'failOn' | 'confirmForks'>, pr: Pick<PullRequestFacts, 'fromFork'> | null): ConfirmPlan {
+export function confirmPlan(settings: Pick<Settings, 'failOn' | 'confirmForks' | 'confirm'>, pr: Pick<PullRequestFacts, 'fromFork'> | null): ConfirmPlan {
   const failSuspected = settings.failOn === 'suspected' || settings.failOn === 'warn';
-  return pr?.fromFork && !settings.confirmForks ? { failSuspected, refused: { code: 'fork' } } : { failSuspected };
+  const asked = settings.confirm === 'interleaved';
+  return pr?.fromFork && !settings.confirmForks ? { failSuspected, asked, refused: { code: 'fork' } } : { failSuspected, asked };
 }
 
 /** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */
@@ -333,8 +344,8 @@ function setReportOutputs(log: ActionLog, report: GateReport, files: RunFiles | 
 /** Last: the sticky comment and the check run. Failures are warnings; the verdict stands. */
 function tellGitHub(
   settings: Settings,
-  report: GateReport,
-  ledger: LedgerInput,
+  outcome: RunOutcome,
+  status: RunStatus | null,
   pr: PullRequestFacts | null,
   handoff: Handoff | null,
   deps: ActionDeps,
@@ -349,26 +360,27 @@ function tellGitHub(
     const prNumber = handoff ? handoff.claim.pullRequest : (pr?.number ?? null);
     const headSha = handoff ? handoff.claim.headSha : (pr?.headSha ?? settings.github.sha);
     if (prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report'))
-      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, report, ledger, log);
-    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, report, log);
+      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, outcome, status, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
   });
 }
 
-async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, settings: Settings, report: GateReport, log: ActionLog): Promise<void> {
+async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, settings: Settings, outcome: RunOutcome, log: ActionLog): Promise<void> {
+  const { report } = outcome;
   const runUrl = workflowRunUrl(settings.github);
   try {
-    const outcome = await publishCheckRun(github, {
+    const posted = await publishCheckRun(github, {
       repo,
       name: settings.gateName,
       headSha,
-      conclusion: checkConclusion(report, settings),
+      conclusion: outcome.conclusion,
       title: checkRunTitle(report),
       summary: checkRunSummary(report, settings.gateName),
       annotations: checkRunAnnotations(report, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
       ...(runUrl ? { detailsUrl: runUrl } : {}),
     });
-    log.info(`check run ${outcome.id} (${outcome.batches} request${outcome.batches === 1 ? '' : 's'} with annotations)`);
-    log.setOutput('check-run-id', String(outcome.id));
+    log.info(`check run ${posted.id} (${posted.batches} request${posted.batches === 1 ? '' : 's'} with annotations)`);
+    log.setOutput('check-run-id', String(posted.id));
   } catch (error) {
     log.warning(`perf-gate: could not create the check run (${(error as Error).message}); the verdict stands. The token needs checks: write.`);
   }

@@ -25,9 +25,10 @@ import { textLines } from './text-lines.js';
  * the mean and the standard deviation (of the per-iteration sample means),
  * converted to seconds; the intervals are not read. The id is the benchmark's
  * name, as github-action-benchmark's catch2 tool names it (two benchmarks of
- * one name are an error). A test case whose assertion failed (`FAILED:` in
- * the console, `<OverallResult success="false">` in XML) becomes a failed row
- * named after the test case, with the assertion as message: the benchmarks
+ * one name are an error); its test case is its `test case` parameter. A
+ * test case whose assertion failed (`FAILED:` in the console,
+ * `<OverallResult success="false">` in XML) becomes a failed row named
+ * after the test case, with the assertion as message: the benchmarks
  * after the failing REQUIRE never ran. Output that stops before Catch2's
  * closing totals (the `=====` line, `</Catch>`) is truncated: an error.
  */
@@ -66,15 +67,22 @@ const STATS = new RegExp(String.raw`^\s+(${NUMBER}) (${UNIT})\s+(${NUMBER}) (${U
 const FAILED_BENCHMARK = /^(.*?)\s+Benchmark failed \((.*)\)\s*$/;
 const SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1 };
 
+/**
+ * The parameter naming a benchmark's test case. Catch2 selects test cases,
+ * not benchmarks, so the second stage runs a suspect's test case
+ * (runner/select-benchmarks.ts).
+ */
+export const CATCH2_TEST_CASE = 'test case';
+
 /** Collects results, refusing a benchmark name used twice (two test cases can each have one). */
 class Results {
   private readonly byId = new Map<string, BenchmarkResult>();
   constructor(private readonly path: string) {}
-  add(result: BenchmarkResult, line: number | undefined): void {
+  add(result: BenchmarkResult, line: number | undefined, testCase: string | undefined): void {
     if (this.byId.has(result.id)) {
       throw new InputError(this.path, `benchmark "${result.id}" appears twice; give each BENCHMARK a distinct name`, line);
     }
-    this.byId.set(result.id, result);
+    this.byId.set(result.id, testCase === undefined || testCase === '' ? result : { ...result, params: { [CATCH2_TEST_CASE]: testCase } });
   }
   has(id: string): boolean {
     return this.byId.has(id);
@@ -102,7 +110,7 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
   let failure: { message: string; line: number } | undefined;
   const failTestCase = (): void => {
     if (!failure || testCase === undefined || results.has(testCase)) return;
-    results.add({ id: testCase, status: 'failed', metrics: {}, error: { message: failure.message } }, failure.line);
+    results.add({ id: testCase, status: 'failed', metrics: {}, error: { message: failure.message } }, failure.line, testCase);
     failure = undefined;
   };
 
@@ -160,7 +168,7 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
     const failed = FAILED_BENCHMARK.exec(line);
     if (failed) {
       const id = joinName([...nameParts, failed[1]!]);
-      results.add({ id, status: 'failed', metrics: {}, error: { message: `Benchmark failed (${failed[2]!})` } }, lineNo);
+      results.add({ id, status: 'failed', metrics: {}, error: { message: `Benchmark failed (${failed[2]!})` } }, lineNo, testCase);
       nameParts = [];
       continue;
     }
@@ -188,7 +196,7 @@ function parseConsole(text: string, path: string): BenchmarkResult[] {
     const meanS = Number(mean[1]) * SECONDS[mean[2]!]!;
     const sdS = Number(sd[1]) * SECONDS[sd[2]!]!;
     if (!Number.isFinite(meanS)) throw new InputError(path, `expected a finite mean for "${id}", found ${mean[1]!} ${mean[2]!}`, lineNo + 1);
-    results.add({ id, status: 'ok', metrics: timeMetric(samples, meanS, sdS, mean[2]!) }, lineNo);
+    results.add({ id, status: 'ok', metrics: timeMetric(samples, meanS, sdS, mean[2]!) }, lineNo, testCase);
     i += 2;
   }
   if (sawTable && !closed) {
@@ -227,13 +235,14 @@ function parseXml(text: string, path: string): BenchmarkResult[] {
   const testCases = [...asArray(root['TestCase']), ...asArray(root['Group']).flatMap((g) => asArray(g['TestCase']))];
   for (const tc of testCases) {
     const tcName = attr(tc, 'name') ?? '';
-    for (const bench of nested(tc, 'BenchmarkResults')) readBenchmark(bench, text, path, results);
+    for (const bench of nested(tc, 'BenchmarkResults')) readBenchmark(bench, tcName, text, path, results);
     const overall = asArray(tc['OverallResult'])[0];
     if (overall && attr(overall, 'success') === 'false' && !results.has(tcName)) {
       const expression = nested(tc, 'Expression').find((e) => attr(e, 'success') === 'false');
       results.add(
         { id: tcName, status: 'failed', metrics: {}, error: { message: expression ? describeExpression(expression) : 'the test case failed' } },
         lineOf(overall, text),
+        tcName,
       );
     }
   }
@@ -245,13 +254,13 @@ function nested(node: XmlNode, name: string): XmlNode[] {
   return [...asArray(node[name]), ...asArray(node['Section']).flatMap((s) => nested(s, name))];
 }
 
-function readBenchmark(bench: XmlNode, text: string, path: string, results: Results): void {
+function readBenchmark(bench: XmlNode, testCase: string, text: string, path: string, results: Results): void {
   const line = lineOf(bench, text);
   const id = attr(bench, 'name');
   if (id === undefined || id === '') throw new InputError(path, 'expected a name attribute on <BenchmarkResults>', line);
   const failed = asArray(bench['failed'])[0];
   if (failed) {
-    results.add({ id, status: 'failed', metrics: {}, error: { message: `Benchmark failed (${attr(failed, 'message') ?? 'no message'})` } }, line);
+    results.add({ id, status: 'failed', metrics: {}, error: { message: `Benchmark failed (${attr(failed, 'message') ?? 'no message'})` } }, line, testCase);
     return;
   }
   const samples = Number(attr(bench, 'samples'));
@@ -262,7 +271,7 @@ function readBenchmark(bench: XmlNode, text: string, path: string, results: Resu
   const meanNs = Number(mean ? attr(mean, 'value') : undefined);
   if (!mean || !Number.isFinite(meanNs)) throw new InputError(path, `expected <mean value="…"> (ns) in benchmark "${id}"`, mean ? lineOf(mean, text) : line);
   const sdNs = Number(sd ? attr(sd, 'value') : Number.NaN);
-  results.add({ id, status: 'ok', metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, 'ns') }, line);
+  results.add({ id, status: 'ok', metrics: timeMetric(samples, meanNs * 1e-9, sdNs * 1e-9, 'ns') }, line, testCase);
 }
 
 function describeExpression(e: XmlNode): string {

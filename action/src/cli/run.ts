@@ -13,8 +13,10 @@ import {
   readBudgets,
   readConfig,
   runGate,
+  secondStageOn,
   UsageError,
-  verdictExit,
+  EXIT,
+  DEFAULT_CHECK_POLICY,
   withInterruptCleanup,
   type Command,
   type RunDeps,
@@ -55,8 +57,9 @@ or 2 (unusable input).
                       comparison with the baseline suspects again, interleaved
                       against the baseline's commit, and lets that decide; off
                       lets the comparison decide alone (default: interleaved
-                      with a history, unless the config says confirm: off;
-                      off with --baseline files)
+                      in mode pr against the history or the baselines: folder,
+                      unless the config says confirm: off; off with --baseline
+                      files, --mode release)
   --fail-on WHAT      fail (default): the gate's verdict decides; suspected:
                       also fail on a suspect that could not be confirmed`;
 
@@ -135,9 +138,15 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
               current: `this run of ${config.file}`,
             },
             record: mode === 'main' ? { store, shard } : null,
-            confirm: confirms(flags.confirm, { history: history !== null && !flags.baseline, config: config.confirm.on, mode, ab: flags.ab !== undefined })
-              ? { failSuspected: flags['fail-on'] === 'suspected' }
+            confirm: secondStageOn((flags.confirm as 'interleaved' | 'off' | undefined) ?? 'auto', {
+              mode,
+              measuresSuites: flags.ab === undefined,
+              baseline: flags.baseline ? 'files' : 'store',
+              configOn: config.confirm.on,
+            })
+              ? { failSuspected: flags['fail-on'] === 'suspected', asked: flags.confirm === 'interleaved' }
               : null,
+            policy: { ...DEFAULT_CHECK_POLICY, failOn: flags['fail-on'] === 'suspected' ? 'suspected' : 'fail' },
           },
           {
             env: ctx.env,
@@ -162,16 +171,9 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         if ('error' in outcome.stored) throw outcome.stored.error;
         ctx.stdout(`perf-gate: baseline written to ${outcome.stored.at}\n`);
       }
-      return verdictExit(outcome.report);
+      return outcome.fails ? EXIT.fail : EXIT.pass;
     },
   };
-}
-
-/** Is the two-stage verdict on? The flag decides; else on for a pull request gated against a history, unless the config says off. */
-function confirms(flag: string | undefined, run: { history: boolean; config: boolean; mode: string; ab: boolean }): boolean {
-  if (run.ab || run.mode === 'main') return false;
-  if (flag !== undefined) return flag === 'interleaved';
-  return run.history && run.config;
 }
 
 export const runCommand: Command = makeRunCommand();

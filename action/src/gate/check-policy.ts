@@ -35,3 +35,25 @@ export function checkConclusionOf(decided: { verdict: 'pass' | 'fail'; inconclus
   if (policy.selfReported || inconclusive === 'neutral') return 'neutral';
   return 'success';
 }
+
+/** What a step's policy looks at in a decided report. */
+export interface DecidedReport {
+  verdict: 'pass' | 'fail';
+  rows: readonly { status: string; budget?: { result: string } | null }[];
+  counts: { inconclusive: number; budgetWarned: number };
+}
+
+/** Does the step fail (exit 1), given the verdict, `fail-on` and `inconclusive`? */
+export function stepFails(report: DecidedReport, policy: Pick<CheckPolicy, 'failOn' | 'inconclusive'>): boolean {
+  if (policy.failOn === 'never') return false;
+  if (report.verdict === 'fail') return true;
+  // An inconclusive row could hide a regression the run was too noisy to see; a strict project may refuse to merge on it.
+  if (policy.inconclusive === 'fail' && report.counts.inconclusive > 0) return true;
+  if (policy.failOn === 'warn') {
+    return report.rows.some((r) => r.status === 'regressed' || r.status === 'suspected' || r.budget?.result === 'fail') || report.counts.budgetWarned > 0;
+  }
+  return false;
+}
+
+/** The policy of a run that chose none: the verdict decides, an inconclusive row passes. */
+export const DEFAULT_CHECK_POLICY: CheckPolicy = { failOn: 'fail', inconclusive: 'pass', selfReported: false };

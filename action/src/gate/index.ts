@@ -316,5 +316,16 @@ function finish(row: VerdictRow, budgets: Budgets, differentTestbed: boolean, op
     (row.status === 'missing' && budgets.defaults.missing === 'fail');
   return { ...row, flags, failsGate };
 }
-export { checkConclusionOf, FAIL_ON, INCONCLUSIVE, type CheckConclusion, type CheckPolicy, type FailOn, type InconclusivePolicy } from './check-policy.js';
+export {
+  checkConclusionOf,
+  DEFAULT_CHECK_POLICY,
+  FAIL_ON,
+  INCONCLUSIVE,
+  stepFails,
+  type CheckConclusion,
+  type CheckPolicy,
+  type DecidedReport,
+  type FailOn,
+  type InconclusivePolicy,
+} from './check-policy.js';
 export { functionGrowth, GROWTH_THRESHOLD, inclusiveCosts, prunedStacks, totalCost } from './function-growth.js';

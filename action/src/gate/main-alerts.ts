@@ -44,7 +44,8 @@ export function reversalOf(rows: readonly ChangeRow[], key: string, after: strin
  * The alerts of one testbed's change rows: regressions whose first run is one
  * of `recentRuns` (the run ids of the window), larger than the budget's
  * regression tolerance for the benchmark and metric, not in a budget's
- * `ignore`, and not reversed since. One per series: its newest such step.
+ * `ignore`, and not reversed since. One per series: its newest such step
+ * (`rows` in commit order).
  */
 export function mainAlerts(rows: readonly ChangeRow[], budgets: Budgets, recentRuns: ReadonlySet<string>): MainAlert[] {
   const alerts = new Map<string, MainAlert>();
@@ -57,7 +58,8 @@ export function mainAlerts(rows: readonly ChangeRow[], budgets: Budgets, recentR
     const key = seriesKey(row);
     if (reversalOf(rows, key, row.created, row.change) !== null) continue;
     const known = alerts.get(key);
-    if (!known || known.row.created < row.created) alerts.set(key, { key, row, tolerance: budget.tolerances.regression });
+    // Rows come in commit order: of two runs stamped alike (a fixed clock, runs recorded in one second), the later step is the newer.
+    if (!known || known.row.created <= row.created) alerts.set(key, { key, row, tolerance: budget.tolerances.regression });
   }
   return [...alerts.values()].sort((p, q) =>
     p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1,

@@ -25,7 +25,7 @@ import {
   type VerdictRow,
 } from '../gate/index.js';
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
-import { narrowSuite } from '../runner/select-benchmarks.js';
+import { CATCH2_TEST_CASE, narrowSuite } from '../runner/select-benchmarks.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
 import type { GateOptions } from './gate.js';
 import { compareInterleaved, MissingCommitError, suiteOf, type ComparisonMeasurement } from './interleaved.js';
@@ -39,6 +39,13 @@ export interface ConfirmPlan {
   refused?: Unconfirmed;
   /** Do `suspected` rows fail the gate? */
   failSuspected: boolean;
+  /**
+   * The input or flag asked for the second stage by name (`interleaved`):
+   * a baseline that names no commit then leaves its suspects `suspected`.
+   * Left to `auto`, such a run (or one outside a git checkout) keeps the
+   * one-stage verdict, as there is nothing to build (pipeline/run.ts).
+   */
+  asked?: boolean;
   /** The screen's one-sided level; default gate/screen.ts's. */
   screenAlpha?: number;
 }
@@ -140,6 +147,7 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
       head: { working: true },
       // Only the suspects run: a commands: suite's suspect commands, a harness suite's suspect benchmarks in short rounds where it can select them.
       benchmarks: budget.measured,
+      testCases: testCasesOf(request.current),
       outDir: join(request.outDir, 'confirm'),
       budgets: request.budgets,
       decision: { options: request.options, baselineInput: request.labels.baselineInput, currentSource: request.labels.current },
@@ -170,6 +178,7 @@ function confirmBudget(bySuite: ReadonlyMap<SuiteConfig, readonly VerdictRow[]>,
       const narrowed = narrowSuite(
         suite,
         rows.map((r) => r.benchmark),
+        testCasesOf(request.current),
       );
       return [
         suite.name,
@@ -226,4 +235,9 @@ function whyNot(
     if (capped && (!row || row.status === 'inconclusive' || row.status === 'failed')) return cap;
     return null;
   };
+}
+
+/** Catch2's test case of each benchmark of the plain run (the adapter's `test case` parameter): Catch2 runs test cases, not single benchmarks. */
+function testCasesOf(current: ResultSet): ReadonlyMap<string, string> {
+  return new Map(current.benchmarks.flatMap((b) => (b.params?.[CATCH2_TEST_CASE] !== undefined ? [[b.id, b.params[CATCH2_TEST_CASE]] as const] : [])));
 }

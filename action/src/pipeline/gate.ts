@@ -18,7 +18,7 @@ import { dimensionOfMetric } from '../config/budgets.js';
 import { InputError, isKnownMetricName, KNOWN_METRIC_NAMES, nearestName, type Budgets, type ResultSet } from '../model/index.js';
 import { withTrends } from '../gate/trend.js';
 
-export { DEFAULT_GATE_OPTIONS, type GateOptions, type GateReport, type SkippedFile } from '../gate/index.js';
+export { DEFAULT_GATE_OPTIONS, type Acceptance, type GateOptions, type GateReport, type SkippedFile } from '../gate/index.js';
 
 /** The options `compare` and the action gate with: a 95 % interval, seed 1, and the given testbed policy. */
 export function gateOptions(testbedMismatch: GateOptions['testbedMismatch']): GateOptions {

@@ -68,8 +68,10 @@ export {
 export { escapeMarkdown } from '../report/escape-markdown.js';
 export {
   checkConclusionOf,
+  DEFAULT_CHECK_POLICY,
   FAIL_ON,
   INCONCLUSIVE,
+  stepFails,
   type CheckConclusion,
   type CheckPolicy,
   type FailOn,

@@ -52,6 +52,8 @@ export interface ComparisonRequest extends RunContext {
   flags?: { base: string; head: string };
   /** Only these benchmark ids run, where each suite's harness can select them (runner/select-benchmarks.ts); absent: the suites run whole. */
   benchmarks?: readonly string[];
+  /** Catch2's test case of each of those benchmarks, where the results that named them say (runner/select-benchmarks.ts). */
+  testCases?: ReadonlyMap<string, string>;
   outDir: string;
   budgets: Budgets;
   /** The gate's options and labels for the paired decision. */
@@ -142,6 +144,7 @@ export async function compareInterleaved(request: ComparisonRequest): Promise<Co
       config: request.config,
       suites,
       ...(request.benchmarks ? { benchmarks: request.benchmarks } : {}),
+      ...(request.testCases ? { testCases: request.testCases } : {}),
       checkouts: { base: base.dir, head: head.dir },
       commits: { base: base.commit, head: head.commit },
       outDir: request.outDir,

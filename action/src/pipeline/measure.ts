@@ -186,6 +186,8 @@ export interface AbBetweenRequest extends Pick<RunContext, 'env' | 'write' | 'no
    * Absent: the suites run whole.
    */
   benchmarks?: readonly string[];
+  /** Catch2's test case of each benchmark id, from the results that named them (Catch2 selects test cases, not benchmarks). */
+  testCases?: ReadonlyMap<string, string>;
   deps?: RunDeps;
 }
 
@@ -202,7 +204,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const deps = request.deps ?? defaultDeps();
   const { config, outDir } = request;
   // Only the named benchmarks run, where the harness can select them; a suite that cannot be narrowed says why.
-  const narrowed = request.suites.map((s) => (request.benchmarks ? narrowSuite(s, request.benchmarks) : { suite: s, whole: null }));
+  const narrowed = request.suites.map((s) => (request.benchmarks ? narrowSuite(s, request.benchmarks, request.testCases) : { suite: s, whole: null }));
   const whole = new Map(narrowed.flatMap((n) => (n.whole !== null ? [[n.suite.name, n.whole] as const] : [])));
   for (const [name, why] of whole) request.write(`perf-gate: suite ${name} runs whole in every round: ${why}\n`);
   const suites = narrowed.map((n) => n.suite);

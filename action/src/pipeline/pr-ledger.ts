@@ -8,17 +8,7 @@
  */
 import { formatPercent } from '../report/format.js';
 import { checkConclusionOf, FAIL_ON, INCONCLUSIVE, type CheckConclusion, type CheckPolicy } from '../gate/check-policy.js';
-import {
-  acceptable,
-  acceptanceOf,
-  applyAcceptances,
-  rowsToAccept,
-  withinAccepted,
-  type Acceptance,
-  type AcceptedRow,
-  type GateReport,
-  type VerdictRow,
-} from '../gate/index.js';
+import { acceptable, acceptanceOf, rowsToAccept, withinAccepted, type Acceptance, type AcceptedRow, type GateReport, type VerdictRow } from '../gate/index.js';
 
 export const LEDGER_VERSION = 2;
 /** Ledgers of version 1 are still read, as incomplete: they did not record what they left out, nor the check policy. */
@@ -221,9 +211,4 @@ export function recordAcceptance(ledger: PrLedger, given: Omit<Acceptance, 'rows
 export function withdrawLabel(ledger: PrLedger, label: string): PrLedger | null {
   const kept = ledger.acceptances.filter((a) => !(a.source.kind === 'label' && a.source.label === label));
   return kept.length === ledger.acceptances.length ? null : { ...ledger, acceptances: kept };
-}
-
-/** A run's report with the ledger's acceptances applied (none without a ledger). */
-export function withLedger(report: GateReport, ledger: PrLedger | null): GateReport {
-  return ledger ? applyAcceptances(report, ledger.acceptances) : report;
 }

@@ -6,7 +6,7 @@
  * the one gate call and the one writability check are the pipeline's.
  */
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
-import type { GateOptions, GateReport } from '../gate/index.js';
+import type { Acceptance, CheckConclusion, CheckPolicy, GateOptions, GateReport } from '../gate/index.js';
 import type { Budgets, RecordedAcceptance, ResultSet } from '../model/index.js';
 import type { Shard } from '../runner/shard.js';
 import type { BaselineStore } from '../store/index.js';
@@ -70,6 +70,15 @@ export interface RunPlan {
    * Only a run of the config's suites with a baseline has a second stage.
    */
   confirm?: ConfirmPlan | null;
+  /**
+   * The regressions accepted on the record for this pull request (its
+   * comment's ledger): within them a row passes as `accepted`. Asked for once
+   * the run is decided, so an acceptance given while the suites ran counts,
+   * and the comment the face writes next does not drop it.
+   */
+  acceptances?: () => Promise<readonly Acceptance[]>;
+  /** What fails the run (`fail-on`, `inconclusive`); default: the verdict decides, an inconclusive row passes. */
+  policy?: CheckPolicy;
 }
 
 /** What a face may say while the run happens (before the suites' own output). */
@@ -79,7 +88,16 @@ export interface RunEvents {
 }
 
 export interface RunOutcome {
+  /** The finished report: the gate's, the second stage's, the acceptances applied. */
   report: GateReport;
+  /** The report before the acceptances: what the pull request's ledger records, so each acceptance stays checkable. */
+  unaccepted: GateReport;
+  /** The acceptances applied. */
+  acceptances: readonly Acceptance[];
+  /** Does the run fail under the plan's policy (exit 1)? */
+  fails: boolean;
+  /** The check run's conclusion under the plan's policy. */
+  conclusion: CheckConclusion;
   /** The baseline as read (its source, the skipped files, the history's drift window); undefined when there was none. */
   baseline: BaselineRead | undefined;
   current: ResultSet;
@@ -96,4 +114,38 @@ export async function historyStart(repo: string, choice: { base?: string; releas
   if (choice.base !== undefined) return { base: choice.base };
   if (choice.release) return { release: true };
   return { mergeBaseWith: choice.mergeBaseWith ?? (await defaultBaseBranch(repo)) };
+}
+
+/** The second stage as a face was asked for it: the action's `confirm:` input, `perf-gate run --confirm` (absent: auto). */
+export type SecondStageChoice = 'auto' | 'interleaved' | 'off';
+
+/** What a run does, as far as its second stage is concerned. */
+export interface SecondStageRun {
+  /** pr (a pull request's or a local run), release, or main (which records the run; its alerts confirm on their own). */
+  mode: 'pr' | 'release' | 'main';
+  /** The config's suites are run now (not given results, not the two-stage artifact, not --ab's rounds). */
+  measuresSuites: boolean;
+  /** Where the baseline comes from: the store's choice (history, baselines: folder), files a flag or input named, or none. */
+  baseline: 'store' | 'files' | 'none';
+  /** perf-gate.yml's `confirm:` (on unless it says off). */
+  configOn: boolean;
+}
+
+/**
+ * The one rule for "is the second stage on?", for both faces. Only a run that
+ * measures the suites against a stored baseline has suspects to measure again
+ * (main records; --ab is already interleaved). An explicit choice decides;
+ * `auto` confirms a pull request's run against the store's choice unless
+ * perf-gate.yml says `confirm: off`. Files named by hand are compared as they
+ * are, and a release with the previous tag's run, unless `interleaved` asks.
+ */
+export function secondStageOn(choice: SecondStageChoice, run: SecondStageRun): boolean {
+  if (run.mode === 'main' || !run.measuresSuites || run.baseline === 'none') return false;
+  if (choice !== 'auto') return choice === 'interleaved';
+  return run.configOn && run.mode === 'pr' && run.baseline === 'store';
+}
+
+/** Is a main-branch alert's step measured again interleaved before its issue opens? The same choice, for mode main's watch. */
+export function alertStepsConfirmed(choice: SecondStageChoice, configOn: boolean): boolean {
+  return choice === 'interleaved' || (choice === 'auto' && configOn);
 }

@@ -1,9 +1,10 @@
 /**
  * One run, composed once, for every face: check that the store can take the
  * run (mode main) before anything is measured, read or measure the current
- * results and choose their baseline, decide with the gate, and record the
- * run. The faces only build the plan (run-plan.ts) and turn the outcome into
- * exit status, files and GitHub calls.
+ * results and choose their baseline, decide with the gate (and the second
+ * stage), apply the pull request's acceptances, say what fails under the
+ * policy, and record the run. The faces only build the plan (run-plan.ts)
+ * and turn the outcome into exit status, files and GitHub calls.
  */
 import type { BaselineQuery } from '../store/index.js';
 import type { ResultSet } from '../model/index.js';
@@ -12,11 +13,20 @@ import { storableResultSet } from './storable.js';
 import { withPackageNames } from './environment-packages.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
-import { confirmSuspects } from './confirm.js';
+import { confirmSuspects, type ConfirmPlan } from './confirm.js';
+import { repositoryRoot } from '../runner/worktree.js';
 import { compareInterleaved } from './interleaved.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
-import { DEFAULT_MIN_DRIFT_RUNS, type SkippedFile } from '../gate/index.js';
+import {
+  applyAcceptances,
+  checkConclusionOf,
+  DEFAULT_CHECK_POLICY,
+  DEFAULT_MIN_DRIFT_RUNS,
+  stepFails,
+  type GateReport,
+  type SkippedFile,
+} from '../gate/index.js';
 
 export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
   // A store that cannot take the run is found out before minutes of measuring, not after.
@@ -60,7 +70,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
     ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
   });
   const report =
-    plan.confirm && baseline && 'suites' in current
+    plan.confirm && baseline && 'suites' in current && baseIsBuildable(plan.confirm, baseline.results, current.suites.dir)
       ? await confirmSuspects(
           {
             report: oneStage,
@@ -84,7 +94,42 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
         )
       : oneStage;
   const named = 'suites' in current ? withPackageNames(report, current.suites.dir) : report;
-  return { report: named, baseline: chosen, current: measured, stored: await record(plan, measured) };
+  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored: await record(plan, measured) };
+}
+
+/**
+ * Left to `auto`, the second stage runs only where there is a base to build:
+ * the baseline names its commit and the project is a git checkout (the
+ * README's example compares a copied folder with a committed baseline).
+ * Asked for by name, it always runs, and a suspect it cannot measure again
+ * says why (no commit, a shallow clone, not a repository).
+ */
+function baseIsBuildable(confirm: ConfirmPlan, baseline: ResultSet, dir: string): boolean {
+  if (confirm.asked === true || confirm.ref !== undefined || confirm.refused !== undefined) return true;
+  return baseline.commit !== undefined && inGitCheckout(dir);
+}
+
+function inGitCheckout(dir: string): boolean {
+  try {
+    repositoryRoot(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The decided report with the pull request's acceptances applied, and what it means under the plan's policy. */
+async function finished(plan: RunPlan, decided: GateReport): Promise<Pick<RunOutcome, 'report' | 'unaccepted' | 'acceptances' | 'fails' | 'conclusion'>> {
+  const acceptances = (await plan.acceptances?.()) ?? [];
+  const report = applyAcceptances(decided, acceptances);
+  const policy = plan.policy ?? DEFAULT_CHECK_POLICY;
+  return {
+    report,
+    unaccepted: decided,
+    acceptances,
+    fails: stepFails(report, policy),
+    conclusion: checkConclusionOf({ verdict: report.verdict, inconclusive: report.counts.inconclusive }, policy),
+  };
 }
 
 /** Base and head measured in alternating rounds: the run is its own baseline, decided paired; its confirmed regressions profiled where asked. */
@@ -103,7 +148,7 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
       ctx.write(`perf-gate: A/B of ${head.commit ?? 'HEAD'} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})\n`),
   });
   return {
-    report: withPackageNames(report, current.interleaved.dir),
+    ...(await finished(plan, withPackageNames(report, current.interleaved.dir))),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored: await record(plan, measured.head),

@@ -14,6 +14,7 @@
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
  * | divan | `--exact` names after `--` | the run line's own samples (one median) |
  * | vitest-bench | `-t` with an anchored pattern | the bench's own time and iterations |
+ * | catch2 | the suspects' test cases, each a test spec (Catch2 selects test cases; their other benchmarks run too) | at most `--benchmark-samples 10` |
  *
  * A suite's own `filter:` (perf-gate.yml) overrides this, for any format:
  * words appended to the run line, with `{regex}` (an anchored alternation of
@@ -27,6 +28,9 @@ import { quote } from 'shlex';
 import { isSimpleCommand } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { withCommandsOnly } from '../config/command-suite.js';
+import { CATCH2_TEST_CASE } from '../adapters/catch2.js';
+
+export { CATCH2_TEST_CASE };
 
 export type Selection =
   /**
@@ -120,6 +124,7 @@ const ROUND_SHARE: Record<string, (run: string, suspects: number) => number> = {
   'criterion-console': (run) => criterionShare(run),
   'cargo-criterion': (run) => criterionShare(run),
   jmh: (run) => 1 / optionNumber(run, '-f', 5),
+  catch2: (run) => Math.min(10, optionNumber(run, '--benchmark-samples', 100)) / optionNumber(run, '--benchmark-samples', 100),
   gbench: (run) => 1 / optionNumber(run, '--benchmark_repetitions', 1),
 };
 
@@ -141,6 +146,26 @@ const BUILT_IN: Record<string, (run: string, names: readonly string[]) => string
   // vitest matches -t against the describe blocks and the name joined by spaces (the id's file part is not in it).
   'vitest-bench': (run, names) => withOption(run, '-t', quote(anchored(names.map((n) => n.split(' > ').slice(1).join(' '))))),
 };
+
+/**
+ * Catch2's test spec for one test case's name: `*`, `~`, `,`, `[`, `]`,
+ * `"` and `\\` are syntax in a spec, so each is escaped with a backslash
+ * (Catch2 2.x and 3.x read `\\` as an escape).
+ */
+function catch2Spec(testCase: string): string {
+  return testCase.replace(/[[\]*,~\\"]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Catch2's short round: the test cases named, at most 10 samples (100 by
+ * default; a run line that asks for fewer keeps its own). The specs go in one
+ * argument, joined by commas: Catch2 runs a test case any of them names,
+ * whereas specs in separate arguments must all match.
+ */
+function catch2Round(run: string, testCases: readonly string[]): string {
+  const line = `${run} ${quote([...new Set(testCases)].map(catch2Spec).join(','))}`;
+  return optionNumber(line, '--benchmark-samples', 100) > 10 ? withOption(line, '--benchmark-samples', '10') : line;
+}
 
 /** criterion's short round: at most 0.5 s of warm-up, 1 s of measurement and 10 samples; a run line that asks for less keeps its own. */
 function criterionRound(run: string, names: readonly string[]): string {
@@ -166,8 +191,12 @@ function harnessName(format: string, name: string): string {
   return bare;
 }
 
-/** How the second stage runs only `ids` (benchmark ids of the suite) in a short round, or why it cannot. */
-export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Selection {
+/**
+ * How the second stage runs only `ids` (benchmark ids of the suite) in a
+ * short round, or why it cannot. `testCases`: Catch2's test case of each id,
+ * from the results that named them.
+ */
+export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[], testCases: ReadonlyMap<string, string> = new Map()): Selection {
   const names = ids.map((id) => (id.startsWith(`${suite.name}/`) ? id.slice(suite.name.length + 1) : id));
   if (names.length === 0) return { run: null, why: 'no benchmark to select' };
   if (suite.commands !== null) return { run: null, why: 'a commands: suite is narrowed by its commands' };
@@ -175,6 +204,18 @@ export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Se
   if (suite.filter !== null) {
     const filled = suite.filter.replaceAll('{regex}', quote(anchored(names))).replaceAll('{names}', names.map((n) => quote(n)).join(' '));
     return { run: `${suite.run} ${filled}`, how: 'its filter:', share: 1 };
+  }
+  if (suite.format === 'catch2') {
+    const unknown = ids.find((id) => !testCases.has(id));
+    if (unknown !== undefined) return { run: null, why: `Catch2 selects test cases, and the test case of ${unknown} is not known; give the suite a filter:` };
+    return {
+      run: catch2Round(
+        suite.run,
+        ids.map((id) => testCases.get(id)!),
+      ),
+      how: "catch2's own selection (the suspects' test cases)",
+      share: Math.min(1, ROUND_SHARE['catch2']!(suite.run, ids.length)),
+    };
   }
   const builtIn = BUILT_IN[suite.format];
   if (!builtIn) return { run: null, why: `perf-gate cannot select benchmarks of format ${suite.format}; give the suite a filter:` };
@@ -195,10 +236,14 @@ export function selectBenchmarks(suite: SuiteConfig, ids: readonly string[]): Se
  * suites). Ids of other suites are ignored; a suite none of the ids belongs
  * to runs whole.
  */
-export function narrowSuite(suite: SuiteConfig, ids: readonly string[]): { suite: SuiteConfig; whole: string | null; share: number } {
+export function narrowSuite(
+  suite: SuiteConfig,
+  ids: readonly string[],
+  testCases?: ReadonlyMap<string, string>,
+): { suite: SuiteConfig; whole: string | null; share: number } {
   const own = ids.filter((id) => id.startsWith(`${suite.name}/`));
   if (own.length === 0) return { suite, whole: null, share: 1 };
   if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null, share: 1 };
-  const selection = selectBenchmarks(suite, own);
+  const selection = selectBenchmarks(suite, own, testCases);
   return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
 }

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { inputVariable } from '../../src/action/settings.js';
+import { inputVariable } from '../../src/action/read-settings.js';
 import { tempDir } from '../support/temp.js';
 
 const root = new URL('../../../', import.meta.url).pathname;

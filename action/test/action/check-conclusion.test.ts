@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkConclusion, stepFails } from '../../src/action/conclusion.js';
+import { checkConclusion } from '../../src/action/conclusion.js';
+import { stepFails } from '../../src/gate/check-policy.js';
 import type { GateReport } from '../../src/gate/index.js';
 
 const report = (verdict: 'pass' | 'fail', inconclusive = 0) => ({ verdict, counts: { inconclusive }, rows: [] }) as unknown as GateReport;

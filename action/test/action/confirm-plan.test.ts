@@ -9,10 +9,14 @@ import { confirmPlan } from '../../src/action/run-action.js';
  * `fail-on: suspected` and `warn` make unconfirmed suspects fail.
  */
 test("a fork's pull request is not confirmed unless confirm-forks says the runner is disposable", () => {
-  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, { fromFork: true }), { failSuspected: false, refused: { code: 'fork' } });
-  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: true }, { fromFork: true }), { failSuspected: false });
-  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, { fromFork: false }), { failSuspected: false });
-  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false }, null), { failSuspected: false });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false, confirm: 'auto' }, { fromFork: true }), {
+    failSuspected: false,
+    asked: false,
+    refused: { code: 'fork' },
+  });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: true, confirm: 'auto' }, { fromFork: true }), { failSuspected: false, asked: false });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false, confirm: 'interleaved' }, { fromFork: false }), { failSuspected: false, asked: true });
+  assert.deepEqual(confirmPlan({ failOn: 'fail', confirmForks: false, confirm: 'auto' }, null), { failSuspected: false, asked: false });
 });
 
 test('fail-on: suspected and warn make an unconfirmed suspect fail; fail and never do not', () => {
@@ -22,5 +26,5 @@ test('fail-on: suspected and warn make an unconfirmed suspect fail; fail and nev
     ['warn', true],
     ['never', false],
   ] as const)
-    assert.equal(confirmPlan({ failOn, confirmForks: false }, null).failSuspected, fails, failOn);
+    assert.equal(confirmPlan({ failOn, confirmForks: false, confirm: 'auto' }, null).failSuspected, fails, failOn);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeSettings, readSettings, inputVariable } from '../../src/action/settings.js';
+import { describeSettings, readSettings, inputVariable } from '../../src/action/read-settings.js';
 import { InputError } from '../../src/model/index.js';
 
 const base = { GITHUB_WORKSPACE: '/ws', RUNNER_TEMP: '/tmp/rt', GITHUB_REPOSITORY: 'acme/x' };

@@ -2,7 +2,10 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { catch2Adapter } from '../../src/adapters/catch2.js';
+import { parsePerfGateConfig } from '../../src/config/perf-gate-config.js';
+import { selectBenchmarks } from '../../src/runner/select-benchmarks.js';
 import { readInputs } from '../../src/adapters/index.js';
 import type { BenchmarkResult } from '../../src/model/index.js';
 import { adapterContract, byId, FIXTURES, inputErrorOf, parseFile, parseText } from './adapter-contract.js';
@@ -18,7 +21,9 @@ const SOURCE = new URL('../support/harness-src/catch2-bench.cpp', import.meta.ur
 const SAMPLES = 15;
 const SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 };
 const WRAPPED = 'vector sum of 1000 ints, built fresh each time so the name is long enough to wrap';
-const OK_IDS = ['fib 10', 'fib 20', WRAPPED, 'string append 100', 'checked fib 5'];
+const OK_IDS = ['fib 10', 'fib 20', WRAPPED, 'string append 100', 'checked fib 5', 'sum 100'];
+/** The test case whose name holds every character a Catch2 test spec treats as syntax (harness-src/catch2-bench.cpp). */
+const SPECIAL = 'Sums, [not a tag] *2 ~"q" \\ end';
 
 /** The console's mean and std dev of one benchmark, read straight from the text: the row's next two lines. */
 function consoleStats(text: string, lastNamePart: string): { samples: number; mean: number; stddev: number } {
@@ -59,7 +64,7 @@ describe('catch2 adapter on a real Catch2 2.13 program (console and -r xml)', ()
 
   test('both reporters are detected and yield the same benchmarks, in program order', () => {
     for (const file of [consoleFile, xmlFile]) assert.equal(readInputs([file], { cwd: '/', created: 'now' }).files[0]!.format, 'catch2', file);
-    const ids = ['fib 10', 'fib 20', WRAPPED, 'string append 100', 'throws', 'checked fib 5', 'Validated'];
+    const ids = ['fib 10', 'fib 20', WRAPPED, 'string append 100', 'throws', 'checked fib 5', 'Validated', 'sum 100'];
     assert.deepEqual(
       fromConsole.map((r) => r.id),
       ids,
@@ -68,6 +73,34 @@ describe('catch2 adapter on a real Catch2 2.13 program (console and -r xml)', ()
       fromXml.map((r) => r.id),
       ids,
     );
+  });
+
+  test('each benchmark names its test case (Catch2 selects test cases), in both reporters', () => {
+    for (const results of [fromConsole, fromXml]) {
+      assert.equal(byId(results, 'fib 20').params?.['test case'], 'Fibonacci');
+      assert.equal(byId(results, WRAPPED).params?.['test case'], 'Containers');
+      assert.equal(byId(results, 'sum 100').params?.['test case'], SPECIAL);
+      assert.equal(byId(results, 'Validated').params?.['test case'], 'Validated');
+    }
+  });
+
+  test("the second stage's round runs exactly the suspects' test cases, their names escaped, at 10 samples", () => {
+    const suite = parsePerfGateConfig(
+      `version: 1\nsuites:\n  - name: c2\n    run: ./bench --benchmark-samples ${SAMPLES} -r xml -o {output}\n    format: catch2\n`,
+      'perf-gate.yml',
+      dir,
+    ).suites[0]!;
+    const testCases = new Map(fromXml.map((b) => [`c2/${b.id}`, b.params!['test case']!]));
+    const selection = selectBenchmarks(suite, ['c2/sum 100', 'c2/fib 20'], testCases);
+    assert.ok(selection.run !== null, JSON.stringify(selection));
+    const output = join(dir, 'selected.xml');
+    execFileSync('bash', ['-c', selection.run.replaceAll('{output}', output)], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const selected = parseFile(catch2Adapter, output);
+    // Fibonacci's other benchmark runs too: Catch2 cannot run one benchmark of a test case alone.
+    assert.deepEqual(selected.map((b) => b.id).sort(), ['fib 10', 'fib 20', 'sum 100']);
+    for (const b of selected) assert.equal(b.metrics['time']!.summary!.n, 10, b.id);
+    // Without the test case of a suspect (results from elsewhere) the suite cannot be narrowed, and says so.
+    assert.match((selectBenchmarks(suite, ['c2/sum 100']) as { why: string }).why, /Catch2 selects test cases, and the test case of c2\/sum 100 is not known/);
   });
 
   test('console: each benchmark is a summary in seconds: n = samples, mean and std dev as printed, lower is better', () => {

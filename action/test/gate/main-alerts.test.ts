@@ -51,6 +51,15 @@ describe('mainAlerts', () => {
     assert.equal(alerts[0]!.tolerance, 0.05);
   });
 
+  test('of two steps of one series in the window the newer is the alert, also when both runs carry one time stamp', () => {
+    assert.equal(mainAlerts([row('a', 30, 0.1), row('a', 34, 0.8)], none, recent(30, 34))[0]!.row.runId, 'run-34');
+    // Runs recorded under a fixed clock: the commit order (the rows' order) decides. A spurious earlier step must not hide the real one.
+    const sameTime = [row('a', 30, 0.1), { ...row('a', 34, 0.8), created: row('a', 30, 0.1).created }];
+    const alerts = mainAlerts(sameTime, none, recent(30, 34));
+    assert.equal(alerts.length, 1);
+    assert.equal(alerts[0]!.row.runId, 'run-34');
+  });
+
   test("a budget's regression tolerance and ignore apply", () => {
     const rows = [row('parse/a', 30, 0.08), row('parse/b', 30, 0.08), row('noisy', 30, 0.3)];
     const b = budgets('version: 1\nbenchmarks:\n  "parse/a":\n    time: { regression: 10% }\n  "noisy":\n    ignore: true\n');

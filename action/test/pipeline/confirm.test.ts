@@ -112,9 +112,16 @@ describe('a suspect the second stage cannot measure again', () => {
     assert.ok(report.stages!.confirm.seconds < 20, `the second stage took ${report.stages!.confirm.seconds} s`);
   });
 
-  test('a baseline that names no commit: suspected, saying so', async () => {
-    const { report } = await gateWith(project(), undefined, { failSuspected: false });
+  test('a baseline that names no commit: suspected, saying so, when the second stage was asked for by name', async () => {
+    const { report } = await gateWith(project(), undefined, { failSuspected: false, asked: true });
     assert.equal(report.rows[0]!.status, 'suspected');
     assert.deepEqual(report.stages?.confirm.skipped, { code: 'no-base-commit' });
+  });
+
+  test('left to auto, a baseline that names no commit keeps the one-stage verdict: nothing to build, nothing to clear', async () => {
+    const { report } = await gateWith(project(), undefined, { failSuspected: false, asked: false });
+    assert.equal(report.rows[0]!.status, 'regressed');
+    assert.equal(report.verdict, 'fail');
+    assert.equal(report.stages, undefined);
   });
 });

@@ -95,6 +95,22 @@ describe('how a round selects the suspects, per harness', () => {
     );
   });
 
+  test("catch2: the suspects' test cases, once each, their spec syntax escaped, at most ten samples", () => {
+    const catch2 = suite('  - name: c\n    run: ./bench -r xml -o {output}\n    format: catch2\n');
+    const testCases = new Map([
+      ['c/fib 10', 'Fibonacci'],
+      ['c/fib 20', 'Fibonacci'],
+      ['c/sum', 'Sums, [x] *2'],
+    ]);
+    assert.deepEqual(selectBenchmarks(catch2, ['c/fib 10', 'c/fib 20', 'c/sum'], testCases), {
+      run: "./bench -r xml -o {output} 'Fibonacci,Sums\\, \\[x\\] \\*2' --benchmark-samples 10",
+      how: "catch2's own selection (the suspects' test cases)",
+      share: 10 / 100,
+    });
+    const fewer = suite('  - name: c\n    run: ./bench --benchmark-samples 5 -r xml -o {output}\n    format: catch2\n');
+    assert.equal(selectBenchmarks(fewer, ['c/fib 10'], testCases).run, './bench --benchmark-samples 5 -r xml -o {output} Fibonacci', 'fewer samples stay');
+  });
+
   test('filter: in perf-gate.yml needs {regex} or {names} outside quotes, and only on a run: suite', () => {
     assert.throws(() => suite('  - name: a\n    run: x\n    filter: -k x\n'), /suites\.0\.filter: expected \{regex\} or \{names\}/);
     assert.throws(() => suite("  - name: a\n    run: x\n    filter: -k '{names}'\n"), /placeholder \{names\} stands inside single quotes/);

@@ -2,7 +2,8 @@
 // test cases with benchmarks of clearly different cost, a long name (the
 // console reporter wraps it onto its own line), and a benchmark that throws
 // (Catch2 prints "Benchmark failed"), and a test case whose REQUIRE fails
-// after one benchmark, so the benchmark after it never runs.
+// after one benchmark, so the benchmark after it never runs. The last test
+// case's name holds every character a Catch2 test spec treats as syntax.
 #define CATCH_CONFIG_MAIN
 #define CATCH_CONFIG_ENABLE_BENCHMARKING
 #include <catch2/catch.hpp>
@@ -46,4 +47,12 @@ TEST_CASE("Validated") {
   BENCHMARK("checked fib 5") { return fib(5); };
   REQUIRE(fib(5) == 6);
   BENCHMARK("never reached") { return fib(5); };
+}
+
+TEST_CASE("Sums, [not a tag] *2 ~\"q\" \\ end") {
+  BENCHMARK("sum 100") {
+    int s = 0;
+    for (int i = 0; i < 100; ++i) s += i;
+    return s;
+  };
 }

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_GATE_OPTIONS, type Acceptance, type CheckPolicy } from '../../src/gate/index.js';
+import { EMPTY_BUDGETS } from '../../src/model/index.js';
+import { defaultDeps, runGate } from '../../src/pipeline/index.js';
+import { resultSet } from '../action/fixtures.js';
+import { tempDir } from '../support/temp.js';
+
+/**
+ * The run finishes the verdict (pipeline/run.ts): the pull request's
+ * acceptances are applied inside it, asked for once the run is decided, and
+ * what fails under the policy comes with the outcome, so neither face decides
+ * it again. The current results are twice as slow as the baseline.
+ */
+async function gateTwiceAsSlow(plan: { acceptances?: () => Promise<readonly Acceptance[]>; policy?: CheckPolicy }) {
+  const dir = tempDir('pg-run-outcome-');
+  writeFileSync(join(dir, 'baseline.json'), JSON.stringify(resultSet('b'.repeat(40), { 'copy/parse': 0.01 })));
+  return runGate(
+    {
+      current: { results: resultSet('c'.repeat(40), { 'copy/parse': 0.02 }) },
+      baseline: { paths: [join(dir, 'baseline.json')], store: null, read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
+      budgets: EMPTY_BUDGETS,
+      options: DEFAULT_GATE_OPTIONS,
+      labels: { baselineInput: '--baseline', current: 'given results' },
+      record: null,
+      ...plan,
+    },
+    { env: {}, write: () => {}, now: () => new Date('2026-11-21T12:00:00Z'), deps: defaultDeps(), cleanups: [] },
+  );
+}
+
+function acceptanceOf(change: number, benchmark: string): Acceptance {
+  return {
+    benchmarks: benchmark,
+    reason: 'the new parser is slower and correct',
+    by: 'octocat',
+    commit: 'c'.repeat(40),
+    at: '2026-11-21T11:00:00Z',
+    source: { kind: 'comment', url: 'https://github.example.com/acme/prog/pull/41#issuecomment-1' },
+    rows: [{ benchmark, metric: 'time', change, direction: 'lower' }],
+  };
+}
+
+test('without acceptances a regression fails the run and the check', async () => {
+  const outcome = await gateTwiceAsSlow({});
+  assert.equal(outcome.report.rows[0]!.status, 'regressed');
+  assert.equal(outcome.report.verdict, 'fail');
+  assert.equal(outcome.fails, true);
+  assert.equal(outcome.conclusion, 'failure');
+  assert.deepEqual(outcome.acceptances, []);
+});
+
+test('an acceptance on record passes the row inside the run; the unaccepted report keeps what the ledger records', async () => {
+  const change = (await gateTwiceAsSlow({})).report.rows[0]!.change!;
+  let asked = 0;
+  const accepted = [acceptanceOf(change, 'copy/parse')];
+  const outcome = await gateTwiceAsSlow({ acceptances: async () => (asked++, accepted) });
+  assert.equal(asked, 1, 'asked for once');
+  assert.equal(outcome.report.rows[0]!.status, 'accepted');
+  assert.equal(outcome.report.verdict, 'pass');
+  assert.equal(outcome.fails, false);
+  assert.equal(outcome.conclusion, 'success');
+  assert.equal(outcome.unaccepted.rows[0]!.status, 'regressed');
+  assert.deepEqual(outcome.acceptances, accepted);
+});
+
+test('an acceptance of another benchmark leaves the regression failing', async () => {
+  const outcome = await gateTwiceAsSlow({ acceptances: async () => [acceptanceOf(1, 'other/parse')] });
+  assert.equal(outcome.report.rows[0]!.status, 'regressed');
+  assert.equal(outcome.fails, true);
+});
+
+test('fail-on: never keeps the step green and posts a neutral check for a failing verdict', async () => {
+  const outcome = await gateTwiceAsSlow({ policy: { failOn: 'never', inconclusive: 'pass', selfReported: false } });
+  assert.equal(outcome.report.verdict, 'fail');
+  assert.equal(outcome.fails, false);
+  assert.equal(outcome.conclusion, 'neutral');
+});

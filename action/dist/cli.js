@@ -64790,10 +64790,22 @@ async function defaultBaseBranch(repo) {
   for (const ref of candidates) if (await resolveCommit(repo, ref) !== void 0) return ref;
   return "HEAD";
 }
-function storeOf(config, created, history) {
-  if (config.history === null) return configuredStore(config, created);
+function storeAtOf(config, created, history) {
+  if (config.history === null) return { baselines: config, created };
   const driftRuns = config.history.driftRuns;
-  return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...driftRuns !== null ? { driftRuns } : {} });
+  return { history: historyLocationOf(config.history), repo: config.dir, ...history, ...driftRuns !== null ? { driftRuns } : {} };
+}
+function openStore(at, how2) {
+  if ("baselines" in at) return configuredStore(at.baselines, at.created);
+  return historyStoreAt({
+    location: at.history,
+    repo: at.repo,
+    start: at.start,
+    appends: how2.appends,
+    ...at.driftRuns !== void 0 ? { driftRuns: at.driftRuns } : {},
+    ...how2.onNoBaseline ? { onNoBaseline: how2.onNoBaseline } : {},
+    ...at.auth ? { auth: at.auth } : {}
+  });
 }
 function configuredStore(config, created) {
   const store = folderStore({
@@ -64809,7 +64821,7 @@ function configuredStore(config, created) {
   };
 }
 
-// action/src/pipeline/history.ts
+// action/src/pipeline/history/history.ts
 import { createHash as createHash5 } from "node:crypto";
 import { readFileSync as readFileSync12 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
@@ -66342,7 +66354,7 @@ function addBaseWorktree(repo, ref, flag = "--ab") {
   };
 }
 
-// action/src/pipeline/history.ts
+// action/src/pipeline/history/history.ts
 function historyLocation(flag, configured, cwd) {
   if (flag !== void 0) return { folder: resolve7(cwd, flag) };
   return configured ? historyLocationOf(configured) : { folder: resolve7(cwd, DEFAULT_HISTORY_FOLDER) };
@@ -69969,7 +69981,7 @@ function aligned2(rows) {
 `;
 }
 
-// action/src/pipeline/convert.ts
+// action/src/pipeline/tools/convert.ts
 function convertResults(paths, to, options) {
   const resultSet = readResults(paths, options);
   if (to === "resultset") return { text: serializeResultSet(resultSet), leftOut: [] };
@@ -69977,7 +69989,7 @@ function convertResults(paths, to, options) {
 `, leftOut: resultSet.benchmarks.filter((b) => b.status === "failed") };
 }
 
-// action/src/pipeline/merge-shards.ts
+// action/src/pipeline/tools/merge-shards.ts
 import { readdirSync as readdirSync8, readFileSync as readFileSync13, statSync as statSync7 } from "node:fs";
 import { join as join21, relative as relative6, resolve as resolve10 } from "node:path";
 function mergeShards(paths, out, cwd) {
@@ -70044,7 +70056,7 @@ function timeCommands(options) {
   return { results };
 }
 
-// action/src/pipeline/time-commands.ts
+// action/src/pipeline/tools/time-commands.ts
 function timeToFile(options, path2, names) {
   const timed = timeCommands(options);
   const data = names === void 0 ? timed : { ...timed, results: timed.results.map((r, i2) => ({ ...r, command: names[i2] ?? r.command })) };
@@ -70053,7 +70065,7 @@ function timeToFile(options, path2, names) {
   return data;
 }
 
-// action/src/pipeline/count-commands.ts
+// action/src/pipeline/tools/count-commands.ts
 import { mkdtempSync as mkdtempSync3, rmSync as rmSync9 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
@@ -71391,11 +71403,15 @@ function testCasesOf(current) {
 
 // action/src/pipeline/run.ts
 async function runGate(plan, ctx, events = {}) {
-  if (plan.record) await plan.record.store.checkWritable();
+  const store = plan.store ? openStore(plan.store, { appends: plan.record !== null, ...events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {} }) : null;
+  if (plan.record) {
+    if (!store) throw new Error("RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept");
+    await store.checkWritable();
+  }
   const current = plan.current;
-  if ("interleaved" in current) return interleaved2(plan, current, ctx);
+  if ("interleaved" in current) return interleaved2(plan, current, store, ctx);
   const given = "files" in current ? readGiven(current) : "results" in current ? { results: current.results, skipped: [] } : null;
-  const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), "suites" in current ? current : null) : void 0;
+  const chosen = plan.baseline ? await chooseBaseline(plan.baseline, store, queryOf(plan, given?.results, ctx), "suites" in current ? current : null) : void 0;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? void 0 : chosen;
   events.onBaseline?.(chosen);
   const started = performance.now();
@@ -71447,7 +71463,7 @@ async function runGate(plan, ctx, events = {}) {
     ctx
   ) : oneStage;
   const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
-  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored: await record(plan, measured) };
+  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored: await record(plan, store, measured) };
 }
 function baseIsBuildable(confirm, baseline, dir) {
   if (confirm.asked === true || confirm.ref !== void 0 || confirm.refused !== void 0) return true;
@@ -71473,7 +71489,7 @@ async function finished(plan, decided) {
     conclusion: checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, policy)
   };
 }
-async function interleaved2(plan, current, ctx) {
+async function interleaved2(plan, current, store, ctx) {
   const { measured, report: report2 } = await compareInterleaved({
     ...ctx,
     config: current.interleaved,
@@ -71491,7 +71507,7 @@ async function interleaved2(plan, current, ctx) {
     ...await finished(plan, withPackageNames(report2, current.interleaved.dir)),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
-    stored: await record(plan, measured.head)
+    stored: await record(plan, store, measured.head)
   };
 }
 function readGiven(current) {
@@ -71511,20 +71527,20 @@ function queryOf(plan, given, ctx) {
   const testbed = q.testbed ?? given?.testbed?.id ?? (q.machineTestbed ? ctx.deps.testbed(ctx.env)?.id : void 0);
   return { ...commit ? { commit } : {}, ...testbed ? { testbed } : {} };
 }
-function chooseBaseline(from, query, measuring) {
+function chooseBaseline(from, store, query, measuring) {
   return readBaseline({
     paths: from.paths,
     ...from.input !== void 0 ? { input: from.input } : {},
-    store: from.store,
+    store,
     query,
     suites: measuring?.shard ? shardSuites(measuring.suites, measuring.shard) : null,
     read: from.read
   });
 }
-async function record(plan, results) {
-  if (!plan.record) return null;
+async function record(plan, store, results) {
+  if (!plan.record || !store) return null;
   try {
-    const { accepted, store } = plan.record;
+    const { accepted } = plan.record;
     const run2 = storableResultSet(accepted && accepted.length > 0 ? { ...results, accepted } : results, store.location);
     return { at: await store.record(run2, { shard: plan.record.shard }) };
   } catch (error2) {
@@ -71766,20 +71782,14 @@ var compareCommand = {
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? "auto", ...flags.name !== void 0 ? { name: flags.name } : {} };
     const history = flags.history !== void 0 ? resolve11(ctx.cwd, flags.history) : void 0;
-    const store = history === void 0 ? null : historyStoreAt({
-      location: { folder: history },
-      repo: ctx.cwd,
-      start: await historyStart(ctx.cwd, { ...flags.base !== void 0 ? { base: flags.base } : {} }),
-      onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
-`)
-    });
+    const store = history === void 0 ? null : { history: { folder: history }, repo: ctx.cwd, start: await historyStart(ctx.cwd, { ...flags.base !== void 0 ? { base: flags.base } : {} }) };
     const { report: report2 } = await runGate(
       {
         current: { files: flags.current, read },
+        store,
         // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
         baseline: {
           paths: flags.baseline ?? [],
-          store,
           read,
           query: { ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {}, machineTestbed: true }
         },
@@ -71797,7 +71807,9 @@ var compareCommand = {
         onBaseline: (baseline) => {
           if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}
 `);
-        }
+        },
+        onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
+`)
       }
     );
     publishToTerminal(report2, outputs, ctx);
@@ -72105,15 +72117,7 @@ function makeRunCommand(makeDeps = defaultDeps) {
         throw new UsageError("--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)");
       if (flags.history !== void 0 && flags.baseline) throw new UsageError("--history chooses the baseline itself; it cannot be combined with --baseline");
       const start = await historyStart(config.dir, { ...flags.base !== void 0 ? { base: flags.base } : {}, release: mode === "release" });
-      const store = history !== null ? historyStoreAt({
-        location: history.location,
-        repo: config.dir,
-        start,
-        appends: mode === "main",
-        ...history.driftRuns !== null ? { driftRuns: history.driftRuns } : {},
-        onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
-`)
-      }) : configuredStore(config, created);
+      const store = history !== null ? { history: history.location, repo: config.dir, start, ...history.driftRuns !== null ? { driftRuns: history.driftRuns } : {} } : { baselines: config, created };
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
       const read = { cwd: ctx.cwd, created };
@@ -72122,14 +72126,15 @@ function makeRunCommand(makeDeps = defaultDeps) {
         (cleanups) => runGate(
           {
             current: flags.ab !== void 0 ? { interleaved: config, ref: flags.ab, shard, outDir } : { suites: config, shard, outDir },
-            baseline: flags.ab !== void 0 ? null : { paths: flags.baseline ?? [], store, read },
+            store,
+            baseline: flags.ab !== void 0 ? null : { paths: flags.baseline ?? [], read },
             budgets,
             options: DEFAULT_GATE_OPTIONS,
             labels: {
               baselineInput: flags.baseline || flags.ab !== void 0 ? "--baseline" : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
               current: `this run of ${config.file}`
             },
-            record: mode === "main" ? { store, shard } : null,
+            record: mode === "main" ? { shard } : null,
             confirm: secondStageOn(flags.confirm ?? "auto", {
               mode,
               measuresSuites: flags.ab === void 0,
@@ -72154,7 +72159,9 @@ function makeRunCommand(makeDeps = defaultDeps) {
             onBaseline: (baseline) => {
               if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}
 `);
-            }
+            },
+            onNoBaseline: (text2) => ctx.stdout(`perf-gate: ${text2}
+`)
           }
         )
       );
@@ -72226,7 +72233,7 @@ function unreadableLine(f) {
 `;
 }
 
-// action/src/pipeline/history-changes.ts
+// action/src/pipeline/history/history-changes.ts
 import { readFileSync as readFileSync15 } from "node:fs";
 
 // action/src/gate/change-history.ts
@@ -72549,7 +72556,7 @@ function changesMarkdown(report2) {
 `;
 }
 
-// action/src/pipeline/history-changes.ts
+// action/src/pipeline/history/history-changes.ts
 async function historyChanges(history, query) {
   const options = query.options ?? DEFAULT_CHANGE_POINT_OPTIONS;
   const all = await history.list();
@@ -72872,7 +72879,7 @@ function percentFlag(text2) {
 }
 var historyCommand = makeHistoryCommand();
 
-// action/src/pipeline/release-report.ts
+// action/src/pipeline/history/release-report.ts
 async function changesBetween(history, repo, from, to, testbed, listed2) {
   const chain = [from, ...await firstParentRange(repo, from, to)];
   const position = new Map(chain.map((c, i2) => [c, i2]));
@@ -73010,7 +73017,7 @@ async function releaseOfRun(report2, config, run2) {
   }
 }
 
-// action/src/pipeline/repository-url.ts
+// action/src/pipeline/history/repository-url.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
 var WEB_URL = /^https?:\/\/[\w.-]+(?::\d+)?\/[\w.-]+\/[\w.-]+$/;
 function webUrlOfRemote(remote) {
@@ -73125,7 +73132,7 @@ perf-gate: previous ${flags.from}: ${release.previousSource}
 // action/src/cli/dashboard.ts
 import { relative as relative9, resolve as resolve16 } from "node:path";
 
-// action/src/pipeline/dashboard.ts
+// action/src/pipeline/history/dashboard.ts
 import { join as join27 } from "node:path";
 
 // action/src/report/dashboard-data.ts
@@ -73334,7 +73341,7 @@ function card(s, i2, t) {
 </article>`;
 }
 
-// action/src/pipeline/dashboard-assets.ts
+// action/src/pipeline/history/dashboard-assets.ts
 import { readFileSync as readFileSync16 } from "node:fs";
 import { createRequire } from "node:module";
 function dashboardAssets() {
@@ -73344,12 +73351,12 @@ function dashboardAssets() {
   return {
     uplotJs: read(resolvePackage("uplot/dist/uPlot.iife.min.js")),
     uplotCss: read(resolvePackage("uplot/dist/uPlot.min.css")),
-    script: read(new URL("../report/dashboard/dashboard.js", import.meta.url)),
-    style: read(new URL("../report/dashboard/dashboard.css", import.meta.url))
+    script: read(new URL("../../report/dashboard/dashboard.js", import.meta.url)),
+    style: read(new URL("../../report/dashboard/dashboard.css", import.meta.url))
   };
 }
 
-// action/src/pipeline/dashboard.ts
+// action/src/pipeline/history/dashboard.ts
 async function writeDashboard(request2) {
   const { history } = request2;
   const all = await history.list();
@@ -73472,7 +73479,7 @@ var dashboardCommand = {
 // action/src/cli/bisect.ts
 import { resolve as resolve17 } from "node:path";
 
-// action/src/pipeline/bisect.ts
+// action/src/pipeline/history/bisect.ts
 import { join as join28 } from "node:path";
 
 // action/src/gate/bisect-steps.ts
@@ -73658,7 +73665,7 @@ function bisectMarkdown(report2) {
 `;
 }
 
-// action/src/pipeline/bisect.ts
+// action/src/pipeline/history/bisect.ts
 var DEFAULT_BISECT_METRIC = "time";
 function belongsTo2(id, name) {
   return id.startsWith(`${name}/`) || id === name || id.startsWith(`${name}[`);
@@ -79317,13 +79324,302 @@ function limit2(bytes2, maxBytes) {
 
 // action/src/action/run-action.ts
 import { existsSync as existsSync10, readFileSync as readFileSync19 } from "node:fs";
-import { join as join32 } from "node:path";
+
+// action/src/action/action-plan.ts
+import { join as join29 } from "node:path";
+
+// action/src/action/conclusion.ts
+function checkPolicyOf(settings) {
+  return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === "report" };
+}
+
+// action/src/github/sticky-comment.ts
+var MAX_COMMENT_CHARS = 65536;
+var MAX_LEDGER_CHARS = 24e3;
+var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+function stickyMarker(gate2, state) {
+  const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
+  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
+}
+var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
+function readMarker(body, gate2) {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) return null;
+  return { verdict: match[2], digest: match[3], ...match[4] ? { ledger: match[4] } : {} };
+}
+function withMarker(body, gate2, state) {
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
+}
+function fitToCommentLimit(body, gate2) {
+  if (body.length <= MAX_COMMENT_CHARS) return body;
+  const match = MARKER_AT_END.exec(body);
+  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
+  const marker = body.slice(match.index);
+  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
+  const room = MAX_COMMENT_CHARS - marker.length - note.length;
+  const kept = body.slice(0, Math.min(room, match.index));
+  const line = kept.lastIndexOf("\n");
+  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
+}
+function findStickyComment(comments, gate2, self) {
+  const selfLower = self.toLowerCase();
+  for (const comment of comments) {
+    if (comment.author?.toLowerCase() !== selfLower) continue;
+    if (readMarker(comment.body, gate2)) return comment;
+  }
+  return null;
+}
+function planComment(mode, existing, previous, state) {
+  if (mode === "never") return { action: "skip", reason: "comment: never" };
+  if (mode === "on-change") {
+    if (!existing && state.verdict === "pass") return { action: "skip", reason: "on-change: the gate passes and no earlier comment exists" };
+    if (existing && previous && previous.verdict === state.verdict && previous.digest === state.digest) {
+      return { action: "skip", reason: "on-change: the result is the same as the comment already shows" };
+    }
+  }
+  return existing ? { action: "update", commentId: existing.id } : { action: "create" };
+}
+var GITHUB_ACTIONS_BOT = "github-actions[bot]";
+async function selfLogin(api, author) {
+  return author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
+}
+async function readStickyComment(api, repo, pullRequest, gate2, author) {
+  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate2, await selfLogin(api, author));
+  const state = comment ? readMarker(comment.body, gate2) : null;
+  return comment && state ? { comment, state } : null;
+}
+async function upsertStickyComment(api, request2) {
+  if (request2.mode === "never") return { action: "skipped", url: null, reason: "comment: never", resolved: false };
+  const self = await selfLogin(api, request2.author);
+  const comments = await api.listIssueComments(request2.repo, request2.pullRequest);
+  const existing = findStickyComment(comments, request2.gate, self);
+  const previous = existing ? readMarker(existing.body, request2.gate) : null;
+  const plan = planComment(request2.mode, existing, previous, request2.state);
+  if (plan.action === "skip") return { action: "skipped", url: existing?.url ?? null, reason: plan.reason, resolved: false };
+  const body = request2.render(previous);
+  const marker = stickyMarker(request2.gate, request2.state);
+  if (!body.trimEnd().endsWith(marker) || body.length > MAX_COMMENT_CHARS) {
+    throw new Error(`sticky comment body must end with ${marker} and be at most ${MAX_COMMENT_CHARS} characters (got ${body.length})`);
+  }
+  const resolved = previous?.verdict === "fail" && request2.state.verdict === "pass";
+  if (plan.action === "update") {
+    try {
+      const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
+      return { action: "updated", url: updated.url, resolved };
+    } catch (error2) {
+      if (!(error2 instanceof GitHubError && error2.status === 404)) throw error2;
+    }
+  }
+  const created = await api.createIssueComment(request2.repo, request2.pullRequest, body);
+  return { action: "created", url: created.url, resolved };
+}
+
+// action/src/action/digest.ts
+import { createHash as createHash6 } from "node:crypto";
+function reportDigest(report2) {
+  const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
+  return createHash6("sha256").update(`${report2.verdict}
+${lines.join("\n")}`).digest("hex").slice(0, 16);
+}
+
+// action/src/action/settings.ts
+var MODES = ["pr", "main", "release", "report", "command"];
+var COMMENT_MODES = ["always", "on-change", "never"];
+var CONFIRM = ["auto", "interleaved", "off"];
+var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
+var PREFLIGHT = ["warn", "strict", "off"];
+var ALERT = ["summary", "issue", "off"];
+var NOTIFY = ["off", "slack", "json"];
+var WEBHOOK_URL_VARIABLE = "PERF_GATE_WEBHOOK_URL";
+var WEBHOOK_SECRET_VARIABLE = "PERF_GATE_WEBHOOK_SECRET";
+var SUITE_WITHHELD = /* @__PURE__ */ new Set([
+  "PERF_GATE_NODE",
+  "PERF_GATE_TOKEN_FD",
+  WEBHOOK_URL_VARIABLE,
+  WEBHOOK_SECRET_VARIABLE,
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "GITHUB_OUTPUT",
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY"
+]);
+function suiteEnvironment(env) {
+  const out = {};
+  for (const [key2, value] of Object.entries(env)) {
+    if (key2.startsWith("INPUT_") || SUITE_WITHHELD.has(key2)) continue;
+    out[key2] = value;
+  }
+  return out;
+}
+function repoRef(settings) {
+  const [owner, repo] = settings.github.repository.split("/");
+  if (!owner || !repo) throw new InputError("GITHUB_REPOSITORY", "is not set; the action needs owner/name to talk to GitHub");
+  return { owner, repo };
+}
+function workflowRunUrl(github) {
+  return github.runId && github.repository ? `${github.serverUrl}/${github.repository}/actions/runs/${github.runId}` : null;
+}
+function dataBranchAuth(settings) {
+  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
+}
+
+// action/src/action/pr-comment.ts
+async function readGateComment(github, repo, pullRequest, settings) {
+  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || void 0);
+  return sticky ? { ...sticky, ledger: decodeLedger(sticky.state.ledger) } : null;
+}
+var NOTHING_YET = { verdict: "pass", digest: "0" };
+async function sayRunStatus(github, repo, pullRequest, settings, status) {
+  const line = runStatusMarkdown(status);
+  const sticky = await readGateComment(github, repo, pullRequest, settings);
+  if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
+  else await github.createIssueComment(repo, pullRequest, `${line}
+${stickyMarker(settings.gateName, NOTHING_YET)}`);
+}
+async function readPrLedger(settings, pullRequest, deps) {
+  if (!deps.github || settings.comment === "never") return null;
+  try {
+    const ledger = (await readGateComment(deps.github, repoRef(settings), pullRequest, settings))?.ledger ?? null;
+    if (ledger && ledger.acceptances.length > 0)
+      deps.log.info(
+        `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(", ")}`
+      );
+    return ledger;
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not read the pull request comment for acceptances (${error2.message}); none applies to this run`);
+    return null;
+  }
+}
+async function mergedAcceptances(settings, deps) {
+  if (!deps.github || settings.mode !== "main" || settings.github.sha === "") return [];
+  const repo = repoRef(settings);
+  try {
+    const merged = (await deps.github.pullRequestsOfCommit(repo, settings.github.sha)).filter((p) => p.merged);
+    const kept = [];
+    for (const pr of merged) {
+      for (const a of (await readGateComment(deps.github, repo, pr.number, settings))?.ledger?.acceptances ?? []) {
+        kept.push({
+          pullRequest: pr.number,
+          by: a.by,
+          reason: a.reason,
+          benchmarks: a.benchmarks,
+          rows: a.rows.map((r) => ({ benchmark: r.benchmark, metric: r.metric, change: r.change }))
+        });
+      }
+    }
+    if (kept.length > 0) deps.log.info(`recording ${kept.length} acceptance(s) of ${merged.map((p) => `#${p.number}`).join(", ")} with this run`);
+    return boundedAcceptances(kept);
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not look up the merged pull request's acceptances (${error2.message}); the run is recorded without them`);
+    return [];
+  }
+}
+async function postComment(github, target, settings, outcome, status, log) {
+  const { report: report2, acceptances } = outcome;
+  const state = {
+    verdict: report2.verdict,
+    digest: reportDigest(report2),
+    // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
+    ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
+  };
+  const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
+  try {
+    const outcome2 = await upsertStickyComment(github, {
+      repo: target.repo,
+      pullRequest: target.pullRequest,
+      gate: settings.gateName,
+      mode: settings.comment,
+      state,
+      ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
+      render: (previous) => record4 + commentMarkdown(report2, {
+        title: settings.gateName,
+        marker: stickyMarker(settings.gateName, state),
+        maxLength: MAX_COMMENT_CHARS - record4.length,
+        previouslyFailed: previous?.verdict === "fail"
+      })
+    });
+    log.info(`comment ${outcome2.action}${outcome2.reason ? ` (${outcome2.reason})` : ""}${outcome2.url ? `: ${outcome2.url}` : ""}`);
+    log.setOutput("comment-url", outcome2.url ?? "");
+  } catch (error2) {
+    log.warning(
+      `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
+    );
+  }
+}
+
+// action/src/action/action-plan.ts
+async function actionPlan(settings, config, budgets, facts, deps) {
+  const { pr, handoff, measuring } = facts;
+  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
+  if (settings.ab === "base" && abRef === "")
+    throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
+  const outDir = join29(settings.outputDir, "runs");
+  const created = deps.run.now().toISOString();
+  const read = { cwd: settings.workingDirectory, created };
+  const store = config ? storeAtOf(config, created, {
+    start: await historyStart(config.dir, { release: settings.mode === "release", ...pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {} }),
+    ...dataBranchAuth(settings)
+  }) : null;
+  const common = {
+    store,
+    budgets,
+    options: gateOptions(settings.testbedMismatch),
+    record: settings.mode === "main" && store ? { shard: null, accepted: await mergedAcceptances(settings, deps) } : null,
+    confirm: (settings.mode === "pr" || settings.mode === "release") && secondStageOn(settings.confirm, {
+      mode: settings.mode,
+      measuresSuites: measuring && abRef === "" && config !== null,
+      baseline: settings.baseline.length > 0 ? "files" : store ? "store" : "none",
+      configOn: config?.confirm.on ?? false
+    }) ? confirmPlan(settings, pr) : null,
+    // Regressions accepted on the record in this pull request's comment pass as `accepted` (gate/acceptance.ts).
+    acceptances: async () => facts.prNumber !== null && settings.mode !== "main" ? (await readPrLedger(settings, facts.prNumber, deps))?.acceptances ?? [] : [],
+    policy: checkPolicyOf(settings)
+  };
+  const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
+  if (measuring && abRef !== "" && config) {
+    return {
+      ...common,
+      current: { interleaved: config, ref: abRef, shard: null, outDir },
+      baseline: null,
+      labels: { baselineInput, current: `this run of ${config.file}` }
+    };
+  }
+  const baseline = {
+    paths: settings.baseline,
+    input: "the baseline input",
+    read,
+    query: settings.github.sha ? { commit: settings.github.sha } : {},
+    emptyIsNone: true
+  };
+  if (handoff) return { ...common, current: { results: handoff.results }, baseline, labels: { baselineInput, current: "the two-stage artifact" } };
+  if (settings.results.length > 0) {
+    return {
+      ...common,
+      current: { files: settings.results, read, stamp: { commit: settings.github.sha, ref: settings.github.ref } },
+      baseline,
+      labels: { baselineInput, current: `action input "results" (${settings.results.join(", ")})` }
+    };
+  }
+  if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
+  return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
+}
+function confirmPlan(settings, pr) {
+  const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";
+  const asked = settings.confirm === "interleaved";
+  return pr?.fromFork && !settings.confirmForks ? { failSuspected, asked, refused: { code: "fork" } } : { failSuspected, asked };
+}
 
 // action/src/action/main-alerts.ts
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 
-// action/src/pipeline/main-alerts.ts
-import { join as join29 } from "node:path";
+// action/src/pipeline/history/main-alerts.ts
+import { join as join30 } from "node:path";
 
 // action/src/gate/main-alerts.ts
 function seriesKey2(row) {
@@ -79450,7 +79746,7 @@ function unconfirmedAlertsMarkdown(unconfirmed) {
   return [`**Not confirmed** (${plural(unconfirmed.length, "step")} measured again; no issue opened)`, "", ...items].join("\n");
 }
 
-// action/src/pipeline/main-alerts.ts
+// action/src/pipeline/history/main-alerts.ts
 async function findMainAlerts(request2) {
   const ordered = await inCommitOrder(
     request2.repo,
@@ -79490,7 +79786,7 @@ async function confirmAlertStep(alert, request2) {
       flags: { base: "--good", head: "--bad" },
       // Only the alert's benchmark runs, where its harness can select it.
       benchmarks: [benchmark],
-      outDir: join29(request2.outDir, `confirm-${commit.slice(0, 12)}`),
+      outDir: join30(request2.outDir, `confirm-${commit.slice(0, 12)}`),
       decision: { baselineInput: "--good" }
     });
     const row = report2.rows.find((r) => r.benchmark === benchmark && r.metric === metric) ?? null;
@@ -79511,7 +79807,7 @@ async function bisectNewAlerts(created, found, request2) {
         bad: alert.row.commit,
         benchmark: alert.row.benchmark,
         metric: alert.row.metric,
-        outDir: join29(request2.outDir, `bisect-${issue2}`)
+        outDir: join30(request2.outDir, `bisect-${issue2}`)
       });
       out.push({ issue: issue2, alert, report: report2 });
     } catch (error2) {
@@ -79576,10 +79872,10 @@ async function syncAlertIssues(api, repo, gate2, alerts, reversal, confirmNew) {
           outcome.notConfirmed.push(step.alert.mark);
           break;
         }
-        outcome.created.push(await api.createIssue(repo, { title: step.alert.title, body: withMarker(step.alert, null), labels: [ALERT_LABEL] }));
+        outcome.created.push(await api.createIssue(repo, { title: step.alert.title, body: withMarker2(step.alert, null), labels: [ALERT_LABEL] }));
         break;
       case "update":
-        outcome.updated.push(await api.updateIssue(repo, step.issue.number, { title: step.alert.title, body: withMarker(step.alert, step.previous) }));
+        outcome.updated.push(await api.updateIssue(repo, step.issue.number, { title: step.alert.title, body: withMarker2(step.alert, step.previous) }));
         break;
       case "close":
         await api.createIssueComment(repo, step.issue.number, step.comment);
@@ -79591,7 +79887,7 @@ async function syncAlertIssues(api, repo, gate2, alerts, reversal, confirmNew) {
   }
   return outcome;
 }
-function withMarker(alert, previous) {
+function withMarker2(alert, previous) {
   return `${alertMarker(alert.mark)}
 ${alert.body(previous)}`;
 }
@@ -79606,51 +79902,6 @@ function openedAlerts(created) {
 }
 async function commentBisects(api, repo, bisects) {
   for (const b of bisects) await api.createIssueComment(repo, b.issue, bisectComment(b));
-}
-
-// action/src/action/settings.ts
-var MODES = ["pr", "main", "release", "report", "command"];
-var COMMENT_MODES = ["always", "on-change", "never"];
-var CONFIRM = ["auto", "interleaved", "off"];
-var TESTBED_MISMATCH = ["flag", "compare", "refuse"];
-var PREFLIGHT = ["warn", "strict", "off"];
-var ALERT = ["summary", "issue", "off"];
-var NOTIFY = ["off", "slack", "json"];
-var WEBHOOK_URL_VARIABLE = "PERF_GATE_WEBHOOK_URL";
-var WEBHOOK_SECRET_VARIABLE = "PERF_GATE_WEBHOOK_SECRET";
-var SUITE_WITHHELD = /* @__PURE__ */ new Set([
-  "PERF_GATE_NODE",
-  "PERF_GATE_TOKEN_FD",
-  WEBHOOK_URL_VARIABLE,
-  WEBHOOK_SECRET_VARIABLE,
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "ACTIONS_RUNTIME_TOKEN",
-  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-  "GITHUB_OUTPUT",
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY"
-]);
-function suiteEnvironment(env) {
-  const out = {};
-  for (const [key2, value] of Object.entries(env)) {
-    if (key2.startsWith("INPUT_") || SUITE_WITHHELD.has(key2)) continue;
-    out[key2] = value;
-  }
-  return out;
-}
-function repoRef(settings) {
-  const [owner, repo] = settings.github.repository.split("/");
-  if (!owner || !repo) throw new InputError("GITHUB_REPOSITORY", "is not set; the action needs owner/name to talk to GitHub");
-  return { owner, repo };
-}
-function workflowRunUrl(github) {
-  return github.runId && github.repository ? `${github.serverUrl}/${github.repository}/actions/runs/${github.runId}` : null;
-}
-function dataBranchAuth(settings) {
-  return settings.token ? { auth: { token: settings.token, serverUrl: settings.github.serverUrl } } : {};
 }
 
 // action/src/action/main-alerts.ts
@@ -79686,7 +79937,7 @@ async function fileAlerts(settings, alerts, config, budgets, deps) {
   const confirm = config && alertStepsConfirmed(settings.confirm, config.confirm.on) ? async (alert) => {
     const c = await log.group(
       `perf-gate: confirm the step of ${alert.row.benchmark} at ${alert.row.commit.slice(0, 7)}`,
-      () => confirmAlertStep(alert, { config, budgets, outDir: join30(settings.outputDir, "confirm-alerts"), ...deps.run })
+      () => confirmAlertStep(alert, { config, budgets, outDir: join31(settings.outputDir, "confirm-alerts"), ...deps.run })
     );
     if (!c.confirmed) unconfirmed.push(c);
     if (c.error !== null) log.warning(`perf-gate: the step of ${alert.row.benchmark} could not be measured again (${c.error}); no issue opened`);
@@ -79718,7 +79969,7 @@ async function bisectAlerts(settings, created, alerts, config, budgets, github, 
     const bisects = await bisectNewAlerts(openedAlerts(created), alerts, {
       config,
       budgets,
-      outDir: join30(settings.outputDir, "bisect"),
+      outDir: join31(settings.outputDir, "bisect"),
       ...deps.run
     });
     for (const b of bisects) {
@@ -79873,11 +80124,6 @@ function notifyRelease(settings, report2, deps) {
   return send(settings, releaseNoGoNotification(report2, context2(settings)), deps);
 }
 
-// action/src/action/conclusion.ts
-function checkPolicyOf(settings) {
-  return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === "report" };
-}
-
 // action/src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
 var MAX_CHECK_TEXT_CHARS = 65535;
@@ -79907,6 +80153,80 @@ async function publishCheckRun(api, request2) {
   }
   return { id: created.id, url: created.url, batches: Math.max(1, batches.length) };
 }
+
+// action/src/action/check-run-annotations.ts
+import { relative as relative10, resolve as resolve18 } from "node:path";
+function repoPath(file, paths) {
+  const rel = relative10(paths.workspace, resolve18(paths.workingDirectory, file));
+  return rel === "" || rel.startsWith("..") ? relative10(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+}
+function checkRunAnnotations(report2, paths) {
+  const rank2 = { failure: 0, warning: 1, notice: 2 };
+  return toAnnotations(report2).map((a, i2) => ({ a, i: i2 })).sort((x2, y) => rank2[x2.a.level] - rank2[y.a.level] || x2.i - y.i).map(({ a }) => {
+    const path2 = repoPath(a.file ?? paths.config, paths);
+    const line = a.file !== void 0 && a.line !== void 0 ? a.line : 1;
+    return { path: path2, start_line: line, end_line: line, annotation_level: a.level, title: a.title, message: a.message };
+  });
+}
+
+// action/src/action/tell-github.ts
+function tellGitHub(settings, outcome, facts, deps) {
+  const { log, github } = deps;
+  return log.group("perf-gate: tell GitHub", async () => {
+    if (!github) {
+      log.info("no github-token: no comment and no check run");
+      return;
+    }
+    const repo = repoRef(settings);
+    const headSha = facts.handoff ? facts.handoff.claim.headSha : facts.pr?.headSha ?? settings.github.sha;
+    const status = facts.dispatched ? { ...facts.dispatched.status, finished: deps.run.now().toISOString() } : null;
+    if (facts.prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
+      await postComment(github, { repo, pullRequest: facts.prNumber, headSha }, settings, outcome, status, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
+  });
+}
+async function postCheckRun(github, repo, headSha, settings, outcome, log) {
+  const { report: report2 } = outcome;
+  const runUrl = workflowRunUrl(settings.github);
+  try {
+    const posted = await publishCheckRun(github, {
+      repo,
+      name: settings.gateName,
+      headSha,
+      conclusion: outcome.conclusion,
+      title: checkRunTitle(report2),
+      summary: checkRunSummary(report2, settings.gateName),
+      annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
+      ...runUrl ? { detailsUrl: runUrl } : {}
+    });
+    log.info(`check run ${posted.id} (${posted.batches} request${posted.batches === 1 ? "" : "s"} with annotations)`);
+    log.setOutput("check-run-id", String(posted.id));
+  } catch (error2) {
+    log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
+  }
+}
+
+// action/src/action/mode-main.ts
+async function afterMainRun(settings, outcome, files, project, facts, deps) {
+  const { log } = deps;
+  if (outcome.stored !== null) {
+    if ("error" in outcome.stored) throw outcome.stored.error;
+    log.info(`baseline written to ${outcome.stored.at}`);
+    log.setOutput("baseline-file", outcome.stored.at);
+  } else {
+    log.warning(
+      `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`
+    );
+  }
+  const alerts = await watchMain(settings, project.config, project.budgets, outcome.current, deps);
+  await tellGitHub(settings, outcome, facts, deps);
+  if (!alerts) return;
+  const opened = settings.alert === "issue" ? await fileAlerts(settings, alerts, project.config, project.budgets, deps) : null;
+  await notifyMainAlerts(settings, alerts, opened, deps);
+}
+
+// action/src/action/mode-pr.ts
+import { join as join33 } from "node:path";
 
 // action/src/github/fork.ts
 function record2(value) {
@@ -79966,483 +80286,9 @@ function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_r
   };
 }
 
-// action/src/github/sticky-comment.ts
-var MAX_COMMENT_CHARS = 65536;
-var MAX_LEDGER_CHARS = 24e3;
-var GATE_NAME = /^(?!.*--)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-function stickyMarker(gate2, state) {
-  const ledger = state.ledger ? ` ledger=${state.ledger}` : "";
-  return `<!-- perf-gate:sticky gate=${gate2} verdict=${state.verdict} digest=${state.digest}${ledger} -->`;
-}
-var MARKER_AT_END = /<!-- perf-gate:sticky gate=([A-Za-z0-9._-]+) verdict=(pass|fail) digest=([0-9a-f]{1,64})(?: ledger=([A-Za-z0-9+/=]{1,60000}))? -->\s*$/;
-function readMarker(body, gate2) {
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) return null;
-  return { verdict: match[2], digest: match[3], ...match[4] ? { ledger: match[4] } : {} };
-}
-function withMarker2(body, gate2, state) {
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
-  return `${body.slice(0, match.index)}${stickyMarker(gate2, state)}`;
-}
-function fitToCommentLimit(body, gate2) {
-  if (body.length <= MAX_COMMENT_CHARS) return body;
-  const match = MARKER_AT_END.exec(body);
-  if (!match || match[1] !== gate2) throw new Error(`the comment has no marker of gate ${gate2}`);
-  const marker = body.slice(match.index);
-  const note = "\n\n*The report was cut here to fit GitHub's comment limit; the job summary and the JSON report hold all of it.*\n\n";
-  const room = MAX_COMMENT_CHARS - marker.length - note.length;
-  const kept = body.slice(0, Math.min(room, match.index));
-  const line = kept.lastIndexOf("\n");
-  return `${line > 0 ? kept.slice(0, line) : kept}${note}${marker}`;
-}
-function findStickyComment(comments, gate2, self) {
-  const selfLower = self.toLowerCase();
-  for (const comment of comments) {
-    if (comment.author?.toLowerCase() !== selfLower) continue;
-    if (readMarker(comment.body, gate2)) return comment;
-  }
-  return null;
-}
-function planComment(mode, existing, previous, state) {
-  if (mode === "never") return { action: "skip", reason: "comment: never" };
-  if (mode === "on-change") {
-    if (!existing && state.verdict === "pass") return { action: "skip", reason: "on-change: the gate passes and no earlier comment exists" };
-    if (existing && previous && previous.verdict === state.verdict && previous.digest === state.digest) {
-      return { action: "skip", reason: "on-change: the result is the same as the comment already shows" };
-    }
-  }
-  return existing ? { action: "update", commentId: existing.id } : { action: "create" };
-}
-var GITHUB_ACTIONS_BOT = "github-actions[bot]";
-async function selfLogin(api, author) {
-  return author ?? await api.authenticatedLogin() ?? GITHUB_ACTIONS_BOT;
-}
-async function readStickyComment(api, repo, pullRequest, gate2, author) {
-  const comment = findStickyComment(await api.listIssueComments(repo, pullRequest), gate2, await selfLogin(api, author));
-  const state = comment ? readMarker(comment.body, gate2) : null;
-  return comment && state ? { comment, state } : null;
-}
-async function upsertStickyComment(api, request2) {
-  if (request2.mode === "never") return { action: "skipped", url: null, reason: "comment: never", resolved: false };
-  const self = await selfLogin(api, request2.author);
-  const comments = await api.listIssueComments(request2.repo, request2.pullRequest);
-  const existing = findStickyComment(comments, request2.gate, self);
-  const previous = existing ? readMarker(existing.body, request2.gate) : null;
-  const plan = planComment(request2.mode, existing, previous, request2.state);
-  if (plan.action === "skip") return { action: "skipped", url: existing?.url ?? null, reason: plan.reason, resolved: false };
-  const body = request2.render(previous);
-  const marker = stickyMarker(request2.gate, request2.state);
-  if (!body.trimEnd().endsWith(marker) || body.length > MAX_COMMENT_CHARS) {
-    throw new Error(`sticky comment body must end with ${marker} and be at most ${MAX_COMMENT_CHARS} characters (got ${body.length})`);
-  }
-  const resolved = previous?.verdict === "fail" && request2.state.verdict === "pass";
-  if (plan.action === "update") {
-    try {
-      const updated = await api.updateIssueComment(request2.repo, plan.commentId, body);
-      return { action: "updated", url: updated.url, resolved };
-    } catch (error2) {
-      if (!(error2 instanceof GitHubError && error2.status === 404)) throw error2;
-    }
-  }
-  const created = await api.createIssueComment(request2.repo, request2.pullRequest, body);
-  return { action: "created", url: created.url, resolved };
-}
-
-// action/src/action/digest.ts
-import { createHash as createHash6 } from "node:crypto";
-function reportDigest(report2) {
-  const lines = report2.rows.map((r) => JSON.stringify([r.benchmark, r.metric, r.status, r.budget?.result ?? null, r.failsGate])).sort();
-  return createHash6("sha256").update(`${report2.verdict}
-${lines.join("\n")}`).digest("hex").slice(0, 16);
-}
-
-// action/src/action/pr-comment.ts
-async function readGateComment(github, repo, pullRequest, settings) {
-  const sticky = await readStickyComment(github, repo, pullRequest, settings.gateName, settings.commentAuthor || void 0);
-  return sticky ? { ...sticky, ledger: decodeLedger(sticky.state.ledger) } : null;
-}
-var NOTHING_YET = { verdict: "pass", digest: "0" };
-async function sayRunStatus(github, repo, pullRequest, settings, status) {
-  const line = runStatusMarkdown(status);
-  const sticky = await readGateComment(github, repo, pullRequest, settings);
-  if (sticky) await github.updateIssueComment(repo, sticky.comment.id, withRunStatus(sticky.comment.body, line));
-  else await github.createIssueComment(repo, pullRequest, `${line}
-${stickyMarker(settings.gateName, NOTHING_YET)}`);
-}
-async function readPrLedger(settings, pullRequest, deps) {
-  if (!deps.github || settings.comment === "never") return null;
-  try {
-    const ledger = (await readGateComment(deps.github, repoRef(settings), pullRequest, settings))?.ledger ?? null;
-    if (ledger && ledger.acceptances.length > 0)
-      deps.log.info(
-        `${ledger.acceptances.length} acceptance(s) on record in the pull request comment: ${ledger.acceptances.map((a) => `${a.benchmarks} by @${a.by}`).join(", ")}`
-      );
-    return ledger;
-  } catch (error2) {
-    deps.log.warning(`perf-gate: could not read the pull request comment for acceptances (${error2.message}); none applies to this run`);
-    return null;
-  }
-}
-async function mergedAcceptances(settings, deps) {
-  if (!deps.github || settings.mode !== "main" || settings.github.sha === "") return [];
-  const repo = repoRef(settings);
-  try {
-    const merged = (await deps.github.pullRequestsOfCommit(repo, settings.github.sha)).filter((p) => p.merged);
-    const kept = [];
-    for (const pr of merged) {
-      for (const a of (await readGateComment(deps.github, repo, pr.number, settings))?.ledger?.acceptances ?? []) {
-        kept.push({
-          pullRequest: pr.number,
-          by: a.by,
-          reason: a.reason,
-          benchmarks: a.benchmarks,
-          rows: a.rows.map((r) => ({ benchmark: r.benchmark, metric: r.metric, change: r.change }))
-        });
-      }
-    }
-    if (kept.length > 0) deps.log.info(`recording ${kept.length} acceptance(s) of ${merged.map((p) => `#${p.number}`).join(", ")} with this run`);
-    return boundedAcceptances(kept);
-  } catch (error2) {
-    deps.log.warning(`perf-gate: could not look up the merged pull request's acceptances (${error2.message}); the run is recorded without them`);
-    return [];
-  }
-}
-async function postComment(github, target, settings, outcome, status, log) {
-  const { report: report2, acceptances } = outcome;
-  const state = {
-    verdict: report2.verdict,
-    digest: reportDigest(report2),
-    // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
-    ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
-  };
-  const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
-  try {
-    const outcome2 = await upsertStickyComment(github, {
-      repo: target.repo,
-      pullRequest: target.pullRequest,
-      gate: settings.gateName,
-      mode: settings.comment,
-      state,
-      ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-      render: (previous) => record4 + commentMarkdown(report2, {
-        title: settings.gateName,
-        marker: stickyMarker(settings.gateName, state),
-        maxLength: MAX_COMMENT_CHARS - record4.length,
-        previouslyFailed: previous?.verdict === "fail"
-      })
-    });
-    log.info(`comment ${outcome2.action}${outcome2.reason ? ` (${outcome2.reason})` : ""}${outcome2.url ? `: ${outcome2.url}` : ""}`);
-    log.setOutput("comment-url", outcome2.url ?? "");
-  } catch (error2) {
-    log.warning(
-      `perf-gate: could not write the pull request comment (${error2.message}); the verdict stands. A fork's read-only token cannot comment: use the two-stage mode.`
-    );
-  }
-}
-
-// action/src/action/pr-command-text.ts
-var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
-var PREFIX3 = /^\/perf-gate(?:\s+|$)/;
-function parseLine2(line) {
-  const rest = line.replace(PREFIX3, "").trim();
-  const [verb = "", ...words] = rest.split(/\s+/);
-  if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
-  if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
-  const match = /^accept\s+(`[^`\n]+`|\S+)\s*(.*)$/.exec(rest);
-  if (!match) return { kind: "unknown", text: line, problem: "`accept` needs a benchmark glob and a reason" };
-  const benchmarks = match[1].replace(/^`|`$/g, "");
-  const reason = match[2].trim();
-  if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
-  return { kind: "accept", benchmarks, reason };
-}
-var FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
-function parsePrCommands(body) {
-  const commands = [];
-  let fence = null;
-  let inComment = false;
-  for (const raw2 of body.split(/\r?\n/)) {
-    if (fence) {
-      const close = new RegExp(`^ {0,3}${fence.char === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
-      if (close.test(raw2)) fence = null;
-      continue;
-    }
-    if (inComment) {
-      if (raw2.includes("-->")) inComment = false;
-      continue;
-    }
-    const open3 = FENCE_OPEN.exec(raw2);
-    if (open3) {
-      fence = { char: open3[1][0], length: open3[1].length };
-      continue;
-    }
-    const comment = raw2.lastIndexOf("<!--");
-    if (comment !== -1 && !raw2.slice(comment + 4).includes("-->")) inComment = true;
-    if (/^(?: {4}| {0,3}\t)/.test(raw2)) continue;
-    const line = raw2.trim();
-    if (!PREFIX3.test(line)) continue;
-    commands.push(parseLine2(line));
-  }
-  return commands;
-}
-
-// action/src/action/pr-run-request.ts
-var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
-async function requestRun(settings, github, repo, request2, deps, reply2) {
-  if (settings.runWorkflow === "") {
-    await reply2(`@${request2.login}: \`/perf-gate run\` is not set up here: the command workflow names no benchmark workflow (its input \`run-workflow\`).`);
-    return;
-  }
-  const pr = await github.getPullRequest(repo, request2.pullRequest);
-  if (pr.state !== "open") {
-    await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
-    return;
-  }
-  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
-    await reply2(
-      `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
-    );
-    return;
-  }
-  const requested = deps.run.now().toISOString();
-  await github.dispatchWorkflow(repo, settings.runWorkflow, request2.ref, {
-    [RUN_INPUTS.pullRequest]: String(pr.number),
-    [RUN_INPUTS.requestedBy]: request2.login,
-    [RUN_INPUTS.requestedAt]: requested
-  });
-  deps.log.info(`started ${settings.runWorkflow} on ${request2.ref} for #${pr.number} at ${pr.headSha.slice(0, 7)}`);
-  await sayRunStatus(github, repo, pr.number, settings, { by: request2.login, requested });
-}
-async function dispatchedRun(settings, payload, deps) {
-  if (settings.mode !== "pr" || settings.github.eventName !== "workflow_dispatch") return null;
-  const inputs = payload?.inputs ?? {};
-  if (inputs[RUN_INPUTS.pullRequest] === void 0 || inputs[RUN_INPUTS.pullRequest] === "") return null;
-  const number2 = Number(inputs[RUN_INPUTS.pullRequest]);
-  if (!Number.isInteger(number2) || number2 <= 0) {
-    throw new InputError(
-      "workflow_dispatch inputs",
-      `"${RUN_INPUTS.pullRequest}" must be the pull request's number; a mode: pr run started by hand or by /perf-gate run needs it`
-    );
-  }
-  if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
-  const repo = repoRef(settings);
-  const info2 = await deps.github.getPullRequest(repo, number2);
-  const checkedOut = checkoutCommit(settings.workingDirectory);
-  if (checkedOut !== void 0 && checkedOut !== info2.headSha)
-    deps.log.warning(
-      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number2}'s head is now ${info2.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`
-    );
-  const pr = {
-    number: number2,
-    headSha: checkedOut ?? info2.headSha,
-    baseSha: info2.baseSha,
-    headRepo: info2.headRepo,
-    baseRepo: info2.baseRepo,
-    fromFork: isFork(info2.headRepo, info2.baseRepo)
-  };
-  const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
-  const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
-  const status = {
-    by,
-    requested: /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(requested) ? requested : deps.run.now().toISOString(),
-    started: deps.run.now().toISOString()
-  };
-  try {
-    await sayRunStatus(deps.github, repo, number2, settings, status);
-  } catch (error2) {
-    deps.log.warning(`perf-gate: could not say in the pull request comment that the run started (${error2.message})`);
-  }
-  return { pr, status };
-}
-
-// action/src/action/pr-commands.ts
-var record3 = (v) => typeof v === "object" && v !== null ? v : null;
-function commandEvent(payload) {
-  const p = record3(payload);
-  const comment = record3(p?.["comment"]);
-  const issue2 = record3(p?.["issue"]);
-  if (comment && issue2) {
-    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
-    const login = record3(comment["user"])?.["login"];
-    if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
-    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
-    return {
-      kind: "comment",
-      pullRequest: issue2["number"],
-      login,
-      body: comment["body"],
-      url: String(comment["html_url"] ?? ""),
-      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
-    };
-  }
-  const pr = record3(p?.["pull_request"]);
-  const label = record3(p?.["label"])?.["name"];
-  const sender = record3(p?.["sender"])?.["login"];
-  if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
-    const defaultBranch = record3(p["repository"])?.["default_branch"];
-    return {
-      kind: "label",
-      pullRequest: pr["number"],
-      login: sender,
-      label,
-      added: p["action"] === "labeled",
-      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
-    };
-  }
-  return null;
-}
-var MAY_MERGE = /* @__PURE__ */ new Set(["write", "maintain", "admin"]);
-async function runPrCommands(settings, payload, deps) {
-  const event = commandEvent(payload);
-  if (!event) {
-    deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
-    return 0;
-  }
-  if (!deps.github) throw new InputError('action input "github-token"', "mode: command needs a token to check permissions, update the comment and reply");
-  const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
-  if (event.kind === "label") {
-    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
-    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
-    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
-    return 0;
-  }
-  const commands = parsePrCommands(event.body);
-  if (commands.length === 0) deps.log.info("the comment gives no /perf-gate command");
-  for (const command of commands) await onCommand(ctx, event, command);
-  return 0;
-}
-async function reply(ctx, text2) {
-  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
-  ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
-}
-async function mayMerge(ctx, what, quietly = false) {
-  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
-  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
-  if (MAY_MERGE.has(role)) return true;
-  if (quietly) return false;
-  await reply(
-    ctx,
-    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
-  );
-  return false;
-}
-async function onCommand(ctx, event, command) {
-  if (command.kind === "unknown") {
-    if (await mayMerge(ctx, "a command", true))
-      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
-    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
-    return;
-  }
-  if (command.kind === "run") {
-    if (await mayMerge(ctx, "`/perf-gate run`")) await run(ctx, event.defaultBranch);
-    return;
-  }
-  if (!await mayMerge(ctx, "accepting a regression")) return;
-  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
-}
-function run(ctx, defaultBranch) {
-  const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
-  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text2) => reply(ctx, text2));
-}
-async function onRunLabel(ctx, event) {
-  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
-}
-async function onAcceptLabel(ctx, event) {
-  const label = escapeMarkdown(event.label);
-  if (!event.added) {
-    const found = await readLedger(ctx);
-    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
-    if (!found || !withdrawn) {
-      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
-      return;
-    }
-    if (!await mayMerge(ctx, `removing the label ${label}`)) return;
-    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
-    await saveLedger(ctx, found, withdrawn);
-    return;
-  }
-  if (!await mayMerge(ctx, `the label ${label}`)) return;
-  await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
-}
-async function readLedger(ctx) {
-  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
-  return found?.ledger ? { ...found, ledger: found.ledger } : null;
-}
-async function accept(ctx, given) {
-  const found = await readLedger(ctx);
-  if (!found) {
-    await reply(
-      ctx,
-      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
-    );
-    return;
-  }
-  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
-  if (!outcome.accepted && outcome.why === "glob-too-long") {
-    await reply(
-      ctx,
-      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString("en")} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString("en")} (use \`*\` for the common part). Nothing was recorded.`
-    );
-    return;
-  }
-  if (!outcome.accepted) {
-    const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
-    await reply(
-      ctx,
-      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
-    );
-    return;
-  }
-  await saveLedger(ctx, found, outcome.ledger);
-  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
-}
-async function saveLedger(ctx, found, ledger) {
-  const { failing: failing2, conclusion } = redecide(ledger);
-  const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
-  const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
-  const gate2 = ctx.settings.gateName;
-  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
-  const body = fitToCommentLimit(withMarker2(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
-  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
-  if (conclusion === null) {
-    ctx.deps.log.info(
-      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`
-    );
-    return;
-  }
-  if (!ctx.settings.checkRun) return;
-  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
-  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
-  const listed2 = failing2.slice(0, 50);
-  await ctx.github.createCheckRun(ctx.repo, {
-    name: gate2,
-    headSha: ledger.head,
-    conclusion,
-    output: {
-      title: ledgerCheckTitle(failing2.length, accepted, by, conclusion, ledger),
-      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
-
-${[
-        // Each name cut, so fifty of the longest still fit a check run's summary.
-        ...listed2.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
-        ...failing2.length > listed2.length ? [`- and ${failing2.length - listed2.length} more`] : []
-      ].join("\n")}`
-    }
-  });
-}
-function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
-  const after = accepted > 0 ? ` after ${accepted} accepted` : "";
-  if (failing2 > 0) return `Fail: ${failing2} row${failing2 === 1 ? "" : "s"} still failing${after}`;
-  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? "" : "s"}`;
-  if (conclusion === "failure") return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
-  const pass = `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}`;
-  if (conclusion === "success") return pass;
-  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
-}
-
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync18 } from "node:fs";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -80501,8 +80347,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join31(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join31(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join32(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join32(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -80535,19 +80381,44 @@ async function verifyClaim(api, repo, claim, run2, gate2) {
   }
 }
 
-// action/src/action/check-run-annotations.ts
-import { relative as relative10, resolve as resolve18 } from "node:path";
-function repoPath(file, paths) {
-  const rel = relative10(paths.workspace, resolve18(paths.workingDirectory, file));
-  return rel === "" || rel.startsWith("..") ? relative10(paths.workspace, paths.config) || "perf-gate.yml" : rel;
+// action/src/action/mode-pr.ts
+function forkAllowed(settings, pr, log) {
+  if (settings.mode !== "pr") return true;
+  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
+  if (!decision.allowed) {
+    log.error(decision.message);
+    log.setOutput("verdict", "refused");
+    return false;
+  }
+  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
+  return true;
 }
-function checkRunAnnotations(report2, paths) {
-  const rank2 = { failure: 0, warning: 1, notice: 2 };
-  return toAnnotations(report2).map((a, i2) => ({ a, i: i2 })).sort((x2, y) => rank2[x2.a.level] - rank2[y.a.level] || x2.i - y.i).map(({ a }) => {
-    const path2 = repoPath(a.file ?? paths.config, paths);
-    const line = a.file !== void 0 && a.line !== void 0 ? a.line : 1;
-    return { path: path2, start_line: line, end_line: line, annotation_level: a.level, title: a.title, message: a.message };
-  });
+async function afterPullRequestRun(settings, outcome, files, facts, deps) {
+  const { log } = deps;
+  if (facts.pr && files !== null) {
+    try {
+      const claim = { pullRequest: facts.pr.number, headSha: facts.pr.headSha, gate: settings.gateName };
+      log.setOutput("handoff-dir", writeHandoff(join33(settings.outputDir, "handoff"), claim, outcome.current));
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      log.error(`perf-gate: could not write the two-stage handoff: ${error2.message}; the verdict stands`);
+    }
+  }
+  await tellGitHub(settings, outcome, facts, deps);
+}
+
+// action/src/action/mode-release.ts
+async function afterReleaseRun(settings, outcome, config, facts, deps) {
+  const { log } = deps;
+  const { report: report2 } = outcome;
+  const repositoryUrl = settings.github.serverUrl && settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null;
+  const { model, note } = await releaseOfRun(report2, config, { ref: settings.github.ref, sha: settings.github.sha, repositoryUrl });
+  if (note) log.warning(`perf-gate: ${note}`);
+  const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref, { model, title: settings.gateName });
+  await log.appendSummary(release.summary);
+  log.setOutput("release-report", release.path);
+  await tellGitHub(settings, outcome, facts, deps);
+  await notifyRelease(settings, report2, deps);
 }
 
 // node_modules/fflate/esm/index.mjs
@@ -81065,61 +80936,7 @@ async function downloadHandoff(api, repo, runId, artifactName) {
   return parseHandoff({ pullRequest: text2(HANDOFF_FILES.pullRequest), results: text2(HANDOFF_FILES.results) }, where2);
 }
 
-// action/src/action/run-action.ts
-async function runAction(settings, deps) {
-  const event = readEvent(settings.github.eventPath);
-  if (settings.mode === "command") return runPrCommands(settings, event, deps);
-  const dispatched = await dispatchedRun(settings, event, deps);
-  const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
-  if (!forkAllowed(settings, pr, deps.log)) return EXIT.unusable;
-  const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
-  const config = readConfigIfPresent(settings.config, settings.workingDirectory);
-  if (!config && settings.mode !== "report" && settings.results.length === 0) {
-    throw new InputError(settings.config, "no such file; set the config input to your perf-gate.yml");
-  }
-  const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
-  const measuring = !handoff && settings.results.length === 0;
-  if (measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
-  const run2 = dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: dispatched.pr.headSha } } : deps.run;
-  const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
-  const acceptances = async () => prNumber !== null && settings.mode !== "main" ? (await readPrLedger(settings, prNumber, deps))?.acceptances ?? [] : [];
-  const plan = { ...await actionPlan(settings, config, budgets, pr, handoff, measuring, deps), acceptances, policy: checkPolicyOf(settings) };
-  const outcome = await runGate(plan, run2, { onBaseline: (chosen) => sayBaseline(chosen, deps.log) });
-  const { report: report2 } = outcome;
-  deps.log.info(`verdict: ${report2.verdict}`);
-  await publishReports(settings, outcome, config, pr, deps);
-  const alerts = settings.mode === "main" ? await watchMain(settings, config, budgets, outcome.current, deps) : null;
-  const status = dispatched ? { ...dispatched.status, finished: deps.run.now().toISOString() } : null;
-  await tellGitHub(settings, outcome, status, pr, handoff, deps);
-  const opened = alerts && settings.alert === "issue" ? await fileAlerts(settings, alerts, config, budgets, deps) : null;
-  if (alerts) await notifyMainAlerts(settings, alerts, opened, deps);
-  if (settings.mode === "release") await notifyRelease(settings, report2, deps);
-  if (report2.verdict === "fail") deps.log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
-  if (report2.counts.inconclusive > 0 && settings.inconclusive !== "pass")
-    deps.log.info(
-      `${report2.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === "fail" ? "fail" : "neutral"}`
-    );
-  return outcome.fails ? EXIT.fail : EXIT.pass;
-}
-function readEvent(path2) {
-  if (path2 === "" || !existsSync10(path2)) return null;
-  try {
-    return JSON.parse(readFileSync19(path2, "utf8"));
-  } catch (error2) {
-    throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
-  }
-}
-function forkAllowed(settings, pr, log) {
-  if (settings.mode !== "pr") return true;
-  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
-  if (!decision.allowed) {
-    log.error(decision.message);
-    log.setOutput("verdict", "refused");
-    return false;
-  }
-  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
-  return true;
-}
+// action/src/action/mode-report.ts
 function readTwoStageArtifact(settings, event, deps) {
   const { log } = deps;
   return log.group("perf-gate: read the two-stage artifact", async () => {
@@ -81147,118 +80964,331 @@ function readTwoStageArtifact(settings, event, deps) {
     return found;
   });
 }
-async function preflightPasses(settings, deps) {
-  if (settings.preflight === "off") return true;
-  const { log } = deps;
-  const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
-    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || void 0, deps.run.env);
-    for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
-    for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
-    return result;
-  });
-  if (checked.fails)
-    log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
-  return !checked.fails;
+function afterReportRun(settings, outcome, facts, deps) {
+  return tellGitHub(settings, outcome, facts, deps);
 }
-async function actionPlan(settings, config, budgets, pr, handoff, measuring, deps) {
-  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
-  if (settings.ab === "base" && abRef === "")
-    throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
-  const outDir = join32(settings.outputDir, "runs");
-  const created = deps.run.now().toISOString();
-  const read = { cwd: settings.workingDirectory, created };
-  const store = config ? storeOf(config, created, {
-    start: await historyStart(config.dir, { release: settings.mode === "release", ...pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {} }),
-    appends: settings.mode === "main",
-    onNoBaseline: (text2) => deps.log.warning(`perf-gate: ${text2}`),
-    ...dataBranchAuth(settings)
-  }) : null;
-  const common = {
-    budgets,
-    options: gateOptions(settings.testbedMismatch),
-    record: settings.mode === "main" && store ? { store, shard: null, accepted: await mergedAcceptances(settings, deps) } : null,
-    confirm: (settings.mode === "pr" || settings.mode === "release") && secondStageOn(settings.confirm, {
-      mode: settings.mode,
-      measuresSuites: measuring && abRef === "" && config !== null,
-      baseline: settings.baseline.length > 0 ? "files" : store ? "store" : "none",
-      configOn: config?.confirm.on ?? false
-    }) ? confirmPlan(settings, pr) : null
-  };
-  const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
-  if (measuring && abRef !== "" && config) {
-    return {
-      ...common,
-      current: { interleaved: config, ref: abRef, shard: null, outDir },
-      baseline: null,
-      labels: { baselineInput, current: `this run of ${config.file}` }
-    };
+
+// action/src/action/pr-command-text.ts
+var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
+var PREFIX3 = /^\/perf-gate(?:\s+|$)/;
+function parseLine2(line) {
+  const rest = line.replace(PREFIX3, "").trim();
+  const [verb = "", ...words] = rest.split(/\s+/);
+  if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
+  if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
+  const match = /^accept\s+(`[^`\n]+`|\S+)\s*(.*)$/.exec(rest);
+  if (!match) return { kind: "unknown", text: line, problem: "`accept` needs a benchmark glob and a reason" };
+  const benchmarks = match[1].replace(/^`|`$/g, "");
+  const reason = match[2].trim();
+  if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
+  return { kind: "accept", benchmarks, reason };
+}
+var FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
+function parsePrCommands(body) {
+  const commands = [];
+  let fence = null;
+  let inComment = false;
+  for (const raw2 of body.split(/\r?\n/)) {
+    if (fence) {
+      const close = new RegExp(`^ {0,3}${fence.char === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
+      if (close.test(raw2)) fence = null;
+      continue;
+    }
+    if (inComment) {
+      if (raw2.includes("-->")) inComment = false;
+      continue;
+    }
+    const open3 = FENCE_OPEN.exec(raw2);
+    if (open3) {
+      fence = { char: open3[1][0], length: open3[1].length };
+      continue;
+    }
+    const comment = raw2.lastIndexOf("<!--");
+    if (comment !== -1 && !raw2.slice(comment + 4).includes("-->")) inComment = true;
+    if (/^(?: {4}| {0,3}\t)/.test(raw2)) continue;
+    const line = raw2.trim();
+    if (!PREFIX3.test(line)) continue;
+    commands.push(parseLine2(line));
   }
-  const baseline = {
-    paths: settings.baseline,
-    input: "the baseline input",
-    store,
-    read,
-    query: settings.github.sha ? { commit: settings.github.sha } : {},
-    emptyIsNone: true
-  };
-  if (handoff) return { ...common, current: { results: handoff.results }, baseline, labels: { baselineInput, current: "the two-stage artifact" } };
-  if (settings.results.length > 0) {
-    return {
-      ...common,
-      current: { files: settings.results, read, stamp: { commit: settings.github.sha, ref: settings.github.ref } },
-      baseline,
-      labels: { baselineInput, current: `action input "results" (${settings.results.join(", ")})` }
-    };
+  return commands;
+}
+
+// action/src/action/pr-run-request.ts
+var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
+async function requestRun(settings, github, repo, request2, deps, reply2) {
+  if (settings.runWorkflow === "") {
+    await reply2(`@${request2.login}: \`/perf-gate run\` is not set up here: the command workflow names no benchmark workflow (its input \`run-workflow\`).`);
+    return;
   }
-  if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
-  return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
-}
-function confirmPlan(settings, pr) {
-  const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";
-  const asked = settings.confirm === "interleaved";
-  return pr?.fromFork && !settings.confirmForks ? { failSuspected, asked, refused: { code: "fork" } } : { failSuspected, asked };
-}
-function sayBaseline(chosen, log) {
-  if (!chosen)
-    log.warning(
-      'perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.'
+  const pr = await github.getPullRequest(repo, request2.pullRequest);
+  if (pr.state !== "open") {
+    await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
+    return;
+  }
+  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
+    await reply2(
+      `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
     );
-  else if (chosen.results.benchmarks.length === 0) log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
+    return;
+  }
+  const requested = deps.run.now().toISOString();
+  await github.dispatchWorkflow(repo, settings.runWorkflow, request2.ref, {
+    [RUN_INPUTS.pullRequest]: String(pr.number),
+    [RUN_INPUTS.requestedBy]: request2.login,
+    [RUN_INPUTS.requestedAt]: requested
+  });
+  deps.log.info(`started ${settings.runWorkflow} on ${request2.ref} for #${pr.number} at ${pr.headSha.slice(0, 7)}`);
+  await sayRunStatus(github, repo, pr.number, settings, { by: request2.login, requested });
 }
-async function publishReports(settings, outcome, config, pr, deps) {
-  const { log } = deps;
+async function dispatchedRun(settings, payload, deps) {
+  if (settings.mode !== "pr" || settings.github.eventName !== "workflow_dispatch") return null;
+  const inputs = payload?.inputs ?? {};
+  if (inputs[RUN_INPUTS.pullRequest] === void 0 || inputs[RUN_INPUTS.pullRequest] === "") return null;
+  const number2 = Number(inputs[RUN_INPUTS.pullRequest]);
+  if (!Number.isInteger(number2) || number2 <= 0) {
+    throw new InputError(
+      "workflow_dispatch inputs",
+      `"${RUN_INPUTS.pullRequest}" must be the pull request's number; a mode: pr run started by hand or by /perf-gate run needs it`
+    );
+  }
+  if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
+  const repo = repoRef(settings);
+  const info2 = await deps.github.getPullRequest(repo, number2);
+  const checkedOut = checkoutCommit(settings.workingDirectory);
+  if (checkedOut !== void 0 && checkedOut !== info2.headSha)
+    deps.log.warning(
+      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number2}'s head is now ${info2.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`
+    );
+  const pr = {
+    number: number2,
+    headSha: checkedOut ?? info2.headSha,
+    baseSha: info2.baseSha,
+    headRepo: info2.headRepo,
+    baseRepo: info2.baseRepo,
+    fromFork: isFork(info2.headRepo, info2.baseRepo)
+  };
+  const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
+  const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
+  const status = {
+    by,
+    requested: /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(requested) ? requested : deps.run.now().toISOString(),
+    started: deps.run.now().toISOString()
+  };
+  try {
+    await sayRunStatus(deps.github, repo, number2, settings, status);
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not say in the pull request comment that the run started (${error2.message})`);
+  }
+  return { pr, status };
+}
+
+// action/src/action/pr-commands.ts
+var record3 = (v) => typeof v === "object" && v !== null ? v : null;
+function commandEvent(payload) {
+  const p = record3(payload);
+  const comment = record3(p?.["comment"]);
+  const issue2 = record3(p?.["issue"]);
+  if (comment && issue2) {
+    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
+    const login = record3(comment["user"])?.["login"];
+    if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
+    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
+    return {
+      kind: "comment",
+      pullRequest: issue2["number"],
+      login,
+      body: comment["body"],
+      url: String(comment["html_url"] ?? ""),
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
+  }
+  const pr = record3(p?.["pull_request"]);
+  const label = record3(p?.["label"])?.["name"];
+  const sender = record3(p?.["sender"])?.["login"];
+  if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
+    const defaultBranch = record3(p["repository"])?.["default_branch"];
+    return {
+      kind: "label",
+      pullRequest: pr["number"],
+      login: sender,
+      label,
+      added: p["action"] === "labeled",
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
+  }
+  return null;
+}
+var MAY_MERGE = /* @__PURE__ */ new Set(["write", "maintain", "admin"]);
+async function runPrCommands(settings, payload, deps) {
+  const event = commandEvent(payload);
+  if (!event) {
+    deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
+    return 0;
+  }
+  if (!deps.github) throw new InputError('action input "github-token"', "mode: command needs a token to check permissions, update the comment and reply");
+  const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
+  if (event.kind === "label") {
+    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
+    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
+    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
+    return 0;
+  }
+  const commands = parsePrCommands(event.body);
+  if (commands.length === 0) deps.log.info("the comment gives no /perf-gate command");
+  for (const command of commands) await onCommand(ctx, event, command);
+  return 0;
+}
+async function reply(ctx, text2) {
+  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
+  ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
+}
+async function mayMerge(ctx, what, quietly = false) {
+  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
+  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
+  if (MAY_MERGE.has(role)) return true;
+  if (quietly) return false;
+  await reply(
+    ctx,
+    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
+  );
+  return false;
+}
+async function onCommand(ctx, event, command) {
+  if (command.kind === "unknown") {
+    if (await mayMerge(ctx, "a command", true))
+      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
+    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
+    return;
+  }
+  if (command.kind === "run") {
+    if (await mayMerge(ctx, "`/perf-gate run`")) await run(ctx, event.defaultBranch);
+    return;
+  }
+  if (!await mayMerge(ctx, "accepting a regression")) return;
+  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
+}
+function run(ctx, defaultBranch) {
+  const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
+  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text2) => reply(ctx, text2));
+}
+async function onRunLabel(ctx, event) {
+  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
+}
+async function onAcceptLabel(ctx, event) {
+  const label = escapeMarkdown(event.label);
+  if (!event.added) {
+    const found = await readLedger(ctx);
+    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
+    if (!found || !withdrawn) {
+      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
+      return;
+    }
+    if (!await mayMerge(ctx, `removing the label ${label}`)) return;
+    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
+    await saveLedger(ctx, found, withdrawn);
+    return;
+  }
+  if (!await mayMerge(ctx, `the label ${label}`)) return;
+  await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
+}
+async function readLedger(ctx) {
+  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
+  return found?.ledger ? { ...found, ledger: found.ledger } : null;
+}
+async function accept(ctx, given) {
+  const found = await readLedger(ctx);
+  if (!found) {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
+    );
+    return;
+  }
+  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted && outcome.why === "glob-too-long") {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString("en")} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString("en")} (use \`*\` for the common part). Nothing was recorded.`
+    );
+    return;
+  }
+  if (!outcome.accepted) {
+    const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
+    await reply(
+      ctx,
+      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
+    );
+    return;
+  }
+  await saveLedger(ctx, found, outcome.ledger);
+  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
+}
+async function saveLedger(ctx, found, ledger) {
+  const { failing: failing2, conclusion } = redecide(ledger);
+  const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
+  const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
+  const gate2 = ctx.settings.gateName;
+  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
+  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
+  if (conclusion === null) {
+    ctx.deps.log.info(
+      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`
+    );
+    return;
+  }
+  if (!ctx.settings.checkRun) return;
+  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
+  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
+  const listed2 = failing2.slice(0, 50);
+  await ctx.github.createCheckRun(ctx.repo, {
+    name: gate2,
+    headSha: ledger.head,
+    conclusion,
+    output: {
+      title: ledgerCheckTitle(failing2.length, accepted, by, conclusion, ledger),
+      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
+
+${[
+        // Each name cut, so fifty of the longest still fit a check run's summary.
+        ...listed2.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
+        ...failing2.length > listed2.length ? [`- and ${failing2.length - listed2.length} more`] : []
+      ].join("\n")}`
+    }
+  });
+}
+function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
+  const after = accepted > 0 ? ` after ${accepted} accepted` : "";
+  if (failing2 > 0) return `Fail: ${failing2} row${failing2 === 1 ? "" : "s"} still failing${after}`;
+  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? "" : "s"}`;
+  if (conclusion === "failure") return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
+  const pass = `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}`;
+  if (conclusion === "success") return pass;
+  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
+}
+
+// action/src/action/run-facts.ts
+async function runFacts(settings, event, deps) {
+  const dispatched = await dispatchedRun(settings, event, deps);
+  const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
+  if (!forkAllowed(settings, pr, deps.log)) return null;
+  const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
+  return {
+    dispatched,
+    pr,
+    handoff,
+    prNumber: handoff ? handoff.claim.pullRequest : pr?.number ?? null,
+    measuring: !handoff && settings.results.length === 0
+  };
+}
+
+// action/src/action/run-reports.ts
+async function publishReports(settings, outcome, log) {
   const { report: report2, current } = outcome;
   await log.appendSummary(jobSummary(report2, settings.gateName));
   const files = writeRunFilesOrSay(settings, report2, current, log);
   setReportOutputs(log, report2, files);
-  if (settings.mode === "pr" && pr && files !== null) {
-    try {
-      const dir = writeHandoff(join32(settings.outputDir, "handoff"), { pullRequest: pr.number, headSha: pr.headSha, gate: settings.gateName }, current);
-      log.setOutput("handoff-dir", dir);
-    } catch (error2) {
-      if (!(error2 instanceof InputError)) throw error2;
-      log.error(`perf-gate: could not write the two-stage handoff: ${error2.message}; the verdict stands`);
-    }
-  }
-  if (settings.mode === "main") {
-    if (outcome.stored !== null) {
-      if ("error" in outcome.stored) throw outcome.stored.error;
-      log.info(`baseline written to ${outcome.stored.at}`);
-      log.setOutput("baseline-file", outcome.stored.at);
-    } else {
-      log.warning(
-        `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`
-      );
-    }
-  }
-  if (settings.mode === "release") {
-    const repositoryUrl = settings.github.serverUrl && settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null;
-    const { model, note } = await releaseOfRun(report2, config, { ref: settings.github.ref, sha: settings.github.sha, repositoryUrl });
-    if (note) log.warning(`perf-gate: ${note}`);
-    const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref, { model, title: settings.gateName });
-    await log.appendSummary(release.summary);
-    log.setOutput("release-report", release.path);
-  }
+  return files;
 }
 function writeRunFilesOrSay(settings, report2, current, log) {
   try {
@@ -81290,40 +81320,67 @@ function setReportOutputs(log, report2, files) {
   log.setOutput("report-markdown", files.reportMarkdown);
   log.setOutput("results", files.results);
 }
-function tellGitHub(settings, outcome, status, pr, handoff, deps) {
-  const { log, github } = deps;
-  return log.group("perf-gate: tell GitHub", async () => {
-    if (!github) {
-      log.info("no github-token: no comment and no check run");
-      return;
-    }
-    const repo = repoRef(settings);
-    const prNumber = handoff ? handoff.claim.pullRequest : pr?.number ?? null;
-    const headSha = handoff ? handoff.claim.headSha : pr?.headSha ?? settings.github.sha;
-    if (prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
-      await postComment(github, { repo, pullRequest: prNumber, headSha }, settings, outcome, status, log);
-    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
-  });
-}
-async function postCheckRun(github, repo, headSha, settings, outcome, log) {
-  const { report: report2 } = outcome;
-  const runUrl = workflowRunUrl(settings.github);
-  try {
-    const posted = await publishCheckRun(github, {
-      repo,
-      name: settings.gateName,
-      headSha,
-      conclusion: outcome.conclusion,
-      title: checkRunTitle(report2),
-      summary: checkRunSummary(report2, settings.gateName),
-      annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
-      ...runUrl ? { detailsUrl: runUrl } : {}
-    });
-    log.info(`check run ${posted.id} (${posted.batches} request${posted.batches === 1 ? "" : "s"} with annotations)`);
-    log.setOutput("check-run-id", String(posted.id));
-  } catch (error2) {
-    log.warning(`perf-gate: could not create the check run (${error2.message}); the verdict stands. The token needs checks: write.`);
+
+// action/src/action/run-action.ts
+async function runAction(settings, deps) {
+  const event = readEvent(settings.github.eventPath);
+  if (settings.mode === "command") return runPrCommands(settings, event, deps);
+  const facts = await runFacts(settings, event, deps);
+  if (facts === null) return EXIT.unusable;
+  const config = readConfigIfPresent(settings.config, settings.workingDirectory);
+  if (!config && settings.mode !== "report" && settings.results.length === 0) {
+    throw new InputError(settings.config, "no such file; set the config input to your perf-gate.yml");
   }
+  const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
+  if (facts.measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
+  const run2 = facts.dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: facts.dispatched.pr.headSha } } : deps.run;
+  const outcome = await runGate(await actionPlan(settings, config, budgets, facts, deps), run2, {
+    onBaseline: (chosen) => sayBaseline(chosen, deps.log),
+    onNoBaseline: (text2) => deps.log.warning(`perf-gate: ${text2}`)
+  });
+  deps.log.info(`verdict: ${outcome.report.verdict}`);
+  const files = await publishReports(settings, outcome, deps.log);
+  if (settings.mode === "pr") await afterPullRequestRun(settings, outcome, files, facts, deps);
+  if (settings.mode === "report") await afterReportRun(settings, outcome, facts, deps);
+  if (settings.mode === "main") await afterMainRun(settings, outcome, files, { config, budgets }, facts, deps);
+  if (settings.mode === "release") await afterReleaseRun(settings, outcome, config, facts, deps);
+  sayVerdict(settings, outcome.report, deps.log);
+  return outcome.fails ? EXIT.fail : EXIT.pass;
+}
+function readEvent(path2) {
+  if (path2 === "" || !existsSync10(path2)) return null;
+  try {
+    return JSON.parse(readFileSync19(path2, "utf8"));
+  } catch (error2) {
+    throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
+  }
+}
+async function preflightPasses(settings, deps) {
+  if (settings.preflight === "off") return true;
+  const { log } = deps;
+  const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
+    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || void 0, deps.run.env);
+    for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
+    for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
+    return result;
+  });
+  if (checked.fails)
+    log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
+  return !checked.fails;
+}
+function sayBaseline(chosen, log) {
+  if (!chosen)
+    log.warning(
+      'perf-gate: no baseline found; every benchmark is "new" and only the budgets decide. Run the workflow with mode: main on your default branch to record one.'
+    );
+  else if (chosen.results.benchmarks.length === 0) log.warning(`perf-gate: the baseline (${chosen.source}) holds no benchmarks; only the budgets decide.`);
+}
+function sayVerdict(settings, report2, log) {
+  if (report2.verdict === "fail") log.error(`perf-gate: the gate fails: ${checkRunTitle(report2)}`);
+  if (report2.counts.inconclusive > 0 && settings.inconclusive !== "pass")
+    log.info(
+      `${report2.counts.inconclusive} inconclusive row(s); inconclusive: ${settings.inconclusive} makes the check ${settings.inconclusive === "fail" ? "fail" : "neutral"}`
+    );
 }
 
 // action/src/action/read-settings.ts

@@ -5,7 +5,7 @@ import { chmod } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-// The dashboard's static files (pipeline/dashboard-assets.ts reads the same four
+// The dashboard's static files (pipeline/history/dashboard-assets.ts reads the same four
 // from disk when run from source): node_modules does not ship with dist/, so
 // their text goes into the bundle as the PERF_GATE_DASHBOARD_ASSETS constant (a string of JSON: esbuild
 // inlines a string where it is used, but would initialise an object define in every module).

@@ -1,13 +1,13 @@
 /**
  * The action's conversation with GitHub's issues for main-branch alerts
- * (`alert: issue`): the issues pipeline/main-alerts.ts worded, filed one per
+ * (`alert: issue`): the issues pipeline/history/main-alerts.ts worded, filed one per
  * series (github/alert-issues.ts creates, updates or closes them), and each
  * bisect's outcome commented on its issue. It files what it is given and
  * decides nothing.
  */
 import { readAlertMarker, syncAlertIssues, type AlertIssueOutcome } from '../github/alert-issues.js';
 import type { GitHubApi, RepoRef } from '../github/client.js';
-import { alertIssueWords, bisectComment, type AlertBisect, type AlertLinks, type MainAlert, type MainAlerts } from '../pipeline/main-alerts.js';
+import { alertIssueWords, bisectComment, type AlertBisect, type AlertLinks, type MainAlert, type MainAlerts } from '../pipeline/history/main-alerts.js';
 
 export type { AlertIssueOutcome };
 

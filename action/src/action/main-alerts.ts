@@ -16,9 +16,9 @@ import {
   findMainAlerts,
   mainAlertsMarkdown,
   type MainAlerts,
-} from '../pipeline/main-alerts.js';
+} from '../pipeline/history/main-alerts.js';
 import { commentBisects, fileAlertIssues, openedAlerts, type AlertIssueOutcome } from './alert-issues.js';
-import { bisectMarkdown } from '../pipeline/bisect.js';
+import { bisectMarkdown } from '../pipeline/history/bisect.js';
 import type { GitHubApi } from '../github/client.js';
 import type { ActionDeps } from './deps.js';
 import { dataBranchAuth, repoRef, type Settings } from './settings.js';

@@ -4,7 +4,7 @@
  * failure is a warning, after the verdict and the reports, and never changes
  * the exit status.
  */
-import type { MainAlerts } from '../pipeline/main-alerts.js';
+import type { MainAlerts } from '../pipeline/history/main-alerts.js';
 import { mainAlertNotification, releaseNoGoNotification, type NotificationContext } from '../pipeline/notifications.js';
 import type { GateReport } from '../pipeline/index.js';
 import { sendWebhook, WebhookError, type Notification } from '../github/webhook.js';

@@ -10,7 +10,7 @@ import {
   type Command,
   type RunDeps,
 } from '../pipeline/index.js';
-import { bisect, bisectMarkdown, bisectText, type BisectReport } from '../pipeline/bisect.js';
+import { bisect, bisectMarkdown, bisectText, type BisectReport } from '../pipeline/history/bisect.js';
 import { writeOutputFile } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 

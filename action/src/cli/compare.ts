@@ -4,7 +4,6 @@ import {
   defaultDeps,
   gateOptions,
   historyStart,
-  historyStoreAt,
   prepareOutputs,
   publishToTerminal,
   readBudgets,
@@ -12,6 +11,7 @@ import {
   UsageError,
   verdictExit,
   type Command,
+  type StoreAt,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -73,22 +73,17 @@ export const compareCommand: Command = {
     prepareOutputs(outputs, ctx.cwd);
     const read = { cwd: ctx.cwd, created: ctx.now().toISOString(), format: flags.format ?? 'auto', ...(flags.name !== undefined ? { name: flags.name } : {}) };
     const history = flags.history !== undefined ? resolve(ctx.cwd, flags.history) : undefined;
-    const store =
+    const store: StoreAt | null =
       history === undefined
         ? null
-        : historyStoreAt({
-            location: { folder: history },
-            repo: ctx.cwd,
-            start: await historyStart(ctx.cwd, { ...(flags.base !== undefined ? { base: flags.base } : {}) }),
-            onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
-          });
+        : { history: { folder: history }, repo: ctx.cwd, start: await historyStart(ctx.cwd, { ...(flags.base !== undefined ? { base: flags.base } : {}) }) };
     const { report } = await runGate(
       {
         current: { files: flags.current, read },
+        store,
         // The history holds the runs of the current results' testbed (else this machine's), from the current commit's point of view.
         baseline: {
           paths: flags.baseline ?? [],
-          store,
           read,
           query: { ...(flags.testbed !== undefined ? { testbed: flags.testbed } : {}), machineTestbed: true },
         },
@@ -106,6 +101,7 @@ export const compareCommand: Command = {
         onBaseline: (baseline) => {
           if (baseline && store) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
         },
+        onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
       },
     );
     publishToTerminal(report, outputs, ctx);

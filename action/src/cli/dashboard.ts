@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { EXIT, historyLocation, openHistoryAt, prepareOutputPaths, readConfig, readConfigIfPresent, UsageError, type Command } from '../pipeline/index.js';
-import { writeDashboard } from '../pipeline/dashboard.js';
+import { writeDashboard } from '../pipeline/history/dashboard.js';
 import { parseFlags } from './args.js';
 
 const USAGE = `Usage: perf-gate dashboard --out DIR [--history PATH] [--testbed ID] [--config FILE]

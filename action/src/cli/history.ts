@@ -22,7 +22,7 @@ import {
 } from '../pipeline/index.js';
 import { DEFAULT_BUDGET_DEFAULTS, InputError, parseQuantity } from '../model/index.js';
 import { compactHistory, printSkipped, removeFromHistory, verifyHistory } from './history-maintenance.js';
-import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history-changes.js';
+import { changesMarkdown, changesText, historyChanges, readPreviousChanges, sinceRun } from '../pipeline/history/history-changes.js';
 import { takesStdout, writeOutputFile } from '../pipeline/index.js';
 import { parseFlagsAndWords } from './args.js';
 

@@ -11,8 +11,8 @@ import {
   type Command,
 } from '../pipeline/index.js';
 import { releaseTerminalText, terminalColor, writeReleaseOutputs } from '../pipeline/index.js';
-import { releaseFromHistory } from '../pipeline/release-report.js';
-import { repositoryWebUrl } from '../pipeline/repository-url.js';
+import { releaseFromHistory } from '../pipeline/history/release-report.js';
+import { repositoryWebUrl } from '../pipeline/history/repository-url.js';
 import { parseFlagsAndWords } from './args.js';
 
 const USAGE = `Usage: perf-gate report release --from TAG --to REF [--history PATH] [--testbed ID]

@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import {
-  configuredStore,
   DEFAULT_GATE_OPTIONS,
   defaultDeps,
   historyLocationOf,
   historyStart,
-  historyStoreAt,
   parseShard,
   prepareOutputPaths,
   prepareOutputs,
@@ -20,6 +18,7 @@ import {
   withInterruptCleanup,
   type Command,
   type RunDeps,
+  type StoreAt,
 } from '../pipeline/index.js';
 import { parseFlags } from './args.js';
 
@@ -111,17 +110,10 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         throw new UsageError('--base chooses a run from a history: give --history DIR (or history: in perf-gate.yml)');
       if (flags.history !== undefined && flags.baseline) throw new UsageError('--history chooses the baseline itself; it cannot be combined with --baseline');
       const start = await historyStart(config.dir, { ...(flags.base !== undefined ? { base: flags.base } : {}), release: mode === 'release' });
-      const store =
+      const store: StoreAt =
         history !== null
-          ? historyStoreAt({
-              location: history.location,
-              repo: config.dir,
-              start,
-              appends: mode === 'main',
-              ...(history.driftRuns !== null ? { driftRuns: history.driftRuns } : {}),
-              onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
-            })
-          : configuredStore(config, created);
+          ? { history: history.location, repo: config.dir, start, ...(history.driftRuns !== null ? { driftRuns: history.driftRuns } : {}) }
+          : { baselines: config, created };
       const budgets = readBudgets([], config.budgets, ctx.cwd);
       const deps = makeDeps();
       const read = { cwd: ctx.cwd, created };
@@ -129,7 +121,8 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
         runGate(
           {
             current: flags.ab !== undefined ? { interleaved: config, ref: flags.ab, shard, outDir } : { suites: config, shard, outDir },
-            baseline: flags.ab !== undefined ? null : { paths: flags.baseline ?? [], store, read },
+            store,
+            baseline: flags.ab !== undefined ? null : { paths: flags.baseline ?? [], read },
             budgets,
             options: DEFAULT_GATE_OPTIONS,
             labels: {
@@ -137,7 +130,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
                 flags.baseline || flags.ab !== undefined ? '--baseline' : historyName !== null ? `the history ${historyName}` : `baselines: in ${config.file}`,
               current: `this run of ${config.file}`,
             },
-            record: mode === 'main' ? { store, shard } : null,
+            record: mode === 'main' ? { shard } : null,
             confirm: secondStageOn((flags.confirm as 'interleaved' | 'off' | undefined) ?? 'auto', {
               mode,
               measuresSuites: flags.ab === undefined,
@@ -163,6 +156,7 @@ export function makeRunCommand(makeDeps: () => RunDeps = defaultDeps): Command {
             onBaseline: (baseline) => {
               if (baseline && historyName !== null && !flags.baseline) ctx.stdout(`perf-gate: baseline: ${baseline.source}\n`);
             },
+            onNoBaseline: (text) => ctx.stdout(`perf-gate: ${text}\n`),
           },
         ),
       );

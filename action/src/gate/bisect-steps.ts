@@ -1,7 +1,7 @@
 /**
  * The decisions of `perf-gate bisect`, as pure functions: which commit to
  * measure next, what one measured step says about its commit, and when the
- * search stops. No git, no processes: pipeline/bisect.ts measures, this file
+ * search stops. No git, no processes: pipeline/history/bisect.ts measures, this file
  * decides, report/bisect.ts words it.
  *
  * Commits are numbered along the first-parent path: 0 is the good end, 1 … n

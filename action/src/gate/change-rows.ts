@@ -5,7 +5,7 @@
  * points (stats/change-points.ts: E-Divisive means with a t-test, as Apache
  * Otava finds them). Each change point sits between the last run before it
  * and the first run after it, so its commit range is `previous..commit`.
- * Pure: runs in, rows out; pipeline/history-changes.ts reads the history.
+ * Pure: runs in, rows out; pipeline/history/history-changes.ts reads the history.
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { Direction, EnvironmentChange, ResultSet } from '../model/index.js';

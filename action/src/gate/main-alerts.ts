@@ -2,7 +2,7 @@
  * Which change points on main deserve an alert (`mode: main`), and whether a
  * step an earlier alert reported has since been reversed. Pure: the change
  * rows of a testbed's history (gate/change-rows.ts) and the budgets in, alerts
- * out; pipeline/main-alerts.ts reads the history, report/main-alert.ts words
+ * out; pipeline/history/main-alerts.ts reads the history, report/main-alert.ts words
  * them, github/alert-issues.ts keeps one issue per alert.
  */
 import { resolveBudget, type Budgets } from '../model/index.js';

@@ -3,7 +3,7 @@
  * `mode: release`): the gate's comparison of the candidate with the previous
  * release, the change points the run history shows between the two, and what
  * to do next. Pure: the decided report and the change rows in, the model out;
- * pipeline/release-report.ts reads the history, report/release.ts words it.
+ * pipeline/history/release-report.ts reads the history, report/release.ts words it.
  * Nothing here changes a verdict: go is the gate's pass.
  */
 import type { BudgetCheck, GateReport, VerdictRow } from './types.js';

@@ -1,6 +1,6 @@
 /**
  * What a main-branch alert's issue records of the step it reported, in its
- * hidden marker: pipeline/main-alerts.ts fills it, github/alert-issues.ts
+ * hidden marker: pipeline/history/main-alerts.ts fills it, github/alert-issues.ts
  * writes and reads it to find the issue of a series again.
  */
 export interface AlertMark {

@@ -4,17 +4,20 @@
  * every file here, in the order a run uses it:
  *
  *   run-plan.ts        the run as data: where the current results and the
- *                      baseline come from, the mode's store, the labels; the
- *                      one RunContext; the one rule for a history's start
- *   run.ts             runGate: check the store can take the run, read or
- *                      measure, choose the baseline, gate once, record
+ *                      baseline come from, where the runs are kept (a
+ *                      StoreAt), the labels, the policy; the one rule for a
+ *                      history's start and for whether the second stage is on
+ *   run.ts             runGate: open the store and check it can take the
+ *                      run, read or measure, choose the baseline, gate once,
+ *                      confirm, apply the acceptances, say what fails, record
  *   output-paths.ts    every output path checked before any work starts
  *   preflight.ts       is this machine fit to measure on?
  *   inputs.ts          read perf-gate.yml, the budgets, given results, the
  *                      baseline (named files, else the store's choice)
  *   stores.ts          which store: the `baselines:` folder or the run
- *                      history (folder or data branch), opened with the checks
- *                      of store/write-policy.ts
+ *                      history (folder or data branch), named as data and
+ *                      opened (by run.ts alone) with the checks of
+ *                      store/write-policy.ts
  *   output-parser.ts   a suite's harness output → benchmarks
  *   measure.ts         run the suites (or A/B rounds), throttle check,
  *                      derived metrics
@@ -23,11 +26,11 @@
  *   exit.ts            the exit statuses
  *
  * Around a run: command.ts (the shape of a subcommand), run-deps.ts
- * (processes and the machine, injectable); the history's commands
- * (history.ts, history-changes.ts, main-alerts.ts, release-report.ts,
- * dashboard.ts with dashboard-assets.ts, bisect.ts, repository-url.ts); and
- * the CLI's tools (convert.ts, merge-shards.ts, time-commands.ts,
- * count-commands.ts). cli/ and action/ import only pipeline/ (action/ also
+ * (processes and the machine, injectable). Two wings: history/, the history
+ * and watching main (history.ts, history-changes.ts, main-alerts.ts,
+ * release-report.ts, dashboard.ts with dashboard-assets.ts, bisect.ts,
+ * repository-url.ts); and tools/, the CLI's tools (convert.ts,
+ * merge-shards.ts, time-commands.ts, count-commands.ts). cli/ and action/ import only pipeline/ (action/ also
  * github/), and model/ for types. pipeline/ never parses flags or inputs,
  * never prints workflow commands or reads process.env (the faces hand it
  * their environment), never decides a verdict itself (gate/ does), and
@@ -40,7 +43,7 @@ export * from './run-deps.js';
 export * from './preflight.js';
 export * from './inputs.js';
 export * from './stores.js';
-export * from './history.js';
+export * from './history/history.js';
 export * from './output-parser.js';
 export * from './measure.js';
 export * from './gate.js';
@@ -49,10 +52,10 @@ export * from './output-files.js';
 export { checkRunSummary, checkRunTitle, commentMarkdown, FULL_REPORT_HINT, jobSummary, releaseTerminalText } from '../report/summaries.js';
 export { toAnnotations } from '../report/index.js';
 export { noiseText, runListText } from '../report/history-text.js';
-export * from './convert.js';
-export * from './merge-shards.js';
-export * from './time-commands.js';
-export * from './count-commands.js';
+export * from './tools/convert.js';
+export * from './tools/merge-shards.js';
+export * from './tools/time-commands.js';
+export * from './tools/count-commands.js';
 export * from './run-plan.js';
 export type { ConfirmPlan } from './confirm.js';
 export * from './run.js';

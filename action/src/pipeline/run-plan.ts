@@ -1,18 +1,19 @@
 /**
  * A run as data: what the faces (cli/, action/) build from their flags or
  * inputs, and what pipeline/run.ts carries out. A face decides where the
- * current results and the baseline come from, the mode's store and the
- * labels its user knows (a flag, an action input); the order of the steps,
- * the one gate call and the one writability check are the pipeline's.
+ * current results and the baseline come from, where the runs are kept (as
+ * data: the pipeline opens the store), the policy and the labels its user
+ * knows (a flag, an action input); the order of the steps, the one gate
+ * call, the one writability check, the acceptances and what fails are the
+ * pipeline's.
  */
 import type { PerfGateConfig } from '../config/perf-gate-config.js';
 import type { Acceptance, CheckConclusion, CheckPolicy, GateOptions, GateReport } from '../gate/index.js';
 import type { Budgets, RecordedAcceptance, ResultSet } from '../model/index.js';
 import type { Shard } from '../runner/shard.js';
-import type { BaselineStore } from '../store/index.js';
 import type { BaselineRead, ReadOptions } from './inputs.js';
 import type { ConfirmPlan } from './confirm.js';
-import { defaultBaseBranch, type HistoryStart } from './stores.js';
+import { defaultBaseBranch, type HistoryStart, type StoreAt } from './stores.js';
 
 /** Where the current results come from. */
 export type CurrentFrom =
@@ -25,13 +26,12 @@ export type CurrentFrom =
   /** Results already read and checked (the two-stage artifact). */
   | { results: ResultSet };
 
-/** Where the baseline comes from: the named files, else the store's choice for the run's commit and testbed. */
+/** Where the baseline comes from: the named files, else the plan's store's choice for the run's commit and testbed. */
 export interface BaselineFrom {
   /** Files named by a flag or an input; empty: ask the store. */
   paths: readonly string[];
   /** The input that named the paths, blamed when one does not exist; absent: the reader's own message. */
   input?: string;
-  store: BaselineStore | null;
   /** How named paths are read (relative to the face's working directory). */
   read: ReadOptions;
   /** For choosing from the store, beside the run's own commit and testbed: an explicit testbed, a commit, and whether this machine's testbed is the fallback. */
@@ -52,17 +52,23 @@ export interface RunLabels {
 
 export interface RunPlan {
   current: CurrentFrom;
+  /**
+   * Where the runs are kept (pipeline/stores.ts), as data: the pipeline
+   * opens it once, to choose the baseline and, in mode main, to record the
+   * run. Null: the run has no store (named files, or none).
+   */
+  store: StoreAt | null;
   /** Null when the run measures its own baseline (interleaved) or has none. */
   baseline: BaselineFrom | null;
   budgets: Budgets;
   options: GateOptions;
   labels: RunLabels;
   /**
-   * Mode main: the store this run is recorded in. Its writability is checked
-   * before anything is measured. `accepted`: the regressions the merged pull
-   * request accepted on the record, kept with the run.
+   * Mode main: the run is recorded in the plan's store, whose writability is
+   * checked before anything is measured. `accepted`: the regressions the
+   * merged pull request accepted on the record, kept with the run.
    */
-  record: { store: BaselineStore; shard: Shard | null; accepted?: RecordedAcceptance[] } | null;
+  record: { shard: Shard | null; accepted?: RecordedAcceptance[] } | null;
   /**
    * A pull request's two-stage verdict (pipeline/confirm.ts): the suites' run
    * against the baseline screens, the suspects are measured again interleaved
@@ -85,6 +91,8 @@ export interface RunPlan {
 export interface RunEvents {
   /** The baseline was chosen (undefined: none); called before anything is measured. */
   onBaseline?(baseline: BaselineRead | undefined): void;
+  /** The history holds no baseline for this run, and why, in words. */
+  onNoBaseline?(text: string): void;
 }
 
 export interface RunOutcome {

@@ -6,7 +6,8 @@
  * policy, and record the run. The faces only build the plan (run-plan.ts)
  * and turn the outcome into exit status, files and GitHub calls.
  */
-import type { BaselineQuery } from '../store/index.js';
+import type { BaselineQuery, BaselineStore } from '../store/index.js';
+import { openStore } from './stores.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { storableResultSet } from './storable.js';
@@ -29,14 +30,22 @@ import {
 } from '../gate/index.js';
 
 export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
-  // A store that cannot take the run is found out before minutes of measuring, not after.
-  if (plan.record) await plan.record.store.checkWritable();
+  const store = plan.store
+    ? openStore(plan.store, { appends: plan.record !== null, ...(events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {}) })
+    : null;
+  if (plan.record) {
+    if (!store) throw new Error('RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept');
+    // A store that cannot take the run is found out before minutes of measuring, not after.
+    await store.checkWritable();
+  }
   const current = plan.current;
-  if ('interleaved' in current) return interleaved(plan, current, ctx);
+  if ('interleaved' in current) return interleaved(plan, current, store, ctx);
 
   // Given results are read first: the store chooses their baseline by the commit and testbed they name.
   const given = 'files' in current ? readGiven(current) : 'results' in current ? { results: current.results, skipped: [] } : null;
-  const chosen = plan.baseline ? await chooseBaseline(plan.baseline, queryOf(plan, given?.results, ctx), 'suites' in current ? current : null) : undefined;
+  const chosen = plan.baseline
+    ? await chooseBaseline(plan.baseline, store, queryOf(plan, given?.results, ctx), 'suites' in current ? current : null)
+    : undefined;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? undefined : chosen;
   events.onBaseline?.(chosen);
   const started = performance.now();
@@ -94,7 +103,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
         )
       : oneStage;
   const named = 'suites' in current ? withPackageNames(report, current.suites.dir) : report;
-  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored: await record(plan, measured) };
+  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored: await record(plan, store, measured) };
 }
 
 /**
@@ -133,7 +142,12 @@ async function finished(plan: RunPlan, decided: GateReport): Promise<Pick<RunOut
 }
 
 /** Base and head measured in alternating rounds: the run is its own baseline, decided paired; its confirmed regressions profiled where asked. */
-async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interleaved: unknown }>, ctx: RunContext): Promise<RunOutcome> {
+async function interleaved(
+  plan: RunPlan,
+  current: Extract<CurrentFrom, { interleaved: unknown }>,
+  store: BaselineStore | null,
+  ctx: RunContext,
+): Promise<RunOutcome> {
   const { measured, report } = await compareInterleaved({
     ...ctx,
     config: current.interleaved,
@@ -151,7 +165,7 @@ async function interleaved(plan: RunPlan, current: Extract<CurrentFrom, { interl
     ...(await finished(plan, withPackageNames(report, current.interleaved.dir))),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
-    stored: await record(plan, measured.head),
+    stored: await record(plan, store, measured.head),
   };
 }
 
@@ -178,13 +192,14 @@ function queryOf(plan: RunPlan, given: ResultSet | undefined, ctx: RunContext): 
 /** The baseline of the run; a shard compares only its own suites (the others' benchmarks run elsewhere, they are not missing). */
 function chooseBaseline(
   from: BaselineFrom,
+  store: BaselineStore | null,
   query: BaselineQuery,
   measuring: Extract<CurrentFrom, { suites: unknown }> | null,
 ): Promise<BaselineRead | undefined> {
   return readBaseline({
     paths: from.paths,
     ...(from.input !== undefined ? { input: from.input } : {}),
-    store: from.store,
+    store,
     query,
     suites: measuring?.shard ? shardSuites(measuring.suites, measuring.shard) : null,
     read: from.read,
@@ -192,10 +207,10 @@ function chooseBaseline(
 }
 
 /** Mode main: the run into its store; a failure is kept for the face to raise after the reports are out. */
-async function record(plan: RunPlan, results: ResultSet): Promise<RunOutcome['stored']> {
-  if (!plan.record) return null;
+async function record(plan: RunPlan, store: BaselineStore | null, results: ResultSet): Promise<RunOutcome['stored']> {
+  if (!plan.record || !store) return null;
   try {
-    const { accepted, store } = plan.record;
+    const { accepted } = plan.record;
     const run = storableResultSet(accepted && accepted.length > 0 ? { ...results, accepted } : results, store.location);
     return { at: await store.record(run, { shard: plan.record.shard }) };
   } catch (error) {

@@ -1,8 +1,8 @@
 /**
  * Which store a run's baseline comes from and its run goes to: the config's
  * one-baseline `baselines:` folder, or its run history (a folder, or a data
- * branch), opened with the checks store/write-policy.ts makes, and where a
- * history's search for a baseline starts.
+ * branch). A face names it as data (StoreAt); openStore, called by the run
+ * alone (run.ts), opens it with the checks store/write-policy.ts makes.
  */
 import { resolve } from 'node:path';
 import { validateResultSet } from '../adapters/result-set.js';
@@ -38,7 +38,7 @@ export function openHistoryAt(location: HistoryLocation, repo: string, appends: 
   return gitBranchHistory({ repo, remote: location.remote, branch: location.branch, depth: 1, readOnly: !appends, ...(auth ? { auth } : {}) }, validate);
 }
 
-export interface HistoryStoreRequest {
+interface HistoryStoreRequest {
   location: HistoryLocation;
   /** The project's repository: the commit graph the baseline is chosen on (and a data branch's local clone). */
   repo: string;
@@ -54,7 +54,7 @@ export interface HistoryStoreRequest {
 }
 
 /** The run history as the pipeline's BaselineStore (docs/history.md). */
-export function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
+function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
   const { location, start } = request;
   const history = openHistoryAt(location, request.repo, request.appends ?? false, request.auth);
   const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
@@ -82,17 +82,39 @@ export async function defaultBaseBranch(repo: string): Promise<string> {
 }
 
 /**
- * The store a config's runs use: its run history when perf-gate.yml sets
- * `history:` (the baseline chosen from `start`), else its `baselines:` folder.
+ * Where a run's baselines are kept, as data (RunPlan.store): the faces say
+ * where, the pipeline opens it (openStore), once for choosing the baseline
+ * and, in mode main, recording the run.
  */
-export function storeOf(config: PerfGateConfig, created: string, history: Omit<HistoryStoreRequest, 'location' | 'repo' | 'driftRuns'>): BaselineStore {
-  if (config.history === null) return configuredStore(config, created);
+export type StoreAt =
+  /** A run history: its folder or data branch, in the project's repository `repo`; the baseline search starts at `start`. */
+  | { history: HistoryLocation; repo: string; start: HistoryStart; driftRuns?: number; auth?: GitAuth }
+  /** The config's one-baseline `baselines:` folder. */
+  | { baselines: PerfGateConfig; created: string };
+
+/** Where perf-gate.yml keeps its runs: its `history:`, else its `baselines:` folder. */
+export function storeAtOf(config: PerfGateConfig, created: string, history: { start: HistoryStart; auth?: GitAuth }): StoreAt {
+  if (config.history === null) return { baselines: config, created };
   const driftRuns = config.history.driftRuns;
-  return historyStoreAt({ ...history, location: historyLocationOf(config.history), repo: config.dir, ...(driftRuns !== null ? { driftRuns } : {}) });
+  return { history: historyLocationOf(config.history), repo: config.dir, ...history, ...(driftRuns !== null ? { driftRuns } : {}) };
+}
+
+/** The store at `at`, opened for this run: a data branch is written only when the run `appends` (mode main). */
+export function openStore(at: StoreAt, how: { appends: boolean; onNoBaseline?(text: string): void }): BaselineStore {
+  if ('baselines' in at) return configuredStore(at.baselines, at.created);
+  return historyStoreAt({
+    location: at.history,
+    repo: at.repo,
+    start: at.start,
+    appends: how.appends,
+    ...(at.driftRuns !== undefined ? { driftRuns: at.driftRuns } : {}),
+    ...(how.onNoBaseline ? { onNoBaseline: how.onNoBaseline } : {}),
+    ...(at.auth ? { auth: at.auth } : {}),
+  });
 }
 
 /** The store of the config's `baselines:` folder: today's one-baseline folder of ResultSets. */
-export function configuredStore(config: PerfGateConfig, created: string): BaselineStore {
+function configuredStore(config: PerfGateConfig, created: string): BaselineStore {
   const store = folderStore({
     dir: config.baselines,
     read: (paths) => readResults(paths, { cwd: config.baselines, created }),

@@ -4,7 +4,7 @@
  * median, with the middle half of its samples as the spread), with the
  * series' change points (gate/change-rows.ts, found by the caller) and the
  * release tags on its runs. Pure: runs, change rows and tags in, model out;
- * pipeline/dashboard.ts reads the history and git, report/dashboard-page.ts
+ * pipeline/history/dashboard.ts reads the history and git, report/dashboard-page.ts
  * renders the page. The model is what the page's script reads (data.js).
  */
 import type { ChangeRow, RunRef } from '../gate/change-rows.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { confirmPlan } from '../../src/action/run-action.js';
+import { confirmPlan } from '../../src/action/action-plan.js';
 
 /**
  * The action's second stage of mode pr: a fork's head already ran in the

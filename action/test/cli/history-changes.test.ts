@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangesReport } from '../../src/pipeline/history-changes.js';
+import type { ChangesReport } from '../../src/pipeline/history/history-changes.js';
 import { newResultSet } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
 import { gitSync, openFolder, workRepo } from '../support/history.js';

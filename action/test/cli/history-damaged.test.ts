@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangesReport } from '../../src/pipeline/history-changes.js';
+import type { ChangesReport } from '../../src/pipeline/history/history-changes.js';
 import { newResultSet, type ResultSet } from '../../src/model/index.js';
 import { runCli } from '../support/cli.js';
 import { commitChain } from '../support/commit-chain.js';

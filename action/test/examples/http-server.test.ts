@@ -14,6 +14,8 @@ requireTool('wrk', 'vegeta', 'hey');
 const EXAMPLE = new URL('../../../examples/http-server/', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const readme = readFileSync(join(EXAMPLE, 'README.md'), 'utf8');
+/** Half the example's loads (bench.sh's knobs): the assertions are about budgets and errors, not throughput precision. */
+const SHORT_LOADS = { WRK_SECONDS: '1', ATTACK_MS: '250' };
 
 interface Row {
   benchmark: string;
@@ -45,7 +47,7 @@ describe('examples/http-server: perf-gate run against a loopback server, three l
   test('a healthy server passes the budgets of all three suites', async () => {
     assert.deepEqual(plain, { env: {}, args: ['run', '--config', 'examples/http-server/perf-gate.yml'] });
     const json = join(dir, 'ok.json');
-    const measure = (): ReturnType<typeof runCli> => runCli([...plain!.args, '--out', join(dir, 'ok'), '--json', json], ROOT, { ...process.env });
+    const measure = (): ReturnType<typeof runCli> => runCli([...plain!.args, '--out', join(dir, 'ok'), '--json', json], ROOT, { ...process.env, ...SHORT_LOADS });
     // A stall of this 2-core VM while a generator runs holds every request in flight (a p99 of 1.76 s was seen
     // with other test files running): the tail budget then fails for the machine, not the server. Such a run is
     // measured again, at most twice; any other failing budget is returned at once.
@@ -71,7 +73,7 @@ describe('examples/http-server: perf-gate run against a loopback server, three l
 
   test('a server answering 503 now and then fails the gate through the errors budgets', async () => {
     const json = join(dir, 'failing.json');
-    const run = await runCli(['run', '--config', join(EXAMPLE, 'perf-gate.yml'), '--out', join(dir, 'failing'), '--json', json], EXAMPLE, { ...process.env, FAIL_EVERY: '10' });
+    const run = await runCli(['run', '--config', join(EXAMPLE, 'perf-gate.yml'), '--out', join(dir, 'failing'), '--json', json], EXAMPLE, { ...process.env, ...SHORT_LOADS, FAIL_EVERY: '10' });
     assert.equal(run.status, 1, run.stdout + run.stderr);
     const report = rowsOf(json);
     assert.equal(report.verdict, 'fail');
@@ -85,11 +87,11 @@ describe('examples/http-server: perf-gate run against a loopback server, three l
   test('faster by answering 500 to half the requests: requests/sec improved, errors regressed, the gate fails', async () => {
     assert.deepEqual(slow!.env, { WORK_ROUNDS: '300000' });
     assert.deepEqual(fastErrors!.env, { WORK_ROUNDS: '2000', FAIL_EVERY: '2', FAIL_STATUS: '500' });
-    const base = await runCli([...slow!.args.map((a) => (a === 'slow-run' ? join(dir, 'slow-run') : a))], ROOT, { ...process.env, ...slow!.env });
+    const base = await runCli([...slow!.args.map((a) => (a === 'slow-run' ? join(dir, 'slow-run') : a))], ROOT, { ...process.env, ...SHORT_LOADS, ...slow!.env });
     assert.ok(base.status === 0 || base.status === 1, base.stdout + base.stderr);
     const json = join(dir, 'fast-errors.json');
     const args = fastErrors!.args.map((a) => (a === 'slow-run/results.json' ? join(dir, 'slow-run', 'results.json') : a));
-    const run = await runCli([...args, '--out', join(dir, 'fast-run'), '--json', json], ROOT, { ...process.env, ...fastErrors!.env });
+    const run = await runCli([...args, '--out', join(dir, 'fast-run'), '--json', json], ROOT, { ...process.env, ...SHORT_LOADS, ...fastErrors!.env });
     assert.equal(run.status, 1, run.stdout + run.stderr);
     const { rows } = rowsOf(json);
     assert.equal(row(rows, 'hey/hey', 'requests_per_sec').status, 'improved');

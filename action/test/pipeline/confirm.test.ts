@@ -43,7 +43,8 @@ async function gateWith(dir: string, baselineCommit: string | undefined, confirm
   const outcome = await runGate(
     {
       current: { suites: loadPerfGateConfig('perf-gate.yml', dir), shard: null, outDir: join(dir, 'out') },
-      baseline: { paths: [join(dir, 'baseline.json')], store: null, read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
+      store: null,
+      baseline: { paths: [join(dir, 'baseline.json')], read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
       budgets: EMPTY_BUDGETS,
       options: DEFAULT_GATE_OPTIONS,
       labels: { baselineInput: '--baseline', current: 'this run' },

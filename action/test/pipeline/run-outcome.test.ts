@@ -20,7 +20,8 @@ async function gateTwiceAsSlow(plan: { acceptances?: () => Promise<readonly Acce
   return runGate(
     {
       current: { results: resultSet('c'.repeat(40), { 'copy/parse': 0.02 }) },
-      baseline: { paths: [join(dir, 'baseline.json')], store: null, read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
+      store: null,
+      baseline: { paths: [join(dir, 'baseline.json')], read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
       budgets: EMPTY_BUDGETS,
       options: DEFAULT_GATE_OPTIONS,
       labels: { baselineInput: '--baseline', current: 'given results' },

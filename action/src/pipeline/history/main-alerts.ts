@@ -6,22 +6,22 @@
  * conversation with GitHub, action/alert-issues.ts, files them); the step of
  * an alert measured again interleaved before its issue opens; with
  * `alert-bisect`, each new issue's commit range narrowed to one commit by
- * `perf-gate bisect` (pipeline/bisect.ts). Nothing here talks to GitHub.
+ * `perf-gate bisect` (pipeline/history/bisect.ts). Nothing here talks to GitHub.
  */
 import { join } from 'node:path';
-import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
-import { mainAlerts, reversalOf, type MainAlert } from '../gate/main-alerts.js';
-import type { AlertMark, Budgets } from '../model/index.js';
-import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks, type PreviousPlace } from '../report/main-alert.js';
+import { changesOfRuns, type ChangeRow } from '../../gate/change-rows.js';
+import { mainAlerts, reversalOf, type MainAlert } from '../../gate/main-alerts.js';
+import type { AlertMark, Budgets } from '../../model/index.js';
+import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks, type PreviousPlace } from '../../report/main-alert.js';
 import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
-import { compareInterleaved } from './interleaved.js';
-import type { VerdictRow } from '../gate/index.js';
-import { bisectIssueComment } from '../report/main-alert.js';
-import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import { inCommitOrder, type HistoryStore } from '../store/history/index.js';
+import { compareInterleaved } from '../interleaved.js';
+import type { VerdictRow } from '../../gate/index.js';
+import { bisectIssueComment } from '../../report/main-alert.js';
+import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../../stats/change-points.js';
+import { inCommitOrder, type HistoryStore } from '../../store/history/index.js';
 
-export { DEFAULT_ALERT_WINDOW, type MainAlert } from '../gate/main-alerts.js';
-export type { AlertLinks } from '../report/main-alert.js';
+export { DEFAULT_ALERT_WINDOW, type MainAlert } from '../../gate/main-alerts.js';
+export type { AlertLinks } from '../../report/main-alert.js';
 
 export interface MainAlertsRequest {
   history: HistoryStore;
@@ -53,7 +53,7 @@ export async function findMainAlerts(request: MainAlertsRequest): Promise<MainAl
   return { alerts: mainAlerts(rows, request.budgets, recent), rows, window: request.window };
 }
 
-export { unconfirmedAlertsMarkdown } from '../report/main-alert.js';
+export { unconfirmedAlertsMarkdown } from '../../report/main-alert.js';
 
 /** The job summary's section. */
 export function mainAlertsMarkdown(found: MainAlerts, links: AlertLinks): string {

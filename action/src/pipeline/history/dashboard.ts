@@ -8,14 +8,14 @@
  * artifact or on GitHub Pages.
  */
 import { join } from 'node:path';
-import { changesOfRuns } from '../gate/change-rows.js';
-import { compileGlob, InputError } from '../model/index.js';
-import { dashboardModel, type DashboardModel, type DashboardTestbedInput } from '../report/dashboard-data.js';
-import { dashboardDataScript, DASHBOARD_FILES, renderDashboardHtml } from '../report/dashboard-page.js';
-import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import { DEFAULT_TAG_PATTERN, git, GitCommandError, inCommitOrder, type HistoryStore } from '../store/history/index.js';
+import { changesOfRuns } from '../../gate/change-rows.js';
+import { compileGlob, InputError } from '../../model/index.js';
+import { dashboardModel, type DashboardModel, type DashboardTestbedInput } from '../../report/dashboard-data.js';
+import { dashboardDataScript, DASHBOARD_FILES, renderDashboardHtml } from '../../report/dashboard-page.js';
+import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../../stats/change-points.js';
+import { DEFAULT_TAG_PATTERN, git, GitCommandError, inCommitOrder, type HistoryStore } from '../../store/history/index.js';
 import { dashboardAssets } from './dashboard-assets.js';
-import { writeOutputFile } from './output-files.js';
+import { writeOutputFile } from '../output-files.js';
 
 export interface DashboardRequest {
   history: HistoryStore;

@@ -2,9 +2,9 @@
  * `perf-gate convert`'s work: results read like any run's input, written as
  * Bencher Metric Format or as a ResultSet.
  */
-import type { BenchmarkResult } from '../model/index.js';
-import { serializeResultSet, toBmf } from '../store/index.js';
-import { readResults, type ReadOptions } from './inputs.js';
+import type { BenchmarkResult } from '../../model/index.js';
+import { serializeResultSet, toBmf } from '../../store/index.js';
+import { readResults, type ReadOptions } from '../inputs.js';
 
 export type ConvertTarget = 'bmf' | 'resultset';
 

@@ -3,23 +3,30 @@
  * commit on a testbed, find runs by id or commit, tabulate each benchmark's
  * learned drift (`noise`), import another gate's past (github-action-benchmark, Bencher). The history
  * itself lives in store/history/ (docs/history.md); baselines are chosen from
- * it through inputs.ts's historyStoreAt.
+ * it through the store a run plan names (stores.ts openStore).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBencherPerf, type BencherPerfChoice } from '../adapters/bencher-perf.js';
-import { parseGabHistory } from '../adapters/gab-history.js';
-import type { HistorySetting } from '../config/perf-gate-config.js';
-import { learnDrift, screenSuspectRate, smallestDecidableChange } from '../gate/index.js';
-import { InputError, type ResultSet } from '../model/index.js';
-import { headCommit } from '../runner/worktree.js';
-import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
-import { historyLocationOf, type HistoryLocation } from './stores.js';
-import type { RunDeps } from './run-deps.js';
-import type { NoiseLine } from '../report/history-text.js';
+import { parseBencherPerf, type BencherPerfChoice } from '../../adapters/bencher-perf.js';
+import { parseGabHistory } from '../../adapters/gab-history.js';
+import type { HistorySetting } from '../../config/perf-gate-config.js';
+import { learnDrift, screenSuspectRate, smallestDecidableChange } from '../../gate/index.js';
+import { InputError, type ResultSet } from '../../model/index.js';
+import { headCommit } from '../../runner/worktree.js';
+import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../../store/history/index.js';
+import { historyLocationOf, type HistoryLocation } from '../stores.js';
+import type { RunDeps } from '../run-deps.js';
+import type { NoiseLine } from '../../report/history-text.js';
 
-export { DEFAULT_DRIFT_WINDOW, DEFAULT_HISTORY_FOLDER, parsePath, type HistoryEntry, type HistoryStore, type UnreadableFile } from '../store/history/index.js';
+export {
+  DEFAULT_DRIFT_WINDOW,
+  DEFAULT_HISTORY_FOLDER,
+  parsePath,
+  type HistoryEntry,
+  type HistoryStore,
+  type UnreadableFile,
+} from '../../store/history/index.js';
 
 /** The history to use: the --history folder, else perf-gate.yml's `history:` (a folder or a data branch), else .perf-gate/history. */
 export function historyLocation(flag: string | undefined, configured: HistorySetting | null | undefined, cwd: string): HistoryLocation {

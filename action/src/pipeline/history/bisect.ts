@@ -7,7 +7,7 @@
  * gate/bisect-steps.ts's; this file checks commits out, measures and records.
  */
 import { join } from 'node:path';
-import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
+import type { PerfGateConfig, SuiteConfig } from '../../config/perf-gate-config.js';
 import {
   afterStep,
   BISECT_SCHEMA,
@@ -25,19 +25,19 @@ import {
   type BisectStep,
   type StepClassification,
   type StepMeasure,
-} from '../gate/bisect-steps.js';
-import { decide, type VerdictRow } from '../gate/index.js';
-import { InputError, nearestName, rowKey, type Budgets } from '../model/index.js';
-import type { Classifier } from '../runner/ab.js';
-import { escapeTerminal } from '../report/escape-terminal.js';
-import { commitSummary, firstParentPath, isAncestor } from '../runner/commits.js';
-import { addBaseWorktree, headCommit, repositoryRoot } from '../runner/worktree.js';
-import { compareInterleaved } from './interleaved.js';
-import type { RunContext } from './run-deps.js';
-import { realpathOrSelf } from '../store/index.js';
+} from '../../gate/bisect-steps.js';
+import { decide, type VerdictRow } from '../../gate/index.js';
+import { InputError, nearestName, rowKey, type Budgets } from '../../model/index.js';
+import type { Classifier } from '../../runner/ab.js';
+import { escapeTerminal } from '../../report/escape-terminal.js';
+import { commitSummary, firstParentPath, isAncestor } from '../../runner/commits.js';
+import { addBaseWorktree, headCommit, repositoryRoot } from '../../runner/worktree.js';
+import { compareInterleaved } from '../interleaved.js';
+import type { RunContext } from '../run-deps.js';
+import { realpathOrSelf } from '../../store/index.js';
 
-export { BISECT_SCHEMA, commitsMeasured, type BisectReport, type BisectOutcome, type BisectStep } from '../gate/bisect-steps.js';
-export { bisectMarkdown, bisectText } from '../report/bisect.js';
+export { BISECT_SCHEMA, commitsMeasured, type BisectReport, type BisectOutcome, type BisectStep } from '../../gate/bisect-steps.js';
+export { bisectMarkdown, bisectText } from '../../report/bisect.js';
 
 /** What to bisect, in the run's context (its cleanups remove the worktrees if the process is interrupted). */
 export interface BisectRequest extends RunContext {

@@ -4,15 +4,15 @@
  * (gate/change-rows.ts).
  */
 import { readFileSync } from 'node:fs';
-import { againstPrevious } from '../gate/change-history.js';
-import { changesOfRuns, CHANGES_SCHEMA, type ChangesReport } from '../gate/change-rows.js';
-import { compileGlob, InputError } from '../model/index.js';
-import { headCommit } from '../runner/worktree.js';
-import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../stats/change-points.js';
-import { inCommitOrder, type HistoryEntry, type HistoryStore } from '../store/history/index.js';
+import { againstPrevious } from '../../gate/change-history.js';
+import { changesOfRuns, CHANGES_SCHEMA, type ChangesReport } from '../../gate/change-rows.js';
+import { compileGlob, InputError } from '../../model/index.js';
+import { headCommit } from '../../runner/worktree.js';
+import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../../stats/change-points.js';
+import { inCommitOrder, type HistoryEntry, type HistoryStore } from '../../store/history/index.js';
 
-export { CHANGES_SCHEMA, type ChangeRow, type ChangesReport } from '../gate/change-rows.js';
-export { changesMarkdown, changesText } from '../report/changes.js';
+export { CHANGES_SCHEMA, type ChangeRow, type ChangesReport } from '../../gate/change-rows.js';
+export { changesMarkdown, changesText } from '../../report/changes.js';
 
 export interface ChangesQuery {
   testbed?: string;

@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseJsonText } from '../adapters/json-text.js';
-import { resultSetAdapter, validateResultSet } from '../adapters/result-set.js';
-import { InputError, RESULT_SET_SCHEMA, type ResultSet } from '../model/index.js';
-import { mergeResultSets, serializeResultSet, writeFileAtomic, type MergeInput } from '../store/index.js';
+import { parseJsonText } from '../../adapters/json-text.js';
+import { resultSetAdapter, validateResultSet } from '../../adapters/result-set.js';
+import { InputError, RESULT_SET_SCHEMA, type ResultSet } from '../../model/index.js';
+import { mergeResultSets, serializeResultSet, writeFileAtomic, type MergeInput } from '../../store/index.js';
 
 export interface MergedShards {
   set: ResultSet;

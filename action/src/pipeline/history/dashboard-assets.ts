@@ -29,7 +29,7 @@ export function dashboardAssets(): DashboardAssets {
   return {
     uplotJs: read(resolvePackage('uplot/dist/uPlot.iife.min.js')),
     uplotCss: read(resolvePackage('uplot/dist/uPlot.min.css')),
-    script: read(new URL('../report/dashboard/dashboard.js', import.meta.url)),
-    style: read(new URL('../report/dashboard/dashboard.css', import.meta.url)),
+    script: read(new URL('../../report/dashboard/dashboard.js', import.meta.url)),
+    style: read(new URL('../../report/dashboard/dashboard.css', import.meta.url)),
   };
 }

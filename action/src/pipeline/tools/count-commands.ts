@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputError, newResultSet, type ResultSet, type Testbed } from '../model/index.js';
-import { countedBenchmark } from '../runner/counted-rows.js';
-import { cachegrindTool } from '../runner/cachegrind-tool.js';
-import { countCommands, type CounterOptions } from '../runner/counter.js';
-import { writeOutputFile } from './output-files.js';
+import { InputError, newResultSet, type ResultSet, type Testbed } from '../../model/index.js';
+import { countedBenchmark } from '../../runner/counted-rows.js';
+import { cachegrindTool } from '../../runner/cachegrind-tool.js';
+import { countCommands, type CounterOptions } from '../../runner/counter.js';
+import { writeOutputFile } from '../output-files.js';
 
 export interface CountOptions extends Omit<CounterOptions, 'workDir' | 'tool'> {
   /** ISO time written into the ResultSet. */

@@ -7,11 +7,11 @@
  * of the runs between the two on the main line (gate/change-rows.ts). The
  * assembly is pure (gate/release-model.ts); this file only reads.
  */
-import { changesOfRuns, type ChangeRow } from '../gate/change-rows.js';
-import { assembleRelease, type ReleaseModel } from '../gate/release-model.js';
-import type { GateReport } from '../gate/index.js';
-import { InputError, type Budgets } from '../model/index.js';
-import { DEFAULT_CHANGE_POINT_OPTIONS } from '../stats/change-points.js';
+import { changesOfRuns, type ChangeRow } from '../../gate/change-rows.js';
+import { assembleRelease, type ReleaseModel } from '../../gate/release-model.js';
+import type { GateReport } from '../../gate/index.js';
+import { InputError, type Budgets } from '../../model/index.js';
+import { DEFAULT_CHANGE_POINT_OPTIONS } from '../../stats/change-points.js';
 import {
   DEFAULT_DRIFT_WINDOW,
   DEFAULT_TAG_PATTERN,
@@ -23,12 +23,12 @@ import {
   type BaselineSelection,
   type HistoryEntry,
   type HistoryStore,
-} from '../store/history/index.js';
-import type { PerfGateConfig } from '../config/perf-gate-config.js';
-import { gate, gateOptions } from './gate.js';
-import { historyLocationOf, openHistoryAt } from './stores.js';
+} from '../../store/history/index.js';
+import type { PerfGateConfig } from '../../config/perf-gate-config.js';
+import { gate, gateOptions } from '../gate.js';
+import { historyLocationOf, openHistoryAt } from '../stores.js';
 
-export { RELEASE_SCHEMA, type ReleaseModel } from '../gate/release-model.js';
+export { RELEASE_SCHEMA, type ReleaseModel } from '../../gate/release-model.js';
 
 /** The change points of one testbed's runs from one commit to a later one on its first-parent line (both ends included). */
 export interface ChangesBetween {

@@ -2,10 +2,10 @@
  * `perf-gate time`'s work: the runner's own timer (a hyperfine-compatible
  * fallback), its JSON written atomically.
  */
-import { timeCommands, type TimerOptions, type TimerResult } from '../runner/timer.js';
-import { writeOutputFile } from './output-files.js';
+import { timeCommands, type TimerOptions, type TimerResult } from '../../runner/timer.js';
+import { writeOutputFile } from '../output-files.js';
 
-export type { TimerOptions, TimerResult } from '../runner/timer.js';
+export type { TimerOptions, TimerResult } from '../../runner/timer.js';
 
 /**
  * Times the commands and writes hyperfine-compatible JSON to `path` (relative

@@ -80228,64 +80228,6 @@ async function afterMainRun(settings, outcome, files, project, facts, deps) {
 // action/src/action/mode-pr.ts
 import { join as join33 } from "node:path";
 
-// action/src/github/fork.ts
-function record2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
-}
-function isFork(headRepo, baseRepo) {
-  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
-}
-function repoName(value) {
-  const name = record2(value)?.["full_name"];
-  return typeof name === "string" ? name : null;
-}
-function pullRequestFromEvent(payload) {
-  const pr = record2(record2(payload)?.["pull_request"]);
-  if (!pr) return null;
-  const head = record2(pr["head"]);
-  const base = record2(pr["base"]);
-  const number2 = pr["number"];
-  const headSha = head?.["sha"];
-  const baseRepo = repoName(base?.["repo"]);
-  if (typeof number2 !== "number" || typeof headSha !== "string" || !baseRepo) return null;
-  const headRepo = repoName(head?.["repo"]);
-  const baseSha = base?.["sha"];
-  return {
-    number: number2,
-    headSha,
-    baseSha: typeof baseSha === "string" ? baseSha : null,
-    headRepo,
-    baseRepo,
-    fromFork: isFork(headRepo, baseRepo)
-  };
-}
-function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
-  if (!pr || !pr.fromFork) return { allowed: true, note: null };
-  const selfHosted = runnerEnvironment !== "github-hosted";
-  if (eventName === "pull_request_target" && !allowForks) {
-    return {
-      allowed: false,
-      message: `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? "(deleted repository)"} in a pull_request_target workflow: that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`
-    };
-  }
-  if (!selfHosted) {
-    return {
-      allowed: true,
-      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment`
-    };
-  }
-  if (allowForks) {
-    return {
-      allowed: true,
-      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true`
-    };
-  }
-  return {
-    allowed: false,
-    message: `refusing to benchmark pull request #${pr.number}: it comes from the fork ${pr.headRepo ?? "(deleted repository)"} and this is a self-hosted runner. Its code would run on your machine with access to whatever the machine can reach. What to do: gate forks with the two-stage mode (mode: pr on a GitHub-hosted or disposable runner, then mode: report in a workflow_run workflow; see docs/github-action.md), or, if every fork author is trusted and the runner is disposable, set allow-fork-pull-requests: true.`
-  };
-}
-
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync18 } from "node:fs";
 import { join as join32 } from "node:path";
@@ -80382,17 +80324,6 @@ async function verifyClaim(api, repo, claim, run2, gate2) {
 }
 
 // action/src/action/mode-pr.ts
-function forkAllowed(settings, pr, log) {
-  if (settings.mode !== "pr") return true;
-  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
-  if (!decision.allowed) {
-    log.error(decision.message);
-    log.setOutput("verdict", "refused");
-    return false;
-  }
-  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
-  return true;
-}
 async function afterPullRequestRun(settings, outcome, files, facts, deps) {
   const { log } = deps;
   if (facts.pr && files !== null) {
@@ -80419,6 +80350,368 @@ async function afterReleaseRun(settings, outcome, config, facts, deps) {
   log.setOutput("release-report", release.path);
   await tellGitHub(settings, outcome, facts, deps);
   await notifyRelease(settings, report2, deps);
+}
+
+// action/src/action/mode-report.ts
+function afterReportRun(settings, outcome, facts, deps) {
+  return tellGitHub(settings, outcome, facts, deps);
+}
+
+// action/src/action/pr-command-text.ts
+var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
+var PREFIX3 = /^\/perf-gate(?:\s+|$)/;
+function parseLine2(line) {
+  const rest = line.replace(PREFIX3, "").trim();
+  const [verb = "", ...words] = rest.split(/\s+/);
+  if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
+  if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
+  const match = /^accept\s+(`[^`\n]+`|\S+)\s*(.*)$/.exec(rest);
+  if (!match) return { kind: "unknown", text: line, problem: "`accept` needs a benchmark glob and a reason" };
+  const benchmarks = match[1].replace(/^`|`$/g, "");
+  const reason = match[2].trim();
+  if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
+  return { kind: "accept", benchmarks, reason };
+}
+var FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
+function parsePrCommands(body) {
+  const commands = [];
+  let fence = null;
+  let inComment = false;
+  for (const raw2 of body.split(/\r?\n/)) {
+    if (fence) {
+      const close = new RegExp(`^ {0,3}${fence.char === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
+      if (close.test(raw2)) fence = null;
+      continue;
+    }
+    if (inComment) {
+      if (raw2.includes("-->")) inComment = false;
+      continue;
+    }
+    const open3 = FENCE_OPEN.exec(raw2);
+    if (open3) {
+      fence = { char: open3[1][0], length: open3[1].length };
+      continue;
+    }
+    const comment = raw2.lastIndexOf("<!--");
+    if (comment !== -1 && !raw2.slice(comment + 4).includes("-->")) inComment = true;
+    if (/^(?: {4}| {0,3}\t)/.test(raw2)) continue;
+    const line = raw2.trim();
+    if (!PREFIX3.test(line)) continue;
+    commands.push(parseLine2(line));
+  }
+  return commands;
+}
+
+// action/src/github/fork.ts
+function record2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+}
+function isFork(headRepo, baseRepo) {
+  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
+}
+function repoName(value) {
+  const name = record2(value)?.["full_name"];
+  return typeof name === "string" ? name : null;
+}
+function pullRequestFromEvent(payload) {
+  const pr = record2(record2(payload)?.["pull_request"]);
+  if (!pr) return null;
+  const head = record2(pr["head"]);
+  const base = record2(pr["base"]);
+  const number2 = pr["number"];
+  const headSha = head?.["sha"];
+  const baseRepo = repoName(base?.["repo"]);
+  if (typeof number2 !== "number" || typeof headSha !== "string" || !baseRepo) return null;
+  const headRepo = repoName(head?.["repo"]);
+  const baseSha = base?.["sha"];
+  return {
+    number: number2,
+    headSha,
+    baseSha: typeof baseSha === "string" ? baseSha : null,
+    headRepo,
+    baseRepo,
+    fromFork: isFork(headRepo, baseRepo)
+  };
+}
+function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
+  if (!pr || !pr.fromFork) return { allowed: true, note: null };
+  const selfHosted = runnerEnvironment !== "github-hosted";
+  if (eventName === "pull_request_target" && !allowForks) {
+    return {
+      allowed: false,
+      message: `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? "(deleted repository)"} in a pull_request_target workflow: that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`
+    };
+  }
+  if (!selfHosted) {
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment`
+    };
+  }
+  if (allowForks) {
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true`
+    };
+  }
+  return {
+    allowed: false,
+    message: `refusing to benchmark pull request #${pr.number}: it comes from the fork ${pr.headRepo ?? "(deleted repository)"} and this is a self-hosted runner. Its code would run on your machine with access to whatever the machine can reach. What to do: gate forks with the two-stage mode (mode: pr on a GitHub-hosted or disposable runner, then mode: report in a workflow_run workflow; see docs/github-action.md), or, if every fork author is trusted and the runner is disposable, set allow-fork-pull-requests: true.`
+  };
+}
+
+// action/src/action/pr-run-request.ts
+var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
+async function requestRun(settings, github, repo, request2, deps, reply2) {
+  if (settings.runWorkflow === "") {
+    await reply2(`@${request2.login}: \`/perf-gate run\` is not set up here: the command workflow names no benchmark workflow (its input \`run-workflow\`).`);
+    return;
+  }
+  const pr = await github.getPullRequest(repo, request2.pullRequest);
+  if (pr.state !== "open") {
+    await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
+    return;
+  }
+  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
+    await reply2(
+      `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
+    );
+    return;
+  }
+  const requested = deps.run.now().toISOString();
+  await github.dispatchWorkflow(repo, settings.runWorkflow, request2.ref, {
+    [RUN_INPUTS.pullRequest]: String(pr.number),
+    [RUN_INPUTS.requestedBy]: request2.login,
+    [RUN_INPUTS.requestedAt]: requested
+  });
+  deps.log.info(`started ${settings.runWorkflow} on ${request2.ref} for #${pr.number} at ${pr.headSha.slice(0, 7)}`);
+  await sayRunStatus(github, repo, pr.number, settings, { by: request2.login, requested });
+}
+async function dispatchedRun(settings, payload, deps) {
+  if (settings.mode !== "pr" || settings.github.eventName !== "workflow_dispatch") return null;
+  const inputs = payload?.inputs ?? {};
+  if (inputs[RUN_INPUTS.pullRequest] === void 0 || inputs[RUN_INPUTS.pullRequest] === "") return null;
+  const number2 = Number(inputs[RUN_INPUTS.pullRequest]);
+  if (!Number.isInteger(number2) || number2 <= 0) {
+    throw new InputError(
+      "workflow_dispatch inputs",
+      `"${RUN_INPUTS.pullRequest}" must be the pull request's number; a mode: pr run started by hand or by /perf-gate run needs it`
+    );
+  }
+  if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
+  const repo = repoRef(settings);
+  const info2 = await deps.github.getPullRequest(repo, number2);
+  const checkedOut = checkoutCommit(settings.workingDirectory);
+  if (checkedOut !== void 0 && checkedOut !== info2.headSha)
+    deps.log.warning(
+      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number2}'s head is now ${info2.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`
+    );
+  const pr = {
+    number: number2,
+    headSha: checkedOut ?? info2.headSha,
+    baseSha: info2.baseSha,
+    headRepo: info2.headRepo,
+    baseRepo: info2.baseRepo,
+    fromFork: isFork(info2.headRepo, info2.baseRepo)
+  };
+  const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
+  const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
+  const status = {
+    by,
+    requested: /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(requested) ? requested : deps.run.now().toISOString(),
+    started: deps.run.now().toISOString()
+  };
+  try {
+    await sayRunStatus(deps.github, repo, number2, settings, status);
+  } catch (error2) {
+    deps.log.warning(`perf-gate: could not say in the pull request comment that the run started (${error2.message})`);
+  }
+  return { pr, status };
+}
+
+// action/src/action/pr-commands.ts
+var record3 = (v) => typeof v === "object" && v !== null ? v : null;
+function commandEvent(payload) {
+  const p = record3(payload);
+  const comment = record3(p?.["comment"]);
+  const issue2 = record3(p?.["issue"]);
+  if (comment && issue2) {
+    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
+    const login = record3(comment["user"])?.["login"];
+    if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
+    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
+    return {
+      kind: "comment",
+      pullRequest: issue2["number"],
+      login,
+      body: comment["body"],
+      url: String(comment["html_url"] ?? ""),
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
+  }
+  const pr = record3(p?.["pull_request"]);
+  const label = record3(p?.["label"])?.["name"];
+  const sender = record3(p?.["sender"])?.["login"];
+  if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
+    const defaultBranch = record3(p["repository"])?.["default_branch"];
+    return {
+      kind: "label",
+      pullRequest: pr["number"],
+      login: sender,
+      label,
+      added: p["action"] === "labeled",
+      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
+    };
+  }
+  return null;
+}
+var MAY_MERGE = /* @__PURE__ */ new Set(["write", "maintain", "admin"]);
+async function runPrCommands(settings, payload, deps) {
+  const event = commandEvent(payload);
+  if (!event) {
+    deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
+    return 0;
+  }
+  if (!deps.github) throw new InputError('action input "github-token"', "mode: command needs a token to check permissions, update the comment and reply");
+  const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
+  if (event.kind === "label") {
+    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
+    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
+    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
+    return 0;
+  }
+  const commands = parsePrCommands(event.body);
+  if (commands.length === 0) deps.log.info("the comment gives no /perf-gate command");
+  for (const command of commands) await onCommand(ctx, event, command);
+  return 0;
+}
+async function reply(ctx, text2) {
+  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
+  ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
+}
+async function mayMerge(ctx, what, quietly = false) {
+  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
+  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
+  if (MAY_MERGE.has(role)) return true;
+  if (quietly) return false;
+  await reply(
+    ctx,
+    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
+  );
+  return false;
+}
+async function onCommand(ctx, event, command) {
+  if (command.kind === "unknown") {
+    if (await mayMerge(ctx, "a command", true))
+      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
+    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
+    return;
+  }
+  if (command.kind === "run") {
+    if (await mayMerge(ctx, "`/perf-gate run`")) await run(ctx, event.defaultBranch);
+    return;
+  }
+  if (!await mayMerge(ctx, "accepting a regression")) return;
+  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
+}
+function run(ctx, defaultBranch) {
+  const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
+  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text2) => reply(ctx, text2));
+}
+async function onRunLabel(ctx, event) {
+  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
+}
+async function onAcceptLabel(ctx, event) {
+  const label = escapeMarkdown(event.label);
+  if (!event.added) {
+    const found = await readLedger(ctx);
+    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
+    if (!found || !withdrawn) {
+      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
+      return;
+    }
+    if (!await mayMerge(ctx, `removing the label ${label}`)) return;
+    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
+    await saveLedger(ctx, found, withdrawn);
+    return;
+  }
+  if (!await mayMerge(ctx, `the label ${label}`)) return;
+  await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
+}
+async function readLedger(ctx) {
+  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
+  return found?.ledger ? { ...found, ledger: found.ledger } : null;
+}
+async function accept(ctx, given) {
+  const found = await readLedger(ctx);
+  if (!found) {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
+    );
+    return;
+  }
+  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
+  if (!outcome.accepted && outcome.why === "glob-too-long") {
+    await reply(
+      ctx,
+      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString("en")} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString("en")} (use \`*\` for the common part). Nothing was recorded.`
+    );
+    return;
+  }
+  if (!outcome.accepted) {
+    const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
+    await reply(
+      ctx,
+      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
+    );
+    return;
+  }
+  await saveLedger(ctx, found, outcome.ledger);
+  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
+}
+async function saveLedger(ctx, found, ledger) {
+  const { failing: failing2, conclusion } = redecide(ledger);
+  const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
+  const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
+  const gate2 = ctx.settings.gateName;
+  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
+  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
+  if (conclusion === null) {
+    ctx.deps.log.info(
+      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`
+    );
+    return;
+  }
+  if (!ctx.settings.checkRun) return;
+  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
+  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
+  const listed2 = failing2.slice(0, 50);
+  await ctx.github.createCheckRun(ctx.repo, {
+    name: gate2,
+    headSha: ledger.head,
+    conclusion,
+    output: {
+      title: ledgerCheckTitle(failing2.length, accepted, by, conclusion, ledger),
+      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
+
+${[
+        // Each name cut, so fifty of the longest still fit a check run's summary.
+        ...listed2.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
+        ...failing2.length > listed2.length ? [`- and ${failing2.length - listed2.length} more`] : []
+      ].join("\n")}`
+    }
+  });
+}
+function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
+  const after = accepted > 0 ? ` after ${accepted} accepted` : "";
+  if (failing2 > 0) return `Fail: ${failing2} row${failing2 === 1 ? "" : "s"} still failing${after}`;
+  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? "" : "s"}`;
+  if (conclusion === "failure") return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
+  const pass = `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}`;
+  if (conclusion === "success") return pass;
+  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
 }
 
 // node_modules/fflate/esm/index.mjs
@@ -80936,7 +81229,31 @@ async function downloadHandoff(api, repo, runId, artifactName) {
   return parseHandoff({ pullRequest: text2(HANDOFF_FILES.pullRequest), results: text2(HANDOFF_FILES.results) }, where2);
 }
 
-// action/src/action/mode-report.ts
+// action/src/action/run-facts.ts
+async function runFacts(settings, event, deps) {
+  const dispatched = await dispatchedRun(settings, event, deps);
+  const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
+  if (!forkAllowed(settings, pr, deps.log)) return null;
+  const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
+  return {
+    dispatched,
+    pr,
+    handoff,
+    prNumber: handoff ? handoff.claim.pullRequest : pr?.number ?? null,
+    measuring: !handoff && settings.results.length === 0
+  };
+}
+function forkAllowed(settings, pr, log) {
+  if (settings.mode !== "pr") return true;
+  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
+  if (!decision.allowed) {
+    log.error(decision.message);
+    log.setOutput("verdict", "refused");
+    return false;
+  }
+  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
+  return true;
+}
 function readTwoStageArtifact(settings, event, deps) {
   const { log } = deps;
   return log.group("perf-gate: read the two-stage artifact", async () => {
@@ -80963,323 +81280,6 @@ function readTwoStageArtifact(settings, event, deps) {
     log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
     return found;
   });
-}
-function afterReportRun(settings, outcome, facts, deps) {
-  return tellGitHub(settings, outcome, facts, deps);
-}
-
-// action/src/action/pr-command-text.ts
-var COMMAND_USAGE = "`/perf-gate accept <benchmark glob> <reason>` or `/perf-gate run`";
-var PREFIX3 = /^\/perf-gate(?:\s+|$)/;
-function parseLine2(line) {
-  const rest = line.replace(PREFIX3, "").trim();
-  const [verb = "", ...words] = rest.split(/\s+/);
-  if (verb === "run") return words.length === 0 ? { kind: "run" } : { kind: "unknown", text: line, problem: "`run` takes nothing after it" };
-  if (verb !== "accept") return { kind: "unknown", text: line, problem: verb === "" ? "no command given" : `\`${verb}\` is not a command` };
-  const match = /^accept\s+(`[^`\n]+`|\S+)\s*(.*)$/.exec(rest);
-  if (!match) return { kind: "unknown", text: line, problem: "`accept` needs a benchmark glob and a reason" };
-  const benchmarks = match[1].replace(/^`|`$/g, "");
-  const reason = match[2].trim();
-  if (reason === "") return { kind: "unknown", text: line, problem: "an acceptance needs a reason after the glob, for the record" };
-  return { kind: "accept", benchmarks, reason };
-}
-var FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
-function parsePrCommands(body) {
-  const commands = [];
-  let fence = null;
-  let inComment = false;
-  for (const raw2 of body.split(/\r?\n/)) {
-    if (fence) {
-      const close = new RegExp(`^ {0,3}${fence.char === "`" ? "`" : "~"}{${fence.length},}\\s*$`);
-      if (close.test(raw2)) fence = null;
-      continue;
-    }
-    if (inComment) {
-      if (raw2.includes("-->")) inComment = false;
-      continue;
-    }
-    const open3 = FENCE_OPEN.exec(raw2);
-    if (open3) {
-      fence = { char: open3[1][0], length: open3[1].length };
-      continue;
-    }
-    const comment = raw2.lastIndexOf("<!--");
-    if (comment !== -1 && !raw2.slice(comment + 4).includes("-->")) inComment = true;
-    if (/^(?: {4}| {0,3}\t)/.test(raw2)) continue;
-    const line = raw2.trim();
-    if (!PREFIX3.test(line)) continue;
-    commands.push(parseLine2(line));
-  }
-  return commands;
-}
-
-// action/src/action/pr-run-request.ts
-var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
-async function requestRun(settings, github, repo, request2, deps, reply2) {
-  if (settings.runWorkflow === "") {
-    await reply2(`@${request2.login}: \`/perf-gate run\` is not set up here: the command workflow names no benchmark workflow (its input \`run-workflow\`).`);
-    return;
-  }
-  const pr = await github.getPullRequest(repo, request2.pullRequest);
-  if (pr.state !== "open") {
-    await reply2(`@${request2.login}: pull request #${pr.number} is ${pr.state}; only an open one is measured.`);
-    return;
-  }
-  if (isFork(pr.headRepo, pr.baseRepo) && !settings.allowForkPullRequests) {
-    await reply2(
-      `@${request2.login}: this pull request comes from a fork, and its code is not run on the self-hosted benchmark runner on request. Gate it with the two-stage workflows (measure on a disposable runner, post from \`workflow_run\`).`
-    );
-    return;
-  }
-  const requested = deps.run.now().toISOString();
-  await github.dispatchWorkflow(repo, settings.runWorkflow, request2.ref, {
-    [RUN_INPUTS.pullRequest]: String(pr.number),
-    [RUN_INPUTS.requestedBy]: request2.login,
-    [RUN_INPUTS.requestedAt]: requested
-  });
-  deps.log.info(`started ${settings.runWorkflow} on ${request2.ref} for #${pr.number} at ${pr.headSha.slice(0, 7)}`);
-  await sayRunStatus(github, repo, pr.number, settings, { by: request2.login, requested });
-}
-async function dispatchedRun(settings, payload, deps) {
-  if (settings.mode !== "pr" || settings.github.eventName !== "workflow_dispatch") return null;
-  const inputs = payload?.inputs ?? {};
-  if (inputs[RUN_INPUTS.pullRequest] === void 0 || inputs[RUN_INPUTS.pullRequest] === "") return null;
-  const number2 = Number(inputs[RUN_INPUTS.pullRequest]);
-  if (!Number.isInteger(number2) || number2 <= 0) {
-    throw new InputError(
-      "workflow_dispatch inputs",
-      `"${RUN_INPUTS.pullRequest}" must be the pull request's number; a mode: pr run started by hand or by /perf-gate run needs it`
-    );
-  }
-  if (!deps.github) throw new InputError('action input "github-token"', "a run started for a pull request needs a token to look the pull request up");
-  const repo = repoRef(settings);
-  const info2 = await deps.github.getPullRequest(repo, number2);
-  const checkedOut = checkoutCommit(settings.workingDirectory);
-  if (checkedOut !== void 0 && checkedOut !== info2.headSha)
-    deps.log.warning(
-      `perf-gate: the checkout is at ${checkedOut.slice(0, 12)}, but pull request #${number2}'s head is now ${info2.headSha.slice(0, 12)} (pushed since the run was asked for?): the run measures and reports on ${checkedOut.slice(0, 12)}, the commit checked out`
-    );
-  const pr = {
-    number: number2,
-    headSha: checkedOut ?? info2.headSha,
-    baseSha: info2.baseSha,
-    headRepo: info2.headRepo,
-    baseRepo: info2.baseRepo,
-    fromFork: isFork(info2.headRepo, info2.baseRepo)
-  };
-  const by = typeof inputs[RUN_INPUTS.requestedBy] === "string" && inputs[RUN_INPUTS.requestedBy] !== "" ? String(inputs[RUN_INPUTS.requestedBy]) : "workflow_dispatch";
-  const requested = typeof inputs[RUN_INPUTS.requestedAt] === "string" ? String(inputs[RUN_INPUTS.requestedAt]) : deps.run.now().toISOString();
-  const status = {
-    by,
-    requested: /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(requested) ? requested : deps.run.now().toISOString(),
-    started: deps.run.now().toISOString()
-  };
-  try {
-    await sayRunStatus(deps.github, repo, number2, settings, status);
-  } catch (error2) {
-    deps.log.warning(`perf-gate: could not say in the pull request comment that the run started (${error2.message})`);
-  }
-  return { pr, status };
-}
-
-// action/src/action/pr-commands.ts
-var record3 = (v) => typeof v === "object" && v !== null ? v : null;
-function commandEvent(payload) {
-  const p = record3(payload);
-  const comment = record3(p?.["comment"]);
-  const issue2 = record3(p?.["issue"]);
-  if (comment && issue2) {
-    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
-    const login = record3(comment["user"])?.["login"];
-    if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
-    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
-    return {
-      kind: "comment",
-      pullRequest: issue2["number"],
-      login,
-      body: comment["body"],
-      url: String(comment["html_url"] ?? ""),
-      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
-    };
-  }
-  const pr = record3(p?.["pull_request"]);
-  const label = record3(p?.["label"])?.["name"];
-  const sender = record3(p?.["sender"])?.["login"];
-  if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
-    const defaultBranch = record3(p["repository"])?.["default_branch"];
-    return {
-      kind: "label",
-      pullRequest: pr["number"],
-      login: sender,
-      label,
-      added: p["action"] === "labeled",
-      defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
-    };
-  }
-  return null;
-}
-var MAY_MERGE = /* @__PURE__ */ new Set(["write", "maintain", "admin"]);
-async function runPrCommands(settings, payload, deps) {
-  const event = commandEvent(payload);
-  if (!event) {
-    deps.log.info("mode: command: this event asks nothing of perf-gate (not a new pull request comment, nor a label added or removed)");
-    return 0;
-  }
-  if (!deps.github) throw new InputError('action input "github-token"', "mode: command needs a token to check permissions, update the comment and reply");
-  const ctx = { github: deps.github, repo: repoRef(settings), settings, deps, event };
-  if (event.kind === "label") {
-    if (event.label === settings.acceptLabel) await onAcceptLabel(ctx, event);
-    else if (event.label === settings.runLabel && event.added) await onRunLabel(ctx, event);
-    else deps.log.info(`label ${event.label} is neither ${settings.acceptLabel} nor ${settings.runLabel}: nothing to do`);
-    return 0;
-  }
-  const commands = parsePrCommands(event.body);
-  if (commands.length === 0) deps.log.info("the comment gives no /perf-gate command");
-  for (const command of commands) await onCommand(ctx, event, command);
-  return 0;
-}
-async function reply(ctx, text2) {
-  await ctx.github.createIssueComment(ctx.repo, ctx.event.pullRequest, text2);
-  ctx.deps.log.info(`replied: ${text2.split("\n")[0]}`);
-}
-async function mayMerge(ctx, what, quietly = false) {
-  const role = await ctx.github.collaboratorRole(ctx.repo, ctx.event.login);
-  ctx.deps.log.info(`@${ctx.event.login} has the role ${role} on ${ctx.repo.owner}/${ctx.repo.repo}`);
-  if (MAY_MERGE.has(role)) return true;
-  if (quietly) return false;
-  await reply(
-    ctx,
-    `@${ctx.event.login}: ${what} was refused: it needs write permission on ${ctx.repo.owner}/${ctx.repo.repo} (the right to merge), and your role is ${role}. A maintainer can do it for you.`
-  );
-  return false;
-}
-async function onCommand(ctx, event, command) {
-  if (command.kind === "unknown") {
-    if (await mayMerge(ctx, "a command", true))
-      await reply(ctx, `@${event.login}: perf-gate did not understand this: ${escapeMarkdown(command.problem)}. It takes ${COMMAND_USAGE}.`);
-    else ctx.deps.log.info(`not a command perf-gate knows (${command.problem}), from @${event.login}, who may not act: no reply`);
-    return;
-  }
-  if (command.kind === "run") {
-    if (await mayMerge(ctx, "`/perf-gate run`")) await run(ctx, event.defaultBranch);
-    return;
-  }
-  if (!await mayMerge(ctx, "accepting a regression")) return;
-  await accept(ctx, { benchmarks: command.benchmarks, reason: command.reason, source: { kind: "comment", url: event.url } });
-}
-function run(ctx, defaultBranch) {
-  const request2 = { pullRequest: ctx.event.pullRequest, login: ctx.event.login, ref: defaultBranch };
-  return requestRun(ctx.settings, ctx.github, ctx.repo, request2, ctx.deps, (text2) => reply(ctx, text2));
-}
-async function onRunLabel(ctx, event) {
-  if (await mayMerge(ctx, `the label ${event.label}`)) await run(ctx, event.defaultBranch);
-}
-async function onAcceptLabel(ctx, event) {
-  const label = escapeMarkdown(event.label);
-  if (!event.added) {
-    const found = await readLedger(ctx);
-    const withdrawn = found ? withdrawLabel(found.ledger, event.label) : null;
-    if (!found || !withdrawn) {
-      ctx.deps.log.info(`the label ${event.label} was removed, but it had accepted nothing on record: nothing changes`);
-      return;
-    }
-    if (!await mayMerge(ctx, `removing the label ${label}`)) return;
-    ctx.deps.log.info(`the label ${event.label} was removed: its acceptances are withdrawn`);
-    await saveLedger(ctx, found, withdrawn);
-    return;
-  }
-  if (!await mayMerge(ctx, `the label ${label}`)) return;
-  await accept(ctx, { benchmarks: "*", reason: `label ${event.label} added by @${event.login}`, source: { kind: "label", label: event.label } });
-}
-async function readLedger(ctx) {
-  const found = await readGateComment(ctx.github, ctx.repo, ctx.event.pullRequest, ctx.settings);
-  return found?.ledger ? { ...found, ledger: found.ledger } : null;
-}
-async function accept(ctx, given) {
-  const found = await readLedger(ctx);
-  if (!found) {
-    await reply(
-      ctx,
-      `@${ctx.event.login}: there is nothing to accept yet: ${ctx.settings.gateName} has not reported on this pull request (its comment holds the numbers an acceptance is checked against).`
-    );
-    return;
-  }
-  const outcome = recordAcceptance(found.ledger, { ...given, by: ctx.event.login, at: ctx.deps.run.now().toISOString() });
-  if (!outcome.accepted && outcome.why === "glob-too-long") {
-    await reply(
-      ctx,
-      `@${ctx.event.login}: the benchmark glob is ${given.benchmarks.length.toLocaleString("en")} characters long; an acceptance takes at most ${MAX_GLOB_CHARS.toLocaleString("en")} (use \`*\` for the common part). Nothing was recorded.`
-    );
-    return;
-  }
-  if (!outcome.accepted) {
-    const list2 = outcome.acceptable.length > 0 ? `rows that can be accepted: ${outcome.acceptable.slice(0, 20).map((r) => escapeMarkdown(r)).join(", ")}` : "the last run has no regressed or suspected row";
-    await reply(
-      ctx,
-      `@${ctx.event.login}: ${escapeMarkdown(given.benchmarks)} names no regressed row of the last run on ${found.ledger.head.slice(0, 7)}; ${list2}.`
-    );
-    return;
-  }
-  await saveLedger(ctx, found, outcome.ledger);
-  ctx.deps.log.info(`accepted ${outcome.acceptance.rows.length} row(s) for @${ctx.event.login}: ${given.reason}`);
-}
-async function saveLedger(ctx, found, ledger) {
-  const { failing: failing2, conclusion } = redecide(ledger);
-  const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
-  const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
-  const gate2 = ctx.settings.gateName;
-  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
-  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
-  await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
-  if (conclusion === null) {
-    ctx.deps.log.info(
-      `the ledger does not hold every failing row of the run on ${ledger.head.slice(0, 7)}: the measured check stands; the acceptances apply from the next run`
-    );
-    return;
-  }
-  if (!ctx.settings.checkRun) return;
-  const accepted = ledger.acceptances.flatMap((a) => a.rows).length;
-  const by = [...new Set(ledger.acceptances.map((a) => `@${a.by}`))].join(", ");
-  const listed2 = failing2.slice(0, 50);
-  await ctx.github.createCheckRun(ctx.repo, {
-    name: gate2,
-    headSha: ledger.head,
-    conclusion,
-    output: {
-      title: ledgerCheckTitle(failing2.length, accepted, by, conclusion, ledger),
-      summary: `Re-decided from the run on ${ledger.head.slice(0, 7)} without measuring again; the pull request comment has the record and the table.
-
-${[
-        // Each name cut, so fifty of the longest still fit a check run's summary.
-        ...listed2.map((f) => `- ${escapeMarkdown(cutText(f, 200))}`),
-        ...failing2.length > listed2.length ? [`- and ${failing2.length - listed2.length} more`] : []
-      ].join("\n")}`
-    }
-  });
-}
-function ledgerCheckTitle(failing2, accepted, by, conclusion, ledger) {
-  const after = accepted > 0 ? ` after ${accepted} accepted` : "";
-  if (failing2 > 0) return `Fail: ${failing2} row${failing2 === 1 ? "" : "s"} still failing${after}`;
-  const inconclusive = `${ledger.inconclusive} inconclusive row${ledger.inconclusive === 1 ? "" : "s"}`;
-  if (conclusion === "failure") return `Fail: ${inconclusive} (inconclusive: fail)${after}`;
-  const pass = `Pass: ${accepted} regression${accepted === 1 ? "" : "s"} accepted on the record${by ? ` by ${by}` : ""}`;
-  if (conclusion === "success") return pass;
-  return `${pass}; neutral: ${ledger.policy?.selfReported ? "the numbers were measured by the pull request's own workflow" : `${inconclusive} (inconclusive: neutral)`}`;
-}
-
-// action/src/action/run-facts.ts
-async function runFacts(settings, event, deps) {
-  const dispatched = await dispatchedRun(settings, event, deps);
-  const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
-  if (!forkAllowed(settings, pr, deps.log)) return null;
-  const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
-  return {
-    dispatched,
-    pr,
-    handoff,
-    prNumber: handoff ? handoff.claim.pullRequest : pr?.number ?? null,
-    measuring: !handoff && settings.results.length === 0
-  };
 }
 
 // action/src/action/run-reports.ts

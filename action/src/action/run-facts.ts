@@ -5,13 +5,14 @@
  * the two-stage artifact, verified against GitHub. Each is asked of GitHub
  * here, once, and handed to the plan as data.
  */
-import { pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
+import { InputError } from '../model/index.js';
+import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
 import { dispatchedRun, type DispatchedRun } from './pr-run-request.js';
-import type { Handoff } from './handoff.js';
+import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, type Handoff } from './handoff.js';
+import { downloadHandoff } from './handoff-download.js';
 import type { ActionDeps } from './deps.js';
-import { forkAllowed } from './mode-pr.js';
-import { readTwoStageArtifact } from './mode-report.js';
-import type { Settings } from './settings.js';
+import type { ActionLog } from './log.js';
+import { repoRef, type Settings } from './settings.js';
 
 export interface RunFacts {
   /** The run `/perf-gate run` dispatched (its pull request and who asked), or null. */
@@ -39,4 +40,46 @@ export async function runFacts(settings: Settings, event: unknown, deps: ActionD
     prNumber: handoff ? handoff.claim.pullRequest : (pr?.number ?? null),
     measuring: !handoff && settings.results.length === 0,
   };
+}
+
+/** mode pr: a fork's pull request runs on a self-hosted runner only when allowed; true in other modes. */
+function forkAllowed(settings: Settings, pr: PullRequestFacts | null, log: ActionLog): boolean {
+  if (settings.mode !== 'pr') return true;
+  const decision = decideForkSafety(pr, settings.github.runnerEnvironment, settings.allowForkPullRequests, settings.github.eventName);
+  if (!decision.allowed) {
+    log.error(decision.message);
+    log.setOutput('verdict', 'refused');
+    return false;
+  }
+  if (decision.note) log.warning(`perf-gate: ${decision.note}`);
+  return true;
+}
+
+/** mode report: the results come from the untrusted artifact, verified against GitHub first. */
+function readTwoStageArtifact(settings: Settings, event: unknown, deps: ActionDeps): Promise<Handoff> {
+  const { log } = deps;
+  return log.group('perf-gate: read the two-stage artifact', async () => {
+    const run = workflowRunFromEvent(event);
+    if (!deps.github) throw new InputError('action input "github-token"', 'mode: report needs a token to verify the pull request and post');
+    const repo = repoRef(settings);
+    let found: Handoff;
+    if (settings.reportFrom !== '') found = readHandoffFolder(settings.reportFrom);
+    else {
+      if (!run)
+        throw new InputError(
+          'GITHUB_EVENT_PATH',
+          'mode: report without report-from must run in a workflow_run workflow (the artifact is downloaded from the triggering run)',
+        );
+      found = await downloadHandoff(deps.github, repo, run.runId, settings.artifactName);
+    }
+    if (!run) log.warning('perf-gate: not a workflow_run event; the artifact is checked against the pull request only');
+    try {
+      await verifyClaim(deps.github, repo, found.claim, run, settings.gateName);
+    } catch (error) {
+      if (error instanceof HandoffRejected) throw new InputError('two-stage artifact', error.message);
+      throw error;
+    }
+    log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
+    return found;
+  });
 }

@@ -14,10 +14,9 @@
 import type { Direction } from '../model/index.js';
 import { compileGlob } from '../model/glob.js';
 import { countRows } from './counts.js';
-import type { GateReport, VerdictRow } from './types.js';
+import type { AcceptanceSource, GateReport, RowAcceptance, VerdictRow } from './types.js';
 
-/** How the acceptance was given. */
-export type AcceptanceSource = { kind: 'comment'; url: string } | { kind: 'label'; label: string };
+export type { AcceptanceSource, RowAcceptance } from './types.js';
 
 /** One row as accepted: its change then (signed, current ÷ baseline − 1). */
 export interface AcceptedRow {
@@ -39,18 +38,6 @@ export interface Acceptance {
   at: string;
   source: AcceptanceSource;
   rows: AcceptedRow[];
-}
-
-/** What a row shows of an acceptance that names it. */
-export interface RowAcceptance {
-  by: string;
-  reason: string;
-  commit: string;
-  source: AcceptanceSource;
-  /** The change that was accepted. */
-  change: number;
-  /** False when the row got worse than the accepted change beyond its tolerance: it fails again. */
-  holds: boolean;
 }
 
 /** Rows a person may accept: slowdowns against the baseline (regressed, or suspected by the screen). */

@@ -5,16 +5,12 @@
  * it is new, where it was, and which earlier points are gone — nothing moves
  * silently. Pure: rows and the runs' order in, annotated rows out.
  */
-import type { ChangeRow } from './change-rows.js';
+import type { ChangeRow, ChangeSince } from './change-rows.js';
 
 /** How far (in runs of the testbed) a step may have moved and still be the same step. */
 export const MAX_MOVE_RUNS = 3;
 
-export type ChangeSince =
-  | { kind: 'new' }
-  | { kind: 'same' }
-  /** Placed at `commit` (`runs` runs earlier if negative, later if positive) in the earlier report. */
-  | { kind: 'moved'; commit: string; runs: number };
+export type { ChangeSince } from './change-rows.js';
 
 const seriesOf = (r: ChangeRow): string => `${r.testbed}\u0000${r.benchmark}\u0000${r.metric}\u0000${r.regression}`;
 

@@ -12,7 +12,13 @@ import type { Direction, EnvironmentChange, ResultSet } from '../model/index.js'
 import { environmentChanges } from './environment.js';
 import { changePoints, forwardChange, type ChangePointOptions, type StepStats } from '../stats/change-points.js';
 import { median } from '../stats/index.js';
-import type { ChangeSince } from './change-history.js';
+
+/** Where an earlier report placed a row's step (gate/change-history.ts matches them). */
+export type ChangeSince =
+  | { kind: 'new' }
+  | { kind: 'same' }
+  /** Placed at `commit` (`runs` runs earlier if negative, later if positive) in the earlier report. */
+  | { kind: 'moved'; commit: string; runs: number };
 
 /** The run a change row names (store/history's HistoryEntry, as far as rows need it). */
 export interface RunRef {

@@ -13,7 +13,9 @@
  * rows in, calls out.
  */
 import { upperTail, zQuantile } from '../stats/index.js';
-import type { VerdictRow } from './types.js';
+import type { SuspectWhy, VerdictRow } from './types.js';
+
+export type { SuspectWhy } from './types.js';
 
 /**
  * The screen's one-sided level: a row is a suspect when the evidence that it
@@ -25,9 +27,6 @@ import type { VerdictRow } from './types.js';
  * stages", "Tuning the screen") shows the levels side by side.
  */
 export const DEFAULT_SCREEN_ALPHA = 0.3;
-
-/** Why a row is a suspect. */
-export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'estimate-beyond-tolerance' | 'worse-beyond-tolerance';
 
 export type ScreenCall =
   /** `p`: the one-sided p-value of "worse by more than the tolerance" (null when no interval was computed). */

@@ -1,12 +1,28 @@
 import type { Direction, EnvironmentChange, ProfileSection, RowStatus } from '../model/index.js';
 import type { RowReason } from './reason.js';
-import type { GateWarning } from './warning.js';
-import type { SuspectWhy } from './screen.js';
-import type { RowAcceptance } from './acceptance.js';
+import type { GateWarning } from './warning-types.js';
+
+/** Why a row is a suspect. */
+export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'estimate-beyond-tolerance' | 'worse-beyond-tolerance';
+
+/** How the acceptance was given. */
+export type AcceptanceSource = { kind: 'comment'; url: string } | { kind: 'label'; label: string };
+
+/** What a row shows of an acceptance that names it. */
+export interface RowAcceptance {
+  by: string;
+  reason: string;
+  commit: string;
+  source: AcceptanceSource;
+  /** The change that was accepted. */
+  change: number;
+  /** False when the row got worse than the accepted change beyond its tolerance: it fails again. */
+  holds: boolean;
+}
 
 export type { RowStatus };
 export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
-export type { GateWarning, GateWarningCode, SkippedFile } from './warning.js';
+export type { GateWarning, GateWarningCode, SkippedFile } from './warning-types.js';
 
 /** Flags a row can carry; the report explains each (see report/ for the wording). */
 export type RowFlag =

@@ -67500,7 +67500,10 @@ var ROUND_SHARE = {
   "criterion-console": (run2) => criterionShare(run2),
   "cargo-criterion": (run2) => criterionShare(run2),
   jmh: (run2) => 1 / optionNumber(run2, "-f", 5),
-  catch2: (run2) => Math.min(10, optionNumber(run2, "--benchmark-samples", 100)) / optionNumber(run2, "--benchmark-samples", 100),
+  catch2: (run2) => {
+    const samples = optionNumber(run2, "--benchmark-samples", 100);
+    return Math.min(10, samples) / samples;
+  },
   gbench: (run2) => 1 / optionNumber(run2, "--benchmark_repetitions", 1)
 };
 function criterionShare(run2) {
@@ -71441,7 +71444,7 @@ async function runGate(plan, ctx, events = {}) {
     ...skippedFiles.length > 0 ? { skippedFiles } : {},
     ...baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}
   });
-  const report2 = plan.confirm && baseline && "suites" in current && baseIsBuildable(plan.confirm, baseline.results, current.suites.dir) ? await confirmSuspects(
+  const report2 = plan.confirm && baseline && "suites" in current && await baseIsBuildable(plan.confirm, baseline.results, current.suites.dir) ? await confirmSuspects(
     {
       report: oneStage,
       config: current.suites,
@@ -71465,17 +71468,9 @@ async function runGate(plan, ctx, events = {}) {
   const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
   return { ...await finished(plan, named2), baseline: chosen, current: measured, stored: await record(plan, store, measured) };
 }
-function baseIsBuildable(confirm, baseline, dir) {
+async function baseIsBuildable(confirm, baseline, dir) {
   if (confirm.asked === true || confirm.ref !== void 0 || confirm.refused !== void 0) return true;
-  return baseline.commit !== void 0 && inGitCheckout(dir);
-}
-function inGitCheckout(dir) {
-  try {
-    repositoryRoot(dir);
-    return true;
-  } catch {
-    return false;
-  }
+  return baseline.commit !== void 0 && await isGitRepository(dir);
 }
 async function finished(plan, decided) {
   const acceptances = await plan.acceptances?.() ?? [];

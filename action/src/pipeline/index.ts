@@ -74,7 +74,6 @@ export {
   DEFAULT_CHECK_POLICY,
   FAIL_ON,
   INCONCLUSIVE,
-  stepFails,
   type CheckConclusion,
   type CheckPolicy,
   type FailOn,

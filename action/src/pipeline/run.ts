@@ -7,6 +7,7 @@
  * and turn the outcome into exit status, files and GitHub calls.
  */
 import type { BaselineQuery, BaselineStore } from '../store/index.js';
+import { isGitRepository } from '../store/history/index.js';
 import { openStore } from './stores.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
@@ -15,7 +16,6 @@ import { withPackageNames } from './environment-packages.js';
 import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
 import { confirmSuspects, type ConfirmPlan } from './confirm.js';
-import { repositoryRoot } from '../runner/worktree.js';
 import { compareInterleaved } from './interleaved.js';
 import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
@@ -79,7 +79,7 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
     ...(baseline?.driftRuns ? { driftRuns: baseline.driftRuns } : {}),
   });
   const report =
-    plan.confirm && baseline && 'suites' in current && baseIsBuildable(plan.confirm, baseline.results, current.suites.dir)
+    plan.confirm && baseline && 'suites' in current && (await baseIsBuildable(plan.confirm, baseline.results, current.suites.dir))
       ? await confirmSuspects(
           {
             report: oneStage,
@@ -113,18 +113,9 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
  * Asked for by name, it always runs, and a suspect it cannot measure again
  * says why (no commit, a shallow clone, not a repository).
  */
-function baseIsBuildable(confirm: ConfirmPlan, baseline: ResultSet, dir: string): boolean {
+async function baseIsBuildable(confirm: ConfirmPlan, baseline: ResultSet, dir: string): Promise<boolean> {
   if (confirm.asked === true || confirm.ref !== undefined || confirm.refused !== undefined) return true;
-  return baseline.commit !== undefined && inGitCheckout(dir);
-}
-
-function inGitCheckout(dir: string): boolean {
-  try {
-    repositoryRoot(dir);
-    return true;
-  } catch {
-    return false;
-  }
+  return baseline.commit !== undefined && (await isGitRepository(dir));
 }
 
 /** The decided report with the pull request's acceptances applied, and what it means under the plan's policy. */

@@ -14,7 +14,7 @@
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
  * | divan | `--exact` names after `--` | the run line's own samples (one median) |
  * | vitest-bench | `-t` with an anchored pattern | the bench's own time and iterations |
- * | catch2 | the suspects' test cases, each a test spec (Catch2 selects test cases; their other benchmarks run too) | at most `--benchmark-samples 10` |
+ * | catch2 | the suspects' test cases, one test spec joined by commas (Catch2 selects test cases; their other benchmarks run too) | at most `--benchmark-samples 10` |
  *
  * A suite's own `filter:` (perf-gate.yml) overrides this, for any format:
  * words appended to the run line, with `{regex}` (an anchored alternation of
@@ -124,7 +124,10 @@ const ROUND_SHARE: Record<string, (run: string, suspects: number) => number> = {
   'criterion-console': (run) => criterionShare(run),
   'cargo-criterion': (run) => criterionShare(run),
   jmh: (run) => 1 / optionNumber(run, '-f', 5),
-  catch2: (run) => Math.min(10, optionNumber(run, '--benchmark-samples', 100)) / optionNumber(run, '--benchmark-samples', 100),
+  catch2: (run) => {
+    const samples = optionNumber(run, '--benchmark-samples', 100);
+    return Math.min(10, samples) / samples;
+  },
   gbench: (run) => 1 / optionNumber(run, '--benchmark_repetitions', 1),
 };
 

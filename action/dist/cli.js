@@ -38950,16 +38950,16 @@ var require_dns = __commonJS({
       setRecords(origin, addresses) {
         const timestamp = Date.now();
         const records = { records: { 4: null, 6: null } };
-        for (const record4 of addresses) {
-          record4.timestamp = timestamp;
-          if (typeof record4.ttl === "number") {
-            record4.ttl = Math.min(record4.ttl, this.#maxTTL);
+        for (const record5 of addresses) {
+          record5.timestamp = timestamp;
+          if (typeof record5.ttl === "number") {
+            record5.ttl = Math.min(record5.ttl, this.#maxTTL);
           } else {
-            record4.ttl = this.#maxTTL;
+            record5.ttl = this.#maxTTL;
           }
-          const familyRecords = records.records[record4.family] ?? { ips: [] };
-          familyRecords.ips.push(record4);
-          records.records[record4.family] = familyRecords;
+          const familyRecords = records.records[record5.family] ?? { ips: [] };
+          familyRecords.ips.push(record5);
+          records.records[record5.family] = familyRecords;
         }
         this.#records.set(origin.hostname, records);
       }
@@ -47858,9 +47858,9 @@ var ENVIRONMENT_LIMITS = {
   flags: { entries: 50, chars: 2e3 },
   lockfiles: { entries: 200 }
 };
-function boundRecord(record4, entries2, chars) {
-  const keys = Object.keys(record4).sort();
-  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutText(record4[k], chars)]));
+function boundRecord(record5, entries2, chars) {
+  const keys = Object.keys(record5).sort();
+  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutText(record5[k], chars)]));
 }
 function boundedEnvironment(env) {
   const L = ENVIRONMENT_LIMITS;
@@ -57895,7 +57895,7 @@ var delimiter_discover = function(records, options) {
     records = ((data) => {
       const records2 = [];
       const parser = transform({ delimiter: [] });
-      const push2 = (record4) => records2.push(record4);
+      const push2 = (record5) => records2.push(record5);
       const close = () => {
       };
       const error2 = parser.parse(data, true, push2, close);
@@ -57904,9 +57904,9 @@ var delimiter_discover = function(records, options) {
     })(records);
   }
   const info2 = Array(127).fill().map(() => ({ lines: [] }));
-  records.map(([record4], line) => {
-    for (let i2 = 0, l = record4.length; i2 < l; i2++) {
-      const code = record4.charCodeAt(i2);
+  records.map(([record5], line) => {
+    for (let i2 = 0, l = record5.length; i2 < l; i2++) {
+      const code = record5.charCodeAt(i2);
       if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
       info2[code].lines[line]++;
     }
@@ -57934,8 +57934,8 @@ var std = function(array) {
 };
 
 // node_modules/csv-parse/lib/api/index.js
-var isRecordEmpty = function(record4) {
-  return record4.every(
+var isRecordEmpty = function(record5) {
+  return record5.every(
     (field) => field == null || field.toString && field.toString().trim() === ""
   );
 };
@@ -58347,17 +58347,17 @@ var transform = function(original_options = {}) {
         raw: raw2,
         skip_records_with_empty_values
       } = this.options;
-      const { enabled, record: record4 } = this.state;
+      const { enabled, record: record5 } = this.state;
       if (enabled === false) {
         return this.__resetRecord();
       }
-      const recordLength = record4.length;
+      const recordLength = record5.length;
       if (columns === true) {
-        if (skip_records_with_empty_values === true && isRecordEmpty(record4)) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record5)) {
           this.__resetRecord();
           return;
         }
-        return this.__firstLineToColumns(record4);
+        return this.__firstLineToColumns(record5);
       }
       if (columns === false && this.info.records === 0) {
         this.state.expectedRecordLength = recordLength;
@@ -58373,7 +58373,7 @@ var transform = function(original_options = {}) {
           this.options,
           this.__infoField(),
           {
-            record: record4
+            record: record5
           }
         ) : new CsvError(
           "CSV_RECORD_INCONSISTENT_COLUMNS",
@@ -58386,7 +58386,7 @@ var transform = function(original_options = {}) {
           this.options,
           this.__infoField(),
           {
-            record: record4
+            record: record5
           }
         );
         if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
@@ -58397,7 +58397,7 @@ var transform = function(original_options = {}) {
           if (finalErr) return finalErr;
         }
       }
-      if (skip_records_with_empty_values === true && isRecordEmpty(record4)) {
+      if (skip_records_with_empty_values === true && isRecordEmpty(record5)) {
         this.__resetRecord();
         return;
       }
@@ -58411,17 +58411,17 @@ var transform = function(original_options = {}) {
         const { objname } = this.options;
         if (columns !== false) {
           const obj = {};
-          for (let i2 = 0, l = record4.length; i2 < l; i2++) {
+          for (let i2 = 0, l = record5.length; i2 < l; i2++) {
             if (columns[i2] === void 0 || columns[i2].disabled) continue;
             if (group_columns_by_name === true && Object.hasOwn(obj, columns[i2].name)) {
               if (Array.isArray(obj[columns[i2].name])) {
-                obj[columns[i2].name] = obj[columns[i2].name].concat(record4[i2]);
+                obj[columns[i2].name] = obj[columns[i2].name].concat(record5[i2]);
               } else {
-                obj[columns[i2].name] = [obj[columns[i2].name], record4[i2]];
+                obj[columns[i2].name] = [obj[columns[i2].name], record5[i2]];
               }
             } else {
               Object.defineProperty(obj, columns[i2].name, {
-                value: record4[i2],
+                value: record5[i2],
                 enumerable: true,
                 writable: true,
                 configurable: true
@@ -58453,12 +58453,12 @@ var transform = function(original_options = {}) {
         } else {
           if (raw2 === true || info3 === true) {
             const extRecord = Object.assign(
-              { record: record4 },
+              { record: record5 },
               raw2 === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
               info3 === true ? { info: this.__infoRecord() } : {}
             );
             const err2 = this.__push(
-              objname === void 0 ? extRecord : [record4[objname], extRecord],
+              objname === void 0 ? extRecord : [record5[objname], extRecord],
               push2
             );
             if (err2) {
@@ -58466,7 +58466,7 @@ var transform = function(original_options = {}) {
             }
           } else {
             const err2 = this.__push(
-              objname === void 0 ? record4 : [record4[objname], record4],
+              objname === void 0 ? record5 : [record5[objname], record5],
               push2
             );
             if (err2) {
@@ -58477,10 +58477,10 @@ var transform = function(original_options = {}) {
       }
       this.__resetRecord();
     },
-    __firstLineToColumns: function(record4) {
+    __firstLineToColumns: function(record5) {
       const { firstLineToHeaders } = this.state;
       try {
-        const headers = firstLineToHeaders === void 0 ? record4 : firstLineToHeaders.call(null, record4);
+        const headers = firstLineToHeaders === void 0 ? record5 : firstLineToHeaders.call(null, record5);
         if (!Array.isArray(headers)) {
           return this.__error(
             new CsvError(
@@ -58540,21 +58540,21 @@ var transform = function(original_options = {}) {
       this.state.field.reset();
       this.state.wasQuoting = false;
     },
-    __push: function(record4, push2) {
+    __push: function(record5, push2) {
       const { on_record } = this.options;
       if (on_record !== void 0) {
         const info3 = this.__infoRecord();
         try {
-          record4 = on_record.call(null, record4, info3);
+          record5 = on_record.call(null, record5, info3);
         } catch (err2) {
           return err2;
         }
-        if (record4 === void 0 || record4 === null) {
+        if (record5 === void 0 || record5 === null) {
           return;
         }
       }
       this.info.bytes_records += this.info.bytes;
-      push2(record4);
+      push2(record5);
     },
     // Return a tuple with the error and the casted value
     __cast: function(field) {
@@ -58750,10 +58750,10 @@ var parse3 = function(data, opts = {}) {
   }
   const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
   const parser = transform(opts);
-  const push2 = (record4) => {
-    if (parser.options.objname === void 0) records.push(record4);
+  const push2 = (record5) => {
+    if (parser.options.objname === void 0) records.push(record5);
     else {
-      records[record4[0]] = record4[1];
+      records[record5[0]] = record5[1];
     }
   };
   const close = () => {
@@ -58852,7 +58852,7 @@ var jmhCsvAdapter = {
         throw new InputError(path2, `expected the columns after "Unit" to be "Param: <name>", found ${JSON.stringify(h)} (column ${HEADER.length + i2 + 1})`, 1);
       return h.slice("Param: ".length);
     });
-    const rows = records.slice(1).map(({ record: record4, info: info2 }) => {
+    const rows = records.slice(1).map(({ record: record5, info: info2 }) => {
       const line = info2.lines;
       const number2 = (text3, what, allowNaN) => {
         const v = text3 === "NaN" && allowNaN ? Number.NaN : Number(text3);
@@ -58860,7 +58860,7 @@ var jmhCsvAdapter = {
           throw new InputError(path2, `expected ${what} to be a number, found ${JSON.stringify(text3)}`, line);
         return v;
       };
-      const [benchmark, mode, threads, samples, score, error2, unit] = record4;
+      const [benchmark, mode, threads, samples, score, error2, unit] = record5;
       return {
         benchmark,
         mode,
@@ -58869,7 +58869,7 @@ var jmhCsvAdapter = {
         score: number2(score, "Score", true),
         error: number2(error2, "Score Error (99.9%)", true),
         unit,
-        params: params.flatMap((name, i2) => record4[HEADER.length + i2] === "" ? [] : [[name, record4[HEADER.length + i2]]]),
+        params: params.flatMap((name, i2) => record5[HEADER.length + i2] === "" ? [] : [[name, record5[HEADER.length + i2]]]),
         line
       };
     });
@@ -64775,7 +64775,7 @@ function historyStoreAt(request2) {
   const { location, start } = request2;
   const history = openHistoryAt(location, request2.repo, request2.appends ?? false, request2.auth);
   const from = "base" in start ? { commit: start.base } : "release" in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
-  return historyBaselines({
+  const baselines = historyBaselines({
     history,
     repo: request2.repo,
     from,
@@ -64783,6 +64783,7 @@ function historyStoreAt(request2) {
     ...request2.onNoBaseline ? { onNoBaseline: request2.onNoBaseline } : {},
     checkWritable: () => "folder" in location ? checkFolderWritable(resolve6(request2.repo, location.folder)) : checkRemoteReachable(request2.repo, location)
   });
+  return { baselines, history };
 }
 async function defaultBaseBranch(repo) {
   const remoteHead = await symbolicRef(repo, "refs/remotes/origin/HEAD");
@@ -64796,7 +64797,7 @@ function storeAtOf(config, created, history) {
   return { history: historyLocationOf(config.history), repo: config.dir, ...history, ...driftRuns !== null ? { driftRuns } : {} };
 }
 function openStore(at, how2) {
-  if ("baselines" in at) return configuredStore(at.baselines, at.created);
+  if ("baselines" in at) return { baselines: configuredStore(at.baselines, at.created), history: null };
   return historyStoreAt({
     location: at.history,
     repo: at.repo,
@@ -68268,8 +68269,8 @@ function acceptanceRecordMarkdown(acceptances, decision) {
   lines.push(RECORD_END, "");
   return lines.join("\n");
 }
-function withAcceptanceRecord(body, record4) {
-  return spliceBlock(body, RECORD_START, RECORD_END, record4);
+function withAcceptanceRecord(body, record5) {
+  return spliceBlock(body, RECORD_START, RECORD_END, record5);
 }
 function minute(iso) {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
@@ -69984,6 +69985,28 @@ function aligned2(rows) {
 `;
 }
 
+// action/src/report/batch-blame.ts
+function memberName(m) {
+  return m.pullRequest !== null ? `#${m.pullRequest}` : `\`${shortCommit(m.commit.sha)}\` (${escapeMarkdown(m.commit.subject)})`;
+}
+function batchBlameMarkdown(blame, unsearched) {
+  const lines = [
+    `### Merge group: which pull request made it slower`,
+    "",
+    `This group holds ${plural(blame.members.length, "pull request")}: ${blame.members.map(memberName).join(", ")}.`,
+    ""
+  ];
+  for (const row of blame.rows) {
+    const what = `**${escapeMarkdown(row.benchmark)}** (${escapeMarkdown(row.metric)}, ${formatChange(row.change, null)})`;
+    if (row.culprit === null) lines.push(`- ${what}: not placed (${escapeMarkdown(row.why ?? "unknown")})`);
+    else if (blame.members.length === 1) lines.push(`- ${what}: ${memberName(row.culprit)}, the group's only pull request`);
+    else lines.push(`- ${what}: ${memberName(row.culprit)} (commit \`${shortCommit(row.culprit.commit.sha)}\`, bisected over the group's commits)`);
+  }
+  if (unsearched > 0) lines.push(`- ${plural(unsearched, "more regressed row")} not searched`);
+  return `${lines.join("\n")}
+`;
+}
+
 // action/src/pipeline/tools/convert.ts
 function convertResults(paths, to, options) {
   const resultSet = readResults(paths, options);
@@ -70103,6 +70126,273 @@ function secondStageOn(choice, run2) {
 }
 function alertStepsConfirmed(choice, configOn) {
   return choice === "interleaved" || choice === "auto" && configOn;
+}
+
+// action/src/gate/change-rows.ts
+var import_stats_base_dists_t_quantile4 = __toESM(require_lib139(), 1);
+
+// action/src/stats/change-points.ts
+var import_stats_base_dists_t_cdf2 = __toESM(require_lib129(), 1);
+var DEFAULT_CHANGE_POINT_OPTIONS = { windowLength: 50, maxPValue: 1e-3, minMagnitude: 0, reTest: "neighbours" };
+function forwardChange(s) {
+  return s.meanBefore === 0 ? 0 : s.meanAfter / s.meanBefore - 1;
+}
+function changeMagnitude(s) {
+  const backward = s.meanAfter === 0 ? 0 : s.meanBefore / s.meanAfter - 1;
+  return Math.max(Math.abs(forwardChange(s)), Math.abs(backward));
+}
+function meanOf(xs) {
+  let sum = 0;
+  for (const x2 of xs) sum += x2;
+  return sum / xs.length;
+}
+function populationStd(xs, mean2) {
+  if (xs.length < 2) return 0;
+  let sum = 0;
+  for (const x2 of xs) sum += (x2 - mean2) ** 2;
+  return Math.sqrt(sum / xs.length);
+}
+function stepStats(left, right) {
+  const meanBefore = meanOf(left);
+  const meanAfter = meanOf(right);
+  const stdBefore = populationStd(left, meanBefore);
+  const stdAfter = populationStd(right, meanAfter);
+  const n1 = left.length;
+  const n2 = right.length;
+  let pValue2 = 1;
+  if (n1 + n2 > 2) {
+    const df = n1 + n2 - 2;
+    const pooled = ((n1 - 1) * stdBefore ** 2 + (n2 - 1) * stdAfter ** 2) / df;
+    const denominator = Math.sqrt(pooled * (1 / n1 + 1 / n2));
+    const t = (meanBefore - meanAfter) / denominator;
+    if (Number.isNaN(t)) pValue2 = 1;
+    else if (!Number.isFinite(t)) pValue2 = 0;
+    else pValue2 = 2 * (1 - (0, import_stats_base_dists_t_cdf2.default)(Math.abs(t), df));
+  }
+  return { meanBefore, meanAfter, stdBefore, stdAfter, nBefore: n1, nAfter: n2, pValue: pValue2 };
+}
+var Divergence = class {
+  n;
+  /** prefix[i * (n + 1) + j] = Σ_{a<i, b<j} |x_a − x_b|. */
+  prefix;
+  constructor(window2) {
+    const n = window2.length;
+    this.n = n;
+    const w = n + 1;
+    const prefix = new Float64Array(w * w);
+    for (let i2 = 0; i2 < n; i2++) {
+      let row = 0;
+      for (let j = 0; j < n; j++) {
+        row += Math.abs(window2[i2] - window2[j]);
+        prefix[(i2 + 1) * w + j + 1] = prefix[i2 * w + j + 1] + row;
+      }
+    }
+    this.prefix = prefix;
+  }
+  /** Σ over a ∈ [a0, a1), b ∈ [b0, b1) of |x_a − x_b|. */
+  rect(a0, a1, b0, b1) {
+    const w = this.n + 1;
+    const p = this.prefix;
+    return p[a1 * w + b1] - p[a0 * w + b1] - p[a1 * w + b0] + p[a0 * w + b0];
+  }
+  /**
+   * The best split of [start, end): τ and κ with start < τ < κ ≤ end maximising
+   * Q(τ, κ) = 2/(n+m) Σ|X−Y| − 2m/((n+m)(n−1)) Σ_{i<k}|X_i−X_k| − 2n/((n+m)(m−1)) Σ_{j<k}|Y_j−Y_k|,
+   * X = [start, τ), Y = [τ, κ) (a term whose n−1 or m−1 is 0 counts 0, as in
+   * Otava). Ties go to the smallest τ, then κ (numpy's argmax order).
+   */
+  best(start, end) {
+    let best = { index: start + 1, qhat: -Infinity };
+    for (let tau = start + 1; tau < end; tau++) {
+      const n = tau - start;
+      const withinX = this.rect(start, tau, start, tau) / 2;
+      for (let kappa = tau + 1; kappa <= end; kappa++) {
+        const m = kappa - tau;
+        const cross = this.rect(start, tau, tau, kappa);
+        const withinY = this.rect(tau, kappa, tau, kappa) / 2;
+        const q = 2 / (n + m) * cross - (n > 1 ? 2 * m / ((n + m) * (n - 1)) * withinX : 0) - (m > 1 ? 2 * n / ((n + m) * (m - 1)) * withinY : 0);
+        if (q > best.qhat) best = { index: tau, qhat: q };
+      }
+    }
+    return best;
+  }
+};
+function intervalsOf(indexes2, length) {
+  const bounds2 = [0, ...indexes2, length];
+  const out = [];
+  for (let i2 = 0; i2 + 1 < bounds2.length; i2++) if (bounds2[i2] !== bounds2[i2 + 1]) out.push([bounds2[i2], bounds2[i2 + 1]]);
+  return out;
+}
+function statsAt(series, index, indexes2) {
+  const at = indexes2.indexOf(index);
+  const from = at > 0 ? indexes2[at - 1] : 0;
+  const to = at + 1 < indexes2.length ? indexes2[at + 1] : series.length;
+  return stepStats(series.slice(from, index), series.slice(index, to));
+}
+function windowChangePoints(window2, maxPValue) {
+  const divergence = new Divergence(window2);
+  const found = [];
+  for (; ; ) {
+    const candidates = intervalsOf(found, window2.length).filter(([a2, b3]) => b3 - a2 > 1).map(([a2, b3]) => ({ ...divergence.best(a2, b3), interval: [a2, b3] }));
+    if (candidates.length === 0) break;
+    const candidate = candidates.reduce((p, c) => c.qhat > p.qhat ? c : p);
+    const [a, b] = candidate.interval;
+    const stats = stepStats(window2.slice(a, candidate.index), window2.slice(candidate.index, b));
+    if (!(stats.pValue <= maxPValue)) break;
+    found.push(candidate.index);
+    found.sort((p, q) => p - q);
+  }
+  return found;
+}
+function weakChangePoints(series, windowLength, maxPValue) {
+  const step = Math.floor(windowLength / 2);
+  const found = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < series.length) {
+    const end = Math.min(start + windowLength, series.length);
+    const local = windowChangePoints(series.slice(start, end), maxPValue).map((i2) => i2 + start);
+    for (const i2 of local) found.add(i2);
+    start = Math.max(local.length > 0 ? local[local.length - 1] : 0, start + step);
+  }
+  return [...found].sort((p, q) => p - q);
+}
+function changePoints(series, options = DEFAULT_CHANGE_POINT_OPTIONS) {
+  if (options.windowLength < 2) throw new RangeError("windowLength must be at least 2");
+  if (series.length < 3) return [];
+  const { maxPValue, minMagnitude } = options;
+  const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
+  const indexes2 = weakChangePoints(series, options.windowLength, firstPass);
+  let points = indexes2.map((index) => ({ index, stats: statsAt(series, index, indexes2) }));
+  while (points.length > 0) {
+    let weakest = points.reduce((p, c) => c.stats.pValue > p.stats.pValue ? c : p);
+    if (weakest.stats.pValue < maxPValue) {
+      weakest = points.reduce((p, c) => changeMagnitude(c.stats) < changeMagnitude(p.stats) ? c : p);
+      if (changeMagnitude(weakest.stats) > minMagnitude) break;
+    }
+    const at = points.indexOf(weakest);
+    points = points.filter((p) => p !== weakest);
+    const remaining = points.map((p) => p.index);
+    for (const i2 of options.reTest === "neighbours" ? [at - 1, at] : [at, at + 1]) {
+      if (i2 >= 0 && i2 < points.length) points[i2] = { index: points[i2].index, stats: statsAt(series, points[i2].index, remaining) };
+    }
+  }
+  return points;
+}
+
+// action/src/gate/change-rows.ts
+var CHANGES_SCHEMA = "perf-gate/changes@1";
+function acceptedIn(sets, from, to, benchmark, metric) {
+  for (let run2 = to; run2 > from; run2--) {
+    for (const a of sets[run2]?.accepted ?? []) {
+      const named2 = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
+      if (named2) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named2.change };
+    }
+  }
+  return null;
+}
+function pointOf(metric) {
+  if (metric.samples && metric.samples.length > 0) return median(metric.samples);
+  return metric.value ?? void 0;
+}
+function seriesOf(sets, include) {
+  const byKey = /* @__PURE__ */ new Map();
+  sets.forEach((set, run2) => {
+    for (const b of set.benchmarks) {
+      if (b.status !== "ok" || !include(b.id)) continue;
+      for (const [name, metric] of Object.entries(b.metrics)) {
+        const value = pointOf(metric);
+        if (value === void 0 || !Number.isFinite(value)) continue;
+        const key2 = `${b.id}\0${name}`;
+        const series = byKey.get(key2) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
+        series.at.push(run2);
+        series.values.push(value);
+        byKey.set(key2, series);
+      }
+    }
+  });
+  return [...byKey.values()];
+}
+function intervalOf(s) {
+  const df = s.nBefore + s.nAfter - 2;
+  if (df < 1 || s.meanBefore === 0) return [forwardChange(s), forwardChange(s)];
+  const pooled = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
+  const half = (0, import_stats_base_dists_t_quantile4.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
+  const diff = s.meanAfter - s.meanBefore;
+  return [(diff - half) / Math.abs(s.meanBefore), (diff + half) / Math.abs(s.meanBefore)];
+}
+function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) {
+  const rows = [];
+  for (const series of seriesOf(sets, include)) {
+    for (const point of changePoints(series.values, options)) {
+      const run2 = series.at[point.index];
+      if (run2 < firstRun) continue;
+      const entry = entries2[run2];
+      const change = forwardChange(point.stats);
+      const previous = series.at[point.index - 1];
+      const accepted = acceptedIn(sets, previous, run2, series.benchmark, series.metric);
+      const environment = environmentChanges(sets[previous]?.environment, sets[run2]?.environment);
+      rows.push({
+        testbed,
+        benchmark: series.benchmark,
+        metric: series.metric,
+        unit: series.unit,
+        direction: series.direction,
+        commit: entry.commit,
+        runId: entry.runId,
+        created: entry.created,
+        previousCommit: entries2[previous].commit,
+        change,
+        interval: intervalOf(point.stats),
+        pValue: point.stats.pValue,
+        regression: series.direction === "higher" ? change < 0 : change > 0,
+        stats: point.stats,
+        runs: series.values.length,
+        ...accepted ? { accepted } : {},
+        ...environment.length > 0 ? { environment } : {}
+      });
+    }
+  }
+  return rows.sort(
+    (p, q) => p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1
+  );
+}
+
+// action/src/gate/main-alerts.ts
+function seriesKey(row) {
+  return `${row.testbed}\0${row.benchmark}\0${row.metric}`;
+}
+function reversalOf(rows, key2, after, change) {
+  const full = Math.abs(change) / (1 + change);
+  const later = rows.filter((r) => seriesKey(r) === key2 && r.created > after && Math.sign(r.change) === -Math.sign(change) && Math.abs(r.change) >= full / 2).sort((p, q) => p.created < q.created ? -1 : 1);
+  return later[0] ?? null;
+}
+function mainAlerts(rows, budgets, recentRuns) {
+  const alerts = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    if (!row.regression || !recentRuns.has(row.runId)) continue;
+    const budget2 = resolveBudget(budgets, row.benchmark, row.metric);
+    if (budget2.ignore || Math.abs(row.change) <= budget2.tolerances.regression) continue;
+    if (row.accepted && withinAccepted(row.change, row.accepted.change, row.direction, budget2.tolerances.regression)) continue;
+    const key2 = seriesKey(row);
+    if (reversalOf(rows, key2, row.created, row.change) !== null) continue;
+    const known = alerts.get(key2);
+    if (!known || known.row.created <= row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
+  }
+  return [...alerts.values()].sort(
+    (p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1
+  );
+}
+
+// action/src/pipeline/history/main-watch.ts
+async function findMainAlerts(request2) {
+  const ordered = await inCommitOrder(
+    request2.repo,
+    (await request2.history.list()).filter((e) => e.testbed === request2.testbed)
+  );
+  const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
+  const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
+  const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
+  return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
 }
 
 // action/src/pipeline/storable.ts
@@ -71147,7 +71437,7 @@ async function profileBoth(job) {
   const { request: request2, suite } = job;
   const workdir = realpathOrSelf(suite.workdir);
   const cwd = { base: join24(request2.checkouts.base, relative7(request2.checkouts.head, workdir)), head: workdir };
-  const record4 = (side3, timeoutSeconds) => recordSide({
+  const record5 = (side3, timeoutSeconds) => recordSide({
     tool: job.tool,
     command: job.command,
     cwd: cwd[side3],
@@ -71156,9 +71446,9 @@ async function profileBoth(job) {
     timeoutSeconds,
     spawner: job.spawner
   });
-  const base = await record4("base", Math.max(1, job.left / 2));
+  const base = await record5("base", Math.max(1, job.left / 2));
   if ("error" in base) return { error: `the base side ${base.error}` };
-  const head = await record4("head", Math.max(1, job.left - base.seconds));
+  const head = await record5("head", Math.max(1, job.left - base.seconds));
   if ("error" in head) return { error: `the head side ${head.error}` };
   const files = { base: join24(job.dir, "base.folded"), head: join24(job.dir, "head.folded"), flameGraph: join24(job.dir, "diff.svg") };
   writeFileSync3(files.base, foldedText(prunedStacks(base.stacks)));
@@ -71406,13 +71696,14 @@ function testCasesOf(current) {
 
 // action/src/pipeline/run.ts
 async function runGate(plan, ctx, events = {}) {
-  const store = plan.store ? openStore(plan.store, { appends: plan.record !== null, ...events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {} }) : null;
+  const opened = plan.store ? openStore(plan.store, { appends: plan.record !== null, ...events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {} }) : null;
+  const store = opened?.baselines ?? null;
   if (plan.record) {
     if (!store) throw new Error("RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept");
     await store.checkWritable();
   }
   const current = plan.current;
-  if ("interleaved" in current) return interleaved2(plan, current, store, ctx);
+  if ("interleaved" in current) return interleaved2(plan, current, opened, ctx);
   const given = "files" in current ? readGiven(current) : "results" in current ? { results: current.results, skipped: [] } : null;
   const chosen = plan.baseline ? await chooseBaseline(plan.baseline, store, queryOf(plan, given?.results, ctx), "suites" in current ? current : null) : void 0;
   const baseline = plan.baseline?.emptyIsNone && chosen?.results.benchmarks.length === 0 ? void 0 : chosen;
@@ -71466,7 +71757,8 @@ async function runGate(plan, ctx, events = {}) {
     ctx
   ) : oneStage;
   const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
-  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored: await record(plan, store, measured) };
+  const stored = await record(plan, store, measured);
+  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored, alerts: await watchMain(plan, opened, stored, measured, ctx) };
 }
 async function baseIsBuildable(confirm, baseline, dir) {
   if (confirm.asked === true || confirm.ref !== void 0 || confirm.refused !== void 0) return true;
@@ -71484,7 +71776,7 @@ async function finished(plan, decided) {
     conclusion: checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, policy)
   };
 }
-async function interleaved2(plan, current, store, ctx) {
+async function interleaved2(plan, current, opened, ctx) {
   const { measured, report: report2 } = await compareInterleaved({
     ...ctx,
     config: current.interleaved,
@@ -71498,11 +71790,13 @@ async function interleaved2(plan, current, store, ctx) {
     opened: ({ base, head }) => ctx.write(`perf-gate: A/B of ${head.commit ?? "HEAD"} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})
 `)
   });
+  const stored = await record(plan, opened?.baselines ?? null, measured.head);
   return {
     ...await finished(plan, withPackageNames(report2, current.interleaved.dir)),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
-    stored: await record(plan, store, measured.head)
+    stored,
+    alerts: await watchMain(plan, opened, stored, measured.head, ctx)
   };
 }
 function readGiven(current) {
@@ -71541,6 +71835,15 @@ async function record(plan, store, results) {
   } catch (error2) {
     return { error: error2 };
   }
+}
+async function watchMain(plan, opened, stored, current, ctx) {
+  if (!plan.watch || !opened?.history || !plan.store || !("history" in plan.store) || stored === null || "error" in stored) return null;
+  const testbed = current.testbed?.id;
+  if (!testbed) {
+    (ctx.warn ?? ctx.write)("perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert");
+    return null;
+  }
+  return findMainAlerts({ history: opened.history, testbed, budgets: plan.budgets, repo: plan.store.repo, window: plan.watch.window });
 }
 
 // action/src/pipeline/pr-ledger.ts
@@ -72233,14 +72536,14 @@ import { readFileSync as readFileSync15 } from "node:fs";
 
 // action/src/gate/change-history.ts
 var MAX_MOVE_RUNS = 3;
-var seriesOf = (r) => `${r.testbed}\0${r.benchmark}\0${r.metric}\0${r.regression}`;
+var seriesOf2 = (r) => `${r.testbed}\0${r.benchmark}\0${r.metric}\0${r.regression}`;
 function againstPrevious(rows, previous, runIndex) {
   const unmatched = new Set(previous.filter((p) => runIndex.has(p.runId)));
   const annotated = rows.map((row) => {
     const at = runIndex.get(row.runId);
     let best = null;
     for (const p of unmatched) {
-      if (at === void 0 || seriesOf(p) !== seriesOf(row)) continue;
+      if (at === void 0 || seriesOf2(p) !== seriesOf2(row)) continue;
       const distance = runIndex.get(p.runId) - at;
       if (Math.abs(distance) <= MAX_MOVE_RUNS && (best === null || Math.abs(distance) < Math.abs(best.distance))) best = { p, distance };
     }
@@ -72250,235 +72553,6 @@ function againstPrevious(rows, previous, runIndex) {
     return { ...row, since };
   });
   return { rows: annotated, gone: [...unmatched] };
-}
-
-// action/src/gate/change-rows.ts
-var import_stats_base_dists_t_quantile4 = __toESM(require_lib139(), 1);
-
-// action/src/stats/change-points.ts
-var import_stats_base_dists_t_cdf2 = __toESM(require_lib129(), 1);
-var DEFAULT_CHANGE_POINT_OPTIONS = { windowLength: 50, maxPValue: 1e-3, minMagnitude: 0, reTest: "neighbours" };
-function forwardChange(s) {
-  return s.meanBefore === 0 ? 0 : s.meanAfter / s.meanBefore - 1;
-}
-function changeMagnitude(s) {
-  const backward = s.meanAfter === 0 ? 0 : s.meanBefore / s.meanAfter - 1;
-  return Math.max(Math.abs(forwardChange(s)), Math.abs(backward));
-}
-function meanOf(xs) {
-  let sum = 0;
-  for (const x2 of xs) sum += x2;
-  return sum / xs.length;
-}
-function populationStd(xs, mean2) {
-  if (xs.length < 2) return 0;
-  let sum = 0;
-  for (const x2 of xs) sum += (x2 - mean2) ** 2;
-  return Math.sqrt(sum / xs.length);
-}
-function stepStats(left, right) {
-  const meanBefore = meanOf(left);
-  const meanAfter = meanOf(right);
-  const stdBefore = populationStd(left, meanBefore);
-  const stdAfter = populationStd(right, meanAfter);
-  const n1 = left.length;
-  const n2 = right.length;
-  let pValue2 = 1;
-  if (n1 + n2 > 2) {
-    const df = n1 + n2 - 2;
-    const pooled = ((n1 - 1) * stdBefore ** 2 + (n2 - 1) * stdAfter ** 2) / df;
-    const denominator = Math.sqrt(pooled * (1 / n1 + 1 / n2));
-    const t = (meanBefore - meanAfter) / denominator;
-    if (Number.isNaN(t)) pValue2 = 1;
-    else if (!Number.isFinite(t)) pValue2 = 0;
-    else pValue2 = 2 * (1 - (0, import_stats_base_dists_t_cdf2.default)(Math.abs(t), df));
-  }
-  return { meanBefore, meanAfter, stdBefore, stdAfter, nBefore: n1, nAfter: n2, pValue: pValue2 };
-}
-var Divergence = class {
-  n;
-  /** prefix[i * (n + 1) + j] = Σ_{a<i, b<j} |x_a − x_b|. */
-  prefix;
-  constructor(window2) {
-    const n = window2.length;
-    this.n = n;
-    const w = n + 1;
-    const prefix = new Float64Array(w * w);
-    for (let i2 = 0; i2 < n; i2++) {
-      let row = 0;
-      for (let j = 0; j < n; j++) {
-        row += Math.abs(window2[i2] - window2[j]);
-        prefix[(i2 + 1) * w + j + 1] = prefix[i2 * w + j + 1] + row;
-      }
-    }
-    this.prefix = prefix;
-  }
-  /** Σ over a ∈ [a0, a1), b ∈ [b0, b1) of |x_a − x_b|. */
-  rect(a0, a1, b0, b1) {
-    const w = this.n + 1;
-    const p = this.prefix;
-    return p[a1 * w + b1] - p[a0 * w + b1] - p[a1 * w + b0] + p[a0 * w + b0];
-  }
-  /**
-   * The best split of [start, end): τ and κ with start < τ < κ ≤ end maximising
-   * Q(τ, κ) = 2/(n+m) Σ|X−Y| − 2m/((n+m)(n−1)) Σ_{i<k}|X_i−X_k| − 2n/((n+m)(m−1)) Σ_{j<k}|Y_j−Y_k|,
-   * X = [start, τ), Y = [τ, κ) (a term whose n−1 or m−1 is 0 counts 0, as in
-   * Otava). Ties go to the smallest τ, then κ (numpy's argmax order).
-   */
-  best(start, end) {
-    let best = { index: start + 1, qhat: -Infinity };
-    for (let tau = start + 1; tau < end; tau++) {
-      const n = tau - start;
-      const withinX = this.rect(start, tau, start, tau) / 2;
-      for (let kappa = tau + 1; kappa <= end; kappa++) {
-        const m = kappa - tau;
-        const cross = this.rect(start, tau, tau, kappa);
-        const withinY = this.rect(tau, kappa, tau, kappa) / 2;
-        const q = 2 / (n + m) * cross - (n > 1 ? 2 * m / ((n + m) * (n - 1)) * withinX : 0) - (m > 1 ? 2 * n / ((n + m) * (m - 1)) * withinY : 0);
-        if (q > best.qhat) best = { index: tau, qhat: q };
-      }
-    }
-    return best;
-  }
-};
-function intervalsOf(indexes2, length) {
-  const bounds2 = [0, ...indexes2, length];
-  const out = [];
-  for (let i2 = 0; i2 + 1 < bounds2.length; i2++) if (bounds2[i2] !== bounds2[i2 + 1]) out.push([bounds2[i2], bounds2[i2 + 1]]);
-  return out;
-}
-function statsAt(series, index, indexes2) {
-  const at = indexes2.indexOf(index);
-  const from = at > 0 ? indexes2[at - 1] : 0;
-  const to = at + 1 < indexes2.length ? indexes2[at + 1] : series.length;
-  return stepStats(series.slice(from, index), series.slice(index, to));
-}
-function windowChangePoints(window2, maxPValue) {
-  const divergence = new Divergence(window2);
-  const found = [];
-  for (; ; ) {
-    const candidates = intervalsOf(found, window2.length).filter(([a2, b3]) => b3 - a2 > 1).map(([a2, b3]) => ({ ...divergence.best(a2, b3), interval: [a2, b3] }));
-    if (candidates.length === 0) break;
-    const candidate = candidates.reduce((p, c) => c.qhat > p.qhat ? c : p);
-    const [a, b] = candidate.interval;
-    const stats = stepStats(window2.slice(a, candidate.index), window2.slice(candidate.index, b));
-    if (!(stats.pValue <= maxPValue)) break;
-    found.push(candidate.index);
-    found.sort((p, q) => p - q);
-  }
-  return found;
-}
-function weakChangePoints(series, windowLength, maxPValue) {
-  const step = Math.floor(windowLength / 2);
-  const found = /* @__PURE__ */ new Set();
-  let start = 0;
-  while (start < series.length) {
-    const end = Math.min(start + windowLength, series.length);
-    const local = windowChangePoints(series.slice(start, end), maxPValue).map((i2) => i2 + start);
-    for (const i2 of local) found.add(i2);
-    start = Math.max(local.length > 0 ? local[local.length - 1] : 0, start + step);
-  }
-  return [...found].sort((p, q) => p - q);
-}
-function changePoints(series, options = DEFAULT_CHANGE_POINT_OPTIONS) {
-  if (options.windowLength < 2) throw new RangeError("windowLength must be at least 2");
-  if (series.length < 3) return [];
-  const { maxPValue, minMagnitude } = options;
-  const firstPass = maxPValue < 0.05 ? maxPValue * 10 : maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-  const indexes2 = weakChangePoints(series, options.windowLength, firstPass);
-  let points = indexes2.map((index) => ({ index, stats: statsAt(series, index, indexes2) }));
-  while (points.length > 0) {
-    let weakest = points.reduce((p, c) => c.stats.pValue > p.stats.pValue ? c : p);
-    if (weakest.stats.pValue < maxPValue) {
-      weakest = points.reduce((p, c) => changeMagnitude(c.stats) < changeMagnitude(p.stats) ? c : p);
-      if (changeMagnitude(weakest.stats) > minMagnitude) break;
-    }
-    const at = points.indexOf(weakest);
-    points = points.filter((p) => p !== weakest);
-    const remaining = points.map((p) => p.index);
-    for (const i2 of options.reTest === "neighbours" ? [at - 1, at] : [at, at + 1]) {
-      if (i2 >= 0 && i2 < points.length) points[i2] = { index: points[i2].index, stats: statsAt(series, points[i2].index, remaining) };
-    }
-  }
-  return points;
-}
-
-// action/src/gate/change-rows.ts
-var CHANGES_SCHEMA = "perf-gate/changes@1";
-function acceptedIn(sets, from, to, benchmark, metric) {
-  for (let run2 = to; run2 > from; run2--) {
-    for (const a of sets[run2]?.accepted ?? []) {
-      const named2 = a.rows.find((r) => r.benchmark === benchmark && r.metric === metric);
-      if (named2) return { pullRequest: a.pullRequest, by: a.by, reason: a.reason, change: named2.change };
-    }
-  }
-  return null;
-}
-function pointOf(metric) {
-  if (metric.samples && metric.samples.length > 0) return median(metric.samples);
-  return metric.value ?? void 0;
-}
-function seriesOf2(sets, include) {
-  const byKey = /* @__PURE__ */ new Map();
-  sets.forEach((set, run2) => {
-    for (const b of set.benchmarks) {
-      if (b.status !== "ok" || !include(b.id)) continue;
-      for (const [name, metric] of Object.entries(b.metrics)) {
-        const value = pointOf(metric);
-        if (value === void 0 || !Number.isFinite(value)) continue;
-        const key2 = `${b.id}\0${name}`;
-        const series = byKey.get(key2) ?? { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, at: [], values: [] };
-        series.at.push(run2);
-        series.values.push(value);
-        byKey.set(key2, series);
-      }
-    }
-  });
-  return [...byKey.values()];
-}
-function intervalOf(s) {
-  const df = s.nBefore + s.nAfter - 2;
-  if (df < 1 || s.meanBefore === 0) return [forwardChange(s), forwardChange(s)];
-  const pooled = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
-  const half = (0, import_stats_base_dists_t_quantile4.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
-  const diff = s.meanAfter - s.meanBefore;
-  return [(diff - half) / Math.abs(s.meanBefore), (diff + half) / Math.abs(s.meanBefore)];
-}
-function changesOfRuns(testbed, entries2, sets, include, options, firstRun = 0) {
-  const rows = [];
-  for (const series of seriesOf2(sets, include)) {
-    for (const point of changePoints(series.values, options)) {
-      const run2 = series.at[point.index];
-      if (run2 < firstRun) continue;
-      const entry = entries2[run2];
-      const change = forwardChange(point.stats);
-      const previous = series.at[point.index - 1];
-      const accepted = acceptedIn(sets, previous, run2, series.benchmark, series.metric);
-      const environment = environmentChanges(sets[previous]?.environment, sets[run2]?.environment);
-      rows.push({
-        testbed,
-        benchmark: series.benchmark,
-        metric: series.metric,
-        unit: series.unit,
-        direction: series.direction,
-        commit: entry.commit,
-        runId: entry.runId,
-        created: entry.created,
-        previousCommit: entries2[previous].commit,
-        change,
-        interval: intervalOf(point.stats),
-        pValue: point.stats.pValue,
-        regression: series.direction === "higher" ? change < 0 : change > 0,
-        stats: point.stats,
-        runs: series.values.length,
-        ...accepted ? { accepted } : {},
-        ...environment.length > 0 ? { environment } : {}
-      });
-    }
-  }
-  return rows.sort(
-    (p, q) => p.created === q.created ? Number(q.regression) - Number(p.regression) || (p.benchmark < q.benchmark ? -1 : p.benchmark > q.benchmark ? 1 : 0) : p.created < q.created ? 1 : -1
-  );
 }
 
 // action/src/report/changes.ts
@@ -73156,7 +73230,7 @@ function dashboardModel(input) {
       const run2 = runIndex.get(row.runId);
       if (run2 === void 0) continue;
       const previousRun = lastRunOf(bed.entries, row.previousCommit, run2);
-      const key2 = seriesKey(row.benchmark, row.metric);
+      const key2 = seriesKey2(row.benchmark, row.metric);
       const list2 = changesOf.get(key2) ?? [];
       list2.push({
         run: run2,
@@ -73170,7 +73244,7 @@ function dashboardModel(input) {
       changesOf.set(key2, list2);
     }
     for (const s of pointsOf(bed.sets)) {
-      const changes = (changesOf.get(seriesKey(s.benchmark, s.metric)) ?? []).sort((p, q) => p.run - q.run);
+      const changes = (changesOf.get(seriesKey2(s.benchmark, s.metric)) ?? []).sort((p, q) => p.run - q.run);
       series.push({
         testbed: bed.id,
         ...s,
@@ -73186,7 +73260,7 @@ function lastRunOf(entries2, commit, before) {
   for (let i2 = before - 1; i2 >= 0; i2--) if (entries2[i2].commit === commit) return i2;
   return Math.max(0, before - 1);
 }
-var seriesKey = (benchmark, metric) => `${benchmark}\0${metric}`;
+var seriesKey2 = (benchmark, metric) => `${benchmark}\0${metric}`;
 function newestRegression(s) {
   return s.regressedSinceTag ? Math.max(...s.changes.filter((c) => c.regression).map((c) => c.run)) : -1;
 }
@@ -73207,7 +73281,7 @@ function pointsOf(sets) {
       for (const [name, metric] of Object.entries(b.metrics)) {
         const spread = spreadOf(metric.samples, metric.value);
         if (spread === null) continue;
-        const key2 = seriesKey(b.id, name);
+        const key2 = seriesKey2(b.id, name);
         let points = byKey.get(key2);
         if (!points)
           byKey.set(key2, points = { benchmark: b.id, metric: name, unit: metric.unit, direction: metric.direction, runs: [], median: [], low: [], high: [] });
@@ -73546,8 +73620,8 @@ function git3(repo, args) {
 }
 var FORMAT = "--format=%H%x00%s%x00%an <%ae>%x00%P%x1e";
 function parseLog(text2) {
-  return text2.split("").map((record4) => record4.replace(/^\n/, "")).filter((record4) => record4.length > 0).map((record4) => {
-    const [sha = "", subject = "", author = "", parents = ""] = record4.split("\0");
+  return text2.split("").map((record5) => record5.replace(/^\n/, "")).filter((record5) => record5.length > 0).map((record5) => {
+    const [sha = "", subject = "", author = "", parents = ""] = record5.split("\0");
     return { sha, subject, author, parents: parents.trim().split(" ").filter(Boolean) };
   });
 }
@@ -73789,7 +73863,7 @@ async function bisect(request2) {
       });
       return rowOf(report2.rows, request2.benchmark, metric, suite.name);
     };
-    const record4 = (index, attempt, row, side3) => {
+    const record5 = (index, attempt, row, side3) => {
       steps.push({
         step: steps.length + 1,
         commit: path2[index - 1],
@@ -73811,7 +73885,7 @@ async function bisect(request2) {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && changeSide.side === "inconclusive"; attempt++) {
       change = await measure(path2.length, attempt);
       changeSide = classifyChange(stepOf(change));
-      record4(path2.length, attempt, change, changeSide);
+      record5(path2.length, attempt, change, changeSide);
     }
     const base = {
       schema: BISECT_SCHEMA,
@@ -73837,7 +73911,7 @@ async function bisect(request2) {
     while (next.kind === "measure") {
       const row = await measure(next.index, next.attempt);
       const side3 = classifyStep(full, stepOf(row));
-      record4(next.index, next.attempt, row, side3);
+      record5(next.index, next.attempt, row, side3);
       next = afterStep(next.search, next.index, next.attempt, side3.side);
     }
     const at = path2[next.index - 1];
@@ -79323,7 +79397,7 @@ import { existsSync as existsSync10, readFileSync as readFileSync19 } from "node
 // action/src/action/action-plan.ts
 import { join as join29 } from "node:path";
 
-// action/src/action/conclusion.ts
+// action/src/action/check-policy.ts
 function checkPolicyOf(settings) {
   return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === "report" };
 }
@@ -79523,7 +79597,7 @@ async function postComment(github, target, settings, outcome, status, log) {
     // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
     ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
   };
-  const record4 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
+  const record5 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
   try {
     const outcome2 = await upsertStickyComment(github, {
       repo: target.repo,
@@ -79532,10 +79606,10 @@ async function postComment(github, target, settings, outcome, status, log) {
       mode: settings.comment,
       state,
       ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-      render: (previous) => record4 + commentMarkdown(report2, {
+      render: (previous) => record5 + commentMarkdown(report2, {
         title: settings.gateName,
         marker: stickyMarker(settings.gateName, state),
-        maxLength: MAX_COMMENT_CHARS - record4.length,
+        maxLength: MAX_COMMENT_CHARS - record5.length,
         previouslyFailed: previous?.verdict === "fail"
       })
     });
@@ -79557,8 +79631,9 @@ async function actionPlan(settings, config, budgets, facts, deps) {
   const outDir = join29(settings.outputDir, "runs");
   const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
+  const baseSha = pr?.baseSha ?? facts.group?.baseSha ?? null;
   const store = config ? storeAtOf(config, created, {
-    start: await historyStart(config.dir, { release: settings.mode === "release", ...pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {} }),
+    start: await historyStart(config.dir, { release: settings.mode === "release", ...baseSha ? { mergeBaseWith: baseSha } : {} }),
     ...dataBranchAuth(settings)
   }) : null;
   const common = {
@@ -79574,7 +79649,9 @@ async function actionPlan(settings, config, budgets, facts, deps) {
     }) ? confirmPlan(settings, pr) : null,
     // Regressions accepted on the record in this pull request's comment pass as `accepted` (gate/acceptance.ts).
     acceptances: async () => facts.prNumber !== null && settings.mode !== "main" ? (await readPrLedger(settings, facts.prNumber, deps))?.acceptances ?? [] : [],
-    policy: checkPolicyOf(settings)
+    policy: checkPolicyOf(settings),
+    // Main's watch reads the history the run was just appended to (alert: off leaves it unread).
+    ...settings.mode === "main" && settings.alert !== "off" ? { watch: { window: settings.alertWindow } } : {}
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
   if (measuring && abRef !== "" && config) {
@@ -79615,32 +79692,6 @@ import { join as join31 } from "node:path";
 
 // action/src/pipeline/history/main-alerts.ts
 import { join as join30 } from "node:path";
-
-// action/src/gate/main-alerts.ts
-function seriesKey2(row) {
-  return `${row.testbed}\0${row.benchmark}\0${row.metric}`;
-}
-function reversalOf(rows, key2, after, change) {
-  const full = Math.abs(change) / (1 + change);
-  const later = rows.filter((r) => seriesKey2(r) === key2 && r.created > after && Math.sign(r.change) === -Math.sign(change) && Math.abs(r.change) >= full / 2).sort((p, q) => p.created < q.created ? -1 : 1);
-  return later[0] ?? null;
-}
-function mainAlerts(rows, budgets, recentRuns) {
-  const alerts = /* @__PURE__ */ new Map();
-  for (const row of rows) {
-    if (!row.regression || !recentRuns.has(row.runId)) continue;
-    const budget2 = resolveBudget(budgets, row.benchmark, row.metric);
-    if (budget2.ignore || Math.abs(row.change) <= budget2.tolerances.regression) continue;
-    if (row.accepted && withinAccepted(row.change, row.accepted.change, row.direction, budget2.tolerances.regression)) continue;
-    const key2 = seriesKey2(row);
-    if (reversalOf(rows, key2, row.created, row.change) !== null) continue;
-    const known = alerts.get(key2);
-    if (!known || known.row.created <= row.created) alerts.set(key2, { key: key2, row, tolerance: budget2.tolerances.regression });
-  }
-  return [...alerts.values()].sort(
-    (p, q) => p.row.benchmark < q.row.benchmark ? -1 : p.row.benchmark > q.row.benchmark ? 1 : p.row.metric < q.row.metric ? -1 : 1
-  );
-}
 
 // action/src/report/main-alert.ts
 function shellQuote(text2) {
@@ -79742,16 +79793,6 @@ function unconfirmedAlertsMarkdown(unconfirmed) {
 }
 
 // action/src/pipeline/history/main-alerts.ts
-async function findMainAlerts(request2) {
-  const ordered = await inCommitOrder(
-    request2.repo,
-    (await request2.history.list()).filter((e) => e.testbed === request2.testbed)
-  );
-  const { entries: entries2, sets } = await request2.history.readUsable(ordered.entries);
-  const rows = changesOfRuns(request2.testbed, entries2, sets, () => true, request2.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
-  const recent = new Set(entries2.slice(-request2.window).map((e) => e.runId));
-  return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
-}
 function mainAlertsMarkdown(found, links) {
   return alertsSummary(found.alerts, found.window, links);
 }
@@ -79900,23 +79941,10 @@ async function commentBisects(api, repo, bisects) {
 }
 
 // action/src/action/main-alerts.ts
-async function watchMain(settings, config, budgets, current, deps) {
-  if (settings.alert === "off" || !config?.history) return null;
-  const testbed = current.testbed?.id;
-  if (!testbed) {
-    deps.log.warning("perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert");
-    return null;
-  }
-  return deps.log.group("perf-gate: watch main", async () => {
-    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false, dataBranchAuth(settings).auth);
-    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
-    deps.log.info(
-      `${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${settings.alertWindow} runs on ${testbed}`
-    );
-    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
-    deps.log.setOutput("alerts", String(found.alerts.length));
-    return found;
-  });
+async function sayMainAlerts(settings, found, deps) {
+  deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? "" : "s"} among the change points of the last ${found.window} runs`);
+  await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
+  deps.log.setOutput("alerts", String(found.alerts.length));
 }
 function alertLinks(settings) {
   return { repositoryUrl: settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null };
@@ -80165,7 +80193,7 @@ function checkRunAnnotations(report2, paths) {
 }
 
 // action/src/action/tell-github.ts
-function tellGitHub(settings, outcome, facts, deps) {
+function tellGitHub(settings, outcome, facts, deps, lead2 = null) {
   const { log, github } = deps;
   return log.group("perf-gate: tell GitHub", async () => {
     if (!github) {
@@ -80177,10 +80205,10 @@ function tellGitHub(settings, outcome, facts, deps) {
     const status = facts.dispatched ? { ...facts.dispatched.status, finished: deps.run.now().toISOString() } : null;
     if (facts.prNumber !== null && (settings.mode === "pr" || settings.mode === "report"))
       await postComment(github, { repo, pullRequest: facts.prNumber, headSha }, settings, outcome, status, log);
-    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, lead2, log);
   });
 }
-async function postCheckRun(github, repo, headSha, settings, outcome, log) {
+async function postCheckRun(github, repo, headSha, settings, outcome, lead2, log) {
   const { report: report2 } = outcome;
   const runUrl = workflowRunUrl(settings.github);
   try {
@@ -80190,7 +80218,8 @@ async function postCheckRun(github, repo, headSha, settings, outcome, log) {
       headSha,
       conclusion: outcome.conclusion,
       title: checkRunTitle(report2),
-      summary: checkRunSummary(report2, settings.gateName),
+      summary: `${lead2 ? `${lead2}
+` : ""}${checkRunSummary(report2, settings.gateName)}`,
       annotations: checkRunAnnotations(report2, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
       ...runUrl ? { detailsUrl: runUrl } : {}
     });
@@ -80213,7 +80242,8 @@ async function afterMainRun(settings, outcome, files, project, facts, deps) {
       `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? "the job summary"}`
     );
   }
-  const alerts = await watchMain(settings, project.config, project.budgets, outcome.current, deps);
+  const { alerts } = outcome;
+  if (alerts) await sayMainAlerts(settings, alerts, deps);
   await tellGitHub(settings, outcome, facts, deps);
   if (!alerts) return;
   const opened = settings.alert === "issue" ? await fileAlerts(settings, alerts, project.config, project.budgets, deps) : null;
@@ -80221,11 +80251,94 @@ async function afterMainRun(settings, outcome, files, project, facts, deps) {
 }
 
 // action/src/action/mode-pr.ts
+import { join as join35 } from "node:path";
+
+// action/src/action/merge-group.ts
 import { join as join33 } from "node:path";
+
+// action/src/pipeline/history/group-blame.ts
+import { join as join32 } from "node:path";
+async function blameBatch(request2) {
+  const { path: path2 } = bisectRange(request2.config.dir, request2.base, request2.head);
+  const members = path2.map((commit, i2) => ({ commit, pullRequest: request2.pullRequestOf(commit, i2 === path2.length - 1) }));
+  const rows = [];
+  for (const row of request2.regressed.slice(0, request2.limit)) {
+    const said = { benchmark: row.benchmark, metric: row.metric, change: row.change };
+    if (members.length === 1) {
+      rows.push({ ...said, culprit: members[0], why: null });
+      continue;
+    }
+    try {
+      const report2 = await bisect({
+        ...request2,
+        good: request2.base,
+        bad: request2.head,
+        benchmark: row.benchmark,
+        metric: row.metric,
+        outDir: join32(request2.outDir, `row-${rows.length + 1}`)
+      });
+      const found = report2.outcome.kind === "culprit" ? report2.outcome.commit.sha : null;
+      const culprit = members.find((m) => m.commit.sha === found) ?? null;
+      rows.push({ ...said, culprit, why: culprit ? null : `the search ended ${report2.outcome.kind}` });
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      rows.push({ ...said, culprit: null, why: error2.message });
+    }
+  }
+  return { members, rows };
+}
+
+// action/src/github/merge-group.ts
+function record2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+}
+function mergeGroupFromEvent(payload) {
+  const group3 = record2(record2(payload)?.["merge_group"]);
+  if (!group3) return null;
+  const { head_sha: headSha, head_ref: headRef, base_sha: baseSha, base_ref: baseRef } = group3;
+  if (typeof headSha !== "string" || typeof baseSha !== "string" || typeof headRef !== "string" || typeof baseRef !== "string") return null;
+  const last = /\/pr-(\d+)-[0-9a-f]+$/.exec(headRef);
+  return { headSha, headRef, baseSha, baseRef, lastPullRequest: last ? Number(last[1]) : null };
+}
+function pullRequestOfSubject(subject) {
+  const merged = /^Merge pull request #(\d+)\b/.exec(subject) ?? /\(#(\d+)\)\s*$/.exec(subject);
+  return merged ? Number(merged[1]) : null;
+}
+
+// action/src/action/merge-group.ts
+var MAX_ROWS_SEARCHED = 3;
+async function blameMergeGroup(settings, group3, outcome, project, deps) {
+  const regressed = outcome.report.rows.filter((r) => r.status === "regressed");
+  if (outcome.report.verdict !== "fail" || !project.config) return null;
+  const { config, budgets } = project;
+  return deps.log.group("perf-gate: which pull request of the merge group made it slower", async () => {
+    try {
+      const blame = await blameBatch({
+        ...deps.run,
+        base: group3.baseSha,
+        head: group3.headSha,
+        regressed,
+        limit: MAX_ROWS_SEARCHED,
+        // The queue's own branch names its last pull request, whatever the merge method wrote.
+        pullRequestOf: (commit, isHead) => pullRequestOfSubject(commit.subject) ?? (isHead ? group3.lastPullRequest : null),
+        config,
+        budgets,
+        outDir: join33(settings.outputDir, "merge-group")
+      });
+      const text2 = batchBlameMarkdown(blame, Math.max(0, regressed.length - MAX_ROWS_SEARCHED));
+      await deps.log.appendSummary(text2);
+      return text2;
+    } catch (error2) {
+      if (!(error2 instanceof InputError)) throw error2;
+      deps.log.warning(`perf-gate: could not tell which pull request of the merge group made it slower (${error2.message}); the verdict stands`);
+      return null;
+    }
+  });
+}
 
 // action/src/action/handoff.ts
 import { lstatSync as lstatSync2, readFileSync as readFileSync18 } from "node:fs";
-import { join as join32 } from "node:path";
+import { join as join34 } from "node:path";
 var HANDOFF_SCHEMA = "perf-gate/handoff@1";
 var HANDOFF_FILES = { results: "results.json", pullRequest: "pull-request.json" };
 var MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -80284,8 +80397,8 @@ function parseHandoff(files, where2) {
 function readHandoffFolder(dir) {
   return parseHandoff(
     {
-      pullRequest: readRegularFile(join32(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
-      results: readRegularFile(join32(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
+      pullRequest: readRegularFile(join34(dir, HANDOFF_FILES.pullRequest), MAX_PR_FILE_BYTES),
+      results: readRegularFile(join34(dir, HANDOFF_FILES.results), MAX_RESULTS_BYTES)
     },
     dir
   );
@@ -80319,18 +80432,19 @@ async function verifyClaim(api, repo, claim, run2, gate2) {
 }
 
 // action/src/action/mode-pr.ts
-async function afterPullRequestRun(settings, outcome, files, facts, deps) {
+async function afterPullRequestRun(settings, outcome, files, project, facts, deps) {
   const { log } = deps;
   if (facts.pr && files !== null) {
     try {
       const claim = { pullRequest: facts.pr.number, headSha: facts.pr.headSha, gate: settings.gateName };
-      log.setOutput("handoff-dir", writeHandoff(join33(settings.outputDir, "handoff"), claim, outcome.current));
+      log.setOutput("handoff-dir", writeHandoff(join35(settings.outputDir, "handoff"), claim, outcome.current));
     } catch (error2) {
       if (!(error2 instanceof InputError)) throw error2;
       log.error(`perf-gate: could not write the two-stage handoff: ${error2.message}; the verdict stands`);
     }
   }
-  await tellGitHub(settings, outcome, facts, deps);
+  const blame = facts.group ? await blameMergeGroup(settings, facts.group, outcome, project, deps) : null;
+  await tellGitHub(settings, outcome, facts, deps, blame);
 }
 
 // action/src/action/mode-release.ts
@@ -80398,21 +80512,21 @@ function parsePrCommands(body) {
 }
 
 // action/src/github/fork.ts
-function record2(value) {
+function record3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
 }
 function isFork(headRepo, baseRepo) {
   return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
 }
 function repoName(value) {
-  const name = record2(value)?.["full_name"];
+  const name = record3(value)?.["full_name"];
   return typeof name === "string" ? name : null;
 }
 function pullRequestFromEvent(payload) {
-  const pr = record2(record2(payload)?.["pull_request"]);
+  const pr = record3(record3(payload)?.["pull_request"]);
   if (!pr) return null;
-  const head = record2(pr["head"]);
-  const base = record2(pr["base"]);
+  const head = record3(pr["head"]);
+  const base = record3(pr["base"]);
   const number2 = pr["number"];
   const headSha = head?.["sha"];
   const baseRepo = repoName(base?.["repo"]);
@@ -80525,16 +80639,16 @@ async function dispatchedRun(settings, payload, deps) {
 }
 
 // action/src/action/pr-commands.ts
-var record3 = (v) => typeof v === "object" && v !== null ? v : null;
+var record4 = (v) => typeof v === "object" && v !== null ? v : null;
 function commandEvent(payload) {
-  const p = record3(payload);
-  const comment = record3(p?.["comment"]);
-  const issue2 = record3(p?.["issue"]);
+  const p = record4(payload);
+  const comment = record4(p?.["comment"]);
+  const issue2 = record4(p?.["issue"]);
   if (comment && issue2) {
-    if (p?.["action"] !== "created" || !record3(issue2["pull_request"])) return null;
-    const login = record3(comment["user"])?.["login"];
+    if (p?.["action"] !== "created" || !record4(issue2["pull_request"])) return null;
+    const login = record4(comment["user"])?.["login"];
     if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
-    const defaultBranch = record3(p?.["repository"])?.["default_branch"];
+    const defaultBranch = record4(p?.["repository"])?.["default_branch"];
     return {
       kind: "comment",
       pullRequest: issue2["number"],
@@ -80544,11 +80658,11 @@ function commandEvent(payload) {
       defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
     };
   }
-  const pr = record3(p?.["pull_request"]);
-  const label = record3(p?.["label"])?.["name"];
-  const sender = record3(p?.["sender"])?.["login"];
+  const pr = record4(p?.["pull_request"]);
+  const label = record4(p?.["label"])?.["name"];
+  const sender = record4(p?.["sender"])?.["login"];
   if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
-    const defaultBranch = record3(p["repository"])?.["default_branch"];
+    const defaultBranch = record4(p["repository"])?.["default_branch"];
     return {
       kind: "label",
       pullRequest: pr["number"],
@@ -80670,8 +80784,8 @@ async function saveLedger(ctx, found, ledger) {
   const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
   const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
   const gate2 = ctx.settings.gateName;
-  const record4 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
-  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record4), gate2, state), gate2);
+  const record5 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record5), gate2, state), gate2);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (conclusion === null) {
     ctx.deps.log.info(
@@ -81230,9 +81344,12 @@ async function runFacts(settings, event, deps) {
   const pr = settings.mode === "report" ? null : dispatched?.pr ?? pullRequestFromEvent(event);
   if (!forkAllowed(settings, pr, deps.log)) return null;
   const handoff = settings.mode === "report" ? await readTwoStageArtifact(settings, event, deps) : null;
+  const group3 = settings.mode === "pr" && settings.github.eventName === "merge_group" ? mergeGroupFromEvent(event) : null;
+  if (group3) deps.log.info(`merge group ${group3.headRef}: ${group3.headSha.slice(0, 12)} on ${group3.baseRef} at ${group3.baseSha.slice(0, 12)}`);
   return {
     dispatched,
     pr,
+    group: group3,
     handoff,
     prNumber: handoff ? handoff.claim.pullRequest : pr?.number ?? null,
     measuring: !handoff && settings.results.length === 0
@@ -81335,7 +81452,7 @@ async function runAction(settings, deps) {
   });
   deps.log.info(`verdict: ${outcome.report.verdict}`);
   const files = await publishReports(settings, outcome, deps.log);
-  if (settings.mode === "pr") await afterPullRequestRun(settings, outcome, files, facts, deps);
+  if (settings.mode === "pr") await afterPullRequestRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === "report") await afterReportRun(settings, outcome, facts, deps);
   if (settings.mode === "main") await afterMainRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === "release") await afterReleaseRun(settings, outcome, config, facts, deps);

@@ -20,7 +20,7 @@ import {
   type RunPlan,
 } from '../pipeline/index.js';
 import type { PullRequestFacts } from '../github/fork.js';
-import { checkPolicyOf } from './conclusion.js';
+import { checkPolicyOf } from './check-policy.js';
 import { mergedAcceptances, readPrLedger } from './pr-comment.js';
 import type { ActionDeps } from './deps.js';
 import type { RunFacts } from './run-facts.js';
@@ -35,10 +35,11 @@ export async function actionPlan(settings: Settings, config: PerfGateConfig | nu
   const outDir = join(settings.outputDir, 'runs');
   const created = deps.run.now().toISOString();
   const read = { cwd: settings.workingDirectory, created };
-  // With history: in perf-gate.yml, a pull request compares with its merge base's run, a release with the previous tag's.
+  // With history: in perf-gate.yml, a pull request compares with its merge base's run (a merge group with its base commit's), a release with the previous tag's.
+  const baseSha = pr?.baseSha ?? facts.group?.baseSha ?? null;
   const store = config
     ? storeAtOf(config, created, {
-        start: await historyStart(config.dir, { release: settings.mode === 'release', ...(pr?.baseSha ? { mergeBaseWith: pr.baseSha } : {}) }),
+        start: await historyStart(config.dir, { release: settings.mode === 'release', ...(baseSha ? { mergeBaseWith: baseSha } : {}) }),
         ...dataBranchAuth(settings),
       })
     : null;
@@ -61,6 +62,8 @@ export async function actionPlan(settings: Settings, config: PerfGateConfig | nu
     acceptances: async (): Promise<readonly Acceptance[]> =>
       facts.prNumber !== null && settings.mode !== 'main' ? ((await readPrLedger(settings, facts.prNumber, deps))?.acceptances ?? []) : [],
     policy: checkPolicyOf(settings),
+    // Main's watch reads the history the run was just appended to (alert: off leaves it unread).
+    ...(settings.mode === 'main' && settings.alert !== 'off' ? { watch: { window: settings.alertWindow } } : {}),
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
   if (measuring && abRef !== '' && config) {

@@ -1,19 +1,17 @@
 /**
  * The action's watch over main (`mode: main` with `alert:`): the change points
- * of the history the run was just appended to, in the job summary; with
- * `alert: issue` one issue per new regression; with `alert-bisect` each new
- * one bisected. A failure to reach GitHub is a warning: the run is stored.
+ * the run found in the history it was just appended to, in the job summary;
+ * with `alert: issue` one issue per new regression; with `alert-bisect` each
+ * new one bisected. A failure to reach GitHub is a warning: the run is stored.
  */
 import { join } from 'node:path';
-import type { ResultSet } from '../model/index.js';
-import { alertStepsConfirmed, historyLocationOf, openHistoryAt, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
+import { alertStepsConfirmed, type Budgets, type PerfGateConfig } from '../pipeline/index.js';
 import {
   confirmAlertStep,
   unconfirmedAlertsMarkdown,
   type MainAlert,
   type StepConfirmation,
   bisectNewAlerts,
-  findMainAlerts,
   mainAlertsMarkdown,
   type MainAlerts,
 } from '../pipeline/history/main-alerts.js';
@@ -21,36 +19,17 @@ import { commentBisects, fileAlertIssues, openedAlerts, type AlertIssueOutcome }
 import { bisectMarkdown } from '../pipeline/history/bisect.js';
 import type { GitHubApi } from '../github/client.js';
 import type { ActionDeps } from './deps.js';
-import { dataBranchAuth, repoRef, type Settings } from './settings.js';
+import { repoRef, type Settings } from './settings.js';
 
 /**
  * mode main with a history: the change points of the last runs that are
- * regressions beyond the budgets' tolerance, in the job summary (and the
- * `alerts` output). Reads the history the run was just appended to.
+ * regressions beyond the budgets' tolerance (the run found them in the
+ * history it was appended to), in the job summary and the `alerts` output.
  */
-export async function watchMain(
-  settings: Settings,
-  config: PerfGateConfig | null,
-  budgets: Budgets,
-  current: ResultSet,
-  deps: ActionDeps,
-): Promise<MainAlerts | null> {
-  if (settings.alert === 'off' || !config?.history) return null;
-  const testbed = current.testbed?.id;
-  if (!testbed) {
-    deps.log.warning('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
-    return null;
-  }
-  return deps.log.group('perf-gate: watch main', async () => {
-    const history = openHistoryAt(historyLocationOf(config.history!), config.dir, false, dataBranchAuth(settings).auth);
-    const found = await findMainAlerts({ history, testbed, budgets, repo: settings.workingDirectory, window: settings.alertWindow });
-    deps.log.info(
-      `${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${settings.alertWindow} runs on ${testbed}`,
-    );
-    await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
-    deps.log.setOutput('alerts', String(found.alerts.length));
-    return found;
-  });
+export async function sayMainAlerts(settings: Settings, found: MainAlerts, deps: ActionDeps): Promise<void> {
+  deps.log.info(`${found.alerts.length} new regression${found.alerts.length === 1 ? '' : 's'} among the change points of the last ${found.window} runs`);
+  await deps.log.appendSummary(mainAlertsMarkdown(found, alertLinks(settings)));
+  deps.log.setOutput('alerts', String(found.alerts.length));
 }
 
 function alertLinks(settings: Settings): { repositoryUrl: string | null } {

@@ -1,11 +1,11 @@
 /**
  * mode main, what the action adds to the run: where the run was stored (the
- * `baseline-file` output), the watch over main's history (the change points
- * that are new regressions), the check run, the alert issues (each step
+ * `baseline-file` output), what main's watch found in its history (the
+ * change points that are new regressions), the check run, the alert issues (each step
  * measured again first) and the notifications.
  */
 import type { Budgets, PerfGateConfig, RunFiles, RunOutcome } from '../pipeline/index.js';
-import { fileAlerts, watchMain } from './main-alerts.js';
+import { fileAlerts, sayMainAlerts } from './main-alerts.js';
 import { notifyMainAlerts } from './notify.js';
 import type { ActionDeps } from './deps.js';
 import type { RunFacts } from './run-facts.js';
@@ -31,7 +31,8 @@ export async function afterMainRun(
       `perf-gate: mode main stores the baseline where perf-gate.yml's baselines: points, but ${settings.config} does not exist; the results are only in ${files?.results ?? 'the job summary'}`,
     );
   }
-  const alerts = await watchMain(settings, project.config, project.budgets, outcome.current, deps);
+  const { alerts } = outcome;
+  if (alerts) await sayMainAlerts(settings, alerts, deps);
   await tellGitHub(settings, outcome, facts, deps);
   if (!alerts) return;
   const opened = settings.alert === 'issue' ? await fileAlerts(settings, alerts, project.config, project.budgets, deps) : null;

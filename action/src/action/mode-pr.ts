@@ -1,19 +1,29 @@
 /**
  * mode pr, what the action adds after the run: the two-stage handoff (for a
- * report workflow with a write token), then the comment and the check run.
+ * report workflow with a write token); on a merge group that fails, which of
+ * its pull requests made it slower (merge-group.ts); then the comment and
+ * the check run.
  * Whether a fork's pull request may run here at all is decided before,
  * with the run's facts (run-facts.ts).
  */
 import { join } from 'node:path';
 import { InputError } from '../model/index.js';
-import type { RunFiles, RunOutcome } from '../pipeline/index.js';
+import type { Budgets, PerfGateConfig, RunFiles, RunOutcome } from '../pipeline/index.js';
+import { blameMergeGroup } from './merge-group.js';
 import { writeHandoff } from './handoff.js';
 import type { ActionDeps } from './deps.js';
 import type { RunFacts } from './run-facts.js';
 import type { Settings } from './settings.js';
 import { tellGitHub } from './tell-github.js';
 
-export async function afterPullRequestRun(settings: Settings, outcome: RunOutcome, files: RunFiles | null, facts: RunFacts, deps: ActionDeps): Promise<void> {
+export async function afterPullRequestRun(
+  settings: Settings,
+  outcome: RunOutcome,
+  files: RunFiles | null,
+  project: { config: PerfGateConfig | null; budgets: Budgets },
+  facts: RunFacts,
+  deps: ActionDeps,
+): Promise<void> {
   const { log } = deps;
   if (facts.pr && files !== null) {
     try {
@@ -25,5 +35,6 @@ export async function afterPullRequestRun(settings: Settings, outcome: RunOutcom
       log.error(`perf-gate: could not write the two-stage handoff: ${error.message}; the verdict stands`);
     }
   }
-  await tellGitHub(settings, outcome, facts, deps);
+  const blame = facts.group ? await blameMergeGroup(settings, facts.group, outcome, project, deps) : null;
+  await tellGitHub(settings, outcome, facts, deps, blame);
 }

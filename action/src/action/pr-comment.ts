@@ -51,7 +51,7 @@ export async function sayRunStatus(github: GitHubApi, repo: RepoRef, pullRequest
   else await github.createIssueComment(repo, pullRequest, `${line}\n${stickyMarker(settings.gateName, NOTHING_YET)}`);
 }
 import { reportDigest } from './digest.js';
-import { checkPolicyOf } from './conclusion.js';
+import { checkPolicyOf } from './check-policy.js';
 import type { ActionDeps } from './deps.js';
 import type { ActionLog } from './log.js';
 import { repoRef, type Settings } from './settings.js';

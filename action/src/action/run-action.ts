@@ -54,7 +54,7 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
   });
   deps.log.info(`verdict: ${outcome.report.verdict}`);
   const files = await publishReports(settings, outcome, deps.log);
-  if (settings.mode === 'pr') await afterPullRequestRun(settings, outcome, files, facts, deps);
+  if (settings.mode === 'pr') await afterPullRequestRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === 'report') await afterReportRun(settings, outcome, facts, deps);
   if (settings.mode === 'main') await afterMainRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === 'release') await afterReleaseRun(settings, outcome, config, facts, deps);

@@ -7,6 +7,7 @@
  */
 import { InputError } from '../model/index.js';
 import { decideForkSafety, pullRequestFromEvent, type PullRequestFacts } from '../github/fork.js';
+import { mergeGroupFromEvent, type MergeGroupFacts } from '../github/merge-group.js';
 import { dispatchedRun, type DispatchedRun } from './pr-run-request.js';
 import { HandoffRejected, readHandoffFolder, verifyClaim, workflowRunFromEvent, type Handoff } from './handoff.js';
 import { downloadHandoff } from './handoff-download.js';
@@ -17,8 +18,10 @@ import { repoRef, type Settings } from './settings.js';
 export interface RunFacts {
   /** The run `/perf-gate run` dispatched (its pull request and who asked), or null. */
   dispatched: DispatchedRun | null;
-  /** The pull request this run gates; null on a push, a release, and in mode report (the artifact names it). */
+  /** The pull request this run gates; null on a push, a release, a merge group, and in mode report (the artifact names it). */
   pr: PullRequestFacts | null;
+  /** mode pr on a `merge_group` event: the merge queue's group, gated against the base commit it is built on. */
+  group: MergeGroupFacts | null;
   /** mode report: the two-stage artifact's results and claim, verified. */
   handoff: Handoff | null;
   /** The pull request the comment and the ledger belong to (the artifact's, else the event's), or null. */
@@ -33,9 +36,12 @@ export async function runFacts(settings: Settings, event: unknown, deps: ActionD
   const pr: PullRequestFacts | null = settings.mode === 'report' ? null : (dispatched?.pr ?? pullRequestFromEvent(event));
   if (!forkAllowed(settings, pr, deps.log)) return null;
   const handoff = settings.mode === 'report' ? await readTwoStageArtifact(settings, event, deps) : null;
+  const group = settings.mode === 'pr' && settings.github.eventName === 'merge_group' ? mergeGroupFromEvent(event) : null;
+  if (group) deps.log.info(`merge group ${group.headRef}: ${group.headSha.slice(0, 12)} on ${group.baseRef} at ${group.baseSha.slice(0, 12)}`);
   return {
     dispatched,
     pr,
+    group,
     handoff,
     prNumber: handoff ? handoff.claim.pullRequest : (pr?.number ?? null),
     measuring: !handoff && settings.results.length === 0,

@@ -14,8 +14,8 @@ import type { ActionLog } from './log.js';
 import type { RunFacts } from './run-facts.js';
 import { repoRef, workflowRunUrl, type Settings } from './settings.js';
 
-/** The comment (modes pr and report) and the check run (where asked), in one log group. */
-export function tellGitHub(settings: Settings, outcome: RunOutcome, facts: RunFacts, deps: ActionDeps): Promise<void> {
+/** The comment (modes pr and report) and the check run (where asked), in one log group; `lead` opens the check run's summary. */
+export function tellGitHub(settings: Settings, outcome: RunOutcome, facts: RunFacts, deps: ActionDeps, lead: string | null = null): Promise<void> {
   const { log, github } = deps;
   return log.group('perf-gate: tell GitHub', async () => {
     if (!github) {
@@ -28,11 +28,19 @@ export function tellGitHub(settings: Settings, outcome: RunOutcome, facts: RunFa
     const status: RunStatus | null = facts.dispatched ? { ...facts.dispatched.status, finished: deps.run.now().toISOString() } : null;
     if (facts.prNumber !== null && (settings.mode === 'pr' || settings.mode === 'report'))
       await postComment(github, { repo, pullRequest: facts.prNumber, headSha }, settings, outcome, status, log);
-    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, log);
+    if (settings.checkRun && headSha) await postCheckRun(github, repo, headSha, settings, outcome, lead, log);
   });
 }
 
-async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, settings: Settings, outcome: RunOutcome, log: ActionLog): Promise<void> {
+async function postCheckRun(
+  github: GitHubApi,
+  repo: RepoRef,
+  headSha: string,
+  settings: Settings,
+  outcome: RunOutcome,
+  lead: string | null,
+  log: ActionLog,
+): Promise<void> {
   const { report } = outcome;
   const runUrl = workflowRunUrl(settings.github);
   try {
@@ -42,7 +50,7 @@ async function postCheckRun(github: GitHubApi, repo: RepoRef, headSha: string, s
       headSha,
       conclusion: outcome.conclusion,
       title: checkRunTitle(report),
-      summary: checkRunSummary(report, settings.gateName),
+      summary: `${lead ? `${lead}\n` : ''}${checkRunSummary(report, settings.gateName)}`,
       annotations: checkRunAnnotations(report, { workspace: settings.github.workspace, workingDirectory: settings.workingDirectory, config: settings.config }),
       ...(runUrl ? { detailsUrl: runUrl } : {}),
     });

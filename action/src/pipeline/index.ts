@@ -9,7 +9,8 @@
  *                      history's start and for whether the second stage is on
  *   run.ts             runGate: open the store and check it can take the
  *                      run, read or measure, choose the baseline, gate once,
- *                      confirm, apply the acceptances, say what fails, record
+ *                      confirm, apply the acceptances, say what fails,
+ *                      record, and in mode main watch the history
  *   output-paths.ts    every output path checked before any work starts
  *   preflight.ts       is this machine fit to measure on?
  *   inputs.ts          read perf-gate.yml, the budgets, given results, the
@@ -27,9 +28,9 @@
  *
  * Around a run: command.ts (the shape of a subcommand), run-deps.ts
  * (processes and the machine, injectable). Two wings: history/, the history
- * and watching main (history.ts, history-changes.ts, main-alerts.ts,
- * release-report.ts, dashboard.ts with dashboard-assets.ts, bisect.ts,
- * repository-url.ts); and tools/, the CLI's tools (convert.ts,
+ * and watching main (history.ts, history-changes.ts, main-watch.ts and
+ * main-alerts.ts, release-report.ts, dashboard.ts with dashboard-assets.ts,
+ * bisect.ts, group-blame.ts for a merge queue's group, repository-url.ts); and tools/, the CLI's tools (convert.ts,
  * merge-shards.ts, time-commands.ts, count-commands.ts). cli/ and action/ import only pipeline/ (action/ also
  * github/), and model/ for types. pipeline/ never parses flags or inputs,
  * never prints workflow commands or reads process.env (the faces hand it
@@ -52,6 +53,7 @@ export * from './output-files.js';
 export { checkRunSummary, checkRunTitle, commentMarkdown, FULL_REPORT_HINT, jobSummary, releaseTerminalText } from '../report/summaries.js';
 export { toAnnotations } from '../report/index.js';
 export { noiseText, runListText } from '../report/history-text.js';
+export { batchBlameMarkdown } from '../report/batch-blame.js';
 export * from './tools/convert.js';
 export * from './tools/merge-shards.js';
 export * from './tools/time-commands.js';

@@ -14,6 +14,7 @@ import type { Shard } from '../runner/shard.js';
 import type { BaselineRead, ReadOptions } from './inputs.js';
 import type { ConfirmPlan } from './confirm.js';
 import { defaultBaseBranch, type HistoryStart, type StoreAt } from './stores.js';
+import type { MainAlerts } from './history/main-watch.js';
 
 /** Where the current results come from. */
 export type CurrentFrom =
@@ -85,6 +86,12 @@ export interface RunPlan {
   acceptances?: () => Promise<readonly Acceptance[]>;
   /** What fails the run (`fail-on`, `inconclusive`); default: the verdict decides, an inconclusive row passes. */
   policy?: CheckPolicy;
+  /**
+   * Mode main with a history: once the run is recorded, find the change
+   * points among the last `window` runs that are new regressions (the
+   * outcome's `alerts`).
+   */
+  watch?: { window: number };
 }
 
 /** What a face may say while the run happens (before the suites' own output). */
@@ -111,6 +118,8 @@ export interface RunOutcome {
   current: ResultSet;
   /** Where mode main stored the run, or why it could not (an InputError, thrown by the face once the reports are out). */
   stored: { at: string } | { error: Error } | null;
+  /** Main's watch (RunPlan.watch): the new regressions among the history's change points; null when not watched. */
+  alerts: MainAlerts | null;
 }
 
 /**

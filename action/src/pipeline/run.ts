@@ -8,7 +8,8 @@
  */
 import type { BaselineQuery, BaselineStore } from '../store/index.js';
 import { isGitRepository } from '../store/history/index.js';
-import { openStore } from './stores.js';
+import { openStore, type OpenedStore } from './stores.js';
+import { findMainAlerts } from './history/main-watch.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { storableResultSet } from './storable.js';
@@ -30,16 +31,17 @@ import {
 } from '../gate/index.js';
 
 export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
-  const store = plan.store
+  const opened = plan.store
     ? openStore(plan.store, { appends: plan.record !== null, ...(events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {}) })
     : null;
+  const store = opened?.baselines ?? null;
   if (plan.record) {
     if (!store) throw new Error('RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept');
     // A store that cannot take the run is found out before minutes of measuring, not after.
     await store.checkWritable();
   }
   const current = plan.current;
-  if ('interleaved' in current) return interleaved(plan, current, store, ctx);
+  if ('interleaved' in current) return interleaved(plan, current, opened, ctx);
 
   // Given results are read first: the store chooses their baseline by the commit and testbed they name.
   const given = 'files' in current ? readGiven(current) : 'results' in current ? { results: current.results, skipped: [] } : null;
@@ -103,7 +105,8 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
         )
       : oneStage;
   const named = 'suites' in current ? withPackageNames(report, current.suites.dir) : report;
-  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored: await record(plan, store, measured) };
+  const stored = await record(plan, store, measured);
+  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored, alerts: await watchMain(plan, opened, stored, measured, ctx) };
 }
 
 /**
@@ -136,7 +139,7 @@ async function finished(plan: RunPlan, decided: GateReport): Promise<Pick<RunOut
 async function interleaved(
   plan: RunPlan,
   current: Extract<CurrentFrom, { interleaved: unknown }>,
-  store: BaselineStore | null,
+  opened: OpenedStore | null,
   ctx: RunContext,
 ): Promise<RunOutcome> {
   const { measured, report } = await compareInterleaved({
@@ -152,11 +155,13 @@ async function interleaved(
     opened: ({ base, head }) =>
       ctx.write(`perf-gate: A/B of ${head.commit ?? 'HEAD'} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})\n`),
   });
+  const stored = await record(plan, opened?.baselines ?? null, measured.head);
   return {
     ...(await finished(plan, withPackageNames(report, current.interleaved.dir))),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
-    stored: await record(plan, store, measured.head),
+    stored,
+    alerts: await watchMain(plan, opened, stored, measured.head, ctx),
   };
 }
 
@@ -207,4 +212,26 @@ async function record(plan: RunPlan, store: BaselineStore | null, results: Resul
   } catch (error) {
     return { error: error as Error };
   }
+}
+
+/**
+ * Main's watch, once the run is in its history: the change points of the
+ * last runs that are new regressions (pipeline/history/main-watch.ts), read
+ * from the history the run was just appended to. Null when the plan does not
+ * watch, the store is no history, or the run was not stored.
+ */
+async function watchMain(
+  plan: RunPlan,
+  opened: OpenedStore | null,
+  stored: RunOutcome['stored'],
+  current: ResultSet,
+  ctx: RunContext,
+): Promise<RunOutcome['alerts']> {
+  if (!plan.watch || !opened?.history || !plan.store || !('history' in plan.store) || stored === null || 'error' in stored) return null;
+  const testbed = current.testbed?.id;
+  if (!testbed) {
+    (ctx.warn ?? ctx.write)('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
+    return null;
+  }
+  return findMainAlerts({ history: opened.history, testbed, budgets: plan.budgets, repo: plan.store.repo, window: plan.watch.window });
 }

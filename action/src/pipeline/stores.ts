@@ -53,12 +53,12 @@ interface HistoryStoreRequest {
   auth?: GitAuth;
 }
 
-/** The run history as the pipeline's BaselineStore (docs/history.md). */
-function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
+/** The run history as the pipeline's BaselineStore (docs/history.md), and the history itself (main's watch reads it). */
+function historyStoreAt(request: HistoryStoreRequest): OpenedStore {
   const { location, start } = request;
   const history = openHistoryAt(location, request.repo, request.appends ?? false, request.auth);
   const from: BaselineFrom = 'base' in start ? { commit: start.base } : 'release' in start ? { previousTag: true } : { mergeBaseWith: start.mergeBaseWith };
-  return historyBaselines({
+  const baselines = historyBaselines({
     history,
     repo: request.repo,
     from,
@@ -66,6 +66,7 @@ function historyStoreAt(request: HistoryStoreRequest): BaselineStore {
     ...(request.onNoBaseline ? { onNoBaseline: request.onNoBaseline } : {}),
     checkWritable: () => ('folder' in location ? checkFolderWritable(resolve(request.repo, location.folder)) : checkRemoteReachable(request.repo, location)),
   });
+  return { baselines, history };
 }
 
 /**
@@ -99,9 +100,15 @@ export function storeAtOf(config: PerfGateConfig, created: string, history: { st
   return { history: historyLocationOf(config.history), repo: config.dir, ...history, ...(driftRuns !== null ? { driftRuns } : {}) };
 }
 
+/** A store opened for a run: where its baseline comes from and its run goes, and the run history behind it (null: a `baselines:` folder). */
+export interface OpenedStore {
+  baselines: BaselineStore;
+  history: HistoryStore | null;
+}
+
 /** The store at `at`, opened for this run: a data branch is written only when the run `appends` (mode main). */
-export function openStore(at: StoreAt, how: { appends: boolean; onNoBaseline?(text: string): void }): BaselineStore {
-  if ('baselines' in at) return configuredStore(at.baselines, at.created);
+export function openStore(at: StoreAt, how: { appends: boolean; onNoBaseline?(text: string): void }): OpenedStore {
+  if ('baselines' in at) return { baselines: configuredStore(at.baselines, at.created), history: null };
   return historyStoreAt({
     location: at.history,
     repo: at.repo,

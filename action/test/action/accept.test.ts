@@ -1,6 +1,6 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github/server.js';
@@ -469,4 +469,47 @@ test("hardening 3.8: a run started by /perf-gate run reports on, and stamps, the
   assert.equal(gh.checkRuns.at(-1)!.head_sha, checkedOut, 'the verdict goes to the commit measured');
   const results = JSON.parse(readFileSync(run.outputs['results']!, 'utf8')) as { commit: string };
   assert.equal(results.commit, checkedOut, 'the results are stamped with the commit measured, not GITHUB_SHA');
+});
+
+test('an acceptance given while the suites run: the run decides with it, and its comment keeps it', async () => {
+  const ws = workspace('accept-during-run');
+  // The suite waits (at most 30 s) for the test to say go, so the acceptance lands while it runs.
+  const wait = 'touch started; i=0; while [ ! -e go ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; cp current.json {output}';
+  writeFileSync(join(ws, 'perf-gate.yml'), `version: 1\nconfirm: off\nsuites:\n  - name: scan\n    run: ${wait}\n    format: resultset\n`);
+  const push = (head: string, parse: number) => {
+    writeFileSync(join(ws, 'current.json'), JSON.stringify(resultSet(head, { parse, stable: 0.02 })));
+    gh.addPull(REPO, { number: 31, headSha: head, headRepo: REPO, baseRepo: REPO });
+    return runAction(actionPath, scenario(ws, 'pull_request', pullRequestEvent(31, head, REPO, REPO), head), {
+      baseline: 'baseline.json',
+      confirm: 'off',
+      preflight: 'off',
+    });
+  };
+  writeFileSync(join(ws, 'go'), '');
+  const first = await push(sha(2), 0.015);
+  assert.equal(first.outcome, 'failure', first.stdout);
+  assert.equal(first.outputs['verdict'], 'fail', first.stdout);
+
+  // The next push starts measuring; a maintainer accepts the first push's regression before it is decided.
+  rmSync(join(ws, 'go'));
+  rmSync(join(ws, 'started'));
+  const second = push(sha(3), 0.0151);
+  for (let i = 0; i < 300 && !existsSync(join(ws, 'started')); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(existsSync(join(ws, 'started')), 'the second push began measuring');
+  const accepted = await commentJob(ws, 31, 'ana', '/perf-gate accept scan/parse slower by design');
+  assert.equal(accepted.outcome, 'success', accepted.stdout);
+  writeFileSync(join(ws, 'go'), '');
+  const run = await second;
+
+  assert.equal(run.outcome, 'success', run.stdout);
+  assert.equal(run.outputs['verdict'], 'pass');
+  const marker = readMarker(sticky(31).body, 'perf-gate')!;
+  assert.deepEqual(
+    decodeLedger(marker.ledger)!.acceptances.map((a) => [a.by, a.benchmarks, a.commit]),
+    [['ana', 'scan/parse', sha(2)]],
+    'the comment the run wrote after the acceptance still records it',
+  );
+  assert.match(sticky(31).body, /☑️ accepted<br><sub>accepted at \+50\.0 % by @&#8203;ana on 2222222: slower by design/);
+  assert.equal(gh.checkRuns.at(-1)!.head_sha, sha(3));
+  assert.equal(gh.checkRuns.at(-1)!.conclusion, 'success');
 });

@@ -1,10 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkConclusion } from '../../src/action/conclusion.js';
-import { stepFails } from '../../src/gate/check-policy.js';
+import { checkPolicyOf } from '../../src/action/check-policy.js';
+import { checkConclusionOf, stepFails } from '../../src/gate/check-policy.js';
 import type { GateReport } from '../../src/gate/index.js';
 
 const report = (verdict: 'pass' | 'fail', inconclusive = 0) => ({ verdict, counts: { inconclusive }, rows: [] }) as unknown as GateReport;
+/** The check run's conclusion for a report under the action's settings (its policy is checkPolicyOf's). */
+const checkConclusion = (decided: GateReport, settings: Parameters<typeof checkPolicyOf>[0]) =>
+  checkConclusionOf({ verdict: decided.verdict, inconclusive: decided.counts.inconclusive }, checkPolicyOf(settings));
 
 test('a pass posted from a two-stage artifact is neutral, so self-reported numbers cannot satisfy a required check', () => {
   const policy = { failOn: 'fail', inconclusive: 'pass' } as const;

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_GATE_OPTIONS, type Acceptance, type CheckPolicy } from '../../src/gate/index.js';
 import { EMPTY_BUDGETS } from '../../src/model/index.js';
-import { defaultDeps, runGate } from '../../src/pipeline/index.js';
+import { defaultDeps, runGate, type RunOutcome } from '../../src/pipeline/index.js';
 import { resultSet } from '../action/fixtures.js';
 import { tempDir } from '../support/temp.js';
 
@@ -78,4 +78,50 @@ test('fail-on: never keeps the step green and posts a neutral check for a failin
   assert.equal(outcome.report.verdict, 'fail');
   assert.equal(outcome.fails, false);
   assert.equal(outcome.conclusion, 'neutral');
+});
+
+/**
+ * Main's watch is part of the run: a run recorded in a history with
+ * RunPlan.watch finds the change points among the last runs in the history
+ * it was appended to (the action only tells GitHub what the outcome holds).
+ */
+async function recordMainRuns(levels: readonly number[], watch: boolean) {
+  const dir = tempDir('pg-run-watch-');
+  let last: RunOutcome | undefined;
+  for (const [i, level] of levels.entries()) {
+    const created = new Date(Date.UTC(2026, 10, 1, i)).toISOString();
+    const results = { ...resultSet(i.toString(16).padStart(40, '0'), { 'copy/parse': level }), created, testbed: { id: 'tb-watch' } };
+    last = await runGate(
+      {
+        current: { results },
+        store: { history: { folder: 'history' }, repo: dir, start: { base: 'HEAD' } },
+        baseline: null,
+        budgets: EMPTY_BUDGETS,
+        options: DEFAULT_GATE_OPTIONS,
+        labels: { baselineInput: 'the history', current: 'given results' },
+        record: { shard: null },
+        ...(watch ? { watch: { window: 4 } } : {}),
+      },
+      { env: {}, write: () => {}, now: () => new Date(created), deps: defaultDeps(), cleanups: [] },
+    );
+    assert.ok(last.stored && 'at' in last.stored, `run ${i} is stored`);
+  }
+  return last!;
+}
+
+test("main's watch: a step among the last runs is an alert, read from the history the run was appended to", async () => {
+  const outcome = await recordMainRuns([...Array<number>(10).fill(0.01), ...Array<number>(4).fill(0.02)], true);
+  const found = outcome.alerts;
+  assert.ok(found, 'the run watched');
+  assert.equal(found.window, 4);
+  assert.deepEqual(
+    found.alerts.map((a) => a.row.benchmark),
+    ['copy/parse'],
+  );
+  assert.equal(found.alerts[0]!.row.commit, (10).toString(16).padStart(40, '0'), 'the step is at the first slower run');
+});
+
+test("main's watch: no step, no alert; a plan that does not watch reads nothing", async () => {
+  assert.deepEqual((await recordMainRuns(Array<number>(8).fill(0.01), true)).alerts?.alerts, []);
+  assert.equal((await recordMainRuns([...Array<number>(6).fill(0.01), 0.02, 0.02, 0.02], false)).alerts, null);
 });

@@ -153,7 +153,11 @@ describe('mode main with inputs past the limits: the run is stored, and the next
   test('a harness name of exactly 4,096 characters, CFLAGS of 3,000, and 26 suites of two flags each', async () => {
     const repo = tempDir('perf-gate-limits-main-');
     const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+        encoding: 'utf8',
+        // Committed before the runs' clock: the baseline search reads runs no older than a day before the commit.
+        env: { ...process.env, GIT_AUTHOR_DATE: '2026-11-28T09:00:00Z', GIT_COMMITTER_DATE: '2026-11-28T09:00:00Z' },
+      });
     git('init', '-q', '--initial-branch=main');
     const fixture = JSON.parse(readFileSync(new URL('../fixtures/hyperfine/two-commands.json', import.meta.url), 'utf8')) as {
       results: { command: string }[];

@@ -9,49 +9,19 @@
  * `perf-gate bisect` (pipeline/history/bisect.ts). Nothing here talks to GitHub.
  */
 import { join } from 'node:path';
-import { changesOfRuns, type ChangeRow } from '../../gate/change-rows.js';
-import { mainAlerts, reversalOf, type MainAlert } from '../../gate/main-alerts.js';
-import type { AlertMark, Budgets } from '../../model/index.js';
+import { reversalOf, type MainAlert } from '../../gate/main-alerts.js';
+import type { AlertMark } from '../../model/index.js';
 import { alertIssueBody, alertsSummary, alertTitle, reversalComment, type AlertLinks, type PreviousPlace } from '../../report/main-alert.js';
 import { bisect, bisectSuite, type BisectRequest, type BisectReport } from './bisect.js';
 import { compareInterleaved } from '../interleaved.js';
 import type { VerdictRow } from '../../gate/index.js';
 import { bisectIssueComment } from '../../report/main-alert.js';
-import { DEFAULT_CHANGE_POINT_OPTIONS, type ChangePointOptions } from '../../stats/change-points.js';
-import { inCommitOrder, type HistoryStore } from '../../store/history/index.js';
+import type { MainAlerts } from './main-watch.js';
 
 export { DEFAULT_ALERT_WINDOW, type MainAlert } from '../../gate/main-alerts.js';
 export type { AlertLinks } from '../../report/main-alert.js';
 
-export interface MainAlertsRequest {
-  history: HistoryStore;
-  testbed: string;
-  budgets: Budgets;
-  /** The project's repository: the series follow its first-parent line (else the order runs were recorded). */
-  repo?: string;
-  /** The last runs whose change points are new. */
-  window: number;
-  options?: ChangePointOptions;
-}
-
-export interface MainAlerts {
-  alerts: MainAlert[];
-  /** Every change row of the testbed's history (reversals are found among them). */
-  rows: ChangeRow[];
-  window: number;
-}
-
-/** Reads the testbed's runs and finds the alerts among their change points. */
-export async function findMainAlerts(request: MainAlertsRequest): Promise<MainAlerts> {
-  const ordered = await inCommitOrder(
-    request.repo,
-    (await request.history.list()).filter((e) => e.testbed === request.testbed),
-  );
-  const { entries, sets } = await request.history.readUsable(ordered.entries);
-  const rows = changesOfRuns(request.testbed, entries, sets, () => true, request.options ?? DEFAULT_CHANGE_POINT_OPTIONS);
-  const recent = new Set(entries.slice(-request.window).map((e) => e.runId));
-  return { alerts: mainAlerts(rows, request.budgets, recent), rows, window: request.window };
-}
+export { findMainAlerts, type MainAlerts, type MainAlertsRequest } from './main-watch.js';
 
 export { unconfirmedAlertsMarkdown } from '../../report/main-alert.js';
 

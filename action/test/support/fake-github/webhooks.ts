@@ -18,8 +18,8 @@ type Json = Record<string, unknown>;
 /** ajv-formats is CommonJS: its default import is the plugin under ESM interop. */
 const addFormats = formats as unknown as (ajv: unknown) => unknown;
 
-/** The webhooks the action reads: a new pull request comment, the accept label, a dispatched run. */
-export type WebhookName = 'issue-comment-created' | 'pull-request-labeled' | 'pull-request-unlabeled' | 'workflow-dispatch';
+/** The webhooks the action reads: a new pull request comment, the accept label, a dispatched run, a merge queue's group. */
+export type WebhookName = 'issue-comment-created' | 'pull-request-labeled' | 'pull-request-unlabeled' | 'workflow-dispatch' | 'merge-group-checks-requested';
 
 let schemas: Map<string, Json> | undefined;
 
@@ -29,7 +29,7 @@ function schemaOf(name: WebhookName): Json {
     const spec = JSON.parse(readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.deref.json'), 'utf8')) as Json;
     const hooks = spec['x-webhooks'] as Record<string, { post: { requestBody: { content: Record<string, { schema: Json }> } } }>;
     schemas = new Map();
-    for (const n of ['issue-comment-created', 'pull-request-labeled', 'pull-request-unlabeled', 'workflow-dispatch']) {
+    for (const n of ['issue-comment-created', 'pull-request-labeled', 'pull-request-unlabeled', 'workflow-dispatch', 'merge-group-checks-requested']) {
       const schema = structuredClone(hooks[n]!.post.requestBody.content['application/json']!.schema);
       nullableWithoutType(schema);
       schemas.set(n, schema);

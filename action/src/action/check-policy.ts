@@ -4,7 +4,7 @@
  * check), from its settings. The rule itself is gate/check-policy.ts's, which
  * the run (pipeline/run.ts) and the command job's re-decision both apply.
  */
-import { checkConclusionOf, type CheckConclusion, type CheckPolicy, type GateReport } from '../pipeline/index.js';
+import type { CheckPolicy } from '../pipeline/index.js';
 import type { Settings } from './settings.js';
 
 type Policy = Pick<Settings, 'failOn' | 'inconclusive'>;
@@ -12,9 +12,4 @@ type Policy = Pick<Settings, 'failOn' | 'inconclusive'>;
 /** The check policy of the run's settings: a two-stage report mode's pass is self-reported. */
 export function checkPolicyOf(settings: Policy & Pick<Settings, 'mode'>): CheckPolicy {
   return { failOn: settings.failOn, inconclusive: settings.inconclusive, selfReported: settings.mode === 'report' };
-}
-
-/** The check run's conclusion for a measured report (gate/check-policy.ts decides). */
-export function checkConclusion(report: GateReport, settings: Policy & Pick<Settings, 'mode'>): CheckConclusion {
-  return checkConclusionOf({ verdict: report.verdict, inconclusive: report.counts.inconclusive }, checkPolicyOf(settings));
 }

@@ -71791,8 +71791,10 @@ async function interleaved2(plan, current, opened, ctx) {
 `)
   });
   const stored = await record(plan, opened?.baselines ?? null, measured.head);
+  const { baseLabel } = current;
+  const labelled = baseLabel !== void 0 && report2.baseline ? { ...report2, baseline: { ...report2.baseline, ref: baseLabel } } : report2;
   return {
-    ...await finished(plan, withPackageNames(report2, current.interleaved.dir)),
+    ...await finished(plan, withPackageNames(labelled, current.interleaved.dir)),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored,
@@ -79348,7 +79350,13 @@ function createGitHubClient(options) {
     }),
     pullRequestsOfCommit: (repo, sha) => wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
       const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
-      return data.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== void 0, base: p.base.ref }));
+      return data.map((p) => ({
+        number: p.number,
+        state: p.state,
+        merged: p.merged_at !== null && p.merged_at !== void 0,
+        base: p.base.ref,
+        head: p.head.ref
+      }));
     }),
     getPullRequest: (repo, number2) => wrap(`get pull request #${number2}`, async () => {
       const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number2 });
@@ -79624,8 +79632,8 @@ async function postComment(github, target, settings, outcome, status, log) {
 
 // action/src/action/action-plan.ts
 async function actionPlan(settings, config, budgets, facts, deps) {
-  const { pr, handoff, measuring } = facts;
-  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab;
+  const { pr, handoff, measuring, stackedOn } = facts;
+  const abRef = settings.ab === "base" ? pr?.baseSha ?? "" : settings.ab !== "" ? settings.ab : stackedOn?.sha ?? "";
   if (settings.ab === "base" && abRef === "")
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join29(settings.outputDir, "runs");
@@ -79657,7 +79665,13 @@ async function actionPlan(settings, config, budgets, facts, deps) {
   if (measuring && abRef !== "" && config) {
     return {
       ...common,
-      current: { interleaved: config, ref: abRef, shard: null, outDir },
+      current: {
+        interleaved: config,
+        ref: abRef,
+        shard: null,
+        outDir,
+        ...stackedOn && settings.ab === "" ? { baseLabel: `${stackedOn.pullRequest !== null ? `#${stackedOn.pullRequest}'s head, ` : ""}${stackedOn.ref}` } : {}
+      },
       baseline: null,
       labels: { baselineInput, current: `this run of ${config.file}` }
     };
@@ -80533,13 +80547,17 @@ function pullRequestFromEvent(payload) {
   if (typeof number2 !== "number" || typeof headSha !== "string" || !baseRepo) return null;
   const headRepo = repoName(head?.["repo"]);
   const baseSha = base?.["sha"];
+  const baseRef = base?.["ref"];
+  const defaultBranch = record3(record3(payload)?.["repository"])?.["default_branch"];
   return {
     number: number2,
     headSha,
     baseSha: typeof baseSha === "string" ? baseSha : null,
     headRepo,
     baseRepo,
-    fromFork: isFork(headRepo, baseRepo)
+    fromFork: isFork(headRepo, baseRepo),
+    baseRef: typeof baseRef === "string" ? baseRef : null,
+    defaultBranch: typeof defaultBranch === "string" ? defaultBranch : null
   };
 }
 function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
@@ -81350,6 +81368,7 @@ async function runFacts(settings, event, deps) {
     dispatched,
     pr,
     group: group3,
+    stackedOn: settings.mode === "pr" ? await stackedBase(settings, pr, deps) : null,
     handoff,
     prNumber: handoff ? handoff.claim.pullRequest : pr?.number ?? null,
     measuring: !handoff && settings.results.length === 0
@@ -81392,6 +81411,22 @@ function readTwoStageArtifact(settings, event, deps) {
     log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
     return found;
   });
+}
+async function stackedBase(settings, pr, deps) {
+  if (!pr?.baseSha || !pr.baseRef || !pr.defaultBranch || pr.baseRef === pr.defaultBranch) return null;
+  let pullRequest = null;
+  if (deps.github) {
+    try {
+      const pulls = await deps.github.pullRequestsOfCommit(repoRef(settings), pr.baseSha);
+      pullRequest = pulls.find((p) => p.state === "open" && p.head === pr.baseRef)?.number ?? null;
+    } catch (error2) {
+      deps.log.warning(`perf-gate: could not find the pull request of the base branch ${pr.baseRef} (${error2.message})`);
+    }
+  }
+  deps.log.info(
+    `pull request #${pr.number} is stacked on ${pr.baseRef}${pullRequest !== null ? ` (#${pullRequest})` : ""}: measured interleaved against its head ${pr.baseSha.slice(0, 12)}`
+  );
+  return { ref: pr.baseRef, sha: pr.baseSha, pullRequest };
 }
 
 // action/src/action/run-reports.ts

@@ -28,8 +28,9 @@ import { dataBranchAuth, type Settings } from './settings.js';
 
 /** The run plan of this action run. */
 export async function actionPlan(settings: Settings, config: PerfGateConfig | null, budgets: Budgets, facts: RunFacts, deps: ActionDeps): Promise<RunPlan> {
-  const { pr, handoff, measuring } = facts;
-  const abRef = settings.ab === 'base' ? (pr?.baseSha ?? '') : settings.ab;
+  const { pr, handoff, measuring, stackedOn } = facts;
+  // A stacked pull request is measured against its base branch's head (the history holds only the default branch), unless `ab` names a ref.
+  const abRef = settings.ab === 'base' ? (pr?.baseSha ?? '') : settings.ab !== '' ? settings.ab : (stackedOn?.sha ?? '');
   if (settings.ab === 'base' && abRef === '')
     throw new InputError('action input "ab"', '"base" needs a pull_request event with the base commit; give a ref such as origin/main instead');
   const outDir = join(settings.outputDir, 'runs');
@@ -69,7 +70,15 @@ export async function actionPlan(settings: Settings, config: PerfGateConfig | nu
   if (measuring && abRef !== '' && config) {
     return {
       ...common,
-      current: { interleaved: config, ref: abRef, shard: null, outDir },
+      current: {
+        interleaved: config,
+        ref: abRef,
+        shard: null,
+        outDir,
+        ...(stackedOn && settings.ab === ''
+          ? { baseLabel: `${stackedOn.pullRequest !== null ? `#${stackedOn.pullRequest}'s head, ` : ''}${stackedOn.ref}` }
+          : {}),
+      },
       baseline: null,
       labels: { baselineInput, current: `this run of ${config.file}` },
     };

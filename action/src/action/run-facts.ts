@@ -15,6 +15,13 @@ import type { ActionDeps } from './deps.js';
 import type { ActionLog } from './log.js';
 import { repoRef, type Settings } from './settings.js';
 
+/** The base of a stacked pull request: its branch, the commit the event names, and the pull request whose head that branch is (null: none found). */
+export interface StackedBase {
+  ref: string;
+  sha: string;
+  pullRequest: number | null;
+}
+
 export interface RunFacts {
   /** The run `/perf-gate run` dispatched (its pull request and who asked), or null. */
   dispatched: DispatchedRun | null;
@@ -22,6 +29,8 @@ export interface RunFacts {
   pr: PullRequestFacts | null;
   /** mode pr on a `merge_group` event: the merge queue's group, gated against the base commit it is built on. */
   group: MergeGroupFacts | null;
+  /** mode pr, a stacked pull request (its base is not the default branch): the base branch's head it is measured against. */
+  stackedOn: StackedBase | null;
   /** mode report: the two-stage artifact's results and claim, verified. */
   handoff: Handoff | null;
   /** The pull request the comment and the ledger belong to (the artifact's, else the event's), or null. */
@@ -42,6 +51,7 @@ export async function runFacts(settings: Settings, event: unknown, deps: ActionD
     dispatched,
     pr,
     group,
+    stackedOn: settings.mode === 'pr' ? await stackedBase(settings, pr, deps) : null,
     handoff,
     prNumber: handoff ? handoff.claim.pullRequest : (pr?.number ?? null),
     measuring: !handoff && settings.results.length === 0,
@@ -88,4 +98,28 @@ function readTwoStageArtifact(settings: Settings, event: unknown, deps: ActionDe
     log.info(`pull request #${found.claim.pullRequest} at ${found.claim.headSha}: verified against GitHub`);
     return found;
   });
+}
+
+/**
+ * A pull request whose base is another branch than the default one is
+ * stacked on that branch's pull request: the history holds only the default
+ * branch, so it is measured against the base branch's head, named by the
+ * pull request whose head branch it is (looked up; a failure leaves the
+ * branch's name alone).
+ */
+async function stackedBase(settings: Settings, pr: PullRequestFacts | null, deps: ActionDeps): Promise<StackedBase | null> {
+  if (!pr?.baseSha || !pr.baseRef || !pr.defaultBranch || pr.baseRef === pr.defaultBranch) return null;
+  let pullRequest: number | null = null;
+  if (deps.github) {
+    try {
+      const pulls = await deps.github.pullRequestsOfCommit(repoRef(settings), pr.baseSha);
+      pullRequest = pulls.find((p) => p.state === 'open' && p.head === pr.baseRef)?.number ?? null;
+    } catch (error) {
+      deps.log.warning(`perf-gate: could not find the pull request of the base branch ${pr.baseRef} (${(error as Error).message})`);
+    }
+  }
+  deps.log.info(
+    `pull request #${pr.number} is stacked on ${pr.baseRef}${pullRequest !== null ? ` (#${pullRequest})` : ''}: measured interleaved against its head ${pr.baseSha.slice(0, 12)}`,
+  );
+  return { ref: pr.baseRef, sha: pr.baseSha, pullRequest };
 }

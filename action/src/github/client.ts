@@ -93,6 +93,8 @@ export interface CommitPullRequest {
   merged: boolean;
   /** The base branch's name. */
   base: string;
+  /** The head branch's name. */
+  head: string;
 }
 
 /** Everything the action asks of GitHub. Tests use the real implementation against a loopback server. */
@@ -301,7 +303,13 @@ export function createGitHubClient(options: ClientOptions): GitHubApi {
     pullRequestsOfCommit: (repo, sha) =>
       wrap(`list the pull requests of ${sha.slice(0, 7)}`, async () => {
         const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: sha, per_page: 100 });
-        return data.map((p) => ({ number: p.number, state: p.state, merged: p.merged_at !== null && p.merged_at !== undefined, base: p.base.ref }));
+        return data.map((p) => ({
+          number: p.number,
+          state: p.state,
+          merged: p.merged_at !== null && p.merged_at !== undefined,
+          base: p.base.ref,
+          head: p.head.ref,
+        }));
       }),
     getPullRequest: (repo, number) =>
       wrap(`get pull request #${number}`, async () => {

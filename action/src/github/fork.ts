@@ -17,6 +17,9 @@ export interface PullRequestFacts {
   baseRepo: string;
   /** The head repository differs from the base repository. */
   fromFork: boolean;
+  /** The branch the pull request merges into, and the repository's default branch, where the event says (a stacked pull request's base is another pull request's branch). */
+  baseRef?: string | null;
+  defaultBranch?: string | null;
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -48,6 +51,8 @@ export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null 
   if (typeof number !== 'number' || typeof headSha !== 'string' || !baseRepo) return null;
   const headRepo = repoName(head?.['repo']);
   const baseSha = base?.['sha'];
+  const baseRef = base?.['ref'];
+  const defaultBranch = record(record(payload)?.['repository'])?.['default_branch'];
   return {
     number,
     headSha,
@@ -55,6 +60,8 @@ export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null 
     headRepo,
     baseRepo,
     fromFork: isFork(headRepo, baseRepo),
+    baseRef: typeof baseRef === 'string' ? baseRef : null,
+    defaultBranch: typeof defaultBranch === 'string' ? defaultBranch : null,
   };
 }
 

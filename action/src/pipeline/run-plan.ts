@@ -20,8 +20,12 @@ import type { MainAlerts } from './history/main-watch.js';
 export type CurrentFrom =
   /** The config's suites, run now (this shard's share). */
   | { suites: PerfGateConfig; shard: Shard | null; outDir: string }
-  /** The config's suites, interleaved with `ref` checked out in a worktree: the run measures its own baseline. */
-  | { interleaved: PerfGateConfig; ref: string; shard: Shard | null; outDir: string }
+  /**
+   * The config's suites, interleaved with `ref` checked out in a worktree:
+   * the run measures its own baseline. `baseLabel` says what that commit is
+   * in the report's context line (a stacked pull request's base: "#41's head, feature-a").
+   */
+  | { interleaved: PerfGateConfig; ref: string; shard: Shard | null; outDir: string; baseLabel?: string }
   /** Harness files, folders of them, or ResultSets; `stamp` fills a commit or ref they do not name. */
   | { files: readonly string[]; read: ReadOptions; stamp?: { commit?: string; ref?: string } }
   /** Results already read and checked (the two-stage artifact). */

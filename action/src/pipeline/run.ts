@@ -156,8 +156,10 @@ async function interleaved(
       ctx.write(`perf-gate: A/B of ${head.commit ?? 'HEAD'} (head) against ${current.ref} = ${base.commit ?? current.ref} (base, in ${base.dir})\n`),
   });
   const stored = await record(plan, opened?.baselines ?? null, measured.head);
+  const { baseLabel } = current;
+  const labelled = baseLabel !== undefined && report.baseline ? { ...report, baseline: { ...report.baseline, ref: baseLabel } } : report;
   return {
-    ...(await finished(plan, withPackageNames(report, current.interleaved.dir))),
+    ...(await finished(plan, withPackageNames(labelled, current.interleaved.dir))),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored,

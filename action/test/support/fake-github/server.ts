@@ -60,6 +60,11 @@ export interface StoredPull {
   headSha: string;
   headRepo: string;
   baseRepo: string;
+  /** The head and base branches' names (default: the description's example). */
+  headRef?: string;
+  baseRef?: string;
+  /** Still open (default: merged, as the commit lookup of a merge finds it). */
+  open?: boolean;
 }
 
 export interface StoredArtifact {
@@ -279,6 +284,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     // The description's own example lists a team without the now-required "type"; ours has none.
     copy['requested_teams'] = [];
     head['sha'] = pull.headSha;
+    if (pull.headRef !== undefined) head['ref'] = pull.headRef;
+    if (pull.baseRef !== undefined) baseSide['ref'] = pull.baseRef;
     (head['repo'] as Json)['full_name'] = pull.headRepo;
     (baseSide['repo'] as Json)['full_name'] = pull.baseRepo;
     copy['url'] = `${base}/repos/${repo}/pulls/${pull.number}`;
@@ -514,7 +521,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
           body: numbers.map((n) => {
             const pull = state.pulls.get(`${repo}#${n}`)!;
             const json = pullJson(mock[0]!, pull, repo);
-            return { ...json, state: 'closed', merged_at: TIME };
+            return pull.open ? { ...json, state: 'open', merged_at: null } : { ...json, state: 'closed', merged_at: TIME };
           }),
         };
       }

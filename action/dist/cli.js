@@ -38950,16 +38950,16 @@ var require_dns = __commonJS({
       setRecords(origin, addresses) {
         const timestamp = Date.now();
         const records = { records: { 4: null, 6: null } };
-        for (const record5 of addresses) {
-          record5.timestamp = timestamp;
-          if (typeof record5.ttl === "number") {
-            record5.ttl = Math.min(record5.ttl, this.#maxTTL);
+        for (const record3 of addresses) {
+          record3.timestamp = timestamp;
+          if (typeof record3.ttl === "number") {
+            record3.ttl = Math.min(record3.ttl, this.#maxTTL);
           } else {
-            record5.ttl = this.#maxTTL;
+            record3.ttl = this.#maxTTL;
           }
-          const familyRecords = records.records[record5.family] ?? { ips: [] };
-          familyRecords.ips.push(record5);
-          records.records[record5.family] = familyRecords;
+          const familyRecords = records.records[record3.family] ?? { ips: [] };
+          familyRecords.ips.push(record3);
+          records.records[record3.family] = familyRecords;
         }
         this.#records.set(origin.hostname, records);
       }
@@ -47858,9 +47858,9 @@ var ENVIRONMENT_LIMITS = {
   flags: { entries: 50, chars: 2e3 },
   lockfiles: { entries: 200 }
 };
-function boundRecord(record5, entries2, chars) {
-  const keys = Object.keys(record5).sort();
-  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutText(record5[k], chars)]));
+function boundRecord(record3, entries2, chars) {
+  const keys = Object.keys(record3).sort();
+  return Object.fromEntries(keys.slice(0, entries2).map((k) => [k, cutText(record3[k], chars)]));
 }
 function boundedEnvironment(env) {
   const L = ENVIRONMENT_LIMITS;
@@ -57895,7 +57895,7 @@ var delimiter_discover = function(records, options) {
     records = ((data) => {
       const records2 = [];
       const parser = transform({ delimiter: [] });
-      const push2 = (record5) => records2.push(record5);
+      const push2 = (record3) => records2.push(record3);
       const close = () => {
       };
       const error2 = parser.parse(data, true, push2, close);
@@ -57904,9 +57904,9 @@ var delimiter_discover = function(records, options) {
     })(records);
   }
   const info2 = Array(127).fill().map(() => ({ lines: [] }));
-  records.map(([record5], line) => {
-    for (let i2 = 0, l = record5.length; i2 < l; i2++) {
-      const code = record5.charCodeAt(i2);
+  records.map(([record3], line) => {
+    for (let i2 = 0, l = record3.length; i2 < l; i2++) {
+      const code = record3.charCodeAt(i2);
       if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
       info2[code].lines[line]++;
     }
@@ -57934,8 +57934,8 @@ var std = function(array) {
 };
 
 // node_modules/csv-parse/lib/api/index.js
-var isRecordEmpty = function(record5) {
-  return record5.every(
+var isRecordEmpty = function(record3) {
+  return record3.every(
     (field) => field == null || field.toString && field.toString().trim() === ""
   );
 };
@@ -58347,17 +58347,17 @@ var transform = function(original_options = {}) {
         raw: raw2,
         skip_records_with_empty_values
       } = this.options;
-      const { enabled, record: record5 } = this.state;
+      const { enabled, record: record3 } = this.state;
       if (enabled === false) {
         return this.__resetRecord();
       }
-      const recordLength = record5.length;
+      const recordLength = record3.length;
       if (columns === true) {
-        if (skip_records_with_empty_values === true && isRecordEmpty(record5)) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record3)) {
           this.__resetRecord();
           return;
         }
-        return this.__firstLineToColumns(record5);
+        return this.__firstLineToColumns(record3);
       }
       if (columns === false && this.info.records === 0) {
         this.state.expectedRecordLength = recordLength;
@@ -58373,7 +58373,7 @@ var transform = function(original_options = {}) {
           this.options,
           this.__infoField(),
           {
-            record: record5
+            record: record3
           }
         ) : new CsvError(
           "CSV_RECORD_INCONSISTENT_COLUMNS",
@@ -58386,7 +58386,7 @@ var transform = function(original_options = {}) {
           this.options,
           this.__infoField(),
           {
-            record: record5
+            record: record3
           }
         );
         if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
@@ -58397,7 +58397,7 @@ var transform = function(original_options = {}) {
           if (finalErr) return finalErr;
         }
       }
-      if (skip_records_with_empty_values === true && isRecordEmpty(record5)) {
+      if (skip_records_with_empty_values === true && isRecordEmpty(record3)) {
         this.__resetRecord();
         return;
       }
@@ -58411,17 +58411,17 @@ var transform = function(original_options = {}) {
         const { objname } = this.options;
         if (columns !== false) {
           const obj = {};
-          for (let i2 = 0, l = record5.length; i2 < l; i2++) {
+          for (let i2 = 0, l = record3.length; i2 < l; i2++) {
             if (columns[i2] === void 0 || columns[i2].disabled) continue;
             if (group_columns_by_name === true && Object.hasOwn(obj, columns[i2].name)) {
               if (Array.isArray(obj[columns[i2].name])) {
-                obj[columns[i2].name] = obj[columns[i2].name].concat(record5[i2]);
+                obj[columns[i2].name] = obj[columns[i2].name].concat(record3[i2]);
               } else {
-                obj[columns[i2].name] = [obj[columns[i2].name], record5[i2]];
+                obj[columns[i2].name] = [obj[columns[i2].name], record3[i2]];
               }
             } else {
               Object.defineProperty(obj, columns[i2].name, {
-                value: record5[i2],
+                value: record3[i2],
                 enumerable: true,
                 writable: true,
                 configurable: true
@@ -58453,12 +58453,12 @@ var transform = function(original_options = {}) {
         } else {
           if (raw2 === true || info3 === true) {
             const extRecord = Object.assign(
-              { record: record5 },
+              { record: record3 },
               raw2 === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
               info3 === true ? { info: this.__infoRecord() } : {}
             );
             const err2 = this.__push(
-              objname === void 0 ? extRecord : [record5[objname], extRecord],
+              objname === void 0 ? extRecord : [record3[objname], extRecord],
               push2
             );
             if (err2) {
@@ -58466,7 +58466,7 @@ var transform = function(original_options = {}) {
             }
           } else {
             const err2 = this.__push(
-              objname === void 0 ? record5 : [record5[objname], record5],
+              objname === void 0 ? record3 : [record3[objname], record3],
               push2
             );
             if (err2) {
@@ -58477,10 +58477,10 @@ var transform = function(original_options = {}) {
       }
       this.__resetRecord();
     },
-    __firstLineToColumns: function(record5) {
+    __firstLineToColumns: function(record3) {
       const { firstLineToHeaders } = this.state;
       try {
-        const headers = firstLineToHeaders === void 0 ? record5 : firstLineToHeaders.call(null, record5);
+        const headers = firstLineToHeaders === void 0 ? record3 : firstLineToHeaders.call(null, record3);
         if (!Array.isArray(headers)) {
           return this.__error(
             new CsvError(
@@ -58540,21 +58540,21 @@ var transform = function(original_options = {}) {
       this.state.field.reset();
       this.state.wasQuoting = false;
     },
-    __push: function(record5, push2) {
+    __push: function(record3, push2) {
       const { on_record } = this.options;
       if (on_record !== void 0) {
         const info3 = this.__infoRecord();
         try {
-          record5 = on_record.call(null, record5, info3);
+          record3 = on_record.call(null, record3, info3);
         } catch (err2) {
           return err2;
         }
-        if (record5 === void 0 || record5 === null) {
+        if (record3 === void 0 || record3 === null) {
           return;
         }
       }
       this.info.bytes_records += this.info.bytes;
-      push2(record5);
+      push2(record3);
     },
     // Return a tuple with the error and the casted value
     __cast: function(field) {
@@ -58750,10 +58750,10 @@ var parse3 = function(data, opts = {}) {
   }
   const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
   const parser = transform(opts);
-  const push2 = (record5) => {
-    if (parser.options.objname === void 0) records.push(record5);
+  const push2 = (record3) => {
+    if (parser.options.objname === void 0) records.push(record3);
     else {
-      records[record5[0]] = record5[1];
+      records[record3[0]] = record3[1];
     }
   };
   const close = () => {
@@ -58852,7 +58852,7 @@ var jmhCsvAdapter = {
         throw new InputError(path2, `expected the columns after "Unit" to be "Param: <name>", found ${JSON.stringify(h)} (column ${HEADER.length + i2 + 1})`, 1);
       return h.slice("Param: ".length);
     });
-    const rows = records.slice(1).map(({ record: record5, info: info2 }) => {
+    const rows = records.slice(1).map(({ record: record3, info: info2 }) => {
       const line = info2.lines;
       const number2 = (text3, what, allowNaN) => {
         const v = text3 === "NaN" && allowNaN ? Number.NaN : Number(text3);
@@ -58860,7 +58860,7 @@ var jmhCsvAdapter = {
           throw new InputError(path2, `expected ${what} to be a number, found ${JSON.stringify(text3)}`, line);
         return v;
       };
-      const [benchmark, mode, threads, samples, score, error2, unit] = record5;
+      const [benchmark, mode, threads, samples, score, error2, unit] = record3;
       return {
         benchmark,
         mode,
@@ -58869,7 +58869,7 @@ var jmhCsvAdapter = {
         score: number2(score, "Score", true),
         error: number2(error2, "Score Error (99.9%)", true),
         unit,
-        params: params.flatMap((name, i2) => record5[HEADER.length + i2] === "" ? [] : [[name, record5[HEADER.length + i2]]]),
+        params: params.flatMap((name, i2) => record3[HEADER.length + i2] === "" ? [] : [[name, record3[HEADER.length + i2]]]),
         line
       };
     });
@@ -68269,8 +68269,8 @@ function acceptanceRecordMarkdown(acceptances, decision) {
   lines.push(RECORD_END, "");
   return lines.join("\n");
 }
-function withAcceptanceRecord(body, record5) {
-  return spliceBlock(body, RECORD_START, RECORD_END, record5);
+function withAcceptanceRecord(body, record3) {
+  return spliceBlock(body, RECORD_START, RECORD_END, record3);
 }
 function minute(iso) {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
@@ -71437,7 +71437,7 @@ async function profileBoth(job) {
   const { request: request2, suite } = job;
   const workdir = realpathOrSelf(suite.workdir);
   const cwd = { base: join24(request2.checkouts.base, relative7(request2.checkouts.head, workdir)), head: workdir };
-  const record5 = (side3, timeoutSeconds) => recordSide({
+  const record3 = (side3, timeoutSeconds) => recordSide({
     tool: job.tool,
     command: job.command,
     cwd: cwd[side3],
@@ -71446,9 +71446,9 @@ async function profileBoth(job) {
     timeoutSeconds,
     spawner: job.spawner
   });
-  const base = await record5("base", Math.max(1, job.left / 2));
+  const base = await record3("base", Math.max(1, job.left / 2));
   if ("error" in base) return { error: `the base side ${base.error}` };
-  const head = await record5("head", Math.max(1, job.left - base.seconds));
+  const head = await record3("head", Math.max(1, job.left - base.seconds));
   if ("error" in head) return { error: `the head side ${head.error}` };
   const files = { base: join24(job.dir, "base.folded"), head: join24(job.dir, "head.folded"), flameGraph: join24(job.dir, "diff.svg") };
   writeFileSync3(files.base, foldedText(prunedStacks(base.stacks)));
@@ -73622,8 +73622,8 @@ function git3(repo, args) {
 }
 var FORMAT = "--format=%H%x00%s%x00%an <%ae>%x00%P%x1e";
 function parseLog(text2) {
-  return text2.split("").map((record5) => record5.replace(/^\n/, "")).filter((record5) => record5.length > 0).map((record5) => {
-    const [sha = "", subject = "", author = "", parents = ""] = record5.split("\0");
+  return text2.split("").map((record3) => record3.replace(/^\n/, "")).filter((record3) => record3.length > 0).map((record3) => {
+    const [sha = "", subject = "", author = "", parents = ""] = record3.split("\0");
     return { sha, subject, author, parents: parents.trim().split(" ").filter(Boolean) };
   });
 }
@@ -73865,7 +73865,7 @@ async function bisect(request2) {
       });
       return rowOf(report2.rows, request2.benchmark, metric, suite.name);
     };
-    const record5 = (index, attempt, row, side3) => {
+    const record3 = (index, attempt, row, side3) => {
       steps.push({
         step: steps.length + 1,
         commit: path2[index - 1],
@@ -73887,7 +73887,7 @@ async function bisect(request2) {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS && changeSide.side === "inconclusive"; attempt++) {
       change = await measure(path2.length, attempt);
       changeSide = classifyChange(stepOf(change));
-      record5(path2.length, attempt, change, changeSide);
+      record3(path2.length, attempt, change, changeSide);
     }
     const base = {
       schema: BISECT_SCHEMA,
@@ -73913,7 +73913,7 @@ async function bisect(request2) {
     while (next.kind === "measure") {
       const row = await measure(next.index, next.attempt);
       const side3 = classifyStep(full, stepOf(row));
-      record5(next.index, next.attempt, row, side3);
+      record3(next.index, next.attempt, row, side3);
       next = afterStep(next.search, next.index, next.attempt, side3.side);
     }
     const at = path2[next.index - 1];
@@ -79605,7 +79605,7 @@ async function postComment(github, target, settings, outcome, status, log) {
     // The ledger records the rows before the acceptances, so each acceptance can be checked and withdrawn later.
     ledger: encodeLedger(ledgerOf(outcome.unaccepted, target.headSha, acceptances, checkPolicyOf(settings)), MAX_LEDGER_CHARS)
   };
-  const record5 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
+  const record3 = (status ? runStatusMarkdown(status) : "") + acceptanceRecordMarkdown(acceptances, null);
   try {
     const outcome2 = await upsertStickyComment(github, {
       repo: target.repo,
@@ -79614,10 +79614,10 @@ async function postComment(github, target, settings, outcome, status, log) {
       mode: settings.comment,
       state,
       ...settings.commentAuthor ? { author: settings.commentAuthor } : {},
-      render: (previous) => record5 + commentMarkdown(report2, {
+      render: (previous) => record3 + commentMarkdown(report2, {
         title: settings.gateName,
         marker: stickyMarker(settings.gateName, state),
-        maxLength: MAX_COMMENT_CHARS - record5.length,
+        maxLength: MAX_COMMENT_CHARS - record3.length,
         previouslyFailed: previous?.verdict === "fail"
       })
     });
@@ -80302,12 +80302,71 @@ async function blameBatch(request2) {
   return { members, rows };
 }
 
-// action/src/github/merge-group.ts
-function record2(value) {
+// action/src/github/fork.ts
+function payloadObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
 }
+function isFork(headRepo, baseRepo) {
+  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
+}
+function repoName(value) {
+  const name = payloadObject(value)?.["full_name"];
+  return typeof name === "string" ? name : null;
+}
+function pullRequestFromEvent(payload) {
+  const pr = payloadObject(payloadObject(payload)?.["pull_request"]);
+  if (!pr) return null;
+  const head = payloadObject(pr["head"]);
+  const base = payloadObject(pr["base"]);
+  const number2 = pr["number"];
+  const headSha = head?.["sha"];
+  const baseRepo = repoName(base?.["repo"]);
+  if (typeof number2 !== "number" || typeof headSha !== "string" || !baseRepo) return null;
+  const headRepo = repoName(head?.["repo"]);
+  const baseSha = base?.["sha"];
+  const baseRef = base?.["ref"];
+  const defaultBranch = payloadObject(payloadObject(payload)?.["repository"])?.["default_branch"];
+  return {
+    number: number2,
+    headSha,
+    baseSha: typeof baseSha === "string" ? baseSha : null,
+    headRepo,
+    baseRepo,
+    fromFork: isFork(headRepo, baseRepo),
+    baseRef: typeof baseRef === "string" ? baseRef : null,
+    defaultBranch: typeof defaultBranch === "string" ? defaultBranch : null
+  };
+}
+function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
+  if (!pr || !pr.fromFork) return { allowed: true, note: null };
+  const selfHosted = runnerEnvironment !== "github-hosted";
+  if (eventName === "pull_request_target" && !allowForks) {
+    return {
+      allowed: false,
+      message: `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? "(deleted repository)"} in a pull_request_target workflow: that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`
+    };
+  }
+  if (!selfHosted) {
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment`
+    };
+  }
+  if (allowForks) {
+    return {
+      allowed: true,
+      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true`
+    };
+  }
+  return {
+    allowed: false,
+    message: `refusing to benchmark pull request #${pr.number}: it comes from the fork ${pr.headRepo ?? "(deleted repository)"} and this is a self-hosted runner. Its code would run on your machine with access to whatever the machine can reach. What to do: gate forks with the two-stage mode (mode: pr on a GitHub-hosted or disposable runner, then mode: report in a workflow_run workflow; see docs/github-action.md), or, if every fork author is trusted and the runner is disposable, set allow-fork-pull-requests: true.`
+  };
+}
+
+// action/src/github/merge-group.ts
 function mergeGroupFromEvent(payload) {
-  const group3 = record2(record2(payload)?.["merge_group"]);
+  const group3 = payloadObject(payloadObject(payload)?.["merge_group"]);
   if (!group3) return null;
   const { head_sha: headSha, head_ref: headRef, base_sha: baseSha, base_ref: baseRef } = group3;
   if (typeof headSha !== "string" || typeof baseSha !== "string" || typeof headRef !== "string" || typeof baseRef !== "string") return null;
@@ -80322,8 +80381,8 @@ function pullRequestOfSubject(subject) {
 // action/src/action/merge-group.ts
 var MAX_ROWS_SEARCHED = 3;
 async function blameMergeGroup(settings, group3, outcome, project, deps) {
-  const regressed = outcome.report.rows.filter((r) => r.status === "regressed");
   if (outcome.report.verdict !== "fail" || !project.config) return null;
+  const regressed = outcome.report.rows.filter((r) => r.status === "regressed");
   const { config, budgets } = project;
   return deps.log.group("perf-gate: which pull request of the merge group made it slower", async () => {
     try {
@@ -80525,68 +80584,6 @@ function parsePrCommands(body) {
   return commands;
 }
 
-// action/src/github/fork.ts
-function record3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
-}
-function isFork(headRepo, baseRepo) {
-  return headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase();
-}
-function repoName(value) {
-  const name = record3(value)?.["full_name"];
-  return typeof name === "string" ? name : null;
-}
-function pullRequestFromEvent(payload) {
-  const pr = record3(record3(payload)?.["pull_request"]);
-  if (!pr) return null;
-  const head = record3(pr["head"]);
-  const base = record3(pr["base"]);
-  const number2 = pr["number"];
-  const headSha = head?.["sha"];
-  const baseRepo = repoName(base?.["repo"]);
-  if (typeof number2 !== "number" || typeof headSha !== "string" || !baseRepo) return null;
-  const headRepo = repoName(head?.["repo"]);
-  const baseSha = base?.["sha"];
-  const baseRef = base?.["ref"];
-  const defaultBranch = record3(record3(payload)?.["repository"])?.["default_branch"];
-  return {
-    number: number2,
-    headSha,
-    baseSha: typeof baseSha === "string" ? baseSha : null,
-    headRepo,
-    baseRepo,
-    fromFork: isFork(headRepo, baseRepo),
-    baseRef: typeof baseRef === "string" ? baseRef : null,
-    defaultBranch: typeof defaultBranch === "string" ? defaultBranch : null
-  };
-}
-function decideForkSafety(pr, runnerEnvironment, allowForks, eventName = "pull_request") {
-  if (!pr || !pr.fromFork) return { allowed: true, note: null };
-  const selfHosted = runnerEnvironment !== "github-hosted";
-  if (eventName === "pull_request_target" && !allowForks) {
-    return {
-      allowed: false,
-      message: `refusing to benchmark pull request #${pr.number} from the fork ${pr.headRepo ?? "(deleted repository)"} in a pull_request_target workflow: that event gives the job a write token and the repository's secrets, and the fork's benchmarks would run with them. What to do: use the two-stage mode (mode: pr in a pull_request workflow, then mode: report in a workflow_run workflow; see docs/github-action.md).`
-    };
-  }
-  if (!selfHosted) {
-    return {
-      allowed: true,
-      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}); under pull_request its token is read-only, so use the two-stage mode to comment`
-    };
-  }
-  if (allowForks) {
-    return {
-      allowed: true,
-      note: `pull request #${pr.number} comes from a fork (${pr.headRepo ?? "deleted repository"}) and runs on this self-hosted runner because allow-fork-pull-requests is true`
-    };
-  }
-  return {
-    allowed: false,
-    message: `refusing to benchmark pull request #${pr.number}: it comes from the fork ${pr.headRepo ?? "(deleted repository)"} and this is a self-hosted runner. Its code would run on your machine with access to whatever the machine can reach. What to do: gate forks with the two-stage mode (mode: pr on a GitHub-hosted or disposable runner, then mode: report in a workflow_run workflow; see docs/github-action.md), or, if every fork author is trusted and the runner is disposable, set allow-fork-pull-requests: true.`
-  };
-}
-
 // action/src/action/pr-run-request.ts
 var RUN_INPUTS = { pullRequest: "pull-request", requestedBy: "requested-by", requestedAt: "requested-at" };
 async function requestRun(settings, github, repo, request2, deps, reply2) {
@@ -80657,16 +80654,16 @@ async function dispatchedRun(settings, payload, deps) {
 }
 
 // action/src/action/pr-commands.ts
-var record4 = (v) => typeof v === "object" && v !== null ? v : null;
+var record2 = (v) => typeof v === "object" && v !== null ? v : null;
 function commandEvent(payload) {
-  const p = record4(payload);
-  const comment = record4(p?.["comment"]);
-  const issue2 = record4(p?.["issue"]);
+  const p = record2(payload);
+  const comment = record2(p?.["comment"]);
+  const issue2 = record2(p?.["issue"]);
   if (comment && issue2) {
-    if (p?.["action"] !== "created" || !record4(issue2["pull_request"])) return null;
-    const login = record4(comment["user"])?.["login"];
+    if (p?.["action"] !== "created" || !record2(issue2["pull_request"])) return null;
+    const login = record2(comment["user"])?.["login"];
     if (typeof issue2["number"] !== "number" || typeof login !== "string" || typeof comment["body"] !== "string") return null;
-    const defaultBranch = record4(p?.["repository"])?.["default_branch"];
+    const defaultBranch = record2(p?.["repository"])?.["default_branch"];
     return {
       kind: "comment",
       pullRequest: issue2["number"],
@@ -80676,11 +80673,11 @@ function commandEvent(payload) {
       defaultBranch: typeof defaultBranch === "string" ? defaultBranch : "main"
     };
   }
-  const pr = record4(p?.["pull_request"]);
-  const label = record4(p?.["label"])?.["name"];
-  const sender = record4(p?.["sender"])?.["login"];
+  const pr = record2(p?.["pull_request"]);
+  const label = record2(p?.["label"])?.["name"];
+  const sender = record2(p?.["sender"])?.["login"];
   if (pr && typeof label === "string" && typeof sender === "string" && typeof pr["number"] === "number" && (p?.["action"] === "labeled" || p?.["action"] === "unlabeled")) {
-    const defaultBranch = record4(p["repository"])?.["default_branch"];
+    const defaultBranch = record2(p["repository"])?.["default_branch"];
     return {
       kind: "label",
       pullRequest: pr["number"],
@@ -80802,8 +80799,8 @@ async function saveLedger(ctx, found, ledger) {
   const verdict = conclusion === null ? found.state.verdict : failing2.length === 0 ? "pass" : "fail";
   const state = { ...found.state, verdict, ledger: encodeLedger(ledger, MAX_LEDGER_CHARS) };
   const gate2 = ctx.settings.gateName;
-  const record5 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
-  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record5), gate2, state), gate2);
+  const record3 = acceptanceRecordMarkdown(ledger.acceptances, { failing: failing2, decided: conclusion !== null });
+  const body = fitToCommentLimit(withMarker(withAcceptanceRecord(found.comment.body, record3), gate2, state), gate2);
   await ctx.github.updateIssueComment(ctx.repo, found.comment.id, body);
   if (conclusion === null) {
     ctx.deps.log.info(

@@ -25,8 +25,8 @@ export async function blameMergeGroup(
   project: { config: PerfGateConfig | null; budgets: Budgets },
   deps: ActionDeps,
 ): Promise<string | null> {
-  const regressed = outcome.report.rows.filter((r) => r.status === 'regressed');
   if (outcome.report.verdict !== 'fail' || !project.config) return null;
+  const regressed = outcome.report.rows.filter((r) => r.status === 'regressed');
   const { config, budgets } = project;
   return deps.log.group('perf-gate: which pull request of the merge group made it slower', async () => {
     try {

@@ -22,7 +22,8 @@ export interface PullRequestFacts {
   defaultBranch?: string | null;
 }
 
-function record(value: unknown): Record<string, unknown> | null {
+/** An event payload's object at some key, or null for anything else (the payload is read, never trusted to have a shape). */
+export function payloadObject(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
@@ -32,7 +33,7 @@ export function isFork(headRepo: string | null, baseRepo: string): boolean {
 }
 
 function repoName(value: unknown): string | null {
-  const name = record(value)?.['full_name'];
+  const name = payloadObject(value)?.['full_name'];
   return typeof name === 'string' ? name : null;
 }
 
@@ -41,10 +42,10 @@ function repoName(value: unknown): string | null {
  * payload; null for any other payload. The payload is the runner's own file.
  */
 export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null {
-  const pr = record(record(payload)?.['pull_request']);
+  const pr = payloadObject(payloadObject(payload)?.['pull_request']);
   if (!pr) return null;
-  const head = record(pr['head']);
-  const base = record(pr['base']);
+  const head = payloadObject(pr['head']);
+  const base = payloadObject(pr['base']);
   const number = pr['number'];
   const headSha = head?.['sha'];
   const baseRepo = repoName(base?.['repo']);
@@ -52,7 +53,7 @@ export function pullRequestFromEvent(payload: unknown): PullRequestFacts | null 
   const headRepo = repoName(head?.['repo']);
   const baseSha = base?.['sha'];
   const baseRef = base?.['ref'];
-  const defaultBranch = record(record(payload)?.['repository'])?.['default_branch'];
+  const defaultBranch = payloadObject(payloadObject(payload)?.['repository'])?.['default_branch'];
   return {
     number,
     headSha,

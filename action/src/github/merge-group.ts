@@ -8,6 +8,8 @@
  * (#12)"). Pure: the payload is the runner's own file.
  */
 
+import { payloadObject } from './fork.js';
+
 /** The group the queue asks checks for. */
 export interface MergeGroupFacts {
   /** The group's head commit: the one the queue waits on. */
@@ -20,13 +22,9 @@ export interface MergeGroupFacts {
   lastPullRequest: number | null;
 }
 
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
 /** The group of a `merge_group` event payload; null for any other payload. */
 export function mergeGroupFromEvent(payload: unknown): MergeGroupFacts | null {
-  const group = record(record(payload)?.['merge_group']);
+  const group = payloadObject(payloadObject(payload)?.['merge_group']);
   if (!group) return null;
   const { head_sha: headSha, head_ref: headRef, base_sha: baseSha, base_ref: baseRef } = group;
   if (typeof headSha !== 'string' || typeof baseSha !== 'string' || typeof headRef !== 'string' || typeof baseRef !== 'string') return null;

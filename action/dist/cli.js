@@ -48840,39 +48840,6 @@ function readEnvironment(request2) {
   return boundedEnvironment(environment);
 }
 
-// action/src/runner/interrupt.ts
-async function withInterruptCleanup(spawner, body) {
-  const cleanups = [];
-  const onSignal = (signal) => {
-    spawner.stopAll();
-    for (const cleanup of cleanups) {
-      try {
-        cleanup();
-      } catch {
-      }
-    }
-    process.kill(process.pid, signal);
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  try {
-    return await body(cleanups);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-}
-
-// action/src/pipeline/run-deps.ts
-function defaultDeps() {
-  return {
-    spawner: processSpawner(),
-    testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
-    throttle: () => readThrottleCounters(systemFiles("/")),
-    environment: (request2) => readEnvironment({ ...request2, files: systemFiles("/") })
-  };
-}
-
 // action/src/runner/perf-tool.ts
 import { spawnSync as spawnSync3 } from "node:child_process";
 import { existsSync, readFileSync as readFileSync5 } from "node:fs";
@@ -61937,6 +61904,40 @@ function checkRunner(level, runner, env) {
   return checkMachine({ level, root: "/", probe: DEFAULT_PROBE_OPTIONS, env, ...runner ? { runner } : {} });
 }
 
+// action/src/runner/interrupt.ts
+async function withInterruptCleanup(spawner, body) {
+  const cleanups = [];
+  const onSignal = (signal) => {
+    spawner.stopAll();
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch {
+      }
+    }
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await body(cleanups);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+// action/src/pipeline/run-deps.ts
+function defaultDeps() {
+  return {
+    spawner: processSpawner(),
+    testbed: (env) => readTestbed(systemFiles("/"), env.RUNNER_NAME),
+    throttle: () => readThrottleCounters(systemFiles("/")),
+    environment: (request2) => readEnvironment({ ...request2, files: systemFiles("/") }),
+    preflight: checkRunner
+  };
+}
+
 // action/src/pipeline/inputs.ts
 import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
@@ -70395,6 +70396,143 @@ async function findMainAlerts(request2) {
   return { alerts: mainAlerts(rows, request2.budgets, recent), rows, window: request2.window };
 }
 
+// action/src/pipeline/history/release-report.ts
+async function changesBetween(history, repo, from, to, testbed, listed2) {
+  const chain = [from, ...await firstParentRange(repo, from, to)];
+  const position = new Map(chain.map((c, i2) => [c, i2]));
+  const all = listed2 ?? await history.list({ testbed });
+  const entries2 = all.filter((e) => e.testbed === testbed && position.has(e.commit)).sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : 1));
+  const usable = await history.readUsable(entries2);
+  return { changes: changesOfRuns(testbed, usable.entries, usable.sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: usable.entries.length };
+}
+async function commitOf(repo, ref, flag, what) {
+  const commit = await resolveCommit(repo, ref);
+  if (commit === void 0)
+    throw new InputError(
+      flag,
+      `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`
+    );
+  return commit;
+}
+function noRunMessage(ref, commit, testbed, history) {
+  const on = testbed !== null ? ` on testbed ${testbed}` : "";
+  return `${ref} (${commit.slice(0, 12)}) has no run${on} in ${history.description}; record one: check out ${ref}, measure it and run \`perf-gate history add --commit ${commit.slice(0, 12)}${testbed !== null ? ` --testbed ${testbed}` : ""} RESULTS\` (or \`perf-gate run --mode main\` there, or the action with mode: main on that commit); \`perf-gate history list\` shows the runs`;
+}
+function chooseTestbed(entries2, sides, given, history) {
+  const bedsOf = (commit) => new Set(entries2.filter((e) => e.commit === commit).map((e) => e.testbed));
+  for (const side3 of sides) {
+    const beds = bedsOf(side3.commit);
+    if (beds.size === 0 || given !== void 0 && !beds.has(given)) {
+      const elsewhere = given !== void 0 && beds.size > 0 ? ` (it has runs on ${[...beds].join(", ")}; give --testbed)` : "";
+      throw new InputError(side3.flag, `${noRunMessage(side3.ref, side3.commit, given ?? null, history)}${elsewhere}`);
+    }
+  }
+  if (given !== void 0) return given;
+  const [first, second] = sides.map((s) => bedsOf(s.commit));
+  const both = [...first].filter((t) => second.has(t));
+  if (both.length === 1) return both[0];
+  if (both.length === 0)
+    throw new InputError(
+      "--testbed",
+      `${sides[0].ref} has runs on ${[...first].join(", ")} and ${sides[1].ref} on ${[...second].join(", ")}: no testbed has runs of both, and runs of two machines are not compared`
+    );
+  throw new InputError("--testbed", `both commits have runs on testbeds ${both.join(", ")}; give --testbed ID to choose one`);
+}
+function runsText(selection, name, testbed, history) {
+  const n = selection.runs.length;
+  return `${n === 1 ? "the run" : `the ${n} runs (pooled)`} of ${name} (${selection.commit.slice(0, 12)}) on testbed ${testbed} in ${history.description}`;
+}
+async function releaseFromHistory(request2) {
+  const { history, repo } = request2;
+  const from = await commitOf(repo, request2.from, "--from", "the previous release");
+  const to = await commitOf(repo, request2.to, "--to", "the release candidate");
+  if (from === to)
+    throw new InputError(
+      "--to",
+      `${request2.to} and --from ${request2.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`
+    );
+  if (!await isAncestor(repo, from, to))
+    throw new InputError(
+      "--from",
+      `${request2.from} (${from.slice(0, 12)}) is not an ancestor of ${request2.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`
+    );
+  const all = await history.list();
+  const testbed = chooseTestbed(
+    all,
+    [
+      { flag: "--from", ref: request2.from, commit: from },
+      { flag: "--to", ref: request2.to, commit: to }
+    ],
+    request2.testbed,
+    history
+  );
+  const select = (commit, driftWindow2) => selectBaseline(history, { repo, testbed, head: to, from: { commit }, maxDistance: 0, driftWindow: driftWindow2 });
+  const previous = await select(from, request2.driftRuns ?? DEFAULT_DRIFT_WINDOW);
+  if (!previous.found) throw new InputError("--from", noRunMessage(request2.from, from, testbed, history));
+  const candidate = await select(to, 0);
+  if (!candidate.found) throw new InputError("--to", noRunMessage(request2.to, to, testbed, history));
+  const previousSource = runsText(previous, request2.from, testbed, history);
+  const candidateSource = runsText(candidate, request2.to, testbed, history);
+  const report2 = gate({
+    baseline: previous.pooled.set,
+    current: candidate.pooled.set,
+    budgets: request2.budgets,
+    options: gateOptions("flag"),
+    baselineInput: "--from",
+    baselineSource: previousSource,
+    currentSource: candidateSource,
+    driftRuns: previous.driftRuns
+  });
+  const between = await changesBetween(history, repo, from, to, testbed, all);
+  const model = assembleRelease({
+    report: report2,
+    previous: { name: request2.from, commit: from, runs: previous.runs.length },
+    candidate: { name: request2.to, commit: to, runs: candidate.runs.length },
+    testbed,
+    changes: between.changes,
+    historyRuns: between.runs,
+    chain: between.chain,
+    repositoryUrl: request2.repositoryUrl
+  });
+  return { model, previousSource, candidateSource };
+}
+function tagOfRef(ref) {
+  return /^refs\/tags\/(.+)$/.exec(ref)?.[1];
+}
+async function releaseOfRun(report2, history, run2) {
+  const tag = tagOfRef(run2.ref);
+  const head = run2.sha || report2.current.commit || "HEAD";
+  const candidate = { name: tag ?? (run2.sha ? run2.sha.slice(0, 12) : "this run"), commit: run2.sha || report2.current.commit || null, runs: null };
+  const plain = (note) => ({
+    model: assembleRelease({ report: report2, candidate, repositoryUrl: run2.repositoryUrl }),
+    note
+  });
+  if (!history) return plain(null);
+  const testbed = report2.baseline?.testbed ?? report2.current.testbed;
+  if (testbed === void 0) return plain("change points not shown: the runs name no testbed");
+  try {
+    const previous = await previousReleaseTag(history.repo, head, DEFAULT_TAG_PATTERN);
+    if (previous === void 0) return plain(`change points not shown: no release tag matching ${DEFAULT_TAG_PATTERN} before ${head.slice(0, 12)}`);
+    const headCommit2 = await resolveCommit(history.repo, head) ?? head;
+    const between = await changesBetween(history.store, history.repo, previous.commit, headCommit2, testbed);
+    return {
+      model: assembleRelease({
+        report: report2,
+        previous: { name: previous.tag, commit: previous.commit, runs: null },
+        candidate,
+        testbed,
+        changes: between.changes,
+        historyRuns: between.runs,
+        chain: between.chain,
+        repositoryUrl: run2.repositoryUrl
+      }),
+      note: null
+    };
+  } catch (error2) {
+    return plain(`change points not shown: ${error2.message}`);
+  }
+}
+
 // action/src/pipeline/storable.ts
 function storableResultSet(set, where2) {
   refuseUnreadable(() => validateResultSet(JSON.parse(serializeResultSet(set)), where2), where2);
@@ -71696,12 +71834,10 @@ function testCasesOf(current) {
 
 // action/src/pipeline/run.ts
 async function runGate(plan, ctx, events = {}) {
-  const opened = plan.store ? openStore(plan.store, { appends: plan.record !== null, ...events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {} }) : null;
+  const opened = await openForRun(plan, events);
   const store = opened?.baselines ?? null;
-  if (plan.record) {
-    if (!store) throw new Error("RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept");
-    await store.checkWritable();
-  }
+  const unfit = await preflight(plan, ctx, events);
+  if (unfit) return unfit;
   const current = plan.current;
   if ("interleaved" in current) return interleaved2(plan, current, opened, ctx);
   const given = "files" in current ? readGiven(current) : "results" in current ? { results: current.results, skipped: [] } : null;
@@ -71758,13 +71894,33 @@ async function runGate(plan, ctx, events = {}) {
   ) : oneStage;
   const named2 = "suites" in current ? withPackageNames(report2, current.suites.dir) : report2;
   const stored = await record(plan, store, measured);
-  return { ...await finished(plan, named2), baseline: chosen, current: measured, stored, alerts: await watchMain(plan, opened, stored, measured, ctx) };
+  return {
+    ...await finished(plan, named2, opened),
+    baseline: chosen,
+    current: measured,
+    stored,
+    alerts: await watchMain(plan, opened, stored, measured, ctx)
+  };
+}
+async function openForRun(plan, events) {
+  const opened = plan.store ? openStore(plan.store, { appends: plan.record !== null, ...events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {} }) : null;
+  if (plan.record) {
+    if (!opened) throw new Error("RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept");
+    await opened.baselines.checkWritable();
+  }
+  return opened;
+}
+async function preflight(plan, ctx, events) {
+  if (!plan.preflight) return null;
+  const checked = (ctx.deps.preflight ?? checkRunner)(plan.preflight.level, plan.preflight.runner, ctx.env);
+  await events.onPreflight?.(checked);
+  return checked.fails ? { unfit: checked } : null;
 }
 async function baseIsBuildable(confirm, baseline, dir) {
   if (confirm.asked === true || confirm.ref !== void 0 || confirm.refused !== void 0) return true;
   return baseline.commit !== void 0 && await isGitRepository(dir);
 }
-async function finished(plan, decided) {
+async function finished(plan, decided, opened) {
   const acceptances = await plan.acceptances?.() ?? [];
   const report2 = applyAcceptances(decided, acceptances);
   const policy = plan.policy ?? DEFAULT_CHECK_POLICY;
@@ -71773,7 +71929,8 @@ async function finished(plan, decided) {
     unaccepted: decided,
     acceptances,
     fails: stepFails(report2, policy),
-    conclusion: checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, policy)
+    conclusion: checkConclusionOf({ verdict: report2.verdict, inconclusive: report2.counts.inconclusive }, policy),
+    release: plan.release ? await releaseOfRun(report2, historyOf(plan, opened), plan.release) : null
   };
 }
 async function interleaved2(plan, current, opened, ctx) {
@@ -71794,7 +71951,7 @@ async function interleaved2(plan, current, opened, ctx) {
   const { baseLabel } = current;
   const labelled = baseLabel !== void 0 && report2.baseline ? { ...report2, baseline: { ...report2.baseline, ref: baseLabel } } : report2;
   return {
-    ...await finished(plan, withPackageNames(labelled, current.interleaved.dir)),
+    ...await finished(plan, withPackageNames(labelled, current.interleaved.dir), opened),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored,
@@ -71838,14 +71995,18 @@ async function record(plan, store, results) {
     return { error: error2 };
   }
 }
+function historyOf(plan, opened) {
+  return opened?.history && plan.store && "history" in plan.store ? { store: opened.history, repo: plan.store.repo } : null;
+}
 async function watchMain(plan, opened, stored, current, ctx) {
-  if (!plan.watch || !opened?.history || !plan.store || !("history" in plan.store) || stored === null || "error" in stored) return null;
+  const history = historyOf(plan, opened);
+  if (!plan.watch || !history || stored === null || "error" in stored) return null;
   const testbed = current.testbed?.id;
   if (!testbed) {
     (ctx.warn ?? ctx.write)("perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert");
     return null;
   }
-  return findMainAlerts({ history: opened.history, testbed, budgets: plan.budgets, repo: plan.store.repo, window: plan.watch.window });
+  return findMainAlerts({ history: history.store, testbed, budgets: plan.budgets, repo: history.repo, window: plan.watch.window });
 }
 
 // action/src/pipeline/pr-ledger.ts
@@ -72949,144 +73110,6 @@ function percentFlag(text2) {
   return value;
 }
 var historyCommand = makeHistoryCommand();
-
-// action/src/pipeline/history/release-report.ts
-async function changesBetween(history, repo, from, to, testbed, listed2) {
-  const chain = [from, ...await firstParentRange(repo, from, to)];
-  const position = new Map(chain.map((c, i2) => [c, i2]));
-  const all = listed2 ?? await history.list({ testbed });
-  const entries2 = all.filter((e) => e.testbed === testbed && position.has(e.commit)).sort((a, b) => position.get(a.commit) - position.get(b.commit) || (a.runId < b.runId ? -1 : 1));
-  const usable = await history.readUsable(entries2);
-  return { changes: changesOfRuns(testbed, usable.entries, usable.sets, () => true, DEFAULT_CHANGE_POINT_OPTIONS), chain, runs: usable.entries.length };
-}
-async function commitOf(repo, ref, flag, what) {
-  const commit = await resolveCommit(repo, ref);
-  if (commit === void 0)
-    throw new InputError(
-      flag,
-      `${JSON.stringify(ref)} names no commit in ${repo}; expected ${what} (a tag, a branch or a commit; \`git tag --list\` shows the tags)`
-    );
-  return commit;
-}
-function noRunMessage(ref, commit, testbed, history) {
-  const on = testbed !== null ? ` on testbed ${testbed}` : "";
-  return `${ref} (${commit.slice(0, 12)}) has no run${on} in ${history.description}; record one: check out ${ref}, measure it and run \`perf-gate history add --commit ${commit.slice(0, 12)}${testbed !== null ? ` --testbed ${testbed}` : ""} RESULTS\` (or \`perf-gate run --mode main\` there, or the action with mode: main on that commit); \`perf-gate history list\` shows the runs`;
-}
-function chooseTestbed(entries2, sides, given, history) {
-  const bedsOf = (commit) => new Set(entries2.filter((e) => e.commit === commit).map((e) => e.testbed));
-  for (const side3 of sides) {
-    const beds = bedsOf(side3.commit);
-    if (beds.size === 0 || given !== void 0 && !beds.has(given)) {
-      const elsewhere = given !== void 0 && beds.size > 0 ? ` (it has runs on ${[...beds].join(", ")}; give --testbed)` : "";
-      throw new InputError(side3.flag, `${noRunMessage(side3.ref, side3.commit, given ?? null, history)}${elsewhere}`);
-    }
-  }
-  if (given !== void 0) return given;
-  const [first, second] = sides.map((s) => bedsOf(s.commit));
-  const both = [...first].filter((t) => second.has(t));
-  if (both.length === 1) return both[0];
-  if (both.length === 0)
-    throw new InputError(
-      "--testbed",
-      `${sides[0].ref} has runs on ${[...first].join(", ")} and ${sides[1].ref} on ${[...second].join(", ")}: no testbed has runs of both, and runs of two machines are not compared`
-    );
-  throw new InputError("--testbed", `both commits have runs on testbeds ${both.join(", ")}; give --testbed ID to choose one`);
-}
-function runsText(selection, name, testbed, history) {
-  const n = selection.runs.length;
-  return `${n === 1 ? "the run" : `the ${n} runs (pooled)`} of ${name} (${selection.commit.slice(0, 12)}) on testbed ${testbed} in ${history.description}`;
-}
-async function releaseFromHistory(request2) {
-  const { history, repo } = request2;
-  const from = await commitOf(repo, request2.from, "--from", "the previous release");
-  const to = await commitOf(repo, request2.to, "--to", "the release candidate");
-  if (from === to)
-    throw new InputError(
-      "--to",
-      `${request2.to} and --from ${request2.from} name the same commit (${from.slice(0, 12)}); expected a later commit than the previous release`
-    );
-  if (!await isAncestor(repo, from, to))
-    throw new InputError(
-      "--from",
-      `${request2.from} (${from.slice(0, 12)}) is not an ancestor of ${request2.to} (${to.slice(0, 12)}); expected the previous release on the candidate's line`
-    );
-  const all = await history.list();
-  const testbed = chooseTestbed(
-    all,
-    [
-      { flag: "--from", ref: request2.from, commit: from },
-      { flag: "--to", ref: request2.to, commit: to }
-    ],
-    request2.testbed,
-    history
-  );
-  const select = (commit, driftWindow2) => selectBaseline(history, { repo, testbed, head: to, from: { commit }, maxDistance: 0, driftWindow: driftWindow2 });
-  const previous = await select(from, request2.driftRuns ?? DEFAULT_DRIFT_WINDOW);
-  if (!previous.found) throw new InputError("--from", noRunMessage(request2.from, from, testbed, history));
-  const candidate = await select(to, 0);
-  if (!candidate.found) throw new InputError("--to", noRunMessage(request2.to, to, testbed, history));
-  const previousSource = runsText(previous, request2.from, testbed, history);
-  const candidateSource = runsText(candidate, request2.to, testbed, history);
-  const report2 = gate({
-    baseline: previous.pooled.set,
-    current: candidate.pooled.set,
-    budgets: request2.budgets,
-    options: gateOptions("flag"),
-    baselineInput: "--from",
-    baselineSource: previousSource,
-    currentSource: candidateSource,
-    driftRuns: previous.driftRuns
-  });
-  const between = await changesBetween(history, repo, from, to, testbed, all);
-  const model = assembleRelease({
-    report: report2,
-    previous: { name: request2.from, commit: from, runs: previous.runs.length },
-    candidate: { name: request2.to, commit: to, runs: candidate.runs.length },
-    testbed,
-    changes: between.changes,
-    historyRuns: between.runs,
-    chain: between.chain,
-    repositoryUrl: request2.repositoryUrl
-  });
-  return { model, previousSource, candidateSource };
-}
-function tagOfRef(ref) {
-  return /^refs\/tags\/(.+)$/.exec(ref)?.[1];
-}
-async function releaseOfRun(report2, config, run2) {
-  const tag = tagOfRef(run2.ref);
-  const head = run2.sha || report2.current.commit || "HEAD";
-  const candidate = { name: tag ?? (run2.sha ? run2.sha.slice(0, 12) : "this run"), commit: run2.sha || report2.current.commit || null, runs: null };
-  const plain = (note) => ({
-    model: assembleRelease({ report: report2, candidate, repositoryUrl: run2.repositoryUrl }),
-    note
-  });
-  if (!config?.history) return plain(null);
-  const testbed = report2.baseline?.testbed ?? report2.current.testbed;
-  if (testbed === void 0) return plain("change points not shown: the runs name no testbed");
-  try {
-    const previous = await previousReleaseTag(config.dir, head, DEFAULT_TAG_PATTERN);
-    if (previous === void 0) return plain(`change points not shown: no release tag matching ${DEFAULT_TAG_PATTERN} before ${head.slice(0, 12)}`);
-    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false);
-    const headCommit2 = await resolveCommit(config.dir, head) ?? head;
-    const between = await changesBetween(history, config.dir, previous.commit, headCommit2, testbed);
-    return {
-      model: assembleRelease({
-        report: report2,
-        previous: { name: previous.tag, commit: previous.commit, runs: null },
-        candidate,
-        testbed,
-        changes: between.changes,
-        historyRuns: between.runs,
-        chain: between.chain,
-        repositoryUrl: run2.repositoryUrl
-      }),
-      note: null
-    };
-  } catch (error2) {
-    return plain(`change points not shown: ${error2.message}`);
-  }
-}
 
 // action/src/pipeline/history/repository-url.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
@@ -79659,7 +79682,10 @@ async function actionPlan(settings, config, budgets, facts, deps) {
     acceptances: async () => facts.prNumber !== null && settings.mode !== "main" ? (await readPrLedger(settings, facts.prNumber, deps))?.acceptances ?? [] : [],
     policy: checkPolicyOf(settings),
     // Main's watch reads the history the run was just appended to (alert: off leaves it unread).
-    ...settings.mode === "main" && settings.alert !== "off" ? { watch: { window: settings.alertWindow } } : {}
+    ...settings.mode === "main" && settings.alert !== "off" ? { watch: { window: settings.alertWindow } } : {},
+    // Only a run that measures asks whether this runner is fit to (given results were measured elsewhere).
+    ...measuring && settings.preflight !== "off" ? { preflight: { level: settings.preflight, ...deps.run.env.RUNNER_NAME ? { runner: deps.run.env.RUNNER_NAME } : {} } } : {},
+    ...settings.mode === "release" ? { release: releaseOf(settings) } : {}
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : "the stored baseline";
   if (measuring && abRef !== "" && config) {
@@ -79694,6 +79720,10 @@ async function actionPlan(settings, config, budgets, facts, deps) {
   }
   if (!config) throw new InputError(settings.config, "no such file; the suites to run are read from it (or give results: to gate existing results)");
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
+}
+function releaseOf(settings) {
+  const { serverUrl, repository, ref, sha } = settings.github;
+  return { ref, sha, repositoryUrl: serverUrl && repository ? `${serverUrl}/${repository}` : null };
 }
 function confirmPlan(settings, pr) {
   const failSuspected = settings.failOn === "suspected" || settings.failOn === "warn";
@@ -80521,11 +80551,11 @@ async function afterPullRequestRun(settings, outcome, files, project, facts, dep
 }
 
 // action/src/action/mode-release.ts
-async function afterReleaseRun(settings, outcome, config, facts, deps) {
+async function afterReleaseRun(settings, outcome, facts, deps) {
   const { log } = deps;
   const { report: report2 } = outcome;
-  const repositoryUrl = settings.github.serverUrl && settings.github.repository ? `${settings.github.serverUrl}/${settings.github.repository}` : null;
-  const { model, note } = await releaseOfRun(report2, config, { ref: settings.github.ref, sha: settings.github.sha, repositoryUrl });
+  if (!outcome.release) throw new Error("mode release plans the release (action-plan.ts): the run returned none");
+  const { model, note } = outcome.release;
   if (note) log.warning(`perf-gate: ${note}`);
   const release = writeReleaseReport(report2, settings.outputDir, settings.github.ref, { model, title: settings.gateName });
   await log.appendSummary(release.summary);
@@ -81476,18 +81506,22 @@ async function runAction(settings, deps) {
     throw new InputError(settings.config, "no such file; set the config input to your perf-gate.yml");
   }
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
-  if (facts.measuring && !await preflightPasses(settings, deps)) return EXIT.fail;
   const run2 = facts.dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: facts.dispatched.pr.headSha } } : deps.run;
   const outcome = await runGate(await actionPlan(settings, config, budgets, facts, deps), run2, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log),
-    onNoBaseline: (text2) => deps.log.warning(`perf-gate: ${text2}`)
+    onNoBaseline: (text2) => deps.log.warning(`perf-gate: ${text2}`),
+    onPreflight: (report2) => sayPreflight(report2, deps.log)
   });
+  if ("unfit" in outcome) {
+    deps.log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
+    return EXIT.fail;
+  }
   deps.log.info(`verdict: ${outcome.report.verdict}`);
   const files = await publishReports(settings, outcome, deps.log);
   if (settings.mode === "pr") await afterPullRequestRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === "report") await afterReportRun(settings, outcome, facts, deps);
   if (settings.mode === "main") await afterMainRun(settings, outcome, files, { config, budgets }, facts, deps);
-  if (settings.mode === "release") await afterReleaseRun(settings, outcome, config, facts, deps);
+  if (settings.mode === "release") await afterReleaseRun(settings, outcome, facts, deps);
   sayVerdict(settings, outcome.report, deps.log);
   return outcome.fails ? EXIT.fail : EXIT.pass;
 }
@@ -81499,18 +81533,12 @@ function readEvent(path2) {
     throw new InputError(path2, `the event payload is not JSON: ${error2.message}`);
   }
 }
-async function preflightPasses(settings, deps) {
-  if (settings.preflight === "off") return true;
-  const { log } = deps;
-  const checked = await log.group("perf-gate: preflight (is this runner fit to measure on?)", async () => {
-    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || void 0, deps.run.env);
-    for (const line of preflightText(result).trimEnd().split("\n")) log.info(line);
-    for (const f of result.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
-    return result;
+function sayPreflight(report2, log) {
+  return log.group("perf-gate: preflight (is this runner fit to measure on?)", () => {
+    for (const line of preflightText(report2).trimEnd().split("\n")) log.info(line);
+    for (const f of report2.findings.filter((x2) => x2.status === "warn")) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ""}`);
+    return Promise.resolve();
   });
-  if (checked.fails)
-    log.error("perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)");
-  return !checked.fails;
 }
 function sayBaseline(chosen, log) {
   if (!chosen)

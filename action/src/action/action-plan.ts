@@ -18,6 +18,7 @@ import {
   type ConfirmPlan,
   type PerfGateConfig,
   type RunPlan,
+  type RunRelease,
 } from '../pipeline/index.js';
 import type { PullRequestFacts } from '../github/fork.js';
 import { checkPolicyOf } from './check-policy.js';
@@ -65,6 +66,11 @@ export async function actionPlan(settings: Settings, config: PerfGateConfig | nu
     policy: checkPolicyOf(settings),
     // Main's watch reads the history the run was just appended to (alert: off leaves it unread).
     ...(settings.mode === 'main' && settings.alert !== 'off' ? { watch: { window: settings.alertWindow } } : {}),
+    // Only a run that measures asks whether this runner is fit to (given results were measured elsewhere).
+    ...(measuring && settings.preflight !== 'off'
+      ? { preflight: { level: settings.preflight, ...(deps.run.env.RUNNER_NAME ? { runner: deps.run.env.RUNNER_NAME } : {}) } }
+      : {}),
+    ...(settings.mode === 'release' ? { release: releaseOf(settings) } : {}),
   };
   const baselineInput = settings.baseline.length > 0 ? 'action input "baseline"' : 'the stored baseline';
   if (measuring && abRef !== '' && config) {
@@ -102,6 +108,12 @@ export async function actionPlan(settings: Settings, config: PerfGateConfig | nu
   if (!config) throw new InputError(settings.config, 'no such file; the suites to run are read from it (or give results: to gate existing results)');
   // No log group around the suites: the runner opens one per suite (groups do not nest).
   return { ...common, current: { suites: config, shard: null, outDir }, baseline, labels: { baselineInput, current: `this run of ${config.file}` } };
+}
+
+/** What a release run is for: the tag's ref, the commit measured, the repository's page (the report's compare links). */
+function releaseOf(settings: Settings): RunRelease {
+  const { serverUrl, repository, ref, sha } = settings.github;
+  return { ref, sha, repositoryUrl: serverUrl && repository ? `${serverUrl}/${repository}` : null };
 }
 
 /**

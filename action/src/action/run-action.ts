@@ -10,7 +10,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../model/index.js';
 import {
-  checkRunner,
   checkRunTitle,
   EXIT,
   preflightText,
@@ -19,6 +18,7 @@ import {
   runGate,
   type BaselineRead,
   type GateReport,
+  type PreflightReport,
 } from '../pipeline/index.js';
 import { actionPlan } from './action-plan.js';
 import { afterMainRun } from './mode-main.js';
@@ -45,19 +45,23 @@ export async function runAction(settings: Settings, deps: ActionDeps): Promise<n
     throw new InputError(settings.config, 'no such file; set the config input to your perf-gate.yml');
   }
   const budgets = readBudgets(settings.budgets, config?.budgets, settings.workingDirectory);
-  if (facts.measuring && !(await preflightPasses(settings, deps))) return EXIT.fail;
   // A run started by /perf-gate run stamps the commit it measured, not the dispatching branch's GITHUB_SHA.
   const run = facts.dispatched ? { ...deps.run, env: { ...deps.run.env, GITHUB_SHA: facts.dispatched.pr.headSha } } : deps.run;
   const outcome = await runGate(await actionPlan(settings, config, budgets, facts, deps), run, {
     onBaseline: (chosen) => sayBaseline(chosen, deps.log),
     onNoBaseline: (text) => deps.log.warning(`perf-gate: ${text}`),
+    onPreflight: (report) => sayPreflight(report, deps.log),
   });
+  if ('unfit' in outcome) {
+    deps.log.error('perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)');
+    return EXIT.fail;
+  }
   deps.log.info(`verdict: ${outcome.report.verdict}`);
   const files = await publishReports(settings, outcome, deps.log);
   if (settings.mode === 'pr') await afterPullRequestRun(settings, outcome, files, { config, budgets }, facts, deps);
   if (settings.mode === 'report') await afterReportRun(settings, outcome, facts, deps);
   if (settings.mode === 'main') await afterMainRun(settings, outcome, files, { config, budgets }, facts, deps);
-  if (settings.mode === 'release') await afterReleaseRun(settings, outcome, config, facts, deps);
+  if (settings.mode === 'release') await afterReleaseRun(settings, outcome, facts, deps);
   sayVerdict(settings, outcome.report, deps.log);
   return outcome.fails ? EXIT.fail : EXIT.pass;
 }
@@ -71,19 +75,13 @@ function readEvent(path: string): unknown {
   }
 }
 
-/** Before measuring: is this runner fit to measure on? False when `preflight: strict` found warnings. */
-async function preflightPasses(settings: Settings, deps: ActionDeps): Promise<boolean> {
-  if (settings.preflight === 'off') return true;
-  const { log } = deps;
-  const checked = await log.group('perf-gate: preflight (is this runner fit to measure on?)', async () => {
-    const result = checkRunner(settings.preflight, deps.run.env.RUNNER_NAME || undefined, deps.run.env);
-    for (const line of preflightText(result).trimEnd().split('\n')) log.info(line);
-    for (const f of result.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
-    return result;
+/** The runner's preflight, in its own log group: every check, and each warning as an annotation with its fix. */
+function sayPreflight(report: PreflightReport, log: ActionLog): Promise<void> {
+  return log.group('perf-gate: preflight (is this runner fit to measure on?)', () => {
+    for (const line of preflightText(report).trimEnd().split('\n')) log.info(line);
+    for (const f of report.findings.filter((x) => x.status === 'warn')) log.warning(`perf-gate preflight: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`);
+    return Promise.resolve();
   });
-  if (checked.fails)
-    log.error('perf-gate: preflight is strict and found warnings: this runner would give timings that cannot be trusted (see above for the fixes)');
-  return !checked.fails;
 }
 
 /** A missing or empty baseline is said out loud, before anything is measured: only the budgets decide. */

@@ -8,9 +8,10 @@
  *                      StoreAt), the labels, the policy; the one rule for a
  *                      history's start and for whether the second stage is on
  *   run.ts             runGate: open the store and check it can take the
- *                      run, read or measure, choose the baseline, gate once,
- *                      confirm, apply the acceptances, say what fails,
- *                      record, and in mode main watch the history
+ *                      run, the preflight, read or measure, choose the
+ *                      baseline, gate once, confirm, apply the acceptances,
+ *                      say what fails, record, and in mode main watch the
+ *                      history (a release: assemble its model)
  *   output-paths.ts    every output path checked before any work starts
  *   preflight.ts       is this machine fit to measure on?
  *   inputs.ts          read perf-gate.yml, the budgets, given results, the
@@ -59,6 +60,7 @@ export * from './tools/merge-shards.js';
 export * from './tools/time-commands.js';
 export * from './tools/count-commands.js';
 export * from './run-plan.js';
+export type { ReleaseModel, RunRelease } from './history/release-report.js';
 export type { ConfirmPlan } from './confirm.js';
 export * from './run.js';
 export * from './pr-ledger.js';

@@ -1,13 +1,14 @@
 /**
  * The outside world a measuring run touches: processes, the machine's
- * testbed and its throttle counters. Entry points build the real one; tests
+ * testbed, its throttle counters and its preflight. Entry points build the real one; tests
  * inject a mock measurement source (test/support/mock-spawner.ts).
  */
-import { readThrottleCounters, systemFiles, type ThrottleCounters } from '../runner/preflight/index.js';
+import { readThrottleCounters, systemFiles, type PreflightLevel, type PreflightReport, type ThrottleCounters } from '../runner/preflight/index.js';
 import { processSpawner, type Spawner } from '../runner/spawn.js';
 import { readTestbed } from '../runner/testbed.js';
 import { readEnvironment, type EnvironmentRequest } from '../runner/environment.js';
 import type { Environment, Testbed } from '../model/index.js';
+import { checkRunner } from './preflight.js';
 
 export { withInterruptCleanup } from '../runner/interrupt.js';
 export type { Spawner } from '../runner/spawn.js';
@@ -21,6 +22,8 @@ export interface RunDeps {
   throttle?(): ThrottleCounters | undefined;
   /** The kernel, microcode, toolchains, flags and lockfiles of a checkout, read before it builds (absent: not recorded). */
   environment?(request: Omit<EnvironmentRequest, 'files'>): Environment;
+  /** Is this machine fit to measure on (RunPlan.preflight)? Absent: pipeline/preflight.ts's checkRunner, on this machine. */
+  preflight?(level: Exclude<PreflightLevel, 'off'>, runner: string | undefined, env: NodeJS.ProcessEnv): PreflightReport;
 }
 
 /** The real outside world: processes, the machine's testbed and throttle counters. */
@@ -30,6 +33,7 @@ export function defaultDeps(): RunDeps {
     testbed: (env) => readTestbed(systemFiles('/'), env.RUNNER_NAME),
     throttle: () => readThrottleCounters(systemFiles('/')),
     environment: (request) => readEnvironment({ ...request, files: systemFiles('/') }),
+    preflight: checkRunner,
   };
 }
 

@@ -15,6 +15,8 @@ import type { BaselineRead, ReadOptions } from './inputs.js';
 import type { ConfirmPlan } from './confirm.js';
 import { defaultBaseBranch, type HistoryStart, type StoreAt } from './stores.js';
 import type { MainAlerts } from './history/main-watch.js';
+import type { ReleaseModel, RunRelease } from './history/release-report.js';
+import type { PreflightLevel, PreflightReport } from './preflight.js';
 
 /** Where the current results come from. */
 export type CurrentFrom =
@@ -96,6 +98,19 @@ export interface RunPlan {
    * outcome's `alerts`).
    */
   watch?: { window: number };
+  /**
+   * Before anything is measured: is this runner fit to measure on
+   * (pipeline/preflight.ts)? At `strict`, a check that warns stops the run
+   * there: the outcome is the unfit runner, not a verdict. Only a run that
+   * measures has it.
+   */
+  preflight?: { level: Exclude<PreflightLevel, 'off'>; runner?: string };
+  /**
+   * Mode release: the release model of the decided report, with the change
+   * points since the previous release tag when the store is a history (the
+   * outcome's `release`).
+   */
+  release?: RunRelease;
 }
 
 /** What a face may say while the run happens (before the suites' own output). */
@@ -104,6 +119,8 @@ export interface RunEvents {
   onBaseline?(baseline: BaselineRead | undefined): void;
   /** The history holds no baseline for this run, and why, in words. */
   onNoBaseline?(text: string): void;
+  /** The runner's preflight was run (RunPlan.preflight); awaited before anything is measured. */
+  onPreflight?(report: PreflightReport): Promise<void> | void;
 }
 
 export interface RunOutcome {
@@ -124,6 +141,13 @@ export interface RunOutcome {
   stored: { at: string } | { error: Error } | null;
   /** Main's watch (RunPlan.watch): the new regressions among the history's change points; null when not watched. */
   alerts: MainAlerts | null;
+  /** The release model (RunPlan.release), and why its change points are missing when they are; null when not a release. */
+  release: { model: ReleaseModel; note: string | null } | null;
+}
+
+/** A run that `preflight: strict` stopped before anything was measured: this runner's timings could not be trusted. */
+export interface UnfitRunner {
+  unfit: PreflightReport;
 }
 
 /**

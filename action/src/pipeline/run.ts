@@ -1,15 +1,19 @@
 /**
  * One run, composed once, for every face: check that the store can take the
- * run (mode main) before anything is measured, read or measure the current
+ * run (mode main) and that the runner is fit to measure on (preflight)
+ * before anything is measured, read or measure the current
  * results and choose their baseline, decide with the gate (and the second
  * stage), apply the pull request's acceptances, say what fails under the
- * policy, and record the run. The faces only build the plan (run-plan.ts)
+ * policy, record the run, and watch main (its new regressions) or assemble
+ * the release. The faces only build the plan (run-plan.ts)
  * and turn the outcome into exit status, files and GitHub calls.
  */
 import type { BaselineQuery, BaselineStore } from '../store/index.js';
-import { isGitRepository } from '../store/history/index.js';
+import { isGitRepository, type HistoryStore } from '../store/history/index.js';
 import { openStore, type OpenedStore } from './stores.js';
 import { findMainAlerts } from './history/main-watch.js';
+import { releaseOfRun } from './history/release-report.js';
+import { checkRunner } from './preflight.js';
 import type { ResultSet } from '../model/index.js';
 import { gate } from './gate.js';
 import { storableResultSet } from './storable.js';
@@ -18,7 +22,7 @@ import { readBaseline, readResultFiles, type BaselineRead } from './inputs.js';
 import { measuredRun, runConfiguredSuites, selectShard, shardSuites } from './measure.js';
 import { confirmSuspects, type ConfirmPlan } from './confirm.js';
 import { compareInterleaved } from './interleaved.js';
-import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan } from './run-plan.js';
+import type { BaselineFrom, CurrentFrom, RunEvents, RunOutcome, RunPlan, UnfitRunner } from './run-plan.js';
 import type { RunContext } from './run-deps.js';
 import {
   applyAcceptances,
@@ -30,16 +34,15 @@ import {
   type SkippedFile,
 } from '../gate/index.js';
 
-export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome> {
-  const opened = plan.store
-    ? openStore(plan.store, { appends: plan.record !== null, ...(events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {}) })
-    : null;
+/** A plan without preflight always runs to a verdict. */
+export function runGate(plan: RunPlan & { preflight?: undefined }, ctx: RunContext, events?: RunEvents): Promise<RunOutcome>;
+/** With preflight, `strict` may find the runner unfit: nothing is measured. */
+export function runGate(plan: RunPlan, ctx: RunContext, events?: RunEvents): Promise<RunOutcome | UnfitRunner>;
+export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents = {}): Promise<RunOutcome | UnfitRunner> {
+  const opened = await openForRun(plan, events);
   const store = opened?.baselines ?? null;
-  if (plan.record) {
-    if (!store) throw new Error('RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept');
-    // A store that cannot take the run is found out before minutes of measuring, not after.
-    await store.checkWritable();
-  }
+  const unfit = await preflight(plan, ctx, events);
+  if (unfit) return unfit;
   const current = plan.current;
   if ('interleaved' in current) return interleaved(plan, current, opened, ctx);
 
@@ -106,7 +109,34 @@ export async function runGate(plan: RunPlan, ctx: RunContext, events: RunEvents 
       : oneStage;
   const named = 'suites' in current ? withPackageNames(report, current.suites.dir) : report;
   const stored = await record(plan, store, measured);
-  return { ...(await finished(plan, named)), baseline: chosen, current: measured, stored, alerts: await watchMain(plan, opened, stored, measured, ctx) };
+  return {
+    ...(await finished(plan, named, opened)),
+    baseline: chosen,
+    current: measured,
+    stored,
+    alerts: await watchMain(plan, opened, stored, measured, ctx),
+  };
+}
+
+/** The plan's store, opened once; in mode main, checked that it can take the run. */
+async function openForRun(plan: RunPlan, events: RunEvents): Promise<OpenedStore | null> {
+  const opened = plan.store
+    ? openStore(plan.store, { appends: plan.record !== null, ...(events.onNoBaseline ? { onNoBaseline: events.onNoBaseline } : {}) })
+    : null;
+  if (plan.record) {
+    if (!opened) throw new Error('RunPlan.record needs RunPlan.store: a run is recorded where the runs are kept');
+    // A store that cannot take the run is found out before minutes of measuring, not after.
+    await opened.baselines.checkWritable();
+  }
+  return opened;
+}
+
+/** Is this runner fit to measure on? The face is told what the checks found; `strict` with a warning stops the run. */
+async function preflight(plan: RunPlan, ctx: RunContext, events: RunEvents): Promise<UnfitRunner | null> {
+  if (!plan.preflight) return null;
+  const checked = (ctx.deps.preflight ?? checkRunner)(plan.preflight.level, plan.preflight.runner, ctx.env);
+  await events.onPreflight?.(checked);
+  return checked.fails ? { unfit: checked } : null;
 }
 
 /**
@@ -121,8 +151,16 @@ async function baseIsBuildable(confirm: ConfirmPlan, baseline: ResultSet, dir: s
   return baseline.commit !== undefined && (await isGitRepository(dir));
 }
 
-/** The decided report with the pull request's acceptances applied, and what it means under the plan's policy. */
-async function finished(plan: RunPlan, decided: GateReport): Promise<Pick<RunOutcome, 'report' | 'unaccepted' | 'acceptances' | 'fails' | 'conclusion'>> {
+/**
+ * The decided report with the pull request's acceptances applied, what it
+ * means under the plan's policy, and for a release its model (with the
+ * change points of the run's history, when its store is one).
+ */
+async function finished(
+  plan: RunPlan,
+  decided: GateReport,
+  opened: OpenedStore | null,
+): Promise<Pick<RunOutcome, 'report' | 'unaccepted' | 'acceptances' | 'fails' | 'conclusion' | 'release'>> {
   const acceptances = (await plan.acceptances?.()) ?? [];
   const report = applyAcceptances(decided, acceptances);
   const policy = plan.policy ?? DEFAULT_CHECK_POLICY;
@@ -132,6 +170,7 @@ async function finished(plan: RunPlan, decided: GateReport): Promise<Pick<RunOut
     acceptances,
     fails: stepFails(report, policy),
     conclusion: checkConclusionOf({ verdict: report.verdict, inconclusive: report.counts.inconclusive }, policy),
+    release: plan.release ? await releaseOfRun(report, historyOf(plan, opened), plan.release) : null,
   };
 }
 
@@ -159,7 +198,7 @@ async function interleaved(
   const { baseLabel } = current;
   const labelled = baseLabel !== undefined && report.baseline ? { ...report, baseline: { ...report.baseline, ref: baseLabel } } : report;
   return {
-    ...(await finished(plan, withPackageNames(labelled, current.interleaved.dir))),
+    ...(await finished(plan, withPackageNames(labelled, current.interleaved.dir), opened)),
     baseline: { results: measured.base, source: `${current.ref} (interleaved)` },
     current: measured.head,
     stored,
@@ -216,6 +255,11 @@ async function record(plan: RunPlan, store: BaselineStore | null, results: Resul
   }
 }
 
+/** The run's history and the repository its commits are in; null when the store is no history. */
+function historyOf(plan: RunPlan, opened: OpenedStore | null): { store: HistoryStore; repo: string } | null {
+  return opened?.history && plan.store && 'history' in plan.store ? { store: opened.history, repo: plan.store.repo } : null;
+}
+
 /**
  * Main's watch, once the run is in its history: the change points of the
  * last runs that are new regressions (pipeline/history/main-watch.ts), read
@@ -229,11 +273,12 @@ async function watchMain(
   current: ResultSet,
   ctx: RunContext,
 ): Promise<RunOutcome['alerts']> {
-  if (!plan.watch || !opened?.history || !plan.store || !('history' in plan.store) || stored === null || 'error' in stored) return null;
+  const history = historyOf(plan, opened);
+  if (!plan.watch || !history || stored === null || 'error' in stored) return null;
   const testbed = current.testbed?.id;
   if (!testbed) {
     (ctx.warn ?? ctx.write)('perf-gate: the run has no testbed, so its history series are unknown; no main-branch alert');
     return null;
   }
-  return findMainAlerts({ history: opened.history, testbed, budgets: plan.budgets, repo: plan.store.repo, window: plan.watch.window });
+  return findMainAlerts({ history: history.store, testbed, budgets: plan.budgets, repo: history.repo, window: plan.watch.window });
 }

@@ -2,13 +2,14 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newResultSet } from '../../src/model/index.js';
+import { EMPTY_BUDGETS, newResultSet } from '../../src/model/index.js';
 import { assembleRelease, type ReleaseModel } from '../../src/gate/release-model.js';
 import { renderReleaseModel } from '../../src/report/release.js';
 import { JOB_SUMMARY_LIMIT } from '../../src/report/summary.js';
 import { webUrlOfRemote } from '../../src/pipeline/history/repository-url.js';
 import { releaseOfRun } from '../../src/pipeline/history/release-report.js';
-import { readConfig, writeReleaseReport } from '../../src/pipeline/index.js';
+import { defaultDeps, historyStart, readConfig, runGate, storeAtOf, writeReleaseReport } from '../../src/pipeline/index.js';
+import { DEFAULT_GATE_OPTIONS } from '../../src/gate/index.js';
 import { runCli } from '../support/cli.js';
 import { gitSync, openFolder, workRepo } from '../support/history.js';
 import { seriesWithSteps } from '../support/synthetic-series.js';
@@ -208,12 +209,26 @@ describe('perf-gate report release on a recorded history with two tags', () => {
   test('mode: release with history: in perf-gate.yml adds the change points since the previous tag, and writes the JSON and a summary within the room left', async () => {
     writeFileSync(join(repo, 'perf-gate.yml'), 'version: 1\nhistory: history\nsuites:\n  - name: parse\n    run: "true"\n    format: hyperfine\n');
     const config = readConfig('perf-gate.yml', repo);
-    // The gate's report of the released commit (as the action decides it), against the tag's run.
-    const report = reportOf([row({ benchmark: 'parse/small', status: 'regressed', failsGate: true, change: 0.1, ci: [0.05, 0.15] })], {
-      baseline: { commit: commits[FROM]!, testbed: 'vm' },
-      current: { commit: commits[TO]!, ref: 'refs/tags/v1.1.0' },
-    });
-    const { model, note } = await releaseOfRun(report, config, { ref: 'refs/tags/v1.1.0', sha: commits[TO]!, repositoryUrl: 'https://github.com/octo/app' });
+    // The released commit's run, gated as the action's mode: release plans it: the history (its store) chooses the previous tag's run, and the run assembles the release.
+    const store = openFolder(history);
+    const released = await store.readUsable((await store.list()).filter((e) => e.commit === commits[TO]));
+    const outcome = await runGate(
+      {
+        current: { results: released.sets[0]! },
+        store: storeAtOf(config, '2026-11-01T00:00:00Z', { start: await historyStart(repo, { release: true }) }),
+        baseline: { paths: [], read: { cwd: repo, created: '2026-11-01T00:00:00Z' } },
+        budgets: EMPTY_BUDGETS,
+        options: DEFAULT_GATE_OPTIONS,
+        labels: { baselineInput: 'the stored baseline', current: 'the released run' },
+        record: null,
+        release: { ref: 'refs/tags/v1.1.0', sha: commits[TO]!, repositoryUrl: 'https://github.com/octo/app' },
+      },
+      { env: {}, write: () => {}, now: () => new Date('2026-11-01T00:00:00Z'), deps: defaultDeps(), cleanups: [] },
+    );
+    const { report } = outcome;
+    assert.equal(report.baseline?.commit, commits[FROM], "the previous tag's run is the baseline");
+    assert.ok(outcome.release, 'the run assembled the release');
+    const { model, note } = outcome.release;
     assert.equal(note, null);
     assert.equal(model.previous?.name, 'v1.0.0', 'the tag before the released one');
     assert.deepEqual(

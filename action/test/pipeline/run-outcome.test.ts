@@ -4,9 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_GATE_OPTIONS, type Acceptance, type CheckPolicy } from '../../src/gate/index.js';
 import { EMPTY_BUDGETS } from '../../src/model/index.js';
-import { defaultDeps, runGate, type RunOutcome } from '../../src/pipeline/index.js';
+import { checkMachine, defaultDeps, runGate, type PreflightReport, type RunOutcome } from '../../src/pipeline/index.js';
 import { resultSet } from '../action/fixtures.js';
 import { tempDir } from '../support/temp.js';
+import { bareMetal, writeTree } from '../runner/preflight/fake-root.js';
 
 /**
  * The run finishes the verdict (pipeline/run.ts): the pull request's
@@ -124,4 +125,68 @@ test("main's watch: a step among the last runs is an alert, read from the histor
 test("main's watch: no step, no alert; a plan that does not watch reads nothing", async () => {
   assert.deepEqual((await recordMainRuns(Array<number>(8).fill(0.01), true)).alerts?.alerts, []);
   assert.equal((await recordMainRuns([...Array<number>(6).fill(0.01), 0.02, 0.02, 0.02], false)).alerts, null);
+});
+
+/**
+ * The preflight is part of the run (RunPlan.preflight), before anything is
+ * read or measured: the real checks, on a fake machine whose governor is
+ * `powersave` and whose turbo and SMT are on (each a warning). The face is
+ * told the report (events.onPreflight) to show it its own way.
+ */
+async function gateOnPowersaveMachine(level: 'warn' | 'strict', baselinePath?: string) {
+  const machine = writeTree(bareMetal());
+  const told: PreflightReport[] = [];
+  try {
+    const dir = tempDir('pg-run-preflight-');
+    const baseline = baselinePath ?? join(dir, 'baseline.json');
+    if (baselinePath === undefined) writeFileSync(baseline, JSON.stringify(resultSet('b'.repeat(40), { 'copy/parse': 0.01 })));
+    const outcome = await runGate(
+      {
+        current: { results: resultSet('c'.repeat(40), { 'copy/parse': 0.01 }) },
+        store: null,
+        baseline: { paths: [baseline], read: { cwd: dir, created: '2026-11-21T12:00:00Z' } },
+        budgets: EMPTY_BUDGETS,
+        options: DEFAULT_GATE_OPTIONS,
+        labels: { baselineInput: '--baseline', current: 'given results' },
+        record: null,
+        preflight: { level, runner: 'bench-1' },
+      },
+      {
+        env: {},
+        write: () => {},
+        now: () => new Date('2026-11-21T12:00:00Z'),
+        deps: {
+          ...defaultDeps(),
+          preflight: (l, runner, env) => checkMachine({ level: l, root: machine.root, probe: false, env, ...(runner ? { runner } : {}) }),
+        },
+        cleanups: [],
+      },
+      { onPreflight: (report) => void told.push(report) },
+    );
+    return { outcome, told };
+  } finally {
+    machine.cleanup();
+  }
+}
+
+test('preflight: strict stops the run on a machine that warns, before the baseline is read; the face is told why', async () => {
+  // A baseline that does not exist: reading it would be an InputError, so an outcome proves it was never read.
+  const { outcome, told } = await gateOnPowersaveMachine('strict', '/nonexistent/baseline.json');
+  assert.ok('unfit' in outcome, 'the run stopped');
+  assert.equal(told.length, 1);
+  assert.equal(told[0], outcome.unfit);
+  assert.equal(outcome.unfit.fails, true);
+  assert.ok(
+    outcome.unfit.findings.some((f) => f.check === 'governor' && f.status === 'warn'),
+    JSON.stringify(outcome.unfit.findings.map((f) => [f.check, f.status])),
+  );
+});
+
+test('preflight: warn tells the face the same findings and runs to a verdict', async () => {
+  const { outcome, told } = await gateOnPowersaveMachine('warn');
+  assert.ok(!('unfit' in outcome), 'the run went on');
+  assert.equal(outcome.report.verdict, 'pass');
+  assert.equal(told.length, 1);
+  assert.equal(told[0]!.fails, false);
+  assert.ok(told[0]!.findings.some((f) => f.check === 'governor' && f.status === 'warn'));
 });

@@ -24,9 +24,7 @@ import {
   type HistoryEntry,
   type HistoryStore,
 } from '../../store/history/index.js';
-import type { PerfGateConfig } from '../../config/perf-gate-config.js';
 import { gate, gateOptions } from '../gate.js';
-import { historyLocationOf, openHistoryAt } from '../stores.js';
 
 export { RELEASE_SCHEMA, type ReleaseModel } from '../../gate/release-model.js';
 
@@ -209,12 +207,17 @@ export interface RunRelease {
 }
 
 /**
- * The release model of a measured run (the action's `mode: release`): the
- * gate's report, and with `history:` in perf-gate.yml the change points
- * since the previous release tag. The verdict is already decided, so a
+ * The release model of a measured run (the action's `mode: release`, asked by
+ * RunPlan.release): the gate's report, and with the run's history (its
+ * store, opened by the run, and the repository its commits are in) the
+ * change points since the previous release tag. The verdict is already decided, so a
  * history that cannot be read costs only that section: the note says why.
  */
-export async function releaseOfRun(report: GateReport, config: PerfGateConfig | null, run: RunRelease): Promise<{ model: ReleaseModel; note: string | null }> {
+export async function releaseOfRun(
+  report: GateReport,
+  history: { store: HistoryStore; repo: string } | null,
+  run: RunRelease,
+): Promise<{ model: ReleaseModel; note: string | null }> {
   const tag = tagOfRef(run.ref);
   const head = run.sha || report.current.commit || 'HEAD';
   const candidate = { name: tag ?? (run.sha ? run.sha.slice(0, 12) : 'this run'), commit: run.sha || report.current.commit || null, runs: null };
@@ -222,15 +225,14 @@ export async function releaseOfRun(report: GateReport, config: PerfGateConfig | 
     model: assembleRelease({ report, candidate, repositoryUrl: run.repositoryUrl }),
     note,
   });
-  if (!config?.history) return plain(null);
+  if (!history) return plain(null);
   const testbed = report.baseline?.testbed ?? report.current.testbed;
   if (testbed === undefined) return plain('change points not shown: the runs name no testbed');
   try {
-    const previous = await previousReleaseTag(config.dir, head, DEFAULT_TAG_PATTERN);
+    const previous = await previousReleaseTag(history.repo, head, DEFAULT_TAG_PATTERN);
     if (previous === undefined) return plain(`change points not shown: no release tag matching ${DEFAULT_TAG_PATTERN} before ${head.slice(0, 12)}`);
-    const history = openHistoryAt(historyLocationOf(config.history), config.dir, false);
-    const headCommit = (await resolveCommit(config.dir, head)) ?? head;
-    const between = await changesBetween(history, config.dir, previous.commit, headCommit, testbed);
+    const headCommit = (await resolveCommit(history.repo, head)) ?? head;
+    const between = await changesBetween(history.store, history.repo, previous.commit, headCommit, testbed);
     return {
       model: assembleRelease({
         report,

@@ -138,6 +138,27 @@ def handle(case):
         d = np.abs(np.diff(np.array(levels)))
         total = float(np.median(d)) / stats.norm.ppf(0.75) / math.sqrt(2)
         return {"sigmaTotal": total, "sigma": math.sqrt(max(0.0, total * total - float(np.mean(variances))))}
+    if kind == "levels":
+        # The optimal two-group split of the logs by brute force (every split, its
+        # within-group sum of squares from numpy's var), and the gap of the groups'
+        # median logs over the larger normal-consistent MAD (scipy).
+        logs = np.sort(np.log(np.array(case["values"])))
+        # Sought among the core: within a factor two of the median.
+        core = [i for i in range(len(logs)) if abs(logs[i] - np.median(logs)) <= math.log(2)]
+        lo, hi = core[0], core[-1] + 1
+        best, cost = None, math.inf
+        for k in range(lo + 1, hi):
+            if logs[k] == logs[k - 1]:
+                continue
+            c = np.var(logs[lo:k]) * (k - lo) + np.var(logs[k:hi]) * (hi - k)
+            if c < cost - 1e-12:
+                best, cost = k, c
+        if best is None:
+            return None
+        a, b = logs[:best], logs[best:]
+        spread = max(float(stats.median_abs_deviation(a, scale="normal")), float(stats.median_abs_deviation(b, scale="normal")))
+        d = (float(np.median(b)) - float(np.median(a))) / spread if spread > 0 else None
+        return {"fast": int(best), "separation": d}
     raise ValueError("unknown kind " + kind)
 
 

@@ -8,6 +8,7 @@ import { comparePaired } from './paired.js';
 import { compareSummary, type SummarySide } from './summary.js';
 import { compareSingleValue } from './single-value.js';
 import { compareExact } from './exact.js';
+import { compareLevels } from './levels.js';
 import { allPositive, logToRelative } from './scale.js';
 
 /**
@@ -66,6 +67,8 @@ export interface ComparisonOptions {
   tailAlpha?: number;
   /** Power of the samples-needed calculation. Default 0.8. */
   power?: number;
+  /** Compare a benchmark that flips between two levels level by level (gate/compare/levels.ts). Default true; false reads it as one distribution (what gates did before). */
+  levels?: boolean;
 }
 
 export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
@@ -78,6 +81,7 @@ export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
   tailMinExcess: 0.1,
   tailAlpha: 0.02,
   power: 0.8,
+  levels: true,
 };
 
 export interface Comparison {
@@ -150,6 +154,7 @@ function resolveOptions(options: ComparisonOptions): StrategyOptions {
     tailMinExcess: options.tailMinExcess ?? (d.tailMinExcess as number),
     tailAlpha: options.tailAlpha ?? (d.tailAlpha as number),
     power: options.power ?? (d.power as number),
+    levels: options.levels ?? true,
   };
 }
 
@@ -210,7 +215,26 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
   }
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned) {
+    // A benchmark that flips between two levels is compared level by level, plain runs and rounds alike:
+    // pairing cannot help when each round's process draws its level afresh.
+    const levels = !o.levels
+      ? null
+      : compareLevels(
+          {
+            baseline: bs,
+            current: cs,
+            alpha: input.alpha,
+            tolerance: input.regression,
+            noise: input.noise,
+            drift,
+            driftRuns: input.driftRuns ?? null,
+            unit: baseline.unit,
+          },
+          o,
+        );
+    if (levels) {
+      result = levels;
+    } else if (input.paired && aligned) {
       result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
     } else {
       if (input.paired) notes.push({ code: 'rounds-not-aligned' });

@@ -51040,7 +51040,7 @@ function levelOfSamples(samples) {
 }
 
 // action/src/stats/levels.ts
-var DEFAULT_LEVEL_OPTIONS = { minSeparation: 5, minCount: 3, minShare: 0.1, maxRatio: 2 };
+var DEFAULT_LEVEL_OPTIONS = { minSeparation: 5, minCount: 4, minShare: 0.1, maxRatio: 2, minValues: 12 };
 function levelOf(values) {
   const mid = values.length >> 1;
   const median4 = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
@@ -51099,6 +51099,7 @@ function madSigma(sorted) {
 }
 var MAD_TO_SIGMA2 = 1.482602218505602;
 function twoLevels(values, options = DEFAULT_LEVEL_OPTIONS) {
+  if (values.length < options.minValues) return null;
   const split = bestSplit(values);
   if (!split) return null;
   const least = Math.max(options.minCount, Math.ceil(options.minShare * values.length));

@@ -10,8 +10,8 @@
  * deviations (the normal-consistent MAD; a per-group, robust form of
  * Ashman's D, so a tight level beside a spread-out one does not pass on the
  * tight one's account, and a run between the levels or a stall beside one
- * does not hide them), each group holds at least
- * `minCount` values and `minShare` of them, and the slow level is at most
+ * does not hide them), the set holds `minValues` values and each group at
+ * least `minCount` and `minShare` of them, and the slow level is at most
  * `maxRatio` times the fast one (runs several times slower are stalls, which
  * the `noisier` check reads).
  *
@@ -30,15 +30,17 @@ import { medianOfSorted } from './descriptive.js';
 export interface LevelOptions {
   /** How many of the larger group standard deviations (of the logs) the two groups' mean logs must be apart. */
   minSeparation: number;
-  /** Values each level needs. */
+  /** Values each level needs: a median absolute deviation of three values is too unsteady to measure a level's spread. */
   minCount: number;
+  /** Values the whole set needs before it can be said to hold two levels. */
+  minValues: number;
   /** Share of the values each level needs. */
   minShare: number;
   /** The slow level's median over the fast one's may not exceed this: runs several times slower are stalls (`noisier`), not a level. */
   maxRatio: number;
 }
 
-export const DEFAULT_LEVEL_OPTIONS: LevelOptions = { minSeparation: 5, minCount: 3, minShare: 0.1, maxRatio: 2 };
+export const DEFAULT_LEVEL_OPTIONS: LevelOptions = { minSeparation: 5, minCount: 4, minShare: 0.1, maxRatio: 2, minValues: 12 };
 
 /** One level: its values (in the input's units, ascending), and their median. */
 export interface Level {
@@ -132,6 +134,7 @@ const MAD_TO_SIGMA = 1.482602218505602;
 
 /** The two levels the values settle in, or null when they do not (one level, a tail, too few values). */
 export function twoLevels(values: readonly number[], options: LevelOptions = DEFAULT_LEVEL_OPTIONS): LevelSplit | null {
+  if (values.length < options.minValues) return null;
   const split = bestSplit(values);
   if (!split) return null;
   const least = Math.max(options.minCount, Math.ceil(options.minShare * values.length));

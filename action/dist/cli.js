@@ -48070,14 +48070,14 @@ function readSmt(files) {
   const control = files.read(CONTROL);
   if (control === "notsupported" || control === "off" || control === "forceoff") return false;
   const cpus = onlineCpus(files);
-  let seen = false;
+  let seen2 = false;
   for (const cpu of cpus) {
     const siblings = files.read(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`);
     if (siblings === void 0) continue;
-    seen = true;
+    seen2 = true;
     if (/[-,]/.test(siblings)) return true;
   }
-  return seen ? false : null;
+  return seen2 ? false : null;
 }
 function checkSmt(files) {
   const smt = readSmt(files);
@@ -48448,8 +48448,8 @@ function describe(times) {
   const variance2 = times.length > 1 ? times.reduce((a, t) => a + (t - mean2) ** 2, 0) / (times.length - 1) : 0;
   const sorted = [...times].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  const median3 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median3, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
+  const median4 = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { cv: mean2 > 0 ? Math.sqrt(variance2) / mean2 : NaN, medianMs: median4, minMs: sorted[0], maxMs: sorted[sorted.length - 1] };
 }
 function checkProbe(result, options) {
   const observed = { cv: result.cv, n: result.n, medianMs: result.medianMs, minMs: result.minMs, maxMs: result.maxMs };
@@ -49988,7 +49988,7 @@ function parseCustomJson({ text: text2, path: path2 }, format2, direction) {
   const errors = jsonErrors(text2, path2);
   if (!Array.isArray(data)) throw errors.error([], `expected a JSON array; found ${data === null ? "null" : typeof data}: ${what}`);
   if (data.length === 0) throw errors.error([], 'the array is empty; expected at least one {"name", "unit", "value"} entry');
-  const seen = /* @__PURE__ */ new Map();
+  const seen2 = /* @__PURE__ */ new Map();
   return data.map((entry, i2) => {
     if (!isRecord(entry)) throw errors.error([i2], 'expected an object {"name": string, "unit": string, "value": number}');
     if (typeof entry.name !== "string" || entry.name.trim() === "")
@@ -49997,11 +49997,11 @@ function parseCustomJson({ text: text2, path: path2 }, format2, direction) {
     if (typeof entry.value !== "number" || !Number.isFinite(entry.value)) {
       throw errors.error([i2, "value"], `expected a finite number in "value", found ${JSON.stringify(entry.value)}`);
     }
-    const earlier = seen.get(entry.name);
+    const earlier = seen2.get(entry.name);
     if (earlier !== void 0) {
       throw errors.error([i2, "name"], `benchmark "${entry.name}" appears twice (entries ${earlier} and ${i2}); each name must be unique`);
     }
-    seen.set(entry.name, i2);
+    seen2.set(entry.name, i2);
     const mapped = gabUnit(entry.unit);
     return {
       id: entry.name,
@@ -51004,6 +51004,133 @@ function levelOfSamples(samples) {
   const deviations = sortedCopy(Array.from(logs2, (x2) => Math.abs(x2 - level)));
   const s = MAD_TO_SIGMA * medianOfSorted(deviations);
   return { level, variance: Math.PI / 2 * (s * s / logs2.length) };
+}
+
+// action/src/stats/levels.ts
+var DEFAULT_LEVEL_OPTIONS = { minSeparation: 5, minCount: 4, minShare: 0.1, maxRatio: 2, minValues: 12 };
+function levelOf(values) {
+  const mid = values.length >> 1;
+  const median4 = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  return { values, median: median4 };
+}
+function bestSplit(values) {
+  if (values.length < 4 || values.some((v) => !(v > 0) || !Number.isFinite(v))) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const logs2 = sorted.map(Math.log);
+  const [from, to] = coreRange(logs2);
+  const sum = [0];
+  const squares = [0];
+  for (let i2 = from; i2 < to; i2++) {
+    sum.push(sum.at(-1) + logs2[i2]);
+    squares.push(squares.at(-1) + logs2[i2] * logs2[i2]);
+  }
+  const within = (a, b) => {
+    const m = b - a;
+    const s = sum[b - from] - sum[a - from];
+    return squares[b - from] - squares[a - from] - s * s / m;
+  };
+  let best = -1;
+  let bestCost = Infinity;
+  for (let k = from + 1; k < to; k++) {
+    if (logs2[k] === logs2[k - 1]) continue;
+    const cost = within(from, k) + within(k, to);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = k;
+    }
+  }
+  if (best < 0) return null;
+  const fastLogs = logs2.slice(0, best);
+  const slowLogs = logs2.slice(best);
+  const spread = Math.max(madSigma(fastLogs), madSigma(slowLogs));
+  const gap = medianOfSorted(slowLogs) - medianOfSorted(fastLogs);
+  return {
+    at: sorted[best],
+    fast: levelOf(sorted.slice(0, best)),
+    slow: levelOf(sorted.slice(best)),
+    separation: spread > 0 ? gap / spread : Infinity
+  };
+}
+var CORE_REACH = Math.log(2);
+function coreRange(logs2) {
+  const m = medianOfSorted(logs2);
+  let from = 0;
+  let to = logs2.length;
+  while (from < to && logs2[from] < m - CORE_REACH) from++;
+  while (to > from && logs2[to - 1] > m + CORE_REACH) to--;
+  return [from, to];
+}
+function madSigma(sorted) {
+  const m = medianOfSorted(sorted);
+  return MAD_TO_SIGMA2 * medianOfSorted(sorted.map((x2) => Math.abs(x2 - m)).sort((a, b) => a - b));
+}
+var MAD_TO_SIGMA2 = 1.482602218505602;
+function twoLevels(values, options = DEFAULT_LEVEL_OPTIONS) {
+  if (values.length < options.minValues) return null;
+  const split = bestSplit(values);
+  if (!split) return null;
+  const least = Math.max(options.minCount, Math.ceil(options.minShare * values.length));
+  if (split.fast.values.length < least || split.slow.values.length < least) return null;
+  if (split.slow.median > options.maxRatio * split.fast.median) return null;
+  return split.separation >= options.minSeparation ? split : null;
+}
+
+// action/src/stats/folded-rounds.ts
+var DEFAULT_FOLD_OPTIONS = { minSeparation: 5, minCount: 4, minShare: 0.1, minRounds: 12, minEmpty: 3 };
+var MIN_GAP = Math.log(1.04);
+var MAX_GAP = Math.log(2);
+var GAP_STEP = 2e-3;
+function roundHalfOut(x2) {
+  return Math.sign(x2) * Math.round(Math.abs(x2)) || 0;
+}
+function fitGap(d, gap, start) {
+  let centre = start;
+  let folds = [];
+  for (let pass = 0; pass < 4; pass++) {
+    folds = d.map((x2) => Math.max(-1, Math.min(1, roundHalfOut((x2 - centre) / gap))));
+    centre = medianOfSorted(d.map((x2, i2) => x2 - folds[i2] * gap).sort((a, b) => a - b));
+  }
+  const cost = d.reduce((sum, x2, i2) => sum + Math.abs(x2 - centre - folds[i2] * gap), 0);
+  return { centre, folds, cost };
+}
+function betterFit(fit3, best) {
+  const tie = 1e-9 * Math.max(fit3.cost, best.cost);
+  if (fit3.cost < best.cost - tie) return true;
+  return fit3.cost <= best.cost + tie && Math.abs(fit3.centre) < Math.abs(best.centre);
+}
+function twoLevelsCould(folds) {
+  const n = folds.length;
+  const share = (k) => folds.filter((f) => f === k).length / n;
+  return share(0) + 1.5 / Math.sqrt(n) >= 2 * Math.sqrt(share(1) * share(-1));
+}
+function foldRounds(ratios, options = DEFAULT_FOLD_OPTIONS) {
+  const n = ratios.length;
+  if (n < options.minRounds || ratios.some((x2) => !Number.isFinite(x2))) return null;
+  const least = Math.max(options.minCount, Math.ceil(options.minShare * n));
+  const median4 = medianOfSorted([...ratios].sort((a, b) => a - b));
+  let best = null;
+  for (let gap = MIN_GAP; gap <= MAX_GAP; gap += GAP_STEP) {
+    const nearest = median4 - gap * roundHalfOut(median4 / gap);
+    for (const start of [nearest - gap, nearest, nearest + gap]) {
+      const fit3 = fitGap(ratios, gap, start);
+      const moved = fit3.folds.filter((k) => k !== 0).length;
+      if (moved < least || n - moved < 2) continue;
+      if (!best || betterFit(fit3, best)) best = { ...fit3, gap };
+    }
+  }
+  if (!best || !twoLevelsCould(best.folds)) return null;
+  const unexplained = ratios.filter((x2, i2) => Math.abs(x2 - best.folds[i2] * best.gap - best.centre) > best.gap / 2).length;
+  if (unexplained > Math.max(1, Math.floor(0.1 * n))) return null;
+  const folded2 = ratios.map((x2, i2) => x2 - best.folds[i2] * best.gap);
+  const spread = madSigma([...folded2].sort((a, b) => a - b));
+  const out = ratios.filter((_, i2) => best.folds[i2] !== 0).map((x2) => Math.abs(x2 - best.centre));
+  const separation = spread > 0 ? medianOfSorted(out.sort((a, b) => a - b)) / spread : Infinity;
+  if (!(separation >= options.minSeparation)) return null;
+  const groups = [-1, 0, 1].map((k) => ratios.filter((_, i2) => best.folds[i2] === k)).filter((g) => g.length > 0);
+  for (let i2 = 1; i2 < groups.length; i2++) {
+    if (!(Math.min(...groups[i2]) - Math.max(...groups[i2 - 1]) >= options.minEmpty * spread)) return null;
+  }
+  return { gap: best.gap, folded: folded2, folds: best.folds, separation };
 }
 
 // action/src/adapters/hyperfine.ts
@@ -55743,7 +55870,7 @@ var junitAdapter = {
     }
     if (cases.length === 0) throw new InputError(path2, "no <testcase> elements; expected at least one test with a time", 1);
     const results = [];
-    const seen = /* @__PURE__ */ new Set();
+    const seen2 = /* @__PURE__ */ new Set();
     let skipped = 0;
     for (const { node, suites } of cases) {
       const line = lineOf(node, text2);
@@ -55756,9 +55883,9 @@ var junitAdapter = {
       const classname = attr(node, "classname");
       const suitePath = suites.join("/");
       let id = classname ? `${classname}.${name}` : suitePath ? `${suitePath}/${name}` : name;
-      if (seen.has(id) && suitePath) id = `${suitePath}/${id}`;
-      if (seen.has(id)) throw new InputError(path2, `two testcases are both named "${id}"; benchmark ids must be unique`, line);
-      seen.add(id);
+      if (seen2.has(id) && suitePath) id = `${suitePath}/${id}`;
+      if (seen2.has(id)) throw new InputError(path2, `two testcases are both named "${id}"; benchmark ids must be unique`, line);
+      seen2.add(id);
       const timeText = attr(node, "time");
       if (timeText === void 0) throw new InputError(path2, `expected a time attribute (seconds) on testcase "${id}"`, line);
       const seconds3 = parseSeconds(timeText);
@@ -56561,8 +56688,8 @@ function parseBenchmark3(input, estimates) {
   const summary3 = { n: samples.length, mean: mean2 * NS3, stddev: null, min: minOf(samples), max: maxOf(samples) };
   const stddev2 = estimateOf(estimates, "std_dev", "StdDev");
   if (stddev2 !== void 0) summary3.stddev = stddev2 * NS3;
-  const median3 = estimateOf(estimates, "median", "Median");
-  if (median3 !== void 0) summary3.median = median3 * NS3;
+  const median4 = estimateOf(estimates, "median", "Median");
+  if (median4 !== void 0) summary3.median = median4 * NS3;
   const metrics = { time: buildMetric("time", "s", { samples, summary: summary3 }, { sourceUnit: "ns" }) };
   const throughput = readThroughput(id.throughput, benchmarkText, benchmarkPath);
   if (throughput) {
@@ -57008,14 +57135,14 @@ function assemble(entries2) {
     modes.set(base(e), (modes.get(base(e)) ?? /* @__PURE__ */ new Set()).add(e.mode));
     threads.set(base(e), (threads.get(base(e)) ?? /* @__PURE__ */ new Set()).add(e.threads));
   }
-  const seen = /* @__PURE__ */ new Map();
+  const seen2 = /* @__PURE__ */ new Map();
   return entries2.map((e) => {
     const parts = e.params.map(([k, v]) => `${k}=${v}`);
     if ((threads.get(base(e))?.size ?? 0) > 1) parts.push(`threads=${e.threads}`);
     if ((modes.get(base(e))?.size ?? 0) > 1) parts.push(`mode=${e.mode}`);
     let id = parts.length ? `${e.benchmark}[${parts.join(",")}]` : e.benchmark;
-    const repeat = seen.get(id) ?? 0;
-    seen.set(id, repeat + 1);
+    const repeat = seen2.get(id) ?? 0;
+    seen2.set(id, repeat + 1);
     if (repeat > 0) id += ` #${repeat + 1}`;
     const params = Object.fromEntries(e.params);
     params.mode = e.mode;
@@ -58985,9 +59112,9 @@ var TIME3 = { ps: 1e-12, ns: 1e-9, \u00B5s: 1e-6, \u03BCs: 1e-6, us: 1e-6, ms: 1
 var PREFIX = { "": 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
 function timeRow(cells3, n, path2) {
   if (cells3.length < 6) throw new InputError(path2, `expected six columns (fastest \u2502 slowest \u2502 median \u2502 mean \u2502 samples \u2502 iters), found ${cells3.length}`, n);
-  const [, , median3, , samples, iters] = cells3;
-  const m = /^(\d+(?:\.\d+)?) (ps|ns|µs|μs|us|ms|s)$/.exec(median3);
-  if (!m) throw new InputError(path2, `expected a divan time such as 2.709 \xB5s, found ${JSON.stringify(median3)}`, n);
+  const [, , median4, , samples, iters] = cells3;
+  const m = /^(\d+(?:\.\d+)?) (ps|ns|µs|μs|us|ms|s)$/.exec(median4);
+  if (!m) throw new InputError(path2, `expected a divan time such as 2.709 \xB5s, found ${JSON.stringify(median4)}`, n);
   if (!/^\d+$/.test(samples) || Number(samples) < 1) throw new InputError(path2, `expected a count of samples, found ${JSON.stringify(samples)}`, n);
   if (!/^\d+$/.test(iters)) throw new InputError(path2, `expected a count of iterations, found ${JSON.stringify(iters)}`, n);
   return { time: buildMetric("time", "s", { value: scaleValue(Number(m[1]), TIME3[m[2]]) }, { sourceUnit: m[2] }), params: { samples, iters } };
@@ -59004,13 +59131,13 @@ function continuation(table, cells3, n, path2) {
     table.pending = { kind: title2[1].replace(" ", "_"), lines: 0 };
     return;
   }
-  const median3 = cells3[2] ?? "";
+  const median4 = cells3[2] ?? "";
   if (table.pending) {
     table.pending.lines++;
     const kind2 = table.pending.kind;
     if (table.pending.lines === 1) {
-      const count = Number(median3);
-      if (!/^\d+(\.\d+)?$/.test(median3)) throw new InputError(path2, `expected the ${kind2.replace("_", " ")} count, found ${JSON.stringify(median3)}`, n);
+      const count = Number(median4);
+      if (!/^\d+(\.\d+)?$/.test(median4)) throw new InputError(path2, `expected the ${kind2.replace("_", " ")} count, found ${JSON.stringify(median4)}`, n);
       bench.metrics[kind2 === "alloc" ? "allocs" : `${kind2}s`] = buildMetric(
         kind2 === "alloc" ? "allocs" : `${kind2}s`,
         "count",
@@ -59021,8 +59148,8 @@ function continuation(table, cells3, n, path2) {
       bench.metrics[`${kind2}_bytes`] = buildMetric(
         `${kind2}_bytes`,
         "B",
-        { value: amount(median3, "B", n, path2).value },
-        { sourceUnit: unitOf2(median3), traitsName: "alloc_bytes" }
+        { value: amount(median4, "B", n, path2).value },
+        { sourceUnit: unitOf2(median4), traitsName: "alloc_bytes" }
       );
       table.pending = void 0;
     }
@@ -59034,7 +59161,7 @@ function continuation(table, cells3, n, path2) {
   const kind = rate[3];
   const name = kind === "B" ? "bytes_per_second" : kind === "item" ? "throughput" : "chars_per_second";
   const unit = kind === "B" ? "B/s" : "1/s";
-  bench.metrics[name] = buildMetric(name, unit, { value: amount(median3, `${kind}/s`, n, path2).value }, { sourceUnit: unitOf2(median3) });
+  bench.metrics[name] = buildMetric(name, unit, { value: amount(median4, `${kind}/s`, n, path2).value }, { sourceUnit: unitOf2(median4) });
 }
 function amount(text2, unit, n, path2) {
   const m = /^(\d+(?:\.\d+)?) ([KMGT]i?)?(\S+)$/.exec(text2);
@@ -59106,7 +59233,7 @@ function linesFromTest2json(text2, path2) {
   const out = [];
   const pending = /* @__PURE__ */ new Map();
   const finished2 = /* @__PURE__ */ new Set();
-  const seen = /* @__PURE__ */ new Set();
+  const seen2 = /* @__PURE__ */ new Set();
   const events = parseJsonLines(text2, path2, {
     cutOff: "the last go test -json event is cut off (truncated?)",
     invalid: "invalid JSON event; expected one go test -json object per line"
@@ -59116,7 +59243,7 @@ function linesFromTest2json(text2, path2) {
       throw new InputError(path2, 'expected a go test -json event with an "Action" string', lineNo);
     }
     const pkg = typeof event.Package === "string" ? event.Package : "";
-    if (pkg) seen.add(pkg);
+    if (pkg) seen2.add(pkg);
     if ((event.Action === "pass" || event.Action === "fail" || event.Action === "skip") && event.Test === void 0) finished2.add(pkg);
     if (event.Action !== "output" || typeof event.Output !== "string") continue;
     const key2 = `${pkg}\0${typeof event.Test === "string" ? event.Test : ""}`;
@@ -59134,7 +59261,7 @@ function linesFromTest2json(text2, path2) {
   for (const buffer of pending.values()) {
     if (buffer.text !== "") out.push({ text: buffer.text, line: buffer.line, complete: false, pkg: buffer.pkg });
   }
-  const unfinished = [...seen].filter((p) => !finished2.has(p));
+  const unfinished = [...seen2].filter((p) => !finished2.has(p));
   if (unfinished.length > 0) {
     throw new InputError(
       path2,
@@ -59432,8 +59559,8 @@ function toResult3(group3) {
       const mean2 = entry.byAggregate.get("mean");
       if (mean2 === void 0) continue;
       const summary3 = { n: entry.n ?? 1, mean: mean2, stddev: entry.byAggregate.get("stddev") ?? null };
-      const median3 = entry.byAggregate.get("median");
-      if (median3 !== void 0) summary3.median = median3;
+      const median4 = entry.byAggregate.get("median");
+      if (median4 !== void 0) summary3.median = median4;
       metrics[name] = buildMetric(name, entry.unit, { summary: summary3 }, entry.sourceUnit ? { sourceUnit: entry.sourceUnit } : {});
     }
   }
@@ -59818,10 +59945,10 @@ var juliaBenchmarkToolsAdapter = {
     const results = [];
     data[1].forEach((value, index) => collect3(value, [1, index], [], results, errors));
     if (results.length === 0) throw errors.error([1], "the saved groups hold no Trial or TrialEstimate");
-    const seen = /* @__PURE__ */ new Set();
+    const seen2 = /* @__PURE__ */ new Set();
     for (const r of results) {
-      if (seen.has(r.id)) throw errors.error([1], `benchmark "${r.id}" appears twice; save one group per file or give the groups distinct keys`);
-      seen.add(r.id);
+      if (seen2.has(r.id)) throw errors.error([1], `benchmark "${r.id}" appears twice; save one group per file or give the groups distinct keys`);
+      seen2.add(r.id);
     }
     return results;
   }
@@ -60395,11 +60522,11 @@ var BlockReader = class {
     }
   }
   checkUnique() {
-    const seen = /* @__PURE__ */ new Map();
+    const seen2 = /* @__PURE__ */ new Map();
     for (const b of this.blocks) {
-      const first = seen.get(b.id);
+      const first = seen2.get(b.id);
       if (first !== void 0) throw new InputError(this.path, `benchmark "${b.id}" appears twice (first at line ${first}); each name must be unique`, b.line);
-      seen.set(b.id, b.line);
+      seen2.set(b.id, b.line);
     }
   }
 };
@@ -60438,10 +60565,10 @@ var vitestBenchAdapter = {
       });
     });
     if (results.length === 0) throw errors.error(["files"], "no benchmarks in any file (did the filter match nothing?)");
-    const seen = /* @__PURE__ */ new Set();
+    const seen2 = /* @__PURE__ */ new Set();
     for (const r of results) {
-      if (seen.has(r.id)) throw new InputError(path2, `benchmark "${r.id}" appears twice; each name must be unique within its group`);
-      seen.add(r.id);
+      if (seen2.has(r.id)) throw new InputError(path2, `benchmark "${r.id}" appears twice; each name must be unique within its group`);
+      seen2.add(r.id);
     }
     return results;
   }
@@ -61316,7 +61443,7 @@ function parseInput(input, format2 = "auto") {
 }
 function checkedParse(adapter, input) {
   const results = adapter.parse(input);
-  const seen = /* @__PURE__ */ new Set();
+  const seen2 = /* @__PURE__ */ new Set();
   for (const b of results) {
     if (b.id === "") throw new InputError(input.path, `a benchmark in this ${adapter.name} file has an empty name; expected every benchmark to be named`);
     if (b.id.length > MAX_BENCHMARK_ID_LENGTH) {
@@ -61325,8 +61452,8 @@ function checkedParse(adapter, input) {
         `a benchmark name in this ${adapter.name} file is ${b.id.length.toLocaleString("en")} characters long ("${b.id.slice(0, 40)}\u2026"); expected at most ${MAX_BENCHMARK_ID_LENGTH.toLocaleString("en")} (a name this long is usually a harness printing its input)`
       );
     }
-    if (seen.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
-    seen.add(b.id);
+    if (seen2.has(b.id)) throw new InputError(input.path, `benchmark "${b.id}" appears twice in this ${adapter.name} file; each benchmark must appear once`);
+    seen2.add(b.id);
     for (const [name, m] of Object.entries(b.metrics)) {
       const problem = metricProblem(m);
       if (problem !== void 0) throw new InputError(input.path, `benchmark "${b.id}", metric "${name}": ${problem}`);
@@ -62800,10 +62927,10 @@ function parsePerfGateConfig(text2, file, baseDir) {
   const ab = mergeAb(DEFAULT_AB, raw2.ab, source, ["ab"]);
   const confirmOn = raw2.confirm !== "off";
   const timeCap = raw2["confirm-time-cap"] !== void 0 ? positiveDuration(raw2["confirm-time-cap"], source, ["confirm-time-cap"]) : DEFAULT_CONFIRM_TIME_CAP_SECONDS;
-  const seen = /* @__PURE__ */ new Map();
+  const seen2 = /* @__PURE__ */ new Map();
   const suites = raw2.suites.map((s, i2) => {
     const line = source.lineOf(["suites", i2]) ?? 1;
-    const earlier = seen.get(s.name);
+    const earlier = seen2.get(s.name);
     if (earlier !== void 0) {
       throw new InputError(
         file,
@@ -62812,7 +62939,7 @@ function parsePerfGateConfig(text2, file, baseDir) {
         `suites.${i2}.name`
       );
     }
-    seen.set(s.name, line);
+    seen2.set(s.name, line);
     const timeout = s.timeout !== void 0 ? positiveDuration(s.timeout, source, ["suites", i2, "timeout"]) : DEFAULT_TIMEOUT_SECONDS;
     const { name: formatName, ...formatRest } = typeof s.format === "object" ? s.format : { name: s.format ?? "auto" };
     const params = s.params ? Object.fromEntries(Object.entries(s.params).map(([k, vs]) => [k, vs.map(scalarText)])) : null;
@@ -63577,13 +63704,13 @@ import { brotliCompressSync, brotliDecompressSync, constants as constants2, gunz
 var DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 var OFFSET = 32;
 var STEPS_PER_SPREAD = 4;
-var MAD_TO_SIGMA2 = 1.4826;
+var MAD_TO_SIGMA3 = 1.4826;
 var MIN_SAMPLES = 3;
 function chooseStep(samples) {
   if (samples.length < MIN_SAMPLES || !samples.every(Number.isFinite)) return void 0;
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = medianOfSorted2(sorted);
-  const spread = MAD_TO_SIGMA2 * medianOfSorted2(sorted.map((x2) => Math.abs(x2 - mid)).sort((a, b) => a - b));
+  const spread = MAD_TO_SIGMA3 * medianOfSorted2(sorted.map((x2) => Math.abs(x2 - mid)).sort((a, b) => a - b));
   if (!(spread > 0)) return void 0;
   const limit3 = spread / STEPS_PER_SPREAD;
   let k = Math.floor(Math.log10(limit3));
@@ -64070,12 +64197,12 @@ function historyStore(backend, validate5) {
     const months = groupByMonth(await v.paths(query.testbed)).filter((m) => monthMayHoldSince(m.key.month, query.since));
     const monthFiles = months.flatMap((m) => m.monthFile !== void 0 ? [m.monthFile] : []);
     const bytes2 = await v.read(monthFiles);
-    const seen = /* @__PURE__ */ new Set();
+    const seen2 = /* @__PURE__ */ new Set();
     const out = [];
     const keep = (e) => {
       const id = `${e.testbed}/${e.runId}`;
-      if (seen.has(id) || query.since !== void 0 && Date.parse(e.created) < query.since.getTime()) return;
-      seen.add(id);
+      if (seen2.has(id) || query.since !== void 0 && Date.parse(e.created) < query.since.getTime()) return;
+      seen2.add(id);
       out.push(e);
     };
     for (const m of months) m.runs.forEach(keep);
@@ -64506,12 +64633,12 @@ function poolBenchmark(runs2, warnings) {
       warnings.push(`${first.id} ${name}: ${all.length - same.length} run(s) measured in another unit than ${unit}, left out of the pool`);
     metrics[name] = poolMetric(same);
   }
-  const pooled = { ...first, status: "ok", metrics };
-  delete pooled.error;
+  const pooled2 = { ...first, status: "ok", metrics };
+  delete pooled2.error;
   const unavailable = Object.fromEntries(ok.flatMap((r) => Object.entries(r.unavailable ?? {})).filter(([name]) => metrics[name] === void 0));
-  if (Object.keys(unavailable).length > 0) pooled.unavailable = unavailable;
-  else delete pooled.unavailable;
-  return pooled;
+  if (Object.keys(unavailable).length > 0) pooled2.unavailable = unavailable;
+  else delete pooled2.unavailable;
+  return pooled2;
 }
 function poolMetric(all) {
   const first = all[0];
@@ -65465,13 +65592,18 @@ function compareSamples(input, options) {
 function comparePaired(input, options) {
   const base = logs(input.baseline);
   const cur = logs(input.current);
-  const d = cur.map((c, i2) => c - base[i2]);
-  const sortedBase = sortedCopy(base);
-  const sortedCur = sortedCopy(cur);
+  const noisier = noisierSamples(sortedSide(sortedCopy(base)), sortedSide(sortedCopy(cur)), true, options);
+  return compareRoundRatios(roundRatios(input), input, options, noisier);
+}
+function roundRatios(input) {
+  const base = logs(input.baseline);
+  return Array.from(logs(input.current), (c, i2) => c - base[i2]);
+}
+function compareRoundRatios(d, input, options, noisier) {
   const test = wilcoxonSignedRank(d);
   const hl = hodgesLehmannCenter(d, { confidence: options.confidence });
   const flags = ["paired"];
-  if (noisierSamples(sortedSide(sortedBase), sortedSide(sortedCur), true, options)) flags.push("noisier");
+  if (noisier) flags.push("noisier");
   const minimum = minRounds(input.alpha);
   const insufficient = test.n < minimum;
   if (insufficient) flags.push("insufficient-samples");
@@ -65509,8 +65641,8 @@ function compareSummary(input, options) {
     mb = { mean: b.mean, variance: b.stddev * b.stddev, n: b.n };
     mc = { mean: c.mean, variance: c.stddev * c.stddev, n: c.n };
   }
-  const withDrift = (m) => driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m;
-  const w = welch(withDrift(mc), withDrift(mb), options.confidence);
+  const withDrift2 = (m) => driftLog > 0 ? { ...m, variance: m.variance + m.n * driftLog * driftLog } : m;
+  const w = welch(withDrift2(mc), withDrift2(mb), options.confidence);
   const scale = Math.abs(b.mean) || 1;
   const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
   const flags = ["summary-only"];
@@ -65563,6 +65695,155 @@ function compareExact(baseline, current) {
   };
 }
 
+// action/src/gate/compare/levels.ts
+function levelGap(split) {
+  return Math.log(split.slow.median / split.fast.median);
+}
+function sideOf(aligned3, at, original = (i2) => aligned3[i2]) {
+  const fast = [];
+  const slow = [];
+  aligned3.forEach((v, i2) => (v < at ? fast : slow).push(original(i2)));
+  return { fast, slow };
+}
+var ALIGN_STEP = 2e-3;
+function alignedSplit(baseline, current, gap) {
+  const core = (values) => {
+    const logs2 = values.map(Math.log).sort((a, b) => a - b);
+    const [from, to] = coreRange(logs2);
+    return logs2.slice(from, to);
+  };
+  const baseLogs = core(baseline);
+  const curLogs = core(current);
+  let best = { cost: Infinity, d: 0 };
+  const reach = Math.floor(gap / 2 / ALIGN_STEP);
+  for (let k = -reach; k <= reach; k++) {
+    const d = k * ALIGN_STEP;
+    const cost = splitCost([...baseLogs, ...curLogs.map((x2) => x2 - d)]);
+    if (cost < best.cost - 1e-12 || cost <= best.cost + 1e-12 && Math.abs(d) < Math.abs(best.d)) best = { cost, d };
+  }
+  const shift = Math.exp(best.d);
+  const split = bestSplit([...baseline, ...current.map((v) => v / shift)]);
+  return { at: split?.at ?? Infinity, shift };
+}
+function splitCost(values) {
+  values.sort((a, b) => a - b);
+  const n = values.length;
+  let total = 0;
+  let totalSquares = 0;
+  for (const x2 of values) {
+    total += x2;
+    totalSquares += x2 * x2;
+  }
+  let sum = 0;
+  let squares = 0;
+  let best = Infinity;
+  for (let k = 1; k < n; k++) {
+    sum += values[k - 1];
+    squares += values[k - 1] * values[k - 1];
+    const right = total - sum;
+    const cost = squares - sum * sum / k + (totalSquares - squares) - right * right / (n - k);
+    if (cost < best) best = cost;
+  }
+  return best;
+}
+function seen(side3) {
+  if (side3.fast.length === 0 || side3.slow.length === 0) return { one: median3([...side3.fast, ...side3.slow]) };
+  return { fast: median3(side3.fast), slow: median3(side3.slow), slowShare: side3.slow.length / (side3.fast.length + side3.slow.length) };
+}
+function median3(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+function compareLevels(input, options) {
+  const splits = [twoLevels(input.baseline), twoLevels(input.current)];
+  const flipping = [splits[0] !== null, splits[1] !== null];
+  if (!flipping[0] && !flipping[1]) return null;
+  const { at, shift } = flipping[0] && flipping[1] ? alignedSplit(input.baseline, input.current, Math.min(levelGap(splits[0]), levelGap(splits[1]))) : { at: bestSplit([...input.baseline, ...input.current])?.at ?? Infinity, shift: 1 };
+  const base = sideOf(input.baseline, at);
+  const cur = sideOf(
+    input.current.map((v) => v / shift),
+    at,
+    (i2) => input.current[i2]
+  );
+  const levels = { baseline: seen(base), current: seen(cur), unit: input.unit };
+  const compareLevel = (b, c) => compareSamples({ ...input, baseline: b, current: c, drift: 0 }, options);
+  const compare = (b, c) => compareSamples({ ...input, baseline: b, current: c }, options);
+  const comparable = (b, c) => b.length >= 2 && c.length >= 2;
+  if (comparable(base.fast, cur.fast) && comparable(base.slow, cur.slow)) {
+    const fast = compareLevel(base.fast, cur.fast);
+    const slow = compareLevel(base.slow, cur.slow);
+    const inner = compare(base.fast, cur.fast).method;
+    return withDrift(pooled([fast, slow], { id: "levels", ...levels, compared: "both", inner }, options), input.drift, options);
+  }
+  const which2 = comparable(base.fast, cur.fast) ? "fast" : comparable(base.slow, cur.slow) ? "slow" : null;
+  if (which2 === null) return null;
+  const result = compare(base[which2], cur[which2]);
+  return {
+    ...result,
+    method: { id: "levels", ...levels, compared: which2, inner: result.method },
+    flags: ["flips", ...result.flags.filter((f) => f !== "noisier")],
+    sides: void 0
+  };
+}
+function withDrift(result, drift, options) {
+  const driftLog = drift > 0 ? Math.log1p(drift) : 0;
+  if (driftLog === 0 || !result.interval || !Number.isFinite(result.shift)) return result;
+  const z = zQuantile(1 - (1 - options.confidence) / 2);
+  const { shift } = result;
+  const [lower, upper] = result.interval;
+  const extra = z * Math.SQRT2 * driftLog;
+  const seTotal = Math.hypot((upper - lower) / (2 * z), Math.SQRT2 * driftLog);
+  const pDrift = Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal));
+  return {
+    ...result,
+    interval: [shift - Math.hypot(shift - lower, extra), shift + Math.hypot(upper - shift, extra)],
+    pRaw: result.pRaw === null ? null : Math.max(result.pRaw, pDrift)
+  };
+}
+function pooled(pairs, method, options) {
+  const z = zQuantile(1 - (1 - options.confidence) / 2);
+  const ses = pairs.map((r) => r.interval ? (r.interval[1] - r.interval[0]) / (2 * z) : NaN);
+  const shifts = pairs.map((r) => r.shift);
+  const flags = ["flips", ...pairs.flatMap((r) => r.flags).filter((f, i2, all) => f !== "noisier" && all.indexOf(f) === i2)];
+  const short = pairs.every((r) => r.minimumNeeded !== null) ? Math.max(...pairs.map((r) => r.minimumNeeded)) : null;
+  const samplesNeeded2 = pairs.some((r) => r.samplesNeeded !== null) ? Math.max(...pairs.map((r) => r.samplesNeeded ?? 0)) : null;
+  if (shifts.some((s) => !Number.isFinite(s)) || ses.some((se2) => !(se2 > 0))) {
+    const shift2 = (shifts[0] + shifts[1]) / 2;
+    return { method, shift: shift2, interval: null, pRaw: null, flags, minimumNeeded: null, samplesNeeded: samplesNeeded2 };
+  }
+  const weights = ses.map((se2) => 1 / (se2 * se2));
+  const total = weights[0] + weights[1];
+  const shift = (weights[0] * shifts[0] + weights[1] * shifts[1]) / total;
+  const se = 1 / Math.sqrt(total);
+  return {
+    method,
+    shift,
+    interval: [shift - z * se, shift + z * se],
+    pRaw: Math.min(1, 2 * upperTail(Math.abs(shift) / se)),
+    flags,
+    minimumNeeded: short,
+    samplesNeeded: samplesNeeded2
+  };
+}
+function compareFoldedRounds(ratios, decide2) {
+  const fold = foldRounds(ratios);
+  if (!fold) return null;
+  const result = decide2(fold.folded);
+  return {
+    ...result,
+    method: {
+      id: "folded-rounds",
+      ratio: Math.exp(fold.gap),
+      folded: fold.folds.filter((k) => k !== 0).length,
+      rounds: fold.folds.length,
+      inner: result.method
+    },
+    flags: ["flips", ...result.flags.filter((f) => f !== "flips")],
+    sides: void 0
+  };
+}
+
 // action/src/gate/compare/index.ts
 var DEFAULT_COMPARISON_OPTIONS = {
   confidence: 0.95,
@@ -65573,7 +65854,8 @@ var DEFAULT_COMPARISON_OPTIONS = {
   tailMinCount: 3,
   tailMinExcess: 0.1,
   tailAlpha: 0.02,
-  power: 0.8
+  power: 0.8,
+  levels: true
 };
 function compareMetrics(inputs, options = DEFAULT_COMPARISON_OPTIONS) {
   const o = resolveOptions(options);
@@ -65613,7 +65895,8 @@ function resolveOptions(options) {
     tailMinCount: options.tailMinCount ?? d.tailMinCount,
     tailMinExcess: options.tailMinExcess ?? d.tailMinExcess,
     tailAlpha: options.tailAlpha ?? d.tailAlpha,
-    power: options.power ?? d.power
+    power: options.power ?? d.power,
+    levels: options.levels ?? true
   };
 }
 function finiteSamples(metric) {
@@ -65657,15 +65940,8 @@ function runStrategy(input, o) {
   }
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned3 = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned3) {
-      result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
-    } else {
-      if (input.paired) notes.push({ code: "rounds-not-aligned" });
-      result = compareSamples(
-        { baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null },
-        o
-      );
-    }
+    if (input.paired && !aligned3) notes.push({ code: "rounds-not-aligned" });
+    result = compareSampleSets(input, bs, cs, input.paired === true && aligned3, o);
   } else {
     const sb = summarySide(baseline);
     const sc = summarySide(current);
@@ -65676,6 +65952,12 @@ function runStrategy(input, o) {
     }
   }
   return { ...result, notes };
+}
+function compareSampleSets(input, bs, cs, rounds, o) {
+  const tolerances = { alpha: input.alpha, tolerance: input.regression, noise: input.noise };
+  const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
+  const levels = !o.levels ? null : (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), (d) => compareRoundRatios(d, tolerances, o, false)) : null) ?? compareLevels({ ...samples, unit: input.baseline.unit }, o);
+  return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 function classify(input, r, pAdjusted, family, o) {
   const tol = Math.log1p(Math.max(0, input.regression));
@@ -65973,7 +66255,7 @@ function learnDrift(runs2, options = {}) {
       if (b.status !== "ok") continue;
       for (const [name, metric] of Object.entries(b.metrics)) {
         if (metric.exact) continue;
-        const level = levelOf(metric);
+        const level = levelOf2(metric);
         if (level === null) continue;
         const key2 = rowKey(b.id, name);
         const list2 = levels.get(key2);
@@ -65990,7 +66272,7 @@ function learnDrift(runs2, options = {}) {
   }
   return out;
 }
-function levelOf(metric) {
+function levelOf2(metric) {
   if (metric.samples !== void 0 && metric.samples.length > 0) return levelOfSamples(metric.samples);
   const s = metric.summary;
   if (s !== void 0 && s.mean > 0 && s.n > 0) {
@@ -66300,6 +66582,54 @@ function finish(row, budgets, differentTestbed, options) {
   return { ...row, flags, failsGate };
 }
 
+// action/src/gate/history-flips.ts
+var MIN_RUNS_ACROSS = 6;
+function historyFlips(runs2) {
+  const series = /* @__PURE__ */ new Map();
+  for (const run2 of runs2) {
+    for (const b of run2.benchmarks) {
+      if (b.status !== "ok") continue;
+      for (const [name, metric] of Object.entries(b.metrics)) {
+        const samples = (metric.samples ?? []).filter((v) => Number.isFinite(v) && v > 0);
+        if (metric.exact || samples.length === 0) continue;
+        const key2 = rowKey(b.id, name);
+        const s = series.get(key2) ?? { unit: metric.unit, samples: [] };
+        s.samples.push(samples);
+        series.set(key2, s);
+      }
+    }
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const [key2, { unit, samples }] of series) {
+    const splits = samples.map((s) => twoLevels(s)).filter((s) => s !== null);
+    if (splits.length > 0) {
+      out.set(key2, {
+        unit,
+        fast: median(splits.map((s) => s.fast.median)),
+        slow: median(splits.map((s) => s.slow.median)),
+        slowShare: median(splits.map((s) => s.slow.values.length / (s.fast.values.length + s.slow.values.length))),
+        seen: "within",
+        runs: splits.length,
+        of: samples.length
+      });
+      continue;
+    }
+    if (samples.length < MIN_RUNS_ACROSS) continue;
+    const across = twoLevels(samples.map((s) => median(s)));
+    if (across)
+      out.set(key2, {
+        unit,
+        fast: across.fast.median,
+        slow: across.slow.median,
+        slowShare: across.slow.values.length / samples.length,
+        seen: "across",
+        runs: samples.length,
+        of: samples.length
+      });
+  }
+  return out;
+}
+
 // action/src/runner/worktree.ts
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { mkdtempSync as mkdtempSync2, rmSync as rmSync5 } from "node:fs";
@@ -66404,9 +66734,11 @@ async function historyNoise(history, testbed, runs2, tolerance) {
     );
   }
   const { sets } = await history.readUsable(mine.slice(-runs2));
+  const flips = historyFlips(sets);
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key2, d]) => {
     const [benchmark, metric] = key2.split("\0");
-    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
+    const drift = { runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
+    return { benchmark, metric, ...drift, flips: flips.get(key2) ?? null };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }
@@ -68302,7 +68634,8 @@ var FLAG_TEXT = {
   confirmed: "a re-run confirmed the change",
   "not-confirmed": "a re-run did not confirm the change: treat it as noise unless it recurs",
   "baseline-failed": "the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone",
-  ignored: "ignored by a budget (`ignore: true`): shown for information, never fails the gate"
+  ignored: "ignored by a budget (`ignore: true`): shown for information, never fails the gate",
+  flips: "the benchmark settles in one of two levels per process (code alignment, a hash seed, a JIT tier): compared level by level, so a different mix of the levels is no change; a level that moved, or a new slower one, is"
 };
 function flagsIn(rows) {
   const present = new Set(rows.flatMap((r) => r.flags));
@@ -68401,7 +68734,24 @@ function methodText(method) {
       return `Welch's t-test on ${method.logScale ? "the log scale" : "raw values"} from mean, standard deviation and n`;
     case "wilcoxon-signed-rank":
       return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? "exact" : "normal approximation"}) with a Hodges\u2013Lehmann interval`;
+    case "levels":
+      return levelsText(method);
+    case "folded-rounds":
+      return `flips between two levels ${pct(method.ratio - 1)} apart (${method.folded} of ${method.rounds} rounds drew different levels on their two sides); each round's ratio with the flip taken out, by ${methodText(method.inner)}`;
   }
+}
+function levelsText(method) {
+  const values = [method.baseline, method.current].flatMap((l) => "one" in l ? [l.one] : [l.fast, l.slow]);
+  const scale = scaleFor(method.unit, values);
+  const show = (v) => formatValue(v, scale);
+  const flipping = "fast" in method.current ? method.current : method.baseline;
+  const share = (side3, l) => "one" in l ? `${side3}: all in one level, ${show(l.one)}` : `${side3}: ${pct(l.slowShare)} of runs in the slow level`;
+  const compared = {
+    both: `fast with fast and slow with slow, each by ${methodText(method.inner)}, pooled`,
+    fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
+    slow: `the slow level, the one both drew, by ${methodText(method.inner)}`
+  };
+  return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share("current", method.current)}; ${share("baseline", method.baseline)}); compared level by level: ${compared[method.compared]}`;
 }
 function configuredDrift(method) {
   return method.id === "mann-whitney" && method.drift > 0 && method.driftRuns === null;
@@ -68980,11 +69330,11 @@ function truncationNotice(totalRows, shownRows, logsLeftOut, limit3, hint) {
 > **Truncated:** ${formatCount(totalRows - shownRows)} of ${formatCount(totalRows)} rows${logs2} are left out to stay within ${limit3}; the verdict above counts every row. ${hint ?? DEFAULT_HINT}`;
 }
 function dedupeFailures(rows) {
-  const seen = /* @__PURE__ */ new Set();
+  const seen2 = /* @__PURE__ */ new Set();
   return rows.filter((r) => {
     const key2 = `${r.benchmark}\0${r.error?.message ?? reasonText(r.reason)}`;
-    if (seen.has(key2)) return false;
-    seen.add(key2);
+    if (seen2.has(key2)) return false;
+    seen2.add(key2);
     return true;
   });
 }
@@ -69400,11 +69750,11 @@ function renderTerminal(report2, options) {
 `;
 }
 function onePerFailure(rows) {
-  const seen = /* @__PURE__ */ new Set();
+  const seen2 = /* @__PURE__ */ new Set();
   return rows.filter((r) => {
     const key2 = `${r.benchmark}\0${r.error.message}`;
-    if (seen.has(key2)) return false;
-    seen.add(key2);
+    if (seen2.has(key2)) return false;
+    seen2.add(key2);
     return true;
   });
 }
@@ -69973,7 +70323,21 @@ function noiseText(rows, runs2, testbed, tolerance) {
   const note = usually.length === 0 ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct2(OFTEN)} of unchanged runs
 ` : `often need confirmation (sent to the interleaved stage in ${pct2(OFTEN)} or more of unchanged runs, each costing its own interleaved rounds): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(", ")}
 `;
-  return head + aligned2(cells3) + note;
+  return head + aligned2(cells3) + note + flipsText(rows);
+}
+function flipsText(rows) {
+  const flipping = rows.filter((r) => r.flips !== null);
+  if (flipping.length === 0) return "no benchmark flips between two levels\n";
+  const pct2 = (x2) => `${Math.round(x2 * 100)} %`;
+  const lines = flipping.map((r) => {
+    const f = r.flips;
+    const scale = scaleFor(f.unit, [f.fast, f.slow]);
+    const where2 = f.seen === "within" ? `${pct2(f.slowShare)} of processes in the slow level, in ${f.runs} of ${f.of} runs` : `${pct2(f.slowShare)} of runs in the slow level (each run draws one)`;
+    return `  ${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}: flips between ${formatValue(f.fast, scale)} and ${formatValue(f.slow, scale)}; ${where2}`;
+  });
+  return `flip between two levels (compared level by level: a different mix of the levels is no change, a level that moves is):
+${lines.join("\n")}
+`;
 }
 function runListText(entries2) {
   return aligned2([["created", "testbed", "commit", "run"], ...entries2.map((e) => [e.created, e.testbed, e.commit.slice(0, 12), e.runId])]);
@@ -70077,8 +70441,8 @@ function timeCommands(options) {
     for (let i2 = 0; i2 < options.warmup; i2++) runOnce(command, options);
     const runs2 = Array.from({ length: options.runs }, () => runOnce(command, options));
     const times = runs2.map((r) => r.seconds);
-    const { mean: mean2, median: median3, stddev: stddev2, min, max: max2 } = describe2(times);
-    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median3, min, max: max2, times, exit_codes: runs2.map((r) => r.code) };
+    const { mean: mean2, median: median4, stddev: stddev2, min, max: max2 } = describe2(times);
+    return { command, mean: mean2, stddev: Number.isFinite(stddev2) ? stddev2 : null, median: median4, min, max: max2, times, exit_codes: runs2.map((r) => r.code) };
   });
   return { results };
 }
@@ -70163,8 +70527,8 @@ function stepStats(left, right) {
   let pValue2 = 1;
   if (n1 + n2 > 2) {
     const df = n1 + n2 - 2;
-    const pooled = ((n1 - 1) * stdBefore ** 2 + (n2 - 1) * stdAfter ** 2) / df;
-    const denominator = Math.sqrt(pooled * (1 / n1 + 1 / n2));
+    const pooled2 = ((n1 - 1) * stdBefore ** 2 + (n2 - 1) * stdAfter ** 2) / df;
+    const denominator = Math.sqrt(pooled2 * (1 / n1 + 1 / n2));
     const t = (meanBefore - meanAfter) / denominator;
     if (Number.isNaN(t)) pValue2 = 1;
     else if (!Number.isFinite(t)) pValue2 = 0;
@@ -70316,8 +70680,8 @@ function seriesOf(sets, include) {
 function intervalOf(s) {
   const df = s.nBefore + s.nAfter - 2;
   if (df < 1 || s.meanBefore === 0) return [forwardChange(s), forwardChange(s)];
-  const pooled = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
-  const half = (0, import_stats_base_dists_t_quantile4.default)(0.975, df) * Math.sqrt(pooled * (1 / s.nBefore + 1 / s.nAfter));
+  const pooled2 = ((s.nBefore - 1) * s.stdBefore ** 2 + (s.nAfter - 1) * s.stdAfter ** 2) / df;
+  const half = (0, import_stats_base_dists_t_quantile4.default)(0.975, df) * Math.sqrt(pooled2 * (1 / s.nBefore + 1 / s.nAfter));
   const diff = s.meanAfter - s.meanBefore;
   return [(diff - half) / Math.abs(s.meanBefore), (diff + half) / Math.abs(s.meanBefore)];
 }
@@ -71085,7 +71449,7 @@ function parseKey(ctx, end = 61) {
 function parseInlineTable(ctx) {
   let startPtr = ctx.p++;
   let res = /* @__PURE__ */ Object.create(null);
-  let seen = /* @__PURE__ */ new Set();
+  let seen2 = /* @__PURE__ */ new Set();
   let c;
   while (ctx.p < ctx.s.length) {
     skipVoid(ctx);
@@ -71102,7 +71466,7 @@ function parseInlineTable(ctx) {
       if (i2)
         t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
       k = key2[i2];
-      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen.has(t[k]))) {
+      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen2.has(t[k]))) {
         TomlError.x("trying to redefine an already defined value", ctx, errPtr);
       }
       let unsafe = k === "__proto__";
@@ -71124,7 +71488,7 @@ function parseInlineTable(ctx) {
       /* } */
     );
     if (t && typeof (t[k] = value) === "object")
-      seen.add(value);
+      seen2.add(value);
     skipVoid(ctx);
     if ((c = ctx.s.charCodeAt(ctx.p++)) === 125) {
       return res;
@@ -71490,13 +71854,13 @@ function confirmed(row) {
   return row.status === "regressed" && (row.stage?.by === "interleaved" || row.stage === void 0 && row.flags.includes("confirmed"));
 }
 function confirmedRegressions(report2, suiteOf2) {
-  const seen = /* @__PURE__ */ new Set();
+  const seen2 = /* @__PURE__ */ new Set();
   const out = [];
   for (const row of report2.rows) {
-    if (!confirmed(row) || seen.has(row.benchmark)) continue;
+    if (!confirmed(row) || seen2.has(row.benchmark)) continue;
     const suite = suiteOf2(row.benchmark);
     if (suite?.profile == null) continue;
-    seen.add(row.benchmark);
+    seen2.add(row.benchmark);
     out.push({ benchmark: row.benchmark, suite });
   }
   return out;
@@ -72399,9 +72763,9 @@ var countCommand = {
 function describeInstructions(samples) {
   if (samples.length === 0) return "no instruction count";
   const sorted = [...samples].sort((a, b) => a - b);
-  const median3 = sorted[Math.floor((sorted.length - 1) / 2)];
-  const spread = median3 > 0 ? (sorted[sorted.length - 1] - sorted[0]) / median3 * 100 : 0;
-  return `${median3.toLocaleString("en-US")} instructions (${samples.length} repeat${samples.length === 1 ? "" : "s"}, spread ${spread.toPrecision(2)} %)`;
+  const median4 = sorted[Math.floor((sorted.length - 1) / 2)];
+  const spread = median4 > 0 ? (sorted[sorted.length - 1] - sorted[0]) / median4 * 100 : 0;
+  return `${median4.toLocaleString("en-US")} instructions (${samples.length} repeat${samples.length === 1 ? "" : "s"}, spread ${spread.toPrecision(2)} %)`;
 }
 
 // action/src/cli/preflight.ts
@@ -73328,9 +73692,9 @@ function spreadOf(samples, value) {
       const hi = Math.min(lo + 1, sorted.length - 1);
       return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
     };
-    const median3 = at(0.5);
-    if (!Number.isFinite(median3)) return null;
-    return { median: round(median3), low: round(at(0.25)), high: round(at(0.75)) };
+    const median4 = at(0.5);
+    if (!Number.isFinite(median4)) return null;
+    return { median: round(median4), low: round(at(0.25)), high: round(at(0.75)) };
   }
   if (value === void 0 || !Number.isFinite(value)) return null;
   return { median: round(value), low: round(value), high: round(value) };

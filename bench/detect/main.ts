@@ -4,6 +4,7 @@ import { DATA_SCHEMA, type DataFile } from './data-file.js';
 import { collect, FULL_PLAN, QUICK_PLAN, writeData } from './collect.js';
 import { analyse, renderMarkdown } from './analyse.js';
 import { measureBuildSeconds, twoStageMarkdown } from '../two-stage/report.js';
+import { flipsBench } from './flips.js';
 
 /**
  * `npm run bench:detect [-- collect|analyse] [--quick] [--data FILE] [--markdown FILE]`
@@ -12,24 +13,30 @@ import { measureBuildSeconds, twoStageMarkdown } from '../two-stage/report.js';
  *   two-stage replays the data file through the three designs of a pull
  *             request's verdict (stored baseline, two stages, interleaved);
  *             see bench/two-stage/analyse.ts
+ *   flips     benchmarks that flip between two values: a real flipping
+ *             program, plain and interleaved, decided as one distribution
+ *             and level by level ([--trials N], default 20; ~2 min)
  *   (none)    collect, then analyse
  * Defaults: data file bench/detect/data/detect-full.json (quick: detect-quick.json).
  */
-const USAGE = 'usage: npm run bench:detect -- [collect|analyse|two-stage] [--quick] [--data FILE] [--markdown FILE]';
+const USAGE = 'usage: npm run bench:detect -- [collect|analyse|two-stage|flips] [--quick] [--trials N] [--data FILE] [--markdown FILE]';
 
 interface Args {
-  command: 'collect' | 'analyse' | 'two-stage' | 'all';
+  command: 'collect' | 'analyse' | 'two-stage' | 'flips' | 'all';
   quick: boolean;
+  trials: number;
   data: string | null;
   markdown: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { command: 'all', quick: false, data: null, markdown: null };
+  const args: Args = { command: 'all', quick: false, trials: 20, data: null, markdown: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === 'collect' || a === 'analyse' || a === 'analyze') args.command = a === 'collect' ? 'collect' : 'analyse';
     else if (a === 'two-stage') args.command = 'two-stage';
+    else if (a === 'flips') args.command = 'flips';
+    else if (a === '--trials') args.trials = Number(argv[++i]);
     else if (a === '--quick') args.quick = true;
     else if (a === '--data' || a === '--markdown') {
       const v = argv[++i];
@@ -51,6 +58,10 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const root = new URL('./data/', import.meta.url).pathname;
   const dataPath = args.data ?? `${root}detect-${args.quick ? 'quick' : 'full'}.json`;
+  if (args.command === 'flips') {
+    process.stdout.write(flipsBench(args.trials));
+    return;
+  }
   if (args.command === 'two-stage') {
     const t0 = Date.now();
     const buildSeconds = measureBuildSeconds(new URL('./work.c', import.meta.url).pathname);

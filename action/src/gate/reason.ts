@@ -20,7 +20,23 @@ export type MethodUsed =
   | { id: 'mann-whitney'; exact: boolean; drift: number; driftRuns: number | null }
   /** Summaries only; on the log scale unless a mean is not positive. */
   | { id: 'welch-log'; logScale: boolean }
-  | { id: 'wilcoxon-signed-rank'; rounds: number; exact: boolean };
+  | { id: 'wilcoxon-signed-rank'; rounds: number; exact: boolean }
+  /**
+   * A benchmark that flips between two levels (gate/compare/levels.ts): the
+   * levels each side settled in (base units of `unit`), and what decided the
+   * row, by `inner`'s test: `both` levels pooled, or the one level both sides
+   * drew (`fast` or `slow`).
+   */
+  | { id: 'levels'; baseline: LevelsSeen; current: LevelsSeen; unit: string; compared: 'both' | 'fast' | 'slow'; inner: MethodUsed }
+  /**
+   * Interleaved rounds of a benchmark that flips (stats/folded-rounds.ts): the
+   * levels' ratio, how many of the rounds drew different levels on their two
+   * sides, and the paired test of the rounds with the flip taken out.
+   */
+  | { id: 'folded-rounds'; ratio: number; folded: number; rounds: number; inner: MethodUsed };
+
+/** The levels one side settled in: two (their medians, and the share of values in the slow one), or one. */
+export type LevelsSeen = { fast: number; slow: number; slowShare: number } | { one: number };
 
 /** Something the comparison did that the reader should know, beside the method. */
 export type ComparisonNote =

@@ -21,7 +21,7 @@ export interface RowAcceptance {
 }
 
 export type { RowStatus };
-export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
+export type { RowReason, ComparisonReason, ScalingReason, MethodUsed, LevelsSeen, ComparisonNote, TestedFacts, ScalingFitFacts } from './reason.js';
 export type { GateWarning, GateWarningCode, SkippedFile } from './warning-types.js';
 
 /** Flags a row can carry; the report explains each (see report/ for the wording). */
@@ -37,7 +37,8 @@ export type RowFlag =
   | 'confirmed'
   | 'not-confirmed'
   | 'ignored'
-  | 'baseline-failed';
+  | 'baseline-failed'
+  | 'flips';
 
 /** Statistics of one side of a row, in base units (null fields where unknown). */
 export interface SideStats {

@@ -26,6 +26,8 @@ export const FLAG_TEXT: Record<RowFlag, string> = {
   'baseline-failed':
     'the baseline run of this benchmark failed (a test failure or error) but still measured a value: compared with it; the current run passes, so the failure is gone',
   ignored: 'ignored by a budget (`ignore: true`): shown for information, never fails the gate',
+  flips:
+    'the benchmark settles in one of two levels per process (code alignment, a hash seed, a JIT tier): compared level by level, so a different mix of the levels is no change; a level that moved, or a new slower one, is',
 };
 
 /** The flags present in some rows, in FLAG_TEXT's order (so legends are stable). */

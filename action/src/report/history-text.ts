@@ -2,7 +2,9 @@
  * `perf-gate history`'s tables for the terminal: the runs (`list`) and each
  * series' learned drift (`noise`). Benchmark ids are untrusted text: escaped.
  */
+import type { Flips } from '../gate/history-flips.js';
 import { escapeTerminal } from './escape-terminal.js';
+import { formatValue, scaleFor } from './format.js';
 
 /** One benchmark × metric of `history noise`, as the pipeline measured it. */
 export interface NoiseLine {
@@ -15,6 +17,8 @@ export interface NoiseLine {
   smallest: number;
   /** How often the screen would send this row to the interleaved second stage when nothing changed (fraction). */
   suspectRate: number;
+  /** Its two levels, when it flips between them (gate/history-flips.ts); null when it does not. */
+  flips: Flips | null;
 }
 
 /** A benchmark the screen sends on at least this often when nothing changed "often needs confirmation": one pull request in ten. */
@@ -42,7 +46,24 @@ export function noiseText(rows: readonly NoiseLine[], runs: number, testbed: str
     usually.length === 0
       ? `no benchmark would often need confirmation: each is sent to the interleaved stage in fewer than ${pct(OFTEN)} of unchanged runs\n`
       : `often need confirmation (sent to the interleaved stage in ${pct(OFTEN)} or more of unchanged runs, each costing its own interleaved rounds): ${usually.map((r) => `${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}`).join(', ')}\n`;
-  return head + aligned(cells) + note;
+  return head + aligned(cells) + note + flipsText(rows);
+}
+
+/** The benchmarks that flip between two levels, and how often: they are compared level by level, so a different mix is no change. */
+function flipsText(rows: readonly NoiseLine[]): string {
+  const flipping = rows.filter((r) => r.flips !== null);
+  if (flipping.length === 0) return 'no benchmark flips between two levels\n';
+  const pct = (x: number): string => `${Math.round(x * 100)} %`;
+  const lines = flipping.map((r) => {
+    const f = r.flips!;
+    const scale = scaleFor(f.unit, [f.fast, f.slow]);
+    const where =
+      f.seen === 'within'
+        ? `${pct(f.slowShare)} of processes in the slow level, in ${f.runs} of ${f.of} runs`
+        : `${pct(f.slowShare)} of runs in the slow level (each run draws one)`;
+    return `  ${escapeTerminal(r.benchmark)} ${escapeTerminal(r.metric)}: flips between ${formatValue(f.fast, scale)} and ${formatValue(f.slow, scale)}; ${where}`;
+  });
+  return `flip between two levels (compared level by level: a different mix of the levels is no change, a level that moves is):\n${lines.join('\n')}\n`;
 }
 
 /** One run a line, columns aligned: created, testbed, commit (12), run id. */

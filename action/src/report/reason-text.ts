@@ -1,4 +1,5 @@
-import type { ComparisonNote, MethodUsed, RowReason, ScalingFitFacts, TestedFacts } from '../gate/types.js';
+import type { ComparisonNote, LevelsSeen, MethodUsed, RowReason, ScalingFitFacts, TestedFacts } from '../gate/types.js';
+import { formatValue, scaleFor } from './format.js';
 import { pct, pValue, signedPct } from './reason-numbers.js';
 
 /**
@@ -82,7 +83,30 @@ function methodText(method: MethodUsed): string {
       return `Welch's t-test on ${method.logScale ? 'the log scale' : 'raw values'} from mean, standard deviation and n`;
     case 'wilcoxon-signed-rank':
       return `Wilcoxon signed-rank on ${method.rounds} paired rounds (${method.exact ? 'exact' : 'normal approximation'}) with a Hodges–Lehmann interval`;
+    case 'levels':
+      return levelsText(method);
+    case 'folded-rounds':
+      return `flips between two levels ${pct(method.ratio - 1)} apart (${method.folded} of ${method.rounds} rounds drew different levels on their two sides); each round's ratio with the flip taken out, by ${methodText(method.inner)}`;
   }
+}
+
+/**
+ * "flips between 12.1 ms and 14.8 ms (current: 40 % of runs in the slow
+ * level; baseline: 65 %); compared level by level, the slow level by …".
+ */
+function levelsText(method: Extract<MethodUsed, { id: 'levels' }>): string {
+  const values = [method.baseline, method.current].flatMap((l) => ('one' in l ? [l.one] : [l.fast, l.slow]));
+  const scale = scaleFor(method.unit, values);
+  const show = (v: number): string => formatValue(v, scale);
+  const flipping = 'fast' in method.current ? method.current : (method.baseline as Extract<LevelsSeen, { fast: number }>);
+  const share = (side: string, l: LevelsSeen): string =>
+    'one' in l ? `${side}: all in one level, ${show(l.one)}` : `${side}: ${pct(l.slowShare)} of runs in the slow level`;
+  const compared: Record<typeof method.compared, string> = {
+    both: `fast with fast and slow with slow, each by ${methodText(method.inner)}, pooled`,
+    fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
+    slow: `the slow level, the one both drew, by ${methodText(method.inner)}`,
+  };
+  return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share('current', method.current)}; ${share('baseline', method.baseline)}); compared level by level: ${compared[method.compared]}`;
 }
 
 /** A drift that is the budgets' guess, not this runner's history. */

@@ -23,3 +23,5 @@ export * from './prng.js';
 export * from './bootstrap.js';
 export * from './between-run-drift.js';
 export * from './walsh-selection.js';
+export * from './levels.js';
+export * from './folded-rounds.js';

@@ -229,18 +229,21 @@ describe('perf-gate history noise, and the drift compare learns from the history
     assert.equal(calm.status, 0, calm.stderr);
     assert.match(calm.stdout, /^between-run drift on testbed quiet-bed, from its newest 6 run\(s\); tolerance 5\.0 %\n/);
     const lines = calm.stdout.split('\n').slice(2).filter(Boolean);
-    const rows = lines.slice(0, -1);
+    const rows = lines.slice(0, -2);
     assert.equal(rows.length, 2, `one row per benchmark × metric:\n${calm.stdout}`);
     // ±0.5 % drift: the two-stage screen never sends an unchanged run of these to the interleaved stage.
     for (const row of rows) assert.match(row, /\s6\s+±[01]\.\d %\s+> [0-4]\.\d %\s+0\.0 % of runs\s+yes$/, row);
-    assert.match(lines.at(-1)!, /^no benchmark would often need confirmation/);
+    assert.match(lines.at(-2)!, /^no benchmark would often need confirmation/);
+    assert.equal(lines.at(-1), 'no benchmark flips between two levels');
     const swinging = await cli('history', 'noise', '--history', 'history', '--testbed', 'noisy-bed', '--tolerance', '10%');
     assert.equal(swinging.status, 0, swinging.stderr);
     assert.match(swinging.stdout, /tolerance 10\.0 %/);
     const noisyLines = swinging.stdout.split('\n').slice(2).filter(Boolean);
-    for (const row of noisyLines.slice(0, -1))
+    for (const row of noisyLines.slice(0, -2))
       assert.match(row, /±\d+\.\d %\s+> (?:[1-9]\d|\d{3,})\.\d %\s+(?:1\d|[2-9]\d|100)\.\d % of runs\s+no: the interleaved second stage decides/, row);
-    assert.match(noisyLines.at(-1)!, /^often need confirmation \(.*\): sleep 0\.0\d time, sleep 0\.0\d time$/);
+    assert.match(noisyLines.at(-2)!, /^often need confirmation \(.*\): sleep 0\.0\d time, sleep 0\.0\d time$/);
+    // Runs that swing ±25 % from one to the next are drift, not two levels: six run medians spread over 0.8–1.3×.
+    assert.equal(noisyLines.at(-1), 'no benchmark flips between two levels');
   });
 
   test('compare --history widens each row by the drift it learned, and says from how many runs', async () => {
@@ -259,6 +262,33 @@ describe('perf-gate history noise, and the drift compare learns from the history
         assert.match(row.reason, /between-run drift learned from 6 runs/);
       }
     }
+  });
+
+  test('noise lists a benchmark whose processes flip between two levels, and how often', async () => {
+    // Six runs of 20 processes each: 12 ms, or 15 ms for 30 % of the processes (two in the first run: no level), 1 % scatter.
+    for (let i = 0; i < 6; i++) {
+      const times = Array.from({ length: 20 }, (_, k) => (k % 10 < (i === 0 ? 0.5 : 3) ? 0.015 : 0.012) * (1 + 0.01 * Math.sin(7 * k + i)));
+      const set = {
+        schema: 'perf-gate/results@1',
+        created: '2026-11-21T11:00:00Z',
+        benchmarks: [{ id: 'hash/lookup', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: times } } }],
+      };
+      writeFileSync(join(repo, 'flip.json'), JSON.stringify(set));
+      const added = await runCli(
+        ['history', 'add', '--history', 'flip-history', '--testbed', 'flip-bed', 'flip.json'],
+        repo,
+        process.env,
+        `2026-11-21T12:1${i}:00Z`,
+      );
+      assert.equal(added.status, 0, added.stderr);
+    }
+    const result = await cli('history', 'noise', '--history', 'flip-history', '--testbed', 'flip-bed');
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /\nflip between two levels \(compared level by level: a different mix of the levels is no change, a level that moves is\):\n  hash\/lookup time: flips between 12\.0\d ms and 1[45]\.\d+ ms; 30 % of processes in the slow level, in 5 of 6 runs\n$/,
+      result.stdout,
+    );
   });
 
   test('noise of a testbed the history does not hold names the ones it does (exit 2)', async () => {

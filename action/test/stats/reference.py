@@ -138,7 +138,89 @@ def handle(case):
         d = np.abs(np.diff(np.array(levels)))
         total = float(np.median(d)) / stats.norm.ppf(0.75) / math.sqrt(2)
         return {"sigmaTotal": total, "sigma": math.sqrt(max(0.0, total * total - float(np.mean(variances))))}
+    if kind == "levels":
+        # The optimal two-group split of the logs by brute force (every split, its
+        # within-group sum of squares from numpy's var), and the gap of the groups'
+        # median logs over the larger normal-consistent MAD (scipy).
+        logs = np.sort(np.log(np.array(case["values"])))
+        # Sought among the core: within a factor two of the median.
+        core = [i for i in range(len(logs)) if abs(logs[i] - np.median(logs)) <= math.log(2)]
+        lo, hi = core[0], core[-1] + 1
+        best, cost = None, math.inf
+        for k in range(lo + 1, hi):
+            if logs[k] == logs[k - 1]:
+                continue
+            c = np.var(logs[lo:k]) * (k - lo) + np.var(logs[k:hi]) * (hi - k)
+            if c < cost - 1e-12:
+                best, cost = k, c
+        if best is None:
+            return None
+        a, b = logs[:best], logs[best:]
+        spread = max(float(stats.median_abs_deviation(a, scale="normal")), float(stats.median_abs_deviation(b, scale="normal")))
+        d = (float(np.median(b)) - float(np.median(a))) / spread if spread > 0 else None
+        return {"fast": int(best), "separation": d}
+    if kind == "fold":
+        return fold_rounds(case["ratios"])
     raise ValueError("unknown kind " + kind)
+
+
+def fold_rounds(ratios):
+    """Interleaved rounds' log ratios folded by the gap between two levels
+    (stats/folded-rounds.ts), written again from its description: for each gap
+    on the grid, three groups one gap apart fitted by medians from the copy of
+    the median nearest zero and one gap either side, among the fits that move
+    enough rounds and leave two, the least sum of absolute distances (the
+    centre nearer zero on a tie), then the checks (the sizes two levels could
+    give, the rounds left unexplained, the separation, the empty ground)."""
+    d = np.array(ratios, dtype=float)
+    n = len(d)
+    if n < 12:
+        return None
+    least = max(4, math.ceil(0.1 * n))
+
+    def half_out(x):
+        return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+    median = float(np.median(d))
+    best = None
+    gap = math.log(1.04)
+    while gap <= math.log(2):
+        nearest = median - gap * float(half_out(median / gap))
+        for start in (nearest - gap, nearest, nearest + gap):
+            centre = start
+            for _ in range(4):
+                folds = np.clip(half_out((d - centre) / gap), -1, 1)
+                centre = float(np.median(d - folds * gap))
+            moved = int(np.sum(folds != 0))
+            if moved < least or n - moved < 2:
+                continue
+            cost = sum(abs(float(x)) for x in (d - centre - folds * gap))
+            if best is not None:
+                tie = 1e-9 * max(cost, best[0])
+                if not (cost < best[0] - tie or (cost <= best[0] + tie and abs(centre) < abs(best[2]))):
+                    continue
+            best = (cost, gap, centre, folds.copy())
+        gap += 0.002
+    if best is None:
+        return None
+    _, gap, centre, folds = best
+    share = {k: float(np.mean(folds == k)) for k in (-1, 0, 1)}
+    if share[0] + 1.5 / math.sqrt(n) < 2 * math.sqrt(share[1] * share[-1]):
+        return None
+    unexplained = int(np.sum(np.abs(d - folds * gap - centre) > gap / 2))
+    if unexplained > max(1, n // 10):
+        return None
+    folded = d - folds * gap
+    spread = float(stats.median_abs_deviation(folded, scale="normal"))
+    out = np.abs(d[folds != 0] - centre)
+    separation = float(np.median(out)) / spread if spread > 0 else math.inf
+    if not separation >= 5:
+        return None
+    groups = [d[folds == k] for k in (-1, 0, 1) if np.any(folds == k)]
+    for a, b in zip(groups, groups[1:]):
+        if not np.min(b) - np.max(a) >= 3 * spread:
+            return None
+    return {"gap": gap, "folds": [int(k) for k in folds], "separation": separation if math.isfinite(separation) else None}
 
 
 def main():

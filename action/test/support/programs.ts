@@ -37,6 +37,32 @@ int main(void) {
 `;
 }
 
+/**
+ * A program that settles in one of two levels per process, the way code
+ * alignment or a hash seed does: each run draws a random bit (seeded from
+ * the clock and its pid) and, with probability argv[1], does 50 % more work;
+ * argv[2] scales both levels (1.1: a real 10 % slowdown of the code). Any
+ * further argument is ignored, so one hyperfine call can name many variants.
+ */
+export const FLIP_C = `#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  double slowShare = argc > 1 ? atof(argv[1]) : 0.5;
+  double scale = argc > 2 ? atof(argv[2]) : 1.0;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  srand((unsigned)(ts.tv_nsec ^ ((unsigned)getpid() << 16)));
+  int slow = rand() / (RAND_MAX + 1.0) < slowShare;
+  unsigned long n = (unsigned long)(10000000 * scale * (slow ? 1.5 : 1.0));
+  volatile unsigned long x = 1;
+  for (unsigned long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
+  printf("%lu\\n", (unsigned long)x);
+  return 0;
+}
+`;
+
 /** Compiles the busy loop into `dir/busy` with the system C compiler and returns its path. */
 export function compileBusyLoop(dir: string): string {
   const source = join(dir, 'busy.c');

@@ -4,10 +4,11 @@ import type { ComparisonNote, ComparisonReason, TestedFacts } from '../reason.js
 import type { RowFlag, SideStats } from '../types.js';
 import type { ComparisonMethod, StrategyOptions, StrategyResult } from './strategy.js';
 import { compareSamples } from './samples.js';
-import { comparePaired } from './paired.js';
+import { comparePaired, compareRoundRatios, roundRatios } from './paired.js';
 import { compareSummary, type SummarySide } from './summary.js';
 import { compareSingleValue } from './single-value.js';
 import { compareExact } from './exact.js';
+import { compareFoldedRounds, compareLevels } from './levels.js';
 import { allPositive, logToRelative } from './scale.js';
 
 /**
@@ -66,6 +67,8 @@ export interface ComparisonOptions {
   tailAlpha?: number;
   /** Power of the samples-needed calculation. Default 0.8. */
   power?: number;
+  /** Compare a benchmark that flips between two levels level by level (gate/compare/levels.ts). Default true; false reads it as one distribution (what gates did before). */
+  levels?: boolean;
 }
 
 export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
@@ -78,6 +81,7 @@ export const DEFAULT_COMPARISON_OPTIONS: ComparisonOptions = {
   tailMinExcess: 0.1,
   tailAlpha: 0.02,
   power: 0.8,
+  levels: true,
 };
 
 export interface Comparison {
@@ -150,6 +154,7 @@ function resolveOptions(options: ComparisonOptions): StrategyOptions {
     tailMinExcess: options.tailMinExcess ?? (d.tailMinExcess as number),
     tailAlpha: options.tailAlpha ?? (d.tailAlpha as number),
     power: options.power ?? (d.power as number),
+    levels: options.levels ?? true,
   };
 }
 
@@ -210,15 +215,8 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
   }
   if (bs.length >= 2 && cs.length >= 2) {
     const aligned = bs.length === cs.length && dropped === 0 && allPositive(bs) && allPositive(cs);
-    if (input.paired && aligned) {
-      result = comparePaired({ baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise }, o);
-    } else {
-      if (input.paired) notes.push({ code: 'rounds-not-aligned' });
-      result = compareSamples(
-        { baseline: bs, current: cs, alpha: input.alpha, tolerance: input.regression, noise: input.noise, drift, driftRuns: input.driftRuns ?? null },
-        o,
-      );
-    }
+    if (input.paired && !aligned) notes.push({ code: 'rounds-not-aligned' });
+    result = compareSampleSets(input, bs, cs, input.paired === true && aligned, o);
   } else {
     const sb = summarySide(baseline);
     const sc = summarySide(current);
@@ -229,6 +227,23 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
     }
   }
   return { ...result, notes };
+}
+
+/**
+ * Samples on both sides: rounds (`rounds`: index-aligned, interleaved)
+ * decided paired, else as two samples. A benchmark that flips between two
+ * levels is decided by its levels (gate/compare/levels.ts): rounds with the
+ * flip taken out of each round's ratio, the pairing kept (each round's
+ * processes draw their levels afresh); plain runs level by level.
+ */
+function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: readonly number[], rounds: boolean, o: StrategyOptions): StrategyResult {
+  const tolerances = { alpha: input.alpha, tolerance: input.regression, noise: input.noise };
+  const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
+  const levels = !o.levels
+    ? null
+    : ((rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), (d) => compareRoundRatios(d, tolerances, o, false)) : null) ??
+      compareLevels({ ...samples, unit: input.baseline.unit }, o));
+  return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 
 /**

@@ -26,13 +26,31 @@ export interface PairedInput {
 export function comparePaired(input: PairedInput, options: StrategyOptions): StrategyResult {
   const base = logs(input.baseline);
   const cur = logs(input.current);
-  const d = cur.map((c, i) => c - (base[i] as number));
-  const sortedBase = sortedCopy(base);
-  const sortedCur = sortedCopy(cur);
+  const noisier = noisierSamples(sortedSide(sortedCopy(base)), sortedSide(sortedCopy(cur)), true, options);
+  return compareRoundRatios(roundRatios(input), input, options, noisier);
+}
+
+/** Each round's log ratio, log current − log baseline: a difference, so swapping the sides negates it exactly. */
+export function roundRatios(input: Pick<PairedInput, 'baseline' | 'current'>): number[] {
+  const base = logs(input.baseline);
+  return Array.from(logs(input.current), (c, i) => c - base[i]!);
+}
+
+/**
+ * The rounds' log ratios decided: Wilcoxon signed-rank, the Hodges–Lehmann
+ * centre and interval, the rounds needed. `noisier`: the current's spread
+ * grew (read from the sides, which the ratios no longer hold).
+ */
+export function compareRoundRatios(
+  d: readonly number[],
+  input: Pick<PairedInput, 'alpha' | 'tolerance' | 'noise'>,
+  options: StrategyOptions,
+  noisier: boolean,
+): StrategyResult {
   const test = wilcoxonSignedRank(d);
   const hl = hodgesLehmannCenter(d, { confidence: options.confidence });
   const flags: RowFlag[] = ['paired'];
-  if (noisierSamples(sortedSide(sortedBase), sortedSide(sortedCur), true, options)) flags.push('noisier');
+  if (noisier) flags.push('noisier');
   const minimum = minRounds(input.alpha);
   const insufficient = test.n < minimum;
   if (insufficient) flags.push('insufficient-samples');

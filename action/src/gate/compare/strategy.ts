@@ -46,4 +46,6 @@ export interface StrategyOptions {
   tailAlpha: number;
   /** Power of the samples-needed calculation. */
   power: number;
+  /** Compare a benchmark that flips between two levels level by level. */
+  levels: boolean;
 }

@@ -12,6 +12,7 @@ import { parseBencherPerf, type BencherPerfChoice } from '../../adapters/bencher
 import { parseGabHistory } from '../../adapters/gab-history.js';
 import type { HistorySetting } from '../../config/perf-gate-config.js';
 import { learnDrift, screenSuspectRate, smallestDecidableChange } from '../../gate/index.js';
+import { historyFlips } from '../../gate/history-flips.js';
 import { InputError, type ResultSet } from '../../model/index.js';
 import { headCommit } from '../../runner/worktree.js';
 import { DEFAULT_HISTORY_FOLDER, newRunId, storedBenchmarks, type HistoryEntry, type HistoryStore } from '../../store/history/index.js';
@@ -101,9 +102,11 @@ export async function historyNoise(history: HistoryStore, testbed: string, runs:
     );
   }
   const { sets } = await history.readUsable(mine.slice(-runs));
+  const flips = historyFlips(sets);
   const rows = [...learnDrift(sets, { minRuns: 2 })].map(([key, d]) => {
     const [benchmark, metric] = key.split('\u0000') as [string, string];
-    return { benchmark, metric, runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
+    const drift = { runs: d.runs, drift: d.drift, smallest: smallestDecidableChange(d.drift), suspectRate: screenSuspectRate(d.drift, tolerance) };
+    return { benchmark, metric, ...drift, flips: flips.get(key) ?? null };
   });
   return { runs: sets.length, rows: rows.sort((p, q) => q.drift - p.drift || (p.benchmark < q.benchmark ? -1 : 1)) };
 }

@@ -66161,7 +66161,8 @@ function mergeStages(inputs) {
     if (call === void 0) return row;
     if (!call.suspect) {
       const blind = call.blind && row.change !== null ? { blind: { estimate: row.change, tolerance: row.tolerance } } : {};
-      return { ...row, stage: { by: "screen", suspect: false, bound: call.bound, ...blind } };
+      const status = call.blind && row.status === "unchanged" ? "inconclusive" : row.status;
+      return { ...row, status, stage: { by: "screen", suspect: false, bound: call.bound, ...blind } };
     }
     const screen = { status: row.status, change: row.change, ci: row.ci, why: call.why };
     const skipped = inputs.unconfirmed(key2);

@@ -59,7 +59,10 @@ export function mergeStages(inputs: StageInputs): GateReport {
     if (call === undefined) return row;
     if (!call.suspect) {
       const blind = call.blind && row.change !== null ? { blind: { estimate: row.change, tolerance: row.tolerance } } : {};
-      return { ...row, stage: { by: 'screen', suspect: false, bound: call.bound, ...blind } };
+      // A clear row whose interval still reaches a slowdown beyond the tolerance is not shown to pass: a real shift
+      // within the tolerance is `unchanged` to the comparison, but the screen could not rule the larger one out.
+      const status = call.blind && row.status === 'unchanged' ? 'inconclusive' : row.status;
+      return { ...row, status, stage: { by: 'screen', suspect: false, bound: call.bound, ...blind } };
     }
     const screen: ScreenedFacts = { status: row.status, change: row.change, ci: row.ci, why: call.why };
     const skipped = inputs.unconfirmed(key);

@@ -216,6 +216,26 @@ describe('issue 36: a screen that never clears a visible slowdown', () => {
     assert.ok(!call.suspect && call.blind && Math.abs(call.bound! - 0.068) < 1e-12, JSON.stringify(call));
   });
 
+  test('a real shift within the tolerance whose interval reaches beyond it is inconclusive once screened, not unchanged', () => {
+    // An A/A row seen on CI: +4.9 % [+2.8 %, +6.9 %], p < 0.0001: the comparison calls a real shift within the tolerance
+    // unchanged; the screen could not rule a slowdown beyond 5 % out, so the row is not shown to pass.
+    const reaching = row({ benchmark: 'r', status: 'unchanged', change: 0.0488, ci: [0.0284, 0.069], ciLevel: 0.95, tolerance: 0.05 });
+    const inside = row({ benchmark: 'i', status: 'unchanged', change: 0.01, ci: [-0.01, 0.03], ciLevel: 0.95, tolerance: 0.05 });
+    const merged = mergeStages({
+      screened: screenReport(reportOf([reaching, inside])),
+      confirmed: null,
+      unconfirmed: () => null,
+      failSuspected: false,
+      stages: STAGES,
+    });
+    const [r, i] = ['r', 'i'].map((b) => merged.rows.find((x) => x.benchmark === b)!);
+    assert.equal(r!.status, 'inconclusive');
+    assert.deepEqual(r!.stage, { by: 'screen', suspect: false, bound: 0.069, blind: { estimate: 0.0488, tolerance: 0.05 } });
+    assert.equal(i!.status, 'unchanged');
+    assert.equal(merged.counts.inconclusive, 1);
+    assert.equal(merged.verdict, 'pass');
+  });
+
   test('the report says the runner cannot screen, and a cleared row never reads as "no slowdown beyond +244 % seen"', async () => {
     const { stagesText, stageNote } = await import('../../src/report/stage-text.js');
     const text = stagesText({ ...STAGES, screen: { ...STAGES.screen, blind: { rows: 3, bound: 2.442 } } }).join(' ');

@@ -1,8 +1,11 @@
 /**
- * A benchmark that flips between two levels (stats/levels.ts: each process,
- * or each interleaved round, draws one), compared level by level. A change
- * in how often each level was drawn is no change of the code: only a level
- * that moved is.
+ * A benchmark that flips between two levels (each process draws one),
+ * decided by its levels. A change in how often each level was drawn is no
+ * change of the code: only a level that moved is. Interleaved rounds have
+ * the flip taken out of each round's ratio and stay paired
+ * (compareFoldedRounds, stats/folded-rounds.ts); runs, and rounds whose
+ * ratios show no flip while a side's values do, are compared level by level
+ * (compareLevels, stats/levels.ts):
  *
  * - The levels are told apart at one point for both sides: the best split
  *   of their values together; when both sides show two levels, the

@@ -65531,6 +65531,15 @@ function robustSigma(side3) {
 }
 
 // action/src/gate/compare/samples.ts
+function withDrift(shift, interval, p, driftLog, options) {
+  if (!(driftLog > 0) || !Number.isFinite(shift)) return { interval, p };
+  const z = zQuantile(1 - (1 - options.confidence) / 2);
+  const [lower, upper] = interval;
+  const seTotal = Math.hypot((upper - lower) / (2 * z), Math.SQRT2 * driftLog);
+  const extra = z * Math.SQRT2 * driftLog;
+  const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
+  return { interval: [shift - Math.hypot(shift - lower, extra), shift + Math.hypot(upper - shift, extra)], p: Math.max(p, pDrift) };
+}
 function compareSamples(input, options) {
   const onLogScale = allPositive(input.baseline) && allPositive(input.current);
   const rawBase = sortedCopy(input.baseline);
@@ -65544,20 +65553,10 @@ function compareSamples(input, options) {
   const hl = hodgesLehmannShift(base, cur, { confidence: options.confidence, presorted: true });
   const toShift = (v) => onLogScale ? v : relativeToLog(v / scale);
   const shift = toShift(hl.estimate);
-  let lower = toShift(hl.lower);
-  let upper = toShift(hl.upper);
-  let pRaw = test.p;
   const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
-  const z = zQuantile(1 - (1 - options.confidence) / 2);
-  if (driftLog > 0 && Number.isFinite(shift)) {
-    const seWithin = (upper - lower) / (2 * z);
-    const seTotal = Math.hypot(seWithin, Math.SQRT2 * driftLog);
-    const extra = z * Math.SQRT2 * driftLog;
-    lower = shift - Math.hypot(shift - lower, extra);
-    upper = shift + Math.hypot(upper - shift, extra);
-    const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
-    pRaw = Math.max(pRaw, pDrift);
-  }
+  const widened = withDrift(shift, [toShift(hl.lower), toShift(hl.upper)], test.p, driftLog, options);
+  const [lower, upper] = widened.interval;
+  const pRaw = widened.p;
   const baseSide = sortedSide(base);
   const curSide = sortedSide(cur);
   const flags = [];
@@ -65774,7 +65773,7 @@ function compareLevels(input, options) {
     const fast = compareLevel(base.fast, cur.fast);
     const slow = compareLevel(base.slow, cur.slow);
     const inner = compare(base.fast, cur.fast).method;
-    return withDrift(pooled([fast, slow], { id: "levels", ...levels, compared: "both", inner }, options), input.drift, options);
+    return pooledWithDrift(pooled([fast, slow], { id: "levels", ...levels, compared: "both", inner }, options), input.drift, options);
   }
   const which2 = comparable(base.fast, cur.fast) ? "fast" : comparable(base.slow, cur.slow) ? "slow" : null;
   if (which2 === null) return null;
@@ -65786,20 +65785,10 @@ function compareLevels(input, options) {
     sides: void 0
   };
 }
-function withDrift(result, drift, options) {
-  const driftLog = drift > 0 ? Math.log1p(drift) : 0;
-  if (driftLog === 0 || !result.interval || !Number.isFinite(result.shift)) return result;
-  const z = zQuantile(1 - (1 - options.confidence) / 2);
-  const { shift } = result;
-  const [lower, upper] = result.interval;
-  const extra = z * Math.SQRT2 * driftLog;
-  const seTotal = Math.hypot((upper - lower) / (2 * z), Math.SQRT2 * driftLog);
-  const pDrift = Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal));
-  return {
-    ...result,
-    interval: [shift - Math.hypot(shift - lower, extra), shift + Math.hypot(upper - shift, extra)],
-    pRaw: result.pRaw === null ? null : Math.max(result.pRaw, pDrift)
-  };
+function pooledWithDrift(result, drift, options) {
+  if (!result.interval) return result;
+  const widened = withDrift(result.shift, result.interval, result.pRaw ?? 0, drift > 0 ? Math.log1p(drift) : 0, options);
+  return { ...result, interval: widened.interval, pRaw: result.pRaw === null ? null : widened.p };
 }
 function pooled(pairs, method, options) {
   const z = zQuantile(1 - (1 - options.confidence) / 2);

@@ -24,7 +24,7 @@
 import { bestSplit, coreRange, foldRounds, twoLevels, upperTail, zQuantile, type LevelSplit } from '../../stats/index.js';
 import type { LevelsSeen, MethodUsed } from '../reason.js';
 import type { StrategyOptions, StrategyResult } from './strategy.js';
-import { compareSamples, type SamplesInput } from './samples.js';
+import { compareSamples, withDrift, type SamplesInput } from './samples.js';
 
 /** What one side drew of each level: its values below the split (fast) and at or above it (slow). */
 interface Side {
@@ -149,7 +149,7 @@ export function compareLevels(input: SamplesInput & { unit: string }, options: S
     const slow = compareLevel(base.slow, cur.slow);
     // The method named is the one a level of its own is compared by (its drift included).
     const inner = compare(base.fast, cur.fast).method;
-    return withDrift(pooled([fast, slow], { id: 'levels', ...levels, compared: 'both', inner }, options), input.drift, options);
+    return pooledWithDrift(pooled([fast, slow], { id: 'levels', ...levels, compared: 'both', inner }, options), input.drift, options);
   }
   const which = comparable(base.fast, cur.fast) ? 'fast' : comparable(base.slow, cur.slow) ? 'slow' : null;
   if (which === null) return null;
@@ -162,25 +162,11 @@ export function compareLevels(input: SamplesInput & { unit: string }, options: S
   };
 }
 
-/**
- * The between-run drift added to a pooled shift as compare/samples.ts adds
- * it to one comparison's: the interval widens by z·√2·drift, and the p-value
- * is at least a normal test's with the drift's variance added.
- */
-function withDrift(result: StrategyResult, drift: number, options: StrategyOptions): StrategyResult {
-  const driftLog = drift > 0 ? Math.log1p(drift) : 0;
-  if (driftLog === 0 || !result.interval || !Number.isFinite(result.shift)) return result;
-  const z = zQuantile(1 - (1 - options.confidence) / 2);
-  const { shift } = result;
-  const [lower, upper] = result.interval;
-  const extra = z * Math.SQRT2 * driftLog;
-  const seTotal = Math.hypot((upper - lower) / (2 * z), Math.SQRT2 * driftLog);
-  const pDrift = Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal));
-  return {
-    ...result,
-    interval: [shift - Math.hypot(shift - lower, extra), shift + Math.hypot(upper - shift, extra)],
-    pRaw: result.pRaw === null ? null : Math.max(result.pRaw, pDrift),
-  };
+/** The between-run drift added once to a pooled shift, as compare/samples.ts adds it to one comparison's. */
+function pooledWithDrift(result: StrategyResult, drift: number, options: StrategyOptions): StrategyResult {
+  if (!result.interval) return result;
+  const widened = withDrift(result.shift, result.interval, result.pRaw ?? 0, drift > 0 ? Math.log1p(drift) : 0, options);
+  return { ...result, interval: widened.interval, pRaw: result.pRaw === null ? null : widened.p };
 }
 
 /**

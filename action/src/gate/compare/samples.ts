@@ -43,6 +43,28 @@ export interface SamplesInput {
  * the rank test's and a normal test with the combined variance, and the power
  * calculation knows that more samples cannot remove it.
  */
+/**
+ * The between-run drift (log scale) added to a shift's interval and p-value:
+ * the interval widens by z·√2·drift in quadrature, and the p-value is at
+ * least a normal test's with the drift's variance added to the within-run
+ * standard error read off the interval.
+ */
+export function withDrift(
+  shift: number,
+  interval: [number, number],
+  p: number,
+  driftLog: number,
+  options: Pick<StrategyOptions, 'confidence'>,
+): { interval: [number, number]; p: number } {
+  if (!(driftLog > 0) || !Number.isFinite(shift)) return { interval, p };
+  const z = zQuantile(1 - (1 - options.confidence) / 2);
+  const [lower, upper] = interval;
+  const seTotal = Math.hypot((upper - lower) / (2 * z), Math.SQRT2 * driftLog);
+  const extra = z * Math.SQRT2 * driftLog;
+  const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
+  return { interval: [shift - Math.hypot(shift - lower, extra), shift + Math.hypot(upper - shift, extra)], p: Math.max(p, pDrift) };
+}
+
 export function compareSamples(input: SamplesInput, options: StrategyOptions): StrategyResult {
   const onLogScale = allPositive(input.baseline) && allPositive(input.current);
   // Sort once; the log is monotone, so the logs of sorted values are sorted too.
@@ -58,21 +80,10 @@ export function compareSamples(input: SamplesInput, options: StrategyOptions): S
   const hl = hodgesLehmannShift(base, cur, { confidence: options.confidence, presorted: true });
   const toShift = (v: number): number => (onLogScale ? v : relativeToLog(v / scale));
   const shift = toShift(hl.estimate);
-  let lower = toShift(hl.lower);
-  let upper = toShift(hl.upper);
-  let pRaw = test.p;
   const driftLog = input.drift > 0 ? Math.log1p(input.drift) : 0;
-  const z = zQuantile(1 - (1 - options.confidence) / 2);
-  if (driftLog > 0 && Number.isFinite(shift)) {
-    // The within-run standard error, read off the rank interval before it is widened.
-    const seWithin = (upper - lower) / (2 * z);
-    const seTotal = Math.hypot(seWithin, Math.SQRT2 * driftLog);
-    const extra = z * Math.SQRT2 * driftLog;
-    lower = shift - Math.hypot(shift - lower, extra);
-    upper = shift + Math.hypot(upper - shift, extra);
-    const pDrift = seTotal > 0 ? Math.min(1, 2 * upperTail(Math.abs(shift) / seTotal)) : 1;
-    pRaw = Math.max(pRaw, pDrift);
-  }
+  const widened = withDrift(shift, [toShift(hl.lower), toShift(hl.upper)], test.p, driftLog, options);
+  const [lower, upper] = widened.interval;
+  const pRaw = widened.p;
   const baseSide = sortedSide(base);
   const curSide = sortedSide(cur);
   const flags: RowFlag[] = [];

@@ -50146,6 +50146,11 @@ var result_set_schema_default = {
         unit: { type: "string" },
         direction: { enum: ["lower", "higher"] },
         samples: { type: "array", minItems: 1, items: { $ref: "#/$defs/finite" } },
+        roundSamples: {
+          type: "array",
+          minItems: 1,
+          items: { type: "array", minItems: 1, items: { $ref: "#/$defs/finite" } }
+        },
         summary: {
           type: "object",
           required: ["n", "mean"],
@@ -65755,16 +65760,10 @@ function median3(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 function compareLevels(input, options) {
-  const splits = [twoLevels(input.baseline), twoLevels(input.current)];
-  const flipping = [splits[0] !== null, splits[1] !== null];
-  if (!flipping[0] && !flipping[1]) return null;
-  const { at, shift } = flipping[0] && flipping[1] ? alignedSplit(input.baseline, input.current, Math.min(levelGap(splits[0]), levelGap(splits[1]))) : { at: bestSplit([...input.baseline, ...input.current])?.at ?? Infinity, shift: 1 };
-  const base = sideOf(input.baseline, at);
-  const cur = sideOf(
-    input.current.map((v) => v / shift),
-    at,
-    (i2) => input.current[i2]
-  );
+  const part = levelsPart(input.baseline, input.current);
+  if (!part) return null;
+  const base = part.side(input.baseline, "baseline");
+  const cur = part.side(input.current, "current");
   const levels = { baseline: seen(base), current: seen(cur), unit: input.unit };
   const compareLevel = (b, c) => compareSamples({ ...input, baseline: b, current: c, drift: 0 }, options);
   const compare = (b, c) => compareSamples({ ...input, baseline: b, current: c }, options);
@@ -65782,6 +65781,51 @@ function compareLevels(input, options) {
     ...result,
     method: { id: "levels", ...levels, compared: which2, inner: result.method },
     flags: ["flips", ...result.flags.filter((f) => f !== "noisier")],
+    sides: void 0
+  };
+}
+function levelsPart(baseline, current) {
+  const splits = [twoLevels(baseline), twoLevels(current)];
+  if (!splits[0] && !splits[1]) return null;
+  const { at, shift } = splits[0] && splits[1] ? alignedSplit(baseline, current, Math.min(levelGap(splits[0]), levelGap(splits[1]))) : { at: bestSplit([...baseline, ...current])?.at ?? Infinity, shift: 1 };
+  return {
+    side: (values, which2) => which2 === "baseline" ? sideOf(values, at) : sideOf(
+      values.map((v) => v / shift),
+      at,
+      (i2) => values[i2]
+    )
+  };
+}
+function compareRoundsByLevel(baseline, current, unit, decide2) {
+  const measured = baseline.map(() => 1);
+  const fastest = baseline.map((round2, i2) => Math.min(...round2, ...current[i2]));
+  const relative11 = (rounds, scale2) => rounds.map((round2, i2) => round2.map((v) => v / scale2[i2]));
+  let part = null;
+  let scale = measured;
+  for (const candidate of [measured, fastest]) {
+    part = levelsPart(relative11(baseline, candidate).flat(), relative11(current, candidate).flat());
+    scale = candidate;
+    if (part) break;
+  }
+  if (!part) return null;
+  const [base, cur] = [relative11(baseline, scale), relative11(current, scale)];
+  const ratios = [];
+  const drawn = { baseline: { fast: [], slow: [] }, current: { fast: [], slow: [] } };
+  base.forEach((round2, i2) => {
+    const b = part.side(round2, "baseline");
+    const c = part.side(cur[i2], "current");
+    for (const l of ["fast", "slow"]) {
+      drawn.baseline[l].push(...b[l].map((v) => v * scale[i2]));
+      drawn.current[l].push(...c[l].map((v) => v * scale[i2]));
+    }
+    const logs2 = ["fast", "slow"].filter((l) => b[l].length > 0 && c[l].length > 0).map((l) => Math.log(median3(c[l]) / median3(b[l])));
+    if (logs2.length > 0) ratios.push(logs2.reduce((x2, y) => x2 + y, 0) / logs2.length);
+  });
+  const result = decide2(ratios);
+  return {
+    ...result,
+    method: { id: "levels", baseline: seen(drawn.baseline), current: seen(drawn.current), unit, compared: "rounds", inner: result.method },
+    flags: ["flips", ...result.flags.filter((f) => f !== "flips")],
     sides: void 0
   };
 }
@@ -65945,8 +65989,16 @@ function runStrategy(input, o) {
 function compareSampleSets(input, bs, cs, rounds, o) {
   const tolerances = { alpha: input.alpha, tolerance: input.regression, noise: input.noise };
   const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
-  const levels = !o.levels ? null : (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), (d) => compareRoundRatios(d, tolerances, o, false)) : null) ?? compareLevels({ ...samples, unit: input.baseline.unit }, o);
+  const decideRounds = (d) => compareRoundRatios(d, tolerances, o, false);
+  const processes = rounds ? roundProcesses(input, bs.length) : null;
+  const levels = !o.levels ? null : (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? compareLevels({ ...samples, unit: input.baseline.unit }, o);
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
+}
+function roundProcesses(input, rounds) {
+  const usable = (r) => r !== void 0 && r.length === rounds && r.every((values) => values.length > 0 && values.every((v) => Number.isFinite(v) && v > 0));
+  const baseline = input.baseline.roundSamples;
+  const current = input.current.roundSamples;
+  return usable(baseline) && usable(current) ? { baseline, current } : null;
 }
 function classify(input, r, pAdjusted, family, o) {
   const tol = Math.log1p(Math.max(0, input.regression));
@@ -67366,11 +67418,12 @@ function push(side3, entry) {
   }
   let metric = series.metrics.get(entry.metric);
   if (!metric) {
-    const { samples: _s, summary: _u, value: _v, ...traits } = entry.m;
-    metric = { traits, values: [] };
+    const { samples: _s, roundSamples: _r, summary: _u, value: _v, ...traits } = entry.m;
+    metric = { traits, values: [], rounds: [] };
     series.metrics.set(entry.metric, metric);
   }
   metric.values.push(entry.v);
+  metric.rounds.push(entry.m.samples && entry.m.samples.length > 0 ? [...entry.m.samples] : [entry.v]);
 }
 async function runRound(unit, stemPrefix, round2, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
@@ -67431,7 +67484,9 @@ function sideRows(unit, side3, replace) {
     const metrics = {};
     for (const [name, m] of s.metrics) {
       const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : void 0;
-      metrics[name] = { ...m.traits, samples: [...(fresh ?? m).values] };
+      const kept = fresh ?? m;
+      const roundSamples = kept.rounds.some((r) => r.length > 1) ? { roundSamples: kept.rounds.map((r) => [...r]) } : {};
+      metrics[name] = { ...m.traits, samples: [...kept.values], ...roundSamples };
     }
     return { ...s.template, metrics };
   });
@@ -68739,7 +68794,8 @@ function levelsText(method) {
   const compared = {
     both: `fast with fast and slow with slow, each by ${methodText(method.inner)}, pooled`,
     fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
-    slow: `the slow level, the one both drew, by ${methodText(method.inner)}`
+    slow: `the slow level, the one both drew, by ${methodText(method.inner)}`,
+    rounds: `each round's processes fast with fast and slow with slow, by ${methodText(method.inner)}`
   };
   return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share("current", method.current)}; ${share("baseline", method.baseline)}); compared level by level: ${compared[method.compared]}`;
 }

@@ -24,10 +24,11 @@ export type MethodUsed =
   /**
    * A benchmark that flips between two levels (gate/compare/levels.ts): the
    * levels each side settled in (base units of `unit`), and what decided the
-   * row, by `inner`'s test: `both` levels pooled, or the one level both sides
-   * drew (`fast` or `slow`).
+   * row, by `inner`'s test: `both` levels pooled, the one level both sides
+   * drew (`fast` or `slow`), or each interleaved round's processes level by
+   * level (`rounds`).
    */
-  | { id: 'levels'; baseline: LevelsSeen; current: LevelsSeen; unit: string; compared: 'both' | 'fast' | 'slow'; inner: MethodUsed }
+  | { id: 'levels'; baseline: LevelsSeen; current: LevelsSeen; unit: string; compared: 'both' | 'fast' | 'slow' | 'rounds'; inner: MethodUsed }
   /**
    * Interleaved rounds of a benchmark that flips (stats/folded-rounds.ts): the
    * levels' ratio, how many of the rounds drew different levels on their two

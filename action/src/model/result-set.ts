@@ -27,6 +27,14 @@ export interface Metric {
   unit: string;
   direction: Direction;
   samples?: number[];
+  /**
+   * Interleaved runs whose rounds measured more than one value a side (a
+   * command's several processes, a harness's repetitions): each round's own
+   * values, index i = round i, of which `samples[i]` is the median. A
+   * benchmark that flips draws its level per process, so the round's median
+   * is a mix of levels; its values are not (gate/compare/levels.ts).
+   */
+  roundSamples?: number[][];
   summary?: Summary;
   /** A single value when that is all the harness gives (wrk, one JUnit duration). */
   value?: number;

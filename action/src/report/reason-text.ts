@@ -105,6 +105,7 @@ function levelsText(method: Extract<MethodUsed, { id: 'levels' }>): string {
     both: `fast with fast and slow with slow, each by ${methodText(method.inner)}, pooled`,
     fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
     slow: `the slow level, the one both drew, by ${methodText(method.inner)}`,
+    rounds: `each round's processes fast with fast and slow with slow, by ${methodText(method.inner)}`,
   };
   return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share('current', method.current)}; ${share('baseline', method.baseline)}); compared level by level: ${compared[method.compared]}`;
 }

@@ -84,7 +84,8 @@ export interface AbOutcome {
 
 interface Series {
   template: BenchmarkResult;
-  metrics: Map<string, { traits: Omit<Metric, 'samples' | 'summary' | 'value'>; values: number[] }>;
+  /** Per metric: one value per round, and that round's own values (the processes or repetitions it measured). */
+  metrics: Map<string, { traits: Omit<Metric, 'samples' | 'roundSamples' | 'summary' | 'value'>; values: number[]; rounds: number[][] }>;
 }
 
 /** What one side of one unit has collected. */
@@ -132,11 +133,12 @@ function push(side: SideData, entry: { b: BenchmarkResult; metric: string; m: Me
   }
   let metric = series.metrics.get(entry.metric);
   if (!metric) {
-    const { samples: _s, summary: _u, value: _v, ...traits } = entry.m;
-    metric = { traits, values: [] };
+    const { samples: _s, roundSamples: _r, summary: _u, value: _v, ...traits } = entry.m;
+    metric = { traits, values: [], rounds: [] };
     series.metrics.set(entry.metric, metric);
   }
   metric.values.push(entry.v);
+  metric.rounds.push(entry.m.samples && entry.m.samples.length > 0 ? [...entry.m.samples] : [entry.v]);
 }
 
 /** One round of a unit: both sides once, in seeded random order. Stops the unit on a failure; true when the round completed. */
@@ -234,7 +236,10 @@ function sideRows(unit: Unit, side: Side, replace?: { data: SideData; keys: Read
     const metrics: Record<string, Metric> = {};
     for (const [name, m] of s.metrics) {
       const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : undefined;
-      metrics[name] = { ...m.traits, samples: [...(fresh ?? m).values] };
+      const kept = fresh ?? m;
+      // A round's own values are kept only when some round had more than one: else they are the samples again.
+      const roundSamples = kept.rounds.some((r) => r.length > 1) ? { roundSamples: kept.rounds.map((r) => [...r]) } : {};
+      metrics[name] = { ...m.traits, samples: [...kept.values], ...roundSamples };
     }
     return { ...s.template, metrics };
   });

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePerfGateConfig, type SuiteConfig } from '../../src/config/perf-gate-config.js';
 import { parseOutputFile } from '../../src/pipeline/output-parser.js';
+import { validateResultSet } from '../../src/adapters/result-set.js';
 import { RESULT_SET_SCHEMA, rowKey, type ResultSet, type RowStatus } from '../../src/model/index.js';
 import { roundsToReach, runAb, type AbContext, type Classifier } from '../../src/runner/ab.js';
 import { gateClassifier } from '../../src/pipeline/measure.js';
@@ -106,6 +107,8 @@ describe('interleaved A/B rounds (mock measurement source)', () => {
     assert.equal(b.length, 8);
     assert.equal(h.length, 8);
     for (let i = 0; i < 8; i++) assert.ok(Math.abs(h[i]! / b[i]! - 1.1) < 1e-9, `pair ${i} is one round`);
+    // One value a round: the round's own values would be its samples again, so none are kept.
+    assert.equal(outcome.head.benchmarks[0]!.metrics.time!.roundSamples, undefined);
 
     // The same seed gives the same order; another seed another one.
     const again = setup(yaml, respond, ratioClassifier());
@@ -124,6 +127,37 @@ describe('interleaved A/B rounds (mock measurement source)', () => {
       .map((c) => c.env.PERF_GATE_SIDE)
       .join(',');
     assert.notEqual(orderOther, order);
+  });
+
+  test("rounds of several values a side keep each round's own values (a flipping benchmark's levels), the median as the round's sample; the ResultSet reads back", async () => {
+    // Five processes a round, each in one of two levels: the round's median is a mix, its values are not.
+    const respond = (r: SpawnRequest, call: number): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const times = Array.from({ length: 5 }, (_, k) => 0.01 * ((call + k) % 3 === 0 ? 1.5 : 1) * (1 + 0.001 * k));
+      return {
+        output: JSON.stringify({
+          ...JSON.parse(output({ work: 0 })),
+          benchmarks: [{ id: 'work', status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples: times } } }],
+        }),
+      };
+    };
+    const yaml = 'ab: { rounds: 6, max-rounds: 6, confirm: false, seed: 5 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n';
+    const a = setup(yaml, respond, ratioClassifier());
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    const runs = a.spawner.calls.filter((c) => c.outputPath !== null);
+    for (const set of [outcome.base, outcome.head]) {
+      const time = set.benchmarks[0]!.metrics.time!;
+      assert.equal(time.roundSamples!.length, 6);
+      time.roundSamples!.forEach((values, i) => {
+        assert.equal(values.length, 5);
+        assert.equal(time.samples![i], [...values].sort((x, y) => x - y)[2], `round ${i + 1}'s sample is its median`);
+      });
+      const back = validateResultSet(JSON.parse(JSON.stringify(set)), 'results.json');
+      assert.deepEqual(back.benchmarks[0]!.metrics.time!.roundSamples, time.roundSamples);
+    }
+    // Round i's values are the ones that side's i-th process printed.
+    const firstHead = runs.findIndex((c) => side(c) === 'head');
+    assert.equal(outcome.head.benchmarks[0]!.metrics.time!.roundSamples![0]![0], 0.01 * (firstHead % 3 === 0 ? 1.5 : 1));
   });
 
   test('adaptive: only units with inconclusive benchmarks get more rounds, up to max-rounds', async () => {

@@ -8,7 +8,7 @@ import { comparePaired, compareRoundRatios, roundRatios } from './paired.js';
 import { compareSummary, type SummarySide } from './summary.js';
 import { compareSingleValue } from './single-value.js';
 import { compareExact } from './exact.js';
-import { compareFoldedRounds, compareLevels } from './levels.js';
+import { compareFoldedRounds, compareLevels, compareRoundsByLevel } from './levels.js';
 import { allPositive, logToRelative } from './scale.js';
 
 /**
@@ -232,18 +232,31 @@ function runStrategy(input: ComparisonInput, o: StrategyOptions): StrategyOutcom
 /**
  * Samples on both sides: rounds (`rounds`: index-aligned, interleaved)
  * decided paired, else as two samples. A benchmark that flips between two
- * levels is decided by its levels (gate/compare/levels.ts): rounds with the
- * flip taken out of each round's ratio, the pairing kept (each round's
- * processes draw their levels afresh); plain runs level by level.
+ * levels is decided by its levels (gate/compare/levels.ts), the pairing of
+ * rounds kept (each round's processes draw their levels afresh): rounds of
+ * several processes a side level by level within each round, rounds of one
+ * with the flip taken out of each round's ratio; plain runs level by level.
  */
 function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: readonly number[], rounds: boolean, o: StrategyOptions): StrategyResult {
   const tolerances = { alpha: input.alpha, tolerance: input.regression, noise: input.noise };
   const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
+  const decideRounds = (d: readonly number[]): StrategyResult => compareRoundRatios(d, tolerances, o, false);
+  const processes = rounds ? roundProcesses(input, bs.length) : null;
   const levels = !o.levels
     ? null
-    : ((rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), (d) => compareRoundRatios(d, tolerances, o, false)) : null) ??
+    : ((processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ??
+      (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ??
       compareLevels({ ...samples, unit: input.baseline.unit }, o));
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
+}
+
+/** Both sides' own values of each round (Metric.roundSamples), when both kept them for every round and all are positive. */
+function roundProcesses(input: ComparisonInput, rounds: number): { baseline: number[][]; current: number[][] } | null {
+  const usable = (r: number[][] | undefined): r is number[][] =>
+    r !== undefined && r.length === rounds && r.every((values) => values.length > 0 && values.every((v) => Number.isFinite(v) && v > 0));
+  const baseline = input.baseline.roundSamples;
+  const current = input.current.roundSamples;
+  return usable(baseline) && usable(current) ? { baseline, current } : null;
 }
 
 /**

@@ -124,21 +124,10 @@ function median(values: readonly number[]): number {
  * levels.
  */
 export function compareLevels(input: SamplesInput & { unit: string }, options: StrategyOptions): StrategyResult | null {
-  const splits = [twoLevels(input.baseline), twoLevels(input.current)];
-  const flipping = [splits[0] !== null, splits[1] !== null];
-  if (!flipping[0] && !flipping[1]) return null;
-  // Lined up only when both sides show their two levels: a side in one level has nothing to line up, and sliding it
-  // over the other side's levels would cut it in two.
-  const { at, shift } =
-    flipping[0] && flipping[1]
-      ? alignedSplit(input.baseline, input.current, Math.min(levelGap(splits[0]!), levelGap(splits[1]!)))
-      : { at: bestSplit([...input.baseline, ...input.current])?.at ?? Infinity, shift: 1 };
-  const base = sideOf(input.baseline, at);
-  const cur = sideOf(
-    input.current.map((v) => v / shift),
-    at,
-    (i) => input.current[i]!,
-  );
+  const part = levelsPart(input.baseline, input.current);
+  if (!part) return null;
+  const base = part.side(input.baseline, 'baseline');
+  const cur = part.side(input.current, 'current');
   const levels = { baseline: seen(base), current: seen(cur), unit: input.unit };
   // Each level without the between-run drift: the drift moves both levels at once, so it is added once, to the pooled shift.
   const compareLevel = (b: readonly number[], c: readonly number[]): StrategyResult => compareSamples({ ...input, baseline: b, current: c, drift: 0 }, options);
@@ -158,6 +147,95 @@ export function compareLevels(input: SamplesInput & { unit: string }, options: S
     ...result,
     method: { id: 'levels', ...levels, compared: which, inner: result.method },
     flags: ['flips', ...result.flags.filter((f) => f !== 'noisier')],
+    sides: undefined,
+  };
+}
+
+/**
+ * Where the two sides' levels part, or null when neither side settles in two
+ * levels: `side` tells a side's values apart (the current's moved back by the
+ * common shift first, kept as measured).
+ */
+function levelsPart(
+  baseline: readonly number[],
+  current: readonly number[],
+): { side: (values: readonly number[], which: 'baseline' | 'current') => Side } | null {
+  const splits = [twoLevels(baseline), twoLevels(current)];
+  if (!splits[0] && !splits[1]) return null;
+  // Lined up only when both sides show their two levels: a side in one level has nothing to line up, and sliding it
+  // over the other side's levels would cut it in two.
+  const { at, shift } =
+    splits[0] && splits[1]
+      ? alignedSplit(baseline, current, Math.min(levelGap(splits[0]), levelGap(splits[1])))
+      : { at: bestSplit([...baseline, ...current])?.at ?? Infinity, shift: 1 };
+  return {
+    side: (values, which) =>
+      which === 'baseline'
+        ? sideOf(values, at)
+        : sideOf(
+            values.map((v) => v / shift),
+            at,
+            (i) => values[i]!,
+          ),
+  };
+}
+
+/**
+ * Interleaved rounds that measured several processes a side (a command run
+ * `runs` times a round) of a benchmark whose processes flip: the round's
+ * median is then a mix of levels, and two sides that drew the slow level in
+ * 30 % and 70 % of their processes give medians in different levels in most
+ * rounds, which no fold of the rounds' ratios can take apart. Here the
+ * levels part once for all the processes of both sides (as for plain runs),
+ * as measured or, when that shows no two levels, each process measured
+ * against its round's fastest (both sides), so a machine whose speed
+ * drifts from round to round does not smear the levels into each other
+ * (not first: where the drift is small, a round's fastest is sometimes the
+ * other side's level and the shift between the sides, which spreads a
+ * level instead); each round's log ratio is then its levels' own: the fast
+ * processes' median against the other side's fast ones, the slow against
+ * the slow, the mean of the two where the round drew both on both sides,
+ * and the round left out where the sides drew no level in common. The
+ * pairing is kept, so the drift cancels in the ratios too; `decide` is the
+ * rounds' ordinary test (compare/paired.ts). Null when neither side's
+ * processes settle in two levels.
+ */
+export function compareRoundsByLevel(
+  baseline: readonly (readonly number[])[],
+  current: readonly (readonly number[])[],
+  unit: string,
+  decide: (ratios: readonly number[]) => StrategyResult,
+): StrategyResult | null {
+  const measured = baseline.map(() => 1);
+  const fastest = baseline.map((round, i) => Math.min(...round, ...current[i]!));
+  const relative = (rounds: readonly (readonly number[])[], scale: readonly number[]): number[][] => rounds.map((round, i) => round.map((v) => v / scale[i]!));
+  let part: ReturnType<typeof levelsPart> = null;
+  let scale = measured;
+  for (const candidate of [measured, fastest]) {
+    part = levelsPart(relative(baseline, candidate).flat(), relative(current, candidate).flat());
+    scale = candidate;
+    if (part) break;
+  }
+  if (!part) return null;
+  const [base, cur] = [relative(baseline, scale), relative(current, scale)];
+  const ratios: number[] = [];
+  // Each side's processes per level, in the units measured, for the report.
+  const drawn = { baseline: { fast: [] as number[], slow: [] as number[] }, current: { fast: [] as number[], slow: [] as number[] } };
+  base.forEach((round, i) => {
+    const b = part.side(round, 'baseline');
+    const c = part.side(cur[i]!, 'current');
+    for (const l of ['fast', 'slow'] as const) {
+      drawn.baseline[l].push(...b[l].map((v) => v * scale[i]!));
+      drawn.current[l].push(...c[l].map((v) => v * scale[i]!));
+    }
+    const logs = (['fast', 'slow'] as const).filter((l) => b[l].length > 0 && c[l].length > 0).map((l) => Math.log(median(c[l]) / median(b[l])));
+    if (logs.length > 0) ratios.push(logs.reduce((x, y) => x + y, 0) / logs.length);
+  });
+  const result = decide(ratios);
+  return {
+    ...result,
+    method: { id: 'levels', baseline: seen(drawn.baseline), current: seen(drawn.current), unit, compared: 'rounds', inner: result.method },
+    flags: ['flips', ...result.flags.filter((f) => f !== 'flips')],
     sides: undefined,
   };
 }

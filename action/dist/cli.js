@@ -66172,6 +66172,9 @@ function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (row.flags.includes("noisier") && row.change !== null && worseLog(row.change, sign) > 0) return { suspect: true, why: "noisier", p };
   const margin = Math.log1p(Math.max(0, row.tolerance));
   if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: "estimate-beyond-tolerance", p };
+  if (row.flags.includes("flips") && worseLog(row.current.value / row.baseline.value - 1, sign) > margin) {
+    return { suspect: true, why: "flips-values-beyond-tolerance", p };
+  }
   if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };
   const bound = worseBound(row);
   return { suspect: false, bound, blind: bound !== null && Math.log1p(bound) > margin };
@@ -67431,7 +67434,7 @@ async function runRound(unit, stemPrefix, round2, ctx) {
   const dir = join15(ctx.outDir, unit.suite.name, "ab", pointLabel(unit.point, unit.index) || ".");
   for (const side3 of order) {
     const stem = `${stemPrefix}${String(round2).padStart(3, "0")}-${side3}`;
-    const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side3], dir, stem, side: side3, pin: unit.suite.ab.pin }, ctx);
+    const outcome = await invoke({ suite: unit.running, point: unit.point, cwd: unit.cwd[side3], dir, stem, side: side3, pin: unit.suite.ab.pin }, ctx);
     for (const b of outcome.results) unit.data[side3].delivered.add(b.id);
     if (outcome.error) {
       unit.data[side3].error = outcome.error;
@@ -67462,18 +67465,24 @@ async function runRounds(units, count, phase, stemPrefix, ctx, cut3) {
     }
   }
 }
-async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3) {
-  const rows = units.flatMap(unitKeys).length;
+async function extendInconclusive(units, relevant, stemPrefix, ctx, cut3, family) {
+  const rows = family.rows;
   const reach = roundsToReach(ctx.alpha, rows);
   const limit3 = (u) => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut3)) {
-    const statuses = classifyUnits(units, ctx);
+    const statuses = family.classify();
     const undecided = units.filter((u) => !u.stopped && u.rounds < limit3(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === "inconclusive"));
     if (undecided.length === 0) return;
     const raised = undecided.some((u) => u.suite.ab.maxRounds < reach) ? ` (${reach} at most, beyond max-rounds: fewer cannot reach \u03B1 ${ctx.alpha} over ${rows} rows)` : "";
     const phase = `${stemPrefix === "round-" ? "more rounds for inconclusive benchmarks" : "more confirmation rounds"}${raised}`;
+    for (const u of undecided) narrowTo(u, (k) => relevant(k) && statuses.get(k) === "inconclusive", ctx);
     await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit3(u) - u.rounds), phase, stemPrefix, ctx, cut3);
   }
+}
+function narrowTo(unit, open3, ctx) {
+  if (!ctx.narrow || sweepPoints(unit.suite.params).length > 1) return;
+  const ids = [...unit.data.head.series.values()].filter((s) => [...s.metrics.keys()].some((m) => open3(rowKey(s.template.id, m)))).map((s) => s.template.id);
+  unit.running = (ids.length > 0 ? ctx.narrow(unit.suite, ids) : null) ?? unit.suite;
 }
 function roundsToReach(alpha, rows) {
   return alpha === void 0 ? 0 : minRounds(alpha, rows);
@@ -67498,15 +67507,15 @@ function sideRows(unit, side3, replace) {
 function interleaved(created, rows) {
   return { ...newResultSet(created, rows), design: "interleaved" };
 }
-function classifyUnits(units, ctx) {
+function classifyUnits(units, ctx, rowsOf = sideRows) {
   return ctx.classify(
     interleaved(
       ctx.created,
-      units.flatMap((u) => sideRows(u, "base"))
+      units.flatMap((u) => rowsOf(u, "base"))
     ),
     interleaved(
       ctx.created,
-      units.flatMap((u) => sideRows(u, "head"))
+      units.flatMap((u) => rowsOf(u, "head"))
     )
   );
 }
@@ -67539,6 +67548,7 @@ async function runAb(suites, checkouts, ctx) {
       const rng = xoroshiro128plus(suite.ab.seed * 7919 + s * 104729 + index >>> 0);
       const unit = {
         suite,
+        running: suite,
         point,
         index,
         cwd,
@@ -67553,7 +67563,8 @@ async function runAb(suites, checkouts, ctx) {
   }
   const cut3 = { capped: ctx.deadline !== void 0 && performance.now() >= ctx.deadline };
   await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut3);
-  await extendInconclusive(units, () => true, "round-", ctx, cut3);
+  const everyRow = units.flatMap(unitKeys).length;
+  await extendInconclusive(units, () => true, "round-", ctx, cut3, { classify: () => classifyUnits(units, ctx), rows: everyRow });
   const confirmations = /* @__PURE__ */ new Map();
   const confirmRounds = {};
   const fresh = /* @__PURE__ */ new Map();
@@ -67563,12 +67574,18 @@ async function runAb(suites, checkouts, ctx) {
     const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
     const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === "regressed")));
     for (const u of suspects) {
+      narrowTo(u, (k) => suspectKeys.has(k), ctx);
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
+    const withFresh = (u, side3) => {
+      const first2 = saved.get(u);
+      return first2 ? sideRows({ ...u, data: first2.data }, side3, { data: u.data[side3], keys: suspectKeys }) : sideRows(u, side3);
+    };
+    const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
     await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut3);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut3);
-    const again = classifyUnits(suspects, ctx);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut3, family);
+    const again = family.classify();
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
       const data = u.data;
@@ -68072,6 +68089,12 @@ async function measureAbBetween(request2) {
       ...context3(outDir),
       classify: request2.classify ?? gateClassifier(request2.budgets),
       alpha: smallestAlpha(request2.budgets),
+      // Later rounds run only the rows still open, narrowed from the suite as configured (a narrowed run line takes no second filter).
+      narrow: (suite, ids) => {
+        const original = request2.suites.find((s) => s.name === suite.name);
+        const n = original ? narrowSuite(original, ids, request2.testCases) : null;
+        return n && n.whole === null ? n.suite : null;
+      },
       ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
       ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
       created: request2.now().toISOString()
@@ -68530,7 +68553,8 @@ var WHY = {
   regressed: "regressed against the baseline",
   noisier: "noisier and slower",
   "estimate-beyond-tolerance": "slower than the tolerance",
-  "worse-beyond-tolerance": "may be slower than the tolerance"
+  "worse-beyond-tolerance": "may be slower than the tolerance",
+  "flips-values-beyond-tolerance": "flips, and its runs are slower than the tolerance"
 };
 function unconfirmedText(u) {
   const at = u.commit ? ` ${shortCommit(u.commit)}` : "";

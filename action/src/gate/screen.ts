@@ -92,6 +92,13 @@ export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA)
   if (row.flags.includes('noisier') && row.change !== null && worseLog(row.change, sign) > 0) return { suspect: true, why: 'noisier', p };
   const margin = Math.log1p(Math.max(0, row.tolerance));
   if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: 'estimate-beyond-tolerance', p };
+  // A benchmark that flips is decided by its levels, and a level that moved by more than half the gap onto the other
+  // level looks like a change of the mix (a side that drew one level only is compared on it alone). The screen cannot
+  // tell the two apart, so it sends on a flipping row whose runs, read as one distribution, are worse than the
+  // tolerance: the interleaved rounds decide, and a mix alone still fails nothing.
+  if (row.flags.includes('flips') && worseLog(row.current.value / row.baseline.value - 1, sign) > margin) {
+    return { suspect: true, why: 'flips-values-beyond-tolerance', p };
+  }
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
   const bound = worseBound(row);
   // Blind only when a slowdown beyond the tolerance is still possible: a wide interval whose worse end stays within it has cleared the row.

@@ -225,6 +225,12 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
       ...context(outDir),
       classify: request.classify ?? gateClassifier(request.budgets),
       alpha: smallestAlpha(request.budgets),
+      // Later rounds run only the rows still open, narrowed from the suite as configured (a narrowed run line takes no second filter).
+      narrow: (suite, ids) => {
+        const original = request.suites.find((s) => s.name === suite.name);
+        const n = original ? narrowSuite(original, ids, request.testCases) : null;
+        return n && n.whole === null ? n.suite : null;
+      },
       ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
       ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
       created: request.now().toISOString(),

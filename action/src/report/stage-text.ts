@@ -13,6 +13,7 @@ const WHY: Record<SuspectWhy, string> = {
   noisier: 'noisier and slower',
   'estimate-beyond-tolerance': 'slower than the tolerance',
   'worse-beyond-tolerance': 'may be slower than the tolerance',
+  'flips-values-beyond-tolerance': 'flips, and its runs are slower than the tolerance',
 };
 
 /** Why a suspect was not measured again, and what to do about it. */

@@ -19,9 +19,11 @@ import { minRounds } from '../stats/index.js';
  * both sides' samples is round i and the gate can analyse per-round pairs.
  *
  * Adaptive: every unit (suite × sweep point) runs `rounds` rounds; units with
- * an inconclusive benchmark get `step` more rounds, up to `maxRounds`. Units
- * with a regressed benchmark are then re-measured in `confirmRounds` fresh
- * rounds (extended the same way while the suspects stay inconclusive); a
+ * an inconclusive benchmark get `step` more rounds, up to `maxRounds`, of
+ * those benchmarks alone where the suite can be narrowed (AbContext.narrow).
+ * Units with a regressed benchmark are then re-measured in `confirmRounds`
+ * fresh rounds of the regressed benchmarks (extended the same way while the
+ * suspects stay inconclusive); a
  * regression counts only when the fresh rounds show it again (`confirmed`),
  * and the fresh samples replace the first ones for those metrics, so an
  * unconfirmed regression cannot fail the gate. The paired signed-rank test
@@ -61,6 +63,14 @@ export interface AbContext extends RunnerContext {
   /** ISO time written into the intermediate ResultSets. */
   created: string;
   /**
+   * A suite changed to run only the named benchmarks (their ids), or null
+   * when it cannot be: the later rounds then run only the rows still open
+   * (the inconclusive ones when rounds are added, the regressed ones when
+   * fresh rounds confirm them), not every benchmark the first rounds ran.
+   * Absent: every round runs the suite as given.
+   */
+  narrow?: (suite: SuiteConfig, ids: readonly string[]) => SuiteConfig | null;
+  /**
    * The smallest significance level the classifier tests at. With it, rows
    * still inconclusive get rounds beyond `max-rounds` up to the least count at
    * which the paired test can reach it over all the rows decided together
@@ -98,6 +108,8 @@ interface SideData {
 
 interface Unit {
   suite: SuiteConfig;
+  /** What a round runs now: the suite, or it narrowed to the rows still open (AbContext.narrow). */
+  running: SuiteConfig;
   point: SweepPoint;
   index: number;
   label: string;
@@ -148,7 +160,7 @@ async function runRound(unit: Unit, stemPrefix: string, round: number, ctx: AbCo
   const dir = join(ctx.outDir, unit.suite.name, 'ab', pointLabel(unit.point, unit.index) || '.');
   for (const side of order) {
     const stem = `${stemPrefix}${String(round).padStart(3, '0')}-${side}`;
-    const outcome = await invoke({ suite: unit.suite, point: unit.point, cwd: unit.cwd[side], dir, stem, side, pin: unit.suite.ab.pin }, ctx);
+    const outcome = await invoke({ suite: unit.running, point: unit.point, cwd: unit.cwd[side], dir, stem, side, pin: unit.suite.ab.pin }, ctx);
     for (const b of outcome.results) unit.data[side].delivered.add(b.id);
     if (outcome.error) {
       unit.data[side].error = outcome.error;
@@ -202,21 +214,35 @@ async function extendInconclusive(
   stemPrefix: string,
   ctx: AbContext,
   cut: { capped: boolean },
+  family: { classify: () => ReadonlyMap<string, RowStatus>; rows: number },
 ): Promise<void> {
   // Each pass adds at least one round to every unit it keeps (or the deadline ends it), so the limit bounds the loop.
-  const rows = units.flatMap(unitKeys).length;
+  const rows = family.rows;
   const reach = roundsToReach(ctx.alpha, rows);
   const limit = (u: Unit): number => Math.max(u.suite.ab.maxRounds, reach);
   while (!pastDeadline(ctx, cut)) {
-    const statuses = classifyUnits(units, ctx);
+    const statuses = family.classify();
     const undecided = units.filter((u) => !u.stopped && u.rounds < limit(u) && unitKeys(u).some((k) => relevant(k) && statuses.get(k) === 'inconclusive'));
     if (undecided.length === 0) return;
     const raised = undecided.some((u) => u.suite.ab.maxRounds < reach)
       ? ` (${reach} at most, beyond max-rounds: fewer cannot reach α ${ctx.alpha} over ${rows} rows)`
       : '';
     const phase = `${stemPrefix === 'round-' ? 'more rounds for inconclusive benchmarks' : 'more confirmation rounds'}${raised}`;
+    for (const u of undecided) narrowTo(u, (k) => relevant(k) && statuses.get(k) === 'inconclusive', ctx);
     await runRounds(undecided, (u) => Math.min(u.suite.ab.step, limit(u) - u.rounds), phase, stemPrefix, ctx, cut);
   }
+}
+
+/**
+ * Lets a unit's next rounds run only the benchmarks with a row `open` accepts
+ * (AbContext.narrow); a unit of a parameter sweep, or a suite that cannot be
+ * narrowed, runs as given. A row left out keeps the rounds it has, and
+ * pairs stay aligned: both sides of a round run the same benchmarks.
+ */
+function narrowTo(unit: Unit, open: (key: string) => boolean, ctx: AbContext): void {
+  if (!ctx.narrow || sweepPoints(unit.suite.params).length > 1) return;
+  const ids = [...unit.data.head.series.values()].filter((s) => [...s.metrics.keys()].some((m) => open(rowKey(s.template.id, m)))).map((s) => s.template.id);
+  unit.running = (ids.length > 0 ? ctx.narrow(unit.suite, ids) : null) ?? unit.suite;
 }
 
 /**
@@ -253,16 +279,16 @@ function interleaved(created: string, rows: BenchmarkResult[]): ResultSet {
   return { ...newResultSet(created, rows), design: 'interleaved' };
 }
 
-/** Asks the classifier about the units' current samples. */
-function classifyUnits(units: readonly Unit[], ctx: AbContext): ReadonlyMap<string, RowStatus> {
+/** Asks the classifier about the units' current samples (`rowsOf`: a unit side's rows, by default as collected). */
+function classifyUnits(units: readonly Unit[], ctx: AbContext, rowsOf: (u: Unit, side: Side) => BenchmarkResult[] = sideRows): ReadonlyMap<string, RowStatus> {
   return ctx.classify(
     interleaved(
       ctx.created,
-      units.flatMap((u) => sideRows(u, 'base')),
+      units.flatMap((u) => rowsOf(u, 'base')),
     ),
     interleaved(
       ctx.created,
-      units.flatMap((u) => sideRows(u, 'head')),
+      units.flatMap((u) => rowsOf(u, 'head')),
     ),
   );
 }
@@ -302,6 +328,7 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
       const rng = xoroshiro128plus((suite.ab.seed * 7919 + s * 104729 + index) >>> 0);
       const unit: Unit = {
         suite,
+        running: suite,
         point,
         index,
         cwd,
@@ -318,7 +345,8 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
   // The deadline (RunnerContext) bounds the builds too: one it stopped, or rounds it left unstarted, mark the outcome capped.
   const cut = { capped: ctx.deadline !== undefined && performance.now() >= ctx.deadline };
   await runRounds(units, (u) => u.suite.ab.rounds, 'first rounds', 'round-', ctx, cut);
-  await extendInconclusive(units, () => true, 'round-', ctx, cut);
+  const everyRow = units.flatMap(unitKeys).length;
+  await extendInconclusive(units, () => true, 'round-', ctx, cut, { classify: () => classifyUnits(units, ctx), rows: everyRow });
 
   const confirmations = new Map<string, 'confirmed' | 'not-confirmed'>();
   const confirmRounds: Record<string, number> = {};
@@ -329,12 +357,21 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
     const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
     const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === 'regressed')));
     for (const u of suspects) {
+      // Fresh rounds measure only the regressed rows' benchmarks.
+      narrowTo(u, (k) => suspectKeys.has(k), ctx);
       u.data = { base: emptySide(), head: emptySide() };
       u.rounds = 0;
     }
+    // The fresh rounds are decided among every row, as the final verdict decides them: their first rounds replaced
+    // by the fresh ones, the other rows as they were (a family of the regressed rows alone would adjust less).
+    const withFresh = (u: Unit, side: Side): BenchmarkResult[] => {
+      const first = saved.get(u);
+      return first ? sideRows({ ...u, data: first.data }, side, { data: u.data[side], keys: suspectKeys }) : sideRows(u, side);
+    };
+    const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
     await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx, cut);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx, cut);
-    const again = classifyUnits(suspects, ctx);
+    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx, cut, family);
+    const again = family.classify();
     for (const u of suspects) {
       confirmRounds[u.label] = u.rounds;
       const data = u.data;

@@ -98,6 +98,33 @@ describe('the screen (first stage)', () => {
   });
 });
 
+describe('issue 38: the screen and benchmarks that flip', () => {
+  test('a flipping benchmark whose fast level moved onto the slow one reads as a change of the mix; its runs are slower than the tolerance, so it is a suspect', () => {
+    // The baseline flips between 25.5 µs and 28.7 µs (40 % slow, as a Go benchmark's alignment did here); the current
+    // does 10 % more work and drew the fast level only: 28.05 µs, which the levels read as the slow level, a little faster.
+    const values = (n: number, at: (i: number) => number): number[] => Array.from({ length: n }, (_v, i) => at(i) * (1 + 0.004 * ((i * 7) % 5)));
+    const bench = (id: string, samples: number[]): BenchmarkResult => ({ id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples } } });
+    const base = values(60, (i) => (i % 5 < 2 ? 28.7e-6 : 25.5e-6));
+    const moved = values(10, () => 25.5e-6 * 1.1);
+    const mixOnly = values(20, (i) => (i % 5 < 4 ? 28.7e-6 : 25.5e-6));
+    const report = decide(
+      newResultSet('t', [bench('moved', base), bench('mix', base)]),
+      newResultSet('t', [bench('moved', moved), bench('mix', mixOnly)]),
+      EMPTY_BUDGETS,
+    );
+    const moved_ = report.rows.find((r) => r.benchmark === 'moved')!;
+    assert.ok(moved_.flags.includes('flips') && moved_.change! < 0.05, `the levels read it as within the tolerance: ${moved_.change}`);
+    const call = screenRow(moved_);
+    assert.ok(call.suspect && call.why === 'flips-values-beyond-tolerance', JSON.stringify(call));
+    // The same rule sends a change of the mix on too (the values are slower): the interleaved rounds decide it, the screen fails nothing.
+    const mix = report.rows.find((r) => r.benchmark === 'mix')!;
+    assert.ok(mix.flags.includes('flips') && mix.status !== 'regressed', mix.status);
+    // Without the flag the estimate rule alone decides: the row above would have been cleared.
+    const unflagged = screenRow({ ...moved_, flags: moved_.flags.filter((f) => f !== 'flips') });
+    assert.equal(unflagged.suspect, false);
+  });
+});
+
 describe('joining the stages', () => {
   const slow = logRow(0.2, 0.04, { benchmark: 's/slow', status: 'regressed', failsGate: true });
   const calm = logRow(0.0, 0.03, { benchmark: 's/calm' });

@@ -184,6 +184,68 @@ suites:
     assert.match(a.log(), /A\/B more rounds for inconclusive benchmarks: undecided, 2 round\(s\)/, 'the last step stops at max-rounds');
   });
 
+  test('later rounds run only the rows still open: added rounds the inconclusive ones, fresh rounds the regressed ones; pairs stay aligned', async () => {
+    // Four benchmarks; "a" is 20 % slower on the head, "b" stays inconclusive, "c" and "d" are decided at once.
+    const respond = (r: SpawnRequest): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const only = /--only (\S+)/.exec(r.command)?.[1]?.split(',') ?? ['a', 'b', 'c', 'd'];
+      const times: Record<string, number> = { a: side(r) === 'head' ? 0.012 : 0.01, b: 0.01, c: 0.01, d: 0.01 };
+      return { output: output(Object.fromEntries(only.map((n) => [n, times[n]!]))) };
+    };
+    const yaml = 'ab: { rounds: 4, step: 2, max-rounds: 8, confirm-rounds: 3, seed: 2 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n';
+    const classify: Classifier = (base, head) => {
+      const statuses = new Map(ratioClassifier()(base, head));
+      statuses.set(rowKey('s/b', 'time'), 'inconclusive');
+      return statuses;
+    };
+    const a = setup(yaml, respond, classify);
+    const narrowed: string[][] = [];
+    a.ctx.narrow = (suite, ids) => {
+      narrowed.push([...ids]);
+      return { ...suite, run: `${suite.run} --only ${ids.map((id) => id.slice('s/'.length)).join(',')}` };
+    };
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    const runs = a.spawner.calls.filter((c) => c.outputPath !== null);
+    // 4 first rounds of all four, 4 more (2 + 2) of b alone, then 3 fresh rounds of a alone: two processes each.
+    assert.deepEqual(
+      runs.map((c) => /--only (\S+)/.exec(c.command)?.[1] ?? 'all'),
+      [...Array(8).fill('all'), ...Array(8).fill('b'), ...Array(6).fill('a')],
+    );
+    assert.deepEqual(narrowed, [['s/b'], ['s/b'], ['s/a']]);
+    const samples = (set: ResultSet, id: string): number[] => set.benchmarks.find((b) => b.id === `s/${id}`)!.metrics.time!.samples!;
+    assert.equal(samples(outcome.head, 'b').length, 8);
+    assert.equal(samples(outcome.base, 'b').length, 8);
+    assert.equal(samples(outcome.head, 'c').length, 4);
+    assert.deepEqual(samples(outcome.head, 'a'), [0.012, 0.012, 0.012], 'the fresh rounds replace the first ones');
+    assert.equal(outcome.confirmations.get(rowKey('s/a', 'time')), 'confirmed');
+  });
+
+  test('fresh rounds of the regressed row alone are decided among every row, as the verdict decides them: rounds are added until the row holds there', async () => {
+    // Twelve benchmarks, "a" 20 % slower on the head; every value jitters a little, so the other rows are not significant.
+    let call = 0;
+    const names = 'abcdefghijkl'.split('');
+    const respond = (r: SpawnRequest): MockOutcome => {
+      if (r.outputPath === null) return {};
+      const only = /--only (\S+)/.exec(r.command)?.[1]?.split(',') ?? names;
+      call++;
+      return {
+        output: output(Object.fromEntries(only.map((n, k) => [n, 0.01 * (1 + 0.004 * Math.sin(call * 7 + k)) * (n === 'a' && side(r) === 'head' ? 1.2 : 1)]))),
+      };
+    };
+    const yaml = 'ab: { rounds: 8, max-rounds: 8, confirm-rounds: 8, seed: 3 }\nsuites:\n  - { name: s, run: "bench > {output}" }\n';
+    const a = setup(yaml, respond, gateClassifier(EMPTY_BUDGETS));
+    a.ctx.alpha = 0.01;
+    a.ctx.narrow = (suite, ids) => ({ ...suite, run: `${suite.run} --only ${ids.map((id) => id.slice('s/'.length)).join(',')}` });
+    const outcome = await runAb(a.suites, a.checkouts, a.ctx);
+    const key = rowKey('s/a', 'time');
+    // Eight rounds that all agree give p = 2/256: under α alone, not after Benjamini–Hochberg over twelve rows.
+    assert.ok(outcome.confirmRounds.s! > 8, `confirmation rounds ${outcome.confirmRounds.s}`);
+    assert.equal(outcome.confirmations.get(key), 'confirmed');
+    assert.equal(gateClassifier(EMPTY_BUDGETS)(outcome.base, outcome.head).get(key), 'regressed', 'the verdict agrees with the confirmation');
+    const fresh = a.spawner.calls.filter((c) => c.outputPath !== null && c.logPath.includes('confirm-'));
+    assert.ok(fresh.length > 0 && fresh.every((c) => c.command.endsWith('--only a')), 'fresh rounds run the regressed benchmark alone');
+  });
+
   test('rows that max-rounds could never decide get the rounds the paired test needs to reach α over all of them', async () => {
     // Two benchmarks, one 2x slower on the head; each round jitters both a little. Decided by the real gate.
     let call = 0;

@@ -67398,7 +67398,7 @@ function invocationValue(metric) {
   return metric.value;
 }
 
-// action/src/runner/ab.ts
+// action/src/runner/round-series.ts
 function emptySide() {
   return { series: /* @__PURE__ */ new Map(), error: null, delivered: /* @__PURE__ */ new Set() };
 }
@@ -67428,6 +67428,20 @@ function push(side3, entry) {
   metric.values.push(entry.v);
   metric.rounds.push(entry.m.samples && entry.m.samples.length > 0 ? [...entry.m.samples] : [entry.v]);
 }
+function seriesRows(data, replace) {
+  return [...data.series.values()].map((s) => {
+    const metrics = {};
+    for (const [name, m] of s.metrics) {
+      const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : void 0;
+      const kept = fresh ?? m;
+      const roundSamples = kept.rounds.some((r) => r.length > 1) ? { roundSamples: kept.rounds.map((r) => [...r]) } : {};
+      metrics[name] = { ...m.traits, samples: [...kept.values], ...roundSamples };
+    }
+    return { ...s.template, metrics };
+  });
+}
+
+// action/src/runner/ab.ts
 async function runRound(unit, stemPrefix, round2, ctx) {
   const order = unit.next() === 0 ? ["base", "head"] : ["head", "base"];
   const got = {};
@@ -67489,16 +67503,7 @@ function roundsToReach(alpha, rows) {
 }
 function sideRows(unit, side3, replace) {
   const data = unit.data[side3];
-  const rows = [...data.series.values()].map((s) => {
-    const metrics = {};
-    for (const [name, m] of s.metrics) {
-      const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : void 0;
-      const kept = fresh ?? m;
-      const roundSamples = kept.rounds.some((r) => r.length > 1) ? { roundSamples: kept.rounds.map((r) => [...r]) } : {};
-      metrics[name] = { ...m.traits, samples: [...kept.values], ...roundSamples };
-    }
-    return { ...s.template, metrics };
-  });
+  const rows = seriesRows(data, replace);
   if (!data.error) return rows;
   const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), /* @__PURE__ */ new Set(), rows, data.error);
   const failedIds = new Set(failed.map((f) => f.id));
@@ -67533,6 +67538,42 @@ function baseWorkdir(suite, checkouts) {
   }
   return join15(checkouts.base, rel);
 }
+async function confirmRegressions(units, everyRow, ctx, cut3) {
+  const confirmations = /* @__PURE__ */ new Map();
+  const confirmRounds = {};
+  const fresh = /* @__PURE__ */ new Map();
+  const first = classifyUnits(units, ctx);
+  const suspects = units.filter((u) => u.suite.ab.confirm && !u.stopped && unitKeys(u).some((k) => first.get(k) === "regressed"));
+  if (suspects.length === 0) return { confirmations, confirmRounds, fresh };
+  const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
+  const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === "regressed")));
+  for (const u of suspects) {
+    narrowTo(u, (k) => suspectKeys.has(k), ctx);
+    u.data = { base: emptySide(), head: emptySide() };
+    u.rounds = 0;
+  }
+  const withFresh = (u, side3) => {
+    const first2 = saved.get(u);
+    return first2 ? sideRows({ ...u, data: first2.data }, side3, { data: u.data[side3], keys: suspectKeys }) : sideRows(u, side3);
+  };
+  const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
+  await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut3);
+  await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut3, family);
+  const again = family.classify();
+  for (const u of suspects) {
+    confirmRounds[u.label] = u.rounds;
+    const data = u.data;
+    u.data = saved.get(u).data;
+    u.rounds = saved.get(u).rounds;
+    if (data.base.error || data.head.error) {
+      u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
+    }
+    const keys = new Set(unitKeys(u).filter((k) => first.get(k) === "regressed"));
+    for (const k of keys) confirmations.set(k, again.get(k) === "regressed" ? "confirmed" : "not-confirmed");
+    fresh.set(u, { data, keys });
+  }
+  return { confirmations, confirmRounds, fresh };
+}
 async function runAb(suites, checkouts, ctx) {
   const units = [];
   for (const [s, suite] of suites.entries()) {
@@ -67565,40 +67606,7 @@ async function runAb(suites, checkouts, ctx) {
   await runRounds(units, (u) => u.suite.ab.rounds, "first rounds", "round-", ctx, cut3);
   const everyRow = units.flatMap(unitKeys).length;
   await extendInconclusive(units, () => true, "round-", ctx, cut3, { classify: () => classifyUnits(units, ctx), rows: everyRow });
-  const confirmations = /* @__PURE__ */ new Map();
-  const confirmRounds = {};
-  const fresh = /* @__PURE__ */ new Map();
-  const first = classifyUnits(units, ctx);
-  const suspects = units.filter((u) => u.suite.ab.confirm && !u.stopped && unitKeys(u).some((k) => first.get(k) === "regressed"));
-  if (suspects.length > 0) {
-    const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
-    const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === "regressed")));
-    for (const u of suspects) {
-      narrowTo(u, (k) => suspectKeys.has(k), ctx);
-      u.data = { base: emptySide(), head: emptySide() };
-      u.rounds = 0;
-    }
-    const withFresh = (u, side3) => {
-      const first2 = saved.get(u);
-      return first2 ? sideRows({ ...u, data: first2.data }, side3, { data: u.data[side3], keys: suspectKeys }) : sideRows(u, side3);
-    };
-    const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut3);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), "confirm-", ctx, cut3, family);
-    const again = family.classify();
-    for (const u of suspects) {
-      confirmRounds[u.label] = u.rounds;
-      const data = u.data;
-      u.data = saved.get(u).data;
-      u.rounds = saved.get(u).rounds;
-      if (data.base.error || data.head.error) {
-        u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
-      }
-      const keys = new Set(unitKeys(u).filter((k) => first.get(k) === "regressed"));
-      for (const k of keys) confirmations.set(k, again.get(k) === "regressed" ? "confirmed" : "not-confirmed");
-      fresh.set(u, { data, keys });
-    }
-  }
+  const { confirmations, confirmRounds, fresh } = await confirmRegressions(units, everyRow, ctx, cut3);
   ctx.progress.end();
   const rows = (side3) => units.flatMap((u) => {
     const f = fresh.get(u);

@@ -2,11 +2,11 @@ import { rmSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { InputError, newResultSet, rowKey, type BenchmarkError, type BenchmarkResult, type Metric, type ResultSet, type RowStatus } from '../model/index.js';
+import { InputError, newResultSet, rowKey, type BenchmarkError, type BenchmarkResult, type ResultSet, type RowStatus } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { failedRows } from './failure.js';
 import { buildSuite, invoke, type RunnerContext, type Side } from './invoke.js';
-import { invocationValue } from './merge-samples.js';
+import { emptySide, push, seriesRows, valuesOf, type SideData } from './round-series.js';
 import { pointLabel, pointSuffix, sweepPoints, type SweepPoint } from './sweep.js';
 import { minRounds } from '../stats/index.js';
 
@@ -92,20 +92,6 @@ export interface AbOutcome {
   capped: boolean;
 }
 
-interface Series {
-  template: BenchmarkResult;
-  /** Per metric: one value per round, and that round's own values (the processes or repetitions it measured). */
-  metrics: Map<string, { traits: Omit<Metric, 'samples' | 'roundSamples' | 'summary' | 'value'>; values: number[]; rounds: number[][] }>;
-}
-
-/** What one side of one unit has collected. */
-interface SideData {
-  series: Map<string, Series>;
-  error: BenchmarkError | null;
-  /** Ids the side ever delivered (failed rows name the rest). */
-  delivered: Set<string>;
-}
-
 interface Unit {
   suite: SuiteConfig;
   /** What a round runs now: the suite, or it narrowed to the rows still open (AbContext.narrow). */
@@ -118,39 +104,6 @@ interface Unit {
   stopped: boolean;
   data: Record<Side, SideData>;
   next: () => number;
-}
-
-function emptySide(): SideData {
-  return { series: new Map(), error: null, delivered: new Set() };
-}
-
-/** Values per benchmark × metric of one invocation. */
-function valuesOf(results: readonly BenchmarkResult[]): Map<string, { b: BenchmarkResult; metric: string; m: Metric; v: number }> {
-  const out = new Map<string, { b: BenchmarkResult; metric: string; m: Metric; v: number }>();
-  for (const b of results) {
-    for (const [metric, m] of Object.entries(b.metrics)) {
-      const v = invocationValue(m);
-      if (v !== undefined && Number.isFinite(v)) out.set(rowKey(b.id, metric), { b, metric, m, v });
-    }
-  }
-  return out;
-}
-
-function push(side: SideData, entry: { b: BenchmarkResult; metric: string; m: Metric; v: number }): void {
-  let series = side.series.get(entry.b.id);
-  if (!series) {
-    const { metrics: _m, ...template } = entry.b;
-    series = { template: { ...template, metrics: {} }, metrics: new Map() };
-    side.series.set(entry.b.id, series);
-  }
-  let metric = series.metrics.get(entry.metric);
-  if (!metric) {
-    const { samples: _s, roundSamples: _r, summary: _u, value: _v, ...traits } = entry.m;
-    metric = { traits, values: [], rounds: [] };
-    series.metrics.set(entry.metric, metric);
-  }
-  metric.values.push(entry.v);
-  metric.rounds.push(entry.m.samples && entry.m.samples.length > 0 ? [...entry.m.samples] : [entry.v]);
 }
 
 /** One round of a unit: both sides once, in seeded random order. Stops the unit on a failure; true when the round completed. */
@@ -258,17 +211,7 @@ export function roundsToReach(alpha: number | undefined, rows: number): number {
 /** The ResultSet rows of one side of a unit: its series, plus failed rows for a failure. */
 function sideRows(unit: Unit, side: Side, replace?: { data: SideData; keys: ReadonlySet<string> }): BenchmarkResult[] {
   const data = unit.data[side];
-  const rows = [...data.series.values()].map((s): BenchmarkResult => {
-    const metrics: Record<string, Metric> = {};
-    for (const [name, m] of s.metrics) {
-      const fresh = replace?.keys.has(rowKey(s.template.id, name)) ? replace.data.series.get(s.template.id)?.metrics.get(name) : undefined;
-      const kept = fresh ?? m;
-      // A round's own values are kept only when some round had more than one: else they are the samples again.
-      const roundSamples = kept.rounds.some((r) => r.length > 1) ? { roundSamples: kept.rounds.map((r) => [...r]) } : {};
-      metrics[name] = { ...m.traits, samples: [...kept.values], ...roundSamples };
-    }
-    return { ...s.template, metrics };
-  });
+  const rows = seriesRows(data, replace);
   if (!data.error) return rows;
   const failed = failedRows(unit.suite.name, unit.point, pointSuffix(unit.point), new Set<string>(), rows, data.error);
   const failedIds = new Set(failed.map((f) => f.id));
@@ -311,6 +254,63 @@ function baseWorkdir(suite: SuiteConfig, checkouts: AbCheckouts): string {
   return join(checkouts.base, rel);
 }
 
+/** The fresh rounds of one unit that re-measured its regressed rows (`keys`). */
+interface FreshRounds {
+  data: Record<Side, SideData>;
+  keys: Set<string>;
+}
+
+/**
+ * Re-measures the units with a regressed row in fresh rounds of the regressed
+ * benchmarks (see the module comment); each unit's first data is restored,
+ * and its fresh rounds are returned to replace the regressed rows' samples.
+ */
+async function confirmRegressions(
+  units: readonly Unit[],
+  everyRow: number,
+  ctx: AbContext,
+  cut: { capped: boolean },
+): Promise<{ confirmations: Map<string, 'confirmed' | 'not-confirmed'>; confirmRounds: Record<string, number>; fresh: Map<Unit, FreshRounds> }> {
+  const confirmations = new Map<string, 'confirmed' | 'not-confirmed'>();
+  const confirmRounds: Record<string, number> = {};
+  const fresh = new Map<Unit, FreshRounds>();
+  const first = classifyUnits(units, ctx);
+  const suspects = units.filter((u) => u.suite.ab.confirm && !u.stopped && unitKeys(u).some((k) => first.get(k) === 'regressed'));
+  if (suspects.length === 0) return { confirmations, confirmRounds, fresh };
+  const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
+  const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === 'regressed')));
+  for (const u of suspects) {
+    // Fresh rounds measure only the regressed rows' benchmarks.
+    narrowTo(u, (k) => suspectKeys.has(k), ctx);
+    u.data = { base: emptySide(), head: emptySide() };
+    u.rounds = 0;
+  }
+  // The fresh rounds are decided among every row, as the final verdict decides them: their first rounds replaced
+  // by the fresh ones, the other rows as they were (a family of the regressed rows alone would adjust less).
+  const withFresh = (u: Unit, side: Side): BenchmarkResult[] => {
+    const first = saved.get(u);
+    return first ? sideRows({ ...u, data: first.data }, side, { data: u.data[side], keys: suspectKeys }) : sideRows(u, side);
+  };
+  const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
+  await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx, cut);
+  await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx, cut, family);
+  const again = family.classify();
+  for (const u of suspects) {
+    confirmRounds[u.label] = u.rounds;
+    const data = u.data;
+    u.data = saved.get(u)!.data;
+    u.rounds = saved.get(u)!.rounds;
+    if (data.base.error || data.head.error) {
+      // A crash while confirming is a failure in its own right: keep it.
+      u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
+    }
+    const keys = new Set(unitKeys(u).filter((k) => first.get(k) === 'regressed'));
+    for (const k of keys) confirmations.set(k, again.get(k) === 'regressed' ? 'confirmed' : 'not-confirmed');
+    fresh.set(u, { data, keys });
+  }
+  return { confirmations, confirmRounds, fresh };
+}
+
 /** Runs every suite interleaved on both checkouts; see the module comment. */
 export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckouts, ctx: AbContext): Promise<AbOutcome> {
   const units: Unit[] = [];
@@ -348,44 +348,7 @@ export async function runAb(suites: readonly SuiteConfig[], checkouts: AbCheckou
   const everyRow = units.flatMap(unitKeys).length;
   await extendInconclusive(units, () => true, 'round-', ctx, cut, { classify: () => classifyUnits(units, ctx), rows: everyRow });
 
-  const confirmations = new Map<string, 'confirmed' | 'not-confirmed'>();
-  const confirmRounds: Record<string, number> = {};
-  const fresh = new Map<Unit, { data: Record<Side, SideData>; keys: Set<string> }>();
-  const first = classifyUnits(units, ctx);
-  const suspects = units.filter((u) => u.suite.ab.confirm && !u.stopped && unitKeys(u).some((k) => first.get(k) === 'regressed'));
-  if (suspects.length > 0) {
-    const saved = new Map(suspects.map((u) => [u, { data: u.data, rounds: u.rounds }]));
-    const suspectKeys = new Set(suspects.flatMap((u) => unitKeys(u).filter((k) => first.get(k) === 'regressed')));
-    for (const u of suspects) {
-      // Fresh rounds measure only the regressed rows' benchmarks.
-      narrowTo(u, (k) => suspectKeys.has(k), ctx);
-      u.data = { base: emptySide(), head: emptySide() };
-      u.rounds = 0;
-    }
-    // The fresh rounds are decided among every row, as the final verdict decides them: their first rounds replaced
-    // by the fresh ones, the other rows as they were (a family of the regressed rows alone would adjust less).
-    const withFresh = (u: Unit, side: Side): BenchmarkResult[] => {
-      const first = saved.get(u);
-      return first ? sideRows({ ...u, data: first.data }, side, { data: u.data[side], keys: suspectKeys }) : sideRows(u, side);
-    };
-    const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
-    await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx, cut);
-    await extendInconclusive(suspects, (k) => suspectKeys.has(k), 'confirm-', ctx, cut, family);
-    const again = family.classify();
-    for (const u of suspects) {
-      confirmRounds[u.label] = u.rounds;
-      const data = u.data;
-      u.data = saved.get(u)!.data;
-      u.rounds = saved.get(u)!.rounds;
-      if (data.base.error || data.head.error) {
-        // A crash while confirming is a failure in its own right: keep it.
-        u.data = { base: { ...u.data.base, error: data.base.error }, head: { ...u.data.head, error: data.head.error } };
-      }
-      const keys = new Set(unitKeys(u).filter((k) => first.get(k) === 'regressed'));
-      for (const k of keys) confirmations.set(k, again.get(k) === 'regressed' ? 'confirmed' : 'not-confirmed');
-      fresh.set(u, { data, keys });
-    }
-  }
+  const { confirmations, confirmRounds, fresh } = await confirmRegressions(units, everyRow, ctx, cut);
   ctx.progress.end();
 
   const rows = (side: Side): BenchmarkResult[] =>

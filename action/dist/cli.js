@@ -65821,6 +65821,7 @@ function compareRoundsByLevel(baseline, current, unit, decide2) {
     const logs2 = ["fast", "slow"].filter((l) => b[l].length > 0 && c[l].length > 0).map((l) => Math.log(median3(c[l]) / median3(b[l])));
     if (logs2.length > 0) ratios.push(logs2.reduce((x2, y) => x2 + y, 0) / logs2.length);
   });
+  if (ratios.length < baseline.length / 2) return null;
   const result = decide2(ratios);
   return {
     ...result,

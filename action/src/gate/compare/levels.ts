@@ -195,8 +195,8 @@ function levelsPart(
  * level instead); each round's log ratio is then its levels' own: the fast
  * processes' median against the other side's fast ones, the slow against
  * the slow, the mean of the two where the round drew both on both sides,
- * and the round left out where the sides drew no level in common. The
- * pairing is kept, so the drift cancels in the ratios too; `decide` is the
+ * and the round left out where the sides drew no level in common (null
+ * when that leaves fewer than half the rounds). The pairing is kept, so the drift cancels in the ratios too; `decide` is the
  * rounds' ordinary test (compare/paired.ts). Null when neither side's
  * processes settle in two levels.
  */
@@ -231,6 +231,9 @@ export function compareRoundsByLevel(
     const logs = (['fast', 'slow'] as const).filter((l) => b[l].length > 0 && c[l].length > 0).map((l) => Math.log(median(c[l]) / median(b[l])));
     if (logs.length > 0) ratios.push(logs.reduce((x, y) => x + y, 0) / logs.length);
   });
+  // Most rounds must share a level: where they do not, the split has parted the sides themselves (a change larger
+  // than the gap, one side showing two levels by chance), and the rounds are decided as any others.
+  if (ratios.length < baseline.length / 2) return null;
   const result = decide(ratios);
   return {
     ...result,

@@ -245,3 +245,19 @@ test("real rounds of five hyperfine runs (base 70 % slow, head 25 % slow and 10 
   const medians = compareMetrics([{ ...TOL, paired: true, baseline: metric(side(0).samples!), current: metric(side(1).samples!) }])[0]!;
   assert.equal(medians.status, 'improved');
 });
+
+test('rounds of several runs where one side flips and the other is 2.5 times slower: the split parts the sides, not the levels; decided as any rounds, regressed', () => {
+  // The baseline flips (25 % slower in a third of its runs); the head does 2.5 times the work, in one level.
+  const d = testData(77);
+  const rounds = Array.from({ length: 8 }, (_, i) => {
+    const speed = 1 + 0.01 * Math.sin(i);
+    return {
+      base: Array.from({ length: 5 }, () => 0.2 * speed * (d.rng.next() < 0.33 ? 1.25 : 1) * Math.exp(0.005 * d.normal())),
+      head: Array.from({ length: 5 }, () => 0.5 * speed * Math.exp(0.005 * d.normal())),
+    };
+  });
+  const side = (k: 'base' | 'head'): Metric => ({ ...metric(rounds.map((r) => median(r[k]))), roundSamples: rounds.map((r) => r[k]) });
+  const row = compareMetrics([{ ...TOL, alpha: 0.01, paired: true, baseline: side('base'), current: side('head') }])[0]!;
+  assert.equal(row.status, 'regressed', reasonText(row.reason));
+  assert.ok(row.change > 1.2, `change ${row.change}`);
+});

@@ -66164,6 +66164,13 @@ function worseBound(row) {
   const worst = Math.max(worseLog(row.ci[0], sign), worseLog(row.ci[1], sign));
   return Math.max(0, Math.expm1(worst));
 }
+function screenedSlowdown(row) {
+  const sign = worseSign(row);
+  const estimate2 = row.change === null ? -Infinity : worseLog(row.change, sign);
+  const values = row.flags.includes("flips") && row.baseline && row.current ? worseLog(row.current.value / row.baseline.value - 1, sign) : -Infinity;
+  const worst = Math.max(estimate2, values);
+  return Number.isFinite(worst) ? Math.expm1(worst) : 0;
+}
 function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (row.status === "failed") return { suspect: true, why: "failed", p: null };
   const p = worseBeyondToleranceP(row);
@@ -72224,7 +72231,7 @@ async function confirmSuspects(request2, ctx) {
   }
 }
 function confirmBudget(bySuite, request2) {
-  const likeliest = (r) => r.status === "failed" ? Infinity : r.change ?? 0;
+  const likeliest = (r) => r.status === "failed" ? Infinity : screenedSlowdown(r);
   const suspects = [...bySuite.entries()].flatMap(([suite, rows]) => rows.map((r) => ({ row: r, suite: suite.name }))).sort((a, b) => likeliest(b.row) - likeliest(a.row)).map(({ row, suite }) => ({ benchmark: row.benchmark, suite }));
   const facts = new Map(
     [...bySuite.entries()].map(([suite, rows]) => {

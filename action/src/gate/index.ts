@@ -53,7 +53,7 @@ export {
   type AcceptedRow,
   type RowAcceptance,
 } from './acceptance.js';
-export { screenRow, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
+export { screenRow, screenedSlowdown, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
 export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
 export { budgetConfirmation, type ConfirmBudget, type SuiteCostFacts, type SuiteTiming } from './confirm-budget.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';

@@ -77,6 +77,21 @@ function worseBound(row: VerdictRow): number | null {
 }
 
 /**
+ * How much slower the screen saw a row, as a relative change in its worse
+ * direction (0 when not comparable): its estimate, or, for a row that flips,
+ * its runs read as one distribution when those are worse (the levels can
+ * read a level that moved onto the other as a small change). The second
+ * stage measures the likeliest regressions first by it.
+ */
+export function screenedSlowdown(row: VerdictRow): number {
+  const sign = worseSign(row);
+  const estimate = row.change === null ? -Infinity : worseLog(row.change, sign);
+  const values = row.flags.includes('flips') && row.baseline && row.current ? worseLog(row.current.value / row.baseline.value - 1, sign) : -Infinity;
+  const worst = Math.max(estimate, values);
+  return Number.isFinite(worst) ? Math.expm1(worst) : 0;
+}
+
+/**
  * Screens one decided row; rows that were not compared (new, missing) are
  * clear with no bound. A row whose own estimate is worse than its tolerance
  * is a suspect however wide its interval: when the runner drifts more than

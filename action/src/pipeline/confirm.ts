@@ -15,6 +15,7 @@ import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js'
 import {
   budgetConfirmation,
   mergeStages,
+  screenedSlowdown,
   screenReport,
   type ConfirmBudget,
   type GateReport,
@@ -168,7 +169,7 @@ export async function confirmSuspects(request: SecondStageRequest, ctx: RunConte
  * from the first stage's timings of their suites (gate/confirm-budget.ts).
  */
 function confirmBudget(bySuite: ReadonlyMap<SuiteConfig, readonly VerdictRow[]>, request: SecondStageRequest): ConfirmBudget {
-  const likeliest = (r: VerdictRow): number => (r.status === 'failed' ? Infinity : (r.change ?? 0));
+  const likeliest = (r: VerdictRow): number => (r.status === 'failed' ? Infinity : screenedSlowdown(r));
   const suspects = [...bySuite.entries()]
     .flatMap(([suite, rows]) => rows.map((r) => ({ row: r, suite: suite.name })))
     .sort((a, b) => likeliest(b.row) - likeliest(a.row))

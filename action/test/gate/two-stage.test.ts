@@ -5,6 +5,7 @@ import {
   mergeStages,
   screenReport,
   screenRow,
+  screenedSlowdown,
   screenSuspectRate,
   worseBeyondToleranceP,
   type TwoStages,
@@ -116,6 +117,9 @@ describe('issue 38: the screen and benchmarks that flip', () => {
     assert.ok(moved_.flags.includes('flips') && moved_.change! < 0.05, `the levels read it as within the tolerance: ${moved_.change}`);
     const call = screenRow(moved_);
     assert.ok(call.suspect && call.why === 'flips-values-beyond-tolerance', JSON.stringify(call));
+    // The second stage measures the likeliest first by what the screen saw: the runs' +10 %, not the levels' reading.
+    const seen = screenedSlowdown(moved_);
+    assert.ok(seen > 0.08 && seen < 0.12 && seen > moved_.change!, `screened slowdown ${seen}`);
     // The same rule sends a change of the mix on too (the values are slower): the interleaved rounds decide it, the screen fails nothing.
     const mix = report.rows.find((r) => r.benchmark === 'mix')!;
     assert.ok(mix.flags.includes('flips') && mix.status !== 'regressed', mix.status);

@@ -66180,7 +66180,7 @@ function screenRow(row, alpha = DEFAULT_SCREEN_ALPHA) {
   if (row.flags.includes("noisier") && row.change !== null && worseLog(row.change, sign) > 0) return { suspect: true, why: "noisier", p };
   const margin = Math.log1p(Math.max(0, row.tolerance));
   if (row.change !== null && worseLog(row.change, sign) > margin) return { suspect: true, why: "estimate-beyond-tolerance", p };
-  if (row.flags.includes("flips") && worseLog(row.current.value / row.baseline.value - 1, sign) > margin) {
+  if (row.flags.includes("flips") && Math.log1p(screenedSlowdown(row)) > margin) {
     return { suspect: true, why: "flips-values-beyond-tolerance", p };
   }
   if (p !== null && p < alpha) return { suspect: true, why: "worse-beyond-tolerance", p };

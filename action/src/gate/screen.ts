@@ -111,7 +111,7 @@ export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA)
   // level looks like a change of the mix (a side that drew one level only is compared on it alone). The screen cannot
   // tell the two apart, so it sends on a flipping row whose runs, read as one distribution, are worse than the
   // tolerance: the interleaved rounds decide, and a mix alone still fails nothing.
-  if (row.flags.includes('flips') && worseLog(row.current.value / row.baseline.value - 1, sign) > margin) {
+  if (row.flags.includes('flips') && Math.log1p(screenedSlowdown(row)) > margin) {
     return { suspect: true, why: 'flips-values-beyond-tolerance', p };
   }
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };

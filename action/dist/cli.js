@@ -51079,6 +51079,39 @@ function twoLevels(values, options = DEFAULT_LEVEL_OPTIONS) {
   if (split.slow.median > options.maxRatio * split.fast.median) return null;
   return split.separation >= options.minSeparation ? split : null;
 }
+function unsharedLevels(baseline, current, options = DEFAULT_LEVEL_OPTIONS) {
+  const splits = [twoLevels(baseline, options), twoLevels(current, options)];
+  if (!splits[0] || !splits[1]) return [];
+  const sides = [
+    { side: "baseline", split: splits[0], values: baseline },
+    { side: "current", split: splits[1], values: current }
+  ];
+  const found = [];
+  sides.forEach((own, i2) => {
+    const other = sides[1 - i2];
+    const [low, high] = coreBounds(own.values);
+    for (const rank2 of ["fast", "slow"]) {
+      const level = own.split[rank2];
+      const inCore = level.values.filter((v) => v >= low && v <= high);
+      const nearest = [other.split.fast, other.split.slow].reduce(
+        (a, b) => Math.abs(Math.log(b.median / level.median)) < Math.abs(Math.log(a.median / level.median)) ? b : a
+      );
+      const drawn = other.values.some((v) => v >= inCore[0] && v <= inCore.at(-1));
+      if (inCore.length > 0 && !drawn && levelSeparation(level, nearest) >= options.minSeparation) found.push({ side: own.side, rank: rank2, level, nearest });
+    }
+  });
+  return found;
+}
+function coreBounds(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const [from, to] = coreRange(sorted.map(Math.log));
+  return [sorted[from], sorted[to - 1]];
+}
+function levelSeparation(a, b) {
+  const spread = Math.max(madSigma(a.values.map(Math.log)), madSigma(b.values.map(Math.log)));
+  const gap = Math.abs(Math.log(a.median / b.median));
+  return spread > 0 ? gap / spread : gap > 0 ? Infinity : 0;
+}
 
 // action/src/stats/folded-rounds.ts
 var DEFAULT_FOLD_OPTIONS = { minSeparation: 5, minCount: 4, minShare: 0.1, minRounds: 12, minEmpty: 3 };
@@ -65843,12 +65876,12 @@ function pooled(pairs, method, options) {
   const short = pairs.every((r) => r.minimumNeeded !== null) ? Math.max(...pairs.map((r) => r.minimumNeeded)) : null;
   const samplesNeeded2 = pairs.some((r) => r.samplesNeeded !== null) ? Math.max(...pairs.map((r) => r.samplesNeeded ?? 0)) : null;
   if (shifts.some((s) => !Number.isFinite(s)) || ses.some((se2) => !(se2 > 0))) {
-    const shift2 = (shifts[0] + shifts[1]) / 2;
+    const shift2 = shifts.reduce((a, b) => a + b, 0) / shifts.length;
     return { method, shift: shift2, interval: null, pRaw: null, flags, minimumNeeded: null, samplesNeeded: samplesNeeded2 };
   }
   const weights = ses.map((se2) => 1 / (se2 * se2));
-  const total = weights[0] + weights[1];
-  const shift = (weights[0] * shifts[0] + weights[1] * shifts[1]) / total;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const shift = weights.reduce((sum, w, i2) => sum + w * shifts[i2], 0) / total;
   const se = 1 / Math.sqrt(total);
   return {
     method,
@@ -65876,6 +65909,27 @@ function compareFoldedRounds(ratios, decide2) {
     flags: ["flips", ...result.flags.filter((f) => f !== "flips")],
     sides: void 0
   };
+}
+
+// action/src/gate/compare/unshared-levels.ts
+function compareUnsharedLevels(input, options) {
+  const found = unsharedLevels(input.baseline, input.current);
+  const base = twoLevels(input.baseline);
+  const cur = twoLevels(input.current);
+  if (found.length === 0 || !base || !cur) return null;
+  const level = (split, which2) => split[which2].values;
+  const compareLevel = (which2, drift) => compareSamples({ ...input, baseline: level(base, which2), current: level(cur, which2), drift }, options);
+  const method = {
+    id: "levels",
+    baseline: seen({ fast: base.fast.values, slow: base.slow.values }),
+    current: seen({ fast: cur.fast.values, slow: cur.slow.values }),
+    unit: input.unit,
+    compared: "unshared",
+    // The method named is the one a level of its own is compared by (its drift included).
+    inner: compareLevel("fast", input.drift).method,
+    unshared: found.map((u) => ({ side: u.side, rank: u.rank, level: u.level.median }))
+  };
+  return pooledWithDrift(pooled([compareLevel("fast", 0), compareLevel("slow", 0)], method, options), input.drift, options);
 }
 
 // action/src/gate/compare/index.ts
@@ -65992,7 +66046,11 @@ function compareSampleSets(input, bs, cs, rounds, o) {
   const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
   const decideRounds = (d) => compareRoundRatios(d, tolerances, o, false);
   const processes = rounds ? roundProcesses(input, bs.length) : null;
-  const levels = !o.levels ? null : (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? compareLevels({ ...samples, unit: input.baseline.unit }, o);
+  const unit = input.baseline.unit;
+  const levels = !o.levels ? null : compareUnsharedLevels(
+    processes ? { ...samples, baseline: processes.baseline.flat(), current: processes.current.flat(), unit } : { ...samples, unit },
+    o
+  ) ?? (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? compareLevels({ ...samples, unit }, o);
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 function roundProcesses(input, rounds) {
@@ -68835,9 +68893,15 @@ function levelsText(method) {
     both: `fast with fast and slow with slow, each by ${methodText(method.inner)}, pooled`,
     fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
     slow: `the slow level, the one both drew, by ${methodText(method.inner)}`,
-    rounds: `each round's processes fast with fast and slow with slow, by ${methodText(method.inner)}`
+    rounds: `each round's processes fast with fast and slow with slow, by ${methodText(method.inner)}`,
+    unshared: `fast with fast and slow with slow, each side's levels as it drew them, each by ${methodText(method.inner)}, pooled; ${unsharedText(method, show)}`
   };
   return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share("current", method.current)}; ${share("baseline", method.baseline)}); compared level by level: ${compared[method.compared]}`;
+}
+function unsharedText(method, show) {
+  const levels = (method.unshared ?? []).map((u) => `the ${u.side}'s ${u.rank} level (${show(u.level)})`);
+  const list2 = levels.length > 1 ? `${levels.slice(0, -1).join(", ")} and ${levels.at(-1)}` : levels[0];
+  return `${list2} ${levels.length > 1 ? "hold" : "holds"} no value of the other side`;
 }
 function configuredDrift(method) {
   return method.id === "mann-whitney" && method.drift > 0 && method.driftRuns === null;

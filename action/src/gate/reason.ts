@@ -25,10 +25,20 @@ export type MethodUsed =
    * A benchmark that flips between two levels (gate/compare/levels.ts): the
    * levels each side settled in (base units of `unit`), and what decided the
    * row, by `inner`'s test: `both` levels pooled, the one level both sides
-   * drew (`fast` or `slow`), or each interleaved round's processes level by
-   * level (`rounds`).
+   * drew (`fast` or `slow`), each interleaved round's processes level by
+   * level (`rounds`), or each side's own levels by rank when a level only one
+   * side drew is new ground (`unshared`, gate/compare/unshared-levels.ts).
    */
-  | { id: 'levels'; baseline: LevelsSeen; current: LevelsSeen; unit: string; compared: 'both' | 'fast' | 'slow' | 'rounds'; inner: MethodUsed }
+  | {
+      id: 'levels';
+      baseline: LevelsSeen;
+      current: LevelsSeen;
+      unit: string;
+      compared: 'both' | 'fast' | 'slow' | 'rounds' | 'unshared';
+      inner: MethodUsed;
+      /** compared 'unshared': each level only one side drew, by its rank on that side, and its median. */
+      unshared?: { side: 'baseline' | 'current'; rank: 'fast' | 'slow'; level: number }[];
+    }
   /**
    * Interleaved rounds of a benchmark that flips (stats/folded-rounds.ts): the
    * levels' ratio, how many of the rounds drew different levels on their two

@@ -106,8 +106,16 @@ function levelsText(method: Extract<MethodUsed, { id: 'levels' }>): string {
     fast: `the fast level, the one both drew, by ${methodText(method.inner)}`,
     slow: `the slow level, the one both drew, by ${methodText(method.inner)}`,
     rounds: `each round's processes fast with fast and slow with slow, by ${methodText(method.inner)}`,
+    unshared: `fast with fast and slow with slow, each side's levels as it drew them, each by ${methodText(method.inner)}, pooled; ${unsharedText(method, show)}`,
   };
   return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share('current', method.current)}; ${share('baseline', method.baseline)}); compared level by level: ${compared[method.compared]}`;
+}
+
+/** "the baseline's slow level (15.0 ms) and the current's slow level (17.3 ms) drew no value of the other side". */
+function unsharedText(method: Extract<MethodUsed, { id: 'levels' }>, show: (v: number) => string): string {
+  const levels = (method.unshared ?? []).map((u) => `the ${u.side}'s ${u.rank} level (${show(u.level)})`);
+  const list = levels.length > 1 ? `${levels.slice(0, -1).join(', ')} and ${levels.at(-1)!}` : levels[0]!;
+  return `${list} ${levels.length > 1 ? 'hold' : 'holds'} no value of the other side`;
 }
 
 /** A drift that is the budgets' guess, not this runner's history. */

@@ -142,3 +142,61 @@ export function twoLevels(values: readonly number[], options: LevelOptions = DEF
   if (split.slow.median > options.maxRatio * split.fast.median) return null;
   return split.separation >= options.minSeparation ? split : null;
 }
+
+/** A level one side settled in and the other never drew, with the other side's level nearest to it. */
+export interface UnsharedLevel {
+  side: 'baseline' | 'current';
+  rank: 'fast' | 'slow';
+  level: Level;
+  nearest: Level;
+}
+
+/**
+ * The levels only one side drew, when both sides settle in two levels (a
+ * third level: a change of the code moved one side's levels by about the gap
+ * between them, or one level moved onto new ground). A side's level is
+ * unshared when the other side drew no value within its range (its values
+ * within the side's core, so a stall does not stretch it) and it lies
+ * `minSeparation` robust deviations from the other side's nearest level: the
+ * rule that tells two levels apart, applied across the sides. A level the
+ * other side shares moves with it, which the level-by-level comparison reads;
+ * a side that settles in one level has nothing of its own to compare, and a
+ * level missing from it may be a rare one missing by chance.
+ */
+export function unsharedLevels(baseline: readonly number[], current: readonly number[], options: LevelOptions = DEFAULT_LEVEL_OPTIONS): UnsharedLevel[] {
+  const splits = [twoLevels(baseline, options), twoLevels(current, options)] as const;
+  if (!splits[0] || !splits[1]) return [];
+  const sides = [
+    { side: 'baseline' as const, split: splits[0], values: baseline },
+    { side: 'current' as const, split: splits[1], values: current },
+  ];
+  const found: UnsharedLevel[] = [];
+  sides.forEach((own, i) => {
+    const other = sides[1 - i]!;
+    const [low, high] = coreBounds(own.values);
+    for (const rank of ['fast', 'slow'] as const) {
+      const level = own.split[rank];
+      const inCore = level.values.filter((v) => v >= low && v <= high);
+      const nearest = [other.split.fast, other.split.slow].reduce((a, b) =>
+        Math.abs(Math.log(b.median / level.median)) < Math.abs(Math.log(a.median / level.median)) ? b : a,
+      );
+      const drawn = other.values.some((v) => v >= inCore[0]! && v <= inCore.at(-1)!);
+      if (inCore.length > 0 && !drawn && levelSeparation(level, nearest) >= options.minSeparation) found.push({ side: own.side, rank, level, nearest });
+    }
+  });
+  return found;
+}
+
+/** The smallest and largest of the values within a factor two of their median (coreRange). */
+function coreBounds(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const [from, to] = coreRange(sorted.map(Math.log));
+  return [sorted[from]!, sorted[to - 1]!];
+}
+
+/** Two levels' median logs apart, over the larger of their robust standard deviations (the separation of bestSplit). */
+function levelSeparation(a: Level, b: Level): number {
+  const spread = Math.max(madSigma(a.values.map(Math.log)), madSigma(b.values.map(Math.log)));
+  const gap = Math.abs(Math.log(a.median / b.median));
+  return spread > 0 ? gap / spread : gap > 0 ? Infinity : 0;
+}

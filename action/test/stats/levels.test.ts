@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { bestSplit, twoLevels } from '../../src/stats/index.js';
+import { bestSplit, twoLevels, unsharedLevels } from '../../src/stats/index.js';
 import { pythonReference } from './python-reference.js';
 import { testData } from './random-data.js';
 
@@ -29,6 +29,40 @@ describe('levels: samples that settle in one of two levels', () => {
       if (d === null) assert.equal(got.separation, Infinity, `case ${i}`);
       else assert.ok(Math.abs(got.separation - d) < 1e-9 * Math.max(1, d), `case ${i}: D ${got.separation} vs ${d}`);
     });
+  });
+
+  test('levels only one side drew agree with a NumPy reference: none in A/A, the moved ones after a shift past the gap, none beside a side in one level', () => {
+    const shifted = (seed: number, n: number, share: number, gap: number, scale: number): number[] => flipping(seed, n, share, gap).map((v) => v * scale);
+    const cases: [number[], number[]][] = [
+      [flipping(20, 30, 0.5, 0.11), flipping(21, 30, 0.4, 0.11)],
+      [flipping(22, 30, 0.5, 0.11), shifted(23, 30, 0.5, 0.11, 1.15)],
+      [flipping(24, 30, 0.3, 0.25), shifted(25, 30, 0.6, 0.25, 1.03)],
+      [flipping(26, 30, 0.5, 0.25), flipping(27, 30, 0.5, 0.25).map((v) => (v > 0.0135 ? v * 1.15 : v))],
+      [flipping(28, 20, 0, 0.25), flipping(29, 20, 0.4, 0.25)],
+      [[...flipping(30, 30, 0.5, 0.11), 0.05], shifted(31, 30, 0.5, 0.11, 0.85)],
+    ];
+    const ref = pythonReference<{ side: string; rank: string; level: number; nearest: number }[]>(
+      cases.map(([baseline, current]) => ({ kind: 'unshared', baseline, current })),
+    );
+    const got = cases.map(([b, c]) => unsharedLevels(b, c));
+    cases.forEach((_, i) => {
+      assert.deepEqual(
+        got[i]!.map((u) => `${u.side} ${u.rank}`),
+        ref[i]!.map((u) => `${u.side} ${u.rank}`),
+        `case ${i}`,
+      );
+      got[i]!.forEach((u, k) =>
+        assert.ok(Math.abs(u.level.median / ref[i]![k]!.level - 1) < 1e-12 && Math.abs(u.nearest.median / ref[i]![k]!.nearest - 1) < 1e-12, `case ${i}`),
+      );
+    });
+    // What each case is: A/A, a shift past the gap (the base's fast level and the head's slow one are new ground), a
+    // small shift (levels lined up, none), the slow level moved (each side's slow level), a side in one level (none),
+    // a stall beside a level and a shift 15 % the other way (every level apart: the head's slow level is 6 % below the
+    // base's fast one).
+    assert.deepEqual(
+      got.map((found) => found.length),
+      [0, 2, 0, 2, 0, 4],
+    );
   });
 
   test('two levels 22 % apart are found at every mix from 15 % to 85 % slow, with their medians', () => {

@@ -159,9 +159,69 @@ def handle(case):
         spread = max(float(stats.median_abs_deviation(a, scale="normal")), float(stats.median_abs_deviation(b, scale="normal")))
         d = (float(np.median(b)) - float(np.median(a))) / spread if spread > 0 else None
         return {"fast": int(best), "separation": d}
+    if kind == "unshared":
+        return unshared_levels(case["baseline"], case["current"])
     if kind == "fold":
         return fold_rounds(case["ratios"])
     raise ValueError("unknown kind " + kind)
+
+
+def two_levels(values):
+    """stats/levels.ts twoLevels, written again from its description: the best
+    split of the core logs, accepted at twelve values or more, each group four
+    and a tenth of them, the slow median at most twice the fast one, and the
+    medians five normal-consistent MADs (the larger group's) apart. Returns the
+    two groups' values in ascending order, or None."""
+    if len(values) < 12:
+        return None
+    xs = np.sort(np.array(values, dtype=float))
+    logs = np.log(xs)
+    core = [i for i in range(len(logs)) if abs(logs[i] - np.median(logs)) <= math.log(2)]
+    lo, hi = core[0], core[-1] + 1
+    best, cost = None, math.inf
+    for k in range(lo + 1, hi):
+        if logs[k] == logs[k - 1]:
+            continue
+        c = np.var(logs[lo:k]) * (k - lo) + np.var(logs[k:hi]) * (hi - k)
+        if c < cost - 1e-12:
+            best, cost = k, c
+    if best is None:
+        return None
+    fast, slow = xs[:best], xs[best:]
+    least = max(4, math.ceil(0.1 * len(xs)))
+    if len(fast) < least or len(slow) < least or np.median(slow) > 2 * np.median(fast):
+        return None
+    spread = max(stats.median_abs_deviation(np.log(fast), scale="normal"), stats.median_abs_deviation(np.log(slow), scale="normal"))
+    gap = float(np.median(np.log(slow)) - np.median(np.log(fast)))
+    if (gap / spread if spread > 0 else math.inf) < 5:
+        return None
+    return [fast, slow]
+
+
+def unshared_levels(baseline, current):
+    """stats/levels.ts unsharedLevels: with both sides in two levels, a side's
+    level (its values within a factor two of the side's median) holding no
+    value of the other side, five robust deviations from the other side's
+    nearest level."""
+    sides = {"baseline": np.array(baseline, dtype=float), "current": np.array(current, dtype=float)}
+    levels = {name: two_levels(values) for name, values in sides.items()}
+    if levels["baseline"] is None or levels["current"] is None:
+        return []
+    found = []
+    for own, other in (("baseline", "current"), ("current", "baseline")):
+        med = np.median(np.log(sides[own]))
+        for rank, level in zip(("fast", "slow"), levels[own]):
+            core = level[np.abs(np.log(level) - med) <= math.log(2)]
+            if len(core) == 0:
+                continue
+            drawn = np.any((sides[other] >= core.min()) & (sides[other] <= core.max()))
+            nearest = min(levels[other], key=lambda l: abs(math.log(np.median(l) / np.median(level))))
+            spread = max(stats.median_abs_deviation(np.log(level), scale="normal"), stats.median_abs_deviation(np.log(nearest), scale="normal"))
+            gap = abs(math.log(np.median(level) / np.median(nearest)))
+            separation = gap / spread if spread > 0 else (math.inf if gap > 0 else 0)
+            if not drawn and separation >= 5:
+                found.append({"side": own, "rank": rank, "level": float(np.median(level)), "nearest": float(np.median(nearest))})
+    return found
 
 
 def fold_rounds(ratios):

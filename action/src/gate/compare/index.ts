@@ -9,6 +9,7 @@ import { compareSummary, type SummarySide } from './summary.js';
 import { compareSingleValue } from './single-value.js';
 import { compareExact } from './exact.js';
 import { compareFoldedRounds, compareLevels, compareRoundsByLevel } from './levels.js';
+import { compareUnsharedLevels } from './unshared-levels.js';
 import { allPositive, logToRelative } from './scale.js';
 
 /**
@@ -242,11 +243,16 @@ function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: re
   const samples = { baseline: bs, current: cs, ...tolerances, drift: input.drift ?? 0, driftRuns: input.driftRuns ?? null };
   const decideRounds = (d: readonly number[]): StrategyResult => compareRoundRatios(d, tolerances, o, false);
   const processes = rounds ? roundProcesses(input, bs.length) : null;
+  const unit = input.baseline.unit;
   const levels = !o.levels
     ? null
-    : ((processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ??
+    : (compareUnsharedLevels(
+        processes ? { ...samples, baseline: processes.baseline.flat(), current: processes.current.flat(), unit } : { ...samples, unit },
+        o,
+      ) ??
+      (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ??
       (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ??
-      compareLevels({ ...samples, unit: input.baseline.unit }, o));
+      compareLevels({ ...samples, unit }, o));
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 

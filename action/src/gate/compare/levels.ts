@@ -17,9 +17,11 @@
  *   weights (each interval read as a normal one: the fixed-effect
  *   combination of two estimates of one shift), so swapping the sides
  *   mirrors the row exactly.
- * - A level only one side drew is compared with nothing: that is the mix
- *   again (a level drawn one time in five is missing from twenty runs one
- *   time in a hundred), so the level both drew decides the row.
+ * - A level missing from a side that settles in one level is compared with
+ *   nothing: that is the mix again (a level drawn one time in five is
+ *   missing from twenty runs one time in a hundred), so the level both drew
+ *   decides the row. Where both sides flip and a level is new ground, each
+ *   side's own levels decide by rank first (gate/compare/unshared-levels.ts).
  */
 import { bestSplit, coreRange, foldRounds, twoLevels, upperTail, zQuantile, type LevelSplit } from '../../stats/index.js';
 import type { LevelsSeen, MethodUsed } from '../reason.js';
@@ -27,7 +29,7 @@ import type { StrategyOptions, StrategyResult } from './strategy.js';
 import { compareSamples, withDrift, type SamplesInput } from './samples.js';
 
 /** What one side drew of each level: its values below the split (fast) and at or above it (slow). */
-interface Side {
+export interface Side {
   fast: readonly number[];
   slow: readonly number[];
 }
@@ -106,7 +108,7 @@ function splitCost(values: number[]): number {
   return best;
 }
 
-function seen(side: Side): LevelsSeen {
+export function seen(side: Side): LevelsSeen {
   if (side.fast.length === 0 || side.slow.length === 0) return { one: median([...side.fast, ...side.slow]) };
   return { fast: median(side.fast), slow: median(side.slow), slowShare: side.slow.length / (side.fast.length + side.slow.length) };
 }
@@ -244,19 +246,19 @@ export function compareRoundsByLevel(
 }
 
 /** The between-run drift added once to a pooled shift, as compare/samples.ts adds it to one comparison's. */
-function pooledWithDrift(result: StrategyResult, drift: number, options: StrategyOptions): StrategyResult {
+export function pooledWithDrift(result: StrategyResult, drift: number, options: StrategyOptions): StrategyResult {
   if (!result.interval) return result;
   const widened = withDrift(result.shift, result.interval, result.pRaw ?? 0, drift > 0 ? Math.log1p(drift) : 0, options);
   return { ...result, interval: widened.interval, pRaw: result.pRaw === null ? null : widened.p };
 }
 
 /**
- * Two shifts of one change pooled: the inverse-variance weighted mean of the
+ * Shifts of one change pooled: the inverse-variance weighted mean of the
  * log shifts, each interval's half-width read as z standard errors. A pair
  * that cannot reach significance alone still adds its estimate; only when
- * both cannot is the row short of values.
+ * none can is the row short of values.
  */
-function pooled(pairs: readonly StrategyResult[], method: MethodUsed, options: StrategyOptions): StrategyResult {
+export function pooled(pairs: readonly StrategyResult[], method: MethodUsed, options: StrategyOptions): StrategyResult {
   const z = zQuantile(1 - (1 - options.confidence) / 2);
   const ses = pairs.map((r) => (r.interval ? (r.interval[1] - r.interval[0]) / (2 * z) : NaN));
   const shifts = pairs.map((r) => r.shift);
@@ -265,12 +267,12 @@ function pooled(pairs: readonly StrategyResult[], method: MethodUsed, options: S
   const samplesNeeded = pairs.some((r) => r.samplesNeeded !== null) ? Math.max(...pairs.map((r) => r.samplesNeeded ?? 0)) : null;
   if (shifts.some((s) => !Number.isFinite(s)) || ses.some((se) => !(se > 0))) {
     // Identical values on a level (no spread): the tolerance alone decides, on the plain mean of the shifts.
-    const shift = (shifts[0]! + shifts[1]!) / 2;
+    const shift = shifts.reduce((a, b) => a + b, 0) / shifts.length;
     return { method, shift, interval: null, pRaw: null, flags, minimumNeeded: null, samplesNeeded };
   }
   const weights = ses.map((se) => 1 / (se * se));
-  const total = weights[0]! + weights[1]!;
-  const shift = (weights[0]! * shifts[0]! + weights[1]! * shifts[1]!) / total;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const shift = weights.reduce((sum, w, i) => sum + w * shifts[i]!, 0) / total;
   const se = 1 / Math.sqrt(total);
   return {
     method,

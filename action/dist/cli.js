@@ -17793,11 +17793,11 @@ var require_debug = __commonJS({
       exports2.save(namespaces);
       exports2.names = [];
       exports2.skips = [];
-      var split = (typeof namespaces === "string" ? namespaces : "").split(/[\s,]+/);
-      var len = split.length;
+      var split2 = (typeof namespaces === "string" ? namespaces : "").split(/[\s,]+/);
+      var len = split2.length;
       for (var i2 = 0; i2 < len; i2++) {
-        if (!split[i2]) continue;
-        namespaces = split[i2].replace(/\*/g, ".*?");
+        if (!split2[i2]) continue;
+        namespaces = split2[i2].replace(/\*/g, ".*?");
         if (namespaces[0] === "-") {
           exports2.skips.push(new RegExp("^" + namespaces.substr(1) + "$"));
         } else {
@@ -20845,7 +20845,7 @@ var require_foldFlowLines = __commonJS({
         else
           end = lineWidth - indentAtStart;
       }
-      let split = void 0;
+      let split2 = void 0;
       let prev = void 0;
       let overflow = false;
       let i2 = -1;
@@ -20878,18 +20878,18 @@ var require_foldFlowLines = __commonJS({
           if (mode === FOLD_BLOCK)
             i2 = consumeMoreIndentedLines(text2, i2, indent.length);
           end = i2 + indent.length + endStep;
-          split = void 0;
+          split2 = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
             const next = text2[i2 + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i2;
+              split2 = i2;
           }
           if (i2 >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
+            if (split2) {
+              folds.push(split2);
+              end = split2 + endStep;
+              split2 = void 0;
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
@@ -20902,7 +20902,7 @@ var require_foldFlowLines = __commonJS({
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
-              split = void 0;
+              split2 = void 0;
             } else {
               overflow = true;
             }
@@ -24436,13 +24436,13 @@ var require_resolve_block_scalar = __commonJS({
       return { mode, indent, chomp, comment, length };
     }
     function splitLines(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
+      const split2 = source.split(/\n( *)/);
+      const first = split2[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
       const lines = [line0];
-      for (let i2 = 1; i2 < split.length; i2 += 2)
-        lines.push([split[i2], split[i2 + 1]]);
+      for (let i2 = 1; i2 < split2.length; i2 += 2)
+        lines.push([split2[i2], split2[i2 + 1]]);
       return lines;
     }
     exports2.resolveBlockScalar = resolveBlockScalar;
@@ -47704,6 +47704,182 @@ function bmfSlugFor(name, unit, direction, directionUnknown = false) {
 }
 
 // node_modules/shlex/shlex.js
+var Shlexer = class {
+  constructor(string) {
+    this.i = 0;
+    this.string = string;
+    this.whitespace = " 	\r\n";
+    this.quotes = `'"`;
+    this.escapes = "\\";
+    this.escapedQuotes = '"';
+    this.ansiCQuotes = true;
+    this.localeQuotes = true;
+    this.debug = false;
+  }
+  readChar() {
+    return this.string.charAt(this.i++);
+  }
+  processEscapes(string, quote2, isAnsiCQuote) {
+    if (!isAnsiCQuote && !this.escapedQuotes.includes(quote2)) {
+      return string;
+    }
+    const anyEscape = "[" + this.escapes.replace(/(.)/g, "\\$1") + "]";
+    if (!isAnsiCQuote && this.escapedQuotes.includes(quote2)) {
+      const re = new RegExp(
+        anyEscape + "(" + anyEscape + "|\\" + quote2 + ")",
+        "g"
+      );
+      return string.replace(re, "$1");
+    }
+    if (isAnsiCQuote) {
+      const patterns = {
+        // Literal characters
+        "([\\\\'\"?])": (x2) => x2,
+        // Non-printable ASCII characters
+        "a": () => "\x07",
+        "b": () => "\b",
+        "e|E": () => "\x1B",
+        "f": () => "\f",
+        "n": () => "\n",
+        "r": () => "\r",
+        "t": () => "	",
+        "v": () => "\v",
+        // Octal bytes
+        "([0-7]{1,3})": (x2) => String.fromCharCode(parseInt(x2, 8)),
+        // Hexadecimal bytes
+        "x([0-9a-fA-F]{1,2})": (x2) => String.fromCharCode(parseInt(x2, 16)),
+        // Unicode code units
+        "u([0-9a-fA-F]{1,4})": (x2) => String.fromCharCode(parseInt(x2, 16)),
+        "U([0-9a-fA-F]{1,8})": (x2) => String.fromCharCode(parseInt(x2, 16)),
+        // Control characters
+        // https://en.wikipedia.org/wiki/Control_character#How_control_characters_map_to_keyboards
+        "c(.)": (x2) => {
+          if (x2 === "?") {
+            return "\x7F";
+          } else if (x2 === "@") {
+            return "\0";
+          } else {
+            return String.fromCharCode(x2.charCodeAt(0) & 31);
+          }
+        }
+      };
+      const re = new RegExp(
+        anyEscape + "(" + Object.keys(patterns).join("|") + ")",
+        "g"
+      );
+      return string.replace(re, function(m, p1) {
+        for (const matched in patterns) {
+          const mm = new RegExp("^" + matched + "$").exec(p1);
+          if (mm === null) {
+            continue;
+          }
+          return patterns[matched].apply(null, mm.slice(1));
+        }
+      });
+    }
+    return void 0;
+  }
+  *[Symbol.iterator]() {
+    let inQuote = false;
+    let inDollarQuote = false;
+    let escaped = false;
+    let lastDollar = -2;
+    let token;
+    if (this.debug) {
+      console.log("full input:", ">" + this.string + "<");
+    }
+    while (true) {
+      const pos = this.i;
+      const char = this.readChar();
+      if (this.debug) {
+        console.log(
+          "position:",
+          pos,
+          "input:",
+          ">" + char + "<",
+          "accumulated:",
+          token,
+          "inQuote:",
+          inQuote,
+          "inDollarQuote:",
+          inDollarQuote,
+          "lastDollar:",
+          lastDollar,
+          "escaped:",
+          escaped
+        );
+      }
+      if (char === "") {
+        if (inQuote) {
+          throw new Error("Got EOF while in a quoted string");
+        }
+        if (escaped) {
+          throw new Error("Got EOF while in an escape sequence");
+        }
+        if (token !== void 0) {
+          yield token;
+        }
+        return;
+      }
+      if (escaped) {
+        if (char === "\n") {
+        } else if (inQuote) {
+          token = (token || "") + escaped + char;
+        } else {
+          token = (token || "") + char;
+        }
+        escaped = false;
+        continue;
+      }
+      if (this.escapes.includes(char)) {
+        if (!inQuote || inDollarQuote !== false || this.escapedQuotes.includes(inQuote)) {
+          escaped = char;
+          continue;
+        } else {
+        }
+      }
+      if (inQuote !== false) {
+        if (char === inQuote) {
+          token = this.processEscapes(token, inQuote, inDollarQuote === "'");
+          inQuote = false;
+          inDollarQuote = false;
+          continue;
+        }
+        token = (token || "") + char;
+        continue;
+      }
+      if (this.quotes.includes(char)) {
+        inQuote = char;
+        if (lastDollar === pos - 1) {
+          if (char === "'" && !this.ansiCQuotes) {
+          } else if (char === '"' && !this.localeQuotes) {
+          } else {
+            inDollarQuote = char;
+          }
+        }
+        token = token || "";
+        if (inDollarQuote !== false) {
+          token = token.slice(0, -1);
+        }
+        continue;
+      }
+      if (inQuote === false && char === "$") {
+        lastDollar = pos;
+      }
+      if (this.whitespace.includes(char)) {
+        if (token !== void 0) {
+          yield token;
+        }
+        token = void 0;
+        continue;
+      }
+      token = (token || "") + char;
+    }
+  }
+};
+function split(s) {
+  return Array.from(new Shlexer(s));
+}
 function quote(s) {
   if (s === "") {
     return "''";
@@ -48854,8 +49030,8 @@ import { basename as basename2, extname } from "node:path";
 
 // action/src/adapters/gab-units.ts
 var BYTE_WORDS = /* @__PURE__ */ new Set(["byte", "bytes", "Byte", "Bytes"]);
-function gabUnit(written) {
-  const u = written.trim();
+function gabUnit(written2) {
+  const u = written2.trim();
   const perIteration = /^(.+?)\/(?:iter|op)$/.exec(u);
   if (perIteration) {
     if (u === "B/op") return { metric: "alloc_bytes", unit: "B", scale: 1, direction: "lower" };
@@ -51072,12 +51248,12 @@ function madSigma(sorted) {
 var MAD_TO_SIGMA2 = 1.482602218505602;
 function twoLevels(values, options = DEFAULT_LEVEL_OPTIONS) {
   if (values.length < options.minValues) return null;
-  const split = bestSplit(values);
-  if (!split) return null;
+  const split2 = bestSplit(values);
+  if (!split2) return null;
   const least = Math.max(options.minCount, Math.ceil(options.minShare * values.length));
-  if (split.fast.values.length < least || split.slow.values.length < least) return null;
-  if (split.slow.median > options.maxRatio * split.fast.median) return null;
-  return split.separation >= options.minSeparation ? split : null;
+  if (split2.fast.values.length < least || split2.slow.values.length < least) return null;
+  if (split2.slow.median > options.maxRatio * split2.fast.median) return null;
+  return split2.separation >= options.minSeparation ? split2 : null;
 }
 function unsharedLevels(baseline, current, options = DEFAULT_LEVEL_OPTIONS) {
   const splits = [twoLevels(baseline, options), twoLevels(current, options)];
@@ -59226,8 +59402,8 @@ var goBenchAdapter = {
     const json = /^\s*\{/.test(text2);
     const lines = json ? linesFromTest2json(text2, path2) : linesFromText(text2);
     if (!json) assertCompleteText(lines, path2);
-    const split = splitterFor(procsSuffixes(lines));
-    const results = collect(lines, path2, split);
+    const split2 = splitterFor(procsSuffixes(lines));
+    const results = collect(lines, path2, split2);
     if (results.length === 0) {
       throw new InputError(
         path2,
@@ -59311,7 +59487,7 @@ function linesFromTest2json(text2, path2) {
 }
 var FAIL_LINE = /^\s*--- (FAIL|SKIP|BENCH): (\S+)/;
 var CONFIG_LINE = /^([a-z][^\s:A-Z]*):(?:\s+(.*))?$/;
-function collect(lines, path2, split) {
+function collect(lines, path2, split2) {
   const byKey = /* @__PURE__ */ new Map();
   let pkg = "";
   let logTarget;
@@ -59331,7 +59507,7 @@ function collect(lines, path2, split) {
     if (fail) {
       logTarget = void 0;
       if (fail[1] === "FAIL") {
-        const { name, procs } = split(fail[2]);
+        const { name, procs } = split2(fail[2]);
         const known = byKey.get(`${currentPkg}\0${name}\0${procs}`) ?? [...byKey.values()].find((a) => a.pkg === currentPkg && (a.name === fail[2] || a.name === name));
         const acc = known ?? accumulator(fail[2], "", source.line, currentPkg);
         acc.failed = { line: source.line, log: [] };
@@ -59350,7 +59526,7 @@ function collect(lines, path2, split) {
       if (!source.complete && (fields.length < 4 || fields.length % 2 !== 0)) {
         throw new InputError(path2, `the result line for ${fields[0]} is cut off (truncated?): ${JSON.stringify(text2)}`, source.line);
       }
-      parseResultLine(fields, source, currentPkg, path2, accumulator, split);
+      parseResultLine(fields, source, currentPkg, path2, accumulator, split2);
       continue;
     }
     const config = CONFIG_LINE.exec(text2);
@@ -59365,7 +59541,7 @@ function collect(lines, path2, split) {
   }
   return all.map((acc) => toResult2(acc, pkgsOf.get(acc.name).size > 1, procsOf.get(`${acc.pkg}\0${acc.name}`).size > 1));
 }
-function parseResultLine(fields, source, pkg, path2, accumulator, split) {
+function parseResultLine(fields, source, pkg, path2, accumulator, split2) {
   const [fullName, iterations, ...pairs] = fields;
   if (!/^\d+$/.test(iterations ?? "")) {
     throw new InputError(path2, `expected an iteration count after ${fullName}, found ${JSON.stringify(iterations ?? "")}`, source.line);
@@ -59373,7 +59549,7 @@ function parseResultLine(fields, source, pkg, path2, accumulator, split) {
   if (pairs.length === 0 || pairs.length % 2 !== 0) {
     throw new InputError(path2, `expected "value unit" pairs after the iteration count of ${fullName}, found ${JSON.stringify(pairs.join(" "))}`, source.line);
   }
-  const { name, procs } = split(fullName);
+  const { name, procs } = split2(fullName);
   const acc = accumulator(name, procs, source.line, pkg);
   for (let i2 = 0; i2 < pairs.length; i2 += 2) {
     const value = Number(pairs[i2]);
@@ -65733,8 +65909,8 @@ function compareExact(baseline, current) {
 }
 
 // action/src/gate/compare/levels.ts
-function levelGap(split) {
-  return Math.log(split.slow.median / split.fast.median);
+function levelGap(split2) {
+  return Math.log(split2.slow.median / split2.fast.median);
 }
 function sideOf(aligned3, at, original = (i2) => aligned3[i2]) {
   const fast = [];
@@ -65759,8 +65935,8 @@ function alignedSplit(baseline, current, gap) {
     if (cost < best.cost - 1e-12 || cost <= best.cost + 1e-12 && Math.abs(d) < Math.abs(best.d)) best = { cost, d };
   }
   const shift = Math.exp(best.d);
-  const split = bestSplit([...baseline, ...current.map((v) => v / shift)]);
-  return { at: split?.at ?? Infinity, shift };
+  const split2 = bestSplit([...baseline, ...current.map((v) => v / shift)]);
+  return { at: split2?.at ?? Infinity, shift };
 }
 function splitCost(values) {
   values.sort((a, b) => a - b);
@@ -65917,7 +66093,7 @@ function compareUnsharedLevels(input, options) {
   const base = twoLevels(input.baseline);
   const cur = twoLevels(input.current);
   if (found.length === 0 || !base || !cur) return null;
-  const level = (split, which2) => split[which2].values;
+  const level = (split2, which2) => split2[which2].values;
   const compareLevel = (which2, drift) => compareSamples({ ...input, baseline: level(base, which2), current: level(cur, which2), drift }, options);
   const method = {
     id: "levels",
@@ -66304,12 +66480,13 @@ function withBlindRows(stages, screened) {
 
 // action/src/gate/confirm-budget.ts
 var HARNESS_START_SECONDS = 0.5;
+var BINARY_START_SECONDS = 0.02;
 function roundSeconds(facts, count) {
   if (!facts.timing) return 0;
   const perCall = facts.timing.run / Math.max(1, facts.repeat);
   if (!facts.narrowed) return perCall;
   const suspects = perCall / Math.max(1, facts.benchmarks) * Math.min(count, facts.benchmarks) * facts.share;
-  return Math.min(perCall, HARNESS_START_SECONDS + suspects);
+  return Math.min(perCall, facts.start + suspects);
 }
 function budgetConfirmation(suspects, suites, cap) {
   const taken = /* @__PURE__ */ new Map();
@@ -66319,7 +66496,7 @@ function budgetConfirmation(suspects, suites, cap) {
   const costWith = (suite, count) => {
     const facts = suites.get(suite);
     if (!facts || count === 0) return 0;
-    return 2 * (facts.timing?.build ?? 0) + 2 * facts.rounds * roundSeconds(facts, count);
+    return 2 * ((facts.timing?.build ?? 0) + facts.compile) + 2 * facts.rounds * roundSeconds(facts, count);
   };
   for (const { benchmark, suite } of suspects) {
     if (measured.includes(benchmark)) continue;
@@ -67352,6 +67529,9 @@ function suiteEnv(runner, suite, extra) {
   if (extra["PERF_GATE_SIDE"] === "base" && target) merged["CARGO_TARGET_DIR"] = join14(target, BASE_SIDE_FOLDER);
   return merged;
 }
+function sideEnv(ctx, suite, side3) {
+  return { PERF_GATE_SIDE: side3, PERF_GATE_BUILD_DIR: join14(ctx.outDir, suite.name, `build-${side3}`) };
+}
 async function buildSuite(suite, cwd, dir, side3, ctx) {
   if (suite.build === null) return null;
   mkdirSync7(dir, { recursive: true });
@@ -67363,7 +67543,7 @@ async function buildSuite(suite, cwd, dir, side3, ctx) {
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
-    env: processEnv(ctx, suite, side3 ? { PERF_GATE_SIDE: side3 } : {}),
+    env: processEnv(ctx, suite, side3 ? sideEnv(ctx, suite, side3) : {}),
     timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: null,
@@ -67390,7 +67570,7 @@ async function invoke(inv, ctx) {
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
     cwd: inv.cwd,
-    env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...inv.side ? { PERF_GATE_SIDE: inv.side } : {} }),
+    env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...inv.side ? sideEnv(ctx, suite, inv.side) : {} }),
     timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: writesOutputFile(suite.run) ? null : outputPath,
@@ -68057,6 +68237,86 @@ function narrowSuite(suite, ids, testCases) {
   return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
 }
 
+// action/src/runner/go-test-binary.ts
+var TEST_FLAGS = {
+  bench: "value",
+  benchtime: "value",
+  count: "value",
+  cpu: "value",
+  run: "value",
+  skip: "value",
+  timeout: "value",
+  shuffle: "value",
+  benchmem: "bool",
+  v: "bool",
+  short: "bool",
+  failfast: "bool"
+};
+var BUILD_FLAGS = {
+  tags: "value",
+  gcflags: "value",
+  ldflags: "value",
+  asmflags: "value",
+  mod: "value",
+  race: "bool",
+  trimpath: "bool"
+};
+var BINARY2 = '"$PERF_GATE_BUILD_DIR/go-bench.test"';
+function parseGoTest(run2) {
+  let words;
+  try {
+    words = split(run2);
+  } catch {
+    return null;
+  }
+  if (words[0] !== "go" || words[1] !== "test") return null;
+  const test = [];
+  const build = [];
+  const packages = [];
+  for (let i2 = 2; i2 < words.length; i2++) {
+    const word = words[i2];
+    if (!word.startsWith("-")) {
+      packages.push(word);
+      continue;
+    }
+    const [name, inline] = splitFlag(word.replace(/^--?/, ""));
+    const kind = TEST_FLAGS[name] ?? BUILD_FLAGS[name];
+    if (kind === void 0) return null;
+    let value = inline;
+    if (kind === "value" && value === null) {
+      if (i2 + 1 >= words.length) return null;
+      value = words[++i2];
+    }
+    (name in TEST_FLAGS ? test : build).push({ name, value });
+  }
+  if (packages.length > 1) return null;
+  const pkg = packages[0] ?? null;
+  if (pkg !== null && (!/^\.\.?(\/|$)/.test(pkg) || pkg.includes("..."))) return null;
+  return { test, build, pkg };
+}
+function splitFlag(text2) {
+  const at = text2.indexOf("=");
+  return at < 0 ? [text2, null] : [text2.slice(0, at), text2.slice(at + 1)];
+}
+function written(flag, prefix) {
+  return flag.value === null ? `-${prefix}${flag.name}` : `-${prefix}${flag.name}=${quote(flag.value)}`;
+}
+function compiledGoSuite(suite) {
+  if (suite.format !== "go-bench" || suite.commands !== null || suite.run.includes("{")) return suite;
+  const parsed = parseGoTest(suite.run);
+  if (!parsed) return suite;
+  const pkg = parsed.pkg ?? ".";
+  const compile2 = ['mkdir -p "$PERF_GATE_BUILD_DIR" && go test -c -o', BINARY2, ...parsed.build.map((f) => written(f, "")), quote(pkg)].join(" ");
+  const runFlag = parsed.test.some((f) => f.name === "run") ? [] : [`-test.run='^$'`];
+  const cd = pkg === "." ? "" : `cd ${quote(pkg)} && `;
+  const own = suite.build === null ? null : isSimpleCommand(suite.build) ? suite.build : `(${suite.build})`;
+  return {
+    ...suite,
+    build: own === null ? compile2 : `${own} && ${compile2}`,
+    run: [`${cd}${BINARY2}`, ...runFlag, ...parsed.test.map((f) => written(f, "test."))].join(" ")
+  };
+}
+
 // action/src/pipeline/measure.ts
 function shardSuites(config, shard) {
   return selectShard(config.suites, shard).map((s) => s.name);
@@ -68147,6 +68407,7 @@ async function measureAbBetween(request2) {
   for (const [name, why] of whole) request2.write(`perf-gate: suite ${name} runs whole in every round: ${why}
 `);
   const suites = narrowed.map((n) => n.suite);
+  const rounds = suites.map(compiledGoSuite);
   const testbed = deps.testbed(request2.env);
   const environments = {
     base: environmentOf(deps, config, suites, request2.env, join18(request2.checkouts.base, relative5(request2.checkouts.head, config.dir))),
@@ -68157,7 +68418,7 @@ async function measureAbBetween(request2) {
     deps
   );
   const outcome = await runAb(
-    suites.filter((s) => s.measure.time),
+    rounds.filter((s) => s.measure.time),
     request2.checkouts,
     {
       ...context3(outDir),
@@ -68167,7 +68428,7 @@ async function measureAbBetween(request2) {
       narrow: (suite, ids) => {
         const original = request2.suites.find((s) => s.name === suite.name);
         const n = original ? narrowSuite(original, ids, request2.testCases) : null;
-        return n && n.whole === null ? n.suite : null;
+        return n && n.whole === null ? compiledGoSuite(n.suite) : null;
       },
       ...request2.afterFirstRound ? { afterFirstRound: request2.afterFirstRound } : {},
       ...request2.deadline !== void 0 ? { deadline: request2.deadline } : {},
@@ -70431,22 +70692,22 @@ function writeReleaseReport(report2, outputDir, ref, release = {}) {
   return { path: path2, jsonPath, markdown, summary: summary3 };
 }
 function writeReleaseOutputs(model, outputs, cwd, stdout) {
-  const written = [];
+  const written2 = [];
   if (outputs.out !== void 0) {
     writeOutputFile(cwd, join20(outputs.out, "release-report.md"), renderReleaseModel(model), "--out");
     writeOutputFile(cwd, join20(outputs.out, "release-report.json"), renderReleaseJson(model), "--out");
-    written.push(join20(outputs.out, "release-report.md"), join20(outputs.out, "release-report.json"));
+    written2.push(join20(outputs.out, "release-report.md"), join20(outputs.out, "release-report.json"));
   }
   if (outputs.json !== void 0) {
     writeOutputFile(cwd, outputs.json, renderReleaseJson(model), "--json", stdout);
-    written.push(outputs.json);
+    written2.push(outputs.json);
   }
   if (outputs.markdown !== void 0) {
     const hint = outputs.out !== void 0 ? escapeMarkdown(join20(outputs.out, "release-report.md")) : outputs.json !== void 0 ? "the JSON report" : "the report `--out DIR` writes";
     writeOutputFile(cwd, outputs.markdown, renderReleaseModel(model, { maxBytes: JOB_SUMMARY_LIMIT, fullReportHint: hint }), "--markdown", stdout);
-    written.push(outputs.markdown);
+    written2.push(outputs.markdown);
   }
-  return written;
+  return written2;
 }
 
 // action/src/report/history-text.ts
@@ -72304,6 +72565,7 @@ function confirmBudget(bySuite, request2) {
         rows.map((r) => r.benchmark),
         testCasesOf(request2.current)
       );
+      const compiled = narrowed.whole === null && compiledGoSuite(narrowed.suite) !== narrowed.suite;
       return [
         suite.name,
         {
@@ -72312,7 +72574,8 @@ function confirmBudget(bySuite, request2) {
           repeat: suite.repeat,
           narrowed: narrowed.whole === null,
           share: narrowed.share,
-          rounds: suite.ab.rounds + (suite.ab.confirm ? suite.ab.confirmRounds : 0)
+          rounds: suite.ab.rounds + (suite.ab.confirm ? suite.ab.confirmRounds : 0),
+          ...compiled ? { start: BINARY_START_SECONDS, compile: HARNESS_START_SECONDS } : { start: HARNESS_START_SECONDS, compile: 0 }
         }
       ];
     })
@@ -73729,8 +73992,8 @@ perf-gate: previous ${flags.from}: ${release.previousSource}
       ...flags.json !== void 0 ? { json: flags.json } : {},
       ...flags.markdown !== void 0 ? { markdown: flags.markdown } : {}
     };
-    const written = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path2) => path2 !== "-");
-    if (written.length > 0) say(`perf-gate: wrote ${written.join(", ")}
+    const written2 = writeReleaseOutputs(release.model, outputs, ctx.cwd, ctx.stdout).filter((path2) => path2 !== "-");
+    if (written2.length > 0) say(`perf-gate: wrote ${written2.join(", ")}
 `);
     if (!toStdout) ctx.stdout(releaseTerminalText(release.model, terminalColor(ctx.env)));
     return release.model.verdict === "go" ? EXIT.pass : EXIT.fail;
@@ -74064,7 +74327,7 @@ var dashboardCommand = {
     const repo = config?.dir ?? ctx.cwd;
     const history = openHistoryAt(historyLocation(flags.history, config?.history, ctx.cwd), repo, false);
     const out = resolve16(ctx.cwd, flags.out);
-    const written = await writeDashboard({
+    const written2 = await writeDashboard({
       history,
       repo,
       out,
@@ -74072,9 +74335,9 @@ var dashboardCommand = {
       ...flags.testbed !== void 0 ? { testbed: flags.testbed } : {},
       ...flags.tags !== void 0 ? { tagPattern: flags.tags } : {}
     });
-    if (written.gitNote !== null) ctx.stderr(`perf-gate dashboard: note: ${written.gitNote}
+    if (written2.gitNote !== null) ctx.stderr(`perf-gate dashboard: note: ${written2.gitNote}
 `);
-    const { model } = written;
+    const { model } = written2;
     const runs2 = model.testbeds.map((t) => `${t.runs.length} run(s) on ${t.id}`).join(" and ");
     const regressed = model.series.filter((s) => s.regressedSinceTag).length;
     const shown = relative9(ctx.cwd, out) || ".";

@@ -4,9 +4,11 @@
  * (`confirm-time-cap`). The estimate prices what runAb does:
  *
  * - every suite with a suspect builds twice (base and head), as long as its
- *   build took in the first stage;
+ *   build took in the first stage, plus what the second stage adds to it
+ *   (Go's test binary compiled once a side: a harness start);
  * - every round runs each side once; a suite that runs only its suspects
- *   pays, per side, a harness start (HARNESS_START_SECONDS) and, per
+ *   pays, per side, a harness start (HARNESS_START_SECONDS, or
+ *   BINARY_START_SECONDS for a compiled test binary) and, per
  *   suspect, its share of one plain run (the plain run's time per benchmark,
  *   cut to a short round: Selection.share); a suite that cannot be narrowed
  *   pays one whole plain run per side and round;
@@ -39,6 +41,10 @@ export interface SuiteCostFacts {
   share: number;
   /** Rounds per side a confirmed regression takes: first rounds plus confirmation rounds. */
   rounds: number;
+  /** Seconds a narrowed round's harness start costs per side (HARNESS_START_SECONDS unless the rounds run a compiled binary). */
+  start: number;
+  /** Seconds each side's build takes beyond the first stage's (Go's test binary compiled for the rounds), else 0. */
+  compile: number;
 }
 
 export interface ConfirmBudget {
@@ -62,13 +68,16 @@ export interface ConfirmBudget {
  */
 export const HARNESS_START_SECONDS = 0.5;
 
+/** A Go test binary compiled once a side (runner/go-test-binary.ts) starts in about 0.01 s here. */
+export const BINARY_START_SECONDS = 0.02;
+
 /** Seconds one round of the suite takes per side: the plain run's time per harness call, whole or cut to `count` suspects. */
 function roundSeconds(facts: SuiteCostFacts, count: number): number {
   if (!facts.timing) return 0;
   const perCall = facts.timing.run / Math.max(1, facts.repeat);
   if (!facts.narrowed) return perCall;
   const suspects = (perCall / Math.max(1, facts.benchmarks)) * Math.min(count, facts.benchmarks) * facts.share;
-  return Math.min(perCall, HARNESS_START_SECONDS + suspects);
+  return Math.min(perCall, facts.start + suspects);
 }
 
 /**
@@ -88,7 +97,7 @@ export function budgetConfirmation(
   const costWith = (suite: string, count: number): number => {
     const facts = suites.get(suite);
     if (!facts || count === 0) return 0;
-    return 2 * (facts.timing?.build ?? 0) + 2 * facts.rounds * roundSeconds(facts, count);
+    return 2 * ((facts.timing?.build ?? 0) + facts.compile) + 2 * facts.rounds * roundSeconds(facts, count);
   };
   for (const { benchmark, suite } of suspects) {
     if (measured.includes(benchmark)) continue;

@@ -55,7 +55,14 @@ export {
 } from './acceptance.js';
 export { screenRow, screenedSlowdown, screenSuspectRate, worseBeyondToleranceP, DEFAULT_SCREEN_ALPHA, type ScreenCall, type SuspectWhy } from './screen.js';
 export { screenReport, mergeStages, type ScreenedReport, type StageInputs } from './two-stage.js';
-export { budgetConfirmation, type ConfirmBudget, type SuiteCostFacts, type SuiteTiming } from './confirm-budget.js';
+export {
+  BINARY_START_SECONDS,
+  budgetConfirmation,
+  HARNESS_START_SECONDS,
+  type ConfirmBudget,
+  type SuiteCostFacts,
+  type SuiteTiming,
+} from './confirm-budget.js';
 export { idOverlap, type IdOverlap } from './id-overlap.js';
 export { TestbedMismatchError };
 export { environmentChanges } from './environment.js';

@@ -13,7 +13,9 @@
 import { join } from 'node:path';
 import type { PerfGateConfig, SuiteConfig } from '../config/perf-gate-config.js';
 import {
+  BINARY_START_SECONDS,
   budgetConfirmation,
+  HARNESS_START_SECONDS,
   mergeStages,
   screenedSlowdown,
   screenReport,
@@ -28,6 +30,7 @@ import {
 import { rowKey, type Budgets, type ResultSet } from '../model/index.js';
 import { CATCH2_TEST_CASE, narrowSuite } from '../runner/select-benchmarks.js';
 import { STOPPED_BY_CAP } from '../runner/invoke.js';
+import { compiledGoSuite } from '../runner/go-test-binary.js';
 import type { GateOptions } from './gate.js';
 import { compareInterleaved, MissingCommitError, suiteOf, type ComparisonMeasurement } from './interleaved.js';
 import type { RunContext } from './run-deps.js';
@@ -181,6 +184,8 @@ function confirmBudget(bySuite: ReadonlyMap<SuiteConfig, readonly VerdictRow[]>,
         rows.map((r) => r.benchmark),
         testCasesOf(request.current),
       );
+      // Go's rounds by the test binary compiled once a side (measureAbBetween): a build step more, rounds that start at once.
+      const compiled = narrowed.whole === null && compiledGoSuite(narrowed.suite) !== narrowed.suite;
       return [
         suite.name,
         {
@@ -190,6 +195,7 @@ function confirmBudget(bySuite: ReadonlyMap<SuiteConfig, readonly VerdictRow[]>,
           narrowed: narrowed.whole === null,
           share: narrowed.share,
           rounds: suite.ab.rounds + (suite.ab.confirm ? suite.ab.confirmRounds : 0),
+          ...(compiled ? { start: BINARY_START_SECONDS, compile: HARNESS_START_SECONDS } : { start: HARNESS_START_SECONDS, compile: 0 }),
         },
       ];
     }),

@@ -22,6 +22,7 @@ import { runSuites } from '../runner/run-suite.js';
 import { selectShard, type Shard } from '../runner/shard.js';
 import { headCommit } from '../runner/worktree.js';
 import { narrowSuite } from '../runner/select-benchmarks.js';
+import { compiledGoSuite } from '../runner/go-test-binary.js';
 import type { BaselineQuery } from '../store/index.js';
 import { writeResultSet } from '../store/index.js';
 import { configOutputParser } from './output-parser.js';
@@ -208,6 +209,8 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
   const whole = new Map(narrowed.flatMap((n) => (n.whole !== null ? [[n.suite.name, n.whole] as const] : [])));
   for (const [name, why] of whole) request.write(`perf-gate: suite ${name} runs whole in every round: ${why}\n`);
   const suites = narrowed.map((n) => n.suite);
+  // Go's rounds run the test binary each side compiles once, not `go test` (runner/go-test-binary.ts).
+  const rounds = suites.map(compiledGoSuite);
   const testbed = deps.testbed(request.env);
   const environments = {
     base: environmentOf(deps, config, suites, request.env, join(request.checkouts.base, relative(request.checkouts.head, config.dir))),
@@ -219,7 +222,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
       deps,
     );
   const outcome = await runAb(
-    suites.filter((s) => s.measure.time),
+    rounds.filter((s) => s.measure.time),
     request.checkouts,
     {
       ...context(outDir),
@@ -229,7 +232,7 @@ export async function measureAbBetween(request: AbBetweenRequest): Promise<AbMea
       narrow: (suite, ids) => {
         const original = request.suites.find((s) => s.name === suite.name);
         const n = original ? narrowSuite(original, ids, request.testCases) : null;
-        return n && n.whole === null ? n.suite : null;
+        return n && n.whole === null ? compiledGoSuite(n.suite) : null;
       },
       ...(request.afterFirstRound ? { afterFirstRound: request.afterFirstRound } : {}),
       ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),

@@ -117,6 +117,15 @@ export function suiteEnv(runner: NodeJS.ProcessEnv, suite: SuiteConfig, extra: R
   return merged;
 }
 
+/**
+ * What a side's builds and rounds are told: which side they are, and a folder
+ * of the side's own for what its build makes (runner/go-test-binary.ts puts
+ * Go's compiled test binary there), the same for the build and every round.
+ */
+function sideEnv(ctx: RunnerContext, suite: SuiteConfig, side: Side): Record<string, string> {
+  return { PERF_GATE_SIDE: side, PERF_GATE_BUILD_DIR: join(ctx.outDir, suite.name, `build-${side}`) };
+}
+
 /** Runs a suite's `build` in `cwd`; returns the error of a failed build, or null. */
 export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, side: Side | null, ctx: RunnerContext): Promise<BenchmarkError | null> {
   if (suite.build === null) return null;
@@ -129,7 +138,7 @@ export async function buildSuite(suite: SuiteConfig, cwd: string, dir: string, s
   const result = await ctx.spawner.run({
     command: suite.build,
     cwd,
-    env: processEnv(ctx, suite, side ? { PERF_GATE_SIDE: side } : {}),
+    env: processEnv(ctx, suite, side ? sideEnv(ctx, suite, side) : {}),
     timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: null,
@@ -159,7 +168,7 @@ export async function invoke(inv: Invocation, ctx: RunnerContext): Promise<Invoc
   const result = await ctx.spawner.run({
     command: fillTemplate(suite.run, { ...point, output: outputPath }),
     cwd: inv.cwd,
-    env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...(inv.side ? { PERF_GATE_SIDE: inv.side } : {}) }),
+    env: processEnv(ctx, suite, { ...paramEnv, PERF_GATE_OUTPUT: outputPath, ...(inv.side ? sideEnv(ctx, suite, inv.side) : {}) }),
     timeoutSeconds: timeout.seconds,
     logPath,
     stdoutPath: writesOutputFile(suite.run) ? null : outputPath,

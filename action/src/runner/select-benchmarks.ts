@@ -8,7 +8,7 @@
  *
  * | format | selects with | a round runs |
  * | :-- | :-- | :-- |
- * | go-bench | `-bench` with an anchored regex per name level | `-count` ⌊10 / suspects⌋, at least 1, at most the run line's |
+ * | go-bench | `-bench` with an anchored regex per name level | `-count` ⌊10 / suspects⌋, at least 1, at most the run line's (by the compiled test binary: runner/go-test-binary.ts) |
  * | criterion, criterion-console, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
@@ -95,9 +95,10 @@ function optionNumber(run: string, flag: string, fallback: number): number {
 
 /**
  * Go's `-count` in a round. The rounds do the repeating, but every round
- * pays a start of `go test` (the build cache checked, the test binary
- * linked: about half a second here) whatever it runs, against some
- * milliseconds per repetition. So a round of few suspects spends up to
+ * pays a start whatever it runs (of `go test`, the build cache checked and
+ * the test binary linked: about half a second here; of the compiled binary,
+ * runner/go-test-binary.ts, some milliseconds), against some milliseconds
+ * per repetition. So a round of few suspects spends up to
  * GO_ROUND_REPETITIONS repetitions in all, and its value (the median of
  * each suspect's) is steadier for almost nothing; a round of many suspects
  * runs each once. Never more than the run line asks for. Measured on a

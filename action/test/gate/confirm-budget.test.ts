@@ -1,9 +1,18 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { budgetConfirmation, HARNESS_START_SECONDS, type SuiteCostFacts } from '../../src/gate/confirm-budget.js';
+import { BINARY_START_SECONDS, budgetConfirmation, HARNESS_START_SECONDS, type SuiteCostFacts } from '../../src/gate/confirm-budget.js';
 
 /** A suite of 24 benchmarks whose plain run took 48 s (2 s a benchmark), built in 10 s, narrowed to short rounds of a sixth. */
-const GO: SuiteCostFacts = { timing: { build: 10, run: 48 }, benchmarks: 24, repeat: 1, narrowed: true, share: 1 / 6, rounds: 22 };
+const GO: SuiteCostFacts = {
+  timing: { build: 10, run: 48 },
+  benchmarks: 24,
+  repeat: 1,
+  narrowed: true,
+  share: 1 / 6,
+  rounds: 22,
+  start: HARNESS_START_SECONDS,
+  compile: 0,
+};
 
 describe('the second stage prices its suspects before it starts', () => {
   test('a narrowed suite: two builds, then 2 sides × 22 rounds × (a harness start + a short round per suspect)', () => {
@@ -23,6 +32,13 @@ describe('the second stage prices its suspects before it starts', () => {
     );
     // The second suspect adds only its own share: the builds and the harness's start are paid once.
     assert.ok(Math.abs(two.seconds - one.seconds - (44 * 2) / 6) < 1e-9, `${two.seconds} vs ${one.seconds}`);
+  });
+
+  test("rounds by a compiled test binary: its compile added to each side's build, a round's start a binary's", () => {
+    const compiled: SuiteCostFacts = { ...GO, start: BINARY_START_SECONDS, compile: HARNESS_START_SECONDS };
+    const b = budgetConfirmation([{ benchmark: 'go/W07', suite: 'go' }], new Map([['go', compiled]]), 600);
+    // 2 × (10 s + one compile) + 2 × 22 × (a binary's start + 2 s / 6).
+    assert.ok(Math.abs(b.seconds - (2 * (10 + HARNESS_START_SECONDS) + 44 * (BINARY_START_SECONDS + 2 / 6))) < 1e-9, String(b.seconds));
   });
 
   test('a suite that cannot be narrowed pays its whole run per side and round, once for all its suspects', () => {
@@ -65,7 +81,7 @@ describe('the second stage prices its suspects before it starts', () => {
   });
 
   test('a round is never priced above the whole plain call', () => {
-    const quick: SuiteCostFacts = { timing: { build: 0, run: 0.2 }, benchmarks: 24, repeat: 1, narrowed: true, share: 1, rounds: 22 };
+    const quick: SuiteCostFacts = { ...GO, timing: { build: 0, run: 0.2 }, share: 1 };
     assert.ok(Math.abs(budgetConfirmation([{ benchmark: 'q/a', suite: 'q' }], new Map([['q', quick]]), 600).seconds - 44 * 0.2) < 1e-9);
   });
 

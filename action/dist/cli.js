@@ -66226,7 +66226,7 @@ function compareSampleSets(input, bs, cs, rounds, o) {
   const levels = !o.levels ? null : compareUnsharedLevels(
     processes ? { ...samples, baseline: processes.baseline.flat(), current: processes.current.flat(), unit } : { ...samples, unit },
     o
-  ) ?? (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? compareLevels({ ...samples, unit }, o);
+  ) ?? (processes ? compareRoundsByLevel(processes.baseline, processes.current, unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? compareLevels({ ...samples, unit }, o);
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 function roundProcesses(input, rounds) {
@@ -68111,6 +68111,92 @@ function selectShard(suites, shard) {
   return suites.filter((_, k) => k % shard.count === shard.index - 1);
 }
 
+// action/src/runner/go-test-binary.ts
+var TEST_FLAGS = {
+  bench: "value",
+  benchtime: "value",
+  count: "value",
+  cpu: "value",
+  run: "value",
+  skip: "value",
+  timeout: "value",
+  shuffle: "value",
+  benchmem: "bool",
+  v: "bool",
+  short: "bool",
+  failfast: "bool"
+};
+var BUILD_FLAGS = {
+  tags: "value",
+  gcflags: "value",
+  ldflags: "value",
+  asmflags: "value",
+  mod: "value",
+  race: "bool",
+  trimpath: "bool"
+};
+var BINARY2 = '"$PERF_GATE_BUILD_DIR/go-bench.test"';
+function parseGoTest(run2) {
+  let words;
+  try {
+    words = split(run2);
+  } catch {
+    return null;
+  }
+  if (words[0] !== "go" || words[1] !== "test") return null;
+  const test = [];
+  const build = [];
+  const packages = [];
+  for (let i2 = 2; i2 < words.length; i2++) {
+    const word = words[i2];
+    if (!word.startsWith("-")) {
+      packages.push(word);
+      continue;
+    }
+    const [name, inline] = splitFlag(word.replace(/^--?/, ""));
+    const kind = TEST_FLAGS[name] ?? BUILD_FLAGS[name];
+    if (kind === void 0) return null;
+    let value = inline;
+    if (kind === "value" && value === null) {
+      if (i2 + 1 >= words.length) return null;
+      value = words[++i2];
+    }
+    (name in TEST_FLAGS ? test : build).push({ name, value });
+  }
+  if (packages.length > 1) return null;
+  const pkg = packages[0] ?? null;
+  if (pkg !== null && (!/^\.\.?(\/|$)/.test(pkg) || pkg.includes("..."))) return null;
+  return { test, build, pkg };
+}
+function splitFlag(text2) {
+  const at = text2.indexOf("=");
+  return at < 0 ? [text2, null] : [text2.slice(0, at), text2.slice(at + 1)];
+}
+function written(flag, prefix) {
+  return flag.value === null ? `-${prefix}${flag.name}` : `-${prefix}${flag.name}=${quote(flag.value)}`;
+}
+function compilable(run2) {
+  return run2.includes("{") ? null : parseGoTest(run2);
+}
+function runsCompiled(run2) {
+  return compilable(run2) !== null;
+}
+function compiledGoSuite(suite) {
+  if (suite.format !== "go-bench" || suite.commands !== null) return suite;
+  const parsed = compilable(suite.run);
+  if (!parsed) return suite;
+  const pkg = parsed.pkg ?? ".";
+  const compile2 = ['mkdir -p "$PERF_GATE_BUILD_DIR" && go test -c -o', BINARY2, ...parsed.build.map((f) => written(f, "")), quote(pkg)].join(" ");
+  const runFlag = parsed.test.some((f) => f.name === "run") ? [] : [`-test.run='^$'`];
+  const cd = pkg === "." ? "" : `cd ${quote(pkg)} && `;
+  const own = suite.build === null ? null : isSimpleCommand(suite.build) ? suite.build : `(${suite.build})`;
+  return {
+    ...suite,
+    build: own === null ? compile2 : `${own} && ${compile2}`,
+    run: [`${cd}${BINARY2}`, ...runFlag, ...parsed.test.map((f) => written(f, "test."))].join(" ")
+  };
+}
+
 // action/src/runner/select-benchmarks.ts
 var REGEX_META = /[\\.+*?()|[\]{}^$]/g;
 function escapeRegex(text2) {
@@ -68140,9 +68226,10 @@ function optionNumber(run2, flag, fallback) {
   const value = found ? Number(found[1]) : NaN;
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
-var GO_ROUND_REPETITIONS = 10;
+var GO_ROUND_REPETITIONS = { goTest: 10, binary: 3 };
 function goRoundCount(run2, suspects) {
-  return Math.max(1, Math.min(optionNumber(run2, "-count", 1), Math.floor(GO_ROUND_REPETITIONS / suspects)));
+  const repetitions = runsCompiled(run2) ? GO_ROUND_REPETITIONS.binary : GO_ROUND_REPETITIONS.goTest;
+  return Math.max(1, Math.min(optionNumber(run2, "-count", 1), Math.floor(repetitions / suspects)));
 }
 var ROUND_SHARE = {
   "go-bench": (run2, suspects) => goRoundCount(run2, suspects) / optionNumber(run2, "-count", 1),
@@ -68235,86 +68322,6 @@ function narrowSuite(suite, ids, testCases) {
   if (suite.commands !== null) return { suite: withCommandsOnly(suite, (c) => own.includes(`${suite.name}/${c.name}`)), whole: null, share: 1 };
   const selection = selectBenchmarks(suite, own, testCases);
   return selection.run !== null ? { suite: { ...suite, run: selection.run }, whole: null, share: selection.share } : { suite, whole: selection.why, share: 1 };
-}
-
-// action/src/runner/go-test-binary.ts
-var TEST_FLAGS = {
-  bench: "value",
-  benchtime: "value",
-  count: "value",
-  cpu: "value",
-  run: "value",
-  skip: "value",
-  timeout: "value",
-  shuffle: "value",
-  benchmem: "bool",
-  v: "bool",
-  short: "bool",
-  failfast: "bool"
-};
-var BUILD_FLAGS = {
-  tags: "value",
-  gcflags: "value",
-  ldflags: "value",
-  asmflags: "value",
-  mod: "value",
-  race: "bool",
-  trimpath: "bool"
-};
-var BINARY2 = '"$PERF_GATE_BUILD_DIR/go-bench.test"';
-function parseGoTest(run2) {
-  let words;
-  try {
-    words = split(run2);
-  } catch {
-    return null;
-  }
-  if (words[0] !== "go" || words[1] !== "test") return null;
-  const test = [];
-  const build = [];
-  const packages = [];
-  for (let i2 = 2; i2 < words.length; i2++) {
-    const word = words[i2];
-    if (!word.startsWith("-")) {
-      packages.push(word);
-      continue;
-    }
-    const [name, inline] = splitFlag(word.replace(/^--?/, ""));
-    const kind = TEST_FLAGS[name] ?? BUILD_FLAGS[name];
-    if (kind === void 0) return null;
-    let value = inline;
-    if (kind === "value" && value === null) {
-      if (i2 + 1 >= words.length) return null;
-      value = words[++i2];
-    }
-    (name in TEST_FLAGS ? test : build).push({ name, value });
-  }
-  if (packages.length > 1) return null;
-  const pkg = packages[0] ?? null;
-  if (pkg !== null && (!/^\.\.?(\/|$)/.test(pkg) || pkg.includes("..."))) return null;
-  return { test, build, pkg };
-}
-function splitFlag(text2) {
-  const at = text2.indexOf("=");
-  return at < 0 ? [text2, null] : [text2.slice(0, at), text2.slice(at + 1)];
-}
-function written(flag, prefix) {
-  return flag.value === null ? `-${prefix}${flag.name}` : `-${prefix}${flag.name}=${quote(flag.value)}`;
-}
-function compiledGoSuite(suite) {
-  if (suite.format !== "go-bench" || suite.commands !== null || suite.run.includes("{")) return suite;
-  const parsed = parseGoTest(suite.run);
-  if (!parsed) return suite;
-  const pkg = parsed.pkg ?? ".";
-  const compile2 = ['mkdir -p "$PERF_GATE_BUILD_DIR" && go test -c -o', BINARY2, ...parsed.build.map((f) => written(f, "")), quote(pkg)].join(" ");
-  const runFlag = parsed.test.some((f) => f.name === "run") ? [] : [`-test.run='^$'`];
-  const cd = pkg === "." ? "" : `cd ${quote(pkg)} && `;
-  const own = suite.build === null ? null : isSimpleCommand(suite.build) ? suite.build : `(${suite.build})`;
-  return {
-    ...suite,
-    build: own === null ? compile2 : `${own} && ${compile2}`,
-    run: [`${cd}${BINARY2}`, ...runFlag, ...parsed.test.map((f) => written(f, "test."))].join(" ")
-  };
 }
 
 // action/src/pipeline/measure.ts

@@ -111,7 +111,7 @@ function levelsText(method: Extract<MethodUsed, { id: 'levels' }>): string {
   return `flips between ${show(flipping.fast)} and ${show(flipping.slow)} (${share('current', method.current)}; ${share('baseline', method.baseline)}); compared level by level: ${compared[method.compared]}`;
 }
 
-/** "the baseline's slow level (15.0 ms) and the current's slow level (17.3 ms) drew no value of the other side". */
+/** "the baseline's slow level (15.0 ms) and the current's slow level (17.3 ms) hold no value of the other side". */
 function unsharedText(method: Extract<MethodUsed, { id: 'levels' }>, show: (v: number) => string): string {
   const levels = (method.unshared ?? []).map((u) => `the ${u.side}'s ${u.rank} level (${show(u.level)})`);
   const list = levels.length > 1 ? `${levels.slice(0, -1).join(', ')} and ${levels.at(-1)!}` : levels[0]!;

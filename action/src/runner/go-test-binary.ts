@@ -100,6 +100,16 @@ function written(flag: Flag, prefix: string): string {
   return flag.value === null ? `-${prefix}${flag.name}` : `-${prefix}${flag.name}=${quote(flag.value)}`;
 }
 
+/** The run line read, when its rounds can run by the compiled binary: one plain `go test` of one package, no template. */
+function compilable(run: string): ReturnType<typeof parseGoTest> {
+  return run.includes('{') ? null : parseGoTest(run);
+}
+
+/** Whether a go-bench suite with this run line has its rounds run by the compiled test binary (compiledGoSuite). */
+export function runsCompiled(run: string): boolean {
+  return compilable(run) !== null;
+}
+
 /**
  * The suite with its rounds run by the compiled test binary: the build
  * compiles it (after the suite's own build), the run line runs it with the
@@ -109,8 +119,8 @@ function written(flag: Flag, prefix: string): string {
  * the line chose its own `-run`: only the benchmarks are measured.
  */
 export function compiledGoSuite(suite: SuiteConfig): SuiteConfig {
-  if (suite.format !== 'go-bench' || suite.commands !== null || suite.run.includes('{')) return suite;
-  const parsed = parseGoTest(suite.run);
+  if (suite.format !== 'go-bench' || suite.commands !== null) return suite;
+  const parsed = compilable(suite.run);
   if (!parsed) return suite;
   const pkg = parsed.pkg ?? '.';
   const compile = ['mkdir -p "$PERF_GATE_BUILD_DIR" && go test -c -o', BINARY, ...parsed.build.map((f) => written(f, '')), quote(pkg)].join(' ');

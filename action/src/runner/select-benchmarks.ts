@@ -8,7 +8,7 @@
  *
  * | format | selects with | a round runs |
  * | :-- | :-- | :-- |
- * | go-bench | `-bench` with an anchored regex per name level | `-count` ⌊10 / suspects⌋, at least 1, at most the run line's (by the compiled test binary: runner/go-test-binary.ts) |
+ * | go-bench | `-bench` with an anchored regex per name level | `-count` ⌊3 / suspects⌋ by the compiled test binary (runner/go-test-binary.ts), ⌊10 / suspects⌋ by `go test`; at least 1, at most the run line's |
  * | criterion, criterion-console, cargo-criterion | the bench binary's regex filter after `--` | at most `--warm-up-time 0.5 --measurement-time 1 --sample-size 10` |
  * | jmh | an anchored include regex | `-f 1` (one fork) |
  * | gbench | `--benchmark_filter` | `--benchmark_repetitions=1` |
@@ -29,6 +29,7 @@ import { isSimpleCommand } from '../model/index.js';
 import type { SuiteConfig } from '../config/perf-gate-config.js';
 import { withCommandsOnly } from '../config/command-suite.js';
 import { CATCH2_TEST_CASE } from '../adapters/catch2.js';
+import { runsCompiled } from './go-test-binary.js';
 
 export { CATCH2_TEST_CASE };
 
@@ -95,20 +96,24 @@ function optionNumber(run: string, flag: string, fallback: number): number {
 
 /**
  * Go's `-count` in a round. The rounds do the repeating, but every round
- * pays a start whatever it runs (of `go test`, the build cache checked and
- * the test binary linked: about half a second here; of the compiled binary,
- * runner/go-test-binary.ts, some milliseconds), against some milliseconds
- * per repetition. So a round of few suspects spends up to
- * GO_ROUND_REPETITIONS repetitions in all, and its value (the median of
- * each suspect's) is steadier for almost nothing; a round of many suspects
- * runs each once. Never more than the run line asks for. Measured on a
- * 24-benchmark suite (docs/detection.md): with `-count 1` a 10 % slowdown
- * came out +6 % after 30 rounds, and two of six slowed rows were missed.
+ * pays a start whatever it runs, against some milliseconds per repetition:
+ * a `go test` start checks the build cache and links the test binary (0.33 s
+ * here), so a round of few suspects that starts `go test` spends up to ten
+ * repetitions in all, its value (the median of each suspect's) steadier for
+ * almost nothing; the compiled test binary (runner/go-test-binary.ts) starts
+ * in 0.01 s, so its rounds spend up to three and let more rounds do the
+ * rest. A round of many suspects runs each once; never more than the run
+ * line asks for. Measured on the suites of docs/detection.md: with `-count 1`
+ * and `go test` a 10 % slowdown came out +6 % after 30 rounds, and two of
+ * six slowed rows were missed; by the binary, three repetitions instead of
+ * ten took slowed pull requests of the 24-benchmark suite from 3.1–4.5 main
+ * runs to 1.8–2.6, every slowed row still caught.
  */
-const GO_ROUND_REPETITIONS = 10;
+const GO_ROUND_REPETITIONS = { goTest: 10, binary: 3 };
 
 function goRoundCount(run: string, suspects: number): number {
-  return Math.max(1, Math.min(optionNumber(run, '-count', 1), Math.floor(GO_ROUND_REPETITIONS / suspects)));
+  const repetitions = runsCompiled(run) ? GO_ROUND_REPETITIONS.binary : GO_ROUND_REPETITIONS.goTest;
+  return Math.max(1, Math.min(optionNumber(run, '-count', 1), Math.floor(repetitions / suspects)));
 }
 
 /**

@@ -12,7 +12,7 @@ import { gatePullRequest, mainWithRuns, pullRequestBranch, readReport } from '..
  * The second stage on a suite of realistic size (issue 36): a Go package of
  * 24 benchmarks in one `go test -bench` suite, a history of main, then a pull
  * request that makes one benchmark slower. The second stage must run only
- * the suspects, in short rounds (ten repetitions in all) of the test binary
+ * the suspects, in short rounds (three repetitions in all) of the test binary
  * each side compiled once, read from the harness's own output of every
  * round, and decide the slowed one regressed.
  */
@@ -54,7 +54,7 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
     );
   });
 
-  test('W07 made 2x slower: regressed by interleaved rounds; the first rounds ran the suspects alone, ten repetitions in all, the fresh rounds W07 alone', async () => {
+  test('W07 made 2x slower: regressed by interleaved rounds; the first rounds ran the suspects alone, three repetitions in all, the fresh rounds W07 alone', async () => {
     pullRequestBranch(repo, 'slow-w07', { 'w_test.go': benchmarks({ 7: 2 }) }, 'slow W07');
     const { r, report } = await gatePullRequest(repo, ENV, 'go/BenchmarkW07');
     assert.equal(r.status, 1, r.stdout + r.stderr);
@@ -63,13 +63,13 @@ describe('a 24-benchmark go test -bench suite: the second stage measures only th
     assert.equal(w07.stage?.by, 'interleaved');
     const suspects = [...new Set(report.rows.filter((row) => row.stage?.by === 'interleaved').map((row) => row.benchmark.replace(/^go\//, '')))].sort();
     assert.ok(suspects.length < 24, `${suspects.length} suspects`);
-    // What go test itself printed in every round of the second stage: the first ten rounds the suspects, each
-    // ⌊10 / suspects⌋ times (at most the run line's 6, at least once); rounds added for rows still inconclusive those
-    // rows alone; the fresh rounds that confirm the regression W07 alone, 6 times.
+    // What the harness itself printed in every round of the second stage: the first ten rounds the suspects, each
+    // ⌊3 / suspects⌋ times (at least once); rounds added for rows still inconclusive those
+    // rows alone; the fresh rounds that confirm the regression W07 alone, 3 times.
     const rounds = join(repo, 'out', 'confirm', 'go', 'ab');
     const outputs = readdirSync(rounds).filter((f) => f.endsWith('.output'));
     assert.ok(outputs.length >= 20, `${outputs.length} round outputs`);
-    const count = (n: number): number => Math.max(1, Math.min(6, Math.floor(10 / n)));
+    const count = (n: number): number => Math.max(1, Math.min(6, Math.floor(3 / n)));
     for (const file of outputs) {
       const text = readFileSync(join(rounds, file), 'utf8');
       // The test binary each side compiled once ran the round, not go test (whose output closes with "ok  \twide\t…").

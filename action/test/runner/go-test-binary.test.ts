@@ -82,10 +82,10 @@ describe('Go rounds by the compiled test binary', () => {
     const text = execFileSync('bash', ['-c', compiled.run], { cwd: dir, env, encoding: 'utf8' });
     const rows = parseInput(fileInput(join(dir, 'round.output'), text), 'go-bench');
     assert.deepEqual(rows.map((r) => r.id).sort(), ['BenchmarkSub/a+b_(x)', 'BenchmarkSub/n=10', 'BenchmarkW07'], text);
-    // Two suspects: ⌊10 / 2⌋ repetitions each, at most the line's four.
+    // Two suspects by the compiled binary: ⌊3 / 2⌋ repetitions each.
     assert.deepEqual(
       rows.map((r) => Object.values(r.metrics)[0]!.samples?.length),
-      [4, 4, 4],
+      [1, 1, 1],
     );
     assert.doesNotMatch(text, /go test|TestFails/);
   });

@@ -50,8 +50,12 @@ describe('how a round selects the suspects, per harness', () => {
     assert.match(many.run!, / -count 1 /);
     assert.equal(many.run !== null && many.share, 1 / 20);
     // Never more than the run line asks for.
-    const few = selectBenchmarks(suite('  - name: go\n    run: go test -bench . -count 3\n    format: go-bench\n'), ['go/BenchmarkW07']);
-    assert.deepEqual(few, { run: "go test -bench '^(?:BenchmarkW07)$' -count 3", how: "go-bench's own selection", share: 1 });
+    const few = selectBenchmarks(suite('  - name: go\n    run: go test -bench . -count 2 ./...\n    format: go-bench\n'), ['go/BenchmarkW07']);
+    assert.deepEqual(few, { run: "go test -bench '^(?:BenchmarkW07)$' -count 2 ./...", how: "go-bench's own selection", share: 1 });
+    // One package: the rounds run its compiled test binary, which starts at once (runner/go-test-binary.ts), so a round
+    // spends three repetitions in all.
+    const compiled = selectBenchmarks(suite('  - name: go\n    run: go test -bench . -count 20 ./parse\n    format: go-bench\n'), ['go/BenchmarkW07']);
+    assert.deepEqual(compiled, { run: "go test -bench '^(?:BenchmarkW07)$' -count 3 ./parse", how: "go-bench's own selection", share: 3 / 20 });
     const piped = suite('  - name: go\n    run: go test -bench . | tee {output}\n    format: go-bench\n');
     assert.deepEqual(selectBenchmarks(piped, ['go/BenchmarkW07']), {
       run: null,
@@ -143,7 +147,8 @@ describe('the real harnesses run exactly the named benchmarks', () => {
     const env = { ...process.env, GOFLAGS: '-mod=mod' };
     const one = runSelected(selectBenchmarks(go, ['go/BenchmarkW07']).run!, dir, 'go-bench', env);
     assert.deepEqual(one.ids, ['BenchmarkW07']);
-    assert.deepEqual(one.samples, [5], "one suspect: the run line's five counts (at most ten a round)");
+    // No package named: the rounds run the compiled test binary, three repetitions a round in all.
+    assert.deepEqual(one.samples, [3], "one suspect: three counts of the run line's five");
     const subs = runSelected(selectBenchmarks(go, ['go/BenchmarkSub/a+b_(x)', 'go/BenchmarkSub/[y]']).run!, dir, 'go-bench', env);
     assert.deepEqual(subs.ids, ['BenchmarkSub/[y]', 'BenchmarkSub/a+b_(x)']);
   });

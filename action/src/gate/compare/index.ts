@@ -250,7 +250,7 @@ function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: re
         processes ? { ...samples, baseline: processes.baseline.flat(), current: processes.current.flat(), unit } : { ...samples, unit },
         o,
       ) ??
-      (processes ? compareRoundsByLevel(processes.baseline, processes.current, input.baseline.unit, decideRounds) : null) ??
+      (processes ? compareRoundsByLevel(processes.baseline, processes.current, unit, decideRounds) : null) ??
       (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ??
       compareLevels({ ...samples, unit }, o));
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));

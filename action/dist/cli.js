@@ -51255,9 +51255,7 @@ function twoLevels(values, options = DEFAULT_LEVEL_OPTIONS) {
   if (split2.slow.median > options.maxRatio * split2.fast.median) return null;
   return split2.separation >= options.minSeparation ? split2 : null;
 }
-function unsharedLevels(baseline, current, options = DEFAULT_LEVEL_OPTIONS) {
-  const splits = [twoLevels(baseline, options), twoLevels(current, options)];
-  if (!splits[0] || !splits[1]) return [];
+function unsharedOfSplits(baseline, current, splits, options = DEFAULT_LEVEL_OPTIONS) {
   const sides = [
     { side: "baseline", split: splits[0], values: baseline },
     { side: "current", split: splits[1], values: current }
@@ -66089,12 +66087,12 @@ function compareFoldedRounds(ratios, decide2) {
 
 // action/src/gate/compare/unshared-levels.ts
 function compareUnsharedLevels(input, options) {
-  const found = unsharedLevels(input.baseline, input.current);
   const base = twoLevels(input.baseline);
   const cur = twoLevels(input.current);
-  if (found.length === 0 || !base || !cur) return null;
-  const level = (split2, which2) => split2[which2].values;
-  const compareLevel = (which2, drift) => compareSamples({ ...input, baseline: level(base, which2), current: level(cur, which2), drift }, options);
+  if (!base || !cur) return null;
+  const found = unsharedOfSplits(input.baseline, input.current, [base, cur]);
+  if (found.length === 0) return null;
+  const compareLevel = (which2, drift) => compareSamples({ ...input, baseline: base[which2].values, current: cur[which2].values, drift }, options);
   const method = {
     id: "levels",
     baseline: seen({ fast: base.fast.values, slow: base.slow.values }),
@@ -67799,8 +67797,8 @@ async function confirmRegressions(units, everyRow, ctx, cut3) {
     u.rounds = 0;
   }
   const withFresh = (u, side3) => {
-    const first2 = saved.get(u);
-    return first2 ? sideRows({ ...u, data: first2.data }, side3, { data: u.data[side3], keys: suspectKeys }) : sideRows(u, side3);
+    const before = saved.get(u);
+    return before ? sideRows({ ...u, data: before.data }, side3, { data: u.data[side3], keys: suspectKeys }) : sideRows(u, side3);
   };
   const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
   await runRounds(suspects, (u) => u.suite.ab.confirmRounds, "confirming regressions in fresh rounds", "confirm-", ctx, cut3);

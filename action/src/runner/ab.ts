@@ -288,8 +288,8 @@ async function confirmRegressions(
   // The fresh rounds are decided among every row, as the final verdict decides them: their first rounds replaced
   // by the fresh ones, the other rows as they were (a family of the regressed rows alone would adjust less).
   const withFresh = (u: Unit, side: Side): BenchmarkResult[] => {
-    const first = saved.get(u);
-    return first ? sideRows({ ...u, data: first.data }, side, { data: u.data[side], keys: suspectKeys }) : sideRows(u, side);
+    const before = saved.get(u);
+    return before ? sideRows({ ...u, data: before.data }, side, { data: u.data[side], keys: suspectKeys }) : sideRows(u, side);
   };
   const family = { classify: () => classifyUnits(units, ctx, withFresh), rows: everyRow };
   await runRounds(suspects, (u) => u.suite.ab.confirmRounds, 'confirming regressions in fresh rounds', 'confirm-', ctx, cut);

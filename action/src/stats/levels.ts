@@ -165,7 +165,16 @@ export interface UnsharedLevel {
  */
 export function unsharedLevels(baseline: readonly number[], current: readonly number[], options: LevelOptions = DEFAULT_LEVEL_OPTIONS): UnsharedLevel[] {
   const splits = [twoLevels(baseline, options), twoLevels(current, options)] as const;
-  if (!splits[0] || !splits[1]) return [];
+  return splits[0] && splits[1] ? unsharedOfSplits(baseline, current, [splits[0], splits[1]], options) : [];
+}
+
+/** unsharedLevels for sides whose two levels the caller has already found (twoLevels of each). */
+export function unsharedOfSplits(
+  baseline: readonly number[],
+  current: readonly number[],
+  splits: readonly [LevelSplit, LevelSplit],
+  options: LevelOptions = DEFAULT_LEVEL_OPTIONS,
+): UnsharedLevel[] {
   const sides = [
     { side: 'baseline' as const, split: splits[0], values: baseline },
     { side: 'current' as const, split: splits[1], values: current },

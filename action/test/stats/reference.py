@@ -139,20 +139,10 @@ def handle(case):
         total = float(np.median(d)) / stats.norm.ppf(0.75) / math.sqrt(2)
         return {"sigmaTotal": total, "sigma": math.sqrt(max(0.0, total * total - float(np.mean(variances))))}
     if kind == "levels":
-        # The optimal two-group split of the logs by brute force (every split, its
-        # within-group sum of squares from numpy's var), and the gap of the groups'
-        # median logs over the larger normal-consistent MAD (scipy).
+        # The optimal two-group split of the logs (best_split), and the gap of the
+        # groups' median logs over the larger normal-consistent MAD (scipy).
         logs = np.sort(np.log(np.array(case["values"])))
-        # Sought among the core: within a factor two of the median.
-        core = [i for i in range(len(logs)) if abs(logs[i] - np.median(logs)) <= math.log(2)]
-        lo, hi = core[0], core[-1] + 1
-        best, cost = None, math.inf
-        for k in range(lo + 1, hi):
-            if logs[k] == logs[k - 1]:
-                continue
-            c = np.var(logs[lo:k]) * (k - lo) + np.var(logs[k:hi]) * (hi - k)
-            if c < cost - 1e-12:
-                best, cost = k, c
+        best = best_split(logs)
         if best is None:
             return None
         a, b = logs[:best], logs[best:]
@@ -166,16 +156,11 @@ def handle(case):
     raise ValueError("unknown kind " + kind)
 
 
-def two_levels(values):
-    """stats/levels.ts twoLevels, written again from its description: the best
-    split of the core logs, accepted at twelve values or more, each group four
-    and a tenth of them, the slow median at most twice the fast one, and the
-    medians five normal-consistent MADs (the larger group's) apart. Returns the
-    two groups' values in ascending order, or None."""
-    if len(values) < 12:
-        return None
-    xs = np.sort(np.array(values, dtype=float))
-    logs = np.log(xs)
+def best_split(logs):
+    """Where the ascending logs split into two groups with the smallest
+    within-group sum of squares, by brute force (every split, numpy's var),
+    sought among the core: within a factor two of the median. None when no
+    split is possible."""
     core = [i for i in range(len(logs)) if abs(logs[i] - np.median(logs)) <= math.log(2)]
     lo, hi = core[0], core[-1] + 1
     best, cost = None, math.inf
@@ -185,6 +170,19 @@ def two_levels(values):
         c = np.var(logs[lo:k]) * (k - lo) + np.var(logs[k:hi]) * (hi - k)
         if c < cost - 1e-12:
             best, cost = k, c
+    return best
+
+
+def two_levels(values):
+    """stats/levels.ts twoLevels, written again from its description: the best
+    split of the core logs, accepted at twelve values or more, each group four
+    and a tenth of them, the slow median at most twice the fast one, and the
+    medians five normal-consistent MADs (the larger group's) apart. Returns the
+    two groups' values in ascending order, or None."""
+    if len(values) < 12:
+        return None
+    xs = np.sort(np.array(values, dtype=float))
+    best = best_split(np.log(xs))
     if best is None:
         return None
     fast, slow = xs[:best], xs[best:]

@@ -5,7 +5,7 @@
  * puts the head's fast level where the base's slow one was and its slow level
  * on new ground; lined up by one common shift of less than half the gap
  * (compareLevels), that reads as a change of the mix. When a level is
- * unshared (stats/levels.ts `unsharedLevels`), each side's levels are told
+ * unshared (stats/levels.ts `unsharedLevels`, here `unsharedOfSplits`), each side's levels are told
  * apart by its own split instead, and compared by rank: fast with fast, slow
  * with slow (Mann–Whitney with a Hodges–Lehmann interval each, without the
  * drift, pooled with inverse-variance weights, the drift added once), which
@@ -13,20 +13,20 @@
  * from a side that settles in one level is not counted: a rare level is
  * missing from twenty runs by chance, and the mix alone fails nothing.
  */
-import { twoLevels, unsharedLevels, type LevelSplit } from '../../stats/index.js';
+import { twoLevels, unsharedOfSplits } from '../../stats/index.js';
 import type { StrategyOptions, StrategyResult } from './strategy.js';
 import { compareSamples, type SamplesInput } from './samples.js';
 import { pooled, pooledWithDrift, seen } from './levels.js';
 
 /** The comparison by each side's own levels when some level only one side drew, else null. */
 export function compareUnsharedLevels(input: SamplesInput & { unit: string }, options: StrategyOptions): StrategyResult | null {
-  const found = unsharedLevels(input.baseline, input.current);
   const base = twoLevels(input.baseline);
   const cur = twoLevels(input.current);
-  if (found.length === 0 || !base || !cur) return null;
-  const level = (split: LevelSplit, which: 'fast' | 'slow'): number[] => split[which].values;
+  if (!base || !cur) return null;
+  const found = unsharedOfSplits(input.baseline, input.current, [base, cur]);
+  if (found.length === 0) return null;
   const compareLevel = (which: 'fast' | 'slow', drift: number): StrategyResult =>
-    compareSamples({ ...input, baseline: level(base, which), current: level(cur, which), drift }, options);
+    compareSamples({ ...input, baseline: base[which].values, current: cur[which].values, drift }, options);
   const method = {
     id: 'levels' as const,
     baseline: seen({ fast: base.fast.values, slow: base.slow.values }),

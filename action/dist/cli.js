@@ -51331,6 +51331,7 @@ function foldRounds(ratios, options = DEFAULT_FOLD_OPTIONS) {
     }
   }
   if (!best || !twoLevelsCould(best.folds)) return null;
+  if (best.folds.filter((k) => k === 0).length < least) return null;
   const unexplained = ratios.filter((x2, i2) => Math.abs(x2 - best.folds[i2] * best.gap - best.centre) > best.gap / 2).length;
   if (unexplained > Math.max(1, Math.floor(0.1 * n))) return null;
   const folded2 = ratios.map((x2, i2) => x2 - best.folds[i2] * best.gap);

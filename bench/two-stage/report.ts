@@ -37,7 +37,7 @@ function rate(rows: readonly RowOutcome[], slowdown: number, design: 'stored' | 
 }
 
 /** Screen levels the tuning table tries; the default is DEFAULT_SCREEN_ALPHA. */
-const SCREEN_LEVELS = [0.01, 0.05, 0.1, 0.2, 0.3, 0.5];
+const SCREEN_LEVELS = [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9];
 
 /**
  * How the screen's level trades the second stage's cost against what it

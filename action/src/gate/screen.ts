@@ -21,10 +21,11 @@ export type { SuspectWhy } from './types.js';
  * The screen's one-sided level: a row is a suspect when the evidence that it
  * is worse by more than its tolerance reaches this p-value. Below one half
  * it sends on nothing the estimate rule (screenRow) does not already send:
- * a p-value under 0.5 means an estimate worse than the tolerance. It matters
- * only to a project that sets a level above one half, to send on rows just
- * inside their tolerance too. The replay in docs/detection.md ("Two
- * stages", "Tuning the screen") shows the levels side by side.
+ * a p-value under 0.5 means an estimate worse than the tolerance. It would
+ * matter only above one half, sending on rows just inside their tolerance
+ * too; the replay in docs/detection.md ("Two stages", "Tuning the screen")
+ * shows the levels side by side, and why it is not a setting (0.7 catches a
+ * few more slowdowns for half again the runner time).
  */
 export const DEFAULT_SCREEN_ALPHA = 0.3;
 

@@ -18,7 +18,8 @@
  * (`minCount` and `minShare`: rounds that drew two levels) and leave two
  * unmoved (rounds that drew one) compete; on a tie the centre nearer zero
  * wins. The best is accepted as a flip when two levels could have given
- * the groups' sizes (twoLevelsCould); when no more than a tenth of the
+ * the groups' sizes (twoLevelsCould); when it leaves as many rounds unmoved
+ * as it must move (the unmoved ones carry the change); when no more than a tenth of the
  * rounds lie beyond half a gap from the centre once folded (a group the fit
  * leaves out is a level it does not explain); when the moved rounds lie far
  * from the centre for the folded spread (their median distance is at least
@@ -128,8 +129,8 @@ export function foldRounds(ratios: readonly number[], options: FoldOptions = DEF
     const nearest = median - gap * roundHalfOut(median / gap);
     for (const start of [nearest - gap, nearest, nearest + gap]) {
       const fit = fitGap(ratios, gap, start);
-      // A flip shows in rounds that drew two levels (enough of them) and in rounds that drew one (two at least: a
-      // draw of 20 rounds at even mixes leaves as few as three): all moved is a shift, none moved no flip.
+      // A flip shows in rounds that drew two levels (enough of them) and in rounds that drew one (two at least here:
+      // the best fit is checked for enough of them below): all moved is a shift, none moved no flip.
       const moved = fit.folds.filter((k) => k !== 0).length;
       if (moved < least || n - moved < 2) continue;
       if (!best || betterFit(fit, best)) best = { ...fit, gap };
@@ -137,6 +138,12 @@ export function foldRounds(ratios: readonly number[], options: FoldOptions = DEF
   }
   // The best fit or none: a worse fit that passes would be a wrong one (a shift read off a smaller comb).
   if (!best || !twoLevelsCould(best.folds)) return null;
+  // The unmoved rounds carry the change, so they must be as many as the moved ones need to be: a steady change whose
+  // rounds hold two or three stalls fits best as "every round moved by one gap, the stalls stayed", and the stalls
+  // would then stand for the change (the replay of real timings in docs/detection.md read 5 of 160 unchanged sets
+  // as regressed that way). Rejecting the best fit, rather than leaving such fits out of the search, keeps a worse
+  // comb from winning in its place.
+  if (best.folds.filter((k) => k === 0).length < least) return null;
   // Every round but a stall or two lies within half a gap of the centre once folded: a group farther out is a level
   // the fit does not explain.
   const unexplained = ratios.filter((x, i) => Math.abs(x - best.folds[i]! * best.gap - best.centre) > best.gap / 2).length;

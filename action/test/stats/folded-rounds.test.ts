@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { foldRounds } from '../../src/stats/index.js';
 import { pythonReference } from './python-reference.js';
 import { testData } from './random-data.js';
+import { stalledRatios } from '../support/stalled-rounds.js';
 
 /**
  * n interleaved rounds of a benchmark that flips: each side's process draws
@@ -39,6 +40,7 @@ describe('folded rounds: interleaved rounds of a benchmark that flips', () => {
       oneLevelRounds(6, 30, 0.01, true),
       oneLevelRounds(7, 20, 0.007, false, 0.06),
       [...flippingRounds(8, 19, [0.4, 0.4], 1.5), Math.log(2.4)],
+      stalledRatios(),
     ];
     const ref = pythonReference<{ gap: number; folds: number[]; separation: number | null } | null>(cases.map((ratios) => ({ kind: 'fold', ratios })));
     cases.forEach((ratios, i) => {
@@ -83,6 +85,20 @@ describe('folded rounds: interleaved rounds of a benchmark that flips', () => {
   test('a shift alone (every round moved alike) is no flip, whatever comb could fold it', () => {
     assert.equal(foldRounds(oneLevelRounds(9, 20, 0.007, false, 0.06)), null);
     assert.equal(foldRounds(oneLevelRounds(10, 20, 0.002, false, 0.3)), null);
+  });
+
+  test('a steady change whose rounds hold a few stalls is no flip: the stalls cannot stand for the change', () => {
+    // Measured (the detection benchmark's interleaved trials, 10 % more work): 27 rounds near +10 %, three stalled.
+    assert.equal(foldRounds(stalledRatios()), null);
+    // Simulated: every round +10 % (1 % scatter) and two or three stalled 25–45 % further, 30 rounds.
+    let folded = 0;
+    for (let t = 0; t < 400; t++) {
+      const d = testData(7000 + t);
+      const ratios = oneLevelRounds(7000 + t, 30, 0.01, false, 0.1);
+      for (let k = 0; k < 2 + (t % 2); k++) ratios[d.int(0, 29)] = Math.log(1.1 * (1.25 + 0.2 * d.rng.next()));
+      if (foldRounds(ratios)) folded++;
+    }
+    assert.ok(folded <= 4, `${folded} of 400 stalled sets folded`);
   });
 
   test('swapping the sides mirrors the fold exactly', () => {

@@ -229,7 +229,7 @@ def fold_rounds(ratios):
     the median nearest zero and one gap either side, among the fits that move
     enough rounds and leave two, the least sum of absolute distances (the
     centre nearer zero on a tie), then the checks (the sizes two levels could
-    give, the rounds left unexplained, the separation, the empty ground)."""
+    give, as many rounds unmoved as moved ones need, the rounds left unexplained, the separation, the empty ground)."""
     d = np.array(ratios, dtype=float)
     n = len(d)
     if n < 12:
@@ -264,6 +264,8 @@ def fold_rounds(ratios):
     _, gap, centre, folds = best
     share = {k: float(np.mean(folds == k)) for k in (-1, 0, 1)}
     if share[0] + 1.5 / math.sqrt(n) < 2 * math.sqrt(share[1] * share[-1]):
+        return None
+    if int(np.sum(folds == 0)) < least:
         return None
     unexplained = int(np.sum(np.abs(d - folds * gap - centre) > gap / 2))
     if unexplained > max(1, n // 10):

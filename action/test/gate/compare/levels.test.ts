@@ -4,6 +4,7 @@ import { compareMetrics, DEFAULT_COMPARISON_OPTIONS, type Comparison, type Compa
 import type { Metric } from '../../../src/model/index.js';
 import { reasonText } from '../../../src/report/reason-text.js';
 import { testData } from '../../stats/random-data.js';
+import { STALLED_BASE_MS, STALLED_HEAD_MS } from '../../support/stalled-rounds.js';
 
 /**
  * Benchmarks that flip between two levels, decided level by level
@@ -163,6 +164,15 @@ test('interleaved rounds that flip: A/A at other mixes never changes, both level
     reasonText(r.reason),
     /^Flips between two levels 5\d% apart \(\d+ of 20 rounds drew different levels on their two sides\); each round's ratio with the flip taken out, by Wilcoxon signed-rank on 20 paired rounds/,
   );
+});
+
+test('measured rounds of a steady 10 % slowdown with three stalled head processes: no flip, decided paired, regressed', () => {
+  const ms = (values: readonly number[]): Metric => metric(values.map((v) => v / 1000));
+  const r = compareMetrics([{ ...TOL, paired: true, baseline: ms(STALLED_BASE_MS), current: ms(STALLED_HEAD_MS) }])[0]!;
+  assert.equal(r.status, 'regressed');
+  assert.equal(r.method, 'wilcoxon-signed-rank');
+  assert.deepEqual(r.flags, ['paired']);
+  assert.ok(r.change > 0.08 && r.change < 0.12, `change ${r.change}`);
 });
 
 /**

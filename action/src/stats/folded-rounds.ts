@@ -18,13 +18,14 @@
  * (`minCount` and `minShare`: rounds that drew two levels) and leave two
  * unmoved (rounds that drew one) compete; on a tie the centre nearer zero
  * wins. The best is accepted as a flip when two levels could have given
- * the groups' sizes (twoLevelsCould); when it leaves as many rounds unmoved
- * as it must move (the unmoved ones carry the change); when no more than a tenth of the
- * rounds lie beyond half a gap from the centre once folded (a group the fit
- * leaves out is a level it does not explain); when the moved rounds lie far
- * from the centre for the folded spread (their median distance is at least
- * `minSeparation` robust standard deviations, the normal-consistent MAD, of
- * the folded ratios: stats/levels.ts's rule); and when the groups leave
+ * the groups' sizes (twoLevelsCould); when it leaves as many rounds
+ * unmoved as it must move (the unmoved ones carry the change); when no
+ * more than a tenth of the rounds lie beyond half a gap from the centre
+ * once folded (a group the fit leaves out is a level it does not
+ * explain); when the moved rounds lie far from the centre for the folded
+ * spread (their median distance is at least `minSeparation` robust
+ * standard deviations, the normal-consistent MAD, of the folded ratios:
+ * stats/levels.ts's rule); and when the groups leave
  * empty ground between them (`minEmpty` robust deviations: a comb fine
  * enough fits any spread of ratios, but cannot empty the ground between its
  * teeth). Checked against a NumPy implementation written from this

@@ -229,7 +229,8 @@ def fold_rounds(ratios):
     the median nearest zero and one gap either side, among the fits that move
     enough rounds and leave two, the least sum of absolute distances (the
     centre nearer zero on a tie), then the checks (the sizes two levels could
-    give, as many rounds unmoved as moved ones need, the rounds left unexplained, the separation, the empty ground)."""
+    give, as many rounds unmoved as moved ones need, the rounds left
+    unexplained, the separation, the empty ground)."""
     d = np.array(ratios, dtype=float)
     n = len(d)
     if n < 12:

@@ -94,7 +94,14 @@ export type ComparisonReason =
   /** Inconclusive: not significant, and the interval still allows a tolerance-sized change. */
   | ({ code: 'not-significant'; samplesNeeded: number | null } & TestedFacts)
   /** Inconclusive: significant, but the interval does not clear the noise floor. */
-  | ({ code: 'within-noise-floor'; samplesNeeded: number | null } & TestedFacts);
+  | ({ code: 'within-noise-floor'; samplesNeeded: number | null } & TestedFacts)
+  /**
+   * Inconclusive: one side settled in one level that is neither of the other
+   * side's two (the facts: against the nearer one), and against the farther
+   * one the change reads otherwise (`other`, relative): which level it came
+   * from cannot be told from the values.
+   */
+  | ({ code: 'level-unknown'; other: { change: number; ci: [number, number] | null } } & TestedFacts);
 
 /** The fitted growth of a sweep family, as a scaling reason states it. */
 export interface ScalingFitFacts {

@@ -115,6 +115,11 @@ export function screenRow(row: VerdictRow, alpha: number = DEFAULT_SCREEN_ALPHA)
   if (row.flags.includes('flips') && Math.log1p(screenedSlowdown(row)) > margin) {
     return { suspect: true, why: 'flips-values-beyond-tolerance', p };
   }
+  // A side in one level that is neither of the other side's: read against the other level, the change may be a
+  // slowdown beyond the tolerance, and only the rounds can show it (or say again that they cannot tell).
+  if (row.reason.code === 'level-unknown' && worseLog(row.reason.other.change, sign) > margin) {
+    return { suspect: true, why: 'other-level-beyond-tolerance', p };
+  }
   if (p !== null && p < alpha) return { suspect: true, why: 'worse-beyond-tolerance', p };
   const bound = worseBound(row);
   // Blind only when a slowdown beyond the tolerance is still possible: a wide interval whose worse end stays within it has cleared the row.

@@ -3,7 +3,14 @@ import type { RowReason } from './reason.js';
 import type { GateWarning } from './warning-types.js';
 
 /** Why a row is a suspect. */
-export type SuspectWhy = 'failed' | 'regressed' | 'noisier' | 'estimate-beyond-tolerance' | 'worse-beyond-tolerance' | 'flips-values-beyond-tolerance';
+export type SuspectWhy =
+  | 'failed'
+  | 'regressed'
+  | 'noisier'
+  | 'estimate-beyond-tolerance'
+  | 'worse-beyond-tolerance'
+  | 'flips-values-beyond-tolerance'
+  | 'other-level-beyond-tolerance';
 
 /** How the acceptance was given. */
 export type AcceptanceSource = { kind: 'comment'; url: string } | { kind: 'label'; label: string };

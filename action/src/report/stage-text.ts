@@ -14,6 +14,7 @@ const WHY: Record<SuspectWhy, string> = {
   'estimate-beyond-tolerance': 'slower than the tolerance',
   'worse-beyond-tolerance': 'may be slower than the tolerance',
   'flips-values-beyond-tolerance': 'flips, and its runs are slower than the tolerance',
+  'other-level-beyond-tolerance': 'settled in one level, slower than the tolerance against the other',
 };
 
 /** Why a suspect was not measured again, and what to do about it. */

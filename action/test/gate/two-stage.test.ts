@@ -127,6 +127,39 @@ describe('issue 38: the screen and benchmarks that flip', () => {
     const unflagged = screenRow({ ...moved_, flags: moved_.flags.filter((f) => f !== 'flips') });
     assert.equal(unflagged.suspect, false);
   });
+
+  test("a side in one level that is neither of the baseline's is a suspect when, read against the other level, it is slower than the tolerance", () => {
+    // The baseline flips between 19.4 µs and 21.9 µs, mostly slow (so its runs read as one distribution sit in the
+    // slow level); the current does 10 % more work in the fast level only: 21.34 µs, 2.5 % under the slow level.
+    // Rounds-like sides (no between-run drift), so the one level is seen to be neither of the baseline's.
+    const spread = (i: number): number => 1 + 0.01 * (((i * 7) % 11) / 10 - 0.5);
+    const bench = (id: string, samples: number[]): BenchmarkResult => ({ id, status: 'ok', metrics: { time: { unit: 's', direction: 'lower', samples } } });
+    const base = Array.from({ length: 40 }, (_v, i) => (i % 10 < 7 ? 21.9e-6 : 19.4e-6) * spread(i));
+    const report = decide(
+      newResultSet('t', [bench('w', base), bench('faster', base)]),
+      newResultSet('t', [
+        bench(
+          'w',
+          Array.from({ length: 30 }, (_v, i) => 19.4e-6 * 1.1 * spread(i + 3)),
+        ),
+        bench(
+          'faster',
+          Array.from({ length: 30 }, (_v, i) => 19.4e-6 * 0.975 * spread(i + 3)),
+        ),
+      ]),
+      { ...EMPTY_BUDGETS, defaults: { ...EMPTY_BUDGETS.defaults, drift: 0 } },
+    );
+    const w = report.rows.find((r) => r.benchmark === 'w')!;
+    assert.equal(w.status, 'inconclusive');
+    assert.equal(w.reason.code, 'level-unknown');
+    assert.ok(Math.log1p(screenedSlowdown(w)) < Math.log1p(0.05), `its runs read ${screenedSlowdown(w)}: the flips rule does not send it`);
+    const call = screenRow(w);
+    assert.ok(call.suspect && call.why === 'other-level-beyond-tolerance', JSON.stringify(call));
+    // A level 2.5 % under the fast one reads −13 % against the slow one: faster either way, no suspect.
+    const faster = report.rows.find((r) => r.benchmark === 'faster')!;
+    assert.equal(faster.reason.code, 'level-unknown');
+    assert.equal(screenRow(faster).suspect, false);
+  });
 });
 
 describe('joining the stages', () => {

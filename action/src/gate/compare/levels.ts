@@ -3,8 +3,10 @@
  * decided by its levels. A change in how often each level was drawn is no
  * change of the code: only a level that moved is. Interleaved rounds have
  * the flip taken out of each round's ratio and stay paired
- * (compareFoldedRounds, stats/folded-rounds.ts); runs, and rounds whose
- * ratios show no flip while a side's values do, are compared level by level
+ * (compareFoldedRounds, stats/folded-rounds.ts); rounds of several
+ * processes a side are compared level by level within each round
+ * (compareRoundsByLevel); runs, and rounds of several processes whose
+ * levels part the sides themselves, are compared level by level
  * (compareLevels, stats/levels.ts):
  *
  * - The levels are told apart at one point for both sides: the best split
@@ -150,7 +152,32 @@ export function compareLevels(input: SamplesInput & { unit: string }, options: S
     method: { id: 'levels', ...levels, compared: which, inner: result.method },
     flags: ['flips', ...result.flags.filter((f) => f !== 'noisier')],
     sides: undefined,
+    otherLevel: otherLevelReading(base, cur, which, compare),
   };
+}
+
+/**
+ * A side that settled in one level, compared with the other side's level
+ * `which`, compared instead with its other level: the reading the caller
+ * weighs when the one level is neither of the other side's (classify in
+ * compare/index.ts). A change of about the gap between the levels moves a
+ * side's only level next to the other one, so the nearer level is not
+ * always the one it came from. Undefined when both sides drew both levels.
+ */
+function otherLevelReading(
+  base: Side,
+  cur: Side,
+  which: 'fast' | 'slow',
+  compare: (b: readonly number[], c: readonly number[]) => StrategyResult,
+): StrategyResult['otherLevel'] {
+  const other = which === 'fast' ? 'slow' : 'fast';
+  const reading =
+    cur[other].length === 0 && base[other].length >= 2
+      ? compare(base[other], cur[which])
+      : base[other].length === 0 && cur[other].length >= 2
+        ? compare(base[which], cur[other])
+        : null;
+  return reading ? { shift: reading.shift, interval: reading.interval } : undefined;
 }
 
 /**

@@ -25,6 +25,12 @@ export interface StrategyResult {
   samplesNeeded: number | null;
   /** Descriptive statistics of the raw samples [baseline, current] when the strategy already has them sorted. */
   sides?: [Description, Description];
+  /**
+   * The same change read against the other level (gate/compare/levels.ts): a
+   * side that settled in one level was compared with the other side's nearer
+   * level; this is the comparison with its farther one.
+   */
+  otherLevel?: { shift: number; interval: [number, number] | null };
 }
 
 export type ComparisonMethod = MethodUsed['id'];

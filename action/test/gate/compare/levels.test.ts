@@ -121,6 +121,33 @@ test('a level only one side drew is the mix again, not a change: the level both 
   assert.equal(moved.status, 'regressed', reasonText(moved.reason));
 });
 
+test("a side in one level that is neither of the other's: ambiguous by the gap, inconclusive with both readings, where it read unchanged; swapping mirrors it", () => {
+  // The baseline flips between two levels 13 % apart (30 % slow); the current does 10 % more work and drew the fast
+  // level only, which lands 2.5 % under the baseline's slow level (a Go benchmark's rounds did this here).
+  const slowed = (seed: number): number[] => runs(seed, 30, 0, 1.1);
+  const gapped = (seed: number, share: number): number[] => runs(seed, 30, share).map((v, i, all) => (v > 0.0135 ? (v / 1.25) * 1.13 : all[i]!));
+  const fwd = one({ baseline: metric(gapped(1, 0.3)), current: metric(slowed(2)) });
+  assert.equal(fwd.status, 'inconclusive', reasonText(fwd.reason));
+  assert.equal(fwd.reason.code, 'level-unknown');
+  assert.match(
+    reasonText(fwd.reason),
+    /current: all in one level, 13\.\d+ ms.*: p < 0\.0001, −2\.\d% \[.*\]: the side in one level is neither of the other side's, and against the other level it reads \+(9|10)\.\d% \[.*\]; which level it came from cannot be told/,
+  );
+  const back = one({ baseline: metric(slowed(2)), current: metric(gapped(1, 0.3)) });
+  assert.equal(back.status, 'inconclusive');
+  assert.ok(Math.abs((1 + fwd.change) * (1 + back.change) - 1) < 1e-12);
+  // Over 200 such pull requests none reads unchanged; one level that is one of the other side's stays the mix.
+  let unchanged = 0;
+  let mix = 0;
+  for (let t = 0; t < 200; t++) {
+    if (one({ baseline: metric(gapped(100 + t, 0.3)), current: metric(slowed(400 + t)) }).status === 'unchanged') unchanged++;
+    const aa = one({ baseline: metric(gapped(100 + t, 0.3)), current: metric(gapped(700 + t, t % 2)) });
+    if (aa.status === 'unchanged' && aa.flags.includes('flips')) mix++;
+  }
+  assert.ok(unchanged <= 4, `${unchanged} of 200 read unchanged`);
+  assert.ok(mix >= 190, `${mix} of 200 A/A pull requests in one of the levels read unchanged`);
+});
+
 /**
  * Interleaved rounds of a flipping benchmark on a drifting machine: each
  * round's two processes run at the machine's speed of the moment (drifting
@@ -156,7 +183,10 @@ test('interleaved rounds that flip: A/A at other mixes never changes, both level
   }
   assert.equal(changed, 0, `${changed} of 200 A/A pairs changed`);
   assert.ok(blindChanged >= 20, `the rounds read as one distribution changed ${blindChanged} of 200`);
-  assert.ok(caught >= 195, `caught ${caught} of 200`);
+  // At least 95 %: where a lopsided draw leaves the fold too few rounds of one kind, the rounds are decided paired as
+  // any others and a few end inconclusive (194 of 200 caught; reading such rounds level by level, unpaired, caught a
+  // few more here, but lost a tenth of the real +10 % trials of a benchmark that does not flip: docs/detection.md).
+  assert.ok(caught >= 190, `caught ${caught} of 200`);
   const r = compareMetrics([{ ...TOL, paired: true, ...rounds(1, 20, [0.5, 0.5], 1.1) }])[0]!;
   assert.equal(r.method, 'folded-rounds');
   assert.deepEqual(r.flags, ['flips', 'paired']);

@@ -66241,7 +66241,8 @@ function roundProcesses(input, rounds) {
   const usable = (r) => r !== void 0 && r.length === rounds && r.every((values) => values.length > 0 && values.every((v) => Number.isFinite(v) && v > 0));
   const baseline = input.baseline.roundSamples;
   const current = input.current.roundSamples;
-  return usable(baseline) && usable(current) ? { baseline, current } : null;
+  if (!usable(baseline) || !usable(current)) return null;
+  return [...baseline, ...current].some((values) => values.length > 1) ? { baseline, current } : null;
 }
 function otherLevelVerdict(r, tol, floor) {
   const other = r.otherLevel;

@@ -260,13 +260,19 @@ function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: re
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
 
-/** Both sides' own values of each round (Metric.roundSamples), when both kept them for every round and all are positive. */
+/**
+ * Both sides' own values of each round (Metric.roundSamples), when both kept
+ * them for every round, all are positive, and some round holds more than
+ * one: rounds of one value a side are the rounds' values themselves, decided
+ * as one process a side (the fold, or paired).
+ */
 function roundProcesses(input: ComparisonInput, rounds: number): { baseline: number[][]; current: number[][] } | null {
   const usable = (r: number[][] | undefined): r is number[][] =>
     r !== undefined && r.length === rounds && r.every((values) => values.length > 0 && values.every((v) => Number.isFinite(v) && v > 0));
   const baseline = input.baseline.roundSamples;
   const current = input.current.roundSamples;
-  return usable(baseline) && usable(current) ? { baseline, current } : null;
+  if (!usable(baseline) || !usable(current)) return null;
+  return [...baseline, ...current].some((values) => values.length > 1) ? { baseline, current } : null;
 }
 
 /**

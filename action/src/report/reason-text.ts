@@ -40,7 +40,7 @@ export function reasonText(reason: RowReason): string {
       return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
     case 'level-unknown': {
       const otherCi = reason.other.ci ? ` [${signedPct(reason.other.ci[0])}, ${signedPct(reason.other.ci[1])}]` : '';
-      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} [${signedPct(reason.ci?.[0] ?? reason.change)}, ${signedPct(reason.ci?.[1] ?? reason.change)}]: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${otherCi}; which level it came from cannot be told, and more values will not tell it${notesText(reason.notes)}.`;
+      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} [${signedPct(reason.ci?.[0] ?? reason.change)}, ${signedPct(reason.ci?.[1] ?? reason.change)}]: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${otherCi}; which level it came from cannot be told from these values, unless that side draws the other level too${notesText(reason.notes)}.`;
     }
     case 'not-significant':
     case 'within-noise-floor': {

@@ -65602,8 +65602,8 @@ function checkFamily(family, metric, limit3, points, skipped, opts) {
   const above = limit3.max !== void 0 && fit3.exponent > limit3.max;
   const below = limit3.min !== void 0 && fit3.exponent < limit3.min;
   if (!above && !below) {
-    const bounds2 = { ...limit3.min !== void 0 ? { min: limit3.min } : {}, ...limit3.max !== void 0 ? { max: limit3.max } : {} };
-    return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds2 } };
+    const bounds3 = { ...limit3.min !== void 0 ? { min: limit3.min } : {}, ...limit3.max !== void 0 ? { max: limit3.max } : {} };
+    return { ...base, fit: fit3, result: "pass", reason: { code: "scaling-within-limit", fit: facts, limit: bounds3 } };
   }
   const bound = above ? limit3.max : limit3.min;
   const side3 = above ? "above" : "below";
@@ -66233,7 +66233,7 @@ function compareSampleSets(input, bs, cs, rounds, o) {
     o
   ) ?? (processes ? compareRoundsByLevel(processes.baseline, processes.current, unit, decideRounds) : null) ?? (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ?? // Rounds of one process a side whose ratios show no flip stay paired: a side's values can still split in two
   // (the machine's own modes, which each round's ratio cancels), and reading them level by level, unpaired, lost
-  // a tenth of the real +10 % trials of docs/detection.md's replay.
+  // four of the 60 real +10 % trials of docs/detection.md's replay.
   (rounds && !processes ? null : compareLevels({ ...samples, unit }, o));
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
@@ -66497,9 +66497,9 @@ function unconfirmedRow(row, screen, unconfirmed, failSuspected) {
   return { ...row, status: "suspected", failsGate: budgetFails || failSuspected && row.severity === "fail", stage };
 }
 function withBlindRows(stages, screened) {
-  const bounds2 = [...screened.calls.values()].flatMap((c) => !c.suspect && c.blind && c.bound !== null ? [c.bound] : []);
-  if (bounds2.length === 0) return stages;
-  return { ...stages, screen: { ...stages.screen, blind: { rows: bounds2.length, bound: Math.max(...bounds2) } } };
+  const bounds3 = [...screened.calls.values()].flatMap((c) => !c.suspect && c.blind && c.bound !== null ? [c.bound] : []);
+  if (bounds3.length === 0) return stages;
+  return { ...stages, screen: { ...stages.screen, blind: { rows: bounds3.length, bound: Math.max(...bounds3) } } };
 }
 
 // action/src/gate/confirm-budget.ts
@@ -69136,8 +69136,8 @@ function reasonText(reason) {
     case "shift-within-tolerance":
       return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
     case "level-unknown": {
-      const otherCi = reason.other.ci ? ` [${signedPct(reason.other.ci[0])}, ${signedPct(reason.other.ci[1])}]` : "";
-      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} [${signedPct(reason.ci?.[0] ?? reason.change)}, ${signedPct(reason.ci?.[1] ?? reason.change)}]: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${otherCi}; which level it came from cannot be told from these values, unless that side draws the other level too${notesText(reason.notes)}.`;
+      const other = reason.other.ci ? ` ${bounds(reason.other.ci)}` : "";
+      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} ${bounds(reason.ci ?? [reason.change, reason.change])}: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${other}; which level it came from cannot be told from these values, unless that side draws the other level too${notesText(reason.notes)}.`;
     }
     case "not-significant":
     case "within-noise-floor": {
@@ -69151,8 +69151,8 @@ function reasonText(reason) {
       return `${reason.usable} usable value${reason.usable === 1 ? "" : "s"} of ${reason.param}${skippedText(reason.skipped, reason.metric)}; a scaling exponent needs at least ${reason.minPoints}`;
     case "scaling-within-limit": {
       const { min, max: max2 } = reason.limit;
-      const bounds2 = [min !== void 0 ? `\u2265 ${min}` : "", max2 !== void 0 ? `\u2264 ${max2}` : ""].filter(Boolean).join(" and ");
-      return `${fitText(reason.fit)}: within the limit ${bounds2}`;
+      const bounds3 = [min !== void 0 ? `\u2265 ${min}` : "", max2 !== void 0 ? `\u2264 ${max2}` : ""].filter(Boolean).join(" and ");
+      return `${fitText(reason.fit)}: within the limit ${bounds3}`;
     }
     case "scaling-beyond-limit":
       return `${fitText(reason.fit)}: ${reason.side === "above" ? "above the maximum" : "below the minimum"} exponent ${reason.bound}`;
@@ -69216,7 +69216,10 @@ function beyondTolerance(facts) {
   return facts.ci !== null && (facts.ci[0] > facts.tolerance || facts.ci[1] < -facts.tolerance);
 }
 function intervalText(facts) {
-  return facts.ci ? `${pct(facts.confidence)} interval [${signedPct(facts.ci[0])}, ${signedPct(facts.ci[1])}]` : "";
+  return facts.ci ? `${pct(facts.confidence)} interval ${bounds(facts.ci)}` : "";
+}
+function bounds(ci) {
+  return `[${signedPct(ci[0])}, ${signedPct(ci[1])}]`;
 }
 function notesText(notes) {
   if (notes.length === 0) return "";
@@ -71030,9 +71033,9 @@ var Divergence = class {
   }
 };
 function intervalsOf(indexes2, length) {
-  const bounds2 = [0, ...indexes2, length];
+  const bounds3 = [0, ...indexes2, length];
   const out = [];
-  for (let i2 = 0; i2 + 1 < bounds2.length; i2++) if (bounds2[i2] !== bounds2[i2 + 1]) out.push([bounds2[i2], bounds2[i2 + 1]]);
+  for (let i2 = 0; i2 + 1 < bounds3.length; i2++) if (bounds3[i2] !== bounds3[i2 + 1]) out.push([bounds3[i2], bounds3[i2 + 1]]);
   return out;
 }
 function statsAt(series, index, indexes2) {
@@ -74402,16 +74405,16 @@ function classifyChange(step) {
   if (step.status === "inconclusive") return { side: "inconclusive", reason: "cannot-tell" };
   return { side: "failed", reason: "not-measured" };
 }
-function bounds(step) {
+function bounds2(step) {
   if (step.ci) return step.ci;
   return step.change === null ? null : [step.change, step.change];
 }
 function classifyStep(change, step) {
-  const full = bounds(change);
+  const full = bounds2(change);
   if (!isChange(change) || full === null) throw new Error("classifyStep: the good \u2192 bad step is not a change");
   const up = change.change > 0;
   if (step.status === "failed" || step.status === "missing" || step.status === "new") return { side: "failed", reason: "not-measured" };
-  const own = bounds(step);
+  const own = bounds2(step);
   if (step.status === "unchanged") return { side: "good", reason: "unchanged" };
   if (step.status === "regressed" || step.status === "improved") {
     if (step.status !== change.status || own === null) return { side: "differs", reason: "opposite-direction" };

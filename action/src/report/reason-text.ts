@@ -39,8 +39,8 @@ export function reasonText(reason: RowReason): string {
     case 'shift-within-tolerance':
       return `${lead(reason)}: ${pText(reason)} finds a real shift, but the ${signedPct(reason.change)} estimate is within the ${pct(reason.tolerance)} tolerance${notesText(reason.notes)}.`;
     case 'level-unknown': {
-      const otherCi = reason.other.ci ? ` [${signedPct(reason.other.ci[0])}, ${signedPct(reason.other.ci[1])}]` : '';
-      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} [${signedPct(reason.ci?.[0] ?? reason.change)}, ${signedPct(reason.ci?.[1] ?? reason.change)}]: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${otherCi}; which level it came from cannot be told from these values, unless that side draws the other level too${notesText(reason.notes)}.`;
+      const other = reason.other.ci ? ` ${bounds(reason.other.ci)}` : '';
+      return `${lead(reason)}: ${pText(reason)}, ${signedPct(reason.change)} ${bounds(reason.ci ?? [reason.change, reason.change])}: the side in one level is neither of the other side's, and against the other level it reads ${signedPct(reason.other.change)}${other}; which level it came from cannot be told from these values, unless that side draws the other level too${notesText(reason.notes)}.`;
     }
     case 'not-significant':
     case 'within-noise-floor': {
@@ -146,7 +146,12 @@ function beyondTolerance(facts: TestedFacts): boolean {
 }
 
 function intervalText(facts: TestedFacts): string {
-  return facts.ci ? `${pct(facts.confidence)} interval [${signedPct(facts.ci[0])}, ${signedPct(facts.ci[1])}]` : '';
+  return facts.ci ? `${pct(facts.confidence)} interval ${bounds(facts.ci)}` : '';
+}
+
+/** "[−3.1%, +1.2%]". */
+function bounds(ci: readonly [number, number]): string {
+  return `[${signedPct(ci[0])}, ${signedPct(ci[1])}]`;
 }
 
 /** The notes as a parenthesised tail, "" when there are none. */

@@ -255,7 +255,7 @@ function compareSampleSets(input: ComparisonInput, bs: readonly number[], cs: re
       (rounds ? compareFoldedRounds(roundRatios({ baseline: bs, current: cs }), decideRounds) : null) ??
       // Rounds of one process a side whose ratios show no flip stay paired: a side's values can still split in two
       // (the machine's own modes, which each round's ratio cancels), and reading them level by level, unpaired, lost
-      // a tenth of the real +10 % trials of docs/detection.md's replay.
+      // four of the 60 real +10 % trials of docs/detection.md's replay.
       (rounds && !processes ? null : compareLevels({ ...samples, unit }, o)));
   return levels ?? (rounds ? comparePaired({ baseline: bs, current: cs, ...tolerances }, o) : compareSamples(samples, o));
 }
@@ -280,8 +280,9 @@ function roundProcesses(input: ComparisonInput, rounds: number): { baseline: num
  * a significant row ambiguous: a side in one level that moved (clear of the
  * noise floor) is neither of the other side's levels, and against the other
  * level the change falls on another side of the tolerance. A change of about
- * the gap between the levels does that, and no count of values tells which
- * level the one came from (gate/compare/levels.ts). Null otherwise.
+ * the gap between the levels does that, and the values cannot tell which
+ * level the one came from until that side draws the other too
+ * (gate/compare/levels.ts). Null otherwise.
  */
 function otherLevelVerdict(r: StrategyResult, tol: number, floor: number): { change: number; ci: [number, number] | null } | null {
   const other = r.otherLevel;

@@ -185,7 +185,7 @@ test('interleaved rounds that flip: A/A at other mixes never changes, both level
   assert.ok(blindChanged >= 20, `the rounds read as one distribution changed ${blindChanged} of 200`);
   // At least 95 %: where a lopsided draw leaves the fold too few rounds of one kind, the rounds are decided paired as
   // any others and a few end inconclusive (194 of 200 caught; reading such rounds level by level, unpaired, caught a
-  // few more here, but lost a tenth of the real +10 % trials of a benchmark that does not flip: docs/detection.md).
+  // few more here, but lost four of 60 real +10 % trials of a benchmark that does not flip: docs/detection.md).
   assert.ok(caught >= 190, `caught ${caught} of 200`);
   const r = compareMetrics([{ ...TOL, paired: true, ...rounds(1, 20, [0.5, 0.5], 1.1) }])[0]!;
   assert.equal(r.method, 'folded-rounds');
